@@ -1,0 +1,81 @@
+"""The `studio` command: an argparse front over the core's commands.
+
+Each subcommand lives in `studio.commands.<name>` and exposes `register(subparsers)`, which adds
+its parser and sets `handler` to a function taking the parsed namespace and returning an exit
+code. `gui` is the one command that needs Qt, so it is imported only when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from studio import __version__
+
+COMMAND_MODULES = (
+    "studio.commands.validate",
+    "studio.commands.fix",
+    "studio.commands.new",
+    "studio.commands.prompt",
+    "studio.commands.policy",
+    "studio.commands.chat",
+)
+
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="studio",
+        description="Skill Studio: browse, author, validate and try Agent Skills.",
+    )
+    parser.add_argument("--version", action="version", version=f"studio {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    gui = subparsers.add_parser("gui", help="open the studio window (the default)")
+    gui.add_argument("paths", nargs="*", metavar="PATH", help="skill roots to open")
+    gui.set_defaults(handler=_run_gui)
+    for module_name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def _run_gui(args: argparse.Namespace) -> int:
+    try:
+        from studio.ui.app import run_app
+    except ImportError as exc:
+        print(f"studio: the window cannot start: {exc}", file=sys.stderr)
+        return 1
+    result: int = run_app(list(args.paths))
+    return result
+
+
+def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    commands = _command_names(parser)
+    if not arguments or (arguments[0] not in commands and not arguments[0].startswith("-")):
+        arguments.insert(0, "gui")
+    args = parser.parse_args(arguments)
+    try:
+        code: int = args.handler(args)
+    except KeyboardInterrupt:
+        print("studio: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return code

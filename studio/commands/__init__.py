@@ -1,0 +1,1 @@
+"""One module per `studio` subcommand; each exposes `register(subparsers)`."""
