@@ -1,1 +1,1 @@
-"""skills package."""
+"""The skill core: model, parsing, validation, fixes, library and catalog. No Qt here."""

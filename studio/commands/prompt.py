@@ -1,0 +1,32 @@
+"""`studio prompt PATH...`: print the `<available_skills>` catalog an agent's prompt would carry."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from studio.skills.catalog import build_catalog
+from studio.skills.targets import collect
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "prompt", help="print the <available_skills> catalog for an agent's system prompt"
+    )
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    collected = collect(list(args.paths))
+    for problem in collected.problems:
+        print(f"studio prompt: {problem}", file=sys.stderr)
+    catalog = build_catalog(collected.skills)
+    for skipped in catalog.skipped:
+        first = skipped.first_problem
+        why = f": {first.message}" if first is not None else ""
+        print(f"studio prompt: left out {skipped.directory}{why}", file=sys.stderr)
+    print(catalog.xml)
+    return 2 if collected.problems else 0

@@ -1,0 +1,120 @@
+"""Advice on the body and the files of a skill: length, links to missing files, scripts that
+cannot run. All warnings: none of them makes a skill invalid."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import PurePosixPath
+
+from studio.skills.model import Diagnostic, Severity, Skill
+from studio.skills.textpos import LineIndex
+
+W = Severity.WARNING
+MAX_BODY_LINES = 500
+MAX_BODY_TOKENS = 5000
+CHARS_PER_TOKEN = 4
+
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_CODE = re.compile(r"`([^`\s]+)`")
+_BARE = re.compile(r"(?<![\w/.~-])((?:\./)?(?:scripts|references|assets)/[\w@%+=:,./-]*[\w/-])")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_FILE_LIKE = re.compile(r"^(?:\./)?[\w.-]+(?:/[\w.@-]+)*\.[A-Za-z0-9]{1,8}$")
+
+
+def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
+    body = skill.body
+    if not body:
+        return
+    lines = body.count("\n") + (0 if body.endswith("\n") else 1)
+    if lines > MAX_BODY_LINES:
+        yield Diagnostic(
+            "SK201", W,
+            f"the body is {lines} lines long; keep it under {MAX_BODY_LINES} and move detail "
+            "into references/",
+            skill.body_span.line + MAX_BODY_LINES, 1, file=skill.skill_file_name,
+        )
+    tokens = len(body) // CHARS_PER_TOKEN
+    if tokens > MAX_BODY_TOKENS:
+        yield Diagnostic(
+            "SK202", W,
+            f"the body is about {tokens:,} tokens; keep it under about {MAX_BODY_TOKENS:,} so it "
+            "loads cheaply, and move detail into references/",
+            skill.body_span.line, 1, file=skill.skill_file_name,
+        )
+
+
+def _mentions(body: str) -> Iterator[tuple[int, str]]:
+    """Relative paths the body points at: Markdown links, code spans and bare skill-folder paths."""
+    seen: set[int] = set()
+    for pattern in (_LINK, _CODE, _BARE):
+        for match in pattern.finditer(body):
+            start = match.start(1)
+            if start in seen:
+                continue
+            seen.add(start)
+            target = match.group(1)
+            if pattern is _CODE and not (
+                _BARE.fullmatch(target) or _FILE_LIKE.fullmatch(target)
+            ):
+                continue
+            yield start, target
+
+
+def _relative_target(target: str) -> str | None:
+    target = target.split("#", 1)[0].split("?", 1)[0].rstrip(".,;:")
+    if not target or _SCHEME.match(target) or target.startswith(("/", "~", "$", "{", "<")):
+        return None
+    if "*" in target or target.startswith(".."):
+        return None
+    path = PurePosixPath(target)
+    parts = [part for part in path.parts if part != "."]
+    return "/".join(parts) if parts else None
+
+
+def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
+    if not skill.body:
+        return
+    known: set[str] = set()
+    for file in skill.files:
+        known.add(str(file.path))
+        known.update(str(parent) for parent in file.path.parents if str(parent) != ".")
+    known.add(skill.path.name)
+    index: LineIndex | None = None
+    reported: set[str] = set()
+    for offset, target in _mentions(skill.body):
+        relative = _relative_target(target)
+        if relative is None or relative.rstrip("/") in known or relative in reported:
+            continue
+        first = relative.split("/", 1)[0]
+        if "/" not in relative and "." not in first:
+            continue
+        reported.add(relative)
+        index = index or LineIndex(skill.source)
+        line, column = index.position(skill.body_span.start + offset)
+        yield Diagnostic(
+            "SK203", W, f"the body mentions `{relative}`, which is not in the skill's folder",
+            line, column, file=skill.skill_file_name,
+        )
+
+
+def scripts_rule(skill: Skill) -> Iterator[Diagnostic]:
+    for file in skill.files:
+        parts = file.path.parts
+        if len(parts) < 2 or parts[0] != "scripts" or parts[-1].startswith("."):
+            continue
+        if file.has_shebang is False:
+            yield Diagnostic(
+                "SK205", W,
+                f"`{file.path}` has no interpreter line; start it with e.g. "
+                "`#!/usr/bin/env python3`",
+                file=str(file.path),
+            )
+        if not file.executable and not skill.read_only:
+            yield Diagnostic(
+                "SK204", W, f"`{file.path}` is not executable; run `chmod +x {file.path}`",
+                file=str(file.path),
+            )
+
+
+BODY_RULES = (body_length_rule, missing_files_rule, scripts_rule)

@@ -1,0 +1,237 @@
+"""Skill roots, discovery of the skills below them, and scanning with a cache.
+
+A root is a folder searched recursively (skipping `.git`, `node_modules`, hidden folders unless
+asked, and symlink loops) or a `.zip` archive of skills, which is read-only. A folder that holds a
+SKILL.md is a skill; the search does not go further into it.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from studio.skills.cache import Fingerprint, ScanCache
+from studio.skills.files import SKIPPED_DIRS, load_skill, load_zip_skills, skill_file_in
+from studio.skills.model import Diagnostic, Severity
+from studio.skills.summary import SkillSummary
+from studio.skills.validate import validate_skill
+
+STANDARD_PROJECT_LOCATIONS = (".agents/skills", ".claude/skills")
+STANDARD_USER_LOCATIONS = ("~/.agents/skills", "~/.claude/skills", "~/.codex/skills")
+
+
+def standard_locations(project: Path | None = None, home: Path | None = None) -> list[Path]:
+    """The places agents look for skills, for the app to offer as roots (existing or not)."""
+    home = home if home is not None else Path.home()
+    found: list[Path] = []
+    if project is not None:
+        found.extend(project / rel for rel in STANDARD_PROJECT_LOCATIONS)
+    found.extend(home / rel[2:] for rel in STANDARD_USER_LOCATIONS)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class SkillRoot:
+    path: Path
+    include_hidden: bool = False
+
+    @property
+    def is_zip(self) -> bool:
+        return self.path.suffix.lower() == ".zip" and not self.path.is_dir()
+
+    @property
+    def read_only(self) -> bool:
+        return self.is_zip
+
+
+@dataclass(slots=True)
+class RootScan:
+    """What scanning one root found: its skills, and what went wrong reading it."""
+
+    root: SkillRoot
+    skills: list[SkillSummary] = field(default_factory=list)
+    error: str | None = None
+
+
+def _fingerprint(directory: str, skill_name: str) -> Fingerprint:
+    """Sizes and mtimes of SKILL.md, of every folder in the skill, and of every script."""
+    parts: list[object] = []
+    info = os.stat(os.path.join(directory, skill_name))
+    parts.append((skill_name, info.st_size, info.st_mtime_ns))
+    stack = [(directory, "")]
+    seen = 0
+    while stack and seen < 500:
+        folder, prefix = stack.pop()
+        folder_info = os.stat(folder)
+        parts.append((prefix, folder_info.st_mtime_ns))
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            if entry.is_dir(follow_symlinks=False) and entry.name not in SKIPPED_DIRS:
+                stack.append((entry.path, prefix + entry.name + "/"))
+            elif prefix == "scripts/":
+                script = entry.stat()
+                parts.append((entry.name, script.st_size, script.st_mtime_ns, script.st_mode))
+    return tuple(parts)
+
+
+def discover(root: Path, include_hidden: bool = False) -> Iterator[tuple[Path, str]]:
+    """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order."""
+    seen: set[tuple[int, int]] = set()
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            info = folder.stat()
+            identity = (info.st_dev, info.st_ino)
+            if identity in seen:
+                continue
+            seen.add(identity)
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name, reverse=True)
+        except OSError:
+            continue
+        names = [entry.name for entry in entries]
+        skill_name = skill_file_in(names)
+        if skill_name is not None:
+            yield folder, skill_name
+            continue
+        for entry in entries:
+            if entry.name in SKIPPED_DIRS or (entry.name.startswith(".") and not include_hidden):
+                continue
+            try:
+                if entry.is_dir():
+                    stack.append(Path(entry.path))
+            except OSError:
+                continue
+
+
+def scan_root(
+    root: SkillRoot,
+    cache: ScanCache | None = None,
+    on_skill: Callable[[SkillSummary], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> RootScan:
+    """Find and validate every skill under a root, using the cache where nothing changed."""
+    result = RootScan(root)
+    path = root.path
+    if not path.exists():
+        result.error = f"{path} does not exist"
+        return result
+    if root.is_zip:
+        return _scan_zip(root, cache, result, on_skill)
+    if not path.is_dir():
+        result.error = f"{path} is neither a folder nor a .zip archive"
+        return result
+    seen: set[str] = set()
+    complete = True
+    for directory, skill_name in discover(path, root.include_hidden):
+        if cancelled is not None and cancelled():
+            complete = False
+            break
+        key = os.path.join(directory, skill_name)
+        seen.add(key)
+        summary = _summary_for(root, directory, skill_name, key, cache)
+        result.skills.append(summary)
+        if on_skill is not None:
+            on_skill(summary)
+    if cache is not None and complete:
+        cache.forget_missing(seen, str(path) + os.sep)
+    return result
+
+
+def _summary_for(
+    root: SkillRoot, directory: Path, skill_name: str, key: str, cache: ScanCache | None
+) -> SkillSummary:
+    try:
+        fingerprint = _fingerprint(str(directory), skill_name)
+    except OSError:
+        fingerprint = ()
+    if cache is not None and fingerprint:
+        cached = cache.get(key, fingerprint)
+        if cached is not None:
+            return SkillSummary.from_cache(root.path, cached)
+    summary = SkillSummary.from_result(root.path, validate_skill(load_skill(directory)))
+    if cache is not None and fingerprint:
+        cache.put(key, fingerprint, summary.to_cache())
+    return summary
+
+
+def _scan_zip(
+    root: SkillRoot,
+    cache: ScanCache | None,
+    result: RootScan,
+    on_skill: Callable[[SkillSummary], None] | None,
+) -> RootScan:
+    path = root.path
+    key = str(path)
+    try:
+        info = path.stat()
+        fingerprint: Fingerprint = (info.st_size, info.st_mtime_ns)
+        cached = cache.get(key, fingerprint) if cache is not None else None
+        if cached is not None:
+            summaries = [SkillSummary.from_cache(path, item) for item in cached]
+        else:
+            summaries = [
+                SkillSummary.from_result(path, validate_skill(skill))
+                for skill in load_zip_skills(path)
+            ]
+            if cache is not None:
+                cache.put(key, fingerprint, tuple(s.to_cache() for s in summaries))
+    except (OSError, zipfile.BadZipFile, RuntimeError, ValueError) as exc:
+        result.error = f"cannot read the archive {path}: {exc}"
+        return result
+    for summary in summaries:
+        result.skills.append(summary)
+        if on_skill is not None:
+            on_skill(summary)
+    return result
+
+
+def duplicate_names(scans: list[RootScan]) -> dict[str, list[SkillSummary]]:
+    """Names that more than one skill across all roots uses."""
+    by_name: dict[str, list[SkillSummary]] = {}
+    for scan in scans:
+        for summary in scan.skills:
+            if summary.name:
+                by_name.setdefault(summary.name, []).append(summary)
+    return {name: found for name, found in by_name.items() if len(found) > 1}
+
+
+def mark_duplicates(scans: list[RootScan]) -> None:
+    """Add an SK301 warning to every skill whose name another skill also uses."""
+    duplicates = duplicate_names(scans)
+    if not duplicates:
+        return
+    for scan in scans:
+        for position, summary in enumerate(scan.skills):
+            others = [s for s in duplicates.get(summary.name or "", []) if s is not summary]
+            if not others:
+                continue
+            where = ", ".join(str(other.directory) for other in others[:3])
+            warning = Diagnostic(
+                "SK301", Severity.WARNING,
+                f"another skill is also named `{summary.name}` ({where}); "
+                "an agent will see only one of them",
+                file=summary.skill_file.name, field="name",
+            )
+            scan.skills[position] = summary.with_extra([warning])
+
+
+def scan_library(
+    roots: list[SkillRoot],
+    cache: ScanCache | None = None,
+    on_skill: Callable[[SkillSummary], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> list[RootScan]:
+    """Scan every root, mark duplicate names across them, and save the cache."""
+    scans = [scan_root(root, cache, on_skill, cancelled) for root in roots]
+    mark_duplicates(scans)
+    if cache is not None:
+        cache.save()
+    return scans

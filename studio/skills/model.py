@@ -1,0 +1,192 @@
+"""The one `Skill` model that the library, the editor, the validator and the agent all read.
+
+Lines and columns are 1-based everywhere, as editors and compilers print them. Offsets are indexes
+into `Skill.source`, the file's text exactly as decoded (BOM and line endings kept), so a fix can
+rewrite only the characters it must.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+SKILL_FILE = "SKILL.md"
+LOWERCASE_SKILL_FILE = "skill.md"
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of the source: where it starts and ends, and the offsets of both ends."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    start: int = 0
+    end: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace `source[start:end]` with `new_text`."""
+
+    start: int
+    end: int
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A machine-applicable change: text edits to SKILL.md and/or renaming the skill's folder."""
+
+    title: str
+    edits: tuple[TextEdit, ...] = ()
+    rename_directory_to: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    line: int = 1
+    column: int = 1
+    fix: Fix | None = None
+    end_line: int | None = None
+    end_column: int | None = None
+    file: str = SKILL_FILE
+    field: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "code": self.code,
+            "severity": str(self.severity),
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+            "file": self.file,
+        }
+        if self.field is not None:
+            data["field"] = self.field
+        if self.fix is not None:
+            data["fix"] = self.fix.title
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpans:
+    """Where a top-level frontmatter field's key and value stand in the source."""
+
+    key: Span
+    value: Span
+
+
+@dataclass(slots=True)
+class Frontmatter:
+    """The YAML between the `---` lines: its raw text, what it parsed to, and where each field is."""
+
+    raw: str
+    data: dict[str, Any]
+    spans: dict[str, FieldSpans]
+    span: Span
+    duplicate_keys: list[tuple[str, Span]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SkillFile:
+    """A file inside a skill folder, by its path relative to the folder (POSIX separators)."""
+
+    path: PurePosixPath
+    size: int
+    executable: bool
+    has_shebang: bool | None = None
+
+
+@dataclass(slots=True)
+class Skill:
+    """A parsed skill: its SKILL.md text, frontmatter, body and the files beside it.
+
+    Attributes:
+        path: the SKILL.md file (inside a zip: `archive.zip/dir/SKILL.md`).
+        directory: the skill's folder.
+        dir_name: the folder's name, which `name:` must equal.
+        source: the file's text as decoded, or "" when it could not be read as text.
+        frontmatter: the parsed frontmatter, or None when it is missing or unparseable.
+        body: the Markdown after the frontmatter.
+        body_span: where the body starts and ends.
+        problems: what went wrong while reading and parsing (the validator adds the rest).
+        files: the other files of the skill, for link checks and the agent's file list.
+        read_only: whether the skill lives in an archive.
+    """
+
+    path: Path
+    directory: Path
+    dir_name: str
+    source: str
+    frontmatter: Frontmatter | None
+    body: str
+    body_span: Span
+    problems: list[Diagnostic] = field(default_factory=list)
+    files: tuple[SkillFile, ...] = ()
+    read_only: bool = False
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        return self.frontmatter.data if self.frontmatter is not None else {}
+
+    def text_field(self, key: str) -> str | None:
+        value = self.fields.get(key)
+        return value if isinstance(value, str) else None
+
+    @property
+    def name(self) -> str | None:
+        value = self.text_field("name")
+        return value.strip() if value is not None else None
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.dir_name
+
+    @property
+    def description(self) -> str | None:
+        return self.text_field("description")
+
+    @property
+    def license(self) -> str | None:
+        return self.text_field("license")
+
+    @property
+    def compatibility(self) -> str | None:
+        return self.text_field("compatibility")
+
+    @property
+    def allowed_tools(self) -> list[str] | None:
+        """`allowed-tools` as a list of tool patterns, whether written as a string or a list."""
+        value = self.fields.get("allowed-tools")
+        if isinstance(value, str):
+            return value.split()
+        if isinstance(value, list):
+            return [str(item) for item in value]
+        return None
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        value = self.fields.get("metadata")
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def skill_file_name(self) -> str:
+        return self.path.name
+
+    def field_spans(self, key: str) -> FieldSpans | None:
+        if self.frontmatter is None:
+            return None
+        return self.frontmatter.spans.get(key)

@@ -1,0 +1,45 @@
+"""The spec's rules for a skill name, as skills-ref applies them, and a suggestion for a bad one."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_NAME_LENGTH = 64
+
+
+def normalize(name: str) -> str:
+    return unicodedata.normalize("NFKC", name.strip())
+
+
+def name_problems(name: str) -> list[str]:
+    """What is wrong with a (non-empty) name, in plain words; empty when it is a valid name."""
+    value = normalize(name)
+    problems = []
+    if len(value) > MAX_NAME_LENGTH:
+        problems.append(f"it is {len(value)} characters long; the limit is {MAX_NAME_LENGTH}")
+    if value != value.lower():
+        problems.append("it has uppercase letters")
+    if value.startswith("-") or value.endswith("-"):
+        problems.append("it starts or ends with a hyphen")
+    if "--" in value:
+        problems.append("it has two hyphens in a row")
+    bad = sorted({c for c in value if not (c.isalnum() or c == "-")})
+    if bad:
+        shown = ", ".join(repr(c) for c in bad[:6])
+        problems.append(f"it has characters other than letters, digits and hyphens ({shown})")
+    return problems
+
+
+def is_valid_name(name: str) -> bool:
+    return bool(name.strip()) and not name_problems(name)
+
+
+def suggest_name(text: str) -> str:
+    """A valid name close to `text`: lowercase, other characters turned into single hyphens."""
+    value = normalize(text).lower()
+    value = "".join(c if c.isalnum() else "-" for c in value)
+    value = re.sub(r"-{2,}", "-", value).strip("-")
+    if len(value) > MAX_NAME_LENGTH:
+        value = value[:MAX_NAME_LENGTH].rstrip("-")
+    return value or "my-skill"

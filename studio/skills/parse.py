@@ -1,0 +1,262 @@
+"""Reading SKILL.md text into a `Skill`, keeping the source position of everything.
+
+Nothing here raises on bad input: a file that is too large, binary, not UTF-8, or whose frontmatter is
+missing, unclosed or not YAML becomes a `Diagnostic` on the returned skill.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from studio.skills.model import Diagnostic as D
+from studio.skills.model import (
+    FieldSpans,
+    Fix,
+    Frontmatter,
+    Severity,
+    Skill,
+    SkillFile,
+    Span,
+    TextEdit,
+)
+from studio.skills.textpos import LineIndex
+
+MAX_SKILL_BYTES = 1024 * 1024
+BOM = "\ufeff"
+
+try:
+    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
+except AttributeError:  # pragma: no cover - pyyaml built without libyaml
+    _Loader = yaml.SafeLoader
+
+# Codes of the problems found while reading; the validator's rules own the rest.
+TOO_LARGE = "SK001"
+BINARY = "SK002"
+NOT_UTF8 = "SK003"
+NO_FRONTMATTER = "SK010"
+UNCLOSED_FRONTMATTER = "SK011"
+YAML_ERROR = "SK012"
+NOT_A_MAPPING = "SK013"
+DUPLICATE_KEY = "SK014"
+HAS_BOM = "SK015"
+
+UNREADABLE_CODES = frozenset(
+    {TOO_LARGE, BINARY, NOT_UTF8, NO_FRONTMATTER, UNCLOSED_FRONTMATTER, YAML_ERROR, NOT_A_MAPPING}
+)
+
+
+def parse_skill(
+    data: bytes,
+    path: Path,
+    *,
+    directory: Path | None = None,
+    files: tuple[SkillFile, ...] = (),
+    read_only: bool = False,
+) -> Skill:
+    """Parse the bytes of a SKILL.md. `path` is where it was read from; its parent names the skill."""
+    directory = directory if directory is not None else path.parent
+    empty = Span(1, 1, 1, 1)
+    skill = Skill(
+        path=path,
+        directory=directory,
+        dir_name=directory.name,
+        source="",
+        frontmatter=None,
+        body="",
+        body_span=empty,
+        files=files,
+        read_only=read_only,
+    )
+    if len(data) > MAX_SKILL_BYTES:
+        skill.problems.append(
+            D(
+                TOO_LARGE,
+                Severity.ERROR,
+                f"{path.name} is {len(data) / 1048576:.1f} MiB; a skill file over 1 MiB is not read. "
+                "Move long material into references/ and keep SKILL.md short.",
+            )
+        )
+        return skill
+    if b"\x00" in data:
+        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+        skill.problems.append(
+            D(BINARY, Severity.ERROR, f"{path.name} is a binary file (it holds a NUL byte)", line)
+        )
+        return skill
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        skill.problems.append(
+            D(
+                NOT_UTF8,
+                Severity.ERROR,
+                f"{path.name} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at line {line}, "
+                f"column {column}); save it as UTF-8",
+                line,
+                column,
+            )
+        )
+        return skill
+    skill.source = text
+    _parse_text(skill, text)
+    return skill
+
+
+def _parse_text(skill: Skill, text: str) -> None:
+    index = LineIndex(text)
+    start = 0
+    if text.startswith(BOM):
+        start = 1
+        skill.problems.append(
+            D(
+                HAS_BOM,
+                Severity.WARNING,
+                "the file starts with a byte-order mark; some tools then miss the frontmatter",
+                fix=Fix("Remove the byte-order mark", (TextEdit(0, 1, ""),)),
+            )
+        )
+    first_line = text[start : index.line_end(1)]
+    if first_line.rstrip(" \t") != "---":
+        skill.body = text[start:]
+        skill.body_span = index.span(start, len(text))
+        skill.problems.append(
+            D(
+                NO_FRONTMATTER,
+                Severity.ERROR,
+                "SKILL.md must start with YAML frontmatter: a first line `---`, the fields, then `---`",
+            )
+        )
+        return
+    close_line = 0
+    for line in range(2, index.line_count + 1):
+        if index.line_text(line).rstrip(" \t") == "---":
+            close_line = line
+            break
+    if close_line == 0:
+        skill.problems.append(
+            D(
+                UNCLOSED_FRONTMATTER,
+                Severity.ERROR,
+                "the frontmatter opened on line 1 is never closed: add a line `---` after the fields",
+                end_line=1,
+                end_column=4,
+            )
+        )
+        return
+    fm_start = index.line_start(2)
+    fm_end = index.line_start(close_line)
+    body_start = min(index.line_end(close_line) + 1, len(text))
+    if text[index.line_end(close_line) : index.line_end(close_line) + 2] == "\r\n":
+        body_start = index.line_end(close_line) + 2
+    skill.body = text[body_start:]
+    skill.body_span = index.span(body_start, len(text))
+    raw = text[fm_start:fm_end]
+    fm_span = index.span(fm_start, fm_end)
+    loaded = _load_yaml(skill, raw, fm_start, index)
+    if loaded is None:
+        return
+    data, node = loaded
+    if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
+        kind = "empty" if data is None else f"a {type(data).__name__}"
+        skill.problems.append(
+            D(
+                NOT_A_MAPPING,
+                Severity.ERROR,
+                f"the frontmatter must be a mapping of fields (`name: ...`), but it is {kind}",
+                fm_span.line,
+                fm_span.column,
+            )
+        )
+        return
+    frontmatter = Frontmatter(raw=raw, data=_string_keys(data), spans={}, span=fm_span)
+    for key_node, value_node in node.value:
+        key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else repr(key_node.value)
+        key_span = _node_span(key_node, fm_start, index)
+        if key in frontmatter.spans:
+            frontmatter.duplicate_keys.append((key, key_span))
+        frontmatter.spans[key] = FieldSpans(key_span, _node_span(value_node, fm_start, index))
+    for key, span in frontmatter.duplicate_keys:
+        skill.problems.append(
+            D(
+                DUPLICATE_KEY,
+                Severity.ERROR,
+                f"`{key}` is given more than once; YAML keys must be unique (the last one wins "
+                "in lenient readers, others refuse the file)",
+                span.line,
+                span.column,
+                field=key,
+            )
+        )
+    skill.frontmatter = frontmatter
+
+
+def _string_keys(data: dict[Any, Any]) -> dict[str, Any]:
+    return {key if isinstance(key, str) else str(key): value for key, value in data.items()}
+
+
+def _node_span(node: yaml.Node, base: int, index: LineIndex) -> Span:
+    return index.span(base + node.start_mark.index, base + node.end_mark.index)
+
+
+def _load_yaml(
+    skill: Skill, raw: str, base: int, index: LineIndex
+) -> tuple[Any, yaml.Node | None] | None:
+    loader = _Loader(raw)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        offset = base + (mark.index if mark is not None else 0)
+        line, column = index.position(offset)
+        problem = exc.problem or exc.context or "invalid YAML"
+        skill.problems.append(
+            D(
+                YAML_ERROR,
+                Severity.ERROR,
+                f"the frontmatter is not valid YAML: {problem} (line {line}, column {column})",
+                line,
+                column,
+                fix=_quote_value_fix(index, line),
+            )
+        )
+        return None
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError, OverflowError) as exc:
+        skill.problems.append(
+            D(
+                YAML_ERROR,
+                Severity.ERROR,
+                f"the frontmatter is not valid YAML: {exc}",
+                2,
+                1,
+            )
+        )
+        return None
+    finally:
+        loader.dispose()
+    return data, node
+
+
+def _quote_value_fix(index: LineIndex, line: int) -> Fix | None:
+    """Offer to quote a top-level plain value that holds `: `, the most common YAML slip in SKILL.md."""
+    for candidate in (line, line - 1):
+        if candidate < 2:
+            continue
+        text = index.line_text(candidate)
+        key, sep, value = text.partition(": ")
+        if not sep or not key or key[0] in " \t#-" or not key.replace("-", "").replace("_", "").isalnum():
+            continue
+        stripped = value.strip()
+        if not stripped or stripped[0] in "'\"|>[{&*!%@`" or ": " not in stripped:
+            continue
+        quoted = "'" + stripped.replace("'", "''") + "'"
+        start = index.line_start(candidate) + len(key) + len(sep)
+        start += len(value) - len(value.lstrip())
+        end = start + len(stripped)
+        return Fix(f"Quote the value of `{key}`", (TextEdit(start, end, quoted),))
+    return None

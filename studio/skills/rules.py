@@ -1,0 +1,299 @@
+"""The validation rules, one function each. Errors are the Agent Skills spec as skills-ref applies it;
+warnings go beyond it and never make a skill invalid.
+
+Codes: SK0xx reading and parsing, SK1xx the spec's fields, SK2xx advice on body, files and style,
+SK3xx the library as a whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from studio.skills import names
+from studio.skills.model import LOWERCASE_SKILL_FILE as LOWER_FILE
+from studio.skills.model import Diagnostic, Fix, Severity, Skill, Span, TextEdit
+from studio.skills.yamledit import move_under_metadata, newline_of, replace_value, scalar
+
+Rule = Callable[[Skill], Iterator[Diagnostic]]
+
+MAX_DESCRIPTION = 1024
+MAX_COMPATIBILITY = 500
+ALLOWED_FIELDS = frozenset(
+    {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+)
+
+# Fields other tools add to SKILL.md, and whose extension each one is.
+EXTENSION_FIELDS = {
+    "argument-hint": "Claude Code",
+    "disable-model-invocation": "Claude Code",
+    "user-invocable": "Claude Code",
+    "model": "Claude Code",
+    "context": "Claude Code",
+    "agent": "Claude Code",
+    "hooks": "Claude Code",
+    "when_to_use": "Claude Code",
+    "version": "several tools",
+    "author": "several tools",
+    "tags": "several tools",
+}
+
+E, W = Severity.ERROR, Severity.WARNING
+
+
+def kind_of(value: Any) -> str:
+    """"an int", "a list": how messages name the YAML type a value turned out to be."""
+    kind = {"NoneType": "null", "dict": "mapping", "str": "string"}.get(
+        type(value).__name__, type(value).__name__
+    )
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def _at(skill: Skill, key: str, *, value: bool = True) -> tuple[int, int]:
+    spans = skill.field_spans(key)
+    if spans is None:
+        return 1, 1
+    span: Span = spans.value if value else spans.key
+    return span.line, span.column
+
+
+def _diag(
+    skill: Skill, code: str, severity: Severity, message: str, key: str, *,
+    fix: Fix | None = None, value: bool = True,
+) -> Diagnostic:
+    line, column = _at(skill, key, value=value)
+    spans = skill.field_spans(key)
+    end = (spans.value if value else spans.key) if spans is not None else None
+    return Diagnostic(
+        code, severity, message, line, column, fix,
+        end.end_line if end else None, end.end_column if end else None,
+        skill.skill_file_name, key,
+    )
+
+
+def _set_field_fix(skill: Skill, key: str, text: str, title: str) -> Fix | None:
+    edit = replace_value(skill, key, scalar(text))
+    return Fix(title, (edit,)) if edit is not None else None
+
+
+def name_rule(skill: Skill) -> Iterator[Diagnostic]:
+    fields = skill.fields
+    if "name" not in fields:
+        fix = None
+        if names.is_valid_name(skill.dir_name) and skill.frontmatter is not None:
+            start = skill.frontmatter.span.start
+            fix = Fix(
+                f"Add `name: {skill.dir_name}`",
+                (TextEdit(start, start, f"name: {skill.dir_name}{newline_of(skill.source)}"),),
+            )
+        yield _diag(skill, "SK101", E, "the required field `name` is missing", "name", fix=fix)
+        return
+    raw: Any = fields["name"]
+    if not isinstance(raw, str) or not raw.strip():
+        what = "empty" if raw in (None, "") or isinstance(raw, str) else kind_of(raw)
+        fix = None
+        if names.is_valid_name(skill.dir_name):
+            fix = _set_field_fix(skill, "name", skill.dir_name, f"Set the name to `{skill.dir_name}`")
+        yield _diag(
+            skill, "SK102", E, f"`name` must be a non-empty string, but it is {what}", "name",
+            fix=fix,
+        )
+        return
+    name = names.normalize(raw)
+    suggestion = names.suggest_name(name)
+    use = f"use `{suggestion}`"
+    fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`")
+    if len(name) > names.MAX_NAME_LENGTH:
+        yield _diag(
+            skill, "SK103", E,
+            f"the name is {len(name)} characters long; the limit is {names.MAX_NAME_LENGTH}: {use}",
+            "name", fix=fixed,
+        )
+    if name != name.lower():
+        yield _diag(skill, "SK104", E, f"uppercase letters: {use}", "name", fix=fixed)
+    bad = sorted({c for c in name if not (c.isalnum() or c == "-")})
+    if bad:
+        shown = " ".join(repr(c) for c in bad[:6])
+        yield _diag(
+            skill, "SK105", E,
+            f"only letters, digits and hyphens are allowed, not {shown}: {use}", "name", fix=fixed,
+        )
+    if name.startswith("-") or name.endswith("-"):
+        yield _diag(skill, "SK106", E, f"a name cannot start or end with a hyphen: {use}", "name",
+                    fix=fixed)
+    if "--" in name:
+        yield _diag(skill, "SK107", E, f"a name cannot hold two hyphens in a row: {use}", "name",
+                    fix=fixed)
+    directory = names.normalize(skill.dir_name) if skill.dir_name else ""
+    if directory != name:
+        yield _diag(
+            skill, "SK108", E,
+            f"the name `{name}` must equal its folder's name `{skill.dir_name}`",
+            "name", fix=_mismatch_fix(skill, name),
+        )
+
+
+def _mismatch_fix(skill: Skill, name: str) -> Fix | None:
+    if skill.read_only:
+        return None
+    if names.is_valid_name(skill.dir_name):
+        return _set_field_fix(
+            skill, "name", skill.dir_name, f"Set the name to the folder's, `{skill.dir_name}`"
+        )
+    if names.is_valid_name(name):
+        return Fix(f"Rename the folder to `{name}`", rename_directory_to=name)
+    return None
+
+
+def rename_directory_fix(skill: Skill) -> Fix | None:
+    """The other way to end a name/folder mismatch: rename the folder to the name."""
+    name = skill.name
+    if skill.read_only or name is None or not names.is_valid_name(name):
+        return None
+    if names.normalize(name) == names.normalize(skill.dir_name):
+        return None
+    return Fix(f"Rename the folder to `{names.normalize(name)}`",
+               rename_directory_to=names.normalize(name))
+
+
+def description_rule(skill: Skill) -> Iterator[Diagnostic]:
+    fields = skill.fields
+    if "description" not in fields:
+        yield _diag(
+            skill, "SK111", E,
+            "the required field `description` is missing: say what the skill does and when to use it",
+            "description",
+        )
+        return
+    value = fields["description"]
+    if not isinstance(value, str) or not value.strip():
+        what = "empty" if value in (None, "") or isinstance(value, str) else kind_of(value)
+        yield _diag(
+            skill, "SK112", E, f"`description` must be a non-empty string, but it is {what}",
+            "description",
+        )
+        return
+    if len(value) > MAX_DESCRIPTION:
+        yield _diag(
+            skill, "SK113", E,
+            f"the description is {len(value)} characters long; the limit is {MAX_DESCRIPTION}",
+            "description",
+        )
+
+
+def compatibility_rule(skill: Skill) -> Iterator[Diagnostic]:
+    if "compatibility" not in skill.fields:
+        return
+    value = skill.fields["compatibility"]
+    if value is None:
+        yield _diag(
+            skill, "SK123", W, "`compatibility` is empty: describe the environment or remove it",
+            "compatibility",
+        )
+        return
+    if not isinstance(value, str):
+        yield _diag(
+            skill, "SK121", E,
+            f"`compatibility` must be a string, but it is {kind_of(value)}", "compatibility",
+        )
+        return
+    if len(value) > MAX_COMPATIBILITY:
+        yield _diag(
+            skill, "SK122", E,
+            f"`compatibility` is {len(value)} characters long; the limit is {MAX_COMPATIBILITY}",
+            "compatibility",
+        )
+
+
+def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
+    for key in skill.fields:
+        if key in ALLOWED_FIELDS:
+            continue
+        owner = EXTENSION_FIELDS.get(key)
+        whose = f" (an extension of {owner})" if owner else ""
+        edits = () if skill.read_only else move_under_metadata(skill, key)
+        fix = Fix(f"Move `{key}` under `metadata:`", edits) if edits else None
+        yield _diag(
+            skill, "SK131", E,
+            f"`{key}` is not a field of the Agent Skills spec{whose}; "
+            "move it under `metadata:`", key, fix=fix, value=False,
+        )
+
+
+def other_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
+    fields = skill.fields
+    if "license" in fields and not isinstance(fields["license"], str):
+        yield _diag(skill, "SK141", W, "`license` should be a string, such as `Apache-2.0`",
+                    "license")
+    tools = fields.get("allowed-tools")
+    if isinstance(tools, list):
+        joined = " ".join(str(item) for item in tools)
+        yield _diag(
+            skill, "SK206", W,
+            "`allowed-tools` is a list; the spec wants one space-separated string",
+            "allowed-tools",
+            fix=_set_field_fix(skill, "allowed-tools", joined, "Turn the list into one string"),
+        )
+    elif "allowed-tools" in fields and not isinstance(tools, str):
+        yield _diag(skill, "SK142", W, "`allowed-tools` should be a space-separated string",
+                    "allowed-tools")
+    if "metadata" in fields:
+        yield from _metadata_rule(skill, fields["metadata"])
+
+
+def _metadata_rule(skill: Skill, metadata: Any) -> Iterator[Diagnostic]:
+    if metadata is None:
+        return
+    if not isinstance(metadata, dict):
+        yield _diag(skill, "SK207", W,
+                    "`metadata` should be a mapping of names to string values", "metadata")
+        return
+    for key, value in metadata.items():
+        if not isinstance(value, str):
+            yield _diag(
+                skill, "SK207", W,
+                f"metadata `{key}` is {kind_of(value)}, not a string; quote it",
+                "metadata",
+            )
+
+
+WHEN_WORDS = ("when", "use for", "use to", "use this", "use it", "if the user", "if you",
+              "whenever", "for tasks", "for requests", "asks", "needs to", "triggers")
+
+
+def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
+    value = skill.description
+    if not value or not value.strip():
+        return
+    if "<" in value or ">" in value:
+        yield _diag(
+            skill, "SK208", W,
+            "the description holds `<` or `>`; agents put descriptions into XML-like prompts",
+            "description",
+        )
+    lowered = value.lower()
+    if not any(word in lowered for word in WHEN_WORDS):
+        yield _diag(
+            skill, "SK209", W,
+            "the description never says when to use the skill; add e.g. \"Use when ...\"",
+            "description",
+        )
+
+
+def skill_file_name_rule(skill: Skill) -> Iterator[Diagnostic]:
+    if skill.path.name == LOWER_FILE:
+        yield Diagnostic(
+            "SK005", W, "the file is named `skill.md`; the spec names it `SKILL.md`",
+            file=skill.path.name,
+        )
+
+
+FRONTMATTER_RULES: tuple[Rule, ...] = (
+    skill_file_name_rule,
+    unknown_fields_rule,
+    name_rule,
+    description_rule,
+    compatibility_rule,
+    other_fields_rule,
+    description_style_rule,
+)
