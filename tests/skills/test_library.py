@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path
+
+from studio.skills.cache import ScanCache
+from studio.skills.catalog import build_catalog
+from studio.skills.library import SkillRoot, discover, scan_library, scan_root, standard_locations
+from tests.skills.helpers import frontmatter, write_skill
+
+
+def make_library(root: Path) -> None:
+    write_skill(root, "alpha", frontmatter("alpha"))
+    write_skill(root / "nested" / "deeper", "beta", frontmatter("beta"))
+    write_skill(root / ".hidden", "gamma", frontmatter("gamma"))
+    write_skill(root / "node_modules", "delta", frontmatter("delta"))
+    write_skill(root / ".git", "epsilon", frontmatter("epsilon"))
+
+
+def test_discovery_skips_hidden_vendor_and_git(tmp_path: Path) -> None:
+    make_library(tmp_path)
+    found = sorted(directory.name for directory, _ in discover(tmp_path))
+    assert found == ["alpha", "beta"]
+    with_hidden = sorted(directory.name for directory, _ in discover(tmp_path, include_hidden=True))
+    assert with_hidden == ["alpha", "beta", "gamma"]
+
+
+def test_discovery_survives_symlink_loops(tmp_path: Path) -> None:
+    write_skill(tmp_path, "alpha", frontmatter("alpha"))
+    (tmp_path / "loop").symlink_to(tmp_path)
+    assert [d.name for d, _ in discover(tmp_path)] == ["alpha"]
+
+
+def test_zip_roots_are_read_only(tmp_path: Path) -> None:
+    archive = tmp_path / "skills.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("pack/alpha/SKILL.md", frontmatter("alpha"))
+        zf.writestr("pack/alpha/references/a.md", "ref")
+        zf.writestr("pack/Wrong/SKILL.md", frontmatter("wrong"))
+    scan = scan_root(SkillRoot(archive))
+    assert scan.error is None
+    names = {s.name: s for s in scan.skills}
+    assert set(names) == {"alpha", "wrong"}
+    assert all(s.read_only for s in scan.skills)
+    assert names["alpha"].valid and not names["wrong"].valid
+
+
+def test_a_bad_zip_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    archive = tmp_path / "broken.zip"
+    archive.write_bytes(b"not a zip")
+    scan = scan_root(SkillRoot(archive))
+    assert scan.error is not None and "broken.zip" in scan.error
+
+
+def test_duplicate_names_across_roots_are_reported(tmp_path: Path) -> None:
+    write_skill(tmp_path / "one", "alpha", frontmatter("alpha"))
+    write_skill(tmp_path / "two", "alpha", frontmatter("alpha"))
+    scans = scan_library([SkillRoot(tmp_path / "one"), SkillRoot(tmp_path / "two")])
+    for scan in scans:
+        [summary] = scan.skills
+        assert [d.code for d in summary.diagnostics] == ["SK301"]
+
+
+def test_rescan_uses_the_cache_and_notices_changes(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    library = tmp_path / "lib"
+    write_skill(library, "alpha", frontmatter("alpha"))
+    write_skill(library, "beta", frontmatter("beta"))
+    cache_file = tmp_path / "cache.marshal"
+    scan_library([SkillRoot(library)], ScanCache(cache_file))
+    assert cache_file.exists()
+
+    import studio.skills.library as library_module
+
+    loads: list[Path] = []
+    real_load = library_module.load_skill
+    monkeypatch.setattr(library_module, "load_skill", lambda p: loads.append(p) or real_load(p))
+    scan_library([SkillRoot(library)], ScanCache(cache_file))
+    assert loads == []
+
+    skill_file = library / "beta" / "SKILL.md"
+    skill_file.write_text(frontmatter("Beta"))
+    os.utime(skill_file, ns=(1, 1))
+    (library / "alpha" / "references").mkdir()
+    [scan] = scan_library([SkillRoot(library)], ScanCache(cache_file))
+    assert sorted(p.name for p in loads) == ["alpha", "beta"]
+    beta = next(s for s in scan.skills if s.directory.name == "beta")
+    assert not beta.valid
+
+
+def test_a_damaged_cache_is_ignored(tmp_path: Path) -> None:
+    write_skill(tmp_path / "lib", "alpha", frontmatter("alpha"))
+    cache_file = tmp_path / "cache.marshal"
+    cache_file.write_bytes(b"\x00garbage")
+    [scan] = scan_library([SkillRoot(tmp_path / "lib")], ScanCache(cache_file))
+    assert [s.name for s in scan.skills] == ["alpha"]
+
+
+def test_standard_locations(tmp_path: Path) -> None:
+    found = standard_locations(tmp_path / "project", tmp_path / "home")
+    assert tmp_path / "project/.agents/skills" in found
+    assert tmp_path / "home/.claude/skills" in found
+    assert tmp_path / "home/.codex/skills" in found
+
+
+def test_catalog_lists_loadable_skills_only(tmp_path: Path) -> None:
+    write_skill(tmp_path, "alpha", frontmatter("alpha", "Handles <xml> & more. Use when asked."))
+    write_skill(tmp_path, "broken", "---\nname: broken\n---\n")
+    [scan] = scan_library([SkillRoot(tmp_path)])
+    catalog = build_catalog(scan.skills)
+    assert "<name>alpha</name>" in catalog.xml
+    assert "Handles &lt;xml&gt; &amp; more." in catalog.xml
+    assert f"<location>{tmp_path / 'alpha' / 'SKILL.md'}</location>" in catalog.xml
+    assert [s.directory.name for s in catalog.skipped] == ["broken"]
