@@ -69,14 +69,16 @@ def test_fix_dry_run_then_apply(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "fix", "--dry-run", str(directory))
     assert "+name: demo" in out and "+description: 'Use when: asked'" in out
     assert "Demo" in (directory / "SKILL.md").read_text()
-    code, out, _ = run(capsys, "fix", str(tmp_path))
+    code, _, _ = run(capsys, "fix", str(tmp_path))
     assert code == 0
     assert (directory / "SKILL.md").read_text() == "---\nname: demo\ndescription: 'Use when: asked'\n---\n"
     assert run(capsys, "validate", str(directory))[0] == 0
 
 
-def test_new_creates_a_valid_skill_and_refuses_bad_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "new", "pdf-tools", "--in", str(tmp_path))
+def test_new_creates_a_valid_skill_and_refuses_bad_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, _ = run(capsys, "new", "pdf-tools", "--in", str(tmp_path))
     assert code == 0 and (tmp_path / "pdf-tools" / "SKILL.md").exists()
     assert run(capsys, "validate", str(tmp_path / "pdf-tools"))[0] == 0
     code, _, err = run(capsys, "new", "PDF Tools", "--in", str(tmp_path))
@@ -98,7 +100,9 @@ def test_the_command_runs_as_a_module(tmp_path: Path) -> None:
     write_skill(tmp_path, "good", frontmatter("good"))
     result = subprocess.run(
         [sys.executable, "-m", "studio", "validate", str(tmp_path), "--format", "json"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["summary"]["valid"] == 1

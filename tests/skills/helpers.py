@@ -17,5 +17,7 @@ def write_skill(parent: Path, dir_name: str, text: str | bytes, files: dict[str,
     return directory
 
 
-def frontmatter(name: str = "demo", description: str = "Demo skill. Use when testing.", extra: str = "") -> str:
+def frontmatter(
+    name: str = "demo", description: str = "Demo skill. Use when testing.", extra: str = ""
+) -> str:
     return f"---\nname: {name}\ndescription: {description}\n{extra}---\n# Demo\n\nBody.\n"

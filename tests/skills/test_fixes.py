@@ -35,7 +35,9 @@ def test_name_follows_a_valid_folder(tmp_path: Path) -> None:
 
 
 def test_folder_follows_a_valid_name_when_the_folder_name_is_invalid(tmp_path: Path) -> None:
-    text, directory = fixed_text(tmp_path, "---\nname: good-name\ndescription: Use when x\n---\n", "Bad Folder")
+    _, directory = fixed_text(
+        tmp_path, "---\nname: good-name\ndescription: Use when x\n---\n", "Bad Folder"
+    )
     assert directory.name == "good-name" and not (tmp_path / "Bad Folder").exists()
     assert validate_skill(load_skill(directory)).valid
 
@@ -60,9 +62,14 @@ def test_unknown_field_creates_metadata(tmp_path: Path) -> None:
 
 def test_list_allowed_tools_becomes_a_string(tmp_path: Path) -> None:
     text, _ = fixed_text(
-        tmp_path, "---\nname: demo\ndescription: Use when x\nallowed-tools:\n  - Bash(git:*)\n  - Read\nlicense: MIT\n---\n"
+        tmp_path,
+        "---\nname: demo\ndescription: Use when x\n"
+        "allowed-tools:\n  - Bash(git:*)\n  - Read\nlicense: MIT\n---\n",
     )
-    assert text == "---\nname: demo\ndescription: Use when x\nallowed-tools: Bash(git:*) Read\nlicense: MIT\n---\n"
+    assert (
+        text
+        == "---\nname: demo\ndescription: Use when x\nallowed-tools: Bash(git:*) Read\nlicense: MIT\n---\n"
+    )
 
 
 def test_bom_is_stripped(tmp_path: Path) -> None:

@@ -11,7 +11,9 @@ from studio.skills.validate import ValidationResult, validate_skill
 from tests.skills.helpers import frontmatter, write_skill
 
 
-def check(tmp_path: Path, text: str, dir_name: str = "demo", files: dict[str, str] | None = None) -> ValidationResult:
+def check(
+    tmp_path: Path, text: str, dir_name: str = "demo", files: dict[str, str] | None = None
+) -> ValidationResult:
     return validate_skill(load_skill(write_skill(tmp_path, dir_name, text, files)))
 
 
@@ -114,7 +116,9 @@ def test_warnings_beyond_the_spec(tmp_path: Path) -> None:
         "Run `scripts/go.py`, read [the guide](references/guide.md) and [ok](references/ok.md).\n"
         "See https://example.com/x.md and [anchor](#steps).\n"
     )
-    directory = write_skill(tmp_path, "demo", text, {"references/ok.md": "ok", "scripts/tool.py": "print(1)\n"})
+    directory = write_skill(
+        tmp_path, "demo", text, {"references/ok.md": "ok", "scripts/tool.py": "print(1)\n"}
+    )
     result = validate_skill(load_skill(directory))
     assert result.valid
     found = codes(result)
