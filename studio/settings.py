@@ -1,0 +1,302 @@
+"""The app's settings: one schema, saved as YAML in the platform's config folder.
+
+Loading is tolerant: an unknown key is kept (and written back) with a logged warning, a field of the
+wrong type falls back to its default with a message saying so. A file that cannot be read as YAML at
+all is reported and left alone until the user saves the settings explicitly; it is then moved aside
+as `settings.yaml.broken-<timestamp>` so nothing the user wrote is ever overwritten.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal, cast, get_args
+
+import yaml
+
+from studio import paths
+from studio.fsutil import atomic_write_text
+
+log = logging.getLogger(__name__)
+
+SETTINGS_FILE = "settings.yaml"
+
+BackendKind = Literal["ollama", "openai", "embedded"]
+BACKEND_KINDS: tuple[str, ...] = get_args(BackendKind)
+DEFAULT_URLS: dict[str, str] = {
+    "ollama": "http://127.0.0.1:11434",
+    "openai": "http://127.0.0.1:8080/v1",
+    "embedded": "",
+}
+
+
+def settings_path() -> Path:
+    return paths.config_dir() / SETTINGS_FILE
+
+
+@dataclass(slots=True)
+class EditorFont:
+    """The editors' font; an empty family means the system's fixed-width font."""
+
+    family: str = ""
+    size: int = 11
+
+
+@dataclass(slots=True)
+class BackendSettings:
+    """Which model server the chat talks to, and how.
+
+    Attributes:
+        kind: "ollama", "openai" (any OpenAI-compatible server) or "embedded" (llama.cpp in-process).
+        url: the server's base URL (not used by "embedded").
+        model: the model's name on the server.
+        gguf_path: the GGUF file the embedded backend loads.
+        think: whether to ask models that can reason to show their thinking.
+    """
+
+    kind: BackendKind = "ollama"
+    url: str = DEFAULT_URLS["ollama"]
+    model: str = ""
+    gguf_path: str = ""
+    think: bool = False
+
+
+@dataclass(slots=True)
+class WindowSettings:
+    """The main window's geometry and dock/toolbar state, as Qt's base64 blobs."""
+
+    geometry: str = ""
+    state: str = ""
+
+
+@dataclass(slots=True)
+class Settings:
+    roots: list[str] = field(default_factory=list)
+    include_hidden: bool = False
+    editor_font: EditorFont = field(default_factory=EditorFont)
+    backend: BackendSettings = field(default_factory=BackendSettings)
+    window: WindowSettings = field(default_factory=WindowSettings)
+    open_tabs: list[str] = field(default_factory=list)
+    remember_window: bool = True
+    remember_open_tabs: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "roots": list(self.roots),
+            "include_hidden": self.include_hidden,
+            "editor_font": _section_data(self.editor_font),
+            "backend": _section_data(self.backend),
+            "window": _section_data(self.window),
+            "open_tabs": list(self.open_tabs),
+            "remember_window": self.remember_window,
+            "remember_open_tabs": self.remember_open_tabs,
+        }
+        for key, value in self.extra.items():
+            data.setdefault(key, value)
+        return data
+
+
+def _section_data(section: EditorFont | BackendSettings | WindowSettings) -> dict[str, Any]:
+    return {f.name: getattr(section, f.name) for f in fields(section)}
+
+
+@dataclass(slots=True)
+class LoadResult:
+    """What loading found: the settings, and what was wrong with the file (in plain words)."""
+
+    settings: Settings
+    problems: list[str] = field(default_factory=list)
+    broken: bool = False
+
+
+def _type_name(value: Any) -> str:
+    return {"str": "text", "int": "a number", "bool": "true/false", "list": "a list",
+            "dict": "a mapping", "NoneType": "empty"}.get(type(value).__name__, type(value).__name__)
+
+
+class _Reader:
+    """Reads checked values out of the YAML data, collecting a message for every bad one."""
+
+    def __init__(self, where: Path) -> None:
+        self.where = where
+        self.problems: list[str] = []
+
+    def bad(self, key: str, expected: str, value: Any) -> None:
+        self.problems.append(
+            f"{self.where}: `{key}` should be {expected}, but it is {_type_name(value)}; "
+            "the default is used instead"
+        )
+
+    def boolean(self, data: dict[str, Any], key: str, default: bool, prefix: str = "") -> bool:
+        value = data.get(key, default)
+        if isinstance(value, bool):
+            return value
+        self.bad(prefix + key, "true or false", value)
+        return default
+
+    def text(self, data: dict[str, Any], key: str, default: str, prefix: str = "") -> str:
+        value = data.get(key, default)
+        if value is None:
+            return default
+        if isinstance(value, str):
+            return value
+        self.bad(prefix + key, "text", value)
+        return default
+
+    def number(self, data: dict[str, Any], key: str, default: int, low: int, high: int,
+               prefix: str = "") -> int:
+        value = data.get(key, default)
+        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+            return value
+        self.bad(prefix + key, f"a whole number from {low} to {high}", value)
+        return default
+
+    def text_list(self, data: dict[str, Any], key: str) -> list[str]:
+        value = data.get(key, [])
+        if value is None:
+            return []
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return list(value)
+        self.bad(key, "a list of paths", value)
+        return []
+
+    def section(self, data: dict[str, Any], key: str, known: set[str]) -> dict[str, Any]:
+        value = data.get(key, {})
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self.bad(key, "a mapping", value)
+            return {}
+        for unknown in sorted(set(value) - known, key=str):
+            log.warning("%s: ignoring the unknown setting `%s.%s`", self.where, key, unknown)
+        return value
+
+
+def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
+    reader = _Reader(where)
+    settings = Settings()
+    settings.roots = reader.text_list(data, "roots")
+    settings.include_hidden = reader.boolean(data, "include_hidden", False)
+    settings.open_tabs = reader.text_list(data, "open_tabs")
+    settings.remember_window = reader.boolean(data, "remember_window", True)
+    settings.remember_open_tabs = reader.boolean(data, "remember_open_tabs", True)
+
+    font = reader.section(data, "editor_font", {"family", "size"})
+    settings.editor_font = EditorFont(
+        reader.text(font, "family", "", "editor_font."),
+        reader.number(font, "size", 11, 5, 72, "editor_font."),
+    )
+
+    backend = reader.section(data, "backend", {f.name for f in fields(BackendSettings)})
+    kind = backend.get("kind", "ollama")
+    if kind not in BACKEND_KINDS:
+        reader.problems.append(
+            f"{where}: `backend.kind` is {kind!r}; it must be one of {', '.join(BACKEND_KINDS)}; "
+            "ollama is used instead"
+        )
+        kind = "ollama"
+    settings.backend = BackendSettings(
+        kind=cast(BackendKind, kind),
+        url=reader.text(backend, "url", DEFAULT_URLS[kind], "backend."),
+        model=reader.text(backend, "model", "", "backend."),
+        gguf_path=reader.text(backend, "gguf_path", "", "backend."),
+        think=reader.boolean(backend, "think", False, "backend."),
+    )
+
+    window = reader.section(data, "window", {"geometry", "state"})
+    settings.window = WindowSettings(
+        reader.text(window, "geometry", "", "window."), reader.text(window, "state", "", "window.")
+    )
+
+    known = set(Settings().to_data())
+    for key in data:
+        if key not in known:
+            log.warning("%s: keeping the unknown setting `%s` as it is", where, key)
+            settings.extra[str(key)] = data[key]
+    return settings, reader.problems
+
+
+def load_settings(path: Path | None = None) -> LoadResult:
+    """Read the settings file; a missing file gives the defaults, a broken one is reported."""
+    path = path if path is not None else settings_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return LoadResult(Settings())
+    except (OSError, UnicodeDecodeError) as exc:
+        return LoadResult(
+            Settings(),
+            [f"cannot read the settings file {path} ({exc}); the defaults are used and the file "
+             "is left alone until you save the settings"],
+            broken=True,
+        )
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        return LoadResult(
+            Settings(),
+            [f"the settings file {path} is not valid YAML ({exc}); the defaults are used and the "
+             "file is left alone until you save the settings"],
+            broken=True,
+        )
+    if data is None:
+        return LoadResult(Settings())
+    if not isinstance(data, dict):
+        return LoadResult(
+            Settings(),
+            [f"the settings file {path} should hold a mapping of settings, but it holds "
+             f"{_type_name(data)}; the defaults are used and the file is left alone until you "
+             "save the settings"],
+            broken=True,
+        )
+    settings, problems = _read(data, path)
+    return LoadResult(settings, problems)
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write the settings atomically (creating the config folder if needed)."""
+    path = path if path is not None else settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = yaml.safe_dump(settings.to_data(), sort_keys=False, allow_unicode=True, width=100)
+    atomic_write_text(path, text)
+
+
+class SettingsStore:
+    """The settings of a running app, and the one file they live in.
+
+    Automatic saves (window geometry on exit, open tabs) never replace a file that failed to load;
+    an explicit save by the user first moves the broken file aside.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else settings_path()
+        result = load_settings(self.path)
+        self.settings = result.settings
+        self.problems = result.problems
+        self.broken = result.broken
+
+    def save(self, *, explicit: bool = False) -> bool:
+        """Write the settings; returns False when a broken file was kept instead."""
+        if self.broken:
+            if not explicit:
+                log.warning("not saving settings over the unreadable %s", self.path)
+                return False
+            self._move_broken_aside()
+        save_settings(self.settings, self.path)
+        return True
+
+    def _move_broken_aside(self) -> None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.broken-{stamp}")
+        counter = 1
+        while target.exists():
+            counter += 1
+            target = self.path.with_name(f"{self.path.name}.broken-{stamp}-{counter}")
+        if self.path.exists():
+            os.replace(self.path, target)
+            log.warning("moved the unreadable settings file aside to %s", target)
+        self.broken = False

@@ -1,0 +1,110 @@
+"""Settings: the YAML round trip, tolerance of bad values, and keeping a broken file."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+import yaml
+
+from studio import paths
+from studio.settings import (
+    BackendSettings,
+    EditorFont,
+    Settings,
+    SettingsStore,
+    load_settings,
+    save_settings,
+    settings_path,
+)
+
+
+def test_defaults_when_the_file_is_missing(tmp_path: Path) -> None:
+    result = load_settings(tmp_path / "settings.yaml")
+    assert result.settings == Settings()
+    assert result.problems == []
+    assert not result.broken
+
+
+def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
+    path = tmp_path / "conf" / "settings.yaml"
+    settings = Settings(
+        roots=["/skills", "/archive.zip"],
+        include_hidden=True,
+        editor_font=EditorFont("DejaVu Sans Mono", 13),
+        backend=BackendSettings("openai", "http://127.0.0.1:9000/v1", "qwen3", "/m.gguf", True),
+        open_tabs=["/skills/pdf-tools"],
+        remember_window=False,
+    )
+    settings.window.geometry = "AdnQywADAAAAAAA="
+    save_settings(settings, path)
+    assert load_settings(path).settings == settings
+
+
+def test_default_path_is_in_the_config_folder() -> None:
+    assert settings_path() == paths.config_dir() / "settings.yaml"
+
+
+def test_unknown_keys_are_kept_and_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "settings.yaml"
+    path.write_text("roots: [/a]\nfuture_feature: {level: 3}\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        result = load_settings(path)
+    assert result.settings.roots == ["/a"]
+    assert result.settings.extra == {"future_feature": {"level": 3}}
+    assert "future_feature" in caplog.text
+    save_settings(result.settings, path)
+    assert yaml.safe_load(path.read_text(encoding="utf-8"))["future_feature"] == {"level": 3}
+
+
+def test_a_field_of_the_wrong_type_falls_back_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "settings.yaml"
+    path.write_text(
+        "roots: /not-a-list\neditor_font: {size: 400}\nbackend: {kind: gpt, think: maybe}\n",
+        encoding="utf-8",
+    )
+    result = load_settings(path)
+    assert result.settings.roots == []
+    assert result.settings.editor_font.size == 11
+    assert result.settings.backend.kind == "ollama"
+    assert not result.settings.backend.think
+    joined = "\n".join(result.problems)
+    assert "`roots` should be a list of paths" in joined
+    assert "`editor_font.size` should be a whole number from 5 to 72" in joined
+    assert "`backend.kind` is 'gpt'" in joined
+    assert "`backend.think` should be true or false" in joined
+    assert not result.broken
+
+
+def test_backend_url_defaults_to_the_kind(tmp_path: Path) -> None:
+    path = tmp_path / "settings.yaml"
+    path.write_text("backend: {kind: openai}\n", encoding="utf-8")
+    assert load_settings(path).settings.backend.url == "http://127.0.0.1:8080/v1"
+
+
+@pytest.mark.parametrize("text", ["roots: [unclosed\n", "- just\n- a list\n"])
+def test_a_broken_file_is_reported_and_not_overwritten(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "settings.yaml"
+    path.write_text(text, encoding="utf-8")
+    store = SettingsStore(path)
+    assert store.broken
+    assert "left alone until you save the settings" in store.problems[0]
+    store.settings.roots = ["/new"]
+    assert store.save() is False
+    assert path.read_text(encoding="utf-8") == text
+
+    assert store.save(explicit=True) is True
+    aside = list(tmp_path.glob("settings.yaml.broken-*"))
+    assert len(aside) == 1
+    assert aside[0].read_text(encoding="utf-8") == text
+    assert load_settings(path).settings.roots == ["/new"]
+
+
+def test_store_saves_atomically_to_its_path(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "settings.yaml"
+    store = SettingsStore(path)
+    store.settings.include_hidden = True
+    assert store.save()
+    assert SettingsStore(path).settings.include_hidden
+    assert [p.name for p in path.parent.iterdir()] == ["settings.yaml"]
