@@ -1,0 +1,71 @@
+"""Asking someone whether a tool run may go ahead: the `Approver` protocol and the approvers that
+need no window (automatic, deny-all, and nobody-there)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+Choice = Literal["once", "always", "deny"]
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequest:
+    """What an approver is shown: the exact command, where it runs, and why the policy asks.
+
+    Attributes:
+        warnings: (kind, message) pairs; kind is the policy's (e.g. "outside", "network").
+        grant_scope: what "always allow" would grant, in words, or None when it cannot be granted.
+    """
+
+    tool: str
+    skill: str
+    command: str
+    cwd: Path
+    workspace: Path
+    reasons: tuple[str, ...]
+    warnings: tuple[tuple[str, str], ...]
+    grant_scope: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Approval:
+    choice: Choice
+    by: str
+    reason: str | None = None
+    remember: bool = False
+
+    @property
+    def approved(self) -> bool:
+        return self.choice != "deny"
+
+
+class Approver(Protocol):
+    async def approve(self, request: ApprovalRequest) -> Approval: ...
+
+
+class AutoApprover:
+    """Approves what the policy marks `ask` (`--auto-approve`); `block` never reaches it."""
+
+    async def approve(self, request: ApprovalRequest) -> Approval:
+        return Approval("once", by="auto-approve")
+
+
+class DenyAllApprover:
+    """Denies every request (`--deny-all`)."""
+
+    async def approve(self, request: ApprovalRequest) -> Approval:
+        return Approval("deny", by="deny-all", reason="the user runs with --deny-all")
+
+
+class NobodyApprover:
+    """Denies because no one is there to ask: no terminal and no flag."""
+
+    async def approve(self, request: ApprovalRequest) -> Approval:
+        return Approval(
+            "deny",
+            by="nobody",
+            reason="no one was there to approve it (no terminal); rerun with --auto-approve "
+            "to allow commands that need approval",
+        )

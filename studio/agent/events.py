@@ -1,0 +1,116 @@
+"""The typed events the agent loop yields; the chat pane and `studio chat` render the same ones."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+ToolStatus = Literal["ok", "failed", "blocked", "denied", "error", "timeout", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    text: str
+    kind: Literal["text"] = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingDelta:
+    text: str
+    kind: Literal["thinking"] = "thinking"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the user should know that is not an error (skills left out, tools unsupported)."""
+
+    message: str
+    kind: Literal["notice"] = "notice"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRequested:
+    call_id: str
+    tool: str
+    arguments: dict[str, Any]
+    skill: str | None
+    summary: str
+    kind: Literal["tool_call"] = "tool_call"
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalNeeded:
+    call_id: str
+    command: str
+    skill: str
+    cwd: str
+    reasons: tuple[str, ...]
+    warnings: tuple[str, ...]
+    kind: Literal["approval_needed"] = "approval_needed"
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalGiven:
+    call_id: str
+    choice: str
+    by: str
+    reason: str | None = None
+    scope: str | None = None
+    kind: Literal["approval"] = "approval"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolStarted:
+    call_id: str
+    tool: str
+    skill: str | None
+    cwd: str | None
+    command: str | None
+    kind: Literal["tool_started"] = "tool_started"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutput:
+    call_id: str
+    text: str
+    kind: Literal["tool_output"] = "tool_output"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFinished:
+    call_id: str
+    tool: str
+    status: ToolStatus
+    result: str
+    exit_code: int | None = None
+    duration: float | None = None
+    truncated: bool = False
+    kind: Literal["tool_finished"] = "tool_finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    message: str
+    kind: Literal["error"] = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    reason: Literal["answered", "round-limit", "repeated-call", "cancelled", "error"]
+    text: str = ""
+    rounds: int = 0
+    usage: dict[str, Any] = field(default_factory=dict)
+    kind: Literal["done"] = "done"
+
+
+Event = (
+    TextDelta | ThinkingDelta | Notice | ToolCallRequested | ApprovalNeeded | ApprovalGiven
+    | ToolStarted | ToolOutput | ToolFinished | Error | Done
+)
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """An event as a JSON-ready dict with its `kind` first (one line of `studio chat --json`)."""
+    data = asdict(event)
+    kind = data.pop("kind")
+    return {"kind": kind, **data}

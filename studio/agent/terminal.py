@@ -1,0 +1,56 @@
+"""Asking for approval on a terminal, the way Ollama's agent does: execute once, always allow, or
+deny with a reason. Input is read in a worker thread so the event loop keeps running."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import TextIO
+
+from studio.agent.approval import Approval, ApprovalRequest
+
+
+class TerminalApprover:
+    def __init__(self, stdin: TextIO | None = None, stderr: TextIO | None = None) -> None:
+        self._in = stdin or sys.stdin
+        self._err = stderr or sys.stderr
+
+    def _show(self, request: ApprovalRequest) -> None:
+        write = self._err.write
+        write(f"\n{request.skill} wants to run, in {request.cwd}:\n")
+        write(f"    {request.command}\n")
+        for kind, message in request.warnings:
+            write(f"  ! {kind}: {message}\n")
+        for reason in request.reasons:
+            write(f"  - {reason}\n")
+        write("  1. Execute once\n")
+        if request.grant_scope is not None:
+            write(f"  2. Always allow ({request.grant_scope}, for this session)\n")
+        else:
+            write("  2. Always allow (not offered: this command cannot be granted)\n")
+        write("  3. Deny\n")
+        self._err.flush()
+
+    async def _ask(self, prompt: str) -> str:
+        self._err.write(prompt)
+        self._err.flush()
+        line = await asyncio.get_running_loop().run_in_executor(None, self._in.readline)
+        if not line:
+            raise EOFError
+        return line.strip()
+
+    async def approve(self, request: ApprovalRequest) -> Approval:
+        self._show(request)
+        try:
+            while True:
+                answer = (await self._ask("Choose 1, 2 or 3 [3]: ")).lower()
+                if answer in ("1", "e", "execute", "y", "yes"):
+                    return Approval("once", by="user")
+                if answer in ("2", "a", "always") and request.grant_scope is not None:
+                    return Approval("always", by="user")
+                if answer in ("", "3", "d", "deny", "n", "no"):
+                    reason = await self._ask("Reason for the model (optional): ")
+                    return Approval("deny", by="user", reason=reason or None)
+                self._err.write("Please answer 1, 2 or 3.\n")
+        except EOFError:
+            return Approval("deny", by="user", reason="the terminal closed before an answer")

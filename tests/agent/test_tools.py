@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from studio.agent.tools import READ_CAP, SkillToolbox, ToolError
+from studio.skills.library import SkillRoot, scan_root
+from tests.skills.helpers import frontmatter, write_skill
+
+
+def toolbox_for(root: Path, **kwargs: object) -> SkillToolbox:
+    scan = scan_root(SkillRoot(root))
+    return SkillToolbox(scan.skills, root, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    root = tmp_path / "lib"
+    write_skill(
+        root, "demo", frontmatter("demo") + "Read references/guide.md.\n",
+        {"references/guide.md": "# Guide\n", "scripts/run.py": "print('hi')\n"},
+    )
+    write_skill(root, "broken", "---\nname: broken\n---\n")
+    (tmp_path / "secret.txt").write_text("secret")
+    return root
+
+
+def test_specs_offer_the_three_tools_with_an_enum_of_loadable_skills(library: Path) -> None:
+    toolbox = toolbox_for(library)
+    specs = {spec.name: spec for spec in toolbox.specs()}
+    assert set(specs) == {"activate_skill", "read_skill_file", "run_skill_script"}
+    assert specs["activate_skill"].parameters["properties"]["name"]["enum"] == ["demo"]
+
+
+def test_activate_returns_body_directory_and_files(library: Path) -> None:
+    text = toolbox_for(library).activate("demo")
+    assert f'directory="{library / "demo"}"' in text
+    assert "Read references/guide.md." in text
+    assert "references/guide.md\nscripts/run.py" in text
+    assert "name: demo" not in text
+
+
+def test_activate_uses_unsaved_editor_text(library: Path) -> None:
+    override = frontmatter("demo") + "Unsaved instructions.\n"
+    text = toolbox_for(library, overrides={"demo": override}).activate("demo")
+    assert "Unsaved instructions." in text
+
+
+def test_unknown_skill_names_the_known_ones(library: Path) -> None:
+    with pytest.raises(ToolError, match="the skills are: demo"):
+        toolbox_for(library).activate("nope")
+
+
+def test_read_inside_the_skill(library: Path) -> None:
+    assert toolbox_for(library).read_file("demo", "references/guide.md") == "# Guide\n"
+    assert toolbox_for(library).read_file("demo", "./references/guide.md") == "# Guide\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("../../secret.txt", "climbs out"),
+        ("/etc/passwd", "absolute"),
+        ("~/.ssh/id_rsa", "absolute"),
+        ("references/missing.md", "there is no file"),
+        ("", "must be"),
+    ],
+)
+def test_reads_outside_or_missing_are_refused(library: Path, path: str, message: str) -> None:
+    with pytest.raises(ToolError, match=message):
+        toolbox_for(library).read_file("demo", path)
+
+
+def test_a_symlink_out_of_the_skill_is_refused(library: Path, tmp_path: Path) -> None:
+    (library / "demo" / "references" / "escape.md").symlink_to(tmp_path / "secret.txt")
+    with pytest.raises(ToolError, match="outside"):
+        toolbox_for(library).read_file("demo", "references/escape.md")
+
+
+def test_big_files_are_cut_and_binaries_refused(library: Path) -> None:
+    (library / "demo" / "references" / "big.md").write_text("x" * (READ_CAP + 10))
+    assert toolbox_for(library).read_file("demo", "references/big.md").endswith("[file cut at 100,000 bytes]")
+    (library / "demo" / "assets").mkdir()
+    (library / "demo" / "assets" / "logo.png").write_bytes(b"\x89PNG\x00\x00")
+    with pytest.raises(ToolError, match="binary"):
+        toolbox_for(library).read_file("demo", "assets/logo.png")
+
+
+def test_zip_skills_can_be_activated_and_read(tmp_path: Path) -> None:
+    archive = tmp_path / "pack.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("demo/SKILL.md", frontmatter("demo") + "From the zip.\n")
+        zf.writestr("demo/references/a.md", "zipped ref")
+    toolbox = toolbox_for(archive)
+    assert "From the zip." in toolbox.activate("demo")
+    assert toolbox.read_file("demo", "references/a.md") == "zipped ref"
+
+
+def test_allowed_tools_limit_what_runs(tmp_path: Path) -> None:
+    write_skill(tmp_path, "demo", frontmatter("demo", extra="allowed-tools: Bash(python3:*) Read\n"))
+    toolbox = toolbox_for(tmp_path)
+    assert toolbox.allowed_tools_block("demo", ["python3 scripts/x.py"]) is None
+    reason = toolbox.allowed_tools_block("demo", ["ls -la"])
+    assert reason is not None and reason.startswith("blocked:") and "Bash(python3:*)" in reason
