@@ -1,0 +1,83 @@
+"""The protocol every model backend implements, and the factory the app uses to make one."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Protocol
+
+import httpx
+
+from studio.llm.embedded import BACKEND_NAME as EMBEDDED
+from studio.llm.embedded import START_HINT as EMBEDDED_START_HINT
+from studio.llm.ollama import OllamaClient
+from studio.llm.openai import DEFAULT_URL as OPENAI_DEFAULT_URL
+from studio.llm.openai import OpenAIClient
+from studio.llm.transport import CONNECT_TIMEOUT, READ_TIMEOUT
+from studio.llm.types import Message, ModelInfo, StreamEvent, ToolSpec
+
+BACKENDS = ("ollama", "openai", EMBEDDED)
+
+
+class ChatClient(Protocol):
+    """A model server. Every method raises `LLMError` subclasses with a message for the user.
+
+    `chat` returns an async generator: iterate it for the events; the HTTP stream closes when the
+    generator finishes, is closed (`aclose()`, or `contextlib.aclosing`) or when the task iterating
+    it is cancelled. A consumer that stops early should close it rather than wait for the garbage
+    collector.
+    """
+
+    backend_name: str
+    base_url: str
+
+    async def list_models(self) -> list[ModelInfo]: ...
+
+    async def model_info(self, name: str) -> ModelInfo: ...
+
+    def chat(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] | None = None,
+        think: bool = False,
+        tool_choice: str | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> AsyncIterator[StreamEvent]: ...
+
+    async def aclose(self) -> None: ...
+
+
+def make_client(
+    backend: str,
+    url: str | None,
+    http: httpx.AsyncClient | None,
+    *,
+    api_key: str | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    read_timeout: float = READ_TIMEOUT,
+) -> ChatClient:
+    """A client for `backend` ("ollama", "openai" or "embedded") at `url` (None: the backend's
+    default; the embedded engine's URL comes from `EmbeddedEngine.base_url`). The client uses
+    `http` and never closes it; with `http=None` it makes its own and closes it in `aclose()`."""
+    if backend == "ollama":
+        return OllamaClient(url, http, connect_timeout=connect_timeout, read_timeout=read_timeout)
+    if backend == "openai":
+        return OpenAIClient(
+            url or OPENAI_DEFAULT_URL,
+            http,
+            api_key=api_key,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+        )
+    if backend == EMBEDDED:
+        if not url:
+            raise ValueError("the embedded backend needs the running engine's URL")
+        return OpenAIClient(
+            url,
+            http,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            backend_name=EMBEDDED,
+            start_hint=EMBEDDED_START_HINT,
+        )
+    raise ValueError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")

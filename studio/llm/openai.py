@@ -1,0 +1,347 @@
+"""Client for OpenAI-compatible servers (llama.cpp's server, LM Studio, vLLM, the embedded engine):
+`/v1/chat/completions` streamed as server-sent events, `/v1/models` to list models."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from studio.llm.errors import (
+    BadResponse,
+    HTTPError,
+    LLMError,
+    ModelNotFound,
+    StreamInterrupted,
+)
+from studio.llm.transport import (
+    CONNECT_TIMEOUT,
+    READ_TIMEOUT,
+    HTTPTransport,
+    StatusMapper,
+    message_of,
+)
+from studio.llm.types import (
+    Message,
+    ModelInfo,
+    StreamEnd,
+    StreamEvent,
+    TextChunk,
+    ThinkingChunk,
+    ToolCall,
+    ToolCallChunk,
+    ToolSpec,
+)
+
+DEFAULT_URL = "http://127.0.0.1:8080"
+START_HINT = (
+    "Start your server (for example `llama-server -m model.gguf --port 8080`, LM Studio's local "
+    "server, or vLLM), or check the URL in Settings."
+)
+
+
+def split_base_url(url: str) -> tuple[str, str]:
+    """(server root, API root): `http://h:8080` and `http://h:8080/v1` both give
+    ("http://h:8080", "http://h:8080/v1")."""
+    url = url.rstrip("/")
+    if url.endswith("/v1"):
+        return url[: -len("/v1")], url
+    return url, url + "/v1"
+
+
+def _message_json(message: Message) -> dict[str, Any]:
+    data: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.role == "assistant" and message.tool_calls:
+        data["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+            }
+            for call in message.tool_calls
+        ]
+    if message.role == "tool":
+        if message.tool_call_id:
+            data["tool_call_id"] = message.tool_call_id
+        if message.tool_name:
+            data["name"] = message.tool_name
+    return data
+
+
+def _tool_json(tool: ToolSpec) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+        },
+    }
+
+
+def _openai_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """Request fields from `options`, accepting Ollama's `num_predict` for `max_tokens`."""
+    result = dict(options or {})
+    if "num_predict" in result:
+        result.setdefault("max_tokens", result.pop("num_predict"))
+    return result
+
+
+@dataclass(slots=True)
+class _PartialCall:
+    index: int | None
+    id: str | None
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class ToolCallAssembler:
+    """Joins streamed tool-call deltas into whole calls.
+
+    Deltas are matched by `index` (and `id`, for servers that reuse index 0 for every call); a
+    delta with neither continues the last call. Arguments arrive as pieces of a JSON string and are
+    parsed only once the call is complete.
+    """
+
+    def __init__(self) -> None:
+        self._calls: list[_PartialCall] = []
+
+    def __bool__(self) -> bool:
+        return bool(self._calls)
+
+    def add(self, delta: dict[str, Any]) -> None:
+        index = delta.get("index") if isinstance(delta.get("index"), int) else None
+        call_id = delta.get("id") if isinstance(delta.get("id"), str) and delta.get("id") else None
+        call = self._find(index, call_id)
+        if call is None:
+            call = _PartialCall(index, call_id)
+            self._calls.append(call)
+        elif call_id and not call.id:
+            call.id = call_id
+        function = delta.get("function")
+        if not isinstance(function, dict):
+            return
+        name = function.get("name")
+        if isinstance(name, str) and name and name != call.name:
+            call.name = call.name + name if call.name and not name.startswith(call.name) else name
+        arguments = function.get("arguments")
+        if isinstance(arguments, str):
+            call.arguments.append(arguments)
+        elif isinstance(arguments, dict):
+            call.arguments = [json.dumps(arguments)]
+
+    def _find(self, index: int | None, call_id: str | None) -> _PartialCall | None:
+        if call_id is not None:
+            for call in self._calls:
+                if call.id == call_id:
+                    return call
+        if index is not None:
+            for call in reversed(self._calls):
+                if call.index == index:
+                    return None if call_id and call.id and call.id != call_id else call
+            return None
+        if call_id is None and self._calls:
+            return self._calls[-1]
+        return None
+
+    def finish(self) -> list[ToolCall]:
+        """The whole calls, in the order they began; calls without a name are dropped."""
+        calls = []
+        for partial in self._calls:
+            if not partial.name:
+                continue
+            calls.append(ToolCall.parse(partial.id, partial.name, "".join(partial.arguments)))
+        self._calls = []
+        return calls
+
+
+async def _sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:
+    """The `data` of each server-sent event; events end at a blank line (or the end of input)."""
+    data: list[str] = []
+    async for line in lines:
+        if not line:
+            if data:
+                yield "\n".join(data)
+                data = []
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        if name == "data":
+            data.append(value[1:] if value.startswith(" ") else value)
+        elif name not in ("event", "id", "retry"):
+            # Some servers write a bare JSON error line instead of an event.
+            yield line
+    if data:
+        yield "\n".join(data)
+
+
+class OpenAIClient:
+    """Talks to one OpenAI-compatible server.
+
+    Attributes:
+        backend_name: "openai" (or the name given, e.g. "embedded").
+        base_url: the server's address as given (with or without /v1).
+    """
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_URL,
+        http: httpx.AsyncClient | None = None,
+        *,
+        api_key: str | None = None,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        read_timeout: float = READ_TIMEOUT,
+        backend_name: str = "openai",
+        start_hint: str = START_HINT,
+    ) -> None:
+        self.backend_name = backend_name
+        self.server_root, api_root = split_base_url(base_url)
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._transport = HTTPTransport(
+            api_root,
+            http,
+            start_hint=start_hint,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            headers=headers,
+        )
+        self._root = HTTPTransport(
+            self.server_root,
+            self._transport.http,
+            start_hint=start_hint,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            headers=headers,
+        )
+        self.base_url = base_url.rstrip("/")
+
+    async def aclose(self) -> None:
+        await self._transport.aclose()
+
+    def _status_error(self, model: str | None) -> StatusMapper:
+        url = self.base_url
+
+        def mapper(status: int, text: str) -> LLMError:
+            if model and status == 404 and "model" in text.lower():
+                return ModelNotFound(
+                    model,
+                    "Check the model name; pick one of the models the server lists.",
+                    text,
+                )
+            return HTTPError(url, status, text)
+
+        return mapper
+
+    async def list_models(self) -> list[ModelInfo]:
+        data = await self._transport.get_json("/models", self._status_error(None))
+        entries = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(entries, list):
+            raise BadResponse(
+                self._transport.url("/models"), "no model list", self._transport.wrong_server_hint
+            )
+        models = [
+            ModelInfo(entry["id"], None, None, dict(entry))
+            for entry in entries
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+        ]
+        return sorted(models, key=lambda info: info.name)
+
+    async def model_info(self, name: str) -> ModelInfo:
+        """What the server tells about `name`. Only llama.cpp's server says whether the model can
+        use tools (its `/props` chat template capabilities); other servers leave it unknown."""
+        try:
+            props = await self._root.get_json("/props", self._status_error(None))
+        except (HTTPError, BadResponse):
+            return ModelInfo(name)
+        caps = props.get("chat_template_caps") if isinstance(props, dict) else None
+        if not isinstance(caps, dict):
+            return ModelInfo(name)
+        tools = caps.get("supports_tools")
+        details = {key: props[key] for key in ("model_path", "model_alias", "build_info") if key in props}
+        details["chat_template_caps"] = caps
+        return ModelInfo(name, bool(tools) if isinstance(tools, bool) else None, None, details)
+
+    def chat(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] | None = None,
+        think: bool = False,
+        tool_choice: str | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> AsyncGenerator[StreamEvent, None]:
+        """Stream the model's answer. `tool_choice` is sent as is ("auto", "required", "none", or a
+        function name, which becomes the OpenAI object naming it); `think` asks templates that know
+        `enable_thinking` to think."""
+        body: dict[str, Any] = _openai_options(options)
+        body.update(
+            {
+                "model": model,
+                "messages": [_message_json(message) for message in messages],
+                "stream": True,
+                "stream_options": {"include_usage": True},
+            }
+        )
+        if tools:
+            body["tools"] = [_tool_json(tool) for tool in tools]
+            if tool_choice in ("auto", "required", "none"):
+                body["tool_choice"] = tool_choice
+            elif tool_choice:
+                body["tool_choice"] = {"type": "function", "function": {"name": tool_choice}}
+        if think:
+            body["chat_template_kwargs"] = {"enable_thinking": True}
+        return self._stream(model, body)
+
+    async def _stream(self, model: str, body: dict[str, Any]) -> AsyncGenerator[StreamEvent, None]:
+        url = self._transport.url("/chat/completions")
+        hint = self._transport.wrong_server_hint
+        lines = self._transport.stream_lines("/chat/completions", body, self._status_error(model))
+        calls = ToolCallAssembler()
+        finish_reason: str | None = None
+        usage: dict[str, Any] = {}
+        try:
+            async for data in _sse_data(lines):
+                if data.strip() == "[DONE]":
+                    break
+                try:
+                    event = json.loads(data)
+                except ValueError:
+                    raise BadResponse(url, f"an event that is not JSON: {data[:200]!r}", hint) from None
+                if not isinstance(event, dict):
+                    raise BadResponse(url, f"unexpected data {data[:200]!r}", hint)
+                if "error" in event or event.get("object") == "error":
+                    raise StreamInterrupted(
+                        url, f"the server reported: {message_of(event) or json.dumps(event)}"
+                    )
+                if isinstance(event.get("usage"), dict):
+                    usage = dict(event["usage"])
+                for choice in event.get("choices") or ():
+                    if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+                        continue
+                    delta = choice.get("delta") or choice.get("message")
+                    if not isinstance(delta, dict):
+                        delta = {}
+                    thinking = delta.get("reasoning_content") or delta.get("reasoning")
+                    if isinstance(thinking, str) and thinking:
+                        yield ThinkingChunk(thinking)
+                    if isinstance(delta.get("content"), str) and delta["content"]:
+                        yield TextChunk(delta["content"])
+                    for raw in delta.get("tool_calls") or ():
+                        if isinstance(raw, dict):
+                            calls.add(raw)
+                    if choice.get("finish_reason"):
+                        finish_reason = choice["finish_reason"]
+                        for call in calls.finish():
+                            yield ToolCallChunk(call)
+            else:
+                if finish_reason is None:
+                    raise StreamInterrupted(url, "the stream ended before the answer was complete")
+        finally:
+            await lines.aclose()
+        for call in calls.finish():
+            yield ToolCallChunk(call)
+        yield StreamEnd(finish_reason, usage)
