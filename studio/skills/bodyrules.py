@@ -19,7 +19,8 @@ _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _CODE = re.compile(r"`([^`\s]+)`")
 _BARE = re.compile(r"(?<![\w/.~-])((?:\./)?(?:scripts|references|assets)/[\w@%+=:,./-]*[\w/-])")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_FILE_LIKE = re.compile(r"^(?:\./)?[\w.-]+(?:/[\w.@-]+)*\.[A-Za-z0-9]{1,8}$")
+# A file name with a letter-led extension, so that `2.3.0` or `1.5e3` in backticks is not a file.
+_FILE_LIKE = re.compile(r"^(?:\./)?[\w.-]*[A-Za-z_][\w.-]*(?:/[\w.@-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}$")
 
 
 def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:

@@ -156,3 +156,10 @@ def test_lowercase_skill_md_is_found_with_a_warning(tmp_path: Path) -> None:
 def test_folder_without_skill_md(tmp_path: Path) -> None:
     result = validate_skill(load_skill(tmp_path))
     assert codes(result) == ["SK004"] and not result.loadable
+
+
+def test_version_numbers_in_code_spans_are_not_files(tmp_path: Path) -> None:
+    body = "Needs `2.3.0` and `1.5e3`; see `notes.md` and `scripts/x.py`.\n"
+    result = check(tmp_path, frontmatter() + body)
+    missing = sorted(d.message.split("`")[1] for d in result.diagnostics if d.code == "SK203")
+    assert missing == ["notes.md", "scripts/x.py"]
