@@ -32,6 +32,7 @@ BACKEND_NAME = "embedded"
 START_HINT = "The embedded engine is not running; start it again by picking the model file."
 _MODEL_LAYER = "application/vnd.ollama.image.model"
 _STDERR_LINES = 40
+_LOG_LINES_SHOWN = 12
 _POLL_INTERVAL = 0.25
 _STOP_GRACE = 5.0
 
@@ -98,6 +99,26 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
+async def _end(process: asyncio.subprocess.Process) -> None:
+    if process.stdin is not None:
+        process.stdin.close()
+    if process.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        process.terminate()
+    try:
+        await asyncio.wait_for(process.wait(), _STOP_GRACE)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+    except BaseException:
+        # Cancelled while waiting (the app is quitting): do not leave the engine running.
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        raise
+
+
 def _child_environment() -> dict[str, str]:
     """This environment, with the folder holding the `studio` package first on the child's path
     so that `python -m studio.llm.embedded_server` works from a source checkout too."""
@@ -111,7 +132,8 @@ class EmbeddedEngine:
     """One llama.cpp server process serving `model_path`, with an OpenAI-compatible API.
 
     `chat_template=None` keeps the model's own template unless that one cannot offer tools and the
-    model speaks ChatML; then `chat_templates.CHATML_TOOLS` is used. Use it as
+    model speaks ChatML; then `chat_templates.CHATML_TOOLS` is used. `chat_template=""` always
+    keeps the model's own; any other text is used as the template. Use it as
     `async with EmbeddedEngine(path) as engine:` or call `start()` and `stop()`.
 
     Attributes:
@@ -184,7 +206,7 @@ class EmbeddedEngine:
 
     def _choose_template(self) -> str | None:
         if self.chat_template is not None:
-            return self.chat_template
+            return self.chat_template or None
         try:
             metadata = read_metadata(self.model_path)
         except GGUFError as exc:
@@ -259,14 +281,14 @@ class EmbeddedEngine:
                         return
                 if time.monotonic() > deadline:
                     raise EngineError(await self._failure(f"was not ready after {self.startup_timeout:g} s"))
-                with contextlib.suppress(asyncio.TimeoutError):
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(process.wait(), _POLL_INTERVAL)
 
     async def _failure(self, what: str) -> str:
         if self._stderr_task is not None and self._process is not None:
-            with contextlib.suppress(asyncio.TimeoutError):
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._stderr_task), 1.0)
-        tail = self.stderr_tail() or "(it wrote nothing)"
+        tail = "\n".join(list(self._stderr)[-_LOG_LINES_SHOWN:]) or "(it wrote nothing)"
         return (
             f"The embedded engine for {self.model_path.name} {what}. The end of its log:\n{tail}\n"
             "Check that the file is a complete GGUF model and that there is enough memory, "
@@ -276,32 +298,18 @@ class EmbeddedEngine:
     async def stop(self) -> None:
         """Stop the engine: SIGTERM, then a kill if it has not exited within a few seconds."""
         process, self._process = self._process, None
-        if process is not None:
-            if process.stdin is not None:
-                process.stdin.close()
-            if process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.terminate()
-                try:
-                    await asyncio.wait_for(process.wait(), _STOP_GRACE)
-                except TimeoutError:
-                    with contextlib.suppress(ProcessLookupError):
-                        process.kill()
-                    await process.wait()
-                except BaseException:
-                    # Cancelled while waiting (the app is quitting): do not leave it running.
-                    with contextlib.suppress(ProcessLookupError):
-                        process.kill()
-                    raise
-        if self._stderr_task is not None:
-            task, self._stderr_task = self._stderr_task, None
-            if not task.done():
+        try:
+            if process is not None:
+                await _end(process)
+        finally:
+            if self._stderr_task is not None:
+                task, self._stderr_task = self._stderr_task, None
                 task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        if self._template_file is not None:
-            self._template_file.unlink(missing_ok=True)
-            self._template_file = None
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            if self._template_file is not None:
+                self._template_file.unlink(missing_ok=True)
+                self._template_file = None
 
     async def __aenter__(self) -> EmbeddedEngine:
         await self.start()

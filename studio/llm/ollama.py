@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import AsyncGenerator, Sequence
+from contextlib import aclosing
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -216,21 +217,19 @@ class OllamaClient:
 
     async def _stream(self, model: str, body: dict[str, Any]) -> AsyncGenerator[StreamEvent, None]:
         url = self._transport.url("/api/chat")
+        hint = self._transport.wrong_server_hint
+        end: StreamEnd | None = None
         lines = self._transport.stream_lines("/api/chat", body, self._status_error(model))
-        try:
+        async with aclosing(lines):
             async for line in lines:
                 if not line.strip():
                     continue
                 try:
                     chunk = json.loads(line)
                 except ValueError:
-                    raise BadResponse(
-                        url, f"a line that is not JSON: {line[:200]!r}", self._transport.wrong_server_hint
-                    ) from None
+                    raise BadResponse(url, f"a line that is not JSON: {line[:200]!r}", hint) from None
                 if not isinstance(chunk, dict):
-                    raise BadResponse(
-                        url, f"unexpected data {line[:200]!r}", self._transport.wrong_server_hint
-                    )
+                    raise BadResponse(url, f"unexpected data {line[:200]!r}", hint)
                 error = message_of(chunk) if "error" in chunk else ""
                 if error:
                     raise StreamInterrupted(url, f"the server reported: {error}")
@@ -245,16 +244,14 @@ class OllamaClient:
                     for raw in message.get("tool_calls") or ():
                         call = _call_from(raw)
                         if call is None:
-                            raise BadResponse(
-                                url, f"a tool call without a name: {raw!r}", self._transport.wrong_server_hint
-                            )
+                            raise BadResponse(url, f"a tool call without a name: {raw!r}", hint)
                         yield ToolCallChunk(call)
                 if chunk.get("done"):
-                    yield StreamEnd(chunk.get("done_reason") or "stop", _usage(chunk))
-                    return
-        finally:
-            await lines.aclose()
-        raise StreamInterrupted(url, "the stream ended before the server said it was done")
+                    end = StreamEnd(chunk.get("done_reason") or "stop", _usage(chunk))
+                    break
+        if end is None:
+            raise StreamInterrupted(url, "the stream ended before the server said it was done")
+        yield end
 
 
 def _usage(chunk: dict[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,7 +159,7 @@ class ToolCallAssembler:
         return calls
 
 
-async def _sse_data(lines: AsyncIterator[str]) -> AsyncIterator[str]:
+async def _sse_data(lines: AsyncIterator[str]) -> AsyncGenerator[str, None]:
     """The `data` of each server-sent event; events end at a blank line (or the end of input)."""
     data: list[str] = []
     async for line in lines:
@@ -299,12 +300,12 @@ class OpenAIClient:
     async def _stream(self, model: str, body: dict[str, Any]) -> AsyncGenerator[StreamEvent, None]:
         url = self._transport.url("/chat/completions")
         hint = self._transport.wrong_server_hint
-        lines = self._transport.stream_lines("/chat/completions", body, self._status_error(model))
         calls = ToolCallAssembler()
         finish_reason: str | None = None
         usage: dict[str, Any] = {}
-        try:
-            async for data in _sse_data(lines):
+        lines = self._transport.stream_lines("/chat/completions", body, self._status_error(model))
+        async with aclosing(lines), aclosing(_sse_data(lines)) as events:
+            async for data in events:
                 if data.strip() == "[DONE]":
                     break
                 try:
@@ -340,8 +341,6 @@ class OpenAIClient:
             else:
                 if finish_reason is None:
                     raise StreamInterrupted(url, "the stream ended before the answer was complete")
-        finally:
-            await lines.aclose()
         for call in calls.finish():
             yield ToolCallChunk(call)
         yield StreamEnd(finish_reason, usage)

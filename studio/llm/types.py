@@ -42,17 +42,13 @@ class ToolCall:
         if isinstance(raw, dict):
             return cls(call_id, name, raw)
         text = raw if isinstance(raw, str) else json.dumps(raw)
-        stripped = text.strip()
-        if not stripped:
+        if not text.strip():
             return cls(call_id, name, {})
-        start = stripped.find("{")
         try:
-            value, _ = _DECODER.raw_decode(stripped, max(start, 0))
+            value, _ = _DECODER.raw_decode(text.strip())
         except ValueError:
             return cls(call_id, name, {}, text)
-        if isinstance(value, dict) and not stripped[: max(start, 0)].strip():
-            return cls(call_id, name, value)
-        return cls(call_id, name, {}, text)
+        return cls(call_id, name, value) if isinstance(value, dict) else cls(call_id, name, {}, text)
 
 
 @dataclass(slots=True)
