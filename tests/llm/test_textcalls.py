@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from studio.llm.textcalls import extract_tool_calls
 
@@ -102,3 +106,41 @@ def test_arguments_that_are_not_an_object_are_kept_aside() -> None:
     found, _ = extract_tool_calls('{"name": "activate_skill", "arguments": "pdf please"}', KNOWN)
     assert found[0].arguments == {}
     assert found[0].invalid_arguments == "pdf please"
+
+
+_PROSE = st.text(alphabet=st.sampled_from("abcdefghij XYZ.,!?\n"), max_size=40)
+_ARGUMENTS = st.dictionaries(
+    st.text(alphabet="abcxyz_", min_size=1, max_size=8),
+    st.one_of(st.text(max_size=20), st.integers(), st.booleans(), st.none()),
+    max_size=4,
+)
+_WRAPPERS = [
+    "{call}",
+    "```json\n{call}\n```",
+    "<tool_call>\n{call}\n</tool_call>",
+    "<tool_call>{call}",
+]
+
+
+@given(
+    name=st.sampled_from(sorted(KNOWN)),
+    arguments=_ARGUMENTS,
+    wrapper=st.sampled_from(_WRAPPERS),
+    before=_PROSE,
+    after=_PROSE,
+)
+def test_any_wrapped_call_is_found_and_the_prose_kept(
+    name: str, arguments: dict[str, object], wrapper: str, before: str, after: str
+) -> None:
+    if wrapper.startswith("<tool_call>{"):
+        after = ""  # an unclosed tag runs to the end of the text
+    call = json.dumps({"name": name, "arguments": arguments})
+    text = f"{before}\n{wrapper.format(call=call)}\n{after}"
+    found, rest = extract_tool_calls(text, KNOWN)
+    assert [(c.name, c.arguments) for c in found] == [(name, arguments)]
+    assert rest.split() == f"{before} {after}".split()
+
+
+@given(st.text(max_size=200))
+def test_text_without_a_known_call_is_left_alone(text: str) -> None:
+    assert extract_tool_calls(text, {"no_such_tool_name_here"}) == ([], text)
