@@ -43,8 +43,9 @@ NOT_A_MAPPING = "SK013"
 DUPLICATE_KEY = "SK014"
 HAS_BOM = "SK015"
 
+# Errors with these codes mean the file could not be read as a skill at all.
 UNREADABLE_CODES = frozenset(
-    {TOO_LARGE, BINARY, NOT_UTF8, NO_FRONTMATTER, UNCLOSED_FRONTMATTER, YAML_ERROR, NOT_A_MAPPING}
+    {BINARY, NOT_UTF8, NO_FRONTMATTER, UNCLOSED_FRONTMATTER, YAML_ERROR, NOT_A_MAPPING}
 )
 
 
@@ -71,40 +72,59 @@ def parse_skill(
         read_only=read_only,
     )
     if len(data) > MAX_SKILL_BYTES:
+        data = data[:MAX_SKILL_BYTES]
         skill.problems.append(
             D(
                 TOO_LARGE,
-                Severity.ERROR,
-                f"{path.name} is {len(data) / 1048576:.1f} MiB; a skill file over 1 MiB is not read. "
-                "Move long material into references/ and keep SKILL.md short.",
+                Severity.WARNING,
+                f"{path.name} is over 1 MiB; only its first 1 MiB is read. Move long material "
+                "into references/ and keep SKILL.md short.",
             )
         )
-        return skill
-    if b"\x00" in data:
-        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-        skill.problems.append(
-            D(BINARY, Severity.ERROR, f"{path.name} is a binary file (it holds a NUL byte)", line)
-        )
-        return skill
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        skill.problems.append(
-            D(
-                NOT_UTF8,
-                Severity.ERROR,
-                f"{path.name} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at line {line}, "
-                f"column {column}); save it as UTF-8",
-                line,
-                column,
+        if exc.start >= len(data) - 3 and skill.problems:
+            text = data[: exc.start].decode("utf-8")
+        else:
+            line = data.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            skill.problems.append(
+                D(
+                    NOT_UTF8,
+                    Severity.ERROR,
+                    f"{path.name} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at line {line}, "
+                    f"column {column}); save it as UTF-8",
+                    line,
+                    column,
+                )
             )
-        )
-        return skill
+            return skill
     skill.source = text
     _parse_text(skill, text)
+    _check_nul(skill, text)
     return skill
+
+
+def _check_nul(skill: Skill, text: str) -> None:
+    """A NUL byte in the frontmatter means the file is binary; in the body it is only odd."""
+    position = text.find("\x00")
+    if position < 0:
+        return
+    index = LineIndex(text)
+    line, column = index.position(position)
+    if skill.frontmatter is None or position < skill.body_span.start:
+        skill.problems[:] = [d for d in skill.problems if d.code != YAML_ERROR]
+        if not any(d.code in UNREADABLE_CODES for d in skill.problems):
+            skill.problems.append(
+                D(BINARY, Severity.ERROR, f"{skill.path.name} looks binary: it holds a NUL byte",
+                  line, column)
+            )
+        return
+    skill.problems.append(
+        D(BINARY, Severity.WARNING, "the body holds a NUL byte; is part of the file binary?",
+          line, column)
+    )
 
 
 def _parse_text(skill: Skill, text: str) -> None:
@@ -150,9 +170,7 @@ def _parse_text(skill: Skill, text: str) -> None:
         return
     fm_start = index.line_start(2)
     fm_end = index.line_start(close_line)
-    body_start = min(index.line_end(close_line) + 1, len(text))
-    if text[index.line_end(close_line) : index.line_end(close_line) + 2] == "\r\n":
-        body_start = index.line_end(close_line) + 2
+    body_start = index.line_start(close_line + 1) if close_line < index.line_count else len(text)
     skill.body = text[body_start:]
     skill.body_span = index.span(body_start, len(text))
     raw = text[fm_start:fm_end]
@@ -203,13 +221,41 @@ def _node_span(node: yaml.Node, base: int, index: LineIndex) -> Span:
     return index.span(base + node.start_mark.index, base + node.end_mark.index)
 
 
+# libyaml reads NEL, LS and PS as line breaks (YAML 1.1); YAML 1.2 reads them as text. They are
+# swapped for private-use stand-ins of the same length before parsing and swapped back after.
+_YAML11_BREAKS = {"\x85": "\ue085", "\u2028": "\ue028", "\u2029": "\ue029"}
+_TO_STANDIN = str.maketrans(_YAML11_BREAKS)
+_FROM_STANDIN = str.maketrans({v: k for k, v in _YAML11_BREAKS.items()})
+
+
+def _restore_breaks(value: Any, seen: set[int] | None = None) -> Any:
+    seen = set() if seen is None else seen
+    if isinstance(value, str):
+        return value.translate(_FROM_STANDIN)
+    if id(value) in seen:
+        return value
+    seen.add(id(value))
+    if isinstance(value, dict):
+        restored = {_restore_breaks(k, seen): _restore_breaks(v, seen) for k, v in value.items()}
+        value.clear()
+        value.update(restored)
+    elif isinstance(value, list):
+        value[:] = [_restore_breaks(item, seen) for item in value]
+    return value
+
+
 def _load_yaml(
     skill: Skill, raw: str, base: int, index: LineIndex
 ) -> tuple[Any, yaml.Node | None] | None:
-    loader = _Loader(raw)
+    swapped = any(c in raw for c in _YAML11_BREAKS) and not any(
+        c in raw for c in _YAML11_BREAKS.values()
+    )
+    loader = _Loader(raw.translate(_TO_STANDIN) if swapped else raw)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
+        if swapped:
+            data = _restore_breaks(data)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         offset = base + (mark.index if mark is not None else 0)

@@ -7,6 +7,7 @@ SK3xx the library as a whole.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -124,7 +125,7 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
     if "--" in name:
         yield _diag(skill, "SK107", E, f"a name cannot hold two hyphens in a row: {use}", "name",
                     fix=fixed)
-    directory = names.normalize(skill.dir_name) if skill.dir_name else ""
+    directory = unicodedata.normalize("NFKC", skill.dir_name)
     if directory != name:
         yield _diag(
             skill, "SK108", E,
@@ -150,7 +151,7 @@ def rename_directory_fix(skill: Skill) -> Fix | None:
     name = skill.name
     if skill.read_only or name is None or not names.is_valid_name(name):
         return None
-    if names.normalize(name) == names.normalize(skill.dir_name):
+    if names.normalize(name) == unicodedata.normalize("NFKC", skill.dir_name):
         return None
     return Fix(f"Rename the folder to `{names.normalize(name)}`",
                rename_directory_to=names.normalize(name))

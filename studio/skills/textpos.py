@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from studio.skills.model import Span
 
 
-class LineIndex:
-    """The start offset of every line of a text, split on `\\n` (so CRLF and LF alike)."""
+_BREAK = re.compile(r"\r\n|\r|\n")
 
-    __slots__ = ("_starts", "_text")
+
+class LineIndex:
+    """The start offset of every line of a text; CRLF, LF and a lone CR all end a line."""
+
+    __slots__ = ("_breaks", "_starts", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
         starts = [0]
-        find = text.find
-        position = find("\n")
-        while position != -1:
-            starts.append(position + 1)
-            position = find("\n", position + 1)
+        breaks = []
+        for match in _BREAK.finditer(text):
+            breaks.append(match.start())
+            starts.append(match.end())
+        breaks.append(len(text))
         self._starts = starts
+        self._breaks = breaks
 
     @property
     def line_count(self) -> int:
@@ -40,11 +45,9 @@ class LineIndex:
         return self.offset(line, 1)
 
     def line_end(self, line: int) -> int:
-        """Offset of the end of a line's content, before its `\\r\\n` or `\\n`."""
-        end = len(self._text) if line >= len(self._starts) else self._starts[line] - 1
-        if end > 0 and end <= len(self._text) and self._text[end - 1 : end] == "\r":
-            end -= 1
-        return end
+        """Offset of the end of a line's content, before its line break."""
+        line = max(1, min(line, len(self._starts)))
+        return self._breaks[line - 1]
 
     def line_text(self, line: int) -> str:
         return self._text[self.line_start(line) : self.line_end(line)]

@@ -51,7 +51,10 @@ def is_loadable(skill: Skill, diagnostics: list[Diagnostic]) -> bool:
     Such clients skip a skill whose file cannot be read or parsed, or which lacks a name or a
     description; they only warn about a name that is too long, badly formed or unlike its folder.
     """
-    if any(d.code in UNREADABLE_CODES or d.code == MISSING_SKILL_FILE for d in diagnostics):
+    if any(
+        (d.code in UNREADABLE_CODES or d.code == MISSING_SKILL_FILE) and d.severity is Severity.ERROR
+        for d in diagnostics
+    ):
         return False
     name, description = skill.name, skill.description
     return bool(name) and bool(description and description.strip())

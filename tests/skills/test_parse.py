@@ -78,9 +78,25 @@ def test_yaml_error_points_at_its_place_and_offers_quoting() -> None:
     assert error.fix is not None and error.fix.title == "Quote the value of `description`"
 
 
-def test_huge_file_is_refused() -> None:
-    skill = parse_skill(b"---\n" + b"a" * (MAX_SKILL_BYTES + 1), PATH)
-    assert codes(skill) == ["SK001"]
+def test_a_huge_file_is_read_up_to_its_first_mebibyte() -> None:
+    head = "---\nname: demo\ndescription: d\n---\n".encode()
+    skill = parse_skill(head + "é".encode() * MAX_SKILL_BYTES, PATH)
+    assert codes(skill) == ["SK001"] and skill.problems[0].severity is Severity.WARNING
+    assert skill.name == "demo" and len(skill.source) < MAX_SKILL_BYTES
+
+
+def test_a_nul_in_the_body_only_warns() -> None:
+    skill = parse_skill(b"---\nname: demo\ndescription: d\n---\nbody \x00 here\n", PATH)
+    [warning] = skill.problems
+    assert (warning.code, warning.severity, warning.line) == ("SK002", Severity.WARNING, 5)
+
+
+def test_lone_cr_line_endings_and_yaml12_separators() -> None:
+    skill = parse_skill(b"---\rname: demo\rdescription: d\r---\rbody\r", PATH)
+    assert skill.problems == [] and skill.name == "demo" and skill.body == "body\r"
+    text = "---\nname: demo\ndescription: a\u2028b\x85c\n---\n"
+    skill = parse_skill(text.encode(), PATH)
+    assert skill.problems == [] and skill.description == "a\u2028b\x85c"
 
 
 def test_invalid_timestamp_is_a_diagnostic_not_a_crash() -> None:

@@ -38,6 +38,7 @@ def test_a_clean_skill_is_valid_with_no_findings(tmp_path: Path) -> None:
         ("a" * 65, "a" * 65, ["SK103"]),
         ("a" * 64, "a" * 64, []),
         ("other", "demo", ["SK108"]),
+        ("demo", "demo ", ["SK108"]),
         ("café", "café", []),
         ("日本語", "日本語", []),
         ("ｄｅｍｏ", "demo", []),
