@@ -108,7 +108,7 @@ def extract_tool_calls(text: str, known: Iterable[str]) -> tuple[list[ToolCall],
         if calls:
             spans.append((match.start(), match.end(), calls))
     position = 0
-    for start, end, _ in sorted(spans):
+    for start, end, _ in sorted(spans, key=lambda span: span[0]):
         spans.extend(_scan(text, position, start, names))
         position = end
     spans.extend(_scan(text, position, len(text), names))

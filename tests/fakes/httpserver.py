@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 _REASONS = {
@@ -35,7 +35,6 @@ class Request:
     headers: dict[str, str]
     body: bytes
     client_gone: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def json(self) -> Any:
@@ -65,7 +64,6 @@ class Exchange:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
-        self.streaming = False
 
     async def _write(self, data: bytes) -> None:
         if self.writer.is_closing():
@@ -91,7 +89,6 @@ class Exchange:
         await self._write(self._head(status, content_type, f"Content-Length: {len(data)}\r\n") + data)
 
     async def start_stream(self, content_type: str) -> None:
-        self.streaming = True
         await self._write(self._head(200, content_type, "Transfer-Encoding: chunked\r\n"))
 
     async def chunk(self, data: bytes) -> None:
