@@ -1,0 +1,123 @@
+"""Starting the studio: the QApplication, the qasync loop, and the one coroutine that owns them.
+
+`run_app` is what `studio gui PATH...` calls. `main()` shows the window at once, starts the scan,
+offers back unsaved edits left by a crash, and returns when the window has closed, after
+cancelling its tasks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import traceback
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from studio import __version__
+from studio.paths import cache_dir
+from studio.settings import SettingsStore
+from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
+from studio.ui.mainwindow import MainWindow
+from studio.ui.theme import apply_style
+
+log = logging.getLogger("studio.ui")
+
+SCAN_CACHE_FILE = "library-cache.marshal"
+
+
+def install_excepthook() -> None:
+    """Log every uncaught exception (also from async slots) and tell the user, without a crash."""
+
+    def hook(kind: type[BaseException], error: BaseException,
+             trace: TracebackType | None) -> None:
+        log.error("uncaught exception", exc_info=(kind, error, trace))
+        details = "".join(traceback.format_exception(kind, error, trace))
+        if QApplication.instance() is None:
+            sys.__excepthook__(kind, error, trace)
+            return
+        box = QMessageBox(QMessageBox.Icon.Critical, "Something went wrong",
+                          f"{kind.__name__}: {error}")
+        box.setInformativeText("The studio keeps running and your edits are kept. If this "
+                               "happens again, please report it with the details below.")
+        box.setDetailedText(details)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    sys.excepthook = hook
+
+
+def _loop_exception_handler(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+    error = context.get("exception")
+    if isinstance(error, BaseException):
+        sys.excepthook(type(error), error, error.__traceback__)
+    else:
+        log.error("asyncio: %s", context.get("message"))
+
+
+def split_paths(paths: list[str]) -> tuple[list[Path], list[Path]]:
+    """(roots, skills to open): a skill folder or a SKILL.md is its own root and opens at once."""
+    roots: list[Path] = []
+    to_open: list[Path] = []
+    for text in paths:
+        path = Path(text).expanduser().resolve()
+        if path.is_file() and path.name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
+            path = path.parent
+            to_open.append(path)
+        elif path.is_dir() and any((path / name).is_file()
+                                   for name in (SKILL_FILE, LOWERCASE_SKILL_FILE)):
+            to_open.append(path)
+        if path not in roots:
+            roots.append(path)
+    return roots, to_open
+
+
+async def main(app: QApplication, paths: list[str], settings_path: Path | None = None) -> int:
+    """Own the window's life: show it, work until it closes, then cancel what is left."""
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(_loop_exception_handler)
+    roots, to_open = split_paths(paths)
+    store = SettingsStore(settings_path)
+    window = MainWindow(store, cache_path=cache_dir() / SCAN_CACHE_FILE, session_roots=roots)
+    closed: asyncio.Future[None] = loop.create_future()
+    window.closed.connect(lambda: closed.done() or closed.set_result(None))
+    window.show()
+    window.start()
+    try:
+        await window.actions_.restore_autosaves()
+        await window.actions_.reopen_tabs()
+        for directory in to_open:
+            window.actions_.open_skill(directory)
+        await closed
+    finally:
+        window.tasks.cancel_all()
+        window.loader.stop()
+        window.deleteLater()
+    return 0
+
+
+def run_app(paths: list[str]) -> int:
+    """Open the studio window on the given roots (folders, zips, skills); the exit code."""
+    import qasync
+
+    from studio.ui.qtcheck import problem
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    broken = problem()
+    if broken is not None:
+        print(f"studio: {broken}", file=sys.stderr)
+        return 1
+    app.setApplicationName("Skill Studio")
+    app.setApplicationVersion(__version__)
+    app.setOrganizationName("skill-studio")
+    app.setDesktopFileName("skill-studio")
+    app.setQuitOnLastWindowClosed(False)
+    apply_style(app)
+    install_excepthook()
+    with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+        return runner.run(main(app, paths))

@@ -1,0 +1,1 @@
+"""The studio's dialogs, all opened with `open()` and awaited (see `studio.ui.asyncqt`)."""

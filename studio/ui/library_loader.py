@@ -1,0 +1,190 @@
+"""Scanning skill roots in a child process and feeding the library model in small batches.
+
+The child (`studio.ui.scan_process`) parses and validates; this side reads its frames as they
+arrive and moves at most `BATCH` skills into the model per tick of a short timer, so the window
+stays responsive however large the library is. No Python thread is involved (see scan_process).
+"""
+
+from __future__ import annotations
+
+import collections
+import gc
+import logging
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
+
+import studio
+from studio.skills.library import SkillRoot, mark_duplicates
+from studio.skills.summary import SkillSummary
+from studio.ui.models.library_model import LibraryModel
+from studio.ui.scan_process import read_frames
+
+log = logging.getLogger(__name__)
+
+DUPLICATE_NAME = "SK301"
+BATCH = 500
+DRAIN_INTERVAL_MS = 15
+SOURCE_DIR = Path(studio.__file__).resolve().parent.parent
+
+
+class LibraryLoader(QObject):
+    """Scans queued roots, one child process at a time.
+
+    Signals:
+        progressed: carries how many skills the library holds so far while scanning.
+        scan_finished: every queued root was scanned (or the scan was stopped).
+    """
+
+    progressed = Signal(int)
+    scan_finished = Signal()
+
+    def __init__(self, model: LibraryModel, cache_path: Path | None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._model = model
+        self._cache_path = cache_path
+        self._queue: list[SkillRoot] = []
+        self._found: collections.deque[tuple[Path, tuple[Any, ...]]] = collections.deque()
+        self._done: collections.deque[tuple[Path, str | None]] = collections.deque()
+        self._buffer = bytearray()
+        self._errors = bytearray()
+        self._process: QProcess | None = None
+        self._running: list[SkillRoot] = []
+        self._timer = QTimer(self)
+        self._timer.setInterval(DRAIN_INTERVAL_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
+
+    @property
+    def busy(self) -> bool:
+        return self._process is not None or bool(self._queue) or bool(self._found)
+
+    def scan(self, roots: list[SkillRoot]) -> None:
+        """Queue roots for scanning; a root already in the model is emptied and scanned again."""
+        for root in roots:
+            self._model.add_root(root)
+            self._model.clear_root(root.path)
+            self._model.set_scanning(root.path, True)
+            self._found = collections.deque(item for item in self._found if item[0] != root.path)
+        self._queue.extend(root for root in roots if root not in self._queue)
+        if self._process is None:
+            self._start_next()
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def stop(self) -> None:
+        """Kill a running scan and forget the queue: used when the window closes."""
+        self._queue.clear()
+        process = self._process
+        if process is not None:
+            process.finished.disconnect(self._on_process_finished)
+            process.kill()
+            process.waitForFinished(2000)
+            self._process = None
+        self._found.clear()
+        self._timer.stop()
+
+    def _start_next(self) -> None:
+        if not self._queue:
+            return
+        hidden = self._queue[0].include_hidden
+        self._running = [root for root in self._queue if root.include_hidden == hidden]
+        self._queue = [root for root in self._queue if root not in self._running]
+        arguments = ["-m", "studio.ui.scan_process"]
+        if self._cache_path is not None:
+            arguments += ["--cache", str(self._cache_path)]
+        if hidden:
+            arguments.append("--hidden")
+        arguments += ["--", *(str(root.path) for root in self._running)]
+        process = QProcess(self)
+        environment = QProcessEnvironment.systemEnvironment()
+        python_path = environment.value("PYTHONPATH")
+        environment.insert("PYTHONPATH", os.pathsep.join(filter(None, [str(SOURCE_DIR),
+                                                                       python_path])))
+        process.setProcessEnvironment(environment)
+        process.readyReadStandardOutput.connect(self._on_process_ready_read_standard_output)
+        process.readyReadStandardError.connect(self._on_process_ready_read_standard_error)
+        process.finished.connect(self._on_process_finished)
+        self._buffer.clear()
+        self._errors.clear()
+        self._process = process
+        process.start(sys.executable, arguments)
+
+    def _on_process_ready_read_standard_output(self) -> None:
+        if self._process is None:
+            return
+        self._buffer += self._process.readAllStandardOutput().data()
+        for frame in read_frames(self._buffer):
+            if frame[0] == "skills":
+                path = Path(frame[1])
+                self._found.extend((path, item) for item in frame[2])
+            elif frame[0] == "root":
+                self._done.append((Path(frame[1]), frame[2]))
+
+    def _on_process_ready_read_standard_error(self) -> None:
+        if self._process is not None:
+            self._errors += self._process.readAllStandardError().data()
+
+    def _on_process_finished(self, exit_code: int, _status: QProcess.ExitStatus) -> None:
+        self._on_process_ready_read_standard_output()
+        finished = {path for path, _ in self._done}
+        if exit_code != 0:
+            detail = self._errors.decode("utf-8", "replace").strip().splitlines()
+            reason = detail[-1] if detail else f"exit code {exit_code}"
+            log.error("the library scan failed: %s", self._errors.decode("utf-8", "replace"))
+            for root in self._running:
+                if root.path not in finished:
+                    self._done.append((root.path, f"the scan of this folder stopped: {reason}"))
+        process = self._process
+        self._process = None
+        self._running = []
+        if process is not None:
+            process.deleteLater()
+        self._start_next()
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _on_timer_timeout(self) -> None:
+        self.drain()
+
+    def drain(self) -> bool:
+        """Move what the scan found into the model; True while there is more to come."""
+        batch: dict[Path, list[SkillSummary]] = {}
+        for _ in range(min(BATCH, len(self._found))):
+            path, data = self._found.popleft()
+            batch.setdefault(path, []).append(SkillSummary.from_cache(path, data))
+        for path, summaries in batch.items():
+            self._model.add_skills(path, summaries)
+        if batch:
+            # The summaries live as long as the library: freezing them keeps full collections of
+            # the cyclic GC from walking them again and again, which stalls the GUI for 30+ ms.
+            gc.freeze()
+            self.progressed.emit(self._model.skill_count)
+        while self._done and not any(path == self._done[0][0] for path, _ in self._found):
+            path, error = self._done.popleft()
+            self._model.set_scanning(path, False, error)
+        if self._process is None and not self._queue and not self._found and not self._done:
+            self._timer.stop()
+            self._mark_duplicates()
+            self.scan_finished.emit()
+            return False
+        return True
+
+    def _mark_duplicates(self) -> None:
+        scans = self._model.scans()
+        for scan in scans:
+            scan.skills = [_without_duplicate_mark(summary) for summary in scan.skills]
+        mark_duplicates(scans)
+        for scan in scans:
+            self._model.replace_summaries(scan.root.path, scan.skills)
+
+
+def _without_duplicate_mark(summary: SkillSummary) -> SkillSummary:
+    if not any(d.code == DUPLICATE_NAME for d in summary.diagnostics):
+        return summary
+    kept = tuple(d for d in summary.diagnostics if d.code != DUPLICATE_NAME)
+    return replace(summary, diagnostics=kept)

@@ -1,0 +1,67 @@
+"""The files of a skill (the core's `SkillFile`s) as a table: path, size, executable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
+from studio.skills.model import SkillFile
+
+Index = QModelIndex | QPersistentModelIndex
+
+FILE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def human_size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KiB"
+    return f"{size / 1048576:.1f} MiB"
+
+
+class FilesModel(QAbstractTableModel):
+    COLUMNS = ("File", "Size", "Notes")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._files: tuple[SkillFile, ...] = ()
+
+    def set_files(self, files: tuple[SkillFile, ...]) -> None:
+        if files == self._files:
+            return
+        self.beginResetModel()
+        self._files = files
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._files)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        file = self._files[index.row()]
+        if role == FILE_ROLE:
+            return file
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if index.column() == 0:
+            return str(file.path)
+        if index.column() == 1:
+            return human_size(file.size)
+        notes = []
+        if file.executable:
+            notes.append("executable")
+        if file.has_shebang is False and str(file.path).startswith("scripts/"):
+            notes.append("no #! line")
+        return ", ".join(notes)

@@ -1,0 +1,90 @@
+"""The library scan as a child process: `python -m studio.ui.scan_process [--cache F] [--hidden] ROOT...`.
+
+Scanning runs outside the window's process so the GUI thread never competes for the GIL with it
+and no Python thread runs beside Qt (PySide6 6.8+ with Python 3.11 corrupts reference counts
+when a Python thread runs while the GUI thread calls into Qt). This module imports no Qt.
+
+It writes frames to stdout: a 4-byte big-endian length, then a `marshal`led tuple:
+`("skills", root, [summary.to_cache(), ...])`, `("root", root, error or None)`, `("end",)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import marshal
+import struct
+import sys
+import time
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from studio.skills.cache import ScanCache
+from studio.skills.library import SkillRoot, scan_root
+from studio.skills.summary import SkillSummary
+
+HEADER = struct.Struct(">I")
+FLUSH_COUNT = 250
+FLUSH_SECONDS = 0.03
+
+
+def write_frame(out: BinaryIO, message: tuple[Any, ...]) -> None:
+    data = marshal.dumps(message)
+    out.write(HEADER.pack(len(data)) + data)
+    out.flush()
+
+
+def read_frames(buffer: bytearray) -> list[tuple[Any, ...]]:
+    """Take every complete frame off the front of `buffer`."""
+    frames: list[tuple[Any, ...]] = []
+    offset = 0
+    while len(buffer) - offset >= HEADER.size:
+        (length,) = HEADER.unpack_from(buffer, offset)
+        end = offset + HEADER.size + length
+        if len(buffer) < end:
+            break
+        frames.append(marshal.loads(bytes(buffer[offset + HEADER.size:end])))
+        offset = end
+    del buffer[:offset]
+    return frames
+
+
+class _Batcher:
+    def __init__(self, out: BinaryIO, root: str) -> None:
+        self.out = out
+        self.root = root
+        self.pending: list[tuple[Any, ...]] = []
+        self.last = time.monotonic()
+
+    def add(self, summary: SkillSummary) -> None:
+        self.pending.append(summary.to_cache())
+        if len(self.pending) >= FLUSH_COUNT or time.monotonic() - self.last > FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            write_frame(self.out, ("skills", self.root, self.pending))
+            self.pending = []
+        self.last = time.monotonic()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m studio.ui.scan_process")
+    parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--hidden", action="store_true")
+    parser.add_argument("roots", nargs="*", type=Path)
+    args = parser.parse_args(argv)
+    out = sys.stdout.buffer
+    cache = ScanCache(args.cache) if args.cache is not None else None
+    for path in args.roots:
+        batcher = _Batcher(out, str(path))
+        scan = scan_root(SkillRoot(path, args.hidden), cache, batcher.add)
+        batcher.flush()
+        write_frame(out, ("root", str(path), scan.error))
+    if cache is not None:
+        cache.save()
+    write_frame(out, ("end",))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

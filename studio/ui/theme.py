@@ -1,0 +1,39 @@
+"""Following the system's light or dark palette, and the colours that depend on it."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+from studio.paths import RESOURCES_DIR
+from studio.settings import EditorFont
+
+STYLE_SHEET = RESOURCES_DIR / "style" / "studio.qss"
+
+
+def apply_style(app: QApplication) -> None:
+    """Fusion everywhere (it follows the system's colour scheme) plus our small style sheet."""
+    app.setStyle("Fusion")
+    try:
+        app.setStyleSheet(STYLE_SHEET.read_text(encoding="utf-8"))
+    except OSError:
+        app.setStyleSheet("")
+
+
+def is_dark(palette: QPalette | None = None) -> bool:
+    palette = palette if palette is not None else QGuiApplication.palette()
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def editor_font(setting: EditorFont) -> QFont:
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    if setting.family:
+        font.setFamily(setting.family)
+    font.setPointSize(setting.size)
+    font.setStyleHint(QFont.StyleHint.Monospace)
+    return font
+
+
+def tone(light: str, dark: str) -> QColor:
+    """The colour to use in the current palette: `light` on light backgrounds, `dark` on dark."""
+    return QColor(dark if is_dark() else light)

@@ -1,0 +1,84 @@
+"""Noticing when another program changes an open file or a skill root.
+
+QFileSystemWatcher drops a path when the file is replaced (as atomic saves do), so a path is
+added again after every change. Our own saves are told apart by content: a change that leaves
+the file holding exactly what the tab last read or wrote is not reported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
+
+SETTLE_MS = 150
+
+
+class FileWatcher(QObject):
+    """Watches files and folders, reporting each change once it has settled.
+
+    Signals:
+        file_changed: (Path) a watched file changed, or was removed.
+        folder_changed: (Path) the entries of a watched folder changed.
+    """
+
+    file_changed = Signal(Path)
+    folder_changed = Signal(Path)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._watcher = QFileSystemWatcher(self)
+        self._files: set[Path] = set()
+        self._folders: set[Path] = set()
+        self._pending: set[Path] = set()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(SETTLE_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
+        self._watcher.fileChanged.connect(self._on_watcher_file_changed)
+        self._watcher.directoryChanged.connect(self._on_watcher_directory_changed)
+
+    def watch_file(self, path: Path) -> None:
+        self._files.add(path)
+        if path.exists() and str(path) not in self._watcher.files():
+            self._watcher.addPath(str(path))
+
+    def unwatch_file(self, path: Path) -> None:
+        self._files.discard(path)
+        if str(path) in self._watcher.files():
+            self._watcher.removePath(str(path))
+
+    def watch_folder(self, path: Path) -> None:
+        self._folders.add(path)
+        if path.is_dir() and str(path) not in self._watcher.directories():
+            self._watcher.addPath(str(path))
+
+    def unwatch_folder(self, path: Path) -> None:
+        self._folders.discard(path)
+        if str(path) in self._watcher.directories():
+            self._watcher.removePath(str(path))
+
+    def rearm(self, path: Path) -> None:
+        """Watch a file again after it was replaced (e.g. by our own atomic save)."""
+        if path in self._files:
+            if str(path) in self._watcher.files():
+                self._watcher.removePath(str(path))
+            if path.exists():
+                self._watcher.addPath(str(path))
+
+    def _on_watcher_file_changed(self, name: str) -> None:
+        self._pending.add(Path(name))
+        self._timer.start()
+
+    def _on_watcher_directory_changed(self, name: str) -> None:
+        self._pending.add(Path(name))
+        self._timer.start()
+
+    def _on_timer_timeout(self) -> None:
+        pending, self._pending = self._pending, set()
+        for path in sorted(pending):
+            if path in self._files:
+                self.rearm(path)
+                self.file_changed.emit(path)
+            elif path in self._folders:
+                self.folder_changed.emit(path)

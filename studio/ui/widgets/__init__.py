@@ -1,0 +1,1 @@
+"""The studio window's widgets: library, editor tabs, problems."""

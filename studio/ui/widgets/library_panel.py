@@ -1,0 +1,136 @@
+"""The Library panel: a filter box above the tree of roots, skills and their files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, QSize, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QLineEdit,
+    QToolBar,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.skills.summary import SkillSummary
+from studio.ui.models.library_filter import LibraryFilter
+from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, LibraryModel
+
+FILTER_DELAY_MS = 120
+
+
+class LibraryPanel(QWidget):
+    """Browse the library.
+
+    Signals:
+        skill_activated: (SkillSummary) a skill was double-clicked or Enter was pressed on it.
+        file_activated: (SkillSummary, Path) a file of a skill was activated.
+    """
+
+    skill_activated = Signal(object)
+    file_activated = Signal(object, Path)
+
+    def __init__(self, model: LibraryModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.proxy = LibraryFilter(self)
+        self.proxy.setSourceModel(model)
+
+        self.toolbar = QToolBar()
+        self.toolbar.setIconSize(QSize(16, 16))
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter by name or description (Ctrl+F)")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("libraryCount")
+        self.tree = QTreeView()
+        self.tree.setModel(self.proxy)
+        self.tree.setHeaderHidden(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setAnimated(False)
+        self.tree.setExpandsOnDoubleClick(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.count_label)
+
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(FILTER_DELAY_MS)
+        self._filter_timer.timeout.connect(self.apply_filter)
+        self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
+        self.tree.activated.connect(self._on_tree_activated)
+        self.model.rowsInserted.connect(self._on_model_rows_inserted)
+        self.model.rowsRemoved.connect(self._on_model_rows_changed)
+        self.model.dataChanged.connect(self._on_model_rows_changed)
+        self._update_count()
+
+    def apply_filter(self) -> None:
+        self._filter_timer.stop()
+        self.proxy.set_text(self.filter_edit.text())
+        if self.proxy.active:
+            self.tree.expandToDepth(0)
+        self._update_count()
+
+    def focus_filter(self) -> None:
+        self.filter_edit.setFocus()
+        self.filter_edit.selectAll()
+
+    def selected_summary(self) -> SkillSummary | None:
+        index = self.tree.currentIndex()
+        summary = self.proxy.data(index, SUMMARY_ROLE) if index.isValid() else None
+        return summary if isinstance(summary, SkillSummary) else None
+
+    def selected_root(self) -> Path | None:
+        index = self.tree.currentIndex()
+        while index.isValid() and self.proxy.data(index, KIND_ROLE) != "root":
+            index = index.parent()
+        return Path(self.proxy.data(index, PATH_ROLE)) if index.isValid() else None
+
+    def select_skill(self, directory: Path) -> None:
+        source = self.model.skill_index(directory)
+        index = self.proxy.mapFromSource(source)
+        if index.isValid():
+            self.tree.setCurrentIndex(index)
+            self.tree.scrollTo(index)
+
+    def _update_count(self) -> None:
+        total = self.model.skill_count
+        roots = len(self.model.roots())
+        if self.proxy.active:
+            shown = sum(self.proxy.rowCount(self.proxy.index(row, 0))
+                        for row in range(self.proxy.rowCount()))
+            self.count_label.setText(f"{shown:,} of {total:,} skills match")
+        else:
+            self.count_label.setText(
+                f"{total:,} skill{'s' * (total != 1)} in {roots} root{'s' * (roots != 1)}")
+
+    def _on_filter_edit_text_changed(self, _text: str) -> None:
+        self._filter_timer.start()
+
+    def _on_model_rows_inserted(self, parent: QModelIndex, _first: int, _last: int) -> None:
+        if not parent.isValid():
+            self.tree.expand(self.proxy.mapFromSource(self.model.index(_last, 0)))
+        self._update_count()
+
+    def _on_model_rows_changed(self) -> None:
+        self._update_count()
+
+    def _on_tree_activated(self, index: QModelIndex) -> None:
+        kind = self.proxy.data(index, KIND_ROLE)
+        summary = self.proxy.data(index, SUMMARY_ROLE)
+        if kind == "skill":
+            self.skill_activated.emit(summary)
+        elif kind == "file":
+            self.file_activated.emit(summary, Path(self.proxy.data(index, PATH_ROLE)))
+        elif kind in ("root", "dir"):
+            self.tree.setExpanded(index, not self.tree.isExpanded(index))
