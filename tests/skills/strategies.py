@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 
 ALLOWED_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 UNKNOWN_FIELDS = ("version", "author", "tags", "argument-hint", "x-internal", "Name", "NAME", "desc")
-# Characters YAML 1.1 (pyyaml) reads as line breaks and YAML 1.2 (skills-ref) does not; kept out of
-# the agreeing cases and exercised by their own test.
+# Characters YAML 1.1 (libyaml) reads as line breaks and YAML 1.2 (skills-ref, and we) as text.
 YAML11_BREAKS = "\x85\u2028\u2029"
 
 _LOWER = string.ascii_lowercase + string.digits
@@ -31,7 +30,8 @@ VALID_NAMES = (
     "straße", "привет-мир", "a" * 64, "ab-" * 21 + "a",
 )
 EDGE_NAMES = (
-    "Pdf-Tools", "PDF", "pdf_tools", "pdf tools", "pdf.tools", "-pdf", "pdf-", "-", "pdf--tools",
+    "Pdf-Tools", "PDF", "pdf_tools", "pdf\u2028tools", "pdf tools", "pdf.tools", "-pdf", "pdf-", "-",
+    "pdf--tools",
     "a" * 65, "a" * 63, "ｐｄｆ-ｔｏｏｌｓ", "ＰＤＦ", "ǅ", "ǆ", "ﬁle", "ﬁ" * 33, "Å", "㎒", "①", "x²",
     "", " ", "  pdf  ", "123", "007", "1-2", "true", "null", "~", "yes", "2024-01-01", "0x1f",
     "1e3", "1.5", ".inf", "1_000", "a: b", "a #b", "a#b", "'quoted'", '"dq"', "it's", "a\tb",
@@ -62,10 +62,6 @@ def one_in(draw: st.DrawFn, n: int) -> bool:
     return draw(st.sampled_from(range(n))) == n // 2
 
 
-def _no_yaml11_breaks(text: str) -> bool:
-    return not any(c in text for c in YAML11_BREAKS)
-
-
 typed_scalars: st.SearchStrategy[Any] = st.one_of(
     st.integers(-(10**6), 10**6),
     st.floats(allow_nan=False, allow_infinity=True, width=32),
@@ -75,8 +71,12 @@ typed_scalars: st.SearchStrategy[Any] = st.one_of(
 )
 
 printable_text = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Co", "Cn")), max_size=40
-).filter(_no_yaml11_breaks)
+    st.one_of(
+        st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Co", "Cn")),
+        st.sampled_from(YAML11_BREAKS),
+    ),
+    max_size=40,
+)
 
 generated_names: st.SearchStrategy[str] = st.one_of(
     st.lists(_words(_LOWER, 1, 10), min_size=1, max_size=4).map("-".join),
@@ -163,19 +163,17 @@ def usable_folder_name(text: str) -> bool:
         and "/" not in text
         and "\x00" not in text
         and len(text.encode("utf-8")) <= 200
-        and text.isprintable()
+        and not any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
     )
 
 
 @st.composite
 def folder_names(draw: st.DrawFn, name: Any) -> str:
-    """A folder name for a skill called `name`: mostly the same, else a case, NFKC or other variant.
-
-    Never with spaces around it: test_differential has its own test of those.
-    """
+    """A folder name for a skill called `name`: mostly the same, else a case, NFKC, spaced or
+    other variant."""
     text = name if isinstance(name, str) else str(name)
     variant = draw(st.sampled_from(
-        ("same", "same", "same", "same", "upper", "nfkc", "fullwidth", "suffix", "other")
+        ("same", "same", "same", "same", "upper", "nfkc", "fullwidth", "suffix", "spaced", "other")
     ))
     folder = {
         "same": text,
@@ -183,9 +181,11 @@ def folder_names(draw: st.DrawFn, name: Any) -> str:
         "nfkc": unicodedata.normalize("NFKC", text),
         "fullwidth": fullwidth(text),
         "suffix": text + "-x",
+        "spaced": draw(st.sampled_from((" ", "\xa0", "\u3000"))).join(("", text.strip(), "")),
         "other": draw(st.sampled_from(VALID_NAMES)),
     }[variant]
-    folder = folder.strip()
+    if variant != "spaced":
+        folder = folder.strip()
     return folder if usable_folder_name(folder) else "skill"
 
 
@@ -320,5 +320,61 @@ def skill_cases(draw: st.DrawFn) -> SkillCase:
     if draw(st.booleans()):
         text += "\n"
     with_bom = one_in(draw, 30)
-    newline = draw(st.sampled_from(("\n", "\n", "\r\n")))
+    newline = draw(st.sampled_from(("\n", "\n", "\n", "\r\n", "\r\n", "\r")))
     return SkillCase(tuple(fields), folder, text, newline, with_bom)
+
+
+# --- Arbitrary YAML and arbitrary text, for the fuzz tests -----------------------------------
+
+yaml_scalars: st.SearchStrategy[Any] = st.one_of(
+    st.text(max_size=30), typed_scalars, st.sampled_from(VALID_NAMES + EDGE_NAMES)
+)
+
+yaml_values: st.SearchStrategy[Any] = st.recursive(
+    yaml_scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.one_of(st.sampled_from(ALLOWED_FIELDS + UNKNOWN_FIELDS), yaml_scalars),
+                        children, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+YAML_PUNCTUATION = (
+    "&a ", "*a", "!", "!!str ", "%", "@", "`", "{", "}", "[", "]", "|", ">", "---", "...", "? ",
+    ": ", "- ", "#", "'", '"', ",", "\\", "\t", "\n", "\n  ", "\r", "<<: ", "name: ", "description: ",
+    "metadata:\n  ", "\ufeff", "\x85", "\u2028", "\x00", "\x07", "é", "日本",
+)
+
+yaml_like_text: st.SearchStrategy[str] = st.lists(
+    st.one_of(st.sampled_from(YAML_PUNCTUATION), st.text(max_size=6)), max_size=40
+).map("".join)
+
+
+@st.composite
+def yaml_documents(draw: st.DrawFn) -> str:
+    """Frontmatter text: pyyaml's dump of an arbitrary structure, or YAML-flavoured noise."""
+    if draw(st.booleans()):
+        return yaml.safe_dump(
+            draw(st.dictionaries(st.sampled_from(ALLOWED_FIELDS + UNKNOWN_FIELDS), yaml_values,
+                                 max_size=6)
+                 if draw(st.booleans()) else yaml_values),
+            sort_keys=False, allow_unicode=draw(st.booleans()),
+            default_flow_style=draw(st.sampled_from((False, None, True))),
+        )
+    return draw(yaml_like_text)
+
+
+@st.composite
+def skill_texts(draw: st.DrawFn) -> str:
+    """A SKILL.md: arbitrary YAML between `---` lines (or a broken fence), then a body."""
+    document = draw(yaml_documents())
+    opening = draw(st.sampled_from(("---\n", "---\n", "---\n", "--- \n", "---", "")))
+    closing = draw(st.sampled_from(("---\n", "---\n", "---\n", "---", "...\n", "")))
+    body = draw(st.one_of(bodies, yaml_like_text))
+    text = opening + document + closing + body
+    if one_in(draw, 4):
+        text = text.replace("\n", "\r\n")
+    if one_in(draw, 8):
+        text = "\ufeff" + text
+    return text
