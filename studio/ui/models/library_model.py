@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtWidgets import QApplication, QStyle
@@ -237,12 +238,28 @@ class LibraryModel(QAbstractItemModel):
         if not isinstance(node, SkillNode) or node.fetched or node.summary is None:
             return
         node.fetched = True
+        # Listed on the next turn of the event loop: views (and Qt's model tester) ask for more
+        # while they handle rowsInserted, and inserting rows from inside that is not allowed.
+        QTimer.singleShot(0, self, lambda: self._list_files(node))
+
+    def _list_files(self, node: SkillNode) -> None:
+        if node.summary is None or node.children or not self._attached(node):
+            return
         children = _file_tree(node.summary, node)
         if not children:
             return
         self.beginInsertRows(self.index_of(node), 0, len(children) - 1)
         node.children = children
         self.endInsertRows()
+
+    def _attached(self, node: Node) -> bool:
+        """Whether the node is still in the tree (it may have been removed meanwhile)."""
+        while node.parent is not None:
+            siblings = node.parent.children
+            if node.row >= len(siblings) or siblings[node.row] is not node:
+                return False
+            node = node.parent
+        return node is self._root
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
