@@ -34,7 +34,7 @@ class TerminalApprover:
     async def _ask(self, prompt: str) -> str:
         self._err.write(prompt)
         self._err.flush()
-        line = await asyncio.get_running_loop().run_in_executor(None, self._in.readline)
+        line: str = await asyncio.get_running_loop().run_in_executor(None, self._in.readline)
         if not line:
             raise EOFError
         return line.strip()

@@ -1,0 +1,253 @@
+"""Carrying out one tool call: the policy's verdict, the approver's word where it asks, the run,
+and an audit line for each. Yields the events the user sees, ending with `ToolFinished`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from studio.agent.approval import Approval, ApprovalRequest, Approver
+from studio.agent.events import (
+    ApprovalGiven,
+    ApprovalNeeded,
+    Event,
+    Notice,
+    ToolFinished,
+    ToolOutput,
+    ToolStarted,
+    ToolStatus,
+)
+from studio.agent.run import DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, RunResult, run_command
+from studio.agent.tools import ACTIVATE, READ, RUN, TOOL_NAMES, SkillToolbox, ToolError
+from studio.llm.types import ToolCall
+from studio.policy import AuditLog, Decision, Grants, PolicyContext, judge
+from studio.policy.audit import AuditError
+
+
+class ToolExecutor:
+    """Runs the skill tools for one conversation.
+
+    Attributes:
+        toolbox: the skills and what the tools do with them.
+        approver: who is asked when the policy says `ask`.
+        grants: "always allow" grants, checked by the policy.
+        audit: where every decision and run is logged (None: not logged).
+    """
+
+    toolbox_tool_names = TOOL_NAMES
+
+    def __init__(
+        self,
+        toolbox: SkillToolbox,
+        approver: Approver,
+        grants: Grants,
+        audit: AuditLog | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        output_cap: int = DEFAULT_OUTPUT_CAP,
+        home: Path | None = None,
+    ) -> None:
+        self.toolbox = toolbox
+        self.approver = approver
+        self.grants = grants
+        self.audit = audit
+        self.timeout = timeout
+        self.output_cap = output_cap
+        self.home = home if home is not None else Path.home()
+
+    def describe(self, call: ToolCall) -> str:
+        args = call.arguments
+        if call.name == ACTIVATE:
+            return f"load skill {args.get('name')}"
+        if call.name == READ:
+            return f"read {args.get('path')} of {args.get('skill')}"
+        if call.name == RUN:
+            return str(args.get("command", ""))
+        return call.name
+
+    def workspace_for(self, directory: Path) -> Path:
+        """The project folder when the skill is inside it, else the skill's own folder."""
+        workspace = self.toolbox.workspace.resolve()
+        return workspace if directory.resolve().is_relative_to(workspace) else directory.resolve()
+
+    async def execute(self, call: ToolCall) -> AsyncIterator[Event]:
+        if call.name not in TOOL_NAMES:
+            yield ToolFinished(
+                call.id, call.name, "error",
+                f"error: there is no tool {call.name!r}; the tools are {', '.join(TOOL_NAMES)}",
+            )
+            return
+        if call.invalid_arguments is not None:
+            yield ToolFinished(
+                call.id, call.name, "error",
+                f"error: the arguments must be a JSON object, not {call.invalid_arguments!r}",
+            )
+            return
+        if call.name == RUN:
+            async for event in self._run(call):
+                yield event
+            return
+        yield ToolStarted(call.id, call.name, _text(call.arguments.get("skill") or
+                                                    call.arguments.get("name")), None, None)
+        started = time.monotonic()
+        try:
+            if call.name == ACTIVATE:
+                result = self.toolbox.activate(call.arguments.get("name"))
+            else:
+                result = self.toolbox.read_file(call.arguments.get("skill"), call.arguments.get("path"))
+        except (ToolError, OSError) as exc:
+            yield ToolFinished(call.id, call.name, "error", f"error: {exc}",
+                               duration=time.monotonic() - started)
+            return
+        yield ToolFinished(call.id, call.name, "ok", result, duration=time.monotonic() - started)
+
+    async def _run(self, call: ToolCall) -> AsyncIterator[Event]:
+        skill_name = _text(call.arguments.get("skill"))
+        command = call.arguments.get("command")
+        try:
+            entry = self.toolbox.entry(skill_name)
+            if not isinstance(command, str) or not command.strip():
+                raise ToolError("`command` must be the command line to run")
+            if entry.read_only:
+                raise ToolError(
+                    f"skill {entry.name!r} lives in a zip archive; its scripts cannot run "
+                    "until the user unpacks it"
+                )
+        except ToolError as exc:
+            yield ToolFinished(call.id, call.name, "error", f"error: {exc}")
+            return
+        cwd = entry.directory
+        workspace = self.workspace_for(cwd)
+        context = PolicyContext(workspace=workspace, cwd=cwd, home=self.home)
+        decision = judge(command, context, self.grants)
+        restriction = self.toolbox.allowed_tools_block(entry.name, list(decision.parts) or [command])
+        log = _AuditTrail(self.audit, command, cwd, workspace, entry.name)
+        log.decision(decision)
+        for notice in log.notices():
+            yield notice
+        if decision.verdict == "block" or restriction is not None:
+            reasons = list(decision.reasons) if decision.verdict == "block" else [restriction or ""]
+            text = "\n".join(r if r.startswith("blocked") else f"blocked: {r}" for r in reasons)
+            yield ToolFinished(call.id, call.name, "blocked", text)
+            return
+        approved_by, how = "policy", "allow"
+        if decision.verdict == "ask":
+            proposal = decision.grant
+            request = ApprovalRequest(
+                tool=call.name, skill=entry.name, command=command, cwd=cwd, workspace=workspace,
+                reasons=tuple(decision.reasons),
+                warnings=tuple((w.kind, w.message) for w in decision.warnings),
+                grant_scope=proposal.description if proposal is not None else None,
+            )
+            yield ApprovalNeeded(
+                call.id, command, entry.name, str(cwd), tuple(decision.reasons),
+                tuple(w.message for w in decision.warnings),
+            )
+            approval = await self.approver.approve(request)
+            if approval.choice == "always" and proposal is not None:
+                self.grants.add_proposal(proposal, remember=approval.remember)
+            log.approval(approval)
+            approved_by, how = approval.by, approval.choice
+            yield ApprovalGiven(
+                call.id, approval.choice, approval.by, approval.reason,
+                request.grant_scope if approval.choice == "always" else None,
+            )
+            if not approval.approved:
+                why = f": {approval.reason}" if approval.reason else ""
+                yield ToolFinished(
+                    call.id, call.name, "denied",
+                    f"denied by {approval.by}{why}. Do not run it another way; tell the user.",
+                )
+                return
+        else:
+            yield ApprovalGiven(call.id, "allow", "policy")
+        async for event in self._spawn(call, command, cwd, log, approved_by, how):
+            yield event
+        for notice in log.notices():
+            yield notice
+
+    async def _spawn(
+        self, call: ToolCall, command: str, cwd: Path, log: _AuditTrail, approved_by: str, how: str
+    ) -> AsyncIterator[Event]:
+        yield ToolStarted(call.id, call.name, _text(call.arguments.get("skill")), str(cwd), command)
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        task = asyncio.ensure_future(
+            run_command(command, cwd, timeout=self.timeout, output_cap=self.output_cap,
+                        on_output=queue.put_nowait)
+        )
+        cancelled = True
+        try:
+            while not task.done() or not queue.empty():
+                getter = asyncio.ensure_future(queue.get())
+                await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+                if getter.done():
+                    yield ToolOutput(call.id, getter.result())
+                else:
+                    getter.cancel()
+            result: RunResult = task.result()
+            cancelled = False
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            if cancelled:
+                log.cancelled_run(approved_by, how)
+        status: ToolStatus = (
+            "timeout" if result.timed_out else ("ok" if result.exit_code == 0 else "failed")
+        )
+        log.run(result, approved_by, how)
+        yield ToolFinished(
+            call.id, call.name, status, result.for_model(), result.exit_code, result.duration,
+            result.truncated,
+        )
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+class _AuditTrail:
+    """The audit lines of one tool run; a log that cannot be written becomes one notice, not a crash."""
+
+    def __init__(
+        self, audit: AuditLog | None, command: str, cwd: Path, workspace: Path, skill: str
+    ) -> None:
+        self.audit = audit
+        self.command, self.cwd, self.workspace, self.skill = command, cwd, workspace, skill
+        self._failures: list[str] = []
+
+    def _write(self, write: Callable[[AuditLog], object]) -> None:
+        if self.audit is None:
+            return
+        try:
+            write(self.audit)
+        except AuditError as exc:
+            self._failures.append(str(exc))
+
+    def notices(self) -> list[Notice]:
+        failures, self._failures = self._failures, []
+        return [Notice(f"{failure}; the run was not logged") for failure in failures[:1]]
+
+    def decision(self, decision: Decision) -> None:
+        self._write(lambda log: log.record_decision(
+            self.command, self.cwd, decision, workspace=self.workspace, skill=self.skill))
+
+    def approval(self, approval: Approval) -> None:
+        self._write(lambda log: log.record_approval(
+            self.command, self.cwd, approved=approval.approved, approved_by=approval.by,
+            how=approval.choice, reason=approval.reason, workspace=self.workspace,
+            skill=self.skill))
+
+    def run(self, result: RunResult, approved_by: str, how: str) -> None:
+        self._write(lambda log: log.record_run(
+            self.command, self.cwd, exit_code=result.exit_code, duration_s=result.duration,
+            approved_by=approved_by, how=how, workspace=self.workspace, skill=self.skill,
+            timed_out=result.timed_out))
+
+    def cancelled_run(self, approved_by: str, how: str) -> None:
+        self._write(lambda log: log.record_run(
+            self.command, self.cwd, exit_code=None, duration_s=0.0, approved_by=approved_by,
+            how=how, workspace=self.workspace, skill=self.skill, cancelled=True))

@@ -1,0 +1,170 @@
+"""The agent loop: one conversation turn as an async generator of typed events.
+
+It streams the model's answer, takes the tool calls it makes (native ones, or calls a small model
+wrote as text), runs them through `ToolExecutor` (policy, approval, run) and feeds the results
+back, until the model answers without a call, a round cap is reached, or the model repeats itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from studio.agent.events import (
+    Done,
+    Error,
+    Event,
+    Notice,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallRequested,
+    ToolFinished,
+)
+from studio.agent.execute import ToolExecutor
+from studio.llm.client import ChatClient
+from studio.llm.errors import LLMError
+from studio.llm.textcalls import extract_tool_calls
+from studio.llm.types import (
+    Message,
+    StreamEnd,
+    TextChunk,
+    ThinkingChunk,
+    ToolCall,
+    ToolCallChunk,
+)
+
+DEFAULT_MAX_ROUNDS = 8
+REPEAT_LIMIT = 3
+
+
+@dataclass(slots=True)
+class AgentConfig:
+    model: str
+    think: bool = False
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    # Applies to the first reply only, so that a forced call can still be answered afterwards.
+    tool_choice: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def _call_key(call: ToolCall) -> str:
+    return call.name + "\x00" + json.dumps(call.arguments, sort_keys=True, default=str)
+
+
+class Agent:
+    """Runs turns of one conversation. `messages` is the history, system prompt first; a turn
+    appends the assistant's messages and the tool results to it."""
+
+    def __init__(self, client: ChatClient, executor: ToolExecutor, config: AgentConfig) -> None:
+        self.client = client
+        self.executor = executor
+        self.config = config
+        self._capabilities_checked = False
+        self._offer_tools = True
+        self._offer_thinking = config.think
+
+    async def _check_capabilities(self) -> AsyncIterator[Event]:
+        if self._capabilities_checked:
+            return
+        self._capabilities_checked = True
+        try:
+            info = await self.client.model_info(self.config.model)
+        except LLMError:
+            return
+        if info.supports_tools is False:
+            self._offer_tools = False
+            yield Notice(
+                f"{self.config.model} does not support tools, so it cannot load or run skills; "
+                "chatting without them. Pick a model with tool support to try skills."
+            )
+        if self.config.think and info.supports_thinking is False:
+            self._offer_thinking = False
+            yield Notice(f"{self.config.model} does not support thinking; it is switched off.")
+
+    async def run(self, messages: list[Message]) -> AsyncIterator[Event]:
+        async for notice in self._check_capabilities():
+            yield notice
+        tools = self.executor.toolbox.specs() if self._offer_tools else None
+        known = set(self.executor.toolbox_tool_names) if tools else set()
+        recent: list[str] = []
+        answer = ""
+        usage: dict[str, Any] = {}
+        for round_number in range(1, self.config.max_rounds + 1):
+            text_parts: list[str] = []
+            thinking_parts: list[str] = []
+            calls: list[ToolCall] = []
+            try:
+                stream = self.client.chat(
+                    self.config.model,
+                    messages,
+                    tools=tools,
+                    think=self._offer_thinking,
+                    tool_choice=self.config.tool_choice if tools and round_number == 1 else None,
+                    options=self.config.options or None,
+                )
+                async for chunk in stream:
+                    if isinstance(chunk, TextChunk):
+                        text_parts.append(chunk.text)
+                        yield TextDelta(chunk.text)
+                    elif isinstance(chunk, ThinkingChunk):
+                        thinking_parts.append(chunk.text)
+                        yield ThinkingDelta(chunk.text)
+                    elif isinstance(chunk, ToolCallChunk):
+                        calls.append(chunk.call)
+                    elif isinstance(chunk, StreamEnd):
+                        usage = dict(chunk.usage or {})
+            except LLMError as exc:
+                yield Error(exc.user_message)
+                yield Done("error", answer, round_number)
+                return
+            text = "".join(text_parts)
+            if not calls and known:
+                calls, text = extract_tool_calls(text, known)
+            messages.append(
+                Message(
+                    role="assistant",
+                    content=text,
+                    tool_calls=list(calls),
+                    thinking="".join(thinking_parts) or None,
+                )
+            )
+            answer = text
+            if not calls:
+                yield Done("answered", answer, round_number, usage)
+                return
+            for call in calls:
+                key = _call_key(call)
+                recent = [*recent[-(REPEAT_LIMIT - 1):], key]
+                if len(recent) == REPEAT_LIMIT and len(set(recent)) == 1:
+                    message = (
+                        f"stopped: the model asked for the same call ({call.name}) "
+                        f"{REPEAT_LIMIT} times in a row"
+                    )
+                    yield Notice(message)
+                    yield Done("repeated-call", answer, round_number, usage)
+                    return
+                yield ToolCallRequested(
+                    call.id, call.name, dict(call.arguments),
+                    _skill_of(call), self.executor.describe(call),
+                )
+                result_text = ""
+                async for event in self.executor.execute(call):
+                    if isinstance(event, ToolFinished):
+                        result_text = event.result
+                    yield event
+                messages.append(
+                    Message(
+                        role="tool", content=result_text, tool_name=call.name, tool_call_id=call.id
+                    )
+                )
+        yield Notice(
+            f"stopped after {self.config.max_rounds} rounds of tool calls without a final answer"
+        )
+        yield Done("round-limit", answer, self.config.max_rounds, usage)
+
+
+def _skill_of(call: ToolCall) -> str | None:
+    value = call.arguments.get("name") if call.name == "activate_skill" else call.arguments.get("skill")
+    return value if isinstance(value, str) else None

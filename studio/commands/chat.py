@@ -1,0 +1,247 @@
+"""`studio chat`: one conversation turn with a local model that can use skills, on the terminal.
+
+Text goes to stdout as it streams; tool calls, approvals and notices go to stderr. With `--json`
+every event is one JSON line on stdout instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import httpx
+
+from studio.agent.approval import Approver, AutoApprover, DenyAllApprover, NobodyApprover
+from studio.agent.events import (
+    ApprovalGiven,
+    Done,
+    Error,
+    Event,
+    Notice,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallRequested,
+    ToolFinished,
+    event_to_json,
+)
+from studio.agent.execute import ToolExecutor
+from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
+from studio.agent.prompt import system_prompt
+from studio.agent.run import DEFAULT_TIMEOUT
+from studio.agent.terminal import TerminalApprover
+from studio.agent.tools import SkillToolbox
+from studio.llm.client import BACKENDS, ChatClient, make_client
+from studio.llm.embedded import EmbeddedEngine, find_ollama_models
+from studio.llm.errors import LLMError
+from studio.llm.types import Message
+from studio.paths import config_dir, data_dir
+from studio.policy import AuditLog, Grants
+from studio.skills.library import standard_locations
+from studio.skills.summary import SkillSummary
+from studio.skills.targets import collect
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "chat",
+        help="run one conversation turn with a local model that can use skills",
+        description="Send PROMPT to a local model with the skills' catalog; the model can load "
+        "skills, read their files and run their scripts, each run judged by the tool policy.",
+    )
+    parser.add_argument("prompt", nargs="+", metavar="PROMPT")
+    parser.add_argument("--backend", choices=BACKENDS, default="ollama")
+    parser.add_argument("--url", help="the server's URL (default: the backend's usual one)")
+    parser.add_argument(
+        "--model",
+        help="the model's name; for --backend embedded a .gguf file or a model Ollama has pulled "
+        "(default: the server's first model)",
+    )
+    parser.add_argument("--skills", action="append", type=Path, default=[], metavar="PATH",
+                        help="a skill, a folder of skills or a zip (repeatable; default: the "
+                        "standard locations)")
+    parser.add_argument("--workspace", type=Path, default=None,
+                        help="the project folder the tool policy protects (default: here)")
+    approvals = parser.add_mutually_exclusive_group()
+    approvals.add_argument("--auto-approve", action="store_true",
+                           help="run what the policy would ask about; blocked stays blocked")
+    approvals.add_argument("--deny-all", action="store_true", help="deny every tool run that asks")
+    parser.add_argument("--json", action="store_true", help="print one JSON event per line")
+    parser.add_argument("--think", action="store_true", help="let the model think first, if it can")
+    parser.add_argument("--tool-choice", metavar="auto|required|none|TOOL",
+                        help="`required` (or a tool's name) makes the model's first reply a tool "
+                        "call; later replies are free")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a sampling option for the server, e.g. temperature=0 or "
+                        "max_tokens=64 (repeatable; VALUE is read as JSON when it can be)")
+    parser.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS)
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                        help="seconds a tool run may take (default: %(default)s)")
+    parser.set_defaults(handler=run)
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise SystemExit(f"studio chat: --option wants KEY=VALUE, not {item!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    return options
+
+
+def choose_approver(args: argparse.Namespace, stdin: TextIO) -> Approver:
+    if args.auto_approve:
+        return AutoApprover()
+    if args.deny_all:
+        return DenyAllApprover()
+    if stdin.isatty():
+        return TerminalApprover()
+    return NobodyApprover()
+
+
+def _skill_paths(args: argparse.Namespace, workspace: Path) -> list[Path]:
+    if args.skills:
+        return list(args.skills)
+    return [path for path in standard_locations(workspace) if path.is_dir()]
+
+
+class Renderer:
+    """Prints events: answer text on stdout, everything else on stderr (or JSON lines)."""
+
+    def __init__(self, as_json: bool, out: TextIO, err: TextIO) -> None:
+        self.as_json = as_json
+        self.out = out
+        self.err = err
+        self._open_line = False
+
+    def note(self, text: str) -> None:
+        if self._open_line:
+            self.out.write("\n")
+            self.out.flush()
+            self._open_line = False
+        self.err.write(text + "\n")
+        self.err.flush()
+
+    def show(self, event: Event) -> None:
+        if self.as_json:
+            self.out.write(json.dumps(event_to_json(event), ensure_ascii=False, default=str) + "\n")
+            self.out.flush()
+            return
+        if isinstance(event, TextDelta):
+            self.out.write(event.text)
+            self.out.flush()
+            self._open_line = not event.text.endswith("\n")
+        elif isinstance(event, ThinkingDelta):
+            self.err.write(event.text)
+            self.err.flush()
+        elif isinstance(event, Notice):
+            self.note(f"studio: {event.message}")
+        elif isinstance(event, Error):
+            self.note(f"studio: error: {event.message}")
+        elif isinstance(event, ToolCallRequested):
+            self.note(f"-> {event.tool}: {event.summary}")
+        elif isinstance(event, ApprovalGiven) and event.by != "policy":
+            how = {"once": "approved once", "always": f"always allowed ({event.scope})",
+                   "deny": "denied"}.get(event.choice, event.choice)
+            self.note(f"   {how} by {event.by}" + (f": {event.reason}" if event.reason else ""))
+        elif isinstance(event, ToolFinished):
+            self.note(_finished_line(event))
+        elif isinstance(event, Done) and self._open_line:
+            self.out.write("\n")
+            self.out.flush()
+            self._open_line = False
+
+
+def _finished_line(event: ToolFinished) -> str:
+    timing = f" in {event.duration:.2f} s" if event.duration is not None else ""
+    if event.status in ("ok", "failed"):
+        head = f"   exit {event.exit_code}{timing}" if event.exit_code is not None else f"   done{timing}"
+    else:
+        head = f"   {event.status}{timing}"
+    first = event.result.strip().splitlines()
+    if event.status in ("blocked", "denied", "error") and first:
+        head += f": {first[0]}"
+    return head
+
+
+async def _pick_model(client: ChatClient) -> str:
+    models = await client.list_models()
+    if not models:
+        raise LLMError(
+            f"{client.base_url} has no models. Pull one (e.g. `ollama pull qwen3:0.6b`) or pass "
+            "--model."
+        )
+    return models[0].name
+
+
+def _gguf_for(name: str | None) -> Path:
+    if not name:
+        raise LLMError("--backend embedded needs --model: a .gguf file or a model Ollama has pulled")
+    path = Path(name).expanduser()
+    if path.is_file():
+        return path
+    for model in find_ollama_models():
+        if model.name == name or model.name.split(":")[0] == name:
+            return model.path
+    raise LLMError(f"{name} is neither a .gguf file nor a model Ollama has pulled (~/.ollama/models)")
+
+
+async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
+    workspace = (args.workspace or Path.cwd()).resolve()
+    paths = _skill_paths(args, workspace)
+    collected = collect(paths)
+    for problem in collected.problems:
+        renderer.note(f"studio chat: {problem}")
+    skills: list[SkillSummary] = collected.skills
+    prompt, skipped = system_prompt(skills)
+    if skipped:
+        renderer.show(Notice(f"left out of the catalog (they would not load): {', '.join(skipped)}"))
+    if not skills:
+        renderer.show(Notice("no skills found; pass --skills PATH to give the model some"))
+    engine: EmbeddedEngine | None = None
+    async with httpx.AsyncClient() as http:
+        try:
+            url = args.url
+            if args.backend == "embedded":
+                engine = EmbeddedEngine(_gguf_for(args.model))
+                url = await engine.start()
+            client = make_client(args.backend, url, http)
+            model = args.model if args.model and args.backend != "embedded" else None
+            model = model or await _pick_model(client)
+            grants = Grants(config_dir() / "grants.yaml")
+            audit = AuditLog(data_dir() / "audit.jsonl")
+            executor = ToolExecutor(SkillToolbox(skills, workspace), approver, grants, audit,
+                                    timeout=args.timeout)
+            config = AgentConfig(model=model, think=args.think, max_rounds=args.max_rounds,
+                                 tool_choice=args.tool_choice, options=parse_options(args.option))
+            agent = Agent(client, executor, config)
+            messages = [Message("system", prompt), Message("user", " ".join(args.prompt))]
+            outcome = "error"
+            async for event in agent.run(messages):
+                renderer.show(event)
+                if isinstance(event, Done):
+                    outcome = event.reason
+        except LLMError as exc:
+            renderer.show(Error(exc.user_message))
+            return 1
+        finally:
+            if engine is not None:
+                await engine.stop()
+    return 0 if outcome == "answered" else 1
+
+
+def run(args: argparse.Namespace) -> int:
+    renderer = Renderer(args.json, sys.stdout, sys.stderr)
+    approver = choose_approver(args, sys.stdin)
+    try:
+        return asyncio.run(chat(args, renderer, approver))
+    except KeyboardInterrupt:
+        renderer.note("studio chat: stopped")
+        return 130
