@@ -1,0 +1,285 @@
+"""`judge(command, context)`: split a command line the way bash would, judge every part (nested
+ones too), and let the strictest part decide. Grants can turn an `ask` part into `allow`; nothing
+turns `block` into anything else."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from studio.policy.call import Call, Inv, Part, State
+from studio.policy.decision import (
+    GRANTABLE_KINDS,
+    Decision,
+    PolicyContext,
+    PolicyWarning,
+    Verdict,
+    asking,
+    shorten,
+    strictest,
+)
+from studio.policy.expand import Arg, Env, Value, expand_value, expand_words, pipeline_output
+from studio.policy.grants import Grant, GrantProposal, Grants
+from studio.policy.paths import is_inside
+from studio.policy.rules import dispatch
+from studio.policy.runners import dangerous_variable
+from studio.policy.shell import MAX_DEPTH, Param, Script, SimpleCommand, Word, parse
+
+MAX_COMMAND = 100_000
+MAX_PER_KIND = 8
+_SECRET_WORDS = (
+    "KEY",
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "CREDENTIAL",
+    "AUTH",
+    "COOKIE",
+    "SESSION",
+    "PRIVATE",
+)
+_READ_REDIRECTS = frozenset({"<"})
+_WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+
+
+class _Walker:
+    """Walks a parsed command line, one `Part` per simple command and per cwd it may run in."""
+
+    def __init__(self, context: PolicyContext) -> None:
+        self.context = context.resolved()
+        self.parts: list[Part] = []
+
+    def new_part(self, text: str, cwd: Path | None) -> Part:
+        part = Part(text.strip(), cwd)
+        self.parts.append(part)
+        return part
+
+    def run(self, command: str) -> None:
+        state = State([self.context.cwd], Env.initial(self.context.home, self.context.cwd))
+        if len(command) > MAX_COMMAND:
+            self.new_part(shorten(command), self.context.cwd).add(
+                asking("parse", f"the command is {len(command):,} characters long, too long to check")
+            )
+            return
+        self.walk_script(parse(command), state)
+
+    def walk_text(self, text: str, state: State, positional: Sequence[Arg] = ()) -> list[Part]:
+        first = len(self.parts)
+        if state.depth >= MAX_DEPTH:
+            self.new_part(text, state.cwds[0]).add(
+                asking("parse", "the command nests shells inside shells too deeply to check")
+            )
+            return self.parts[first:]
+        child = state.copy()
+        child.depth += 1
+        for number, arg in enumerate(positional):
+            child.env.values[str(number)] = Value(arg.text, arg.exact)
+        if positional:
+            rest = positional[1:]
+            joined = " ".join(a.text for a in rest)
+            exact = all(a.exact for a in rest)
+            child.env.values["@"] = child.env.values["*"] = Value(joined, exact)
+            child.env.values["#"] = Value(str(len(rest)), True)
+        self.walk_script(parse(text, depth=child.depth), child)
+        return self.parts[first:]
+
+    def walk_script(self, script: Script, state: State) -> None:
+        if script.problems or script.functions:
+            part = self.new_part(script.text, state.cwds[0])
+            part.grantable = False
+            for problem in script.problems:
+                part.add(asking("parse", f"{problem}; the policy cannot check it fully"))
+            for function in script.functions:
+                part.add(
+                    asking(
+                        "indirection",
+                        f"defines the shell function `{function}`, which can stand in for another command",
+                    )
+                )
+        pipeline: list[SimpleCommand] = []
+        for command in script.commands:
+            if not command.pipe_in:
+                pipeline = []
+            self.walk_command(command, state, pipeline)
+            pipeline.append(command)
+
+    def walk_command(self, command: SimpleCommand, state: State, before: list[SimpleCommand]) -> None:
+        for nested in command.scripts:
+            self.walk_script(nested, state.copy())
+        if command.keyword is not None:
+            return
+        for cwd in list(state.cwds):
+            part = self.new_part(command.text, cwd)
+            self._secrets(command, part)
+            args = tuple(expand_words(command.words, state.env, cwd))
+            self._assignments(command, part, state, cwd)
+            stdin, stdin_unknown = self._redirects(command, part, state, cwd)
+            if command.pipe_in and stdin is None and not stdin_unknown:
+                stdin = pipeline_output(before, state.env, cwd, None)
+                stdin_unknown = stdin is None
+            inv = Inv(args, cwd, command.text, stdin, stdin_unknown)
+            dispatch(inv, part, self, state)
+            if not args and not part.findings:
+                part.program = None
+
+    def invoke(self, inv: Inv, part: Part, state: State) -> None:
+        dispatch(inv, part, self, state)
+
+    def invoke_nested(self, inv: Inv, state: State) -> Part:
+        part = self.new_part(inv.text, inv.cwd)
+        dispatch(inv, part, self, state)
+        return part
+
+    def _secrets(self, command: SimpleCommand, part: Part) -> None:
+        words: list[Word] = list(command.words) + [a.value for a in command.assignments]
+        words += [r.target for r in command.redirects if r.target is not None]
+        for word in words:
+            for piece in word.parts:
+                if isinstance(piece, Param) and any(s in piece.name.upper() for s in _SECRET_WORDS):
+                    part.add(asking("secrets", f"uses `${piece.name}`, which may hold a secret"))
+
+    def _assignments(self, command: SimpleCommand, part: Part, state: State, cwd: Path | None) -> None:
+        for assignment in command.assignments:
+            if dangerous_variable(assignment.name):
+                part.add(
+                    asking(
+                        "indirection",
+                        f"sets `{assignment.name}`, which changes which programs run or how they behave",
+                    )
+                )
+            if not command.words and cwd == state.cwds[0]:
+                value = expand_value(assignment.value, state.env, cwd)
+                state.env.assign(assignment.name, Value(value.text, value.exact) if value.known else None)
+
+    def _redirects(
+        self, command: SimpleCommand, part: Part, state: State, cwd: Path | None
+    ) -> tuple[str | None, bool]:
+        """Check redirection targets; return what the command reads on stdin, if the line says."""
+        call = Call("redirection", [], Inv((), cwd, command.text), part, self, state)
+        stdin: str | None = None
+        unknown = False
+        for redirect in command.redirects:
+            if redirect.heredoc is not None:
+                stdin = redirect.heredoc.body
+                unknown = not redirect.heredoc.quoted and "$" in stdin
+                continue
+            if redirect.target is None:
+                continue
+            target = expand_value(redirect.target, state.env, cwd)
+            if (
+                redirect.op in (">&", "<&")
+                and target.known
+                and (target.text.isdigit() or target.text == "-" or target.text.endswith("-"))
+            ):
+                continue
+            if redirect.op == "<<<":
+                stdin, unknown = (target.text + "\n", not target.exact) if target.known else (None, True)
+            elif redirect.op in _READ_REDIRECTS or redirect.op == "<&":
+                call.read(target)
+                stdin, unknown = None, True
+            elif redirect.op in _WRITE_REDIRECTS or redirect.op == ">&":
+                call.write(target)
+        return stdin, unknown
+
+
+def judge(command: str, context: PolicyContext, grants: Grants | None = None) -> Decision:
+    """Decide whether `command` may run in `context`: allow, ask or block, with reasons."""
+    walker = _Walker(context)
+    walker.run(command)
+    return _decide(walker.parts, walker.context, grants)
+
+
+def propose_grant(command: str, context: PolicyContext) -> GrantProposal | None:
+    """What "always allow" would grant for `command`, or None when no grant could allow it."""
+    return judge(command, context).grant
+
+
+def _grantable(part: Part) -> bool:
+    if not part.grantable or part.program is None or part.cwd is None:
+        return False
+    return part.verdict == "ask" and all(
+        f.kind in GRANTABLE_KINDS for f in part.findings if f.verdict != "allow"
+    )
+
+
+def _targets(part: Part) -> list[Path]:
+    if part.paths:
+        return list(dict.fromkeys(part.paths))
+    return [part.cwd] if part.cwd is not None else []
+
+
+def _decide(parts: list[Part], context: PolicyContext, grants: Grants | None) -> Decision:
+    verdicts: list[Verdict] = []
+    granted: list[str] = []
+    needing: list[Part] = []
+    warnings: list[PolicyWarning] = []
+    blocks: list[str] = []
+    for part in parts:
+        verdict = part.verdict
+        grant = None
+        if verdict == "ask" and grants is not None and _grantable(part):
+            grant = grants.covering(part.program, _targets(part), context.workspace)
+        if grant is not None:
+            verdict = "allow"
+            granted.append(f"allowed by your grant: {grant.describe()}")
+        elif verdict == "ask":
+            needing.append(part)
+        verdicts.append(verdict)
+        for finding in part.findings:
+            if finding.verdict == "block" and finding.message not in blocks:
+                blocks.append(finding.message)
+            elif finding.verdict == "ask" and grant is None:
+                warning = PolicyWarning(finding.kind, finding.message)
+                if warning not in warnings:
+                    warnings.append(warning)
+    warnings = _capped(warnings)
+    final = strictest(verdicts)
+    if final == "block":
+        reasons = blocks
+    elif final == "ask":
+        reasons = [w.message for w in warnings]
+    else:
+        reasons = list(dict.fromkeys(granted)) or (
+            ["only reads inside the workspace"] if parts else ["the command is empty"]
+        )
+    texts = tuple(dict.fromkeys(p.text for p in parts if p.text))
+    proposal = _proposal(needing, context) if final == "ask" else None
+    return Decision(final, tuple(reasons), tuple(warnings), texts, proposal)
+
+
+def _capped(warnings: list[PolicyWarning]) -> list[PolicyWarning]:
+    """At most MAX_PER_KIND warnings of one kind, then one line saying how many more there are."""
+    kept: list[PolicyWarning] = []
+    extra: dict[str, int] = {}
+    for warning in warnings:
+        if sum(1 for w in kept if w.kind == warning.kind) < MAX_PER_KIND:
+            kept.append(warning)
+        else:
+            extra[warning.kind] = extra.get(warning.kind, 0) + 1
+    for kind, count in extra.items():
+        kept.append(PolicyWarning(kind, f"…and {count} more {kind} warnings like the ones above"))
+    return kept
+
+
+def _proposal(parts: list[Part], context: PolicyContext) -> GrantProposal | None:
+    if not parts or not all(_grantable(p) for p in parts):
+        return None
+    folders: dict[str, list[Path]] = {}
+    for part in parts:
+        assert part.program is not None
+        folders.setdefault(part.program, []).extend(_folder_of(t) for t in _targets(part))
+    grants = []
+    for program, paths in folders.items():
+        common = Path(os.path.commonpath([str(p) for p in paths]))
+        if not is_inside(common, context.workspace):
+            return None
+        relative = common.relative_to(context.workspace).as_posix()
+        folder = "./" if relative == "." else relative + "/"
+        grants.append(Grant(program, folder, context.workspace))
+    return GrantProposal(tuple(grants))
+
+
+def _folder_of(path: Path) -> Path:
+    return path if path.is_dir() and not path.is_symlink() else path.parent
