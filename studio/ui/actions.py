@@ -115,7 +115,7 @@ class SkillActions:
         return None
 
     def _open(self, skill: Skill) -> SkillEditorTab:
-        tab = SkillEditorTab(skill, self.window.font)
+        tab = SkillEditorTab(skill, self.window.code_font)
         self.window.add_tab(tab, str(skill.path))
         self.window.library_panel.select_skill(skill.directory)
         return tab
@@ -148,13 +148,13 @@ class SkillActions:
                 self.tell("Cannot open the file", f"{member} cannot be read from {archive}: {exc}")
                 return None
             text, why = decode_text(path.name, data)
-            file_tab = FileTab(path, text, window.font, read_only=True, why=why)
+            file_tab = FileTab(path, text, window.code_font, read_only=True, why=why)
         else:
             if not path.is_file():
                 self.status(f"{path} does not exist.")
                 return None
             text, why = read_text_file(path)
-            file_tab = FileTab(path, text, window.font, why=why)
+            file_tab = FileTab(path, text, window.code_font, why=why)
         window.add_tab(file_tab, str(path))
         file_tab.go_to(line)
         return file_tab
@@ -518,7 +518,7 @@ class SkillActions:
             tab = self.open_file(entry.path)
             if tab is None:
                 parts = entry.path.parent
-                file_tab = FileTab(entry.path, "", window.font)
+                file_tab = FileTab(entry.path, "", window.code_font)
                 window.add_tab(file_tab, str(entry.path))
                 self.status(f"{entry.path} no longer exists; save to create it in {parts}.")
                 tab = file_tab

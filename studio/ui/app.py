@@ -14,7 +14,6 @@ import traceback
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from studio import __version__
@@ -27,6 +26,9 @@ from studio.ui.theme import apply_style
 log = logging.getLogger("studio.ui")
 
 SCAN_CACHE_FILE = "library-cache.marshal"
+
+
+_open_reports: set[QMessageBox] = set()
 
 
 def install_excepthook() -> None:
@@ -44,7 +46,8 @@ def install_excepthook() -> None:
         box.setInformativeText("The studio keeps running and your edits are kept. If this "
                                "happens again, please report it with the details below.")
         box.setDetailedText(details)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        _open_reports.add(box)
+        box.finished.connect(lambda _result: _open_reports.discard(box))
         box.open()
 
     sys.excepthook = hook
@@ -83,7 +86,7 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     store = SettingsStore(settings_path)
     window = MainWindow(store, cache_path=cache_dir() / SCAN_CACHE_FILE, session_roots=roots)
     closed: asyncio.Future[None] = loop.create_future()
-    window.closed.connect(lambda: closed.done() or closed.set_result(None))
+    window.closed.connect(lambda: None if closed.done() else closed.set_result(None))
     window.show()
     window.start()
     try:

@@ -61,7 +61,8 @@ class LibraryLoader(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._process is not None or bool(self._queue) or bool(self._found)
+        """True from `scan()` until `scan_finished` (the drain timer runs exactly that long)."""
+        return self._timer.isActive() or self._process is not None
 
     def scan(self, roots: list[SkillRoot]) -> None:
         """Queue roots for scanning; a root already in the model is emptied and scanned again."""

@@ -72,7 +72,7 @@ class MainWindow(QMainWindow):
         self.autosave = autosave if autosave is not None else AutosaveStore()
         self.session_roots = list(session_roots or [])
         self.tasks = TaskSet()
-        self.font = editor_font(self.settings.editor_font)
+        self.code_font = editor_font(self.settings.editor_font)
         self._close_allowed = False
         self._autosaved: dict[Path, str] = {}
 
@@ -148,7 +148,8 @@ class MainWindow(QMainWindow):
 
     # -- actions and menus ---------------------------------------------------------------------------
 
-    def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None,
+    def _action(self, text: str, slot: object,
+                shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
                 tip: str = "") -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
@@ -371,7 +372,7 @@ class MainWindow(QMainWindow):
         self.tabs.setTabToolTip(index, str(tab.path) + ("\nUnsaved changes" if tab.dirty else ""))
 
     def set_editor_font(self, font: QFont) -> None:
-        self.font = font
+        self.code_font = font
         for tab in self.editor_tabs():
             tab.set_editor_font(font)
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QObject, Qt
 
 from studio.skills.model import SkillFile
-
-Index = QModelIndex | QPersistentModelIndex
+from studio.ui.models.indexes import NO_PARENT, Index
 
 FILE_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -35,10 +34,10 @@ class FilesModel(QAbstractTableModel):
         self._files = files
         self.endResetModel()
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
+    def rowCount(self, parent: Index = NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self._files)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
+    def columnCount(self, parent: Index = NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation,

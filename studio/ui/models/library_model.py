@@ -16,7 +16,6 @@ from PySide6.QtCore import (
     QAbstractItemModel,
     QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
     QTimer,
     Signal,
@@ -28,8 +27,7 @@ from studio.skills.library import RootScan, SkillRoot
 from studio.skills.model import SKILL_FILE
 from studio.skills.summary import SkillSummary
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
-
-Index = QModelIndex | QPersistentModelIndex
+from studio.ui.models.indexes import NO_PARENT, Index
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -60,7 +58,7 @@ class SkillNode(Node):
 
 @dataclass(eq=False, slots=True)
 class FileNode(Node):
-    relative: PurePosixPath = PurePosixPath()
+    relative: PurePosixPath = field(default_factory=PurePosixPath)
     is_dir: bool = False
     skill: SkillNode | None = None
 
@@ -201,13 +199,13 @@ class LibraryModel(QAbstractItemModel):
 
     # -- Qt's model interface --------------------------------------------------------------------
 
-    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
+    def index(self, row: int, column: int, parent: Index = NO_PARENT) -> QModelIndex:
         node = self.node(parent)
         if column != 0 or not 0 <= row < len(node.children):
             return QModelIndex()
         return self.createIndex(row, column, node.children[row])
 
-    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+    def parent(self, index: Index = NO_PARENT) -> QModelIndex:  # type: ignore[override]
         if not index.isValid():
             return QModelIndex()
         parent = self.node(index).parent
@@ -215,15 +213,15 @@ class LibraryModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(parent.row, 0, parent)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
+    def rowCount(self, parent: Index = NO_PARENT) -> int:
         if parent.isValid() and parent.column() != 0:
             return 0
         return len(self.node(parent).children)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
+    def columnCount(self, parent: Index = NO_PARENT) -> int:
         return 1
 
-    def hasChildren(self, parent: Index = QModelIndex()) -> bool:
+    def hasChildren(self, parent: Index = NO_PARENT) -> bool:
         node = self.node(parent)
         if isinstance(node, SkillNode) and not node.fetched:
             return True
@@ -415,9 +413,8 @@ class LibraryModel(QAbstractItemModel):
         """Show a skill's new state (after a save, a rename or a rescan of it)."""
         node = self._by_directory.pop(old_directory or summary.directory, None)
         if node is None:
-            root = self.root_node(summary.root)
-            if root is not None:
-                self.add_skills(root.scan.root.path, [summary])
+            if self.root_node(summary.root) is not None:
+                self.add_skills(summary.root, [summary])
             return
         self._by_directory[summary.directory] = node
         root = node.parent

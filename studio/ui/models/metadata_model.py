@@ -8,12 +8,11 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
     Signal,
 )
 
-Index = QModelIndex | QPersistentModelIndex
+from studio.ui.models.indexes import NO_PARENT, Index
 
 
 def _text(value: Any) -> str:
@@ -74,10 +73,10 @@ class MetadataModel(QAbstractTableModel):
             key = f"key{counter}"
         return key
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
+    def rowCount(self, parent: Index = NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self._items)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
+    def columnCount(self, parent: Index = NO_PARENT) -> int:
         return 0 if parent.isValid() else 2
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -93,6 +92,8 @@ class MetadataModel(QAbstractTableModel):
         return self._items[index.row()][index.column()]
 
     def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
         flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         if not self.read_only:
             flags |= Qt.ItemFlag.ItemIsEditable

@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QObject, Qt
 
 from studio.skills.model import Diagnostic
 from studio.ui.icons import severity_icon
-
-Index = QModelIndex | QPersistentModelIndex
+from studio.ui.models.indexes import NO_PARENT, Index
 
 PROBLEM_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -45,10 +44,10 @@ class ProblemsModel(QAbstractTableModel):
     def problems(self) -> Sequence[Problem]:
         return self._problems
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
+    def rowCount(self, parent: Index = NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self._problems)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
+    def columnCount(self, parent: Index = NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation,

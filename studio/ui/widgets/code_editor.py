@@ -136,9 +136,9 @@ class CodeEditor(QPlainTextEdit):
 
     def _on_self_cursor_position_changed(self) -> None:
         selection = QTextEdit.ExtraSelection()
-        selection.format.setBackground(QColor(tone("#f6f8fa", "#2a2d31")))  # type: ignore[attr-defined]
-        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)  # type: ignore[attr-defined]
-        selection.cursor = self.textCursor()  # type: ignore[attr-defined]
-        selection.cursor.clearSelection()  # type: ignore[attr-defined]
+        selection.format.setBackground(QColor(tone("#f6f8fa", "#2a2d31")))
+        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        selection.cursor = self.textCursor()
+        selection.cursor.clearSelection()
         self.setExtraSelections([selection])
         self._gutter.update()

@@ -42,7 +42,8 @@ def _highlight_code(code: str, language: str, _attrs: object) -> str:
         formatter = HtmlFormatter(noclasses=True, nowrap=True, style=style)
     except ClassNotFound:
         formatter = HtmlFormatter(noclasses=True, nowrap=True)
-    return f"<pre>{highlight(code, lexer, formatter)}</pre>"
+    highlighted: str = highlight(code, lexer, formatter)
+    return f"<pre>{highlighted}</pre>"
 
 
 @cache
@@ -52,7 +53,8 @@ def _renderer() -> MarkdownIt:
 
 def render_markdown(body: str) -> str:
     """The body as HTML, with fenced code blocks highlighted."""
-    return _renderer().render(body)
+    rendered: str = _renderer().render(body)
+    return rendered
 
 
 def render_skill(name: str | None, description: str | None, body: str) -> str:

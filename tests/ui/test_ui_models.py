@@ -1,0 +1,123 @@
+"""The Qt models, checked by Qt's own model tester, and the pieces that feed them."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PySide6.QtTest import QAbstractItemModelTester
+from pytestqt.qtbot import QtBot
+
+from studio.skills.files import load_skill
+from studio.skills.library import SkillRoot, scan_root
+from studio.skills.summary import SkillSummary
+from studio.skills.validate import validate_skill
+from studio.ui import scan_process
+from studio.ui.autosave import AutosaveStore
+from studio.ui.models.library_model import LibraryModel
+from studio.ui.models.metadata_model import MetadataModel
+from studio.ui.models.problems_model import Problem, ProblemsModel
+from studio.ui.widgets.preview import render_markdown, render_skill
+
+Fatal = QAbstractItemModelTester.FailureReportingMode.Fatal
+
+
+def test_library_model_add_update_remove(qtbot: QtBot, skills_root: Path) -> None:
+    model = LibraryModel()
+    tester = QAbstractItemModelTester(model, Fatal)
+    root = SkillRoot(skills_root)
+    model.add_root(root)
+    scan = scan_root(root)
+    model.add_skills(skills_root, scan.skills[:2])
+    model.add_skills(skills_root, scan.skills[2:])
+    model.add_skills(skills_root, scan.skills[:1])
+    assert model.skill_count == 3
+    directory = scan.skills[0].directory
+    updated = SkillSummary.from_result(skills_root, validate_skill(load_skill(directory)))
+    model.update_skill(updated)
+    assert model.summary_for(directory) is updated
+    assert updated in model.root_node(skills_root).scan.skills  # type: ignore[union-attr]
+    model.remove_skill(directory)
+    assert model.skill_count == 2
+    assert model.summary_for(directory) is None
+    model.clear_root(skills_root)
+    assert model.skill_count == 0 and model.rowCount(model.index(0, 0)) == 0
+    model.remove_root(skills_root)
+    assert model.rowCount() == 0
+    del tester
+
+
+def test_problems_model(qtbot: QtBot, skills_root: Path) -> None:
+    model = ProblemsModel()
+    tester = QAbstractItemModelTester(model, Fatal)
+    result = validate_skill(load_skill(skills_root / "csv-profiler"))
+    model.set_problems([Problem(skills_root, "csv-profiler", d) for d in result.diagnostics])
+    assert model.rowCount() == len(result.diagnostics) > 0
+    assert model.index(0, ProblemsModel.CODE).data() == result.diagnostics[0].code
+    del tester
+
+
+def test_metadata_model_reports_edits(qtbot: QtBot) -> None:
+    model = MetadataModel()
+    tester = QAbstractItemModelTester(model, Fatal)
+    edits: list[list[tuple[str, str]]] = []
+    model.items_edited.connect(edits.append)
+    model.set_metadata({"version": 1.5, "flag": True})
+    assert model.items() == [("version", "1.5"), ("flag", "true")]
+    assert edits == []
+    model.setData(model.index(0, 1), "2.0")
+    assert edits[-1] == [("version", "2.0"), ("flag", "true")]
+    model.add_row()
+    assert edits[-1][-1] == ("key", "")
+    model.remove_row(0)
+    assert [key for key, _ in edits[-1]] == ["flag", "key"]
+    del tester
+
+
+def test_scan_frames_round_trip(skills_root: Path) -> None:
+    out = io.BytesIO()
+    summary = scan_root(SkillRoot(skills_root)).skills[0]
+    scan_process.write_frame(out, ("skills", str(skills_root), [summary.to_cache()]))
+    scan_process.write_frame(out, ("end",))
+    data = bytearray(out.getvalue())
+    partial = bytearray(data[:7])
+    assert scan_process.read_frames(partial) == []
+    frames = scan_process.read_frames(data)
+    assert [frame[0] for frame in frames] == ["skills", "end"]
+    assert SkillSummary.from_cache(skills_root, frames[0][2][0]).to_cache() == summary.to_cache()
+    assert data == bytearray()
+
+
+def test_scan_process_main_writes_every_root(skills_root: Path, tmp_path: Path,
+                                             capfdbinary: object) -> None:
+    assert scan_process.main(["--cache", str(tmp_path / "c.marshal"), str(skills_root),
+                              str(tmp_path / "missing")]) == 0
+    captured = capfdbinary.readouterr()  # type: ignore[attr-defined]
+    frames = scan_process.read_frames(bytearray(captured.out))
+    kinds = [frame[0] for frame in frames]
+    assert kinds[-1] == "end"
+    assert sum(len(f[2]) for f in frames if f[0] == "skills") == 3
+    roots = [f for f in frames if f[0] == "root"]
+    assert roots[0] == ("root", str(skills_root), None)
+    assert "does not exist" in roots[1][2]
+    assert (tmp_path / "c.marshal").exists()
+
+
+def test_autosave_store(tmp_path: Path) -> None:
+    store = AutosaveStore(tmp_path / "auto")
+    target = tmp_path / "a" / "SKILL.md"
+    store.write(target, "text ✓")
+    (tmp_path / "auto" / "junk.json").write_text("{", encoding="utf-8")
+    entries = store.entries()
+    assert [(e.path, e.text, e.kind) for e in entries] == [(target, "text ✓", "skill")]
+    store.discard(target)
+    store.discard(target)
+    assert store.entries() == []
+
+
+def test_preview_renders_tables_and_highlighted_code() -> None:
+    html = render_markdown("| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint('x')\n```\n")
+    assert "<table>" in html and "<td>1</td>" in html
+    assert "<pre><span style=" in html
+    header = render_skill("pdf-tools", "Extract <tables>.", "# Body\n")
+    assert header.startswith("<h1>pdf-tools</h1>") and "Extract &lt;tables&gt;." in header
