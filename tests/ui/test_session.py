@@ -56,7 +56,7 @@ def test_the_settings_dialog_saves_and_applies(qtbot: QtBot, make_window: Window
     assert saved.roots == [str(skills_root)]
     assert saved.editor_font.size == 15
     assert (saved.backend.kind, saved.backend.model) == ("openai", "qwen3")
-    assert window.font.pointSize() == 15
+    assert window.code_font.pointSize() == 15
 
 
 def test_a_broken_settings_file_is_kept_until_saved(qtbot: QtBot, make_window: WindowFactory,
