@@ -75,14 +75,20 @@ class Part:
 
 @dataclass(slots=True)
 class State:
-    """What earlier commands on the line changed: the folders it may be in, and variables."""
+    """What earlier commands on the line changed: the folders it may be in, and variables.
+
+    Attributes:
+        cwds: every folder a command may run in: a `cd` may fail, so the earlier ones stay.
+        chain: the one folder of an `&&` chain after a `cd`, where the next commands surely run.
+    """
 
     cwds: list[Path | None]
     env: Env
     depth: int = 0
+    chain: list[Path | None] | None = None
 
     def copy(self) -> State:
-        return State(list(self.cwds), self.env.copy(), self.depth)
+        return State(list(self.cwds), self.env.copy(), self.depth, self.chain)
 
 
 class Walker(Protocol):

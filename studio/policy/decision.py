@@ -114,6 +114,8 @@ class Decision:
         warnings: every ask-level concern, whatever the verdict, for the approval dialog.
         parts: the simple commands the line was split into, as written.
         grant: what "always allow" would grant, or None when no grant could allow this command.
+        blockers: the findings that block it, with their kinds (destructive, privilege,
+            credential, exfiltration); empty unless the verdict is block.
     """
 
     verdict: Verdict
@@ -121,6 +123,7 @@ class Decision:
     warnings: tuple[PolicyWarning, ...]
     parts: tuple[str, ...] = ()
     grant: GrantProposal | None = None
+    blockers: tuple[PolicyWarning, ...] = ()
 
     @property
     def allowed(self) -> bool:
@@ -144,6 +147,7 @@ class Decision:
             "warnings": [w.message for w in self.warnings],
             "details": [{"kind": w.kind, "message": w.message} for w in self.warnings],
             "parts": list(self.parts),
+            "blocked_by": [{"kind": b.kind, "message": b.message} for b in self.blockers],
         }
         data["grant"] = self.grant.to_json() if self.grant is not None else None
         return data

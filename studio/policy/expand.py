@@ -310,8 +310,7 @@ def _part_value(part: WordPart, env: Env, cwd: Path | None) -> Value | None:
 
 def _glob(item: _Field, raw: str, dynamic: bool, quoted: bool, cwd: Path | None) -> list[Arg]:
     text = "".join(item.chars)
-    is_glob = any(may and char in "*?[" for char, may in zip(item.chars, item.globbable, strict=True))
-    if not is_glob:
+    if not _is_glob(item):
         return [Arg(text, raw, item.exact, item.known, dynamic, quoted)]
     pattern = "".join(
         char if may else glob.escape(char) for char, may in zip(item.chars, item.globbable, strict=True)
@@ -321,8 +320,18 @@ def _glob(item: _Field, raw: str, dynamic: bool, quoted: bool, cwd: Path | None)
         root = str(cwd) if cwd is not None else None
         matches = sorted(itertools.islice(glob.iglob(pattern, root_dir=root), MAX_GLOB_MATCHES))
     if not matches:
-        return [Arg(text, raw, item.exact, item.known, True, quoted, glob=text)]
+        return [Arg(text, raw, item.exact, item.known, dynamic, quoted, glob=text)]
     return [Arg(match, raw, item.exact, item.known, True, quoted, glob=text) for match in matches]
+
+
+def _is_glob(item: _Field) -> bool:
+    """An unquoted `*` or `?`, or a `[` closed by a later `]`, makes a word a pattern."""
+    for index, (char, may) in enumerate(zip(item.chars, item.globbable, strict=True)):
+        if may and char in "*?":
+            return True
+        if may and char == "[" and "]" in item.chars[index + 2 :]:
+            return True
+    return False
 
 
 def script_output(script: Script, env: Env, cwd: Path | None) -> str | None:

@@ -110,7 +110,10 @@ class _Walker:
             self.walk_script(nested, state.copy())
         if command.keyword is not None:
             return
-        for cwd in list(state.cwds):
+        if command.joined != "&&" and not command.pipe_in:
+            state.chain = None
+        cwds = state.chain if state.chain is not None else state.cwds
+        for cwd in list(cwds):
             part = self.new_part(command.text, cwd)
             self._secrets(command, part)
             args = tuple(expand_words(command.words, state.env, cwd))
@@ -215,7 +218,7 @@ def _decide(parts: list[Part], context: PolicyContext, grants: Grants | None) ->
     granted: list[str] = []
     needing: list[Part] = []
     warnings: list[PolicyWarning] = []
-    blocks: list[str] = []
+    blocks: list[PolicyWarning] = []
     for part in parts:
         verdict = part.verdict
         grant = None
@@ -228,8 +231,9 @@ def _decide(parts: list[Part], context: PolicyContext, grants: Grants | None) ->
             needing.append(part)
         verdicts.append(verdict)
         for finding in part.findings:
-            if finding.verdict == "block" and finding.message not in blocks:
-                blocks.append(finding.message)
+            blocker = PolicyWarning(finding.kind, finding.message)
+            if finding.verdict == "block" and blocker not in blocks:
+                blocks.append(blocker)
             elif finding.verdict == "ask" and grant is None:
                 warning = PolicyWarning(finding.kind, finding.message)
                 if warning not in warnings:
@@ -237,7 +241,7 @@ def _decide(parts: list[Part], context: PolicyContext, grants: Grants | None) ->
     warnings = _capped(warnings)
     final = strictest(verdicts)
     if final == "block":
-        reasons = blocks
+        reasons = [b.message for b in blocks]
     elif final == "ask":
         reasons = [w.message for w in warnings]
     else:
@@ -246,7 +250,8 @@ def _decide(parts: list[Part], context: PolicyContext, grants: Grants | None) ->
         )
     texts = tuple(dict.fromkeys(p.text for p in parts if p.text))
     proposal = _proposal(needing, context) if final == "ask" else None
-    return Decision(final, tuple(reasons), tuple(warnings), texts, proposal)
+    blockers = tuple(blocks) if final == "block" else ()
+    return Decision(final, tuple(reasons), tuple(warnings), texts, proposal, blockers)
 
 
 def _capped(warnings: list[PolicyWarning]) -> list[PolicyWarning]:

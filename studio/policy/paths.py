@@ -52,6 +52,8 @@ _SECRET_DIRS = {
     ".docker": "Docker registry credentials",
     ".kube": "Kubernetes credentials",
 }
+# Folders that hold nothing but secrets: reading one whole (cp -r, tar, ls) counts as reading them.
+_SECRET_FOLDERS = frozenset({".ssh", ".gnupg", ".aws", ".password-store", ".azure"})
 _SECRET_CONFIG = {
     ("gcloud",): "Google Cloud credentials",
     ("gh", "hosts.yml"): "the GitHub CLI token",
@@ -115,6 +117,8 @@ def credential(path: PurePosixPath | Path) -> str | None:
     parts = path.parts
     name = path.name
     lowered = name.lower()
+    if name in _SECRET_FOLDERS:
+        return _SECRET_DIRS[name]
     for index, part in enumerate(parts[:-1]):
         if part in _SECRET_DIRS and not _harmless_in_secret_dir(part, parts[index + 1 :]):
             return _SECRET_DIRS[part]

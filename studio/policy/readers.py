@@ -399,6 +399,7 @@ def _add_cwd(call: Call, folder: Path | None) -> None:
     cwds = call.state.cwds
     if folder not in cwds and len(cwds) < 8:
         cwds.append(folder)
+    call.state.chain = [folder]
 
 
 HANDLERS: dict[str, Handler] = {name: _spec_handler(spec) for name, spec in READ_SPECS.items()}

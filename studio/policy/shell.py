@@ -169,6 +169,7 @@ class SimpleCommand:
         keyword: set for the parts of compound commands that are not programs: "for", "case",
             "[[", "((".
         pipe_in / pipe_out: it reads from / writes into a pipe.
+        joined: the operator before it in its list ("&&", "||", ";", "&", newline, "|"), or "".
     """
 
     words: tuple[Word, ...]
@@ -178,6 +179,7 @@ class SimpleCommand:
     keyword: str | None = None
     pipe_in: bool = False
     pipe_out: bool = False
+    joined: str = ""
 
     @property
     def scripts(self) -> tuple[Script, ...]:
@@ -683,6 +685,7 @@ class _Parser:
 
     def parse_list(self, closers: frozenset[str]) -> str | None:
         """Parse commands until one of `closers` (consumed and returned) or the end (None)."""
+        joined = ""
         while True:
             token = self.peek()
             if token.kind == "eof":
@@ -693,12 +696,20 @@ class _Parser:
                 return closer
             if token.kind in ("op", "newline") and (token.op in _SEPARATORS or token.op in _CASE_ENDS):
                 self.take()
+                if token.op in ("&&", "||"):
+                    joined = token.op
+                elif not (token.op == "\n" and joined in ("&&", "||")):
+                    joined = ";"
                 continue
             if token.kind == "op" and token.op in (")", "|", "|&"):
                 self.lexer.problem(f"unexpected `{token.op}` at character {token.start + 1}")
                 self.take()
                 continue
+            first = len(self.commands)
             self._parse_pipeline(closers)
+            if first < len(self.commands) and joined:
+                self.commands[first] = replace(self.commands[first], joined=joined)
+            joined = ""
 
     def _parse_pipeline(self, closers: frozenset[str]) -> None:
         pipe_in = False
