@@ -37,7 +37,7 @@ from studio.agent.tools import SkillToolbox
 from studio.llm.client import BACKENDS, ChatClient, make_client
 from studio.llm.embedded import EmbeddedEngine, find_ollama_models
 from studio.llm.errors import LLMError
-from studio.llm.types import Message
+from studio.llm.types import Message, ToolCall, new_call_id
 from studio.paths import config_dir, data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills.library import standard_locations
@@ -77,6 +77,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a sampling option for the server, e.g. temperature=0 or "
                         "max_tokens=64 (repeatable; VALUE is read as JSON when it can be)")
+    parser.add_argument("--history", type=Path, metavar="FILE",
+                        help="a JSON list of earlier messages to continue from ({role, content, "
+                        "tool_calls: [{id, name, arguments}], tool_name, tool_call_id})")
     parser.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS)
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help="seconds a tool run may take (default: %(default)s)")
@@ -94,6 +97,30 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         except json.JSONDecodeError:
             options[key.strip()] = value
     return options
+
+
+def load_history(path: Path | None) -> list[Message]:
+    """Earlier messages from a JSON file; a bad file stops the command with a clear message."""
+    if path is None:
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, list):
+            raise ValueError("the file must hold a JSON list of messages")
+        messages = []
+        for number, item in enumerate(data, 1):
+            if not isinstance(item, dict) or item.get("role") not in ("user", "assistant", "tool"):
+                raise ValueError(f"message {number} needs a role of user, assistant or tool")
+            calls = [
+                ToolCall(str(c.get("id") or new_call_id()), str(c["name"]), dict(c.get("arguments") or {}))
+                for c in item.get("tool_calls") or []
+            ]
+            messages.append(Message(item["role"], str(item.get("content") or ""), calls,
+                                    tool_name=item.get("tool_name"),
+                                    tool_call_id=item.get("tool_call_id")))
+        return messages
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise SystemExit(f"studio chat: cannot use the history {path}: {exc}") from exc
 
 
 def choose_approver(args: argparse.Namespace, stdin: TextIO) -> Approver:
@@ -195,6 +222,7 @@ def _gguf_for(name: str | None) -> Path:
 
 async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
     workspace = (args.workspace or Path.cwd()).resolve()
+    history = load_history(args.history)
     paths = _skill_paths(args, workspace)
     collected = collect(paths)
     for problem in collected.problems:
@@ -222,7 +250,7 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
             config = AgentConfig(model=model, think=args.think, max_rounds=args.max_rounds,
                                  tool_choice=args.tool_choice, options=parse_options(args.option))
             agent = Agent(client, executor, config)
-            messages = [Message("system", prompt), Message("user", " ".join(args.prompt))]
+            messages = [Message("system", prompt), *history, Message("user", " ".join(args.prompt))]
             outcome = "error"
             async for event in agent.run(messages):
                 renderer.show(event)
