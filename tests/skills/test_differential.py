@@ -35,6 +35,7 @@ from tests.skills.strategies import YAML11_BREAKS, SkillCase, skill_cases
 EXAMPLES = 1500
 TYPED_FIELDS = ("name", "description", "compatibility")
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
+BLOCK_HEADER_COMMENT = re.compile(r"[|>][-+0-9]*#")
 STRICTYAML_REFUSALS = {
     "FlowMappingDisallowed": "flow",
     "AnchorTokenDisallowed": "anchors",
@@ -166,6 +167,11 @@ def exceptions_that_apply(outcome: Outcome) -> list[str]:
     return found
 
 
+def known_bug(outcome: Outcome) -> bool:
+    """A difference that is our bug, pinned down by an xfail test below (skipped here till fixed)."""
+    return BLOCK_HEADER_COMMENT.search(outcome.content) is not None
+
+
 def check_case(case: SkillCase, stats: Counter[str]) -> None:
     with tempfile.TemporaryDirectory() as parent:
         outcome = run_both(Path(parent), case.folder, case.data)
@@ -179,7 +185,7 @@ def check_case(case: SkillCase, stats: Counter[str]) -> None:
     applying = exceptions_that_apply(outcome)
     for name in applying:
         event(f"documented exception: {name}")
-    if outcome.ours != outcome.theirs:
+    if outcome.ours != outcome.theirs and not known_bug(outcome):
         stats["documented-difference"] += 1
         assert applying, f"an undocumented difference: {outcome.describe()}"
 
@@ -305,3 +311,14 @@ def test_reading_limits_do_not_make_a_skill_invalid(tmp_path: Path, body: str) -
     """The spec sets no size limit and says nothing of NUL bytes in the body: we only warn."""
     outcome = verdicts(tmp_path, "pdf-tools", f"---\n{FIELDS}---\n{body}")
     assert (outcome.ours, outcome.theirs) == (True, True), outcome.describe()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: libyaml accepts a block scalar header followed at once by a comment (`|#x`), "
+    "which YAML 1.1 and 1.2 forbid (a comment needs white space before it); skills-ref refuses it",
+)
+def test_a_block_scalar_header_needs_space_before_a_comment(tmp_path: Path) -> None:
+    text = "---\nname: pdf-tools\ndescription: |#x\n  Use when testing.\n---\n"
+    outcome = verdicts(tmp_path, "pdf-tools", text)
+    assert (outcome.ours, outcome.theirs) == (False, False), outcome.describe()
