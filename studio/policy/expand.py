@@ -23,6 +23,8 @@ MAX_ARGS_PER_WORD = 256
 MAX_GLOB_MATCHES = 200
 MAX_OUTPUT = 100_000
 DEFAULT_IFS = " \t\n"
+# Joins the positional parameters in the value of `$@`, which expands to one word per parameter.
+POSITIONAL_SEPARATOR = "\x00"
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,10 +273,13 @@ def _fields(atoms: list[_Atom], env: Env, cwd: Path | None) -> list[_Field]:
             current.started = True
             continue
         current.exact = current.exact and value.exact
-        if atom.quoted:
+        if isinstance(atom, Param) and atom.name == "@":
+            pieces = value.text.split(POSITIONAL_SEPARATOR)
+        elif atom.quoted:
             current.add(value.text, False)
             continue
-        pieces = _split(value.text, env)
+        else:
+            pieces = _split(value.text, env)
         for index, piece in enumerate(pieces):
             if index > 0:
                 if current.started:

@@ -19,7 +19,15 @@ from studio.policy.decision import (
     shorten,
     strictest,
 )
-from studio.policy.expand import Arg, Env, Value, expand_value, expand_words, pipeline_output
+from studio.policy.expand import (
+    POSITIONAL_SEPARATOR,
+    Arg,
+    Env,
+    Value,
+    expand_value,
+    expand_words,
+    pipeline_output,
+)
 from studio.policy.grants import Grant, GrantProposal, Grants
 from studio.policy.paths import is_inside
 from studio.policy.rules import dispatch
@@ -78,9 +86,9 @@ class _Walker:
             child.env.values[str(number)] = Value(arg.text, arg.exact)
         if positional:
             rest = positional[1:]
-            joined = " ".join(a.text for a in rest)
             exact = all(a.exact for a in rest)
-            child.env.values["@"] = child.env.values["*"] = Value(joined, exact)
+            child.env.values["@"] = Value(POSITIONAL_SEPARATOR.join(a.text for a in rest), exact)
+            child.env.values["*"] = Value(" ".join(a.text for a in rest), exact)
             child.env.values["#"] = Value(str(len(rest)), True)
         self.walk_script(parse(text, depth=child.depth), child)
         return self.parts[first:]
@@ -246,7 +254,7 @@ def _decide(parts: list[Part], context: PolicyContext, grants: Grants | None) ->
         reasons = [w.message for w in warnings]
     else:
         reasons = list(dict.fromkeys(granted)) or (
-            ["only reads inside the workspace"] if parts else ["the command is empty"]
+            ["only read-only commands, on files inside the workspace"] if parts else ["the command is empty"]
         )
     texts = tuple(dict.fromkeys(p.text for p in parts if p.text))
     proposal = _proposal(needing, context) if final == "ask" else None

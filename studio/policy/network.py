@@ -167,6 +167,9 @@ def rsync(call: Call) -> None:
             call.read(value)
 
 
+_SSH_LOCAL_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand", "permitlocalcommand"})
+
+
 def ssh(call: Call) -> None:
     if call.inv.stdin is not None or call.inv.stdin_unknown:
         call.block("exfiltration", "sends what it reads from its input to another host")
@@ -200,6 +203,13 @@ def ssh(call: Call) -> None:
     )
     for key in options.value("-i", "-F"):
         call.read(key)
+    for option in options.value("-o"):
+        name, _, value = option.text.replace("=", " ", 1).partition(" ")
+        if name.lower() in _SSH_LOCAL_COMMANDS:
+            call.ask("indirection", f"`ssh -o {name}` runs a command on this computer")
+            if option.known and value.strip():
+                for part in call.nested_text(value.strip()):
+                    part.grantable = False
     host = options.operands[0].text if options.operands else "a host"
     call.network(f"logs in to {host}")
     if len(options.operands) > 1:

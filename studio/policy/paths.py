@@ -127,6 +127,8 @@ def credential(path: PurePosixPath | Path) -> str | None:
             for prefix, what in _SECRET_CONFIG.items():
                 if rest[: len(prefix)] == prefix:
                     return what
+    if name.startswith("ssh_host_") and name.endswith("_key"):
+        return f"an SSH host key ({name})"
     if _SSH_KEYS.match(name):
         return f"an SSH private key ({name})"
     if lowered == ".env" or (lowered.startswith(".env.") and not lowered.endswith(_ENV_TEMPLATES)):

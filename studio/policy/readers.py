@@ -64,7 +64,7 @@ DATA_PROGRAMS = words(
     "echo printf true false : test [ expr seq sleep basename dirname which whoami id uname date tty "
     "nproc arch type let read wait exit return shift break continue getopts umask ulimit jobs times "
     "dirs logname groups help cal yes uptime ps free locale tput clear unset shopt caller disown bg "
-    "fg pwd hostname getconf"
+    "fg pwd getconf"
 )
 
 READ_SPECS: dict[str, ReadSpec] = {name: _DATA for name in DATA_PROGRAMS}
@@ -208,7 +208,7 @@ def _sed_unsafe(script: str) -> bool:
     return bool(_SED_COMMAND.search(script) or _SED_FLAGS.search(script))
 
 
-_AWK_UNSAFE = re.compile(r"system\s*\(|\|\s*getline|getline\s*<|\|&|\bprintf?\b[^;}]*?(>|\|)")
+_AWK_UNSAFE = re.compile(r"system\s*\(|\bgetline\b|\|&|\bprintf?\b[^;}]*?(>|\|)")
 _AWK_SYSTEM = re.compile(r"system\s*\(\s*\"((?:[^\"\\]|\\.)*)\"\s*\)")
 
 
@@ -282,6 +282,9 @@ def grep_like(call: Call) -> None:
         call.read(operand)
 
 
+_JQ_ENV = re.compile(r"\$ENV\b|\benv\b")
+
+
 def jq(call: Call) -> None:
     args = list(call.args)
     rest: list[Arg] = []
@@ -297,6 +300,9 @@ def jq(call: Call) -> None:
             break
         rest.append(arg)
         index += 1
+    filters = [a for a in rest if a.known and not a.text.startswith("-")][:1]
+    if any(_JQ_ENV.search(f.text) for f in filters):
+        call.ask("secrets", "the jq filter reads environment variables, which may include API keys")
     read_only(call_with(call, rest), READ_SPECS["jq"])
 
 
@@ -361,7 +367,7 @@ def _find_exec(call: Call, command: list[Arg], roots: list[Arg]) -> None:
         replaced = [
             Arg(
                 a.text.replace("{}", root.text),
-                a.raw,
+                a.raw.replace("{}", root.raw),
                 a.exact and root.exact,
                 a.known and root.known,
                 a.expanded,
@@ -372,6 +378,23 @@ def _find_exec(call: Call, command: list[Arg], roots: list[Arg]) -> None:
             for a in command
         ]
         call.nested_args(replaced)
+
+
+def sort(call: Call) -> None:
+    if any(a.known and a.text.startswith("--compress-program") for a in call.args):
+        call.ask("indirection", "`sort --compress-program` runs another program")
+    read_only(call, READ_SPECS["sort"])
+
+
+def system_setting(call: Call) -> None:
+    """`hostname` and `date` print, unless given a value to set."""
+    setting = [a for a in call.args if not (a.known and a.text.startswith(("+", "-")))]
+    if call.name == "date":
+        setting = [a for a in call.args if a.known and a.text in ("-s", "--set")] or [
+            a for a in call.args if a.known and a.text.startswith("--set=")
+        ]
+    if setting:
+        call.runs(f"`{call.name}` changes a system setting")
 
 
 def cd(call: Call) -> None:
@@ -413,6 +436,9 @@ HANDLERS.update(
         "rg": grep_like,
         "ag": grep_like,
         "jq": jq,
+        "sort": sort,
+        "hostname": system_setting,
+        "date": system_setting,
         "find": find,
         "cd": cd,
         "pushd": cd,

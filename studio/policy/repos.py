@@ -3,9 +3,11 @@ subcommands say so, and the subcommand is part of what a grant names (`git commi
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from studio.policy.call import Call, Handler
 from studio.policy.expand import Arg
-from studio.policy.paths import is_url, words
+from studio.policy.paths import credential, is_url, words
 
 _GIT_READ = words(
     "status log diff show blame annotate ls-files ls-tree cat-file rev-parse rev-list describe "
@@ -97,13 +99,14 @@ def _git_subcommand(call: Call, sub: str, rest: list[Arg], texts: list[str]) -> 
         call.ask("write", "`git clean` deletes files git does not track")
     call.ask("write", f"`git {sub}` changes the repository or the working files")
     for arg in rest:
-        pathlike = "/" in arg.text or arg.text.startswith("~")
-        if arg.known and pathlike and not arg.text.startswith("-") and ":" not in arg.text:
+        if arg.known and not arg.text.startswith("-") and not is_url(arg.text) and ":" not in arg.text:
             call.touch(arg)
 
 
 def _git_listing_only(sub: str, texts: list[str], listing: frozenset[str]) -> bool:
-    if sub in ("stash", "reflog", "worktree", "submodule", "notes", "remote"):
+    if sub == "stash":
+        return bool(texts) and texts[0] in listing
+    if sub in ("reflog", "worktree", "submodule", "notes", "remote"):
         return not texts or texts[0] in listing
     if sub == "config":
         return any(
@@ -151,8 +154,19 @@ def _git_read(call: Call, sub: str, rest: list[Arg], texts: list[str]) -> None:
     ):
         call.runs(f"`git {sub}` with these options writes files or runs other programs")
     for arg in rest:
-        if arg.known and not arg.text.startswith("-") and ":" not in arg.text:
+        if not arg.known or arg.text.startswith("-"):
+            continue
+        if ":" in arg.text:
+            _stored_secret(call, arg.text.rsplit(":", 1)[1])
+        else:
             call.read(arg)
+
+
+def _stored_secret(call: Call, path: str) -> None:
+    """`git show HEAD:.env` reads a file out of the repository: a secret all the same."""
+    secret = credential(PurePosixPath(path or "."))
+    if secret is not None:
+        call.block("credential", f"reads {secret} from the repository")
 
 
 # -- package managers -----------------------------------------------------------------------------
@@ -170,46 +184,15 @@ _PACKAGE_READ = {
     "uv": {"--version", "-V", "version", "help", "tree"},
     "poetry": {"--version", "-V", "show", "check", "env", "about", "help"},
 }
-_PACKAGE_NETWORK = {
-    "install",
-    "i",
-    "ci",
-    "add",
-    "update",
-    "up",
-    "upgrade",
-    "download",
-    "fetch",
-    "sync",
-    "get",
-    "dlx",
-    "publish",
-    "push",
-    "pull",
-    "search",
-    "wheel",
-    "index",
-    "create",
-    "init",
-    "lock",
-    "remove",
-    "uninstall",
-    "exec",
-    "x",
-    "tool",
-    "outdated",
-    "audit",
-    "view",
-    "info",
-    "run",
-    "build",
-    "test",
-}
+_PACKAGE_NETWORK = words(
+    "install i ci add update up upgrade download fetch sync get dlx publish push pull search wheel "
+    "index create init lock remove uninstall exec x tool outdated audit view info"
+)
 PACKAGE_MANAGERS = words(
     "pip pip3 npm yarn pnpm gem cargo go brew apt apt-get dnf yum pacman apk port snap flatpak zypper "
     "conda mamba micromamba uv poetry pipenv composer bundle dotnet mvn gradle"
 )
-_RUNNERS = frozenset(["npx", "pnpx", "bunx", "uvx", "pipx"])
+_RUNNERS = words("npx pnpx bunx uvx pipx")
 
 
 def package_manager(call: Call) -> None:
@@ -217,6 +200,7 @@ def package_manager(call: Call) -> None:
     operands = [a for a in call.args if not (a.known and a.text.startswith("-") and len(call.args) > 1)]
     first = call.args[0] if call.args else None
     if first is None:
+        call.runs(f"`{call.name}` installs or changes packages")
         return
     if not first.known:
         call.dynamic(first, f"`{call.name}` runs the subcommand")

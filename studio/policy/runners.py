@@ -105,6 +105,15 @@ def _from_stdin(call: Call, what: str) -> None:
         _guarded(call.nested_text(inv.stdin))
 
 
+def scheduler(call: Call) -> None:
+    """`at` and `batch` run, later, the commands they read from their input."""
+    call.ask("indirection", f"`{call.name}` schedules commands to run later, read from its input")
+    for job_file in parse_options(call.args, {"-f", "-q", "-t"}).value("-f"):
+        call.read(job_file)
+    if call.inv.stdin is not None:
+        _guarded(call.nested_text(call.inv.stdin))
+
+
 def _guarded(parts: Sequence[Part]) -> None:
     """Parts judged from a guess can escalate the verdict but never be granted."""
     for part in parts:
@@ -581,5 +590,7 @@ HANDLERS.update(
         "run0": privileged,
         "su": privileged,
         "sudoedit": privileged,
+        "at": scheduler,
+        "batch": scheduler,
     }
 )
