@@ -91,13 +91,18 @@ class FieldSpans:
 
 @dataclass(slots=True)
 class Frontmatter:
-    """The YAML between the `---` lines: its raw text, what it parsed to, and where each field is."""
+    """The YAML between the `---` lines: its raw text, what it parsed to, and where each field is.
+
+    `flow` is set when the whole mapping is written `{...}` on its own, where line-based edits
+    (adding or moving a field) do not apply.
+    """
 
     raw: str
     data: dict[str, Any]
     spans: dict[str, FieldSpans]
     span: Span
     duplicate_keys: list[tuple[str, Span]] = field(default_factory=list)
+    flow: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ missing, unclosed or not YAML becomes a `Diagnostic` on the returned skill.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -191,7 +192,9 @@ def _parse_text(skill: Skill, text: str) -> None:
             )
         )
         return
-    frontmatter = Frontmatter(raw=raw, data=_string_keys(data), spans={}, span=fm_span)
+    frontmatter = Frontmatter(
+        raw=raw, data=_string_keys(data), spans={}, span=fm_span, flow=bool(node.flow_style)
+    )
     for key_node, value_node in node.value:
         key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else repr(key_node.value)
         key_span = _node_span(key_node, fm_start, index)
@@ -244,6 +247,30 @@ def _restore_breaks(value: Any, seen: set[int] | None = None) -> Any:
     return value
 
 
+_BAD_BLOCK_HEADER = re.compile(r"[|>][1-9+-]{0,2}#")
+
+
+def _check_block_headers(root: yaml.Node, raw: str) -> None:
+    """libyaml lets a comment touch a block scalar's header (`|#x`); YAML forbids it."""
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.style in ("|", ">") and _BAD_BLOCK_HEADER.match(raw, node.start_mark.index):
+                raise yaml.MarkedYAMLError(
+                    problem="a comment after a block scalar's `|` or `>` needs a space before it",
+                    problem_mark=node.start_mark,
+                )
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.extend((key, value))
+
+
 def _load_yaml(
     skill: Skill, raw: str, base: int, index: LineIndex
 ) -> tuple[Any, yaml.Node | None] | None:
@@ -253,6 +280,8 @@ def _load_yaml(
     loader = _Loader(raw.translate(_TO_STANDIN) if swapped else raw)
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _check_block_headers(node, raw)
         data = loader.construct_document(node) if node is not None else None
         if swapped:
             data = _restore_breaks(data)

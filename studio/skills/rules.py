@@ -81,7 +81,8 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
     fields = skill.fields
     if "name" not in fields:
         fix = None
-        if names.is_valid_name(skill.dir_name) and skill.frontmatter is not None:
+        fm = skill.frontmatter
+        if names.is_valid_name(skill.dir_name) and fm is not None and not fm.flow:
             start = skill.frontmatter.span.start
             fix = Fix(
                 f"Add `name: {skill.dir_name}`",

@@ -7,7 +7,6 @@ from bisect import bisect_right
 
 from studio.skills.model import Span
 
-
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 

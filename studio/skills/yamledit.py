@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import yaml
 
 from studio.skills.model import Skill, TextEdit
@@ -9,11 +11,22 @@ from studio.skills.textpos import LineIndex
 
 
 def newline_of(text: str) -> str:
-    return "\r\n" if "\r\n" in text else "\n"
+    """The line ending a file uses: CRLF, a lone CR (old Mac files) or LF."""
+    if "\r\n" in text:
+        return "\r\n"
+    if "\r" in text and "\n" not in text:
+        return "\r"
+    return "\n"
+
+
+# Characters YAML does not allow raw in a scalar: they must be escaped in double quotes.
+_NOT_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 def scalar(text: str) -> str:
     """`text` as a YAML scalar that reads back as exactly that string."""
+    if _NOT_PRINTABLE.search(text):
+        return yaml.safe_dump(text, default_style='"', allow_unicode=True, width=10**9).rstrip("\n")
     if text and text == text.strip() and "\n" not in text:
         try:
             plain_ok = yaml.safe_load(text) == text and not text.startswith(("'", '"'))
@@ -34,8 +47,8 @@ def replace_value(skill: Skill, key: str, new_scalar: str) -> TextEdit | None:
     source = skill.source
     start, end = spans.key.end, spans.value.end
     trailing = ""
-    if end > start and source[end - 1] == "\n":
-        trailing = "\r\n" if source[end - 2 : end] == "\r\n" else "\n"
+    if end > start and source[end - 1] in "\r\n":
+        trailing = "\r\n" if source[end - 2 : end] == "\r\n" else source[end - 1]
     return TextEdit(start, end, f": {new_scalar}{trailing}")
 
 
@@ -58,7 +71,7 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
     block = field_block(skill, key)
     fm = skill.frontmatter
     spans = skill.field_spans(key)
-    if block is None or fm is None or spans is None:
+    if block is None or fm is None or spans is None or fm.flow:
         return ()
     newline = newline_of(skill.source)
     value = fm.data.get(key)

@@ -313,11 +313,6 @@ def test_reading_limits_do_not_make_a_skill_invalid(tmp_path: Path, body: str) -
     assert (outcome.ours, outcome.theirs) == (True, True), outcome.describe()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: libyaml accepts a block scalar header followed at once by a comment (`|#x`), "
-    "which YAML 1.1 and 1.2 forbid (a comment needs white space before it); skills-ref refuses it",
-)
 def test_a_block_scalar_header_needs_space_before_a_comment(tmp_path: Path) -> None:
     text = "---\nname: pdf-tools\ndescription: |#x\n  Use when testing.\n---\n"
     outcome = verdicts(tmp_path, "pdf-tools", text)
