@@ -135,3 +135,22 @@ def generate_corpus(root: Path, count: int, seed: int = 0) -> Counter[str]:
         (directory / "SKILL.md").write_bytes(data)
         made[kind] += 1
     return made
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write a generated library of skills to a folder.")
+    parser.add_argument("folder", type=Path, help="where to write it (must not exist yet)")
+    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if args.folder.exists():
+        parser.error(f"{args.folder} already exists; pick a new folder")
+    made = generate_corpus(args.folder, args.count, args.seed)
+    print(f"wrote {args.count} skills to {args.folder}: "
+          + ", ".join(f"{kind} {n}" for kind, n in sorted(made.items())))
+
+
+if __name__ == "__main__":
+    main()

@@ -54,9 +54,13 @@ def studio_pass(root: Path, cache: Path) -> tuple[int, int]:
         [sys.executable, "-m", "studio", "validate", str(root), "--format", "json"],
         capture_output=True, env=env, check=False,
     )
-    if completed.returncode not in (0, 1):
-        sys.exit(f"studio validate failed ({completed.returncode}): {completed.stderr.decode()}")
-    payload = json.loads(completed.stdout)
+    try:
+        if completed.returncode not in (0, 1):
+            raise ValueError(f"exit code {completed.returncode}")
+        payload = json.loads(completed.stdout)
+    except ValueError as exc:
+        sys.exit(f"studio validate did not give its JSON report ({exc}):\n"
+                 f"{completed.stderr.decode(errors='replace')[-2000:]}")
     skills = payload["skills"]
     return len(skills), sum(1 for skill in skills if skill["valid"])
 
