@@ -83,7 +83,7 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
         fix = None
         fm = skill.frontmatter
         if names.is_valid_name(skill.dir_name) and fm is not None and not fm.flow:
-            start = skill.frontmatter.span.start
+            start = fm.span.start
             fix = Fix(
                 f"Add `name: {skill.dir_name}`",
                 (TextEdit(start, start, f"name: {skill.dir_name}{newline_of(skill.source)}"),),
