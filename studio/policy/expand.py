@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.policy.shell import Arith, Lit, Param, Script, SimpleCommand, Subst, Word, WordPart
+from studio.policy.syntax import Arith, Lit, Param, Script, SimpleCommand, Subst, Word, WordPart
 
 MAX_ARGS_PER_WORD = 256
 MAX_GLOB_MATCHES = 200

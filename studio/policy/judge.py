@@ -29,10 +29,12 @@ from studio.policy.expand import (
     pipeline_output,
 )
 from studio.policy.grants import Grant, GrantProposal, Grants
+from studio.policy.lexer import MAX_DEPTH
 from studio.policy.paths import is_inside
 from studio.policy.rules import dispatch
-from studio.policy.runners import dangerous_variable
-from studio.policy.shell import MAX_DEPTH, Param, Script, SimpleCommand, Word, parse
+from studio.policy.shell import parse
+from studio.policy.syntax import Param, Script, SimpleCommand, Word
+from studio.policy.wrappers import dangerous_variable
 
 MAX_COMMAND = 100_000
 MAX_PER_KIND = 8

@@ -7,7 +7,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from studio.policy import danger, network, readers, repos, runners, writers
+from studio.policy import danger, network, readers, repos, runners, wrappers, writers
 from studio.policy.call import Call, Handler, Inv, Part, State, Walker
 from studio.policy.decision import asking
 from studio.policy.paths import display, is_inside, lexical, resolve, words
@@ -18,7 +18,7 @@ SYSTEM_BIN_DIRS = words(
 )
 
 HANDLERS: dict[str, Handler] = {}
-for _module in (readers, writers, repos, network, danger, runners):
+for _module in (readers, writers, repos, network, danger, runners, wrappers):
     HANDLERS.update(_module.HANDLERS)
 
 

@@ -1,14 +1,12 @@
-"""Programs that run other code: shells and interpreters, `eval` and `source`, wrappers that run
-the command after them (`nohup`, `timeout`, `env`, `xargs`, `sudo`), and builtins that define code
-for later (aliases, traps, functions). What they run is judged too; code the policy cannot see is
-indirection and always asks."""
+"""Programs that run code: shells and interpreters (with `-c`, a script file or their input),
+`eval`, `source`, and `at`. What they run is judged too, as far as it can be seen; code the policy
+cannot see is indirection and always asks."""
 
 from __future__ import annotations
 
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import replace
 
 from studio.policy.call import Call, Handler, Part, parse_options
 from studio.policy.expand import Arg, literal_arg
@@ -17,25 +15,6 @@ from studio.policy.paths import is_url, words
 SHELLS = words("sh bash zsh dash ksh mksh ash fish csh tcsh yash posh")
 
 # Variables that change which program runs or what a shell does before it runs anything.
-DANGEROUS_VARIABLES = words(
-    "PATH LD_PRELOAD LD_LIBRARY_PATH LD_AUDIT BASH_ENV ENV IFS PROMPT_COMMAND SHELLOPTS BASHOPTS "
-    "CDPATH HOME PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONUSERBASE NODE_OPTIONS NODE_PATH PERL5OPT "
-    "PERL5LIB RUBYOPT RUBYLIB PAGER EDITOR VISUAL LESSOPEN LESSCLOSE MANPAGER BROWSER SSH_ASKPASS "
-    "SUDO_ASKPASS GIT_SSH GIT_SSH_COMMAND GIT_EXTERNAL_DIFF GIT_PAGER GIT_EDITOR GIT_CONFIG "
-    "GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_EXEC_PATH GIT_DIR GIT_WORK_TREE GIT_ASKPASS "
-    "GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT PS4"
-)
-_DANGEROUS_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "BASH_FUNC_")
-
-
-def dangerous_variable(name: str) -> bool:
-    return name in DANGEROUS_VARIABLES or name.startswith(_DANGEROUS_PREFIXES)
-
-
-def variable_warning(call: Call, name: str) -> None:
-    call.ask("indirection", f"sets `{name}`, which changes which programs run or how they behave")
-
-
 # -- shells ---------------------------------------------------------------------------------------
 
 
@@ -88,7 +67,7 @@ def _shell_command(call: Call, operands: list[Arg]) -> None:
         f"the code `{call.name} -c` runs (`{command.raw}`) is only known when the command runs",
     )
     if command.known:
-        _guarded(call.nested_text(command.text, positional))
+        guarded(call.nested_text(command.text, positional))
 
 
 def _from_stdin(call: Call, what: str) -> None:
@@ -102,7 +81,7 @@ def _from_stdin(call: Call, what: str) -> None:
         f"`{call.name}` runs {what} it reads from its input, which the policy cannot fully check",
     )
     if inv.stdin is not None and call.name in SHELLS:
-        _guarded(call.nested_text(inv.stdin))
+        guarded(call.nested_text(inv.stdin))
 
 
 def scheduler(call: Call) -> None:
@@ -111,10 +90,10 @@ def scheduler(call: Call) -> None:
     for job_file in parse_options(call.args, {"-f", "-q", "-t"}).value("-f"):
         call.read(job_file)
     if call.inv.stdin is not None:
-        _guarded(call.nested_text(call.inv.stdin))
+        guarded(call.nested_text(call.inv.stdin))
 
 
-def _guarded(parts: Sequence[Part]) -> None:
+def guarded(parts: Sequence[Part]) -> None:
     """Parts judged from a guess can escalate the verdict but never be granted."""
     for part in parts:
         part.grantable = False
@@ -263,7 +242,7 @@ def inline_code(call: Call, code: str) -> None:
                 nested.extend(call.nested_text(shlex.join(words)))
     for command in _BACKTICKS.findall(code):
         nested.extend(call.nested_text(command))
-    _guarded(nested)
+    guarded(nested)
     for single, double in _STRING.findall(code):
         literal = single or double
         if is_url(literal):
@@ -292,7 +271,7 @@ def eval_(call: Call) -> None:
     if all(arg.known for arg in call.args):
         parts = call.nested_text(text)
         if not all(arg.exact for arg in call.args):
-            _guarded(parts)
+            guarded(parts)
     for arg in call.args:
         if not arg.known:
             call.dynamic(arg, "`eval` runs")
@@ -312,285 +291,6 @@ def source(call: Call) -> None:
         call.touch(arg)
 
 
-def indirect(call: Call) -> None:
-    """Builtins that change what a command name means or re-run earlier commands."""
-    if call.name == "hash" and not call.args:
-        return
-    if call.name == "hash" and not any(a.known and a.text.startswith("-p") for a in call.args):
-        return
-    call.ask("indirection", f"`{call.name}` can change what later commands run")
-
-
-def alias(call: Call) -> None:
-    definitions = [a for a in call.args if not (a.known and a.text.startswith("-"))]
-    if not any(not a.known or "=" in a.text for a in definitions):
-        return
-    call.ask("indirection", "`alias` makes a command name run something else")
-    for definition in definitions:
-        if definition.known and "=" in definition.text:
-            call.nested_text(definition.text.partition("=")[2])
-
-
-def trap(call: Call) -> None:
-    options = parse_options(call.args)
-    if options.has("-p", "-l") or len(options.operands) < 2:
-        return
-    handler = options.operands[0]
-    if not handler.known:
-        call.dynamic(handler, "`trap` will run")
-        return
-    if handler.text not in ("", "-"):
-        parts = call.nested_text(handler.text)
-        if not handler.exact:
-            _guarded(parts)
-
-
-def declare(call: Call) -> None:
-    """export, declare, local, readonly, typeset: assignments, or a listing of every variable."""
-    flags = [a for a in call.args if a.known and re.fullmatch(r"[-+][A-Za-z]+", a.text)]
-    names = [a for a in call.args if a not in flags]
-    if not names and not any("f" in a.text or "F" in a.text for a in flags):
-        call.ask("secrets", f"`{call.name}` lists variables, which may include API keys and tokens")
-        return
-    for arg in names:
-        if not arg.known:
-            call.dynamic(arg, f"`{call.name}` sets")
-            continue
-        name, equals, value = arg.text.partition("=")
-        name = name.rstrip("+")
-        if dangerous_variable(name):
-            variable_warning(call, name)
-        if equals:
-            call.set_variable(name, replace(arg, text=value))
-
-
-def set_(call: Call) -> None:
-    if not call.args:
-        call.ask("secrets", "`set` lists every variable, which may include API keys and tokens")
-
-
-def printenv(call: Call) -> None:
-    call.ask("secrets", f"`{call.name}` prints environment variables, which may include API keys")
-
-
-# -- wrappers -------------------------------------------------------------------------------------
-
-
-def _wrapper(with_value: str = "", flags_only: bool = False) -> Handler:
-    takes = frozenset(with_value.split())
-
-    def handler(call: Call) -> None:
-        options = parse_options(call.args, takes, stop_at_operand=True)
-        if not flags_only:
-            call.unwrap(options.operands)
-
-    return handler
-
-
-def timeout(call: Call) -> None:
-    options = parse_options(call.args, {"-s", "--signal", "-k", "--kill-after"}, stop_at_operand=True)
-    call.unwrap(options.operands[1:])
-
-
-def time_(call: Call) -> None:
-    options = parse_options(call.args, {"-o", "--output", "-f", "--format"}, stop_at_operand=True)
-    for output in options.value("-o", "--output"):
-        call.write(output)
-    call.unwrap(options.operands)
-
-
-def command(call: Call) -> None:
-    options = parse_options(call.args, stop_at_operand=True)
-    if options.has("-v", "-V"):
-        return
-    call.unwrap(options.operands)
-
-
-def exec_(call: Call) -> None:
-    options = parse_options(call.args, {"-a"}, stop_at_operand=True)
-    call.unwrap(options.operands)
-
-
-def busybox(call: Call) -> None:
-    options = parse_options(call.args, stop_at_operand=True)
-    call.unwrap(options.operands)
-
-
-def env(call: Call) -> None:
-    options = parse_options(
-        call.args, {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}, stop_at_operand=True
-    )
-    base = call.inv
-    for folder in options.value("-C", "--chdir"):
-        path = call.read(folder)
-        base = replace(base, cwd=path)
-    operands = list(options.operands)
-    while operands and operands[0].known and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", operands[0].text):
-        name = operands.pop(0).text.partition("=")[0]
-        if dangerous_variable(name):
-            variable_warning(call, name)
-    split = options.value("-S", "--split-string")
-    if split:
-        call.ask("indirection", "`env -S` splits a string into a command")
-        if all(arg.known for arg in split + operands):
-            _guarded(
-                call.nested_text(" ".join([a.text for a in split] + [shlex.quote(a.text) for a in operands]))
-            )
-        return
-    if not operands:
-        printenv(call)
-        return
-    call.unwrap(operands, base)
-
-
-def xargs(call: Call) -> None:
-    options = parse_options(
-        call.args,
-        {
-            "-a",
-            "--arg-file",
-            "-d",
-            "--delimiter",
-            "-E",
-            "-e",
-            "--eof",
-            "-I",
-            "--replace",
-            "-L",
-            "--max-lines",
-            "-n",
-            "--max-args",
-            "-P",
-            "--max-procs",
-            "-s",
-            "--max-chars",
-            "--process-slot-var",
-        },
-        stop_at_operand=True,
-    )
-    for names_file in options.value("-a", "--arg-file"):
-        call.read(names_file)
-    command = list(options.operands) or [literal_arg("echo")]
-    replace_with = [a.text for a in options.value("-I", "--replace") if a.known]
-    if options.has("-i"):
-        replace_with.append("{}")
-    if replace_with:
-        command = [command[0]] + [
-            replace(a, known=False, exact=False) if any(r in a.text for r in replace_with) else a
-            for a in command[1:]
-        ]
-    call.nested_args(command, args_from_stdin=not replace_with)
-
-
-def watch(call: Call) -> None:
-    options = parse_options(call.args, {"-n", "--interval", "-q", "--equexit"}, stop_at_operand=True)
-    if options.has("-x", "--exec"):
-        call.unwrap(options.operands)
-    elif options.operands:
-        if all(a.known for a in options.operands):
-            call.nested_text(" ".join(a.text for a in options.operands))
-        else:
-            call.ask("indirection", "`watch` runs a command only known when it runs")
-
-
-def flock(call: Call) -> None:
-    options = parse_options(
-        call.args, {"-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command"}, stop_at_operand=True
-    )
-    operands = options.operands
-    if operands:
-        lock = operands[0]
-        if not (lock.known and lock.text.isdigit()):
-            call.write(lock, "locks")
-    for command_text in options.value("-c", "--command"):
-        if command_text.known:
-            call.nested_text(command_text.text)
-        else:
-            call.dynamic(command_text, "`flock -c` runs")
-    call.unwrap(operands[1:])
-
-
-def privileged(call: Call) -> None:
-    call.block("privilege", f"runs a command with administrator rights (`{call.name}`)")
-    options = parse_options(
-        call.args,
-        {
-            "-u",
-            "--user",
-            "-g",
-            "--group",
-            "-h",
-            "--host",
-            "-p",
-            "--prompt",
-            "-U",
-            "--other-user",
-            "-C",
-            "--close-from",
-            "-D",
-            "--chdir",
-            "-r",
-            "--role",
-            "-t",
-            "--type",
-            "-T",
-            "--command-timeout",
-        },
-        stop_at_operand=True,
-    )
-    if call.name == "su":
-        for command_text in options.value("-c", "--command"):
-            if command_text.known:
-                call.nested_text(command_text.text)
-        return
-    call.unwrap(options.operands)
-
-
 HANDLERS: dict[str, Handler] = {name: shell for name in SHELLS}
 HANDLERS.update({name: interpreter for name in _INLINE})
-HANDLERS.update(
-    {
-        "eval": eval_,
-        "source": source,
-        ".": source,
-        "alias": alias,
-        "trap": trap,
-        "hash": indirect,
-        "enable": indirect,
-        "fc": indirect,
-        "unalias": lambda call: None,
-        "export": declare,
-        "declare": declare,
-        "typeset": declare,
-        "local": declare,
-        "readonly": declare,
-        "set": set_,
-        "printenv": printenv,
-        "env": env,
-        "xargs": xargs,
-        "watch": watch,
-        "flock": flock,
-        "timeout": timeout,
-        "time": time_,
-        "command": command,
-        "builtin": busybox,
-        "exec": exec_,
-        "busybox": busybox,
-        "toybox": busybox,
-        "nohup": _wrapper(),
-        "setsid": _wrapper(),
-        "unbuffer": _wrapper(),
-        "nice": _wrapper("-n --adjustment"),
-        "ionice": _wrapper("-c --class -n --classdata"),
-        "stdbuf": _wrapper("-i -o -e --input --output --error"),
-        "caffeinate": _wrapper("-t -w"),
-        "sudo": privileged,
-        "doas": privileged,
-        "pkexec": privileged,
-        "run0": privileged,
-        "su": privileged,
-        "sudoedit": privileged,
-        "at": scheduler,
-        "batch": scheduler,
-    }
-)
+HANDLERS.update({"eval": eval_, "source": source, ".": source, "at": scheduler, "batch": scheduler})

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from studio.policy import PolicyContext, judge, split_commands
 from studio.policy.expand import Env, expand_words
-from studio.policy.shell import Param, Subst, parse
+from studio.policy.shell import parse
+from studio.policy.syntax import Param, Subst
 
 
 def words(text: str, index: int = 0) -> list[str | None]:
