@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -160,10 +160,18 @@ class Grants:
     # -- changing ---------------------------------------------------------------------------------
 
     def add(self, grant: Grant, *, remember: bool = False) -> Grant:
-        """Add a grant for this session, and to the file too when `remember` is set."""
+        """Add a grant for this session, and to the file too when `remember` is set.
+
+        Raises GrantsError when the file cannot be read or written; the grant then still holds
+        for this session, so the user's choice is not lost, and the message says so.
+        """
+        try:
+            folder = normalize_folder(grant.folder)
+        except ValueError as exc:
+            raise GrantsError(str(exc)) from exc
         grant = Grant(
             grant.command.strip(),
-            normalize_folder(grant.folder),
+            folder,
             Path(os.path.realpath(grant.workspace)),
             grant.added or datetime.now(UTC).isoformat(timespec="seconds"),
             remember,
@@ -171,14 +179,33 @@ class Grants:
         if not grant.command:
             raise GrantsError("a grant needs a command; a bare folder would allow everything")
         if remember:
-            self._change_file(lambda grants: [*_without(grants, grant), grant])
-        with self._lock:
-            if not remember and grant not in self._session:
-                self._session = [*_without(self._session, grant), grant]
+            try:
+                self._change_file(lambda grants: [*_without(grants, grant), grant])
+                return grant
+            except GrantsError as exc:
+                grant = replace(grant, remembered=False)
+                self._add_session(grant)
+                raise GrantsError(f"{exc}; {grant.describe()} is allowed for this session only") from exc
+        self._add_session(grant)
         return grant
 
+    def _add_session(self, grant: Grant) -> None:
+        with self._lock:
+            if grant not in self._session:
+                self._session = [*_without(self._session, grant), grant]
+
     def add_proposal(self, proposal: GrantProposal, *, remember: bool = False) -> list[Grant]:
-        return [self.add(grant, remember=remember) for grant in proposal.grants]
+        """Add every grant of a proposal; see `add` for what happens when the file is broken."""
+        added: list[Grant] = []
+        failure: GrantsError | None = None
+        for grant in proposal.grants:
+            try:
+                added.append(self.add(grant, remember=remember))
+            except GrantsError as exc:
+                failure = exc
+        if failure is not None:
+            raise failure
+        return added
 
     def revoke(self, key: str, workspace: Path | None = None) -> list[Grant]:
         """Remove the grants with this key (`cat:references/`), in one workspace or all; returns them."""

@@ -193,13 +193,16 @@ def test_a_broken_file_is_reported_and_never_overwritten(world: World, tmp_path:
     grants = Grants(path)
     assert grants.problem is not None
     assert str(path) in grants.problem and "line" in grants.problem and "left untouched" in grants.problem
-    with pytest.raises(GrantsError):
+    with pytest.raises(GrantsError, match="for this session only"):
         grants.add(Grant("python3", "./", world.workspace), remember=True)
-    with pytest.raises(GrantsError):
-        Grants(path)._change_file(lambda entries: entries)
     assert path.read_text() == broken
-    grants.add(Grant("python3", "./", world.workspace))
     assert judge("python3 scripts/extract.py", world.context, grants).verdict == "allow"
+    proposal = judge("make", world.context).grant
+    assert proposal is not None
+    with pytest.raises(GrantsError):
+        grants.add_proposal(proposal, remember=True)
+    assert judge("make", world.context, grants).verdict == "allow"
+    assert path.read_text() == broken
 
 
 def test_bad_entries_are_skipped_and_the_file_kept(world: World, tmp_path: Path) -> None:
