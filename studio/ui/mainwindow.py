@@ -38,6 +38,9 @@ from studio.ui.widgets.library_panel import LibraryPanel
 from studio.ui.widgets.problems_panel import ProblemsPanel
 
 AUTOSAVE_INTERVAL_MS = 4000
+# A root with more rows than this stays collapsed after its scan: laying out that many rows at
+# once would stall the window; the user opens it when they want it.
+EXPAND_LIMIT = 2000
 DIRTY_MARK = " ●"
 
 Tab = SkillEditorTab | FileTab
@@ -75,6 +78,7 @@ class MainWindow(QMainWindow):
         self.code_font = editor_font(self.settings.editor_font)
         self._close_allowed = False
         self._autosaved: dict[Path, str] = {}
+        self._expand_when_scanned: set[Path] = set()
 
         self.setWindowTitle("Skill Studio")
         self.setObjectName("mainWindow")
@@ -270,8 +274,7 @@ class MainWindow(QMainWindow):
         """Scan every root (settings and command line); the window is already usable."""
         roots = [SkillRoot(path, self.settings.include_hidden) for path in self.root_paths()]
         if roots:
-            self.loader.scan(roots)
-            self._show_scanning()
+            self.scan(roots)
         for root in roots:
             if not root.is_zip:
                 self.watcher.watch_folder(root.path)
@@ -280,6 +283,13 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.store.problems[0], 15000)
 
     def scan(self, roots: list[SkillRoot]) -> None:
+        """Scan roots; new roots open up when their scan is done.
+
+        A root stays collapsed while it fills: a tree view lays out every visible child on each
+        insertion, which for thousands of skills would stall the window again and again.
+        """
+        known = {node.scan.root.path for node in self.library_model.roots()}
+        self._expand_when_scanned.update(root.path for root in roots if root.path not in known)
         self.loader.scan(roots)
         self._show_scanning()
 
@@ -291,6 +301,11 @@ class MainWindow(QMainWindow):
         self.scan_label.setText(f"Scanning skills… {count:,} found")
 
     def _on_loader_scan_finished(self) -> None:
+        for path in sorted(self._expand_when_scanned):
+            node = self.library_model.root_node(path)
+            if node is not None and len(node.children) <= EXPAND_LIMIT:
+                self.library_panel.expand_root(path)
+        self._expand_when_scanned.clear()
         self.scan_progress.hide()
         count = self.library_model.skill_count
         errors = [node.scan.error for node in self.library_model.roots() if node.scan.error]

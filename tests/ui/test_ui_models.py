@@ -121,3 +121,27 @@ def test_preview_renders_tables_and_highlighted_code() -> None:
     assert "<pre><span style=" in html
     header = render_skill("pdf-tools", "Extract <tables>.", "# Body\n")
     assert header.startswith("<h1>pdf-tools</h1>") and "Extract &lt;tables&gt;." in header
+
+
+def test_nested_skills_sit_under_their_folder(qtbot: QtBot, tmp_path: Path) -> None:
+    from tests.ui.helpers import write_skill
+
+    root = tmp_path / "lib"
+    write_skill(root, "top-level")
+    write_skill(root / "plugins" / "pdf", "pdf-tools")
+    write_skill(root / "plugins" / "pdf", "pdf-forms")
+    model = LibraryModel()
+    tester = QAbstractItemModelTester(model, Fatal)
+    model.add_root(SkillRoot(root))
+    model.add_skills(root, scan_root(SkillRoot(root)).skills)
+    top = model.index(0, 0)
+    labels = [model.index(row, 0, top).data() for row in range(model.rowCount(top))]
+    assert sorted(labels) == ["plugins/pdf (2)", "top-level"]
+    assert top.data() == "lib (3)"
+    folder = model.index(labels.index("plugins/pdf (2)"), 0, top)
+    assert model.skill_index(root / "plugins" / "pdf" / "pdf-tools").parent() == folder
+    model.remove_skill(root / "plugins" / "pdf" / "pdf-tools")
+    model.remove_skill(root / "plugins" / "pdf" / "pdf-forms")
+    assert [model.index(r, 0, top).data() for r in range(model.rowCount(top))] == ["top-level"]
+    assert model.skill_count == 1
+    del tester

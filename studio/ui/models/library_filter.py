@@ -37,5 +37,8 @@ class LibraryFilter(QSortFilterProxyModel):
         index = model.index(source_row, 0, source_parent)
         if model.data(index, KIND_ROLE) != "skill":
             return False
-        haystack = str(model.data(index, FILTER_ROLE)).lower()
-        return all(word in haystack for word in self._words)
+        return self.matches(str(model.data(index, FILTER_ROLE)))
+
+    def matches(self, text: str) -> bool:
+        """Whether a skill whose `filter_text` is `text` is shown."""
+        return all(word in text for word in self._words)

@@ -1,8 +1,11 @@
 """The library tree: roots, their skills, and each skill's files, over the core's `RootScan`s.
 
-The model holds the scans themselves (their `skills` lists grow as scanning reports skills) and a
-light node per row that points at the core object it shows. A skill's files are listed only when
-the skill is expanded, so a library of 10,000 skills costs one node per skill.
+Skills directly in a root are its children; skills nested deeper sit under one node per folder
+that holds them (labelled by its path from the root), as on disk, so no level holds thousands of
+rows unless the disk does. The model holds the scans themselves (their `skills` lists grow as
+scanning reports skills) and a light node per row that points at the core object it shows. A
+skill's files are listed only when the skill is expanded, so a library of 10,000 skills costs one
+node per skill.
 """
 
 from __future__ import annotations
@@ -36,6 +39,13 @@ FILTER_ROLE = Qt.ItemDataRole.UserRole + 4
 
 STANDARD_FOLDERS = ("scripts", "references", "assets")
 
+# Computed once: combining Qt's enum flags in Python is slow, and views ask for every row.
+ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+NO_FLAGS = Qt.ItemFlag.NoItemFlags
+DISPLAY = Qt.ItemDataRole.DisplayRole
+DECORATION = Qt.ItemDataRole.DecorationRole
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+
 
 @dataclass(eq=False, slots=True)
 class Node:
@@ -48,6 +58,15 @@ class Node:
 class RootNode(Node):
     scan: RootScan = field(default_factory=lambda: RootScan(SkillRoot(Path())))
     scanning: bool = False
+    folders: dict[str, FolderNode] = field(default_factory=dict)
+
+
+@dataclass(eq=False, slots=True)
+class FolderNode(Node):
+    """A folder between a root and the skills nested in it, e.g. `plugins/pdf/skills`."""
+
+    relative: str = ""
+    root: RootNode | None = None
 
 
 @dataclass(eq=False, slots=True)
@@ -182,10 +201,8 @@ class LibraryModel(QAbstractItemModel):
         return None
 
     def node(self, index: Index) -> Node:
-        if not index.isValid():
-            return self._root
-        node = index.internalPointer()
-        assert isinstance(node, Node)
+        # Called hundreds of thousands of times while a big library loads: kept minimal.
+        node: Node = index.internalPointer() if index.isValid() else self._root
         return node
 
     def index_of(self, node: Node, column: int = 0) -> QModelIndex:
@@ -200,10 +217,10 @@ class LibraryModel(QAbstractItemModel):
     # -- Qt's model interface --------------------------------------------------------------------
 
     def index(self, row: int, column: int, parent: Index = NO_PARENT) -> QModelIndex:
-        node = self.node(parent)
-        if column != 0 or not 0 <= row < len(node.children):
+        children = (parent.internalPointer() if parent.isValid() else self._root).children
+        if column or not 0 <= row < len(children):
             return QModelIndex()
-        return self.createIndex(row, column, node.children[row])
+        return self.createIndex(row, 0, children[row])
 
     def parent(self, index: Index = NO_PARENT) -> QModelIndex:  # type: ignore[override]
         if not index.isValid():
@@ -260,9 +277,7 @@ class LibraryModel(QAbstractItemModel):
         return node is self._root
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return ITEM_FLAGS if index.isValid() else NO_FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -274,16 +289,18 @@ class LibraryModel(QAbstractItemModel):
             return self._root_data(node, role)
         if isinstance(node, FileNode):
             return self._file_data(node, role)
+        if isinstance(node, FolderNode):
+            return self._folder_data(node, role)
         return None
 
     def _skill_data(self, node: SkillNode, role: int) -> Any:
         summary = node.summary
         assert summary is not None
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY:
             return summary.display_name
-        if role == Qt.ItemDataRole.DecorationRole:
+        if role == DECORATION:
             return status_icon(summary.status)
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == TOOLTIP:
             problem = summary.first_problem
             lines = [f"<b>{_escape(summary.display_name)}</b> — {STATUS_TOOLTIPS[summary.status]}"]
             if problem is not None:
@@ -297,24 +314,24 @@ class LibraryModel(QAbstractItemModel):
         if role == PATH_ROLE:
             return str(summary.skill_file)
         if role == FILTER_ROLE:
-            return f"{summary.display_name}\n{summary.description or ''}\n{summary.directory.name}"
+            return filter_text(summary)
         return None
 
     def _root_data(self, node: RootNode, role: int) -> Any:
         scan = node.scan
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY:
             label = scan.root.path.name or str(scan.root.path)
             count = f"{len(scan.skills):,}" + ("…" if node.scanning else "")
             suffix = ", read-only" if scan.root.read_only else ""
             return f"{label} ({count}{suffix})"
-        if role == Qt.ItemDataRole.DecorationRole:
+        if role == DECORATION:
             style = QApplication.style()
             if scan.error is not None:
                 return style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
             pixmap = (QStyle.StandardPixmap.SP_DriveHDIcon if scan.root.is_zip
                       else QStyle.StandardPixmap.SP_DirIcon)
             return style.standardIcon(pixmap)
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == TOOLTIP:
             text = str(scan.root.path)
             if scan.root.read_only:
                 text += "\nA zip archive: its skills open read-only."
@@ -327,16 +344,28 @@ class LibraryModel(QAbstractItemModel):
             return str(scan.root.path)
         return None
 
+    def _folder_data(self, node: FolderNode, role: int) -> Any:
+        if role == DISPLAY:
+            return f"{node.relative} ({len(node.children):,})"
+        if role == DECORATION:
+            return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon)
+        if role in (TOOLTIP, PATH_ROLE):
+            assert node.root is not None
+            return str(node.root.scan.root.path / node.relative)
+        if role == KIND_ROLE:
+            return "folder"
+        return None
+
     def _file_data(self, node: FileNode, role: int) -> Any:
         skill = node.skill
         assert skill is not None and skill.summary is not None
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY:
             return node.relative.name + ("/" if node.is_dir else "")
-        if role == Qt.ItemDataRole.DecorationRole:
+        if role == DECORATION:
             pixmap = (QStyle.StandardPixmap.SP_DirIcon if node.is_dir
                       else QStyle.StandardPixmap.SP_FileIcon)
             return QApplication.style().standardIcon(pixmap)
-        if role == Qt.ItemDataRole.ToolTipRole or role == PATH_ROLE:
+        if role in (TOOLTIP, PATH_ROLE):
             return str(skill.summary.directory / node.relative)
         if role == KIND_ROLE:
             return "dir" if node.is_dir else "file"
@@ -370,13 +399,16 @@ class LibraryModel(QAbstractItemModel):
     def clear_root(self, path: Path) -> None:
         """Drop a root's skills before rescanning it."""
         node = self.root_node(path)
-        if node is None or not node.children:
+        if node is None:
+            return
+        node.scan.error = None
+        if not node.children:
             return
         self.beginRemoveRows(self.index_of(node), 0, len(node.children) - 1)
         self._forget_skills(node)
         node.children = []
+        node.folders = {}
         node.scan.skills = []
-        node.scan.error = None
         self.endRemoveRows()
 
     def set_scanning(self, path: Path, scanning: bool, error: str | None = None) -> None:
@@ -389,25 +421,57 @@ class LibraryModel(QAbstractItemModel):
         index = self.index_of(node)
         self.dataChanged.emit(index, index)
 
+    def _folder_key(self, root: RootNode, summary: SkillSummary) -> str:
+        """The folder, relative to the root, that holds the skill ("" when the root itself does)."""
+        try:
+            relative = summary.directory.parent.relative_to(root.scan.root.path)
+        except ValueError:
+            return ""
+        key = relative.as_posix()
+        return "" if key == "." or summary.directory == root.scan.root.path else key
+
     def add_skills(self, path: Path, summaries: list[SkillSummary]) -> None:
-        node = self.root_node(path)
-        if node is None or not summaries:
+        root = self.root_node(path)
+        if root is None or not summaries:
             return
         fresh = [s for s in summaries if s.directory not in self._by_directory]
         if not fresh:
             return
-        first = len(node.children)
-        self.beginInsertRows(self.index_of(node), first, first + len(fresh) - 1)
-        for offset, summary in enumerate(fresh):
-            skill = SkillNode(node, first + offset, summary=summary)
-            node.children.append(skill)
-            self._by_directory[summary.directory] = skill
-        node.scan.skills.extend(fresh)
+        groups: dict[str, list[SkillSummary]] = {}
+        for summary in fresh:
+            groups.setdefault(self._folder_key(root, summary), []).append(summary)
+        new_folders = [key for key in groups if key and key not in root.folders]
+        if new_folders:
+            first = len(root.children)
+            self.beginInsertRows(self.index_of(root), first, first + len(new_folders) - 1)
+            for offset, key in enumerate(new_folders):
+                folder = FolderNode(root, first + offset, relative=key, root=root)
+                root.folders[key] = folder
+                root.children.append(folder)
+            self.endInsertRows()
+        for key, group in groups.items():
+            parent: Node = root.folders[key] if key else root
+            first = len(parent.children)
+            self.beginInsertRows(self.index_of(parent), first, first + len(group) - 1)
+            for offset, summary in enumerate(group):
+                skill = SkillNode(parent, first + offset, summary=summary)
+                parent.children.append(skill)
+                self._by_directory[summary.directory] = skill
+            self.endInsertRows()
+            if key:
+                index = self.index_of(parent)
+                self.dataChanged.emit(index, index)
+        root.scan.skills.extend(fresh)
         self._skill_count += len(fresh)
-        self.endInsertRows()
-        index = self.index_of(node)
+        index = self.index_of(root)
         self.dataChanged.emit(index, index)
         self.skills_added.emit(self._skill_count)
+
+    def _root_of(self, node: Node) -> RootNode:
+        while not isinstance(node, RootNode):
+            assert node.parent is not None
+            node = node.parent
+        return node
 
     def update_skill(self, summary: SkillSummary, old_directory: Path | None = None) -> None:
         """Show a skill's new state (after a save, a rename or a rescan of it)."""
@@ -417,8 +481,7 @@ class LibraryModel(QAbstractItemModel):
                 self.add_skills(summary.root, [summary])
             return
         self._by_directory[summary.directory] = node
-        root = node.parent
-        assert isinstance(root, RootNode)
+        root = self._root_of(node)
         old = node.summary
         node.summary = summary
         root.scan.skills = [summary if s is old else s for s in root.scan.skills]
@@ -432,46 +495,52 @@ class LibraryModel(QAbstractItemModel):
 
     def replace_summaries(self, path: Path, summaries: list[SkillSummary]) -> None:
         """Swap in a root's final summaries (after duplicate names were marked) in place."""
-        node = self.root_node(path)
-        if node is None:
+        root = self.root_node(path)
+        if root is None:
             return
-        by_directory = {s.directory: s for s in summaries}
-        for child in node.children:
-            assert isinstance(child, SkillNode) and child.summary is not None
-            newer = by_directory.get(child.summary.directory)
-            if newer is not None and newer is not child.summary:
-                child.summary = newer
-        node.scan.skills = [child.summary for child in node.children
-                            if isinstance(child, SkillNode) and child.summary is not None]
-        if node.children:
-            self.dataChanged.emit(self.index_of(node.children[0]),
-                                  self.index_of(node.children[-1]))
+        for summary in summaries:
+            node = self._by_directory.get(summary.directory)
+            if node is None or node.summary is summary or node.summary == summary:
+                continue
+            node.summary = summary
+            index = self.index_of(node)
+            self.dataChanged.emit(index, index)
+        root.scan.skills = list(summaries)
 
     def remove_skill(self, directory: Path) -> None:
         node = self._by_directory.pop(directory, None)
-        if node is None:
+        if node is None or node.parent is None:
             return
-        root = node.parent
-        assert isinstance(root, RootNode)
-        self.beginRemoveRows(self.index_of(root), node.row, node.row)
-        del root.children[node.row]
-        root.scan.skills = [s for s in root.scan.skills if s is not node.summary]
-        self._renumber(root)
+        root = self._root_of(node)
+        parent = node.parent
+        removed: Node = node
+        if isinstance(parent, FolderNode) and len(parent.children) == 1:
+            removed, parent = parent, root
+            del root.folders[removed.relative]
+        self.beginRemoveRows(self.index_of(parent), removed.row, removed.row)
+        del parent.children[removed.row]
+        self._renumber(parent)
+        root.scan.skills = [s for s in root.scan.skills if s.directory != directory]
         self._skill_count -= 1
         self.endRemoveRows()
-        index = self.index_of(root)
-        self.dataChanged.emit(index, index)
+        for changed in {parent, root}:
+            index = self.index_of(changed)
+            self.dataChanged.emit(index, index)
 
     def _forget_skills(self, root: RootNode) -> None:
-        for child in root.children:
-            if isinstance(child, SkillNode) and child.summary is not None:
-                self._by_directory.pop(child.summary.directory, None)
+        for summary in root.scan.skills:
+            if self._by_directory.pop(summary.directory, None) is not None:
                 self._skill_count -= 1
 
     @staticmethod
     def _renumber(node: Node) -> None:
         for row, child in enumerate(node.children):
             child.row = row
+
+
+def filter_text(summary: SkillSummary) -> str:
+    """What the library filter searches: name, description and folder name, lowercased."""
+    return f"{summary.display_name}\n{summary.description or ''}\n{summary.directory.name}".lower()
 
 
 def _escape(text: str) -> str:

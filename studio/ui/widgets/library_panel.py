@@ -1,4 +1,8 @@
-"""The Library panel: a filter box above the tree of roots, skills and their files."""
+"""The Library panel: a filter box above the tree of roots, skills and their files.
+
+The tree shows the library model itself, and a filter proxy over it only while a filter is typed:
+a proxy multiplies the calls into the model when a view lays out thousands of rows.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,13 @@ from PySide6.QtWidgets import (
 
 from studio.skills.summary import SkillSummary
 from studio.ui.models.library_filter import LibraryFilter
-from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, LibraryModel
+from studio.ui.models.library_model import (
+    KIND_ROLE,
+    PATH_ROLE,
+    SUMMARY_ROLE,
+    LibraryModel,
+    filter_text,
+)
 
 FILTER_DELAY_MS = 120
 
@@ -47,7 +57,7 @@ class LibraryPanel(QWidget):
         self.count_label = QLabel()
         self.count_label.setObjectName("libraryCount")
         self.tree = QTreeView()
-        self.tree.setModel(self.proxy)
+        self.tree.setModel(model)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -77,60 +87,80 @@ class LibraryPanel(QWidget):
     def apply_filter(self) -> None:
         self._filter_timer.stop()
         self.proxy.set_text(self.filter_edit.text())
+        shown = self.proxy if self.proxy.active else self.model
+        if self.tree.model() is not shown:
+            current = self.selected_summary()
+            self.tree.setModel(shown)
+            if shown is self.model:
+                self.proxy.invalidate()
+                for node in self.model.roots():
+                    self.tree.expand(self.model.index_of(node))
+            if current is not None:
+                self.select_skill(current.directory)
         if self.proxy.active:
-            self.tree.expandToDepth(0)
+            self.tree.expandToDepth(1)
         self._update_count()
 
     def focus_filter(self) -> None:
         self.filter_edit.setFocus()
         self.filter_edit.selectAll()
 
+    def _to_view(self, index: QModelIndex) -> QModelIndex:
+        return self.proxy.mapFromSource(index) if self.tree.model() is self.proxy else index
+
     def selected_summary(self) -> SkillSummary | None:
         index = self.tree.currentIndex()
-        summary = self.proxy.data(index, SUMMARY_ROLE) if index.isValid() else None
+        summary = index.data(SUMMARY_ROLE) if index.isValid() else None
         return summary if isinstance(summary, SkillSummary) else None
 
     def selected_root(self) -> Path | None:
         index = self.tree.currentIndex()
-        while index.isValid() and self.proxy.data(index, KIND_ROLE) != "root":
+        while index.isValid() and index.data(KIND_ROLE) != "root":
             index = index.parent()
-        return Path(self.proxy.data(index, PATH_ROLE)) if index.isValid() else None
+        return Path(index.data(PATH_ROLE)) if index.isValid() else None
+
+    def expand_root(self, path: Path) -> None:
+        node = self.model.root_node(path)
+        if node is not None:
+            self.tree.expand(self._to_view(self.model.index_of(node)))
 
     def select_skill(self, directory: Path) -> None:
-        source = self.model.skill_index(directory)
-        index = self.proxy.mapFromSource(source)
-        if index.isValid():
-            self.tree.setCurrentIndex(index)
-            self.tree.scrollTo(index)
+        index = self._to_view(self.model.skill_index(directory))
+        if not index.isValid():
+            return
+        parent = index.parent()
+        while parent.isValid():
+            self.tree.expand(parent)
+            parent = parent.parent()
+        self.tree.setCurrentIndex(index)
+        self.tree.scrollTo(index)
 
     def _update_count(self) -> None:
         total = self.model.skill_count
         roots = len(self.model.roots())
         if self.proxy.active:
-            shown = sum(self.proxy.rowCount(self.proxy.index(row, 0))
-                        for row in range(self.proxy.rowCount()))
+            shown = sum(1 for summary in self.model.summaries()
+                        if self.proxy.matches(filter_text(summary)))
             self.count_label.setText(f"{shown:,} of {total:,} skills match")
         else:
             self.count_label.setText(
                 f"{total:,} skill{'s' * (total != 1)} in {roots} root{'s' * (roots != 1)}")
 
-    def _on_filter_edit_text_changed(self, _text: str) -> None:
-        self._filter_timer.start()
-
-    def _on_model_rows_inserted(self, parent: QModelIndex, _first: int, _last: int) -> None:
-        if not parent.isValid():
-            self.tree.expand(self.proxy.mapFromSource(self.model.index(_last, 0)))
+    def _on_model_rows_inserted(self) -> None:
         self._update_count()
 
     def _on_model_rows_changed(self) -> None:
         self._update_count()
 
+    def _on_filter_edit_text_changed(self, _text: str) -> None:
+        self._filter_timer.start()
+
     def _on_tree_activated(self, index: QModelIndex) -> None:
-        kind = self.proxy.data(index, KIND_ROLE)
-        summary = self.proxy.data(index, SUMMARY_ROLE)
+        kind = index.data(KIND_ROLE)
+        summary = index.data(SUMMARY_ROLE)
         if kind == "skill":
             self.skill_activated.emit(summary)
         elif kind == "file":
-            self.file_activated.emit(summary, Path(self.proxy.data(index, PATH_ROLE)))
-        elif kind in ("root", "dir"):
+            self.file_activated.emit(summary, Path(index.data(PATH_ROLE)))
+        elif kind in ("root", "folder", "dir"):
             self.tree.setExpanded(index, not self.tree.isExpanded(index))

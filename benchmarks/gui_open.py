@@ -1,0 +1,207 @@
+"""How fast the studio window opens a library of 10,000 skills, and whether it stays responsive.
+
+    python benchmarks/gui_open.py [--skills N] [--no-check] [--keep DIR]
+
+Generates N skills (a mix of valid ones, ones with warnings and ones with errors) in a temp folder,
+then opens the real main window offscreen on them twice, each time in a fresh process: once with
+an empty scan cache (cold, the headline) and once with the cache that run left (warm). For each it
+reports the time from `show()` until the library model holds every skill, the GUI thread's longest
+stall (the worst lateness of a 5 ms timer), and the peak memory of the window's process and of the
+scan process. Exits 1 if a cold or warm figure misses its target, unless --no-check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+TARGET_SECONDS = 3.0
+TARGET_STALL_MS = 100.0
+TARGET_MEMORY_MB = 600.0
+TICK_MS = 5
+SETTLE_SECONDS = 0.5
+STALL_NOTE_MS = 40
+
+
+def generate(root: Path, count: int) -> None:
+    """Write `count` skills in groups of 100: most valid, some with warnings or errors."""
+    for number in range(count):
+        folder = root / f"group-{number // 100:03d}" / f"skill-{number:05d}"
+        folder.mkdir(parents=True)
+        name = f"skill-{number:05d}"
+        description = f"Generated skill {number}. Use when benchmarking the library view."
+        extra = ""
+        if number % 10 == 3:
+            description = f"Generated skill {number} without a hint about its use."
+        if number % 50 == 7:
+            name = f"Skill-{number:05d}"
+        if number % 25 == 11:
+            extra = "version: 1.0\n"
+        body = f"# Skill {number}\n\nDo the thing.\n\n## Steps\n\n1. One.\n2. Two.\n"
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\nlicense: MIT\n{extra}---\n{body}",
+            encoding="utf-8",
+        )
+        if number % 20 == 0:
+            (folder / "scripts").mkdir()
+            (folder / "scripts" / "run.py").write_text("print('hi')\n", encoding="utf-8")
+
+
+def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
+    """Open the window on `root` and measure (runs in its own process)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    for variable, sub in (("STUDIO_CONFIG_DIR", "config"), ("STUDIO_DATA_DIR", "data"),
+                          ("STUDIO_CACHE_DIR", "cache")):
+        os.environ[variable] = str(scratch / sub)
+
+    import asyncio
+
+    import qasync
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from studio.settings import SettingsStore
+    from studio.ui.mainwindow import MainWindow
+    from studio.ui.theme import apply_style
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    apply_style(app)
+    figures: dict[str, Any] = {"skills": count, "longest_stall_ms": 0.0, "stalls": []}
+
+    async def run() -> None:
+        window = MainWindow(SettingsStore(scratch / "settings.yaml"),
+                            cache_path=scratch / "scan-cache.marshal", session_roots=[root])
+        loop = asyncio.get_running_loop()
+        loaded: asyncio.Future[None] = loop.create_future()
+        finished: asyncio.Future[None] = loop.create_future()
+        last = [time.perf_counter()]
+
+        def on_tick() -> None:
+            now = time.perf_counter()
+            lateness = (now - last[0]) * 1000 - TICK_MS
+            figures["longest_stall_ms"] = max(figures["longest_stall_ms"], lateness)
+            if lateness > STALL_NOTE_MS:
+                figures["stalls"].append((round(now - started, 3), round(lateness)))
+            last[0] = now
+
+        def on_skills_added(total: int) -> None:
+            if total >= count and not loaded.done():
+                figures["all_loaded_s"] = time.perf_counter() - started
+                loaded.set_result(None)
+
+        def on_scan_finished() -> None:
+            if not finished.done():
+                figures["scan_finished_s"] = time.perf_counter() - started
+                finished.set_result(None)
+
+        ticker = QTimer()
+        ticker.setTimerType(Qt.TimerType.PreciseTimer)
+        ticker.setInterval(TICK_MS)
+        ticker.timeout.connect(on_tick)
+        window.library_model.skills_added.connect(on_skills_added)
+        window.loader.scan_finished.connect(on_scan_finished)
+
+        started = time.perf_counter()
+        window.show()
+        window.start()
+        last[0] = time.perf_counter()
+        ticker.start()
+        await asyncio.wait_for(asyncio.gather(loaded, finished), timeout=120)
+        await asyncio.sleep(SETTLE_SECONDS)
+        ticker.stop()
+        figures["model_skills"] = window.library_model.skill_count
+        window.close_without_asking()
+        window.deleteLater()
+
+    with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+        runner.run(run())
+    figures["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    figures["scanner_peak_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return figures
+
+
+def run_case(case: str, root: Path, count: int, scratch: Path) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--measure", str(root), "--skills", str(count),
+               "--scratch", str(scratch)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the {case} run failed:\n{done.stdout}\n{done.stderr}")
+    figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    figures["case"] = case
+    return figures
+
+
+def misses(figures: dict[str, Any]) -> list[str]:
+    found = []
+    if figures["all_loaded_s"] > TARGET_SECONDS:
+        found.append(f"{figures['case']}: all loaded after {figures['all_loaded_s']:.2f} s "
+                     f"(target {TARGET_SECONDS:.0f} s)")
+    if figures["longest_stall_ms"] > TARGET_STALL_MS:
+        found.append(f"{figures['case']}: the GUI stalled for {figures['longest_stall_ms']:.0f} ms "
+                     f"(target {TARGET_STALL_MS:.0f} ms)")
+    if figures["peak_rss_mb"] > TARGET_MEMORY_MB:
+        found.append(f"{figures['case']}: peak memory {figures['peak_rss_mb']:.0f} MB "
+                     f"(target {TARGET_MEMORY_MB:.0f} MB)")
+    return found
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    header = ("case", "skills", "all loaded", "scan done", "longest stall", "peak RSS (window)",
+              "peak RSS (scanner)")
+    lines = [header]
+    for row in rows:
+        lines.append((row["case"], f"{row['model_skills']:,}", f"{row['all_loaded_s']:.2f} s",
+                      f"{row['scan_finished_s']:.2f} s", f"{row['longest_stall_ms']:.0f} ms",
+                      f"{row['peak_rss_mb']:.0f} MB", f"{row['scanner_peak_rss_mb']:.0f} MB"))
+    lines.append(("target", "", f"≤ {TARGET_SECONDS:.0f} s", "", f"≤ {TARGET_STALL_MS:.0f} ms",
+                  f"< {TARGET_MEMORY_MB:.0f} MB", ""))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for line in lines:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--skills", type=int, default=10_000)
+    parser.add_argument("--no-check", action="store_true", help="report only; never fail")
+    parser.add_argument("--keep", type=Path, help="generate the skills here and keep them")
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--scratch", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure is not None:
+        print(json.dumps(measure(args.measure, args.skills, args.scratch)))
+        return 0
+
+    with tempfile.TemporaryDirectory(prefix="studio-bench-") as temp:
+        base = args.keep or Path(temp)
+        root = base / "skills"
+        scratch = Path(temp) / "scratch"
+        if not root.exists():
+            started = time.perf_counter()
+            generate(root, args.skills)
+            print(f"generated {args.skills:,} skills in {time.perf_counter() - started:.1f} s "
+                  f"under {root}")
+        rows = [run_case("cold", root, args.skills, scratch),
+                run_case("warm", root, args.skills, scratch)]
+    print_table(rows)
+    missed = [miss for row in rows for miss in misses(row)]
+    for row in rows:
+        if row["stalls"]:
+            shown = ", ".join(f"{ms} ms at {at:.2f} s" for at, ms in row["stalls"][:8])
+            print(f"{row['case']}: stalls over {STALL_NOTE_MS} ms: {shown}")
+    for miss in missed:
+        print(f"missed: {miss}")
+    return 1 if missed and not args.no_check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
