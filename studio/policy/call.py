@@ -200,10 +200,6 @@ class Call:
     def cwd(self) -> Path | None:
         return self.inv.cwd
 
-    @property
-    def text(self) -> str:
-        return self.inv.text
-
     def block(self, kind: str, what: str) -> None:
         self.part.add(blocked(kind, self.part.text, what))
 
@@ -265,6 +261,7 @@ class Call:
 
     def credential_text(self, raw: str, verb: str) -> None:
         """Even an unknown path gives itself away when its written part names a secret."""
+        # In `$DIR/.ssh/id_rsa` or `$(pwd)/.env` what follows the last expansion is literal.
         tail = raw.replace("\\", "").replace('"', "").replace("'", "")
         secret = credential(PurePosixPath(tail.split("}")[-1].split(")")[-1] or "x"))
         if secret is not None:

@@ -136,10 +136,6 @@ class Decision:
     def warning_pairs(self) -> tuple[tuple[str, str], ...]:
         return tuple((w.kind, w.message) for w in self.warnings)
 
-    def model_message(self) -> str:
-        """What to tell the model when the command does not run because of this decision."""
-        return "\n".join(self.reasons)
-
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "decision": self.verdict,
