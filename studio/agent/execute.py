@@ -23,7 +23,7 @@ from studio.agent.events import (
 from studio.agent.run import DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, RunResult, run_command
 from studio.agent.tools import ACTIVATE, READ, RUN, TOOL_NAMES, SkillToolbox, ToolError
 from studio.llm.types import ToolCall
-from studio.policy import AuditLog, Decision, Grants, PolicyContext, judge
+from studio.policy import AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
 from studio.policy.audit import AuditError
 
 
@@ -148,7 +148,10 @@ class ToolExecutor:
             )
             approval = await self.approver.approve(request)
             if approval.choice == "always" and proposal is not None:
-                self.grants.add_proposal(proposal, remember=approval.remember)
+                try:
+                    self.grants.add_proposal(proposal, remember=approval.remember)
+                except GrantsError as exc:
+                    yield Notice(f"the grant holds for this session only: {exc}")
             log.approval(approval)
             approved_by, how = approval.by, approval.choice
             yield ApprovalGiven(

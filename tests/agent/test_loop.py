@@ -259,3 +259,19 @@ async def test_closing_the_turn_kills_a_running_tool(
     await stream.aclose()
     await asyncio.sleep(0.1)
     assert processes_in_group(int(marker.read_text())) == []
+
+
+async def test_a_broken_grants_file_keeps_the_grant_for_the_session(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+) -> None:
+    (workspace.parent / "grants.yaml").write_text("- {{{ not yaml\n")
+    command = {"skill": "demo", "command": "python3 scripts/hello.py"}
+    fake_ollama.script(
+        calls(Call("run_skill_script", command)), calls(Call("run_skill_script", command)), reply("ok")
+    )
+    approver = RecordingApprover(Approval("always", by="user", remember=True))
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, approver)
+    events = await run_all(agent, messages)
+    assert any(isinstance(e, Notice) and "this session only" in e.message for e in events)
+    assert len(approver.requests) == 1
+    assert (workspace.parent / "grants.yaml").read_text() == "- {{{ not yaml\n"
