@@ -138,9 +138,9 @@ def check_fix(skill: Skill, diagnostic: Diagnostic, readable: bool) -> None:
 
 
 @FUZZ
-@given(text=texts)
-def test_every_fix_edits_only_its_ranges_and_reparses(text: str) -> None:
-    result = check_result(text.encode("utf-8"))
+@given(data=st.one_of(texts.map(str.encode), mutated_skills()))
+def test_every_fix_edits_only_its_ranges_and_reparses(data: bytes) -> None:
+    result = check_result(data)
     readable = not unreadable(result)
     for diagnostic in result.diagnostics:
         if diagnostic.fix is not None:
