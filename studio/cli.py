@@ -51,7 +51,10 @@ def _run_gui(args: argparse.Namespace) -> int:
     try:
         from studio.ui.app import run_app
     except ImportError as exc:
-        print(f"studio: the window cannot start: {exc}", file=sys.stderr)
+        print(f"studio: the window cannot start: {exc}. Qt needs a few system libraries; on "
+              "Debian or Ubuntu: apt install libegl1 libgl1 libxkbcommon0 libfontconfig1 "
+              "libdbus-1-3. The other commands (studio validate, fix, new, ...) work without them.",
+              file=sys.stderr)
         return 1
     result: int = run_app(list(args.paths))
     return result

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -109,6 +110,13 @@ def run_app(paths: list[str]) -> int:
     from studio.ui.qtcheck import problem
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if sys.platform.startswith("linux") and not (
+            os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+            or os.environ.get("QT_QPA_PLATFORM")):
+        print("studio: there is no display to open the window on (neither DISPLAY nor "
+              "WAYLAND_DISPLAY is set). Run it in a desktop session, or use the commands that "
+              "need none: studio validate, studio fix, studio new.", file=sys.stderr)
+        return 1
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     broken = problem()

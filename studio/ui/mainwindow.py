@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.problems_dock], [190], Qt.Orientation.Vertical)
+        self.resizeDocks([self.problems_dock], [150], Qt.Orientation.Vertical)
         self._restore_geometry()
         self._refresh_problems()
 
@@ -485,12 +485,22 @@ class MainWindow(QMainWindow):
 
     def _restore_geometry(self) -> None:
         window = self.settings.window
+        if not (self.settings.remember_window and window.geometry):
+            self._fit_to_screen()
         if not self.settings.remember_window:
             return
         if window.geometry:
             self.restoreGeometry(QByteArray.fromBase64(window.geometry.encode("ascii")))
         if window.state:
             self.restoreState(QByteArray.fromBase64(window.state.encode("ascii")))
+
+    def _fit_to_screen(self) -> None:
+        """First start: a generous size that fits the screen (1366x768 included), centred."""
+        screen = self.screen().availableGeometry()
+        width, height = min(1440, screen.width()), min(900, screen.height())
+        self.resize(width, height)
+        self.move(screen.x() + (screen.width() - width) // 2,
+                  screen.y() + (screen.height() - height) // 2)
 
     def remember_session(self) -> None:
         settings = self.settings
@@ -501,6 +511,12 @@ class MainWindow(QMainWindow):
             settings.open_tabs = [str(tab.directory) for tab in self.editor_tabs()
                                   if isinstance(tab, SkillEditorTab)]
         self.store.save()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            for tab in self.editor_tabs():
+                tab.refresh_colors()
 
     def close_without_asking(self) -> None:
         """Close now, keeping unsaved edits only as autosaves (offered back at the next start)."""

@@ -9,15 +9,18 @@ from studio.paths import RESOURCES_DIR
 from studio.settings import EditorFont
 
 STYLE_SHEET = RESOURCES_DIR / "style" / "studio.qss"
+ICONS_DIR = RESOURCES_DIR / "icons"
 
 
 def apply_style(app: QApplication) -> None:
     """Fusion everywhere (it follows the system's colour scheme) plus our small style sheet."""
     app.setStyle("Fusion")
     try:
-        app.setStyleSheet(STYLE_SHEET.read_text(encoding="utf-8"))
+        sheet = STYLE_SHEET.read_text(encoding="utf-8")
     except OSError:
-        app.setStyleSheet("")
+        sheet = ""
+    # Style sheets resolve relative urls against the working directory, not the sheet's folder.
+    app.setStyleSheet(sheet.replace("{icons}", ICONS_DIR.as_posix()))
 
 
 def is_dark(palette: QPalette | None = None) -> bool:

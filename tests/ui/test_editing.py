@@ -212,3 +212,31 @@ def test_a_file_problem_opens_the_file(qtbot: QtBot, make_window: WindowFactory,
     current = window.current_tab()
     assert current is not None and current.path == skills_root / "web-search/scripts/run.py"
     assert current.text() == "print(1)\n"
+
+
+def test_a_dark_palette_is_followed(qtbot: QtBot, make_window: WindowFactory,
+                                    skills_root: Path) -> None:
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from studio.ui.theme import is_dark
+
+    window = make_window(skills_root)
+    tab = window.actions_.open_skill(skills_root / "web-search")
+    assert tab is not None
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    light = app.palette()
+    assert not is_dark()
+    dark = QPalette(light)
+    dark.setColor(QPalette.ColorRole.Window, QColor("#202225"))
+    dark.setColor(QPalette.ColorRole.Base, QColor("#17181a"))
+    dark.setColor(QPalette.ColorRole.Text, QColor("#e6e6e6"))
+    try:
+        app.setPalette(dark)
+        qtbot.waitUntil(lambda: tab._raw_highlighter._heading.foreground().color().name()
+                        == "#6cb6ff")
+        tab.views.setCurrentWidget(tab.preview)
+        assert "#e6edf3" in tab.preview.document().defaultStyleSheet()
+    finally:
+        app.setPalette(light)

@@ -121,3 +121,12 @@ def test_the_excepthook_logs_and_tells(qtbot: QtBot, caplog: pytest.LogCaptureFi
     assert box.text() == "ValueError: a bug in a slot"
     assert "a bug in a slot" in caplog.text
     box.close()
+
+
+def test_without_a_display_the_window_says_so(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    for variable in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert studio_app.run_app([]) == 1
+    assert "there is no display" in capsys.readouterr().err

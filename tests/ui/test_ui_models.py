@@ -120,7 +120,8 @@ def test_preview_renders_tables_and_highlighted_code() -> None:
     assert "<table>" in html and "<td>1</td>" in html
     assert "<pre><span style=" in html
     header = render_skill("pdf-tools", "Extract <tables>.", "# Body\n")
-    assert header.startswith("<h1>pdf-tools</h1>") and "Extract &lt;tables&gt;." in header
+    assert "<th align='left'>name</th><td>pdf-tools</td>" in header
+    assert "Extract &lt;tables&gt;." in header
 
 
 def test_nested_skills_sit_under_their_folder(qtbot: QtBot, tmp_path: Path) -> None:

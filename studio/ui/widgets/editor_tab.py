@@ -193,6 +193,14 @@ class SkillEditorTab(QWidget):
         for editor in (self.body_editor, self.raw_editor):
             editor.setFont(font)
 
+    def refresh_colors(self) -> None:
+        """Follow a switch between light and dark palettes."""
+        self._body_highlighter.refresh_colors()
+        self._raw_highlighter.refresh_colors()
+        self.preview.forget()
+        if self.views.currentWidget() is self.preview:
+            self._refresh_preview()
+
     def undo(self) -> None:
         self.doc.document.undo()
 

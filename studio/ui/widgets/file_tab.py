@@ -62,8 +62,8 @@ class FileTab(QWidget):
         self.editor.setReadOnly(self.read_only)
         self.editor.setFont(font)
         self.editor.setLineWrapMode(CodeEditor.LineWrapMode.NoWrap)
-        if path.suffix.lower() in (".md", ".markdown"):
-            self._highlighter = MarkdownHighlighter(self.document)
+        self._highlighter = (MarkdownHighlighter(self.document)
+                             if path.suffix.lower() in (".md", ".markdown") else None)
         banner = QLabel(why or ("This file is inside a zip archive and opens read-only."
                                 if read_only else ""))
         banner.setObjectName("banner")
@@ -94,6 +94,10 @@ class FileTab(QWidget):
 
     def set_text(self, text: str) -> None:
         replace_text(self.document, self.text(), text)
+
+    def refresh_colors(self) -> None:
+        if self._highlighter is not None:
+            self._highlighter.refresh_colors()
 
     def undo(self) -> None:
         self.document.undo()

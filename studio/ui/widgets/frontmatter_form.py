@@ -136,6 +136,7 @@ class FrontmatterForm(QWidget):
             0, QHeaderView.ResizeMode.ResizeToContents)
         self.metadata_view.horizontalHeader().setStretchLastSection(True)
         self.metadata_view.verticalHeader().hide()
+        self.metadata_view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.metadata_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.metadata_view.setMinimumHeight(self.fontMetrics().lineSpacing() * 6)
         self.metadata_view.setMaximumHeight(self.fontMetrics().lineSpacing() * 12)
@@ -269,16 +270,14 @@ class FrontmatterForm(QWidget):
     def _set_problem(widget: QWidget, level: str, tooltip: str) -> None:
         if widget.property("problem") != level:
             widget.setProperty("problem", level)
-            widget.style().unpolish(widget)
-            widget.style().polish(widget)
+            _repolish(widget)
         widget.setToolTip(tooltip)
 
     def _show_name_message(self, value: str) -> None:
         message, severity = name_message(value, self._folder)
         self.name_message.setText(message)
         self.name_message.setProperty("severity", str(severity) if severity else "")
-        self.name_message.style().unpolish(self.name_message)
-        self.name_message.style().polish(self.name_message)
+        _repolish(self.name_message)
         self.name_message.setVisible(bool(message))
 
     def _update_counters(self) -> None:
@@ -290,8 +289,7 @@ class FrontmatterForm(QWidget):
             over = "error" if len(text) > limit else ""
             if label.property("severity") != over:
                 label.setProperty("severity", over)
-                label.style().unpolish(label)
-                label.style().polish(label)
+                _repolish(label)
 
     # -- what the user typed ----------------------------------------------------------------------------
 
@@ -346,6 +344,13 @@ class FrontmatterForm(QWidget):
             rows = [self.metadata_view.currentIndex().row()]
         for row in rows:
             self.metadata_model.remove_row(row)
+
+
+def _repolish(widget: QWidget) -> None:
+    """Apply style-sheet rules that depend on a property that just changed, and repaint."""
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+    widget.update()
 
 
 def _label(text: str, buddy: QWidget) -> QLabel:

@@ -24,8 +24,8 @@ table { border-collapse: collapse; }
 th { background-color: #eff1f3; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; }
 blockquote { color: #57606a; margin-left: 12px; }
-.description { color: #57606a; font-size: 11pt; }
-.meta { color: #6e7781; }
+table.frontmatter { margin-bottom: 12px; }
+table.frontmatter th { width: 90px; }
 """
 DARK_CSS = (LIGHT_CSS.replace("#1f2328", "#e6edf3").replace("#eff1f3", "#30363d")
             .replace("#f6f8fa", "#1c2128").replace("#d0d7de", "#444c56")
@@ -59,11 +59,14 @@ def render_markdown(body: str) -> str:
 
 def render_skill(name: str | None, description: str | None, body: str) -> str:
     """A skill's name and description as a header, then its body."""
+    rows = [(key, value) for key, value in (("name", name), ("description", description))
+            if value]
     parts = []
-    if name:
-        parts.append(f"<h1>{html.escape(name)}</h1>")
-    if description:
-        parts.append(f"<p class='description'>{html.escape(description)}</p><hr>")
+    if rows:
+        parts.append("<table class='frontmatter' width='100%'>")
+        parts.extend(f"<tr><th align='left'>{key}</th><td>{html.escape(value)}</td></tr>"
+                     for key, value in rows if value is not None)
+        parts.append("</table>")
     parts.append(render_markdown(body))
     return "".join(parts)
 
@@ -93,6 +96,10 @@ class PreviewView(QTextBrowser):
         self.document().setDefaultStyleSheet(DARK_CSS if is_dark() else LIGHT_CSS)
         self.setHtml(rendered)
         self.verticalScrollBar().setValue(scroll)
+
+    def forget(self) -> None:
+        """Render again next time even if the text is the same (the palette changed)."""
+        self._html = ""
 
     def _on_self_anchor_clicked(self, url: QUrl) -> None:
         self.link_clicked.emit(url.toString())
