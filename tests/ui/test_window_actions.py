@@ -1,0 +1,102 @@
+"""The window's keyboard shortcuts, whole-library problems, standard locations, file tabs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+from pytestqt.qtbot import QtBot
+
+from tests.ui.helpers import WindowFactory
+
+
+@pytest.mark.parametrize(("action", "keys"), [
+    ("new_action", "Ctrl+N"), ("add_root_action", "Ctrl+O"), ("save_action", "Ctrl+S"),
+    ("close_tab_action", "Ctrl+W"), ("filter_action", "Ctrl+F"), ("fix_action", "Ctrl+."),
+    ("rename_action", "F2"),
+])
+def test_the_keyboard_shortcuts(make_window: WindowFactory, action: str, keys: str) -> None:
+    window = make_window()
+    assert getattr(window, action).shortcut() == QKeySequence(keys)
+
+
+def test_f2_opens_the_rename_dialog_for_the_open_skill(qtbot: QtBot, make_window: WindowFactory,
+                                                       skills_root: Path) -> None:
+    from studio.ui.dialogs.skill_name import RenameSkillDialog
+    from tests.ui.helpers import open_dialog
+
+    window = make_window(skills_root)
+    tab = window.actions_.open_skill(skills_root / "pdf-tools")
+    assert tab is not None
+    window.activateWindow()
+    tab.raw_editor.setFocus()
+    qtbot.keyClick(tab.raw_editor, Qt.Key.Key_F2)
+    dialog = open_dialog(qtbot, RenameSkillDialog)
+    assert dialog.name_edit.text() == "pdf-tools"
+    dialog.reject()
+
+
+def test_problems_of_the_whole_library(qtbot: QtBot, make_window: WindowFactory,
+                                       skills_root: Path) -> None:
+    (skills_root / "Bad Name").mkdir()
+    (skills_root / "Bad Name" / "SKILL.md").write_text(
+        "---\nname: Bad Name\ndescription: Broken. Use when testing.\n---\nBody\n")
+    window = make_window(skills_root)
+    panel = window.problems_panel
+    assert panel.model.rowCount() == 0
+    window.validate_action.trigger()
+    assert panel.library_scope
+    assert not panel.table.isColumnHidden(panel.model.SKILL)
+    problems = panel.model.problems()
+    assert {p.skill_name for p in problems} == {"Bad Name", "csv-profiler"}
+    assert "error" in panel.summary.text()
+    bad = next(i for i, p in enumerate(problems) if p.diagnostic.code == "SK104")
+
+    panel.table.doubleClicked.emit(panel.model.index(bad, 2))
+
+    tab = window.current_skill_tab()
+    assert tab is not None and tab.directory == skills_root / "Bad Name"
+    assert tab.form.name_edit.property("problem") == "error"
+
+
+def test_a_standard_location_is_created_and_added(qtbot: QtBot, make_window: WindowFactory,
+                                                  scratch_home: Path) -> None:
+    window = make_window()
+    window.locations_menu.aboutToShow.emit()
+    labels = [action.text() for action in window.locations_menu.actions()]
+    assert "~/.claude/skills (create it)" in labels
+    location = scratch_home / ".claude" / "skills"
+    window.actions_.add_location(location)
+    qtbot.waitUntil(lambda: not window.loader.busy, timeout=10000)
+    assert location.is_dir()
+    assert window.library_model.root_node(location) is not None
+    window.locations_menu.aboutToShow.emit()
+    assert "~/.claude/skills (in the library)" in [a.text() for a in window.locations_menu.actions()]
+
+
+def test_a_script_opens_in_a_plain_tab_and_saves(qtbot: QtBot, make_window: WindowFactory,
+                                                 skills_root: Path) -> None:
+    script = skills_root / "pdf-tools" / "scripts" / "extract.py"
+    window = make_window(skills_root)
+    tab = window.actions_.open_file(script, 1)
+    assert tab is not None and tab.path == script
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "extract.py"
+    tab.set_text(tab.text() + "print('done')\n")
+    assert tab.dirty
+    window.save_action.trigger()
+    assert script.read_text() == "#!/usr/bin/env python3\nprint('done')\n"
+    assert script.stat().st_mode & 0o111, "saving must keep the script executable"
+    assert not tab.dirty
+
+
+def test_binary_files_are_not_opened_for_editing(qtbot: QtBot, make_window: WindowFactory,
+                                                 skills_root: Path) -> None:
+    image = skills_root / "pdf-tools" / "assets" / "logo.png"
+    image.parent.mkdir()
+    image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    window = make_window(skills_root)
+    tab = window.actions_.open_file(image)
+    assert tab is not None and tab.read_only
+    assert "binary file" in tab.findChild(type(window.welcome), "banner").text()
