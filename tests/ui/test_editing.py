@@ -240,3 +240,34 @@ def test_a_dark_palette_is_followed(qtbot: QtBot, make_window: WindowFactory,
         assert "#e6edf3" in tab.preview.document().defaultStyleSheet()
     finally:
         app.setPalette(light)
+
+
+def test_a_file_that_is_not_utf8_opens_read_only(qtbot: QtBot, make_window: WindowFactory,
+                                                 skills_root: Path) -> None:
+    skill_file = skills_root / "web-search" / "SKILL.md"
+    skill_file.write_bytes(b"---\nname: web-search\ndescription: caf\xe9\n---\n")
+    window = make_window(skills_root)
+    tab = window.actions_.open_skill(skill_file.parent)
+    assert tab is not None
+    assert tab.doc.read_only and tab.raw_editor.isReadOnly()
+    assert "not valid UTF-8" in tab.banner.text()
+    assert not window.actions_.save(tab)
+    assert skill_file.read_bytes().endswith(b"caf\xe9\n---\n")
+
+
+def test_an_unclosed_frontmatter_turns_the_form_and_body_off(qtbot: QtBot,
+                                                              make_window: WindowFactory,
+                                                              skills_root: Path) -> None:
+    skill_file = skills_root / "web-search" / "SKILL.md"
+    skill_file.write_text("---\nname: web-search\ndescription: x\n# Body\n", encoding="utf-8")
+    window = make_window(skills_root)
+    tab = window.actions_.open_skill(skill_file.parent)
+    assert tab is not None
+    assert tab.form.notice.isVisibleTo(tab.form)
+    assert tab.form.name_edit.isReadOnly()
+    assert tab.body_editor.isReadOnly()
+    assert any(d.code == "SK011" for d in tab.diagnostics)
+    tab.doc.set_text("---\nname: web-search\ndescription: x\n---\n# Body\n")
+    assert not tab.form.notice.isVisibleTo(tab.form)
+    assert not tab.form.name_edit.isReadOnly() and not tab.body_editor.isReadOnly()
+    assert tab.body_editor.toPlainText() == "# Body\n"
