@@ -1,0 +1,219 @@
+"""The chat store: schema versions, messages committed one by one, history for the model, export."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from studio.chatstore import (
+    SCHEMA_VERSION,
+    ChatStore,
+    ChatStoreError,
+    StoredMessage,
+    ToolRecord,
+    export_markdown,
+    history,
+    title_for,
+)
+from studio.llm.types import ToolCall
+from studio.paths import data_dir
+
+
+def _card(call_id: str = "c1", **fields: object) -> ToolRecord:
+    record = ToolRecord(call_id, "run_skill_script", "demo", "python3 scripts/x.py",
+                        {"skill": "demo", "command": "python3 scripts/x.py"},
+                        command="python3 scripts/x.py", cwd="/skills/demo")
+    for key, value in fields.items():
+        setattr(record, key, value)
+    return record
+
+
+def test_the_default_file_is_in_the_data_folder() -> None:
+    store = ChatStore()
+    assert store.path == data_dir() / "chats.sqlite"
+    assert store.path.exists()
+    store.close()
+
+
+def test_a_new_file_gets_the_current_schema_version_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "chats.sqlite"
+    ChatStore(path).close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"chats", "messages"} <= tables
+    db.close()
+
+
+def test_a_file_from_a_newer_studio_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "chats.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE future (x)")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(ChatStoreError, match="newer version of Skill Studio"):
+        ChatStore(path)
+    assert path.read_bytes() == before
+
+
+def test_a_file_that_is_not_a_database_is_moved_aside(tmp_path: Path) -> None:
+    path = tmp_path / "chats.sqlite"
+    path.write_bytes(b"this is not sqlite " * 100)
+    store = ChatStore(path)
+    assert store.problem is not None and "moved aside" in store.problem
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("chats.sqlite.broken-")]
+    assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not sqlite")
+    assert store.create_chat().id == 1
+    store.close()
+
+
+def test_chats_round_trip_newest_first(tmp_path: Path) -> None:
+    store = ChatStore(tmp_path / "c.sqlite")
+    first = store.create_chat(title="first", backend="ollama", model="qwen3:0.6b")
+    second = store.create_chat(title="second", skills=["csv-profiler"])
+    assert [c.title for c in store.chats()] == ["second", "first"]
+    store.append(first.id, StoredMessage("user", "hello"))
+    assert [c.title for c in store.chats()] == ["first", "second"]
+    assert store.chat(second.id) == second
+    assert store.chat(first.id).skills is None  # type: ignore[union-attr]
+    renamed = store.update_chat(replace(second, title="renamed"))
+    assert store.chat(second.id) == renamed
+    store.delete_chat(first.id)
+    assert [c.id for c in store.chats()] == [second.id]
+    assert store.messages(first.id) == []
+    store.close()
+
+
+def test_messages_and_cards_round_trip(tmp_path: Path) -> None:
+    store = ChatStore(tmp_path / "c.sqlite")
+    chat = store.create_chat()
+    call = ToolCall("c1", "run_skill_script", {"skill": "demo", "command": "ls"})
+    card = _card(status="ok", output="a\nb\n", result="exit code 0\na\nb\n", exit_code=0,
+                 duration=0.25, approval={"choice": "once", "by": "user", "reason": None,
+                                          "scope": None})
+    saved = [
+        store.append(chat.id, StoredMessage("user", "list the files")),
+        store.append(chat.id, StoredMessage("assistant", "", thinking="hmm", calls=(call,))),
+        store.append(chat.id, StoredMessage("tool", record=card)),
+        store.append(chat.id, StoredMessage("notice", "something to know")),
+        store.append(chat.id, StoredMessage("assistant", "There are **two** files.")),
+    ]
+    assert [m.seq for m in saved] == [1, 2, 3, 4, 5]
+    again = ChatStore(tmp_path / "c.sqlite").messages(chat.id)
+    assert again == saved
+    assert again[2].record == card
+    store.close()
+
+
+def test_truncate_forgets_the_tail(tmp_path: Path) -> None:
+    store = ChatStore(tmp_path / "c.sqlite")
+    chat = store.create_chat()
+    for text in ("one", "two", "three"):
+        store.append(chat.id, StoredMessage("user", text))
+    store.truncate(chat.id, 2)
+    assert [m.content for m in store.messages(chat.id)] == ["one"]
+    assert store.append(chat.id, StoredMessage("user", "again")).seq == 2
+    store.close()
+
+
+def test_a_damaged_row_is_left_out_not_fatal(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    store = ChatStore(path)
+    chat = store.create_chat()
+    store.append(chat.id, StoredMessage("user", "fine"))
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO messages VALUES (?, 2, 'tool', '', NULL, '{not json', 0)", (chat.id,))
+    db.execute("INSERT INTO messages VALUES (?, 3, 'wizard', 'x', NULL, NULL, 0)", (chat.id,))
+    db.commit()
+    db.close()
+    assert [m.content for m in store.messages(chat.id)] == ["fine"]
+    store.close()
+
+
+def test_history_gives_every_call_a_result() -> None:
+    first = ToolCall("a", "activate_skill", {"name": "demo"})
+    second = ToolCall("b", "run_skill_script", {"skill": "demo", "command": "ls"})
+    messages = [
+        StoredMessage("user", "go"),
+        StoredMessage("assistant", "", calls=(first, second)),
+        StoredMessage("tool", record=_card("a", tool="activate_skill", result="the body")),
+        StoredMessage("notice", "Stopped."),
+        StoredMessage("user", "again"),
+    ]
+    sent = history(messages)
+    assert [(m.role, m.tool_call_id) for m in sent] == [
+        ("user", None), ("assistant", None), ("tool", "a"), ("tool", "b"), ("user", None)]
+    assert sent[2].content == "the body"
+    assert "stopped" in sent[3].content
+    assert sent[1].tool_calls == [first, second]
+
+
+def test_export_shows_prompts_answers_and_tool_runs(tmp_path: Path) -> None:
+    store = ChatStore(tmp_path / "c.sqlite")
+    chat = store.create_chat(title="Profile a CSV", backend="ollama", model="qwen3:0.6b",
+                             skills=["demo"])
+    messages = [
+        StoredMessage("user", "profile data.csv"),
+        StoredMessage("tool", record=_card(status="denied", result="denied by user: no",
+                                           approval={"choice": "deny", "by": "user",
+                                                     "reason": "not now", "scope": None})),
+        StoredMessage("assistant", "Here it is:\n\n```\n``` inner\n```\n", thinking="plan"),
+    ]
+    text = export_markdown(chat, messages)
+    assert text.startswith("# Profile a CSV\n")
+    assert "model `qwen3:0.6b` (ollama)" in text and "skills: `demo`" in text
+    assert "## You\n\nprofile data.csv" in text
+    assert "- approval: deny by user: not now" in text
+    assert "```\npython3 scripts/x.py\n```" in text
+    assert "<summary>Thinking</summary>" in text
+    store.close()
+
+
+def test_titles_come_from_the_first_line() -> None:
+    assert title_for("\n  Profile data.csv please\nmore") == "Profile data.csv please"
+    long = title_for("word " * 40)
+    assert long.endswith("…") and len(long) <= 61
+    assert title_for("   ") == "New chat"
+
+
+def test_a_killed_writer_loses_nothing_it_committed(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    ready = tmp_path / "ready"
+    script = textwrap.dedent(f"""
+        import sys, time, pathlib
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
+        from studio.chatstore import ChatStore, StoredMessage
+        store = ChatStore(pathlib.Path({str(path)!r}))
+        chat = store.create_chat(title="kept")
+        for n in range(3):
+            store.append(chat.id, StoredMessage("user", f"message {{n}}"))
+        pathlib.Path({str(ready)!r}).write_text("ok")
+        time.sleep(60)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 20
+        while not ready.exists() and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ready.exists(), "the writer never got ready"
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.kill()
+        child.wait(timeout=10)
+    store = ChatStore(path)
+    [chat] = store.chats()
+    assert chat.title == "kept"
+    assert [m.content for m in store.messages(chat.id)] == ["message 0", "message 1", "message 2"]
+    store.close()
