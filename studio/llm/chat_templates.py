@@ -5,9 +5,11 @@ llama.cpp would drop the tools from the prompt. These templates describe the too
 turn and show earlier calls and results, so llama.cpp can offer tools and parse calls.
 
 `CHATML_TOOLS` wraps calls in `<tool_call>` tags (the Hermes/Qwen convention): text around a call
-stays free. `CHATML_JSON_TOOLS` has the model answer with a bare JSON object; with
-`tool_choice="required"` llama.cpp then constrains the answer to a call as soon as it opens a
-brace, which tiny models need, but with "auto" an answer holding other JSON can fail to parse.
+stays free. `CHATML_JSON_TOOLS` has the model answer with a bare JSON object; with "auto" an
+answer holding other JSON can fail to parse. With either, a forced call (`tool_choice="required"`)
+is held to the call's grammar from its first token, because the OpenAI client writes the call's
+opening for the model (`studio.llm.openai`); llama.cpp alone would let the model write text first,
+and a tiny model then never gets to the call.
 """
 
 from __future__ import annotations

@@ -1,5 +1,12 @@
 """Client for OpenAI-compatible servers (llama.cpp's server, LM Studio, vLLM, the embedded engine):
-`/v1/chat/completions` streamed as server-sent events, `/v1/models` to list models."""
+`/v1/chat/completions` streamed as server-sent events, `/v1/models` to list models.
+
+A forced tool call (`tool_choice="required"` or a tool's name) on llama.cpp's server: llama.cpp lets
+the model write text before the call, and a small model then writes only text. Its chat template
+tells, through `/apply-template`, what the model's turn holds before a tool's name; the request
+ends with that much of an assistant message, which llama.cpp continues with its tool-call grammar
+already past the opening, so the first token generated is part of the call.
+"""
 
 from __future__ import annotations
 
@@ -81,6 +88,35 @@ def _tool_json(tool: ToolSpec) -> dict[str, Any]:
             "parameters": tool.parameters,
         },
     }
+
+
+_PROBE_TOOL = "studio_probe_tool"
+_PROBE_TOOLS = [
+    _tool_json(ToolSpec(_PROBE_TOOL, "Shows how a call is written.", {"type": "object", "properties": {}}))
+]
+_PROBE_USER: dict[str, Any] = {"role": "user", "content": "Hi"}
+_PROBE_CALL: list[dict[str, Any]] = [
+    _PROBE_USER,
+    {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {"id": "call_probe", "type": "function", "function": {"name": _PROBE_TOOL, "arguments": "{}"}}
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_probe", "content": "ok"},
+]
+
+
+def find_call_opener(plain: str, with_call: str, name: str) -> str | None:
+    """What a chat template writes in the model's turn before the name of a tool it calls: the text
+    of `with_call` (a conversation with a call to `name`, rendered) between the end of `plain` (the
+    same conversation up to the model's turn, rendered with the turn's opening) and `name`. None
+    when the two do not line up that way, or nothing comes before the name."""
+    if not with_call.startswith(plain):
+        return None
+    end = with_call.find(name, len(plain))
+    return with_call[len(plain) : end] if end > len(plain) else None
 
 
 def _openai_options(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -219,6 +255,7 @@ class OpenAIClient:
             headers=headers,
         )
         self.base_url = base_url.rstrip("/")
+        self._openers: dict[str, str | None] = {}
 
     async def aclose(self) -> None:
         await self._transport.aclose()
@@ -276,8 +313,9 @@ class OpenAIClient:
         options: dict[str, Any] | None = None,
     ) -> AsyncGenerator[StreamEvent, None]:
         """Stream the model's answer. `tool_choice` is sent as is ("auto", "required", "none", or a
-        function name, which becomes the OpenAI object naming it); `think` asks templates that know
-        `enable_thinking` to think."""
+        function name, which becomes the OpenAI object naming it); on llama.cpp's server a forced
+        call is started for the model (see the module's docstring). `think` asks templates that
+        know `enable_thinking` to think."""
         body: dict[str, Any] = _openai_options(options)
         body.update(
             {
@@ -287,17 +325,69 @@ class OpenAIClient:
                 "stream_options": {"include_usage": True},
             }
         )
+        forced: str | None = None
         if tools:
             body["tools"] = [_tool_json(tool) for tool in tools]
             if tool_choice in ("auto", "required", "none"):
                 body["tool_choice"] = tool_choice
             elif tool_choice:
                 body["tool_choice"] = {"type": "function", "function": {"name": tool_choice}}
+            if tool_choice and tool_choice not in ("auto", "none"):
+                forced = tool_choice
         if think:
             body["chat_template_kwargs"] = {"enable_thinking": True}
-        return self._stream(model, body)
+        return self._stream(model, body, forced)
 
-    async def _stream(self, model: str, body: dict[str, Any]) -> AsyncGenerator[StreamEvent, None]:
+    async def _render(self, model: str, messages: list[dict[str, Any]]) -> str:
+        """The prompt llama.cpp's server makes of `messages` (with the probe tool offered)."""
+        body = {"model": model, "messages": messages, "tools": _PROBE_TOOLS}
+        data = await self._root.request_json(
+            "POST", "/apply-template", body, self._status_error(None)
+        )
+        prompt = data.get("prompt") if isinstance(data, dict) else None
+        if not isinstance(prompt, str):
+            raise BadResponse(
+                self._root.url("/apply-template"), "no prompt", self._transport.wrong_server_hint
+            )
+        return prompt
+
+    async def call_opener(self, model: str) -> str | None:
+        """What `model`'s turn holds before a tool's name when it calls one, if the server is
+        llama.cpp's and continues an unfinished assistant message; else None. Asked once per model."""
+        if model in self._openers:
+            return self._openers[model]
+        opener = None
+        try:
+            plain = await self._render(model, [_PROBE_USER])
+            found = find_call_opener(plain, await self._render(model, _PROBE_CALL), _PROBE_TOOL)
+            if found is not None:
+                started = [_PROBE_USER, {"role": "assistant", "content": found}]
+                if await self._render(model, started) == plain + found:
+                    opener = found
+        except (HTTPError, BadResponse):
+            # Not llama.cpp's server, or a template that cannot show a call: no head start.
+            opener = None
+        self._openers[model] = opener
+        return opener
+
+    async def _start_forced_call(self, model: str, body: dict[str, Any], choice: str) -> None:
+        messages = body["messages"]
+        if messages and messages[-1]["role"] == "assistant":
+            return
+        opener = await self.call_opener(model)
+        if opener is None:
+            return
+        # The server knows no tool names in `tool_choice`; the name written after the opener
+        # names the tool instead, and "required" keeps the call's grammar on from the start.
+        named = choice != "required"
+        messages.append({"role": "assistant", "content": opener + (choice if named else "")})
+        body["tool_choice"] = "required"
+
+    async def _stream(
+        self, model: str, body: dict[str, Any], forced: str | None = None
+    ) -> AsyncGenerator[StreamEvent, None]:
+        if forced is not None:
+            await self._start_forced_call(model, body, forced)
         url = self._transport.url("/chat/completions")
         hint = self._transport.wrong_server_hint
         calls = ToolCallAssembler()
