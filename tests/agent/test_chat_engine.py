@@ -1,0 +1,133 @@
+"""End to end with a real engine: `studio chat --backend openai` against xllamacpp's llama.cpp
+server on SmolLM2-135M, with a small skill whose script the model is forced to run.
+
+Greedy sampling keeps the model's choices the same from run to run; the engine uses one thread,
+because on busy cores llama.cpp's threads wait on each other and two are many times slower.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes.localmodels import INSTALL_HINT, smollm2_gguf
+
+from studio.llm.embedded import EmbeddedEngine
+
+pytestmark = pytest.mark.engine
+
+SOURCE_ROOT = Path(__file__).resolve().parents[2]
+GREEDY = ["--option", "temperature=0", "--option", "seed=1", "--option", "max_tokens=64"]
+CHAT_TIMEOUT = 120.0
+SKILL_MD = """\
+---
+name: hello
+description: Greets the user by running a script. Use when the user asks for a greeting.
+---
+# Hello
+
+Run `python3 scripts/hello.py` and tell the user what it printed.
+"""
+SCRIPT = 'print("Hello from the hello skill!")\n'
+
+
+def _engine() -> EmbeddedEngine:
+    if importlib.util.find_spec("xllamacpp") is None:
+        pytest.skip("xllamacpp is not installed: pip install 'skill-studio[local]'")
+    path = smollm2_gguf()
+    if path is None:
+        pytest.skip(INSTALL_HINT)
+    return EmbeddedEngine(path, ctx_size=2048, threads=1)
+
+
+def _workspace(tmp_path: Path) -> Path:
+    skill = tmp_path / "skills" / "hello"
+    (skill / "scripts").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
+    (skill / "scripts" / "hello.py").write_text(SCRIPT, encoding="utf-8")
+    return tmp_path
+
+
+async def _studio_chat(url: str, workspace: Path, *args: str) -> tuple[int, list[dict[str, Any]], str]:
+    """Run `studio chat --json` with no terminal; its exit code, its events and its stderr."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE_ROOT), env.get("PYTHONPATH")]))
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "studio", "chat", "--backend", "openai", "--url", url,
+        "--skills", str(workspace / "skills"), "--workspace", str(workspace), "--json",
+        *GREEDY, *args,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, cwd=workspace, env=env,
+    )  # fmt: skip
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), CHAT_TIMEOUT)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    events = [json.loads(line) for line in out.decode("utf-8").splitlines() if line.strip()]
+    assert process.returncode is not None
+    return process.returncode, events, err.decode("utf-8", errors="replace")
+
+
+def _kinds(events: list[dict[str, Any]]) -> list[str]:
+    return [event["kind"] for event in events]
+
+
+async def test_studio_chat_streams_text_and_runs_a_forced_call_on_smollm2(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    engine = _engine()
+    async with engine:
+        code, events, err = await _studio_chat(
+            engine.base_url, workspace, "Write one sentence about the sea."
+        )
+        report = f"exit {code}\nevents: {events}\nstderr: {err}"
+        assert code == 0, report
+        assert _kinds(events).count("text") >= 3, report
+        assert "tool_call" not in _kinds(events), report
+        assert events[-1]["kind"] == "done" and events[-1]["reason"] == "answered", report
+        assert events[-1]["text"].strip(), report
+
+        code, events, err = await _studio_chat(
+            engine.base_url, workspace, "--tool-choice", "required", "--auto-approve",
+            "Run the hello skill's script: python3 scripts/hello.py",
+        )  # fmt: skip
+    assert not engine.running
+    report = f"exit {code}\nevents: {events}\nstderr: {err}"
+    kinds = _kinds(events)
+    assert code == 0, report
+
+    # Parsed: the model's first reply is a call, with arguments that fit the tool.
+    assert kinds[0] == "tool_call", report
+    call = events[0]
+    assert call["tool"] == "run_skill_script", report
+    assert call["arguments"]["skill"] == "hello", report
+    assert isinstance(call["arguments"]["command"], str), report
+
+    # Judged: the policy let it run, or asked and --auto-approve said yes.
+    (approval,) = [e for e in events if e["kind"] == "approval"]
+    assert approval["call_id"] == call["call_id"], report
+    assert (approval["by"], approval["choice"]) in {("policy", "allow"), ("auto-approve", "once")}, report
+
+    # Run: in the skill's folder, to an exit code.
+    (started,) = [e for e in events if e["kind"] == "tool_started"]
+    (finished,) = [e for e in events if e["kind"] == "tool_finished"]
+    assert started["call_id"] == finished["call_id"] == call["call_id"], report
+    assert Path(started["cwd"]).resolve() == (workspace / "skills" / "hello").resolve(), report
+    assert finished["status"] in ("ok", "failed"), report
+    assert isinstance(finished["exit_code"], int), report
+    if call["arguments"]["command"] == "python3 scripts/hello.py":
+        assert finished["exit_code"] == 0, report
+        assert "Hello from the hello skill!" in finished["result"], report
+
+    # Answered: the model's second reply is text, and the turn ends there.
+    after = kinds[kinds.index("tool_finished") + 1 :]
+    assert "text" in after and "tool_call" not in after, report
+    assert events[-1]["kind"] == "done", report
+    assert events[-1]["reason"] == "answered" and events[-1]["rounds"] == 2, report
