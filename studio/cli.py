@@ -14,19 +14,21 @@ from collections.abc import Sequence
 
 from studio import __version__
 
-COMMAND_MODULES = (
-    "studio.commands.validate",
-    "studio.commands.fix",
-    "studio.commands.new",
-    "studio.commands.prompt",
-    "studio.commands.policy",
-    "studio.commands.chat",
-)
+COMMANDS = {
+    "validate": "studio.commands.validate",
+    "fix": "studio.commands.fix",
+    "new": "studio.commands.new",
+    "prompt": "studio.commands.prompt",
+    "policy": "studio.commands.policy",
+    "chat": "studio.commands.chat",
+}
 
 EXIT_USAGE = 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser for every command, or, with `only`, for that one command alone: importing the
+    others (httpx, the agent, the policy) would cost a script that validates skills its start-up."""
     parser = argparse.ArgumentParser(
         prog="studio",
         description="Skill Studio: browse, author, validate and try Agent Skills.",
@@ -36,7 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     gui = subparsers.add_parser("gui", help="open the studio window (the default)")
     gui.add_argument("paths", nargs="*", metavar="PATH", help="skill roots to open")
     gui.set_defaults(handler=_run_gui)
-    for module_name in COMMAND_MODULES:
+    for name, module_name in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -60,19 +64,14 @@ def _run_gui(args: argparse.Namespace) -> int:
     return result
 
 
-def _command_names(parser: argparse.ArgumentParser) -> set[str]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return set(action.choices)
-    return set()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     arguments = list(sys.argv[1:] if argv is None else argv)
-    commands = _command_names(parser)
-    if not arguments or (arguments[0] not in commands and not arguments[0].startswith("-")):
+    if not arguments or (
+        arguments[0] not in COMMANDS and arguments[0] != "gui" and not arguments[0].startswith("-")
+    ):
         arguments.insert(0, "gui")
+    first = arguments[0]
+    parser = build_parser(first if first in COMMANDS or first == "gui" else None)
     args = parser.parse_args(arguments)
     try:
         code: int = args.handler(args)

@@ -91,7 +91,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise SystemExit(f"studio chat: --option wants KEY=VALUE, not {item!r}")
+            print(f"studio chat: --option wants KEY=VALUE, not {item!r}", file=sys.stderr)
+            raise SystemExit(2)
         try:
             options[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
@@ -120,7 +121,8 @@ def load_history(path: Path | None) -> list[Message]:
                                     tool_call_id=item.get("tool_call_id")))
         return messages
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise SystemExit(f"studio chat: cannot use the history {path}: {exc}") from exc
+        print(f"studio chat: cannot use the history {path}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from exc
 
 
 def choose_approver(args: argparse.Namespace, stdin: TextIO) -> Approver:
@@ -223,6 +225,7 @@ def _gguf_for(name: str | None) -> Path:
 async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
     workspace = (args.workspace or Path.cwd()).resolve()
     history = load_history(args.history)
+    options = parse_options(args.option)
     paths = _skill_paths(args, workspace)
     collected = collect(paths)
     for problem in collected.problems:
@@ -248,7 +251,7 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
             executor = ToolExecutor(SkillToolbox(skills, workspace), approver, grants, audit,
                                     timeout=args.timeout)
             config = AgentConfig(model=model, think=args.think, max_rounds=args.max_rounds,
-                                 tool_choice=args.tool_choice, options=parse_options(args.option))
+                                 tool_choice=args.tool_choice, options=options)
             agent = Agent(client, executor, config)
             messages = [Message("system", prompt), *history, Message("user", " ".join(args.prompt))]
             outcome = "error"

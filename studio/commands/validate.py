@@ -63,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
         payload = {"skills": [s.to_json() for s in skills], "summary": counts}
         if collected.problems:
             payload["problems"] = collected.problems
-        json.dump(payload, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
+        # json.dumps runs the C encoder; json.dump to a stream would encode chunk by chunk in Python.
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
     else:
         for summary in skills:
             for d in summary.diagnostics:

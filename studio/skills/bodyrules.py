@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import PurePosixPath
 
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.textpos import LineIndex
@@ -18,6 +17,7 @@ CHARS_PER_TOKEN = 4
 _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _CODE = re.compile(r"`([^`\s]+)`")
 _BARE = re.compile(r"(?<![\w/.~-])((?:\./)?(?:scripts|references|assets)/[\w@%+=:,./-]*[\w/-])")
+_FOLDERS = ("scripts/", "references/", "assets/")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 # A file name with a letter-led extension, so that `2.3.0` or `1.5e3` in backticks is not a file.
 _FILE_LIKE = re.compile(r"^(?:\./)?[\w.-]*[A-Za-z_][\w.-]*(?:/[\w.@-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}$")
@@ -45,20 +45,34 @@ def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
         )
 
 
+def _bare_paths(body: str) -> Iterator[re.Match[str]]:
+    """Bare `scripts/...`-style paths; found with str.find first, which is far cheaper than
+    letting the regex try every position of a long body."""
+    for folder in _FOLDERS:
+        position = body.find(folder)
+        while position != -1:
+            start = position - 2 if body.startswith("./", position - 2) else position
+            match = _BARE.match(body, start)
+            if match is not None:
+                yield match
+            position = body.find(folder, position + len(folder))
+
+
 def _mentions(body: str) -> Iterator[tuple[int, str]]:
     """Relative paths the body points at: Markdown links, code spans and bare skill-folder paths."""
     seen: set[int] = set()
-    for pattern in (_LINK, _CODE, _BARE):
-        for match in pattern.finditer(body):
-            start = match.start(1)
-            if start in seen:
-                continue
-            seen.add(start)
+    found: list[tuple[int, str]] = []
+    if "](" in body:
+        found.extend((m.start(1), m.group(1)) for m in _LINK.finditer(body))
+    if "`" in body:
+        for match in _CODE.finditer(body):
             target = match.group(1)
-            if pattern is _CODE and not (
-                _BARE.fullmatch(target) or _FILE_LIKE.fullmatch(target)
-            ):
-                continue
+            if _BARE.fullmatch(target) or _FILE_LIKE.fullmatch(target):
+                found.append((match.start(1), target))
+    found.extend((m.start(1), m.group(1)) for m in _bare_paths(body))
+    for start, target in found:
+        if start not in seen:
+            seen.add(start)
             yield start, target
 
 
@@ -68,24 +82,40 @@ def _relative_target(target: str) -> str | None:
         return None
     if "*" in target or target.startswith(".."):
         return None
-    path = PurePosixPath(target)
-    parts = [part for part in path.parts if part != "."]
+    parts = [part for part in target.split("/") if part not in (".", "")]
     return "/".join(parts) if parts else None
+
+
+def _known_paths(skill: Skill) -> set[str]:
+    known = {skill.path.name}
+    for file in skill.files:
+        path = str(file.path)
+        known.add(path)
+        slash = path.rfind("/")
+        while slash > 0:
+            path = path[:slash]
+            if path in known:
+                break
+            known.add(path)
+            slash = path.rfind("/")
+    return known
 
 
 def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
     if not skill.body:
         return
-    known: set[str] = set()
-    for file in skill.files:
-        known.add(str(file.path))
-        known.update(str(parent) for parent in file.path.parents if str(parent) != ".")
-    known.add(skill.path.name)
+    known: set[str] | None = None
     index: LineIndex | None = None
     reported: set[str] = set()
+    relatives: dict[str, str | None] = {}
     for offset, target in _mentions(skill.body):
-        relative = _relative_target(target)
-        if relative is None or relative.rstrip("/") in known or relative in reported:
+        if target not in relatives:
+            relatives[target] = _relative_target(target)
+        relative = relatives[target]
+        if relative is None or relative in reported:
+            continue
+        known = known if known is not None else _known_paths(skill)
+        if relative.rstrip("/") in known:
             continue
         first = relative.split("/", 1)[0]
         if "/" not in relative and "." not in first:

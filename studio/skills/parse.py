@@ -221,7 +221,13 @@ def _string_keys(data: dict[Any, Any]) -> dict[str, Any]:
 
 
 def _node_span(node: yaml.Node, base: int, index: LineIndex) -> Span:
-    return index.span(base + node.start_mark.index, base + node.end_mark.index)
+    """A node's span from libyaml's own marks, which count lines the way LineIndex does; the
+    frontmatter's first line is the file's line 2."""
+    start, end = node.start_mark, node.end_mark
+    return Span(
+        start.line + 2, start.column + 1, end.line + 2, end.column + 1,
+        base + start.index, base + end.index,
+    )
 
 
 # libyaml reads NEL, LS and PS as line breaks (YAML 1.1); YAML 1.2 reads them as text. They are
@@ -280,7 +286,7 @@ def _load_yaml(
     loader = _Loader(raw.translate(_TO_STANDIN) if swapped else raw)
     try:
         node = loader.get_single_node()
-        if node is not None:
+        if node is not None and "#" in raw and ("|" in raw or ">" in raw):
             _check_block_headers(node, raw)
         data = loader.construct_document(node) if node is not None else None
         if swapped:

@@ -104,7 +104,8 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
     name = names.normalize(raw)
     suggestion = names.suggest_name(name)
     use = f"use `{suggestion}`"
-    fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`")
+    problems = names.name_problems(name)
+    fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`") if problems else None
     if len(name) > names.MAX_NAME_LENGTH:
         yield _diag(
             skill, "SK103", E,

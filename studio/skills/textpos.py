@@ -4,27 +4,29 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 from studio.skills.model import Span
 
+_OTHER_SEPARATORS = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class LineIndex:
     """The start offset of every line of a text; CRLF, LF and a lone CR all end a line."""
 
-    __slots__ = ("_breaks", "_starts", "_text")
+    __slots__ = ("_starts", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
-        starts = [0]
-        breaks = []
-        for match in _BREAK.finditer(text):
-            breaks.append(match.start())
-            starts.append(match.end())
-        breaks.append(len(text))
+        if _OTHER_SEPARATORS.search(text) is None:
+            # str.splitlines breaks on exactly \r\n, \r and \n here, and runs in C.
+            starts = [0, *accumulate(map(len, text.splitlines(keepends=True)))]
+            if len(starts) > 1 and starts[-1] == len(text) and not text.endswith(("\n", "\r")):
+                starts.pop()
+        else:
+            starts = [0, *(match.end() for match in _BREAK.finditer(text))]
         self._starts = starts
-        self._breaks = breaks
 
     @property
     def line_count(self) -> int:
@@ -46,7 +48,15 @@ class LineIndex:
     def line_end(self, line: int) -> int:
         """Offset of the end of a line's content, before its line break."""
         line = max(1, min(line, len(self._starts)))
-        return self._breaks[line - 1]
+        if line == len(self._starts):
+            return len(self._text)
+        end = self._starts[line]
+        text = self._text
+        if end > 0 and text[end - 1] == "\n":
+            end -= 1
+        if end > 0 and text[end - 1] == "\r":
+            end -= 1
+        return end
 
     def line_text(self, line: int) -> str:
         return self._text[self.line_start(line) : self.line_end(line)]

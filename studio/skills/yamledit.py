@@ -19,6 +19,8 @@ def newline_of(text: str) -> str:
     return "\n"
 
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 # Characters YAML does not allow raw in a scalar: they must be escaped in double quotes.
 _NOT_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
@@ -29,7 +31,7 @@ def scalar(text: str) -> str:
         return yaml.safe_dump(text, default_style='"', allow_unicode=True, width=10**9).rstrip("\n")
     if text and text == text.strip() and "\n" not in text:
         try:
-            plain_ok = yaml.safe_load(text) == text and not text.startswith(("'", '"'))
+            plain_ok = yaml.load(text, Loader=_Loader) == text and not text.startswith(("'", '"'))
         except yaml.YAMLError:
             plain_ok = False
         if plain_ok and ": " not in text and " #" not in text:

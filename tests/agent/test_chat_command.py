@@ -191,11 +191,6 @@ def test_a_bad_history_file_stops_with_a_message_saying_what_is_wrong(
     assert "No model server" not in result.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="studio chat raises SystemExit(message) for a bad --history, so it exits 1, not the "
-    "usage code 2 that the issue asks for",
-)
 def test_a_bad_history_file_exits_with_the_usage_code(tmp_path: Path) -> None:
     history = tmp_path / "history.json"
     history.write_text("[{not json", encoding="utf-8")
