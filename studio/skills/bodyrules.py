@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from studio.skills.model import Diagnostic, Severity, Skill
-from studio.skills.textpos import LineIndex
+from studio.skills.textpos import position_in
 
 W = Severity.WARNING
 MAX_BODY_LINES = 500
@@ -105,7 +105,6 @@ def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
     if not skill.body:
         return
     known: set[str] | None = None
-    index: LineIndex | None = None
     reported: set[str] = set()
     relatives: dict[str, str | None] = {}
     for offset, target in _mentions(skill.body):
@@ -121,8 +120,7 @@ def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
         if "/" not in relative and "." not in first:
             continue
         reported.add(relative)
-        index = index or LineIndex(skill.source)
-        line, column = index.position(skill.body_span.start + offset)
+        line, column = position_in(skill.source, skill.body_span.start + offset)
         yield Diagnostic(
             "SK203", W, f"the body mentions `{relative}`, which is not in the skill's folder",
             line, column, file=skill.skill_file_name,

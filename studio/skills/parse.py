@@ -23,7 +23,7 @@ from studio.skills.model import (
     Span,
     TextEdit,
 )
-from studio.skills.textpos import LineIndex
+from studio.skills.textpos import LineIndex, position_in
 
 MAX_SKILL_BYTES = 1024 * 1024
 BOM = "\ufeff"
@@ -112,8 +112,7 @@ def _check_nul(skill: Skill, text: str) -> None:
     position = text.find("\x00")
     if position < 0:
         return
-    index = LineIndex(text)
-    line, column = index.position(position)
+    line, column = position_in(text, position)
     if skill.frontmatter is None or position < skill.body_span.start:
         skill.problems[:] = [d for d in skill.problems if d.code != YAML_ERROR]
         if not any(d.code in UNREADABLE_CODES for d in skill.problems):

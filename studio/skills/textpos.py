@@ -8,7 +8,6 @@ from itertools import accumulate
 
 from studio.skills.model import Span
 
-_OTHER_SEPARATORS = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -19,9 +18,11 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self._text = text
-        if _OTHER_SEPARATORS.search(text) is None:
-            # str.splitlines breaks on exactly \r\n, \r and \n here, and runs in C.
-            starts = [0, *accumulate(map(len, text.splitlines(keepends=True)))]
+        lines = text.splitlines(keepends=True)
+        breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+        if len(lines) == breaks + (0 if text.endswith(("\n", "\r")) or not text else 1):
+            # splitlines broke on \r\n, \r and \n alone (no other separators): all in C.
+            starts = [0, *accumulate(map(len, lines))]
             if len(starts) > 1 and starts[-1] == len(text) and not text.endswith(("\n", "\r")):
                 starts.pop()
         else:
@@ -65,3 +66,10 @@ class LineIndex:
         line, column = self.position(start)
         end_line, end_column = self.position(end)
         return Span(line, column, end_line, end_column, start, end)
+
+
+def position_in(text: str, offset: int) -> tuple[int, int]:
+    """The (line, column) of one offset, 1-based, without indexing the whole text."""
+    line = text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset)
+    start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    return line + 1, offset - start + 1
