@@ -79,7 +79,7 @@ def test_yaml_error_points_at_its_place_and_offers_quoting() -> None:
 
 
 def test_a_huge_file_is_read_up_to_its_first_mebibyte() -> None:
-    head = "---\nname: demo\ndescription: d\n---\n".encode()
+    head = b"---\nname: demo\ndescription: d\n---\n"
     skill = parse_skill(head + "é".encode() * MAX_SKILL_BYTES, PATH)
     assert codes(skill) == ["SK001"] and skill.problems[0].severity is Severity.WARNING
     assert skill.name == "demo" and len(skill.source) < MAX_SKILL_BYTES
