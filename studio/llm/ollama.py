@@ -78,17 +78,6 @@ def _message_json(message: Message) -> dict[str, Any]:
     return data
 
 
-def _tool_json(tool: ToolSpec) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.parameters,
-        },
-    }
-
-
 def _ollama_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """Ollama's option names, accepting the OpenAI name `max_tokens` for `num_predict`."""
     result = dict(options or {})
@@ -210,7 +199,7 @@ class OllamaClient:
             "think": think,
         }
         if tools and tool_choice != "none":
-            body["tools"] = [_tool_json(tool) for tool in tools]
+            body["tools"] = [tool.to_json() for tool in tools]
         if options:
             body["options"] = _ollama_options(options)
         return self._stream(model, body)

@@ -79,20 +79,9 @@ def _message_json(message: Message) -> dict[str, Any]:
     return data
 
 
-def _tool_json(tool: ToolSpec) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.parameters,
-        },
-    }
-
-
 _PROBE_TOOL = "studio_probe_tool"
 _PROBE_TOOLS = [
-    _tool_json(ToolSpec(_PROBE_TOOL, "Shows how a call is written.", {"type": "object", "properties": {}}))
+    ToolSpec(_PROBE_TOOL, "Shows how a call is written.", {"type": "object", "properties": {}}).to_json()
 ]
 _PROBE_USER: dict[str, Any] = {"role": "user", "content": "Hi"}
 _PROBE_CALL: list[dict[str, Any]] = [
@@ -327,7 +316,7 @@ class OpenAIClient:
         )
         forced: str | None = None
         if tools:
-            body["tools"] = [_tool_json(tool) for tool in tools]
+            body["tools"] = [tool.to_json() for tool in tools]
             if tool_choice in ("auto", "required", "none"):
                 body["tool_choice"] = tool_choice
             elif tool_choice:

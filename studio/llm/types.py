@@ -72,6 +72,13 @@ class ToolSpec:
     description: str
     parameters: dict[str, Any]
 
+    def to_json(self) -> dict[str, Any]:
+        """The tool as both Ollama's and the OpenAI API's `tools` entries write it."""
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class ModelInfo:
