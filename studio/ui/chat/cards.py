@@ -1,0 +1,223 @@
+"""The card of one tool call in the chat: which skill, the command or file, who approved it and
+how, what it printed (folded when long), its exit code and how long it took.
+
+A card shows a `ToolRecord` (the chat store's record of the call); the session updates the
+record as events arrive and asks the card to show it again.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.chatstore import ToolRecord
+from studio.ui.chat.textbox import FittedText
+
+FOLD_LINES = 12
+
+TOOL_TITLES = {
+    "activate_skill": "Load skill",
+    "read_skill_file": "Read file",
+    "run_skill_script": "Run command",
+}
+
+# Colours read on light and dark palettes alike.
+STATUS_COLOURS = {
+    "requested": "#7a7f87", "asking": "#d99a00", "running": "#2f81f7", "ok": "#2da44e",
+    "failed": "#d23a3a", "blocked": "#d23a3a", "denied": "#d99a00", "error": "#d23a3a",
+    "timeout": "#d99a00", "cancelled": "#7a7f87",
+}  # fmt: skip
+
+
+def _who(by: str | None) -> str:
+    return "you" if by in (None, "user") else str(by)
+
+
+def _seconds(duration: float | None) -> str:
+    if duration is None:
+        return ""
+    return f"{duration * 1000:.0f} ms" if duration < 1 else f"{duration:.2f} s"
+
+
+def status_text(record: ToolRecord) -> str:
+    """The short state shown at the card's top right: running, exit code and time, blocked…"""
+    took = _seconds(record.duration)
+    status = record.status
+    if status in ("ok", "failed") and record.exit_code is not None:
+        return f"exit {record.exit_code}" + (f" · {took}" if took else "")
+    texts = {
+        "requested": "requested", "asking": "waiting for your approval", "running": "running…",
+        "ok": "done", "failed": "failed", "blocked": "blocked by the policy", "denied": "denied",
+        "error": "error", "timeout": "timed out", "cancelled": "stopped",
+    }  # fmt: skip
+    text = texts.get(status, status)
+    return f"{text} · {took}" if took and status in ("ok", "timeout", "error") else text
+
+
+def approval_text(record: ToolRecord) -> str:
+    """Who let the call run (or stopped it) and how, in a sentence; empty when nobody decided yet."""
+    approval = record.approval
+    if approval is None:
+        if record.status == "blocked":
+            return "Blocked by the policy before anyone was asked."
+        if record.status == "asking":
+            return "Waiting for your approval…"
+        return ""
+    choice, by = approval.get("choice"), approval.get("by")
+    if choice == "allow":
+        return "Allowed by the policy: no approval needed."
+    if choice == "once":
+        return f"Approved once by {_who(by)}."
+    if choice == "always":
+        scope = approval.get("scope")
+        return f"Always allowed by {_who(by)}" + (f": {scope}." if scope else ".")
+    if choice == "deny":
+        reason = approval.get("reason")
+        return f"Denied by {_who(by)}" + (f": “{reason}”" if reason else ".")
+    return f"{choice} by {_who(by)}"
+
+
+class ToolCard(QFrame):
+    """Shows one `ToolRecord`; `show_record` after the record changed, `append_output` for output
+    as it streams (cheaper than showing it all again).
+
+    Attributes:
+        record: the call shown.
+    """
+
+    def __init__(self, record: ToolRecord, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.record = record
+        self.setObjectName("toolCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self._folded = True
+
+        self.dot = QLabel("●")
+        self.title = QLabel()
+        self.title.setObjectName("cardTitle")
+        self.state = QLabel()
+        self.state.setObjectName("cardState")
+        header = QHBoxLayout()
+        header.setSpacing(6)
+        header.addWidget(self.dot)
+        header.addWidget(self.title, 1)
+        header.addWidget(self.state)
+
+        self.command = FittedText(monospace=True)
+        self.command.setObjectName("cardCommand")
+        self.where = QLabel()
+        self.where.setObjectName("cardWhere")
+        self.where.setWordWrap(True)
+        self.warnings = QLabel()
+        self.warnings.setObjectName("cardWarnings")
+        self.warnings.setWordWrap(True)
+        self.approval = QLabel()
+        self.approval.setObjectName("cardApproval")
+        self.approval.setWordWrap(True)
+        self.output = FittedText(monospace=True, max_lines=FOLD_LINES)
+        self.output.setObjectName("cardOutput")
+        self.fold_button = QToolButton()
+        self.fold_button.setObjectName("foldButton")
+        self.fold_button.setAutoRaise(True)
+        self.fold_button.clicked.connect(self._on_fold_button_clicked)
+        for label in (self.where, self.warnings, self.approval):
+            label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(3)
+        layout.addLayout(header)
+        layout.addWidget(self.command)
+        layout.addWidget(self.where)
+        layout.addWidget(self.warnings)
+        layout.addWidget(self.approval)
+        layout.addWidget(self.output)
+        layout.addWidget(self.fold_button)
+        self._shown_output = ""
+        self.show_record()
+
+    @property
+    def folded(self) -> bool:
+        return self._folded
+
+    def show_record(self) -> None:
+        record = self.record
+        colour = STATUS_COLOURS.get(record.status, "#7a7f87")
+        self.dot.setStyleSheet(f"color: {colour};")
+        name = TOOL_TITLES.get(record.tool, record.tool)
+        self.title.setText(f"<b>{name}</b>" + (f" · {_escape(record.skill)}" if record.skill else ""))
+        self.state.setText(status_text(record))
+        self.state.setStyleSheet(f"color: {colour};")
+        shown = record.command or record.summary
+        if self.command.toPlainText() != shown:
+            self.command.setPlainText(shown)
+        self.where.setText(f"in {record.cwd}" if record.cwd and record.command else "")
+        self.where.setVisible(bool(self.where.text()))
+        self.warnings.setText("\n".join(f"⚠ {w}" for w in record.warnings))
+        self.warnings.setVisible(bool(record.warnings))
+        self.approval.setText(approval_text(record))
+        self.approval.setVisible(bool(self.approval.text()))
+        self._show_output(self._output_text())
+
+    def _output_text(self) -> str:
+        record = self.record
+        if record.output:
+            return record.output + ("\n[output cut: only the first part was kept]"
+                                    if record.truncated and record.finished else "")
+        if record.finished:
+            if record.tool == "run_skill_script" and record.status in ("ok", "failed"):
+                return "(no output)"
+            return record.result
+        return ""
+
+    def _show_output(self, text: str) -> None:
+        if text != self._shown_output:
+            if self._shown_output and text.startswith(self._shown_output):
+                self._insert(text[len(self._shown_output):])
+            else:
+                self.output.setPlainText(text)
+            self._shown_output = text
+        self.output.setVisible(bool(text))
+        self._update_fold()
+
+    def append_output(self, text: str) -> None:
+        """Add streamed output (already added to `record.output`)."""
+        self._insert(text)
+        self._shown_output += text
+        self.output.setVisible(True)
+        self._update_fold()
+
+    def _insert(self, text: str) -> None:
+        bar = self.output.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 2
+        cursor = self.output.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        cursor.insertText(text)
+        if at_end:
+            bar.setValue(bar.maximum())
+
+    def _update_fold(self) -> None:
+        lines = self.output.line_count()
+        long = self.output.isVisibleTo(self) and lines > FOLD_LINES
+        self.fold_button.setVisible(long)
+        if long:
+            self.fold_button.setText(f"Show all {lines:,} lines" if self._folded else "Fold")
+
+    def set_folded(self, folded: bool) -> None:
+        self._folded = folded
+        self.output.set_max_lines(FOLD_LINES if folded else None)
+        self._update_fold()
+
+    def _on_fold_button_clicked(self) -> None:
+        self.set_folded(not self._folded)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

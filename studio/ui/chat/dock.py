@@ -1,0 +1,159 @@
+"""The chat in the main window: the Chat dock beside the editor, "Try in Chat" on skill tabs (a
+button at the tabs' corner, the tab's context menu and the Skill menu), and Tools ▸ Approvals and
+Tools ▸ Audit Log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMenu, QToolButton
+
+from studio.skills.summary import SkillSummary
+from studio.ui.chat.pane import ChatPane
+from studio.ui.dialogs.audit import AuditDialog
+from studio.ui.dialogs.grants import GrantsDialog
+from studio.ui.widgets.editor_tab import SkillEditorTab
+
+if TYPE_CHECKING:
+    from studio.ui.mainwindow import MainWindow
+
+CHAT_WIDTH = 430
+# Narrower screens get the editor's full width at first; View ▸ Chat or Try in Chat opens the dock.
+SCREEN_WIDTH_FOR_CHAT = 1200
+
+
+class WindowSkills:
+    """The chat's view of the window's skills: the library's, and the text of open editors."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+
+    def library_skills(self) -> list[SkillSummary]:
+        return self.window.library_model.summaries()
+
+    def unsaved(self, directory: Path) -> tuple[SkillSummary, str] | None:
+        tab = self.window.skill_tab(directory)
+        if tab is None or not tab.dirty:
+            return None
+        return summary_of(self.window, tab), tab.text()
+
+
+def summary_of(window: MainWindow, tab: SkillEditorTab) -> SkillSummary:
+    """The skill of an editor tab as its text is now, saved or not."""
+    known = window.library_model.summary_for(tab.directory)
+    root = known.root if known is not None else tab.directory.parent
+    return SkillSummary.from_result(root, tab.doc.result)
+
+
+class ChatDock(QObject):
+    """Puts the chat pane into the window and adds its actions.
+
+    Attributes:
+        pane: the chat pane.
+        dock: the dock holding it.
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.pane = ChatPane(window.store, WindowSkills(window), parent=window)
+        self.dock = QDockWidget("Chat", window)
+        self.dock.setObjectName("chatDock")
+        self.dock.setWidget(self.pane)
+        self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                              | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        window.resizeDocks([self.dock], [CHAT_WIDTH], Qt.Orientation.Horizontal)
+        if window.screen().availableGeometry().width() < SCREEN_WIDTH_FOR_CHAT:
+            self.dock.hide()
+        self._grants_dialog: GrantsDialog | None = None
+        self._audit_dialog: AuditDialog | None = None
+
+        self.try_action = QAction("&Try in Chat", window)
+        self.try_action.setShortcut(QKeySequence("Ctrl+Shift+T"))
+        self.try_action.setStatusTip("Start a chat with this skill, as the editor has it (saved or not)")
+        self.try_action.setToolTip("Try this skill in a chat, with its unsaved changes (Ctrl+Shift+T)")
+        self.try_action.triggered.connect(self._on_try_action_triggered)
+        window.addAction(self.try_action)
+        self.approvals_action = QAction("&Approvals…", window)
+        self.approvals_action.setStatusTip("See and revoke the commands you chose to always allow")
+        self.approvals_action.triggered.connect(self.show_grants)
+        self.audit_action = QAction("Audit &Log…", window)
+        self.audit_action.setStatusTip("See every decision about a skill's command, and every run")
+        self.audit_action.triggered.connect(self.show_audit)
+
+        menus = {action.text().replace("&", ""): action.menu() for action in window.menuBar().actions()}
+        skill_menu = menus.get("Skill")
+        if isinstance(skill_menu, QMenu):
+            first = skill_menu.actions()[:1]
+            if first:
+                skill_menu.insertAction(first[0], self.try_action)
+                skill_menu.insertSeparator(first[0])
+            else:
+                skill_menu.addAction(self.try_action)
+        view_menu = menus.get("View")
+        if isinstance(view_menu, QMenu):
+            view_menu.addAction(self.dock.toggleViewAction())
+        tools_menu = window.menuBar().addMenu("&Tools")
+        tools_menu.addAction(self.approvals_action)
+        tools_menu.addAction(self.audit_action)
+
+        self.try_button = QToolButton()
+        self.try_button.setObjectName("tryInChatButton")
+        self.try_button.setDefaultAction(self.try_action)
+        self.try_button.setText("Try in Chat")
+        self.try_button.setAutoRaise(True)
+        window.tabs.setCornerWidget(self.try_button, Qt.Corner.TopRightCorner)
+        bar = window.tabs.tabBar()
+        bar.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        bar.customContextMenuRequested.connect(self._on_tab_bar_custom_context_menu_requested)
+        window.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        self._on_tabs_current_changed(window.tabs.currentIndex())
+
+    def try_skill(self, tab: SkillEditorTab) -> bool:
+        """Start a chat with the skill of `tab`, using the editor's text, saved or not."""
+        self.dock.show()
+        self.dock.raise_()
+        return self.pane.try_skill(summary_of(self.window, tab))
+
+    def _on_try_action_triggered(self) -> None:
+        tab = self.window.current_skill_tab()
+        if tab is not None:
+            self.try_skill(tab)
+
+    def _on_tabs_current_changed(self, _index: int) -> None:
+        enabled = self.window.current_skill_tab() is not None
+        self.try_action.setEnabled(enabled)
+        self.try_button.setVisible(enabled)
+
+    def _on_tab_bar_custom_context_menu_requested(self, point: QPoint) -> None:
+        bar = self.window.tabs.tabBar()
+        index = bar.tabAt(point)
+        tab = self.window.tabs.widget(index) if index >= 0 else None
+        if not isinstance(tab, SkillEditorTab):
+            return
+        menu = QMenu(bar)
+        action = menu.addAction("Try in Chat")
+        action.triggered.connect(lambda: self.try_skill(tab))
+        menu.addAction("Close Tab").triggered.connect(
+            lambda: self.window.tasks.spawn(self.window.actions_.close_tab(tab)))
+        menu.popup(bar.mapToGlobal(point))
+
+    def show_grants(self) -> GrantsDialog:
+        if self._grants_dialog is None:
+            self._grants_dialog = GrantsDialog(self.pane.grants, self.window)
+        self._grants_dialog.refresh()
+        self._grants_dialog.show()
+        self._grants_dialog.raise_()
+        return self._grants_dialog
+
+    def show_audit(self) -> AuditDialog:
+        if self._audit_dialog is None:
+            self._audit_dialog = AuditDialog(self.pane.audit, self.window)
+        self._audit_dialog.refresh()
+        self._audit_dialog.show()
+        self._audit_dialog.raise_()
+        return self._audit_dialog

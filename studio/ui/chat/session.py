@@ -1,0 +1,376 @@
+"""One chat on screen: its saved messages, the transcript that shows them, and the agent turn that
+runs as a task, each of its events mapped to the view and every finished message saved at once.
+
+Stop cancels the turn's task: the model's HTTP stream closes, a running tool's process group is
+killed (see `studio.agent.run`), an open approval dialog closes, and what was shown so far is
+saved with a note that it was stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TypeVar, cast
+
+from PySide6.QtCore import QObject, Signal
+
+from studio.agent.approval import Approver
+from studio.agent.events import (
+    ApprovalGiven,
+    ApprovalNeeded,
+    Done,
+    Error,
+    Event,
+    Notice,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallRequested,
+    ToolFinished,
+    ToolOutput,
+    ToolStarted,
+)
+from studio.agent.execute import ToolExecutor
+from studio.agent.loop import Agent, AgentConfig
+from studio.agent.prompt import system_prompt
+from studio.agent.tools import SkillToolbox
+from studio.chatstore import (
+    ChatInfo,
+    ChatStore,
+    ChatStoreError,
+    StoredMessage,
+    ToolRecord,
+    history,
+    title_for,
+)
+from studio.llm.client import ChatClient
+from studio.llm.errors import LLMError
+from studio.llm.types import Message
+from studio.policy import AuditLog, Grants
+from studio.skills.summary import SkillSummary
+from studio.ui.chat.cards import ToolCard
+from studio.ui.chat.transcript import AssistantItem, Transcript
+from studio.ui.tasks import TaskSet
+
+T = TypeVar("T")
+
+STOPPED_RESULT = "not finished: the user stopped the chat"
+
+
+class SkillFolderExecutor(ToolExecutor):
+    """Runs each skill's commands with the skill's own folder as the workspace the policy guards:
+    the studio has no project of its own, so anything outside the skill is "outside"."""
+
+    def workspace_for(self, directory: Path) -> Path:
+        return directory.resolve()
+
+
+Connect = Callable[[], Awaitable[tuple[ChatClient, str]]]
+
+
+@dataclass(slots=True)
+class TurnSetup:
+    """What one turn needs besides the conversation.
+
+    Attributes:
+        connect: gives the client and the model's name on the server (it may start the
+            embedded engine, so it runs inside the turn, where Stop can cancel it).
+        model: the model as the user picked it (saved with the chat).
+        overrides: skill name -> unsaved SKILL.md text that replaces the file for this turn.
+        chosen: the skill names the user chose for the chat; None for the whole library.
+    """
+
+    connect: Connect
+    backend: str
+    model: str
+    think: bool
+    skills: list[SkillSummary]
+    approver: Approver
+    grants: Grants
+    audit: AuditLog | None
+    overrides: dict[str, str] = field(default_factory=dict)
+    chosen: tuple[str, ...] | None = None
+
+
+def build_agent(setup: TurnSetup, client: ChatClient, model: str) -> tuple[Agent, str, list[str]]:
+    """The agent for a turn, its system prompt, and the skills left out of the catalog."""
+    toolbox = SkillToolbox(setup.skills, Path.home(), setup.overrides)
+    executor = SkillFolderExecutor(toolbox, setup.approver, setup.grants, setup.audit)
+    prompt, skipped = system_prompt(setup.skills)
+    return Agent(client, executor, AgentConfig(model, think=setup.think)), prompt, skipped
+
+
+class ChatSession(QObject):
+    """The chat shown in a transcript, and its running turn.
+
+    Attributes:
+        chat: the saved chat, or None for a new one that has no message yet.
+        messages: the chat's saved messages, in order.
+
+    Signals:
+        busy_changed: (bool) a turn started or ended.
+        chat_saved: the chat was created or its title, model or skills changed.
+        turn_finished: (str) why the turn ended: a `Done` reason, "stopped" or "failed".
+    """
+
+    busy_changed = Signal(bool)
+    chat_saved = Signal()
+    turn_finished = Signal(str)
+
+    def __init__(self, store: ChatStore | None, transcript: Transcript,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.transcript = transcript
+        self.chat: ChatInfo | None = None
+        self.messages: list[StoredMessage] = []
+        self._tasks = TaskSet()
+        self._task: asyncio.Task[None] | None = None
+        self._answer: AssistantItem | None = None
+        self._cards: dict[str, ToolCard] = {}
+        self._saved_upto = 0
+        self._store_failed = False
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    # -- opening chats ------------------------------------------------------------------------------
+
+    def open(self, chat: ChatInfo | None) -> None:
+        """Show a saved chat (None: a new, empty one)."""
+        self.chat = chat
+        self.messages = self.store.messages(chat.id) if self.store is not None and chat else []
+        self.transcript.show_messages(self.messages)
+        self.transcript.scroll_to_end()
+
+    def last_prompt(self) -> StoredMessage | None:
+        return next((m for m in reversed(self.messages) if m.role == "user"), None)
+
+    # -- turns --------------------------------------------------------------------------------------
+
+    def send(self, prompt: str, setup: TurnSetup) -> asyncio.Task[None]:
+        """Start a turn answering `prompt`; the task is what Stop cancels."""
+        self._ensure_chat(prompt, setup)
+        self._update_chat(setup)
+        self.transcript.add_user(prompt)
+        self._save(StoredMessage("user", prompt))
+        return self._start(setup)
+
+    def regenerate(self, setup: TurnSetup) -> asyncio.Task[None] | None:
+        """Answer the last prompt again, forgetting the answer after it; None if there is none."""
+        prompt = self.last_prompt()
+        if prompt is None or self.chat is None:
+            return None
+        chat_id = self.chat.id
+        self._guard(lambda store: store.truncate(chat_id, prompt.seq + 1))
+        self.messages = [m for m in self.messages if m.seq <= prompt.seq]
+        self.transcript.show_messages(self.messages)
+        self._update_chat(setup)
+        return self._start(setup)
+
+    def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def wait(self) -> None:
+        """Until the running turn (if any) has ended, however it ends."""
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.shield(self._task)
+
+    def _start(self, setup: TurnSetup) -> asyncio.Task[None]:
+        conversation = history(self.messages)
+        self._task = self._tasks.spawn(self._run(setup, conversation))
+        self.busy_changed.emit(True)
+        self._task.add_done_callback(self._on_task_done)
+        return self._task
+
+    def _on_task_done(self, task: asyncio.Task[None]) -> None:
+        self.busy_changed.emit(False)
+
+    def _ensure_chat(self, prompt: str, setup: TurnSetup) -> None:
+        if self.chat is not None:
+            return
+        if self.store is None:
+            self.chat = ChatInfo(0, title_for(prompt), 0.0, 0.0, setup.backend, setup.model,
+                                 setup.chosen)
+            return
+        self.chat = self._guard(lambda store: store.create_chat(
+            title=title_for(prompt), backend=setup.backend, model=setup.model,
+            skills=setup.chosen)) or ChatInfo(0, title_for(prompt), 0.0, 0.0)
+        self.chat_saved.emit()
+
+    def _update_chat(self, setup: TurnSetup) -> None:
+        chat = self.chat
+        if chat is None:
+            return
+        changed = replace(chat, backend=setup.backend, model=setup.model, skills=setup.chosen)
+        if changed != chat:
+            self.chat = changed
+            if self.store is not None and chat.id:
+                self.chat = self._guard(lambda store: store.update_chat(changed)) or changed
+            self.chat_saved.emit()
+
+    async def _run(self, setup: TurnSetup, conversation: list[Message]) -> None:
+        reason = "failed"
+        self._answer = None
+        self._cards = {}
+        try:
+            try:
+                client, model = await setup.connect()
+            except LLMError as exc:
+                self.transcript.add_notice(exc.user_message, "error")
+                self._save(StoredMessage("error", exc.user_message))
+                return
+            agent, prompt, skipped = build_agent(setup, client, model)
+            if skipped:
+                self._notice(f"Left out of the catalog, as they would not load: {', '.join(skipped)}.")
+            messages = [Message("system", prompt), *conversation]
+            self._saved_upto = len(messages)
+            # `run` is an async generator; closing it at once on Stop closes the HTTP stream.
+            events = cast(AsyncGenerator[Event, None], agent.run(messages))
+            async with contextlib.aclosing(events):
+                async for event in events:
+                    self._show(event, messages)
+                    if isinstance(event, Done):
+                        reason = event.reason
+            self._finish_answer()
+        except asyncio.CancelledError:
+            reason = "stopped"
+            self._stopped()
+            raise
+        finally:
+            self.turn_finished.emit(reason)
+
+    # -- events -------------------------------------------------------------------------------------
+
+    def _show(self, event: Event, messages: list[Message]) -> None:
+        if isinstance(event, TextDelta):
+            self._answer_item().append_text(event.text)
+        elif isinstance(event, ThinkingDelta):
+            self._answer_item().append_thinking(event.text)
+        elif isinstance(event, Notice):
+            self._notice(event.message)
+        elif isinstance(event, Error):
+            self._finish_answer()
+            self.transcript.add_notice(event.message, "error")
+            self._save(StoredMessage("error", event.message))
+        elif isinstance(event, ToolCallRequested):
+            self._save_agent_messages(messages)
+            record = ToolRecord(event.call_id, event.tool, event.skill, event.summary,
+                                dict(event.arguments))
+            command = event.arguments.get("command")
+            if event.tool == "run_skill_script" and isinstance(command, str):
+                record.command = command
+            self._cards[event.call_id] = self.transcript.add_card(record)
+        elif isinstance(event, Done):
+            self._save_agent_messages(messages)
+        else:
+            self._show_tool_event(event)
+
+    def _show_tool_event(self, event: Event) -> None:
+        card = self._cards.get(getattr(event, "call_id", ""))
+        if card is None:
+            return
+        record = card.record
+        if isinstance(event, ApprovalNeeded):
+            record.status = "asking"
+            record.cwd = event.cwd
+            record.reasons = event.reasons
+            record.warnings = event.warnings
+        elif isinstance(event, ApprovalGiven):
+            record.approval = {"choice": event.choice, "by": event.by, "reason": event.reason,
+                               "scope": event.scope}
+        elif isinstance(event, ToolStarted):
+            record.status = "running"
+            record.cwd = event.cwd or record.cwd
+            record.command = event.command or record.command
+        elif isinstance(event, ToolOutput):
+            record.output += event.text
+            card.append_output(event.text)
+            return
+        elif isinstance(event, ToolFinished):
+            record.status = event.status
+            record.result = event.result
+            record.exit_code = event.exit_code
+            record.duration = event.duration
+            record.truncated = event.truncated
+            self._save(StoredMessage("tool", record=record))
+        card.show_record()
+
+    def _answer_item(self) -> AssistantItem:
+        if self._answer is None:
+            self._answer = self.transcript.add_assistant()
+        return self._answer
+
+    def _finish_answer(self) -> None:
+        if self._answer is not None:
+            self._answer.finish()
+            self._answer = None
+
+    def _notice(self, message: str) -> None:
+        self._finish_answer()
+        self.transcript.add_notice(message)
+        self._save(StoredMessage("notice", message))
+
+    def _save_agent_messages(self, messages: Sequence[Message]) -> None:
+        """Save the answers the agent added to the conversation (tool results are saved with
+        their cards); the answer shown becomes the one the model really gave."""
+        for message in messages[self._saved_upto:]:
+            if message.role != "assistant":
+                continue
+            item = self._answer
+            if item is not None:
+                if item.text != message.content:
+                    item.body.set_markdown(message.content)
+                item.finish()
+                item.body.setVisible(bool(message.content.strip()))
+                item.setVisible(bool(message.content.strip() or item.thinking))
+                self._answer = None
+            self._save(StoredMessage("assistant", message.content, message.thinking,
+                                     tuple(message.tool_calls)))
+        self._saved_upto = len(messages)
+
+    def _stopped(self) -> None:
+        item = self._answer
+        if item is not None:
+            item.finish()
+            self._answer = None
+            if item.text or item.thinking:
+                self._save(StoredMessage("assistant", item.text, item.thinking or None))
+        for card in self._cards.values():
+            record = card.record
+            if not record.finished:
+                record.status = "cancelled"
+                record.result = STOPPED_RESULT
+                card.show_record()
+                self._save(StoredMessage("tool", record=record))
+        self.transcript.add_notice("Stopped.")
+        self._save(StoredMessage("notice", "Stopped."))
+
+    # -- saving -------------------------------------------------------------------------------------
+
+    def _save(self, message: StoredMessage) -> None:
+        chat = self.chat
+        if chat is None:
+            return
+        if self.store is None or not chat.id:
+            self.messages.append(replace(message, seq=len(self.messages) + 1))
+            return
+        saved = self._guard(lambda store: store.append(chat.id, message))
+        self.messages.append(saved or replace(message, seq=len(self.messages) + 1))
+
+    def _guard(self, action: Callable[[ChatStore], T]) -> T | None:
+        """Run a store action; a failure is shown once in the chat instead of breaking the turn."""
+        if self.store is None:
+            return None
+        try:
+            return action(self.store)
+        except ChatStoreError as exc:
+            if not self._store_failed:
+                self._store_failed = True
+                self.transcript.add_notice(f"This chat is not being saved: {exc}", "error")
+            return None

@@ -1,0 +1,66 @@
+"""The chat pane's and the approval dialog's style sheets. Colours are mid tones and translucent
+tints, so they read on light and dark palettes alike."""
+
+from __future__ import annotations
+
+CHAT_STYLE = """
+QFrame#userMessage {
+    background: rgba(47, 129, 247, 0.10);
+    border: 1px solid rgba(47, 129, 247, 0.25);
+    border-radius: 6px;
+}
+QFrame#assistantMessage { border: none; }
+QLabel#roleLabel { color: #7a7f87; font-size: 8.5pt; font-weight: bold; }
+QTextBrowser#thinkingText { color: #7a7f87; font-style: italic; }
+QToolButton#thinkingButton { color: #7a7f87; border: none; }
+QFrame#toolCard {
+    background: rgba(127, 127, 127, 0.07);
+    border: 1px solid rgba(127, 127, 127, 0.35);
+    border-radius: 6px;
+}
+QTextBrowser#cardCommand, QTextBrowser#cardOutput {
+    background: rgba(127, 127, 127, 0.10);
+    border-radius: 3px;
+}
+QLabel#cardWhere, QLabel#cardApproval { color: #7a7f87; }
+QLabel#cardWarnings { color: #b07d00; }
+QLabel#notice { color: #7a7f87; font-style: italic; padding: 2px 8px; }
+QLabel#errorNotice {
+    background: rgba(210, 58, 58, 0.12);
+    border: 1px solid rgba(210, 58, 58, 0.45);
+    border-radius: 4px;
+    padding: 6px 8px;
+}
+QLabel#chatPlaceholder { color: #7a7f87; padding: 24px; }
+QLabel#serverMessage {
+    background: rgba(210, 58, 58, 0.12);
+    border: 1px solid rgba(210, 58, 58, 0.45);
+    border-radius: 4px;
+    padding: 6px 8px;
+}
+QLabel#statusLight { font-size: 13pt; }
+"""
+
+APPROVAL_STYLE = """
+QLabel#approvalHeading { font-size: 12pt; }
+QLabel#approvalBanner { padding: 7px 9px; border-radius: 4px; }
+QLabel#approvalBanner[level="danger"] {
+    background: rgba(210, 58, 58, 0.20);
+    border: 2px solid #d23a3a;
+}
+QLabel#approvalBanner[level="caution"] {
+    background: rgba(217, 154, 0, 0.20);
+    border: 2px solid #d99a00;
+}
+QLabel#approvalBanner[level="info"] {
+    background: rgba(47, 129, 247, 0.10);
+    border: 1px solid rgba(47, 129, 247, 0.40);
+}
+QTextBrowser#approvalCommand {
+    border: 1px solid rgba(127, 127, 127, 0.55);
+    border-radius: 3px;
+    background: palette(base);
+    padding: 2px;
+}
+QLabel#approvalWhere { color: #7a7f87; }
+"""

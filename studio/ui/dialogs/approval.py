@@ -1,0 +1,210 @@
+"""Asking the user whether a tool run may go ahead: the approval dialog, and the approver that opens
+it for the agent.
+
+One dialog per `ask` from the policy. It shows the exact command (wrapped, never cut), where it
+runs and why the policy asks, with the serious warnings in a red banner. The choices are Execute
+once (1), Always allow (2) with the scope it grants, and Deny (3) with a reason for the model.
+Deny is the default button; Esc and closing the window deny too. The dialog is opened with
+`open()` and awaited (`asyncqt.ask`), so the window keeps painting and streaming while it is up.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.agent.approval import Approval, ApprovalRequest, Choice
+from studio.ui import asyncqt
+from studio.ui.chat.style import APPROVAL_STYLE
+from studio.ui.chat.textbox import FittedText
+
+COMMAND_LINES = 14
+
+# The issue's rule: paths outside the workspace (and what hides or leaks) in red; network use and
+# writes to dotfiles or files in amber; running code is plain information.
+RED_KINDS = frozenset({"outside", "secrets", "history", "indirection", "parse"})
+AMBER_KINDS = frozenset({"network", "dotfile", "write"})
+KIND_TITLES = {
+    "outside": "Outside the workspace",
+    "secrets": "May expose secrets",
+    "history": "Shell history",
+    "indirection": "Runs commands it cannot check",
+    "parse": "Cannot be checked fully",
+    "network": "Uses the network",
+    "dotfile": "Writes a dotfile",
+    "write": "Writes files",
+    "program": "Runs code",
+}
+
+
+def banner_level(kind: str) -> str:
+    """"danger" (red), "caution" (amber) or "info": how a warning of this kind is shown."""
+    if kind in RED_KINDS:
+        return "danger"
+    if kind in AMBER_KINDS:
+        return "caution"
+    return "info"
+
+
+def _rich(text: str) -> str:
+    """Plain text with `code` spans, as rich text."""
+    escaped = html.escape(text)
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
+
+
+def _breakable(path: str) -> str:
+    """A path that may wrap after any slash (a zero-width space there), so a label never cuts it."""
+    return path.replace("/", "/\u200b")
+
+
+class ApprovalDialog(QDialog):
+    """The question for one command; `approval()` is the answer once it has closed.
+
+    Attributes:
+        request: what is asked about.
+        banners: one label per warning, with its `level` property ("danger", "caution", "info").
+    """
+
+    def __init__(self, request: ApprovalRequest, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.request = request
+        self._choice: Choice = "deny"
+        self.setObjectName("approvalDialog")
+        self.setWindowTitle("Approve a command")
+        self.setMinimumWidth(560)
+        self.setStyleSheet(APPROVAL_STYLE)
+
+        heading = QLabel(f"<b>{html.escape(request.skill)}</b> wants to run a command")
+        heading.setObjectName("approvalHeading")
+        heading.setWordWrap(True)
+
+        self.banners: list[QLabel] = []
+        for kind, message in request.warnings:
+            banner = QLabel(f"<b>{html.escape(KIND_TITLES.get(kind, kind))}:</b> {_rich(message)}")
+            banner.setObjectName("approvalBanner")
+            banner.setProperty("level", banner_level(kind))
+            banner.setWordWrap(True)
+            banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.banners.append(banner)
+
+        self.command_box = FittedText(monospace=True, max_lines=COMMAND_LINES)
+        self.command_box.setObjectName("approvalCommand")
+        self.command_box.setPlainText(request.command)
+        self.command_box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        where = f"Runs in {_breakable(str(request.cwd))}"
+        if request.workspace != request.cwd:
+            where += f" (workspace {_breakable(str(request.workspace))})"
+        self.where_label = QLabel(html.escape(where))
+        self.where_label.setWordWrap(True)
+        self.where_label.setObjectName("approvalWhere")
+
+        shown = {message for _kind, message in request.warnings}
+        reasons = [r for r in request.reasons if r not in shown]
+        self.reasons_label = QLabel("<br>".join(f"• {_rich(r)}" for r in reasons))
+        self.reasons_label.setWordWrap(True)
+        self.reasons_label.setVisible(bool(reasons))
+
+        if request.grant_scope is not None:
+            scope = f"<b>Always allow</b> would allow {_rich(request.grant_scope)}, for this session."
+        else:
+            scope = ("<b>Always allow</b> is not offered: a grant could not cover what this "
+                     "command does, so it is asked about every time.")
+        self.scope_label = QLabel(scope)
+        self.scope_label.setObjectName("approvalScope")
+        self.scope_label.setWordWrap(True)
+        self.remember_check = QCheckBox("Remember it after the studio closes (saved in grants.yaml)")
+        self.remember_check.setEnabled(request.grant_scope is not None)
+        self.reason_edit = QLineEdit()
+        self.reason_edit.setPlaceholderText("Reason for the model if you deny (optional)")
+        self.reason_edit.setClearButtonEnabled(True)
+
+        self.once_button = QPushButton("1  Execute once")
+        self.always_button = QPushButton("2  Always allow")
+        self.deny_button = QPushButton("3  Deny")
+        self.always_button.setEnabled(request.grant_scope is not None)
+        for button in (self.once_button, self.always_button):
+            button.setAutoDefault(False)
+        self.deny_button.setDefault(True)
+        self.once_button.setToolTip("Run this command now, and ask again next time (key 1)")
+        self.always_button.setToolTip("Run it, and run commands in the same scope without asking "
+                                      "(key 2)")
+        self.deny_button.setToolTip("Do not run it; the model is told, with your reason (key 3, Esc)")
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.once_button)
+        buttons.addWidget(self.always_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.deny_button)
+
+        layout = QVBoxLayout(self)
+        layout.setSpacing(8)
+        layout.addWidget(heading)
+        for banner in self.banners:
+            layout.addWidget(banner)
+        layout.addWidget(self.command_box)
+        layout.addWidget(self.where_label)
+        layout.addWidget(self.reasons_label)
+        layout.addWidget(self.scope_label)
+        layout.addWidget(self.remember_check)
+        layout.addWidget(self.reason_edit)
+        layout.addLayout(buttons)
+
+        self.once_button.clicked.connect(self._on_once_button_clicked)
+        self.always_button.clicked.connect(self._on_always_button_clicked)
+        self.deny_button.clicked.connect(self._on_deny_button_clicked)
+        # A digit typed into the reason field stays there: line edits claim printable keys first.
+        for key, slot in (("1", self._on_once_button_clicked), ("2", self._on_always_button_clicked),
+                          ("3", self._on_deny_button_clicked)):
+            QShortcut(QKeySequence(key), self).activated.connect(slot)
+        self.deny_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _on_once_button_clicked(self) -> None:
+        self._choice = "once"
+        self.accept()
+
+    def _on_always_button_clicked(self) -> None:
+        if self.request.grant_scope is None:
+            return
+        self._choice = "always"
+        self.accept()
+
+    def _on_deny_button_clicked(self) -> None:
+        self._choice = "deny"
+        self.reject()
+
+    def approval(self) -> Approval:
+        """The user's answer: anything but Execute once or Always allow denies."""
+        if self.result() == QDialog.DialogCode.Accepted and self._choice != "deny":
+            remember = self._choice == "always" and self.remember_check.isChecked()
+            return Approval(self._choice, by="user", remember=remember)
+        reason = self.reason_edit.text().strip()
+        return Approval("deny", by="user", reason=reason or None)
+
+
+class DialogApprover:
+    """The `Approver` of the window: one modal approval dialog per request, awaited without a
+    nested event loop. Cancelling the waiting task (Stop) closes the dialog."""
+
+    def __init__(self, parent: QWidget) -> None:
+        self.parent = parent
+
+    async def approve(self, request: ApprovalRequest) -> Approval:
+        dialog = ApprovalDialog(request, self.parent)
+        try:
+            await asyncqt.ask(dialog)
+            return dialog.approval()
+        finally:
+            dialog.deleteLater()
