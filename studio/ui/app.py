@@ -15,6 +15,7 @@ import traceback
 from pathlib import Path
 from types import TracebackType
 
+import httpx
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from studio import __version__
@@ -88,6 +89,8 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     window = MainWindow(store, cache_path=cache_dir() / SCAN_CACHE_FILE, session_roots=roots)
     closed: asyncio.Future[None] = loop.create_future()
     window.closed.connect(lambda: None if closed.done() else closed.set_result(None))
+    http = httpx.AsyncClient()
+    window.chat.pane.attach(http)
     window.show()
     window.start()
     try:
@@ -99,6 +102,8 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     finally:
         window.tasks.cancel_all()
         window.loader.stop()
+        await window.chat.pane.shutdown()
+        await http.aclose()
         window.deleteLater()
     return 0
 

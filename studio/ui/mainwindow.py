@@ -26,6 +26,7 @@ from studio.settings import SettingsStore
 from studio.skills.library import SkillRoot, standard_locations
 from studio.ui.actions import SkillActions
 from studio.ui.autosave import AutosaveStore
+from studio.ui.chat.dock import ChatDock
 from studio.ui.library_loader import LibraryLoader
 from studio.ui.models.library_model import LibraryModel
 from studio.ui.models.problems_model import Problem
@@ -118,6 +119,7 @@ class MainWindow(QMainWindow):
 
         self.actions_ = SkillActions(self)
         self._make_actions()
+        self.chat = ChatDock(self)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setInterval(AUTOSAVE_INTERVAL_MS)
         self._autosave_timer.timeout.connect(self._on_autosave_timer_timeout)
