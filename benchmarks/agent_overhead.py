@@ -103,7 +103,7 @@ async def measure(rounds: int, workdir: Path) -> tuple[list[float], float]:
                 SkillToolbox(skills, workdir), AutoApprover(), Grants.session_only(),
                 AuditLog(workdir / "audit.jsonl"),
             )
-            agent = Agent(client, executor, AgentConfig(MODEL, max_rounds=rounds + 1))  # type: ignore[arg-type]
+            agent = Agent(client, executor, AgentConfig(MODEL, max_rounds=rounds + 1))
             tool_times: list[float] = []
             started = time.perf_counter()
             messages = [Message("system", "bench"), Message("user", "go")]
@@ -120,7 +120,9 @@ async def measure(rounds: int, workdir: Path) -> tuple[list[float], float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--no-check", action="store_true", help="print the figures only")
     args = parser.parse_args()
