@@ -132,111 +132,84 @@ def scan_root(
     if not path.is_dir():
         result.error = f"{path} is neither a folder nor a .zip archive"
         return result
-    seen: set[str] = set()
+    found: list[tuple[Path, str]] = []
     complete = True
-    with _Validators() as validators:
-        for batch in _batches(discover(path, root.include_hidden)):
-            if cancelled is not None and cancelled():
-                complete = False
-                break
-            for summary in _summaries_for(root, batch, cache, validators):
-                seen.add(str(summary.skill_file))
-                result.skills.append(summary)
-                if on_skill is not None:
-                    on_skill(summary)
+    for item in discover(path, root.include_hidden):
+        if cancelled is not None and cancelled():
+            complete = False
+            break
+        found.append(item)
+    seen: set[str] = set()
+    for summary in _summaries(root, found, cache):
+        if cancelled is not None and cancelled():
+            complete = False
+            break
+        seen.add(str(summary.skill_file))
+        result.skills.append(summary)
+        if on_skill is not None:
+            on_skill(summary)
     if cache is not None and complete:
         cache.forget_missing(seen, str(path) + os.sep)
     return result
 
 
-BATCH = 256
-# Below this many skills to read in a batch, starting worker processes costs more than it saves.
+# Below this many skills to read, starting worker processes costs more than it saves.
 PARALLEL_MIN = 64
+CHUNK = 16
 
 
-def _batches(found: Iterator[tuple[Path, str]]) -> Iterator[list[tuple[Path, str]]]:
-    batch: list[tuple[Path, str]] = []
-    for item in found:
-        batch.append(item)
-        if len(batch) >= BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+def _validate_folder(root: str, folder: str) -> tuple[Any, ...]:
+    """Validate one skill folder (in a worker process); the summary comes back as a cache tuple."""
+    return SkillSummary.from_result(Path(root), validate_skill(load_skill(Path(folder)))).to_cache()
 
 
-def _validate_folders(root: str, folders: list[str]) -> list[tuple[Any, ...]]:
-    """Validate skill folders (in a worker process); summaries come back as cache tuples."""
-    return [
-        SkillSummary.from_result(Path(root), validate_skill(load_skill(Path(folder)))).to_cache()
-        for folder in folders
-    ]
+def _pool(jobs: int) -> ProcessPoolExecutor | None:
+    """Worker processes for a cold scan, when there is enough to do and the process can fork
+    safely (one thread, a platform with fork)."""
+    workers = min(os.cpu_count() or 1, 8)
+    if jobs < PARALLEL_MIN or workers < 2 or threading.active_count() > 1:
+        return None
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        return None
+    return ProcessPoolExecutor(workers, mp_context=context)
 
 
-class _Validators:
-    """Worker processes for a cold scan, started only when a batch has enough skills to read and
-    the process can fork safely (one thread, a platform with fork)."""
-
-    def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
-        self._workers = min(os.cpu_count() or 1, 8)
-
-    def __enter__(self) -> _Validators:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-
-    def validate(self, root: Path, folders: list[Path]) -> list[SkillSummary]:
-        pool = self._get_pool() if len(folders) >= PARALLEL_MIN else None
-        if pool is None:
-            return [
-                SkillSummary.from_result(root, validate_skill(load_skill(folder))) for folder in folders
-            ]
-        size = -(-len(folders) // self._workers)
-        chunks = [[str(f) for f in folders[i : i + size]] for i in range(0, len(folders), size)]
-        results = pool.map(_validate_folders, [str(root)] * len(chunks), chunks)
-        return [SkillSummary.from_cache(root, item) for chunk in results for item in chunk]
-
-    def _get_pool(self) -> ProcessPoolExecutor | None:
-        if self._pool is None and self._workers > 1 and threading.active_count() == 1:
-            try:
-                context = multiprocessing.get_context("fork")
-            except ValueError:
-                return None
-            self._pool = ProcessPoolExecutor(self._workers, mp_context=context)
-        return self._pool
-
-
-def _summaries_for(
-    root: SkillRoot,
-    batch: list[tuple[Path, str]],
-    cache: ScanCache | None,
-    validators: _Validators,
-) -> list[SkillSummary]:
-    """The summaries of a batch of skill folders, in order: from the cache where nothing changed,
-    validated afresh (in parallel when there are many) where something did."""
-    found: list[SkillSummary | None] = []
-    stale: list[tuple[int, Path, str, Fingerprint]] = []
-    for directory, skill_name in batch:
+def _summaries(
+    root: SkillRoot, found: list[tuple[Path, str]], cache: ScanCache | None
+) -> Iterator[SkillSummary]:
+    """The summaries of the skill folders, in order: from the cache where nothing changed,
+    validated afresh (across processes when there are many) where something did."""
+    plan: list[tuple[str, Fingerprint, Any]] = []
+    stale: list[str] = []
+    for directory, skill_name in found:
         key = os.path.join(directory, skill_name)
         try:
             fingerprint = _fingerprint(str(directory), skill_name)
         except OSError:
             fingerprint = ()
         cached = cache.get(key, fingerprint) if cache is not None and fingerprint else None
-        if cached is not None:
-            found.append(SkillSummary.from_cache(root.path, cached))
+        if cached is None:
+            stale.append(str(directory))
+        plan.append((key, fingerprint, cached))
+    pool = _pool(len(stale))
+    try:
+        if pool is not None:
+            fresh: Iterator[tuple[Any, ...]] = pool.map(
+                _validate_folder, [str(root.path)] * len(stale), stale, chunksize=CHUNK
+            )
         else:
-            stale.append((len(found), directory, key, fingerprint))
-            found.append(None)
-    fresh = validators.validate(root.path, [directory for _, directory, _, _ in stale])
-    for (position, _, key, fingerprint), summary in zip(stale, fresh, strict=True):
-        found[position] = summary
-        if cache is not None and fingerprint:
-            cache.put(key, fingerprint, summary.to_cache())
-    return [summary for summary in found if summary is not None]
+            fresh = (_validate_folder(str(root.path), folder) for folder in stale)
+        for key, fingerprint, cached in plan:
+            if cached is None:
+                cached = next(fresh)
+                if cache is not None and fingerprint:
+                    cache.put(key, fingerprint, cached)
+            yield SkillSummary.from_cache(root.path, cached)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
 
 
 def _scan_zip(
