@@ -111,6 +111,8 @@ class ChatDock(QObject):
         bar.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         bar.customContextMenuRequested.connect(self._on_tab_bar_custom_context_menu_requested)
         window.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        window.closed.connect(self.pane.stop)
+        window.loader.scan_finished.connect(self.pane.refresh_skills)
         self._on_tabs_current_changed(window.tabs.currentIndex())
 
     def try_skill(self, tab: SkillEditorTab) -> bool:

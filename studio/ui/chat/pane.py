@@ -70,18 +70,23 @@ class _NoSkills:
 
 
 class PromptEdit(QPlainTextEdit):
-    """The message box: Enter sends, Shift+Enter starts a new line.
+    """The message box: Enter sends, Shift+Enter starts a new line, Esc stops the answer.
 
     Signals:
         submitted: Enter was pressed.
+        stop_requested: Esc was pressed.
     """
 
     submitted = Signal()
+    stop_requested = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
                 event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
             self.submitted.emit()
+            return
+        if event.key() == Qt.Key.Key_Escape:
+            self.stop_requested.emit()
             return
         super().keyPressEvent(event)
 
@@ -243,6 +248,7 @@ class ChatPane(QWidget):
         self.delete_action.triggered.connect(self.delete_chat)
         self.skills_menu.aboutToShow.connect(self._on_skills_menu_about_to_show)
         self.input.submitted.connect(self._on_input_submitted)
+        self.input.stop_requested.connect(self.stop)
         self.send_button.clicked.connect(self._on_input_submitted)
         self.stop_button.clicked.connect(self.stop)
         self.session.busy_changed.connect(self._on_session_busy_changed)
@@ -396,6 +402,10 @@ class ChatPane(QWidget):
             count = sum(1 for s in self.skills.library_skills() if s.loadable)
             return f"All in the library ({count})"
         return ", ".join(self._chosen) if self._chosen else "None"
+
+    def refresh_skills(self) -> None:
+        """Show the library's skills again (after a scan)."""
+        self._update_skills_button()
 
     def set_chosen_skills(self, names: tuple[str, ...] | None) -> None:
         self._chosen = names

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypeVar, cast
 
 from PySide6.QtCore import QObject, Signal
+from shiboken6 import isValid
 
 from studio.agent.approval import Approver
 from studio.agent.events import (
@@ -189,7 +190,8 @@ class ChatSession(QObject):
         return self._task
 
     def _on_task_done(self, task: asyncio.Task[None]) -> None:
-        self.busy_changed.emit(False)
+        if isValid(self):
+            self.busy_changed.emit(False)
 
     def _ensure_chat(self, prompt: str, setup: TurnSetup) -> None:
         if self.chat is not None:
@@ -240,10 +242,13 @@ class ChatSession(QObject):
             self._finish_answer()
         except asyncio.CancelledError:
             reason = "stopped"
-            self._stopped()
+            # The window may already be gone when a turn is cancelled as the app closes.
+            if isValid(self.transcript):
+                self._stopped()
             raise
         finally:
-            self.turn_finished.emit(reason)
+            if isValid(self):
+                self.turn_finished.emit(reason)
 
     # -- events -------------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import html
 import re
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -165,11 +165,19 @@ class ApprovalDialog(QDialog):
         self.once_button.clicked.connect(self._on_once_button_clicked)
         self.always_button.clicked.connect(self._on_always_button_clicked)
         self.deny_button.clicked.connect(self._on_deny_button_clicked)
-        # A digit typed into the reason field stays there: line edits claim printable keys first.
-        for key, slot in (("1", self._on_once_button_clicked), ("2", self._on_always_button_clicked),
-                          ("3", self._on_deny_button_clicked)):
-            QShortcut(QKeySequence(key), self).activated.connect(slot)
         self.deny_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Digits typed into the reason field never get here: the line edit takes them first.
+        choices = {Qt.Key.Key_1: self._on_once_button_clicked,
+                   Qt.Key.Key_2: self._on_always_button_clicked,
+                   Qt.Key.Key_3: self._on_deny_button_clicked}
+        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        choose = choices.get(Qt.Key(event.key()))
+        if choose is not None and modifiers == Qt.KeyboardModifier.NoModifier:
+            choose()
+            return
+        super().keyPressEvent(event)
 
     def _on_once_button_clicked(self) -> None:
         self._choice = "once"

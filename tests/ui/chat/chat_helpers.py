@@ -1,0 +1,19 @@
+"""Helpers for the chat tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pytestqt.qtbot import QtBot
+
+from studio.ui.chat.pane import ChatPane
+from studio.ui.mainwindow import MainWindow
+
+ChatWindowFactory = Callable[..., MainWindow]
+
+
+def run_turn(qtbot: QtBot, pane: ChatPane, prompt: str, timeout: int = 10000) -> None:
+    """Send a prompt and wait until the answer is over."""
+    task = pane.send(prompt)
+    assert task is not None, "the pane did not send"
+    qtbot.waitUntil(task.done, timeout=timeout)

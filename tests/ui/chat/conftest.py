@@ -1,0 +1,90 @@
+"""Chat tests: the window's chat pane against the scripted Ollama server, on the qasync loop of
+tests/ui/conftest.py, with one demo skill whose scripts print, sleep and report their process
+group."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+from fakes.fixtures import TOOL_MODEL, fake_ollama
+from fakes.ollama import FakeOllama
+from pytestqt.qtbot import QtBot
+
+from studio.ui.mainwindow import MainWindow
+from tests.ui.chat.chat_helpers import ChatWindowFactory
+from tests.ui.helpers import WindowFactory, write_skill
+
+__all__ = ["fake_ollama"]
+
+SLEEPER = """#!/bin/sh
+# Report the process group, then sleep in a child so that a kill must reach the whole group.
+echo $$ > "$(dirname "$0")/../pgid.txt"
+sleep 60 &
+sleep 60
+"""
+
+
+@pytest.fixture(autouse=True)
+def asyncgen_hooks(qloop: asyncio.AbstractEventLoop, qtbot: QtBot) -> Iterator[None]:
+    """Let the loop finalize async generators (HTTP streams) as `run_forever` would in the app:
+    a loop that is only marked as running never installs these hooks itself."""
+    previous = sys.get_asyncgen_hooks()
+    sys.set_asyncgen_hooks(firstiter=qloop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]
+                           finalizer=qloop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
+    yield
+    # Streams dropped during the test are closed now, while the loop still runs their aclose().
+    gc.collect()
+    qtbot.wait(20)
+    sys.set_asyncgen_hooks(*previous)
+
+
+@pytest.fixture
+def chat_http(qloop: asyncio.AbstractEventLoop, qtbot: QtBot) -> Iterator[httpx.AsyncClient]:
+    """The one HTTP client of the app, made and closed on the test's qasync loop."""
+    client = httpx.AsyncClient()
+    yield client
+    closing = asyncio.ensure_future(client.aclose())
+    qtbot.waitUntil(closing.done, timeout=5000)
+
+
+@pytest.fixture
+def chat_skills(tmp_path: Path) -> Path:
+    root = tmp_path / "chat-skills"
+    demo = write_skill(root, "demo", description="Says hello. Use when the user wants a greeting.",
+                       body="# Demo\n\nRun `python3 scripts/hello.py`.\n",
+                       files={"scripts/hello.py": "print('hello from the skill')\n",
+                              "scripts/other.py": "print('other script')\n",
+                              "tools/third.py": "print('third')\n",
+                              "scripts/sleeper.sh": SLEEPER,
+                              "references/notes.md": "# Notes\n"})
+    os.chmod(demo / "scripts" / "sleeper.sh", 0o755)
+    return root
+
+
+@pytest.fixture
+def chat_window(chat_http: httpx.AsyncClient, make_window: WindowFactory, fake_ollama: FakeOllama,
+                chat_skills: Path, tmp_path: Path, qtbot: QtBot) -> ChatWindowFactory:
+    """Windows whose chat talks to the scripted Ollama server with its tool model picked. Every
+    window of one test shares the settings file (and, through the scratch home, the chats)."""
+    settings = tmp_path / "chat-settings.yaml"
+    if not settings.exists():
+        settings.write_text(yaml.safe_dump({"backend": {"kind": "ollama", "url": fake_ollama.url,
+                                                        "model": TOOL_MODEL}}), encoding="utf-8")
+
+    def make() -> MainWindow:
+        window = make_window(chat_skills, settings=settings)
+        window.chat.dock.show()
+        pane = window.chat.pane
+        pane.attach(chat_http)
+        qtbot.waitUntil(lambda: pane.backend.state == "ready", timeout=5000)
+        return window
+
+    return make

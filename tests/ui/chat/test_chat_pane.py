@@ -1,0 +1,161 @@
+"""The chat pane against the scripted Ollama server: streaming, models, saving, reopening."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import yaml
+from fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
+from fakes.ollama import FakeOllama
+from fakes.script import Call, Hang, Text, Turn, calls, reply
+from PySide6.QtGui import QGuiApplication
+from pytestqt.qtbot import QtBot
+
+from studio.chatstore import ChatStore
+from tests.ui.chat.chat_helpers import ChatWindowFactory, run_turn
+from tests.ui.helpers import WindowFactory
+
+
+def test_a_streamed_answer_shows_before_it_ends_and_stop_keeps_it(
+        qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Turn([Text("Hello "), Text("**world**"), Hang()]))
+    pane = chat_window().chat.pane
+    task = pane.send("greet me")
+    assert task is not None
+    qtbot.waitUntil(lambda: bool(pane.transcript.answers())
+                    and pane.transcript.answers()[-1].body.toPlainText().strip() == "Hello world")
+    answer = pane.transcript.answers()[-1]
+    assert "font-weight" in answer.body.toHtml() or "<b>" in answer.body.toHtml()
+    assert pane.session.busy and pane.stop_button.isVisibleTo(pane)
+    pane.stop()
+    qtbot.waitUntil(task.done)
+    assert fake_ollama.wait_disconnected(5)
+    roles = [(m.role, m.content) for m in pane.session.messages]
+    assert roles == [("user", "greet me"), ("assistant", "Hello **world**"), ("notice", "Stopped.")]
+    assert pane.send_button.isVisibleTo(pane)
+
+
+def test_a_finished_answer_is_saved_and_listed(qtbot: QtBot, chat_window: ChatWindowFactory,
+                                               fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(reply("Hel", "lo ", "`there`"))
+    pane = chat_window().chat.pane
+    run_turn(qtbot, pane, "Say hello\nplease")
+    assert pane.transcript.answers()[-1].text == "Hello `there`"
+    chats = ChatStore().chats()
+    assert [(c.title, c.backend, c.model) for c in chats] == [("Say hello", "ollama", TOOL_MODEL)]
+    assert pane.chat_combo.currentText().startswith("Say hello")
+    sent = fake_ollama.chats[0]
+    assert sent["model"] == TOOL_MODEL
+    assert "<available_skills>" in sent["messages"][0]["content"]
+    assert "<name>demo</name>" in sent["messages"][0]["content"]
+
+
+def test_a_chat_survives_closing_and_reopening_the_app(
+        qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(calls(Call("activate_skill", {"name": "demo"})), reply("Loaded it."))
+    first = chat_window()
+    run_turn(qtbot, first.chat.pane, "load the demo skill")
+    first.close_without_asking()
+    qtbot.waitUntil(lambda: not first.isVisible())
+
+    second = chat_window()
+    pane = second.chat.pane
+    assert pane.chat_list.rowCount() == 2
+    pane.chat_combo.setCurrentIndex(1)
+    pane.chat_combo.activated.emit(1)
+    items = pane.transcript.items
+    assert [type(item).__name__ for item in items] == ["UserItem", "ToolCard", "AssistantItem"]
+    assert pane.transcript.cards()[0].record.status == "ok"
+    assert pane.transcript.answers()[0].text == "Loaded it."
+
+    fake_ollama.script(reply("Still here."))
+    run_turn(qtbot, pane, "are you there?")
+    sent = fake_ollama.chats[-1]["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "assistant", "user"]
+    assert sent[3]["content"].startswith('<skill_content name="demo"')
+    assert len(ChatStore().chats()) == 1
+
+
+def test_the_model_picker_marks_models_without_tools(
+        qtbot: QtBot, chat_window: ChatWindowFactory) -> None:
+    pane = chat_window().chat.pane
+    labels = [pane.model_combo.itemText(i) for i in range(pane.model_combo.count())]
+    assert labels == [f"{PLAIN_MODEL} — no tools", TOOL_MODEL]
+    assert pane.model_combo.currentText() == TOOL_MODEL
+    assert pane.think_check.isEnabled()
+    pane.model_combo.setCurrentIndex(0)
+    assert not pane.think_check.isEnabled()
+    assert pane.settings_store.settings.backend.model == PLAIN_MODEL
+    assert pane.status_light.toolTip().endswith("is answering.")
+
+
+def test_a_server_that_is_not_there_is_explained(
+        qtbot: QtBot, chat_http: object, make_window: WindowFactory, tmp_path: Path) -> None:
+    settings = tmp_path / "down.yaml"
+    url = "http://127.0.0.1:9"
+    settings.write_text(yaml.safe_dump({"backend": {"kind": "ollama", "url": url}}))
+    window = make_window(settings=settings)
+    pane = window.chat.pane
+    pane.attach(chat_http)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: pane.backend.state == "down", timeout=5000)
+    message = pane.server_message.text()
+    assert url in message and "ollama serve" in message
+    assert pane.server_message.isVisibleTo(pane)
+    task = pane.send("hello?")
+    assert task is not None
+    qtbot.waitUntil(task.done)
+    assert pane.session.messages[-1].role == "error"
+
+
+def test_regenerate_copy_and_export(qtbot: QtBot, chat_window: ChatWindowFactory,
+                                    fake_ollama: FakeOllama, tmp_path: Path) -> None:
+    fake_ollama.script(reply("First answer."), reply("Second *answer*."))
+    pane = chat_window().chat.pane
+    run_turn(qtbot, pane, "answer me")
+    task = pane.regenerate()
+    assert task is not None
+    qtbot.waitUntil(task.done)
+    assert [a.text for a in pane.transcript.answers()] == ["Second *answer*."]
+    assert [m.role for m in ChatStore().messages(pane.session.chat.id)] == ["user", "assistant"]  # type: ignore[union-attr]
+    assert len(fake_ollama.chats[1]["messages"]) == 2
+    pane.copy_last_answer()
+    assert QGuiApplication.clipboard().text() == "Second *answer*."
+    target = pane.export_to(tmp_path / "chat.md")
+    assert target is not None
+    text = target.read_text(encoding="utf-8")
+    assert "## You\n\nanswer me" in text and "Second *answer*." in text
+    assert "First answer." not in text
+
+
+def test_new_chat_and_delete(qtbot: QtBot, chat_window: ChatWindowFactory,
+                             fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(reply("one"), reply("two"))
+    pane = chat_window().chat.pane
+    run_turn(qtbot, pane, "first chat")
+    pane.new_chat()
+    assert pane.transcript.items == [] and pane.chat_combo.currentIndex() == 0
+    run_turn(qtbot, pane, "second chat")
+    assert [c.title for c in pane.chat_list.chats()] == ["second chat", "first chat"]
+    pane.delete_chat()
+    assert [c.title for c in ChatStore().chats()] == ["first chat"]
+    assert pane.session.chat is None
+
+
+def test_the_window_keeps_running_while_an_answer_streams(
+        qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama) -> None:
+    pieces = [f"word{n} " for n in range(40)]
+    fake_ollama.script(reply(*pieces, pause=0.01))
+    pane = chat_window().chat.pane
+    ticks: list[int] = []
+
+    async def tick() -> None:
+        while True:
+            ticks.append(1)
+            await asyncio.sleep(0.005)
+
+    ticker = asyncio.ensure_future(tick())
+    run_turn(qtbot, pane, "stream")
+    ticker.cancel()
+    assert pane.transcript.answers()[-1].text == "".join(pieces)
+    assert len(ticks) > 10
