@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import marshal
 import sys
 from pathlib import Path
 from typing import Any
 
+from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
-from studio.skills.cache import ScanCache
+from studio.skills.cache import STAMP, ScanCache
 from studio.skills.model import Severity
 from studio.skills.summary import SkillSummary
-from studio.skills.targets import collect
+from studio.skills.targets import Walk, collect, signature, walk_paths
 
 CACHE_FILE = "validate-cache.marshal"
+MEMO_FILE = "validate-output.marshal"
+
+Rendered = tuple[str, str, int]
 
 
 def register(subparsers: Any) -> None:
@@ -52,11 +57,10 @@ def _location(summary: SkillSummary, file: str) -> Path:
     return summary.directory / file
 
 
-def run(args: argparse.Namespace) -> int:
+def _render(args: argparse.Namespace, paths: list[Path], walks: dict[Path, Walk]) -> Rendered:
     cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE)
-    collected = collect(list(args.paths), cache)
-    for problem in collected.problems:
-        print(f"studio validate: {problem}", file=sys.stderr)
+    collected = collect(paths, cache, walks)
+    errors = "".join(f"studio validate: {problem}\n" for problem in collected.problems)
     skills = collected.skills
     counts = summary_counts(skills)
     if args.format == "json":
@@ -64,17 +68,68 @@ def run(args: argparse.Namespace) -> int:
         if collected.problems:
             payload["problems"] = collected.problems
         # json.dumps runs the C encoder; json.dump to a stream would encode chunk by chunk in Python.
-        sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        out = json.dumps(payload, ensure_ascii=False) + "\n"
     else:
-        for summary in skills:
-            for d in summary.diagnostics:
-                where = _location(summary, d.file)
-                print(f"{where}:{d.line}:{d.column}: {d.severity} {d.code}: {d.message}")
-        print(
+        lines = [
+            f"{_location(summary, d.file)}:{d.line}:{d.column}: {d.severity} {d.code}: {d.message}\n"
+            for summary in skills
+            for d in summary.diagnostics
+        ]
+        lines.append(
             f"{counts['skills']} skill{'s' if counts['skills'] != 1 else ''} checked: "
             f"{counts['valid']} valid, {counts['invalid']} invalid "
-            f"({counts['errors']} errors, {counts['warnings']} warnings)"
+            f"({counts['errors']} errors, {counts['warnings']} warnings)\n"
         )
-    if collected.problems:
-        return 2
-    return 0 if counts["invalid"] == 0 else 1
+        out = "".join(lines)
+    code = 2 if collected.problems else (0 if counts["invalid"] == 0 else 1)
+    return out, errors, code
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = [Path(path) for path in args.paths]
+    walks = walk_paths(paths)
+    memo = None if args.no_cache else OutputMemo(cache_dir() / MEMO_FILE)
+    key = f"{args.format}\x00" + "\x00".join(str(path.absolute()) for path in paths)
+    digest = signature(paths, walks)
+    rendered = memo.get(key, digest) if memo is not None else None
+    if rendered is None:
+        rendered = _render(args, paths, walks)
+        if memo is not None:
+            memo.put(key, digest, rendered)
+    out, errors, code = rendered
+    sys.stderr.write(errors)
+    sys.stdout.write(out)
+    return code
+
+
+class OutputMemo:
+    """The last few outputs of `studio validate`, each with the digest of everything it depended
+    on, so that checking an unchanged library again prints the same report without rebuilding it."""
+
+    KEEP = 8
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._entries: dict[str, tuple[bytes, Rendered]] = {}
+        try:
+            with open(path, "rb") as handle:
+                stamp, entries = marshal.load(handle)
+            if stamp == STAMP and isinstance(entries, dict):
+                self._entries = entries
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+
+    def get(self, key: str, digest: bytes) -> Rendered | None:
+        entry = self._entries.get(key)
+        return entry[1] if entry is not None and entry[0] == digest else None
+
+    def put(self, key: str, digest: bytes, rendered: Rendered) -> None:
+        self._entries.pop(key, None)
+        self._entries[key] = (digest, rendered)
+        while len(self._entries) > self.KEEP:
+            del self._entries[next(iter(self._entries))]
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self.path, marshal.dumps((STAMP, self._entries)))
+        except OSError:
+            return

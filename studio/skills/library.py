@@ -60,59 +60,72 @@ class RootScan:
     error: str | None = None
 
 
-def _fingerprint(directory: str, skill_name: str) -> Fingerprint:
-    """Sizes and mtimes of SKILL.md, of every folder in the skill, and of every script."""
-    parts: list[object] = []
-    info = os.stat(os.path.join(directory, skill_name))
-    parts.append((skill_name, info.st_size, info.st_mtime_ns))
-    stack = [(directory, "")]
-    seen = 0
-    while stack and seen < 500:
-        folder, prefix = stack.pop()
-        folder_info = os.stat(folder)
-        parts.append((prefix, folder_info.st_mtime_ns))
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            seen += 1
-            if entry.is_dir(follow_symlinks=False) and entry.name not in SKIPPED_DIRS:
-                stack.append((entry.path, prefix + entry.name + "/"))
-            elif prefix == "scripts/":
-                script = entry.stat()
-                parts.append((entry.name, script.st_size, script.st_mtime_ns, script.st_mode))
+def _fingerprint(folder_mtime: int, entries: list[os.DirEntry[str]], skill_name: str) -> Fingerprint:
+    """What a skill's validation depends on, cheaply: the size and mtime of SKILL.md, the mtimes of
+    its folder and of each folder in it (they change when a file is added, removed or renamed),
+    and the size, mtime and mode of every script.
+
+    A file added two folders deep (`references/more/x.md`) changes no mtime seen here; it is
+    noticed when SKILL.md or a folder at the first level changes next."""
+    parts: list[object] = [("", folder_mtime)]
+    for entry in entries:
+        name = entry.name
+        if name == skill_name:
+            info = entry.stat()
+            parts.append((name, info.st_size, info.st_mtime_ns))
+        elif entry.is_dir(follow_symlinks=False) and name not in SKIPPED_DIRS:
+            parts.append((name + "/", entry.stat(follow_symlinks=False).st_mtime_ns))
+            if name == "scripts":
+                for script in sorted(os.scandir(entry.path), key=lambda e: e.name):
+                    info = script.stat()
+                    parts.append((script.name, info.st_size, info.st_mtime_ns, info.st_mode))
     return tuple(parts)
 
 
-def discover(root: Path, include_hidden: bool = False) -> Iterator[tuple[Path, str]]:
-    """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order."""
+def _walk(root: Path, include_hidden: bool) -> Iterator[tuple[str, str, Fingerprint]]:
+    """(skill folder, SKILL.md's name, fingerprint) for every skill below `root`, in a stable order,
+    reading each folder once."""
     seen: set[tuple[int, int]] = set()
-    stack = [root]
+    stack = [str(root)]
     while stack:
         folder = stack.pop()
         try:
-            info = folder.stat()
+            info = os.stat(folder)
             identity = (info.st_dev, info.st_ino)
             if identity in seen:
                 continue
             seen.add(identity)
-            entries = sorted(os.scandir(folder), key=lambda entry: entry.name, reverse=True)
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name, reverse=True)
         except OSError:
             continue
-        names = [entry.name for entry in entries]
-        skill_name = skill_file_in(names)
+        skill_name = skill_file_in([entry.name for entry in entries])
         if skill_name is not None:
-            yield folder, skill_name
+            try:
+                fingerprint = _fingerprint(info.st_mtime_ns, entries, skill_name)
+            except OSError:
+                fingerprint = ()
+            yield folder, skill_name, fingerprint
             continue
         for entry in entries:
             if entry.name in SKIPPED_DIRS or (entry.name.startswith(".") and not include_hidden):
                 continue
             try:
                 if entry.is_dir():
-                    stack.append(Path(entry.path))
+                    stack.append(entry.path)
             except OSError:
                 continue
+
+
+def walk_root(root: SkillRoot) -> list[tuple[str, str, Fingerprint]]:
+    """Every skill folder of a folder root with its SKILL.md's name and fingerprint."""
+    return list(_walk(root.path, root.include_hidden))
+
+
+def discover(root: Path, include_hidden: bool = False) -> Iterator[tuple[Path, str]]:
+    """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order."""
+    for folder, skill_name, _ in _walk(root, include_hidden):
+        yield Path(folder), skill_name
 
 
 def scan_root(
@@ -120,8 +133,11 @@ def scan_root(
     cache: ScanCache | None = None,
     on_skill: Callable[[SkillSummary], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    found: list[tuple[str, str, Fingerprint]] | None = None,
 ) -> RootScan:
-    """Find and validate every skill under a root, using the cache where nothing changed."""
+    """Find and validate every skill under a root, using the cache where nothing changed.
+
+    `found` is the root's walk (`walk_root`) when the caller has already made it."""
     result = RootScan(root)
     path = root.path
     if not path.exists():
@@ -132,13 +148,14 @@ def scan_root(
     if not path.is_dir():
         result.error = f"{path} is neither a folder nor a .zip archive"
         return result
-    found: list[tuple[Path, str]] = []
     complete = True
-    for item in discover(path, root.include_hidden):
-        if cancelled is not None and cancelled():
-            complete = False
-            break
-        found.append(item)
+    if found is None:
+        found = []
+        for item in _walk(path, root.include_hidden):
+            if cancelled is not None and cancelled():
+                complete = False
+                break
+            found.append(item)
     seen: set[str] = set()
     for summary in _summaries(root, found, cache):
         if cancelled is not None and cancelled():
@@ -177,21 +194,17 @@ def _pool(jobs: int) -> ProcessPoolExecutor | None:
 
 
 def _summaries(
-    root: SkillRoot, found: list[tuple[Path, str]], cache: ScanCache | None
+    root: SkillRoot, found: list[tuple[str, str, Fingerprint]], cache: ScanCache | None
 ) -> Iterator[SkillSummary]:
     """The summaries of the skill folders, in order: from the cache where nothing changed,
     validated afresh (across processes when there are many) where something did."""
     plan: list[tuple[str, Fingerprint, Any]] = []
     stale: list[str] = []
-    for directory, skill_name in found:
+    for directory, skill_name, fingerprint in found:
         key = os.path.join(directory, skill_name)
-        try:
-            fingerprint = _fingerprint(str(directory), skill_name)
-        except OSError:
-            fingerprint = ()
         cached = cache.get(key, fingerprint) if cache is not None and fingerprint else None
         if cached is None:
-            stale.append(str(directory))
+            stale.append(directory)
         plan.append((key, fingerprint, cached))
     pool = _pool(len(stale))
     try:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -114,3 +115,20 @@ def test_shipped_example_skills_are_all_valid(capsys: pytest.CaptureFixture[str]
     data = json.loads(out)
     assert data["summary"]["skills"] >= 5
     assert code == 0 and data["summary"]["warnings"] == 0, out
+
+
+def test_a_rescan_reports_changes_since_the_last_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = write_skill(tmp_path, "good", frontmatter("good"))
+    first = run(capsys, "validate", str(tmp_path), "--format", "json")
+    assert run(capsys, "validate", str(tmp_path), "--format", "json") == first
+    (directory / "SKILL.md").write_text(frontmatter("Good"))
+    os.utime(directory / "SKILL.md", ns=(1, 1))
+    code, out, _ = run(capsys, "validate", str(tmp_path), "--format", "json")
+    assert code == 1 and json.loads(out)["summary"]["invalid"] == 1
+    write_skill(tmp_path, "other", frontmatter("other"))
+    code, out, _ = run(capsys, "validate", str(tmp_path), "--format", "json")
+    assert json.loads(out)["summary"]["skills"] == 2
+    code, out, _ = run(capsys, "validate", str(tmp_path))
+    assert "2 skills checked: 1 valid, 1 invalid" in out
