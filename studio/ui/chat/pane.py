@@ -8,6 +8,7 @@ and wires them; a `ChatSession` runs the turns and shows them in the `Transcript
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Protocol
 
@@ -39,6 +40,7 @@ from studio.skills.summary import SkillSummary
 from studio.ui import asyncqt
 from studio.ui.chat.backend import BACKEND_LABELS, Backend, ModelChoice, url_for
 from studio.ui.chat.chat_list_model import ChatListModel
+from studio.ui.chat.render import warm_up
 from studio.ui.chat.session import ChatSession, TurnSetup
 from studio.ui.chat.style import CHAT_STYLE
 from studio.ui.chat.transcript import Transcript
@@ -254,6 +256,8 @@ class ChatPane(QWidget):
         self.session.busy_changed.connect(self._on_session_busy_changed)
         self.session.chat_saved.connect(self._on_session_chat_saved)
 
+        # Lexers compile their patterns on first use; do it now, away from the window's thread.
+        threading.Thread(target=warm_up, name="lexer-warm-up", daemon=True).start()
         self._load_backend_settings()
         self._on_backend_state_changed(self.backend.state, self.backend.message)
         self.new_chat()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QContextMenuEvent, QGuiApplication
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -22,19 +22,24 @@ from PySide6.QtWidgets import (
 
 from studio.chatstore import StoredMessage, ToolRecord
 from studio.ui.chat.cards import ToolCard
-from studio.ui.chat.render import render_markdown, stylesheet
+from studio.ui.chat.render import render_finished_blocks, stylesheet
 from studio.ui.chat.textbox import FittedText
 
 RENDER_INTERVAL_MS = 50
+# Finished Markdown blocks are set aside once they add up to this many characters.
+FREEZE_CHARS = 1500
 
 
-class MessageView(FittedText):
-    """The Markdown of one message as rich text; text streamed in with `append` is rendered at
-    most every RENDER_INTERVAL_MS.
+class MessageView(QWidget):
+    """The Markdown of one message as rich text. Text streamed in with `append` is rendered at
+    most every RENDER_INTERVAL_MS, and only its unfinished end: once the finished blocks at the
+    start add up to FREEZE_CHARS they are kept as they are, in a segment of their own, so a long
+    answer costs no more to render at its end than at its start.
 
     Attributes:
         markdown: the Markdown shown (or about to be).
         rendered_chars: how much of `markdown` the last render covered.
+        segments: the rich-text views, top to bottom; only the last one still changes.
 
     Signals:
         rendered: the view rendered its Markdown again.
@@ -43,21 +48,44 @@ class MessageView(FittedText):
     rendered = Signal()
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(parent=parent)
+        super().__init__(parent)
         self.markdown = text
         self.rendered_chars = 0
+        self.segments: list[FittedText] = []
+        self._frozen_chars = 0
         self._last_render = 0.0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._on_timer_timeout)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        self.setOpenExternalLinks(True)
-        self.document().setDefaultStyleSheet(stylesheet())
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(0)
+        self._add_segment()
         if text:
             self.render_now()
 
+    def _add_segment(self) -> FittedText:
+        segment = FittedText()
+        segment.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        segment.setOpenExternalLinks(True)
+        segment.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        segment.customContextMenuRequested.connect(
+            lambda point, which=segment: self._on_segment_context_menu_requested(which, point))
+        segment.document().setDefaultStyleSheet(stylesheet())
+        self.segments.append(segment)
+        self._layout.addWidget(segment)
+        return segment
+
+    def _reset(self) -> None:
+        for segment in self.segments[1:]:
+            self._layout.removeWidget(segment)
+            segment.deleteLater()
+        del self.segments[1:]
+        self._frozen_chars = 0
+
     def set_markdown(self, text: str) -> None:
         self.markdown = text
+        self._reset()
         self.render_now()
 
     def append(self, text: str) -> None:
@@ -74,24 +102,37 @@ class MessageView(FittedText):
 
     def render_now(self) -> None:
         self._last_render = time.monotonic()
-        self.setHtml(render_markdown(self.markdown))
+        finished, covered, rest = render_finished_blocks(self.markdown[self._frozen_chars:],
+                                                         FREEZE_CHARS)
+        if covered:
+            self.segments[-1].setHtml(finished)
+            self._frozen_chars += covered
+            self._add_segment()
+        self.segments[-1].setHtml(rest)
         self.rendered_chars = len(self.markdown)
         self.rendered.emit()
 
+    def plain_text(self) -> str:
+        return "\n".join(segment.toPlainText() for segment in self.segments)
+
+    def html(self) -> str:
+        return "".join(segment.toHtml() for segment in self.segments)
+
     def restyle(self) -> None:
         """Follow a palette change."""
-        self.document().setDefaultStyleSheet(stylesheet())
-        self.render_now()
+        for segment in self.segments:
+            segment.document().setDefaultStyleSheet(stylesheet())
+        self.set_markdown(self.markdown)
 
     def _on_timer_timeout(self) -> None:
         self.render_now()
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        menu = self.createStandardContextMenu(event.pos())
+    def _on_segment_context_menu_requested(self, segment: FittedText, point: QPoint) -> None:
+        menu = segment.createStandardContextMenu(point)
         menu.addSeparator()
         copy = menu.addAction("Copy Message as Markdown")
         copy.triggered.connect(self.copy_markdown)
-        menu.popup(event.globalPos())
+        menu.popup(segment.viewport().mapToGlobal(point))
 
     def copy_markdown(self) -> None:
         QGuiApplication.clipboard().setText(self.markdown)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from PySide6.QtGui import QTextDocument
 from pytestqt.qtbot import QtBot
 
 from studio.chatstore import ToolRecord
 from studio.ui.chat.cards import FOLD_LINES, ToolCard, approval_text, status_text
-from studio.ui.chat.render import render_markdown
+from studio.ui.chat.render import render_finished_blocks, render_markdown
 from studio.ui.chat.transcript import MessageView
 
 
@@ -36,7 +37,33 @@ def test_streamed_text_is_rendered_once_per_interval(qtbot: QtBot) -> None:
     view.append("**last**")
     view.flush()
     assert renders[-1] == len(view.markdown)
-    assert view.toPlainText().rstrip().endswith("token199 last")
+    assert view.plain_text().rstrip().endswith("token199 last")
+
+
+def test_a_long_answer_sets_its_finished_blocks_aside(qtbot: QtBot) -> None:
+    sections = [f"## Part {n}\n\nSome *text* for part {n}, long enough to add up.\n\n"
+                f"```python\nprint({n})\n```\n\n- one\n- two\n\n" for n in range(60)]
+    text = "".join(sections)
+    view = MessageView()
+    qtbot.addWidget(view)
+    for start in range(0, len(text), 7):
+        view.append(text[start:start + 7])
+        if start % 700 == 0:
+            view.render_now()
+    view.flush()
+    assert len(view.segments) > 3
+    assert max(len(s.toPlainText()) for s in view.segments) < len(text) / 3
+    whole = QTextDocument()
+    whole.setHtml(render_markdown(text))
+    assert view.plain_text().split() == whole.toPlainText().split()
+
+
+def test_a_block_is_set_aside_only_when_finished() -> None:
+    head, covered, rest = render_finished_blocks("para one\n\n```\ncode\n\nmore", 1)
+    assert covered == len("para one\n\n") and "para one" in head and "more" in rest
+    assert render_finished_blocks("```\nopen fence\n\nstill code", 1)[1] == 0
+    assert render_finished_blocks("title\n---", 1)[1] == 0
+    assert render_finished_blocks("short\n\nnext", 100)[1] == 0
 
 
 def _record(**fields: object) -> ToolRecord:
