@@ -7,6 +7,8 @@ record as events arrive and asks the card to show it again.
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -18,9 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from studio.chatstore import ToolRecord
-from studio.ui.chat.textbox import FittedText
+from studio.ui.chat.textbox import FittedText, code_spans
 
-FOLD_LINES = 12
+FOLD_LINES = 6
 
 TOOL_TITLES = {
     "activate_skill": "Load skill",
@@ -67,8 +69,6 @@ def approval_text(record: ToolRecord) -> str:
     if approval is None:
         if record.status == "blocked":
             return "Blocked by the policy before anyone was asked."
-        if record.status == "asking":
-            return "Waiting for your approval…"
         return ""
     choice, by = approval.get("choice"), approval.get("by")
     if choice == "allow":
@@ -152,7 +152,7 @@ class ToolCard(QFrame):
         colour = STATUS_COLOURS.get(record.status, "#7a7f87")
         self.dot.setStyleSheet(f"color: {colour};")
         name = TOOL_TITLES.get(record.tool, record.tool)
-        self.title.setText(f"<b>{name}</b>" + (f" · {_escape(record.skill)}" if record.skill else ""))
+        self.title.setText(f"<b>{name}</b>" + (f" · {html.escape(record.skill)}" if record.skill else ""))
         self.state.setText(status_text(record))
         self.state.setStyleSheet(f"color: {colour};")
         shown = record.command or record.summary
@@ -160,7 +160,7 @@ class ToolCard(QFrame):
             self.command.setPlainText(shown)
         self.where.setText(f"in {record.cwd}" if record.cwd and record.command else "")
         self.where.setVisible(bool(self.where.text()))
-        self.warnings.setText("\n".join(f"⚠ {w}" for w in record.warnings))
+        self.warnings.setText("<br>".join(f"⚠ {code_spans(w)}" for w in record.warnings))
         self.warnings.setVisible(bool(record.warnings))
         self.approval.setText(approval_text(record))
         self.approval.setVisible(bool(self.approval.text()))
@@ -217,7 +217,3 @@ class ToolCard(QFrame):
 
     def _on_fold_button_clicked(self) -> None:
         self.set_folded(not self._folded)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -66,6 +66,8 @@ class ChatDock(QObject):
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                               | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        # The chat runs the window's full height; the problems stay under the editor.
+        window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         window.resizeDocks([self.dock], [CHAT_WIDTH], Qt.Orientation.Horizontal)
         if window.screen().availableGeometry().width() < SCREEN_WIDTH_FOR_CHAT:
             self.dock.hide()

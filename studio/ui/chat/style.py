@@ -4,6 +4,8 @@ tints, so they read on light and dark palettes alike."""
 from __future__ import annotations
 
 CHAT_STYLE = """
+QWidget#transcriptColumn { background: palette(base); }
+QTextBrowser#messageText { background: transparent; }
 QFrame#userMessage {
     background: rgba(47, 129, 247, 0.10);
     border: 1px solid rgba(47, 129, 247, 0.25);
@@ -22,6 +24,20 @@ QTextBrowser#cardCommand, QTextBrowser#cardOutput {
     background: rgba(127, 127, 127, 0.10);
     border-radius: 3px;
 }
+QTextBrowser#cardOutput QScrollBar:vertical {
+    background: transparent;
+    width: 9px;
+    margin: 2px;
+}
+QTextBrowser#cardOutput QScrollBar::handle:vertical {
+    background: rgba(127, 127, 127, 0.55);
+    border-radius: 3px;
+    min-height: 18px;
+}
+QTextBrowser#cardOutput QScrollBar::add-line:vertical,
+QTextBrowser#cardOutput QScrollBar::sub-line:vertical { height: 0; }
+QTextBrowser#cardOutput QScrollBar::add-page:vertical,
+QTextBrowser#cardOutput QScrollBar::sub-page:vertical { background: transparent; }
 QLabel#cardWhere, QLabel#cardApproval { color: #7a7f87; }
 QLabel#cardWarnings { color: #b07d00; }
 QLabel#notice { color: #7a7f87; font-style: italic; padding: 2px 8px; }

@@ -6,11 +6,18 @@ off at the right edge. With `max_lines` the box stops growing at that many lines
 
 from __future__ import annotations
 
+import html
 import math
+import re
 
 from PySide6.QtCore import QSize, QSizeF, Qt
 from PySide6.QtGui import QFontDatabase, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
+
+
+def code_spans(text: str) -> str:
+    """Plain text whose `code` spans (as the policy writes them) become rich text."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 class FittedText(QTextBrowser):

@@ -66,6 +66,7 @@ class MessageView(QWidget):
 
     def _add_segment(self) -> FittedText:
         segment = FittedText()
+        segment.setObjectName("messageText")
         segment.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         segment.setOpenExternalLinks(True)
         segment.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -145,6 +146,7 @@ class UserItem(QFrame):
         self.role = QLabel("You")
         self.role.setObjectName("roleLabel")
         self.body = FittedText()
+        self.body.setObjectName("messageText")
         self.body.setPlainText(text)
         self.text = text
         layout = QVBoxLayout(self)

@@ -11,7 +11,6 @@ Deny is the default button; Esc and closing the window deny too. The dialog is o
 from __future__ import annotations
 
 import html
-import re
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
 from studio.agent.approval import Approval, ApprovalRequest, Choice
 from studio.ui import asyncqt
 from studio.ui.chat.style import APPROVAL_STYLE
-from studio.ui.chat.textbox import FittedText
+from studio.ui.chat.textbox import FittedText, code_spans
 
 COMMAND_LINES = 14
 
@@ -59,12 +58,6 @@ def banner_level(kind: str) -> str:
     return "info"
 
 
-def _rich(text: str) -> str:
-    """Plain text with `code` spans, as rich text."""
-    escaped = html.escape(text)
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
-
-
 def _breakable(path: str) -> str:
     """A path that may wrap after any slash (a zero-width space there), so a label never cuts it."""
     return path.replace("/", "/\u200b")
@@ -92,8 +85,10 @@ class ApprovalDialog(QDialog):
         heading.setWordWrap(True)
 
         self.banners: list[QLabel] = []
-        for kind, message in request.warnings:
-            banner = QLabel(f"<b>{html.escape(KIND_TITLES.get(kind, kind))}:</b> {_rich(message)}")
+        order = {"danger": 0, "caution": 1, "info": 2}
+        warnings = sorted(request.warnings, key=lambda pair: order[banner_level(pair[0])])
+        for kind, message in warnings:
+            banner = QLabel(f"<b>{html.escape(KIND_TITLES.get(kind, kind))}:</b> {code_spans(message)}")
             banner.setObjectName("approvalBanner")
             banner.setProperty("level", banner_level(kind))
             banner.setWordWrap(True)
@@ -113,12 +108,12 @@ class ApprovalDialog(QDialog):
 
         shown = {message for _kind, message in request.warnings}
         reasons = [r for r in request.reasons if r not in shown]
-        self.reasons_label = QLabel("<br>".join(f"• {_rich(r)}" for r in reasons))
+        self.reasons_label = QLabel("<br>".join(f"• {code_spans(r)}" for r in reasons))
         self.reasons_label.setWordWrap(True)
         self.reasons_label.setVisible(bool(reasons))
 
         if request.grant_scope is not None:
-            scope = f"<b>Always allow</b> would allow {_rich(request.grant_scope)}, for this session."
+            scope = f"<b>Always allow</b> would allow {code_spans(request.grant_scope)}, for this session."
         else:
             scope = ("<b>Always allow</b> is not offered: a grant could not cover what this "
                      "command does, so it is asked about every time.")

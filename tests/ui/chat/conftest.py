@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from fakes.fixtures import TOOL_MODEL, fake_ollama
 from fakes.ollama import FakeOllama
 from pytestqt.qtbot import QtBot
 
+from studio.ui.chat.asyncgens import AsyncGenHooks
 from studio.ui.mainwindow import MainWindow
 from tests.ui.chat.chat_helpers import ChatWindowFactory
 from tests.ui.helpers import WindowFactory, write_skill
@@ -34,16 +34,14 @@ sleep 60
 
 @pytest.fixture(autouse=True)
 def asyncgen_hooks(qloop: asyncio.AbstractEventLoop, qtbot: QtBot) -> Iterator[None]:
-    """Let the loop finalize async generators (HTTP streams) as `run_forever` would in the app:
-    a loop that is only marked as running never installs these hooks itself."""
-    previous = sys.get_asyncgen_hooks()
-    sys.set_asyncgen_hooks(firstiter=qloop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]
-                           finalizer=qloop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
+    """The app's async-generator hooks (see studio.ui.chat.asyncgens), so that HTTP streams
+    dropped during a test are closed on the test's loop as they are in the app."""
+    hooks = AsyncGenHooks(qloop)
+    hooks.install()
     yield
-    # Streams dropped during the test are closed now, while the loop still runs their aclose().
     gc.collect()
-    qtbot.wait(20)
-    sys.set_asyncgen_hooks(*previous)
+    closing = asyncio.ensure_future(hooks.shutdown())
+    qtbot.waitUntil(closing.done, timeout=5000)
 
 
 @pytest.fixture
