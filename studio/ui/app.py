@@ -22,6 +22,7 @@ from studio import __version__
 from studio.paths import cache_dir
 from studio.settings import SettingsStore
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
+from studio.ui.chat.asyncgens import AsyncGenHooks
 from studio.ui.mainwindow import MainWindow
 from studio.ui.theme import apply_style
 
@@ -89,6 +90,8 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     window = MainWindow(store, cache_path=cache_dir() / SCAN_CACHE_FILE, session_roots=roots)
     closed: asyncio.Future[None] = loop.create_future()
     window.closed.connect(lambda: None if closed.done() else closed.set_result(None))
+    asyncgens = AsyncGenHooks(loop)
+    asyncgens.install()
     http = httpx.AsyncClient()
     window.chat.pane.attach(http)
     window.show()
@@ -104,6 +107,7 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
         window.loader.stop()
         await window.chat.pane.shutdown()
         await http.aclose()
+        await asyncgens.shutdown()
         window.deleteLater()
     return 0
 
