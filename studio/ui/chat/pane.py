@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 import httpx
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -603,6 +603,11 @@ class ChatPane(QWidget):
         await self.backend.shutdown()
         if self.store is not None:
             self.store.close()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.transcript.restyle()
 
     def _on_input_submitted(self) -> None:
         self.send()

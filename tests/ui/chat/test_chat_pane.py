@@ -78,7 +78,7 @@ def test_a_chat_survives_closing_and_reopening_the_app(
 
 
 def test_the_model_picker_marks_models_without_tools(
-        qtbot: QtBot, chat_window: ChatWindowFactory) -> None:
+        qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama) -> None:
     pane = chat_window().chat.pane
     labels = [pane.model_combo.itemText(i) for i in range(pane.model_combo.count())]
     assert labels == [f"{PLAIN_MODEL} — no tools", TOOL_MODEL]
@@ -88,6 +88,37 @@ def test_the_model_picker_marks_models_without_tools(
     assert not pane.think_check.isEnabled()
     assert pane.settings_store.settings.backend.model == PLAIN_MODEL
     assert pane.status_light.toolTip().endswith("is answering.")
+    pane.model_combo.setCurrentIndex(1)
+    pane.think_check.setChecked(True)
+    assert pane.settings_store.settings.backend.think
+    fake_ollama.script(reply("thought about it", thinking=("let me see",)))
+    run_turn(qtbot, pane, "think first")
+    assert fake_ollama.chats[0]["think"] is True
+    answer = pane.transcript.answers()[-1]
+    assert answer.thinking == "let me see" and not answer.thinking_view.isVisible()
+    assert answer.thinking_button.text() == "Thought (3 words)"
+    answer.thinking_button.click()
+    assert answer.thinking_view.isVisible()
+
+
+def test_the_embedded_backend_offers_its_model_file(
+        qtbot: QtBot, chat_http: object, make_window: WindowFactory, tmp_path: Path) -> None:
+    settings = tmp_path / "embedded.yaml"
+    model = tmp_path / "models" / "tiny.gguf"
+    settings.write_text(yaml.safe_dump({"backend": {"kind": "embedded", "gguf_path": str(model)}}))
+    window = make_window(settings=settings)
+    pane = window.chat.pane
+    pane.attach(chat_http)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: pane.backend.state != "unknown")
+    assert pane.backend_combo.currentText() == "Embedded"
+    assert pane.model_combo.currentText() == "tiny.gguf"
+    assert pane.backend.state == "idle"
+    assert pane.backend.message == "The embedded engine starts when you send a message."
+    task = pane.send("hello?")
+    assert task is not None
+    qtbot.waitUntil(task.done, timeout=10000)
+    [error] = [m for m in pane.session.messages if m.role == "error"]
+    assert str(model) in error.content and "does not exist" in error.content
 
 
 def test_a_server_that_is_not_there_is_explained(
