@@ -143,10 +143,6 @@ class ToolCard(QFrame):
         self._shown_output = ""
         self.show_record()
 
-    @property
-    def folded(self) -> bool:
-        return self._folded
-
     def show_record(self) -> None:
         record = self.record
         colour = STATUS_COLOURS.get(record.status, "#7a7f87")

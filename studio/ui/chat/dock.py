@@ -115,6 +115,7 @@ class ChatDock(QObject):
         window.tabs.currentChanged.connect(self._on_tabs_current_changed)
         window.closed.connect(self.pane.stop)
         window.loader.scan_finished.connect(self.pane.refresh_skills)
+        self.pane.busy_changed.connect(self._on_pane_busy_changed)
         self._on_tabs_current_changed(window.tabs.currentIndex())
 
     def try_skill(self, tab: SkillEditorTab) -> bool:
@@ -127,6 +128,9 @@ class ChatDock(QObject):
         tab = self.window.current_skill_tab()
         if tab is not None:
             self.try_skill(tab)
+
+    def _on_pane_busy_changed(self, busy: bool) -> None:
+        self.dock.setWindowTitle("Chat · answering…" if busy else "Chat")
 
     def _on_tabs_current_changed(self, _index: int) -> None:
         enabled = self.window.current_skill_tab() is not None

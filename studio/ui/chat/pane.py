@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.chatstore import ChatStore, ChatStoreError, export_markdown
+from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown
 from studio.fsutil import atomic_write_text
 from studio.llm.client import ChatClient
 from studio.llm.errors import LLMError
@@ -463,23 +463,33 @@ class ChatPane(QWidget):
     # -- chats ------------------------------------------------------------------------------------
 
     def new_chat(self) -> None:
-        if self.session.busy:
-            self.session.stop()
-        self.session.open(None)
-        self.chat_combo.setCurrentIndex(0)
-        self.input.setPlaceholderText("Ask something; Enter sends, Shift+Enter starts a new line")
-        self._update_skills_button()
-        self._update_actions()
+        """Show a new, empty chat (after stopping the answer in progress, if any)."""
+        self._switch_to(None)
 
     def open_chat(self, chat_id: int) -> None:
         chat = next((c for c in self.chat_list.chats() if c.id == chat_id), None)
-        if chat is None:
-            return
+        if chat is not None:
+            self._switch_to(chat)
+
+    def _switch_to(self, chat: ChatInfo | None) -> None:
         if self.session.busy:
+            # The stopped turn still writes its last card and note; let it, then switch.
             self.session.stop()
+            self.tasks.spawn(self._switch_when_stopped(chat))
+            return
+        self._show_chat(chat)
+
+    async def _switch_when_stopped(self, chat: ChatInfo | None) -> None:
+        await self.session.wait()
+        self._show_chat(chat)
+
+    def _show_chat(self, chat: ChatInfo | None) -> None:
         self.session.open(chat)
-        self._chosen = chat.skills
-        self.chat_combo.setCurrentIndex(self.chat_list.row_of(chat.id))
+        if chat is None:
+            self.input.setPlaceholderText("Ask something; Enter sends, Shift+Enter starts a new line")
+        else:
+            self._chosen = chat.skills
+        self.chat_combo.setCurrentIndex(self.chat_list.row_of(chat.id if chat else None))
         self._update_skills_button()
         self._update_actions()
 

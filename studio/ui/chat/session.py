@@ -113,12 +113,10 @@ class ChatSession(QObject):
     Signals:
         busy_changed: (bool) a turn started or ended.
         chat_saved: the chat was created or its title, model or skills changed.
-        turn_finished: (str) why the turn ended: a `Done` reason, "stopped" or "failed".
     """
 
     busy_changed = Signal(bool)
     chat_saved = Signal()
-    turn_finished = Signal(str)
 
     def __init__(self, store: ChatStore | None, transcript: Transcript,
                  parent: QObject | None = None) -> None:
@@ -217,7 +215,6 @@ class ChatSession(QObject):
             self.chat_saved.emit()
 
     async def _run(self, setup: TurnSetup, conversation: list[Message]) -> None:
-        reason = "failed"
         self._answer = None
         self._cards = {}
         try:
@@ -237,18 +234,12 @@ class ChatSession(QObject):
             async with contextlib.aclosing(events):
                 async for event in events:
                     self._show(event, messages)
-                    if isinstance(event, Done):
-                        reason = event.reason
             self._finish_answer()
         except asyncio.CancelledError:
-            reason = "stopped"
             # The window may already be gone when a turn is cancelled as the app closes.
             if isValid(self.transcript):
                 self._stopped()
             raise
-        finally:
-            if isValid(self):
-                self.turn_finished.emit(reason)
 
     # -- events -------------------------------------------------------------------------------------
 

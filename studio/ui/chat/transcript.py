@@ -237,13 +237,7 @@ ChatItem = UserItem | AssistantItem | ToolCard | NoticeItem
 
 
 class Transcript(QScrollArea):
-    """The chat's items in a scrolling column that follows new text while it is at the bottom.
-
-    Signals:
-        item_added: an item was added at the end.
-    """
-
-    item_added = Signal()
+    """The chat's items in a scrolling column that follows new text while it is at the bottom."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -285,7 +279,6 @@ class Transcript(QScrollArea):
         self.placeholder.hide()
         self._layout.insertWidget(self._layout.count() - 1, item)
         self.items.append(item)
-        self.item_added.emit()
 
     def add_user(self, text: str) -> UserItem:
         item = UserItem(text)

@@ -173,6 +173,20 @@ def test_new_chat_and_delete(qtbot: QtBot, chat_window: ChatWindowFactory,
     assert pane.session.chat is None
 
 
+def test_a_new_chat_while_answering_stops_the_answer_first(
+        qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Turn([Text("partial"), Hang()]))
+    pane = chat_window().chat.pane
+    task = pane.send("go on")
+    assert task is not None
+    qtbot.waitUntil(lambda: bool(pane.transcript.answers()))
+    pane.new_chat()
+    qtbot.waitUntil(lambda: task.done() and pane.session.chat is None)
+    assert pane.transcript.items == []
+    [chat] = ChatStore().chats()
+    assert [m.role for m in ChatStore().messages(chat.id)] == ["user", "assistant", "notice"]
+
+
 def test_the_window_keeps_running_while_an_answer_streams(
         qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama) -> None:
     pieces = [f"word{n} " for n in range(40)]
