@@ -57,7 +57,9 @@ def _location(summary: SkillSummary, file: str) -> Path:
     return summary.directory / file
 
 
-def _render(args: argparse.Namespace, paths: list[Path], walks: dict[Path, Walk]) -> Rendered:
+def _render(
+    args: argparse.Namespace, paths: list[Path], walks: dict[Path, Walk] | None
+) -> tuple[Rendered, dict[Path, Walk]]:
     cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE)
     collected = collect(paths, cache, walks)
     errors = "".join(f"studio validate: {problem}\n" for problem in collected.problems)
@@ -82,20 +84,26 @@ def _render(args: argparse.Namespace, paths: list[Path], walks: dict[Path, Walk]
         )
         out = "".join(lines)
     code = 2 if collected.problems else (0 if counts["invalid"] == 0 else 1)
-    return out, errors, code
+    return (out, errors, code), collected.walks
 
 
 def run(args: argparse.Namespace) -> int:
     paths = [Path(path) for path in args.paths]
-    walks = walk_paths(paths)
     memo = None if args.no_cache else OutputMemo(cache_dir() / MEMO_FILE)
     key = f"{args.format}\x00" + "\x00".join(str(path.absolute()) for path in paths)
-    digest = signature(paths, walks)
-    rendered = memo.get(key, digest) if memo is not None else None
+    rendered: Rendered | None = None
+    walks: dict[Path, Walk] | None = None
+    digest = b""
+    if memo is not None and memo.knows(key):
+        walks = walk_paths(paths)
+        digest = signature(paths, walks)
+        rendered = memo.get(key, digest)
     if rendered is None:
-        rendered = _render(args, paths, walks)
+        # Without a report to compare with, the scan walks the folders itself, so that worker
+        # processes can start validating before the walk is over.
+        rendered, walked = _render(args, paths, walks)
         if memo is not None:
-            memo.put(key, digest, rendered)
+            memo.put(key, digest or signature(paths, walked), rendered)
     out, errors, code = rendered
     sys.stderr.write(errors)
     sys.stdout.write(out)
@@ -118,6 +126,9 @@ class OutputMemo:
                 self._entries = entries
         except (OSError, EOFError, ValueError, TypeError):
             pass
+
+    def knows(self, key: str) -> bool:
+        return key in self._entries
 
     def get(self, key: str, digest: bytes) -> Rendered | None:
         entry = self._entries.get(key)

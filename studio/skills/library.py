@@ -12,7 +12,7 @@ import os
 import threading
 import zipfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,7 @@ class RootScan:
     root: SkillRoot
     skills: list[SkillSummary] = field(default_factory=list)
     error: str | None = None
+    walk: list[tuple[str, str, Fingerprint]] = field(default_factory=list)
 
 
 def _fingerprint(folder_mtime: int, entries: list[os.DirEntry[str]], skill_name: str) -> Fingerprint:
@@ -149,22 +150,23 @@ def scan_root(
         result.error = f"{path} is neither a folder nor a .zip archive"
         return result
     complete = True
-    if found is None:
-        found = []
-        for item in _walk(path, root.include_hidden):
+    seen: set[str] = set()
+    walk = iter(found) if found is not None else _walk(path, root.include_hidden)
+    with _Validation(root, cache) as validation:
+        for item in walk:
             if cancelled is not None and cancelled():
                 complete = False
                 break
-            found.append(item)
-    seen: set[str] = set()
-    for summary in _summaries(root, found, cache):
-        if cancelled is not None and cancelled():
-            complete = False
-            break
-        seen.add(str(summary.skill_file))
-        result.skills.append(summary)
-        if on_skill is not None:
-            on_skill(summary)
+            result.walk.append(item)
+            validation.add(*item)
+        for summary in validation.results() if complete else ():
+            if cancelled is not None and cancelled():
+                complete = False
+                break
+            seen.add(str(summary.skill_file))
+            result.skills.append(summary)
+            if on_skill is not None:
+                on_skill(summary)
     if cache is not None and complete:
         cache.forget_missing(seen, str(path) + os.sep)
     return result
@@ -172,19 +174,22 @@ def scan_root(
 
 # Below this many skills to read, starting worker processes costs more than it saves.
 PARALLEL_MIN = 64
-CHUNK = 16
+CHUNK = 64
 
 
-def _validate_folder(root: str, folder: str) -> tuple[Any, ...]:
-    """Validate one skill folder (in a worker process); the summary comes back as a cache tuple."""
-    return SkillSummary.from_result(Path(root), validate_skill(load_skill(Path(folder)))).to_cache()
+def _validate_folders(root: str, folders: list[str]) -> list[tuple[Any, ...]]:
+    """Validate skill folders (in a worker process); summaries come back as cache tuples."""
+    return [
+        SkillSummary.from_result(Path(root), validate_skill(load_skill(Path(folder)))).to_cache()
+        for folder in folders
+    ]
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor | None:
-    """Worker processes for a cold scan, when there is enough to do and the process can fork
-    safely (one thread, a platform with fork)."""
+def _pool() -> ProcessPoolExecutor | None:
+    """Worker processes for a cold scan, when the process can fork safely (one thread, a
+    platform with fork) and there is more than one core."""
     workers = min(os.cpu_count() or 1, 8)
-    if jobs < PARALLEL_MIN or workers < 2 or threading.active_count() > 1:
+    if workers < 2 or threading.active_count() > 1:
         return None
     try:
         context = multiprocessing.get_context("fork")
@@ -193,36 +198,68 @@ def _pool(jobs: int) -> ProcessPoolExecutor | None:
     return ProcessPoolExecutor(workers, mp_context=context)
 
 
-def _summaries(
-    root: SkillRoot, found: list[tuple[str, str, Fingerprint]], cache: ScanCache | None
-) -> Iterator[SkillSummary]:
-    """The summaries of the skill folders, in order: from the cache where nothing changed,
-    validated afresh (across processes when there are many) where something did."""
-    plan: list[tuple[str, Fingerprint, Any]] = []
-    stale: list[str] = []
-    for directory, skill_name, fingerprint in found:
+class _Validation:
+    """The skills of one scan, in order: from the cache where nothing changed, validated afresh
+    where something did. Once PARALLEL_MIN skills need validating, they go in chunks to worker
+    processes while the walk goes on, so the workers start before the walk ends."""
+
+    def __init__(self, root: SkillRoot, cache: ScanCache | None) -> None:
+        self.root = root
+        self.cache = cache
+        self._plan: list[tuple[str, Fingerprint, Any]] = []
+        self._stale: list[str] = []
+        self._chunks: list[Future[list[tuple[Any, ...]]] | list[str]] = []
+        self._pool: ProcessPoolExecutor | None = None
+        self._pool_tried = False
+
+    def __enter__(self) -> _Validation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+    def add(self, directory: str, skill_name: str, fingerprint: Fingerprint) -> None:
         key = os.path.join(directory, skill_name)
+        cache = self.cache
         cached = cache.get(key, fingerprint) if cache is not None and fingerprint else None
         if cached is None:
-            stale.append(directory)
-        plan.append((key, fingerprint, cached))
-    pool = _pool(len(stale))
-    try:
-        if pool is not None:
-            fresh: Iterator[tuple[Any, ...]] = pool.map(
-                _validate_folder, [str(root.path)] * len(stale), stale, chunksize=CHUNK
-            )
-        else:
-            fresh = (_validate_folder(str(root.path), folder) for folder in stale)
-        for key, fingerprint, cached in plan:
+            self._stale.append(directory)
+            if len(self._stale) >= CHUNK:
+                self._flush()
+        self._plan.append((key, fingerprint, cached))
+
+    def _flush(self) -> None:
+        if not self._stale:
+            return
+        self._chunks.append(self._stale)
+        self._stale = []
+        if self._pool is None and not self._pool_tried:
+            if sum(len(chunk) for chunk in self._chunks if isinstance(chunk, list)) < PARALLEL_MIN:
+                return
+            self._pool_tried = True
+            self._pool = _pool()
+        if self._pool is not None:
+            root = str(self.root.path)
+            self._chunks = [
+                self._pool.submit(_validate_folders, root, chunk) if isinstance(chunk, list) else chunk
+                for chunk in self._chunks
+            ]
+
+    def results(self) -> Iterator[SkillSummary]:
+        self._flush()
+        root = str(self.root.path)
+        fresh: Iterator[tuple[Any, ...]] = (
+            item
+            for chunk in self._chunks
+            for item in (chunk.result() if isinstance(chunk, Future) else _validate_folders(root, chunk))
+        )
+        for key, fingerprint, cached in self._plan:
             if cached is None:
                 cached = next(fresh)
-                if cache is not None and fingerprint:
-                    cache.put(key, fingerprint, cached)
-            yield SkillSummary.from_cache(root.path, cached)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+                if self.cache is not None and fingerprint:
+                    self.cache.put(key, fingerprint, cached)
+            yield SkillSummary.from_cache(self.root.path, cached)
 
 
 def _scan_zip(

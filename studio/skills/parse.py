@@ -127,6 +127,10 @@ def _check_nul(skill: Skill, text: str) -> None:
     )
 
 
+# The line that closes the frontmatter; a lone CR as a line break is handled by the slow path.
+_CLOSING = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+
+
 def _parse_text(skill: Skill, text: str) -> None:
     index = LineIndex(text)
     start = 0
@@ -153,10 +157,14 @@ def _parse_text(skill: Skill, text: str) -> None:
         )
         return
     close_line = 0
-    for line in range(2, index.line_count + 1):
-        if index.line_text(line).rstrip(" \t") == "---":
-            close_line = line
-            break
+    if text.count("\r") == text.count("\r\n"):
+        match = _CLOSING.search(text, index.line_start(2))
+        close_line = index.position(match.start())[0] if match is not None else 0
+    else:
+        for line in range(2, index.line_count + 1):
+            if index.line_text(line).rstrip(" \t") == "---":
+                close_line = line
+                break
     if close_line == 0:
         skill.problems.append(
             D(

@@ -102,9 +102,9 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
         )
         return
     name = names.normalize(raw)
-    suggestion = names.suggest_name(name)
-    use = f"use `{suggestion}`"
     problems = names.name_problems(name)
+    suggestion = names.suggest_name(name) if problems else name
+    use = f"use `{suggestion}`"
     fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`") if problems else None
     if len(name) > names.MAX_NAME_LENGTH:
         yield _diag(

@@ -19,6 +19,7 @@ from studio.skills.validate import validate_skill
 class Collected:
     skills: list[SkillSummary] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    walks: dict[Path, list[tuple[str, str, Fingerprint]]] = field(default_factory=dict)
 
 
 Walk = list[tuple[str, str, Fingerprint]]
@@ -73,6 +74,8 @@ def collect(
             collected.problems.append(root)
             continue
         scan = scan_root(root, cache, found=(walks or {}).get(path))
+        if not root.is_zip:
+            collected.walks[path] = scan.walk
         if scan.error is not None:
             collected.problems.append(scan.error)
             continue
