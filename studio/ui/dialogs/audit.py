@@ -6,9 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
@@ -27,8 +24,9 @@ from PySide6.QtWidgets import (
 
 from studio.policy import AuditEntry, AuditLog
 from studio.policy.audit import AuditError
+from studio.ui.models.indexes import Index
+from studio.ui.models.rows import RowsModel
 
-Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Time", "Event", "Outcome", "By", "Skill", "Command", "Exit", "Seconds")
 SHOWN_ENTRIES = 2000
 
@@ -47,13 +45,14 @@ def outcome(entry: AuditEntry) -> str:
     return str(entry.decision or entry.how or "")
 
 
-class AuditModel(QAbstractTableModel):
+class AuditModel(RowsModel):
     """The last entries of an `AuditLog`, newest first; `refresh` reads the file again."""
+
+    COLUMNS = COLUMNS
 
     def __init__(self, log: AuditLog, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.log = log
-        self._rows: list[AuditEntry] = []
         self.problem: str | None = None
 
     def refresh(self) -> None:
@@ -67,19 +66,8 @@ class AuditModel(QAbstractTableModel):
         self.endResetModel()
 
     def entry_at(self, row: int) -> AuditEntry | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+        entry: AuditEntry | None = self.row_at(row)
+        return entry
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         entry = self.entry_at(index.row()) if index.isValid() else None

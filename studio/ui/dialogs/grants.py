@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -19,39 +19,28 @@ from PySide6.QtWidgets import (
 )
 
 from studio.policy import Grant, Grants, GrantsError
+from studio.ui.models.indexes import Index
+from studio.ui.models.rows import RowsModel
 
-Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("Command", "Folder", "Skill folder", "Kept", "Added")
 
 
-class GrantsModel(QAbstractTableModel):
+class GrantsModel(RowsModel):
     """The grants of a `Grants` store as table rows; `refresh` reads the store again."""
+
+    COLUMNS = COLUMNS
 
     def __init__(self, grants: Grants, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.grants = grants
-        self._rows: list[Grant] = []
         self.refresh()
 
     def refresh(self) -> None:
-        self.beginResetModel()
-        self._rows = self.grants.all()
-        self.endResetModel()
+        self.set_rows(self.grants.all())
 
     def grant_at(self, row: int) -> Grant | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+        grant: Grant | None = self.row_at(row)
+        return grant
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         grant = self.grant_at(index.row()) if index.isValid() else None

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QObject, Qt
+from PySide6.QtCore import Qt
 
 from studio.skills.model import SkillFile
-from studio.ui.models.indexes import NO_PARENT, Index
+from studio.ui.models.indexes import Index
+from studio.ui.models.rows import RowsModel
 
 FILE_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -20,36 +21,17 @@ def human_size(size: int) -> str:
     return f"{size / 1048576:.1f} MiB"
 
 
-class FilesModel(QAbstractTableModel):
+class FilesModel(RowsModel):
     COLUMNS = ("File", "Size", "Notes")
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._files: tuple[SkillFile, ...] = ()
-
     def set_files(self, files: tuple[SkillFile, ...]) -> None:
-        if files == self._files:
-            return
-        self.beginResetModel()
-        self._files = files
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = NO_PARENT) -> int:
-        return 0 if parent.isValid() else len(self._files)
-
-    def columnCount(self, parent: Index = NO_PARENT) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
+        if files != self._rows:
+            self.set_rows(files)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        file = self._files[index.row()]
+        file = self._rows[index.row()]
         if role == FILE_ROLE:
             return file
         if role != Qt.ItemDataRole.DisplayRole:

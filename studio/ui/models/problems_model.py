@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QObject, Qt
+from PySide6.QtCore import Qt
 
 from studio.skills.model import Diagnostic
 from studio.ui.icons import severity_icon
-from studio.ui.models.indexes import NO_PARENT, Index
+from studio.ui.models.indexes import Index
+from studio.ui.models.rows import RowsModel
 
 PROBLEM_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -25,36 +26,19 @@ class Problem:
     diagnostic: Diagnostic
 
 
-class ProblemsModel(QAbstractTableModel):
+class ProblemsModel(RowsModel):
     COLUMNS = ("", "Code", "Message", "Skill", "File", "Line")
     SEVERITY, CODE, MESSAGE, SKILL, FILE, LINE = range(6)
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._problems: Sequence[Problem] = ()
-
     def set_problems(self, problems: Sequence[Problem]) -> None:
-        self.beginResetModel()
-        self._problems = problems
-        self.endResetModel()
+        self.set_rows(problems)
 
     def problem(self, row: int) -> Problem | None:
-        return self._problems[row] if 0 <= row < len(self._problems) else None
+        found: Problem | None = self.row_at(row)
+        return found
 
     def problems(self) -> Sequence[Problem]:
-        return self._problems
-
-    def rowCount(self, parent: Index = NO_PARENT) -> int:
-        return 0 if parent.isValid() else len(self._problems)
-
-    def columnCount(self, parent: Index = NO_PARENT) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
+        return self._rows
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         problem = self.problem(index.row()) if index.isValid() else None
