@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from studio.skills.model import Diagnostic, Severity, Skill
-from studio.skills.textpos import position_in
+from studio.skills.textpos import LineIndex
 
 W = Severity.WARNING
 MAX_BODY_LINES = 500
@@ -45,35 +45,34 @@ def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
         )
 
 
-def _bare_paths(body: str) -> Iterator[re.Match[str]]:
-    """Bare `scripts/...`-style paths; found with str.find first, which is far cheaper than
-    letting the regex try every position of a long body."""
-    for folder in _FOLDERS:
-        position = body.find(folder)
-        while position != -1:
-            start = position - 2 if body.startswith("./", position - 2) else position
-            match = _BARE.match(body, start)
-            if match is not None:
-                yield match
-            position = body.find(folder, position + len(folder))
+def _mentions(body: str) -> dict[str, int]:
+    """Relative paths the body points at (Markdown links, code spans and bare skill-folder paths),
+    each with the offset of its first mention. Bare paths are found with str.find first, far
+    cheaper than letting a regex try every position of a long body."""
+    targets: dict[str, int] = {}
 
+    def note(target: str, offset: int) -> None:
+        if offset < targets.get(target, offset + 1):
+            targets[target] = offset
 
-def _mentions(body: str) -> Iterator[tuple[int, str]]:
-    """Relative paths the body points at: Markdown links, code spans and bare skill-folder paths."""
-    seen: set[int] = set()
-    found: list[tuple[int, str]] = []
     if "](" in body:
-        found.extend((m.start(1), m.group(1)) for m in _LINK.finditer(body))
+        for match in _LINK.finditer(body):
+            note(match.group(1), match.start(1))
     if "`" in body:
         for match in _CODE.finditer(body):
             target = match.group(1)
-            if _BARE.fullmatch(target) or _FILE_LIKE.fullmatch(target):
-                found.append((match.start(1), target))
-    found.extend((m.start(1), m.group(1)) for m in _bare_paths(body))
-    for start, target in found:
-        if start not in seen:
-            seen.add(start)
-            yield start, target
+            if target in targets or _BARE.fullmatch(target) or _FILE_LIKE.fullmatch(target):
+                note(target, match.start(1))
+    find, match_at = body.find, _BARE.match
+    for folder in _FOLDERS:
+        position = find(folder)
+        while position != -1:
+            start = position - 2 if body.startswith("./", position - 2) else position
+            found = match_at(body, start)
+            if found is not None:
+                note(found.group(1), found.start(1))
+            position = find(folder, position + len(folder))
+    return targets
 
 
 def _relative_target(target: str) -> str | None:
@@ -104,23 +103,23 @@ def _known_paths(skill: Skill) -> set[str]:
 def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
     if not skill.body:
         return
+    targets = _mentions(skill.body)
+    if not targets:
+        return
     known: set[str] | None = None
-    reported: set[str] = set()
-    relatives: dict[str, str | None] = {}
-    for offset, target in _mentions(skill.body):
-        if target not in relatives:
-            relatives[target] = _relative_target(target)
-        relative = relatives[target]
-        if relative is None or relative in reported:
+    first: dict[str, int] = {}
+    for target, offset in targets.items():
+        relative = _relative_target(target)
+        if relative is None or ("/" not in relative and "." not in relative):
             continue
         known = known if known is not None else _known_paths(skill)
-        if relative.rstrip("/") in known:
-            continue
-        first = relative.split("/", 1)[0]
-        if "/" not in relative and "." not in first:
-            continue
-        reported.add(relative)
-        line, column = position_in(skill.source, skill.body_span.start + offset)
+        if relative.rstrip("/") not in known and offset < first.get(relative, offset + 1):
+            first[relative] = offset
+    if not first:
+        return
+    index = LineIndex(skill.source)
+    for relative, offset in sorted(first.items(), key=lambda item: item[1]):
+        line, column = index.position(skill.body_span.start + offset)
         yield Diagnostic(
             "SK203", W, f"the body mentions `{relative}`, which is not in the skill's folder",
             line, column, file=skill.skill_file_name,

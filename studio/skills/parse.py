@@ -157,7 +157,7 @@ def _parse_text(skill: Skill, text: str) -> None:
         )
         return
     close_line = 0
-    if text.count("\r") == text.count("\r\n"):
+    if "\r" not in text or text.count("\r") == text.count("\r\n"):
         match = _CLOSING.search(text, index.line_start(2))
         close_line = index.position(match.start())[0] if match is not None else 0
     else:

@@ -19,7 +19,10 @@ class LineIndex:
     def __init__(self, text: str) -> None:
         self._text = text
         lines = text.splitlines(keepends=True)
-        breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+        if "\r" in text:
+            breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+        else:
+            breaks = text.count("\n")
         if len(lines) == breaks + (0 if text.endswith(("\n", "\r")) or not text else 1):
             # splitlines broke on \r\n, \r and \n alone (no other separators): all in C.
             starts = [0, *accumulate(map(len, lines))]
