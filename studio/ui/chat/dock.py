@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from studio.ui.mainwindow import MainWindow
 
 CHAT_WIDTH = 430
-# Narrower screens get the editor's full width at first; View ▸ Chat or Try in Chat opens the dock.
-SCREEN_WIDTH_FOR_CHAT = 1200
+# Below this width (a 1366x768 laptop, say) the editor needs the room: the dock starts hidden, and
+# View ▸ Chat or Try in Chat opens it.
+SCREEN_WIDTH_FOR_CHAT = 1600
 
 
 class WindowSkills:
