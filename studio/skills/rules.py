@@ -148,17 +148,6 @@ def _mismatch_fix(skill: Skill, name: str) -> Fix | None:
     return None
 
 
-def rename_directory_fix(skill: Skill) -> Fix | None:
-    """The other way to end a name/folder mismatch: rename the folder to the name."""
-    name = skill.name
-    if skill.read_only or name is None or not names.is_valid_name(name):
-        return None
-    if names.normalize(name) == unicodedata.normalize("NFKC", skill.dir_name):
-        return None
-    return Fix(f"Rename the folder to `{names.normalize(name)}`",
-               rename_directory_to=names.normalize(name))
-
-
 def description_rule(skill: Skill) -> Iterator[Diagnostic]:
     fields = skill.fields
     if "description" not in fields:

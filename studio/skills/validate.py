@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from studio.skills import names
 from studio.skills.bodyrules import BODY_RULES
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.parse import UNREADABLE_CODES
@@ -76,7 +75,3 @@ def validate_skill(skill: Skill) -> ValidationResult:
     diagnostics.sort(key=_sort_key)
     return ValidationResult(skill, diagnostics)
 
-
-def loadable_name(skill: Skill) -> str | None:
-    """The name a lenient client would list the skill under."""
-    return names.normalize(skill.name) if skill.name else None
