@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from studio.skills.model import Diagnostic, Severity, Skill
-from studio.skills.textpos import LineIndex
+from studio.skills.textpos import position_in
 
 W = Severity.WARNING
 MAX_BODY_LINES = 500
@@ -117,9 +117,8 @@ def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
             first[relative] = offset
     if not first:
         return
-    index = LineIndex(skill.source)
     for relative, offset in sorted(first.items(), key=lambda item: item[1]):
-        line, column = index.position(skill.body_span.start + offset)
+        line, column = position_in(skill.source, skill.body_span.start + offset)
         yield Diagnostic(
             "SK203", W, f"the body mentions `{relative}`, which is not in the skill's folder",
             line, column, file=skill.skill_file_name,

@@ -97,10 +97,15 @@ def missing_skill_file(directory: Path) -> Skill:
 
 
 def _read_bytes(path: Path) -> bytes:
-    with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        size = os.fstat(descriptor).st_size
         # Asking for exactly what is there spares allocating a 1 MiB buffer per small file.
-        return handle.read(min(size, MAX_SKILL_BYTES) + 1)
+        # One read: a regular file gives all that is asked of it, and one byte more than 1 MiB
+        # is enough to tell that it is too large.
+        return os.read(descriptor, min(size, MAX_SKILL_BYTES) + 1)
+    finally:
+        os.close(descriptor)
 
 
 def load_skill(path: Path) -> Skill:
@@ -119,9 +124,13 @@ def load_skill(path: Path) -> Skill:
         file_name = skill_file_in(listing)
         if file_name is None:
             return missing_skill_file(directory)
-        skill_path = directory / file_name
-    else:
-        skill_path, directory = path, path.parent
+        return load_skill_file(directory, file_name)
+    return load_skill_file(path.parent, path.name)
+
+
+def load_skill_file(directory: Path, file_name: str) -> Skill:
+    """Read a skill whose SKILL.md (or skill.md) is already known to be `directory / file_name`."""
+    skill_path = directory / file_name
     files = list_skill_files(directory)
     try:
         data = _read_bytes(skill_path)

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from studio.skills.cache import Fingerprint, ScanCache
-from studio.skills.files import SKIPPED_DIRS, load_skill, load_zip_skills, skill_file_in
+from studio.skills.files import SKIPPED_DIRS, load_skill_file, load_zip_skills, skill_file_in
 from studio.skills.model import Diagnostic, Severity
-from studio.skills.summary import SkillSummary
+from studio.skills.summary import SkillSummary, cache_entry
 from studio.skills.validate import validate_skill
 
 STANDARD_PROJECT_LOCATIONS = (".agents/skills", ".claude/skills")
@@ -177,11 +177,12 @@ PARALLEL_MIN = 64
 CHUNK = 64
 
 
-def _validate_folders(root: str, folders: list[str]) -> list[tuple[Any, ...]]:
-    """Validate skill folders (in a worker process); summaries come back as cache tuples."""
+def _validate_folders(folders: list[tuple[str, str]]) -> list[tuple[Any, ...]]:
+    """Validate skills given as (folder, SKILL.md's name), in a worker process; summaries come
+    back as cache tuples."""
     return [
-        SkillSummary.from_result(Path(root), validate_skill(load_skill(Path(folder)))).to_cache()
-        for folder in folders
+        cache_entry(validate_skill(load_skill_file(Path(folder), file_name)))
+        for folder, file_name in folders
     ]
 
 
@@ -207,8 +208,8 @@ class _Validation:
         self.root = root
         self.cache = cache
         self._plan: list[tuple[str, Fingerprint, Any]] = []
-        self._stale: list[str] = []
-        self._chunks: list[Future[list[tuple[Any, ...]]] | list[str]] = []
+        self._stale: list[tuple[str, str]] = []
+        self._chunks: list[Future[list[tuple[Any, ...]]] | list[tuple[str, str]]] = []
         self._pool: ProcessPoolExecutor | None = None
         self._pool_tried = False
 
@@ -224,7 +225,7 @@ class _Validation:
         cache = self.cache
         cached = cache.get(key, fingerprint) if cache is not None and fingerprint else None
         if cached is None:
-            self._stale.append(directory)
+            self._stale.append((directory, skill_name))
             if len(self._stale) >= CHUNK:
                 self._flush()
         self._plan.append((key, fingerprint, cached))
@@ -240,19 +241,17 @@ class _Validation:
             self._pool_tried = True
             self._pool = _pool()
         if self._pool is not None:
-            root = str(self.root.path)
             self._chunks = [
-                self._pool.submit(_validate_folders, root, chunk) if isinstance(chunk, list) else chunk
+                self._pool.submit(_validate_folders, chunk) if isinstance(chunk, list) else chunk
                 for chunk in self._chunks
             ]
 
     def results(self) -> Iterator[SkillSummary]:
         self._flush()
-        root = str(self.root.path)
         fresh: Iterator[tuple[Any, ...]] = (
             item
             for chunk in self._chunks
-            for item in (chunk.result() if isinstance(chunk, Future) else _validate_folders(root, chunk))
+            for item in (chunk.result() if isinstance(chunk, Future) else _validate_folders(chunk))
         )
         for key, fingerprint, cached in self._plan:
             if cached is None:

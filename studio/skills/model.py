@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 SKILL_FILE = "SKILL.md"
 LOWERCASE_SKILL_FILE = "skill.md"
@@ -22,9 +22,11 @@ class Severity(StrEnum):
     INFO = "info"
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A region of the source: where it starts and ends, and the offsets of both ends."""
+class Span(NamedTuple):
+    """A region of the source: where it starts and ends, and the offsets of both ends.
+
+    A named tuple rather than a frozen dataclass: a parse makes about ten of them per skill, and
+    a tuple is built several times faster."""
 
     line: int
     column: int
@@ -81,8 +83,7 @@ class Diagnostic:
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class FieldSpans:
+class FieldSpans(NamedTuple):
     """Where a top-level frontmatter field's key and value stand in the source."""
 
     key: Span

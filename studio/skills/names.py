@@ -12,9 +12,15 @@ def normalize(name: str) -> str:
     return unicodedata.normalize("NFKC", name.strip())
 
 
+# Names that are plainly valid, checked in one step before the rules one by one.
+_PLAIN_VALID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
 def name_problems(name: str) -> list[str]:
     """What is wrong with a (non-empty) name, in plain words; empty when it is a valid name."""
     value = normalize(name)
+    if len(value) <= MAX_NAME_LENGTH and _PLAIN_VALID.fullmatch(value):
+        return []
     problems = []
     if len(value) > MAX_NAME_LENGTH:
         problems.append(f"it is {len(value)} characters long; the limit is {MAX_NAME_LENGTH}")

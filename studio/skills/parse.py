@@ -29,9 +29,26 @@ MAX_SKILL_BYTES = 1024 * 1024
 BOM = "\ufeff"
 
 try:
-    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
+    _Base: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
 except AttributeError:  # pragma: no cover - pyyaml built without libyaml
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
+
+# The first characters of plain scalars that some implicit tag (bool, int, float, null,
+# timestamp, merge, value) could claim; every other plain scalar is a string.
+_RESOLVED_FIRSTS = frozenset(key for key in _Base.yaml_implicit_resolvers if key)
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _Loader(_Base):  # type: ignore[misc, valid-type]
+    """The safe loader with a shortcut through tag resolution for scalars that can only be
+    strings, which pyyaml otherwise matches against its resolvers' patterns one by one."""
+
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and (
+            not implicit[0] or (value and value[0] not in _RESOLVED_FIRSTS)
+        ):
+            return _STR_TAG
+        return super().resolve(kind, value, implicit)
 
 # Codes of the problems found while reading; the validator's rules own the rest.
 TOO_LARGE = "SK001"
@@ -131,8 +148,32 @@ def _check_nul(skill: Skill, text: str) -> None:
 _CLOSING = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 
 
-def _parse_text(skill: Skill, text: str) -> None:
+def _head(text: str, start: int) -> tuple[LineIndex, int, int]:
+    """An index of the lines up to the one that closes the frontmatter, that line's number (0 when
+    there is none) and where the body starts.
+
+    Only the head is indexed where it can be: the body is often most of the file, and nothing in
+    it needs a line number while parsing."""
+    if "\r" not in text or text.count("\r") == text.count("\r\n"):
+        newline = text.find("\n")
+        first_line = text[start:newline].removesuffix("\r") if newline >= 0 else ""
+        match = _CLOSING.search(text, newline + 1) if first_line.rstrip(" \t") == "---" else None
+        if match is not None:
+            index = LineIndex(text[: match.end()])
+            body_start = min(match.end() + 1, len(text))
+            return index, index.position(match.start())[0], body_start
     index = LineIndex(text)
+    close_line = 0
+    if text[start : index.line_end(1)].rstrip(" \t") == "---":
+        for line in range(2, index.line_count + 1):
+            if index.line_text(line).rstrip(" \t") == "---":
+                close_line = line
+                break
+    body_start = index.line_start(close_line + 1) if 0 < close_line < index.line_count else len(text)
+    return index, close_line, body_start
+
+
+def _parse_text(skill: Skill, text: str) -> None:
     start = 0
     if text.startswith(BOM):
         start = 1
@@ -144,6 +185,7 @@ def _parse_text(skill: Skill, text: str) -> None:
                 fix=Fix("Remove the byte-order mark", (TextEdit(0, 1, ""),)),
             )
         )
+    index, close_line, body_start = _head(text, start)
     first_line = text[start : index.line_end(1)]
     if first_line.rstrip(" \t") != "---":
         skill.body = text[start:]
@@ -156,15 +198,6 @@ def _parse_text(skill: Skill, text: str) -> None:
             )
         )
         return
-    close_line = 0
-    if "\r" not in text or text.count("\r") == text.count("\r\n"):
-        match = _CLOSING.search(text, index.line_start(2))
-        close_line = index.position(match.start())[0] if match is not None else 0
-    else:
-        for line in range(2, index.line_count + 1):
-            if index.line_text(line).rstrip(" \t") == "---":
-                close_line = line
-                break
     if close_line == 0:
         skill.problems.append(
             D(
@@ -178,9 +211,9 @@ def _parse_text(skill: Skill, text: str) -> None:
         return
     fm_start = index.line_start(2)
     fm_end = index.line_start(close_line)
-    body_start = index.line_start(close_line + 1) if close_line < index.line_count else len(text)
     skill.body = text[body_start:]
-    skill.body_span = index.span(body_start, len(text))
+    skill.body_span = Span(*position_in(text, body_start), *position_in(text, len(text)),
+                           body_start, len(text))
     raw = text[fm_start:fm_end]
     fm_span = index.span(fm_start, fm_end)
     loaded = _load_yaml(skill, raw, fm_start, index)
@@ -284,6 +317,42 @@ def _check_block_headers(root: yaml.Node, raw: str) -> None:
                 stack.extend((key, value))
 
 
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_MAP_TAG = "tag:yaml.org,2002:map"
+
+
+class _Shared(Exception):
+    """A node met twice (an alias): pyyaml's own constructor keeps such values shared."""
+
+
+def _construct(loader: yaml.SafeLoader, root: yaml.Node) -> Any:
+    """What `loader.construct_document(root)` returns, built directly for the shapes frontmatter
+    nearly always has (strings, lists, mappings with string keys), which pyyaml's constructor
+    spends most of a parse on. Any other node (another tag, a merge key) goes to pyyaml's
+    constructor, and a document with aliases goes to it whole."""
+    seen: set[int] = set()
+
+    def build(node: yaml.Node) -> Any:
+        tag = node.tag
+        if tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
+            return node.value
+        if id(node) in seen:
+            raise _Shared
+        seen.add(id(node))
+        if tag == _MAP_TAG and isinstance(node, yaml.MappingNode):
+            pairs = node.value
+            if all(key.tag == _STR_TAG and isinstance(key, yaml.ScalarNode) for key, _ in pairs):
+                return {key.value: build(value) for key, value in pairs}
+        elif tag == _SEQ_TAG and isinstance(node, yaml.SequenceNode):
+            return [build(item) for item in node.value]
+        return loader.construct_object(node, deep=True)
+
+    try:
+        return build(root)
+    except _Shared:
+        return loader.construct_document(root)
+
+
 def _load_yaml(
     skill: Skill, raw: str, base: int, index: LineIndex
 ) -> tuple[Any, yaml.Node | None] | None:
@@ -295,7 +364,7 @@ def _load_yaml(
         node = loader.get_single_node()
         if node is not None and "#" in raw and ("|" in raw or ">" in raw):
             _check_block_headers(node, raw)
-        data = loader.construct_document(node) if node is not None else None
+        data = _construct(loader, node) if node is not None else None
         if swapped:
             data = _restore_breaks(data)
     except yaml.MarkedYAMLError as exc:

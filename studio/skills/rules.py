@@ -103,6 +103,8 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
         return
     name = names.normalize(raw)
     problems = names.name_problems(name)
+    if not problems and name == skill.dir_name:
+        return
     suggestion = names.suggest_name(name) if problems else name
     use = f"use `{suggestion}`"
     fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`") if problems else None

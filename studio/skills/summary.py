@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -90,9 +91,7 @@ class SkillSummary:
     def to_cache(self) -> tuple[Any, ...]:
         return (
             str(self.directory), str(self.skill_file), self.name, self.description, self.valid,
-            self.loadable, self.read_only,
-            tuple((d.code, str(d.severity), d.message, d.line, d.column, d.file, d.field)
-                  for d in self.diagnostics),
+            self.loadable, self.read_only, _cached_diagnostics(self.diagnostics),
         )
 
     @classmethod
@@ -116,3 +115,19 @@ class SkillSummary:
 
 def _without_fix(diagnostic: Diagnostic) -> Diagnostic:
     return replace(diagnostic, fix=None) if diagnostic.fix is not None else diagnostic
+
+
+def _cached_diagnostics(diagnostics: Iterable[Diagnostic]) -> tuple[CachedDiagnostic, ...]:
+    return tuple(
+        (d.code, d.severity.value, d.message, d.line, d.column, d.file, d.field) for d in diagnostics
+    )
+
+
+def cache_entry(result: ValidationResult) -> tuple[Any, ...]:
+    """`SkillSummary.from_result(root, result).to_cache()`, without the summary in between: a
+    worker process validating thousands of skills only sends these tuples back."""
+    skill = result.skill
+    return (
+        str(skill.directory), str(skill.path), skill.name, skill.description, result.valid,
+        result.loadable, skill.read_only, _cached_diagnostics(result.diagnostics),
+    )

@@ -73,6 +73,9 @@ class LineIndex:
 
 def position_in(text: str, offset: int) -> tuple[int, int]:
     """The (line, column) of one offset, 1-based, without indexing the whole text."""
-    line = text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset)
-    start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    if "\r" in text:
+        line += text.count("\r", 0, offset) - text.count("\r\n", 0, offset)
+        start = max(start, text.rfind("\r", 0, offset) + 1)
     return line + 1, offset - start + 1

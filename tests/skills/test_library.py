@@ -73,8 +73,10 @@ def test_rescan_uses_the_cache_and_notices_changes(tmp_path: Path, monkeypatch) 
     import studio.skills.library as library_module
 
     loads: list[Path] = []
-    real_load = library_module.load_skill
-    monkeypatch.setattr(library_module, "load_skill", lambda p: loads.append(p) or real_load(p))
+    real_load = library_module.load_skill_file
+    monkeypatch.setattr(
+        library_module, "load_skill_file", lambda p, name: loads.append(p) or real_load(p, name)
+    )
     scan_library([SkillRoot(library)], ScanCache(cache_file))
     assert loads == []
 
