@@ -8,10 +8,13 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write `data` to a temp file beside `path`, flush it to disk, then rename it over `path`.
 
     The file's permission bits survive the rewrite, so an executable script stays executable.
+    A cache passes `durable=False` to skip waiting for the disk: after a power cut its file may
+    be old or empty, which a cache that checks what it reads survives, and no reader ever sees
+    half of one.
     """
     path = Path(path)
     try:
@@ -22,8 +25,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         else:

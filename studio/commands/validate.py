@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import marshal
 import sys
@@ -61,16 +62,19 @@ def _render(
     args: argparse.Namespace, paths: list[Path], walks: dict[Path, Walk] | None
 ) -> tuple[Rendered, dict[Path, Walk]]:
     cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE)
-    collected = collect(paths, cache, walks)
+    rendered = _JsonSkills() if args.format == "json" else None
+    collected = collect(paths, cache, walks, rendered)
     errors = "".join(f"studio validate: {problem}\n" for problem in collected.problems)
     skills = collected.skills
     counts = summary_counts(skills)
-    if args.format == "json":
-        payload = {"skills": [s.to_json() for s in skills], "summary": counts}
+    if rendered is not None:
+        tail: dict[str, Any] = {"summary": counts}
         if collected.problems:
-            payload["problems"] = collected.problems
-        # json.dumps runs the C encoder; json.dump to a stream would encode chunk by chunk in Python.
-        out = json.dumps(payload, ensure_ascii=False) + "\n"
+            tail["problems"] = collected.problems
+        out = (
+            '{"skills": [' + ", ".join(rendered.text_of(s) for s in skills) + "], "
+            + _dumps(tail)[1:] + "\n"
+        )
     else:
         lines = [
             f"{_location(summary, d.file)}:{d.line}:{d.column}: {d.severity} {d.code}: {d.message}\n"
@@ -88,6 +92,17 @@ def _render(
 
 
 def run(args: argparse.Namespace) -> int:
+    # A report on thousands of skills is a few hundred thousand objects that live to the end and
+    # hold no cycles; the cyclic collector would only walk them again and again. Worker
+    # processes forked for the scan inherit this.
+    gc.disable()
+    try:
+        return _run(args)
+    finally:
+        gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
     paths = [Path(path) for path in args.paths]
     memo = None if args.no_cache else OutputMemo(cache_dir() / MEMO_FILE)
     key = f"{args.format}\x00" + "\x00".join(str(path.absolute()) for path in paths)
@@ -108,6 +123,26 @@ def run(args: argparse.Namespace) -> int:
     sys.stderr.write(errors)
     sys.stdout.write(out)
     return code
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+class _JsonSkills:
+    """Each skill's JSON, rendered as the scan hands it over, while worker processes are still
+    validating the rest; what `json.dumps` of the whole report would print, in pieces."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[SkillSummary, str]] = {}
+
+    def __call__(self, summary: SkillSummary) -> None:
+        self._texts[id(summary)] = (summary, _dumps(summary.to_json()))
+
+    def text_of(self, summary: SkillSummary) -> str:
+        # The summary is kept beside its text, so an id here is never one reused by another.
+        entry = self._texts.get(id(summary))
+        return entry[1] if entry is not None and entry[0] is summary else _dumps(summary.to_json())
 
 
 class OutputMemo:
@@ -141,6 +176,8 @@ class OutputMemo:
             del self._entries[next(iter(self._entries))]
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(self.path, marshal.dumps((STAMP, self._entries)))
+            atomic_write_bytes(
+                self.path, marshal.dumps((STAMP, self._entries)), durable=False
+            )
         except OSError:
             return

@@ -50,27 +50,27 @@ def _mentions(body: str) -> dict[str, int]:
     each with the offset of its first mention. Bare paths are found with str.find first, far
     cheaper than letting a regex try every position of a long body."""
     targets: dict[str, int] = {}
-
-    def note(target: str, offset: int) -> None:
-        if offset < targets.get(target, offset + 1):
-            targets[target] = offset
-
+    first = targets.get
     if "](" in body:
         for match in _LINK.finditer(body):
-            note(match.group(1), match.start(1))
+            # Links come in order, so the first offset of each target is the one kept.
+            targets.setdefault(match.group(1), match.start(1))
     if "`" in body:
         for match in _CODE.finditer(body):
             target = match.group(1)
             if target in targets or _BARE.fullmatch(target) or _FILE_LIKE.fullmatch(target):
-                note(target, match.start(1))
-    find, match_at = body.find, _BARE.match
+                offset = match.start(1)
+                if offset < first(target, offset + 1):
+                    targets[target] = offset
+    find, starts_with, match_at = body.find, body.startswith, _BARE.match
     for folder in _FOLDERS:
         position = find(folder)
         while position != -1:
-            start = position - 2 if body.startswith("./", position - 2) else position
-            found = match_at(body, start)
+            found = match_at(body, position - 2 if starts_with("./", position - 2) else position)
             if found is not None:
-                note(found.group(1), found.start(1))
+                target, offset = found.group(1), found.start(1)
+                if offset < first(target, offset + 1):
+                    targets[target] = offset
             position = find(folder, position + len(folder))
     return targets
 

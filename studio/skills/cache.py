@@ -60,7 +60,7 @@ class ScanCache:
         merged = {**self._entries, **self._fresh}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(self.path, marshal.dumps((STAMP, merged)))
+            atomic_write_bytes(self.path, marshal.dumps((STAMP, merged)), durable=False)
         except OSError:
             return
         self._entries = merged

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,9 +64,15 @@ def signature(paths: list[Path], walks: dict[Path, Walk]) -> bytes:
 
 
 def collect(
-    paths: list[Path], cache: ScanCache | None = None, walks: dict[Path, Walk] | None = None
+    paths: list[Path],
+    cache: ScanCache | None = None,
+    walks: dict[Path, Walk] | None = None,
+    on_skill: Callable[[SkillSummary], None] | None = None,
 ) -> Collected:
-    """Validate every skill the paths name. Paths that cannot be read become `problems`."""
+    """Validate every skill the paths name. Paths that cannot be read become `problems`.
+
+    `on_skill` sees each summary as soon as it is ready; the ones in the result may differ from
+    those it saw where a later step added to them (a duplicate name)."""
     collected = Collected()
     scans: list[RootScan] = []
     for path in paths:
@@ -73,7 +80,7 @@ def collect(
         if isinstance(root, str):
             collected.problems.append(root)
             continue
-        scan = scan_root(root, cache, found=(walks or {}).get(path))
+        scan = scan_root(root, cache, on_skill, found=(walks or {}).get(path))
         if not root.is_zip:
             collected.walks[path] = scan.walk
         if scan.error is not None:
