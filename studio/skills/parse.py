@@ -330,27 +330,26 @@ def _construct(loader: yaml.SafeLoader, root: yaml.Node) -> Any:
     nearly always has (strings, lists, mappings with string keys), which pyyaml's constructor
     spends most of a parse on. Any other node (another tag, a merge key) goes to pyyaml's
     constructor, and a document with aliases goes to it whole."""
-    seen: set[int] = set()
-
-    def build(node: yaml.Node) -> Any:
-        tag = node.tag
-        if tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
-            return node.value
-        if id(node) in seen:
-            raise _Shared
-        seen.add(id(node))
-        if tag == _MAP_TAG and isinstance(node, yaml.MappingNode):
-            pairs = node.value
-            if all(key.tag == _STR_TAG and isinstance(key, yaml.ScalarNode) for key, _ in pairs):
-                return {key.value: build(value) for key, value in pairs}
-        elif tag == _SEQ_TAG and isinstance(node, yaml.SequenceNode):
-            return [build(item) for item in node.value]
-        return loader.construct_object(node, deep=True)
-
     try:
-        return build(root)
+        return _build(loader, root, set())
     except _Shared:
         return loader.construct_document(root)
+
+
+def _build(loader: yaml.SafeLoader, node: yaml.Node, seen: set[int]) -> Any:
+    tag = node.tag
+    if tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
+        return node.value
+    if id(node) in seen:
+        raise _Shared
+    seen.add(id(node))
+    if tag == _MAP_TAG and isinstance(node, yaml.MappingNode):
+        pairs = node.value
+        if all(key.tag == _STR_TAG and isinstance(key, yaml.ScalarNode) for key, _ in pairs):
+            return {key.value: _build(loader, value, seen) for key, value in pairs}
+    elif tag == _SEQ_TAG and isinstance(node, yaml.SequenceNode):
+        return [_build(loader, item, seen) for item in node.value]
+    return loader.construct_object(node, deep=True)
 
 
 def _load_yaml(

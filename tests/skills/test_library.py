@@ -114,3 +114,26 @@ def test_catalog_lists_loadable_skills_only(tmp_path: Path) -> None:
     assert "Handles &lt;xml&gt; &amp; more." in catalog.xml
     assert f"<location>{tmp_path / 'alpha' / 'SKILL.md'}</location>" in catalog.xml
     assert [s.directory.name for s in catalog.skipped] == ["broken"]
+
+
+def test_validating_leaves_no_reference_cycles(tmp_path: Path) -> None:
+    """`studio validate` turns the cyclic collector off for a whole report, so a scan must free
+    everything by reference counting alone."""
+    import gc
+
+    write_skill(tmp_path, "alpha", frontmatter("alpha", extra="metadata:\n  tags: [a, b]\n"),
+                files={"scripts/run.py": "print(1)\n", "references/a.md": "x"})
+    write_skill(tmp_path, "broken", "---\nname: broken\ndescription: a: b\n---\nbody\n")
+    write_skill(tmp_path, "aliases", "---\nname: &n aliases\ndescription: *n\nlist: &l [1, *n]\n"
+                "other: *l\n---\nSee `references/gone.md`.\n")
+    write_skill(tmp_path, "typed", "\ufeff---\r\nname: 12\r\ndescription: yes\r\n---\r\n[x](y.md)\r\n")
+    write_skill(tmp_path, "nul", b"---\nname: nul\n\x00\n---\n")
+    scan_root(SkillRoot(tmp_path))  # imports and caches whatever a first run sets up
+    gc.collect()
+    gc.disable()
+    try:
+        [scan] = [scan_root(SkillRoot(tmp_path))]
+        assert len(scan.skills) == 5
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
