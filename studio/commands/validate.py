@@ -1,24 +1,32 @@
-"""`studio validate PATH... [--format text|json]`: check skills against the spec and our advice."""
+"""`studio validate PATH... [--format text|json]`: check skills against the spec and our advice.
+
+A run keeps its report with the stamp (size, mtime, mode) of every file and folder the report
+depends on. When the same command runs again and every stamp still holds, it prints that report
+without walking the folders or loading the parser: the slow half of the command is imported only
+when there is something to check.
+"""
 
 from __future__ import annotations
 
 import argparse
 import gc
-import json
+import hashlib
 import marshal
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
-from studio.skills.cache import STAMP, ScanCache
-from studio.skills.model import Severity
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import Walk, collect, signature, walk_paths
+from studio.skills.cache import STAMP
+from studio.skills.stamps import Stamp, unchanged
+
+if TYPE_CHECKING:
+    from studio.skills.summary import SkillSummary
 
 CACHE_FILE = "validate-cache.marshal"
-MEMO_FILE = "validate-output.marshal"
+MEMO_FOLDER = "validate-output"
 
 Rendered = tuple[str, str, int]
 
@@ -38,6 +46,8 @@ def register(subparsers: Any) -> None:
 
 
 def summary_counts(skills: list[SkillSummary]) -> dict[str, int]:
+    from studio.skills.model import Severity
+
     def count(severity: Severity) -> int:
         return sum(1 for s in skills for d in s.diagnostics if d.severity is severity)
 
@@ -58,12 +68,14 @@ def _location(summary: SkillSummary, file: str) -> Path:
     return summary.directory / file
 
 
-def _render(
-    args: argparse.Namespace, paths: list[Path], walks: dict[Path, Walk] | None
-) -> tuple[Rendered, dict[Path, Walk]]:
+def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list[Stamp]]:
+    # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
+    from studio.skills.cache import ScanCache
+    from studio.skills.targets import collect
+
     cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE)
     rendered = _JsonSkills() if args.format == "json" else None
-    collected = collect(paths, cache, walks, rendered)
+    collected = collect(paths, cache, rendered)
     errors = "".join(f"studio validate: {problem}\n" for problem in collected.problems)
     skills = collected.skills
     counts = summary_counts(skills)
@@ -88,7 +100,7 @@ def _render(
         )
         out = "".join(lines)
     code = 2 if collected.problems else (0 if counts["invalid"] == 0 else 1)
-    return (out, errors, code), collected.walks
+    return (out, errors, code), collected.stamps
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,21 +116,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     paths = [Path(path) for path in args.paths]
-    memo = None if args.no_cache else OutputMemo(cache_dir() / MEMO_FILE)
-    key = f"{args.format}\x00" + "\x00".join(str(path.absolute()) for path in paths)
-    rendered: Rendered | None = None
-    walks: dict[Path, Walk] | None = None
-    digest = b""
-    if memo is not None and memo.knows(key):
-        walks = walk_paths(paths)
-        digest = signature(paths, walks)
-        rendered = memo.get(key, digest)
+    memo = None if args.no_cache else OutputMemo.for_command(cache_dir() / MEMO_FOLDER, args.format, paths)
+    rendered = memo.get() if memo is not None else None
     if rendered is None:
-        # Without a report to compare with, the scan walks the folders itself, so that worker
-        # processes can start validating before the walk is over.
-        rendered, walked = _render(args, paths, walks)
+        rendered, stamps = _render(args, paths)
         if memo is not None:
-            memo.put(key, digest or signature(paths, walked), rendered)
+            memo.put(stamps, rendered)
     out, errors, code = rendered
     sys.stderr.write(errors)
     sys.stdout.write(out)
@@ -126,6 +129,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _dumps(value: Any) -> str:
+    import json
+
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -146,38 +151,55 @@ class _JsonSkills:
 
 
 class OutputMemo:
-    """The last few outputs of `studio validate`, each with the digest of everything it depended
-    on, so that checking an unchanged library again prints the same report without rebuilding it."""
+    """The report of one `studio validate` command line (its format, working folder and paths),
+    kept in a file of its own with the stamps it depends on; the last few command lines keep
+    theirs."""
 
     KEEP = 8
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._entries: dict[str, tuple[bytes, Rendered]] = {}
+    def __init__(self, folder: Path, key: str) -> None:
+        self.folder = folder
+        self.key = key
+        digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        self.path = folder / f"{digest}.marshal"
+
+    @classmethod
+    def for_command(cls, folder: Path, output_format: str, paths: list[Path]) -> OutputMemo | None:
         try:
-            with open(path, "rb") as handle:
-                stamp, entries = marshal.load(handle)
-            if stamp == STAMP and isinstance(entries, dict):
-                self._entries = entries
+            where = os.getcwd()
+        except OSError:
+            return None
+        return cls(folder, "\x00".join([output_format, where, *map(str, paths)]))
+
+    def get(self) -> Rendered | None:
+        """The kept report, if every file and folder it depends on is as it was."""
+        try:
+            with open(self.path, "rb") as handle:
+                stamp, key, stamps, rendered = marshal.loads(handle.read())
+            out, errors, code = rendered
+            if stamp != STAMP or key != self.key or not unchanged(stamps):
+                return None
         except (OSError, EOFError, ValueError, TypeError):
-            pass
+            return None
+        if not (isinstance(out, str) and isinstance(errors, str) and isinstance(code, int)):
+            return None
+        return out, errors, code
 
-    def knows(self, key: str) -> bool:
-        return key in self._entries
-
-    def get(self, key: str, digest: bytes) -> Rendered | None:
-        entry = self._entries.get(key)
-        return entry[1] if entry is not None and entry[0] == digest else None
-
-    def put(self, key: str, digest: bytes, rendered: Rendered) -> None:
-        self._entries.pop(key, None)
-        self._entries[key] = (digest, rendered)
-        while len(self._entries) > self.KEEP:
-            del self._entries[next(iter(self._entries))]
+    def put(self, stamps: list[Stamp], rendered: Rendered) -> None:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(
-                self.path, marshal.dumps((STAMP, self._entries)), durable=False
+                self.path, marshal.dumps((STAMP, self.key, stamps, rendered)), durable=False
             )
+            kept = sorted(self.folder.glob("*.marshal"), key=_mtime, reverse=True)
+            for old in kept[self.KEEP :]:
+                old.unlink(missing_ok=True)
         except OSError:
             return
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0

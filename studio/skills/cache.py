@@ -34,7 +34,7 @@ class ScanCache:
     def _load(self, path: Path) -> None:
         try:
             with open(path, "rb") as handle:
-                stamp, entries = marshal.load(handle)
+                stamp, entries = marshal.loads(handle.read())
         except (OSError, EOFError, ValueError, TypeError):
             return
         if stamp == STAMP and isinstance(entries, dict):

@@ -14,12 +14,14 @@ import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from studio.skills.cache import Fingerprint, ScanCache
 from studio.skills.files import SKIPPED_DIRS, load_skill_file, load_zip_skills, skill_file_in
 from studio.skills.model import Diagnostic, Severity
+from studio.skills.stamps import Stamp
 from studio.skills.summary import SkillSummary, cache_entry
 from studio.skills.validate import validate_skill
 
@@ -53,39 +55,58 @@ class SkillRoot:
 
 @dataclass(slots=True)
 class RootScan:
-    """What scanning one root found: its skills, and what went wrong reading it."""
+    """What scanning one root found: its skills, and what went wrong reading it.
+
+    `walk` lists each skill folder with its SKILL.md's name and fingerprint, and `folders` the
+    stamps of the other folders the walk read: together, everything the scan's findings depend
+    on (to the first level inside each skill)."""
 
     root: SkillRoot
     skills: list[SkillSummary] = field(default_factory=list)
     error: str | None = None
     walk: list[tuple[str, str, Fingerprint]] = field(default_factory=list)
+    folders: list[Stamp] = field(default_factory=list)
 
 
-def _fingerprint(folder_mtime: int, entries: list[os.DirEntry[str]], skill_name: str) -> Fingerprint:
-    """What a skill's validation depends on, cheaply: the size and mtime of SKILL.md, the mtimes of
-    its folder and of each folder in it (they change when a file is added, removed or renamed),
-    and the size, mtime and mode of every script.
+def _fingerprint(info: os.stat_result, entries: list[os.DirEntry[str]], skill_name: str) -> Fingerprint:
+    """What a skill's validation depends on, cheaply: the size, mtime and mode of its folder, of
+    SKILL.md, of each folder in it (a folder's mtime changes when a file is added, removed or
+    renamed) and of every script, each under its path relative to the skill's folder.
 
     A file added two folders deep (`references/more/x.md`) changes no mtime seen here; it is
     noticed when SKILL.md or a folder at the first level changes next."""
-    parts: list[object] = [("", folder_mtime)]
+    parts: list[tuple[str, int, int, int]] = [("", info.st_size, info.st_mtime_ns, info.st_mode)]
     for entry in entries:
         name = entry.name
         if name == skill_name:
-            info = entry.stat()
-            parts.append((name, info.st_size, info.st_mtime_ns))
+            found = entry.stat()
+            parts.append((name, found.st_size, found.st_mtime_ns, found.st_mode))
         elif entry.is_dir(follow_symlinks=False) and name not in SKIPPED_DIRS:
-            parts.append((name + "/", entry.stat(follow_symlinks=False).st_mtime_ns))
+            found = entry.stat(follow_symlinks=False)
+            parts.append((name + "/", found.st_size, found.st_mtime_ns, found.st_mode))
             if name == "scripts":
-                for script in sorted(os.scandir(entry.path), key=lambda e: e.name):
-                    info = script.stat()
-                    parts.append((script.name, info.st_size, info.st_mtime_ns, info.st_mode))
+                for script in sorted(os.scandir(entry.path), key=_name):
+                    found = script.stat()
+                    parts.append(
+                        ("scripts/" + script.name, found.st_size, found.st_mtime_ns, found.st_mode)
+                    )
     return tuple(parts)
 
 
-def _walk(root: Path, include_hidden: bool) -> Iterator[tuple[str, str, Fingerprint]]:
+def fingerprint_stamps(folder: str, fingerprint: Fingerprint) -> Iterator[Stamp]:
+    """The stamps a fingerprint holds, each under its full path."""
+    for relative, size, mtime, mode in fingerprint:
+        yield (os.path.join(folder, relative) if relative else folder, size, mtime, mode)
+
+
+_name = attrgetter("name")
+
+
+def _walk(
+    root: Path, include_hidden: bool, folders: list[Stamp] | None = None
+) -> Iterator[tuple[str, str, Fingerprint]]:
     """(skill folder, SKILL.md's name, fingerprint) for every skill below `root`, in a stable order,
-    reading each folder once."""
+    reading each folder once. The stamps of the other folders read go to `folders`."""
     seen: set[tuple[int, int]] = set()
     stack = [str(root)]
     while stack:
@@ -97,17 +118,19 @@ def _walk(root: Path, include_hidden: bool) -> Iterator[tuple[str, str, Fingerpr
                 continue
             seen.add(identity)
             with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda entry: entry.name, reverse=True)
+                entries = sorted(listing, key=_name, reverse=True)
         except OSError:
             continue
         skill_name = skill_file_in([entry.name for entry in entries])
         if skill_name is not None:
             try:
-                fingerprint = _fingerprint(info.st_mtime_ns, entries, skill_name)
+                fingerprint = _fingerprint(info, entries, skill_name)
             except OSError:
                 fingerprint = ()
             yield folder, skill_name, fingerprint
             continue
+        if folders is not None:
+            folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
         for entry in entries:
             if entry.name in SKIPPED_DIRS or (entry.name.startswith(".") and not include_hidden):
                 continue
@@ -116,11 +139,6 @@ def _walk(root: Path, include_hidden: bool) -> Iterator[tuple[str, str, Fingerpr
                     stack.append(entry.path)
             except OSError:
                 continue
-
-
-def walk_root(root: SkillRoot) -> list[tuple[str, str, Fingerprint]]:
-    """Every skill folder of a folder root with its SKILL.md's name and fingerprint."""
-    return list(_walk(root.path, root.include_hidden))
 
 
 def discover(root: Path, include_hidden: bool = False) -> Iterator[tuple[Path, str]]:
@@ -134,11 +152,8 @@ def scan_root(
     cache: ScanCache | None = None,
     on_skill: Callable[[SkillSummary], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    found: list[tuple[str, str, Fingerprint]] | None = None,
 ) -> RootScan:
-    """Find and validate every skill under a root, using the cache where nothing changed.
-
-    `found` is the root's walk (`walk_root`) when the caller has already made it."""
+    """Find and validate every skill under a root, using the cache where nothing changed."""
     result = RootScan(root)
     path = root.path
     if not path.exists():
@@ -151,9 +166,8 @@ def scan_root(
         return result
     complete = True
     seen: set[str] = set()
-    walk = iter(found) if found is not None else _walk(path, root.include_hidden)
     with _Validation(root, cache) as validation:
-        for item in walk:
+        for item in _walk(path, root.include_hidden, result.folders):
             if cancelled is not None and cancelled():
                 complete = False
                 break

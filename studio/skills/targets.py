@@ -2,28 +2,36 @@
 
 from __future__ import annotations
 
-import hashlib
-import marshal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.skills.cache import STAMP, Fingerprint, ScanCache
+from studio.skills.cache import Fingerprint, ScanCache
 from studio.skills.files import missing_skill_file
-from studio.skills.library import RootScan, SkillRoot, mark_duplicates, scan_root, walk_root
+from studio.skills.library import (
+    RootScan,
+    SkillRoot,
+    fingerprint_stamps,
+    mark_duplicates,
+    scan_root,
+)
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
+from studio.skills.stamps import Stamp, stamp_of
 from studio.skills.summary import SkillSummary
 from studio.skills.validate import validate_skill
+
+# The fingerprint of a skill folder that could not be read: its stamp matches no folder's.
+_UNREAD: Fingerprint = (("", -2, -2, -2),)
 
 
 @dataclass(slots=True)
 class Collected:
+    """The skills the paths name, what was wrong with the paths, and the stamps of every file and
+    folder the findings depend on (`studio.skills.stamps`)."""
+
     skills: list[SkillSummary] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    walks: dict[Path, list[tuple[str, str, Fingerprint]]] = field(default_factory=dict)
-
-
-Walk = list[tuple[str, str, Fingerprint]]
+    stamps: list[Stamp] = field(default_factory=list)
 
 
 def root_for(path: Path) -> SkillRoot | str:
@@ -37,36 +45,9 @@ def root_for(path: Path) -> SkillRoot | str:
     return SkillRoot(path)
 
 
-def walk_paths(paths: list[Path]) -> dict[Path, Walk]:
-    """The walk of every folder root the paths name (zips and bad paths have none)."""
-    walks: dict[Path, Walk] = {}
-    for path in paths:
-        root = root_for(path)
-        if isinstance(root, SkillRoot) and not root.is_zip:
-            walks[path] = walk_root(root)
-    return walks
-
-
-def signature(paths: list[Path], walks: dict[Path, Walk]) -> bytes:
-    """A digest of everything a validation of these paths depends on: each skill's fingerprint,
-    each archive's size and mtime, and which paths are missing."""
-    parts: list[object] = [STAMP]
-    for path in paths:
-        if path in walks:
-            parts.append((str(path), tuple(walks[path])))
-            continue
-        try:
-            info = path.stat()
-            parts.append((str(path), path.is_file(), info.st_size, info.st_mtime_ns))
-        except OSError:
-            parts.append((str(path), None))
-    return hashlib.blake2b(marshal.dumps(parts), digest_size=16).digest()
-
-
 def collect(
     paths: list[Path],
     cache: ScanCache | None = None,
-    walks: dict[Path, Walk] | None = None,
     on_skill: Callable[[SkillSummary], None] | None = None,
 ) -> Collected:
     """Validate every skill the paths name. Paths that cannot be read become `problems`.
@@ -76,13 +57,16 @@ def collect(
     collected = Collected()
     scans: list[RootScan] = []
     for path in paths:
+        collected.stamps.append(stamp_of(str(path)))
         root = root_for(path)
         if isinstance(root, str):
             collected.problems.append(root)
             continue
-        scan = scan_root(root, cache, on_skill, found=(walks or {}).get(path))
-        if not root.is_zip:
-            collected.walks[path] = scan.walk
+        scan = scan_root(root, cache, on_skill)
+        collected.stamps.extend(scan.folders)
+        for folder, _, fingerprint in scan.walk:
+            # A folder that could not be fingerprinted gets a stamp no folder has: never unchanged.
+            collected.stamps.extend(fingerprint_stamps(folder, fingerprint or _UNREAD))
         if scan.error is not None:
             collected.problems.append(scan.error)
             continue

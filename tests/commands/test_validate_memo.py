@@ -1,0 +1,99 @@
+"""`studio validate` keeps each command line's report with the stamps of what it read, and prints
+it again only while every stamp holds."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+from studio.commands.validate import MEMO_FOLDER, OutputMemo
+from studio.paths import cache_dir
+from tests.skills.helpers import frontmatter, write_skill
+
+
+def report(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:  # type: ignore[type-arg]
+    main(["validate", *argv, "--format", "json"])
+    out, _ = capsys.readouterr()
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+def codes(data: dict) -> list[str]:  # type: ignore[type-arg]
+    return sorted(d["code"] for skill in data["skills"] for d in skill["diagnostics"])
+
+
+def memo_files() -> list[Path]:
+    return sorted((cache_dir() / MEMO_FOLDER).glob("*.marshal"))
+
+
+def test_a_file_added_to_a_skills_folder_is_noticed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    skill = write_skill(tmp_path, "alpha", frontmatter("alpha") + "Run `scripts/go.py`.\n")
+    assert codes(report(capsys, str(tmp_path))) == ["SK203"]
+    assert codes(report(capsys, str(tmp_path))) == ["SK203"]
+    (skill / "scripts").mkdir()
+    (skill / "scripts" / "go.py").write_text("#!/usr/bin/env python3\n")
+    assert codes(report(capsys, str(tmp_path))) == ["SK204"]
+    (skill / "scripts" / "go.py").chmod(0o755)
+    assert codes(report(capsys, str(tmp_path))) == []
+
+
+def test_a_skill_appearing_deep_in_the_library_is_noticed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(tmp_path / "a" / "b", "alpha", frontmatter("alpha"))
+    assert report(capsys, str(tmp_path))["summary"]["skills"] == 1
+    write_skill(tmp_path / "a" / "b" / "c", "beta", frontmatter("beta"))
+    assert report(capsys, str(tmp_path))["summary"]["skills"] == 2
+    (tmp_path / "a" / "b" / "c" / "beta" / "SKILL.md").unlink()
+    (tmp_path / "a" / "b" / "c" / "beta").rmdir()
+    assert report(capsys, str(tmp_path))["summary"]["skills"] == 1
+
+
+def test_a_missing_path_that_appears_is_noticed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    later = tmp_path / "later"
+    assert report(capsys, str(later))["problems"] == [f"{later}: no such file or folder"]
+    write_skill(tmp_path, "later", frontmatter("later"))
+    data = report(capsys, str(later))
+    assert "problems" not in data and data["summary"]["valid"] == 1
+
+
+def test_the_same_folder_named_otherwise_prints_its_own_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_skill(tmp_path / "lib", "alpha", frontmatter("alpha"))
+    monkeypatch.chdir(tmp_path)
+    assert report(capsys, "lib")["skills"][0]["path"] == os.path.join("lib", "alpha")
+    assert report(capsys, str(tmp_path / "lib"))["skills"][0]["path"] == str(tmp_path / "lib" / "alpha")
+    monkeypatch.chdir(tmp_path / "lib")
+    assert report(capsys, ".")["skills"][0]["path"] == "alpha"
+
+
+def test_a_damaged_memo_is_ignored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_skill(tmp_path, "alpha", frontmatter("alpha"))
+    first = report(capsys, str(tmp_path))
+    [memo] = memo_files()
+    for damage in (b"", b"\x00garbage", memo.read_bytes()[:100]):
+        memo.write_bytes(damage)
+        assert report(capsys, str(tmp_path)) == first
+
+
+def test_only_the_last_command_lines_keep_a_memo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for number in range(OutputMemo.KEEP + 3):
+        write_skill(tmp_path, f"skill-{number}", frontmatter(f"skill-{number}"))
+        report(capsys, str(tmp_path / f"skill-{number}"))
+    assert len(memo_files()) == OutputMemo.KEEP
+
+
+def test_no_cache_keeps_no_memo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_skill(tmp_path, "alpha", frontmatter("alpha"))
+    report(capsys, str(tmp_path), "--no-cache")
+    assert memo_files() == []
