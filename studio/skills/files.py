@@ -40,26 +40,49 @@ def _starts_with_shebang(path: str) -> bool:
     return head.startswith(b"#!") or head == b"\x7fELF"
 
 
-def list_skill_files(directory: Path) -> tuple[SkillFile, ...]:
-    """Every file below a skill folder but SKILL.md, without following links out of it."""
-    found: list[SkillFile] = []
-    stack: list[tuple[str, str, int]] = [(str(directory), "", 0)]
-    while stack and len(found) < MAX_LISTED_FILES:
-        folder, prefix, depth = stack.pop()
+# A folder's entries as (name, is a folder, not following links), sorted by name.
+Listing = tuple[tuple[str, bool], ...]
+
+
+def _listing(folder: str) -> Listing | None:
+    try:
+        with os.scandir(folder) as entries:
+            found = list(entries)
+    except OSError:
+        return None
+    listing = []
+    for entry in found:
         try:
-            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+            listing.append((entry.name, entry.is_dir(follow_symlinks=False)))
         except OSError:
             continue
-        for entry in entries:
-            relative = f"{prefix}{entry.name}"
+    listing.sort()
+    return tuple(listing)
+
+
+def list_skill_files(directory: Path, first_level: Listing | None = None) -> tuple[SkillFile, ...]:
+    """Every file below a skill folder but SKILL.md, without following links out of it.
+
+    `first_level` is the folder's own listing when the caller has already read it."""
+    found: list[SkillFile] = []
+    stack: list[tuple[str, str, int, Listing | None]] = [(str(directory), "", 0, first_level)]
+    while stack and len(found) < MAX_LISTED_FILES:
+        folder, prefix, depth, listing = stack.pop()
+        if listing is None:
+            listing = _listing(folder)
+            if listing is None:
+                continue
+        for name, is_dir in listing:
+            relative = f"{prefix}{name}"
+            path = os.path.join(folder, name)
+            if is_dir:
+                if depth < MAX_DEPTH and name not in SKIPPED_DIRS:
+                    stack.append((path, relative + "/", depth + 1, None))
+                continue
+            if not prefix and name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
+                continue
             try:
-                if entry.is_dir(follow_symlinks=False):
-                    if depth < MAX_DEPTH and entry.name not in SKIPPED_DIRS:
-                        stack.append((entry.path, relative + "/", depth + 1))
-                    continue
-                if not prefix and entry.name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
-                    continue
-                info = entry.stat()
+                info = os.stat(path)
             except OSError:
                 continue
             if not stat.S_ISREG(info.st_mode):
@@ -70,7 +93,7 @@ def list_skill_files(directory: Path) -> tuple[SkillFile, ...]:
                     PurePosixPath(relative),
                     info.st_size,
                     bool(info.st_mode & 0o111),
-                    _starts_with_shebang(entry.path) if in_scripts else None,
+                    _starts_with_shebang(path) if in_scripts else None,
                 )
             )
     found.sort(key=lambda file: str(file.path))
@@ -128,10 +151,11 @@ def load_skill(path: Path) -> Skill:
     return load_skill_file(path.parent, path.name)
 
 
-def load_skill_file(directory: Path, file_name: str) -> Skill:
-    """Read a skill whose SKILL.md (or skill.md) is already known to be `directory / file_name`."""
+def load_skill_file(directory: Path, file_name: str, listing: Listing | None = None) -> Skill:
+    """Read a skill whose SKILL.md (or skill.md) is already known to be `directory / file_name`;
+    `listing` is the folder's listing when the caller has already read it."""
     skill_path = directory / file_name
-    files = list_skill_files(directory)
+    files = list_skill_files(directory, listing)
     try:
         data = _read_bytes(skill_path)
     except OSError as exc:

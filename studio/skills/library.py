@@ -16,10 +16,16 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from studio.skills.cache import Fingerprint, ScanCache
-from studio.skills.files import SKIPPED_DIRS, load_skill_file, load_zip_skills, skill_file_in
+from studio.skills.files import (
+    SKIPPED_DIRS,
+    Listing,
+    load_skill_file,
+    load_zip_skills,
+    skill_file_in,
+)
 from studio.skills.model import Diagnostic, Severity
 from studio.skills.stamps import Stamp
 from studio.skills.summary import SkillSummary, cache_entry
@@ -64,49 +70,63 @@ class RootScan:
     root: SkillRoot
     skills: list[SkillSummary] = field(default_factory=list)
     error: str | None = None
-    walk: list[tuple[str, str, Fingerprint]] = field(default_factory=list)
+    walk: list[Found] = field(default_factory=list)
     folders: list[Stamp] = field(default_factory=list)
 
 
-def _fingerprint(info: os.stat_result, entries: list[os.DirEntry[str]], skill_name: str) -> Fingerprint:
-    """What a skill's validation depends on, cheaply: the size, mtime and mode of its folder, of
-    SKILL.md, of each folder in it (a folder's mtime changes when a file is added, removed or
-    renamed) and of every script, each under its path relative to the skill's folder.
+class Found(NamedTuple):
+    """A skill folder the walk found.
 
-    A file added two folders deep (`references/more/x.md`) changes no mtime seen here; it is
-    noticed when SKILL.md or a folder at the first level changes next."""
-    parts: list[tuple[str, int, int, int]] = [("", info.st_size, info.st_mtime_ns, info.st_mode)]
+    Attributes:
+        folder: its path.
+        skill_name: its SKILL.md's name (`SKILL.md` or `skill.md`).
+        fingerprint: the stamps of what its validation depends on (see `_fingerprint`); empty
+            when they could not be read.
+        listing: the folder's entries, as (name, is a folder), sorted; None when unread.
+            Validation lists the skill's files from it without reading the folder again.
+    """
+
+    folder: str
+    skill_name: str
+    fingerprint: Fingerprint
+    listing: Listing | None
+
+
+def _fingerprint(
+    folder: str, info: os.stat_result, entries: list[os.DirEntry[str]], skill_name: str
+) -> tuple[Fingerprint, Listing]:
+    """What a skill's validation depends on, cheaply, and the folder's entries.
+
+    The fingerprint is the stamp (path, size, mtime, mode) of the skill's folder, of SKILL.md, of
+    each folder in it (a folder's mtime changes when a file is added, removed or renamed) and of
+    every script. A file added two folders deep (`references/more/x.md`) changes no mtime seen
+    here; it is noticed when SKILL.md or a folder at the first level changes next."""
+    parts: list[Stamp] = [(folder, info.st_size, info.st_mtime_ns, info.st_mode)]
+    listing: list[tuple[str, bool]] = []
     for entry in entries:
         name = entry.name
+        is_dir = entry.is_dir(follow_symlinks=False)
+        listing.append((name, is_dir))
         if name == skill_name:
             found = entry.stat()
-            parts.append((name, found.st_size, found.st_mtime_ns, found.st_mode))
-        elif entry.is_dir(follow_symlinks=False) and name not in SKIPPED_DIRS:
+            parts.append((entry.path, found.st_size, found.st_mtime_ns, found.st_mode))
+        elif is_dir and name not in SKIPPED_DIRS:
             found = entry.stat(follow_symlinks=False)
-            parts.append((name + "/", found.st_size, found.st_mtime_ns, found.st_mode))
+            parts.append((entry.path, found.st_size, found.st_mtime_ns, found.st_mode))
             if name == "scripts":
                 for script in sorted(os.scandir(entry.path), key=_name):
                     found = script.stat()
-                    parts.append(
-                        ("scripts/" + script.name, found.st_size, found.st_mtime_ns, found.st_mode)
-                    )
-    return tuple(parts)
-
-
-def fingerprint_stamps(folder: str, fingerprint: Fingerprint) -> Iterator[Stamp]:
-    """The stamps a fingerprint holds, each under its full path."""
-    for relative, size, mtime, mode in fingerprint:
-        yield (os.path.join(folder, relative) if relative else folder, size, mtime, mode)
+                    parts.append((script.path, found.st_size, found.st_mtime_ns, found.st_mode))
+    listing.sort()
+    return tuple(parts), tuple(listing)
 
 
 _name = attrgetter("name")
 
 
-def _walk(
-    root: Path, include_hidden: bool, folders: list[Stamp] | None = None
-) -> Iterator[tuple[str, str, Fingerprint]]:
-    """(skill folder, SKILL.md's name, fingerprint) for every skill below `root`, in a stable order,
-    reading each folder once. The stamps of the other folders read go to `folders`."""
+def _walk(root: Path, include_hidden: bool, folders: list[Stamp] | None = None) -> Iterator[Found]:
+    """Every skill folder below `root`, in a stable order, reading each folder once. The stamps
+    of the other folders read go to `folders`."""
     seen: set[tuple[int, int]] = set()
     stack = [str(root)]
     while stack:
@@ -124,10 +144,9 @@ def _walk(
         skill_name = skill_file_in([entry.name for entry in entries])
         if skill_name is not None:
             try:
-                fingerprint = _fingerprint(info, entries, skill_name)
+                yield Found(folder, skill_name, *_fingerprint(folder, info, entries, skill_name))
             except OSError:
-                fingerprint = ()
-            yield folder, skill_name, fingerprint
+                yield Found(folder, skill_name, (), None)
             continue
         if folders is not None:
             folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
@@ -143,8 +162,8 @@ def _walk(
 
 def discover(root: Path, include_hidden: bool = False) -> Iterator[tuple[Path, str]]:
     """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order."""
-    for folder, skill_name, _ in _walk(root, include_hidden):
-        yield Path(folder), skill_name
+    for found in _walk(root, include_hidden):
+        yield Path(found.folder), found.skill_name
 
 
 def scan_root(
@@ -172,7 +191,7 @@ def scan_root(
                 complete = False
                 break
             result.walk.append(item)
-            validation.add(*item)
+            validation.add(item)
         for summary in validation.results() if complete else ():
             if cancelled is not None and cancelled():
                 complete = False
@@ -191,12 +210,11 @@ PARALLEL_MIN = 64
 CHUNK = 64
 
 
-def _validate_folders(folders: list[tuple[str, str]]) -> list[tuple[Any, ...]]:
-    """Validate skills given as (folder, SKILL.md's name), in a worker process; summaries come
-    back as cache tuples."""
+def _validate_folders(found: list[Found]) -> list[tuple[Any, ...]]:
+    """Validate skills the walk found, in a worker process; summaries come back as cache tuples."""
     return [
-        cache_entry(validate_skill(load_skill_file(Path(folder), file_name)))
-        for folder, file_name in folders
+        cache_entry(validate_skill(load_skill_file(Path(item.folder), item.skill_name, item.listing)))
+        for item in found
     ]
 
 
@@ -222,8 +240,8 @@ class _Validation:
         self.root = root
         self.cache = cache
         self._plan: list[tuple[str, Fingerprint, Any]] = []
-        self._stale: list[tuple[str, str]] = []
-        self._chunks: list[Future[list[tuple[Any, ...]]] | list[tuple[str, str]]] = []
+        self._stale: list[Found] = []
+        self._chunks: list[Future[list[tuple[Any, ...]]] | list[Found]] = []
         self._pool: ProcessPoolExecutor | None = None
         self._pool_tried = False
 
@@ -234,12 +252,13 @@ class _Validation:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
 
-    def add(self, directory: str, skill_name: str, fingerprint: Fingerprint) -> None:
-        key = os.path.join(directory, skill_name)
+    def add(self, found: Found) -> None:
+        key = os.path.join(found.folder, found.skill_name)
+        fingerprint = found.fingerprint
         cache = self.cache
         cached = cache.get(key, fingerprint) if cache is not None and fingerprint else None
         if cached is None:
-            self._stale.append((directory, skill_name))
+            self._stale.append(found)
             if len(self._stale) >= CHUNK:
                 self._flush()
         self._plan.append((key, fingerprint, cached))

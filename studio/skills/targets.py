@@ -6,12 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.skills.cache import Fingerprint, ScanCache
+from studio.skills.cache import ScanCache
 from studio.skills.files import missing_skill_file
 from studio.skills.library import (
     RootScan,
     SkillRoot,
-    fingerprint_stamps,
     mark_duplicates,
     scan_root,
 )
@@ -19,9 +18,6 @@ from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
 from studio.skills.stamps import Stamp, stamp_of
 from studio.skills.summary import SkillSummary
 from studio.skills.validate import validate_skill
-
-# The fingerprint of a skill folder that could not be read: its stamp matches no folder's.
-_UNREAD: Fingerprint = (("", -2, -2, -2),)
 
 
 @dataclass(slots=True)
@@ -64,9 +60,9 @@ def collect(
             continue
         scan = scan_root(root, cache, on_skill)
         collected.stamps.extend(scan.folders)
-        for folder, _, fingerprint in scan.walk:
+        for found in scan.walk:
             # A folder that could not be fingerprinted gets a stamp no folder has: never unchanged.
-            collected.stamps.extend(fingerprint_stamps(folder, fingerprint or _UNREAD))
+            collected.stamps.extend(found.fingerprint or ((found.folder, -2, -2, -2),))
         if scan.error is not None:
             collected.problems.append(scan.error)
             continue

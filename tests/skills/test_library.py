@@ -75,7 +75,8 @@ def test_rescan_uses_the_cache_and_notices_changes(tmp_path: Path, monkeypatch) 
     loads: list[Path] = []
     real_load = library_module.load_skill_file
     monkeypatch.setattr(
-        library_module, "load_skill_file", lambda p, name: loads.append(p) or real_load(p, name)
+        library_module, "load_skill_file",
+        lambda p, name, listing: loads.append(p) or real_load(p, name, listing),
     )
     scan_library([SkillRoot(library)], ScanCache(cache_file))
     assert loads == []
@@ -137,3 +138,21 @@ def test_validating_leaves_no_reference_cycles(tmp_path: Path) -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_the_walks_listing_gives_the_same_files_as_reading_the_folder(tmp_path: Path) -> None:
+    from studio.skills.files import list_skill_files
+    from studio.skills.library import _walk
+
+    skill = write_skill(tmp_path, "alpha", frontmatter("alpha"), files={
+        "scripts/run.py": "#!/usr/bin/env python3\n", "references/deep/more.md": "x",
+        "assets/logo.svg": "<svg/>", "node_modules/x.js": "", "skill.md": "old copy",
+    })
+    (skill / "link.md").symlink_to(skill / "assets" / "logo.svg")
+    (skill / "gone.md").symlink_to(tmp_path / "nowhere")
+    [found] = list(_walk(tmp_path, False))
+    assert found.listing is not None
+    assert list_skill_files(skill, found.listing) == list_skill_files(skill)
+    assert [str(f.path) for f in list_skill_files(skill)] == [
+        "assets/logo.svg", "link.md", "references/deep/more.md", "scripts/run.py",
+    ]
