@@ -48,13 +48,17 @@ def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
 def _mentions(body: str) -> dict[str, int]:
     """Relative paths the body points at (Markdown links, code spans and bare skill-folder paths),
     each with the offset of its first mention. Bare paths are found with str.find first, far
-    cheaper than letting a regex try every position of a long body."""
+    cheaper than letting a regex try every position of a long body; one that starts a link's
+    target is that target, already noted."""
     targets: dict[str, int] = {}
     first = targets.get
+    linked: set[int] = set()
     if "](" in body:
         for match in _LINK.finditer(body):
+            offset = match.start(1)
+            linked.add(offset)
             # Links come in order, so the first offset of each target is the one kept.
-            targets.setdefault(match.group(1), match.start(1))
+            targets.setdefault(match.group(1), offset)
     if "`" in body:
         for match in _CODE.finditer(body):
             target = match.group(1)
@@ -66,8 +70,8 @@ def _mentions(body: str) -> dict[str, int]:
     for folder in _FOLDERS:
         position = find(folder)
         while position != -1:
-            found = match_at(body, position - 2 if starts_with("./", position - 2) else position)
-            if found is not None:
+            start = position - 2 if starts_with("./", position - 2) else position
+            if start not in linked and (found := match_at(body, start)) is not None:
                 target, offset = found.group(1), found.start(1)
                 if offset < first(target, offset + 1):
                     targets[target] = offset
