@@ -9,11 +9,12 @@ when there is something to check.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
-import hashlib
 import marshal
 import os
 import sys
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,8 @@ from studio.skills.cache import STAMP
 from studio.skills.stamps import Stamp, unchanged
 
 if TYPE_CHECKING:
+    import json
+
     from studio.skills.summary import SkillSummary
 
 CACHE_FILE = "validate-cache.marshal"
@@ -129,9 +132,15 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _dumps(value: Any) -> str:
+    return _json_encoder().encode(value)
+
+
+@functools.cache
+def _json_encoder() -> json.JSONEncoder:
     import json
 
-    return json.dumps(value, ensure_ascii=False)
+    # One encoder for the whole report: json.dumps with an option set builds a new one per call.
+    return json.JSONEncoder(ensure_ascii=False)
 
 
 class _JsonSkills:
@@ -160,8 +169,9 @@ class OutputMemo:
     def __init__(self, folder: Path, key: str) -> None:
         self.folder = folder
         self.key = key
-        digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-        self.path = folder / f"{digest}.marshal"
+        # Named by a CRC of the key, which the file holds too: two command lines with one CRC
+        # only take turns, and hashlib would cost this start-up the loading of OpenSSL.
+        self.path = folder / f"{zlib.crc32(key.encode('utf-8', 'surrogatepass')):08x}.marshal"
 
     @classmethod
     def for_command(cls, folder: Path, output_format: str, paths: list[Path]) -> OutputMemo | None:

@@ -12,6 +12,8 @@ from studio.skills.validate import ValidationResult
 
 CachedDiagnostic = tuple[str, str, str, int, int, str, str | None]
 
+_SEVERITIES = {severity.value: severity for severity in Severity}
+
 
 @dataclass(frozen=True, slots=True)
 class SkillSummary:
@@ -97,19 +99,22 @@ class SkillSummary:
     @classmethod
     def from_cache(cls, root: Path, data: tuple[Any, ...]) -> SkillSummary:
         directory, skill_file, name, description, valid, loadable, read_only, diags = data
+        folder = Path(directory)
+        parent, _, file_name = skill_file.rpartition("/")
+        severity = _SEVERITIES.__getitem__
         return cls(
-            root=root,
-            directory=Path(directory),
-            skill_file=Path(skill_file),
-            name=name,
-            description=description,
-            valid=valid,
-            loadable=loadable,
-            diagnostics=tuple(
-                Diagnostic(code, Severity(sev), message, line, column, file=file, field=field)
+            root,
+            folder,
+            folder / file_name if parent == directory else Path(skill_file),
+            name,
+            description,
+            valid,
+            loadable,
+            tuple(
+                Diagnostic(code, severity(sev), message, line, column, None, None, None, file, field)
                 for code, sev, message, line, column, file, field in diags
             ),
-            read_only=read_only,
+            read_only,
         )
 
 
