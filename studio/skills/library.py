@@ -192,11 +192,11 @@ def scan_root(
                 break
             result.walk.append(item)
             validation.add(item)
-        for summary in validation.results() if complete else ():
+        for key, summary in validation.results() if complete else ():
             if cancelled is not None and cancelled():
                 complete = False
                 break
-            seen.add(str(summary.skill_file))
+            seen.add(key)
             result.skills.append(summary)
             if on_skill is not None:
                 on_skill(summary)
@@ -279,7 +279,8 @@ class _Validation:
                 for chunk in self._chunks
             ]
 
-    def results(self) -> Iterator[SkillSummary]:
+    def results(self) -> Iterator[tuple[str, SkillSummary]]:
+        """Each skill's cache key (its SKILL.md's path) and summary, in the order added."""
         self._flush()
         fresh: Iterator[tuple[Any, ...]] = (
             item
@@ -291,7 +292,7 @@ class _Validation:
                 cached = next(fresh)
                 if self.cache is not None and fingerprint:
                     self.cache.put(key, fingerprint, cached)
-            yield SkillSummary.from_cache(self.root.path, cached)
+            yield key, SkillSummary.from_cache(self.root.path, cached)
 
 
 def _scan_zip(

@@ -70,7 +70,7 @@ class Diagnostic:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "code": self.code,
-            "severity": str(self.severity),
+            "severity": self.severity.value,
             "message": self.message,
             "line": self.line,
             "column": self.column,
