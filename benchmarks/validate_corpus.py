@@ -1,6 +1,6 @@
 """Time `studio validate DIR --format json` against skills-ref's `validate()` on a generated library.
 
-    python benchmarks/validate_corpus.py [--count 10000] [--runs 3] [--no-check]
+    python benchmarks/validate_corpus.py [--count 10000] [--runs 5] [--no-check]
 
 Generates the skills in a temp folder, then times, `--runs` times each:
   1. skills-ref: walking the folder for SKILL.md files, then `validate()` on each, in this process;
@@ -81,7 +81,7 @@ def row(label: str, times: list[float], count: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--count", type=int, default=10_000, help="skills to generate")
-    parser.add_argument("--runs", type=int, default=3, help="timed runs of each side")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs of each side")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-check", action="store_true", help="print only; never fail")
     args = parser.parse_args(argv)

@@ -355,8 +355,10 @@ def _build(loader: yaml.SafeLoader, node: yaml.Node, seen: set[int]) -> Any:
 def _load_yaml(
     skill: Skill, raw: str, base: int, index: LineIndex
 ) -> tuple[Any, yaml.Node | None] | None:
-    swapped = any(c in raw for c in _YAML11_BREAKS) and not any(
-        c in raw for c in _YAML11_BREAKS.values()
+    swapped = (
+        not raw.isascii()
+        and any(c in raw for c in _YAML11_BREAKS)
+        and not any(c in raw for c in _YAML11_BREAKS.values())
     )
     loader = _Loader(raw.translate(_TO_STANDIN) if swapped else raw)
     try:

@@ -119,7 +119,7 @@ class SkillSummary:
 
 
 def _without_fix(diagnostic: Diagnostic) -> Diagnostic:
-    return replace(diagnostic, fix=None) if diagnostic.fix is not None else diagnostic
+    return diagnostic._replace(fix=None) if diagnostic.fix is not None else diagnostic
 
 
 def _cached_diagnostics(diagnostics: Iterable[Diagnostic]) -> tuple[CachedDiagnostic, ...]:
