@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from studio.skills.cache import Fingerprint, ScanCache
 from studio.skills.files import (
+    MAX_DEPTH,
     SKIPPED_DIRS,
     Listing,
     load_skill_file,
@@ -65,7 +66,7 @@ class RootScan:
 
     `walk` lists each skill folder with its SKILL.md's name and fingerprint, and `folders` the
     stamps of the other folders the walk read: together, everything the scan's findings depend
-    on (to the first level inside each skill)."""
+    on."""
 
     root: SkillRoot
     skills: list[SkillSummary] = field(default_factory=list)
@@ -98,9 +99,9 @@ def _fingerprint(
     """What a skill's validation depends on, cheaply, and the folder's entries.
 
     The fingerprint is the stamp (path, size, mtime, mode) of the skill's folder, of SKILL.md, of
-    each folder in it (a folder's mtime changes when a file is added, removed or renamed) and of
-    every script. A file added two folders deep (`references/more/x.md`) changes no mtime seen
-    here; it is noticed when SKILL.md or a folder at the first level changes next."""
+    every folder below it that validation lists (a folder's mtime changes when a file is added,
+    removed or renamed in it) and of every file under `scripts/`, whose mode and first line the
+    rules read. What it misses is a file rewritten in place elsewhere, which no rule looks into."""
     parts: list[Stamp] = [(folder, info.st_size, info.st_mtime_ns, info.st_mode)]
     listing: list[tuple[str, bool]] = []
     for entry in entries:
@@ -111,14 +112,33 @@ def _fingerprint(
             found = entry.stat()
             parts.append((entry.path, found.st_size, found.st_mtime_ns, found.st_mode))
         elif is_dir and name not in SKIPPED_DIRS:
-            found = entry.stat(follow_symlinks=False)
-            parts.append((entry.path, found.st_size, found.st_mtime_ns, found.st_mode))
-            if name == "scripts":
-                for script in sorted(os.scandir(entry.path), key=_name):
-                    found = script.stat()
-                    parts.append((script.path, found.st_size, found.st_mtime_ns, found.st_mode))
+            _stamp_folder(entry, 1, name == "scripts", parts)
     listing.sort()
     return tuple(parts), tuple(listing)
+
+
+def _stamp_folder(entry: os.DirEntry[str], depth: int, scripts: bool, parts: list[Stamp]) -> None:
+    """Stamp a folder inside a skill, the folders below it as deep as validation lists them, and,
+    under `scripts/`, every file."""
+    found = entry.stat(follow_symlinks=False)
+    parts.append((entry.path, found.st_size, found.st_mtime_ns, found.st_mode))
+    if depth >= MAX_DEPTH and not scripts:
+        return
+    try:
+        with os.scandir(entry.path) as listing:
+            children = sorted(listing, key=_name)
+    except OSError:
+        return  # validation cannot list it either; its own stamp still tells when that changes
+    for child in children:
+        if child.is_dir(follow_symlinks=False):
+            if depth < MAX_DEPTH and child.name not in SKIPPED_DIRS:
+                _stamp_folder(child, depth + 1, scripts, parts)
+        elif scripts:
+            try:
+                found = child.stat()
+            except OSError:  # a link to nothing: its own stamp
+                found = child.stat(follow_symlinks=False)
+            parts.append((child.path, found.st_size, found.st_mtime_ns, found.st_mode))
 
 
 _name = attrgetter("name")

@@ -97,3 +97,16 @@ def test_no_cache_keeps_no_memo(tmp_path: Path, capsys: pytest.CaptureFixture[st
     write_skill(tmp_path, "alpha", frontmatter("alpha"))
     report(capsys, str(tmp_path), "--no-cache")
     assert memo_files() == []
+
+
+def test_a_file_added_deep_inside_a_skill_is_noticed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    skill = write_skill(tmp_path, "alpha", frontmatter("alpha") + "See `references/api/auth.md`.\n",
+                        files={"references/api/index.md": "x", "scripts/tools/run.py": "print()\n"})
+    (skill / "scripts" / "tools" / "run.py").chmod(0o755)
+    assert codes(report(capsys, str(tmp_path))) == ["SK203", "SK205"]
+    (skill / "references" / "api" / "auth.md").write_text("auth")
+    assert codes(report(capsys, str(tmp_path))) == ["SK205"]
+    (skill / "scripts" / "tools" / "run.py").write_text("#!/usr/bin/env python3\nprint()\n")
+    assert codes(report(capsys, str(tmp_path))) == []
