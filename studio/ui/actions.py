@@ -6,6 +6,7 @@ awaited (`studio.ui.asyncqt`), never a nested event loop.
 from __future__ import annotations
 
 import os
+import shutil
 import zipfile
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -35,6 +36,11 @@ if TYPE_CHECKING:
     from studio.ui.mainwindow import MainWindow, Tab
 
 Button = QMessageBox.StandardButton
+
+
+def remove_folder(path: Path) -> None:
+    """Delete a folder and everything in it, for good (a module function, so tests can replace it)."""
+    shutil.rmtree(path)
 
 
 def trash(path: Path) -> None:
@@ -351,22 +357,32 @@ class SkillActions:
         if _zip_parts(directory) is not None:
             self.status("Skills inside a zip archive cannot be deleted here.")
             return False
-        box = confirm.delete_skill(self.window, directory, trash=True)
+        box = confirm.delete_skill(self.window, directory)
         await asyncqt.ask(box)
         if box.standardButton(box.clickedButton()) != Button.Yes:
             return False
+        done = "Moved {} to the trash"
         try:
             trash(directory)
         except Exception as exc:  # send2trash raises its own errors besides OSError
-            self.tell("Not deleted", f"{directory} could not be moved to the trash: {exc}. "
-                      "Nothing was deleted.")
-            return False
+            box = confirm.delete_permanently(self.window, directory, str(exc) or type(exc).__name__)
+            await asyncqt.ask(box)
+            if box.standardButton(box.clickedButton()) != Button.Yes:
+                self.status(f"{directory.name} was not deleted")
+                return False
+            try:
+                remove_folder(directory)
+            except OSError as error:
+                self.tell("Not fully deleted", f"{directory} could not be deleted: {error}. "
+                          "What is left of it is still there; press F5 to see it.")
+                return False
+            done = "Deleted {} permanently"
         window = self.window
         for tab in window.editor_tabs():
             if tab.path.is_relative_to(directory):
                 window.remove_tab(tab)
         window.library_model.remove_skill(directory)
-        self.status(f"Moved {directory.name} to the trash")
+        self.status(done.format(directory.name))
         return True
 
     async def new_skill(self) -> SkillEditorTab | None:

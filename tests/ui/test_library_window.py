@@ -274,3 +274,30 @@ def test_the_dialog_helper_returns_the_result(qtbot: QtBot, qloop: object) -> No
     dialog.accept()
     qtbot.waitUntil(task.done)
     assert task.result() == QDialog.DialogCode.Accepted
+
+
+def test_without_a_trash_delete_asks_again_before_deleting_for_good(
+    qtbot: QtBot, make_window: WindowFactory, skills_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_trash(path: Path) -> None:
+        raise OSError("no trash can on this volume")
+
+    monkeypatch.setattr(actions, "trash", no_trash)
+    window = make_window(skills_root)
+    target = skills_root / "web-search"
+
+    task = start(window.actions_.delete_skill(target))
+    click(open_dialog(qtbot, QMessageBox), Button.Yes)
+    second = open_dialog(qtbot, QMessageBox)
+    assert "no trash can on this volume" in second.text()
+    assert "permanently" in second.informativeText()
+    click(second, Button.Cancel)
+    qtbot.waitUntil(task.done)
+    assert task.result() is False and (target / "SKILL.md").is_file()
+
+    task = start(window.actions_.delete_skill(target))
+    click(open_dialog(qtbot, QMessageBox), Button.Yes)
+    click(open_dialog(qtbot, QMessageBox), Button.Yes)
+    qtbot.waitUntil(task.done)
+    assert task.result() is True and not target.exists()
+    assert window.library_model.summary_for(target) is None

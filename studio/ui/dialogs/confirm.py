@@ -42,13 +42,23 @@ def changed_on_disk(parent: QWidget | None, path: Path) -> QMessageBox:
     return box
 
 
-def delete_skill(parent: QWidget | None, directory: Path, trash: bool) -> QMessageBox:
-    where = "to the trash" if trash else "permanently (this system has no trash)"
+def delete_skill(parent: QWidget | None, directory: Path) -> QMessageBox:
     box = _box(parent, QMessageBox.Icon.Warning, "Delete skill",
                f"Delete the skill folder {directory.name} and everything in it?",
-               f"{directory} will be moved {where}.",
+               f"{directory} will be moved to the trash.",
                Button.Yes | Button.Cancel, Button.Cancel)
     box.button(Button.Yes).setText("Delete")
+    return box
+
+
+def delete_permanently(parent: QWidget | None, directory: Path, why: str) -> QMessageBox:
+    """Asked when the trash refused a folder: deleting it for good is a second, explicit choice."""
+    box = _box(parent, QMessageBox.Icon.Critical, "Delete skill permanently",
+               f"{directory.name} could not be moved to the trash: {why}",
+               f"Delete {directory} and everything in it permanently instead? This cannot be "
+               "undone. Cancel keeps the folder as it is.",
+               Button.Yes | Button.Cancel, Button.Cancel)
+    box.button(Button.Yes).setText("Delete permanently")
     return box
 
 
