@@ -18,8 +18,10 @@ from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QDialog,
     QFileDialog,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QMenu,
     QPlainTextEdit,
@@ -169,6 +171,7 @@ class ChatPane(QWidget):
         self.regenerate_action = self.more_menu.addAction("Regenerate the Last Answer")
         self.copy_action = self.more_menu.addAction("Copy the Last Answer")
         self.export_action = self.more_menu.addAction("Export Chat as Markdown…")
+        self.rename_action = self.more_menu.addAction("Rename This Chat…")
         self.more_menu.addSeparator()
         self.delete_action = self.more_menu.addAction("Delete This Chat")
         self.more_button.setMenu(self.more_menu)
@@ -248,6 +251,7 @@ class ChatPane(QWidget):
         self.copy_action.triggered.connect(self.copy_last_answer)
         self.export_action.triggered.connect(self._on_export_action_triggered)
         self.delete_action.triggered.connect(self.delete_chat)
+        self.rename_action.triggered.connect(self._on_rename_action_triggered)
         self.skills_menu.aboutToShow.connect(self._on_skills_menu_about_to_show)
         self.input.submitted.connect(self._on_input_submitted)
         self.input.stop_requested.connect(self.stop)
@@ -535,6 +539,7 @@ class ChatPane(QWidget):
         self.copy_action.setEnabled(bool(self.transcript.answers()))
         self.export_action.setEnabled(bool(self.session.messages))
         self.delete_action.setEnabled(not busy and self.session.chat is not None)
+        self.rename_action.setEnabled(self.session.chat is not None)
         self.send_button.setVisible(not busy)
         self.stop_button.setVisible(busy)
 
@@ -578,6 +583,22 @@ class ChatPane(QWidget):
         answers = [a for a in self.transcript.answers() if a.text.strip()]
         if answers:
             QGuiApplication.clipboard().setText(answers[-1].text)
+
+    async def rename_chat(self) -> bool:
+        """Ask for a new title for the open chat and save it."""
+        chat = self.session.chat
+        if chat is None:
+            return False
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle("Rename chat")
+        dialog.setLabelText("Title:")
+        dialog.setTextValue(chat.title)
+        if await asyncqt.ask(dialog) != QDialog.DialogCode.Accepted:
+            return False
+        return self.session.rename(dialog.textValue())
+
+    def _on_rename_action_triggered(self) -> None:
+        self.tasks.spawn(self.rename_chat())
 
     async def export_chat(self) -> Path | None:
         """Ask where to save the chat as Markdown, and save it there."""

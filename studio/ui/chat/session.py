@@ -203,6 +203,19 @@ class ChatSession(QObject):
             skills=setup.chosen)) or ChatInfo(0, title_for(prompt), 0.0, 0.0)
         self.chat_saved.emit()
 
+    def rename(self, title: str) -> bool:
+        """Give the open chat a title of its own; False when there is no chat or no title."""
+        chat = self.chat
+        title = " ".join(title.split())
+        if chat is None or not title or title == chat.title:
+            return False
+        renamed = replace(chat, title=title)
+        self.chat = renamed
+        if self.store is not None and chat.id:
+            self.chat = self._guard(lambda store: store.update_chat(renamed)) or renamed
+        self.chat_saved.emit()
+        return True
+
     def _update_chat(self, setup: TurnSetup) -> None:
         chat = self.chat
         if chat is None:

@@ -10,11 +10,12 @@ from fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
 from fakes.ollama import FakeOllama
 from fakes.script import Call, Hang, Text, Turn, calls, reply
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QInputDialog
 from pytestqt.qtbot import QtBot
 
 from studio.chatstore import ChatStore
 from tests.ui.chat.chat_helpers import ChatWindowFactory, run_turn
-from tests.ui.helpers import WindowFactory
+from tests.ui.helpers import WindowFactory, open_dialog, start
 
 
 def test_a_streamed_answer_shows_before_it_ends_and_stop_keeps_it(
@@ -171,6 +172,37 @@ def test_new_chat_and_delete(qtbot: QtBot, chat_window: ChatWindowFactory,
     pane.delete_chat()
     assert [c.title for c in ChatStore().chats()] == ["first chat"]
     assert pane.session.chat is None
+
+
+def test_a_chat_can_be_renamed(qtbot: QtBot, chat_window: ChatWindowFactory,
+                              fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(reply("one"))
+    pane = chat_window().chat.pane
+    assert not pane.rename_action.isEnabled()
+    run_turn(qtbot, pane, "first chat")
+    assert pane.rename_action.isEnabled()
+
+    task = start(pane.rename_chat())
+    dialog = open_dialog(qtbot, QInputDialog)
+    assert dialog.textValue() == "first chat"
+    dialog.setTextValue("  Orders   profile ")
+    dialog.accept()
+    qtbot.waitUntil(task.done)
+    assert task.result() is True
+    assert [c.title for c in ChatStore().chats()] == ["Orders profile"]
+    assert pane.chat_combo.currentText().startswith("Orders profile")
+
+    task = start(pane.rename_chat())
+    open_dialog(qtbot, QInputDialog).reject()
+    qtbot.waitUntil(task.done)
+    assert task.result() is False
+    task = start(pane.rename_chat())
+    dialog = open_dialog(qtbot, QInputDialog)
+    dialog.setTextValue("   ")
+    dialog.accept()
+    qtbot.waitUntil(task.done)
+    assert task.result() is False
+    assert [c.title for c in ChatStore().chats()] == ["Orders profile"]
 
 
 def test_a_new_chat_while_answering_stops_the_answer_first(
