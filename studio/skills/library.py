@@ -180,9 +180,12 @@ def _walk(root: Path, include_hidden: bool, folders: list[Stamp] | None = None) 
                 continue
 
 
-def discover(root: Path, include_hidden: bool = False) -> Iterator[tuple[Path, str]]:
-    """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order."""
-    for found in _walk(root, include_hidden):
+def discover(
+    root: Path, include_hidden: bool = False, folders: list[Stamp] | None = None
+) -> Iterator[tuple[Path, str]]:
+    """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order.
+    The stamps of the other folders read go to `folders`."""
+    for found in _walk(root, include_hidden, folders):
         yield Path(found.folder), found.skill_name
 
 

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
 from studio.fsutil import atomic_write_text
-from studio.skills.files import load_skill, load_zip_skills, skill_file_in
-from studio.skills.library import SkillRoot
+from studio.skills.files import SKIPPED_DIRS, load_skill, load_zip_skills, skill_file_in
+from studio.skills.library import SkillRoot, discover
 from studio.skills.model import SKILL_FILE, Skill
 from studio.skills.parse import parse_skill
 from studio.skills.scaffold import ScaffoldError, create_skill
+from studio.skills.stamps import Stamp
 from studio.skills.summary import SkillSummary
 from studio.skills.validate import validate_skill
 from studio.ui import asyncqt
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
     from studio.ui.mainwindow import MainWindow, Tab
 
 Button = QMessageBox.StandardButton
+# New skills found below a changed folder that are validated on the spot; more (a pack copied
+# in) and the root is rescanned in the background instead.
+LIVE_SKILLS = 50
 
 
 def remove_folder(path: Path) -> None:
@@ -446,7 +450,7 @@ class SkillActions:
             window.store.save()
         window.session_roots = [p for p in window.session_roots if p != path]
         window.library_model.remove_root(path)
-        window.watcher.unwatch_folder(path)
+        window.watcher.unwatch_folders(window.watcher.folders_below(path))
         self.status(f"Removed {path} from the library (nothing was deleted).")
 
     async def pick_root(self, zip_file: bool) -> None:
@@ -461,23 +465,57 @@ class SkillActions:
         if await asyncqt.ask(dialog) == QDialog.DialogCode.Accepted and dialog.selectedFiles():
             self.add_root(Path(dialog.selectedFiles()[0]))
 
-    def root_folder_changed(self, root: Path) -> None:
-        """A skill folder appeared in or vanished from a root: update the library in place."""
-        model = self.window.library_model
-        node = model.root_node(root)
-        if node is None:
+    def library_folder_changed(self, folder: Path) -> None:
+        """Skill folders appeared in or vanished from a root or a folder below it: update the
+        library in place, and watch any new folder that is not a skill. A large new tree (a
+        pack of skills copied in) is left to a rescan of its root, in the background."""
+        window = self.window
+        model = window.library_model
+        nodes = [n for n in model.roots() if not n.scan.root.read_only
+                 and (folder == n.scan.root.path or folder.is_relative_to(n.scan.root.path))]
+        if not nodes:
+            return
+        node = max(nodes, key=lambda n: len(n.scan.root.path.parts))
+        root = node.scan.root
+        if not folder.is_dir():
+            self._forget_folder(node.scan.skills, folder)
             return
         try:
-            present = {entry for entry in root.iterdir()
-                       if entry.is_dir() and skill_file_in(os.listdir(entry)) is not None}
+            entries = [entry for entry in folder.iterdir() if entry.is_dir()
+                       and entry.name not in SKIPPED_DIRS
+                       and (root.include_hidden or not entry.name.startswith("."))]
+            present = {entry for entry in entries if skill_file_in(os.listdir(entry)) is not None}
         except OSError:
             return
-        known = {s.directory for s in node.scan.skills if s.directory.parent == root}
-        for directory in sorted(present - known):
-            model.update_skill(self._summary_of(directory, root))
+        known = {s.directory for s in node.scan.skills if s.directory.parent == folder}
         for directory in known - present:
-            if self.window.skill_tab(directory) is None:
+            if window.skill_tab(directory) is None:
                 model.remove_skill(directory)
+        for watched in window.watcher.folders_below(folder):
+            if watched.parent == folder and not watched.is_dir():
+                self._forget_folder(node.scan.skills, watched)
+        new_skills = sorted(present - known)
+        new_folders: list[Path] = []
+        for entry in sorted(set(entries) - present):
+            if window.watcher.watches_folder(entry):
+                continue
+            stamps: list[Stamp] = []
+            new_skills.extend(directory for directory, _ in discover(entry, root.include_hidden, stamps))
+            new_folders.extend(Path(stamp[0]) for stamp in stamps)
+            if len(new_skills) > LIVE_SKILLS:
+                window.scan([root])
+                return
+        window.watcher.watch_folders(new_folders)
+        for directory in new_skills:
+            model.update_skill(self._summary_of(directory, root.path))
+
+    def _forget_folder(self, skills: list[SkillSummary], folder: Path) -> None:
+        """A folder below a root is gone: so are the skills in it (but those open in a tab)."""
+        window = self.window
+        for summary in list(skills):
+            if summary.directory.is_relative_to(folder) and window.skill_tab(summary.directory) is None:
+                window.library_model.remove_skill(summary.directory)
+        window.watcher.unwatch_folders(window.watcher.folders_below(folder))
 
     # -- changes on disk, autosave ------------------------------------------------------------------------
 
@@ -578,7 +616,7 @@ class SkillActions:
         new_roots = set(window.root_paths())
         for path in old_roots - new_roots:
             window.library_model.remove_root(path)
-            window.watcher.unwatch_folder(path)
+            window.watcher.unwatch_folders(window.watcher.folders_below(path))
         rescan = new_roots if new.include_hidden != old_hidden else new_roots - old_roots
         roots = [SkillRoot(path, new.include_hidden) for path in window.root_paths()
                  if path in rescan]

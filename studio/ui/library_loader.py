@@ -37,10 +37,13 @@ class LibraryLoader(QObject):
 
     Signals:
         progressed: carries how many skills the library holds so far while scanning.
+        root_scanned: (Path, list[Path]) a root is in the model; the list holds the folders
+            below it that are not skills (where new skills may appear).
         scan_finished: every queued root was scanned (or the scan was stopped).
     """
 
     progressed = Signal(int)
+    root_scanned = Signal(Path, list)
     scan_finished = Signal()
 
     def __init__(self, model: LibraryModel, cache_path: Path | None,
@@ -50,7 +53,7 @@ class LibraryLoader(QObject):
         self._cache_path = cache_path
         self._queue: list[SkillRoot] = []
         self._found: collections.deque[tuple[Path, tuple[Any, ...]]] = collections.deque()
-        self._done: collections.deque[tuple[Path, str | None]] = collections.deque()
+        self._done: collections.deque[tuple[Path, str | None, list[Path]]] = collections.deque()
         self._buffer = bytearray()
         self._errors = bytearray()
         self._process: QProcess | None = None
@@ -124,7 +127,7 @@ class LibraryLoader(QObject):
                 path = Path(frame[1])
                 self._found.extend((path, item) for item in frame[2])
             elif frame[0] == "root":
-                self._done.append((Path(frame[1]), frame[2]))
+                self._done.append((Path(frame[1]), frame[2], [Path(f) for f in frame[3]]))
 
     def _on_process_ready_read_standard_error(self) -> None:
         if self._process is not None:
@@ -132,14 +135,14 @@ class LibraryLoader(QObject):
 
     def _on_process_finished(self, exit_code: int, _status: QProcess.ExitStatus) -> None:
         self._on_process_ready_read_standard_output()
-        finished = {path for path, _ in self._done}
+        finished = {path for path, _, _ in self._done}
         if exit_code != 0:
             detail = self._errors.decode("utf-8", "replace").strip().splitlines()
             reason = detail[-1] if detail else f"exit code {exit_code}"
             log.error("the library scan failed: %s", self._errors.decode("utf-8", "replace"))
             for root in self._running:
                 if root.path not in finished:
-                    self._done.append((root.path, f"the scan of this folder stopped: {reason}"))
+                    self._done.append((root.path, f"the scan of this folder stopped: {reason}", []))
         process = self._process
         self._process = None
         self._running = []
@@ -166,8 +169,9 @@ class LibraryLoader(QObject):
             gc.freeze()
             self.progressed.emit(self._model.skill_count)
         while self._done and not any(path == self._done[0][0] for path, _ in self._found):
-            path, error = self._done.popleft()
+            path, error, folders = self._done.popleft()
             self._model.set_scanning(path, False, error)
+            self.root_scanned.emit(path, folders)
         if self._process is None and not self._queue and not self._found and not self._done:
             self._timer.stop()
             self._mark_duplicates()

@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
         self.problems_panel.scope_changed.connect(self._on_problems_panel_scope_changed)
         self.loader.progressed.connect(self._on_loader_progressed)
         self.loader.scan_finished.connect(self._on_loader_scan_finished)
+        self.loader.root_scanned.connect(self._on_loader_root_scanned)
         self.watcher.file_changed.connect(self._on_watcher_file_changed)
         self.watcher.folder_changed.connect(self._on_watcher_folder_changed)
 
@@ -454,7 +455,14 @@ class MainWindow(QMainWindow):
         self.tasks.spawn(self.actions_.file_changed_on_disk(path))
 
     def _on_watcher_folder_changed(self, path: Path) -> None:
-        self.actions_.root_folder_changed(path)
+        self.actions_.library_folder_changed(path)
+
+    def _on_loader_root_scanned(self, root: Path, folders: list[Path]) -> None:
+        node = self.library_model.root_node(root)
+        if node is not None and not node.scan.root.is_zip:
+            keep = {root, *folders}
+            self.watcher.unwatch_folders([f for f in self.watcher.folders_below(root) if f not in keep])
+            self.watcher.watch_folders([root, *folders])
 
     def _on_autosave_timer_timeout(self) -> None:
         self.autosave_now()

@@ -5,7 +5,8 @@ and no Python thread runs beside Qt (PySide6 6.8+ with Python 3.11 corrupts refe
 when a Python thread runs while the GUI thread calls into Qt). This module imports no Qt.
 
 It writes frames to stdout: a 4-byte big-endian length, then a `marshal`led tuple:
-`("skills", root, [summary.to_cache(), ...])`, `("root", root, error or None)`, `("end",)`.
+`("skills", root, [summary.to_cache(), ...])`, `("root", root, error or None, [folder, ...])`
+(the folders below the root that are not skills, for the window to watch), `("end",)`.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         batcher = _Batcher(out, str(path))
         scan = scan_root(SkillRoot(path, args.hidden), cache, batcher.add)
         batcher.flush()
-        write_frame(out, ("root", str(path), scan.error))
+        write_frame(out, ("root", str(path), scan.error, [stamp[0] for stamp in scan.folders]))
     if cache is not None:
         cache.save()
     write_frame(out, ("end",))

@@ -49,14 +49,35 @@ class FileWatcher(QObject):
             self._watcher.removePath(str(path))
 
     def watch_folder(self, path: Path) -> None:
-        self._folders.add(path)
-        if path.is_dir() and str(path) not in self._watcher.directories():
-            self._watcher.addPath(str(path))
+        self.watch_folders([path])
 
     def unwatch_folder(self, path: Path) -> None:
-        self._folders.discard(path)
-        if str(path) in self._watcher.directories():
-            self._watcher.removePath(str(path))
+        self.unwatch_folders([path])
+
+    def watch_folders(self, paths: list[Path]) -> None:
+        """Watch many folders at once (a library may have thousands)."""
+        self._folders.update(paths)
+        watched = set(self._watcher.directories())
+        # A folder deleted and made again drops out of QFileSystemWatcher: add it again.
+        adding = [str(path) for path in dict.fromkeys(paths)
+                  if str(path) not in watched and path.is_dir()]
+        if adding:
+            self._watcher.addPaths(adding)
+
+    def unwatch_folders(self, paths: list[Path]) -> None:
+        gone = [path for path in paths if path in self._folders]
+        self._folders.difference_update(gone)
+        watched = set(self._watcher.directories())
+        removing = [str(path) for path in gone if str(path) in watched]
+        if removing:
+            self._watcher.removePaths(removing)
+
+    def folders_below(self, path: Path) -> list[Path]:
+        """The watched folders at or below `path`."""
+        return [folder for folder in self._folders if folder == path or folder.is_relative_to(path)]
+
+    def watches_folder(self, path: Path) -> bool:
+        return path in self._folders
 
     def rearm(self, path: Path) -> None:
         """Watch a file again after it was replaced (e.g. by our own atomic save)."""

@@ -253,6 +253,62 @@ def test_a_new_folder_in_a_root_appears(qtbot: QtBot, make_window: WindowFactory
     assert window.library_model.index(0, 0).data() == "skills (4)"
 
 
+def test_skills_come_and_go_live_in_folders_below_a_root(
+    qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path
+) -> None:
+    group = skills_root / "team" / "docs"
+    write_skill(group, "style-guide")
+    window = make_window(skills_root)
+    model = window.library_model
+    qtbot.waitUntil(lambda: window.watcher.watches_folder(group), timeout=5000)
+
+    def shown(directory: Path) -> bool:
+        return model.summary_for(directory) is not None
+
+    write_skill(group, "glossary")
+    qtbot.waitUntil(lambda: shown(group / "glossary"), timeout=5000)
+
+    # An empty folder first, then a skill in it: the new folder is watched as soon as it appears.
+    (skills_root / "later").mkdir()
+    qtbot.waitUntil(lambda: window.watcher.watches_folder(skills_root / "later"), timeout=5000)
+    write_skill(skills_root / "later", "late-skill")
+    qtbot.waitUntil(lambda: shown(skills_root / "later" / "late-skill"), timeout=5000)
+
+    # A pack of skills moved in at once.
+    pack = tmp_path / "pack"
+    write_skill(pack / "a", "one")
+    write_skill(pack / "b", "two")
+    pack.rename(skills_root / "pack")
+    qtbot.waitUntil(lambda: shown(skills_root / "pack" / "a" / "one")
+                    and shown(skills_root / "pack" / "b" / "two"), timeout=5000)
+    qtbot.waitUntil(lambda: window.watcher.watches_folder(skills_root / "pack" / "b"), timeout=5000)
+
+    # A folder of skills deleted: its skills leave the library.
+    for directory in (group / "style-guide", group / "glossary"):
+        (directory / "SKILL.md").unlink()
+        directory.rmdir()
+    group.rmdir()
+    qtbot.waitUntil(lambda: not shown(group / "style-guide") and not shown(group / "glossary"),
+                    timeout=5000)
+    assert shown(skills_root / "pack" / "a" / "one") and shown(skills_root / "web-search")
+
+
+def test_a_large_pack_moved_in_is_left_to_a_rescan(
+    qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(actions, "LIVE_SKILLS", 2)
+    window = make_window(skills_root)
+    qtbot.waitUntil(lambda: not window.loader.busy, timeout=5000)
+    pack = tmp_path / "pack"
+    for name in ("one", "two", "three"):
+        write_skill(pack, name)
+    pack.rename(skills_root / "pack")
+    qtbot.waitUntil(lambda: window.library_model.summary_for(skills_root / "pack" / "three")
+                    is not None, timeout=5000)
+    assert window.library_model.index(0, 0).data() == "skills (6)"
+
+
 def test_remove_root_keeps_the_files(qtbot: QtBot, make_window: WindowFactory,
                                      skills_root: Path) -> None:
     window = make_window()
