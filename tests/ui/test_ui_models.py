@@ -98,7 +98,7 @@ def test_scan_process_main_writes_every_root(skills_root: Path, tmp_path: Path,
     assert kinds[-1] == "end"
     assert sum(len(f[2]) for f in frames if f[0] == "skills") == 3
     roots = [f for f in frames if f[0] == "root"]
-    assert roots[0] == ("root", str(skills_root), None)
+    assert roots[0] == ("root", str(skills_root), None, [str(skills_root)])
     assert "does not exist" in roots[1][2]
     assert (tmp_path / "c.marshal").exists()
 
