@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.skills.fixes import FixError, apply_plan, plan_fixes
-from studio.skills.library import discover
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Severity
+from studio.skills.walk import discover
 
 
 def register(subparsers: Any) -> None:

@@ -1,8 +1,8 @@
-"""Skill roots, discovery of the skills below them, and scanning with a cache.
+"""Skill roots, scanning them with a cache, and names that more than one skill uses.
 
 A root is a folder searched recursively (skipping `.git`, `node_modules`, hidden folders unless
-asked, and symlink loops) or a `.zip` archive of skills, which is read-only. A folder that holds a
-SKILL.md is a skill; the search does not go further into it.
+asked, and symlink loops; see `studio.skills.walk`) or a `.zip` archive of skills, which is
+read-only.
 """
 
 from __future__ import annotations
@@ -14,23 +14,16 @@ import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from operator import attrgetter
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from studio.skills.cache import Fingerprint, ScanCache
-from studio.skills.files import (
-    MAX_DEPTH,
-    SKIPPED_DIRS,
-    Listing,
-    load_skill_file,
-    load_zip_skills,
-    skill_file_in,
-)
+from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.model import Diagnostic, Severity
 from studio.skills.stamps import Stamp
 from studio.skills.summary import SkillSummary, cache_entry
 from studio.skills.validate import validate_skill
+from studio.skills.walk import Found, walk
 
 STANDARD_PROJECT_LOCATIONS = (".agents/skills", ".claude/skills")
 STANDARD_USER_LOCATIONS = ("~/.agents/skills", "~/.claude/skills", "~/.codex/skills")
@@ -75,120 +68,6 @@ class RootScan:
     folders: list[Stamp] = field(default_factory=list)
 
 
-class Found(NamedTuple):
-    """A skill folder the walk found.
-
-    Attributes:
-        folder: its path.
-        skill_name: its SKILL.md's name (`SKILL.md` or `skill.md`).
-        fingerprint: the stamps of what its validation depends on (see `_fingerprint`); empty
-            when they could not be read.
-        listing: the folder's entries, as (name, is a folder), sorted; None when unread.
-            Validation lists the skill's files from it without reading the folder again.
-    """
-
-    folder: str
-    skill_name: str
-    fingerprint: Fingerprint
-    listing: Listing | None
-
-
-def _fingerprint(
-    folder: str, info: os.stat_result, entries: list[os.DirEntry[str]], skill_name: str
-) -> tuple[Fingerprint, Listing]:
-    """What a skill's validation depends on, cheaply, and the folder's entries.
-
-    The fingerprint is the stamp (path, size, mtime, mode) of the skill's folder, of SKILL.md, of
-    every folder below it that validation lists (a folder's mtime changes when a file is added,
-    removed or renamed in it) and of every file under `scripts/`, whose mode and first line the
-    rules read. What it misses is a file rewritten in place elsewhere, which no rule looks into."""
-    parts: list[Stamp] = [(folder, info.st_size, info.st_mtime_ns, info.st_mode)]
-    listing: list[tuple[str, bool]] = []
-    for entry in entries:
-        name = entry.name
-        is_dir = entry.is_dir(follow_symlinks=False)
-        listing.append((name, is_dir))
-        if name == skill_name:
-            found = entry.stat()
-            parts.append((entry.path, found.st_size, found.st_mtime_ns, found.st_mode))
-        elif is_dir and name not in SKIPPED_DIRS:
-            _stamp_folder(entry, 1, name == "scripts", parts)
-    listing.sort()
-    return tuple(parts), tuple(listing)
-
-
-def _stamp_folder(entry: os.DirEntry[str], depth: int, scripts: bool, parts: list[Stamp]) -> None:
-    """Stamp a folder inside a skill, the folders below it as deep as validation lists them, and,
-    under `scripts/`, every file."""
-    found = entry.stat(follow_symlinks=False)
-    parts.append((entry.path, found.st_size, found.st_mtime_ns, found.st_mode))
-    if depth >= MAX_DEPTH and not scripts:
-        return
-    try:
-        with os.scandir(entry.path) as listing:
-            children = sorted(listing, key=_name)
-    except OSError:
-        return  # validation cannot list it either; its own stamp still tells when that changes
-    for child in children:
-        if child.is_dir(follow_symlinks=False):
-            if depth < MAX_DEPTH and child.name not in SKIPPED_DIRS:
-                _stamp_folder(child, depth + 1, scripts, parts)
-        elif scripts:
-            try:
-                found = child.stat()
-            except OSError:  # a link to nothing: its own stamp
-                found = child.stat(follow_symlinks=False)
-            parts.append((child.path, found.st_size, found.st_mtime_ns, found.st_mode))
-
-
-_name = attrgetter("name")
-
-
-def _walk(root: Path, include_hidden: bool, folders: list[Stamp] | None = None) -> Iterator[Found]:
-    """Every skill folder below `root`, in a stable order, reading each folder once. The stamps
-    of the other folders read go to `folders`."""
-    seen: set[tuple[int, int]] = set()
-    stack = [str(root)]
-    while stack:
-        folder = stack.pop()
-        try:
-            info = os.stat(folder)
-            identity = (info.st_dev, info.st_ino)
-            if identity in seen:
-                continue
-            seen.add(identity)
-            with os.scandir(folder) as listing:
-                entries = sorted(listing, key=_name, reverse=True)
-        except OSError:
-            continue
-        skill_name = skill_file_in([entry.name for entry in entries])
-        if skill_name is not None:
-            try:
-                yield Found(folder, skill_name, *_fingerprint(folder, info, entries, skill_name))
-            except OSError:
-                yield Found(folder, skill_name, (), None)
-            continue
-        if folders is not None:
-            folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
-        for entry in entries:
-            if entry.name in SKIPPED_DIRS or (entry.name.startswith(".") and not include_hidden):
-                continue
-            try:
-                if entry.is_dir():
-                    stack.append(entry.path)
-            except OSError:
-                continue
-
-
-def discover(
-    root: Path, include_hidden: bool = False, folders: list[Stamp] | None = None
-) -> Iterator[tuple[Path, str]]:
-    """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order.
-    The stamps of the other folders read go to `folders`."""
-    for found in _walk(root, include_hidden, folders):
-        yield Path(found.folder), found.skill_name
-
-
 def scan_root(
     root: SkillRoot,
     cache: ScanCache | None = None,
@@ -209,7 +88,7 @@ def scan_root(
     complete = True
     seen: set[str] = set()
     with _Validation(root, cache) as validation:
-        for item in _walk(path, root.include_hidden, result.folders):
+        for item in walk(path, root.include_hidden, result.folders):
             if cancelled is not None and cancelled():
                 complete = False
                 break

@@ -15,13 +15,14 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
 from studio.fsutil import atomic_write_text
 from studio.skills.files import SKIPPED_DIRS, load_skill, load_zip_skills, skill_file_in
-from studio.skills.library import SkillRoot, discover
+from studio.skills.library import SkillRoot
 from studio.skills.model import SKILL_FILE, Skill
 from studio.skills.parse import parse_skill
 from studio.skills.scaffold import ScaffoldError, create_skill
 from studio.skills.stamps import Stamp
 from studio.skills.summary import SkillSummary
 from studio.skills.validate import validate_skill
+from studio.skills.walk import discover
 from studio.ui import asyncqt
 from studio.ui.autosave import AutosaveEntry
 from studio.ui.dialogs import confirm

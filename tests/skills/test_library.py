@@ -6,7 +6,8 @@ from pathlib import Path
 
 from studio.skills.cache import ScanCache
 from studio.skills.catalog import build_catalog
-from studio.skills.library import SkillRoot, discover, scan_library, scan_root, standard_locations
+from studio.skills.library import SkillRoot, scan_library, scan_root, standard_locations
+from studio.skills.walk import discover, walk
 from tests.skills.helpers import frontmatter, write_skill
 
 
@@ -142,7 +143,6 @@ def test_validating_leaves_no_reference_cycles(tmp_path: Path) -> None:
 
 def test_the_walks_listing_gives_the_same_files_as_reading_the_folder(tmp_path: Path) -> None:
     from studio.skills.files import list_skill_files
-    from studio.skills.library import _walk
 
     skill = write_skill(tmp_path, "alpha", frontmatter("alpha"), files={
         "scripts/run.py": "#!/usr/bin/env python3\n", "references/deep/more.md": "x",
@@ -150,7 +150,7 @@ def test_the_walks_listing_gives_the_same_files_as_reading_the_folder(tmp_path: 
     })
     (skill / "link.md").symlink_to(skill / "assets" / "logo.svg")
     (skill / "gone.md").symlink_to(tmp_path / "nowhere")
-    [found] = list(_walk(tmp_path, False))
+    [found] = list(walk(tmp_path, False))
     assert found.listing is not None
     assert list_skill_files(skill, found.listing) == list_skill_files(skill)
     assert [str(f.path) for f in list_skill_files(skill)] == [

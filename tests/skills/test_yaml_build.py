@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from studio.skills import parse
+from studio.skills import yamlload
 
 STOCK = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -75,10 +75,10 @@ def both(text: str) -> tuple[Any, Any]:
             return ("error", type(exc).__name__)
 
     def ours() -> Any:
-        loader = parse._Loader(text)
+        loader = yamlload.FrontmatterLoader(text)
         try:
             node = loader.get_single_node()
-            return ("value", comparable(parse._construct(loader, node) if node is not None else None))
+            return ("value", comparable(yamlload.construct(loader, node) if node is not None else None))
         except yaml.YAMLError as exc:
             return ("error", type(exc).__name__)
         finally:
