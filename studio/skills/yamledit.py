@@ -21,6 +21,9 @@ def newline_of(text: str) -> str:
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+# The line that ends a YAML document; only comments may follow it.
+_DOCUMENT_END = re.compile(r"^\.\.\.[ \t]*(?:#[^\r\n]*)?\r?$", re.MULTILINE)
+
 # Characters YAML does not allow raw in a scalar: they must be escaped in double quotes.
 _NOT_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
@@ -105,7 +108,9 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
             replaced.start, replaced.end, f":{newline}  {line}{replaced.new_text[2:] or newline}"
         )
         return _ordered(removal, edit)
-    end_of_fm = fm.span.end
+    # A new field goes at the end of the mapping: before a `...` that ends the document, if any.
+    document_end = _DOCUMENT_END.search(fm.raw)
+    end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
     return _ordered(removal, TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}"))
 
 

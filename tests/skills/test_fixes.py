@@ -6,7 +6,9 @@ import pytest
 
 from studio.skills.files import load_skill
 from studio.skills.fixes import FixError, apply_plan, plan_fixes
+from studio.skills.parse import parse_skill
 from studio.skills.validate import validate_skill
+from studio.skills.yamledit import apply_edits
 from tests.skills.helpers import write_skill
 
 
@@ -101,3 +103,18 @@ def test_rename_refuses_to_overwrite(tmp_path: Path) -> None:
     with pytest.raises(FixError, match="already exists"):
         apply_plan(plan)
     assert directory.exists()
+
+
+@pytest.mark.parametrize("end", ["...\n", "... # done\n", "...\r\n"])
+def test_a_field_moved_under_new_metadata_goes_before_the_document_end(end: str) -> None:
+    # Found by the fuzz test: appended after `...`, the new field began a second document.
+    newline = "\r\n" if end.endswith("\r\n") else "\n"
+    text = f"---{newline}name: demo{newline}version: []{newline}{end}---{newline}"
+    skill = parse_skill(text.encode(), Path("/x/demo/SKILL.md"))
+    [diagnostic] = [d for d in validate_skill(skill).diagnostics if d.code == "SK131"]
+    assert diagnostic.fix is not None
+    fixed = apply_edits(skill.source, diagnostic.fix.edits)
+    moved = f"metadata:{newline}  version: '[]'{newline}"
+    assert fixed == f"---{newline}name: demo{newline}{moved}{end}---{newline}"
+    again = parse_skill(fixed.encode(), Path("/x/demo/SKILL.md"))
+    assert again.frontmatter is not None and again.frontmatter.data["metadata"] == {"version": "[]"}
