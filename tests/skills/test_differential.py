@@ -122,6 +122,9 @@ def reference_parses_correctly(outcome: Outcome) -> bool:
     skill = outcome.skill
     if outcome.reference_error is not None or skill.frontmatter is None:
         return False
+    if any(char in skill.frontmatter.raw for char in YAML11_BREAKS):
+        # libyaml, which the comparison below reads with, breaks lines there as strictyaml does.
+        return False
     as_text = as_strings(skill.frontmatter.raw)
     if not isinstance(as_text, dict) or as_text != outcome.reference_data:
         return False
@@ -193,6 +196,8 @@ def test_validity_agrees_with_skills_ref() -> None:
     )
     @given(case=skill_cases())
     @example(case=SkillCase((), "pdf-tools", "---\nname: pdf-tools\ndescription: Use it.\n---\n",
+                            "\n", False))
+    @example(case=SkillCase((), "pdf-tools", "---\nname: pdf-tools\ndescription: \x85-\n---\n",
                             "\n", False))
     def agree(case: SkillCase) -> None:
         check_case(case, stats)
