@@ -49,16 +49,17 @@ def _mentions(body: str) -> dict[str, int]:
     """Relative paths the body points at (Markdown links, code spans and bare skill-folder paths),
     each with the offset of its first mention. Bare paths are found with str.find first, far
     cheaper than letting a regex try every position of a long body; one that starts a link's
-    target is that target, already noted."""
+    target is that target, already noted. (A long body can mention dozens of paths: the loops
+    below keep to C calls and slices.)"""
     targets: dict[str, int] = {}
     first = targets.get
     linked: set[int] = set()
     if "](" in body:
+        link_at, keep_first = linked.add, targets.setdefault
         for match in _LINK.finditer(body):
-            offset = match.start(1)
-            linked.add(offset)
-            # Links come in order, so the first offset of each target is the one kept.
-            targets.setdefault(match.group(1), offset)
+            start, end = match.span(1)
+            link_at(start)
+            keep_first(body[start:end], start)  # links come in order: the first one stays
     if "`" in body:
         for match in _CODE.finditer(body):
             target = match.group(1)
@@ -66,15 +67,16 @@ def _mentions(body: str) -> dict[str, int]:
                 offset = match.start(1)
                 if offset < first(target, offset + 1):
                     targets[target] = offset
-    find, starts_with, match_at = body.find, body.startswith, _BARE.match
+    find, match_at = body.find, _BARE.match
     for folder in _FOLDERS:
         position = find(folder)
         while position != -1:
-            start = position - 2 if starts_with("./", position - 2) else position
+            start = position - 2 if body[position - 2 : position] == "./" else position
             if start not in linked and (found := match_at(body, start)) is not None:
-                target, offset = found.group(1), found.start(1)
-                if offset < first(target, offset + 1):
-                    targets[target] = offset
+                start, end = found.span(1)
+                target = body[start:end]
+                if start < first(target, start + 1):
+                    targets[target] = start
             position = find(folder, position + len(folder))
     return targets
 
