@@ -11,7 +11,10 @@ import asyncio
 import importlib.util
 import json
 import os
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,12 +49,21 @@ def _engine() -> EmbeddedEngine:
     return EmbeddedEngine(path, ctx_size=2048, threads=1)
 
 
-def _workspace(tmp_path: Path) -> Path:
-    skill = tmp_path / "skills" / "hello"
+@pytest.fixture
+def workspace() -> Iterator[Path]:
+    """The skills folder at one fixed path: the catalog in the prompt names each skill's
+    location, and with pytest's numbered temp folders the tiny model's greedy answer changed with
+    the digits (once in about ten runs it called the tool a second time)."""
+    root = Path(tempfile.gettempdir()) / "skill-studio-smollm2-e2e"
+    shutil.rmtree(root, ignore_errors=True)
+    skill = root / "skills" / "hello"
     (skill / "scripts").mkdir(parents=True)
     (skill / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
     (skill / "scripts" / "hello.py").write_text(SCRIPT, encoding="utf-8")
-    return tmp_path
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 async def _studio_chat(url: str, workspace: Path, *args: str) -> tuple[int, list[dict[str, Any]], str]:
@@ -80,8 +92,7 @@ def _kinds(events: list[dict[str, Any]]) -> list[str]:
     return [event["kind"] for event in events]
 
 
-async def test_studio_chat_streams_text_and_runs_a_forced_call_on_smollm2(tmp_path: Path) -> None:
-    workspace = _workspace(tmp_path)
+async def test_studio_chat_streams_text_and_runs_a_forced_call_on_smollm2(workspace: Path) -> None:
     engine = _engine()
     async with engine:
         code, events, err = await _studio_chat(
@@ -116,8 +127,10 @@ async def test_studio_chat_streams_text_and_runs_a_forced_call_on_smollm2(tmp_pa
     assert (approval["by"], approval["choice"]) in {("policy", "allow"), ("auto-approve", "once")}, report
 
     # Run: in the skill's folder, to an exit code.
-    (started,) = [e for e in events if e["kind"] == "tool_started"]
-    (finished,) = [e for e in events if e["kind"] == "tool_finished"]
+    started_events = [e for e in events if e["kind"] == "tool_started"]
+    finished_events = [e for e in events if e["kind"] == "tool_finished"]
+    assert len(started_events) == len(finished_events) == 1, report
+    started, finished = started_events[0], finished_events[0]
     assert started["call_id"] == finished["call_id"] == call["call_id"], report
     assert Path(started["cwd"]).resolve() == (workspace / "skills" / "hello").resolve(), report
     assert finished["status"] in ("ok", "failed"), report
