@@ -9,6 +9,7 @@ when there is something to check.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gc
 import marshal
@@ -193,6 +194,8 @@ class OutputMemo:
             return None
         if not (isinstance(out, str) and isinstance(errors, str) and isinstance(code, int)):
             return None
+        with contextlib.suppress(OSError):
+            os.utime(self.path)  # the most recently used memos are the ones kept
         return out, errors, code
 
     def put(self, stamps: list[Stamp], rendered: Rendered) -> None:

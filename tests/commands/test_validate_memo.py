@@ -93,6 +93,18 @@ def test_only_the_last_command_lines_keep_a_memo(
     assert len(memo_files()) == OutputMemo.KEEP
 
 
+def test_a_memo_in_use_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_skill(tmp_path, "often", frontmatter("often"))
+    report(capsys, str(tmp_path / "often"))
+    [often] = memo_files()
+    for number in range(OutputMemo.KEEP + 3):
+        write_skill(tmp_path, f"skill-{number}", frontmatter(f"skill-{number}"))
+        report(capsys, str(tmp_path / f"skill-{number}"))
+        os.utime(often, ns=(1, 1))  # as if written long ago
+        report(capsys, str(tmp_path / "often"))  # ...but used all the time
+    assert often in memo_files()
+
+
 def test_no_cache_keeps_no_memo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_skill(tmp_path, "alpha", frontmatter("alpha"))
     report(capsys, str(tmp_path), "--no-cache")
