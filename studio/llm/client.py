@@ -12,7 +12,7 @@ from studio.llm.embedded import START_HINT as EMBEDDED_START_HINT
 from studio.llm.ollama import OllamaClient
 from studio.llm.openai import DEFAULT_URL as OPENAI_DEFAULT_URL
 from studio.llm.openai import OpenAIClient
-from studio.llm.transport import CONNECT_TIMEOUT, READ_TIMEOUT
+from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message, ModelInfo, StreamEvent, ToolSpec
 
 BACKENDS = ("ollama", "openai", EMBEDDED)
@@ -54,20 +54,20 @@ def make_client(
     *,
     api_key: str | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
-    read_timeout: float = READ_TIMEOUT,
+    idle_timeout: float = IDLE_TIMEOUT,
 ) -> ChatClient:
     """A client for `backend` ("ollama", "openai" or "embedded") at `url` (None: the backend's
     default; the embedded engine's URL comes from `EmbeddedEngine.base_url`). The client uses
     `http` and never closes it; with `http=None` it makes its own and closes it in `aclose()`."""
     if backend == "ollama":
-        return OllamaClient(url, http, connect_timeout=connect_timeout, read_timeout=read_timeout)
+        return OllamaClient(url, http, connect_timeout=connect_timeout, idle_timeout=idle_timeout)
     if backend == "openai":
         return OpenAIClient(
             url or OPENAI_DEFAULT_URL,
             http,
             api_key=api_key,
             connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
+            idle_timeout=idle_timeout,
         )
     if backend == EMBEDDED:
         if not url:
@@ -76,7 +76,7 @@ def make_client(
             url,
             http,
             connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
+            idle_timeout=idle_timeout,
             backend_name=EMBEDDED,
             start_hint=EMBEDDED_START_HINT,
         )

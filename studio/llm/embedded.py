@@ -26,7 +26,7 @@ from studio.llm.chat_templates import tool_template_for
 from studio.llm.errors import EngineError
 from studio.llm.gguf import GGUFError, is_gguf, read_metadata
 from studio.llm.openai import OpenAIClient
-from studio.llm.transport import CONNECT_TIMEOUT, READ_TIMEOUT
+from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 
 BACKEND_NAME = "embedded"
 START_HINT = "The embedded engine is not running; start it again by picking the model file."
@@ -178,7 +178,7 @@ class EmbeddedEngine:
         http: httpx.AsyncClient | None = None,
         *,
         connect_timeout: float = CONNECT_TIMEOUT,
-        read_timeout: float = READ_TIMEOUT,
+        idle_timeout: float = IDLE_TIMEOUT,
     ) -> OpenAIClient:
         if not self.base_url:
             raise EngineError("The embedded engine has not been started yet; start it first.")
@@ -186,7 +186,7 @@ class EmbeddedEngine:
             self.base_url,
             http,
             connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
+            idle_timeout=idle_timeout,
             backend_name=BACKEND_NAME,
             start_hint=START_HINT,
         )

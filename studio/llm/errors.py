@@ -66,10 +66,12 @@ class HTTPError(LLMError):
 
 
 class StreamInterrupted(LLMError):
-    def __init__(self, url: str, detail: str) -> None:
+    def __init__(self, url: str, detail: str, *, before_answer: bool = False) -> None:
+        what = (f"The server at {url} closed the connection without answering" if before_answer
+                else f"The answer from {url} stopped midway")
         super().__init__(
-            f"The answer from {url} stopped midway: {detail}. Check that the server is still "
-            "running (its log may say why), then send the message again."
+            f"{what}: {detail}. Check that the server is still running (its log may say why), "
+            "then send the message again."
         )
         self.url = url
         self.detail = detail
@@ -84,18 +86,35 @@ class BadResponse(LLMError):
         self.detail = detail
 
 
+class BadURL(LLMError):
+    """The configured address cannot name an HTTP server."""
+
+    def __init__(self, url: str, detail: str) -> None:
+        super().__init__(
+            f"The server URL {url!r} cannot be used: {detail}. Write it like "
+            "http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8080/v1."
+        )
+        self.url = url
+        self.detail = detail
+
+
 class Timeout(LLMError):
+    """The server took too long: to accept the connection (`phase` "connect") or to send the next
+    piece of its answer ("idle")."""
+
     def __init__(self, url: str, seconds: float | None, phase: str) -> None:
         waited = f"{seconds:g} s" if seconds is not None else "too long"
         if phase == "connect":
             message = (
-                f"Could not connect to {url} within {waited}. Check that the address is right and "
-                "that the server is reachable."
+                f"Could not connect to {url} within {waited} (the connect timeout). Check that "
+                "the address is right and that the server is reachable, or allow more time "
+                "(--connect-timeout, or Connect timeout in Settings)."
             )
         else:
             message = (
-                f"The model server at {url} sent nothing for {waited}. It may still be loading a "
-                "large model or be stuck; try again, or raise the read timeout in Settings."
+                f"The model server at {url} sent no answer for {waited} (the idle timeout). It "
+                "may be stuck, or still loading a large model; try again, or allow more time "
+                "(--idle-timeout, or Idle timeout in Settings)."
             )
         super().__init__(message)
         self.url = url

@@ -21,7 +21,7 @@ from studio.llm.errors import (
     ThinkingUnsupported,
     ToolsUnsupported,
 )
-from studio.llm.transport import CONNECT_TIMEOUT, READ_TIMEOUT, HTTPTransport, message_of
+from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, HTTPTransport, message_of
 from studio.llm.types import (
     Message,
     ModelInfo,
@@ -114,14 +114,14 @@ class OllamaClient:
         http: httpx.AsyncClient | None = None,
         *,
         connect_timeout: float = CONNECT_TIMEOUT,
-        read_timeout: float = READ_TIMEOUT,
+        idle_timeout: float = IDLE_TIMEOUT,
     ) -> None:
         self._transport = HTTPTransport(
             base_url or default_url(),
             http,
             start_hint=START_HINT,
             connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
+            idle_timeout=idle_timeout,
         )
         self.base_url = self._transport.base_url
 
@@ -149,32 +149,45 @@ class OllamaClient:
         return version if isinstance(version, str) else ""
 
     async def list_models(self) -> list[ModelInfo]:
+        url = self._transport.url("/api/tags")
         data = await self._transport.get_json("/api/tags", self._status_error(None))
         entries = data.get("models") if isinstance(data, dict) else None
         if not isinstance(entries, list):
-            raise BadResponse(
-                self._transport.url("/api/tags"), "no model list", self._transport.wrong_server_hint
-            )
+            raise BadResponse(url, "no model list", self._transport.wrong_server_hint)
         models = []
-        for entry in entries:
-            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-                continue
-            details = dict(entry.get("details") or {})
+        for number, entry in enumerate(entries, 1):
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if not isinstance(name, str) or not name:
+                raise BadResponse(
+                    url, f"model {number} of the list has no name: {entry!r:.200}",
+                    self._transport.wrong_server_hint,
+                )  # fmt: skip
+            details = self._details(url, entry, f"the model {name!r}")
             for key in ("size", "modified_at", "digest"):
                 if key in entry:
                     details[key] = entry[key]
-            models.append(ModelInfo(entry["name"], None, None, details))
+            models.append(ModelInfo(name, None, None, details))
         return sorted(models, key=lambda info: info.name)
 
+    def _details(self, url: str, data: dict[str, Any], what: str) -> dict[str, Any]:
+        details = data.get("details")
+        if details is None:
+            return {}
+        if not isinstance(details, dict):
+            raise BadResponse(
+                url, f"the details of {what} are not an object: {details!r:.200}",
+                self._transport.wrong_server_hint,
+            )  # fmt: skip
+        return dict(details)
+
     async def model_info(self, name: str) -> ModelInfo:
+        url = self._transport.url("/api/show")
         data = await self._transport.request_json(
             "POST", "/api/show", {"model": name}, self._status_error(name)
         )
         if not isinstance(data, dict):
-            raise BadResponse(
-                self._transport.url("/api/show"), "not an object", self._transport.wrong_server_hint
-            )
-        details = dict(data.get("details") or {})
+            raise BadResponse(url, "not an object", self._transport.wrong_server_hint)
+        details = self._details(url, data, f"the model {name!r}")
         capabilities = data.get("capabilities")
         if not isinstance(capabilities, list):
             return ModelInfo(name, None, None, details)
@@ -208,7 +221,8 @@ class OllamaClient:
         url = self._transport.url("/api/chat")
         hint = self._transport.wrong_server_hint
         end: StreamEnd | None = None
-        lines = self._transport.stream_lines("/api/chat", body, self._status_error(model))
+        clock = self._transport.idle_clock()
+        lines = self._transport.stream_lines("/api/chat", body, self._status_error(model), clock)
         async with aclosing(lines):
             async for line in lines:
                 if not line.strip():
@@ -226,21 +240,32 @@ class OllamaClient:
                 if isinstance(message, dict):
                     thinking = message.get("thinking")
                     if isinstance(thinking, str) and thinking:
+                        clock.progressed()
                         yield ThinkingChunk(thinking)
                     content = message.get("content")
                     if isinstance(content, str) and content:
+                        clock.progressed()
                         yield TextChunk(content)
-                    for raw in message.get("tool_calls") or ():
+                    raw_calls = message.get("tool_calls") or []
+                    if not isinstance(raw_calls, list):
+                        raise BadResponse(url, f"tool calls that are not a list: {raw_calls!r:.200}", hint)
+                    for raw in raw_calls:
                         call = _call_from(raw)
                         if call is None:
-                            raise BadResponse(url, f"a tool call without a name: {raw!r}", hint)
+                            raise BadResponse(url, f"a tool call without a name: {raw!r:.200}", hint)
+                        clock.progressed()
                         yield ToolCallChunk(call)
                 if chunk.get("done"):
-                    end = StreamEnd(chunk.get("done_reason") or "stop", _usage(chunk))
+                    end = StreamEnd(_done_reason(chunk), _usage(chunk))
                     break
         if end is None:
             raise StreamInterrupted(url, "the stream ended before the server said it was done")
         yield end
+
+
+def _done_reason(chunk: dict[str, Any]) -> str:
+    reason = chunk.get("done_reason")
+    return reason if isinstance(reason, str) and reason else "stop"
 
 
 def _usage(chunk: dict[str, Any]) -> dict[str, Any]:

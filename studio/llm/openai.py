@@ -27,9 +27,10 @@ from studio.llm.errors import (
 )
 from studio.llm.transport import (
     CONNECT_TIMEOUT,
-    READ_TIMEOUT,
+    IDLE_TIMEOUT,
     HTTPTransport,
     StatusMapper,
+    checked_url,
     message_of,
 )
 from studio.llm.types import (
@@ -205,6 +206,17 @@ async def _sse_data(lines: AsyncIterator[str]) -> AsyncGenerator[str, None]:
         yield "\n".join(data)
 
 
+def _carries_answer(choice: dict[str, Any], delta: dict[str, Any]) -> bool:
+    """Whether a streamed choice holds a piece of the answer; an empty delta (some servers send
+    them to keep the connection open) does not."""
+    if choice.get("finish_reason") or delta.get("tool_calls"):
+        return True
+    return any(
+        isinstance(delta.get(key), str) and delta[key]
+        for key in ("content", "reasoning_content", "reasoning")
+    )
+
+
 class OpenAIClient:
     """Talks to one OpenAI-compatible server.
 
@@ -220,11 +232,12 @@ class OpenAIClient:
         *,
         api_key: str | None = None,
         connect_timeout: float = CONNECT_TIMEOUT,
-        read_timeout: float = READ_TIMEOUT,
+        idle_timeout: float = IDLE_TIMEOUT,
         backend_name: str = "openai",
         start_hint: str = START_HINT,
     ) -> None:
         self.backend_name = backend_name
+        base_url = checked_url(base_url)
         self.server_root, api_root = split_base_url(base_url)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._transport = HTTPTransport(
@@ -232,7 +245,7 @@ class OpenAIClient:
             http,
             start_hint=start_hint,
             connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
+            idle_timeout=idle_timeout,
             headers=headers,
         )
         self._root = HTTPTransport(
@@ -240,7 +253,7 @@ class OpenAIClient:
             self._transport.http,
             start_hint=start_hint,
             connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
+            idle_timeout=idle_timeout,
             headers=headers,
         )
         self.base_url = base_url.rstrip("/")
@@ -382,11 +395,16 @@ class OpenAIClient:
         calls = ToolCallAssembler()
         finish_reason: str | None = None
         usage: dict[str, Any] = {}
-        lines = self._transport.stream_lines("/chat/completions", body, self._status_error(model))
+        clock = self._transport.idle_clock()
+        lines = self._transport.stream_lines(
+            "/chat/completions", body, self._status_error(model), clock
+        )
         async with aclosing(lines), aclosing(_sse_data(lines)) as events:
             async for data in events:
                 if data.strip() == "[DONE]":
                     break
+                if not data.strip():
+                    continue
                 try:
                     event = json.loads(data)
                 except ValueError:
@@ -405,12 +423,17 @@ class OpenAIClient:
                     delta = choice.get("delta") or choice.get("message")
                     if not isinstance(delta, dict):
                         delta = {}
+                    if _carries_answer(choice, delta):
+                        clock.progressed()
                     thinking = delta.get("reasoning_content") or delta.get("reasoning")
                     if isinstance(thinking, str) and thinking:
                         yield ThinkingChunk(thinking)
                     if isinstance(delta.get("content"), str) and delta["content"]:
                         yield TextChunk(delta["content"])
-                    for raw in delta.get("tool_calls") or ():
+                    raw_calls = delta.get("tool_calls") or []
+                    if not isinstance(raw_calls, list):
+                        raise BadResponse(url, f"tool calls that are not a list: {raw_calls!r:.200}", hint)
+                    for raw in raw_calls:
                         if isinstance(raw, dict):
                             calls.add(raw)
                     if choice.get("finish_reason"):

@@ -37,7 +37,7 @@ async def test_smollm2_streams_text_and_answers_a_forced_tool_call(http_client: 
     engine = _model()
     async with engine:
         assert engine.running
-        client = engine.client(http_client, read_timeout=60)
+        client = engine.client(http_client, idle_timeout=60)
         (model,) = [info.name for info in await client.list_models()]
         assert (await client.model_info(model)).supports_tools is True
 
@@ -77,7 +77,7 @@ async def test_the_default_template_lets_smollm2_offer_tools(http_client: httpx.
     engine = _model()
     engine.chat_template = None
     async with engine:
-        client = engine.client(http_client, read_timeout=60)
+        client = engine.client(http_client, idle_timeout=60)
         info = await client.model_info("smollm2")
         assert info.supports_tools is True
         events = await collect(

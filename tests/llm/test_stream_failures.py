@@ -30,8 +30,8 @@ class Backend:
     server: ScriptedChatServer
     model: str
 
-    def client(self, http: httpx.AsyncClient | None, read_timeout: float = 10.0) -> ChatClient:
-        return make_client(self.name, self.server.url, http, read_timeout=read_timeout)
+    def client(self, http: httpx.AsyncClient | None, idle_timeout: float = 10.0) -> ChatClient:
+        return make_client(self.name, self.server.url, http, idle_timeout=idle_timeout)
 
 
 @pytest.fixture(params=["ollama", "openai"])
@@ -80,18 +80,18 @@ async def test_a_server_that_never_answers_times_out(
     backend: Backend, http_client: httpx.AsyncClient
 ) -> None:
     backend.server.script(hang())
-    seen, failure = await _consume(backend.client(http_client, read_timeout=0.3), backend.model)
+    seen, failure = await _consume(backend.client(http_client, idle_timeout=0.3), backend.model)
     assert seen == []
     assert isinstance(failure, Timeout)
     assert "0.3 s" in failure.user_message
-    assert "read timeout" in failure.user_message
+    assert "idle timeout" in failure.user_message
 
 
 async def test_a_stream_that_stalls_midway_times_out(
     backend: Backend, http_client: httpx.AsyncClient
 ) -> None:
     backend.server.script(hang(Text("Hal")))
-    seen, failure = await _consume(backend.client(http_client, read_timeout=0.3), backend.model)
+    seen, failure = await _consume(backend.client(http_client, idle_timeout=0.3), backend.model)
     assert seen == [TextChunk("Hal")]
     assert isinstance(failure, Timeout)
 
