@@ -19,6 +19,7 @@ import yaml
 
 from studio import paths
 from studio.fsutil import atomic_write_text
+from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,9 @@ DEFAULT_URLS: dict[str, str] = {
     "openai": "http://127.0.0.1:8080/v1",
     "embedded": "",
 }
+# Seconds, as (lowest, highest) the settings accept.
+CONNECT_TIMEOUT_RANGE = (1, 300)
+IDLE_TIMEOUT_RANGE = (1, 3600)
 
 
 def settings_path() -> Path:
@@ -55,6 +59,9 @@ class BackendSettings:
         model: the model's name on the server.
         gguf_path: the GGUF file the embedded backend loads.
         think: whether to ask models that can reason to show their thinking.
+        connect_timeout: seconds to wait for the server to accept the connection.
+        idle_timeout: seconds the server may go without sending a piece of the answer (the first
+            one included, which a cold model on a small machine takes longest to send).
     """
 
     kind: BackendKind = "ollama"
@@ -62,6 +69,8 @@ class BackendSettings:
     model: str = ""
     gguf_path: str = ""
     think: bool = False
+    connect_timeout: int = CONNECT_TIMEOUT
+    idle_timeout: int = IDLE_TIMEOUT
 
 
 @dataclass(slots=True)
@@ -205,6 +214,10 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
         model=reader.text(backend, "model", "", "backend."),
         gguf_path=reader.text(backend, "gguf_path", "", "backend."),
         think=reader.boolean(backend, "think", False, "backend."),
+        connect_timeout=reader.number(backend, "connect_timeout", CONNECT_TIMEOUT,
+                                      *CONNECT_TIMEOUT_RANGE, "backend."),
+        idle_timeout=reader.number(backend, "idle_timeout", IDLE_TIMEOUT, *IDLE_TIMEOUT_RANGE,
+                                   "backend."),
     )
 
     window = reader.section(data, "window", {"geometry", "state"})

@@ -37,6 +37,7 @@ from studio.agent.tools import SkillToolbox
 from studio.llm.client import BACKENDS, ChatClient, make_client
 from studio.llm.embedded import EmbeddedEngine, find_ollama_models
 from studio.llm.errors import LLMError
+from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
 from studio.paths import config_dir, data_dir
 from studio.policy import AuditLog, Grants
@@ -83,7 +84,26 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS)
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help="seconds a tool run may take (default: %(default)s)")
+    parser.add_argument("--connect-timeout", type=_seconds, default=float(CONNECT_TIMEOUT),
+                        metavar="SECONDS",
+                        help="seconds to wait for the model server to accept the connection "
+                        "(default: %(default)g)")
+    parser.add_argument("--idle-timeout", type=_seconds, default=float(IDLE_TIMEOUT),
+                        metavar="SECONDS",
+                        help="seconds the model server may send no piece of the answer (blank "
+                        "keep-alive lines do not count) before the chat gives up; a cold model "
+                        "takes longest to send the first (default: %(default)g)")
     parser.set_defaults(handler=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -222,6 +242,16 @@ def _gguf_for(name: str | None) -> Path:
     raise LLMError(f"{name} is neither a .gguf file nor a model Ollama has pulled (~/.ollama/models)")
 
 
+def _server_url(given: str | None, renderer: Renderer) -> str | None:
+    """`--url` checked; one without a scheme gets http://, and the user is told."""
+    if given is None:
+        return None
+    url = checked_url(given)
+    if url != given.strip():
+        renderer.note(f"studio chat: --url {given} has no scheme; using {url}")
+    return url
+
+
 async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
     workspace = (args.workspace or Path.cwd()).resolve()
     history = load_history(args.history)
@@ -239,11 +269,12 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     engine: EmbeddedEngine | None = None
     async with httpx.AsyncClient() as http:
         try:
-            url = args.url
+            url = _server_url(args.url, renderer)
             if args.backend == "embedded":
                 engine = EmbeddedEngine(_gguf_for(args.model))
                 url = await engine.start()
-            client = make_client(args.backend, url, http)
+            client = make_client(args.backend, url, http, connect_timeout=args.connect_timeout,
+                                 idle_timeout=args.idle_timeout)
             model = args.model if args.model and args.backend != "embedded" else None
             model = model or await _pick_model(client)
             grants = Grants(config_dir() / "grants.yaml")

@@ -417,7 +417,10 @@ class OpenAIClient:
                     )
                 if isinstance(event.get("usage"), dict):
                     usage = dict(event["usage"])
-                for choice in event.get("choices") or ():
+                choices = event.get("choices") or []
+                if not isinstance(choices, list):
+                    raise BadResponse(url, f"choices that are not a list: {choices!r:.200}", hint)
+                for choice in choices:
                     if not isinstance(choice, dict) or choice.get("index", 0) != 0:
                         continue
                     delta = choice.get("delta") or choice.get("message")

@@ -25,17 +25,16 @@ import httpx
 from studio.llm.errors import (
     BadResponse,
     BadURL,
-    HTTPError,
     LLMError,
     ServerNotRunning,
     StreamInterrupted,
     Timeout,
 )
 
-CONNECT_TIMEOUT = 10.0
+CONNECT_TIMEOUT = 10
 # A cold model on a small machine: Ollama loads it on the first request, then reads the whole
 # prompt (the skills' catalog included) before the first token; minutes on two cores.
-IDLE_TIMEOUT = 180.0
+IDLE_TIMEOUT = 180
 MAX_LINE = 1 << 20
 MAX_BODY = 16 << 20
 MAX_ERROR_BODY = 64 << 10
@@ -134,19 +133,24 @@ def _split_lines(data: bytes) -> list[str]:
     return text[:-1].split("\r") if text.endswith("\r") else text.split("\r")
 
 
-async def _lines(chunks: AsyncIterator[bytes], max_line: int, too_long: LLMError) -> AsyncGenerator[str, None]:
+async def _lines(
+    chunks: AsyncIterator[bytes], max_line: int, too_long: LLMError
+) -> AsyncGenerator[str, None]:
     """The lines of a byte stream (ended by LF, CRLF or CR, as server-sent events may be), none
     longer than `max_line` bytes: a longer one raises `too_long` before it is held whole."""
     buffer = bytearray()
     async for chunk in chunks:
         buffer += chunk
         start = 0
-        while (end := buffer.find(b"\n", start)) >= 0:
+        # Only the new bytes can end the line that was pending.
+        end = buffer.find(b"\n", len(buffer) - len(chunk))
+        while end >= 0:
             if end - start > max_line:
                 raise too_long
             for line in _split_lines(bytes(buffer[start:end])):
                 yield line
             start = end + 1
+            end = buffer.find(b"\n", start)
         del buffer[:start]
         if len(buffer) > max_line:
             raise too_long
@@ -227,7 +231,8 @@ class HTTPTransport:
             if answered():
                 raise StreamInterrupted(url, _describe(exc)) from exc
             if isinstance(exc, httpx.RemoteProtocolError) and "disconnected" not in str(exc):
-                raise BadResponse(url, f"not an HTTP answer ({_describe(exc)})", self.wrong_server_hint) from exc
+                detail = f"not an HTTP answer ({_describe(exc)})"
+                raise BadResponse(url, detail, self.wrong_server_hint) from exc
             raise StreamInterrupted(url, _describe(exc), before_answer=True) from exc
 
     @asynccontextmanager
@@ -308,6 +313,6 @@ def _excerpt(content: bytes) -> str:
 
 
 def _describe(exc: Exception) -> str:
-    text = str(exc).strip()
+    text = str(exc).strip().rstrip(".")
     return text or type(exc).__name__
 

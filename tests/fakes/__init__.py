@@ -5,7 +5,8 @@ of the test process, so clients on any event loop (pytest-asyncio, qasync) can t
 - `fakes.openai.FakeOpenAI`: /v1/chat/completions (SSE, `data: [DONE]`), /v1/models, /health,
   and llama.cpp's /props when given.
 - `fakes.script`: the script language (Turn, Text, Thinking, Call, Pause, Hang, Disconnect, Raw,
-  StreamError and the builders reply/calls/error/hang/disconnect); see its docstring.
+  Bytes, Trickle, StreamError and the builders reply/calls/error/hang/disconnect); see its
+  docstring.
 - `fakes.fixtures`: pytest fixtures fake_ollama, fake_openai, http_client.
 
 Every server records what it got: `server.requests` (method, path, headers, body, `.json`,

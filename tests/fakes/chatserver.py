@@ -8,7 +8,7 @@ from collections import deque
 from typing import Any
 
 from fakes.httpserver import Exchange, Request, ScriptedHTTPServer
-from fakes.script import Call, Disconnect, Event, Hang, Pause, Raw, Turn
+from fakes.script import Bytes, Call, Disconnect, Event, Hang, Pause, Raw, Trickle, Turn
 
 
 class ScriptedChatServer(ScriptedHTTPServer):
@@ -72,6 +72,9 @@ class ScriptedChatServer(ScriptedHTTPServer):
         if turn.events and isinstance(turn.events[0], Disconnect):
             exchange.drop()
             return
+        if turn.events and isinstance(turn.events[0], Bytes):
+            await exchange.write_raw(turn.events[0].data)
+            return
         await exchange.start_stream(self.content_type)
         await exchange.chunk(self.encode_start(body))
         call_index = 0
@@ -85,6 +88,12 @@ class ScriptedChatServer(ScriptedHTTPServer):
                 return
             elif isinstance(event, Raw):
                 await exchange.chunk(event.line.encode() + self.raw_separator)
+            elif isinstance(event, Bytes):
+                await exchange.chunk(event.data)
+            elif isinstance(event, Trickle):
+                while True:
+                    await exchange.chunk(event.text.encode())
+                    await exchange.pause(event.every)
             else:
                 await exchange.chunk(self.encode_event(event, body, call_index))
                 call_index += isinstance(event, Call)

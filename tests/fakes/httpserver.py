@@ -81,12 +81,17 @@ class Exchange:
         ).encode("latin-1")
 
     async def send(self, status: int, body: Any) -> None:
-        """A whole response: a dict or list as JSON, a str as text."""
+        """A whole response: a dict or list as JSON, a str as text (HTML when it starts with <)."""
         if isinstance(body, str):
-            data, content_type = body.encode(), "text/plain; charset=utf-8"
+            kind = "html" if body.lstrip().startswith("<") else "plain"
+            data, content_type = body.encode(), f"text/{kind}; charset=utf-8"
         else:
             data, content_type = json.dumps(body).encode(), "application/json"
         await self._write(self._head(status, content_type, f"Content-Length: {len(data)}\r\n") + data)
+
+    async def write_raw(self, data: bytes) -> None:
+        """Bytes on the wire as they are, with no HTTP framing."""
+        await self._write(data)
 
     async def start_stream(self, content_type: str) -> None:
         await self._write(self._head(200, content_type, "Transfer-Encoding: chunked\r\n"))

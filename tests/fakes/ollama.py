@@ -31,6 +31,8 @@ class FakeOllama(ScriptedChatServer):
     chat_path = "/api/chat"
     content_type = "application/x-ndjson"
     version = "0.12.6"
+    # What /api/tags answers instead of the models' list, when set (a malformed list, say).
+    tags: Any = None
 
     def refusal(self, body: dict[str, Any]) -> tuple[int, Any] | None:
         name = body.get("model", "")
@@ -49,7 +51,8 @@ class FakeOllama(ScriptedChatServer):
         elif request.path == "/api/version":
             await exchange.send(200, {"version": self.version})
         elif request.path == "/api/tags":
-            await exchange.send(200, {"models": [self._tag(name) for name in self.models]})
+            tags = self.tags if self.tags is not None else {"models": [self._tag(n) for n in self.models]}
+            await exchange.send(200, tags)
         elif request.path == "/api/show" and request.method == "POST":
             name = (request.json or {}).get("model", "")
             if name in self.models:

@@ -14,10 +14,14 @@ Events:
     Disconnect()                 drop the connection at once (mid-body; as the first event, before
                                  any response)
     Raw("data: {oops")           write a line exactly as given (malformed data)
+    Bytes(b'{"mess')             write these bytes and nothing else (a cut line, binary garbage);
+                                 as the first event, instead of an HTTP response at all
+    Trickle("\n", every=0.5)     send the text again and again, `every` seconds apart, until the
+                                 client leaves (a keep-alive that never turns into an answer)
     StreamError("model crashed") the server's in-stream error object
 
 A turn can instead be an HTTP error: `error(500, {"error": "boom"})` (a dict is sent as JSON, a
-str as text). `Turn(done=False)` ends the stream cleanly but without the final done marker.
+str as text, or as HTML when it starts with "<"). `Turn(done=False)` ends the stream cleanly but without the final done marker.
 
 Builders: reply(*pieces, thinking=...), calls(Call(...), ..., text=...), error(status, body),
 hang(*events_before), disconnect(*events_before).
@@ -69,11 +73,22 @@ class Raw:
 
 
 @dataclass(frozen=True)
+class Bytes:
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Trickle:
+    text: str = "\n"
+    every: float = 0.5
+
+
+@dataclass(frozen=True)
 class StreamError:
     message: str
 
 
-Event = Text | Thinking | Call | Pause | Hang | Disconnect | Raw | StreamError
+Event = Text | Thinking | Call | Pause | Hang | Disconnect | Raw | Bytes | Trickle | StreamError
 
 
 @dataclass

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from studio.llm.client import ChatClient, make_client
 from studio.llm.embedded import EmbeddedEngine, find_ollama_models
 from studio.llm.errors import EngineError, LLMError
+from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import ModelInfo
 from studio.settings import DEFAULT_URLS, BackendSettings
 
@@ -54,6 +55,7 @@ class Backend(QObject):
     Attributes:
         kind: "ollama", "openai" or "embedded".
         url: the server's URL (the running engine's, for embedded).
+        connect_timeout, idle_timeout: the clients' timeouts in seconds (see `HTTPTransport`).
         state: "unknown", "checking", "ready", "down", "idle" (embedded, not started) or
             "starting".
         message: what the state means for the user, with what to do when it is down.
@@ -72,12 +74,18 @@ class Backend(QObject):
         self.state = "unknown"
         self.message = ""
         self.engine: EmbeddedEngine | None = None
+        self.connect_timeout: float = CONNECT_TIMEOUT
+        self.idle_timeout: float = IDLE_TIMEOUT
         self._engine_lock = asyncio.Lock()
 
     def attach(self, http: httpx.AsyncClient) -> None:
         self.http = http
 
-    def configure(self, kind: str, url: str) -> None:
+    def configure(self, kind: str, url: str, timeouts: tuple[float, float] | None = None) -> None:
+        """Use `kind` at `url`; `timeouts` (connect, idle) in seconds apply to the clients made
+        from now on."""
+        if timeouts is not None:
+            self.connect_timeout, self.idle_timeout = timeouts
         if (kind, url) != (self.kind, self.url):
             self.kind, self.url = kind, url
             self._set_state("unknown", "")
@@ -90,7 +98,8 @@ class Backend(QObject):
     def _client(self, url: str) -> ChatClient:
         if self.http is None:
             raise LLMError("The chat is not connected yet; wait for the studio to finish starting.")
-        return make_client(self.kind, url, self.http)
+        return make_client(self.kind, url, self.http, connect_timeout=self.connect_timeout,
+                           idle_timeout=self.idle_timeout)
 
     async def list_models(self, gguf_path: str = "") -> list[ModelChoice]:
         """The models to offer, with what each can do; the state says whether the server answered.
@@ -134,9 +143,13 @@ class Backend(QObject):
                             "embedded engine.")
         return choices
 
-    async def open_client(self, model: str) -> tuple[ChatClient, str]:
+    async def open_client(self, model: str, timeouts: tuple[float, float] | None = None
+                          ) -> tuple[ChatClient, str]:
         """A client for a chat with `model`, and the model's name on the server. For the embedded
-        backend `model` is a GGUF file, whose engine is started (or switched) here."""
+        backend `model` is a GGUF file, whose engine is started (or switched) here. `timeouts`
+        (connect, idle) replace the configured ones, as Settings may have changed them."""
+        if timeouts is not None:
+            self.connect_timeout, self.idle_timeout = timeouts
         if self.kind != "embedded":
             return self._client(self.url), model
         if not model:

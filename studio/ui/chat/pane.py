@@ -285,7 +285,8 @@ class ChatPane(QWidget):
         self.backend_combo.setCurrentIndex(BACKEND_KINDS.index(backend.kind))
         self.think_check.setChecked(backend.think)
         self._filling = False
-        self.backend.configure(backend.kind, url_for(backend, backend.kind))
+        self.backend.configure(backend.kind, url_for(backend, backend.kind),
+                               (backend.connect_timeout, backend.idle_timeout))
         self._fill_models([])
 
     def attach(self, http: httpx.AsyncClient) -> None:
@@ -298,7 +299,8 @@ class ChatPane(QWidget):
 
     async def _refresh_models(self) -> None:
         backend = self.settings_store.settings.backend
-        self.backend.configure(backend.kind, url_for(backend, backend.kind))
+        self.backend.configure(backend.kind, url_for(backend, backend.kind),
+                               (backend.connect_timeout, backend.idle_timeout))
         try:
             choices = await self.backend.list_models(backend.gguf_path)
         except LLMError:
@@ -557,7 +559,8 @@ class ChatPane(QWidget):
                 raise LLMError(self.backend.message or
                                "No model is picked. Start the model server, then pick a model "
                                "above (⟳ asks the server again).")
-            return await self.backend.open_client(model)
+            return await self.backend.open_client(
+                model, (backend.connect_timeout, backend.idle_timeout))
 
         return TurnSetup(connect, backend.kind, model, think, skills, self.approver, self.grants,
                          self.audit, overrides, self._chosen)

@@ -25,13 +25,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.settings import BACKEND_KINDS, DEFAULT_URLS, Settings
+from studio.settings import (
+    BACKEND_KINDS,
+    CONNECT_TIMEOUT_RANGE,
+    DEFAULT_URLS,
+    IDLE_TIMEOUT_RANGE,
+    Settings,
+)
 
 BACKEND_LABELS = {
     "ollama": "Ollama",
     "openai": "OpenAI-compatible server (llama.cpp, LM Studio, vLLM…)",
     "embedded": "Embedded llama.cpp (a GGUF file)",
 }
+
+
+def _seconds_spin(limits: tuple[int, int], value: int) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(*limits)
+    spin.setValue(value)
+    spin.setSuffix(" s")
+    return spin
 
 
 class SettingsDialog(QDialog):
@@ -93,6 +107,13 @@ class SettingsDialog(QDialog):
         gguf_row.addWidget(browse)
         self.think_check = QCheckBox("Show the model's thinking, when it can think")
         self.think_check.setChecked(backend.think)
+        self.connect_spin = _seconds_spin(CONNECT_TIMEOUT_RANGE, backend.connect_timeout)
+        self.connect_spin.setToolTip("How long to wait for the server to accept the connection.")
+        self.idle_spin = _seconds_spin(IDLE_TIMEOUT_RANGE, backend.idle_timeout)
+        self.idle_spin.setToolTip(
+            "How long the server may go without sending any of the answer before the chat gives "
+            "up. A model that is still loading sends nothing, so allow minutes on a slow machine."
+        )
         backend_box = QGroupBox("Model backend (for the chat)")
         backend_form = QFormLayout(backend_box)
         backend_form.addRow("Kind", self.kind_combo)
@@ -100,6 +121,8 @@ class SettingsDialog(QDialog):
         backend_form.addRow("Model", self.model_edit)
         backend_form.addRow("GGUF file", gguf_row)
         backend_form.addRow("", self.think_check)
+        backend_form.addRow("Connect timeout", self.connect_spin)
+        backend_form.addRow("Idle timeout", self.idle_spin)
 
         self.remember_window = QCheckBox("Restore the window's size and layout")
         self.remember_window.setChecked(self._settings.remember_window)
@@ -140,6 +163,8 @@ class SettingsDialog(QDialog):
         settings.backend.model = self.model_edit.text().strip()
         settings.backend.gguf_path = self.gguf_edit.text().strip()
         settings.backend.think = self.think_check.isChecked()
+        settings.backend.connect_timeout = self.connect_spin.value()
+        settings.backend.idle_timeout = self.idle_spin.value()
         settings.remember_window = self.remember_window.isChecked()
         settings.remember_open_tabs = self.remember_tabs.isChecked()
         return settings
