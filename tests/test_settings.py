@@ -33,7 +33,7 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
         roots=["/skills", "/archive.zip"],
         include_hidden=True,
         editor_font=EditorFont("DejaVu Sans Mono", 13),
-        backend=BackendSettings("openai", "http://127.0.0.1:9000/v1", "qwen3", "/m.gguf", True),
+        backend=BackendSettings("openai", "http://127.0.0.1:9000/v1", "qwen3", "/m.gguf", True, 4, 600),
         open_tabs=["/skills/pdf-tools"],
         remember_window=False,
     )
@@ -75,6 +75,17 @@ def test_a_field_of_the_wrong_type_falls_back_and_says_so(tmp_path: Path) -> Non
     assert "`backend.kind` is 'gpt'" in joined
     assert "`backend.think` should be true or false" in joined
     assert not result.broken
+
+
+def test_timeouts_default_for_a_cold_model_and_bad_ones_fall_back(tmp_path: Path) -> None:
+    assert (Settings().backend.connect_timeout, Settings().backend.idle_timeout) == (10, 180)
+    path = tmp_path / "settings.yaml"
+    path.write_text("backend: {connect_timeout: 0, idle_timeout: soon}\n", encoding="utf-8")
+    result = load_settings(path)
+    assert (result.settings.backend.connect_timeout, result.settings.backend.idle_timeout) == (10, 180)
+    joined = "\n".join(result.problems)
+    assert "`backend.connect_timeout` should be a whole number from 1 to 300" in joined
+    assert "`backend.idle_timeout` should be a whole number from 1 to 3600" in joined
 
 
 def test_backend_url_defaults_to_the_kind(tmp_path: Path) -> None:

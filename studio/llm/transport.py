@@ -65,18 +65,22 @@ def checked_url(url: str) -> str:
 
 
 class IdleClock:
-    """How long an answer may go without progress: `seconds` from the start, and again from each
-    `progressed()` (a piece of the answer, as the parser sees it)."""
+    """How long an answer may go without progress: `seconds` of waiting for the server, counted
+    from the start and again from each `progressed()` (a piece of the answer, as the parser sees
+    it). Only time spent waiting on the server counts, not the consumer's time between pieces."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self._deadline = time.monotonic() + seconds
+        self._waited = 0.0
 
     def progressed(self) -> None:
-        self._deadline = time.monotonic() + self.seconds
+        self._waited = 0.0
+
+    def waited(self, seconds: float) -> None:
+        self._waited += seconds
 
     def remaining(self) -> float:
-        return self._deadline - time.monotonic()
+        return self.seconds - self._waited
 
 
 _HTML_DROP = re.compile(r"<(script|style)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
@@ -242,11 +246,14 @@ class HTTPTransport:
         remaining = clock.remaining() + extra
         if remaining <= 0:
             raise Timeout(url, clock.seconds, "idle")
+        started = time.monotonic()
         try:
             async with asyncio.timeout(remaining):
                 yield
         except TimeoutError as exc:
             raise Timeout(url, clock.seconds, "idle") from exc
+        finally:
+            clock.waited(max(0.0, time.monotonic() - started - extra))
 
     async def get_json(self, path: str, on_status: StatusMapper) -> Any:
         return await self.request_json("GET", path, None, on_status)

@@ -21,7 +21,8 @@ Events:
     StreamError("model crashed") the server's in-stream error object
 
 A turn can instead be an HTTP error: `error(500, {"error": "boom"})` (a dict is sent as JSON, a
-str as text, or as HTML when it starts with "<"). `Turn(done=False)` ends the stream cleanly but without the final done marker.
+str as text, or as HTML when it starts with "<"). `Turn(done=False)` ends the stream cleanly but
+without the final done marker.
 
 Builders: reply(*pieces, thinking=...), calls(Call(...), ..., text=...), error(status, body),
 hang(*events_before), disconnect(*events_before).
