@@ -69,7 +69,9 @@ def test_an_html_error_page_is_summed_up_by_its_title_or_its_text() -> None:
     assert server_text(body) == "Service & co down"
 
 
-async def test_an_html_500_reads_as_its_title(fake_openai: FakeOpenAI, http_client: httpx.AsyncClient) -> None:
+async def test_an_html_500_reads_as_its_title(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient
+) -> None:
     fake_openai.script(error(500, "<html><title>Upstream timed out</title><body>x</body></html>"))
     client = make_client("openai", fake_openai.url, http_client)
     with pytest.raises(HTTPError) as info:
