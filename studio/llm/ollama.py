@@ -229,7 +229,7 @@ class OllamaClient:
                     continue
                 try:
                     chunk = json.loads(line)
-                except ValueError:
+                except (ValueError, RecursionError):
                     raise BadResponse(url, f"a line that is not JSON: {line[:200]!r}", hint) from None
                 if not isinstance(chunk, dict):
                     raise BadResponse(url, f"unexpected data {line[:200]!r}", hint)

@@ -407,7 +407,7 @@ class OpenAIClient:
                     continue
                 try:
                     event = json.loads(data)
-                except ValueError:
+                except (ValueError, RecursionError):
                     raise BadResponse(url, f"an event that is not JSON: {data[:200]!r}", hint) from None
                 if not isinstance(event, dict):
                     raise BadResponse(url, f"unexpected data {data[:200]!r}", hint)

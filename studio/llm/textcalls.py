@@ -60,7 +60,7 @@ def _scan(text: str, start: int, end: int, known: set[str]) -> list[tuple[int, i
     while i != -1:
         try:
             value, stop = _DECODER.raw_decode(text, i)
-        except ValueError:
+        except (ValueError, RecursionError):
             i = text.find("{", i + 1, end)
             continue
         if stop > end:
@@ -77,7 +77,7 @@ def _scan(text: str, start: int, end: int, known: set[str]) -> list[tuple[int, i
 def _whole(content: str, known: set[str]) -> list[ToolCall]:
     try:
         value = json.loads(content)
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     return _calls_from(value, known)
 

@@ -83,15 +83,36 @@ class IdleClock:
         return self.seconds - self._waited
 
 
-_HTML_DROP = re.compile(r"<(script|style)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
-_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
-_HTML_TAG = re.compile(r"<[^>]*>")
+_HTML_CODE = re.compile(r"<(script|style)\b", re.IGNORECASE)
+# `[^<>]` rather than `[^>]`: a page of unclosed `<` would make every match scan to the end.
+_HTML_TAG = re.compile(r"<[^<>]*>")
+
+
+def _without_code(text: str, lowered: str) -> str:
+    """`text` without its scripts and style sheets; one pass, however the tags are (un)closed."""
+    kept = []
+    position = 0
+    while (found := _HTML_CODE.search(text, position)) is not None:
+        kept.append(text[position : found.start()])
+        closing = lowered.find("</" + found.group(1).lower(), found.end())
+        if closing < 0:
+            return "".join(kept)
+        after = lowered.find(">", closing)
+        position = len(text) if after < 0 else after + 1
+    kept.append(text[position:])
+    return "".join(kept)
 
 
 def _html_summary(text: str) -> str:
-    """A page's title, else its visible text: what a proxy's or web server's error page says."""
-    title = _HTML_TITLE.search(text)
-    visible = title.group(1) if title else _HTML_TAG.sub(" ", _HTML_DROP.sub(" ", text))
+    """A page's title, else its visible text: what a proxy's or web server's error page says.
+    Only the page's start is read, and in linear time, whatever the server sent."""
+    text = text[:MAX_ERROR_BODY]
+    lowered = text.lower()
+    title = lowered.find("<title")
+    opened = lowered.find(">", title) if title >= 0 else -1
+    closed = lowered.find("</title", opened) if opened >= 0 else -1
+    visible = (text[opened + 1 : closed] if closed >= 0
+               else _HTML_TAG.sub(" ", _without_code(text, lowered)))
     summary = " ".join(html.unescape(visible).split())
     return (summary[:300] + "…" if len(summary) > 300 else summary) or "an HTML page"
 
@@ -109,7 +130,7 @@ def server_text(body: bytes) -> str:
         return _html_summary(text)
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
     return message_of(data) or text
 
@@ -277,7 +298,7 @@ class HTTPTransport:
             raise BadResponse(url, f"an answer larger than {MAX_BODY >> 20} MiB", self.wrong_server_hint)
         try:
             return json.loads(content)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise BadResponse(url, f"not JSON: {_excerpt(content)}", self.wrong_server_hint) from exc
 
     @property
@@ -315,7 +336,7 @@ class HTTPTransport:
 
 
 def _excerpt(content: bytes) -> str:
-    text = content.decode("utf-8", errors="replace")
+    text = content[:MAX_ERROR_BODY].decode("utf-8", errors="replace")
     return _html_summary(text) if _looks_like_html(text) else repr(text[:200])
 
 

@@ -46,7 +46,7 @@ class ToolCall:
             return cls(call_id, name, {})
         try:
             value, _ = _DECODER.raw_decode(text.strip())
-        except ValueError:
+        except (ValueError, RecursionError):
             return cls(call_id, name, {}, text)
         return cls(call_id, name, value) if isinstance(value, dict) else cls(call_id, name, {}, text)
 

@@ -129,6 +129,12 @@ def test_garbage_in_the_stream(server: Server, tmp_path: Path) -> None:
     assert_failed_cleanly(chat_with(server, tmp_path), "cannot read")
 
 
+def test_json_nested_too_deep_for_the_decoder(server: Server, tmp_path: Path) -> None:
+    prefix = b"" if server.backend == "ollama" else b"data: "
+    server.fake.script(Turn([Text("Hal"), Bytes(prefix + b"[" * 200_000 + b"\n\n")], done=False))
+    assert_failed_cleanly(chat_with(server, tmp_path), "cannot read", "not JSON")
+
+
 def test_a_server_that_does_not_speak_http(server: Server, tmp_path: Path) -> None:
     server.fake.script(Turn([Bytes(b"220 mail.example.com ESMTP ready\r\n\r\n")]))
     assert_failed_cleanly(chat_with(server, tmp_path), "not an HTTP answer")

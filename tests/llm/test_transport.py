@@ -69,6 +69,14 @@ def test_an_html_error_page_is_summed_up_by_its_title_or_its_text() -> None:
     assert server_text(body) == "Service & co down"
 
 
+@pytest.mark.parametrize("piece", [b"<script", b"<", b"<title", b"<style>x"])
+def test_a_pathological_error_page_is_read_in_one_pass(piece: bytes) -> None:
+    """Unclosed tags by the thousand: a pattern that looked ahead to a closing tag from each one
+    would take minutes here."""
+    summary = server_text(b"<html>" + piece * 200_000)
+    assert len(summary) <= 301
+
+
 async def test_an_html_500_reads_as_its_title(
     fake_openai: FakeOpenAI, http_client: httpx.AsyncClient
 ) -> None:
