@@ -6,6 +6,7 @@ The subprocess timeout is only the guard against a hang; no test measures the ti
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -149,6 +150,25 @@ def test_connection_refused(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"
     result = studio_chat(tmp_path, "--url", url, "--model", TOOL_MODEL)
     assert_failed_cleanly(result, f"No model server is answering at {url}", "ollama serve")
+
+
+def test_a_connection_that_is_never_accepted_runs_out_of_connect_time(tmp_path: Path) -> None:
+    """A listening socket with a full backlog: the kernel drops the next SYN, as a firewall does."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        host, port = listener.getsockname()
+        fillers = [socket.socket() for _ in range(4)]
+        try:
+            for filler in fillers:
+                filler.setblocking(False)
+                filler.connect_ex((host, port))
+            result = studio_chat(tmp_path, "--url", f"http://{host}:{port}", "--model", TOOL_MODEL,
+                                 "--connect-timeout", "0.5")
+        finally:
+            for filler in fillers:
+                filler.close()
+    assert_failed_cleanly(result, "within 0.5 s (the connect timeout)", "--connect-timeout")
 
 
 def test_a_url_without_a_scheme_gets_http_and_says_so(tmp_path: Path) -> None:
