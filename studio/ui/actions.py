@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
+from studio.editing.autosave import AutosaveEntry
+from studio.editing.frontmatter_edit import set_field
 from studio.fsutil import atomic_write_text
 from studio.skills.files import SKIPPED_DIRS, load_skill, load_zip_skills, skill_file_in
 from studio.skills.library import SkillRoot
@@ -24,11 +26,9 @@ from studio.skills.summary import SkillSummary
 from studio.skills.validate import validate_skill
 from studio.skills.walk import discover
 from studio.ui import asyncqt
-from studio.ui.autosave import AutosaveEntry
 from studio.ui.dialogs import confirm
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.dialogs.skill_name import NewSkillDialog, RenameSkillDialog
-from studio.ui.frontmatter_edit import set_field
 from studio.ui.models.problems_model import Problem
 from studio.ui.theme import editor_font
 from studio.ui.widgets.editor_tab import SkillEditorTab

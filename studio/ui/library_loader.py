@@ -1,8 +1,8 @@
 """Scanning skill roots in a child process and feeding the library model in small batches.
 
-The child (`studio.ui.scan_process`) parses and validates; this side reads its frames as they
+The child (`studio.skills.scan_process`) parses and validates; this side reads its frames as they
 arrive and moves at most `BATCH` skills into the model per tick of a short timer, so the window
-stays responsive however large the library is. No Python thread is involved (see scan_process).
+stays responsive however large the library is (why a process: see scan_process).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signa
 
 import studio
 from studio.skills.library import SkillRoot, mark_duplicates
+from studio.skills.scan_process import read_frames
 from studio.skills.summary import SkillSummary
 from studio.ui.models.library_model import LibraryModel
-from studio.ui.scan_process import read_frames
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ class LibraryLoader(QObject):
         hidden = self._queue[0].include_hidden
         self._running = [root for root in self._queue if root.include_hidden == hidden]
         self._queue = [root for root in self._queue if root not in self._running]
-        arguments = ["-m", "studio.ui.scan_process"]
+        arguments = ["-m", "studio.skills.scan_process"]
         if self._cache_path is not None:
             arguments += ["--cache", str(self._cache_path)]
         if hidden:

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.editing.autosave import AutosaveStore
 from studio.settings import SettingsStore
 from studio.skills.library import SkillRoot, standard_locations
 from studio.ui.actions import SkillActions
-from studio.ui.autosave import AutosaveStore
 from studio.ui.chat.dock import ChatDock
 from studio.ui.library_loader import LibraryLoader
 from studio.ui.models.library_model import LibraryModel

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from studio.ui.autosave import AutosaveStore
+from studio.editing.autosave import AutosaveStore
 from tests.ui.helpers import WindowFactory, click, open_dialog, start
 
 Button = QMessageBox.StandardButton

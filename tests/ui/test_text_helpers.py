@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from studio.editing.frontmatter_edit import set_field, set_metadata
+from studio.editing.textsync import changed_range, python_index, qt_position, utf16_length
 from studio.skills.parse import parse_skill
-from studio.ui.frontmatter_edit import set_field, set_metadata
-from studio.ui.textsync import changed_range, python_index, qt_position, utf16_length
 from studio.ui.widgets.frontmatter_form import name_message
 
 TEXT = st.text(alphabet=st.sampled_from("ab\n😀é -"), max_size=30)

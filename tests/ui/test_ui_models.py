@@ -8,12 +8,12 @@ from pathlib import Path
 from PySide6.QtTest import QAbstractItemModelTester
 from pytestqt.qtbot import QtBot
 
+from studio.editing.autosave import AutosaveStore
+from studio.skills import scan_process
 from studio.skills.files import load_skill
 from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 from studio.skills.validate import validate_skill
-from studio.ui import scan_process
-from studio.ui.autosave import AutosaveStore
 from studio.ui.models.library_model import LibraryModel
 from studio.ui.models.metadata_model import MetadataModel
 from studio.ui.models.problems_model import Problem, ProblemsModel
