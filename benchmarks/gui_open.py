@@ -107,7 +107,7 @@ def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
         ticker.setTimerType(Qt.TimerType.PreciseTimer)
         ticker.setInterval(TICK_MS)
         ticker.timeout.connect(on_tick)
-        window.library_model.skills_added.connect(on_skills_added)
+        window.library_model.skills_changed.connect(on_skills_added)
         window.loader.scan_finished.connect(on_scan_finished)
 
         started = time.perf_counter()

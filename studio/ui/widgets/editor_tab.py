@@ -185,6 +185,13 @@ class SkillEditorTab(QWidget):
     def save(self) -> None:
         self.doc.save()
 
+    def retarget(self, directory: Path) -> None:
+        """Follow the skill to its new folder (after a rename): the form, which checks the name
+        against the folder's, and the diagnostics are made afresh."""
+        self.doc.retarget(directory)
+        self._refresh_views(None)
+        self.doc.validate_now()
+
     @property
     def diagnostics(self) -> list[Diagnostic]:
         return self.doc.result.diagnostics
