@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
@@ -222,3 +223,4 @@ class LibraryMachine(RuleBasedStateMachine):
 
 
 TestLibraryMachine = LibraryMachine.TestCase
+TestLibraryMachine.settings = settings(deadline=None)
