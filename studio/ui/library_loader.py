@@ -34,12 +34,14 @@ class LibraryLoader(QObject):
     """Scans queued roots, one child process at a time.
 
     Signals:
+        scan_started: roots were queued for scanning.
         progressed: carries how many skills the library holds so far while scanning.
         root_scanned: (Path, list[Path]) a root is in the library; the list holds the folders
             below it that are not skills (where new skills may appear).
         scan_finished: every queued root was scanned (or the scan was stopped).
     """
 
+    scan_started = Signal()
     progressed = Signal(int)
     root_scanned = Signal(Path, list)
     scan_finished = Signal()
@@ -77,6 +79,7 @@ class LibraryLoader(QObject):
             self._start_next()
         if not self._timer.isActive():
             self._timer.start()
+        self.scan_started.emit()
 
     def stop(self) -> None:
         """Kill a running scan and forget the queue: used when the window closes."""

@@ -138,6 +138,7 @@ class MainWindow(QMainWindow):
         self.problems_panel.problem_activated.connect(self.editors.go_to_problem)
         self.problems_panel.fix_requested.connect(self._on_problems_panel_fix_requested)
         self.library_model.skills_changed.connect(self._on_library_model_skills_changed)
+        self.loader.scan_started.connect(self._on_loader_scan_started)
         self.loader.progressed.connect(self._on_loader_progressed)
         self.loader.scan_finished.connect(self._on_loader_scan_finished)
         self.watcher.file_changed.connect(self._on_watcher_file_changed)
@@ -255,15 +256,9 @@ class MainWindow(QMainWindow):
     def start(self) -> None:
         """Scan every root (settings and command line); the window is already usable."""
         self.roots.start()
-        if self.loader.busy:
-            self._show_scanning()
         self._update_library_hint()
         if self.store.problems:
             self.statusBar().showMessage(self.store.problems[0], 15000)
-
-    def _show_scanning(self) -> None:
-        self.scan_label.setText("Scanning skills…")
-        self.scan_progress.show()
 
     def _show_count(self) -> None:
         count = self.library.skill_count
@@ -272,10 +267,12 @@ class MainWindow(QMainWindow):
     def _on_loader_progressed(self, count: int) -> None:
         self.scan_label.setText(f"Scanning skills… {count:,} found")
 
+    def _on_loader_scan_started(self) -> None:
+        self.scan_label.setText("Scanning skills…")
+        self.scan_progress.show()
+
     def _on_library_model_skills_changed(self, _count: int) -> None:
-        if self.loader.busy:
-            self._show_scanning()
-        else:
+        if not self.loader.busy:
             self._show_count()
         self.chat.pane.refresh_skills()
 
@@ -318,8 +315,6 @@ class MainWindow(QMainWindow):
                                 f"{self.store.path} could not be written: {exc}")
         self.editors.set_editor_font(editor_font(self.settings.editor_font))
         self.roots.settings_changed(old_roots, old_hidden)
-        if self.loader.busy:
-            self._show_scanning()
         return True
 
     # -- session --------------------------------------------------------------------------------------

@@ -66,3 +66,15 @@ def test_after_renaming_a_new_skill_the_form_and_problems_agree(
     summary = window.library.summary_for(skills_root / "final-skill")
     assert summary is not None and summary.name == "final-skill"
     assert window.library.summary_for(skills_root / "draft-skill") is None
+
+
+def test_adding_a_root_shows_the_scan_then_the_count(qtbot: QtBot, make_window: WindowFactory,
+                                                     skills_root: Path) -> None:
+    window = make_window()
+    window.roots.add_root(skills_root)
+    assert window.scan_progress.isVisibleTo(window)
+    assert window.scan_label.text().startswith("Scanning skills…")
+    qtbot.waitUntil(lambda: not window.loader.busy, timeout=10000)
+    assert not window.scan_progress.isVisibleTo(window)
+    assert window.scan_label.text() == "3 skills"
+    assert window.library_panel.count_label.text() == "3 skills in 1 root"

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path, PurePosixPath
 
 from PySide6.QtTest import QAbstractItemModelTester
 from pytestqt.qtbot import QtBot
 
-from studio.editing.autosave import AutosaveStore
-from studio.skills import scan_process
 from studio.skills.collection import Library, Problem
 from studio.skills.files import load_skill
 from studio.skills.library import SkillRoot, scan_root
@@ -100,47 +97,6 @@ def test_metadata_model_reports_edits(qtbot: QtBot) -> None:
     model.remove_row(0)
     assert [key for key, _ in edits[-1]] == ["flag", "key"]
     del tester
-
-
-def test_scan_frames_round_trip(skills_root: Path) -> None:
-    out = io.BytesIO()
-    summary = scan_root(SkillRoot(skills_root)).skills[0]
-    scan_process.write_frame(out, ("skills", str(skills_root), [summary.to_cache()]))
-    scan_process.write_frame(out, ("end",))
-    data = bytearray(out.getvalue())
-    partial = bytearray(data[:7])
-    assert scan_process.read_frames(partial) == []
-    frames = scan_process.read_frames(data)
-    assert [frame[0] for frame in frames] == ["skills", "end"]
-    assert SkillSummary.from_cache(skills_root, frames[0][2][0]).to_cache() == summary.to_cache()
-    assert data == bytearray()
-
-
-def test_scan_process_main_writes_every_root(skills_root: Path, tmp_path: Path,
-                                             capfdbinary: object) -> None:
-    assert scan_process.main(["--cache", str(tmp_path / "c.marshal"), str(skills_root),
-                              str(tmp_path / "missing")]) == 0
-    captured = capfdbinary.readouterr()  # type: ignore[attr-defined]
-    frames = scan_process.read_frames(bytearray(captured.out))
-    kinds = [frame[0] for frame in frames]
-    assert kinds[-1] == "end"
-    assert sum(len(f[2]) for f in frames if f[0] == "skills") == 3
-    roots = [f for f in frames if f[0] == "root"]
-    assert roots[0] == ("root", str(skills_root), None, [str(skills_root)])
-    assert "does not exist" in roots[1][2]
-    assert (tmp_path / "c.marshal").exists()
-
-
-def test_autosave_store(tmp_path: Path) -> None:
-    store = AutosaveStore(tmp_path / "auto")
-    target = tmp_path / "a" / "SKILL.md"
-    store.write(target, "text ✓")
-    (tmp_path / "auto" / "junk.json").write_text("{", encoding="utf-8")
-    entries = store.entries()
-    assert [(e.path, e.text, e.kind) for e in entries] == [(target, "text ✓", "skill")]
-    store.discard(target)
-    store.discard(target)
-    assert store.entries() == []
 
 
 def test_preview_renders_tables_and_highlighted_code() -> None:
