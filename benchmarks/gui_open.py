@@ -93,7 +93,7 @@ def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
                 figures["stalls"].append((round(now - started, 3), round(lateness)))
             last[0] = now
 
-        def on_skills_added(total: int) -> None:
+        def on_skills_changed(total: int) -> None:
             if total >= count and not loaded.done():
                 figures["all_loaded_s"] = time.perf_counter() - started
                 loaded.set_result(None)
@@ -107,7 +107,7 @@ def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
         ticker.setTimerType(Qt.TimerType.PreciseTimer)
         ticker.setInterval(TICK_MS)
         ticker.timeout.connect(on_tick)
-        window.library_model.skills_added.connect(on_skills_added)
+        window.library_model.skills_changed.connect(on_skills_changed)
         window.loader.scan_finished.connect(on_scan_finished)
 
         started = time.perf_counter()

@@ -97,10 +97,10 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     window.show()
     window.start()
     try:
-        await window.actions_.restore_autosaves()
-        await window.actions_.reopen_tabs()
+        await window.editors.restore_autosaves()
+        window.editors.reopen([Path(text) for text in window.settings.open_tabs])
         for directory in to_open:
-            window.actions_.open_skill(directory)
+            window.editors.open_skill(directory)
         await closed
     finally:
         window.tasks.cancel_all()

@@ -39,3 +39,16 @@ async def choose(box: QMessageBox) -> QAbstractButton | None:
     """Open a message box and return the button the user clicked (None if it was dismissed)."""
     await ask(box)
     return box.clickedButton()
+
+
+async def answer(box: QMessageBox) -> QMessageBox.StandardButton:
+    """Open a message box and return the standard button clicked (Cancel if it was dismissed)."""
+    clicked = await choose(box)
+    if clicked is None:
+        return QMessageBox.StandardButton.Cancel
+    return box.standardButton(clicked)
+
+
+async def confirmed(box: QMessageBox) -> bool:
+    """Ask a yes-or-no question: True only when the user clicked Yes."""
+    return await answer(box) == QMessageBox.StandardButton.Yes

@@ -13,13 +13,13 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout
 
+from studio.editing.textsync import changed_range, qt_position
 from studio.fsutil import atomic_write_text
 from studio.skills.files import list_skill_files
 from studio.skills.fixes import reparse
 from studio.skills.model import Skill
 from studio.skills.parse import BINARY, NOT_UTF8, TOO_LARGE
 from studio.skills.validate import ValidationResult, validate_skill
-from studio.ui.textsync import changed_range, qt_position
 
 VALIDATE_DELAY_MS = 250
 UNEDITABLE_CODES = frozenset({TOO_LARGE, BINARY, NOT_UTF8})

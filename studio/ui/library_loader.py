@@ -1,8 +1,8 @@
-"""Scanning skill roots in a child process and feeding the library model in small batches.
+"""Scanning skill roots in a child process and feeding the core `Library` in small batches.
 
-The child (`studio.ui.scan_process`) parses and validates; this side reads its frames as they
-arrive and moves at most `BATCH` skills into the model per tick of a short timer, so the window
-stays responsive however large the library is. No Python thread is involved (see scan_process).
+The child (`studio.skills.scan_process`) parses and validates; this side reads its frames as they
+arrive and moves at most `BATCH` skills into the library per tick of a short timer, so the window
+stays responsive however large the library is (why a process: see scan_process).
 """
 
 from __future__ import annotations
@@ -12,21 +12,19 @@ import gc
 import logging
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 import studio
-from studio.skills.library import SkillRoot, mark_duplicates
+from studio.skills.collection import Library
+from studio.skills.library import SkillRoot
+from studio.skills.scan_process import read_frames
 from studio.skills.summary import SkillSummary
-from studio.ui.models.library_model import LibraryModel
-from studio.ui.scan_process import read_frames
 
 log = logging.getLogger(__name__)
 
-DUPLICATE_NAME = "SK301"
 BATCH = 500
 DRAIN_INTERVAL_MS = 15
 SOURCE_DIR = Path(studio.__file__).resolve().parent.parent
@@ -36,20 +34,22 @@ class LibraryLoader(QObject):
     """Scans queued roots, one child process at a time.
 
     Signals:
+        scan_started: roots were queued for scanning.
         progressed: carries how many skills the library holds so far while scanning.
-        root_scanned: (Path, list[Path]) a root is in the model; the list holds the folders
+        root_scanned: (Path, list[Path]) a root is in the library; the list holds the folders
             below it that are not skills (where new skills may appear).
         scan_finished: every queued root was scanned (or the scan was stopped).
     """
 
+    scan_started = Signal()
     progressed = Signal(int)
     root_scanned = Signal(Path, list)
     scan_finished = Signal()
 
-    def __init__(self, model: LibraryModel, cache_path: Path | None,
+    def __init__(self, library: Library, cache_path: Path | None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._model = model
+        self._library = library
         self._cache_path = cache_path
         self._queue: list[SkillRoot] = []
         self._found: collections.deque[tuple[Path, tuple[Any, ...]]] = collections.deque()
@@ -68,17 +68,18 @@ class LibraryLoader(QObject):
         return self._timer.isActive() or self._process is not None
 
     def scan(self, roots: list[SkillRoot]) -> None:
-        """Queue roots for scanning; a root already in the model is emptied and scanned again."""
+        """Queue roots for scanning; a root already in the library is emptied and scanned again."""
         for root in roots:
-            self._model.add_root(root)
-            self._model.clear_root(root.path)
-            self._model.set_scanning(root.path, True)
+            self._library.add_root(root)
+            self._library.clear_root(root.path)
+            self._library.set_scanning(root.path, True)
             self._found = collections.deque(item for item in self._found if item[0] != root.path)
         self._queue.extend(root for root in roots if root not in self._queue)
         if self._process is None:
             self._start_next()
         if not self._timer.isActive():
             self._timer.start()
+        self.scan_started.emit()
 
     def stop(self) -> None:
         """Kill a running scan and forget the queue: used when the window closes."""
@@ -98,7 +99,7 @@ class LibraryLoader(QObject):
         hidden = self._queue[0].include_hidden
         self._running = [root for root in self._queue if root.include_hidden == hidden]
         self._queue = [root for root in self._queue if root not in self._running]
-        arguments = ["-m", "studio.ui.scan_process"]
+        arguments = ["-m", "studio.skills.scan_process"]
         if self._cache_path is not None:
             arguments += ["--cache", str(self._cache_path)]
         if hidden:
@@ -156,40 +157,25 @@ class LibraryLoader(QObject):
         self.drain()
 
     def drain(self) -> bool:
-        """Move what the scan found into the model; True while there is more to come."""
+        """Move what the scan found into the library; True while there is more to come."""
         batch: dict[Path, list[SkillSummary]] = {}
         for _ in range(min(BATCH, len(self._found))):
             path, data = self._found.popleft()
             batch.setdefault(path, []).append(SkillSummary.from_cache(path, data))
         for path, summaries in batch.items():
-            self._model.add_skills(path, summaries)
+            self._library.add_skills(path, summaries)
         if batch:
             # The summaries live as long as the library: freezing them keeps full collections of
             # the cyclic GC from walking them again and again, which stalls the GUI for 30+ ms.
             gc.freeze()
-            self.progressed.emit(self._model.skill_count)
+            self.progressed.emit(self._library.skill_count)
         while self._done and not any(path == self._done[0][0] for path, _ in self._found):
             path, error, folders = self._done.popleft()
-            self._model.set_scanning(path, False, error)
+            self._library.set_scanning(path, False, error)
             self.root_scanned.emit(path, folders)
         if self._process is None and not self._queue and not self._found and not self._done:
             self._timer.stop()
-            self._mark_duplicates()
+            self._library.mark_duplicate_names()
             self.scan_finished.emit()
             return False
         return True
-
-    def _mark_duplicates(self) -> None:
-        scans = self._model.scans()
-        for scan in scans:
-            scan.skills = [_without_duplicate_mark(summary) for summary in scan.skills]
-        mark_duplicates(scans)
-        for scan in scans:
-            self._model.replace_summaries(scan.root.path, scan.skills)
-
-
-def _without_duplicate_mark(summary: SkillSummary) -> SkillSummary:
-    if not any(d.code == DUPLICATE_NAME for d in summary.diagnostics):
-        return summary
-    kept = tuple(d for d in summary.diagnostics if d.code != DUPLICATE_NAME)
-    return replace(summary, diagnostics=kept)

@@ -1,16 +1,20 @@
 """The studio's main window: the library on the left, editor tabs in the centre, problems below.
 
-The window owns the pieces and wires them; the work on skills (open, save, rename, delete, fix,
-reload) lives in `SkillActions` (see `studio.ui.actions`), which the window's menus call.
+The window builds the pieces and wires them; the work is done by controllers with one job each
+(`studio.ui.controllers`): the editor tabs, autosaves, the library's roots, the operations on
+skills and the problems list, over one core `Library`. Nothing imports this module but the app.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -22,30 +26,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.settings import SettingsStore
-from studio.skills.library import SkillRoot, standard_locations
-from studio.ui.actions import SkillActions
-from studio.ui.autosave import AutosaveStore
+from studio.editing.autosave import AutosaveStore
+from studio.settings import Settings, SettingsStore
+from studio.skills.collection import Library, Problem
+from studio.skills.library import standard_locations
+from studio.ui import asyncqt
 from studio.ui.chat.dock import ChatDock
+from studio.ui.controllers.autosaving import Autosaver
+from studio.ui.controllers.editors import EditorTabs
+from studio.ui.controllers.feedback import Feedback
+from studio.ui.controllers.problems import ProblemsController
+from studio.ui.controllers.roots import LibraryRoots
+from studio.ui.controllers.skill_ops import SkillOperations
+from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.library_loader import LibraryLoader
+from studio.ui.menus import make_action, make_menus
 from studio.ui.models.library_model import LibraryModel
-from studio.ui.models.problems_model import Problem
 from studio.ui.tasks import TaskSet
 from studio.ui.theme import editor_font
 from studio.ui.watcher import FileWatcher
 from studio.ui.widgets.editor_tab import SkillEditorTab
-from studio.ui.widgets.file_tab import FileTab
 from studio.ui.widgets.library_panel import LibraryPanel
 from studio.ui.widgets.problems_panel import ProblemsPanel
-
-AUTOSAVE_INTERVAL_MS = 4000
-# A root with more rows than this stays collapsed after its scan: laying out that many rows at
-# once would stall the window; the user opens it when they want it.
-EXPAND_LIMIT = 2000
-DIRTY_MARK = " ●"
-
-Tab = SkillEditorTab | FileTab
-
 
 WELCOME = """
 <div style='text-align:center'>
@@ -61,6 +63,10 @@ WELCOME = """
 class MainWindow(QMainWindow):
     """The one window of the studio.
 
+    Attributes:
+        library: the core state of the library, which every view reads.
+        editors, autosaver, roots, skill_ops, problems: the controllers.
+
     Signals:
         closed: the window closed (after every unsaved change was saved or discarded).
     """
@@ -72,29 +78,20 @@ class MainWindow(QMainWindow):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.store = store
-        self.settings = store.settings
-        self.autosave = autosave if autosave is not None else AutosaveStore()
-        self.session_roots = list(session_roots or [])
         self.tasks = TaskSet()
-        self.code_font = editor_font(self.settings.editor_font)
         self._close_allowed = False
-        self._autosaved: dict[Path, str] = {}
-        self._expand_when_scanned: set[Path] = set()
 
         self.setWindowTitle("Skill Studio")
         self.setObjectName("mainWindow")
         self.setDockNestingEnabled(False)
-        self.library_model = LibraryModel(self)
-        self.loader = LibraryLoader(self.library_model, cache_path, self)
+        self.library = Library()
+        self.library_model = LibraryModel(self.library, self)
+        self.loader = LibraryLoader(self.library, cache_path, self)
         self.watcher = FileWatcher(self)
         self.library_panel = LibraryPanel(self.library_model)
         self.problems_panel = ProblemsPanel()
 
         self.tabs = QTabWidget()
-        self.tabs.setTabsClosable(True)
-        self.tabs.setMovable(True)
-        self.tabs.setDocumentMode(True)
-        self.tabs.setElideMode(Qt.TextElideMode.ElideMiddle)
         self.welcome = QLabel(WELCOME)
         self.welcome.setObjectName("welcome")
         self.welcome.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -117,32 +114,45 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.scan_label)
         self.statusBar().addPermanentWidget(self.scan_progress)
 
-        self.actions_ = SkillActions(self)
+        feedback = self._feedback = Feedback(self, self.statusBar())
+        self.editors: EditorTabs
+        self.autosaver = Autosaver(autosave if autosave is not None else AutosaveStore(),
+                                   lambda: self.editors.editor_tabs(), feedback, self)
+        self.editors = EditorTabs(self.tabs, self.centre, self.welcome, self.library,
+                                  self.watcher, self.autosaver, feedback, self.tasks,
+                                  editor_font(self.settings.editor_font), self)
+        self.roots = LibraryRoots(self.library, self.library_model, self.loader, self.watcher,
+                                  store, self.library_panel, feedback,
+                                  lambda directory: self.editors.skill_tab(directory) is not None,
+                                  session_roots or [], self)
+        self.skill_ops = SkillOperations(self.library, self.editors, self.library_panel, feedback,
+                                         self.problems_panel.fixable_problem)
+        self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
         self._make_actions()
-        self.chat = ChatDock(self)
-        self._autosave_timer = QTimer(self)
-        self._autosave_timer.setInterval(AUTOSAVE_INTERVAL_MS)
-        self._autosave_timer.timeout.connect(self._on_autosave_timer_timeout)
-        self._autosave_timer.start()
+        self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
+                             lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
 
-        self.tabs.tabCloseRequested.connect(self._on_tabs_tab_close_requested)
-        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
-        self.library_panel.skill_activated.connect(self._on_library_panel_skill_activated)
-        self.library_panel.file_activated.connect(self._on_library_panel_file_activated)
-        self.problems_panel.problem_activated.connect(self._on_problems_panel_problem_activated)
+        self.editors.skill_opened.connect(self.library_panel.select_skill)
+        self.library_panel.skill_activated.connect(self.editors.open_summary)
+        self.library_panel.file_activated.connect(self.editors.open_library_file)
+        self.problems_panel.problem_activated.connect(self.editors.go_to_problem)
         self.problems_panel.fix_requested.connect(self._on_problems_panel_fix_requested)
-        self.problems_panel.scope_changed.connect(self._on_problems_panel_scope_changed)
+        self.library_model.skills_changed.connect(self._on_library_model_skills_changed)
+        self.loader.scan_started.connect(self._on_loader_scan_started)
         self.loader.progressed.connect(self._on_loader_progressed)
         self.loader.scan_finished.connect(self._on_loader_scan_finished)
-        self.loader.root_scanned.connect(self._on_loader_root_scanned)
         self.watcher.file_changed.connect(self._on_watcher_file_changed)
-        self.watcher.folder_changed.connect(self._on_watcher_folder_changed)
+        self.closed.connect(self.chat.pane.stop)
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
         self.resizeDocks([self.problems_dock], [150], Qt.Orientation.Vertical)
         self._restore_geometry()
-        self._refresh_problems()
+        self.problems.refresh()
+
+    @property
+    def settings(self) -> Settings:
+        return self.store.settings
 
     def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -155,81 +165,60 @@ class MainWindow(QMainWindow):
 
     # -- actions and menus ---------------------------------------------------------------------------
 
-    def _action(self, text: str, slot: object,
-                shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
-                tip: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
+    def _spawn(self, make: Callable[[], Coroutine[Any, Any, object]]) -> Callable[[], None]:
+        """A slot that starts the coroutine `make()` returns as one of the window's tasks."""
+
+        def start() -> None:
+            self.tasks.spawn(make())
+
+        return start
 
     def _make_actions(self) -> None:
-        acts = self.actions_
+        editors, roots, ops = self.editors, self.roots, self.skill_ops
         key = QKeySequence.StandardKey
-        self.new_action = self._action("&New Skill…", acts.new_skill_clicked, "Ctrl+N",
-                                       "Create a skill from the template")
-        self.add_root_action = self._action("&Add Folder of Skills…", acts.add_folder_clicked,
-                                            "Ctrl+O", "Add a folder to the library")
-        self.add_zip_action = self._action("Add &Zip of Skills…", acts.add_zip_clicked, None,
-                                           "Add a zip archive (read-only) to the library")
-        self.remove_root_action = self._action("&Remove Root", acts.remove_root_clicked, None,
-                                               "Remove the selected root from the library")
-        self.save_action = self._action("&Save", acts.save_clicked, key.Save,
-                                        "Save the current tab")
-        self.close_tab_action = self._action("&Close Tab", acts.close_tab_clicked, "Ctrl+W")
-        self.settings_action = self._action("Se&ttings…", acts.settings_clicked,
-                                            key.Preferences)
-        self.quit_action = self._action("&Quit", self.close, "Ctrl+Q")
-        self.undo_action = self._action("&Undo", acts.undo_clicked)
-        self.redo_action = self._action("&Redo", acts.redo_clicked)
-        self.filter_action = self._action("&Filter Library", self.library_panel.focus_filter,
-                                          "Ctrl+F", "Filter the library by name or description")
-        self.fix_action = self._action("Apply &Fix", acts.fix_clicked, "Ctrl+.",
-                                       "Apply the fix offered for a problem")
-        self.rename_action = self._action("&Rename Skill…", acts.rename_clicked, "F2",
-                                          "Rename the skill: its folder and its name together")
-        self.delete_action = self._action("&Delete Skill…", acts.delete_clicked, None,
-                                          "Move the skill's folder to the trash")
-        self.validate_action = self._action("Show Problems of the &Whole Library",
-                                            self.show_library_problems, "Ctrl+Shift+M")
-        self.rescan_action = self._action("Rescan &Library", acts.rescan_clicked, "F5")
+
+        self.new_action = make_action(self, "&New Skill…", self._spawn(ops.new_skill), "Ctrl+N",
+                                      "Create a skill from the template")
+        self.add_root_action = make_action(
+            self, "&Add Folder of Skills…", self._spawn(lambda: roots.pick_root(zip_file=False)),
+            "Ctrl+O", "Add a folder to the library")
+        self.add_zip_action = make_action(
+            self, "Add &Zip of Skills…", self._spawn(lambda: roots.pick_root(zip_file=True)),
+            None, "Add a zip archive (read-only) to the library")
+        self.remove_root_action = make_action(self, "&Remove Root", lambda: roots.remove_root(),
+                                              None, "Remove the selected root from the library")
+        self.save_action = make_action(self, "&Save", editors.save_current, key.Save,
+                                       "Save the current tab")
+        self.close_tab_action = make_action(self, "&Close Tab", editors.close_current, "Ctrl+W")
+        self.settings_action = make_action(self, "Se&ttings…", self._spawn(self.open_settings),
+                                           key.Preferences)
+        self.quit_action = make_action(self, "&Quit", self.close, "Ctrl+Q")
+        self.undo_action = make_action(self, "&Undo", editors.undo_current)
+        self.redo_action = make_action(self, "&Redo", editors.redo_current)
+        self.filter_action = make_action(self, "&Filter Library", self.library_panel.focus_filter,
+                                         "Ctrl+F", "Filter the library by name or description")
+        self.fix_action = make_action(self, "Apply &Fix", self._spawn(ops.apply_fix), "Ctrl+.",
+                                      "Apply the fix offered for a problem")
+        self.rename_action = make_action(self, "&Rename Skill…", self._spawn(ops.rename_skill),
+                                         "F2", "Rename the skill: its folder and its name together")
+        self.delete_action = make_action(self, "&Delete Skill…", self._spawn(ops.delete_skill),
+                                         None, "Move the skill's folder to the trash")
+        self.validate_action = make_action(self, "Show Problems of the &Whole Library",
+                                           self.show_library_problems, "Ctrl+Shift+M")
+        self.rescan_action = make_action(self, "Rescan &Library", roots.rescan, "F5")
 
         self.locations_menu = QMenu("Standard &Locations", self)
         self.locations_menu.aboutToShow.connect(self._on_locations_menu_about_to_show)
-
-        menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
-        for action in (self.new_action, self.add_root_action, self.add_zip_action):
-            file_menu.addAction(action)
-        file_menu.addMenu(self.locations_menu)
-        file_menu.addAction(self.remove_root_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.save_action)
-        file_menu.addAction(self.close_tab_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.settings_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = menu.addMenu("&Edit")
-        for action in (self.undo_action, self.redo_action):
-            edit_menu.addAction(action)
-        edit_menu.addSeparator()
-        edit_menu.addAction(self.filter_action)
-        edit_menu.addAction(self.fix_action)
-        skill_menu = menu.addMenu("&Skill")
-        for action in (self.rename_action, self.delete_action):
-            skill_menu.addAction(action)
-        skill_menu.addSeparator()
-        skill_menu.addAction(self.validate_action)
-        skill_menu.addAction(self.rescan_action)
-        view_menu = menu.addMenu("&View")
-        view_menu.addAction(self.library_dock.toggleViewAction())
-        view_menu.addAction(self.problems_dock.toggleViewAction())
+        self.menus = make_menus(
+            self,
+            file=[self.new_action, self.add_root_action, self.add_zip_action, self.locations_menu,
+                  self.remove_root_action, None, self.save_action, self.close_tab_action, None,
+                  self.settings_action, None, self.quit_action],
+            edit=[self.undo_action, self.redo_action, None, self.filter_action, self.fix_action],
+            skill=[self.rename_action, self.delete_action, None, self.validate_action,
+                   self.rescan_action],
+            view=[self.library_dock.toggleViewAction(), self.problems_dock.toggleViewAction()],
+            locations=self.locations_menu)
 
         toolbar = self.library_panel.toolbar
         add_button = QToolButton()
@@ -251,76 +240,52 @@ class MainWindow(QMainWindow):
 
     def _on_locations_menu_about_to_show(self) -> None:
         self.locations_menu.clear()
-        known = {node.scan.root.path for node in self.library_model.roots()}
         for location in standard_locations(Path.cwd(), Path.home()):
             shown = str(location).replace(str(Path.home()), "~", 1)
-            if location in known:
+            if self.library.root(location) is not None:
                 action = self.locations_menu.addAction(f"{shown} (in the library)")
                 action.setEnabled(False)
                 continue
             suffix = "" if location.is_dir() else " (create it)"
             action = self.locations_menu.addAction(shown + suffix)
             action.triggered.connect(
-                lambda _checked=False, where=location: self.actions_.add_location(where))
+                lambda _checked=False, where=location: self.roots.add_location(where))
 
     # -- the library ----------------------------------------------------------------------------------
 
-    def root_paths(self) -> list[Path]:
-        paths: list[Path] = []
-        for text in [*self.settings.roots, *map(str, self.session_roots)]:
-            path = Path(text).expanduser()
-            if path not in paths:
-                paths.append(path)
-        return paths
-
     def start(self) -> None:
         """Scan every root (settings and command line); the window is already usable."""
-        roots = [SkillRoot(path, self.settings.include_hidden) for path in self.root_paths()]
-        if roots:
-            self.scan(roots)
-        for root in roots:
-            if not root.is_zip:
-                self.watcher.watch_folder(root.path)
+        self.roots.start()
         self._update_library_hint()
         if self.store.problems:
             self.statusBar().showMessage(self.store.problems[0], 15000)
 
-    def scan(self, roots: list[SkillRoot]) -> None:
-        """Scan roots; new roots open up when their scan is done.
-
-        A root stays collapsed while it fills: a tree view lays out every visible child on each
-        insertion, which for thousands of skills would stall the window again and again.
-        """
-        known = {node.scan.root.path for node in self.library_model.roots()}
-        self._expand_when_scanned.update(root.path for root in roots if root.path not in known)
-        self.loader.scan(roots)
-        self._show_scanning()
-
-    def _show_scanning(self) -> None:
-        self.scan_label.setText("Scanning skills…")
-        self.scan_progress.show()
+    def _show_count(self) -> None:
+        count = self.library.skill_count
+        self.scan_label.setText(f"{count:,} skill{'s' * (count != 1)}")
 
     def _on_loader_progressed(self, count: int) -> None:
         self.scan_label.setText(f"Scanning skills… {count:,} found")
 
+    def _on_loader_scan_started(self) -> None:
+        self.scan_label.setText("Scanning skills…")
+        self.scan_progress.show()
+
+    def _on_library_model_skills_changed(self, _count: int) -> None:
+        if not self.loader.busy:
+            self._show_count()
+        self.chat.pane.refresh_skills()
+
     def _on_loader_scan_finished(self) -> None:
-        for path in sorted(self._expand_when_scanned):
-            node = self.library_model.root_node(path)
-            if node is not None and len(node.children) <= EXPAND_LIMIT:
-                self.library_panel.expand_root(path)
-        self._expand_when_scanned.clear()
         self.scan_progress.hide()
-        count = self.library_model.skill_count
-        errors = [node.scan.error for node in self.library_model.roots() if node.scan.error]
-        self.scan_label.setText(f"{count:,} skill{'s' * (count != 1)}")
+        self._show_count()
+        errors = [state.error for state in self.library.roots() if state.error]
         if errors:
             self.statusBar().showMessage(errors[0], 15000)
         self._update_library_hint()
-        if self.problems_panel.library_scope:
-            self._refresh_problems()
 
     def _update_library_hint(self) -> None:
-        if not self.library_model.roots():
+        if not self.library.roots():
             self.library_panel.count_label.setText(
                 "No skill folders yet: add one with Add ▸ (Ctrl+O).")
 
@@ -328,168 +293,29 @@ class MainWindow(QMainWindow):
         self.problems_dock.show()
         self.problems_panel.scope.setCurrentIndex(1)
 
-    # -- tabs -----------------------------------------------------------------------------------------
-
-    def editor_tabs(self) -> list[Tab]:
-        found: list[Tab] = []
-        for index in range(self.tabs.count()):
-            widget = self.tabs.widget(index)
-            if isinstance(widget, SkillEditorTab | FileTab):
-                found.append(widget)
-        return found
-
-    def skill_tab(self, directory: Path) -> SkillEditorTab | None:
-        for tab in self.editor_tabs():
-            if isinstance(tab, SkillEditorTab) and tab.directory == directory:
-                return tab
-        return None
-
-    def tab_for_path(self, path: Path) -> Tab | None:
-        for tab in self.editor_tabs():
-            if tab.path == path:
-                return tab
-        return None
-
-    def current_tab(self) -> Tab | None:
-        widget = self.tabs.currentWidget()
-        return widget if isinstance(widget, SkillEditorTab | FileTab) else None
-
-    def current_skill_tab(self) -> SkillEditorTab | None:
-        widget = self.tabs.currentWidget()
-        return widget if isinstance(widget, SkillEditorTab) else None
-
-    def add_tab(self, tab: Tab, tooltip: str) -> None:
-        index = self.tabs.addTab(tab, tab.title)
-        self.tabs.setTabToolTip(index, tooltip)
-        self.tabs.setCurrentIndex(index)
-        self.centre.setCurrentWidget(self.tabs)
-        tab.dirty_changed.connect(lambda _dirty, which=tab: self.update_tab_title(which))
-        if isinstance(tab, SkillEditorTab):
-            tab.diagnostics_changed.connect(lambda which=tab: self._on_tab_diagnostics_changed(which))
-            tab.file_open_requested.connect(self._on_tab_file_open_requested)
-        self.watcher.watch_file(tab.path)
-        self._refresh_problems()
-
-    def remove_tab(self, tab: Tab) -> None:
-        index = self.tabs.indexOf(tab)
-        if index >= 0:
-            self.tabs.removeTab(index)
-        self.watcher.unwatch_file(tab.path)
-        self.autosave.discard(tab.path)
-        self._autosaved.pop(tab.path, None)
-        tab.deleteLater()
-        if self.tabs.count() == 0:
-            self.centre.setCurrentWidget(self.welcome)
-        self._refresh_problems()
-
-    def update_tab_title(self, tab: Tab) -> None:
-        index = self.tabs.indexOf(tab)
-        if index < 0:
-            return
-        self.tabs.setTabText(index, tab.title + (DIRTY_MARK if tab.dirty else ""))
-        self.tabs.setTabToolTip(index, str(tab.path) + ("\nUnsaved changes" if tab.dirty else ""))
-
-    def set_editor_font(self, font: QFont) -> None:
-        self.code_font = font
-        for tab in self.editor_tabs():
-            tab.set_editor_font(font)
-
-    def _on_tabs_tab_close_requested(self, index: int) -> None:
-        widget = self.tabs.widget(index)
-        if isinstance(widget, SkillEditorTab | FileTab):
-            self.tasks.spawn(self.actions_.close_tab(widget))
-
-    def _on_tabs_current_changed(self, _index: int) -> None:
-        tab = self.current_tab()
-        if tab is not None:
-            tab.setFocus()
-        if not self.problems_panel.library_scope:
-            self._refresh_problems()
-
-    def _on_tab_diagnostics_changed(self, tab: SkillEditorTab) -> None:
-        if tab is self.current_tab() or self.problems_panel.library_scope:
-            self._refresh_problems()
-
-    def _on_tab_file_open_requested(self, path: Path, line: int) -> None:
-        self.actions_.open_file(path, line)
-
-    def _on_library_panel_skill_activated(self, summary: object) -> None:
-        self.actions_.open_summary(summary)
-
-    def _on_library_panel_file_activated(self, summary: object, path: Path) -> None:
-        self.actions_.open_library_file(summary, path)
-
-    # -- problems -------------------------------------------------------------------------------------
-
-    def _refresh_problems(self) -> None:
-        panel = self.problems_panel
-        if panel.library_scope:
-            problems: list[Problem] = []
-            for summary in self.library_model.summaries():
-                tab = self.skill_tab(summary.directory)
-                diagnostics = tab.diagnostics if tab is not None else summary.diagnostics
-                name = tab.title if tab is not None else summary.display_name
-                problems.extend(Problem(summary.directory, name, d) for d in diagnostics)
-            panel.set_problems(problems, "No problems in the library.")
-            return
-        tab = self.current_skill_tab()
-        if tab is None:
-            panel.set_problems([], "Open a skill to see its problems.")
-            return
-        panel.set_problems([Problem(tab.directory, tab.title, d) for d in tab.diagnostics],
-                           f"No problems in {tab.title}.")
-        self.update_tab_title(tab)
-
-    def _on_problems_panel_problem_activated(self, problem: Problem) -> None:
-        self.actions_.go_to_problem(problem)
-
     def _on_problems_panel_fix_requested(self, problem: Problem) -> None:
-        self.tasks.spawn(self.actions_.apply_fix(problem))
-
-    def _on_problems_panel_scope_changed(self, _scope: int) -> None:
-        self._refresh_problems()
-
-    # -- files changing on disk, autosave ------------------------------------------------------------
+        self.tasks.spawn(self.skill_ops.apply_fix(problem))
 
     def _on_watcher_file_changed(self, path: Path) -> None:
-        self.tasks.spawn(self.actions_.file_changed_on_disk(path))
+        self.tasks.spawn(self.editors.file_changed_on_disk(path))
 
-    def _on_watcher_folder_changed(self, path: Path) -> None:
-        self.actions_.library_folder_changed(path)
+    # -- settings -------------------------------------------------------------------------------------
 
-    def _on_loader_root_scanned(self, root: Path, folders: list[Path]) -> None:
-        node = self.library_model.root_node(root)
-        if node is not None and not node.scan.root.is_zip:
-            keep = {root, *folders}
-            self.watcher.unwatch_folders([f for f in self.watcher.folders_below(root) if f not in keep])
-            self.watcher.watch_folders([root, *folders])
-
-    def _on_autosave_timer_timeout(self) -> None:
-        self.autosave_now()
-
-    def autosave_now(self) -> None:
-        """Keep the text of every dirty tab beside the settings; forget it for clean tabs."""
-        for tab in self.editor_tabs():
-            path = tab.path
-            if not tab.dirty:
-                if self._autosaved.pop(path, None) is not None:
-                    self.autosave.discard(path)
-                continue
-            text = tab.text()
-            if self._autosaved.get(path) == text:
-                continue
-            try:
-                self.autosave.write(path, text, "skill" if isinstance(tab, SkillEditorTab)
-                                    else "file")
-            except OSError as exc:
-                self.statusBar().showMessage(
-                    f"Could not keep a backup of unsaved changes to {path.name}: {exc}", 10000)
-                continue
-            self._autosaved[path] = text
-
-    def forget_autosave(self, path: Path) -> None:
-        self._autosaved.pop(path, None)
-        self.autosave.discard(path)
+    async def open_settings(self) -> bool:
+        dialog = SettingsDialog(self.settings, self)
+        if await asyncqt.ask(dialog) != QDialog.DialogCode.Accepted:
+            return False
+        old_roots = set(self.roots.root_paths())
+        old_hidden = self.settings.include_hidden
+        self.store.settings = dialog.result_settings()
+        try:
+            self.store.save(explicit=True)
+        except OSError as exc:
+            self._feedback.tell("Settings not saved",
+                                f"{self.store.path} could not be written: {exc}")
+        self.editors.set_editor_font(editor_font(self.settings.editor_font))
+        self.roots.settings_changed(old_roots, old_hidden)
+        return True
 
     # -- session --------------------------------------------------------------------------------------
 
@@ -518,26 +344,26 @@ class MainWindow(QMainWindow):
             settings.window.geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
             settings.window.state = bytes(self.saveState().toBase64().data()).decode("ascii")
         if settings.remember_open_tabs:
-            settings.open_tabs = [str(tab.directory) for tab in self.editor_tabs()
+            settings.open_tabs = [str(tab.directory) for tab in self.editors.editor_tabs()
                                   if isinstance(tab, SkillEditorTab)]
         self.store.save()
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
-            for tab in self.editor_tabs():
+            for tab in self.editors.editor_tabs():
                 tab.refresh_colors()
 
     def close_without_asking(self) -> None:
         """Close now, keeping unsaved edits only as autosaves (offered back at the next start)."""
-        self.autosave_now()
+        self.autosaver.autosave_now()
         self._close_allowed = True
         self.close()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._close_allowed:
             self.loader.stop()
-            self._autosave_timer.stop()
+            self.autosaver.stop()
             self.remember_session()
             event.accept()
             self.closed.emit()
@@ -546,8 +372,8 @@ class MainWindow(QMainWindow):
         self.tasks.spawn(self._close_when_confirmed())
 
     async def _close_when_confirmed(self) -> None:
-        if await self.actions_.confirm_close(self.editor_tabs()):
-            for tab in self.editor_tabs():
-                self.forget_autosave(tab.path)
+        if await self.editors.confirm_close(self.editors.editor_tabs()):
+            for tab in self.editors.editor_tabs():
+                self.autosaver.forget(tab.path)
             self._close_allowed = True
             self.close()

@@ -18,8 +18,8 @@ import qasync
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from studio.editing.autosave import AutosaveStore
 from studio.settings import SettingsStore
-from studio.ui.autosave import AutosaveStore
 from studio.ui.mainwindow import MainWindow
 from studio.ui.qtcheck import problem
 from studio.ui.theme import apply_style

@@ -22,7 +22,7 @@ def _type_name(qtbot: QtBot, tab: object, text: str) -> None:
 def test_typing_an_invalid_name_shows_the_problem(qtbot: QtBot, make_window: WindowFactory,
                                                   skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "pdf-tools")
+    tab = window.editors.open_skill(skills_root / "pdf-tools")
     assert tab is not None
     _type_name(qtbot, tab, "PDF-tools")
 
@@ -40,7 +40,7 @@ def test_typing_an_invalid_name_shows_the_problem(qtbot: QtBot, make_window: Win
 def test_the_fix_button_fixes_it(qtbot: QtBot, make_window: WindowFactory,
                                  skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "pdf-tools")
+    tab = window.editors.open_skill(skills_root / "pdf-tools")
     assert tab is not None
     _type_name(qtbot, tab, "PDF-tools")
     panel = window.problems_panel
@@ -61,7 +61,7 @@ def test_the_fix_button_fixes_it(qtbot: QtBot, make_window: WindowFactory,
 def test_ctrl_period_applies_the_fix(qtbot: QtBot, make_window: WindowFactory,
                                      skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "pdf-tools")
+    tab = window.editors.open_skill(skills_root / "pdf-tools")
     assert tab is not None
     tab.set_field("allowed-tools", "Read")
     tab.doc.set_text(tab.doc.text().replace("allowed-tools: Read", "allowed-tools: [Read, Bash]"))
@@ -81,7 +81,7 @@ def test_ctrl_s_writes_the_file_atomically(qtbot: QtBot, make_window: WindowFact
     window = make_window(skills_root)
     skill_file = skills_root / "web-search" / "SKILL.md"
     inode = os.stat(skill_file).st_ino
-    tab = window.actions_.open_skill(skill_file.parent)
+    tab = window.editors.open_skill(skill_file.parent)
     assert tab is not None
     window.activateWindow()
     tab.views.setCurrentWidget(tab.body_editor)
@@ -104,10 +104,10 @@ def test_crlf_files_keep_their_line_ends(qtbot: QtBot, make_window: WindowFactor
     skill_file = skills_root / "web-search" / "SKILL.md"
     skill_file.write_bytes(skill_file.read_bytes().replace(b"\n", b"\r\n"))
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skill_file.parent)
+    tab = window.editors.open_skill(skill_file.parent)
     assert tab is not None
     tab.set_field("license", "MIT")
-    assert window.actions_.save(tab)
+    assert window.editors.save(tab)
     data = skill_file.read_bytes()
     assert b"license: MIT\r\n" in data
     assert b"\n" not in data.replace(b"\r\n", b"")
@@ -116,7 +116,7 @@ def test_crlf_files_keep_their_line_ends(qtbot: QtBot, make_window: WindowFactor
 def test_undo_and_redo_work_across_form_and_text(qtbot: QtBot, make_window: WindowFactory,
                                                  skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "web-search")
+    tab = window.editors.open_skill(skills_root / "web-search")
     assert tab is not None
     original = tab.doc.text()
     window.activateWindow()
@@ -151,7 +151,7 @@ def test_undo_and_redo_work_across_form_and_text(qtbot: QtBot, make_window: Wind
 def test_raw_edits_refresh_the_form_and_body(qtbot: QtBot, make_window: WindowFactory,
                                              skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "web-search")
+    tab = window.editors.open_skill(skills_root / "web-search")
     assert tab is not None
     tab.views.setCurrentWidget(tab.raw_editor)
     cursor = tab.raw_editor.document().find("description: ")
@@ -169,7 +169,7 @@ def test_raw_edits_refresh_the_form_and_body(qtbot: QtBot, make_window: WindowFa
 def test_metadata_table_writes_the_mapping(qtbot: QtBot, make_window: WindowFactory,
                                            skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "web-search")
+    tab = window.editors.open_skill(skills_root / "web-search")
     assert tab is not None
     model = tab.form.metadata_model
     index = model.add_row()
@@ -184,7 +184,7 @@ def test_metadata_table_writes_the_mapping(qtbot: QtBot, make_window: WindowFact
 def test_problem_double_click_goes_to_the_place(qtbot: QtBot, make_window: WindowFactory,
                                                 skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "csv-profiler")
+    tab = window.editors.open_skill(skills_root / "csv-profiler")
     assert tab is not None
     panel = window.problems_panel
     row = next(i for i, p in enumerate(panel.model.problems()) if p.diagnostic.code == "SK209")
@@ -204,12 +204,12 @@ def test_a_file_problem_opens_the_file(qtbot: QtBot, make_window: WindowFactory,
     (skills_root / "web-search" / "scripts").mkdir()
     (skills_root / "web-search" / "scripts" / "run.py").write_text("print(1)\n")
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "web-search")
+    tab = window.editors.open_skill(skills_root / "web-search")
     assert tab is not None
     problem = next(p for p in window.problems_panel.model.problems()
                    if p.diagnostic.file == "scripts/run.py")
-    window.actions_.go_to_problem(problem)
-    current = window.current_tab()
+    window.editors.go_to_problem(problem)
+    current = window.editors.current_tab()
     assert current is not None and current.path == skills_root / "web-search/scripts/run.py"
     assert current.text() == "print(1)\n"
 
@@ -222,7 +222,7 @@ def test_a_dark_palette_is_followed(qtbot: QtBot, make_window: WindowFactory,
     from studio.ui.theme import is_dark
 
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "web-search")
+    tab = window.editors.open_skill(skills_root / "web-search")
     assert tab is not None
     app = QApplication.instance()
     assert isinstance(app, QApplication)
@@ -247,11 +247,11 @@ def test_a_file_that_is_not_utf8_opens_read_only(qtbot: QtBot, make_window: Wind
     skill_file = skills_root / "web-search" / "SKILL.md"
     skill_file.write_bytes(b"---\nname: web-search\ndescription: caf\xe9\n---\n")
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skill_file.parent)
+    tab = window.editors.open_skill(skill_file.parent)
     assert tab is not None
     assert tab.doc.read_only and tab.raw_editor.isReadOnly()
     assert "not valid UTF-8" in tab.banner.text()
-    assert not window.actions_.save(tab)
+    assert not window.editors.save(tab)
     assert skill_file.read_bytes().endswith(b"caf\xe9\n---\n")
 
 
@@ -261,7 +261,7 @@ def test_an_unclosed_frontmatter_turns_the_form_and_body_off(qtbot: QtBot,
     skill_file = skills_root / "web-search" / "SKILL.md"
     skill_file.write_text("---\nname: web-search\ndescription: x\n# Body\n", encoding="utf-8")
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skill_file.parent)
+    tab = window.editors.open_skill(skill_file.parent)
     assert tab is not None
     assert tab.form.notice.isVisibleTo(tab.form)
     assert tab.form.name_edit.isReadOnly()

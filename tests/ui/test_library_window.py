@@ -11,7 +11,7 @@ from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from studio.ui import actions
+from studio.ui.controllers import roots, skill_ops
 from studio.ui.dialogs.skill_name import NewSkillDialog, RenameSkillDialog
 from studio.ui.models.library_model import KIND_ROLE, LibraryModel
 from tests.ui.helpers import WindowFactory, click, open_dialog, start, write_skill
@@ -32,8 +32,8 @@ def test_the_scan_fills_the_model(qtbot: QtBot, make_window: WindowFactory, skil
         model, QAbstractItemModelTester.FailureReportingMode.Fatal)
     proxy_tester = QAbstractItemModelTester(
         window.library_panel.proxy, QAbstractItemModelTester.FailureReportingMode.Fatal)
-    window.actions_.add_root(skills_root)
-    window.actions_.add_root(zip_root)
+    window.roots.add_root(skills_root)
+    window.roots.add_root(zip_root)
     qtbot.waitUntil(lambda: not window.loader.busy, timeout=10000)
 
     assert model.skill_count == 4
@@ -68,10 +68,10 @@ def test_status_icons_and_tooltips_show_the_first_problem(qtbot: QtBot,
     window = make_window(skills_root)
     model = window.library_model
     broken = model.skill_index(skills_root / "Broken")
-    assert model.summary_for(skills_root / "Broken").status == "not-loadable"
+    assert window.library.summary_for(skills_root / "Broken").status == "not-loadable"
     assert "SK010" in model.data(broken, 3)
     csv = model.skill_index(skills_root / "csv-profiler")
-    assert model.summary_for(skills_root / "csv-profiler").status == "warnings"
+    assert window.library.summary_for(skills_root / "csv-profiler").status == "warnings"
     assert "SK209" in model.data(csv, 3)
     assert not model.data(csv, 1).isNull()
 
@@ -111,16 +111,16 @@ def test_ctrl_f_focuses_the_filter(qtbot: QtBot, make_window: WindowFactory,
 def test_zip_skills_open_read_only(qtbot: QtBot, make_window: WindowFactory,
                                    zip_root: Path) -> None:
     window = make_window(zip_root)
-    summary = window.library_model.summaries()[0]
+    summary = window.library.summaries()[0]
     assert summary.read_only
-    tab = window.actions_.open_summary(summary)
+    tab = window.editors.open_summary(summary)
     assert tab is not None
     assert tab.raw_editor.isReadOnly() and tab.body_editor.isReadOnly()
     assert tab.form.name_edit.isReadOnly()
     assert tab.banner.isVisible() or not tab.banner.isHidden()
-    assert not window.actions_.save(tab)
+    assert not window.editors.save(tab)
     assert "read-only" in window.statusBar().currentMessage()
-    file_tab = window.actions_.open_file(zip_root / "zipped-skill" / "references" / "notes.md")
+    file_tab = window.editors.open_file(zip_root / "zipped-skill" / "references" / "notes.md")
     assert file_tab is not None and file_tab.read_only
     assert file_tab.text() == "# Notes\n"
     with zipfile.ZipFile(zip_root) as bundle:
@@ -130,7 +130,7 @@ def test_zip_skills_open_read_only(qtbot: QtBot, make_window: WindowFactory,
 def test_new_skill_dialog_creates_a_valid_skill(qtbot: QtBot, make_window: WindowFactory,
                                                 skills_root: Path) -> None:
     window = make_window(skills_root)
-    task = start(window.actions_.new_skill())
+    task = start(window.skill_ops.new_skill())
     dialog = open_dialog(qtbot, NewSkillDialog)
     ok = dialog.buttons.buttons()[0]
     qtbot.keyClicks(dialog.name_edit, "Invoice Parser")
@@ -151,16 +151,16 @@ def test_new_skill_dialog_creates_a_valid_skill(qtbot: QtBot, make_window: Windo
     assert created.is_file()
     assert tab.path == created
     assert [d for d in tab.diagnostics if d.severity == "error"] == []
-    assert window.library_model.summary_for(created.parent) is not None
-    assert window.library_model.summary_for(created.parent).valid
+    assert window.library.summary_for(created.parent) is not None
+    assert window.library.summary_for(created.parent).valid
 
 
 def test_rename_changes_the_folder_and_the_name(qtbot: QtBot, make_window: WindowFactory,
                                                 skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "web-search")
+    tab = window.editors.open_skill(skills_root / "web-search")
     assert tab is not None
-    task = start(window.actions_.rename_skill(skills_root / "web-search"))
+    task = start(window.skill_ops.rename_skill(skills_root / "web-search"))
     dialog = open_dialog(qtbot, RenameSkillDialog)
     dialog.name_edit.setText("pdf-tools")
     assert "already exists" in dialog.message.text()
@@ -174,16 +174,16 @@ def test_rename_changes_the_folder_and_the_name(qtbot: QtBot, make_window: Windo
     assert "name: web-lookup\n" in new_file.read_text(encoding="utf-8")
     assert tab.path == new_file and not tab.dirty
     assert [d.code for d in tab.diagnostics if d.severity == "error"] == []
-    assert window.library_model.summary_for(skills_root / "web-lookup") is not None
-    assert window.library_model.summary_for(skills_root / "web-search") is None
+    assert window.library.summary_for(skills_root / "web-lookup") is not None
+    assert window.library.summary_for(skills_root / "web-search") is None
 
 
 def test_rename_without_an_open_tab(qtbot: QtBot, make_window: WindowFactory,
                                     skills_root: Path) -> None:
     window = make_window(skills_root)
-    assert window.actions_.rename_to(skills_root / "csv-profiler", "csv-stats")
+    assert window.skill_ops.rename_to(skills_root / "csv-profiler", "csv-stats")
     assert "name: csv-stats\n" in (skills_root / "csv-stats" / "SKILL.md").read_text()
-    assert window.library_model.summary_for(skills_root / "csv-stats").name == "csv-stats"
+    assert window.library.summary_for(skills_root / "csv-stats").name == "csv-stats"
 
 
 def test_the_folder_fix_renames_after_asking(qtbot: QtBot, make_window: WindowFactory,
@@ -195,13 +195,13 @@ def test_the_folder_fix_renames_after_asking(qtbot: QtBot, make_window: WindowFa
     (root / "Bad Folder").mkdir()
     (root / "Bad Folder" / "SKILL.md").write_text(text)
     window = make_window(root)
-    tab = window.actions_.open_skill(root / "Bad Folder")
+    tab = window.editors.open_skill(root / "Bad Folder")
     assert tab is not None
     problem = next(p for p in window.problems_panel.model.problems()
                    if p.diagnostic.code == "SK108")
     assert problem.diagnostic.fix is not None
     assert problem.diagnostic.fix.rename_directory_to == "new-name"
-    task = start(window.actions_.apply_fix(problem))
+    task = start(window.skill_ops.apply_fix(problem))
     click(open_dialog(qtbot, QMessageBox), Button.Yes)
     qtbot.waitUntil(task.done)
     assert task.result() is True
@@ -213,29 +213,29 @@ def test_delete_asks_then_moves_to_the_trash(qtbot: QtBot, make_window: WindowFa
                                              skills_root: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     trashed: list[Path] = []
-    monkeypatch.setattr(actions, "trash", trashed.append)
+    monkeypatch.setattr(skill_ops, "trash", trashed.append)
     window = make_window(skills_root)
-    window.actions_.open_skill(skills_root / "web-search")
+    window.editors.open_skill(skills_root / "web-search")
 
-    task = start(window.actions_.delete_skill(skills_root / "web-search"))
+    task = start(window.skill_ops.delete_skill(skills_root / "web-search"))
     click(open_dialog(qtbot, QMessageBox), Button.Cancel)
     qtbot.waitUntil(task.done)
     assert task.result() is False and trashed == []
 
-    task = start(window.actions_.delete_skill(skills_root / "web-search"))
+    task = start(window.skill_ops.delete_skill(skills_root / "web-search"))
     box = open_dialog(qtbot, QMessageBox)
     assert "moved to the trash" in box.informativeText()
     click(box, Button.Yes)
     qtbot.waitUntil(task.done)
     assert trashed == [skills_root / "web-search"]
     assert window.tabs.count() == 0
-    assert window.library_model.summary_for(skills_root / "web-search") is None
+    assert window.library.summary_for(skills_root / "web-search") is None
 
 
 def test_the_real_trash_is_used(qtbot: QtBot, make_window: WindowFactory,
                                 skills_root: Path, scratch_home: Path) -> None:
     window = make_window(skills_root)
-    task = start(window.actions_.delete_skill(skills_root / "csv-profiler"))
+    task = start(window.skill_ops.delete_skill(skills_root / "csv-profiler"))
     click(open_dialog(qtbot, QMessageBox), Button.Yes)
     qtbot.waitUntil(task.done)
     assert task.result() is True
@@ -248,7 +248,7 @@ def test_a_new_folder_in_a_root_appears(qtbot: QtBot, make_window: WindowFactory
                                         skills_root: Path) -> None:
     window = make_window(skills_root)
     write_skill(skills_root, "late-arrival")
-    qtbot.waitUntil(lambda: window.library_model.summary_for(skills_root / "late-arrival")
+    qtbot.waitUntil(lambda: window.library.summary_for(skills_root / "late-arrival")
                     is not None, timeout=5000)
     assert window.library_model.index(0, 0).data() == "skills (4)"
 
@@ -259,11 +259,10 @@ def test_skills_come_and_go_live_in_folders_below_a_root(
     group = skills_root / "team" / "docs"
     write_skill(group, "style-guide")
     window = make_window(skills_root)
-    model = window.library_model
     qtbot.waitUntil(lambda: window.watcher.watches_folder(group), timeout=5000)
 
     def shown(directory: Path) -> bool:
-        return model.summary_for(directory) is not None
+        return window.library.summary_for(directory) is not None
 
     write_skill(group, "glossary")
     qtbot.waitUntil(lambda: shown(group / "glossary"), timeout=5000)
@@ -297,14 +296,14 @@ def test_a_large_pack_moved_in_is_left_to_a_rescan(
     qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(actions, "LIVE_SKILLS", 2)
+    monkeypatch.setattr(roots, "LIVE_SKILLS", 2)
     window = make_window(skills_root)
     qtbot.waitUntil(lambda: not window.loader.busy, timeout=5000)
     pack = tmp_path / "pack"
     for name in ("one", "two", "three"):
         write_skill(pack, name)
     pack.rename(skills_root / "pack")
-    qtbot.waitUntil(lambda: window.library_model.summary_for(skills_root / "pack" / "three")
+    qtbot.waitUntil(lambda: window.library.summary_for(skills_root / "pack" / "three")
                     is not None, timeout=5000)
     assert window.library_model.index(0, 0).data() == "skills (6)"
 
@@ -312,9 +311,9 @@ def test_a_large_pack_moved_in_is_left_to_a_rescan(
 def test_remove_root_keeps_the_files(qtbot: QtBot, make_window: WindowFactory,
                                      skills_root: Path) -> None:
     window = make_window()
-    window.actions_.add_root(skills_root)
+    window.roots.add_root(skills_root)
     qtbot.waitUntil(lambda: not window.loader.busy, timeout=10000)
-    window.actions_.remove_root(skills_root)
+    window.roots.remove_root(skills_root)
     assert window.library_model.rowCount() == 0
     assert window.settings.roots == []
     assert (skills_root / "web-search" / "SKILL.md").exists()
@@ -338,11 +337,11 @@ def test_without_a_trash_delete_asks_again_before_deleting_for_good(
     def no_trash(path: Path) -> None:
         raise OSError("no trash can on this volume")
 
-    monkeypatch.setattr(actions, "trash", no_trash)
+    monkeypatch.setattr(skill_ops, "trash", no_trash)
     window = make_window(skills_root)
     target = skills_root / "web-search"
 
-    task = start(window.actions_.delete_skill(target))
+    task = start(window.skill_ops.delete_skill(target))
     click(open_dialog(qtbot, QMessageBox), Button.Yes)
     second = open_dialog(qtbot, QMessageBox)
     assert "no trash can on this volume" in second.text()
@@ -351,9 +350,9 @@ def test_without_a_trash_delete_asks_again_before_deleting_for_good(
     qtbot.waitUntil(task.done)
     assert task.result() is False and (target / "SKILL.md").is_file()
 
-    task = start(window.actions_.delete_skill(target))
+    task = start(window.skill_ops.delete_skill(target))
     click(open_dialog(qtbot, QMessageBox), Button.Yes)
     click(open_dialog(qtbot, QMessageBox), Button.Yes)
     qtbot.waitUntil(task.done)
     assert task.result() is True and not target.exists()
-    assert window.library_model.summary_for(target) is None
+    assert window.library.summary_for(target) is None

@@ -20,8 +20,8 @@ def test_open_tabs_and_geometry_are_restored(qtbot: QtBot, make_window: WindowFa
                                              skills_root: Path, tmp_path: Path) -> None:
     settings = tmp_path / "session.yaml"
     first = make_window(skills_root, settings=settings)
-    first.actions_.open_skill(skills_root / "web-search")
-    first.actions_.open_skill(skills_root / "pdf-tools")
+    first.editors.open_skill(skills_root / "web-search")
+    first.editors.open_skill(skills_root / "pdf-tools")
     first.resize(640, 480)
     first.close()
     qtbot.waitUntil(lambda: not first.isVisible())
@@ -30,8 +30,7 @@ def test_open_tabs_and_geometry_are_restored(qtbot: QtBot, make_window: WindowFa
     assert saved.window.geometry and saved.window.state
 
     second = make_window(skills_root, settings=settings)
-    task = asyncio.ensure_future(second.actions_.reopen_tabs())
-    qtbot.waitUntil(task.done)
+    second.editors.reopen([Path(text) for text in second.settings.open_tabs])
     assert second.tabs.count() == 2
     assert [second.tabs.tabText(i) for i in range(2)] == ["web-search", "pdf-tools"]
     assert (second.width(), second.height()) == (640, 480)
@@ -41,7 +40,7 @@ def test_the_settings_dialog_saves_and_applies(qtbot: QtBot, make_window: Window
                                                skills_root: Path, tmp_path: Path) -> None:
     settings = tmp_path / "dialog.yaml"
     window = make_window(settings=settings)
-    task = start(window.actions_.open_settings())
+    task = start(window.open_settings())
     dialog = open_dialog(qtbot, SettingsDialog)
     dialog.add_root(skills_root)
     dialog.size_spin.setValue(15)
@@ -56,7 +55,7 @@ def test_the_settings_dialog_saves_and_applies(qtbot: QtBot, make_window: Window
     assert saved.roots == [str(skills_root)]
     assert saved.editor_font.size == 15
     assert (saved.backend.kind, saved.backend.model) == ("openai", "qwen3")
-    assert window.code_font.pointSize() == 15
+    assert window.editors.code_font.pointSize() == 15
 
 
 def test_a_broken_settings_file_is_kept_until_saved(qtbot: QtBot, make_window: WindowFactory,
@@ -65,7 +64,7 @@ def test_a_broken_settings_file_is_kept_until_saved(qtbot: QtBot, make_window: W
     settings.write_text("roots: [unclosed\n", encoding="utf-8")
     window = make_window(skills_root, settings=settings)
     assert "not valid YAML" in window.statusBar().currentMessage()
-    window.actions_.add_root(tmp_path)
+    window.roots.add_root(tmp_path)
     window.close()
     qtbot.waitUntil(lambda: not window.isVisible())
     assert settings.read_text(encoding="utf-8") == "roots: [unclosed\n"
@@ -85,7 +84,7 @@ def test_main_shows_the_window_and_returns_when_it_closes(qtbot: QtBot, qapp: QA
             await asyncio.sleep(0.05)
             window = next((w for w in qapp.topLevelWidgets()
                            if w.objectName() == "mainWindow" and w.isVisible()), None)
-        while window.current_tab() is None:
+        while window.editors.current_tab() is None:
             await asyncio.sleep(0.05)
         window.close()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from studio.ui.autosave import AutosaveStore
+from studio.editing.autosave import AutosaveStore
 from tests.ui.helpers import WindowFactory, click, open_dialog, start
 
 Button = QMessageBox.StandardButton
@@ -19,7 +19,7 @@ def test_a_dirty_tab_asks_before_closing(qtbot: QtBot, make_window: WindowFactor
     window = make_window(skills_root)
     skill_file = skills_root / "web-search" / "SKILL.md"
     before = skill_file.read_text(encoding="utf-8")
-    tab = window.actions_.open_skill(skill_file.parent)
+    tab = window.editors.open_skill(skill_file.parent)
     assert tab is not None
     tab.set_field("license", "MIT")
 
@@ -40,10 +40,10 @@ def test_a_dirty_tab_asks_before_closing(qtbot: QtBot, make_window: WindowFactor
 def test_save_when_closing_writes_the_file(qtbot: QtBot, make_window: WindowFactory,
                                            skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "web-search")
+    tab = window.editors.open_skill(skills_root / "web-search")
     assert tab is not None
     tab.set_field("license", "MIT")
-    task = start(window.actions_.close_tab(tab))
+    task = start(window.editors.close_tab(tab))
     click(open_dialog(qtbot, QMessageBox), Button.Save)
     qtbot.waitUntil(task.done)
     assert task.result() is True
@@ -56,7 +56,7 @@ def test_closing_the_window_asks_about_every_dirty_tab(qtbot: QtBot, make_window
     closed: list[bool] = []
     window.closed.connect(lambda: closed.append(True))
     for name in ("web-search", "pdf-tools"):
-        tab = window.actions_.open_skill(skills_root / name)
+        tab = window.editors.open_skill(skills_root / name)
         assert tab is not None
         tab.set_field("license", "MIT")
 
@@ -77,7 +77,7 @@ def test_an_external_change_reloads_a_clean_tab(qtbot: QtBot, make_window: Windo
                                                 skills_root: Path) -> None:
     window = make_window(skills_root)
     skill_file = skills_root / "web-search" / "SKILL.md"
-    tab = window.actions_.open_skill(skill_file.parent)
+    tab = window.editors.open_skill(skill_file.parent)
     assert tab is not None
     changed = skill_file.read_text(encoding="utf-8").replace("Steps.", "Changed elsewhere.")
     skill_file.write_text(changed, encoding="utf-8")
@@ -95,10 +95,10 @@ def test_our_own_save_is_not_taken_for_an_external_change(qtbot: QtBot,
                                                           make_window: WindowFactory,
                                                           skills_root: Path) -> None:
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "web-search")
+    tab = window.editors.open_skill(skills_root / "web-search")
     assert tab is not None
     tab.set_field("license", "MIT")
-    assert window.actions_.save(tab)
+    assert window.editors.save(tab)
     tab.set_field("license", "Apache-2.0")
     qtbot.wait(600)
     assert not [w for w in window.findChildren(QMessageBox) if w.isVisible()]
@@ -109,7 +109,7 @@ def test_an_external_change_to_a_dirty_tab_asks(qtbot: QtBot, make_window: Windo
                                                 skills_root: Path) -> None:
     window = make_window(skills_root)
     skill_file = skills_root / "web-search" / "SKILL.md"
-    tab = window.actions_.open_skill(skill_file.parent)
+    tab = window.editors.open_skill(skill_file.parent)
     assert tab is not None
     tab.set_field("license", "MIT")
     changed = skill_file.read_text(encoding="utf-8").replace("Steps.", "Changed elsewhere.")
@@ -131,29 +131,29 @@ def test_an_external_change_to_a_dirty_tab_asks(qtbot: QtBot, make_window: Windo
 def test_unsaved_edits_survive_a_crash(qtbot: QtBot, make_window: WindowFactory,
                                        skills_root: Path, tmp_path: Path) -> None:
     first = make_window(skills_root)
-    tab = first.actions_.open_skill(skills_root / "web-search")
+    tab = first.editors.open_skill(skills_root / "web-search")
     assert tab is not None
     tab.set_field("license", "Typed before the crash")
     edited = tab.doc.text()
-    first.autosave_now()
+    first.autosaver.autosave_now()
     autosaves = list((tmp_path / "autosave").glob("*.json"))
     assert len(autosaves) == 1
     assert json.loads(autosaves[0].read_text(encoding="utf-8"))["text"] == edited
 
     first.close_without_asking()
     second = make_window(skills_root)
-    task = start(second.actions_.restore_autosaves())
+    task = start(second.editors.restore_autosaves())
     box = open_dialog(qtbot, QMessageBox)
     assert box.text().startswith(f"Restore unsaved changes to {skills_root / 'web-search'}")
     click(box, Button.Yes)
     qtbot.waitUntil(task.done)
     assert task.result() == 1
-    restored = second.current_skill_tab()
+    restored = second.editors.current_skill_tab()
     assert restored is not None
     assert restored.doc.text() == edited
     assert restored.dirty
 
-    assert second.actions_.save(restored)
+    assert second.editors.save(restored)
     assert AutosaveStore(tmp_path / "autosave").entries() == []
 
 
@@ -162,7 +162,7 @@ def test_discarding_an_autosave_deletes_it(qtbot: QtBot, make_window: WindowFact
     store = AutosaveStore(tmp_path / "autosave")
     store.write(skills_root / "web-search" / "SKILL.md", "---\nname: x\n---\n")
     window = make_window(skills_root)
-    task = start(window.actions_.restore_autosaves())
+    task = start(window.editors.restore_autosaves())
     click(open_dialog(qtbot, QMessageBox), Button.Discard)
     qtbot.waitUntil(task.done)
     assert task.result() == 0

@@ -2,49 +2,74 @@
 
 from __future__ import annotations
 
-import io
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from PySide6.QtTest import QAbstractItemModelTester
 from pytestqt.qtbot import QtBot
 
+from studio.skills.collection import Library, Problem
 from studio.skills.files import load_skill
 from studio.skills.library import SkillRoot, scan_root
+from studio.skills.listing import Entry
 from studio.skills.summary import SkillSummary
 from studio.skills.validate import validate_skill
-from studio.ui import scan_process
-from studio.ui.autosave import AutosaveStore
-from studio.ui.models.library_model import LibraryModel
+from studio.ui.models.library_model import SUMMARY_ROLE, LibraryModel
 from studio.ui.models.metadata_model import MetadataModel
-from studio.ui.models.problems_model import Problem, ProblemsModel
+from studio.ui.models.problems_model import ProblemsModel
 from studio.ui.widgets.preview import render_markdown, render_skill
 
 Fatal = QAbstractItemModelTester.FailureReportingMode.Fatal
 
 
-def test_library_model_add_update_remove(qtbot: QtBot, skills_root: Path) -> None:
-    model = LibraryModel()
+def test_library_model_follows_the_library(qtbot: QtBot, skills_root: Path) -> None:
+    library = Library()
+    model = LibraryModel(library)
     tester = QAbstractItemModelTester(model, Fatal)
     root = SkillRoot(skills_root)
-    model.add_root(root)
+    library.add_root(root)
     scan = scan_root(root)
-    model.add_skills(skills_root, scan.skills[:2])
-    model.add_skills(skills_root, scan.skills[2:])
-    model.add_skills(skills_root, scan.skills[:1])
-    assert model.skill_count == 3
+    library.add_skills(skills_root, scan.skills[:2])
+    library.add_skills(skills_root, scan.skills[2:])
+    library.add_skills(skills_root, scan.skills[:1])
+    assert model.skill_count == 3 and model.rowCount(model.index(0, 0)) == 3
     directory = scan.skills[0].directory
     updated = SkillSummary.from_result(skills_root, validate_skill(load_skill(directory)))
-    model.update_skill(updated)
-    assert model.summary_for(directory) is updated
-    assert updated in model.root_node(skills_root).scan.skills  # type: ignore[union-attr]
-    model.remove_skill(directory)
-    assert model.skill_count == 2
-    assert model.summary_for(directory) is None
-    model.clear_root(skills_root)
+    library.update_skill(updated)
+    assert model.skill_index(directory).data(SUMMARY_ROLE) is updated
+    library.remove_skill(directory)
+    assert model.skill_count == 2 and not model.skill_index(directory).isValid()
+    library.clear_root(skills_root)
     assert model.skill_count == 0 and model.rowCount(model.index(0, 0)) == 0
-    model.remove_root(skills_root)
+    library.remove_root(skills_root)
     assert model.rowCount() == 0
     del tester
+
+
+def test_a_model_made_late_shows_what_the_library_holds(qtbot: QtBot, skills_root: Path) -> None:
+    library = Library()
+    library.add_root(SkillRoot(skills_root))
+    library.add_skills(skills_root, scan_root(SkillRoot(skills_root)).skills)
+    model = LibraryModel(library)
+    tester = QAbstractItemModelTester(model, Fatal)
+    assert model.rowCount() == 1 and model.rowCount(model.index(0, 0)) == 3
+    del tester
+
+
+def test_expanding_a_skill_asks_for_its_files_and_reads_nothing(qtbot: QtBot,
+                                                                 skills_root: Path) -> None:
+    library = Library()
+    model = LibraryModel(library)
+    library.add_root(SkillRoot(skills_root))
+    library.add_skills(skills_root, scan_root(SkillRoot(skills_root)).skills)
+    skill = model.skill_index(skills_root / "pdf-tools")
+    summary = skill.data(SUMMARY_ROLE)
+    with qtbot.waitSignal(model.files_requested) as asked:
+        model.fetchMore(skill)
+    assert asked.args == [summary] and model.rowCount(skill) == 0
+    model.set_files(summary, [Entry(PurePosixPath("SKILL.md")),
+                              Entry(PurePosixPath("scripts/run.py"))])
+    assert [model.index(r, 0, skill).data() for r in range(model.rowCount(skill))] == [
+        "SKILL.md", "scripts/"]
 
 
 def test_problems_model(qtbot: QtBot, skills_root: Path) -> None:
@@ -74,47 +99,6 @@ def test_metadata_model_reports_edits(qtbot: QtBot) -> None:
     del tester
 
 
-def test_scan_frames_round_trip(skills_root: Path) -> None:
-    out = io.BytesIO()
-    summary = scan_root(SkillRoot(skills_root)).skills[0]
-    scan_process.write_frame(out, ("skills", str(skills_root), [summary.to_cache()]))
-    scan_process.write_frame(out, ("end",))
-    data = bytearray(out.getvalue())
-    partial = bytearray(data[:7])
-    assert scan_process.read_frames(partial) == []
-    frames = scan_process.read_frames(data)
-    assert [frame[0] for frame in frames] == ["skills", "end"]
-    assert SkillSummary.from_cache(skills_root, frames[0][2][0]).to_cache() == summary.to_cache()
-    assert data == bytearray()
-
-
-def test_scan_process_main_writes_every_root(skills_root: Path, tmp_path: Path,
-                                             capfdbinary: object) -> None:
-    assert scan_process.main(["--cache", str(tmp_path / "c.marshal"), str(skills_root),
-                              str(tmp_path / "missing")]) == 0
-    captured = capfdbinary.readouterr()  # type: ignore[attr-defined]
-    frames = scan_process.read_frames(bytearray(captured.out))
-    kinds = [frame[0] for frame in frames]
-    assert kinds[-1] == "end"
-    assert sum(len(f[2]) for f in frames if f[0] == "skills") == 3
-    roots = [f for f in frames if f[0] == "root"]
-    assert roots[0] == ("root", str(skills_root), None, [str(skills_root)])
-    assert "does not exist" in roots[1][2]
-    assert (tmp_path / "c.marshal").exists()
-
-
-def test_autosave_store(tmp_path: Path) -> None:
-    store = AutosaveStore(tmp_path / "auto")
-    target = tmp_path / "a" / "SKILL.md"
-    store.write(target, "text ✓")
-    (tmp_path / "auto" / "junk.json").write_text("{", encoding="utf-8")
-    entries = store.entries()
-    assert [(e.path, e.text, e.kind) for e in entries] == [(target, "text ✓", "skill")]
-    store.discard(target)
-    store.discard(target)
-    assert store.entries() == []
-
-
 def test_preview_renders_tables_and_highlighted_code() -> None:
     html = render_markdown("| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint('x')\n```\n")
     assert "<table>" in html and "<td>1</td>" in html
@@ -131,18 +115,19 @@ def test_nested_skills_sit_under_their_folder(qtbot: QtBot, tmp_path: Path) -> N
     write_skill(root, "top-level")
     write_skill(root / "plugins" / "pdf", "pdf-tools")
     write_skill(root / "plugins" / "pdf", "pdf-forms")
-    model = LibraryModel()
+    library = Library()
+    model = LibraryModel(library)
     tester = QAbstractItemModelTester(model, Fatal)
-    model.add_root(SkillRoot(root))
-    model.add_skills(root, scan_root(SkillRoot(root)).skills)
+    library.add_root(SkillRoot(root))
+    library.add_skills(root, scan_root(SkillRoot(root)).skills)
     top = model.index(0, 0)
     labels = [model.index(row, 0, top).data() for row in range(model.rowCount(top))]
     assert sorted(labels) == ["plugins/pdf (2)", "top-level"]
     assert top.data() == "lib (3)"
     folder = model.index(labels.index("plugins/pdf (2)"), 0, top)
     assert model.skill_index(root / "plugins" / "pdf" / "pdf-tools").parent() == folder
-    model.remove_skill(root / "plugins" / "pdf" / "pdf-tools")
-    model.remove_skill(root / "plugins" / "pdf" / "pdf-forms")
+    library.remove_skill(root / "plugins" / "pdf" / "pdf-tools")
+    library.remove_skill(root / "plugins" / "pdf" / "pdf-forms")
     assert [model.index(r, 0, top).data() for r in range(model.rowCount(top))] == ["top-level"]
     assert model.skill_count == 1
     del tester

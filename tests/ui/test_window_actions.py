@@ -28,7 +28,7 @@ def test_f2_opens_the_rename_dialog_for_the_open_skill(qtbot: QtBot, make_window
     from tests.ui.helpers import open_dialog
 
     window = make_window(skills_root)
-    tab = window.actions_.open_skill(skills_root / "pdf-tools")
+    tab = window.editors.open_skill(skills_root / "pdf-tools")
     assert tab is not None
     window.activateWindow()
     tab.raw_editor.setFocus()
@@ -56,7 +56,7 @@ def test_problems_of_the_whole_library(qtbot: QtBot, make_window: WindowFactory,
 
     panel.table.doubleClicked.emit(panel.model.index(bad, 2))
 
-    tab = window.current_skill_tab()
+    tab = window.editors.current_skill_tab()
     assert tab is not None and tab.directory == skills_root / "Bad Name"
     assert tab.form.name_edit.property("problem") == "error"
 
@@ -68,10 +68,10 @@ def test_a_standard_location_is_created_and_added(qtbot: QtBot, make_window: Win
     labels = [action.text() for action in window.locations_menu.actions()]
     assert "~/.claude/skills (create it)" in labels
     location = scratch_home / ".claude" / "skills"
-    window.actions_.add_location(location)
+    window.roots.add_location(location)
     qtbot.waitUntil(lambda: not window.loader.busy, timeout=10000)
     assert location.is_dir()
-    assert window.library_model.root_node(location) is not None
+    assert window.library.root(location) is not None
     window.locations_menu.aboutToShow.emit()
     assert "~/.claude/skills (in the library)" in [a.text() for a in window.locations_menu.actions()]
 
@@ -80,7 +80,7 @@ def test_a_script_opens_in_a_plain_tab_and_saves(qtbot: QtBot, make_window: Wind
                                                  skills_root: Path) -> None:
     script = skills_root / "pdf-tools" / "scripts" / "extract.py"
     window = make_window(skills_root)
-    tab = window.actions_.open_file(script, 1)
+    tab = window.editors.open_file(script, 1)
     assert tab is not None and tab.path == script
     assert window.tabs.tabText(window.tabs.currentIndex()) == "extract.py"
     tab.set_text(tab.text() + "print('done')\n")
@@ -97,6 +97,6 @@ def test_binary_files_are_not_opened_for_editing(qtbot: QtBot, make_window: Wind
     image.parent.mkdir()
     image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     window = make_window(skills_root)
-    tab = window.actions_.open_file(image)
+    tab = window.editors.open_file(image)
     assert tab is not None and tab.read_only
     assert "binary file" in tab.findChild(type(window.welcome), "banner").text()

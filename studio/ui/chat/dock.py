@@ -4,21 +4,22 @@ Tools ▸ Audit Log."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMenu, QToolButton
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
 
+from studio.settings import SettingsStore
+from studio.skills.collection import Library
 from studio.skills.summary import SkillSummary
 from studio.ui.chat.pane import ChatPane
+from studio.ui.controllers.editors import EditorTabs
 from studio.ui.dialogs.audit import AuditDialog
 from studio.ui.dialogs.grants import GrantsDialog
+from studio.ui.menus import Menus
 from studio.ui.widgets.editor_tab import SkillEditorTab
-
-if TYPE_CHECKING:
-    from studio.ui.mainwindow import MainWindow
 
 CHAT_WIDTH = 430
 # Below this width (a 1366x768 laptop, say) the editor needs the room: the dock starts hidden, and
@@ -27,40 +28,39 @@ SCREEN_WIDTH_FOR_CHAT = 1600
 
 
 class WindowSkills:
-    """The chat's view of the window's skills: the library's, and the text of open editors."""
+    """The chat's view of the studio's skills: the library's (read from the core `Library`, as
+    the library tree is), and the text of open editors."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    def __init__(self, library: Library, editors: EditorTabs) -> None:
+        self._library = library
+        self._editors = editors
 
     def library_skills(self) -> list[SkillSummary]:
-        return self.window.library_model.summaries()
+        return self._library.summaries()
 
     def unsaved(self, directory: Path) -> tuple[SkillSummary, str] | None:
-        tab = self.window.skill_tab(directory)
+        tab = self._editors.skill_tab(directory)
         if tab is None or not tab.dirty:
             return None
-        return summary_of(self.window, tab), tab.text()
-
-
-def summary_of(window: MainWindow, tab: SkillEditorTab) -> SkillSummary:
-    """The skill of an editor tab as its text is now, saved or not."""
-    known = window.library_model.summary_for(tab.directory)
-    root = known.root if known is not None else tab.directory.parent
-    return SkillSummary.from_result(root, tab.doc.result)
+        return self._editors.summary_of(tab), tab.text()
 
 
 class ChatDock(QObject):
-    """Puts the chat pane into the window and adds its actions.
+    """Puts the chat pane into the window and adds its actions to the menus it is handed.
 
     Attributes:
         pane: the chat pane.
         dock: the dock holding it.
     """
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow, store: SettingsStore, library: Library,
+                 editors: EditorTabs, menus: Menus,
+                 close_tab: Callable[[SkillEditorTab], object]) -> None:
         super().__init__(window)
-        self.window = window
-        self.pane = ChatPane(window.store, WindowSkills(window), parent=window)
+        self._window = window
+        self._editors = editors
+        self._close_tab = close_tab
+        self.pane = ChatPane(store, WindowSkills(library, editors), parent=window)
         self.dock = QDockWidget("Chat", window)
         self.dock.setObjectName("chatDock")
         self.dock.setWidget(self.pane)
@@ -88,45 +88,38 @@ class ChatDock(QObject):
         self.audit_action.setStatusTip("See every decision about a skill's command, and every run")
         self.audit_action.triggered.connect(self.show_audit)
 
-        menus = {action.text().replace("&", ""): action.menu() for action in window.menuBar().actions()}
-        skill_menu = menus.get("Skill")
-        if isinstance(skill_menu, QMenu):
-            first = skill_menu.actions()[:1]
-            if first:
-                skill_menu.insertAction(first[0], self.try_action)
-                skill_menu.insertSeparator(first[0])
-            else:
-                skill_menu.addAction(self.try_action)
-        view_menu = menus.get("View")
-        if isinstance(view_menu, QMenu):
-            view_menu.addAction(self.dock.toggleViewAction())
-        tools_menu = window.menuBar().addMenu("&Tools")
-        tools_menu.addAction(self.approvals_action)
-        tools_menu.addAction(self.audit_action)
+        first = menus.skill.actions()[:1]
+        if first:
+            menus.skill.insertAction(first[0], self.try_action)
+            menus.skill.insertSeparator(first[0])
+        else:
+            menus.skill.addAction(self.try_action)
+        menus.view.addAction(self.dock.toggleViewAction())
+        menus.tools.addAction(self.approvals_action)
+        menus.tools.addAction(self.audit_action)
 
+        tabs = editors.tabs
         self.try_button = QToolButton()
         self.try_button.setObjectName("tryInChatButton")
         self.try_button.setDefaultAction(self.try_action)
         self.try_button.setText("Try in Chat")
         self.try_button.setAutoRaise(True)
-        window.tabs.setCornerWidget(self.try_button, Qt.Corner.TopRightCorner)
-        bar = window.tabs.tabBar()
+        tabs.setCornerWidget(self.try_button, Qt.Corner.TopRightCorner)
+        bar = tabs.tabBar()
         bar.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         bar.customContextMenuRequested.connect(self._on_tab_bar_custom_context_menu_requested)
-        window.tabs.currentChanged.connect(self._on_tabs_current_changed)
-        window.closed.connect(self.pane.stop)
-        window.loader.scan_finished.connect(self.pane.refresh_skills)
+        tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.pane.busy_changed.connect(self._on_pane_busy_changed)
-        self._on_tabs_current_changed(window.tabs.currentIndex())
+        self._on_tabs_current_changed(tabs.currentIndex())
 
     def try_skill(self, tab: SkillEditorTab) -> bool:
         """Start a chat with the skill of `tab`, using the editor's text, saved or not."""
         self.dock.show()
         self.dock.raise_()
-        return self.pane.try_skill(summary_of(self.window, tab))
+        return self.pane.try_skill(self._editors.summary_of(tab))
 
     def _on_try_action_triggered(self) -> None:
-        tab = self.window.current_skill_tab()
+        tab = self._editors.current_skill_tab()
         if tab is not None:
             self.try_skill(tab)
 
@@ -134,26 +127,26 @@ class ChatDock(QObject):
         self.dock.setWindowTitle("Chat · answering…" if busy else "Chat")
 
     def _on_tabs_current_changed(self, _index: int) -> None:
-        enabled = self.window.current_skill_tab() is not None
+        enabled = self._editors.current_skill_tab() is not None
         self.try_action.setEnabled(enabled)
         self.try_button.setVisible(enabled)
 
     def _on_tab_bar_custom_context_menu_requested(self, point: QPoint) -> None:
-        bar = self.window.tabs.tabBar()
+        tabs = self._editors.tabs
+        bar = tabs.tabBar()
         index = bar.tabAt(point)
-        tab = self.window.tabs.widget(index) if index >= 0 else None
+        tab = tabs.widget(index) if index >= 0 else None
         if not isinstance(tab, SkillEditorTab):
             return
         menu = QMenu(bar)
         action = menu.addAction("Try in Chat")
         action.triggered.connect(lambda: self.try_skill(tab))
-        menu.addAction("Close Tab").triggered.connect(
-            lambda: self.window.tasks.spawn(self.window.actions_.close_tab(tab)))
+        menu.addAction("Close Tab").triggered.connect(lambda: self._close_tab(tab))
         menu.popup(bar.mapToGlobal(point))
 
     def show_grants(self) -> GrantsDialog:
         if self._grants_dialog is None:
-            self._grants_dialog = GrantsDialog(self.pane.grants, self.window)
+            self._grants_dialog = GrantsDialog(self.pane.grants, self._window)
         self._grants_dialog.refresh()
         self._grants_dialog.show()
         self._grants_dialog.raise_()
@@ -161,7 +154,7 @@ class ChatDock(QObject):
 
     def show_audit(self) -> AuditDialog:
         if self._audit_dialog is None:
-            self._audit_dialog = AuditDialog(self.pane.audit, self.window)
+            self._audit_dialog = AuditDialog(self.pane.audit, self._window)
         self._audit_dialog.refresh()
         self._audit_dialog.show()
         self._audit_dialog.raise_()

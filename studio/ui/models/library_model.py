@@ -1,16 +1,16 @@
-"""The library tree: roots, their skills, and each skill's files, over the core's `RootScan`s.
+"""The library tree: roots, their skills, and each skill's files, adapting the core `Library`.
 
-Skills directly in a root are its children; skills nested deeper sit under one node per folder
-that holds them (labelled by its path from the root), as on disk, so no level holds thousands of
-rows unless the disk does. The model holds the scans themselves (their `skills` lists grow as
-scanning reports skills) and a light node per row that points at the core object it shows. A
-skill's files are listed only when the skill is expanded, so a library of 10,000 skills costs one
-node per skill.
+The model keeps no state of its own beyond a light node per row: it turns the `Library`'s events
+into `beginInsertRows`/`endInsertRows`, `beginRemoveRows`/`endRemoveRows` and `dataChanged`
+(napari's pattern). Skills directly in a root are its children; skills nested deeper sit under
+one node per folder that holds them (labelled by its path from the root), as on disk, so no level
+holds thousands of rows unless the disk does. A skill's files are listed only when it is
+expanded, and not by the model: it asks (`files_requested`) and is answered with `set_files`, so
+it reads no disk or archive itself.
 """
 
 from __future__ import annotations
 
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -25,8 +25,18 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication, QStyle
 
-from studio.skills.files import list_skill_files, zip_skill_dirs
-from studio.skills.library import RootScan, SkillRoot
+from studio.skills.collection import (
+    Library,
+    LibraryEvent,
+    RootAdded,
+    RootChanged,
+    RootRemoved,
+    RootState,
+    SkillChanged,
+    SkillsAdded,
+    SkillsRemoved,
+)
+from studio.skills.listing import STANDARD_FOLDERS, Entry
 from studio.skills.model import SKILL_FILE
 from studio.skills.summary import SkillSummary
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
@@ -36,8 +46,6 @@ KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 2
 PATH_ROLE = Qt.ItemDataRole.UserRole + 3
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 4
-
-STANDARD_FOLDERS = ("scripts", "references", "assets")
 
 # Computed once: combining Qt's enum flags in Python is slow, and views ask for every row.
 ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -56,9 +64,13 @@ class Node:
 
 @dataclass(eq=False, slots=True)
 class RootNode(Node):
-    scan: RootScan = field(default_factory=lambda: RootScan(SkillRoot(Path())))
-    scanning: bool = False
+    state: RootState | None = None
     folders: dict[str, FolderNode] = field(default_factory=dict)
+
+    @property
+    def path(self) -> Path:
+        assert self.state is not None
+        return self.state.path
 
 
 @dataclass(eq=False, slots=True)
@@ -82,15 +94,9 @@ class FileNode(Node):
     skill: SkillNode | None = None
 
 
-def _file_tree(summary: SkillSummary, skill: SkillNode) -> list[Node]:
-    """SKILL.md first, then the standard folders, then everything else, as nested nodes."""
-    if summary.read_only:
-        relatives = _zip_listing(summary)
-    else:
-        relatives = [(file.path, False) for file in list_skill_files(summary.directory)]
-    skill_file = PurePosixPath(summary.skill_file.name or SKILL_FILE)
+def _file_tree(summary: SkillSummary, entries: list[Entry], skill: SkillNode) -> list[Node]:
+    """The entries as nested nodes: SKILL.md first, then the standard folders, then the rest."""
     top = Node(None, 0)
-    top.children.append(FileNode(skill, 0, relative=skill_file, skill=skill))
     folders: dict[PurePosixPath, Node] = {PurePosixPath("."): top}
 
     def folder_node(relative: PurePosixPath) -> Node:
@@ -102,18 +108,12 @@ def _file_tree(summary: SkillSummary, skill: SkillNode) -> list[Node]:
             parent.children.append(found)
         return found
 
-    if not summary.read_only:
-        for name in STANDARD_FOLDERS:
-            if (summary.directory / name).is_dir():
-                folder_node(PurePosixPath(name))
-    for relative, is_dir in relatives:
-        if relative == skill_file:
+    for entry in entries:
+        if entry.is_dir:
+            folder_node(entry.relative)
             continue
-        if is_dir:
-            folder_node(relative)
-            continue
-        parent = folder_node(relative.parent)
-        parent.children.append(FileNode(parent, 0, relative=relative, skill=skill))
+        parent = folder_node(entry.relative.parent)
+        parent.children.append(FileNode(parent, 0, relative=entry.relative, skill=skill))
     for child in top.children:
         child.parent = skill
     _order(top.children)
@@ -137,68 +137,44 @@ def _order(nodes: list[Node]) -> None:
             _order(node.children)
 
 
-def _zip_listing(summary: SkillSummary) -> list[tuple[PurePosixPath, bool]]:
-    """The members of a zipped skill, leaving out skills nested inside it."""
-    archive_path = summary.root
-    inside = (summary.directory.relative_to(archive_path).as_posix()
-              if summary.directory != archive_path else ".")
-    prefix = "" if inside == "." else inside + "/"
-    found: list[tuple[PurePosixPath, bool]] = []
-    try:
-        with zipfile.ZipFile(archive_path) as archive:
-            nested = [d + "/" for d in zip_skill_dirs(archive)
-                      if d != inside and d != "." and d.startswith(prefix)]
-            for name in archive.namelist():
-                if not name.startswith(prefix) or name == prefix:
-                    continue
-                if any(name.startswith(other) for other in nested):
-                    continue
-                relative = name[len(prefix):]
-                found.append((PurePosixPath(relative.rstrip("/")), relative.endswith("/")))
-    except (OSError, zipfile.BadZipFile):
-        return []
-    return found
-
-
 class LibraryModel(QAbstractItemModel):
-    """Roots -> skills -> files.
+    """Roots -> skills -> files, over a core `Library`.
 
     Signals:
-        skills_added: skills were appended; carries the library's new skill count.
+        files_requested: (SkillSummary) a skill was expanded: list its files and hand them to
+            `set_files`.
+        skills_changed: (int) skills were added, removed or changed; carries the library's count.
     """
 
-    skills_added = Signal(int)
+    files_requested = Signal(object)
+    skills_changed = Signal(int)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, library: Library, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self.library = library
         self._root = Node(None, 0)
         self._by_directory: dict[Path, SkillNode] = {}
-        self._skill_count = 0
+        for row, state in enumerate(library.roots()):
+            self._on_library_event(RootAdded(row, state.root))
+            self._on_library_event(SkillsAdded(state.path, 0, tuple(state.skills)))
+        library.connect(self._on_library_event)
 
     # -- reading -------------------------------------------------------------------------------
 
     @property
     def skill_count(self) -> int:
-        return self._skill_count
+        return self.library.skill_count
 
     def roots(self) -> list[RootNode]:
         return [node for node in self._root.children if isinstance(node, RootNode)]
 
-    def scans(self) -> list[RootScan]:
-        return [node.scan for node in self.roots()]
-
-    def summaries(self) -> list[SkillSummary]:
-        return [summary for scan in self.scans() for summary in scan.skills]
-
-    def summary_for(self, directory: Path) -> SkillSummary | None:
-        node = self._by_directory.get(directory)
-        return node.summary if node is not None else None
-
     def root_node(self, path: Path) -> RootNode | None:
-        for node in self.roots():
-            if node.scan.root.path == path:
-                return node
-        return None
+        row = self.library.root_row(path)
+        if row < 0:
+            return None
+        node = self._root.children[row]
+        assert isinstance(node, RootNode)
+        return node
 
     def node(self, index: Index) -> Node:
         # Called hundreds of thousands of times while a big library loads: kept minimal.
@@ -253,28 +229,20 @@ class LibraryModel(QAbstractItemModel):
         if not isinstance(node, SkillNode) or node.fetched or node.summary is None:
             return
         node.fetched = True
-        # Listed on the next turn of the event loop: views (and Qt's model tester) ask for more
+        summary = node.summary
+        # Asked on the next turn of the event loop: views (and Qt's model tester) ask for more
         # while they handle rowsInserted, and inserting rows from inside that is not allowed.
-        QTimer.singleShot(0, self, lambda: self._list_files(node))
+        QTimer.singleShot(0, self, lambda: self.files_requested.emit(summary))
 
-    def _list_files(self, node: SkillNode) -> None:
-        if node.summary is None or node.children or not self._attached(node):
+    def set_files(self, summary: SkillSummary, entries: list[Entry]) -> None:
+        """Show the files of an expanded skill (ignored if the skill changed meanwhile)."""
+        node = self._by_directory.get(summary.directory)
+        if node is None or node.summary is not summary or node.children or not entries:
             return
-        children = _file_tree(node.summary, node)
-        if not children:
-            return
+        children = _file_tree(summary, entries, node)
         self.beginInsertRows(self.index_of(node), 0, len(children) - 1)
         node.children = children
         self.endInsertRows()
-
-    def _attached(self, node: Node) -> bool:
-        """Whether the node is still in the tree (it may have been removed meanwhile)."""
-        while node.parent is not None:
-            siblings = node.parent.children
-            if node.row >= len(siblings) or siblings[node.row] is not node:
-                return False
-            node = node.parent
-        return node is self._root
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return ITEM_FLAGS if index.isValid() else NO_FLAGS
@@ -318,10 +286,11 @@ class LibraryModel(QAbstractItemModel):
         return None
 
     def _root_data(self, node: RootNode, role: int) -> Any:
-        scan = node.scan
+        scan = node.state
+        assert scan is not None
         if role == DISPLAY:
             label = scan.root.path.name or str(scan.root.path)
-            count = f"{len(scan.skills):,}" + ("…" if node.scanning else "")
+            count = f"{len(scan.skills):,}" + ("…" if scan.scanning else "")
             suffix = ", read-only" if scan.root.read_only else ""
             return f"{label} ({count}{suffix})"
         if role == DECORATION:
@@ -351,7 +320,7 @@ class LibraryModel(QAbstractItemModel):
             return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon)
         if role in (TOOLTIP, PATH_ROLE):
             assert node.root is not None
-            return str(node.root.scan.root.path / node.relative)
+            return str(node.root.path / node.relative)
         if role == KIND_ROLE:
             return "folder"
         return None
@@ -373,72 +342,60 @@ class LibraryModel(QAbstractItemModel):
             return skill.summary
         return None
 
-    # -- changing ---------------------------------------------------------------------------------
+    # -- following the library ----------------------------------------------------------------------
 
-    def add_root(self, root: SkillRoot) -> RootNode:
-        existing = self.root_node(root.path)
-        if existing is not None:
-            return existing
-        row = len(self._root.children)
-        node = RootNode(self._root, row, scan=RootScan(root))
-        self.beginInsertRows(QModelIndex(), row, row)
-        self._root.children.append(node)
-        self.endInsertRows()
-        return node
+    def _on_library_event(self, event: LibraryEvent) -> None:
+        if isinstance(event, SkillsAdded):
+            self._add_skills(event.root, event.summaries)
+        elif isinstance(event, SkillChanged):
+            self._change_skill(event.old, event.new)
+        elif isinstance(event, SkillsRemoved):
+            self._remove_skills(event.root, event.summaries)
+        elif isinstance(event, RootChanged):
+            self._changed(self._root.children[event.row])
+            return
+        elif isinstance(event, RootAdded):
+            self._add_root(event.row)
+        elif isinstance(event, RootRemoved):
+            self._remove_root(event.row, event.skills)
+        else:
+            return
+        self.skills_changed.emit(self.library.skill_count)
 
-    def remove_root(self, path: Path) -> None:
-        node = self.root_node(path)
-        if node is None:
-            return
-        self.beginRemoveRows(QModelIndex(), node.row, node.row)
-        del self._root.children[node.row]
-        self._renumber(self._root)
-        self._forget_skills(node)
-        self.endRemoveRows()
-
-    def clear_root(self, path: Path) -> None:
-        """Drop a root's skills before rescanning it."""
-        node = self.root_node(path)
-        if node is None:
-            return
-        node.scan.error = None
-        if not node.children:
-            return
-        self.beginRemoveRows(self.index_of(node), 0, len(node.children) - 1)
-        self._forget_skills(node)
-        node.children = []
-        node.folders = {}
-        node.scan.skills = []
-        self.endRemoveRows()
-
-    def set_scanning(self, path: Path, scanning: bool, error: str | None = None) -> None:
-        node = self.root_node(path)
-        if node is None:
-            return
-        node.scanning = scanning
-        if error is not None:
-            node.scan.error = error
+    def _changed(self, node: Node) -> None:
         index = self.index_of(node)
         self.dataChanged.emit(index, index)
+
+    def _add_root(self, row: int) -> None:
+        node = RootNode(self._root, row, state=self.library.roots()[row])
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._root.children.insert(row, node)
+        self._renumber(self._root)
+        self.endInsertRows()
+
+    def _remove_root(self, row: int, skills: tuple[SkillSummary, ...]) -> None:
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._root.children[row]
+        self._renumber(self._root)
+        for summary in skills:
+            self._by_directory.pop(summary.directory, None)
+        self.endRemoveRows()
 
     def _folder_key(self, root: RootNode, summary: SkillSummary) -> str:
         """The folder, relative to the root, that holds the skill ("" when the root itself does)."""
         try:
-            relative = summary.directory.parent.relative_to(root.scan.root.path)
+            relative = summary.directory.parent.relative_to(root.path)
         except ValueError:
             return ""
         key = relative.as_posix()
-        return "" if key == "." or summary.directory == root.scan.root.path else key
+        return "" if key == "." or summary.directory == root.path else key
 
-    def add_skills(self, path: Path, summaries: list[SkillSummary]) -> None:
+    def _add_skills(self, path: Path, summaries: tuple[SkillSummary, ...]) -> None:
         root = self.root_node(path)
-        if root is None or not summaries:
-            return
-        fresh = [s for s in summaries if s.directory not in self._by_directory]
-        if not fresh:
+        if root is None:
             return
         groups: dict[str, list[SkillSummary]] = {}
-        for summary in fresh:
+        for summary in summaries:
             groups.setdefault(self._folder_key(root, summary), []).append(summary)
         new_folders = [key for key in groups if key and key not in root.folders]
         if new_folders:
@@ -459,13 +416,8 @@ class LibraryModel(QAbstractItemModel):
                 self._by_directory[summary.directory] = skill
             self.endInsertRows()
             if key:
-                index = self.index_of(parent)
-                self.dataChanged.emit(index, index)
-        root.scan.skills.extend(fresh)
-        self._skill_count += len(fresh)
-        index = self.index_of(root)
-        self.dataChanged.emit(index, index)
-        self.skills_added.emit(self._skill_count)
+                self._changed(parent)
+        self._changed(root)
 
     def _root_of(self, node: Node) -> RootNode:
         while not isinstance(node, RootNode):
@@ -473,45 +425,45 @@ class LibraryModel(QAbstractItemModel):
             node = node.parent
         return node
 
-    def update_skill(self, summary: SkillSummary, old_directory: Path | None = None) -> None:
-        """Show a skill's new state (after a save, a rename or a rescan of it)."""
-        node = self._by_directory.pop(old_directory or summary.directory, None)
+    def _change_skill(self, old: SkillSummary, new: SkillSummary) -> None:
+        node = self._by_directory.pop(old.directory, None)
         if node is None:
-            if self.root_node(summary.root) is not None:
-                self.add_skills(summary.root, [summary])
             return
-        self._by_directory[summary.directory] = node
-        root = self._root_of(node)
-        old = node.summary
-        node.summary = summary
-        root.scan.skills = [summary if s is old else s for s in root.scan.skills]
+        self._by_directory[new.directory] = node
+        node.summary = new
         if node.children:
             self.beginRemoveRows(self.index_of(node), 0, len(node.children) - 1)
             node.children = []
             self.endRemoveRows()
         node.fetched = False
-        index = self.index_of(node)
-        self.dataChanged.emit(index, index)
+        self._changed(node)
 
-    def replace_summaries(self, path: Path, summaries: list[SkillSummary]) -> None:
-        """Swap in a root's final summaries (after duplicate names were marked) in place."""
+    def _remove_skills(self, path: Path, summaries: tuple[SkillSummary, ...]) -> None:
         root = self.root_node(path)
         if root is None:
             return
+        assert root.state is not None
+        if not root.state.skills:
+            self._clear(root, summaries)
+            return
         for summary in summaries:
-            node = self._by_directory.get(summary.directory)
-            if node is None or node.summary is summary or node.summary == summary:
-                continue
-            node.summary = summary
-            index = self.index_of(node)
-            self.dataChanged.emit(index, index)
-        root.scan.skills = list(summaries)
+            self._remove_skill(root, summary.directory)
+        self._changed(root)
 
-    def remove_skill(self, directory: Path) -> None:
+    def _clear(self, root: RootNode, summaries: tuple[SkillSummary, ...]) -> None:
+        for summary in summaries:
+            self._by_directory.pop(summary.directory, None)
+        if root.children:
+            self.beginRemoveRows(self.index_of(root), 0, len(root.children) - 1)
+            root.children = []
+            root.folders = {}
+            self.endRemoveRows()
+        self._changed(root)
+
+    def _remove_skill(self, root: RootNode, directory: Path) -> None:
         node = self._by_directory.pop(directory, None)
         if node is None or node.parent is None:
             return
-        root = self._root_of(node)
         parent = node.parent
         removed: Node = node
         if isinstance(parent, FolderNode) and len(parent.children) == 1:
@@ -520,17 +472,9 @@ class LibraryModel(QAbstractItemModel):
         self.beginRemoveRows(self.index_of(parent), removed.row, removed.row)
         del parent.children[removed.row]
         self._renumber(parent)
-        root.scan.skills = [s for s in root.scan.skills if s.directory != directory]
-        self._skill_count -= 1
         self.endRemoveRows()
-        for changed in {parent, root}:
-            index = self.index_of(changed)
-            self.dataChanged.emit(index, index)
-
-    def _forget_skills(self, root: RootNode) -> None:
-        for summary in root.scan.skills:
-            if self._by_directory.pop(summary.directory, None) is not None:
-                self._skill_count -= 1
+        if parent is not root:
+            self._changed(parent)
 
     @staticmethod
     def _renumber(node: Node) -> None:

@@ -3,27 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
 
-from studio.skills.model import Diagnostic
+from studio.skills.collection import Problem
 from studio.ui.icons import severity_icon
 from studio.ui.models.indexes import Index
 from studio.ui.models.rows import RowsModel
 
 PROBLEM_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """A diagnostic and the skill it belongs to (its folder and the name to show)."""
-
-    directory: Path
-    skill_name: str
-    diagnostic: Diagnostic
 
 
 class ProblemsModel(RowsModel):

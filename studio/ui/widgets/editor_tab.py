@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.editing.frontmatter_edit import set_field, set_metadata
 from studio.skills.model import SKILL_FILE, Diagnostic, Fix, Skill
 from studio.skills.parse import UNCLOSED_FRONTMATTER
 from studio.skills.validate import ValidationResult
 from studio.skills.yamledit import apply_edits
 from studio.ui.document import SkillDocument, plain_text, replace_text
-from studio.ui.frontmatter_edit import set_field, set_metadata
 from studio.ui.models.files_model import FILE_ROLE, FilesModel
 from studio.ui.widgets.code_editor import CodeEditor
 from studio.ui.widgets.frontmatter_form import FrontmatterForm
@@ -184,6 +184,13 @@ class SkillEditorTab(QWidget):
 
     def save(self) -> None:
         self.doc.save()
+
+    def retarget(self, directory: Path) -> None:
+        """Follow the skill to its new folder (after a rename): the form, which checks the name
+        against the folder's, and the diagnostics are made afresh."""
+        self.doc.retarget(directory)
+        self._refresh_views(None)
+        self.doc.validate_now()
 
     @property
     def diagnostics(self) -> list[Diagnostic]:

@@ -139,7 +139,7 @@ class LibraryPanel(QWidget):
         total = self.model.skill_count
         roots = len(self.model.roots())
         if self.proxy.active:
-            shown = sum(1 for summary in self.model.summaries()
+            shown = sum(1 for summary in self.model.library.summaries()
                         if self.proxy.matches(filter_text(summary)))
             self.count_label.setText(f"{shown:,} of {total:,} skills match")
         else:

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.ui.models.problems_model import PROBLEM_ROLE, Problem, ProblemsModel
+from studio.skills.collection import Problem
+from studio.ui.models.problems_model import PROBLEM_ROLE, ProblemsModel
 
 SCOPE_SKILL, SCOPE_LIBRARY = 0, 1
 

@@ -175,7 +175,7 @@ def test_try_in_chat_uses_the_editors_unsaved_text(
         qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama,
         chat_skills: Path) -> None:
     window = chat_window()
-    tab = window.actions_.open_skill(chat_skills / "demo")
+    tab = window.editors.open_skill(chat_skills / "demo")
     assert tab is not None
     tab.set_text(tab.text().replace("Says hello.", "Says hello loudly.") + "\nUNSAVED MARKER\n")
     assert window.chat.try_action.isEnabled() and window.chat.try_button.isVisible()

@@ -1,8 +1,11 @@
-"""The library scan as a child process: `python -m studio.ui.scan_process [--cache F] [--hidden] ROOT...`.
+"""The library scan as a child process: `python -m studio.skills.scan_process [--cache F] [--hidden] ROOT...`.
 
-Scanning runs outside the window's process so the GUI thread never competes for the GIL with it
-and no Python thread runs beside Qt (PySide6 6.8+ with Python 3.11 corrupts reference counts
-when a Python thread runs while the GUI thread calls into Qt). This module imports no Qt.
+Why a process and not a thread: scanning 10,000 skills is seconds of pure Python, and a thread
+would hold the GIL for most of that time, so the GUI thread would stutter. Threads as such are
+safe beside Qt as long as they never call into Qt: short pure-Python work, such as the chat
+pane's lexer warm-up, may run in one. (The reference-count corruption once blamed on threads is
+a bug of one PySide6 build on Python 3.11 that happens without any thread; `studio.ui.qtcheck`
+refuses to start on it.) This module imports no Qt.
 
 It writes frames to stdout: a 4-byte big-endian length, then a `marshal`led tuple:
 `("skills", root, [summary.to_cache(), ...])`, `("root", root, error or None, [folder, ...])`
@@ -69,7 +72,7 @@ class _Batcher:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m studio.ui.scan_process")
+    parser = argparse.ArgumentParser(prog="python -m studio.skills.scan_process")
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--hidden", action="store_true")
     parser.add_argument("roots", nargs="*", type=Path)

@@ -1,0 +1,348 @@
+"""The library's state: its roots, the skills found under each, and their problems.
+
+One `Library` holds what every view shows: the library tree, the skill counts (library, status
+bar, chat) and the Problems panel all read it, and every change goes through it (scan results,
+saves, renames, deletes, new skills, changes seen on disk). It tells its listeners what changed
+with small events (rows added, removed or changed in a root; roots added or removed), so a Qt
+model can adapt it without keeping a copy (napari's pattern). It knows nothing of Qt.
+
+The live problems of a skill open in an editor (its unsaved text, with fixes) stand in for the
+library's until the editor closes: `set_editing` and `stop_editing`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from studio.skills.library import RootScan, SkillRoot, mark_duplicates
+from studio.skills.model import Diagnostic
+from studio.skills.summary import SkillSummary
+
+DUPLICATE_NAME = "SK301"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A diagnostic and the skill it belongs to (its folder and the name to show)."""
+
+    directory: Path
+    skill_name: str
+    diagnostic: Diagnostic
+
+
+@dataclass(eq=False, slots=True)
+class RootState:
+    """One root of the library.
+
+    Attributes:
+        root: the folder or zip archive.
+        skills: its skills, in the order they were found (rows of the library tree).
+        scanning: a scan of it is under way.
+        error: why reading it failed, if it did.
+    """
+
+    root: SkillRoot
+    skills: list[SkillSummary] = field(default_factory=list)
+    scanning: bool = False
+    error: str | None = None
+
+    @property
+    def path(self) -> Path:
+        return self.root.path
+
+
+@dataclass(frozen=True, slots=True)
+class RootAdded:
+    row: int
+    root: SkillRoot
+
+
+@dataclass(frozen=True, slots=True)
+class RootRemoved:
+    row: int
+    root: SkillRoot
+    skills: tuple[SkillSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RootChanged:
+    """The root's scanning state or error changed."""
+
+    row: int
+    root: SkillRoot
+
+
+@dataclass(frozen=True, slots=True)
+class SkillsAdded:
+    """`summaries` were appended to the root's skills, from row `first` on."""
+
+    root: Path
+    first: int
+    summaries: tuple[SkillSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SkillsRemoved:
+    """The root's rows `first` .. `first + len(summaries) - 1` were removed."""
+
+    root: Path
+    first: int
+    summaries: tuple[SkillSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SkillChanged:
+    """The skill at `row` of the root is now `new` (its folder may have changed: a rename)."""
+
+    root: Path
+    row: int
+    old: SkillSummary
+    new: SkillSummary
+
+
+@dataclass(frozen=True, slots=True)
+class EditingChanged:
+    """The live problems of the skill open in an editor at `directory` changed or went away."""
+
+    directory: Path
+
+
+LibraryEvent = (RootAdded | RootRemoved | RootChanged | SkillsAdded | SkillsRemoved | SkillChanged
+                | EditingChanged)
+Listener = Callable[[LibraryEvent], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Editing:
+    name: str
+    diagnostics: tuple[Diagnostic, ...]
+
+
+class Library:
+    """Roots, their skills and their problems; see the module's docstring."""
+
+    def __init__(self) -> None:
+        self._roots: list[RootState] = []
+        self._where: dict[Path, RootState] = {}
+        self._editing: dict[Path, _Editing] = {}
+        self._listeners: list[Listener] = []
+        self._count = 0
+
+    # -- listening ---------------------------------------------------------------------------------
+
+    def connect(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def disconnect(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def _emit(self, event: LibraryEvent) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    @property
+    def skill_count(self) -> int:
+        return self._count
+
+    def roots(self) -> Sequence[RootState]:
+        return tuple(self._roots)
+
+    def root(self, path: Path) -> RootState | None:
+        for state in self._roots:
+            if state.path == path:
+                return state
+        return None
+
+    def root_row(self, path: Path) -> int:
+        """The row of the root at `path`, or -1."""
+        for row, state in enumerate(self._roots):
+            if state.path == path:
+                return row
+        return -1
+
+    def deepest_root(self, path: Path, *, writable: bool = False) -> RootState | None:
+        """The innermost root that holds `path` (or is it)."""
+        holding = [state for state in self._roots
+                   if (path == state.path or path.is_relative_to(state.path))
+                   and not (writable and state.root.read_only)]
+        return max(holding, key=lambda state: len(state.path.parts), default=None)
+
+    def summaries(self) -> list[SkillSummary]:
+        return [summary for state in self._roots for summary in state.skills]
+
+    def summary_for(self, directory: Path) -> SkillSummary | None:
+        state = self._where.get(directory)
+        if state is None:
+            return None
+        return state.skills[self._row_of(state, directory)]
+
+    def root_of_skill(self, directory: Path) -> Path | None:
+        state = self._where.get(directory)
+        return state.path if state is not None else None
+
+    def skills_below(self, folder: Path) -> list[SkillSummary]:
+        return [summary for summary in self.summaries() if summary.directory.is_relative_to(folder)]
+
+    def problems(self) -> list[Problem]:
+        """Every problem in the library, the open editors' live ones in place of the saved."""
+        found: list[Problem] = []
+        for summary in self.summaries():
+            found.extend(self.problems_of(summary.directory, summary))
+        return found
+
+    def problems_of(self, directory: Path, summary: SkillSummary | None = None) -> list[Problem]:
+        """The problems of one skill: its editor's live ones when it is open, else the library's."""
+        editing = self._editing.get(directory)
+        if editing is not None:
+            return [Problem(directory, editing.name, d) for d in editing.diagnostics]
+        summary = summary or self.summary_for(directory)
+        if summary is None:
+            return []
+        return [Problem(directory, summary.display_name, d) for d in summary.diagnostics]
+
+    # -- roots ---------------------------------------------------------------------------------------
+
+    def add_root(self, root: SkillRoot) -> bool:
+        """Add a root (False when one at that path is already in)."""
+        if self.root(root.path) is not None:
+            return False
+        self._roots.append(RootState(root))
+        self._emit(RootAdded(len(self._roots) - 1, root))
+        return True
+
+    def remove_root(self, path: Path) -> bool:
+        row = self.root_row(path)
+        if row < 0:
+            return False
+        state = self._roots.pop(row)
+        self._forget(state.skills)
+        self._emit(RootRemoved(row, state.root, tuple(state.skills)))
+        return True
+
+    def clear_root(self, path: Path) -> None:
+        """Drop a root's skills and error before it is scanned again."""
+        state = self.root(path)
+        if state is None:
+            return
+        state.error = None
+        if state.skills:
+            self._remove_rows(state, 0, len(state.skills))
+
+    def set_scanning(self, path: Path, scanning: bool, error: str | None = None) -> None:
+        row = self.root_row(path)
+        if row < 0:
+            return
+        state = self._roots[row]
+        state.scanning = scanning
+        if error is not None:
+            state.error = error
+        self._emit(RootChanged(row, state.root))
+
+    # -- skills --------------------------------------------------------------------------------------
+
+    def add_skills(self, path: Path, summaries: Iterable[SkillSummary]) -> int:
+        """Append skills a scan found under the root at `path`; those already known are left
+        out. Returns how many were added."""
+        state = self.root(path)
+        if state is None:
+            return 0
+        fresh: list[SkillSummary] = []
+        seen: set[Path] = set()
+        for summary in summaries:
+            if summary.directory in self._where or summary.directory in seen:
+                continue
+            seen.add(summary.directory)
+            fresh.append(summary)
+        if not fresh:
+            return 0
+        first = len(state.skills)
+        state.skills.extend(fresh)
+        for summary in fresh:
+            self._where[summary.directory] = state
+        self._count += len(fresh)
+        self._emit(SkillsAdded(path, first, tuple(fresh)))
+        return len(fresh)
+
+    def update_skill(self, summary: SkillSummary, old_directory: Path | None = None) -> bool:
+        """Show a skill's new state: after a save, a rename (from `old_directory`), a reload, or
+        its creation (a skill not yet known is added to its root). False when no root holds it."""
+        old_key = old_directory or summary.directory
+        state = self._where.get(old_key)
+        if state is None:
+            return self.add_skills(summary.root, [summary]) > 0
+        if summary.directory != old_key and summary.directory in self._where:
+            self.remove_skill(summary.directory)
+        row = self._row_of(state, old_key)
+        old = state.skills[row]
+        state.skills[row] = summary
+        if summary.directory != old_key:
+            del self._where[old_key]
+            self._where[summary.directory] = state
+            editing = self._editing.pop(old_key, None)
+            if editing is not None:
+                self._editing[summary.directory] = editing
+        self._emit(SkillChanged(state.path, row, old, summary))
+        return True
+
+    def remove_skill(self, directory: Path) -> bool:
+        state = self._where.get(directory)
+        if state is None:
+            return False
+        self._remove_rows(state, self._row_of(state, directory), 1)
+        return True
+
+    def mark_duplicate_names(self) -> None:
+        """Warn (SK301) on every skill whose name another skill in the library also uses."""
+        scans = [RootScan(state.root, [_without_duplicate_mark(s) for s in state.skills])
+                 for state in self._roots]
+        mark_duplicates(scans)
+        for state, scan in zip(list(self._roots), scans, strict=True):
+            for row, (old, new) in enumerate(zip(list(state.skills), scan.skills, strict=True)):
+                if old != new:
+                    state.skills[row] = new
+                    self._emit(SkillChanged(state.path, row, old, new))
+
+    # -- open editors ------------------------------------------------------------------------------
+
+    def set_editing(self, directory: Path, name: str, diagnostics: Iterable[Diagnostic]) -> None:
+        """The skill at `directory` is open in an editor, whose text has these problems."""
+        editing = _Editing(name, tuple(diagnostics))
+        if self._editing.get(directory) == editing:
+            return
+        self._editing[directory] = editing
+        self._emit(EditingChanged(directory))
+
+    def stop_editing(self, directory: Path) -> None:
+        if self._editing.pop(directory, None) is not None:
+            self._emit(EditingChanged(directory))
+
+    # -- inside --------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _row_of(state: RootState, directory: Path) -> int:
+        for row, summary in enumerate(state.skills):
+            if summary.directory == directory:
+                return row
+        raise LookupError(directory)
+
+    def _remove_rows(self, state: RootState, first: int, count: int) -> None:
+        removed = state.skills[first:first + count]
+        del state.skills[first:first + count]
+        self._forget(removed)
+        self._emit(SkillsRemoved(state.path, first, tuple(removed)))
+
+    def _forget(self, summaries: Iterable[SkillSummary]) -> None:
+        for summary in summaries:
+            if self._where.pop(summary.directory, None) is not None:
+                self._count -= 1
+
+
+def _without_duplicate_mark(summary: SkillSummary) -> SkillSummary:
+    if not any(d.code == DUPLICATE_NAME for d in summary.diagnostics):
+        return summary
+    return replace(summary, diagnostics=tuple(d for d in summary.diagnostics
+                                              if d.code != DUPLICATE_NAME))

@@ -1,0 +1,58 @@
+"""The window's actions and menus, built once and handed to whoever adds to them (the chat dock
+adds Try in Chat to the Skill menu, its dock to View, and its dialogs to Tools)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+Shortcut = QKeySequence | QKeySequence.StandardKey | str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Menus:
+    file: QMenu
+    edit: QMenu
+    skill: QMenu
+    view: QMenu
+    tools: QMenu
+    locations: QMenu
+
+
+def make_action(window: QMainWindow, text: str, slot: Callable[[], object],
+                shortcut: Shortcut = None, tip: str = "") -> QAction:
+    """An action of the window (its shortcut works wherever the focus is in it)."""
+    action = QAction(text, window)
+    if shortcut is not None:
+        action.setShortcut(QKeySequence(shortcut))
+    if tip:
+        action.setStatusTip(tip)
+        action.setToolTip(tip)
+    action.triggered.connect(slot)
+    window.addAction(action)
+    return action
+
+
+def make_menus(window: QMainWindow, file: list[QAction | QMenu | None],
+               edit: list[QAction | QMenu | None], skill: list[QAction | QMenu | None],
+               view: list[QAction | QMenu | None], locations: QMenu) -> Menus:
+    """The menu bar: File, Edit, Skill, View and Tools, each filled in order (None is a
+    separator)."""
+    bar = window.menuBar()
+    built: list[QMenu] = []
+    for title, items in (("&File", file), ("&Edit", edit), ("&Skill", skill), ("&View", view),
+                         ("&Tools", [])):
+        menu = bar.addMenu(title)
+        for item in items:
+            if item is None:
+                menu.addSeparator()
+            elif isinstance(item, QMenu):
+                menu.addMenu(item)
+            else:
+                menu.addAction(item)
+        built.append(menu)
+    file_menu, edit_menu, skill_menu, view_menu, tools_menu = built
+    return Menus(file_menu, edit_menu, skill_menu, view_menu, tools_menu, locations)

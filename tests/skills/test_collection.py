@@ -1,0 +1,226 @@
+"""The core `Library`: what it holds, and that its events let a listener keep an exact copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from studio.skills.collection import (
+    EditingChanged,
+    Library,
+    LibraryEvent,
+    RootAdded,
+    RootChanged,
+    RootRemoved,
+    SkillChanged,
+    SkillsAdded,
+    SkillsRemoved,
+)
+from studio.skills.library import SkillRoot
+from studio.skills.model import Diagnostic, Severity
+from studio.skills.summary import SkillSummary
+
+ROOTS = (Path("/lib/a"), Path("/lib/b"), Path("/lib/c"))
+NAMES = ("alpha", "beta", "gamma", "delta", "pdf")
+
+
+def summary(root: Path, folder: str, name: str | None = None,
+            diagnostics: tuple[Diagnostic, ...] = ()) -> SkillSummary:
+    directory = root / folder
+    return SkillSummary(root=root, directory=directory, skill_file=directory / "SKILL.md",
+                        name=name or folder, description="Does it.", valid=not diagnostics,
+                        loadable=True, diagnostics=diagnostics)
+
+
+class Mirror:
+    """A listener that rebuilds the library's rows from its events alone, as a Qt model does."""
+
+    def __init__(self, library: Library) -> None:
+        self.roots: list[tuple[Path, list[SkillSummary]]] = []
+        self.events: list[LibraryEvent] = []
+        library.connect(self.on_event)
+
+    def rows(self, root: Path) -> list[SkillSummary]:
+        return next(rows for path, rows in self.roots if path == root)
+
+    def on_event(self, event: LibraryEvent) -> None:
+        self.events.append(event)
+        if isinstance(event, RootAdded):
+            assert event.row == len(self.roots)
+            self.roots.append((event.root.path, []))
+        elif isinstance(event, RootRemoved):
+            assert self.roots[event.row][0] == event.root.path
+            del self.roots[event.row]
+        elif isinstance(event, SkillsAdded):
+            rows = self.rows(event.root)
+            assert event.first == len(rows)
+            rows.extend(event.summaries)
+        elif isinstance(event, SkillsRemoved):
+            rows = self.rows(event.root)
+            assert tuple(rows[event.first:event.first + len(event.summaries)]) == event.summaries
+            del rows[event.first:event.first + len(event.summaries)]
+        elif isinstance(event, SkillChanged):
+            rows = self.rows(event.root)
+            assert rows[event.row] == event.old
+            rows[event.row] = event.new
+
+    def state(self) -> list[tuple[Path, list[SkillSummary]]]:
+        return [(path, list(rows)) for path, rows in self.roots]
+
+
+def library_state(library: Library) -> list[tuple[Path, list[SkillSummary]]]:
+    return [(state.path, list(state.skills)) for state in library.roots()]
+
+
+def test_a_new_skill_counts_once_and_is_found_by_folder() -> None:
+    library = Library()
+    mirror = Mirror(library)
+    library.add_root(SkillRoot(ROOTS[0]))
+    library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha"), summary(ROOTS[0], "beta")])
+    assert library.update_skill(summary(ROOTS[0], "new-skill"))
+    assert library.skill_count == 3
+    assert library.summary_for(ROOTS[0] / "new-skill") is not None
+    assert [s.name for s in mirror.rows(ROOTS[0])] == ["alpha", "beta", "new-skill"]
+
+
+def test_known_skills_are_not_added_twice() -> None:
+    library = Library()
+    library.add_root(SkillRoot(ROOTS[0]))
+    assert library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha")] * 2) == 1
+    assert library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha")]) == 0
+    assert library.skill_count == 1
+
+
+def test_a_skill_under_no_root_is_not_added() -> None:
+    library = Library()
+    library.add_root(SkillRoot(ROOTS[0]))
+    assert not library.update_skill(summary(ROOTS[1], "alpha"))
+    assert library.skill_count == 0
+
+
+def test_a_rename_keeps_the_row_and_moves_the_lookup() -> None:
+    library = Library()
+    mirror = Mirror(library)
+    library.add_root(SkillRoot(ROOTS[0]))
+    library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha"), summary(ROOTS[0], "beta")])
+    library.update_skill(summary(ROOTS[0], "renamed"), old_directory=ROOTS[0] / "alpha")
+    assert library.summary_for(ROOTS[0] / "alpha") is None
+    assert library.summary_for(ROOTS[0] / "renamed") is not None
+    assert isinstance(mirror.events[-1], SkillChanged) and mirror.events[-1].row == 0
+    assert library.skill_count == 2
+
+
+def test_removing_a_root_forgets_its_skills() -> None:
+    library = Library()
+    for root in ROOTS[:2]:
+        library.add_root(SkillRoot(root))
+        library.add_skills(root, [summary(root, "alpha")])
+    assert library.remove_root(ROOTS[0])
+    assert library.skill_count == 1
+    assert library.summary_for(ROOTS[0] / "alpha") is None
+    assert not library.remove_root(ROOTS[0])
+
+
+def test_scanning_state_and_errors_are_told() -> None:
+    library = Library()
+    mirror = Mirror(library)
+    library.add_root(SkillRoot(ROOTS[0]))
+    library.set_scanning(ROOTS[0], False, "it is gone")
+    state = library.root(ROOTS[0])
+    assert state is not None and state.error == "it is gone" and not state.scanning
+    assert isinstance(mirror.events[-1], RootChanged)
+    library.clear_root(ROOTS[0])
+    assert state.error is None
+
+
+def test_an_open_editor_s_problems_stand_in_for_the_library_s() -> None:
+    library = Library()
+    mirror = Mirror(library)
+    library.add_root(SkillRoot(ROOTS[0]))
+    saved = Diagnostic("SK101", Severity.ERROR, "saved problem")
+    live = Diagnostic("SK102", Severity.WARNING, "live problem")
+    library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha", diagnostics=(saved,))])
+    directory = ROOTS[0] / "alpha"
+    assert [p.diagnostic for p in library.problems()] == [saved]
+    library.set_editing(directory, "alpha*", [live])
+    assert mirror.events[-1] == EditingChanged(directory)
+    assert [(p.skill_name, p.diagnostic) for p in library.problems()] == [("alpha*", live)]
+    assert [p.diagnostic for p in library.problems_of(directory)] == [live]
+    library.update_skill(summary(ROOTS[0], "beta"), old_directory=directory)
+    assert [p.diagnostic for p in library.problems_of(ROOTS[0] / "beta")] == [live]
+    library.stop_editing(ROOTS[0] / "beta")
+    assert library.problems() == []
+
+
+def test_duplicate_names_are_marked_across_roots_and_unmarked_when_gone() -> None:
+    library = Library()
+    for root in ROOTS[:2]:
+        library.add_root(SkillRoot(root))
+        library.add_skills(root, [summary(root, "pdf")])
+    library.mark_duplicate_names()
+    assert [p.diagnostic.code for p in library.problems()] == ["SK301", "SK301"]
+    library.remove_skill(ROOTS[1] / "pdf")
+    library.mark_duplicate_names()
+    assert library.problems() == []
+
+
+class LibraryMachine(RuleBasedStateMachine):
+    """Random adds, removes, renames and updates: a listener that only sees the events always
+    holds the same rows as the library, and the count and lookups agree with the rows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.library = Library()
+        self.mirror = Mirror(self.library)
+
+    @rule(root=st.sampled_from(ROOTS))
+    def add_root(self, root: Path) -> None:
+        self.library.add_root(SkillRoot(root))
+
+    @rule(root=st.sampled_from(ROOTS))
+    def remove_root(self, root: Path) -> None:
+        self.library.remove_root(root)
+
+    @rule(root=st.sampled_from(ROOTS))
+    def clear_root(self, root: Path) -> None:
+        self.library.clear_root(root)
+
+    @rule(root=st.sampled_from(ROOTS), folders=st.lists(st.sampled_from(NAMES), max_size=4))
+    def add_skills(self, root: Path, folders: list[str]) -> None:
+        self.library.add_skills(root, [summary(root, folder) for folder in folders])
+
+    @rule(root=st.sampled_from(ROOTS), folder=st.sampled_from(NAMES), valid=st.booleans())
+    def update(self, root: Path, folder: str, valid: bool) -> None:
+        problems = () if valid else (Diagnostic("SK101", Severity.ERROR, "bad"),)
+        self.library.update_skill(summary(root, folder, diagnostics=problems))
+
+    @rule(root=st.sampled_from(ROOTS), old=st.sampled_from(NAMES), new=st.sampled_from(NAMES))
+    def rename(self, root: Path, old: str, new: str) -> None:
+        self.library.update_skill(summary(root, new), old_directory=root / old)
+
+    @rule(root=st.sampled_from(ROOTS), folder=st.sampled_from(NAMES))
+    def remove(self, root: Path, folder: str) -> None:
+        self.library.remove_skill(root / folder)
+
+    @rule()
+    def mark_duplicates(self) -> None:
+        self.library.mark_duplicate_names()
+
+    @invariant()
+    def listener_sees_the_library(self) -> None:
+        assert self.mirror.state() == library_state(self.library)
+
+    @invariant()
+    def count_and_lookups_agree(self) -> None:
+        every = self.library.summaries()
+        assert self.library.skill_count == len(every)
+        assert len({s.directory for s in every}) == len(every)
+        for found in every:
+            assert self.library.summary_for(found.directory) == found
+
+
+TestLibraryMachine = LibraryMachine.TestCase
+TestLibraryMachine.settings = settings(deadline=None)
