@@ -1,5 +1,6 @@
 """Asking for approval on a terminal, the way Ollama's agent does: execute once, always allow, or
-deny with a reason. Input is read in a worker thread so the event loop keeps running."""
+deny with a reason; and, as a separate choice, execute once with the network. Input is read in a
+worker thread so the event loop keeps running."""
 
 from __future__ import annotations
 
@@ -23,12 +24,16 @@ class TerminalApprover:
             write(f"  ! {kind}: {message}\n")
         for reason in request.reasons:
             write(f"  - {reason}\n")
+        if request.sandbox:
+            write(f"  sandbox: {request.sandbox}\n")
         write("  1. Execute once\n")
         if request.grant_scope is not None:
-            write(f"  2. Always allow ({request.grant_scope}, for this session)\n")
+            write(f"  2. Always allow ({request.grant_scope}, for this session; never the network)\n")
         else:
             write("  2. Always allow (not offered: this command cannot be granted)\n")
         write("  3. Deny\n")
+        if request.network_choice:
+            write("  4. Execute once and allow network for this run\n")
         self._err.flush()
 
     async def _ask(self, prompt: str) -> str:
@@ -41,16 +46,19 @@ class TerminalApprover:
 
     async def approve(self, request: ApprovalRequest) -> Approval:
         self._show(request)
+        choices = "1, 2, 3 or 4" if request.network_choice else "1, 2 or 3"
         try:
             while True:
-                answer = (await self._ask("Choose 1, 2 or 3 [3]: ")).lower()
+                answer = (await self._ask(f"Choose {choices} [3]: ")).lower()
                 if answer in ("1", "e", "execute", "y", "yes"):
                     return Approval("once", by="user")
+                if answer == "4" and request.network_choice:
+                    return Approval("once", by="user", network=True)
                 if answer in ("2", "a", "always") and request.grant_scope is not None:
                     return Approval("always", by="user")
                 if answer in ("", "3", "d", "deny", "n", "no"):
                     reason = await self._ask("Reason for the model (optional): ")
                     return Approval("deny", by="user", reason=reason or None)
-                self._err.write("Please answer 1, 2 or 3.\n")
+                self._err.write(f"Please answer {choices}.\n")
         except EOFError:
             return Approval("deny", by="user", reason="the terminal closed before an answer")
