@@ -40,11 +40,9 @@ class Sandbox:
     def for_run(cls, *folders: Path, home: Path | None = None, network: bool = False) -> Sandbox:
         """A sandbox writing in `folders` (resolved, so a link cannot redirect the bind), minus
         those already inside another one."""
-        resolved = sorted({folder.resolve() for folder in folders}, key=lambda p: len(p.parts))
-        kept: list[Path] = []
-        for folder in resolved:
-            if not any(folder.is_relative_to(outer) for outer in kept):
-                kept.append(folder)
+        resolved = list(dict.fromkeys(folder.resolve() for folder in folders))
+        kept = [folder for folder in resolved
+                if not any(folder != outer and folder.is_relative_to(outer) for outer in resolved)]
         hidden = home.resolve() if home is not None else None
         return cls(tuple(kept), hidden, network)
 

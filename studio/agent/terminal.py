@@ -1,11 +1,14 @@
 """Asking for approval on a terminal, the way Ollama's agent does: execute once, always allow, or
 deny with a reason; and, as a separate choice, execute once with the network. Input is read in a
-worker thread so the event loop keeps running."""
+daemon thread so the event loop keeps running, and a chat stopped at the prompt (Ctrl+C, SIGTERM)
+does not wait for a line that never comes."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
+import threading
 from typing import TextIO
 
 from studio.agent.approval import Approval, ApprovalRequest
@@ -39,10 +42,35 @@ class TerminalApprover:
     async def _ask(self, prompt: str) -> str:
         self._err.write(prompt)
         self._err.flush()
-        line: str = await asyncio.get_running_loop().run_in_executor(None, self._in.readline)
+        line = await self._readline()
         if not line:
             raise EOFError
         return line.strip()
+
+    async def _readline(self) -> str:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str] = loop.create_future()
+
+        def settle(line: str | None, error: BaseException | None) -> None:
+            if answer.done():
+                return
+            if error is not None:
+                answer.set_exception(error)
+            else:
+                answer.set_result(line or "")
+
+        def read() -> None:
+            line, error = None, None
+            try:
+                line = self._in.readline()
+            except (OSError, ValueError) as exc:
+                error = EOFError(str(exc))
+            # The loop is gone when the chat ended while this thread waited for a line.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, line, error)
+
+        threading.Thread(target=read, name="approval-prompt", daemon=True).start()
+        return await answer
 
     async def approve(self, request: ApprovalRequest) -> Approval:
         self._show(request)
