@@ -211,7 +211,7 @@ class ToolExecutor:
         queue: asyncio.Queue[str] = asyncio.Queue()
         task = asyncio.ensure_future(
             run_command(command, cwd, timeout=self.timeout, output_cap=self.output_cap,
-                        on_output=queue.put_nowait, sandbox=sandbox)
+                        on_output=queue.put_nowait, sandbox=sandbox, support=self.support)
         )
         cancelled = True
         failure: RunError | None = None

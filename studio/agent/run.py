@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.agent.sandbox import Sandbox, bwrap_argv, detect, sandbox_exec_argv
+from studio.agent.sandbox import Sandbox, Support, bwrap_argv, detect, sandbox_exec_argv
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_OUTPUT_CAP = 50_000
@@ -103,11 +103,12 @@ async def run_command(
     env: Mapping[str, str] | None = None,
     on_output: Callable[[str], None] | None = None,
     sandbox: Sandbox | None = None,
+    support: Support | None = None,
 ) -> RunResult:
     """Run `command` with bash in `cwd`; stdout and stderr together, as a terminal would show them.
 
-    With a `sandbox`, the command runs inside it or not at all (`RunError` when this machine
-    cannot enforce one)."""
+    With a `sandbox`, the command runs inside it or not at all (`RunError` when `support`, by
+    default what `detect()` found, cannot enforce one)."""
     problem = command_problem(command)
     if problem is not None:
         raise RunError(problem)
@@ -115,7 +116,7 @@ async def run_command(
     with contextlib.ExitStack() as cleanup:
         prefix: list[str] = []
         if sandbox is not None:
-            support = detect()
+            support = support if support is not None else detect()
             if support.kind == "bwrap":
                 prefix = bwrap_argv(sandbox, cwd, support.program)
             elif support.kind == "sandbox-exec":

@@ -44,8 +44,8 @@ def sleep_token() -> str:
     return f"{secrets.randbelow(10**8):08d}"
 
 
-def processes_named(token: str) -> list[int]:
-    """Live processes whose command line holds `token`."""
+def sleepers(token: str) -> list[int]:
+    """Live `sleep` processes whose command line holds `token`."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -55,7 +55,7 @@ def processes_named(token: str) -> list[int]:
             state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if token.encode() in cmdline and state != "Z":
+        if cmdline.startswith(b"sleep\0") and token.encode() in cmdline and state != "Z":
             found.append(int(entry))
     return found
 
@@ -63,11 +63,11 @@ def processes_named(token: str) -> list[int]:
 async def wait_until_gone(token: str, attempts: int = 200) -> list[int]:
     """The processes named `token` still alive after giving the kernel a bounded while to reap."""
     for _ in range(attempts):
-        left = processes_named(token)
+        left = sleepers(token)
         if not left:
             return []
         await asyncio.sleep(0.05)
-    return processes_named(token)
+    return sleepers(token)
 
 
 @needs_sandbox
@@ -186,10 +186,10 @@ async def test_cancelling_ends_the_whole_sandbox(skill: Path) -> None:
     command = f"setsid sh -c 'echo > started; exec sleep 302.{token}' & sleep 300"
     task = asyncio.ensure_future(run_command(command, skill, sandbox=Sandbox.for_run(skill)))
     for _ in range(600):
-        if (skill / "started").exists() and processes_named(token):
+        if (skill / "started").exists() and sleepers(token):
             break
         await asyncio.sleep(0.05)
-    assert processes_named(token)
+    assert sleepers(token)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
