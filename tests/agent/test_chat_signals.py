@@ -16,7 +16,7 @@ from fakes.ollama import FakeOllama
 from fakes.script import Call, calls, reply
 
 from studio.agent.sandbox import detect
-from tests.agent.test_sandbox import sleepers, sleep_token
+from tests.agent.test_sandbox import sleep_token, sleepers
 from tests.skills.helpers import frontmatter, write_skill
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +79,7 @@ def test_a_signal_to_the_chat_ends_the_running_command(
         wait_for(lambda: len(sleepers(token)) == expected, "its processes to show", chat)
         pids = sleepers(token)
         chat.send_signal(signum)
-        out, err = chat.communicate(timeout=WAIT)
+        _out, err = chat.communicate(timeout=WAIT)
     finally:
         if chat.poll() is None:
             chat.kill()
