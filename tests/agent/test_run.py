@@ -24,6 +24,24 @@ def processes_in_group(pgid: int) -> list[int]:
     return found
 
 
+def processes_in(folder: Path) -> list[int]:
+    """Live processes working in `folder`: how a test finds a command's processes from outside
+    its sandbox, where the pids and groups it sees for itself mean nothing."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+            with open(f"/proc/{entry}/stat") as handle:
+                state = handle.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if cwd == str(folder) and state != "Z":
+            found.append(int(entry))
+    return found
+
+
 async def test_exit_code_output_and_cwd(tmp_path: Path) -> None:
     result = await run_command("pwd; echo oops >&2; exit 3", tmp_path)
     assert result.exit_code == 3
