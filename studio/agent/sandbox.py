@@ -39,8 +39,9 @@ class Sandbox:
     @classmethod
     def for_run(cls, *folders: Path, home: Path | None = None, network: bool = False) -> Sandbox:
         """A sandbox writing in `folders` (resolved, so a link cannot redirect the bind), minus
-        those already inside another one."""
-        resolved = list(dict.fromkeys(folder.resolve() for folder in folders))
+        those already inside another one and those that do not exist (nothing to write in, and
+        bwrap cannot bind them)."""
+        resolved = list(dict.fromkeys(folder.resolve() for folder in folders if folder.is_dir()))
         kept = [folder for folder in resolved
                 if not any(folder != outer and folder.is_relative_to(outer) for outer in resolved)]
         hidden = home.resolve() if home is not None else None
@@ -52,8 +53,9 @@ class Sandbox:
     def describe(self) -> str:
         """What it allows, in words: "writes only in A and B; no network; private /tmp; ..."."""
         places = " and ".join(str(folder) for folder in self.writable) or "no folder"
-        parts = [f"writes only in {places}", "network allowed" if self.network else "no network",
-                 "private /tmp"]
+        parts = [f"writes only in {places}", "network allowed" if self.network else "no network"]
+        if not any(Path("/tmp").is_relative_to(folder) for folder in self.writable):
+            parts.append("private /tmp")
         if self.hidden_home is not None:
             parts.append("home folder hidden")
         return "; ".join(parts)
@@ -63,7 +65,7 @@ class Sandbox:
         """The home folder to hide, unless hiding it would hide everything (home is `/`) or it
         sits inside a folder the command may write anyway."""
         home = self.home
-        if home is None or home == Path(home.anchor):
+        if home is None or home == Path(home.anchor) or not home.is_dir():
             return None
         if any(home.is_relative_to(folder) for folder in self.writable):
             return None

@@ -42,6 +42,7 @@ class RecordingApprover:
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     root = tmp_path / "project"
+    (tmp_path / "home").mkdir()
     write_skill(root / "skills", "demo", frontmatter("demo") + "Say hello.\n",
                 {"scripts/hello.py": "print('hello from the skill')\n"})
     return root

@@ -198,6 +198,8 @@ async def test_cancelling_ends_the_whole_sandbox(skill: Path) -> None:
 
 def test_the_description_says_what_is_allowed(tmp_path: Path) -> None:
     skill = tmp_path / "ws" / "skills" / "demo"
+    for folder in (skill, tmp_path / "home", tmp_path / "a", tmp_path / "b"):
+        folder.mkdir(parents=True)
     box = Sandbox.for_run(skill, tmp_path / "ws", home=tmp_path / "home")
     assert box.writable == (tmp_path / "ws",)
     assert box.describe() == (f"writes only in {tmp_path / 'ws'}; no network; private /tmp; "
@@ -208,14 +210,28 @@ def test_the_description_says_what_is_allowed(tmp_path: Path) -> None:
 
 
 def test_a_home_that_holds_the_workspace_or_is_the_root_is_not_hidden(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "sub").mkdir()
     assert Sandbox.for_run(tmp_path / "ws", home=tmp_path).hidden_home == tmp_path
     assert Sandbox.for_run(tmp_path, home=tmp_path / "sub").hidden_home is None
     assert Sandbox.for_run(tmp_path, home=Path("/")).hidden_home is None
 
 
+def test_missing_folders_are_left_out_rather_than_failing_the_bind(tmp_path: Path) -> None:
+    box = Sandbox.for_run(tmp_path, tmp_path.parent / "no-such-workspace",
+                          home=tmp_path / "no-such-home")
+    assert box.writable == (tmp_path,) and box.hidden_home is None
+    assert bwrap_argv(box, tmp_path).count("--tmpfs") == 1
+
+
+def test_a_writable_tmp_is_not_called_private(tmp_path: Path) -> None:
+    assert "private /tmp" not in Sandbox.for_run(Path("/tmp")).describe()
+
+
 def test_bwrap_mounts_the_writable_folders_after_hiding_tmp_and_home(tmp_path: Path) -> None:
     home = tmp_path / "home"
     skill = home / "skill"
+    skill.mkdir(parents=True)
     argv = bwrap_argv(Sandbox.for_run(skill, home=home), skill)
     assert argv[:4] == ["bwrap", "--ro-bind", "/", "/"]
     tmp_at = argv.index("/tmp")
@@ -233,6 +249,7 @@ def test_bwrap_mounts_the_writable_folders_after_hiding_tmp_and_home(tmp_path: P
 def test_the_macos_profile_allows_writes_only_in_the_folders(tmp_path: Path) -> None:
     home = tmp_path / "home"
     skill = home / "my \"odd\" skill"
+    skill.mkdir(parents=True)
     profile = sandbox_exec_profile(Sandbox.for_run(skill, home=home))
     lines = profile.splitlines()
     assert lines[:2] == ["(version 1)", "(deny default)"]
