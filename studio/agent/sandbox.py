@@ -72,12 +72,21 @@ class Sandbox:
         return home
 
 
+RESOLVER = Path("/run/systemd/resolve")
+
+
 def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap") -> list[str]:
     """The bubblewrap prefix for a command run in `cwd`.
 
-    Mount order matters: the read-only root first, then the private /tmp and the hidden home,
-    then the writable folders bound back on top (they may live under /tmp or the home)."""
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    Mount order matters: the read-only root first, then the private /tmp and /run and the hidden
+    home, then the writable folders bound back on top (they may live under any of those).
+    /run goes because a read-only mount still lets a program connect to the Unix sockets on it
+    (the Docker daemon's, the session bus): that would be a way out with "no network"."""
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+            "--tmpfs", "/run"]
+    if sandbox.network and RESOLVER.is_dir():
+        # /etc/resolv.conf often points into it; without it a granted network has no names.
+        argv += ["--ro-bind", str(RESOLVER), str(RESOLVER)]
     home = sandbox.hidden_home
     if home is not None and home != Path("/tmp"):
         argv += ["--tmpfs", str(home)]

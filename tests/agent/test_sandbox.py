@@ -181,6 +181,29 @@ async def test_tmp_is_private(skill: Path, tmp_path: Path) -> None:
 
 
 @needs_sandbox
+@pytest.mark.skipif(not os.access("/run", os.W_OK), reason="a socket in /run needs root here")
+async def test_sockets_in_run_are_out_of_reach(skill: Path) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="studio-sandbox-", dir="/run"))
+    accepted = asyncio.Event()
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.set()
+        writer.close()
+
+    server = await asyncio.start_unix_server(accept, str(folder / "daemon.sock"))
+    try:
+        result = await run_command(
+            f"python3 -c \"import socket; socket.socket(socket.AF_UNIX).connect('{folder}/daemon.sock')\"",
+            skill, sandbox=Sandbox.for_run(skill),
+        )  # fmt: skip
+        assert result.exit_code != 0 and not accepted.is_set()
+    finally:
+        server.close()
+        await server.wait_closed()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@needs_sandbox
 async def test_cancelling_ends_the_whole_sandbox(skill: Path) -> None:
     token = sleep_token()
     command = f"setsid sh -c 'echo > started; exec sleep 302.{token}' & sleep 300"
@@ -221,7 +244,7 @@ def test_missing_folders_are_left_out_rather_than_failing_the_bind(tmp_path: Pat
     box = Sandbox.for_run(tmp_path, tmp_path.parent / "no-such-workspace",
                           home=tmp_path / "no-such-home")
     assert box.writable == (tmp_path,) and box.hidden_home is None
-    assert bwrap_argv(box, tmp_path).count("--tmpfs") == 1
+    assert bwrap_argv(box, tmp_path).count("--tmpfs") == 2  # /tmp and /run, no home
 
 
 def test_a_writable_tmp_is_not_called_private(tmp_path: Path) -> None:
