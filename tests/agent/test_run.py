@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from studio.agent.run import clean_environment, run_command
+from studio.agent.run import MAX_COMMAND_BYTES, RunError, clean_environment, run_command
+from studio.agent.sandbox import Sandbox, Support
 
 
 def processes_in_group(pgid: int) -> list[int]:
@@ -103,3 +104,24 @@ async def test_the_child_sees_no_secrets(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("MY_API_KEY", "hunter2")
     result = await run_command("env", tmp_path)
     assert "hunter2" not in result.output and "PATH=" in result.output
+
+
+@pytest.mark.parametrize(
+    ("command", "problem"),
+    [
+        ("echo " + "x" * MAX_COMMAND_BYTES, f"at most {MAX_COMMAND_BYTES:,} bytes"),
+        ("echo a\0b", "contains a NUL character"),
+    ],
+)
+async def test_a_command_no_system_can_run_is_a_clear_error(
+    tmp_path: Path, command: str, problem: str
+) -> None:
+    with pytest.raises(RunError, match=problem):
+        await run_command(command, tmp_path)
+
+
+async def test_a_sandbox_that_is_not_there_runs_nothing(tmp_path: Path) -> None:
+    with pytest.raises(RunError, match="the command was not run: bwrap is missing"):
+        await run_command("echo ran > ran.txt", tmp_path, sandbox=Sandbox.for_run(tmp_path),
+                          support=Support(None, problem="bwrap is missing"))
+    assert not (tmp_path / "ran.txt").exists()

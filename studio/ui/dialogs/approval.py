@@ -77,6 +77,10 @@ class ApprovalDialog(QDialog):
     Attributes:
         request: what is asked about.
         banners: one label per warning, with its `level` property ("danger", "caution", "info").
+        sandbox_label: what the sandbox lets the command do (hidden where a banner says there is
+            no sandbox).
+        network_check: "Allow network for this run", off by default; shown only when the sandbox
+            would cut the network off.
     """
 
     def __init__(self, request: ApprovalRequest, parent: QWidget | None = None) -> None:
