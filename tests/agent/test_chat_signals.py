@@ -4,6 +4,7 @@ session of its own, ends with the chat; the chat says so and exits with 128 + th
 from __future__ import annotations
 
 import os
+import pty
 import signal
 import subprocess
 import sys
@@ -88,3 +89,43 @@ def test_a_signal_to_the_chat_ends_the_running_command(
     assert "Traceback" not in err
     assert "studio chat: stopped" in err
     wait_for(lambda: not any(alive(pid) for pid in pids), "the command's processes to end")
+
+
+def test_a_signal_at_the_approval_prompt_ends_the_chat_at_once(
+    fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    workspace = tmp_path / "project"
+    write_skill(workspace / "skills", "demo", frontmatter("demo") + "Run.\n",
+                {"scripts/x.py": "print('x')\n"})
+    fake_ollama.script(
+        calls(Call("run_skill_script", {"skill": "demo", "command": "python3 scripts/x.py"})),
+        reply("done"),
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE_ROOT), env.get("PYTHONPATH")]))
+    # A terminal that never answers: the prompt waits on it in a thread of its own.
+    leader, follower = pty.openpty()
+    chat = subprocess.Popen(
+        [sys.executable, "-m", "studio", "chat", "--url", fake_ollama.url, "--model", TOOL_MODEL,
+         "--skills", str(workspace / "skills"), "--workspace", str(workspace), "run it"],
+        stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    os.close(follower)
+    try:
+        assert chat.stderr is not None
+        shown = ""
+        while "Choose " not in shown:
+            # The prompt ends without a newline, so read what comes, a character at a time.
+            character = chat.stderr.read(1)
+            if not character:
+                pytest.fail(f"studio chat ended before asking: {shown}")
+            shown += character
+        chat.send_signal(signal.SIGTERM)
+        _out, err = chat.communicate(timeout=WAIT)
+    finally:
+        os.close(leader)
+        if chat.poll() is None:
+            chat.kill()
+            chat.communicate()
+    assert chat.returncode == 143, err
+    assert "Traceback" not in err
