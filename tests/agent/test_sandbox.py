@@ -204,6 +204,17 @@ async def test_sockets_in_run_are_out_of_reach(skill: Path) -> None:
 
 
 @needs_sandbox
+async def test_a_timeout_ends_the_whole_sandbox(skill: Path) -> None:
+    token = sleep_token()
+    command = (f"setsid sh -c 'echo > started; exec sleep 302.{token}' & "
+               "while [ ! -e started ]; do sleep 0.01; done; echo up; sleep 300")
+    # Generous, so the escape is up before the deadline even on a loaded machine.
+    result = await run_command(command, skill, timeout=8, sandbox=Sandbox.for_run(skill))
+    assert result.timed_out and result.output == "up\n"
+    assert await wait_until_gone(token) == []
+
+
+@needs_sandbox
 async def test_cancelling_ends_the_whole_sandbox(skill: Path) -> None:
     token = sleep_token()
     command = f"setsid sh -c 'echo > started; exec sleep 302.{token}' & sleep 300"
