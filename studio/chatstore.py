@@ -92,6 +92,7 @@ class ToolRecord:
             and scope, once someone or something decided.
         output: what the command printed, as it streamed (empty for the skill tools).
         result: the text the model was given.
+        sandbox: what the sandbox let the command do, or that there was none.
     """
 
     call_id: str
@@ -110,6 +111,7 @@ class ToolRecord:
     exit_code: int | None = None
     duration: float | None = None
     truncated: bool = False
+    sandbox: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -122,7 +124,7 @@ class ToolRecord:
             "cwd": self.cwd, "status": self.status, "reasons": list(self.reasons),
             "warnings": list(self.warnings), "approval": self.approval, "output": self.output,
             "result": self.result, "exit_code": self.exit_code, "duration": self.duration,
-            "truncated": self.truncated,
+            "truncated": self.truncated, "sandbox": self.sandbox,
         }  # fmt: skip
 
     @classmethod
@@ -154,6 +156,7 @@ class ToolRecord:
             exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None,
             float(duration) if isinstance(duration, int | float) and not isinstance(duration, bool) else None,
             data.get("truncated") is True,
+            _text_or_none(data.get("sandbox")),
         )
 
 

@@ -17,6 +17,10 @@ class ApprovalRequest:
     Attributes:
         warnings: (kind, message) pairs; kind is the policy's (e.g. "outside", "network").
         grant_scope: what "always allow" would grant, in words, or None when it cannot be granted.
+        sandbox: what the sandbox lets the command do ("writes only in ...; no network"), or
+            the warning that there is no sandbox here.
+        network_choice: whether "Allow network for this run" is offered (the sandbox would
+            otherwise cut the network off).
     """
 
     tool: str
@@ -27,14 +31,24 @@ class ApprovalRequest:
     reasons: tuple[str, ...]
     warnings: tuple[tuple[str, str], ...]
     grant_scope: str | None
+    sandbox: str = ""
+    network_choice: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Approval:
+    """An approver's answer.
+
+    Attributes:
+        remember: keep an "always" grant after the session.
+        network: let this one run use the network; never part of a grant.
+    """
+
     choice: Choice
     by: str
     reason: str | None = None
     remember: bool = False
+    network: bool = False
 
     @property
     def approved(self) -> bool:
@@ -46,7 +60,8 @@ class Approver(Protocol):
 
 
 class AutoApprover:
-    """Approves what the policy marks `ask` (`--auto-approve`); `block` never reaches it."""
+    """Approves what the policy marks `ask` (`--auto-approve`), never with network; `block`
+    never reaches it."""
 
     async def approve(self, request: ApprovalRequest) -> Approval:
         return Approval("once", by="auto-approve")

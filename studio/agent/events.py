@@ -66,6 +66,7 @@ class ToolStarted:
     skill: str | None
     cwd: str | None
     command: str | None
+    sandbox: str | None = None
     kind: Literal["tool_started"] = "tool_started"
 
 

@@ -20,7 +20,15 @@ from studio.agent.events import (
     ToolStarted,
     ToolStatus,
 )
-from studio.agent.run import DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, RunResult, run_command
+from studio.agent.run import (
+    DEFAULT_OUTPUT_CAP,
+    DEFAULT_TIMEOUT,
+    RunError,
+    RunResult,
+    command_problem,
+    run_command,
+)
+from studio.agent.sandbox import Sandbox, Support, detect
 from studio.agent.tools import ACTIVATE, READ, RUN, TOOL_NAMES, SkillToolbox, ToolError
 from studio.llm.types import ToolCall
 from studio.policy import AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
@@ -35,6 +43,10 @@ class ToolExecutor:
         approver: who is asked when the policy says `ask`.
         grants: "always allow" grants, checked by the policy.
         audit: where every decision and run is logged (None: not logged).
+        support: the OS sandbox this machine offers; without one, what the policy would allow
+            is asked about instead, since nothing would contain it.
+        allow_network: every run may use the network (`--allow-network`); otherwise only a run
+            whose approval says so.
     """
 
     toolbox_tool_names = TOOL_NAMES
@@ -49,6 +61,8 @@ class ToolExecutor:
         timeout: float = DEFAULT_TIMEOUT,
         output_cap: int = DEFAULT_OUTPUT_CAP,
         home: Path | None = None,
+        support: Support | None = None,
+        allow_network: bool = False,
     ) -> None:
         self.toolbox = toolbox
         self.approver = approver
@@ -57,6 +71,8 @@ class ToolExecutor:
         self.timeout = timeout
         self.output_cap = output_cap
         self.home = home if home is not None else Path.home()
+        self.support = support if support is not None else detect()
+        self.allow_network = allow_network
 
     def describe(self, call: ToolCall) -> str:
         args = call.arguments
@@ -116,12 +132,17 @@ class ToolExecutor:
                     f"skill {entry.name!r} lives in a zip archive; its scripts cannot run "
                     "until the user unpacks it"
                 )
+            problem = command_problem(command)
+            if problem is not None:
+                raise ToolError(problem)
         except ToolError as exc:
             yield ToolFinished(call.id, call.name, "error", f"error: {exc}")
             return
         cwd = entry.directory
         workspace = self.workspace_for(cwd)
         context = PolicyContext(workspace=workspace, cwd=cwd, home=self.home)
+        sandbox = (Sandbox.for_run(cwd, workspace, home=self.home, network=self.allow_network)
+                   if self.support.available else None)
         decision = judge(command, context, self.grants)
         restriction = self.toolbox.allowed_tools_block(entry.name, list(decision.parts) or [command])
         log = _AuditTrail(self.audit, command, cwd, workspace, entry.name)
@@ -134,17 +155,22 @@ class ToolExecutor:
             yield ToolFinished(call.id, call.name, "blocked", text)
             return
         approved_by, how = "policy", "allow"
-        if decision.verdict == "ask":
+        unsandboxed = () if sandbox is not None else (("sandbox", self.support.notice()),)
+        if decision.verdict == "ask" or unsandboxed:
             proposal = decision.grant
+            asked_because = tuple(decision.reasons) if decision.verdict == "ask" else (
+                "the policy would allow it inside a sandbox, and there is none here",)
+            warnings = (*unsandboxed, *((w.kind, w.message) for w in decision.warnings))
             request = ApprovalRequest(
                 tool=call.name, skill=entry.name, command=command, cwd=cwd, workspace=workspace,
-                reasons=tuple(decision.reasons),
-                warnings=tuple((w.kind, w.message) for w in decision.warnings),
+                reasons=asked_because, warnings=warnings,
                 grant_scope=proposal.description if proposal is not None else None,
+                sandbox=sandbox.describe() if sandbox is not None else self.support.notice(),
+                network_choice=sandbox is not None and not sandbox.network,
             )
             yield ApprovalNeeded(
-                call.id, command, entry.name, str(cwd), tuple(decision.reasons),
-                tuple(w.message for w in decision.warnings),
+                call.id, command, entry.name, str(cwd), asked_because,
+                tuple(message for _kind, message in warnings),
             )
             approval = await self.approver.approve(request)
             if approval.choice == "always" and proposal is not None:
@@ -165,23 +191,30 @@ class ToolExecutor:
                     f"denied by {approval.by}{why}. Do not run it another way; tell the user.",
                 )
                 return
+            if sandbox is not None and approval.network:
+                sandbox = sandbox.with_network(True)
         else:
             yield ApprovalGiven(call.id, "allow", "policy")
-        async for event in self._spawn(call, command, cwd, log, approved_by, how):
+        async for event in self._spawn(call, command, cwd, sandbox, log, approved_by, how):
             yield event
         for notice in log.notices():
             yield notice
 
     async def _spawn(
-        self, call: ToolCall, command: str, cwd: Path, log: _AuditTrail, approved_by: str, how: str
+        self, call: ToolCall, command: str, cwd: Path, sandbox: Sandbox | None, log: _AuditTrail,
+        approved_by: str, how: str,
     ) -> AsyncIterator[Event]:
-        yield ToolStarted(call.id, call.name, _text(call.arguments.get("skill")), str(cwd), command)
+        yield ToolStarted(
+            call.id, call.name, _text(call.arguments.get("skill")), str(cwd), command,
+            sandbox.describe() if sandbox is not None else self.support.notice(),
+        )
         queue: asyncio.Queue[str] = asyncio.Queue()
         task = asyncio.ensure_future(
             run_command(command, cwd, timeout=self.timeout, output_cap=self.output_cap,
-                        on_output=queue.put_nowait)
+                        on_output=queue.put_nowait, sandbox=sandbox, support=self.support)
         )
         cancelled = True
+        failure: RunError | None = None
         try:
             while not task.done() or not queue.empty():
                 getter = asyncio.ensure_future(queue.get())
@@ -190,7 +223,10 @@ class ToolExecutor:
                     yield ToolOutput(call.id, getter.result())
                 else:
                     getter.cancel()
-            result: RunResult = task.result()
+            try:
+                result: RunResult = task.result()
+            except RunError as exc:
+                failure = exc
             cancelled = False
         finally:
             if not task.done():
@@ -199,6 +235,9 @@ class ToolExecutor:
                     await task
             if cancelled:
                 log.cancelled_run(approved_by, how)
+        if failure is not None:
+            yield ToolFinished(call.id, call.name, "error", f"error: {failure}")
+            return
         status: ToolStatus = (
             "timeout" if result.timed_out else ("ok" if result.exit_code == 0 else "failed")
         )

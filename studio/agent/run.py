@@ -1,5 +1,7 @@
 """Running a command for a skill: in its own process group, in the skill's folder, with a timeout,
-a cap on output and an environment without secrets. Cancelling kills the whole group."""
+a cap on output and an environment without secrets, inside the OS sandbox when one is given.
+Cancelling kills the whole group (and with bubblewrap the whole sandbox: its PID namespace ends
+with the command, and with the studio)."""
 
 from __future__ import annotations
 
@@ -8,14 +10,19 @@ import contextlib
 import os
 import re
 import signal
+import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.agent.sandbox import Sandbox, Support, bwrap_argv, detect, sandbox_exec_argv
+
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_OUTPUT_CAP = 50_000
 KILL_GRACE = 2.0
+# Linux refuses a single argument longer than 32 pages (MAX_ARG_STRLEN) with E2BIG.
+MAX_COMMAND_BYTES = 128 * 1024
 
 _SECRET = re.compile(
     r"(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|"
@@ -33,6 +40,22 @@ def clean_environment(environ: Mapping[str, str] | None = None) -> dict[str, str
         for name, value in source.items()
         if not _SECRET.search(name) and name not in _SECRET_NAMES
     }
+
+
+class RunError(Exception):
+    """The command could not be started; the message says why and what to do."""
+
+
+def command_problem(command: str) -> str | None:
+    """Why `command` cannot be run at all, or None: checked before anyone is asked about it."""
+    size = len(command.encode("utf-8", errors="surrogateescape"))
+    if size > MAX_COMMAND_BYTES:
+        return (f"the command is {size:,} bytes long; a command can be at most "
+                f"{MAX_COMMAND_BYTES:,} bytes (the system's limit for one argument). Write the "
+                "script to a file in the skill's folder in smaller steps and run that file")
+    if "\0" in command:
+        return "the command contains a NUL character, which no command line can hold"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,18 +102,54 @@ async def run_command(
     output_cap: int = DEFAULT_OUTPUT_CAP,
     env: Mapping[str, str] | None = None,
     on_output: Callable[[str], None] | None = None,
+    sandbox: Sandbox | None = None,
+    support: Support | None = None,
 ) -> RunResult:
-    """Run `command` with bash in `cwd`; stdout and stderr together, as a terminal would show them."""
+    """Run `command` with bash in `cwd`; stdout and stderr together, as a terminal would show them.
+
+    With a `sandbox`, the command runs inside it or not at all (`RunError` when `support`, by
+    default what `detect()` found, cannot enforce one)."""
+    problem = command_problem(command)
+    if problem is not None:
+        raise RunError(problem)
+    environment = dict(env) if env is not None else clean_environment()
+    with contextlib.ExitStack() as cleanup:
+        prefix: list[str] = []
+        if sandbox is not None:
+            support = support if support is not None else detect()
+            if support.kind == "bwrap":
+                prefix = bwrap_argv(sandbox, cwd, support.program)
+            elif support.kind == "sandbox-exec":
+                private = Path(cleanup.enter_context(tempfile.TemporaryDirectory())).resolve()
+                environment["TMPDIR"] = str(private)
+                prefix = sandbox_exec_argv(sandbox, private)
+            else:
+                raise RunError(f"the command was not run: {support.problem}")
+        return await _run(command, cwd, prefix, environment, timeout, output_cap, on_output)
+
+
+async def _run(
+    command: str,
+    cwd: Path,
+    prefix: list[str],
+    env: dict[str, str],
+    timeout: float,
+    output_cap: int,
+    on_output: Callable[[str], None] | None,
+) -> RunResult:
     started = time.monotonic()
-    process = await asyncio.create_subprocess_exec(
-        "bash", "-c", command,
-        cwd=str(cwd),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        env=dict(env) if env is not None else clean_environment(),
-        start_new_session=True,
-    )
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *prefix, "bash", "-c", command,
+            cwd=str(cwd),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise RunError(f"the command could not be started: {exc.strerror or exc}") from exc
     assert process.stdout is not None
     chunks: list[str] = []
     kept = 0

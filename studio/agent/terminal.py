@@ -1,10 +1,14 @@
 """Asking for approval on a terminal, the way Ollama's agent does: execute once, always allow, or
-deny with a reason. Input is read in a worker thread so the event loop keeps running."""
+deny with a reason; and, as a separate choice, execute once with the network. Input is read in a
+daemon thread so the event loop keeps running, and a chat stopped at the prompt (Ctrl+C, SIGTERM)
+does not wait for a line that never comes."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
+import threading
 from typing import TextIO
 
 from studio.agent.approval import Approval, ApprovalRequest
@@ -23,34 +27,66 @@ class TerminalApprover:
             write(f"  ! {kind}: {message}\n")
         for reason in request.reasons:
             write(f"  - {reason}\n")
+        if request.sandbox:
+            write(f"  sandbox: {request.sandbox}\n")
         write("  1. Execute once\n")
         if request.grant_scope is not None:
-            write(f"  2. Always allow ({request.grant_scope}, for this session)\n")
+            write(f"  2. Always allow ({request.grant_scope}, for this session; never the network)\n")
         else:
             write("  2. Always allow (not offered: this command cannot be granted)\n")
         write("  3. Deny\n")
+        if request.network_choice:
+            write("  4. Execute once and allow network for this run\n")
         self._err.flush()
 
     async def _ask(self, prompt: str) -> str:
         self._err.write(prompt)
         self._err.flush()
-        line: str = await asyncio.get_running_loop().run_in_executor(None, self._in.readline)
+        line = await self._readline()
         if not line:
             raise EOFError
         return line.strip()
 
+    async def _readline(self) -> str:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str] = loop.create_future()
+
+        def settle(line: str | None, error: BaseException | None) -> None:
+            if answer.done():
+                return
+            if error is not None:
+                answer.set_exception(error)
+            else:
+                answer.set_result(line or "")
+
+        def read() -> None:
+            line, error = None, None
+            try:
+                line = self._in.readline()
+            except (OSError, ValueError) as exc:
+                error = EOFError(str(exc))
+            # The loop is gone when the chat ended while this thread waited for a line.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, line, error)
+
+        threading.Thread(target=read, name="approval-prompt", daemon=True).start()
+        return await answer
+
     async def approve(self, request: ApprovalRequest) -> Approval:
         self._show(request)
+        choices = "1, 2, 3 or 4" if request.network_choice else "1, 2 or 3"
         try:
             while True:
-                answer = (await self._ask("Choose 1, 2 or 3 [3]: ")).lower()
+                answer = (await self._ask(f"Choose {choices} [3]: ")).lower()
                 if answer in ("1", "e", "execute", "y", "yes"):
                     return Approval("once", by="user")
+                if answer == "4" and request.network_choice:
+                    return Approval("once", by="user", network=True)
                 if answer in ("2", "a", "always") and request.grant_scope is not None:
                     return Approval("always", by="user")
                 if answer in ("", "3", "d", "deny", "n", "no"):
                     reason = await self._ask("Reason for the model (optional): ")
                     return Approval("deny", by="user", reason=reason or None)
-                self._err.write("Please answer 1, 2 or 3.\n")
+                self._err.write(f"Please answer {choices}.\n")
         except EOFError:
             return Approval("deny", by="user", reason="the terminal closed before an answer")

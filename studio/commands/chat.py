@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -70,6 +71,9 @@ def register(subparsers: Any) -> None:
     approvals.add_argument("--auto-approve", action="store_true",
                            help="run what the policy would ask about; blocked stays blocked")
     approvals.add_argument("--deny-all", action="store_true", help="deny every tool run that asks")
+    parser.add_argument("--allow-network", action="store_true",
+                        help="let every tool run use the network (the sandbox cuts it off "
+                        "otherwise; --auto-approve never grants it)")
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.add_argument("--think", action="store_true", help="let the model think first, if it can")
     parser.add_argument("--tool-choice", metavar="auto|required|none|TOOL",
@@ -252,6 +256,43 @@ def _server_url(given: str | None, renderer: Renderer) -> str | None:
     return url
 
 
+class Stopped(Exception):
+    """SIGTERM or SIGHUP ended the chat; the running command's sandbox and process group went
+    with it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _stop_on_signals(received: list[int]) -> None:
+    """Make SIGTERM and SIGHUP cancel the chat like Ctrl+C does, so a running command is ended
+    (its process group, and with bubblewrap its whole sandbox) instead of orphaned."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+
+    def stop(signum: int) -> None:
+        received.append(signum)
+        task.cancel()
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(signum, stop, signum)
+
+
+async def _chat_until_signalled(
+    args: argparse.Namespace, renderer: Renderer, approver: Approver
+) -> int:
+    received: list[int] = []
+    _stop_on_signals(received)
+    try:
+        return await chat(args, renderer, approver)
+    except asyncio.CancelledError:
+        if received:
+            raise Stopped(received[0]) from None
+        raise
+
+
 async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
     workspace = (args.workspace or Path.cwd()).resolve()
     history = load_history(args.history)
@@ -280,7 +321,7 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
             grants = Grants(config_dir() / "grants.yaml")
             audit = AuditLog(data_dir() / "audit.jsonl")
             executor = ToolExecutor(SkillToolbox(skills, workspace), approver, grants, audit,
-                                    timeout=args.timeout)
+                                    timeout=args.timeout, allow_network=args.allow_network)
             config = AgentConfig(model=model, think=args.think, max_rounds=args.max_rounds,
                                  tool_choice=args.tool_choice, options=options)
             agent = Agent(client, executor, config)
@@ -303,7 +344,10 @@ def run(args: argparse.Namespace) -> int:
     renderer = Renderer(args.json, sys.stdout, sys.stderr)
     approver = choose_approver(args, sys.stdin)
     try:
-        return asyncio.run(chat(args, renderer, approver))
+        return asyncio.run(_chat_until_signalled(args, renderer, approver))
     except KeyboardInterrupt:
         renderer.note("studio chat: stopped")
         return 130
+    except Stopped as stop:
+        renderer.note(f"studio chat: stopped by {stop}; any command it was running has been ended")
+        return 128 + stop.signum

@@ -1,6 +1,8 @@
 """The card of one tool call in the chat: which skill, the command or file, who approved it and
 how, what it printed (folded when long), its exit code and how long it took.
 
+A command's card also says what the sandbox let it do ("writes only in ...; no network").
+
 A card shows a `ToolRecord` (the chat store's record of the call); the session updates the
 record as events arrive and asks the card to show it again.
 """
@@ -84,6 +86,13 @@ def approval_text(record: ToolRecord) -> str:
     return f"{choice} by {_who(by)}"
 
 
+def sandbox_text(record: ToolRecord) -> str:
+    """The sandbox line; empty before the run, or when a warning above says there was none."""
+    if not record.sandbox or record.sandbox in record.warnings:
+        return ""
+    return f"<b>Sandbox:</b> {html.escape(record.sandbox)}"
+
+
 class ToolCard(QFrame):
     """Shows one `ToolRecord`; `show_record` after the record changed, `append_output` for output
     as it streams (cheaper than showing it all again).
@@ -115,6 +124,9 @@ class ToolCard(QFrame):
         self.where = QLabel()
         self.where.setObjectName("cardWhere")
         self.where.setWordWrap(True)
+        self.sandbox = QLabel()
+        self.sandbox.setObjectName("cardSandbox")
+        self.sandbox.setWordWrap(True)
         self.warnings = QLabel()
         self.warnings.setObjectName("cardWarnings")
         self.warnings.setWordWrap(True)
@@ -127,7 +139,7 @@ class ToolCard(QFrame):
         self.fold_button.setObjectName("foldButton")
         self.fold_button.setAutoRaise(True)
         self.fold_button.clicked.connect(self._on_fold_button_clicked)
-        for label in (self.where, self.warnings, self.approval):
+        for label in (self.where, self.sandbox, self.warnings, self.approval):
             label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
         layout = QVBoxLayout(self)
@@ -136,6 +148,7 @@ class ToolCard(QFrame):
         layout.addLayout(header)
         layout.addWidget(self.command)
         layout.addWidget(self.where)
+        layout.addWidget(self.sandbox)
         layout.addWidget(self.warnings)
         layout.addWidget(self.approval)
         layout.addWidget(self.output)
@@ -156,6 +169,8 @@ class ToolCard(QFrame):
             self.command.setPlainText(shown)
         self.where.setText(f"in {record.cwd}" if record.cwd and record.command else "")
         self.where.setVisible(bool(self.where.text()))
+        self.sandbox.setText(sandbox_text(record))
+        self.sandbox.setVisible(bool(self.sandbox.text()))
         self.warnings.setText("<br>".join(f"⚠ {code_spans(w)}" for w in record.warnings))
         self.warnings.setVisible(bool(record.warnings))
         self.approval.setText(approval_text(record))

@@ -297,6 +297,7 @@ class ChatSession(QObject):
             record.status = "running"
             record.cwd = event.cwd or record.cwd
             record.command = event.command or record.command
+            record.sandbox = event.sandbox
         elif isinstance(event, ToolOutput):
             record.output += event.text
             card.append_output(event.text)

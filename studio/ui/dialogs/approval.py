@@ -2,8 +2,10 @@
 it for the agent.
 
 One dialog per `ask` from the policy. It shows the exact command (wrapped, never cut), where it
-runs and why the policy asks, with the serious warnings in a red banner. The choices are Execute
-once (1), Always allow (2) with the scope it grants, and Deny (3) with a reason for the model.
+runs, what the sandbox lets it do (or a red banner where there is none) and why the policy asks,
+with the serious warnings in a red banner. The choices are Execute once (1), Always allow (2) with
+the scope it grants, and Deny (3) with a reason for the model; "Allow network for this run" is a
+separate box, off by default, and never part of a grant.
 Deny is the default button; Esc and closing the window deny too. The dialog is opened with
 `open()` and awaited (`asyncqt.ask`), so the window keeps painting and streaming while it is up.
 """
@@ -34,7 +36,7 @@ COMMAND_LINES = 14
 
 # The issue's rule: paths outside the workspace (and what hides or leaks) in red; network use and
 # writes to dotfiles or files in amber; running code is plain information.
-RED_KINDS = frozenset({"outside", "secrets", "history", "indirection", "parse"})
+RED_KINDS = frozenset({"outside", "secrets", "history", "indirection", "parse", "sandbox"})
 AMBER_KINDS = frozenset({"network", "dotfile", "write"})
 KIND_TITLES = {
     "outside": "Outside the workspace",
@@ -46,6 +48,7 @@ KIND_TITLES = {
     "dotfile": "Writes a dotfile",
     "write": "Writes files",
     "program": "Runs code",
+    "sandbox": "No sandbox",
 }
 
 
@@ -63,12 +66,21 @@ def _breakable(path: str) -> str:
     return path.replace("/", "/\u200b")
 
 
+def _unsandboxed(request: ApprovalRequest) -> bool:
+    """No sandbox here: the red banner says so already, the sandbox line would repeat it."""
+    return any(kind == "sandbox" for kind, _message in request.warnings)
+
+
 class ApprovalDialog(QDialog):
     """The question for one command; `approval()` is the answer once it has closed.
 
     Attributes:
         request: what is asked about.
         banners: one label per warning, with its `level` property ("danger", "caution", "info").
+        sandbox_label: what the sandbox lets the command do (hidden where a banner says there is
+            no sandbox).
+        network_check: "Allow network for this run", off by default; shown only when the sandbox
+            would cut the network off.
     """
 
     def __init__(self, request: ApprovalRequest, parent: QWidget | None = None) -> None:
@@ -106,6 +118,11 @@ class ApprovalDialog(QDialog):
         self.where_label.setWordWrap(True)
         self.where_label.setObjectName("approvalWhere")
 
+        self.sandbox_label = QLabel(f"<b>Sandbox:</b> {html.escape(request.sandbox)}")
+        self.sandbox_label.setObjectName("approvalSandbox")
+        self.sandbox_label.setWordWrap(True)
+        self.sandbox_label.setVisible(bool(request.sandbox) and not _unsandboxed(request))
+
         shown = {message for _kind, message in request.warnings}
         reasons = [r for r in request.reasons if r not in shown]
         self.reasons_label = QLabel("<br>".join(f"• {code_spans(r)}" for r in reasons))
@@ -113,7 +130,8 @@ class ApprovalDialog(QDialog):
         self.reasons_label.setVisible(bool(reasons))
 
         if request.grant_scope is not None:
-            scope = f"<b>Always allow</b> would allow {code_spans(request.grant_scope)}, for this session."
+            scope = (f"<b>Always allow</b> would allow {code_spans(request.grant_scope)}, for this "
+                     "session; never the network.")
         else:
             scope = ("<b>Always allow</b> is not offered: a grant could not cover what this "
                      "command does, so it is asked about every time.")
@@ -122,6 +140,11 @@ class ApprovalDialog(QDialog):
         self.scope_label.setWordWrap(True)
         self.remember_check = QCheckBox("Remember it after the studio closes (saved in grants.yaml)")
         self.remember_check.setEnabled(request.grant_scope is not None)
+        self.network_check = QCheckBox("Allow network for this run")
+        self.network_check.setObjectName("approvalNetwork")
+        self.network_check.setToolTip("Only this run may use the network; the sandbox cuts it off "
+                                      "otherwise, and Always allow never includes it")
+        self.network_check.setVisible(request.network_choice)
         self.reason_edit = QLineEdit()
         self.reason_edit.setPlaceholderText("Reason for the model if you deny (optional)")
         self.reason_edit.setClearButtonEnabled(True)
@@ -151,7 +174,9 @@ class ApprovalDialog(QDialog):
             layout.addWidget(banner)
         layout.addWidget(self.command_box)
         layout.addWidget(self.where_label)
+        layout.addWidget(self.sandbox_label)
         layout.addWidget(self.reasons_label)
+        layout.addWidget(self.network_check)
         layout.addWidget(self.scope_label)
         layout.addWidget(self.remember_check)
         layout.addWidget(self.reason_edit)
@@ -192,7 +217,8 @@ class ApprovalDialog(QDialog):
         """The user's answer: anything but Execute once or Always allow denies."""
         if self.result() == QDialog.DialogCode.Accepted and self._choice != "deny":
             remember = self._choice == "always" and self.remember_check.isChecked()
-            return Approval(self._choice, by="user", remember=remember)
+            network = self.request.network_choice and self.network_check.isChecked()
+            return Approval(self._choice, by="user", remember=remember, network=network)
         reason = self.reason_edit.text().strip()
         return Approval("deny", by="user", reason=reason or None)
 

@@ -14,7 +14,7 @@ from shiboken6 import isValid
 from studio.agent.approval import Approval, ApprovalRequest
 from studio.chatstore import ChatStore
 from studio.ui.dialogs.approval import ApprovalDialog
-from tests.agent.test_run import processes_in_group
+from tests.agent.test_run import processes_in
 from tests.ui.chat.chat_helpers import ChatWindowFactory, run_turn
 from tests.ui.helpers import open_dialog
 
@@ -126,12 +126,12 @@ def test_stop_kills_a_running_script_and_its_children(
     open_dialog(qtbot, ApprovalDialog).once_button.click()
     marker = chat_skills / "demo" / "pgid.txt"
     qtbot.waitUntil(lambda: marker.exists() and marker.read_text().strip() != "", timeout=5000)
-    pgid = int(marker.read_text())
-    qtbot.waitUntil(lambda: len(processes_in_group(pgid)) >= 2)
+    folder = (chat_skills / "demo").resolve()
+    qtbot.waitUntil(lambda: len(processes_in(folder)) >= 2)
     qtbot.keyClick(pane.input, Qt.Key.Key_Escape)
     qtbot.waitUntil(task.done, timeout=5000)
     # The group was sent SIGKILL before the task ended; the kernel takes a moment to reap it.
-    qtbot.waitUntil(lambda: processes_in_group(pgid) == [], timeout=3000)
+    qtbot.waitUntil(lambda: processes_in(folder) == [], timeout=3000)
     [card] = pane.transcript.cards()
     assert card.record.status == "cancelled" and card.state.text() == "stopped"
     saved = ChatStore().messages(pane.session.chat.id)  # type: ignore[union-attr]

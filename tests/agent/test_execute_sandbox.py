@@ -1,0 +1,172 @@
+"""How the executor uses the sandbox: what the approval and the run say about it, network only
+when someone granted it, every command asked about where no sandbox exists, and commands that
+cannot run at all refused before anyone is asked."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from studio.agent.approval import Approval, ApprovalRequest, AutoApprover
+from studio.agent.events import ApprovalNeeded, Event, ToolFinished, ToolStarted
+from studio.agent.execute import ToolExecutor
+from studio.agent.run import MAX_COMMAND_BYTES
+from studio.agent.sandbox import Support, detect
+from studio.agent.tools import SkillToolbox
+from studio.llm.types import ToolCall
+from studio.policy import Grants
+from studio.skills.library import SkillRoot, scan_root
+from tests.skills.helpers import frontmatter, write_skill
+
+NONE_HERE = Support(None, problem="this test has none")
+needs_sandbox = pytest.mark.skipif(
+    not detect().available, reason=f"no sandbox on this machine: {detect().problem}"
+)
+# Allowed by the policy (read-only, inside the workspace); asked about (runs code).
+ALLOWED = "echo hi"
+ASKS = "python3 scripts/hello.py"
+
+
+class RecordingApprover:
+    def __init__(self, answer: Approval) -> None:
+        self.answer = answer
+        self.requests: list[ApprovalRequest] = []
+
+    async def approve(self, request: ApprovalRequest) -> Approval:
+        self.requests.append(request)
+        return self.answer
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (tmp_path / "home").mkdir()
+    write_skill(root / "skills", "demo", frontmatter("demo") + "Say hello.\n",
+                {"scripts/hello.py": "print('hello from the skill')\n"})
+    return root
+
+
+def executor(workspace: Path, approver: object, **options: object) -> ToolExecutor:
+    skills = scan_root(SkillRoot(workspace / "skills")).skills
+    return ToolExecutor(
+        SkillToolbox(skills, workspace), approver, Grants(workspace.parent / "grants.yaml"),  # type: ignore[arg-type]
+        home=workspace.parent / "home", **options,  # type: ignore[arg-type]
+    )
+
+
+async def run(tool: ToolExecutor, command: str) -> list[Event]:
+    call = ToolCall("c1", "run_skill_script", {"skill": "demo", "command": command})
+    return [event async for event in tool.execute(call)]
+
+
+def started(events: list[Event]) -> ToolStarted:
+    (event,) = [e for e in events if isinstance(e, ToolStarted)]
+    return event
+
+
+def finished(events: list[Event]) -> ToolFinished:
+    (event,) = [e for e in events if isinstance(e, ToolFinished)]
+    return event
+
+
+async def test_without_a_sandbox_what_the_policy_allows_is_asked_about(workspace: Path) -> None:
+    approver = RecordingApprover(Approval("once", by="user"))
+    events = await run(executor(workspace, approver, support=NONE_HERE), ALLOWED)
+    (request,) = approver.requests
+    assert request.sandbox.startswith("no sandbox: this test has none.")
+    assert request.warnings[0] == ("sandbox", NONE_HERE.notice())
+    assert request.network_choice is False
+    assert "there is none here" in request.reasons[0]
+    (needed,) = [e for e in events if isinstance(e, ApprovalNeeded)]
+    assert NONE_HERE.notice() in needed.warnings
+    assert started(events).sandbox == NONE_HERE.notice()
+    assert finished(events).status == "ok"
+
+
+async def test_without_a_sandbox_a_denial_stops_an_allowed_command(workspace: Path) -> None:
+    approver = RecordingApprover(Approval("deny", by="user"))
+    events = await run(executor(workspace, approver, support=NONE_HERE), ALLOWED)
+    assert finished(events).status == "denied"
+    assert not any(isinstance(e, ToolStarted) for e in events)
+
+
+@needs_sandbox
+async def test_an_allowed_command_runs_sandboxed_without_network(workspace: Path) -> None:
+    approver = RecordingApprover(Approval("deny", by="user"))
+    events = await run(executor(workspace, approver), ALLOWED)
+    assert approver.requests == []
+    description = started(events).sandbox
+    assert description == (f"writes only in {workspace.resolve()}; no network; private /tmp; "
+                           "home folder hidden")
+
+
+@needs_sandbox
+async def test_auto_approve_never_grants_the_network(workspace: Path) -> None:
+    tool = executor(workspace, RecordingApprover(Approval("once", by="auto-approve")))
+    events = await run(tool, ASKS)
+    assert "; no network;" in (started(events).sandbox or "")
+    assert await AutoApprover().approve(tool_request(workspace)) == Approval("once", "auto-approve")
+
+
+def tool_request(workspace: Path) -> ApprovalRequest:
+    return ApprovalRequest("run_skill_script", "demo", ASKS, workspace, workspace, (), (), None,
+                           "writes only in here; no network", True)
+
+
+@needs_sandbox
+async def test_network_is_granted_for_the_one_run_whose_approval_says_so(workspace: Path) -> None:
+    received = asyncio.Event()
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        received.set()
+        writer.close()
+
+    server = await asyncio.start_server(accept, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    command = f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}))\""
+    try:
+        approver = RecordingApprover(Approval("once", by="user", network=True))
+        tool = executor(workspace, approver)
+        events = await run(tool, command)
+        assert approver.requests[0].network_choice is True
+        assert "; no network;" in approver.requests[0].sandbox
+        assert "network allowed" in (started(events).sandbox or "")
+        assert finished(events).exit_code == 0 and received.is_set()
+        approver.answer = Approval("always", by="user")
+        received.clear()
+        events = await run(tool, command)
+        assert finished(events).exit_code != 0 and not received.is_set()
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+@needs_sandbox
+async def test_allow_network_opens_every_run(workspace: Path) -> None:
+    approver = RecordingApprover(Approval("once", by="auto-approve"))
+    tool = executor(workspace, approver, allow_network=True)
+    assert "network allowed" in (started(await run(tool, ALLOWED)).sandbox or "")
+    await run(tool, ASKS)
+    assert approver.requests[0].network_choice is False
+
+
+async def test_a_command_too_long_to_run_is_refused_before_anyone_is_asked(workspace: Path) -> None:
+    approver = RecordingApprover(Approval("once", by="user"))
+    command = "echo " + "x" * MAX_COMMAND_BYTES
+    events = await run(executor(workspace, approver, support=NONE_HERE), command)
+    assert approver.requests == []
+    result = finished(events)
+    assert result.status == "error"
+    assert f"at most {MAX_COMMAND_BYTES:,} bytes" in result.result
+
+
+async def test_a_sandbox_that_cannot_start_is_an_error_not_an_unsandboxed_run(
+    workspace: Path,
+) -> None:
+    broken = Support("bwrap", str(workspace / "no-such-bwrap"))
+    events = await run(executor(workspace, AutoApprover(), support=broken), ALLOWED)
+    result = finished(events)
+    assert result.status == "error"
+    assert result.result.startswith("error: the command could not be started: ")

@@ -1,0 +1,54 @@
+"""The terminal approver: it shows what the sandbox allows, offers the network only as its own
+choice, and a closed terminal denies."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from studio.agent.approval import Approval, ApprovalRequest
+from studio.agent.terminal import TerminalApprover
+
+SANDBOX = "writes only in /w/demo; no network; private /tmp"
+
+
+def request(network_choice: bool = True, grant: str | None = "`python3` in `scripts/`") -> ApprovalRequest:
+    return ApprovalRequest("run_skill_script", "demo", "python3 scripts/x.py", Path("/w/demo"),
+                           Path("/w/demo"), ("runs code",), (), grant, SANDBOX, network_choice)
+
+
+async def answer(text: str, asked: ApprovalRequest) -> tuple[Approval, str]:
+    err = io.StringIO()
+    approval = await TerminalApprover(io.StringIO(text), err).approve(asked)
+    return approval, err.getvalue()
+
+
+async def test_the_sandbox_line_and_the_network_choice_are_shown() -> None:
+    approval, shown = await answer("1\n", request())
+    assert approval == Approval("once", by="user")
+    assert f"  sandbox: {SANDBOX}\n" in shown
+    assert "  4. Execute once and allow network for this run\n" in shown
+    assert "never the network" in shown
+    assert "Choose 1, 2, 3 or 4 [3]: " in shown
+
+
+async def test_choice_4_runs_once_with_the_network() -> None:
+    approval, _ = await answer("4\n", request())
+    assert approval == Approval("once", by="user", network=True)
+
+
+async def test_always_allow_never_carries_the_network() -> None:
+    approval, _ = await answer("2\n", request())
+    assert approval.choice == "always" and approval.network is False
+
+
+async def test_no_network_choice_where_none_is_offered() -> None:
+    approval, shown = await answer("4\n\n", request(network_choice=False))
+    assert "4. Execute once" not in shown
+    assert "Please answer 1, 2 or 3." in shown
+    assert approval.choice == "deny" and approval.network is False
+
+
+async def test_a_closed_terminal_denies() -> None:
+    approval, _ = await answer("", request())
+    assert approval == Approval("deny", by="user", reason="the terminal closed before an answer")
