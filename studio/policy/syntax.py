@@ -147,9 +147,15 @@ class SimpleCommand:
 
 @dataclass(frozen=True, slots=True)
 class Script:
-    """A parsed command line: its simple commands in order, and what could not be read."""
+    """A parsed command line: its simple commands in order, and what could not be read.
+
+    Attributes:
+        functions: the shell functions it defines.
+        recursive: those of them whose body calls the function itself (a fork bomb's shape).
+    """
 
     commands: tuple[SimpleCommand, ...]
     problems: tuple[str, ...] = ()
     functions: tuple[str, ...] = ()
     text: str = ""
+    recursive: tuple[str, ...] = ()
