@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from studio.policy.expand import Arg
+from studio.policy.paths import words
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +313,7 @@ OPTIONS: dict[str, OptionSpec] = {
         "xxd": "-r -p -u -i -b -e -a -E -C -d -c: -l: -s: -g: -o: -n: -R: --=",
     }.items()
 }
-for _name in "sha1sum sha224sum sha256sum sha384sum sha512sum b2sum shasum".split():
+for _name in ["sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum"]:
     OPTIONS[_name] = OPTIONS["md5sum"]
 for _name in ("gawk", "mawk", "nawk"):
     OPTIONS[_name] = OPTIONS["awk"]
@@ -360,7 +361,9 @@ def _dd(args: Sequence[Arg]) -> str | None:
     return None
 
 
-_DD_KEYS = frozenset("if of bs ibs obs cbs count skip seek status iflag oflag".split())
+_DD_KEYS = words(
+        "if of bs ibs obs cbs count skip seek status iflag oflag"
+    )
 
 
 def _shell(args: Sequence[Arg]) -> str | None:
@@ -389,24 +392,20 @@ def _test(args: Sequence[Arg]) -> str | None:
 
 # find's tests and the actions that only print; `-exec`, `-delete`, `-fprint` and the rest are not
 # here, so they ask.
-_FIND_PRIMARIES = frozenset(
-    (
+_FIND_PRIMARIES = words(
         "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -size -perm "
         "-user -group -uid -gid -mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer "
         "-samefile -maxdepth -mindepth -links -inum -lname -ilname -fstype -used -regextype "
         "-newermt -newerat -newerct -empty -readable -writable -executable -nouser -nogroup -true "
         "-false -print -print0 -printf -ls -prune -quit -depth -mount -xdev -follow -noleaf "
         "-daystart -not -and -or -a -o ! ( ) , -H -L -P --help --version"
-    ).split()
-)
-_FIND_VALUES = frozenset(
-    (
+    )
+_FIND_VALUES = words(
         "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -size -perm "
         "-user -group -uid -gid -mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer "
         "-samefile -maxdepth -mindepth -links -inum -lname -ilname -fstype -used -regextype "
         "-newermt -newerat -newerct -printf"
-    ).split()
-)
+    )
 
 
 def _find(args: Sequence[Arg]) -> str | None:
@@ -418,7 +417,7 @@ def _find(args: Sequence[Arg]) -> str | None:
             return f"`find` gets `{arg.raw}`, which is only known when it runs"
         if arg.text in _FIND_VALUES:
             index += 1
-        elif arg.text.startswith("-") and arg.text not in _FIND_PRIMARIES or arg.text == "--":
+        elif (arg.text.startswith("-") and arg.text not in _FIND_PRIMARIES) or arg.text == "--":
             return f"`find {arg.text}` is not a test or action the policy knows"
     return None
 
@@ -472,10 +471,11 @@ def _package(args: Sequence[Arg]) -> str | None:
         return "the package manager's subcommand is not known"
     sub, rest = args[0].text, args[1:]
     if sub in ("env", "config", "pip", "tool", "cache"):
-        words = [a.text for a in rest if a.known and not a.text.startswith("-")]
-        if not words or words[0] not in _PACKAGE_SUBWORDS or sub in ("config", "cache"):
-            if not (sub == "env" and all(re.fullmatch(r"[A-Z][A-Z0-9_]*", w) for w in words)):
-                return f"`{sub}` can change the package manager's settings or environments"
+        names = [a.text for a in rest if a.known and not a.text.startswith("-")]
+        listing = bool(names) and names[0] in _PACKAGE_SUBWORDS and sub not in ("config", "cache")
+        variables = sub == "env" and all(re.fullmatch(r"[A-Z][A-Z0-9_]*", n) for n in names)
+        if not (listing or variables):
+            return f"`{sub}` can change the package manager's settings or environments"
     problems = unknown_options(rest, _PACKAGE_READ)
     return f"`{problems[0]}` is not a package-manager option the policy knows" if problems else None
 
@@ -495,7 +495,7 @@ CHECKS.update({name: _interpreter for name in ("python", "python3", "node")})
 CHECKS.update(
     {
         name: _package
-        for name in "pip pip3 npm yarn pnpm gem cargo go brew conda mamba micromamba uv poetry".split()
+        for name in words("pip pip3 npm yarn pnpm gem cargo go brew conda mamba micromamba uv poetry")
     }
 )
 

@@ -23,14 +23,12 @@ from studio.policy.paths import (
     lexical,
     network_device,
     resolve,
+    words,
 )
-
 
 # Programs that show only a file's name, size, kind or line count, never its content: a secret's
 # file name inside the workspace (`ls keys/*.pem`, `wc -l x.env`) is not a secret read for them.
-METADATA_PROGRAMS = frozenset(
-    "ls wc stat du file tree realpath readlink basename dirname test [ lsattr".split()
-)
+METADATA_PROGRAMS = words("ls wc stat du file tree realpath readlink basename dirname test [ lsattr")
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,7 @@ def rm(call: Call) -> None:
             located = call.locate(operand, "deletes", follow=False)
             path = located[0] if located is not None else resolve(operand.text, cwd or workspace)
             if recursive and not is_inside(path, workspace) and call.name != "rmdir":
-                call.block("destructive", f"deletes `{shown(operand)}` and all it holds, outside the workspace")
+                call.block("destructive", f"deletes `{shown(operand)}` and all in it, outside the workspace")
             elif recursive and is_inside(workspace, path):
                 call.block("destructive", "deletes the whole workspace")
         call.write(operand, "deletes", follow=False)

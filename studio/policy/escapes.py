@@ -23,8 +23,9 @@ _SIMPLE = {
 # Only `$'...'` knows these three; echo and printf print them with their backslash.
 _QUOTES = {"'": "'", '"': '"', "?": "?"}
 # `$'\101'` takes one to three octal digits; `echo -e '\0101'` a zero, then up to three more.
-_ANSI = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL)
-_ECHO = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|0[0-7]{0,3}|[1-7][0-7]{0,2}|.)", re.DOTALL)
+_HEX = r"x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}"
+_ANSI = re.compile(rf"\\({_HEX}|[0-7]{{1,3}}|c.|.)", re.DOTALL)
+_ECHO = re.compile(rf"\\({_HEX}|0[0-7]{{0,3}}|[1-7][0-7]{{0,2}}|.)", re.DOTALL)
 
 
 def decode_escapes(text: str, *, ansi: bool) -> str:

@@ -359,7 +359,8 @@ def _bounded_glob(pattern: str, root: str) -> list[str] | None:
             folder = os.path.join(root, base) if base else root
             if not glob.has_magic(piece):
                 candidate = os.path.join(base, piece)
-                if os.path.lexists(os.path.join(root, candidate)) and (last or os.path.isdir(os.path.join(root, candidate))):
+                full = os.path.join(root, candidate)
+                if os.path.lexists(full) and (last or os.path.isdir(full)):
                     following.append(candidate)
                 continue
             try:

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from studio.policy.allowed_tools import refusal
 from studio.policy.budget import Budget, CheckAborted, running, tick
 from studio.policy.call import Call, Inv, Part, State
 from studio.policy.decision import (
@@ -260,13 +261,29 @@ def judge(
         with running(budget if budget is not None else Budget()):
             walker = _Walker(context)
             walker.run(command)
-            return _decide(walker.parts, walker.context, grants)
+            return _limited(_decide(walker.parts, walker.context, grants), command, context)
     except CheckAborted as error:
         return unchecked(command, error.reason)
     except RecursionError:
         return unchecked(command, "it nests too deeply")
-    except Exception as error:  # noqa: BLE001 - whatever went wrong, an unchecked command must not run
+    except Exception as error:
         return unchecked(command, f"the checker failed on it ({type(error).__name__}: {error})")
+
+
+def _limited(decision: Decision, command: str, context: PolicyContext) -> Decision:
+    """The decision once the skill's own `allowed-tools` are applied: a command they do not cover
+    is blocked, whatever the rest of the policy thinks of it."""
+    if context.allowed_tools is None:
+        return decision
+    why = refusal(context.skill or "?", context.allowed_tools, decision.parts or (command.strip(),))
+    if why is None:
+        return decision
+    blocker = PolicyWarning("allowed-tools", why)
+    reasons = decision.reasons if decision.verdict == "block" else ()
+    blockers = decision.blockers if decision.verdict == "block" else ()
+    return Decision(
+        "block", (*reasons, why), decision.warnings, decision.parts, None, (*blockers, blocker)
+    )
 
 
 def unchecked(command: str, why: str) -> Decision:

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.policy.decision import shorten
 from studio.policy.call import Call, Handler, parse_options
+from studio.policy.decision import shorten
 from studio.policy.escapes import NAME
 from studio.policy.expand import Arg
 from studio.policy.paths import is_inside, resolve, words
@@ -219,10 +219,10 @@ def sed_problem(script: str) -> str | None:
         index = _sed_skip(script, index, " \t\n;")
         if index >= end:
             return None
-        index = _sed_address(script, index)
-        if index is None:
+        addressed = _sed_address(script, index)
+        if addressed is None:
             return "has an address the policy cannot read"
-        index = _sed_skip(script, index, " \t")
+        index = _sed_skip(script, addressed, " \t")
         if index < end and script[index] == "!":
             index = _sed_skip(script, index + 1, " \t")
         if index >= end:
@@ -244,10 +244,11 @@ def sed_problem(script: str) -> str | None:
             if index >= end or script[index] in "\\\n":
                 return f"has a `{command}` command the policy cannot read"
             delimiter = script[index]
-            index = _sed_part(script, index + 1, delimiter)
-            index = _sed_part(script, index, delimiter) if index is not None else None
-            if index is None:
+            middle = _sed_part(script, index + 1, delimiter)
+            closed = _sed_part(script, middle, delimiter) if middle is not None else None
+            if closed is None:
                 return f"has a `{command}` command that is never closed"
+            index = closed
             if command == "s":
                 flags_end = _sed_skip(script, index, "gpiImM0123456789")
                 if flags_end < end and script[flags_end] in "ew":
@@ -329,7 +330,7 @@ def awk(call: Call) -> None:
             call.dynamic(program, "runs the awk program")
             continue
         if _AWK_ENVIRONMENT.search(program.text):
-            call.ask("secrets", f"the {call.name} program reads environment variables, which may include API keys")
+            call.ask("secrets", f"the {call.name} program reads environment variables (API keys too)")
         if "@" in program.text:
             call.runs(f"the {call.name} program uses gawk's `@` syntax (load, include or indirect calls)")
         if _AWK_UNSAFE.search(program.text):
@@ -494,7 +495,7 @@ def sort(call: Call) -> None:
     read_only(call, READ_SPECS["sort"])
 
 
-_TEST_FILE_OPERATORS = frozenset("-a -b -c -d -e -f -g -G -h -k -L -N -O -p -r -s -S -u -w -x".split())
+_TEST_FILE_OPERATORS = words("-a -b -c -d -e -f -g -G -h -k -L -N -O -p -r -s -S -u -w -x")
 _TEST_FILE_PAIRS = frozenset({"-nt", "-ot", "-ef"})
 
 
@@ -514,8 +515,8 @@ def test(call: Call) -> None:
 def ps(call: Call) -> None:
     """`ps e` and `ps -o environ` show every process's environment, API keys included."""
     for arg in call.args:
-        if arg.known and not arg.text.startswith("-") and "e" in arg.text or "environ" in arg.text:
-            call.ask("secrets", "`ps` with `e` shows the environment of processes, which may include API keys")
+        if arg.known and ((not arg.text.startswith("-") and "e" in arg.text) or "environ" in arg.text):
+            call.ask("secrets", "`ps` with `e` shows the environment of processes, which may hold API keys")
             return
 
 

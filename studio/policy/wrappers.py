@@ -92,7 +92,8 @@ def declare(call: Call) -> None:
 def set_(call: Call) -> None:
     if not call.args:
         call.ask("secrets", "`set` lists every variable, which may include API keys and tokens")
-    if any(a.known and (a.text in ("-o", "xtrace") or re.fullmatch(r"-[a-zA-Z]*x[a-zA-Z]*", a.text)) for a in call.args):
+    tracing = re.compile(r"-[a-zA-Z]*x[a-zA-Z]*|xtrace")
+    if any(a.known and tracing.fullmatch(a.text) for a in call.args):
         call.ask("indirection", "`set -x` expands `$PS4` before every command, which can run commands")
 
 
