@@ -338,10 +338,10 @@ _PS_BSD = re.compile(r"[aAuxwfjlvrThHSmnc]*")
 
 def _ps(args: Sequence[Arg]) -> str | None:
     spec = _PS_OPTIONS
-    for arg in args:
+    for index, arg in enumerate(args):
         if not arg.known:
             return f"`ps` gets `{arg.raw}`, which is only known when it runs"
-        if not arg.text.startswith("-") and not _PS_BSD.fullmatch(arg.text) and not arg.text.isdigit():
+        if index == 0 and not arg.text.startswith("-") and not _PS_BSD.fullmatch(arg.text):
             return f"`ps {arg.text}` is not a listing the policy knows"
     problems = unknown_options(args, spec)
     return f"`ps {problems[0]}` is not an option the policy knows" if problems else None

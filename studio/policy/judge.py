@@ -150,6 +150,7 @@ class _Walker:
         if command.joined != "&&" and not command.pipe_in:
             state.chain = None
         cwds = state.chain if state.chain is not None else state.cwds
+        known_cwds, chain = list(state.cwds), state.chain
         for cwd in list(cwds):
             part = self.new_part(command.text, cwd)
             _expansions(command, part, state.env)
@@ -163,6 +164,13 @@ class _Walker:
             dispatch(inv, part, self, state)
             if not args and not part.findings:
                 part.program = None
+        if (command.subshell or command.pipe_in or command.pipe_out) and (
+            state.cwds != known_cwds or state.chain is not chain
+        ):
+            # A `cd` in a subshell or a pipeline may or may not outlast it, as the policy reads the
+            # line: from here on the folder is not known.
+            state.cwds = [*known_cwds, None] if None not in known_cwds else known_cwds
+            state.chain = [None]
 
     def invoke(self, inv: Inv, part: Part, state: State) -> None:
         self._count()

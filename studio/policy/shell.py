@@ -237,8 +237,11 @@ class _Parser:
         if arith is not None:
             self.commands.append(SimpleCommand((arith,), text=arith.raw, keyword="(("))
             return
+        first = len(self.commands)
         if self._nested_list(frozenset({")"})) != ")":
             self.lexer.problem(f"the `(` at character {token.start + 1} is never closed")
+        for index in range(first, len(self.commands)):
+            self.commands[index] = replace(self.commands[index], subshell=True)
         self._trailing_redirects(token.start)
 
     def _plain(self, token: Token) -> str | None:
