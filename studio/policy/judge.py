@@ -267,7 +267,7 @@ def judge(
     out of time blocks the command, since what was not checked cannot be allowed."""
     if "\x00" in command:
         # No program can receive a NUL: bash would run only the text before it, not what is checked.
-        finding = blocked("parse", command, "holds a NUL character, and bash would run only what comes before it")
+        finding = blocked("parse", command, "holds a NUL character; bash would run only what comes before it")
         return Decision("block", (finding.message,), (), (), None, (PolicyWarning("parse", finding.message),))
     try:
         with running(budget if budget is not None else Budget()):

@@ -83,8 +83,11 @@ def _unexplained(draw: st.DrawFn) -> str:
         program = draw(st.sampled_from(["echo", "cat", "ls", "wc -l", "grep x"]))
         quote = draw(st.sampled_from(["{}", '"{}"', "x{}y"]))
         tricky = f"{program} {quote.format(draw(_TRICKY))}"
-    wrappers = ["{}", "( {} )", "{{ {}; }}", "bash -c '{}'", "echo $({})", "true && {}", "if true; then {}; fi"]
-    wrapper = draw(st.sampled_from(wrappers))
+    wrapper = draw(
+        st.sampled_from(
+            ["{}", "( {} )", "{{ {}; }}", "bash -c '{}'", "echo $({})", "true && {}", "if true; then {}; fi"]
+        )
+    )
     if "'" in tricky and wrapper.startswith("bash -c"):
         wrapper = "{}"
     pieces = draw(st.lists(_BENIGN, max_size=3))
@@ -138,7 +141,9 @@ def test_running_out_of_time_blocks_as_could_not_be_checked(world: World) -> Non
     assert "longer than" in decision.reasons[0]
 
 
-def test_an_error_inside_a_rule_blocks_instead_of_raising(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_error_inside_a_rule_blocks_instead_of_raising(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def broken(call: Call) -> None:
         raise KeyError("surprise")
 
@@ -161,7 +166,10 @@ def test_an_error_inside_a_rule_blocks_instead_of_raising(world: World, monkeypa
         ("sed 's/" + "\\" * 40 + "/x/' README.md", {"allow"}),
         ("cat $'\\x00'", {"allow"}),
     ],
-    ids=["env-x300", "braces-x1200", "substitutions-x500", "deep-glob", "parens", "nul", "backslashes", "ansi-nul"],
+    ids=[
+        "env-x300", "braces-x1200", "substitutions-x500", "deep-glob", "parens", "nul", "backslashes",
+        "ansi-nul",
+    ],
 )
 def test_hostile_inputs_get_a_prompt_answer(world: World, command: str, verdicts: set[str]) -> None:
     budget, looks = _counting_clock()
