@@ -50,6 +50,8 @@ MAX_CALLS = 2_000
 MAX_WRAPPING = 32
 # Brackets open at once; deeper lines are not parsed at all.
 MAX_NESTING = 64
+# Words one simple command may have; more are not checked one by one.
+MAX_WORDS = 4_096
 _SECRET_WORDS = (
     "KEY",
     "PASS",
@@ -151,6 +153,8 @@ class _Walker:
             state.chain = None
         cwds = state.chain if state.chain is not None else state.cwds
         known_cwds, chain = list(state.cwds), state.chain
+        if len(command.words) > MAX_WORDS:
+            raise CheckAborted(f"a command has more than {MAX_WORDS:,} words")
         for cwd in list(cwds):
             part = self.new_part(command.text, cwd)
             _expansions(command, part, state.env)
@@ -263,8 +267,9 @@ def judge(
 ) -> Decision:
     """Decide whether `command` may run in `context`: allow, ask or block, with reasons.
 
-    Never raises and never runs past `budget` (250 ms unless given): a check that fails or runs
-    out of time blocks the command, since what was not checked cannot be allowed."""
+    Never raises and never runs past `budget` (200 ms unless given, so the answer comes within
+    250 ms): a check that fails or runs out of time blocks the command, since what was not
+    checked cannot be allowed."""
     if "\x00" in command:
         # No program can receive a NUL: bash would run only the text before it, not what is checked.
         finding = blocked("parse", command, "holds a NUL character; bash would run only what comes before it")

@@ -700,10 +700,14 @@ ROWS: list[tuple[str, str, str | None]] = [
     ('file server.pem', ALLOW, None),
     ('sha256sum server.key', BLOCK, 'credential'),
     ('ls ~/.ssh', BLOCK, 'credential'),
-    # -- the checker's own limits ------------------------------------------------------------------
+    ('cat {ws}/references/*.md', ALLOW, None),
+]
+
+# The checker's own limits: hostile inputs that must get a prompt answer, never an allow (the
+# benchmark times them apart from the rest).
+LIMIT_ROWS: list[tuple[str, str, str | None]] = [
     ('cat /*/*/*/*/*/*/*/*/zz', ASK, 'indirection'),
     ('ls /*/*/*/*/*/*/*/*/*/*/*/*', ASK, 'indirection'),
-    ('cat {ws}/references/*.md', ALLOW, None),
     ("env " * 300 + "ls", BLOCK, "parse"),
     ("echo " + "{a,b}" * 1200, BLOCK, "parse"),
     ("sed 's/" + "\\" * 40, ASK, "parse"),
@@ -711,6 +715,7 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("cat $'\\x00'", ALLOW, None),
     ("cat '\x00'", BLOCK, "parse"),
 ]
+ROWS += LIMIT_ROWS
 
 IN_SKILL_DIR = {"cat ../SKILL.md"}
 
