@@ -488,7 +488,7 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("ls )", ASK, "parse"),
     ("echo `ls", ASK, "parse"),
     (":(){ :|:& };:", BLOCK, "destructive"),
-    ("ls\x00rm", ASK, "parse"),
+    ("ls\x00rm", BLOCK, "parse"),  # stricter since issue 10: no program can receive a NUL
     # -- issue 10, fail closed: evaluating builtins and expansions whose value is not known -----
     ("y='b[$(touch pwned)]'; (( y > 1 ))", ASK, 'indirection'),
     ('(( n = 3 ))', ASK, 'indirection'),
