@@ -27,10 +27,15 @@ POWER = frozenset(["reboot", "shutdown", "halt", "poweroff"])
 _UNKNOWABLE_FOLDERS = frozenset({"~-", "~-/", "~+", "$OLDPWD", "${OLDPWD}", '"$OLDPWD"', "~-/*", "$OLDPWD/*"})
 
 
+def unknowable(arg: Arg) -> bool:
+    """Whether `arg` names the previous folder, which may be any folder, the home one included."""
+    return arg.raw in _UNKNOWABLE_FOLDERS
+
+
 def sweeping(call: Call, arg: Arg) -> bool:
     """Whether `arg` names `/`, the home folder, a folder above them, or a folder the policy
     cannot know (`~-`): a recursive change there wrecks far more than a project."""
-    if arg.raw in _UNKNOWABLE_FOLDERS:
+    if unknowable(arg):
         return True
     if not arg.known or (call.cwd is None and not os.path.isabs(arg.text)):
         return False

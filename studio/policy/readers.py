@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.policy.call import Call, Handler, parse_options
+from studio.policy.danger import unknowable
 from studio.policy.decision import shorten
 from studio.policy.escapes import NAME
 from studio.policy.expand import Arg
@@ -459,6 +460,9 @@ def _find_delete(call: Call, roots: list[Arg], root_paths: list[Path | None]) ->
     workspace = call.context.workspace
     shown_roots: list[Arg | None] = list(roots) or [None]
     for root, path in zip(shown_roots, root_paths, strict=False):
+        if root is not None and unknowable(root):
+            call.block("destructive", f"deletes everything under `{root.raw}`")
+            continue
         if path is None:
             continue
         if not is_inside(path, workspace):
