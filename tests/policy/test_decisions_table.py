@@ -668,6 +668,8 @@ ROWS: list[tuple[str, str, str | None]] = [
     ('rm -r "$HOME"', BLOCK, 'destructive'),
     ('rm -rf /*', BLOCK, 'destructive'),
     ("find $HOME -name '*.tmp' -delete", BLOCK, 'destructive'),
+    ('find ~- -delete', BLOCK, 'destructive'),
+    ('find ~- -name x -exec rm {} +', BLOCK, 'destructive'),
     ('find / -name x -exec rm {} +', BLOCK, 'destructive'),
     ("find references -name '*.bak' -delete", ASK, 'write'),
     ('kill -KILL -1', BLOCK, 'destructive'),
