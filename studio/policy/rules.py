@@ -97,6 +97,9 @@ def _understood(call: Call) -> None:
     reason = allowlist.not_understood(call.name, call.args)
     if reason is not None:
         call.runs(f"{reason}, so the policy cannot tell what it does")
+        # A grant names a program and folders, not options: granting `sort` for `sort --out=...`
+        # would let every later option through too.
+        call.part.grantable = False
 
 
 def _run_by_path(inv: Inv, part: Part, walker: Walker, state: State) -> bool:

@@ -196,3 +196,8 @@ def test_hostile_inputs_get_a_prompt_answer(world: World, command: str, verdicts
 )
 def test_benign_commands_keep_their_verdict(world: World, command: str, verdict: str) -> None:
     assert judge(command, world.context).verdict == verdict
+
+
+def test_an_option_the_allowlist_does_not_know_cannot_be_granted(world: World) -> None:
+    decision = judge("sort --out=sorted.txt README.md", world.context)
+    assert decision.verdict == "ask" and decision.grant is None
