@@ -156,6 +156,7 @@ class _Walker:
         if len(command.words) > MAX_WORDS:
             raise CheckAborted(f"a command has more than {MAX_WORDS:,} words")
         for cwd in list(cwds):
+            self._count()
             part = self.new_part(command.text, cwd)
             _expansions(command, part, state.env)
             args = tuple(expand_words(command.words, state.env, cwd))
