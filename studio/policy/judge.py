@@ -50,8 +50,10 @@ MAX_CALLS = 2_000
 MAX_WRAPPING = 32
 # Brackets open at once; deeper lines are not parsed at all.
 MAX_NESTING = 64
-# Words one simple command may have; more are not checked one by one.
+# Words one simple command may have, and the whole line, counted roughly before parsing; more are
+# not checked one by one.
 MAX_WORDS = 4_096
+MAX_LINE_WORDS = 4 * MAX_WORDS
 _SECRET_WORDS = (
     "KEY",
     "PASS",
@@ -92,6 +94,8 @@ class _Walker:
             return
         if _nesting(command) > MAX_NESTING:
             raise CheckAborted(f"it nests brackets more than {MAX_NESTING} deep")
+        if len(command.split()) > MAX_LINE_WORDS:
+            raise CheckAborted(f"it has more than {MAX_LINE_WORDS:,} words")
         self.walk_script(parse(command), state)
 
     def walk_text(self, text: str, state: State, positional: Sequence[Arg] = ()) -> list[Part]:
