@@ -140,18 +140,20 @@ class ToolExecutor:
             return
         cwd = entry.directory
         workspace = self.workspace_for(cwd)
-        context = PolicyContext(workspace=workspace, cwd=cwd, home=self.home)
+        allowed_tools = self.toolbox.load(entry.name).allowed_tools
+        context = PolicyContext(
+            workspace=workspace, cwd=cwd, home=self.home, skill=entry.name,
+            allowed_tools=tuple(allowed_tools) if allowed_tools is not None else None,
+        )
         sandbox = (Sandbox.for_run(cwd, workspace, home=self.home, network=self.allow_network)
                    if self.support.available else None)
         decision = judge(command, context, self.grants)
-        restriction = self.toolbox.allowed_tools_block(entry.name, list(decision.parts) or [command])
         log = _AuditTrail(self.audit, command, cwd, workspace, entry.name)
         log.decision(decision)
         for notice in log.notices():
             yield notice
-        if decision.verdict == "block" or restriction is not None:
-            reasons = list(decision.reasons) if decision.verdict == "block" else [restriction or ""]
-            text = "\n".join(r if r.startswith("blocked") else f"blocked: {r}" for r in reasons)
+        if decision.verdict == "block":
+            text = "\n".join(r if r.startswith("blocked") else f"blocked: {r}" for r in decision.reasons)
             yield ToolFinished(call.id, call.name, "blocked", text)
             return
         approved_by, how = "policy", "allow"

@@ -4,7 +4,6 @@ skill, nothing outside it) and `run_skill_script` (its spec; running is `execute
 
 from __future__ import annotations
 
-import fnmatch
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -150,33 +149,6 @@ class SkillToolbox:
         with open(target, "rb") as handle:
             data = handle.read(READ_CAP + 1)
         return _as_text(data, str(relative))
-
-    def allowed_tools_block(self, name: str, parts: Sequence[str]) -> str | None:
-        """Why a skill's `allowed-tools` forbids these commands, or None when it does not."""
-        skill = self.load(name)
-        patterns = skill.allowed_tools
-        if patterns is None:
-            return None
-        bash = [p for p in patterns if p == "Bash" or p.startswith("Bash(")]
-        if "Bash" in bash:
-            return None
-        prefixes = [p[5:-1] for p in bash if p.endswith(")")]
-        for part in parts:
-            if not any(_matches(prefix, part) for prefix in prefixes):
-                allowed = " ".join(bash) or "no shell commands"
-                return (
-                    f"blocked: skill {name!r} allows only {allowed} in its allowed-tools, "
-                    f"and `{part}` is not among them"
-                )
-        return None
-
-
-def _matches(pattern: str, command: str) -> bool:
-    pattern = pattern.strip()
-    if pattern.endswith(":*"):
-        prefix = pattern[:-2].strip()
-        return command == prefix or command.startswith(prefix + " ")
-    return fnmatch.fnmatchcase(command.strip(), pattern)
 
 
 def _safe_relative(path: object) -> PurePosixPath:

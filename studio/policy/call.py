@@ -23,7 +23,12 @@ from studio.policy.paths import (
     lexical,
     network_device,
     resolve,
+    words,
 )
+
+# Programs that show only a file's name, size, kind or line count, never its content: a secret's
+# file name inside the workspace (`ls keys/*.pem`, `wc -l x.env`) is not a secret read for them.
+METADATA_PROGRAMS = words("ls wc stat du file tree realpath readlink basename dirname test [ lsattr")
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +254,9 @@ class Call:
         else:
             path = Path(os.path.realpath(os.path.dirname(plain))) / name
         secret = credential(PurePosixPath(plain)) or credential(path)
-        if secret is not None:
+        if secret is not None and not (
+            self.name in METADATA_PROGRAMS and is_inside(path, self.context.workspace)
+        ):
             self.block("credential", f"{verb} {secret}")
         if not arg.exact:
             self.ask(
@@ -274,6 +281,17 @@ class Call:
         where = display(path, context.workspace, context.home)
         self.ask("outside", f"{verb} `{shown(arg)}`, which is outside the workspace ({where})")
         return True
+
+    def probe(self, arg: Arg) -> None:
+        """A file whose existence or kind the program checks (`test -f`), without reading it."""
+        if not arg.known:
+            self.dynamic(arg, "checks")
+            return
+        if self.cwd is None and not os.path.isabs(arg.text):
+            self.ask("indirection", f"checks `{shown(arg)}` after a `cd` the policy cannot follow")
+            return
+        if arg.text:
+            self._outside(resolve(arg.text, self.cwd or Path("/")), arg, "checks")
 
     def read(self, arg: Arg) -> Path | None:
         """A file or folder the program reads."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 from studio.policy.call import Call, Handler, parse_options, shown
 from studio.policy.expand import Arg
@@ -19,6 +20,27 @@ ADMIN = words(
     "groupdel groupmod gpasswd visudo mount umount insmod rmmod modprobe chroot setfacl"
 )
 POWER = frozenset(["reboot", "shutdown", "halt", "poweroff"])
+
+
+# How a command line names the previous folder, which the policy cannot know: `rm -rf ~-` there
+# may be `rm -rf ~`.
+_UNKNOWABLE_FOLDERS = frozenset({"~-", "~-/", "~+", "$OLDPWD", "${OLDPWD}", '"$OLDPWD"', "~-/*", "$OLDPWD/*"})
+
+
+def unknowable(arg: Arg) -> bool:
+    """Whether `arg` names the previous folder, which may be any folder, the home one included."""
+    return arg.raw in _UNKNOWABLE_FOLDERS
+
+
+def sweeping(call: Call, arg: Arg) -> bool:
+    """Whether `arg` names `/`, the home folder, a folder above them, or a folder the policy
+    cannot know (`~-`): a recursive change there wrecks far more than a project."""
+    if unknowable(arg):
+        return True
+    if not arg.known or (call.cwd is None and not os.path.isabs(arg.text)):
+        return False
+    path = resolve(arg.text, call.cwd or Path("/"))
+    return any(is_inside(place, path) for place in (call.context.home, call.context.workspace, Path("/")))
 
 
 def rm(call: Call) -> None:
@@ -41,6 +63,9 @@ def rm(call: Call) -> None:
             folder = os.path.dirname(operand.glob) or "."
             if is_inside(workspace, resolve(folder, cwd)):
                 call.block("destructive", f"deletes everything in `{folder}`, the whole workspace or more")
+        if recursive and sweeping(call, operand):
+            call.block("destructive", f"deletes everything under `{shown(operand)}`")
+            continue
         if not operand.known:
             call.dynamic(operand, f"`{call.name}` deletes")
             call.credential_text(operand.raw, "deletes")
@@ -48,8 +73,8 @@ def rm(call: Call) -> None:
         if cwd is not None or os.path.isabs(operand.text):
             located = call.locate(operand, "deletes", follow=False)
             path = located[0] if located is not None else resolve(operand.text, cwd or workspace)
-            if not is_inside(path, workspace) and call.name != "rmdir":
-                call.block("destructive", f"deletes `{shown(operand)}`, outside the workspace")
+            if recursive and not is_inside(path, workspace) and call.name != "rmdir":
+                call.block("destructive", f"deletes `{shown(operand)}` and all in it, outside the workspace")
             elif recursive and is_inside(workspace, path):
                 call.block("destructive", "deletes the whole workspace")
         call.write(operand, "deletes", follow=False)
@@ -71,6 +96,9 @@ def dd(call: Call) -> None:
         key, equals, value = arg.text.partition("=")
         if not equals:
             continue
+        # bash expands a `~` after the `=` of an assignment-like word: `dd if=~/x` reads the home.
+        if value == "~" or value.startswith("~/"):
+            value = str(call.context.home) + value[1:]
         target = Arg(value, arg.raw, arg.exact, arg.known, arg.expanded, arg.quoted)
         if key == "if":
             call.read(target)
@@ -128,7 +156,10 @@ def chmod(call: Call) -> None:
         why = dangerous_mode(mode.text)
         if why is not None:
             call.block("privilege", why)
+    recursive = any(a.known and re.fullmatch(r"-[vfc]*R[Rvfc]*|--recursive", a.text) for a in call.args)
     for operand in files:
+        if recursive and sweeping(call, operand):
+            call.block("destructive", f"changes the permissions of everything under `{shown(operand)}`")
         call.write(operand, "changes the permissions of")
 
 
@@ -149,8 +180,12 @@ def sysctl(call: Call) -> None:
 
 def kill(call: Call) -> None:
     args = list(call.args)
-    if args and args[0].known and args[0].text.startswith("-") and args[0].text not in ("--", "-1"):
-        args = args[2:] if args[0].text in ("-s", "-n") else args[1:]
+    # `kill -1 PID` sends SIGHUP to PID; only a `-1` where a process id goes means every process.
+    if args and args[0].known and args[0].text.startswith("-") and args[0].text != "--":
+        if args[0].text in ("-s", "-n"):
+            args = args[2:]
+        elif args[0].text != "-1" or len(args) > 1:
+            args = args[1:]
     if args and args[0].known and args[0].text == "--":
         args = args[1:]
     if any(a.known and a.text == "-1" for a in args):

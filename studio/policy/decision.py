@@ -34,7 +34,8 @@ class Finding:
 
     Attributes:
         verdict: what this finding alone would make of the command.
-        kind: block kinds are destructive, privilege, credential, exfiltration; ask kinds are
+        kind: block kinds are destructive, privilege, credential, exfiltration, allowed-tools
+            (the skill's own limit) and parse (could not be checked); ask kinds are
             outside, network, dotfile, history, indirection, parse, secrets, write, program.
         message: for block, a sentence addressed to the model; otherwise to the user.
     """
@@ -81,11 +82,16 @@ class PolicyContext:
         workspace: the project folder the policy protects; paths outside it are "outside".
         cwd: the folder the command runs in (the skill's folder), inside or equal to workspace.
         home: what `~` and `$HOME` expand to.
+        skill: the skill whose command it is, for messages.
+        allowed_tools: that skill's `allowed-tools`, when it has them; a command they do not
+            cover is blocked.
     """
 
     workspace: Path
     cwd: Path
     home: Path
+    skill: str | None = None
+    allowed_tools: tuple[str, ...] | None = None
 
     @classmethod
     def for_dirs(cls, workspace: Path, cwd: Path | None = None, home: Path | None = None) -> PolicyContext:
@@ -97,7 +103,9 @@ class PolicyContext:
 
     def resolved(self) -> PolicyContext:
         """The same context with every folder made absolute and its links followed."""
-        return PolicyContext(_real(self.workspace), _real(self.cwd), _real(self.home))
+        return PolicyContext(
+            _real(self.workspace), _real(self.cwd), _real(self.home), self.skill, self.allowed_tools
+        )
 
 
 def _real(path: Path) -> Path:

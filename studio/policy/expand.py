@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import fnmatch
 import glob
 import itertools
 import os
@@ -17,10 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from studio.policy.budget import CheckAborted, tick
+from studio.policy.escapes import decode_escapes
 from studio.policy.syntax import Arith, Lit, Param, Script, SimpleCommand, Subst, Word, WordPart
 
 MAX_ARGS_PER_WORD = 256
+MAX_BRACE_GROUPS = 32
 MAX_GLOB_MATCHES = 200
+# Folder entries one glob may look at: `/*/*/*/*/*/*/*/*/zz` would otherwise walk the whole disk.
+MAX_GLOB_SCAN = 5_000
 MAX_OUTPUT = 100_000
 DEFAULT_IFS = " \t\n"
 # Joins the positional parameters in the value of `$@`, which expands to one word per parameter.
@@ -123,16 +129,20 @@ def expand_words(words: Sequence[Word], env: Env, cwd: Path | None) -> list[Arg]
 def expand_word(word: Word, env: Env, cwd: Path | None) -> list[Arg]:
     """The arguments one word becomes: braces, tilde, variables, splitting, then globbing."""
     atoms = _tilde(_atoms(word.parts), env)
+    if sum(1 for atom in atoms if atom == ("{", False, True)) > MAX_BRACE_GROUPS:
+        raise CheckAborted(f"a word holds more than {MAX_BRACE_GROUPS} brace expansions")
     alternatives = _braces(atoms)
     braced = len(alternatives) > 1 or alternatives[0] is not atoms
     dynamic = braced or any(not isinstance(part, Lit) for part in word.parts)
     quoted = word.quoted
     args: list[Arg] = []
     for sequence in alternatives:
+        tick()
         for item in _fields(sequence, env, cwd):
             args.extend(_glob(item, word.raw, dynamic, quoted, cwd))
             if len(args) >= MAX_ARGS_PER_WORD:
-                return args
+                # The words past the limit are not checked, so they stand as one unknown word.
+                return [*args, Arg("", word.raw, False, False, True, quoted)]
     return args
 
 
@@ -183,11 +193,13 @@ def _tilde(atoms: list[_Atom], env: Env) -> list[_Atom]:
         if home is None:
             return atoms
         text = home.text
-    elif user == "+":
-        current = env.get("PWD")
-        if current is None:
-            return atoms
-        text = current.text
+    elif user in ("+", "-"):
+        # `~-` is $OLDPWD: unknown unless the line set it, and then only as well as that is known.
+        name = "PWD" if user == "+" else "OLDPWD"
+        known = env.get(name)
+        if known is None:
+            return [Param(name, "~" + user, False, True), *atoms[end:]]
+        text = known.text
     elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9._-]*", user):
         text = _user_home(user)
     else:
@@ -232,6 +244,7 @@ def _braces(atoms: list[_Atom], budget: int = MAX_ARGS_PER_WORD) -> list[list[_A
             choices = [[(char, False, True) for char in item] for item in items]
         results: list[list[_Atom]] = []
         for choice in choices:
+            tick()
             results.extend(_braces(atoms[:start] + list(choice) + atoms[end + 1 :], budget))
             if len(results) >= budget:
                 return results[:budget]
@@ -320,13 +333,52 @@ def _glob(item: _Field, raw: str, dynamic: bool, quoted: bool, cwd: Path | None)
     pattern = "".join(
         char if may else glob.escape(char) for char, may in zip(item.chars, item.globbable, strict=True)
     )
-    matches: list[str] = []
+    matches: list[str] | None = []
     if item.known and (cwd is not None or os.path.isabs(pattern)):
-        root = str(cwd) if cwd is not None else None
-        matches = sorted(itertools.islice(glob.iglob(pattern, root_dir=root), MAX_GLOB_MATCHES))
+        matches = _bounded_glob(pattern, str(cwd) if cwd is not None else "/")
+    if matches is None:
+        # Too many to check one by one: the word is as good as unknown.
+        return [Arg(text, raw, False, False, True, quoted, glob=text)]
     if not matches:
         return [Arg(text, raw, item.exact, item.known, dynamic, quoted, glob=text)]
     return [Arg(match, raw, item.exact, item.known, True, quoted, glob=text) for match in matches]
+
+
+def _bounded_glob(pattern: str, root: str) -> list[str] | None:
+    """What bash's globbing would match, like `glob.glob`, or None when finding out would look at
+    more than MAX_GLOB_SCAN folder entries or match more than MAX_GLOB_MATCHES files."""
+    absolute = pattern.startswith("/")
+    pieces = [piece for piece in pattern.split("/") if piece]
+    found = ["/" if absolute else ""]
+    scanned = 0
+    for index, piece in enumerate(pieces):
+        last = index == len(pieces) - 1
+        following: list[str] = []
+        for base in found:
+            tick()
+            folder = os.path.join(root, base) if base else root
+            if not glob.has_magic(piece):
+                candidate = os.path.join(base, piece)
+                full = os.path.join(root, candidate)
+                if os.path.lexists(full) and (last or os.path.isdir(full)):
+                    following.append(candidate)
+                continue
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        scanned += 1
+                        if scanned > MAX_GLOB_SCAN:
+                            return None
+                        if entry.name.startswith(".") and not piece.startswith("."):
+                            continue
+                        if fnmatch.fnmatchcase(entry.name, piece) and (last or entry.is_dir()):
+                            following.append(os.path.join(base, entry.name))
+            except OSError:
+                continue
+        found = following
+        if len(found) > MAX_GLOB_MATCHES:
+            return None
+    return sorted(found) if pieces else []
 
 
 def _is_glob(item: _Field) -> bool:
@@ -389,7 +441,7 @@ def _filter(program: str, args: list[str], stdin: str | None, cwd: Path | None) 
             interpret = "e" in args[0] or interpret
             args = args[1:]
         joined = " ".join(args)
-        return (_unescape(joined) if interpret else joined) + newline
+        return (decode_escapes(joined, ansi=False) if interpret else joined) + newline
     if program == "printf":
         return _printf(args)
     if program == "pwd":
@@ -421,7 +473,7 @@ def _filter(program: str, args: list[str], stdin: str | None, cwd: Path | None) 
 def _printf(args: list[str]) -> str | None:
     if not args:
         return None
-    fmt, values = _unescape(args[0]), args[1:]
+    fmt, values = decode_escapes(args[0], ansi=False), args[1:]
     if re.search(r"%[^s%]", fmt):
         return None
     slots = fmt.count("%s")
@@ -434,29 +486,3 @@ def _printf(args: list[str]) -> str | None:
         out.append(fmt.replace("%%", "\x00").replace("%s", "{}").format(*chunk).replace("\x00", "%"))
         if not values:
             return "".join(out)
-
-
-def _unescape(text: str) -> str:
-    simple = {
-        "n": "\n",
-        "t": "\t",
-        "r": "\r",
-        "\\": "\\",
-        "a": "\a",
-        "b": "\b",
-        "f": "\f",
-        "v": "\v",
-        "e": "\x1b",
-    }
-
-    def one(match: re.Match[str]) -> str:
-        body = match.group(1)
-        if body in simple:
-            return simple[body]
-        if body[0] == "x":
-            return chr(int(body[1:], 16))
-        if body[0] == "0" or body[0].isdigit():
-            return chr(int(body, 8) & 0xFF)
-        return match.group(0)
-
-    return re.sub(r"\\(x[0-9A-Fa-f]{1,2}|0?[0-7]{1,3}|.)", one, text)

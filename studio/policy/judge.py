@@ -5,20 +5,26 @@ turns `block` into anything else."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from studio.policy.allowed_tools import refusal
+from studio.policy.budget import Budget, CheckAborted, running, tick
 from studio.policy.call import Call, Inv, Part, State
 from studio.policy.decision import (
     GRANTABLE_KINDS,
     Decision,
+    Finding,
     PolicyContext,
     PolicyWarning,
     Verdict,
     asking,
+    blocked,
     shorten,
     strictest,
 )
+from studio.policy.escapes import NAME
 from studio.policy.expand import (
     POSITIONAL_SEPARATOR,
     Arg,
@@ -33,13 +39,24 @@ from studio.policy.lexer import MAX_DEPTH
 from studio.policy.paths import is_inside
 from studio.policy.rules import dispatch
 from studio.policy.shell import parse
-from studio.policy.syntax import Param, Script, SimpleCommand, Word
+from studio.policy.syntax import Arith, Param, Script, SimpleCommand, Word
 from studio.policy.wrappers import dangerous_variable
 
 MAX_COMMAND = 100_000
 MAX_PER_KIND = 8
+# Commands one check may look at (wrappers, `find -exec`, `xargs` and nested shells included), and
+# how deep wrappers may nest (`env env env ... ls`).
+MAX_CALLS = 2_000
+MAX_WRAPPING = 32
+# Brackets open at once; deeper lines are not parsed at all.
+MAX_NESTING = 64
+# Words one simple command may have, and the whole line, counted roughly before parsing; more are
+# not checked one by one.
+MAX_WORDS = 4_096
+MAX_LINE_WORDS = 4 * MAX_WORDS
 _SECRET_WORDS = (
     "KEY",
+    "PASS",
     "TOKEN",
     "SECRET",
     "PASSWORD",
@@ -60,6 +77,8 @@ class _Walker:
     def __init__(self, context: PolicyContext) -> None:
         self.context = context.resolved()
         self.parts: list[Part] = []
+        self.calls = 0
+        self.wrapping = 0
 
     def new_part(self, text: str, cwd: Path | None) -> Part:
         part = Part(text.strip(), cwd)
@@ -73,6 +92,10 @@ class _Walker:
                 asking("parse", f"the command is {len(command):,} characters long, too long to check")
             )
             return
+        if _nesting(command) > MAX_NESTING:
+            raise CheckAborted(f"it nests brackets more than {MAX_NESTING} deep")
+        if len(command.split()) > MAX_LINE_WORDS:
+            raise CheckAborted(f"it has more than {MAX_LINE_WORDS:,} words")
         self.walk_script(parse(command), state)
 
     def walk_text(self, text: str, state: State, positional: Sequence[Arg] = ()) -> list[Part]:
@@ -96,6 +119,14 @@ class _Walker:
         return self.parts[first:]
 
     def walk_script(self, script: Script, state: State) -> None:
+        for name in script.recursive:
+            self.new_part(script.text, state.cwds[0]).add(
+                blocked(
+                    "destructive",
+                    script.text or name,
+                    f"defines `{name}`, a shell function that runs itself (the shape of a fork bomb)",
+                )
+            )
         if script.problems or script.functions:
             part = self.new_part(script.text, state.cwds[0])
             part.grantable = False
@@ -116,16 +147,22 @@ class _Walker:
             pipeline.append(command)
 
     def walk_command(self, command: SimpleCommand, state: State, before: list[SimpleCommand]) -> None:
+        tick()
         for nested in command.scripts:
             self.walk_script(nested, state.copy())
         if command.keyword is not None:
+            self._keyword(command, state)
             return
         if command.joined != "&&" and not command.pipe_in:
             state.chain = None
         cwds = state.chain if state.chain is not None else state.cwds
+        known_cwds, chain = list(state.cwds), state.chain
+        if len(command.words) > MAX_WORDS:
+            raise CheckAborted(f"a command has more than {MAX_WORDS:,} words")
         for cwd in list(cwds):
+            self._count()
             part = self.new_part(command.text, cwd)
-            self._secrets(command, part)
+            _expansions(command, part, state.env)
             args = tuple(expand_words(command.words, state.env, cwd))
             self._assignments(command, part, state, cwd)
             stdin, stdin_unknown = self._redirects(command, part, state, cwd)
@@ -136,22 +173,55 @@ class _Walker:
             dispatch(inv, part, self, state)
             if not args and not part.findings:
                 part.program = None
+        if (command.subshell or command.pipe_in or command.pipe_out) and (
+            state.cwds != known_cwds or state.chain is not chain
+        ):
+            # A `cd` in a subshell or a pipeline may or may not outlast it, as the policy reads the
+            # line: from here on the folder is not known.
+            state.cwds = [*known_cwds, None] if None not in known_cwds else known_cwds
+            state.chain = [None]
 
     def invoke(self, inv: Inv, part: Part, state: State) -> None:
-        dispatch(inv, part, self, state)
+        self._count()
+        self.wrapping += 1
+        try:
+            if self.wrapping > MAX_WRAPPING:
+                raise CheckAborted(f"it wraps commands in other commands more than {MAX_WRAPPING} deep")
+            dispatch(inv, part, self, state)
+        finally:
+            self.wrapping -= 1
 
     def invoke_nested(self, inv: Inv, state: State) -> Part:
         part = self.new_part(inv.text, inv.cwd)
-        dispatch(inv, part, self, state)
+        self.invoke(inv, part, state)
         return part
 
-    def _secrets(self, command: SimpleCommand, part: Part) -> None:
-        words: list[Word] = list(command.words) + [a.value for a in command.assignments]
-        words += [r.target for r in command.redirects if r.target is not None]
-        for word in words:
-            for piece in word.parts:
-                if isinstance(piece, Param) and any(s in piece.name.upper() for s in _SECRET_WORDS):
-                    part.add(asking("secrets", f"uses `${piece.name}`, which may hold a secret"))
+    def _count(self) -> None:
+        self.calls += 1
+        if self.calls > MAX_CALLS:
+            raise CheckAborted(f"it runs more than {MAX_CALLS:,} commands")
+
+    def _keyword(self, command: SimpleCommand, state: State) -> None:
+        """`[[ ]]`, `(( ))`, `for` and `case` run no program, but bash evaluates their words."""
+        part = Part(command.text.strip(), state.cwds[0])
+        part.grantable = False
+        _expansions(command, part, state.env)
+        texts = [word.literal for word in command.words]
+        if command.keyword == "((":
+            if not all(_literal_arithmetic(word.raw) for word in command.words):
+                part.add(_arithmetic(command.text))
+        elif command.keyword == "[[":
+            for index, text in enumerate(texts):
+                if text in ("-v", "-R"):
+                    part.add(
+                        asking("indirection", f"`[[ {text} ]]` looks up a variable by a name bash evaluates")
+                    )
+                elif text in _ARITHMETIC_TESTS:
+                    operands = texts[index - 1 : index] + texts[index + 1 : index + 2]
+                    if not all(o is not None and re.fullmatch(r"-?\d+", o) for o in operands):
+                        part.add(_arithmetic(command.text))
+        if part.findings:
+            self.parts.append(part)
 
     def _assignments(self, command: SimpleCommand, part: Part, state: State, cwd: Path | None) -> None:
         for assignment in command.assignments:
@@ -197,16 +267,139 @@ class _Walker:
         return stdin, unknown
 
 
-def judge(command: str, context: PolicyContext, grants: Grants | None = None) -> Decision:
-    """Decide whether `command` may run in `context`: allow, ask or block, with reasons."""
-    walker = _Walker(context)
-    walker.run(command)
-    return _decide(walker.parts, walker.context, grants)
+def judge(
+    command: str, context: PolicyContext, grants: Grants | None = None, budget: Budget | None = None
+) -> Decision:
+    """Decide whether `command` may run in `context`: allow, ask or block, with reasons.
+
+    Never raises and never runs past `budget` (200 ms unless given, so the answer comes within
+    250 ms): a check that fails or runs out of time blocks the command, since what was not
+    checked cannot be allowed."""
+    if "\x00" in command:
+        # No program can receive a NUL: bash would run only the text before it, not what is checked.
+        finding = blocked("parse", command, "holds a NUL character; bash would run only what comes before it")
+        return Decision("block", (finding.message,), (), (), None, (PolicyWarning("parse", finding.message),))
+    try:
+        with running(budget if budget is not None else Budget()):
+            walker = _Walker(context)
+            walker.run(command)
+            return _limited(_decide(walker.parts, walker.context, grants), command, context)
+    except CheckAborted as error:
+        return unchecked(command, error.reason)
+    except RecursionError:
+        return unchecked(command, "it nests too deeply")
+    except Exception as error:
+        return unchecked(command, f"the checker failed on it ({type(error).__name__}: {error})")
+
+
+def _limited(decision: Decision, command: str, context: PolicyContext) -> Decision:
+    """The decision once the skill's own `allowed-tools` are applied: a command they do not cover
+    is blocked, whatever the rest of the policy thinks of it."""
+    if context.allowed_tools is None:
+        return decision
+    why = refusal(context.skill or "?", context.allowed_tools, decision.parts or (command.strip(),))
+    if why is None:
+        return decision
+    blocker = PolicyWarning("allowed-tools", why)
+    reasons = decision.reasons if decision.verdict == "block" else ()
+    blockers = decision.blockers if decision.verdict == "block" else ()
+    return Decision(
+        "block", (*reasons, why), decision.warnings, decision.parts, None, (*blockers, blocker)
+    )
+
+
+def unchecked(command: str, why: str) -> Decision:
+    """The decision for a command the policy could not check to the end: block."""
+    finding = blocked("parse", command, f"could not be checked: {why}")
+    warning = PolicyWarning(finding.kind, finding.message)
+    return Decision("block", (finding.message,), (), (shorten(command),), None, (warning,))
 
 
 def propose_grant(command: str, context: PolicyContext) -> GrantProposal | None:
     """What "always allow" would grant for `command`, or None when no grant could allow it."""
     return judge(command, context).grant
+
+
+_ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+_HARMLESS_SPECIAL = frozenset({"?", "#", "$", "!", "-"})
+_HEREDOC_PARAM = re.compile(rf"\$(?:\{{([^}}]*)\}}|({NAME}|[0-9@*#?$!-])|(\(\())")
+
+
+def _literal_arithmetic(text: str) -> bool:
+    """Arithmetic on written-out numbers only: no variable, whose value bash would evaluate too."""
+    return re.fullmatch(r"[\s\d+\-*/%()<>=!&|^~?:,$]*", text) is not None and "$(" not in text.replace(
+        "$((", ""
+    )
+
+
+def _arithmetic(text: str) -> Finding:
+    return asking(
+        "indirection",
+        f"`{shorten(text, 60)}` evaluates arithmetic on variables; bash runs commands hidden in "
+        "their array subscripts",
+    )
+
+
+def _secret_name(name: str) -> bool:
+    return any(word in name.upper() for word in _SECRET_WORDS)
+
+
+def _expansions(command: SimpleCommand, part: Part, env: Env) -> None:
+    """Fail closed on expansions: a variable whose value is not known, and every expansion that
+    is more than a plain value (`${x@P}`, `${!x}`, `${a[i]}`, `$(( ))` on names), asks."""
+    words: list[Word] = list(command.words) + [a.value for a in command.assignments]
+    words += [r.target for r in command.redirects if r.target is not None]
+    for word in words:
+        for piece in word.parts:
+            if isinstance(piece, Param):
+                _parameter(piece.name, piece.source, piece.plain, part, env)
+            elif isinstance(piece, Arith) and not _literal_arithmetic(piece.source[1:]):
+                part.add(_arithmetic(piece.source))
+    for redirect in command.redirects:
+        heredoc = redirect.heredoc
+        if heredoc is None or heredoc.quoted:
+            continue
+        for match in _HEREDOC_PARAM.finditer(heredoc.body):
+            braced, name, arithmetic = match.groups()
+            if arithmetic:
+                part.add(_arithmetic(heredoc.body))
+            elif braced is not None:
+                plain = re.fullmatch(NAME, braced) is not None
+                _parameter(braced if plain else braced.lstrip("!#"), match.group(0), plain, part, env)
+            else:
+                _parameter(name, match.group(0), True, part, env)
+
+
+def _parameter(name: str, source: str, plain: bool, part: Part, env: Env) -> None:
+    if _secret_name(name):
+        part.add(asking("secrets", f"uses `${name}`, which may hold a secret"))
+    if not plain:
+        part.add(
+            asking(
+                "indirection",
+                f"`{shorten(source, 60)}` is an expansion the policy does not evaluate (it may hide "
+                "indirection, array subscripts or prompt expansion)",
+            )
+        )
+    elif name not in _HARMLESS_SPECIAL and env.get(name) is None:
+        part.add(
+            asking(
+                "indirection",
+                f"`{shorten(source, 60)}` has no value the policy knows before the command runs",
+            )
+        )
+
+
+def _nesting(text: str) -> int:
+    """How many brackets are open at most, counted roughly (quotes ignored) before parsing."""
+    deepest = depth = 0
+    for char in text:
+        if char in "({[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ")}]":
+            depth = max(depth - 1, 0)
+    return deepest
 
 
 def _grantable(part: Part) -> bool:

@@ -8,13 +8,15 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
+from studio.policy.budget import tick
+from studio.policy.escapes import NAME, decode_escapes
 from studio.policy.syntax import Arith, Heredoc, Lit, Param, Script, Subst, Word, WordPart
 
 MAX_DEPTH = 24
 
 _BLANKS = " \t"
 _WORD_END = " \t\n;&|<>()"
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME = re.compile(NAME)
 _FD = re.compile(r"[0-9]+(?=[<>])")
 _OPERATORS = sorted(
     [
@@ -119,6 +121,7 @@ class Lexer:
                 return
 
     def next_token(self) -> Token:
+        tick()
         self._skip_blanks()
         text = self.text
         start = self.pos
@@ -156,6 +159,7 @@ class Lexer:
         start = self.pos
         out = WordBuilder()
         while self.pos < len(text):
+            tick()
             char = text[self.pos]
             if char in "<>" and self.pos == start and text.startswith("(", self.pos + 1):
                 self._read_command_subst(out, quoted=False, skip=2, kind="process")
@@ -190,7 +194,7 @@ class Lexer:
     def _array_assignment(self, out: WordBuilder) -> bool:
         if len(out.parts) != 1 or not isinstance(out.parts[0], Lit) or out.parts[0].quoted:
             return False
-        return re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*\+?=", out.parts[0].text) is not None
+        return re.fullmatch(NAME + r"\+?=", out.parts[0].text) is not None
 
     def _read_array(self, out: WordBuilder) -> None:
         """`name=(a b c)`: the elements are words; keep them as one literal-ish word."""
@@ -244,6 +248,7 @@ class Lexer:
         """Read double-quoted text up to `terminator` (None: to the end); True if it was found."""
         text = self.text
         while self.pos < len(text):
+            tick()
             char = text[self.pos]
             if terminator is not None and char == terminator:
                 self.pos += 1
@@ -319,6 +324,7 @@ class Lexer:
         depth = 0
         text = self.text
         while self.pos < len(text):
+            tick()
             char = text[self.pos]
             if char == "(":
                 depth += 1
@@ -358,6 +364,7 @@ class Lexer:
         self.pos += 2
         inner = WordBuilder()
         while self.pos < len(text) and text[self.pos] != "}":
+            tick()
             char = text[self.pos]
             if char == "\\":
                 self.pos += 2
@@ -376,34 +383,29 @@ class Lexer:
         self.pos = min(self.pos + 1, len(text))
         source = text[start : self.pos]
         body = source[2:-1] if source.endswith("}") else source[2:]
-        name_match = re.match(r"[#!]?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])", body)
+        name_match = re.match(rf"[#!]?({NAME}|[0-9]+|[@*#?$!-])", body)
         name = name_match.group(1) if name_match else ""
-        plain = bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-]", body))
+        plain = bool(re.fullmatch(rf"{NAME}|[0-9]+|[@*#?$!-]", body))
         out.add(Param(name, source, quoted, plain, inner.scripts()))
 
     def _read_ansi(self, out: WordBuilder) -> None:
         text = self.text
         start = self.pos
-        self.pos += 2
-        chars: list[str] = []
-        while self.pos < len(text) and text[self.pos] != "'":
-            if text[self.pos] == "\\" and self.pos + 1 < len(text):
-                decoded, length = _ansi_escape(text, self.pos + 1)
-                chars.append(decoded)
-                self.pos += 1 + length
-            else:
-                chars.append(text[self.pos])
-                self.pos += 1
-        if self.pos >= len(text):
+        end = start + 2
+        while end < len(text) and text[end] != "'":
+            tick()
+            end += 2 if text[end] == "\\" else 1
+        if end >= len(text):
             self.problem(f"`$'` at character {start + 1} is never closed")
-        self.pos = min(self.pos + 1, len(text))
-        out.lit("".join(chars), True)
+        self.pos = min(end + 1, len(text))
+        out.lit(decode_escapes(text[start + 2 : min(end, len(text))], ansi=True), True)
 
     def _read_backtick(self, out: WordBuilder, quoted: bool) -> None:
         text = self.text
         start = self.pos
         index = start + 1
         while index < len(text) and text[index] != "`":
+            tick()
             index += 2 if text[index] == "\\" else 1
         if index >= len(text):
             self.problem(f"a backquote at character {start + 1} is never closed")
@@ -418,6 +420,7 @@ class Lexer:
         for heredoc in self.pending:
             lines: list[str] = []
             while self.pos < len(text):
+                tick()
                 end = text.find("\n", self.pos)
                 line = text[self.pos : len(text) if end < 0 else end]
                 self.pos = len(text) if end < 0 else end + 1
@@ -444,39 +447,3 @@ def _expansion_scripts(text: str, depth: int, owner: Lexer) -> tuple[Script, ...
     for problem in lexer.problems:
         owner.problem(problem)
     return out.scripts()
-
-
-_SIMPLE_ESCAPES = {
-    "a": "\a",
-    "b": "\b",
-    "e": "\x1b",
-    "E": "\x1b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "?": "?",
-}
-
-
-def _ansi_escape(text: str, index: int) -> tuple[str, int]:
-    """Decode the escape after a backslash in `$'...'`; returns (text, characters consumed)."""
-    char = text[index]
-    if char in _SIMPLE_ESCAPES:
-        return _SIMPLE_ESCAPES[char], 1
-    for prefix, size, base in (("x", 2, 16), ("u", 4, 16), ("U", 8, 16)):
-        if char == prefix:
-            digits = re.compile(rf"[0-9A-Fa-f]{{1,{size}}}").match(text, index + 1)
-            if digits:
-                return chr(min(int(digits.group(0), base), 0x10FFFF)), 1 + len(digits.group(0))
-            return "\\" + char, 1
-    octal = re.compile(r"[0-7]{1,3}").match(text, index)
-    if octal:
-        return chr(int(octal.group(0), 8) & 0xFF), len(octal.group(0))
-    if char == "c" and index + 1 < len(text):
-        return chr(ord(text[index + 1]) & 0x1F), 2
-    return "\\" + char, 1

@@ -4,6 +4,7 @@ connections, and tools that hand out stored secrets."""
 from __future__ import annotations
 
 from studio.policy.call import Call, Handler, parse_options
+from studio.policy.decision import shorten
 from studio.policy.expand import Arg
 from studio.policy.paths import is_remote, is_url, words
 
@@ -33,15 +34,29 @@ _CURL_VALUES = words(
 )
 
 
+def _uploads_file(name: str, data: Arg) -> bool:
+    """Whether curl sends a file's content (`-d @file`, `-F x=@file`, `-T file`), or data the
+    policy cannot see, rather than the literal text written on the line."""
+    if not data.known or not data.exact or name in ("-T", "--upload-file"):
+        return True
+    if name in ("-F", "--form"):
+        return "@" in data.text or "<" in data.text
+    if name == "--data-urlencode":
+        return "@" in data.text.partition("=")[0]
+    return name != "--data-raw" and data.text.startswith("@")
+
+
 def curl(call: Call) -> None:
     options = parse_options(call.args, _CURL_SENDS | _CURL_WRITES | _CURL_READS | _CURL_VALUES)
     sent = [(name, value) for name in _CURL_SENDS for value in options.value(name)]
-    if sent:
-        name, value = sent[0]
-        call.block("exfiltration", f"sends data to another host (`{name} {value.raw}`)")
-        for _, data in sent:
+    for name, data in sent:
+        if _uploads_file(name, data):
+            call.block("exfiltration", f"sends data to another host (`{name} {data.raw}`)")
             if data.known and "@" in data.text:
                 call.read(Arg(data.text.split("@", 1)[1], data.raw, data.exact, data.known))
+        else:
+            # Data written out on the line itself: the user sees what would leave.
+            call.ask("network", f"`curl {name} {shorten(data.text, 60)}` sends this data to another host")
     for name in _CURL_WRITES:
         for value in options.value(name):
             if not (value.known and value.text == "-"):

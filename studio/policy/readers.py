@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.policy.call import Call, Handler, parse_options
+from studio.policy.danger import unknowable
+from studio.policy.decision import shorten
+from studio.policy.escapes import NAME
 from studio.policy.expand import Arg
 from studio.policy.paths import is_inside, resolve, words
 
@@ -62,8 +65,8 @@ _GREP = _spec(
 
 DATA_PROGRAMS = words(
     "echo printf true false : test [ expr seq sleep basename dirname which whoami id uname date tty "
-    "nproc arch type let read wait exit return shift break continue getopts umask ulimit jobs times "
-    "dirs logname groups help cal yes uptime ps free locale tput clear unset shopt caller disown bg "
+    "nproc arch type wait exit return shift break continue umask ulimit jobs times "
+    "dirs logname groups help cal yes uptime free locale tput clear shopt caller disown bg "
     "fg pwd getconf"
 )
 
@@ -138,6 +141,7 @@ READ_SPECS.update(
 # jq's options that take two values (a name and a value).
 _JQ_PAIRS = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
 
+_DELETERS = frozenset({"rm", "unlink", "shred", "rmdir"})
 _FIND_ACTIONS_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FIND_WRITES = frozenset({"-fprint", "-fprint0", "-fprintf", "-fls"})
 _FIND_VALUE_TESTS = words(
@@ -188,10 +192,10 @@ def sed(call: Call) -> None:
     for script in scripts:
         if not script.known:
             call.dynamic(script, "runs the sed script")
-        elif _sed_unsafe(script.text):
-            call.runs(
-                f"the sed script `{script.text}` can write files or run commands (its w, r or e commands)"
-            )
+            continue
+        problem = sed_problem(script.text)
+        if problem is not None:
+            call.runs(f"the sed script `{shorten(script.text, 60)}` {problem}")
     in_place = options.has("-i", "--in-place") or any(f.startswith("--in-place") for f in options.flags)
     for operand in operands:
         if in_place:
@@ -200,15 +204,113 @@ def sed(call: Call) -> None:
             call.read(operand)
 
 
-_SED_COMMAND = re.compile(r"(?:^|[;\n{}]|[0-9$/])\s*[ewrRW](?:\s|$|;)")
-_SED_FLAGS = re.compile(r"s(.)(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpiImM0-9]*[we]")
+# sed commands that only print or edit the text going through: `e` (run), `r`/`R` (read a file),
+# `w`/`W` (write one) and anything unknown are not among them.
+_SED_SIMPLE = frozenset("pPdDnNgGhHxlzF=")
+_SED_TEXT = frozenset("aic")
+_SED_LABEL = frozenset(":btT")
+_SED_NUMBER = frozenset("qQlL")
 
 
-def _sed_unsafe(script: str) -> bool:
-    return bool(_SED_COMMAND.search(script) or _SED_FLAGS.search(script))
+def sed_problem(script: str) -> str | None:
+    """What in a sed script is more than printing or editing text; None when nothing is. Reads the
+    script once, left to right, and gives up (not understood) on anything it does not know."""
+    index, end = 0, len(script)
+    while True:
+        index = _sed_skip(script, index, " \t\n;")
+        if index >= end:
+            return None
+        addressed = _sed_address(script, index)
+        if addressed is None:
+            return "has an address the policy cannot read"
+        index = _sed_skip(script, addressed, " \t")
+        if index < end and script[index] == "!":
+            index = _sed_skip(script, index + 1, " \t")
+        if index >= end:
+            return "ends without a command"
+        command = script[index]
+        index += 1
+        if command in "{}" or command in _SED_SIMPLE:
+            continue
+        if command in _SED_NUMBER:
+            index = _sed_skip(script, _sed_skip(script, index, " \t"), "0123456789")
+        elif command == "#" or command in _SED_LABEL:
+            stop = ";\n" if command in "btT" else "\n"
+            while index < end and script[index] not in stop:
+                index += 1
+        elif command in _SED_TEXT:
+            while index < end and script[index] != "\n":
+                index += 2 if script[index] == "\\" else 1
+        elif command in "sy":
+            if index >= end or script[index] in "\\\n":
+                return f"has a `{command}` command the policy cannot read"
+            delimiter = script[index]
+            middle = _sed_part(script, index + 1, delimiter)
+            closed = _sed_part(script, middle, delimiter) if middle is not None else None
+            if closed is None:
+                return f"has a `{command}` command that is never closed"
+            index = closed
+            if command == "s":
+                flags_end = _sed_skip(script, index, "gpiImM0123456789")
+                if flags_end < end and script[flags_end] in "ew":
+                    return "runs commands or writes files (the `e` or `w` flag of `s`)"
+                index = flags_end
+        else:
+            return f"has the command `{command}`, which can run commands, read or write files"
+
+
+def _sed_skip(script: str, index: int, characters: str) -> int:
+    while index < len(script) and script[index] in characters:
+        index += 1
+    return index
+
+
+def _sed_part(script: str, index: int, delimiter: str) -> int | None:
+    """The index after the `delimiter` that ends a regex or replacement starting at `index`."""
+    while index < len(script):
+        char = script[index]
+        if char == "\\":
+            index += 2
+        elif char == delimiter:
+            return index + 1
+        else:
+            index += 1
+    return None
+
+
+def _sed_address(script: str, index: int) -> int | None:
+    """The index after one or two addresses (`3`, `$`, `/re/I`, `\\%re%`, `1~2`, `1,+3`)."""
+    for position in range(2):
+        start = index
+        if index < len(script) and script[index] in "+~" and position == 1:
+            index += 1
+        if index < len(script) and script[index] == "$":
+            index += 1
+        elif index < len(script) and script[index] in "/\\":
+            if script[index] == "\\":
+                index += 1
+                if index >= len(script):
+                    return None
+            found = _sed_part(script, index + 1, script[index])
+            if found is None:
+                return None
+            index = _sed_skip(script, found, "IM")
+        else:
+            index = _sed_skip(script, index, "0123456789")
+            if index < len(script) and script[index] == "~":
+                index = _sed_skip(script, index + 1, "0123456789")
+        if index == start and position == 1:
+            return None
+        index = _sed_skip(script, index, " \t")
+        if position == 0 and index < len(script) and script[index] == ",":
+            index = _sed_skip(script, index + 1, " \t")
+            continue
+        return index
+    return index
 
 
 _AWK_UNSAFE = re.compile(r"system\s*\(|\bgetline\b|\|&|\bprintf?\b[^;}]*?(>|\|)")
+_AWK_ENVIRONMENT = re.compile(r"\bENVIRON\b|\bPROCINFO\b")
 _AWK_SYSTEM = re.compile(r"system\s*\(\s*\"((?:[^\"\\]|\\.)*)\"\s*\)")
 
 
@@ -228,12 +330,16 @@ def awk(call: Call) -> None:
         if not program.known:
             call.dynamic(program, "runs the awk program")
             continue
+        if _AWK_ENVIRONMENT.search(program.text):
+            call.ask("secrets", f"the {call.name} program reads environment variables (API keys too)")
+        if "@" in program.text:
+            call.runs(f"the {call.name} program uses gawk's `@` syntax (load, include or indirect calls)")
         if _AWK_UNSAFE.search(program.text):
             call.runs(f"the {call.name} program can run commands or write files: `{program.text}`")
             for command in _AWK_SYSTEM.findall(program.text):
                 call.nested_text(command.replace('\\"', '"'))
     for operand in operands:
-        if not (operand.known and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", operand.text)):
+        if not (operand.known and re.fullmatch(NAME + "=.*", operand.text)):
             call.read(operand)
 
 
@@ -315,6 +421,8 @@ def find(call: Call) -> None:
     index = 0
     while index < len(args) and args[index].known and re.fullmatch(r"-[HLP]|-O\d|-D", args[index].text):
         index += 2 if args[index].text == "-D" else 1
+    if index < len(args) and args[index].known and args[index].text == "--":
+        index += 1
     roots: list[Arg] = []
     while index < len(args) and not (
         args[index].known and (args[index].text.startswith(("-", "(", ")", "!", ",")))
@@ -341,6 +449,8 @@ def find(call: Call) -> None:
                 command.append(expression[position])
                 position += 1
             position += 1
+            if command and command[0].known and command[0].text.rpartition("/")[2] in _DELETERS:
+                _find_delete(call, roots, root_paths)
             _find_exec(call, command, roots)
         elif text in _FIND_VALUE_TESTS:
             position += 1
@@ -350,6 +460,9 @@ def _find_delete(call: Call, roots: list[Arg], root_paths: list[Path | None]) ->
     workspace = call.context.workspace
     shown_roots: list[Arg | None] = list(roots) or [None]
     for root, path in zip(shown_roots, root_paths, strict=False):
+        if root is not None and unknowable(root):
+            call.block("destructive", f"deletes everything under `{root.raw}`")
+            continue
         if path is None:
             continue
         if not is_inside(path, workspace):
@@ -386,6 +499,31 @@ def sort(call: Call) -> None:
     read_only(call, READ_SPECS["sort"])
 
 
+_TEST_FILE_OPERATORS = words("-a -b -c -d -e -f -g -G -h -k -L -N -O -p -r -s -S -u -w -x")
+_TEST_FILE_PAIRS = frozenset({"-nt", "-ot", "-ef"})
+
+
+def test(call: Call) -> None:
+    """test and `[`: only look at files, but whether a file exists outside the workspace is
+    already something read there."""
+    args = [a for a in call.args if not (call.name == "[" and a.known and a.text == "]")]
+    for index, arg in enumerate(args):
+        text = arg.text if arg.known else ""
+        if text in _TEST_FILE_OPERATORS and index + 1 < len(args):
+            call.probe(args[index + 1])
+        elif text in _TEST_FILE_PAIRS and 0 < index < len(args) - 1:
+            call.probe(args[index - 1])
+            call.probe(args[index + 1])
+
+
+def ps(call: Call) -> None:
+    """`ps e` and `ps -o environ` show every process's environment, API keys included."""
+    for arg in call.args:
+        if arg.known and ((not arg.text.startswith("-") and "e" in arg.text) or "environ" in arg.text):
+            call.ask("secrets", "`ps` with `e` shows the environment of processes, which may hold API keys")
+            return
+
+
 def system_setting(call: Call) -> None:
     """`hostname` and `date` print, unless given a value to set."""
     setting = [a for a in call.args if not (a.known and a.text.startswith(("+", "-")))]
@@ -395,6 +533,10 @@ def system_setting(call: Call) -> None:
         ]
     if setting:
         call.runs(f"`{call.name}` changes a system setting")
+    if call.name == "date":
+        options = parse_options(call.args, {"-d", "--date", "-f", "--file", "-r", "--reference"})
+        for source in options.value("-f", "--file", "-r", "--reference"):
+            call.read(source)
 
 
 def cd(call: Call) -> None:
@@ -439,6 +581,9 @@ HANDLERS.update(
         "sort": sort,
         "hostname": system_setting,
         "date": system_setting,
+        "test": test,
+        "[": test,
+        "ps": ps,
         "find": find,
         "cd": cd,
         "pushd": cd,

@@ -7,7 +7,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from studio.policy import danger, network, readers, repos, runners, wrappers, writers
+from studio.policy import allowlist, danger, network, readers, repos, runners, wrappers, writers
 from studio.policy.call import Call, Handler, Inv, Part, State, Walker
 from studio.policy.decision import asking
 from studio.policy.paths import display, is_inside, lexical, resolve, words
@@ -71,14 +71,35 @@ def dispatch(inv: Inv, part: Part, walker: Walker, state: State) -> None:
         if _run_by_path(inv, part, walker, state):
             return
         name = os.path.basename(name)
+    spec = allowlist.OPTIONS.get(name)
+    if spec is not None:
+        rest = allowlist.expand_prefixes(rest, spec)
     call = Call(name, rest, inv, part, walker, state)
     if first.known:
         part.program = name
     handler = handler_for(name)
     if handler is None:
         unknown(call)
-    else:
-        handler(call)
+        return
+    handler(call)
+    if part.verdict == "allow":
+        _understood(call)
+
+
+def _understood(call: Call) -> None:
+    """Fail closed: what the rule let through is allowed only if the allowlist knows all of it."""
+    if call.cwd is None:
+        call.ask(
+            "indirection",
+            f"`{call.name}` runs after a `cd` the policy cannot follow, so it cannot tell where",
+        )
+        return
+    reason = allowlist.not_understood(call.name, call.args)
+    if reason is not None:
+        call.runs(f"{reason}, so the policy cannot tell what it does")
+        # A grant names a program and folders, not options: granting `sort` for `sort --out=...`
+        # would let every later option through too.
+        call.part.grantable = False
 
 
 def _run_by_path(inv: Inv, part: Part, walker: Walker, state: State) -> bool:

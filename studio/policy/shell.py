@@ -10,8 +10,10 @@ carries on, so that a broken line still has its dangerous parts found.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
+from studio.policy.escapes import NAME
 from studio.policy.lexer import MAX_DEPTH, Lexer, Token
 from studio.policy.syntax import (
     Assignment,
@@ -24,7 +26,7 @@ from studio.policy.syntax import (
     WordPart,
 )
 
-_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+_ASSIGNMENT = re.compile(rf"({NAME})(\+?)=")
 REDIRECT_OPS = frozenset({"<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>>", "&>"})
 _SEPARATORS = frozenset({";", "&", "&&", "||", "\n"})
 _CASE_ENDS = frozenset({";;", ";&", ";;&"})
@@ -46,14 +48,21 @@ def parse(text: str, depth: int = 0) -> Script:
         lexer.problem("the command nests groups and substitutions too deeply to check")
     if "\x00" in text:
         lexer.problems.append("the command holds a NUL character, which bash cannot pass on")
-    return Script(tuple(parser.commands), tuple(lexer.problems), tuple(parser.functions), text)
+    return Script(
+        tuple(parser.commands),
+        tuple(lexer.problems),
+        tuple(parser.functions),
+        text,
+        tuple(parser.recursive),
+    )
 
 
 class _Nested:
     def parse_until(self, lexer: Lexer, closers: frozenset[str]) -> tuple[Script, str | None]:
         parser = _Parser(lexer)
         closed = parser.parse_list(closers)
-        return Script(tuple(parser.commands), (), tuple(parser.functions)), closed
+        script = Script(tuple(parser.commands), (), tuple(parser.functions), "", tuple(parser.recursive))
+        return script, closed
 
     def parse(self, text: str, depth: int) -> Script:
         return parse(text, depth)
@@ -82,6 +91,7 @@ class _Parser:
         self.lexer = lexer
         self.commands: list[SimpleCommand] = []
         self.functions: list[str] = []
+        self.recursive: list[str] = []
         self._peeked: Token | None = None
 
     def peek(self) -> Token:
@@ -190,7 +200,7 @@ class _Parser:
                 if self.peek().kind == "op" and self.peek().op == ")":
                     self.take()
             self._skip_newlines()
-            self._parse_command(frozenset(), pipe_in=False)
+            self._function_body(name.word.raw if name.word is not None else "")
         else:
             self._parse_simple(pipe_in)
             return
@@ -227,8 +237,11 @@ class _Parser:
         if arith is not None:
             self.commands.append(SimpleCommand((arith,), text=arith.raw, keyword="(("))
             return
+        first = len(self.commands)
         if self._nested_list(frozenset({")"})) != ")":
             self.lexer.problem(f"the `(` at character {token.start + 1} is never closed")
+        for index in range(first, len(self.commands)):
+            self.commands[index] = replace(self.commands[index], subshell=True)
         self._trailing_redirects(token.start)
 
     def _plain(self, token: Token) -> str | None:
@@ -318,8 +331,14 @@ class _Parser:
         self.take()
         self.functions.append(name.raw)
         self._skip_newlines()
-        self._parse_command(frozenset(), pipe_in=False)
+        self._function_body(name.raw)
         return True
+
+    def _function_body(self, name: str) -> None:
+        first = len(self.commands)
+        self._parse_command(frozenset(), pipe_in=False)
+        if name and _calls(self.commands[first:], name) and name not in self.recursive:
+            self.recursive.append(name)
 
     def _parse_test(self, opening: Token) -> None:
         """`[[ ... ]]`: inside, `<`, `>`, `&&`, `(` are operands, not shell syntax."""
@@ -391,6 +410,16 @@ class _Parser:
                     self.commands.append(SimpleCommand((token.word,), text=token.word.raw, keyword="case"))
             if self._nested_list(_CASE_ENDS | {"esac"}) in (None, "esac"):
                 return
+
+
+def _calls(commands: Sequence[SimpleCommand], name: str) -> bool:
+    """Whether any of `commands`, or a command substituted inside one, runs `name`."""
+    for command in commands:
+        if command.words and command.words[0].literal == name:
+            return True
+        if any(_calls(script.commands, name) for script in command.scripts):
+            return True
+    return False
 
 
 def _assignment(word: Word) -> Assignment | None:

@@ -118,6 +118,7 @@ class SimpleCommand:
         keyword: set for the parts of compound commands that are not programs: "for", "case",
             "[[", "((".
         pipe_in / pipe_out: it reads from / writes into a pipe.
+        subshell: it runs inside `( ... )`, so a `cd` there does not outlast the parentheses.
         joined: the operator before it in its list ("&&", "||", ";", "&", newline, "|"), or "".
     """
 
@@ -129,6 +130,7 @@ class SimpleCommand:
     pipe_in: bool = False
     pipe_out: bool = False
     joined: str = ""
+    subshell: bool = False
 
     @property
     def scripts(self) -> tuple[Script, ...]:
@@ -147,9 +149,15 @@ class SimpleCommand:
 
 @dataclass(frozen=True, slots=True)
 class Script:
-    """A parsed command line: its simple commands in order, and what could not be read."""
+    """A parsed command line: its simple commands in order, and what could not be read.
+
+    Attributes:
+        functions: the shell functions it defines.
+        recursive: those of them whose body calls the function itself (a fork bomb's shape).
+    """
 
     commands: tuple[SimpleCommand, ...]
     problems: tuple[str, ...] = ()
     functions: tuple[str, ...] = ()
     text: str = ""
+    recursive: tuple[str, ...] = ()

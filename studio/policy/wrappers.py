@@ -9,6 +9,7 @@ import shlex
 from dataclasses import replace
 
 from studio.policy.call import Call, Handler, parse_options
+from studio.policy.escapes import NAME
 from studio.policy.expand import literal_arg
 from studio.policy.paths import words
 from studio.policy.runners import guarded
@@ -74,6 +75,8 @@ def declare(call: Call) -> None:
     if not names and not any("f" in a.text or "F" in a.text for a in flags):
         call.ask("secrets", f"`{call.name}` lists variables, which may include API keys and tokens")
         return
+    if any("p" in a.text for a in flags):
+        call.ask("secrets", f"`{call.name} -p` prints variables, which may hold API keys and tokens")
     for arg in names:
         if not arg.known:
             call.dynamic(arg, f"`{call.name}` sets")
@@ -89,6 +92,18 @@ def declare(call: Call) -> None:
 def set_(call: Call) -> None:
     if not call.args:
         call.ask("secrets", "`set` lists every variable, which may include API keys and tokens")
+    tracing = re.compile(r"-[a-zA-Z]*x[a-zA-Z]*|xtrace")
+    if any(a.known and tracing.fullmatch(a.text) for a in call.args):
+        call.ask("indirection", "`set -x` expands `$PS4` before every command, which can run commands")
+
+
+def evaluating(call: Call) -> None:
+    """Builtins that assign to names bash evaluates (`read 'a[$(cmd)]'`), or arithmetic."""
+    call.ask(
+        "indirection",
+        f"`{call.name}` evaluates variable names or arithmetic, and bash runs commands hidden in "
+        "array subscripts there",
+    )
 
 
 def printenv(call: Call) -> None:
@@ -144,7 +159,7 @@ def env(call: Call) -> None:
         path = call.read(folder)
         base = replace(base, cwd=path)
     operands = list(options.operands)
-    while operands and operands[0].known and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", operands[0].text):
+    while operands and operands[0].known and re.fullmatch(NAME + "=.*", operands[0].text):
         name = operands.pop(0).text.partition("=")[0]
         if dangerous_variable(name):
             variable_warning(call, name)
@@ -278,6 +293,12 @@ HANDLERS: dict[str, Handler] = {
     "local": declare,
     "readonly": declare,
     "set": set_,
+    "let": evaluating,
+    "read": evaluating,
+    "unset": evaluating,
+    "getopts": evaluating,
+    "mapfile": evaluating,
+    "readarray": evaluating,
     "printenv": printenv,
     "env": env,
     "xargs": xargs,

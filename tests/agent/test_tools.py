@@ -96,11 +96,3 @@ def test_zip_skills_can_be_activated_and_read(tmp_path: Path) -> None:
     toolbox = toolbox_for(archive)
     assert "From the zip." in toolbox.activate("demo")
     assert toolbox.read_file("demo", "references/a.md") == "zipped ref"
-
-
-def test_allowed_tools_limit_what_runs(tmp_path: Path) -> None:
-    write_skill(tmp_path, "demo", frontmatter("demo", extra="allowed-tools: Bash(python3:*) Read\n"))
-    toolbox = toolbox_for(tmp_path)
-    assert toolbox.allowed_tools_block("demo", ["python3 scripts/x.py"]) is None
-    reason = toolbox.allowed_tools_block("demo", ["ls -la"])
-    assert reason is not None and reason.startswith("blocked:") and "Bash(python3:*)" in reason

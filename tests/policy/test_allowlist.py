@@ -1,0 +1,73 @@
+"""The allowlist's own reading of options, sed scripts and escapes."""
+
+from __future__ import annotations
+
+import pytest
+
+from studio.policy.allowlist import option_spec, resolve_long, unknown_options
+from studio.policy.escapes import decode_escapes
+from studio.policy.expand import literal_arg
+from studio.policy.readers import sed_problem
+
+_SORT = option_spec("-r -k: --reverse --key= --random-sort !--output !--compress-program")
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("--reverse", "--reverse"),
+        ("--rev", "--reverse"),
+        ("--ke", "--key"),
+        ("--r", None),  # --reverse or --random-sort
+        ("--out", None),  # --output: known, not allowed
+        ("--output", None),
+        ("--c", None),  # only --compress-program starts so
+        ("--frob", None),
+    ],
+)
+def test_long_options_resolve_to_one_listed_option_or_none(written: str, read: str | None) -> None:
+    assert resolve_long(written, _SORT) == read
+
+
+def test_a_program_without_abbreviations_takes_only_exact_names() -> None:
+    rg = option_spec("--pretty --=")
+    assert resolve_long("--pretty", rg) == "--pretty"
+    assert resolve_long("--pre", rg) is None
+
+
+def test_unknown_options_skips_values_and_stops_at_double_dash() -> None:
+    args = [literal_arg(a) for a in ["-rk", "2", "--key", "-x", "--", "--output"]]
+    assert unknown_options(args, _SORT) == []
+    assert unknown_options([literal_arg("-rz")], _SORT) == ["-z"]
+    assert unknown_options([literal_arg("--reverse=1")], _SORT) == ["--reverse=1"]
+
+
+@pytest.mark.parametrize(
+    ("script", "safe"),
+    [
+        ("1,5p", True),
+        ("s/a/b/g", True),
+        ("/^#/d", True),
+        ("$!N;s/\\n/ /", True),
+        ("y/ab/xy/", True),
+        ("0,/re/s//X/", True),
+        (":a;N;ba", True),
+        ("1!e id", False),
+        ("1r/root/.ssh/id_rsa", False),
+        ("$R /etc/passwd", False),
+        ("s/x/y/e", False),
+        ("s/x/y/gw out", False),
+        ("W out", False),
+        ("s/" + "\\" * 41, False),
+        ("1v", False),
+    ],
+)
+def test_sed_scripts_are_read_as_an_allowlist(script: str, safe: bool) -> None:
+    assert (sed_problem(script) is None) is safe
+
+
+def test_one_escape_decoder_for_ansi_words_and_echo() -> None:
+    assert decode_escapes(r"a\x41\101\n\'", ansi=True) == "aAA\n'"
+    assert decode_escapes(r"a\x41\0101\n\'", ansi=False) == "aAA\n\\'"
+    assert decode_escapes(r"keep\x00gone", ansi=True) == "keep"
+    assert decode_escapes(r"\cA\q", ansi=True) == "\x01\\q"
