@@ -20,7 +20,7 @@ from typing import Any
 from studio.fsutil import atomic_write_bytes
 from studio.skills.files import list_skill_files, load_skill, skill_file_in
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
-from studio.skills.parse import UNREADABLE_CODES, parse_skill
+from studio.skills.parse import MAX_SKILL_BYTES, UNREADABLE_CODES, parse_skill
 from studio.skills.validate import validate_skill
 from studio.skills.yamledit import apply_edits
 
@@ -84,11 +84,14 @@ class FixPlan:
         return text
 
 
-def reparse(skill: Skill, text: str, directory: Path | None = None) -> Skill:
+def reparse(
+    skill: Skill, text: str, directory: Path | None = None, *,
+    max_bytes: int | None = MAX_SKILL_BYTES,
+) -> Skill:
     directory = directory or skill.directory
     return parse_skill(
         text.encode("utf-8"), directory / skill.path.name, directory=directory,
-        files=skill.files, read_only=skill.read_only,
+        files=skill.files, read_only=skill.read_only, max_bytes=max_bytes,
     )
 
 
@@ -205,7 +208,7 @@ def _plan_rounds(plan: FixPlan, skill: Skill, codes: set[str] | None) -> None:
             left_out.add((diagnostic.code, fix.title))
             plan.refused.append(f"{label}: not applied, it makes no progress")
             continue
-        after = reparse(skill, text, directory)
+        after = reparse(skill, text, directory, max_bytes=None)
         why = _unplanned_change(skill, after, diagnostic)
         if why is not None:
             left_out.add((diagnostic.code, fix.title))

@@ -242,6 +242,8 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
     found = fields(key)
     if block is None or fm is None or found is None or fm.flow:
         return ()
+    if any(duplicate == key for duplicate, _ in fm.duplicate_keys):
+        return ()  # removing one of them would leave the other
     if not keeps_anchors(skill, block[0], block[1]):
         return ()
     newline = newline_of(skill.source)
@@ -272,6 +274,8 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
         insert = TextEdit(meta_block[1], meta_block[1], f"{indent}{line}{newline}")
         return _ordered(removal, insert)
     if meta_found is not None:
+        if meta not in (None, {}):
+            return ()  # a list or a string: what it holds would be lost
         replaced = replace_value(skill, "metadata", "")
         if replaced is None:
             return ()
