@@ -74,12 +74,37 @@ def _is_our_temp(name: str, target: str) -> bool:
     ) is not None
 
 
+def _open_elsewhere(path: Path) -> bool:
+    """Whether another live process we can see holds `path` open (a writer that does not lock).
+    Linux tells through /proc; where there is no /proc, only the writer's lock tells."""
+    wanted = os.path.realpath(path)
+    own = str(os.getpid())
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit() and name != own]
+    except OSError:
+        return False
+    for pid in pids:
+        folder = f"/proc/{pid}/fd"
+        try:
+            descriptors = os.listdir(folder)
+        except OSError:
+            continue  # gone, or another user's
+        for descriptor in descriptors:
+            try:
+                if os.readlink(f"{folder}/{descriptor}") == wanted:
+                    return True
+            except OSError:
+                continue
+    return False
+
+
 def remove_stale_temps(path: Path) -> list[Path]:
     """Remove the temp files a killed `atomic_write_bytes` left beside `path`; return them.
 
-    Only regular files of this user, named exactly as the writer names them and not locked by a
-    live writer, are removed: such a file is a copy that was never renamed, so `path` itself is
-    whole. Without advisory locks (Windows) nothing is removed."""
+    Only regular files of this user, named exactly as the writer names them, not locked by a
+    live writer and open in no other live process, are removed: such a file is a copy that was
+    never renamed, so `path` itself is whole. Without advisory locks (Windows) nothing is
+    removed."""
     path = Path(path)
     if fcntl is None:
         return []
@@ -102,7 +127,9 @@ def remove_stale_temps(path: Path) -> list[Path]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             opened = os.fstat(fd)
-            if (opened.st_dev, opened.st_ino) == (info.st_dev, info.st_ino):
+            if (opened.st_dev, opened.st_ino) == (info.st_dev, info.st_ino) and not _open_elsewhere(
+                candidate
+            ):
                 os.unlink(candidate)
                 removed.append(candidate)
         except OSError:

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -67,3 +69,24 @@ def test_what_before_replace_raises_leaves_the_file_and_no_temp(tmp_path: Path) 
     assert [p.name for p in tmp_path.iterdir()] == ["SKILL.md"]
     atomic_write_bytes(target, b"new")
     assert target.read_bytes() == b"new" and target.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_temp_file_another_process_holds_open_is_left_alone(tmp_path: Path) -> None:
+    target = tmp_path / "SKILL.md"
+    target.write_bytes(b"old")
+    temp = tmp_path / ".SKILL.md.abcd1234.tmp"
+    temp.write_bytes(b"half")
+    # A writer that takes no lock: it holds the file open until told to stop.
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; f = open(sys.argv[1], 'ab'); print('open', flush=True); "
+         "sys.stdin.read()", str(temp)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"open\n"
+        assert remove_stale_temps(target) == [] and temp.exists()
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    assert remove_stale_temps(target) == [temp] and not temp.exists()
