@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 import yaml
@@ -72,6 +71,14 @@ class _Layout(NamedTuple):
 # frontmatter is read again event by event. Most never match, and pay nothing more.
 _MAY_SHARE = re.compile(r"(?:^|[\s\[{,])[&*][^\s\[\]{},]|<<")
 
+
+
+@functools.lru_cache(maxsize=8)
+def _may_share(raw: str) -> bool:
+    # The rules ask several times per skill; the `in` tests run in C and nearly always say no.
+    return ("&" in raw or "*" in raw or "<<" in raw) and _MAY_SHARE.search(raw) is not None
+
+
 _NODE_START = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _COLLECTION_START = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _COLLECTION_END = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
@@ -123,32 +130,22 @@ def _layout(raw: str) -> _Layout | None:
     return _Layout(fields, tuple(anchors), tuple(aliases))
 
 
-def field_text(skill: Skill) -> Callable[[str], FieldText | None]:
-    """A lookup of where each top-level field stands in `skill.source`."""
+def field_text(skill: Skill, key: str) -> FieldText | None:
+    """Where a top-level field stands in `skill.source`."""
     fm = skill.frontmatter
-    if fm is None:
-        return lambda key: None
-    if not _MAY_SHARE.search(fm.raw):
-        def from_spans(key: str) -> FieldText | None:
-            spans = fm.spans.get(key)
-            if spans is None:
-                return None
-            flow = skill.source[spans.value.start : spans.value.end].startswith(("{", "["))
-            return FieldText(spans.key.start, spans.key.end, spans.value.start, spans.value.end,
-                             flow)
-        return from_spans
+    spans = fm.spans.get(key) if fm is not None else None
+    if fm is None or spans is None:
+        return None
+    if not _may_share(fm.raw):
+        flow = skill.source.startswith(("{", "["), spans.value.start)
+        return FieldText(spans.key.start, spans.key.end, spans.value.start, spans.value.end, flow)
     layout = _layout(fm.raw)
+    found = layout.fields.get(key) if layout is not None else None
+    if found is None:
+        return None
     base = fm.span.start
-
-    def from_layout(key: str) -> FieldText | None:
-        found = layout.fields.get(key) if layout is not None else None
-        if found is None or key not in fm.spans:
-            return None
-        return found._replace(
-            key_start=found.key_start + base, key_end=found.key_end + base,
-            value_start=found.value_start + base, value_end=found.value_end + base,
-        )
-    return from_layout
+    return FieldText(found.key_start + base, found.key_end + base, found.value_start + base,
+                     found.value_end + base, found.flow)
 
 
 def keeps_anchors(skill: Skill, start: int, end: int) -> bool:
@@ -182,7 +179,7 @@ def _shared_layout(skill: Skill) -> _Layout | Literal[False] | None:
     """The layout of a frontmatter that may share nodes; None when it cannot, False when it
     could not be read."""
     fm = skill.frontmatter
-    if fm is None or not _MAY_SHARE.search(fm.raw):
+    if fm is None or not _may_share(fm.raw):
         return None
     return _layout(fm.raw) or False
 
@@ -190,7 +187,7 @@ def _shared_layout(skill: Skill) -> _Layout | Literal[False] | None:
 def replace_value(skill: Skill, key: str, new_scalar: str) -> TextEdit | None:
     """Replace a top-level field's value (one line or a block) with `new_scalar`; None when
     that would leave an alias without its anchor."""
-    found = field_text(skill)(key)
+    found = field_text(skill, key)
     if found is None:
         return None
     source = skill.source
@@ -205,7 +202,7 @@ def replace_value(skill: Skill, key: str, new_scalar: str) -> TextEdit | None:
 
 def field_block(skill: Skill, key: str) -> tuple[int, int] | None:
     """The offsets of the whole lines a top-level field takes, newline included."""
-    found = field_text(skill)(key)
+    found = field_text(skill, key)
     fm = skill.frontmatter
     if found is None or fm is None or found.value_end < found.key_start:
         return None
@@ -238,8 +235,7 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
     used elsewhere, or `metadata` is shared through an anchor or alias."""
     block = field_block(skill, key)
     fm = skill.frontmatter
-    fields = field_text(skill)
-    found = fields(key)
+    found = field_text(skill, key)
     if block is None or fm is None or found is None or fm.flow:
         return ()
     if any(duplicate == key for duplicate, _ in fm.duplicate_keys):
@@ -261,7 +257,7 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
     line = f"{scalar(key)}: {item}"
     removal = TextEdit(block[0], block[1], "")
     meta = fm.data.get("metadata")
-    meta_found = fields("metadata")
+    meta_found = field_text(skill, "metadata")
     if meta_found is not None and is_shared(skill, meta_found.value_start):
         return ()
     if isinstance(meta, dict) and meta and meta_found is not None:
