@@ -106,7 +106,8 @@ def _stamp(info: os.stat_result) -> tuple[int, int, int, int]:
 def _read_whole(path: Path) -> tuple[bytes, tuple[int, int, int, int]]:
     """All of a SKILL.md, and its stamp. Refuses what is not a regular file (a FIFO would block)
     and what is too large to rewrite."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_BINARY", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    descriptor = os.open(path, flags)
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
@@ -141,8 +142,8 @@ def _load_whole(path: Path) -> tuple[Skill, tuple[int, int, int, int] | None]:
     skill_file = directory / file_name
     try:
         data, stamp = _read_whole(skill_file)
-    except OSError:
-        return load_skill(path), None  # the same read again, for its message
+    except OSError as exc:
+        raise FixError(f"cannot read {skill_file}: {exc.strerror or exc}") from exc
     files = list_skill_files(directory)
     return parse_skill(data, skill_file, directory=directory, files=files, max_bytes=None), stamp
 
@@ -304,6 +305,15 @@ def apply_plan(plan: FixPlan) -> None:
     if plan.rename_to is not None and plan.rename_to.exists():
         raise FixError(f"cannot rename the folder: {plan.rename_to} already exists")
     if plan.fixed != plan.original:
-        atomic_write_bytes(target, plan.fixed.encode("utf-8"), before_replace=unchanged)
+        try:
+            atomic_write_bytes(target, plan.fixed.encode("utf-8"), before_replace=unchanged)
+        except OSError as exc:
+            raise FixError(f"cannot write {target}: {exc.strerror or exc}; it was not changed") from exc
     if plan.rename_to is not None:
-        os.rename(plan.skill_file.parent, plan.rename_to)
+        try:
+            os.rename(plan.skill_file.parent, plan.rename_to)
+        except OSError as exc:
+            done = "the fixes were written, but " if plan.fixed != plan.original else ""
+            raise FixError(
+                f"{done}the folder could not be renamed to {plan.rename_to}: {exc.strerror or exc}"
+            ) from exc

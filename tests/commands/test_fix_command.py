@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
+from studio.skills import fixes
 from tests.skills.helpers import write_skill
 
 
@@ -116,3 +117,22 @@ def test_kill_9_at_any_point_leaves_the_old_or_the_new_file(tmp_path: Path) -> N
     assert _studio("fix", str(directory)).wait(timeout=300) == 0
     assert (directory / "SKILL.md").read_bytes() == new
     assert sorted(p.name for p in directory.iterdir()) == ["SKILL.md"]
+
+
+def test_a_skill_it_cannot_read_or_write_exits_2_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = write_skill(tmp_path, "demo", "---\nname: Demo\ndescription: Use when x\n---\n")
+
+    def denied(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(fixes, "_read_whole", denied)
+        code, out, err = run(capsys, "fix", str(directory))
+    assert (code, out) == (2, "")
+    assert f"cannot read {directory / 'SKILL.md'}: Permission denied" in err
+    monkeypatch.setattr(fixes, "atomic_write_bytes", denied)
+    code, _, err = run(capsys, "fix", str(directory))
+    assert code == 2 and "Permission denied; it was not changed" in err
+    assert (directory / "SKILL.md").read_text().startswith("---\nname: Demo\n")
