@@ -58,12 +58,13 @@ class FieldText(NamedTuple):
 
 
 class _Layout(NamedTuple):
-    """The top-level fields of a frontmatter read event by event, and where every anchor is
-    defined and every alias used (offsets into the frontmatter's text)."""
+    """The top-level fields of a frontmatter read event by event, where every anchor is defined
+    (with the text of its scalar when that can stand in for an alias of it) and where every alias
+    starts and ends (offsets into the frontmatter's text)."""
 
     fields: dict[str, FieldText]
-    anchors: tuple[tuple[str, int], ...]
-    aliases: tuple[tuple[str, int], ...]
+    anchors: tuple[tuple[str, int, str | None], ...]
+    aliases: tuple[tuple[str, int, int], ...]
 
 
 # What may make a node appear twice: an anchor, an alias or a merge key. libyaml gives an alias
@@ -89,22 +90,34 @@ def _at(mark: Any) -> int:
     return int(mark.index) if mark is not None else 0
 
 
+def _inline_text(raw: str, event: Any) -> str | None:
+    """The text of an anchored one-line scalar without its anchor (`&v "1.0"` gives `"1.0"`),
+    which can replace an alias of it; None for anything else."""
+    if not isinstance(event, yaml.ScalarEvent) or event.style not in (None, "'", '"'):
+        return None
+    text = raw[_at(event.start_mark) : _at(event.end_mark)]
+    rest = text[len(str(event.anchor)) + 1 :].lstrip(" \t")
+    if not rest or rest.startswith("!") or "\n" in rest or "\r" in rest:
+        return None
+    return rest
+
+
 @functools.lru_cache(maxsize=8)
 def _layout(raw: str) -> _Layout | None:
     """The layout of a frontmatter that `_MAY_SHARE` matched, or None when it is not a
     mapping of YAML libyaml reads."""
     fields: dict[str, FieldText] = {}
-    anchors: list[tuple[str, int]] = []
-    aliases: list[tuple[str, int]] = []
+    anchors: list[tuple[str, int, str | None]] = []
+    aliases: list[tuple[str, int, int]] = []
     depth = 0
     key: tuple[str | None, int, int] | None = None
     value: tuple[int, bool] | None = None
     try:
         for event in yaml.parse(raw, Loader=_Loader):
             if isinstance(event, yaml.AliasEvent):
-                aliases.append((str(event.anchor), _at(event.start_mark)))
+                aliases.append((str(event.anchor), _at(event.start_mark), _at(event.end_mark)))
             elif isinstance(event, _NODE_START) and event.anchor is not None:
-                anchors.append((event.anchor, _at(event.start_mark)))
+                anchors.append((event.anchor, _at(event.start_mark), _inline_text(raw, event)))
             if depth == 0 and isinstance(event, _NODE_START):
                 if not isinstance(event, yaml.MappingStartEvent):
                     return None
@@ -158,8 +171,8 @@ def keeps_anchors(skill: Skill, start: int, end: int) -> bool:
         return False
     base = skill.frontmatter.span.start if skill.frontmatter is not None else 0
     start, end = start - base, end - base
-    inside = {name for name, at in layout.anchors if start <= at < end}
-    return not any(name in inside and not start <= at < end for name, at in layout.aliases)
+    inside = {name for name, at, _ in layout.anchors if start <= at < end}
+    return not any(name in inside and not start <= at < end for name, at, _ in layout.aliases)
 
 
 def is_shared(skill: Skill, offset: int) -> bool:
@@ -171,8 +184,33 @@ def is_shared(skill: Skill, offset: int) -> bool:
     if not layout:
         return True
     at = offset - (skill.frontmatter.span.start if skill.frontmatter is not None else 0)
-    names = {name for name, where in layout.anchors if where == at}
-    return any(where == at or name in names for name, where in layout.aliases)
+    names = {name for name, where, _ in layout.anchors if where == at}
+    return any(where == at or name in names for name, where, _ in layout.aliases)
+
+
+def inline_aliases(skill: Skill, start: int, end: int) -> tuple[TextEdit, ...] | None:
+    """Edits that replace each alias, outside `source[start:end]`, of an anchor defined inside
+    it with the anchored scalar's own text, so the range can go without leaving an alias
+    undefined; None when some alias cannot be replaced so."""
+    layout = _shared_layout(skill)
+    if layout is None:
+        return ()
+    if not layout or skill.frontmatter is None:
+        return None
+    base = skill.frontmatter.span.start
+    start, end = start - base, end - base
+    edits: list[TextEdit] = []
+    for name, at, text in layout.anchors:
+        if not start <= at < end:
+            continue
+        # pyyaml refuses an anchor defined twice, so every alias of this name names this one.
+        for alias, alias_start, alias_end in layout.aliases:
+            if alias != name or start <= alias_start < end:
+                continue
+            if text is None:
+                return None
+            edits.append(TextEdit(base + alias_start, base + alias_end, text))
+    return tuple(edits)
 
 
 def _shared_layout(skill: Skill) -> _Layout | Literal[False] | None:
@@ -231,8 +269,10 @@ def _nested_indent(skill: Skill, block: tuple[int, int]) -> str | None:
 def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
     """Edits that remove `key` from the top level and add it under `metadata:` as a string.
 
-    An alias is moved as the value it names; nothing is offered when the field holds an anchor
-    used elsewhere, or `metadata` is shared through an anchor or alias."""
+    An alias is moved as the value it names. When the field holds an anchor used elsewhere, each
+    use gets the anchored scalar's text instead; nothing is offered when that cannot be done (the
+    anchor is on a collection or a multi-line scalar), or `metadata` is shared through an anchor
+    or alias."""
     block = field_block(skill, key)
     fm = skill.frontmatter
     found = field_text(skill, key)
@@ -240,7 +280,8 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
         return ()
     if any(duplicate == key for duplicate, _ in fm.duplicate_keys):
         return ()  # removing one of them would leave the other
-    if not keeps_anchors(skill, block[0], block[1]):
+    inlined = inline_aliases(skill, block[0], block[1])
+    if inlined is None:
         return ()
     newline = newline_of(skill.source)
     value = fm.data.get(key)
@@ -268,7 +309,7 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
         if indent is None:
             return ()
         insert = TextEdit(meta_block[1], meta_block[1], f"{indent}{line}{newline}")
-        return _ordered(removal, insert)
+        return _ordered(removal, insert, *inlined)
     if meta_found is not None:
         if meta not in (None, {}):
             return ()  # a list or a string: what it holds would be lost
@@ -278,11 +319,12 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
         edit = TextEdit(
             replaced.start, replaced.end, f":{newline}  {line}{replaced.new_text[2:] or newline}"
         )
-        return _ordered(removal, edit)
+        return _ordered(removal, edit, *inlined)
     # A new field goes at the end of the mapping: before a `...` that ends the document, if any.
     document_end = _DOCUMENT_END.search(fm.raw)
     end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
-    return _ordered(removal, TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}"))
+    insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}")
+    return _ordered(removal, insert, *inlined)
 
 
 def _ordered(*edits: TextEdit) -> tuple[TextEdit, ...]:

@@ -212,8 +212,21 @@ def test_no_fix_leaves_an_alias_without_its_anchor_or_changes_what_it_names(
     ).items()
 
 
-def test_every_alias_fix_is_offered_only_when_it_reparses_as_planned() -> None:
-    text = '---\nname: demo\ndescription: Use when x\nversion: &v "1.0"\nmetadata:\n  release: *v\n---\n'
+def test_moving_an_anchored_field_puts_its_text_where_the_aliases_were(tmp_path: Path) -> None:
+    original = (
+        '---\nname: demo\ndescription: Use when x\nversion: &v "1.0" # why\nmetadata:\n'
+        "  release: *v\n  again: [*v, x]\nlater: other\nlast: *v\n---\nbody\n"
+    )
+    text, _ = fixed_text(tmp_path, original)
+    assert text == (
+        '---\nname: demo\ndescription: Use when x\nmetadata:\n  release: "1.0"\n'
+        '  again: ["1.0", x]\n  version: \'1.0\'\n  later: other\n  last: \'1.0\'\n---\nbody\n'
+    )
+
+
+@pytest.mark.parametrize("anchored", ["&v [1, 2]", "&v |\n  two\n  lines", "&v !!str 1"])
+def test_an_anchor_whose_text_cannot_replace_its_alias_is_not_moved(anchored: str) -> None:
+    text = f"---\nname: demo\ndescription: Use when x\nversion: {anchored}\nmetadata:\n  release: *v\n---\n"
     skill = parse_skill(text.encode(), Path("/x/demo/SKILL.md"))
     [move] = [d for d in validate_skill(skill).diagnostics if d.code == "SK131"]
     assert move.fix is None
