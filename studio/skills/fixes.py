@@ -127,8 +127,9 @@ def _read_whole(path: Path) -> tuple[bytes, tuple[int, int, int, int]]:
         os.close(descriptor)
 
 
-def _load_whole(path: Path) -> tuple[Skill, tuple[int, int, int, int] | None]:
-    """The skill at `path` (folder or SKILL.md), its SKILL.md read in full."""
+def _load_whole(path: Path, root: Path | None) -> tuple[Skill, tuple[int, int, int, int] | None]:
+    """The skill at `path` (folder or SKILL.md), its SKILL.md read in full; refused unread when
+    it leads out of `root`."""
     if path.is_dir():
         try:
             file_name = skill_file_in(os.listdir(path))
@@ -140,6 +141,9 @@ def _load_whole(path: Path) -> tuple[Skill, tuple[int, int, int, int] | None]:
     else:
         directory, file_name = path.parent, path.name
     skill_file = directory / file_name
+    reason = outside_root(skill_file, root)
+    if reason is not None:
+        raise FixError(reason)
     try:
         data, stamp = _read_whole(skill_file)
     except OSError as exc:
@@ -169,12 +173,9 @@ def plan_fixes(path: Path, codes: set[str] | None = None, *, root: Path | None =
     `root` is the folder the user asked to fix; a skill reached through a link out of it is
     refused."""
     path = Path(os.path.abspath(path))
-    skill, stamp = _load_whole(path)
+    skill, stamp = _load_whole(path, root)
     if skill.read_only:
         raise FixError(f"{skill.directory} is inside an archive and cannot be changed")
-    reason = outside_root(skill.path, root)
-    if reason is not None:
-        raise FixError(reason)
     plan = FixPlan(skill.path, skill.source, skill.source, root=root, stamp=stamp)
     if not skill.source and skill.problems:
         plan.remaining = validate_skill(skill).diagnostics

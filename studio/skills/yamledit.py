@@ -73,7 +73,6 @@ class _Layout(NamedTuple):
 _MAY_SHARE = re.compile(r"(?:^|[\s\[{,])[&*][^\s\[\]{},]|<<")
 
 
-
 @functools.lru_cache(maxsize=8)
 def _may_share(raw: str) -> bool:
     # The rules ask several times per skill; the `in` tests run in C and nearly always say no.
