@@ -162,8 +162,8 @@ def outside_root(skill_file: Path, root: Path | None) -> str | None:
         real = os.path.realpath(path)
         if os.path.commonpath([real_root, real]) != real_root:
             return (
-                f"its {what} is a link to {real}, outside {root}; it was not changed. "
-                f"Run studio fix on {real} itself to fix it there"
+                f"its {what} leads through a link to {real}, outside {root}; it was not "
+                f"changed. Run studio fix on {real} itself to fix it there"
             )
     return None
 
