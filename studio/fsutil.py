@@ -46,7 +46,10 @@ def atomic_write_bytes(
     try:
         with os.fdopen(fd, "wb") as handle:
             if fcntl is not None:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+                # Best effort: where a file system has no locks, the cleaner still sees the file
+                # open in this process.
+                with contextlib.suppress(OSError):
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             handle.write(data)
             handle.flush()
             if durable:
