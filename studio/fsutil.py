@@ -46,8 +46,8 @@ def atomic_write_bytes(
     try:
         with os.fdopen(fd, "wb") as handle:
             if fcntl is not None:
-                # Best effort: where a file system has no locks, the cleaner still sees the file
-                # open in this process.
+                # Best effort: where a file system has no locks, a cleaner in another process
+                # still sees the file open in this one.
                 with contextlib.suppress(OSError):
                     fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             handle.write(data)
