@@ -280,11 +280,16 @@ def _unplanned_change(before: Skill, after: Skill, diagnostic: Diagnostic) -> st
     return None
 
 
+def _body_of(text: str, path: Path) -> str:
+    return parse_skill(text.encode("utf-8"), path, max_bytes=None).body
+
+
 def apply_plan(plan: FixPlan) -> None:
     """Write the fixed text (atomically) and rename the folder, refusing to overwrite anything.
 
-    Right before the new file replaces the old one, the old one is read again and compared
-    with what was planned from: a change in between (an editor saving) is refused, not lost."""
+    Whatever made the plan, a text whose body differs from the one read is never written. Right
+    before the new file replaces the old one, the old one is read again and compared with what
+    was planned from: a change in between (an editor saving) is refused, not lost."""
     reason = outside_root(plan.skill_file, plan.root)
     if reason is not None:
         raise FixError(reason)
@@ -303,6 +308,8 @@ def apply_plan(plan: FixPlan) -> None:
             raise changed
 
     unchanged()
+    if _body_of(plan.fixed, target) != _body_of(plan.original, target):
+        raise FixError(f"the fixes would change the body of {plan.skill_file}; nothing was written")
     if plan.rename_to is not None and plan.rename_to.exists():
         raise FixError(f"cannot rename the folder: {plan.rename_to} already exists")
     if plan.fixed != plan.original:

@@ -351,3 +351,13 @@ def test_a_skill_given_as_dot_uses_its_real_folder(tmp_path: Path, monkeypatch: 
         plan = plan_fixes(given)
         assert plan.skill_file == directory / "SKILL.md" and plan.rename_to is None
         assert plan.fixed == "---\nname: demo\ndescription: Use when x\n---\n"
+
+
+def test_a_plan_that_would_cut_the_body_is_never_written(tmp_path: Path) -> None:
+    original = "---\nname: Demo\ndescription: Use when x\n---\nthe body\n"
+    directory = write_skill(tmp_path, "demo", original)
+    plan = plan_fixes(directory)
+    plan.fixed = plan.fixed[:-3]
+    with pytest.raises(FixError, match="change the body"):
+        apply_plan(plan)
+    assert (directory / "SKILL.md").read_text() == original
