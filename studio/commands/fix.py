@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from studio.skills.fixes import FixError, apply_plan, plan_fixes
-from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Severity
+from studio.fsutil import remove_stale_temps
+from studio.skills.fixes import FixError, FixPlan, apply_plan, outside_root, plan_fixes
+from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
 from studio.skills.walk import discover
 
 
@@ -17,20 +19,53 @@ def register(subparsers: Any) -> None:
         "fix",
         help="apply the fixes validate offers",
         description="Apply every machine-applicable fix to the skills at PATH (skill folders, "
-        "SKILL.md files or folders of skills). With --dry-run, print the diff instead.",
+        "SKILL.md files or folders of skills). With --dry-run, print the diff instead. Exit 0 "
+        "when no error is left, 1 when errors remain that need a hand (they are listed), 2 when "
+        "a path or a skill could not be read or written.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--dry-run", action="store_true", help="show a diff, change nothing")
     parser.set_defaults(handler=run)
 
 
-def _skill_paths(path: Path) -> list[Path]:
+def _targets(path: Path) -> tuple[Path, list[Path]]:
+    """The root the user named (as an absolute path, so `.` has a name) and the skills in it."""
+    path = Path(os.path.abspath(path))
     if path.is_file() and path.name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
-        return [path]
+        return path.parent, [path]
     if path.is_dir():
         found = [directory for directory, _ in discover(path)]
-        return found or [path]
-    return []
+        return path, found or [path]
+    return path, []
+
+
+def _clean_temps(target: Path, root: Path) -> None:
+    folder = target if target.is_dir() else target.parent
+    for name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
+        skill_file = folder / name
+        if outside_root(skill_file, root) is not None:
+            return
+        for stale in remove_stale_temps(skill_file):
+            print(f"{stale}: removed, a copy an interrupted studio fix left behind")
+
+
+def _report(plan: FixPlan, dry_run: bool) -> None:
+    if dry_run:
+        sys.stdout.write(plan.diff())
+    else:
+        for title in plan.applied:
+            print(f"{plan.skill_file}: fixed {title}")
+    for refused in plan.refused:
+        print(f"{plan.skill_file}: {refused}")
+    folder = plan.rename_to if plan.rename_to is not None and not dry_run else None
+    skill_file = folder / plan.skill_file.name if folder is not None else plan.skill_file
+    errors = plan.errors
+    for d in errors:
+        location = skill_file if d.file == skill_file.name else skill_file.parent / d.file
+        print(f"{location}:{d.line}:{d.column}: {d.severity} {d.code}: {d.message}")
+    if errors:
+        count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+        print(f"{skill_file}: {count} left that studio fix cannot fix; edit them by hand")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,25 +76,23 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             status = 2
             continue
-        targets = _skill_paths(path)
+        root, targets = _targets(path)
         if not targets:
             print(f"studio fix: {path}: no such skill, SKILL.md or folder", file=sys.stderr)
             status = 2
             continue
         for target in targets:
             try:
-                plan = plan_fixes(target)
+                if not args.dry_run:
+                    _clean_temps(target, root)
+                plan = plan_fixes(target, root=root)
                 if plan.changes_anything and not args.dry_run:
                     apply_plan(plan)
             except (FixError, OSError) as exc:
                 print(f"studio fix: {target}: {exc}", file=sys.stderr)
                 status = 2
                 continue
-            if args.dry_run:
-                sys.stdout.write(plan.diff())
-            else:
-                for title in plan.applied:
-                    print(f"{plan.skill_file}: fixed {title}")
-            if any(d.severity is Severity.ERROR for d in plan.remaining) and status == 0:
+            _report(plan, args.dry_run)
+            if plan.errors and status == 0:
                 status = 1
     return status

@@ -53,8 +53,11 @@ def parse_skill(
     directory: Path | None = None,
     files: tuple[SkillFile, ...] = (),
     read_only: bool = False,
+    max_bytes: int | None = MAX_SKILL_BYTES,
 ) -> Skill:
-    """Parse the bytes of a SKILL.md. `path` is where it was read from; its parent names the skill."""
+    """Parse the bytes of a SKILL.md. `path` is where it was read from; its parent names the skill.
+    Only the first `max_bytes` are read (None: all of them, as `studio fix`, which rewrites the
+    whole file, must)."""
     directory = directory if directory is not None else path.parent
     empty = Span(1, 1, 1, 1)
     skill = Skill(
@@ -68,8 +71,8 @@ def parse_skill(
         files=files,
         read_only=read_only,
     )
-    if len(data) > MAX_SKILL_BYTES:
-        data = data[:MAX_SKILL_BYTES]
+    if max_bytes is not None and len(data) > max_bytes:
+        data = data[:max_bytes]
         skill.problems.append(
             D(
                 TOO_LARGE,
