@@ -119,15 +119,51 @@ def _build(loader: yaml.SafeLoader, node: yaml.Node, seen: set[int]) -> Any:
     return loader.construct_object(node, deep=True)
 
 
+MAX_NESTING = 64
+
+
+class TooDeep(yaml.MarkedYAMLError):
+    """Collections nested deeper than `MAX_NESTING`; the mark is where the limit is passed."""
+
+
+def check_nesting(text: str) -> None:
+    """Raise `TooDeep` when collections nest more than `MAX_NESTING` levels deep.
+
+    libyaml's composer recurses once per level in C, so some tens of thousands of levels (a
+    60 KB line of `[`) overflow the stack and kill the process; its scanner also slows down
+    with the square of the depth. Every collection is opened by one of `[{-?:`, so a text with
+    fewer of them than the limit cannot nest that deep, which is nearly every frontmatter and
+    costs five scans of it. Otherwise libyaml's parser, which keeps its state on the heap, reads
+    the events and stops at the first level past the limit, long before its scanner slows."""
+    if sum(map(text.count, "[{-?:")) <= MAX_NESTING:
+        return
+    depth = 0
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_NESTING:
+                mark = event.start_mark
+                where = (mark.index, mark.line, mark.column) if mark is not None else (0, 0, 0)
+                raise TooDeep(
+                    problem=f"collections nest more than {MAX_NESTING} levels deep here",
+                    problem_mark=yaml.Mark("", *where, None, 0),
+                )
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
 def load_yaml(raw: str) -> tuple[Any, yaml.Node | None]:
     """The value of a YAML document and its root node (None for an empty one). Raises
-    `yaml.YAMLError` (a `MarkedYAMLError` where the place is known) on invalid YAML."""
+    `yaml.YAMLError` (a `MarkedYAMLError` where the place is known) on invalid YAML, and
+    `TooDeep` on YAML nested too deep to load safely."""
     swapped = (
         not raw.isascii()
         and any(c in raw for c in _YAML11_BREAKS)
         and not any(c in raw for c in _YAML11_BREAKS.values())
     )
-    loader = FrontmatterLoader(raw.translate(_TO_STANDIN) if swapped else raw)
+    text = raw.translate(_TO_STANDIN) if swapped else raw
+    check_nesting(text)
+    loader = FrontmatterLoader(text)
     try:
         node = loader.get_single_node()
         if node is not None and "#" in raw and ("|" in raw or ">" in raw):
