@@ -290,7 +290,7 @@ def _zip_skill_prefixes(names: list[str]) -> dict[str, str]:
     prefix + name is always a member."""
     by_prefix: dict[str, list[str]] = {}
     for member in names:
-        cut = member.rfind("/") + 1
+        cut = max(member.rfind("/"), member.rfind("\\")) + 1
         name = member[cut:]
         if name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
             by_prefix.setdefault(member[:cut], []).append(name)
@@ -302,6 +302,7 @@ def _zip_skill_prefixes(names: list[str]) -> dict[str, str]:
 
 UNSAFE_ZIP_FILE = "SK212"
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_SEPARATOR = re.compile(r"[/\\]")
 
 
 def unsafe_member(name: str) -> bool:
@@ -365,11 +366,14 @@ def _file_member(
 ) -> None:
     """File one archive member under every skill folder above it (its own SKILL.md aside)."""
     name = info.filename
-    cut = name.find("/") + 1
-    prefixes = [""]
-    while cut:
-        prefixes.append(name[:cut])
-        cut = name.find("/", cut) + 1
+    if "\\" in name:  # a separator to the tools that would unpack it on Windows
+        prefixes = ["", *(name[: match.end()] for match in _SEPARATOR.finditer(name))]
+    else:
+        prefixes = [""]
+        cut = name.find("/") + 1
+        while cut:
+            prefixes.append(name[:cut])
+            cut = name.find("/", cut) + 1
     for prefix in prefixes:
         file_name = skill_files.get(prefix)
         if file_name is None:
