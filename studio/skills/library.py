@@ -1,8 +1,8 @@
 """Skill roots, scanning them with a cache, and names that more than one skill uses.
 
 A root is a folder searched recursively (skipping `.git`, `node_modules`, hidden folders unless
-asked, and symlink loops; see `studio.skills.walk`) or a `.zip` archive of skills, which is
-read-only.
+asked, symlink loops, and links that lead out of the root; see `studio.skills.walk`) or a `.zip`
+archive of skills, which is read-only.
 """
 
 from __future__ import annotations
