@@ -12,8 +12,8 @@ import pytest
 
 from studio.skills import library
 from studio.skills.cache import ScanCache
-from studio.skills.library import PARALLEL_MIN, SkillRoot, scan_root
 from studio.skills.files import Listing
+from studio.skills.library import PARALLEL_MIN, SkillRoot, scan_root
 from tests.skills.helpers import frontmatter, write_skill
 
 
