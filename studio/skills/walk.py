@@ -98,7 +98,8 @@ def walk(
     of the other folders read go to `folders`.
 
     Links to folders are followed while they stay inside `root` (each folder is read once, so a
-    link cycle ends); a link that leads out of it is not followed, and goes to `notices`."""
+    link cycle ends); a link that leads out of it, to a folder or as a SKILL.md, is not followed
+    and goes to `notices`."""
     seen: set[tuple[int, int]] = set()
     real_root: str | None = None
     stack = [str(root)]
@@ -116,6 +117,17 @@ def walk(
             continue
         skill_name = skill_file_in([entry.name for entry in entries])
         if skill_name is not None:
+            skill_file = next(entry for entry in entries if entry.name == skill_name)
+            if skill_file.is_symlink():
+                if real_root is None:
+                    real_root = os.path.realpath(root)
+                target = os.path.realpath(skill_file.path)
+                if not is_inside(target, real_root):
+                    if notices is not None:
+                        notices.append(_link_out(skill_file.path, target, root))
+                    if folders is not None:  # the link may be fixed: then this folder changes
+                        folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
+                    continue
             try:
                 yield Found(folder, skill_name, *_fingerprint(folder, info, entries, skill_name))
             except OSError:

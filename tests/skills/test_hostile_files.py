@@ -142,3 +142,16 @@ def test_the_walk_reports_a_folder_link_out_of_the_root_and_does_not_follow_it(t
     scan = scan_root(SkillRoot(root))
     assert [s.name for s in scan.skills] == ["inside"]
     assert [n.code for n in scan.notices] == ["SK302"]
+
+
+def test_a_skill_md_linked_from_out_of_the_root_is_not_read(tmp_path: Path) -> None:
+    root = tmp_path / "lib"
+    write_skill(root, "inside", frontmatter("inside"))
+    outside = write_skill(tmp_path / "elsewhere", "outside", frontmatter("outside"))
+    (root / "linked").mkdir()
+    (root / "linked" / "SKILL.md").symlink_to(outside / "SKILL.md")
+    (root / "aliased").mkdir()
+    (root / "aliased" / "SKILL.md").symlink_to(root / "inside" / "SKILL.md")
+    scan = scan_root(SkillRoot(root))
+    assert sorted(s.directory.name for s in scan.skills) == ["aliased", "inside"]
+    assert [(n.code, n.path) for n in scan.notices] == [("SK302", str(root / "linked" / "SKILL.md"))]
