@@ -36,8 +36,8 @@ def root_for(path: Path) -> SkillRoot | str:
     """The root to scan for a command-line path, or what is wrong with the path."""
     if not path.exists():
         return f"{path}: no such file or folder"
-    if path.is_file() and path.name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
-        return SkillRoot(path.parent)
+    if path.name in (SKILL_FILE, LOWERCASE_SKILL_FILE) and not path.is_dir():
+        return SkillRoot(path.parent)  # a FIFO or device too: reading it then reports SK006
     if path.is_file() and path.suffix.lower() != ".zip":
         return f"{path}: not a skill folder, a SKILL.md or a .zip archive of skills"
     return SkillRoot(path)

@@ -48,6 +48,8 @@ def test_a_fifo_in_a_library_of_good_skills_hangs_neither_validate_nor_prompt(tm
     assert "FIFO" in by_folder["piped"]["diagnostics"][0]["message"]
     assert [d["code"] for d in by_folder[names[0]]["diagnostics"]] == ["SK210"]
     assert all(by_folder[name]["valid"] for name in names)
+    alone = studio("validate", str(root / "piped" / "SKILL.md"), "--no-cache")
+    assert alone.returncode == 2 and b"error SK006" in alone.stdout, alone.stderr
     prompt = studio("prompt", str(root))
     assert prompt.returncode == 0, prompt.stderr
     catalog = prompt.stdout.decode()
