@@ -69,9 +69,8 @@ def kind_of_mode(mode: int) -> str | None:
 class NotRegularFile(OSError):
     """A path that is a FIFO, socket, device or folder where a file was expected."""
 
-    def __init__(self, path: str, kind: str) -> None:
+    def __init__(self, kind: str) -> None:
         super().__init__(f"it is {kind}, not a regular file")
-        self.path = path
         self.kind = kind
 
 
@@ -80,12 +79,12 @@ def open_regular(path: str | os.PathLike[str]) -> int:
     Raises `NotRegularFile` for anything else, without ever blocking on it."""
     kind = kind_of_mode(os.stat(path).st_mode)
     if kind is not None:
-        raise NotRegularFile(os.fspath(path), kind)
+        raise NotRegularFile(kind)
     descriptor = os.open(path, _OPEN_FLAGS)
     try:
         kind = kind_of_mode(os.fstat(descriptor).st_mode)
         if kind is not None:
-            raise NotRegularFile(os.fspath(path), kind)
+            raise NotRegularFile(kind)
     except BaseException:
         os.close(descriptor)
         raise
