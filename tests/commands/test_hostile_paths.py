@@ -3,6 +3,7 @@ process of their own with a timeout, so a hang or a crash fails the test instead
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -10,6 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from fakes.fixtures import TOOL_MODEL
+from fakes.ollama import FakeOllama
+from fakes.script import reply
 
 from studio.cli import main
 from studio.skills import files
@@ -142,3 +146,25 @@ def test_a_link_out_of_the_root_is_a_notice_and_not_followed(tmp_path: Path) -> 
     assert [s["name"] for s in report["skills"]] == ["skill-000"]
     assert [(n["code"], Path(n["path"]).name) for n in report["notices"]] == [("SK302", "link")]
     assert b"notice SK302" in done.stderr
+
+
+@pytest.mark.timeout(60)  # in process: a FIFO opened for reading would block until the timeout
+def test_chat_loads_a_library_holding_a_fifo(
+    fake_ollama: FakeOllama, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = tmp_path / "lib"
+    names = good_library(root, 2)
+    (root / "piped").mkdir()
+    os.mkfifo(root / "piped" / "SKILL.md")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    fake_ollama.script(reply("Hello."))
+    code = main([
+        "chat", "--backend", "ollama", "--url", fake_ollama.url, "--model", TOOL_MODEL,
+        "--skills", str(root), "--workspace", str(tmp_path), "hi",
+    ])  # fmt: skip
+    assert code == 0 and capsys.readouterr().out == "Hello.\n"
+    [request] = fake_ollama.chats
+    tools = {tool["function"]["name"]: tool for tool in request["tools"]}
+    offered = tools["activate_skill"]["function"]["parameters"]["properties"]["name"]["enum"]
+    assert offered == names
