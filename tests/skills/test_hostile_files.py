@@ -155,3 +155,15 @@ def test_a_skill_md_linked_from_out_of_the_root_is_not_read(tmp_path: Path) -> N
     scan = scan_root(SkillRoot(root))
     assert sorted(s.directory.name for s in scan.skills) == ["aliased", "inside"]
     assert [(n.code, n.path) for n in scan.notices] == [("SK302", str(root / "linked" / "SKILL.md"))]
+
+
+def test_a_value_nested_too_deep_through_aliases_is_refused(tmp_path: Path) -> None:
+    chain = "\n".join(["a0: &a0 [x]", *(f"a{n}: &a{n} [*a{n - 1}]" for n in range(1, 200))])
+    skill = parse_skill(_frontmatter_with(chain), tmp_path / "demo" / "SKILL.md")
+    assert [d.code for d in skill.problems] == ["SK016"] and skill.frontmatter is None
+
+
+def test_aliases_that_stay_shallow_or_loop_still_load(tmp_path: Path) -> None:
+    shared = "\n".join(["base: &b {k: v}", *(f"c{n}: *b" for n in range(200)), "loop: &l [*l]"])
+    skill = parse_skill(_frontmatter_with(shared), tmp_path / "demo" / "SKILL.md")
+    assert skill.frontmatter is not None and skill.fields["c199"] == {"k": "v"}
