@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import threading
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -117,17 +118,24 @@ CHUNK = 64
 
 def _validate_folders(found: list[Found]) -> list[tuple[Any, ...]]:
     """Validate skills the walk found, in a worker process; summaries come back as cache tuples."""
-    return [
-        cache_entry(validate_skill(load_skill_file(Path(item.folder), item.skill_name, item.listing)))
-        for item in found
-    ]
+    return [_validate_folder(item) for item in found]
 
 
-def _crashed(found: Found) -> tuple[Any, ...]:
-    """The cache tuple of a skill whose validation killed the process validating it."""
+def _validate_folder(found: Found) -> tuple[Any, ...]:
+    try:
+        return cache_entry(
+            validate_skill(load_skill_file(Path(found.folder), found.skill_name, found.listing))
+        )
+    except Exception as exc:  # a bug met on one skill costs that skill, not the scan
+        return _crashed(found, f"{type(exc).__name__}: {exc}")
+
+
+def _crashed(found: Found, what: str = "the process reading it died") -> tuple[Any, ...]:
+    """The cache tuple of a skill whose validation failed: raised `what`, or killed the worker
+    process validating it."""
     message = (
-        "validating this skill crashed the process that read it (a bug in a library it uses, "
-        "or too little memory); the rest of the scan went on. Please report it with this skill"
+        f"validating this skill failed ({what}); the rest of the scan went on. This is a bug: "
+        "please report it with this skill"
     )
     return (
         found.folder, os.path.join(found.folder, found.skill_name), None, None, False, False,
@@ -278,7 +286,7 @@ def _scan_zip(
             ]
             if cache is not None:
                 cache.put(key, fingerprint, tuple(s.to_cache() for s in summaries))
-    except (OSError, zipfile.BadZipFile, RuntimeError, ValueError) as exc:
+    except (OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError, ValueError) as exc:
         result.error = f"cannot read the archive {path}: {exc}"
         return result
     for summary in summaries:

@@ -1,4 +1,4 @@
-"""A worker process that dies while validating costs only the skill it was on."""
+"""A skill whose validation fails, or kills its worker process, costs only that skill."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import faulthandler
 import os
 import signal
 import threading
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from studio.skills import library
 from studio.skills.cache import ScanCache
 from studio.skills.files import Listing
 from studio.skills.library import PARALLEL_MIN, SkillRoot, scan_root
+from studio.skills.model import Skill
+from studio.skills.validate import ValidationResult
 from tests.skills.helpers import frontmatter, write_skill
 
 
@@ -49,3 +52,36 @@ def test_a_dying_worker_costs_only_its_skill(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(library, "load_skill_file", load)
     again = scan_root(SkillRoot(root), cache)
     assert all(s.valid for s in again.skills)
+
+
+def test_an_exception_on_one_skill_costs_only_that_skill(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "lib"
+    for name in ("alpha", "broken", "gamma"):
+        write_skill(root, name, frontmatter(name))
+    validate = library.validate_skill
+
+    def failing(skill: Skill) -> ValidationResult:
+        if skill.dir_name == "broken":
+            raise RecursionError("maximum recursion depth exceeded")
+        return validate(skill)
+
+    monkeypatch.setattr(library, "validate_skill", failing)
+    scan = scan_root(SkillRoot(root))
+    by_name = {s.directory.name: s for s in scan.skills}
+    assert by_name["alpha"].valid and by_name["gamma"].valid
+    [problem] = by_name["broken"].diagnostics
+    assert problem.code == "SK007" and "RecursionError" in problem.message
+
+
+def test_a_damaged_archive_is_a_problem_of_the_root_not_a_traceback(tmp_path: Path) -> None:
+    archive = tmp_path / "pack.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("demo/SKILL.md", frontmatter("demo") * 50)
+    data = bytearray(archive.read_bytes())
+    start = data.index(b"demo/SKILL.md") + len("demo/SKILL.md")
+    data[start + 10 : start + 40] = b"\xff" * 30  # the compressed stream, not the directory
+    archive.write_bytes(bytes(data))
+    scan = scan_root(SkillRoot(archive))
+    assert scan.error is not None and "cannot read the archive" in scan.error
