@@ -10,7 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from studio.llm.types import ToolSpec
-from studio.skills.files import list_skill_files, load_skill, load_zip_skills
+from studio.skills.files import (
+    NotRegularFile,
+    list_skill_files,
+    load_skill,
+    load_zip_skills,
+    open_regular,
+)
 from studio.skills.model import Skill, SkillFile
 from studio.skills.parse import parse_skill
 from studio.skills.summary import SkillSummary
@@ -144,16 +150,32 @@ class SkillToolbox:
         target = (base / relative).resolve()
         if not target.is_relative_to(base):
             raise ToolError(f"{relative} leads outside the skill's folder (a link); it cannot be read")
-        if not target.is_file():
-            raise ToolError(f"there is no file {relative} in skill {entry.name!r}")
-        with open(target, "rb") as handle:
+        try:
+            descriptor = open_regular(target)
+        except NotRegularFile as exc:
+            raise ToolError(f"{relative} in skill {entry.name!r} is {exc.kind}, not a file; "
+                            "it cannot be read") from None
+        except OSError:
+            raise ToolError(f"there is no file {relative} in skill {entry.name!r}") from None
+        with open(descriptor, "rb") as handle:
             data = handle.read(READ_CAP + 1)
         return _as_text(data, str(relative))
+
+
+# Far beyond any skill's files (the library lists 8 folders deep), and short enough that
+# resolving the path stays instant: `Path.resolve` takes time quadratic in the parts.
+MAX_PATH_CHARS = 1024
+MAX_PATH_PARTS = 32
 
 
 def _safe_relative(path: object) -> PurePosixPath:
     if not isinstance(path, str) or not path.strip():
         raise ToolError("`path` must be a file's path relative to the skill's folder")
+    if len(path) > MAX_PATH_CHARS or path.count("/") + path.count("\\") >= MAX_PATH_PARTS:
+        raise ToolError(
+            f"`path` is too long ({len(path):,} characters); give a path of at most "
+            f"{MAX_PATH_PARTS} parts and {MAX_PATH_CHARS} characters, as listed in <skill_files>"
+        )
     pure = PurePosixPath(path.strip().replace("\\", "/"))
     if pure.is_absolute() or path.startswith("~"):
         raise ToolError(f"{path} is absolute; give a path relative to the skill's folder")

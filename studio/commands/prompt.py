@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.commands.textsafe import one_line, shown_path, utf8_text
 from studio.skills.catalog import build_catalog
 from studio.skills.targets import collect
 
@@ -22,11 +23,17 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     collected = collect(list(args.paths))
     for problem in collected.problems:
-        print(f"studio prompt: {problem}", file=sys.stderr)
+        print(f"studio prompt: {one_line(problem)}", file=sys.stderr)
+    for notice in collected.notices:
+        print(
+            f"studio prompt: {shown_path(notice.path)}: notice {notice.code}: "
+            f"{one_line(notice.message)}",
+            file=sys.stderr,
+        )
     catalog = build_catalog(collected.skills)
     for skipped in catalog.skipped:
         first = skipped.first_problem
-        why = f": {first.message}" if first is not None else ""
-        print(f"studio prompt: left out {skipped.directory}{why}", file=sys.stderr)
-    print(catalog.xml)
+        why = f": {one_line(first.message)}" if first is not None else ""
+        print(f"studio prompt: left out {shown_path(str(skipped.directory))}{why}", file=sys.stderr)
+    print(utf8_text(catalog.xml))
     return 2 if collected.problems else 0

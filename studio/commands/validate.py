@@ -41,7 +41,7 @@ def register(subparsers: Any) -> None:
         help="check skills against the Agent Skills spec",
         description="Check skills: a skill folder, a SKILL.md, a folder of skills (searched "
         "recursively) or a .zip. Exit 0 when all are valid, 1 when any has an error, 2 when a "
-        "path cannot be read.",
+        "path or a SKILL.md cannot be read (SK006).",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -74,26 +74,36 @@ def _location(summary: SkillSummary, file: str) -> Path:
 
 def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list[Stamp]]:
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
+    from studio.commands.textsafe import one_line, shown_path, utf8_json
     from studio.skills.cache import ScanCache
+    from studio.skills.parse import CANNOT_READ
     from studio.skills.targets import collect
 
     cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE)
     rendered = _JsonSkills() if args.format == "json" else None
     collected = collect(paths, cache, rendered)
-    errors = "".join(f"studio validate: {problem}\n" for problem in collected.problems)
+    errors = "".join(f"studio validate: {one_line(problem)}\n" for problem in collected.problems)
+    errors += "".join(
+        f"studio validate: {shown_path(notice.path)}: notice {notice.code}: "
+        f"{one_line(notice.message)}\n"
+        for notice in collected.notices
+    )
     skills = collected.skills
     counts = summary_counts(skills)
     if rendered is not None:
         tail: dict[str, Any] = {"summary": counts}
         if collected.problems:
             tail["problems"] = collected.problems
-        out = (
+        if collected.notices:
+            tail["notices"] = [notice.to_json() for notice in collected.notices]
+        out = utf8_json(
             '{"skills": [' + ", ".join(rendered.text_of(s) for s in skills) + "], "
             + _dumps(tail)[1:] + "\n"
         )
     else:
         lines = [
-            f"{_location(summary, d.file)}:{d.line}:{d.column}: {d.severity} {d.code}: {d.message}\n"
+            f"{shown_path(str(_location(summary, d.file)))}:{d.line}:{d.column}: {d.severity} "
+            f"{d.code}: {one_line(d.message)}\n"
             for summary in skills
             for d in summary.diagnostics
         ]
@@ -103,7 +113,8 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
             f"({counts['errors']} errors, {counts['warnings']} warnings)\n"
         )
         out = "".join(lines)
-    code = 2 if collected.problems else (0 if counts["invalid"] == 0 else 1)
+    unreadable = any(d.code == CANNOT_READ for summary in skills for d in summary.diagnostics)
+    code = 2 if collected.problems or unreadable else (0 if counts["invalid"] == 0 else 1)
     return (out, errors, code), collected.stamps
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import zipfile
 from pathlib import Path, PurePosixPath
@@ -16,7 +17,13 @@ from studio.skills.model import (
     SkillFile,
     Span,
 )
-from studio.skills.parse import MAX_SKILL_BYTES, parse_skill
+from studio.skills.parse import (
+    CANNOT_READ,
+    MAX_SKILL_BYTES,
+    UNSAFE_ARCHIVE_PATH,
+    folder_name,
+    parse_skill,
+)
 
 MAX_LISTED_FILES = 2000
 MAX_DEPTH = 8
@@ -31,17 +38,75 @@ def skill_file_in(names: set[str] | list[str]) -> str | None:
     return None
 
 
+# Codes of what reading a skill's files finds; see docs/codes.md.
+SPECIAL_FILE = "SK210"
+LINK_OUT = "SK211"
+
+# Opening a FIFO for reading waits for a writer, and opening a device can do anything the
+# device likes: files are opened only when a stat says they are regular, and without blocking
+# (then checked again on the open descriptor), so one swapped in between cannot hang the read.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(
+    os, "O_NOCTTY", 0
+)
+
+
+def kind_of_mode(mode: int) -> str | None:
+    """What a file that is not a regular file is ("a FIFO", "a socket", ...), or None for a
+    regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+class NotRegularFile(OSError):
+    """A path that is a FIFO, socket, device or folder where a file was expected."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"it is {kind}, not a regular file")
+        self.kind = kind
+
+
+def open_regular(path: str | os.PathLike[str]) -> int:
+    """A descriptor open for reading on `path`, which must be a regular file (links followed).
+    Raises `NotRegularFile` for anything else, without ever blocking on it."""
+    kind = kind_of_mode(os.stat(path).st_mode)
+    if kind is not None:
+        raise NotRegularFile(kind)
+    descriptor = os.open(path, _OPEN_FLAGS)
+    try:
+        kind = kind_of_mode(os.fstat(descriptor).st_mode)
+        if kind is not None:
+            raise NotRegularFile(kind)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
 def _starts_with_shebang(path: str) -> bool:
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(4)
+        descriptor = open_regular(path)
     except OSError:
         return False
+    try:
+        head = os.read(descriptor, 4)
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
     return head.startswith(b"#!") or head == b"\x7fELF"
 
 
-# A folder's entries as (name, is a folder, not following links), sorted by name.
-Listing = tuple[tuple[str, bool], ...]
+# A folder's entries as (name, is a folder, is a link), not following links, sorted by name.
+Listing = tuple[tuple[str, bool, bool], ...]
 
 
 def _listing(folder: str) -> Listing | None:
@@ -53,26 +118,37 @@ def _listing(folder: str) -> Listing | None:
     listing = []
     for entry in found:
         try:
-            listing.append((entry.name, entry.is_dir(follow_symlinks=False)))
+            listing.append((entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink()))
         except OSError:
             continue
     listing.sort()
     return tuple(listing)
 
 
-def list_skill_files(directory: Path, first_level: Listing | None = None) -> tuple[SkillFile, ...]:
-    """Every file below a skill folder but SKILL.md, without following links out of it.
+def is_inside(path: str, folder: str) -> bool:
+    """Whether `path` (already resolved) is `folder` (already resolved) or below it."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
-    `first_level` is the folder's own listing when the caller has already read it."""
+
+def list_skill_files(
+    directory: Path, first_level: Listing | None = None, odd: list[Diagnostic] | None = None
+) -> tuple[SkillFile, ...]:
+    """Every regular file below a skill folder but SKILL.md, without following links out of it
+    (nor into folders: a link to a folder is never descended into, so no cycle can form).
+
+    `first_level` is the folder's own listing when the caller has already read it. A FIFO,
+    socket or device among the files, and a link that leads out of the skill's folder, are
+    left out and, when `odd` is given, reported there as warnings."""
     found: list[SkillFile] = []
     stack: list[tuple[str, str, int, Listing | None]] = [(str(directory), "", 0, first_level)]
+    real_directory: str | None = None
     while stack and len(found) < MAX_LISTED_FILES:
         folder, prefix, depth, listing = stack.pop()
         if listing is None:
             listing = _listing(folder)
             if listing is None:
                 continue
-        for name, is_dir in listing:
+        for name, is_dir, is_link in listing:
             relative = f"{prefix}{name}"
             path = os.path.join(folder, name)
             if is_dir:
@@ -81,11 +157,33 @@ def list_skill_files(directory: Path, first_level: Listing | None = None) -> tup
                 continue
             if not prefix and name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
                 continue
+            if is_link:
+                if real_directory is None:
+                    real_directory = os.path.realpath(directory)
+                target = os.path.realpath(path)
+                if not is_inside(target, real_directory):
+                    if odd is not None:
+                        odd.append(Diagnostic(
+                            LINK_OUT, Severity.WARNING,
+                            f"`{relative}` is a link to {target}, outside the skill's folder; "
+                            "it is not read, and an agent cannot read it either. Copy the file "
+                            "into the skill instead",
+                            file=relative,
+                        ))
+                    continue
             try:
                 info = os.stat(path)
             except OSError:
                 continue
             if not stat.S_ISREG(info.st_mode):
+                kind = kind_of_mode(info.st_mode)
+                if odd is not None and not stat.S_ISDIR(info.st_mode):
+                    odd.append(Diagnostic(
+                        SPECIAL_FILE, Severity.WARNING,
+                        f"`{relative}` is {kind}, not a regular file; it is not read. Remove "
+                        "it or replace it with a file",
+                        file=relative,
+                    ))
                 continue
             in_scripts = relative.startswith("scripts/")
             found.append(
@@ -104,7 +202,7 @@ def missing_skill_file(directory: Path) -> Skill:
     skill = Skill(
         path=directory / SKILL_FILE,
         directory=directory,
-        dir_name=directory.name,
+        dir_name=folder_name(directory),
         source="",
         frontmatter=None,
         body="",
@@ -120,7 +218,7 @@ def missing_skill_file(directory: Path) -> Skill:
 
 
 def _read_bytes(path: Path) -> bytes:
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    descriptor = open_regular(path)
     try:
         size = os.fstat(descriptor).st_size
         # Asking for exactly what is there spares allocating a 1 MiB buffer per small file.
@@ -155,58 +253,147 @@ def load_skill_file(directory: Path, file_name: str, listing: Listing | None = N
     """Read a skill whose SKILL.md (or skill.md) is already known to be `directory / file_name`;
     `listing` is the folder's listing when the caller has already read it."""
     skill_path = directory / file_name
-    files = list_skill_files(directory, listing)
+    odd: list[Diagnostic] = []
+    files = list_skill_files(directory, listing, odd)
     try:
         data = _read_bytes(skill_path)
     except OSError as exc:
         skill = missing_skill_file(directory)
         skill.path = skill_path
+        what = exc if isinstance(exc, NotRegularFile) else (exc.strerror or exc)
         skill.problems[0] = Diagnostic(
-            "SK004", Severity.ERROR, f"cannot read {skill_path}: {exc.strerror or exc}"
+            CANNOT_READ, Severity.ERROR,
+            f"cannot read {file_name}: {what}; make it a regular file the user running studio "
+            "can read",
+            file=file_name,
         )
+        skill.problems.extend(odd)
         return skill
-    return parse_skill(data, skill_path, directory=directory, files=files)
+    skill = parse_skill(data, skill_path, directory=directory, files=files)
+    skill.problems.extend(odd)
+    return skill
 
 
 def zip_skill_dirs(archive: zipfile.ZipFile) -> list[str]:
     """The folders inside an archive that hold a SKILL.md (or skill.md), as archive paths."""
-    by_dir: dict[str, list[str]] = {}
-    for member in archive.namelist():
-        pure = PurePosixPath(member)
-        if pure.name in (SKILL_FILE, LOWERCASE_SKILL_FILE) and not member.endswith("/"):
-            by_dir.setdefault(str(pure.parent), []).append(pure.name)
-    return sorted(by_dir)
+    return [_folder_of(prefix) for prefix in _zip_skill_prefixes(archive.namelist())]
+
+
+def _folder_of(prefix: str) -> str:
+    return prefix[:-1] or "."
+
+
+def _zip_skill_prefixes(names: list[str]) -> dict[str, str]:
+    """Each skill folder's member prefix (`dir/`, or "" at the top) and the name of its
+    SKILL.md, in the order of the folders' names. Prefixes are the members' own spelling, so
+    prefix + name is always a member."""
+    by_prefix: dict[str, list[str]] = {}
+    for member in names:
+        cut = max(member.rfind("/"), member.rfind("\\")) + 1
+        name = member[cut:]
+        if name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
+            by_prefix.setdefault(member[:cut], []).append(name)
+    return {
+        prefix: skill_file_in(by_prefix[prefix]) or SKILL_FILE
+        for prefix in sorted(by_prefix, key=_folder_of)
+    }
+
+
+UNSAFE_ZIP_FILE = "SK212"
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_SEPARATOR = re.compile(r"[/\\]")
+
+
+def unsafe_member(name: str) -> bool:
+    """Whether an archive member's name leads out of the folder it is unpacked into: absolute,
+    with a drive letter, a `..` part, or backslashes (which Windows tools read as separators)."""
+    return (
+        name.startswith("/") or "\\" in name or _DRIVE.match(name) is not None
+        or ".." in name.split("/")
+    )
+
+
+def _inside_archive(prefix: str) -> PurePosixPath:
+    """A member folder as a path that stays inside the archive, whatever its name says."""
+    parts = _DRIVE.sub("", prefix.replace("\\", "/")).split("/")
+    return PurePosixPath(*(part for part in parts if part not in ("", ".", "..")))
 
 
 def load_zip_skills(zip_path: Path) -> list[Skill]:
-    """Every skill inside a zip archive, read-only. Raises OSError/zipfile.BadZipFile on a bad zip."""
-    skills: list[Skill] = []
+    """Every skill inside a zip archive, read-only. Raises OSError/zipfile.BadZipFile on a bad zip.
+
+    Each member is read once and filed under every skill folder above it, so the cost grows
+    with the archive's size, not with its size times its skills. A member whose name leads out
+    of the archive is never listed; a skill whose SKILL.md has such a name is reported, at a
+    location inside the archive."""
     with zipfile.ZipFile(zip_path) as archive:
         infos = archive.infolist()
-        for folder in zip_skill_dirs(archive):
-            prefix = "" if folder == "." else folder + "/"
-            names = [info.filename[len(prefix):] for info in infos
-                     if info.filename.startswith(prefix)]
-            file_name = skill_file_in(names) or SKILL_FILE
-            files: list[SkillFile] = []
-            for info in infos:
-                if not info.filename.startswith(prefix) or info.is_dir():
-                    continue
-                relative = info.filename[len(prefix):]
-                if relative == file_name:
-                    continue
-                mode = info.external_attr >> 16
-                shebang: bool | None = None
-                if relative.startswith("scripts/"):
-                    with archive.open(info) as handle:
-                        head = handle.read(4)
-                    shebang = head.startswith(b"#!") or head == b"\x7fELF"
-                files.append(SkillFile(PurePosixPath(relative), info.file_size,
-                                       bool(mode & 0o111), shebang))
-            info = archive.getinfo(prefix + file_name)
-            with archive.open(info) as handle:
+        skill_files = _zip_skill_prefixes([info.filename for info in infos])
+        files: dict[str, list[SkillFile]] = {prefix: [] for prefix in skill_files}
+        odd: dict[str, list[Diagnostic]] = {prefix: [] for prefix in skill_files}
+        for info in infos:
+            if not info.is_dir():
+                _file_member(archive, info, skill_files, files, odd)
+        skills: list[Skill] = []
+        for prefix, file_name in skill_files.items():
+            member = prefix + file_name
+            with archive.open(archive.getinfo(member)) as handle:
                 data = handle.read(MAX_SKILL_BYTES + 1)
-            directory = zip_path / folder if folder != "." else zip_path
-            skills.append(parse_skill(data, directory / file_name, directory=directory,
-                                      files=tuple(files), read_only=True))
+            inside = _inside_archive(prefix)
+            directory = zip_path / inside if inside.parts else zip_path
+            skill = parse_skill(data, directory / file_name, directory=directory,
+                                files=tuple(files[prefix]), read_only=True)
+            if unsafe_member(member):
+                skill.problems.append(Diagnostic(
+                    UNSAFE_ARCHIVE_PATH, Severity.ERROR,
+                    f"the archive names this file `{member}`, a path that leads out of the folder "
+                    "it is unpacked into (absolute, a drive, `..` or backslashes); unpacking it "
+                    "could write anywhere. Rebuild the archive with relative paths",
+                    file=file_name,
+                ))
+            skill.problems.extend(odd[prefix])
+            skills.append(skill)
     return skills
+
+
+def _file_member(
+    archive: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    skill_files: dict[str, str],
+    files: dict[str, list[SkillFile]],
+    odd: dict[str, list[Diagnostic]],
+) -> None:
+    """File one archive member under every skill folder above it (its own SKILL.md aside)."""
+    name = info.filename
+    if "\\" in name:  # a separator to the tools that would unpack it on Windows
+        prefixes = ["", *(name[: match.end()] for match in _SEPARATOR.finditer(name))]
+    else:
+        prefixes = [""]
+        cut = name.find("/") + 1
+        while cut:
+            prefixes.append(name[:cut])
+            cut = name.find("/", cut) + 1
+    for prefix in prefixes:
+        file_name = skill_files.get(prefix)
+        if file_name is None:
+            continue
+        relative = name[len(prefix):]
+        if relative == file_name:
+            continue
+        if unsafe_member(relative):
+            odd[prefix].append(Diagnostic(
+                UNSAFE_ZIP_FILE, Severity.WARNING,
+                f"the archive names a file `{relative}` in this skill, a path that leads out of "
+                "the skill's folder; it is not listed. Rebuild the archive with relative paths",
+                file=relative,
+            ))
+            continue
+        mode = info.external_attr >> 16
+        shebang: bool | None = None
+        if relative.startswith("scripts/"):
+            with archive.open(info) as handle:
+                head = handle.read(4)
+            shebang = head.startswith(b"#!") or head == b"\x7fELF"
+        files[prefix].append(
+            SkillFile(PurePosixPath(relative), info.file_size, bool(mode & 0o111), shebang)
+        )

@@ -1,8 +1,8 @@
 """Skill roots, scanning them with a cache, and names that more than one skill uses.
 
 A root is a folder searched recursively (skipping `.git`, `node_modules`, hidden folders unless
-asked, and symlink loops; see `studio.skills.walk`) or a `.zip` archive of skills, which is
-read-only.
+asked, symlink loops, and links that lead out of the root; see `studio.skills.walk`) or a `.zip`
+archive of skills, which is read-only.
 """
 
 from __future__ import annotations
@@ -11,15 +11,18 @@ import multiprocessing
 import os
 import threading
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from studio.skills.cache import Fingerprint, ScanCache
 from studio.skills.files import load_skill_file, load_zip_skills
-from studio.skills.model import Diagnostic, Severity
+from studio.skills.model import Diagnostic, Notice, Severity
+from studio.skills.parse import CRASHED
 from studio.skills.stamps import Stamp
 from studio.skills.summary import SkillSummary, cache_entry
 from studio.skills.validate import validate_skill
@@ -59,13 +62,14 @@ class RootScan:
 
     `walk` lists each skill folder with its SKILL.md's name and fingerprint, and `folders` the
     stamps of the other folders the walk read: together, everything the scan's findings depend
-    on."""
+    on; `notices`, what the walk found about the root itself (links it did not follow)."""
 
     root: SkillRoot
     skills: list[SkillSummary] = field(default_factory=list)
     error: str | None = None
     walk: list[Found] = field(default_factory=list)
     folders: list[Stamp] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
 
 
 def scan_root(
@@ -88,7 +92,7 @@ def scan_root(
     complete = True
     seen: set[str] = set()
     with _Validation(root, cache) as validation:
-        for item in walk(path, root.include_hidden, result.folders):
+        for item in walk(path, root.include_hidden, result.folders, result.notices):
             if cancelled is not None and cancelled():
                 complete = False
                 break
@@ -114,10 +118,50 @@ CHUNK = 64
 
 def _validate_folders(found: list[Found]) -> list[tuple[Any, ...]]:
     """Validate skills the walk found, in a worker process; summaries come back as cache tuples."""
-    return [
-        cache_entry(validate_skill(load_skill_file(Path(item.folder), item.skill_name, item.listing)))
-        for item in found
-    ]
+    return [_validate_folder(item) for item in found]
+
+
+def _validate_folder(found: Found) -> tuple[Any, ...]:
+    try:
+        return cache_entry(
+            validate_skill(load_skill_file(Path(found.folder), found.skill_name, found.listing))
+        )
+    except Exception as exc:  # a bug met on one skill costs that skill, not the scan
+        return _crashed(found, f"{type(exc).__name__}: {exc}")
+
+
+def _crashed(found: Found, what: str = "the process reading it died") -> tuple[Any, ...]:
+    """The cache tuple of a skill whose validation failed: raised `what`, or killed the worker
+    process validating it."""
+    message = (
+        f"validating this skill failed ({what}); the rest of the scan went on. This is a bug: "
+        "please report it with this skill"
+    )
+    return (
+        found.folder, os.path.join(found.folder, found.skill_name), None, None, False, False,
+        False, ((CRASHED, Severity.ERROR.value, message, 1, 1, found.skill_name, None),),
+    )
+
+
+def _is_crash(cached: tuple[Any, ...]) -> bool:
+    diagnostics = cached[7]
+    return bool(diagnostics) and diagnostics[0][0] == CRASHED
+
+
+def _validate_isolated(found: list[Found]) -> list[tuple[Any, ...]]:
+    """Validate skills whose worker died, each batch in a worker of its own: a batch whose worker
+    dies again is halved until the skill that kills it stands alone, and only that one is
+    reported as failed."""
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        try:
+            return pool.submit(_validate_folders, found).result()
+        except BrokenProcessPool:
+            pass
+    if len(found) == 1:
+        return [_crashed(found[0])]
+    half = len(found) // 2
+    return _validate_isolated(found[:half]) + _validate_isolated(found[half:])
 
 
 def _pool() -> ProcessPoolExecutor | None:
@@ -133,17 +177,21 @@ def _pool() -> ProcessPoolExecutor | None:
     return ProcessPoolExecutor(workers, mp_context=context)
 
 
+Chunk = tuple[list[Found], "Future[list[tuple[Any, ...]]] | None"]
+
+
 class _Validation:
     """The skills of one scan, in order: from the cache where nothing changed, validated afresh
     where something did. Once PARALLEL_MIN skills need validating, they go in chunks to worker
-    processes while the walk goes on, so the workers start before the walk ends."""
+    processes while the walk goes on, so the workers start before the walk ends. A worker that
+    dies (a crash in a C library) costs only the skill it was on: see `_validate_isolated`."""
 
     def __init__(self, root: SkillRoot, cache: ScanCache | None) -> None:
         self.root = root
         self.cache = cache
         self._plan: list[tuple[str, Fingerprint, Any]] = []
         self._stale: list[Found] = []
-        self._chunks: list[Future[list[tuple[Any, ...]]] | list[Found]] = []
+        self._chunks: list[Chunk] = []
         self._pool: ProcessPoolExecutor | None = None
         self._pool_tried = False
 
@@ -168,31 +216,51 @@ class _Validation:
     def _flush(self) -> None:
         if not self._stale:
             return
-        self._chunks.append(self._stale)
+        self._chunks.append((self._stale, None))
         self._stale = []
         if self._pool is None and not self._pool_tried:
-            if sum(len(chunk) for chunk in self._chunks if isinstance(chunk, list)) < PARALLEL_MIN:
+            if sum(len(found) for found, _ in self._chunks) < PARALLEL_MIN:
                 return
             self._pool_tried = True
             self._pool = _pool()
         if self._pool is not None:
             self._chunks = [
-                self._pool.submit(_validate_folders, chunk) if isinstance(chunk, list) else chunk
-                for chunk in self._chunks
+                (found, future if future is not None else self._submit(found))
+                for found, future in self._chunks
             ]
+
+    def _submit(self, found: list[Found]) -> Future[list[tuple[Any, ...]]] | None:
+        assert self._pool is not None
+        try:
+            return self._pool.submit(_validate_folders, found)
+        except BrokenProcessPool:
+            # A worker died on an earlier chunk; that chunk is retried on its own in `_outcome`,
+            # and the rest go to a fresh pool.
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = _pool()
+            return self._pool.submit(_validate_folders, found) if self._pool is not None else None
+
+    @staticmethod
+    def _outcome(chunk: Chunk) -> list[tuple[Any, ...]]:
+        found, future = chunk
+        if future is None:
+            return _validate_folders(found)
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            return _validate_isolated(found)
 
     def results(self) -> Iterator[tuple[str, SkillSummary]]:
         """Each skill's cache key (its SKILL.md's path) and summary, in the order added."""
         self._flush()
         fresh: Iterator[tuple[Any, ...]] = (
-            item
-            for chunk in self._chunks
-            for item in (chunk.result() if isinstance(chunk, Future) else _validate_folders(chunk))
+            item for chunk in self._chunks for item in self._outcome(chunk)
         )
         for key, fingerprint, cached in self._plan:
             if cached is None:
                 cached = next(fresh)
-                if self.cache is not None and fingerprint:
+                # A crash is not cached: the next scan tries the skill again.
+                if self.cache is not None and fingerprint and not _is_crash(cached):
                     self.cache.put(key, fingerprint, cached)
             yield key, SkillSummary.from_cache(self.root.path, cached)
 
@@ -218,7 +286,7 @@ def _scan_zip(
             ]
             if cache is not None:
                 cache.put(key, fingerprint, tuple(s.to_cache() for s in summaries))
-    except (OSError, zipfile.BadZipFile, RuntimeError, ValueError) as exc:
+    except (OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError, ValueError) as exc:
         result.error = f"cannot read the archive {path}: {exc}"
         return result
     for summary in summaries:

@@ -87,6 +87,23 @@ class Diagnostic(NamedTuple):
         return data
 
 
+class Notice(NamedTuple):
+    """A finding about a root rather than about one skill (a link the walk did not follow).
+
+    Attributes:
+        code: its code (`SK3xx`).
+        path: the file or folder it is about.
+        message: what happened and what to do.
+    """
+
+    code: str
+    path: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "path": self.path, "message": self.message}
+
+
 class FieldSpans(NamedTuple):
     """Where a top-level frontmatter field's key and value stand in the source."""
 

@@ -6,6 +6,7 @@ missing, unclosed or not YAML becomes a `Diagnostic` on the returned skill.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from studio.skills.model import (
     TextEdit,
 )
 from studio.skills.textpos import LineIndex, position_in
-from studio.skills.yamlload import load_yaml
+from studio.skills.yamlload import MAX_NESTING, TooDeep, load_yaml
 
 MAX_SKILL_BYTES = 1024 * 1024
 BOM = "\ufeff"
@@ -39,10 +40,15 @@ YAML_ERROR = "SK012"
 NOT_A_MAPPING = "SK013"
 DUPLICATE_KEY = "SK014"
 HAS_BOM = "SK015"
+TOO_DEEP = "SK016"
+CANNOT_READ = "SK006"
+CRASHED = "SK007"
+UNSAFE_ARCHIVE_PATH = "SK017"
 
 # Errors with these codes mean the file could not be read as a skill at all.
 UNREADABLE_CODES = frozenset(
-    {BINARY, NOT_UTF8, NO_FRONTMATTER, UNCLOSED_FRONTMATTER, YAML_ERROR, NOT_A_MAPPING}
+    {BINARY, NOT_UTF8, NO_FRONTMATTER, UNCLOSED_FRONTMATTER, YAML_ERROR, NOT_A_MAPPING, TOO_DEEP,
+     CANNOT_READ, CRASHED, UNSAFE_ARCHIVE_PATH}
 )
 
 
@@ -63,7 +69,7 @@ def parse_skill(
     skill = Skill(
         path=path,
         directory=directory,
-        dir_name=directory.name,
+        dir_name=folder_name(directory),
         source="",
         frontmatter=None,
         body="",
@@ -81,6 +87,17 @@ def parse_skill(
                 "into references/ and keep SKILL.md short.",
             )
         )
+    encoding = _wide_encoding(data)
+    if encoding is not None:
+        skill.problems.append(
+            D(
+                NOT_UTF8,
+                Severity.ERROR,
+                f"{path.name} is {encoding}, not UTF-8; save it as UTF-8 (without a byte-order "
+                "mark)",
+            )
+        )
+        return skill
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -104,6 +121,59 @@ def parse_skill(
     _parse_text(skill, text)
     _check_nul(skill, text)
     return skill
+
+
+# Byte-order marks and, for files without one, the NUL pattern text that starts with an ASCII
+# character (`---`, or a `#` heading) has in each encoding, longest first.
+_WIDE_MARKS = (
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian, with a byte-order mark)", "utf-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian, with a byte-order mark)", "utf-32"),
+    (b"\xff\xfe", "UTF-16 (little-endian, with a byte-order mark)", "utf-16"),
+    (b"\xfe\xff", "UTF-16 (big-endian, with a byte-order mark)", "utf-16"),
+)
+_WIDE_PATTERNS = (
+    (re.compile(rb"[\x01-\x7f]\x00\x00\x00"), "UTF-32 (little-endian, without a byte-order mark)",
+     "utf-32-le"),
+    (re.compile(rb"\x00\x00\x00[\x01-\x7f]"), "UTF-32 (big-endian, without a byte-order mark)",
+     "utf-32-be"),
+    (re.compile(rb"[\x01-\x7f]\x00[\x01-\x7f]\x00"), "UTF-16 (little-endian, without a byte-order mark)",
+     "utf-16-le"),
+    (re.compile(rb"\x00[\x01-\x7f]\x00[\x01-\x7f]"), "UTF-16 (big-endian, without a byte-order mark)",
+     "utf-16-be"),
+)
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """The UTF-16 or UTF-32 encoding the file is in, named for a message, or None. The first
+    bytes decide, and the whole file must then decode in that encoding."""
+    head = data[:4]
+    if b"\x00" not in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None
+    for mark, name, codec in _WIDE_MARKS:
+        if head.startswith(mark):
+            return name if _decodes(data, codec) else None
+    for pattern, name, codec in _WIDE_PATTERNS:
+        if pattern.match(head):
+            return name if _decodes(data, codec) else None
+    return None
+
+
+def _decodes(data: bytes, codec: str) -> bool:
+    step = 4 if codec.startswith("utf-32") else 2
+    try:
+        data[: len(data) - len(data) % step].decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def folder_name(directory: Path) -> str:
+    """A folder's own name, even when the path is `.`, `..` or ends in them (`studio validate .`
+    from inside a skill)."""
+    name = directory.name
+    if name and name != "..":
+        return name
+    return os.path.basename(os.path.realpath(directory))
 
 
 def _check_nul(skill: Skill, text: str) -> None:
@@ -257,6 +327,20 @@ def _load_yaml(
 ) -> tuple[Any, yaml.Node | None] | None:
     try:
         return load_yaml(raw)
+    except TooDeep as exc:
+        mark = exc.problem_mark
+        line, column = index.position(base + (mark.index if mark is not None else 0))
+        skill.problems.append(
+            D(
+                TOO_DEEP,
+                Severity.ERROR,
+                f"the frontmatter nests lists or mappings more than {MAX_NESTING} levels deep "
+                f"(line {line}, column {column}); it is not read. Flatten it",
+                line,
+                column,
+            )
+        )
+        return None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         offset = base + (mark.index if mark is not None else 0)

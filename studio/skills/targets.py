@@ -14,7 +14,7 @@ from studio.skills.library import (
     mark_duplicates,
     scan_root,
 )
-from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
+from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Notice
 from studio.skills.stamps import Stamp, stamp_of
 from studio.skills.summary import SkillSummary
 from studio.skills.validate import validate_skill
@@ -22,11 +22,13 @@ from studio.skills.validate import validate_skill
 
 @dataclass(slots=True)
 class Collected:
-    """The skills the paths name, what was wrong with the paths, and the stamps of every file and
-    folder the findings depend on (`studio.skills.stamps`)."""
+    """The skills the paths name, what was wrong with the paths, what the walk found about the
+    roots (links it did not follow), and the stamps of every file and folder the findings
+    depend on (`studio.skills.stamps`)."""
 
     skills: list[SkillSummary] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
     stamps: list[Stamp] = field(default_factory=list)
 
 
@@ -34,8 +36,8 @@ def root_for(path: Path) -> SkillRoot | str:
     """The root to scan for a command-line path, or what is wrong with the path."""
     if not path.exists():
         return f"{path}: no such file or folder"
-    if path.is_file() and path.name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
-        return SkillRoot(path.parent)
+    if path.name in (SKILL_FILE, LOWERCASE_SKILL_FILE) and not path.is_dir():
+        return SkillRoot(path.parent)  # a FIFO or device too: reading it then reports SK006
     if path.is_file() and path.suffix.lower() != ".zip":
         return f"{path}: not a skill folder, a SKILL.md or a .zip archive of skills"
     return SkillRoot(path)
@@ -60,6 +62,7 @@ def collect(
             continue
         scan = scan_root(root, cache, on_skill)
         collected.stamps.extend(scan.folders)
+        collected.notices.extend(scan.notices)
         for found in scan.walk:
             # A folder that could not be fingerprinted gets a stamp no folder has: never unchanged.
             collected.stamps.extend(found.fingerprint or ((found.folder, -2, -2, -2),))

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from studio.skills.cache import Fingerprint
-from studio.skills.files import MAX_DEPTH, SKIPPED_DIRS, Listing, skill_file_in
+from studio.skills.files import MAX_DEPTH, SKIPPED_DIRS, Listing, is_inside, skill_file_in
+from studio.skills.model import Notice
 from studio.skills.stamps import Stamp
 
 
@@ -44,11 +45,11 @@ def _fingerprint(
     removed or renamed in it) and of every file under `scripts/`, whose mode and first line the
     rules read. What it misses is a file rewritten in place elsewhere, which no rule looks into."""
     parts: list[Stamp] = [(folder, info.st_size, info.st_mtime_ns, info.st_mode)]
-    listing: list[tuple[str, bool]] = []
+    listing: list[tuple[str, bool, bool]] = []
     for entry in entries:
         name = entry.name
         is_dir = entry.is_dir(follow_symlinks=False)
-        listing.append((name, is_dir))
+        listing.append((name, is_dir, entry.is_symlink()))
         if name == skill_name:
             found = entry.stat()
             parts.append((entry.path, found.st_size, found.st_mtime_ns, found.st_mode))
@@ -84,11 +85,23 @@ def _stamp_folder(entry: os.DirEntry[str], depth: int, scripts: bool, parts: lis
 
 _name = attrgetter("name")
 
+LINK_OUT_OF_ROOT = "SK302"
 
-def walk(root: Path, include_hidden: bool, folders: list[Stamp] | None = None) -> Iterator[Found]:
+
+def walk(
+    root: Path,
+    include_hidden: bool,
+    folders: list[Stamp] | None = None,
+    notices: list[Notice] | None = None,
+) -> Iterator[Found]:
     """Every skill folder below `root`, in a stable order, reading each folder once. The stamps
-    of the other folders read go to `folders`."""
+    of the other folders read go to `folders`.
+
+    Links to folders are followed while they stay inside `root` (each folder is read once, so a
+    link cycle ends); a link that leads out of it, to a folder or as a SKILL.md, is not followed
+    and goes to `notices`."""
     seen: set[tuple[int, int]] = set()
+    real_root: str | None = None
     stack = [str(root)]
     while stack:
         folder = stack.pop()
@@ -104,6 +117,17 @@ def walk(root: Path, include_hidden: bool, folders: list[Stamp] | None = None) -
             continue
         skill_name = skill_file_in([entry.name for entry in entries])
         if skill_name is not None:
+            skill_file = next(entry for entry in entries if entry.name == skill_name)
+            if skill_file.is_symlink():
+                if real_root is None:
+                    real_root = os.path.realpath(root)
+                target = os.path.realpath(skill_file.path)
+                if not is_inside(target, real_root):
+                    if notices is not None:
+                        notices.append(_link_out(skill_file.path, target, root))
+                    if folders is not None:  # the link may be fixed: then this folder changes
+                        folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
+                    continue
             try:
                 yield Found(folder, skill_name, *_fingerprint(folder, info, entries, skill_name))
             except OSError:
@@ -115,16 +139,36 @@ def walk(root: Path, include_hidden: bool, folders: list[Stamp] | None = None) -
             if entry.name in SKIPPED_DIRS or (entry.name.startswith(".") and not include_hidden):
                 continue
             try:
-                if entry.is_dir():
-                    stack.append(entry.path)
+                if not entry.is_dir():
+                    continue
+                if entry.is_symlink():
+                    if real_root is None:
+                        real_root = os.path.realpath(root)
+                    target = os.path.realpath(entry.path)
+                    if not is_inside(target, real_root):
+                        if notices is not None:
+                            notices.append(_link_out(entry.path, target, root))
+                        continue
+                stack.append(entry.path)
             except OSError:
                 continue
 
 
+def _link_out(path: str, target: str, root: Path) -> Notice:
+    return Notice(
+        LINK_OUT_OF_ROOT, path,
+        f"a link to {target}, outside {root}; not followed. Add {target} as a root of its own "
+        "to check the skills there",
+    )
+
+
 def discover(
-    root: Path, include_hidden: bool = False, folders: list[Stamp] | None = None
+    root: Path,
+    include_hidden: bool = False,
+    folders: list[Stamp] | None = None,
+    notices: list[Notice] | None = None,
 ) -> Iterator[tuple[Path, str]]:
     """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order.
-    The stamps of the other folders read go to `folders`."""
-    for found in walk(root, include_hidden, folders):
+    The stamps of the other folders read go to `folders`, links not followed to `notices`."""
+    for found in walk(root, include_hidden, folders, notices):
         yield Path(found.folder), found.skill_name

@@ -119,17 +119,88 @@ def _build(loader: yaml.SafeLoader, node: yaml.Node, seen: set[int]) -> Any:
     return loader.construct_object(node, deep=True)
 
 
+MAX_NESTING = 64
+
+
+class TooDeep(yaml.MarkedYAMLError):
+    """Collections nested deeper than `MAX_NESTING`; the mark is where the limit is passed."""
+
+
+def check_nesting(text: str) -> bool:
+    """Raise `TooDeep` when collections nest more than `MAX_NESTING` levels deep in the text;
+    return whether they could nest that deep through aliases.
+
+    libyaml's composer recurses once per level in C, so some tens of thousands of levels (a
+    60 KB line of `[`) overflow the stack and kill the process; its scanner also slows down
+    with the square of the depth. Every collection is opened by one of `[{-?:`, so a text with
+    fewer of them than the limit cannot nest that deep, which is nearly every frontmatter and
+    costs five scans of it. Otherwise libyaml's parser, which keeps its state on the heap, reads
+    the events and stops at the first level past the limit, long before its scanner slows."""
+    if sum(map(text.count, "[{-?:")) <= MAX_NESTING:
+        return False
+    depth = 0
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _too_deep(event.start_mark)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+    return "*" in text
+
+
+def _too_deep(mark: Any) -> TooDeep:
+    index, line, column = (mark.index, mark.line, mark.column) if mark is not None else (0, 0, 0)
+    return TooDeep(
+        problem=f"collections nest more than {MAX_NESTING} levels deep here",
+        problem_mark=yaml.Mark("", index, line, column, None, 0),
+    )
+
+
+def check_alias_nesting(root: yaml.Node) -> None:
+    """Raise `TooDeep` when the value nests more than `MAX_NESTING` levels deep through aliases
+    (`a: &a [x]`, `b: &b [*a]`, ...: each line one level deeper), which the text's own nesting
+    does not show and which the code reading the value would recurse through. The nodes are
+    walked without recursion, each once; an alias back into its own collection adds nothing."""
+    below: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            continue
+        key = id(node)
+        children = (
+            node.value if isinstance(node, yaml.SequenceNode)
+            else [part for pair in node.value for part in pair]
+        )
+        if finished:
+            on_path.discard(key)
+            below[key] = 1 + max((below.get(id(child), 0) for child in children), default=0)
+            if below[key] > MAX_NESTING:
+                raise _too_deep(node.start_mark)
+        elif key not in below and key not in on_path:
+            on_path.add(key)
+            stack.append((node, True))
+            stack.extend((child, False) for child in children)
+
+
 def load_yaml(raw: str) -> tuple[Any, yaml.Node | None]:
     """The value of a YAML document and its root node (None for an empty one). Raises
-    `yaml.YAMLError` (a `MarkedYAMLError` where the place is known) on invalid YAML."""
+    `yaml.YAMLError` (a `MarkedYAMLError` where the place is known) on invalid YAML, and
+    `TooDeep` on YAML nested too deep to load safely."""
     swapped = (
         not raw.isascii()
         and any(c in raw for c in _YAML11_BREAKS)
         and not any(c in raw for c in _YAML11_BREAKS.values())
     )
-    loader = FrontmatterLoader(raw.translate(_TO_STANDIN) if swapped else raw)
+    text = raw.translate(_TO_STANDIN) if swapped else raw
+    aliases_may_nest = check_nesting(text)
+    loader = FrontmatterLoader(text)
     try:
         node = loader.get_single_node()
+        if node is not None and aliases_may_nest:
+            check_alias_nesting(node)
         if node is not None and "#" in raw and ("|" in raw or ">" in raw):
             _check_block_headers(node, raw)
         data = construct(loader, node) if node is not None else None

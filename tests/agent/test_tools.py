@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import zipfile
 from pathlib import Path
 
@@ -96,3 +97,24 @@ def test_zip_skills_can_be_activated_and_read(tmp_path: Path) -> None:
     toolbox = toolbox_for(archive)
     assert "From the zip." in toolbox.activate("demo")
     assert toolbox.read_file("demo", "references/a.md") == "zipped ref"
+
+
+@pytest.mark.parametrize("path", ["a/" * 500_000 + "x.md", "./" * 600 + "guide.md", "x" * 2000])
+def test_overlong_paths_are_refused_before_resolving(
+    library: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    def resolve(self: Path, strict: bool = False) -> Path:
+        raise AssertionError("resolved a path it should have refused")
+
+    toolbox = toolbox_for(library)
+    monkeypatch.setattr(Path, "resolve", resolve)
+    with pytest.raises(ToolError, match="too long"):
+        toolbox.read_file("demo", path)
+
+
+@pytest.mark.timeout(60)  # opening a FIFO for reading waits for a writer: fail, do not hang
+def test_a_fifo_in_a_skill_is_refused_not_opened(library: Path) -> None:
+    toolbox = toolbox_for(library)
+    os.mkfifo(library / "demo" / "references" / "pipe.md")
+    with pytest.raises(ToolError, match="FIFO"):
+        toolbox.read_file("demo", "references/pipe.md")
