@@ -14,11 +14,39 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 _PROBE_TIMEOUT = 10.0
+
+# Folders under the home folder that hold a whole toolchain and no credentials: when a PATH entry
+# lies inside one, the whole folder stays readable (pyenv's shims run `pyenv`, which reads its
+# versions; nvm's node reads its lib). Elsewhere under home only the PATH entry itself is shown:
+# ~/.cargo holds credentials.toml beside bin/, ~/.local holds keyrings beside bin/.
+TOOLCHAIN_ROOTS = frozenset({
+    ".pyenv", ".rbenv", ".nodenv", ".goenv", ".nvm", ".volta", ".asdf", ".rustup", ".sdkman",
+    ".deno", ".bun", ".juliaup", "miniconda3", "anaconda3", "miniforge3", "mambaforge",
+})
+
+
+def toolchain_folders(home: Path, path_entries: Iterable[str], prefixes: Iterable[str]) -> tuple[Path, ...]:
+    """The folders under `home` a command needs to read to find its programs: each PATH entry
+    inside home (or its toolchain root), and the running Python's prefixes (a virtual
+    environment or a pyenv version inside home)."""
+    found: list[Path] = []
+    for entry in (*path_entries, *prefixes):
+        if not entry or not os.path.isabs(entry):
+            continue
+        folder = Path(entry).resolve()
+        if folder == home or not folder.is_relative_to(home) or not folder.is_dir():
+            continue
+        root = home / folder.relative_to(home).parts[0]
+        found.append(root if root.name in TOOLCHAIN_ROOTS else folder)
+    unique = list(dict.fromkeys(found))
+    return tuple(folder for folder in unique
+                 if not any(folder != outer and folder.is_relative_to(outer) for outer in unique))
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +58,14 @@ class Sandbox:
             else is read-only.
         home: the user's home folder, hidden except for the writable folders inside it.
         network: whether it may use the network (off unless the approval granted it).
+        tools: folders inside the hidden home that stay readable, so programs installed there
+            (pyenv, nvm, a virtual environment) still run; see `toolchain_folders`.
     """
 
     writable: tuple[Path, ...]
     home: Path | None = None
     network: bool = False
+    tools: tuple[Path, ...] = ()
 
     @classmethod
     def for_run(cls, *folders: Path, home: Path | None = None, network: bool = False) -> Sandbox:
@@ -45,7 +76,11 @@ class Sandbox:
         kept = [folder for folder in resolved
                 if not any(folder != outer and folder.is_relative_to(outer) for outer in resolved)]
         hidden = home.resolve() if home is not None else None
-        return cls(tuple(kept), hidden, network)
+        tools: tuple[Path, ...] = ()
+        if hidden is not None:
+            tools = toolchain_folders(hidden, os.environ.get("PATH", "").split(os.pathsep),
+                                      (sys.prefix, sys.base_prefix))
+        return cls(tuple(kept), hidden, network, tools)
 
     def with_network(self, network: bool) -> Sandbox:
         return replace(self, network=network)
@@ -90,6 +125,8 @@ def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap") -> list[str]:
     home = sandbox.hidden_home
     if home is not None and home != Path("/tmp"):
         argv += ["--tmpfs", str(home)]
+        for folder in sandbox.tools:
+            argv += ["--ro-bind", str(folder), str(folder)]
     for folder in sandbox.writable:
         argv += ["--bind", str(folder), str(folder)]
     argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts"]
@@ -118,7 +155,7 @@ def sandbox_exec_profile(sandbox: Sandbox) -> str:
     home = sandbox.hidden_home
     if home is not None:
         lines.append(f"(deny file-read* (subpath {_quote(home)}))")
-        for folder in sandbox.writable:
+        for folder in (*sandbox.tools, *sandbox.writable):
             if folder.is_relative_to(home):
                 lines.append(f"(allow file-read* (subpath {_quote(folder)}))")
     lines.append("(allow file-write* (literal \"/dev/null\") (literal \"/dev/tty\")")

@@ -164,6 +164,39 @@ async def test_the_home_folder_is_hidden_but_a_skill_inside_it_is_not(outside: P
 
 
 @needs_sandbox
+async def test_programs_installed_under_the_home_folder_still_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    pyenv_bin = home / ".pyenv" / "shims"
+    cargo_bin = home / ".cargo" / "bin"
+    for folder in (pyenv_bin, cargo_bin, home / ".pyenv" / "versions"):
+        folder.mkdir(parents=True)
+    (home / ".pyenv" / "versions" / "v").write_text("3.11")
+    # Like pyenv's shims: the program reads its toolchain's root beside the PATH entry.
+    (pyenv_bin / "pytool").write_text(f"#!/bin/sh\ncat {home}/.pyenv/versions/v\n")
+    (cargo_bin / "rstool").write_text("#!/bin/sh\necho rust tool\n")
+    for tool in (pyenv_bin / "pytool", cargo_bin / "rstool"):
+        tool.chmod(0o755)
+    (home / ".cargo" / "credentials.toml").write_text("TOKEN-CARGO")
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_rsa").write_text("SECRET-KEY")
+    monkeypatch.setenv("PATH", f"{pyenv_bin}:{cargo_bin}:{os.environ['PATH']}")
+    skill = tmp_path / "skill"
+    skill.mkdir()
+    box = Sandbox.for_run(skill, home=home)
+    assert box.tools == (home / ".pyenv", cargo_bin)
+    result = await run_command(
+        f"pytool; rstool; cat {home}/.cargo/credentials.toml {home}/.ssh/id_rsa; "
+        f"echo \"listing: $(ls -A {home} | tr '\\n' ' ')\"",
+        skill, sandbox=box,
+    )  # fmt: skip
+    assert "3.11" in result.output and "rust tool" in result.output
+    assert "TOKEN-CARGO" not in result.output and "SECRET-KEY" not in result.output
+    assert "listing: .cargo .pyenv \n" in result.output
+
+
+@needs_sandbox
 async def test_tmp_is_private(skill: Path, tmp_path: Path) -> None:
     token = secrets.token_hex(6)
     (tmp_path / f"theirs-{token}").write_text("someone else's")
