@@ -84,6 +84,8 @@ class WindowSettings:
 @dataclass(slots=True)
 class Settings:
     roots: list[str] = field(default_factory=list)
+    # Folders searched for GGUF models besides the usual places (`studio.llm.discovery`).
+    model_folders: list[str] = field(default_factory=list)
     include_hidden: bool = False
     editor_font: EditorFont = field(default_factory=EditorFont)
     backend: BackendSettings = field(default_factory=BackendSettings)
@@ -96,6 +98,7 @@ class Settings:
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "roots": list(self.roots),
+            "model_folders": list(self.model_folders),
             "include_hidden": self.include_hidden,
             "editor_font": _section_data(self.editor_font),
             "backend": _section_data(self.backend),
@@ -189,6 +192,7 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
     reader = _Reader(where)
     settings = Settings()
     settings.roots = reader.text_list(data, "roots")
+    settings.model_folders = reader.text_list(data, "model_folders")
     settings.include_hidden = reader.boolean(data, "include_hidden", False)
     settings.open_tabs = reader.text_list(data, "open_tabs")
     settings.remember_window = reader.boolean(data, "remember_window", True)
