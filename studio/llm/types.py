@@ -115,3 +115,17 @@ class StreamEnd:
 
 
 StreamEvent = TextChunk | ThinkingChunk | ToolCallChunk | StreamEnd
+
+
+DEFAULT_CONTEXT_SIZE = 8192
+"""The context the studio asks a model server for when the settings do not say: enough for a
+trimmed catalog and a few tool rounds, small enough for the KV cache of a laptop."""
+_MAX_CONTEXT = 100_000_000
+
+
+def context_tokens(value: Any) -> int | None:
+    """`value` when it is a believable context length in tokens, else None (a server may send
+    anything: text, a negative number, a bool)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < _MAX_CONTEXT:
+        return value
+    return None
