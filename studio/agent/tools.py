@@ -5,7 +5,7 @@ skill, nothing outside it) and `run_skill_script` (its spec; running is `execute
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -68,8 +68,10 @@ class SkillToolbox:
             raise ToolError(f"there is no skill named {name!r}; the skills are: {known}")
         return self._skills[name]
 
-    def specs(self) -> list[ToolSpec]:
-        names = self.names
+    def specs(self, offered: Collection[str] | None = None) -> list[ToolSpec]:
+        """The tools' specs; their `skill` parameter lists the skills in `offered` (the catalog's,
+        when it was fitted to a small context: 400 names would fill it on their own), or all."""
+        names = self.names if offered is None else [name for name in self.names if name in offered]
         skill_param = {"type": "string", "enum": names, "description": "the skill's name"}
         return [
             ToolSpec(
