@@ -12,6 +12,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from studio.llm.jsonrepair import repair_json
+
 _DECODER = json.JSONDecoder()
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -47,8 +49,19 @@ class ToolCall:
         try:
             value, _ = _DECODER.raw_decode(text.strip())
         except (ValueError, RecursionError):
-            return cls(call_id, name, {}, text)
+            value = _mended_object(text.strip())
         return cls(call_id, name, value) if isinstance(value, dict) else cls(call_id, name, {}, text)
+
+
+def _mended_object(text: str) -> Any:
+    """The slightly broken JSON object `text` is (see `jsonrepair`), or None."""
+    repaired = repair_json(text)
+    if repaired is None or text[repaired[1] :].strip():
+        return None
+    try:
+        return json.loads(repaired[0])
+    except (ValueError, RecursionError):
+        return None
 
 
 @dataclass(slots=True)
