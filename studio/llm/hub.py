@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -25,6 +26,8 @@ import httpx
 from studio.llm.discovery import huggingface_cache
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
+_HEX = re.compile(r"[0-9a-f]{40,64}")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 _CHUNK = 1024 * 1024
 _TIMEOUT = httpx.Timeout(30.0, connect=15.0)
 
@@ -99,7 +102,7 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
             f"{spec!r} is not a Hub repository; write it as OWNER/NAME[:FILE], "
             "e.g. Qwen/Qwen2.5-0.5B-Instruct-GGUF:qwen2.5-0.5b-instruct-q4_k_m.gguf"
         )
-    if file and (file.startswith("/") or ".." in file.split("/")):
+    if file and not _safe_file(file):
         raise HubError(f"{file!r} is not a file name inside the repository")
     return repo, file or None
 
@@ -150,12 +153,25 @@ def resolve(repo: str, file: str | None = None) -> RemoteFile:
     if sibling is None:
         listed = ", ".join(ggufs) if ggufs else "none"
         raise HubError(f"{repo} has no file {file!r}. Its GGUF files: {listed}.")
-    if not info.sha:
-        raise HubError(f"{where} did not say which commit {repo} is at; is HF_ENDPOINT a Hub?")
     lfs = sibling.lfs
-    return RemoteFile(
-        repo, file, info.sha, lfs.size if lfs else sibling.size, lfs.sha256 if lfs else None, sibling.blob_id
-    )
+    sha256 = lfs.sha256 if lfs else None
+    # These become paths in the cache: a server that sends anything else is not trusted with them.
+    if (
+        not _safe_file(file)
+        or not _HEX.fullmatch(info.sha or "")
+        or not (sha256 is None or _SHA256.fullmatch(sha256))
+    ):
+        raise HubError(
+            f"{where} answered with a commit, file name or checksum for {repo} that cannot be right; "
+            "is HF_ENDPOINT a Hugging Face Hub?"
+        )
+    blob_id = sibling.blob_id if _HEX.fullmatch(sibling.blob_id or "") else None
+    return RemoteFile(repo, file, str(info.sha), lfs.size if lfs else sibling.size, sha256, blob_id)
+
+
+def _safe_file(file: str) -> bool:
+    """A path inside the repository: relative, no `..`, no empty or backslashed parts."""
+    return bool(file) and "\\" not in file and all(part not in {"", ".", ".."} for part in file.split("/"))
 
 
 def _pick(repo: str, ggufs: list[str]) -> str:

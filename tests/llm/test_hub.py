@@ -157,3 +157,20 @@ def test_no_partial_left_when_the_file_exists_already(hub: FakeHub, tmp_path: Pa
     os.unlink(path)
     assert download(resolve(REPO, FILE)).read_bytes() == hub.repos[REPO][FILE].data
     assert hub.requests_to(f"/{REPO}/resolve/{COMMIT}/{FILE}").__len__() == 1, "the blob was reused"
+
+
+@pytest.mark.parametrize(
+    "name", ["../../evil.gguf", "a/../../evil.gguf", "/etc/evil.gguf", "a\\..\\evil.gguf"]
+)
+def test_a_hostile_hub_cannot_name_a_file_outside_the_cache(hub: FakeHub, tmp_path: Path, name: str) -> None:
+    hub.repos["tester/Evil-GGUF"] = {name: HubFile(b"GGUF")}
+    with pytest.raises(HubError, match="cannot be right"):
+        resolve("tester/Evil-GGUF")
+
+
+def test_a_hostile_hub_cannot_name_a_commit_or_checksum_that_is_a_path(
+    hub: FakeHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("fakes.hub.COMMIT", "../../../../tmp")
+    with pytest.raises(HubError, match="cannot be right"):
+        resolve(REPO, FILE)
