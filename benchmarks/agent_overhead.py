@@ -59,6 +59,9 @@ class TimedClient:
     async def model_info(self, name: str) -> ModelInfo:
         return await self.inner.model_info(name)
 
+    async def context_length(self, model: str) -> int | None:
+        return await self.inner.context_length(model)
+
     async def chat(
         self, model: str, messages: Sequence[Message], tools: Sequence[ToolSpec] | None = None,
         think: bool = False, tool_choice: str | None = None, options: dict[str, Any] | None = None,

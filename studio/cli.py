@@ -21,6 +21,7 @@ COMMANDS = {
     "prompt": "studio.commands.prompt",
     "policy": "studio.commands.policy",
     "chat": "studio.commands.chat",
+    "models": "studio.commands.models",
 }
 
 EXIT_USAGE = 2

@@ -20,6 +20,7 @@ import yaml
 from studio import paths
 from studio.fsutil import atomic_write_text
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
+from studio.llm.types import DEFAULT_CONTEXT_SIZE
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,9 @@ DEFAULT_URLS: dict[str, str] = {
 # Seconds, as (lowest, highest) the settings accept.
 CONNECT_TIMEOUT_RANGE = (1, 300)
 IDLE_TIMEOUT_RANGE = (1, 3600)
+# Tokens: below 1,024 no catalog and answer fit; above a million no model goes.
+CONTEXT_SIZE_RANGE = (1024, 1_048_576)
+THREADS_RANGE = (0, 256)
 
 
 def settings_path() -> Path:
@@ -62,6 +66,9 @@ class BackendSettings:
         connect_timeout: seconds to wait for the server to accept the connection.
         idle_timeout: seconds the server may go without sending a piece of the answer (the first
             one included, which a cold model on a small machine takes longest to send).
+        context_size: the most context, in tokens, the studio asks for: the embedded engine's
+            context and Ollama's `num_ctx` (each at most the model's own).
+        threads: the embedded engine's CPU threads; 0 lets the studio choose for this machine.
     """
 
     kind: BackendKind = "ollama"
@@ -71,6 +78,8 @@ class BackendSettings:
     think: bool = False
     connect_timeout: int = CONNECT_TIMEOUT
     idle_timeout: int = IDLE_TIMEOUT
+    context_size: int = DEFAULT_CONTEXT_SIZE
+    threads: int = 0
 
 
 @dataclass(slots=True)
@@ -84,6 +93,8 @@ class WindowSettings:
 @dataclass(slots=True)
 class Settings:
     roots: list[str] = field(default_factory=list)
+    # Folders searched for GGUF models besides the usual places (`studio.llm.discovery`).
+    model_folders: list[str] = field(default_factory=list)
     include_hidden: bool = False
     editor_font: EditorFont = field(default_factory=EditorFont)
     backend: BackendSettings = field(default_factory=BackendSettings)
@@ -96,6 +107,7 @@ class Settings:
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "roots": list(self.roots),
+            "model_folders": list(self.model_folders),
             "include_hidden": self.include_hidden,
             "editor_font": _section_data(self.editor_font),
             "backend": _section_data(self.backend),
@@ -189,6 +201,7 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
     reader = _Reader(where)
     settings = Settings()
     settings.roots = reader.text_list(data, "roots")
+    settings.model_folders = reader.text_list(data, "model_folders")
     settings.include_hidden = reader.boolean(data, "include_hidden", False)
     settings.open_tabs = reader.text_list(data, "open_tabs")
     settings.remember_window = reader.boolean(data, "remember_window", True)
@@ -218,6 +231,9 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
                                       *CONNECT_TIMEOUT_RANGE, "backend."),
         idle_timeout=reader.number(backend, "idle_timeout", IDLE_TIMEOUT, *IDLE_TIMEOUT_RANGE,
                                    "backend."),
+        context_size=reader.number(backend, "context_size", DEFAULT_CONTEXT_SIZE,
+                                   *CONTEXT_SIZE_RANGE, "backend."),
+        threads=reader.number(backend, "threads", 0, *THREADS_RANGE, "backend."),
     )
 
     window = reader.section(data, "window", {"geometry", "state"})

@@ -119,3 +119,23 @@ def test_store_saves_atomically_to_its_path(tmp_path: Path) -> None:
     assert store.save()
     assert SettingsStore(path).settings.include_hidden
     assert [p.name for p in path.parent.iterdir()] == ["settings.yaml"]
+
+
+def test_context_size_threads_and_model_folders_round_trip_and_bad_ones_fall_back(tmp_path: Path) -> None:
+    path = tmp_path / "settings.yaml"
+    settings = Settings(model_folders=["/models"])
+    settings.backend.context_size = 4096
+    settings.backend.threads = 2
+    save_settings(settings, path)
+    loaded = load_settings(path)
+    assert loaded.problems == []
+    backend = loaded.settings.backend
+    assert (loaded.settings.model_folders, backend.context_size, backend.threads) == (["/models"], 4096, 2)
+    path.write_text("model_folders: /models\nbackend: {context_size: 100, threads: -1}\n", encoding="utf-8")
+    result = load_settings(path)
+    backend = result.settings.backend
+    assert (result.settings.model_folders, backend.context_size, backend.threads) == ([], 8192, 0)
+    joined = "\n".join(result.problems)
+    assert "`model_folders` should be a list of paths" in joined
+    assert "`backend.context_size` should be a whole number from 1024 to 1048576" in joined
+    assert "`backend.threads` should be a whole number from 0 to 256" in joined

@@ -49,8 +49,6 @@ class ToolExecutor:
             whose approval says so.
     """
 
-    toolbox_tool_names = TOOL_NAMES
-
     def __init__(
         self,
         toolbox: SkillToolbox,
@@ -89,7 +87,14 @@ class ToolExecutor:
         workspace = self.toolbox.workspace.resolve()
         return workspace if directory.resolve().is_relative_to(workspace) else directory.resolve()
 
+    @property
+    def toolbox_tool_names(self) -> tuple[str, ...]:
+        """The names taken for calls in a model's text: the tools, and the skills, which small
+        models call as if they were tools (`execute` makes that `activate_skill`)."""
+        return (*TOOL_NAMES, *self.toolbox.names)
+
     async def execute(self, call: ToolCall) -> AsyncIterator[Event]:
+        call = self.toolbox.repair_call(call)
         if call.name not in TOOL_NAMES:
             yield ToolFinished(
                 call.id, call.name, "error",
@@ -132,7 +137,7 @@ class ToolExecutor:
                     f"skill {entry.name!r} lives in a zip archive; its scripts cannot run "
                     "until the user unpacks it"
                 )
-            problem = command_problem(command)
+            problem = command_problem(command) or self.toolbox.missing_script(entry.name, command)
             if problem is not None:
                 raise ToolError(problem)
         except ToolError as exc:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from studio.skills.catalog import build_catalog
 from studio.skills.summary import SkillSummary
+
+CATALOG_SHARE = 0.25
+"""The part of the model's context the catalog may take by default; the rest is for the
+instructions, the tools, the conversation, the skill the model loads and its answer."""
+_NAMES_SHOWN = 8
 
 INSTRUCTIONS = """\
 You are a helpful assistant working in the user's project. You can use Agent Skills: folders of
@@ -24,9 +30,58 @@ How to use skills:
 
 def system_prompt(skills: Sequence[SkillSummary], extra: str | None = None) -> tuple[str, list[str]]:
     """The system prompt, and the names of the skills left out of it (they would not load)."""
-    catalog = build_catalog(skills)
+    fitted = fit_system_prompt(skills, None, extra=extra)
+    return fitted.text, list(fitted.skipped)
+
+
+@dataclass(frozen=True, slots=True)
+class SystemPrompt:
+    """A system prompt fitted to a model's context.
+
+    Attributes:
+        text: the prompt.
+        skipped: names of skills left out because a client would not load them.
+        left_out: names of loadable skills left out to fit the context, most relevant first.
+    """
+
+    text: str
+    skipped: tuple[str, ...]
+    left_out: tuple[str, ...]
+
+    def notice(self) -> str | None:
+        """What to tell the user when skills were left out to fit, or None."""
+        if not self.left_out:
+            return None
+        count = len(self.left_out)
+        shown = ", ".join(self.left_out[:_NAMES_SHOWN]) + (", ..." if count > _NAMES_SHOWN else "")
+        return (
+            f"{count} skill{'s' if count != 1 else ''} did not fit this model's context and "
+            f"{'were' if count != 1 else 'was'} left out of the catalog ({shown}); the ones most "
+            "relevant to the conversation were kept. To use one of them, pin it or try it from "
+            "the library, name it in your message, or pick a model with a longer context."
+        )
+
+
+def fit_system_prompt(
+    skills: Sequence[SkillSummary],
+    context_length: int | None,
+    *,
+    query: str = "",
+    keep: Collection[str] = (),
+    extra: str | None = None,
+    share: float = CATALOG_SHARE,
+) -> SystemPrompt:
+    """The system prompt for a model with `context_length` tokens (None: unknown, nothing is left
+    out): its catalog takes at most `share` of them, keeping the skills named in `keep` (pinned,
+    being tried) and then those most relevant to `query` (the user's message, or the recent
+    conversation)."""
+    budget = int(context_length * share) if context_length else None
+    catalog = build_catalog(skills, budget=budget, query=query, keep=keep)
     parts = [INSTRUCTIONS, catalog.xml]
     if extra:
         parts.append(extra)
-    skipped = [s.display_name for s in catalog.skipped]
-    return "\n".join(parts), skipped
+    return SystemPrompt(
+        "\n".join(parts),
+        tuple(s.display_name for s in catalog.skipped),
+        tuple(s.display_name for s in catalog.left_out),
+    )

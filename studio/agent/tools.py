@@ -4,12 +4,13 @@ skill, nothing outside it) and `run_skill_script` (its spec; running is `execute
 
 from __future__ import annotations
 
+import shlex
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from studio.llm.types import ToolSpec
+from studio.llm.types import ToolCall, ToolSpec
 from studio.skills.files import (
     NotRegularFile,
     list_skill_files,
@@ -26,6 +27,9 @@ READ = "read_skill_file"
 RUN = "run_skill_script"
 TOOL_NAMES = (ACTIVATE, READ, RUN)
 READ_CAP = 100_000
+SCRIPT_SUFFIXES = frozenset({".py", ".sh", ".bash", ".js", ".mjs", ".ts", ".rb", ".pl", ".php", ".ps1"})
+_USAGE_LINES = 8
+_USAGE_WIDTH = 200
 
 
 class ToolError(Exception):
@@ -74,8 +78,10 @@ class SkillToolbox:
             raise ToolError(f"there is no skill named {name!r}; the skills are: {known}")
         return self._skills[name]
 
-    def specs(self) -> list[ToolSpec]:
-        names = self.names
+    def specs(self, offered: Collection[str] | None = None) -> list[ToolSpec]:
+        """The tools' specs; their `skill` parameter lists the skills in `offered` (the catalog's,
+        when it was fitted to a small context: 400 names would fill it on their own), or all."""
+        names = self.names if offered is None else [name for name in self.names if name in offered]
         skill_param = {"type": "string", "enum": names, "description": "the skill's name"}
         return [
             ToolSpec(
@@ -111,6 +117,39 @@ class SkillToolbox:
                 },
             ),
         ]
+
+    def repair_call(self, call: ToolCall) -> ToolCall:
+        """The call a small model meant: one naming a skill as the tool is `activate_skill` of
+        it, and `activate_skill` given the skill as `skill` (the other tools' key) gets it as
+        `name`. Any other call comes back as it is."""
+        if call.name not in TOOL_NAMES and call.name in self._skills:
+            return ToolCall(call.id, ACTIVATE, {"name": call.name})
+        arguments = call.arguments
+        if call.name == ACTIVATE and "name" not in arguments and isinstance(arguments.get("skill"), str):
+            return ToolCall(call.id, ACTIVATE, {"name": arguments["skill"]})
+        return call
+
+    def missing_script(self, name: str, command: str) -> str | None:
+        """When `command` runs a script the skill does not have (`scripts/x.py`, `./tool.sh`:
+        the first word that looks like one), what to tell the model: the skill's real scripts
+        and the lines of its SKILL.md that show how to run them. None when there is no such
+        word or the script is there."""
+        entry = self.entry(name)
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return None
+        wanted = next((word for word in words if _names_a_script(word)), None)
+        if wanted is None or (entry.directory / wanted).exists():
+            return None
+        scripts = [str(f.path) for f in self._files(entry) if _names_a_script(str(f.path))]
+        lines = [f"there is no script {wanted} in skill {entry.name!r}."]
+        lines.append(f"Its scripts: {', '.join(scripts)}." if scripts else "It has no scripts.")
+        usage = _usage_lines(self.load(entry.name).body, scripts)
+        if usage:
+            lines.append("Its SKILL.md runs them like this:")
+            lines += [f"  {line}" for line in usage]
+        return "\n".join(lines)
 
     def load(self, name: str) -> Skill:
         entry = self.entry(name)
@@ -160,6 +199,28 @@ class SkillToolbox:
         with open(descriptor, "rb") as handle:
             data = handle.read(READ_CAP + 1)
         return _as_text(data, str(relative))
+
+
+def _names_a_script(word: str) -> bool:
+    """Whether a command's word is a script path inside the skill (absolute paths and `..` are the
+    policy's to judge, options and assignments are not paths)."""
+    if word.startswith(("-", "/", "~")) or "=" in word or ".." in PurePosixPath(word).parts:
+        return False
+    path = PurePosixPath(word)
+    return path.suffix.lower() in SCRIPT_SUFFIXES or (len(path.parts) > 1 and path.parts[0] == "scripts")
+
+
+def _usage_lines(body: str, scripts: Sequence[str]) -> list[str]:
+    """The lines of a SKILL.md body that mention one of `scripts` (by path or file name)."""
+    names = {name for script in scripts for name in (script, PurePosixPath(script).name)}
+    found: list[str] = []
+    for line in body.splitlines():
+        stripped = line.strip().strip("`").strip()
+        if stripped and any(name in stripped for name in names) and stripped not in found:
+            found.append(stripped[:_USAGE_WIDTH])
+            if len(found) == _USAGE_LINES:
+                break
+    return found
 
 
 # Far beyond any skill's files (the library lists 8 folders deep), and short enough that

@@ -13,7 +13,7 @@ from studio.llm.ollama import OllamaClient
 from studio.llm.openai import DEFAULT_URL as OPENAI_DEFAULT_URL
 from studio.llm.openai import OpenAIClient
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
-from studio.llm.types import Message, ModelInfo, StreamEvent, ToolSpec
+from studio.llm.types import DEFAULT_CONTEXT_SIZE, Message, ModelInfo, StreamEvent, ToolSpec
 
 BACKENDS = ("ollama", "openai", EMBEDDED)
 
@@ -33,6 +33,12 @@ class ChatClient(Protocol):
     async def list_models(self) -> list[ModelInfo]: ...
 
     async def model_info(self, name: str) -> ModelInfo: ...
+
+    async def context_length(self, model: str) -> int | None:
+        """The context `model` gets on this server, in tokens; None when the server does not say.
+        Fit the prompt (the catalog above all) to it; Ollama's client also sends it as `num_ctx`
+        from then on."""
+        ...
 
     def chat(
         self,
@@ -55,12 +61,16 @@ def make_client(
     api_key: str | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
     idle_timeout: float = IDLE_TIMEOUT,
+    context_size: int = DEFAULT_CONTEXT_SIZE,
 ) -> ChatClient:
     """A client for `backend` ("ollama", "openai" or "embedded") at `url` (None: the backend's
     default; the embedded engine's URL comes from `EmbeddedEngine.base_url`). The client uses
-    `http` and never closes it; with `http=None` it makes its own and closes it in `aclose()`."""
+    `http` and never closes it; with `http=None` it makes its own and closes it in `aclose()`.
+    `context_size` is the most context Ollama is asked for (other servers set theirs at start)."""
     if backend == "ollama":
-        return OllamaClient(url, http, connect_timeout=connect_timeout, idle_timeout=idle_timeout)
+        return OllamaClient(
+            url, http, connect_timeout=connect_timeout, idle_timeout=idle_timeout, context_size=context_size
+        )
     if backend == "openai":
         return OpenAIClient(
             url or OPENAI_DEFAULT_URL,

@@ -27,6 +27,7 @@ from studio.llm.errors import EngineError
 from studio.llm.gguf import GGUFError, is_gguf, read_metadata
 from studio.llm.openai import OpenAIClient
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
+from studio.llm.types import DEFAULT_CONTEXT_SIZE, context_tokens
 
 BACKEND_NAME = "embedded"
 START_HINT = "The embedded engine is not running; start it again by picking the model file."
@@ -35,6 +36,7 @@ _STDERR_LINES = 40
 _LOG_LINES_SHOWN = 12
 _POLL_INTERVAL = 0.25
 _STOP_GRACE = 5.0
+_MAX_THREADS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,17 @@ def find_ollama_models(models_dir: Path | None = None) -> list[OllamaModelFile]:
     return sorted(found, key=lambda item: item.name)
 
 
+def default_threads() -> int:
+    """Threads for the engine when the settings leave it to the studio: the CPUs this process may
+    use (a container's or `taskset`'s limit, not the machine's count), at most 8: generating
+    tokens is bound by memory speed, and more threads only slow a busy machine down."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        usable = os.cpu_count() or 1
+    return max(1, min(usable, _MAX_THREADS))
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind((host, 0))
@@ -131,7 +144,9 @@ def _child_environment() -> dict[str, str]:
 class EmbeddedEngine:
     """One llama.cpp server process serving `model_path`, with an OpenAI-compatible API.
 
-    `chat_template=None` keeps the model's own template unless that one cannot offer tools and the
+    `ctx_size` is the context in tokens (at most the model's own: it is lowered at start);
+    `threads=0` uses `default_threads()`. `chat_template=None` keeps the model's own template
+    unless that one cannot offer tools and the
     model speaks ChatML; then `chat_templates.CHATML_TOOLS` is used. `chat_template=""` always
     keeps the model's own; any other text is used as the template. Use it as
     `async with EmbeddedEngine(path) as engine:` or call `start()` and `stop()`.
@@ -145,7 +160,7 @@ class EmbeddedEngine:
         self,
         model_path: Path,
         *,
-        ctx_size: int = 4096,
+        ctx_size: int = DEFAULT_CONTEXT_SIZE,
         threads: int = 0,
         chat_template: str | None = None,
         startup_timeout: float = 120.0,
@@ -154,7 +169,7 @@ class EmbeddedEngine:
     ) -> None:
         self.model_path = Path(model_path)
         self.ctx_size = ctx_size
-        self.threads = threads
+        self.threads = threads or default_threads()
         self.chat_template = chat_template
         self.startup_timeout = startup_timeout
         self.host = host
@@ -204,15 +219,21 @@ class EmbeddedEngine:
             command += ["--chat-template-file", str(self._template_file)]
         return command
 
-    def _choose_template(self) -> str | None:
-        if self.chat_template is not None:
-            return self.chat_template or None
+    def _read_model(self) -> str | None:
+        """Fit the context to what the model was trained for (more only makes it ramble) and
+        return the chat template to use instead of the model's own, if any."""
         try:
             metadata = read_metadata(self.model_path)
         except GGUFError as exc:
             raise EngineError(f"{exc}. Pick a .gguf model file.") from None
         except OSError as exc:
             raise EngineError(f"Cannot read {self.model_path}: {exc.strerror or exc}.") from None
+        architecture = metadata.get("general.architecture")
+        trained = context_tokens(metadata.get(f"{architecture}.context_length"))
+        if trained:
+            self.ctx_size = min(self.ctx_size, trained)
+        if self.chat_template is not None:
+            return self.chat_template or None
         return tool_template_for(metadata)
 
     async def start(self) -> str:
@@ -226,7 +247,7 @@ class EmbeddedEngine:
             raise EngineError(f"The model file {self.model_path} does not exist. Pick another file.")
         if not is_gguf(self.model_path):
             raise EngineError(f"{self.model_path} is not a GGUF model file. Pick a .gguf file.")
-        template = self._choose_template()
+        template = self._read_model()
         if template is not None:
             handle, name = tempfile.mkstemp(prefix="studio-template-", suffix=".jinja")
             with os.fdopen(handle, "w", encoding="utf-8") as out:

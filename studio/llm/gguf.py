@@ -3,6 +3,7 @@ loading the model."""
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -25,6 +26,12 @@ _STRING = 8
 _ARRAY = 9
 # Arrays longer than this (the tokenizer's vocabulary) are skipped, not kept.
 _MAX_ARRAY = 64
+# Limits no real model comes near (a vocabulary has some 260,000 entries, a chat template some
+# 20 KB); a header past them is damaged or hostile, and reading it would exhaust memory or time.
+MAX_KEYS = 65_536
+MAX_STRING = 16 * 1024 * 1024
+MAX_ITEMS = 16 * 1024 * 1024
+_MAX_DEPTH = 4
 
 
 class GGUFError(ValueError):
@@ -50,35 +57,47 @@ def _unpack(handle: BinaryIO, fmt: str) -> Any:
     return struct.unpack(fmt, _read(handle, struct.calcsize(fmt)))[0]
 
 
+def _length(handle: BinaryIO, limit: int, what: str) -> int:
+    value: int = _unpack(handle, "<Q")
+    if value > limit:
+        raise GGUFError(f"{what} of {value:,} is more than the {limit:,} a model file can have")
+    return value
+
+
 def _string(handle: BinaryIO) -> str:
-    length = _unpack(handle, "<Q")
-    return _read(handle, length).decode("utf-8", errors="replace")
+    return _read(handle, _length(handle, MAX_STRING, "a string length")).decode("utf-8", errors="replace")
 
 
-def _value(handle: BinaryIO, kind: int) -> Any:
+def _value(handle: BinaryIO, kind: int, depth: int = 0) -> Any:
+    if depth > _MAX_DEPTH:
+        raise GGUFError("arrays are nested too deeply")
     if kind in _SCALARS:
         return _unpack(handle, _SCALARS[kind])
     if kind == _STRING:
         return _string(handle)
     if kind == _ARRAY:
         item_kind = _unpack(handle, "<I")
-        count = _unpack(handle, "<Q")
+        count = _length(handle, MAX_ITEMS, "an array length")
         if count > _MAX_ARRAY:
             _skip_array(handle, item_kind, count)
             return None
-        return [_value(handle, item_kind) for _ in range(count)]
+        return [_value(handle, item_kind, depth + 1) for _ in range(count)]
     raise GGUFError(f"unknown value type {kind}")
 
 
 def _skip_array(handle: BinaryIO, kind: int, count: int) -> None:
     if kind in _SCALARS:
-        handle.seek(struct.calcsize(_SCALARS[kind]) * count, 1)
+        # A seek past the end succeeds silently; check, so a damaged count ends the read here.
+        if handle.seek(struct.calcsize(_SCALARS[kind]) * count, 1) > os.fstat(handle.fileno()).st_size:
+            raise GGUFError("the header ends early")
     elif kind == _STRING:
+        # Past the end, the next length cannot be read: a damaged length ends the loop at once.
         for _ in range(count):
-            handle.seek(_unpack(handle, "<Q"), 1)
+            handle.seek(_length(handle, MAX_STRING, "a string length"), 1)
+    elif kind == _ARRAY:
+        raise GGUFError("an array of arrays is too long")
     else:
-        for _ in range(count):
-            _value(handle, kind)
+        raise GGUFError(f"unknown value type {kind}")
 
 
 def read_metadata(path: Path) -> dict[str, Any]:
@@ -97,7 +116,7 @@ def read_metadata(path: Path) -> dict[str, Any]:
             if version < 2:
                 raise GGUFError(f"GGUF version {version} is too old")
             _unpack(handle, "<Q")  # tensor count
-            count = _unpack(handle, "<Q")
+            count = _length(handle, MAX_KEYS, "a key count")
             metadata: dict[str, Any] = {}
             for _ in range(count):
                 key = _string(handle)

@@ -23,6 +23,7 @@ from studio.llm.errors import (
 )
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, HTTPTransport, message_of
 from studio.llm.types import (
+    DEFAULT_CONTEXT_SIZE,
     Message,
     ModelInfo,
     StreamEnd,
@@ -32,6 +33,7 @@ from studio.llm.types import (
     ToolCall,
     ToolCallChunk,
     ToolSpec,
+    context_tokens,
 )
 
 DEFAULT_PORT = 11434
@@ -115,7 +117,10 @@ class OllamaClient:
         *,
         connect_timeout: float = CONNECT_TIMEOUT,
         idle_timeout: float = IDLE_TIMEOUT,
+        context_size: int = DEFAULT_CONTEXT_SIZE,
     ) -> None:
+        self.context_size = context_size
+        self._contexts: dict[str, int | None] = {}
         self._transport = HTTPTransport(
             base_url or default_url(),
             http,
@@ -194,6 +199,25 @@ class OllamaClient:
         details["capabilities"] = list(capabilities)
         return ModelInfo(name, "tools" in capabilities, "thinking" in capabilities, details)
 
+    async def context_length(self, model: str) -> int | None:
+        """The context, in tokens, that chats with `model` get: the model's own length (from
+        `/api/show`), at most `context_size`; None when the server does not say.
+
+        Once it is known, every chat with `model` sends it as `num_ctx` (unless the options name
+        one): without it Ollama uses its own default (2,048 or 4,096) and silently drops the start
+        of a longer prompt. Raises LLMError as `model_info` does."""
+        if model not in self._contexts:
+            data = await self._transport.request_json(
+                "POST", "/api/show", {"model": model}, self._status_error(model)
+            )
+            info = data.get("model_info") if isinstance(data, dict) else None
+            trained = None
+            if isinstance(info, dict):
+                architecture = info.get("general.architecture")
+                trained = context_tokens(info.get(f"{architecture}.context_length"))
+            self._contexts[model] = min(trained, self.context_size) if trained else None
+        return self._contexts[model]
+
     def chat(
         self,
         model: str,
@@ -213,8 +237,11 @@ class OllamaClient:
         }
         if tools and tool_choice != "none":
             body["tools"] = [tool.to_json() for tool in tools]
-        if options:
-            body["options"] = _ollama_options(options)
+        sent = _ollama_options(options)
+        if self._contexts.get(model) and "num_ctx" not in sent:
+            sent["num_ctx"] = self._contexts[model]
+        if sent:
+            body["options"] = sent
         return self._stream(model, body)
 
     async def _stream(self, model: str, body: dict[str, Any]) -> AsyncGenerator[StreamEvent, None]:

@@ -43,6 +43,7 @@ from studio.llm.types import (
     ToolCall,
     ToolCallChunk,
     ToolSpec,
+    context_tokens,
 )
 
 DEFAULT_URL = "http://127.0.0.1:8080"
@@ -304,6 +305,31 @@ class OpenAIClient:
         details = {key: props[key] for key in ("model_path", "model_alias", "build_info") if key in props}
         details["chat_template_caps"] = caps
         return ModelInfo(name, bool(tools) if isinstance(tools, bool) else None, None, details)
+
+    async def context_length(self, model: str) -> int | None:
+        """The context, in tokens, the server gives `model`: llama.cpp's `n_ctx` (its `/props`),
+        else what `/v1/models` lists for it (vLLM's `max_model_len`, `context_length`, llama.cpp's
+        `meta.n_ctx_train`); None when the server does not say. An OpenAI-compatible request
+        cannot change it: callers fit the prompt to it."""
+        try:
+            props = await self._root.get_json("/props", self._status_error(None))
+        except (HTTPError, BadResponse):
+            props = None
+        settings = props.get("default_generation_settings") if isinstance(props, dict) else None
+        if isinstance(settings, dict) and (n_ctx := context_tokens(settings.get("n_ctx"))):
+            return n_ctx
+        try:
+            models = await self.list_models()
+        except (HTTPError, BadResponse):
+            return None
+        for info in models:
+            if info.name == model:
+                meta = info.details.get("meta")
+                train = meta.get("n_ctx_train") if isinstance(meta, dict) else None
+                for value in (info.details.get("max_model_len"), info.details.get("context_length"), train):
+                    if found := context_tokens(value):
+                        return found
+        return None
 
     def chat(
         self,

@@ -2,7 +2,8 @@
 
 Small local models often answer with `{"name": "activate_skill", "arguments": {"name": "pdf"}}`
 in the text, bare, in a ```json fence, or inside `<tool_call>...</tool_call>` tags. Only objects that
-name a tool in the known set count, so ordinary JSON in an answer stays text.
+name a tool in the known set count, so ordinary JSON in an answer stays text. JSON with the slips
+`jsonrepair` mends (single quotes, trailing commas, a last brace missing) counts too.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from studio.llm.jsonrepair import repair_json
 from studio.llm.types import ToolCall, new_call_id
 
 _NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name")
@@ -22,6 +24,11 @@ _TAG = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
 _FENCE = re.compile(r"```[ \t]*(?:json|tool_call|tool|javascript)?[ \t]*\n(.*?)```", re.DOTALL)
 _EMPTY_FENCE = re.compile(r"```[ \t]*(?:json|tool_call|tool|javascript)?\s*```")
 _DECODER = json.JSONDecoder()
+# Mending walks to the end of the text: a few tries, over a window, keep a long answer full of
+# stray braces from costing quadratic time.
+_MAX_MENDS = 8
+_MEND_WINDOW = 65_536
+_CALL_START = re.compile(r"\{\s*[\"']")
 
 
 def _calls_from(value: Any, known: set[str]) -> list[ToolCall]:
@@ -56,13 +63,20 @@ def _calls_from(value: Any, known: set[str]) -> list[ToolCall]:
 def _scan(text: str, start: int, end: int, known: set[str]) -> list[tuple[int, int, list[ToolCall]]]:
     """Bare JSON calls in text[start:end], as (start, end, calls)."""
     found: list[tuple[int, int, list[ToolCall]]] = []
+    mends = 0
     i = text.find("{", start, end)
     while i != -1:
         try:
             value, stop = _DECODER.raw_decode(text, i)
         except (ValueError, RecursionError):
-            i = text.find("{", i + 1, end)
-            continue
+            mended = None
+            if mends < _MAX_MENDS and _CALL_START.match(text, i):
+                mends += 1
+                mended = _mended(text, i, min(end, i + _MEND_WINDOW))
+            if mended is None:
+                i = text.find("{", i + 1, end)
+                continue
+            value, stop = mended
         if stop > end:
             break
         calls = _calls_from(value, known)
@@ -74,11 +88,25 @@ def _scan(text: str, start: int, end: int, known: set[str]) -> list[tuple[int, i
     return found
 
 
+def _mended(text: str, start: int, end: int) -> tuple[Any, int] | None:
+    """The value of the slightly broken JSON at text[start], and where it ends; None if unmendable."""
+    repaired = repair_json(text, start, end)
+    if repaired is None:
+        return None
+    try:
+        return json.loads(repaired[0]), repaired[1]
+    except (ValueError, RecursionError):
+        return None
+
+
 def _whole(content: str, known: set[str]) -> list[ToolCall]:
     try:
         value = json.loads(content)
     except (ValueError, RecursionError):
-        return []
+        mended = _mended(content, 0, len(content))
+        if mended is None or content[mended[1]:].strip():
+            return []
+        value = mended[0]
     return _calls_from(value, known)
 
 

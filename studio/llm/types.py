@@ -12,6 +12,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from studio.llm.jsonrepair import repair_json
+
 _DECODER = json.JSONDecoder()
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -47,8 +49,19 @@ class ToolCall:
         try:
             value, _ = _DECODER.raw_decode(text.strip())
         except (ValueError, RecursionError):
-            return cls(call_id, name, {}, text)
+            value = _mended_object(text.strip())
         return cls(call_id, name, value) if isinstance(value, dict) else cls(call_id, name, {}, text)
+
+
+def _mended_object(text: str) -> Any:
+    """The slightly broken JSON object `text` is (see `jsonrepair`), or None."""
+    repaired = repair_json(text)
+    if repaired is None or text[repaired[1] :].strip():
+        return None
+    try:
+        return json.loads(repaired[0])
+    except (ValueError, RecursionError):
+        return None
 
 
 @dataclass(slots=True)
@@ -115,3 +128,17 @@ class StreamEnd:
 
 
 StreamEvent = TextChunk | ThinkingChunk | ToolCallChunk | StreamEnd
+
+
+DEFAULT_CONTEXT_SIZE = 8192
+"""The context the studio asks a model server for when the settings do not say: enough for a
+trimmed catalog and a few tool rounds, small enough for the KV cache of a laptop."""
+_MAX_CONTEXT = 100_000_000
+
+
+def context_tokens(value: Any) -> int | None:
+    """`value` when it is a believable context length in tokens, else None (a server may send
+    anything: text, a negative number, a bool)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < _MAX_CONTEXT:
+        return value
+    return None

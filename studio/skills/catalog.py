@@ -1,25 +1,148 @@
-"""The `<available_skills>` catalog an agent's system prompt carries: names, descriptions, places."""
+"""The `<available_skills>` catalog an agent's system prompt carries: names, descriptions, places.
+
+With a token budget (a small model's context), the catalog keeps the skills most relevant to the
+conversation, scored by the terms they share with it, and says which it left out.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+import re
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from studio.skills.summary import SkillSummary
 
+_OPEN = "<available_skills>"
+_CLOSE = "</available_skills>"
+_WORD = re.compile(r"[^\W_]+")
+# Words that say nothing about which skill fits.
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "please",
+        "that",
+        "the",
+        "this",
+        "to",
+        "use",
+        "using",
+        "want",
+        "what",
+        "when",
+        "which",
+        "with",
+        "you",
+        "your",
+    ]
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Catalog:
+    """The catalog's XML and the skills in it.
+
+    Attributes:
+        skipped: skills a client would not load (broken, nameless, a second of one name).
+        left_out: loadable skills that did not fit the token budget, most relevant first.
+    """
+
     xml: str
     included: tuple[SkillSummary, ...]
     skipped: tuple[SkillSummary, ...]
+    left_out: tuple[SkillSummary, ...] = ()
 
 
-def build_catalog(summaries: Iterable[SkillSummary]) -> Catalog:
+def estimate_tokens(text: str) -> int:
+    """A cheap estimate, on the high side, of the tokens `text` costs a model: 3.5 characters a
+    token for ASCII (tokenizers do better on English), one per character for the rest (CJK and
+    symbols take a token or more each)."""
+    wide = sum(1 for char in text if ord(char) > 127)
+    return math.ceil((len(text) - wide) / 3.5) + wide
+
+
+def _entry(summary: SkillSummary) -> str:
+    return "\n".join([
+        "  <skill>",
+        f"    <name>{escape(summary.name or '')}</name>",
+        f"    <description>{escape((summary.description or '').strip())}</description>",
+        f"    <location>{escape(str(summary.skill_file))}</location>",
+        "  </skill>",
+    ])  # fmt: skip
+
+
+def _terms(text: str) -> list[str]:
+    """Lower-case word stems: plural s dropped, cut at 6 letters, so "conversions" and "convert"
+    meet."""
+    stems = []
+    for word in _WORD.findall(text.lower()):
+        if len(word) < 2 or word in _STOP:
+            continue
+        if len(word) > 3 and word.endswith("s"):
+            word = word[:-1]
+        stems.append(word[:6])
+    return stems
+
+
+def rank_skills(summaries: Sequence[SkillSummary], query: str) -> list[SkillSummary]:
+    """`summaries` by relevance to `query`: terms shared with the skill's name count three times
+    those shared with its description, each weighted by how rare it is among the skills. Ties
+    (and skills sharing nothing) keep their order."""
+    wanted = set(_terms(query))
+    if not wanted:
+        return list(summaries)
+    names = [set(_terms((s.name or "").replace("-", " "))) for s in summaries]
+    descriptions = [set(_terms(s.description or "")) for s in summaries]
+    frequency: Counter[str] = Counter()
+    for name_terms, description_terms in zip(names, descriptions, strict=True):
+        frequency.update((name_terms | description_terms) & wanted)
+    weight = {term: math.log((len(summaries) + 1) / (count + 0.5)) for term, count in frequency.items()}
+    scores = [
+        sum(weight[t] * 3 for t in wanted & name_terms) + sum(weight[t] for t in wanted & description_terms)
+        for name_terms, description_terms in zip(names, descriptions, strict=True)
+    ]
+    order = sorted(range(len(summaries)), key=lambda index: (-scores[index], index))
+    return [summaries[index] for index in order]
+
+
+def build_catalog(
+    summaries: Iterable[SkillSummary],
+    *,
+    budget: int | None = None,
+    query: str = "",
+    keep: Collection[str] = (),
+) -> Catalog:
     """The catalog of the loadable skills; those a client would not load are listed as skipped.
 
     Of several skills with one name only the first is included, as clients keep the first found.
+    With a `budget` (tokens, by `estimate_tokens`), the skills named in `keep` (pinned, being
+    tried) come first whatever they cost, then the others most relevant to `query` first while
+    they fit; the rest are `left_out`.
     """
     included: list[SkillSummary] = []
     skipped: list[SkillSummary] = []
@@ -30,14 +153,25 @@ def build_catalog(summaries: Iterable[SkillSummary]) -> Catalog:
             continue
         names.add(summary.name)
         included.append(summary)
-    lines = ["<available_skills>"]
-    for summary in included:
-        lines += [
-            "  <skill>",
-            f"    <name>{escape(summary.name or '')}</name>",
-            f"    <description>{escape((summary.description or '').strip())}</description>",
-            f"    <location>{escape(str(summary.skill_file))}</location>",
-            "  </skill>",
-        ]
-    lines.append("</available_skills>")
-    return Catalog("\n".join(lines), tuple(included), tuple(skipped))
+    left_out: list[SkillSummary] = []
+    if budget is not None:
+        included, left_out = _fit(included, budget, query, keep)
+    xml = "\n".join([_OPEN, *(_entry(summary) for summary in included), _CLOSE])
+    return Catalog(xml, tuple(included), tuple(skipped), tuple(left_out))
+
+
+def _fit(
+    summaries: list[SkillSummary], budget: int, query: str, keep: Collection[str]
+) -> tuple[list[SkillSummary], list[SkillSummary]]:
+    kept = [summary for summary in summaries if summary.name in keep]
+    others = rank_skills([summary for summary in summaries if summary.name not in keep], query)
+    used = estimate_tokens(_OPEN + "\n" + _CLOSE) + sum(estimate_tokens(_entry(s)) + 1 for s in kept)
+    chosen, left_out = list(kept), []
+    for summary in others:
+        cost = estimate_tokens(_entry(summary)) + 1
+        if used + cost <= budget:
+            chosen.append(summary)
+            used += cost
+        else:
+            left_out.append(summary)
+    return chosen, left_out

@@ -14,7 +14,7 @@ for a model without "thinking" (400), before taking a turn from the script.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from fakes.chatserver import ScriptedChatServer
 from fakes.httpserver import Exchange, Request
@@ -33,6 +33,8 @@ class FakeOllama(ScriptedChatServer):
     version = "0.12.6"
     # What /api/tags answers instead of the models' list, when set (a malformed list, say).
     tags: Any = None
+    # The `fake.context_length` /api/show reports per model (none when a model is not here).
+    context_lengths: ClassVar[dict[str, Any]] = {}
 
     def refusal(self, body: dict[str, Any]) -> tuple[int, Any] | None:
         name = body.get("model", "")
@@ -75,7 +77,8 @@ class FakeOllama(ScriptedChatServer):
     def _show(self, name: str) -> dict[str, Any]:
         return {
             "details": {"format": "gguf", "family": "fake", "parameter_size": "1M"},
-            "model_info": {"general.architecture": "fake"},
+            "model_info": {"general.architecture": "fake"}
+            | ({"fake.context_length": self.context_lengths[name]} if name in self.context_lengths else {}),
             "capabilities": list(self.models[name]),
         }
 

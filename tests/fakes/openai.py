@@ -47,6 +47,8 @@ class FakeOpenAI(ScriptedChatServer):
     ) -> None:
         super().__init__(models)
         self.props = props
+        # Fields /v1/models adds to a model's entry (vLLM's max_model_len, say).
+        self.model_fields: dict[str, dict[str, Any]] = {}
         self.reasoning_key = reasoning_key
         self.api_key = api_key
 
@@ -71,7 +73,10 @@ class FakeOpenAI(ScriptedChatServer):
         elif request.path == "/v1/chat/completions" and request.method == "POST":
             await self.play_chat(request, exchange)
         elif request.path == "/v1/models":
-            data = [{"id": name, "object": "model", "owned_by": "fake"} for name in self.models]
+            data = [
+                {"id": name, "object": "model", "owned_by": "fake"} | self.model_fields.get(name, {})
+                for name in self.models
+            ]
             await exchange.send(200, {"object": "list", "data": data})
         elif request.path == "/health":
             await exchange.send(200, {"status": "ok"})

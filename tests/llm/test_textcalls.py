@@ -144,3 +144,30 @@ def test_any_wrapped_call_is_found_and_the_prose_kept(
 @given(st.text(max_size=200))
 def test_text_without_a_known_call_is_left_alone(text: str) -> None:
     assert extract_tool_calls(text, {"no_such_tool_name_here"}) == ([], text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sure. {'name': 'activate_skill', 'arguments': {'name': 'pdf'}} Done.",
+        'Sure. {"name": "activate_skill", "arguments": {"name": "pdf",},} Done.',
+        '<tool_call>\n{"name": "activate_skill", "arguments": {"name": "pdf"}\n</tool_call> Done.',
+        '```json\n{"name": "activate_skill", "arguments": {"name": "pdf",}}\n``` Done.',
+    ],
+)
+def test_slightly_malformed_calls_are_mended(text: str) -> None:
+    found, rest = extract_tool_calls(text, KNOWN)
+    assert [(c.name, c.arguments) for c in found] == [("activate_skill", {"name": "pdf"})]
+    assert rest.replace("Sure.", "").strip() == "Done."
+
+
+def test_a_call_left_unclosed_at_the_end_is_mended() -> None:
+    text = 'I will load it: {"name": "activate_skill", "arguments": {"name": "pdf"'
+    found, rest = extract_tool_calls(text, KNOWN)
+    assert [(c.name, c.arguments) for c in found] == [("activate_skill", {"name": "pdf"})]
+    assert rest == "I will load it:"
+
+
+def test_prose_with_stray_braces_stays_text_and_costs_linear_time() -> None:
+    text = "{'a' " * 20_000 + "{'name': 'nothing known'}"
+    assert extract_tool_calls(text, KNOWN) == ([], text)
