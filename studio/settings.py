@@ -18,6 +18,7 @@ from typing import Any, Literal, cast, get_args
 import yaml
 
 from studio import paths
+from studio.agent.session import WORKSPACE_MODES, WorkspaceMode
 from studio.fsutil import atomic_write_text
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 
@@ -62,6 +63,9 @@ class BackendSettings:
         connect_timeout: seconds to wait for the server to accept the connection.
         idle_timeout: seconds the server may go without sending a piece of the answer (the first
             one included, which a cold model on a small machine takes longest to send).
+        workspace_mode: what the tool policy treats as the workspace: "skill" (each skill's own
+            folder) or "project" (`workspace`, or the folder the studio started in).
+        workspace: the project folder for "project".
     """
 
     kind: BackendKind = "ollama"
@@ -71,6 +75,8 @@ class BackendSettings:
     think: bool = False
     connect_timeout: int = CONNECT_TIMEOUT
     idle_timeout: int = IDLE_TIMEOUT
+    workspace_mode: WorkspaceMode = "skill"
+    workspace: str = ""
 
 
 @dataclass(slots=True)
@@ -218,6 +224,8 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
                                       *CONNECT_TIMEOUT_RANGE, "backend."),
         idle_timeout=reader.number(backend, "idle_timeout", IDLE_TIMEOUT, *IDLE_TIMEOUT_RANGE,
                                    "backend."),
+        workspace_mode=_workspace_mode(backend, where, reader.problems),
+        workspace=reader.text(backend, "workspace", "", "backend."),
     )
 
     window = reader.section(data, "window", {"geometry", "state"})
@@ -231,6 +239,15 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
             log.warning("%s: keeping the unknown setting `%s` as it is", where, key)
             settings.extra[str(key)] = data[key]
     return settings, reader.problems
+
+
+def _workspace_mode(backend: dict[str, Any], where: Path, problems: list[str]) -> WorkspaceMode:
+    mode = backend.get("workspace_mode", "skill")
+    if mode in WORKSPACE_MODES:
+        return cast(WorkspaceMode, mode)
+    problems.append(f"{where}: `backend.workspace_mode` is {mode!r}; it must be one of "
+                    f"{', '.join(WORKSPACE_MODES)}; skill is used instead")
+    return "skill"
 
 
 def load_settings(path: Path | None = None) -> LoadResult:

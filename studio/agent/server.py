@@ -149,7 +149,8 @@ def _gguf_for(name: str) -> Path:
         raise EngineError("The embedded engine needs a model: a .gguf file or a model Ollama has "
                           "pulled (Settings, the model picker, or --model).")
     path = Path(name).expanduser()
-    if path.is_file():
+    # A name that is written as a file is one: the engine then says what is wrong with it.
+    if path.is_file() or "/" in name or name.endswith(".gguf"):
         return path
     for model in find_ollama_models():
         if model.name == name or model.name.split(":")[0] == name:
