@@ -1,8 +1,9 @@
 """The chat pane, docked beside the editor: pick a backend and a model, choose the skills the model
 sees, and chat; every command a skill would run is approved in a dialog first.
 
-The pane owns the pieces of a chat (the backend, the saved chats, the grants and the audit log)
-and wires them; a `ChatSession` runs the turns and shows them in the `Transcript`.
+The pane holds the backend's state, the saved chats and the core's `SessionFactory` (model server,
+approver, grants, audit log); a `ChatSession` runs each turn in a core session and shows it in the
+`Transcript`.
 """
 
 from __future__ import annotations
