@@ -18,7 +18,7 @@ from typing import Any, Literal, cast, get_args
 import yaml
 
 from studio import paths
-from studio.agent.session import WORKSPACE_MODES, WorkspaceMode
+from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
 from studio.fsutil import atomic_write_text
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 

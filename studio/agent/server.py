@@ -12,14 +12,17 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-import httpx
+from typing import TYPE_CHECKING
 
 from studio.llm.client import ChatClient, make_client
 from studio.llm.embedded import EmbeddedEngine, find_ollama_models
 from studio.llm.errors import EngineError, LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import ModelInfo
+
+if TYPE_CHECKING:
+    # The app's one HTTP client, handed through to the model clients.
+    import httpx
 
 # (state, message): "checking", "ready", "down", "starting"; see `ModelServer.on_state`.
 StateListener = Callable[[str, str], None]

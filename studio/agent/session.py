@@ -15,9 +15,7 @@ import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast, get_args
-
-import httpx
+from typing import TYPE_CHECKING, Any, cast
 
 from studio.agent.approval import Approver
 from studio.agent.events import Done, Error, Event
@@ -28,15 +26,19 @@ from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.sandbox import Support
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox
+from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
 from studio.llm.errors import LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.summary import SkillSummary
 
-WorkspaceMode = Literal["project", "skill"]
-WORKSPACE_MODES: tuple[str, ...] = get_args(WorkspaceMode)
+if TYPE_CHECKING:
+    # The app's one HTTP client, handed through to the model clients.
+    import httpx
 
+__all__ = ["WORKSPACE_MODES", "ChatSession", "SessionFactory", "SessionSettings", "WorkspaceMode",
+           "make_executor"]
 
 @dataclass(frozen=True, slots=True)
 class SessionSettings:
