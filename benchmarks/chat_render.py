@@ -210,7 +210,7 @@ def measure(tokens: int, rate: float, history: int) -> dict[str, Any]:
             return model, name
 
         pane.backend.list_models = list_models  # type: ignore[method-assign]
-        pane.backend.open_client = open_client  # type: ignore[method-assign, assignment]
+        pane.backend.server.open = open_client  # type: ignore[method-assign, assignment]
         await pane.refresh_models()
         pane.transcript.show_messages(history_messages(history))
         pane.transcript.scroll_to_end()

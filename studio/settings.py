@@ -18,6 +18,7 @@ from typing import Any, Literal, cast, get_args
 import yaml
 
 from studio import paths
+from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
 from studio.fsutil import atomic_write_text
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import DEFAULT_CONTEXT_SIZE
@@ -69,6 +70,9 @@ class BackendSettings:
         context_size: the most context, in tokens, the studio asks for: the embedded engine's
             context and Ollama's `num_ctx` (each at most the model's own).
         threads: the embedded engine's CPU threads; 0 lets the studio choose for this machine.
+        workspace_mode: what the tool policy treats as the workspace: "skill" (each skill's own
+            folder) or "project" (`workspace`, or the folder the studio started in).
+        workspace: the project folder for "project".
     """
 
     kind: BackendKind = "ollama"
@@ -80,6 +84,8 @@ class BackendSettings:
     idle_timeout: int = IDLE_TIMEOUT
     context_size: int = DEFAULT_CONTEXT_SIZE
     threads: int = 0
+    workspace_mode: WorkspaceMode = "skill"
+    workspace: str = ""
 
 
 @dataclass(slots=True)
@@ -234,6 +240,8 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
         context_size=reader.number(backend, "context_size", DEFAULT_CONTEXT_SIZE,
                                    *CONTEXT_SIZE_RANGE, "backend."),
         threads=reader.number(backend, "threads", 0, *THREADS_RANGE, "backend."),
+        workspace_mode=_workspace_mode(backend, where, reader.problems),
+        workspace=reader.text(backend, "workspace", "", "backend."),
     )
 
     window = reader.section(data, "window", {"geometry", "state"})
@@ -247,6 +255,15 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
             log.warning("%s: keeping the unknown setting `%s` as it is", where, key)
             settings.extra[str(key)] = data[key]
     return settings, reader.problems
+
+
+def _workspace_mode(backend: dict[str, Any], where: Path, problems: list[str]) -> WorkspaceMode:
+    mode = backend.get("workspace_mode", "skill")
+    if mode in WORKSPACE_MODES:
+        return cast(WorkspaceMode, mode)
+    problems.append(f"{where}: `backend.workspace_mode` is {mode!r}; it must be one of "
+                    f"{', '.join(WORKSPACE_MODES)}; skill is used instead")
+    return "skill"
 
 
 def load_settings(path: Path | None = None) -> LoadResult:

@@ -33,7 +33,8 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
         roots=["/skills", "/archive.zip"],
         include_hidden=True,
         editor_font=EditorFont("DejaVu Sans Mono", 13),
-        backend=BackendSettings("openai", "http://127.0.0.1:9000/v1", "qwen3", "/m.gguf", True, 4, 600),
+        backend=BackendSettings("openai", "http://127.0.0.1:9000/v1", "qwen3", "/m.gguf", True, 4, 600,
+                                4096, 2, "project", "/work/project"),
         open_tabs=["/skills/pdf-tools"],
         remember_window=False,
     )
@@ -86,6 +87,18 @@ def test_timeouts_default_for_a_cold_model_and_bad_ones_fall_back(tmp_path: Path
     joined = "\n".join(result.problems)
     assert "`backend.connect_timeout` should be a whole number from 1 to 300" in joined
     assert "`backend.idle_timeout` should be a whole number from 1 to 3600" in joined
+
+
+def test_the_chat_workspace_is_each_skill_unless_set_and_a_bad_mode_falls_back(
+    tmp_path: Path,
+) -> None:
+    assert (Settings().backend.workspace_mode, Settings().backend.workspace) == ("skill", "")
+    path = tmp_path / "settings.yaml"
+    path.write_text("backend: {workspace_mode: repo, workspace: /src}\n", encoding="utf-8")
+    result = load_settings(path)
+    assert (result.settings.backend.workspace_mode, result.settings.backend.workspace) == (
+        "skill", "/src")
+    assert "`backend.workspace_mode` is 'repo'; it must be one of project, skill" in result.problems[0]
 
 
 def test_backend_url_defaults_to_the_kind(tmp_path: Path) -> None:

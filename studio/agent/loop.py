@@ -24,7 +24,7 @@ from studio.agent.events import (
 )
 from studio.agent.execute import ToolExecutor
 from studio.llm.client import ChatClient
-from studio.llm.errors import LLMError
+from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
 from studio.llm.textcalls import extract_tool_calls
 from studio.llm.types import (
     Message,
@@ -66,13 +66,19 @@ class Agent:
         self._offer_thinking = config.think
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:
+        """Notices about what the model cannot do. A server that cannot be reached raises, as the
+        chat after it would wait out the same timeout; a server that cannot tell (no such
+        endpoint, an odd answer) is not asked again and the chat goes on."""
         if self._capabilities_checked:
             return
-        self._capabilities_checked = True
         try:
             info = await self.client.model_info(self.config.model)
+        except (ServerNotRunning, Timeout, BadURL):
+            raise
         except LLMError:
+            self._capabilities_checked = True
             return
+        self._capabilities_checked = True
         if info.supports_tools is False:
             self._offer_tools = False
             yield Notice(
@@ -84,8 +90,13 @@ class Agent:
             yield Notice(f"{self.config.model} does not support thinking; it is switched off.")
 
     async def run(self, messages: list[Message]) -> AsyncIterator[Event]:
-        async for notice in self._check_capabilities():
-            yield notice
+        try:
+            async for notice in self._check_capabilities():
+                yield notice
+        except LLMError as exc:
+            yield Error(exc.user_message)
+            yield Done("error", "", 0)
+            return
         tools = self.executor.toolbox.specs() if self._offer_tools else None
         known = set(self.executor.toolbox_tool_names) if tools else set()
         recent: list[str] = []

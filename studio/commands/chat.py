@@ -29,21 +29,17 @@ from studio.agent.events import (
     ToolFinished,
     event_to_json,
 )
-from studio.agent.execute import ToolExecutor
-from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
-from studio.agent.prompt import system_prompt
+from studio.agent.loop import DEFAULT_MAX_ROUNDS
 from studio.agent.run import DEFAULT_TIMEOUT
+from studio.agent.session import WORKSPACE_MODES, SessionFactory, SessionSettings
 from studio.agent.terminal import TerminalApprover
-from studio.agent.tools import SkillToolbox
-from studio.llm.client import BACKENDS, ChatClient, make_client
-from studio.llm.embedded import EmbeddedEngine, find_ollama_models
+from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
 from studio.paths import config_dir, data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills.library import standard_locations
-from studio.skills.summary import SkillSummary
 from studio.skills.targets import collect
 
 
@@ -67,6 +63,10 @@ def register(subparsers: Any) -> None:
                         "standard locations)")
     parser.add_argument("--workspace", type=Path, default=None,
                         help="the project folder the tool policy protects (default: here)")
+    parser.add_argument("--workspace-mode", choices=WORKSPACE_MODES, default="project",
+                        help="project: a skill inside the workspace works on it (the default); "
+                        "skill: each skill's own folder is its workspace, as in the studio's "
+                        "default")
     approvals = parser.add_mutually_exclusive_group()
     approvals.add_argument("--auto-approve", action="store_true",
                            help="run what the policy would ask about; blocked stays blocked")
@@ -224,28 +224,6 @@ def _finished_line(event: ToolFinished) -> str:
     return head
 
 
-async def _pick_model(client: ChatClient) -> str:
-    models = await client.list_models()
-    if not models:
-        raise LLMError(
-            f"{client.base_url} has no models. Pull one (e.g. `ollama pull qwen3:0.6b`) or pass "
-            "--model."
-        )
-    return models[0].name
-
-
-def _gguf_for(name: str | None) -> Path:
-    if not name:
-        raise LLMError("--backend embedded needs --model: a .gguf file or a model Ollama has pulled")
-    path = Path(name).expanduser()
-    if path.is_file():
-        return path
-    for model in find_ollama_models():
-        if model.name == name or model.name.split(":")[0] == name:
-            return model.path
-    raise LLMError(f"{name} is neither a .gguf file nor a model Ollama has pulled (~/.ollama/models)")
-
-
 def _server_url(given: str | None, renderer: Renderer) -> str | None:
     """`--url` checked; one without a scheme gets http://, and the user is told."""
     if given is None:
@@ -293,50 +271,44 @@ async def _chat_until_signalled(
         raise
 
 
+def session_settings(args: argparse.Namespace, url: str | None) -> SessionSettings:
+    """The core session's settings from the command line."""
+    return SessionSettings(
+        backend=args.backend, url=url or "", model=args.model or "", think=args.think,
+        connect_timeout=args.connect_timeout, idle_timeout=args.idle_timeout,
+        workspace_mode=args.workspace_mode, workspace=(args.workspace or Path.cwd()).resolve(),
+        allow_network=args.allow_network, tool_timeout=args.timeout, max_rounds=args.max_rounds,
+        tool_choice=args.tool_choice, options=parse_options(args.option),
+    )
+
+
 async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
-    workspace = (args.workspace or Path.cwd()).resolve()
     history = load_history(args.history)
-    options = parse_options(args.option)
-    paths = _skill_paths(args, workspace)
-    collected = collect(paths)
+    try:
+        settings = session_settings(args, _server_url(args.url, renderer))
+    except LLMError as exc:
+        renderer.show(Error(exc.user_message))
+        return 1
+    collected = collect(_skill_paths(args, settings.workspace or Path.cwd()))
     for problem in collected.problems:
         renderer.note(f"studio chat: {problem}")
-    skills: list[SkillSummary] = collected.skills
-    prompt, skipped = system_prompt(skills)
-    if skipped:
-        renderer.show(Notice(f"left out of the catalog (they would not load): {', '.join(skipped)}"))
-    if not skills:
-        renderer.show(Notice("no skills found; pass --skills PATH to give the model some"))
-    engine: EmbeddedEngine | None = None
+    outcome = "error"
     async with httpx.AsyncClient() as http:
+        sessions = SessionFactory(approver, http, grants=Grants(config_dir() / "grants.yaml"),
+                                  audit=AuditLog(data_dir() / "audit.jsonl"))
         try:
-            url = _server_url(args.url, renderer)
-            if args.backend == "embedded":
-                engine = EmbeddedEngine(_gguf_for(args.model))
-                url = await engine.start()
-            client = make_client(args.backend, url, http, connect_timeout=args.connect_timeout,
-                                 idle_timeout=args.idle_timeout)
-            model = args.model if args.model and args.backend != "embedded" else None
-            model = model or await _pick_model(client)
-            grants = Grants(config_dir() / "grants.yaml")
-            audit = AuditLog(data_dir() / "audit.jsonl")
-            executor = ToolExecutor(SkillToolbox(skills, workspace), approver, grants, audit,
-                                    timeout=args.timeout, allow_network=args.allow_network)
-            config = AgentConfig(model=model, think=args.think, max_rounds=args.max_rounds,
-                                 tool_choice=args.tool_choice, options=options)
-            agent = Agent(client, executor, config)
-            messages = [Message("system", prompt), *history, Message("user", " ".join(args.prompt))]
-            outcome = "error"
-            async for event in agent.run(messages):
+            session = sessions.session(settings, collected.skills, history=history)
+            if session.skipped:
+                renderer.show(Notice("left out of the catalog (they would not load): "
+                                     + ", ".join(session.skipped)))
+            if not collected.skills:
+                renderer.show(Notice("no skills found; pass --skills PATH to give the model some"))
+            async for event in session.turn(" ".join(args.prompt)):
                 renderer.show(event)
                 if isinstance(event, Done):
                     outcome = event.reason
-        except LLMError as exc:
-            renderer.show(Error(exc.user_message))
-            return 1
         finally:
-            if engine is not None:
-                await engine.stop()
+            await sessions.close()
     return 0 if outcome == "answered" else 1
 
 

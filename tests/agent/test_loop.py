@@ -280,3 +280,30 @@ async def test_a_broken_grants_file_keeps_the_grant_for_the_session(
     assert any(isinstance(e, Notice) and "this session only" in e.message for e in events)
     assert len(approver.requests) == 1
     assert (workspace.parent / "grants.yaml").read_text() == "- {{{ not yaml\n"
+
+
+async def test_a_server_that_hangs_ends_the_turn_after_one_timeout(
+    http_client: httpx.AsyncClient, workspace: Path
+) -> None:
+    requests: list[bytes] = []
+    silent: list[asyncio.StreamWriter] = []
+
+    async def never_answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        requests.append(await reader.readline())
+        silent.append(writer)
+
+    server = await asyncio.start_server(never_answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    client = make_client("ollama", f"http://127.0.0.1:{port}", http_client, idle_timeout=0.3)
+    executor = ToolExecutor(SkillToolbox([], workspace), DenyAllApprover(), Grants(persist=False))
+    try:
+        events = await run_all(Agent(client, executor, AgentConfig(TOOL_MODEL)),
+                               [Message("user", "hi")])
+    finally:
+        for writer in silent:
+            writer.close()
+        server.close()
+    [error] = [e for e in events if isinstance(e, Error)]
+    assert "0.3 s" in error.message
+    assert isinstance(events[-1], Done) and events[-1].reason == "error"
+    assert [line.split()[1] for line in requests] == [b"/api/show"]

@@ -146,7 +146,7 @@ class ChatDock(QObject):
 
     def show_grants(self) -> GrantsDialog:
         if self._grants_dialog is None:
-            self._grants_dialog = GrantsDialog(self.pane.grants, self._window)
+            self._grants_dialog = GrantsDialog(self.pane.sessions.grants, self._window)
         self._grants_dialog.refresh()
         self._grants_dialog.show()
         self._grants_dialog.raise_()
@@ -154,7 +154,7 @@ class ChatDock(QObject):
 
     def show_audit(self) -> AuditDialog:
         if self._audit_dialog is None:
-            self._audit_dialog = AuditDialog(self.pane.audit, self._window)
+            self._audit_dialog = AuditDialog(self.pane.sessions.audit, self._window)
         self._audit_dialog.refresh()
         self._audit_dialog.show()
         self._audit_dialog.raise_()

@@ -1,8 +1,9 @@
 """The chat pane, docked beside the editor: pick a backend and a model, choose the skills the model
 sees, and chat; every command a skill would run is approved in a dialog first.
 
-The pane owns the pieces of a chat (the backend, the saved chats, the grants and the audit log)
-and wires them; a `ChatSession` runs the turns and shows them in the `Transcript`.
+The pane holds the backend's state, the saved chats and the core's `SessionFactory` (model server,
+approver, grants, audit log); a `ChatSession` runs each turn in a core session and shows it in the
+`Transcript`.
 """
 
 from __future__ import annotations
@@ -32,15 +33,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.agent.session import SessionFactory
 from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown
 from studio.fsutil import atomic_write_text
-from studio.llm.client import ChatClient
 from studio.llm.errors import LLMError
-from studio.policy import AuditLog, Grants
 from studio.settings import BACKEND_KINDS, BackendKind, SettingsStore
 from studio.skills.summary import SkillSummary
 from studio.ui import asyncqt
-from studio.ui.chat.backend import BACKEND_LABELS, Backend, ModelChoice, url_for
+from studio.ui.chat.backend import BACKEND_LABELS, Backend, ModelChoice, turn_settings, url_for
 from studio.ui.chat.chat_list_model import ChatListModel
 from studio.ui.chat.render import warm_up
 from studio.ui.chat.session import ChatSession, TurnSetup
@@ -101,7 +101,8 @@ class ChatPane(QWidget):
     Attributes:
         backend: the model server.
         session: the chat shown and its running turn.
-        grants, audit: what "always allow" granted, and the log of decisions and runs.
+        sessions: makes the core chat sessions the turns run in; holds the model server,
+            the approver, the grants ("always allow") and the audit log they share.
         store: the saved chats (None when the file cannot be opened; chats then are not saved).
 
     Signals:
@@ -111,18 +112,16 @@ class ChatPane(QWidget):
     busy_changed = Signal(bool)
 
     def __init__(self, settings: SettingsStore, skills: SkillSource | None = None, *,
-                 chat_store: ChatStore | None = None, grants: Grants | None = None,
-                 audit: AuditLog | None = None, parent: QWidget | None = None) -> None:
+                 chat_store: ChatStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("chatPane")
         self.setStyleSheet(CHAT_STYLE)
         self.settings_store = settings
         self.skills = skills if skills is not None else _NoSkills()
-        self.grants = grants if grants is not None else Grants()
-        self.audit = audit if audit is not None else AuditLog()
         self.tasks = TaskSet()
         self.backend = Backend(self)
         self.approver = DialogApprover(self)
+        self.sessions = SessionFactory(self.approver, server=self.backend.server)
         self._store_problem: str | None = None
         self.store = chat_store if chat_store is not None else self._open_store()
         self._chosen: tuple[str, ...] | None = None
@@ -187,7 +186,7 @@ class ChatPane(QWidget):
         self.skills_button.setToolTip("Which skills the model sees")
 
         self.transcript = Transcript()
-        self.session = ChatSession(self.store, self.transcript, self)
+        self.session = ChatSession(self.store, self.transcript, self.sessions, self)
 
         self.input = PromptEdit()
         self.input.setObjectName("chatInput")
@@ -550,20 +549,10 @@ class ChatPane(QWidget):
     def _setup(self) -> TurnSetup:
         backend = self.settings_store.settings.backend
         choice = self.current_model()
-        model = choice.name if choice is not None else ""
         skills, overrides = self.resolve_skills()
         think = self.think_check.isChecked() and self.think_check.isEnabled()
-
-        async def connect() -> tuple[ChatClient, str]:
-            if not model:
-                raise LLMError(self.backend.message or
-                               "No model is picked. Start the model server, then pick a model "
-                               "above (⟳ asks the server again).")
-            return await self.backend.open_client(
-                model, (backend.connect_timeout, backend.idle_timeout))
-
-        return TurnSetup(connect, backend.kind, model, think, skills, self.approver, self.grants,
-                         self.audit, overrides, self._chosen)
+        settings = turn_settings(backend, choice.name if choice is not None else "", think)
+        return TurnSetup(settings, skills, overrides, self._chosen)
 
     def send(self, text: str | None = None) -> asyncio.Task[None] | None:
         """Send `text` (or what is typed) as the next message; the turn's task, or None."""

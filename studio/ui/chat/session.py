@@ -1,5 +1,6 @@
-"""One chat on screen: its saved messages, the transcript that shows them, and the agent turn that
-runs as a task, each of its events mapped to the view and every finished message saved at once.
+"""One chat on screen: its saved messages, the transcript that shows them, and the turn that runs
+as a task in a core chat session (`studio.agent.session`), each of its events mapped to the view
+and every finished message saved at once.
 
 Stop cancels the turn's task: the model's HTTP stream closes, a running tool's process group is
 killed (see `studio.agent.run`), an open approval dialog closes, and what was shown so far is
@@ -10,15 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TypeVar, cast
 
 from PySide6.QtCore import QObject, Signal
 from shiboken6 import isValid
 
-from studio.agent.approval import Approver
 from studio.agent.events import (
     ApprovalGiven,
     ApprovalNeeded,
@@ -33,10 +32,7 @@ from studio.agent.events import (
     ToolOutput,
     ToolStarted,
 )
-from studio.agent.execute import ToolExecutor
-from studio.agent.loop import Agent, AgentConfig
-from studio.agent.prompt import system_prompt
-from studio.agent.tools import SkillToolbox
+from studio.agent.session import SessionFactory, SessionSettings
 from studio.chatstore import (
     ChatInfo,
     ChatStore,
@@ -46,10 +42,7 @@ from studio.chatstore import (
     history,
     title_for,
 )
-from studio.llm.client import ChatClient
-from studio.llm.errors import LLMError
 from studio.llm.types import Message
-from studio.policy import AuditLog, Grants
 from studio.skills.summary import SkillSummary
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.transcript import AssistantItem, Transcript
@@ -60,47 +53,20 @@ T = TypeVar("T")
 STOPPED_RESULT = "not finished: the user stopped the chat"
 
 
-class SkillFolderExecutor(ToolExecutor):
-    """Runs each skill's commands with the skill's own folder as the workspace the policy guards:
-    the studio has no project of its own, so anything outside the skill is "outside"."""
-
-    def workspace_for(self, directory: Path) -> Path:
-        return directory.resolve()
-
-
-Connect = Callable[[], Awaitable[tuple[ChatClient, str]]]
-
-
 @dataclass(slots=True)
 class TurnSetup:
     """What one turn needs besides the conversation.
 
     Attributes:
-        connect: gives the client and the model's name on the server (it may start the
-            embedded engine, so it runs inside the turn, where Stop can cancel it).
-        model: the model as the user picked it (saved with the chat).
+        settings: the core session's settings (backend, model, timeouts, workspace mode).
         overrides: skill name -> unsaved SKILL.md text that replaces the file for this turn.
         chosen: the skill names the user chose for the chat; None for the whole library.
     """
 
-    connect: Connect
-    backend: str
-    model: str
-    think: bool
+    settings: SessionSettings
     skills: list[SkillSummary]
-    approver: Approver
-    grants: Grants
-    audit: AuditLog | None
     overrides: dict[str, str] = field(default_factory=dict)
     chosen: tuple[str, ...] | None = None
-
-
-def build_agent(setup: TurnSetup, client: ChatClient, model: str) -> tuple[Agent, str, list[str]]:
-    """The agent for a turn, its system prompt, and the skills left out of the catalog."""
-    toolbox = SkillToolbox(setup.skills, Path.home(), setup.overrides)
-    executor = SkillFolderExecutor(toolbox, setup.approver, setup.grants, setup.audit)
-    prompt, skipped = system_prompt(setup.skills)
-    return Agent(client, executor, AgentConfig(model, think=setup.think)), prompt, skipped
 
 
 class ChatSession(QObject):
@@ -109,6 +75,7 @@ class ChatSession(QObject):
     Attributes:
         chat: the saved chat, or None for a new one that has no message yet.
         messages: the chat's saved messages, in order.
+        sessions: makes the core session each turn runs in.
 
     Signals:
         busy_changed: (bool) a turn started or ended.
@@ -118,11 +85,12 @@ class ChatSession(QObject):
     busy_changed = Signal(bool)
     chat_saved = Signal()
 
-    def __init__(self, store: ChatStore | None, transcript: Transcript,
+    def __init__(self, store: ChatStore | None, transcript: Transcript, sessions: SessionFactory,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.store = store
         self.transcript = transcript
+        self.sessions = sessions
         self.chat: ChatInfo | None = None
         self.messages: list[StoredMessage] = []
         self._tasks = TaskSet()
@@ -195,11 +163,11 @@ class ChatSession(QObject):
         if self.chat is not None:
             return
         if self.store is None:
-            self.chat = ChatInfo(0, title_for(prompt), 0.0, 0.0, setup.backend, setup.model,
+            self.chat = ChatInfo(0, title_for(prompt), 0.0, 0.0, setup.settings.backend, setup.settings.model,
                                  setup.chosen)
             return
         self.chat = self._guard(lambda store: store.create_chat(
-            title=title_for(prompt), backend=setup.backend, model=setup.model,
+            title=title_for(prompt), backend=setup.settings.backend, model=setup.settings.model,
             skills=setup.chosen)) or ChatInfo(0, title_for(prompt), 0.0, 0.0)
         self.chat_saved.emit()
 
@@ -220,7 +188,8 @@ class ChatSession(QObject):
         chat = self.chat
         if chat is None:
             return
-        changed = replace(chat, backend=setup.backend, model=setup.model, skills=setup.chosen)
+        changed = replace(chat, backend=setup.settings.backend, model=setup.settings.model,
+                          skills=setup.chosen)
         if changed != chat:
             self.chat = changed
             if self.store is not None and chat.id:
@@ -231,19 +200,15 @@ class ChatSession(QObject):
         self._answer = None
         self._cards = {}
         try:
-            try:
-                client, model = await setup.connect()
-            except LLMError as exc:
-                self.transcript.add_notice(exc.user_message, "error")
-                self._save(StoredMessage("error", exc.user_message))
-                return
-            agent, prompt, skipped = build_agent(setup, client, model)
-            if skipped:
-                self._notice(f"Left out of the catalog, as they would not load: {', '.join(skipped)}.")
-            messages = [Message("system", prompt), *conversation]
+            session = self.sessions.session(setup.settings, setup.skills, history=conversation,
+                                            overrides=setup.overrides)
+            if session.skipped:
+                self._notice("Left out of the catalog, as they would not load: "
+                             f"{', '.join(session.skipped)}.")
+            messages = session.messages
             self._saved_upto = len(messages)
-            # `run` is an async generator; closing it at once on Stop closes the HTTP stream.
-            events = cast(AsyncGenerator[Event, None], agent.run(messages))
+            # Closing the turn at once on Stop closes the HTTP stream and ends a running tool.
+            events = cast(AsyncGenerator[Event, None], session.turn())
             async with contextlib.aclosing(events):
                 async for event in events:
                     self._show(event, messages)

@@ -1,5 +1,5 @@
-"""The chat's backend makes its clients with the timeouts from Settings, and with the ones given
-at the start of a turn when Settings changed them since."""
+"""The studio's turns reach the model with the timeouts from Settings as they are when the turn
+starts, through the backend's model server."""
 
 from __future__ import annotations
 
@@ -8,36 +8,37 @@ import pytest
 from fakes.fixtures import TOOL_MODEL
 from fakes.ollama import FakeOllama
 from fakes.script import hang
-from fakes.streams import collect
 from pytestqt.qtbot import QtBot
 
-from studio.llm.errors import Timeout
-from studio.llm.types import Message
-from studio.ui.chat.backend import Backend
+from studio.agent.approval import NobodyApprover
+from studio.agent.events import Done, Error, Event
+from studio.agent.session import SessionFactory
+from studio.settings import BackendSettings
+from studio.ui.chat.backend import Backend, turn_settings
 from tests.ui.helpers import start
 
 
-@pytest.mark.parametrize(
-    ("configured", "at_turn", "expected"),
-    [((5, 0.3), None, "0.3 s"), ((5, 600), (5, 0.4), "0.4 s")],
-    ids=["from-configure", "from-the-turn"],
-)
+@pytest.mark.parametrize("idle", [0.3, 0.4])
 def test_a_stalled_answer_ends_after_the_idle_timeout_from_settings(
-    qtbot: QtBot, fake_ollama: FakeOllama, configured: tuple[float, float],
-    at_turn: tuple[float, float] | None, expected: str,
+    qtbot: QtBot, fake_ollama: FakeOllama, idle: float
 ) -> None:
     fake_ollama.script(hang())
     backend = Backend()
-    backend.configure("ollama", fake_ollama.url, configured)
+    backend.configure("ollama", fake_ollama.url, (5, 600))
+    settings = BackendSettings(kind="ollama", url=fake_ollama.url, model=TOOL_MODEL,
+                               connect_timeout=5, idle_timeout=idle)  # type: ignore[arg-type]
 
-    async def turn() -> Timeout:
+    async def turn() -> list[Event]:
         async with httpx.AsyncClient() as http:
             backend.attach(http)
-            client, model = await backend.open_client(TOOL_MODEL, at_turn)
-            with pytest.raises(Timeout) as info:
-                await collect(client.chat(model, [Message("user", "hi")]))
-        return info.value
+            sessions = SessionFactory(NobodyApprover(), server=backend.server)
+            session = sessions.session(turn_settings(settings, TOOL_MODEL, False), [])
+            return [event async for event in session.turn("hi")]
 
     task = start(turn())
     qtbot.waitUntil(task.done, timeout=30000)
-    assert f"sent no answer for {expected}" in task.result().user_message
+    events = task.result()
+    assert isinstance(events[-1], Done) and events[-1].reason == "error"
+    [error] = [e for e in events if isinstance(e, Error)]
+    assert f"sent no answer for {idle} s" in error.message
+

@@ -99,14 +99,14 @@ def test_always_allow_skips_the_dialog_for_the_same_scope_only(
                                      "scope": None}
     assert "other script" in other.output.toPlainText()
     assert tools.record.approval["choice"] == "once"  # type: ignore[index]
-    [grant] = pane.grants.all()
+    [grant] = pane.sessions.grants.all()
     assert (grant.command, grant.folder, grant.remembered) == ("python3", "scripts/", False)
 
     grants_view = window.chat.show_grants()
     assert grants_view.model.rowCount() == 1
     assert grants_view.model.data(grants_view.model.index(0, 3)) == "this session"
     grants_view.revoke_rows([0])
-    assert pane.grants.all() == [] and grants_view.empty.isVisibleTo(grants_view)
+    assert pane.sessions.grants.all() == [] and grants_view.empty.isVisibleTo(grants_view)
 
     audit_view = window.chat.show_audit()
     events = [audit_view.model.data(audit_view.model.index(row, 1))

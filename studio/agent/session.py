@@ -1,0 +1,180 @@
+"""One chat with a model that can use skills, the same for the CLI and the studio.
+
+A `ChatSession` owns the conversation (system prompt first), the model server's client, the
+skills' tools, the policy's workspace, the grants, the audit log and the network choice; `turn()`
+yields the typed events of one turn. A front end only renders those events and answers the
+approvals its `Approver` is asked, so a command gets the same verdict in both.
+
+Cancelling the task iterating `turn()` closes the model's HTTP stream and kills a running tool's
+process group (see `studio.agent.execute`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from studio.agent.approval import Approver
+from studio.agent.events import Done, Error, Event
+from studio.agent.execute import ToolExecutor
+from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
+from studio.agent.prompt import system_prompt
+from studio.agent.run import DEFAULT_TIMEOUT
+from studio.agent.sandbox import Support
+from studio.agent.server import ModelServer
+from studio.agent.tools import SkillToolbox
+from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
+from studio.llm.errors import LLMError
+from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
+from studio.llm.types import Message
+from studio.policy import AuditLog, Grants
+from studio.skills.summary import SkillSummary
+
+if TYPE_CHECKING:
+    # The app's one HTTP client, handed through to the model clients.
+    import httpx
+
+__all__ = ["WORKSPACE_MODES", "ChatSession", "SessionFactory", "SessionSettings", "WorkspaceMode",
+           "make_executor"]
+
+@dataclass(frozen=True, slots=True)
+class SessionSettings:
+    """How a chat reaches its model and how its tools are judged.
+
+    Attributes:
+        backend: "ollama", "openai" or "embedded".
+        url: the server's URL ("" for the backend's usual one; unused for embedded).
+        model: the model's name on the server ("" for its first); for embedded, a .gguf file or
+            a model Ollama has pulled.
+        workspace_mode: "project": the policy protects `workspace` and a skill inside it works
+            on it; "skill": each skill's own folder is its workspace, and everything else is
+            outside.
+        workspace: the project folder for "project" (None: the current folder).
+        allow_network: every tool run may use the network, not only the ones approved with it.
+        tool_timeout: seconds a tool run may take.
+        tool_choice: forces the first reply to be a tool call ("required" or a tool's name).
+        options: sampling options passed to the server.
+    """
+
+    backend: str = "ollama"
+    url: str = ""
+    model: str = ""
+    think: bool = False
+    connect_timeout: float = CONNECT_TIMEOUT
+    idle_timeout: float = IDLE_TIMEOUT
+    workspace_mode: WorkspaceMode = "project"
+    workspace: Path | None = None
+    allow_network: bool = False
+    tool_timeout: float = DEFAULT_TIMEOUT
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    tool_choice: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class _SkillFolderExecutor(ToolExecutor):
+    """The "skill" workspace mode: anything outside the skill's folder is outside."""
+
+    def workspace_for(self, directory: Path) -> Path:
+        return directory.resolve()
+
+
+def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], approver: Approver,
+                  grants: Grants, audit: AuditLog | None, *,
+                  overrides: Mapping[str, str] | None = None, home: Path | None = None,
+                  support: Support | None = None) -> ToolExecutor:
+    """The tools for `skills`, judged in the workspace `settings` chooses."""
+    workspace = (settings.workspace or Path.cwd()).resolve()
+    kind = _SkillFolderExecutor if settings.workspace_mode == "skill" else ToolExecutor
+    return kind(SkillToolbox(skills, workspace, overrides), approver, grants, audit,
+                timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
+                support=support)
+
+
+class ChatSession:
+    """One conversation and everything its turns need.
+
+    Attributes:
+        settings: the model, the workspace mode and the tools' limits.
+        messages: the conversation, the system prompt first; a turn appends the user's prompt,
+            the model's answers and the tool results.
+        skipped: skills left out of the catalog because they would not load.
+        executor: the tools, the policy context, grants and audit log.
+        server: the model server (the engine, for embedded).
+    """
+
+    def __init__(self, settings: SessionSettings, skills: Sequence[SkillSummary],
+                 approver: Approver, *, server: ModelServer, grants: Grants,
+                 audit: AuditLog | None, history: Sequence[Message] = (),
+                 overrides: Mapping[str, str] | None = None, home: Path | None = None,
+                 support: Support | None = None) -> None:
+        self.settings = settings
+        self.server = server
+        self.executor = make_executor(settings, skills, approver, grants, audit,
+                                      overrides=overrides, home=home, support=support)
+        prompt, self.skipped = system_prompt(list(skills))
+        self.messages: list[Message] = [Message("system", prompt), *history]
+        self._agent: Agent | None = None
+
+    async def turn(self, prompt: str | None = None) -> AsyncIterator[Event]:
+        """One turn answering `prompt` (None: the conversation's last message, already given).
+        Ends with `Done`; a server that cannot be reached gives `Error` then `Done("error")`."""
+        if prompt is not None:
+            self.messages.append(Message("user", prompt))
+        try:
+            agent = await self._connect()
+        except LLMError as exc:
+            yield Error(exc.user_message)
+            yield Done("error")
+            return
+        # Closing the loop's generator at once (on Stop, or an early return) closes the HTTP stream.
+        events = cast(AsyncGenerator[Event, None], agent.run(self.messages))
+        async with contextlib.aclosing(events):
+            async for event in events:
+                yield event
+
+    async def _connect(self) -> Agent:
+        if self._agent is None:
+            settings = self.settings
+            self.server.configure(settings.backend, settings.url,
+                                  (settings.connect_timeout, settings.idle_timeout))
+            client, model = await self.server.open(settings.model)
+            config = AgentConfig(model, think=settings.think, max_rounds=settings.max_rounds,
+                                 tool_choice=settings.tool_choice, options=dict(settings.options))
+            self._agent = Agent(client, self.executor, config)
+        return self._agent
+
+
+class SessionFactory:
+    """Makes chat sessions that share what outlives one chat: the HTTP client, the model server
+    (and its engine), the approver, the grants and the audit log.
+
+    Attributes:
+        server: the model server every session talks to.
+        approver: who is asked when the policy says `ask`.
+        grants, audit: "always allow" grants and the log of every decision and run.
+    """
+
+    def __init__(self, approver: Approver, http: httpx.AsyncClient | None = None, *,
+                 grants: Grants | None = None, audit: AuditLog | None = None,
+                 server: ModelServer | None = None, home: Path | None = None,
+                 support: Support | None = None) -> None:
+        self.approver = approver
+        self.server = server if server is not None else ModelServer(http)
+        self.grants = grants if grants is not None else Grants()
+        self.audit = audit if audit is not None else AuditLog()
+        self._home = home
+        self._support = support
+
+    def session(self, settings: SessionSettings, skills: Sequence[SkillSummary], *,
+                history: Sequence[Message] = (),
+                overrides: Mapping[str, str] | None = None) -> ChatSession:
+        return ChatSession(settings, skills, self.approver, server=self.server,
+                           grants=self.grants, audit=self.audit, history=history,
+                           overrides=overrides, home=self._home, support=self._support)
+
+    async def close(self) -> None:
+        """Stop the embedded engine, if one was started."""
+        await self.server.close()
