@@ -96,7 +96,7 @@ def _sort_key(column: int) -> Callable[[Problem], Any]:
     if column == ProblemsModel.SKILL:
         return lambda p: p.skill_name.lower()
     if column == ProblemsModel.FILE:
-        return lambda p: (p.diagnostic.file, p.diagnostic.line)
+        return lambda p: (p.diagnostic.file.lower(), p.diagnostic.line)
     if column == ProblemsModel.LINE:
         return lambda p: (p.diagnostic.line, p.diagnostic.column)
     return lambda p: (SEVERITY_RANK.get(p.diagnostic.severity, 3), p.diagnostic.code)
