@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -177,6 +178,7 @@ class FixAll(QObject):
         self.progress = progress
         progress.show()
         loop = asyncio.get_running_loop()
+        pool = ThreadPoolExecutor(1, thread_name_prefix="fix-all")
 
         def run(chunk: Sequence[Item]) -> None:
             for item in chunk:
@@ -186,11 +188,12 @@ class FixAll(QObject):
             for start in range(0, len(items), CHUNK):
                 if progress.wasCanceled():
                     return False
-                await loop.run_in_executor(None, run, items[start:start + CHUNK])
+                await loop.run_in_executor(pool, run, items[start:start + CHUNK])
                 progress.setValue(min(len(items), start + CHUNK))
                 progress.setLabelText(f"{label} {start + CHUNK:,} of {len(items):,}"
                                       if start + CHUNK < len(items) else label)
         finally:
+            pool.shutdown(wait=False)
             self.progress = None
             progress.close()
             progress.deleteLater()
@@ -208,7 +211,8 @@ class FixAll(QObject):
         def read(chunk: Sequence[tuple[Path, Path]]) -> list[SkillSummary]:
             return [summary_of(directory, root) for directory, root in chunk]
 
-        for start in range(0, len(known), CHUNK):
-            for summary in await loop.run_in_executor(None, read, known[start:start + CHUNK]):
-                library.update_skill(summary)
+        with ThreadPoolExecutor(1, thread_name_prefix="fix-all-read") as pool:
+            for start in range(0, len(known), CHUNK):
+                for summary in await loop.run_in_executor(pool, read, known[start:start + CHUNK]):
+                    library.update_skill(summary)
 
