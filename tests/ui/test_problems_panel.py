@@ -77,7 +77,7 @@ def test_filtering_by_severity_code_and_text(qtbot: QtBot, problems: list[Proble
     assert [p.diagnostic.code for p in model.problems()] == ["SK401"]
     model.set_filter(ProblemFilter())
     assert len(model.problems()) == 5
-    assert len(model.all_problems()) == 5
+    assert len(model.rows()) == 5
 
 
 def test_grouping_by_skill_is_a_tree_with_counts(qtbot: QtBot, problems: list[Problem]) -> None:
@@ -95,7 +95,7 @@ def test_grouping_by_skill_is_a_tree_with_counts(qtbot: QtBot, problems: list[Pr
     assert model.rowCount(model.index(0, 0)) == 2
     child = model.index(1, model.CODE, model.index(0, 0))
     assert child.data() == "SK131"
-    assert model.problem(child) is problems[3]
+    assert model.problem(child) == problems[3]
     assert model.index(0, 0).data(GROUP_ROLE).name == "alpha"
     model.set_filter(ProblemFilter(code="SK131"))
     assert [model.index(row, model.SKILL).data() for row in range(model.rowCount())] == [
@@ -122,7 +122,12 @@ def test_the_panel_filters_groups_and_fixes_every_of_a_code(qtbot: QtBot,
                                                             problems: list[Problem]) -> None:
     panel = ProblemsPanel()
     qtbot.addWidget(panel)
-    panel.set_problems(problems, "", ["lib: 1 valid, 2 with errors; top codes SK131 ×2"])
+    by_skill: dict[Path, list[Problem]] = {}
+    for problem in problems:
+        by_skill.setdefault(problem.directory, []).append(problem)
+    panel.set_findings([(folder, found[0].skill_name, [p.diagnostic for p in found])
+                        for folder, found in by_skill.items()],
+                       "", ["lib: 1 valid, 2 with errors; top codes SK131 ×2"])
     assert panel.roots_summary.text().startswith("lib: 1 valid")
     assert "1 error, 3 warnings, 1 note" in panel.summary.text()
     assert panel.code.itemText(1) == "SK131 (2)"
@@ -133,12 +138,14 @@ def test_the_panel_filters_groups_and_fixes_every_of_a_code(qtbot: QtBot,
     panel.text_filter.setText("version")
     qtbot.waitUntil(lambda: len(panel.model.problems()) == 1)
     panel.group_button.setChecked(True)
-    assert panel.table.rootIsDecorated()
+    assert panel.view is panel.tree and panel.tree.rootIsDecorated()
     assert panel.model.rowCount() == 1
 
     with qtbot.waitSignal(panel.fix_all_requested) as signal:
         panel.fix_all_requested.emit("SK131", panel.skills_with_code("SK131"))
     assert signal.args == ["SK131", [Path("/lib/beta"), Path("/lib/alpha")]]
+    panel.select_row(0)
+    assert panel.selected_problem() == problems[0]
 
 
 def test_the_whole_library_shows_a_summary_line_per_root(qtbot: QtBot, make_window: WindowFactory,

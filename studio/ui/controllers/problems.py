@@ -68,7 +68,7 @@ class ProblemsController(QObject):
         panel = self._panel
         if panel.library_scope:
             self._last_library_refresh = time.monotonic()
-            panel.set_problems(self._library.problems(), "No problems in the library.",
+            panel.set_findings(self._library.findings(), "No problems in the library.",
                                [root_summary(state) for state in self._library.roots()])
             return
         tab = self._editors.current_skill_tab()

@@ -1,7 +1,8 @@
-"""The problems table: the core's `Problem`s of the open skill or of the whole library, sorted,
+"""The problems table: the findings of the open skill or of the whole library, sorted,
 filtered, and flat or grouped by skill (a tree: each skill, then its findings).
 
-The model adapts the core's list as it is given; it keeps only the order in which to show it.
+The model adapts the core's findings as the `Library` lists them (a skill's folder, name and
+diagnostics); a row is a tuple of those, and a `Problem` is made only for the rows asked for.
 Sorting and filtering are done here over plain Python keys, in one pass each, rather than by a
 `QSortFilterProxyModel`, which would call `data()` once per comparison: at 40,000 findings that
 is the difference between a few tens of milliseconds and seconds of a frozen window.
@@ -9,7 +10,7 @@ is the difference between a few tens of milliseconds and seconds of a frozen win
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
@@ -18,6 +19,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QFont
 
 from studio.skills.collection import Problem
+from studio.skills.model import Diagnostic, Severity
 from studio.ui.icons import severity_icon
 from studio.ui.models.indexes import NO_PARENT, Index
 from studio.ui.numbers import count_text, plural
@@ -29,18 +31,25 @@ SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 # internalId of a top-level row; a finding inside a group has its group's row + 1.
 TOP = 0
 
+# One finding: its diagnostic, its skill's folder and the skill's shown name.
+Row = tuple[Diagnostic, Path, str]
+Findings = Iterable[tuple[Path, str, Sequence[Diagnostic]]]
 
-def shown_file(problem: Problem) -> str:
+
+def shown_file(diagnostic: Diagnostic, directory: Path) -> str:
     """The file a finding is about, relative to its skill's folder (as the validator names it, or
     cut down to the folder when it gave a full path)."""
-    name = problem.diagnostic.file
-    path = PurePath(name)
-    if path.is_absolute():
+    name = diagnostic.file
+    if name.startswith("/"):
         try:
-            return path.relative_to(problem.directory).as_posix()
+            return PurePath(name).relative_to(directory).as_posix()
         except ValueError:
             return name
     return name
+
+
+def _problem(row: Row) -> Problem:
+    return Problem(row[1], row[2], row[0])
 
 
 @dataclass(slots=True)
@@ -50,12 +59,12 @@ class SkillGroup:
     Attributes:
         directory: the skill's folder.
         name: the name shown for it.
-        problems: its findings that pass the filter, in the shown order.
+        rows: its findings that pass the filter, in the shown order.
     """
 
     directory: Path
     name: str
-    problems: list[Problem] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
     errors: int = 0
     warnings: int = 0
 
@@ -65,7 +74,7 @@ class SkillGroup:
             parts.append(plural(self.errors, "error"))
         if self.warnings:
             parts.append(plural(self.warnings, "warning"))
-        others = len(self.problems) - self.errors - self.warnings
+        others = len(self.rows) - self.errors - self.warnings
         if others:
             parts.append(plural(others, "note"))
         return ", ".join(parts)
@@ -88,29 +97,29 @@ class ProblemFilter:
         return bool(self.severity or self.code or self.text.strip())
 
 
-def _sort_key(column: int) -> Callable[[Problem], Any]:
+def _sort_key(column: int) -> Callable[[Row], Any]:
     if column == ProblemsModel.CODE:
-        return lambda p: p.diagnostic.code
+        return lambda r: r[0].code
     if column == ProblemsModel.MESSAGE:
-        return lambda p: p.diagnostic.message.lower()
+        return lambda r: r[0].message.lower()
     if column == ProblemsModel.SKILL:
-        return lambda p: p.skill_name.lower()
+        return lambda r: r[2].lower()
     if column == ProblemsModel.FILE:
-        return lambda p: (p.diagnostic.file.lower(), p.diagnostic.line)
+        return lambda r: (r[0].file.lower(), r[0].line)
     if column == ProblemsModel.LINE:
-        return lambda p: (p.diagnostic.line, p.diagnostic.column)
-    return lambda p: (SEVERITY_RANK.get(p.diagnostic.severity, 3), p.diagnostic.code)
+        return lambda r: (r[0].line, r[0].column)
+    return lambda r: (SEVERITY_RANK.get(r[0].severity, 3), r[0].code)
 
 
 def _group_key(column: int) -> Callable[[SkillGroup], Any]:
     if column == ProblemsModel.SEVERITY:
         return lambda g: (SEVERITY_RANK[g.worst], -g.errors, -g.warnings)
     if column == ProblemsModel.CODE:
-        return lambda g: -len(g.problems)
+        return lambda g: -len(g.rows)
     item_key = _sort_key(column)
     if column == ProblemsModel.SKILL:
         return lambda g: g.name.lower()
-    return lambda g: item_key(g.problems[0])
+    return lambda g: item_key(g.rows[0])
 
 
 class ProblemsModel(QAbstractItemModel):
@@ -126,9 +135,9 @@ class ProblemsModel(QAbstractItemModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._all: Sequence[Problem] = ()
+        self._all: list[Row] = []
         self._haystacks: list[str] | None = None
-        self._shown: list[Problem] = []
+        self._shown: list[Row] = []
         self._groups: list[SkillGroup] = []
         self._filter = ProblemFilter()
         self.grouped = False
@@ -139,8 +148,15 @@ class ProblemsModel(QAbstractItemModel):
 
     # -- what is shown -------------------------------------------------------------------------------
 
-    def set_problems(self, problems: Sequence[Problem]) -> None:
-        self._all = problems
+    def set_findings(self, findings: Findings) -> None:
+        """Show the findings of these skills: (folder, name, diagnostics) each."""
+        self._all = [(diagnostic, directory, name) for directory, name, diagnostics in findings
+                     for diagnostic in diagnostics]
+        self._haystacks = None
+        self._rebuild()
+
+    def set_problems(self, problems: Iterable[Problem]) -> None:
+        self._all = [(p.diagnostic, p.directory, p.skill_name) for p in problems]
         self._haystacks = None
         self._rebuild()
 
@@ -163,15 +179,20 @@ class ProblemsModel(QAbstractItemModel):
             self.sort_column, self.sort_order = column, order
             self._rebuild()
 
-    def all_problems(self) -> Sequence[Problem]:
-        """Every finding given, shown or not."""
+    def rows(self) -> Sequence[Row]:
+        """Every finding given, shown or not: (diagnostic, folder, name) each."""
         return self._all
 
     def problems(self) -> list[Problem]:
         """The findings shown, in the order shown (groups flattened)."""
         if self.grouped:
-            return [p for group in self._groups for p in group.problems]
-        return self._shown
+            return [_problem(row) for group in self._groups for row in group.rows]
+        return [_problem(row) for row in self._shown]
+
+    def shown_rows(self) -> Iterable[Row]:
+        if self.grouped:
+            return (row for group in self._groups for row in group.rows)
+        return iter(self._shown)
 
     def groups(self) -> list[SkillGroup]:
         return self._groups
@@ -179,24 +200,21 @@ class ProblemsModel(QAbstractItemModel):
     def shown_count(self) -> int:
         return len(self._shown)
 
-    def _matching(self) -> list[Problem]:
+    def _matching(self) -> list[Row]:
         wanted = self._filter
-        found: Sequence[Problem] = self._all
-        if wanted.severity:
-            found = [p for p in found if p.diagnostic.severity == wanted.severity]
-        if wanted.code:
-            found = [p for p in found if p.diagnostic.code == wanted.code]
+        found: list[Row] = self._all
         words = wanted.text.lower().split()
         if words:
             if self._haystacks is None:
-                self._haystacks = [
-                    f"{p.diagnostic.code} {p.diagnostic.message} {p.skill_name} "
-                    f"{p.diagnostic.file}".lower() for p in self._all
-                ]
-            keep = {id(p) for p, hay in zip(self._all, self._haystacks, strict=True)
-                    if all(word in hay for word in words)}
-            found = [p for p in found if id(p) in keep]
-        return list(found)
+                self._haystacks = [f"{d.code} {d.message} {name} {d.file}".lower()
+                                   for d, _directory, name in self._all]
+            found = [row for row, hay in zip(self._all, self._haystacks, strict=True)
+                     if all(word in hay for word in words)]
+        if wanted.severity:
+            found = [row for row in found if row[0].severity == wanted.severity]
+        if wanted.code:
+            found = [row for row in found if row[0].code == wanted.code]
+        return found if found is not self._all else list(found)
 
     def _rebuild(self) -> None:
         shown = self._matching()
@@ -206,18 +224,16 @@ class ProblemsModel(QAbstractItemModel):
         groups: list[SkillGroup] = []
         if self.grouped:
             by_folder: dict[Path, SkillGroup] = {}
-            for problem in shown:
-                group = by_folder.get(problem.directory)
+            for row in shown:
+                group = by_folder.get(row[1])
                 if group is None:
-                    group = by_folder[problem.directory] = SkillGroup(problem.directory,
-                                                                      problem.skill_name)
+                    group = by_folder[row[1]] = SkillGroup(row[1], row[2])
                     groups.append(group)
-                group.problems.append(problem)
-                severity = problem.diagnostic.severity
-                if severity == "error":
-                    group.errors += 1
-                elif severity == "warning":
-                    group.warnings += 1
+                group.rows.append(row)
+            for group in groups:
+                severities = [row[0].severity for row in group.rows]
+                group.errors = severities.count(Severity.ERROR)
+                group.warnings = severities.count(Severity.WARNING)
             if self.sort_column >= 0:
                 groups.sort(key=_group_key(self.sort_column), reverse=reverse)
         self.beginResetModel()
@@ -227,16 +243,20 @@ class ProblemsModel(QAbstractItemModel):
 
     # -- finding rows ----------------------------------------------------------------------------------
 
-    def problem(self, index: Index) -> Problem | None:
+    def row(self, index: Index) -> Row | None:
         if not index.isValid():
             return None
         parent_id = index.internalId()
         if self.grouped:
             if parent_id == TOP:
                 return None
-            group = self._groups[parent_id - 1]
-            return group.problems[index.row()] if index.row() < len(group.problems) else None
+            rows = self._groups[parent_id - 1].rows
+            return rows[index.row()] if index.row() < len(rows) else None
         return self._shown[index.row()] if index.row() < len(self._shown) else None
+
+    def problem(self, index: Index) -> Problem | None:
+        row = self.row(index)
+        return _problem(row) if row is not None else None
 
     def group(self, index: Index) -> SkillGroup | None:
         if not (self.grouped and index.isValid() and index.internalId() == TOP):
@@ -245,16 +265,17 @@ class ProblemsModel(QAbstractItemModel):
 
     def index_of(self, problem: Problem) -> QModelIndex:
         """Where `problem` is shown (column 0), or an invalid index."""
+        wanted = (problem.diagnostic, problem.directory, problem.skill_name)
         if self.grouped:
-            for row, group in enumerate(self._groups):
+            for number, group in enumerate(self._groups):
                 if group.directory == problem.directory:
-                    for child, candidate in enumerate(group.problems):
-                        if candidate == problem:
-                            return self.createIndex(child, 0, row + 1)
+                    for child, candidate in enumerate(group.rows):
+                        if candidate == wanted:
+                            return self.createIndex(child, 0, number + 1)
             return QModelIndex()
-        for row, candidate in enumerate(self._shown):
-            if candidate == problem:
-                return self.createIndex(row, 0, TOP)
+        for number, candidate in enumerate(self._shown):
+            if candidate == wanted:
+                return self.createIndex(number, 0, TOP)
         return QModelIndex()
 
     # -- Qt's model interface -----------------------------------------------------------------------
@@ -266,7 +287,7 @@ class ProblemsModel(QAbstractItemModel):
             size = len(self._groups) if self.grouped else len(self._shown)
             return self.createIndex(row, column, TOP) if row < size else QModelIndex()
         if (self.grouped and parent.internalId() == TOP and parent.row() < len(self._groups)
-                and row < len(self._groups[parent.row()].problems)):
+                and row < len(self._groups[parent.row()].rows)):
             return self.createIndex(row, column, parent.row() + 1)
         return QModelIndex()
 
@@ -279,7 +300,7 @@ class ProblemsModel(QAbstractItemModel):
         if not parent.isValid():
             return len(self._groups) if self.grouped else len(self._shown)
         if self.grouped and parent.internalId() == TOP and parent.column() == 0:
-            return len(self._groups[parent.row()].problems)
+            return len(self._groups[parent.row()].rows)
         return 0
 
     def columnCount(self, parent: Index = NO_PARENT) -> int:
@@ -303,10 +324,10 @@ class ProblemsModel(QAbstractItemModel):
             return None
         if self.grouped and index.internalId() == TOP:
             return self._group_data(self._groups[index.row()], index.column(), role)
-        problem = self.problem(index)
-        if problem is None:
+        row = self.row(index)
+        if row is None:
             return None
-        diagnostic = problem.diagnostic
+        diagnostic, directory, name = row
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.CODE:
@@ -314,18 +335,18 @@ class ProblemsModel(QAbstractItemModel):
             if column == self.MESSAGE:
                 return diagnostic.message + ("  ⚡" if diagnostic.fix is not None else "")
             if column == self.SKILL:
-                return problem.skill_name
+                return name
             if column == self.FILE:
-                return shown_file(problem)
+                return shown_file(diagnostic, directory)
             if column == self.LINE:
                 return f"{count_text(diagnostic.line)}:{diagnostic.column}"
             return None
         if role == PROBLEM_ROLE:
-            return problem
+            return _problem(row)
         if role == Qt.ItemDataRole.DecorationRole and column == self.SEVERITY:
             return severity_icon(str(diagnostic.severity))
         if role == Qt.ItemDataRole.ToolTipRole:
-            tip = f"{diagnostic.severity}: {diagnostic.message}\n{problem.directory / diagnostic.file}"
+            tip = f"{diagnostic.severity}: {diagnostic.message}\n{directory / diagnostic.file}"
             if diagnostic.fix is not None:
                 tip += f"\nFix available (Ctrl+.): {diagnostic.fix.title}"
             return tip
@@ -336,7 +357,7 @@ class ProblemsModel(QAbstractItemModel):
     def _group_data(self, group: SkillGroup, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.CODE:
-                return count_text(len(group.problems))
+                return count_text(len(group.rows))
             if column == self.MESSAGE:
                 return f"{group.name} — {group.count_text()}"
             if column == self.SKILL:

@@ -4,6 +4,8 @@ context menu to fix every finding of a kind."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
@@ -16,6 +18,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QStackedWidget,
+    QTableView,
     QToolButton,
     QTreeView,
     QVBoxLayout,
@@ -23,7 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills.collection import Problem
-from studio.ui.models.problems_model import ProblemFilter, ProblemsModel
+from studio.skills.model import Severity
+from studio.ui.models.problems_model import Findings, ProblemFilter, ProblemsModel
 from studio.ui.numbers import count_text, plural
 
 SCOPE_SKILL, SCOPE_LIBRARY = 0, 1
@@ -54,20 +59,34 @@ class ProblemsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = ProblemsModel(self)
-        self.table = QTreeView()
+        # Flat, a table: it lays out no rows it does not paint. Grouped, a tree, which walks
+        # every visible row on each reset (a call into the model per row), so it holds the
+        # model only while it is shown, when its top level is one row per skill.
+        self.table = QTableView()
         self.table.setModel(self.model)
-        self.table.setUniformRowHeights(True)
-        self.table.setRootIsDecorated(False)
-        self.table.setIndentation(14)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.setAllColumnsShowFocus(True)
-        self.table.setAnimated(False)
-        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self._size_columns()
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.setShowGrid(False)
+        self.tree = QTreeView()
+        self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(14)
+        self.tree.setAnimated(False)
+        self.tree.setAllColumnsShowFocus(True)
+        for view in (self.table, self.tree):
+            view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+            view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+            view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+            view.setAlternatingRowColors(True)
+            view.setWordWrap(False)
+            view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            view.doubleClicked.connect(self._on_table_double_clicked)
+            view.customContextMenuRequested.connect(self._on_table_context_menu_requested)
+        self.views = QStackedWidget()
+        self.views.addWidget(self.table)
+        self.views.addWidget(self.tree)
+        self._size_columns(self.table.horizontalHeader())
+        self.table.horizontalHeader().setSortIndicatorShown(True)
         self.table.sortByColumn(ProblemsModel.SEVERITY, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
 
@@ -117,7 +136,7 @@ class ProblemsPanel(QWidget):
         layout.addLayout(bar)
         layout.addLayout(line)
         layout.addWidget(self.roots_summary)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.views, 1)
         self.roots_summary.setContentsMargins(8, 0, 6, 0)
 
         self._filter_timer = QTimer(self)
@@ -126,8 +145,6 @@ class ProblemsPanel(QWidget):
         self._filter_timer.timeout.connect(self.apply_filter)
         self._empty_text = ""
 
-        self.table.doubleClicked.connect(self._on_table_double_clicked)
-        self.table.customContextMenuRequested.connect(self._on_table_context_menu_requested)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.model.modelReset.connect(self._on_selection_changed)
         self.fix_button.clicked.connect(self._on_fix_button_clicked)
@@ -138,11 +155,15 @@ class ProblemsPanel(QWidget):
         self.text_filter.textChanged.connect(self._on_text_filter_text_changed)
         self._update_header()
 
-    def _size_columns(self) -> None:
+    @property
+    def view(self) -> QTableView | QTreeView:
+        """The view shown: the table, or the tree when grouped."""
+        return self.tree if self.model.grouped else self.table
+
+    def _size_columns(self, header: QHeaderView) -> None:
         """Widths from the font, never from the rows: measuring 40,000 rows to fit a column
         would freeze the window."""
         metrics = self.fontMetrics()
-        header = self.table.header()
         header.setStretchLastSection(False)
         header.setHighlightSections(False)
         header.setSectionsMovable(False)
@@ -164,13 +185,22 @@ class ProblemsPanel(QWidget):
     def library_scope(self) -> bool:
         return self.scope.currentIndex() == SCOPE_LIBRARY
 
-    def set_problems(self, problems: list[Problem], empty_text: str = "",
+    def set_problems(self, problems: list[Problem], empty_text: str = "") -> None:
+        """Show `problems` (as filtered and sorted now)."""
+        self._show(lambda: self.model.set_problems(problems), empty_text, None)
+
+    def set_findings(self, findings: Findings, empty_text: str = "",
                      roots_summary: list[str] | None = None) -> None:
-        """Show `problems` (as filtered and sorted now); `roots_summary` is one line per root."""
+        """Show the findings of many skills ((folder, name, diagnostics) each, as the core's
+        `Library.findings` gives them); `roots_summary` is one line per root."""
+        self._show(lambda: self.model.set_findings(findings), empty_text, roots_summary)
+
+    def _show(self, fill: Callable[[], None], empty_text: str,
+              roots_summary: list[str] | None) -> None:
         selected = self.selected_problem()
         self._empty_text = empty_text
-        self._fill_codes(problems)
-        self.model.set_problems(problems)
+        fill()
+        self._fill_codes()
         if selected is not None:
             self.select_problem(selected)
         if roots_summary:
@@ -180,11 +210,8 @@ class ProblemsPanel(QWidget):
         self._update_header()
         self._on_selection_changed()
 
-    def _fill_codes(self, problems: list[Problem]) -> None:
-        counts: dict[str, int] = {}
-        for problem in problems:
-            code = problem.diagnostic.code
-            counts[code] = counts.get(code, 0) + 1
+    def _fill_codes(self) -> None:
+        counts = Counter(row[0].code for row in self.model.rows())
         current = self.code.currentData() or ""
         self.code.blockSignals(True)
         try:
@@ -201,17 +228,17 @@ class ProblemsPanel(QWidget):
             self.code.blockSignals(False)
 
     def _update_summary(self) -> None:
-        problems = self.model.all_problems()
-        if not problems:
+        rows = self.model.rows()
+        if not rows:
             self.summary.setText(self._empty_text)
             return
-        errors = sum(1 for p in problems if p.diagnostic.severity == "error")
-        warnings = sum(1 for p in problems if p.diagnostic.severity == "warning")
+        severities = Counter(row[0].severity for row in rows)
+        errors, warnings = severities[Severity.ERROR], severities[Severity.WARNING]
         text = f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
-        others = len(problems) - errors - warnings
+        others = len(rows) - errors - warnings
         if others:
             text += f", {plural(others, 'note')}"
-        fixable = sum(1 for p in problems if p.diagnostic.fix is not None)
+        fixable = sum(1 for row in rows if row[0].fix is not None)
         if fixable:
             text += f" — {count_text(fixable)} can be fixed automatically (⚡)"
         if self.model.filter.active:
@@ -243,37 +270,36 @@ class ProblemsPanel(QWidget):
         if not index.isValid():
             return False
         if index.parent().isValid():
-            self.table.expand(index.parent())
-        self.table.setCurrentIndex(index)
-        self.table.scrollTo(index)
+            self.tree.expand(index.parent())
+        self.view.setCurrentIndex(index)
+        self.view.scrollTo(index)
         return True
 
     def selected_problem(self) -> Problem | None:
-        return self.model.problem(self.table.currentIndex())
+        return self.model.problem(self.view.currentIndex())
 
     def fixable_problem(self) -> Problem | None:
         """The selected problem if it has a fix, else the first one shown that has."""
         selected = self.selected_problem()
         if selected is not None and selected.diagnostic.fix is not None:
             return selected
-        for problem in self.model.problems():
-            if problem.diagnostic.fix is not None:
-                return problem
+        for diagnostic, directory, name in self.model.shown_rows():
+            if diagnostic.fix is not None:
+                return Problem(directory, name, diagnostic)
         return None
 
     def skills_with_code(self, code: str) -> list[Path]:
         """The folders of the skills with a finding of `code` (shown or not), in library order."""
         seen: dict[Path, None] = {}
-        for problem in self.model.all_problems():
-            if problem.diagnostic.code == code:
-                seen.setdefault(problem.directory, None)
+        for diagnostic, directory, _name in self.model.rows():
+            if diagnostic.code == code:
+                seen.setdefault(directory, None)
         return list(seen)
 
     def _update_header(self) -> None:
-        grouped = self.model.grouped
-        self.table.setRootIsDecorated(grouped)
-        self.table.setColumnHidden(ProblemsModel.SKILL, grouped or not self.library_scope)
-        self.table.header().resizeSection(ProblemsModel.SEVERITY, 48 if grouped else 34)
+        self.table.setColumnHidden(ProblemsModel.SKILL, not self.library_scope)
+        if self.model.grouped:
+            self.tree.setColumnHidden(ProblemsModel.SKILL, True)
 
     def _on_table_double_clicked(self, index: QModelIndex) -> None:
         problem = self.model.problem(index)
@@ -281,7 +307,7 @@ class ProblemsPanel(QWidget):
             self.problem_activated.emit(problem)
 
     def _on_table_context_menu_requested(self, point: QPoint) -> None:
-        index = self.table.indexAt(point)
+        index = self.view.indexAt(point)
         problem = self.model.problem(index)
         if problem is None:
             return
@@ -297,7 +323,7 @@ class ProblemsPanel(QWidget):
         only.triggered.connect(lambda: self.show_code(code))
         go = menu.addAction("Go to Problem")
         go.triggered.connect(lambda: self.problem_activated.emit(problem))
-        menu.popup(self.table.viewport().mapToGlobal(point))
+        menu.popup(self.view.viewport().mapToGlobal(point))
 
     def _on_selection_changed(self) -> None:
         problem = self.fixable_problem()
@@ -317,7 +343,24 @@ class ProblemsPanel(QWidget):
         self.scope_changed.emit(index)
 
     def _on_group_button_toggled(self, grouped: bool) -> None:
+        selected = self.selected_problem()
+        if not grouped:
+            self.views.setCurrentWidget(self.table)
+            self.tree.setModel(None)
         self.model.set_grouped(grouped)
+        if grouped:
+            self.tree.setModel(self.model)
+            self._size_columns(self.tree.header())
+            self.tree.header().resizeSection(ProblemsModel.SEVERITY, 48)
+            self.tree.header().setSortIndicator(self.model.sort_column, self.model.sort_order)
+            self.tree.setSortingEnabled(True)
+            self.tree.selectionModel().selectionChanged.connect(self._on_selection_changed)
+            self.views.setCurrentWidget(self.tree)
+        else:
+            self.table.horizontalHeader().setSortIndicator(self.model.sort_column,
+                                                           self.model.sort_order)
+        if selected is not None:
+            self.select_problem(selected)
         self._update_header()
         self._update_summary()
 
