@@ -22,14 +22,10 @@ TOP_CODES = 4
 
 def root_summary(state: RootState) -> str:
     """ "skills: 1,713 valid, 6,531 with errors; top codes SK131 ×4,741, ..." for one root."""
-    valid = with_errors = 0
-    codes: Counter[str] = Counter()
-    for summary in state.skills:
-        if summary.valid:
-            valid += 1
-        else:
-            with_errors += 1
-        codes.update(d.code for d in summary.diagnostics)
+    skills = state.skills
+    valid = sum(1 for summary in skills if summary.valid)
+    with_errors = len(skills) - valid
+    codes = Counter([d.code for summary in skills for d in summary.diagnostics])
     text = f"{state.path.name or state.path}: {count_text(valid)} valid, " \
            f"{count_text(with_errors)} with errors"
     if codes:

@@ -10,12 +10,15 @@ is the difference between a few tens of milliseconds and seconds of a frozen win
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections import Counter
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path, PurePath
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 
 from studio.skills.collection import Problem
@@ -28,6 +31,13 @@ PROBLEM_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2
 
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+# A rebuild (new findings, a sort, a filter) of more rows than this is done in slices of at
+# most SLICE_SECONDS per turn of the event loop, so the window never stalls; a smaller one is done
+# at once, and the caller sees its result immediately.
+SYNC_ROWS = 4000
+SLICE_ROWS = 2000
+SLICE_SECONDS = 0.02
+
 # internalId of a top-level row; a finding inside a group has its group's row + 1.
 TOP = 0
 
@@ -128,7 +138,13 @@ class ProblemsModel(QAbstractItemModel):
     Attributes:
         grouped: whether findings are shown under their skill.
         sort_column, sort_order: how rows are ordered (-1: as the library lists them).
+        code_counts, severity_counts, fixable_count: of every finding held, shown or not.
+
+    Signals:
+        rebuilt: what is shown was rebuilt (after new findings, a sort, a filter, grouping).
     """
+
+    rebuilt = Signal()
 
     COLUMNS = ("", "Code", "Message", "Skill", "File", "Line")
     SEVERITY, CODE, MESSAGE, SKILL, FILE, LINE = range(6)
@@ -137,6 +153,16 @@ class ProblemsModel(QAbstractItemModel):
         super().__init__(parent)
         self._all: list[Row] = []
         self._haystacks: list[str] | None = None
+        self.code_counts: Counter[str] = Counter()
+        self.severity_counts: Counter[str] = Counter()
+        self.fixable_count = 0
+        self._job: Iterator[None] | None = None
+        self._adopting = False
+        self._large = False
+        self._slices = QTimer(self)
+        self._slices.setSingleShot(True)
+        self._slices.setInterval(0)
+        self._slices.timeout.connect(self._advance)
         self._shown: list[Row] = []
         self._groups: list[SkillGroup] = []
         self._filter = ProblemFilter()
@@ -150,20 +176,20 @@ class ProblemsModel(QAbstractItemModel):
 
     def set_findings(self, findings: Findings) -> None:
         """Show the findings of these skills: (folder, name, diagnostics) each."""
-        self._all = [(diagnostic, directory, name) for directory, name, diagnostics in findings
-                     for diagnostic in diagnostics]
-        self._haystacks = None
-        self._rebuild()
+        self._start(findings)
 
     def set_problems(self, problems: Iterable[Problem]) -> None:
-        self._all = [(p.diagnostic, p.directory, p.skill_name) for p in problems]
-        self._haystacks = None
-        self._rebuild()
+        self._start((p.directory, p.skill_name, (p.diagnostic,)) for p in problems)
+
+    @property
+    def busy(self) -> bool:
+        """A rebuild is under way (the rows shown are the previous ones until it is done)."""
+        return self._job is not None
 
     def set_filter(self, wanted: ProblemFilter) -> None:
         if wanted != self._filter:
             self._filter = wanted
-            self._rebuild()
+            self._start(None)
 
     @property
     def filter(self) -> ProblemFilter:
@@ -171,13 +197,16 @@ class ProblemsModel(QAbstractItemModel):
 
     def set_grouped(self, grouped: bool) -> None:
         if grouped != self.grouped:
+            self.beginResetModel()
             self.grouped = grouped
-            self._rebuild()
+            self._groups = []
+            self.endResetModel()
+            self._start(None)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if (column, order) != (self.sort_column, self.sort_order):
             self.sort_column, self.sort_order = column, order
-            self._rebuild()
+            self._start(None)
 
     def rows(self) -> Sequence[Row]:
         """Every finding given, shown or not: (diagnostic, folder, name) each."""
@@ -200,46 +229,119 @@ class ProblemsModel(QAbstractItemModel):
     def shown_count(self) -> int:
         return len(self._shown)
 
-    def _matching(self) -> list[Row]:
-        wanted = self._filter
-        found: list[Row] = self._all
-        words = wanted.text.lower().split()
-        if words:
-            if self._haystacks is None:
-                self._haystacks = [f"{d.code} {d.message} {name} {d.file}".lower()
-                                   for d, _directory, name in self._all]
-            found = [row for row, hay in zip(self._all, self._haystacks, strict=True)
-                     if all(word in hay for word in words)]
-        if wanted.severity:
-            found = [row for row in found if row[0].severity == wanted.severity]
-        if wanted.code:
-            found = [row for row in found if row[0].code == wanted.code]
-        return found if found is not self._all else list(found)
+    # -- rebuilding, a slice at a time ----------------------------------------------------------------
 
-    def _rebuild(self) -> None:
-        shown = self._matching()
+    def _start(self, findings: Findings | None) -> None:
+        """Rebuild what is shown (from new findings, or from the ones held): all at once when it
+        is small, else in slices of at most `SLICE_SECONDS` per turn of the event loop."""
+        if findings is None and self._job is not None and self._adopting:
+            return  # the rebuild under way reads the sort, filter and grouping after adopting
+        self._adopting = findings is not None
+        self._job = self._steps(findings)
+        self._large = False
+        self._advance()
+
+    def _advance(self) -> None:
+        job = self._job
+        if job is None:
+            return
+        deadline = time.perf_counter() + SLICE_SECONDS
+        for _ in job:
+            if self._large and time.perf_counter() > deadline:
+                self._slices.start()
+                return
+        if self._job is job:
+            self._job = None
+
+    def _steps(self, findings: Findings | None) -> Iterator[None]:
+        """The rebuild, yielding between slices of about `SLICE_ROWS` rows."""
+        if findings is not None:
+            rows: list[Row] = []
+            mark = SLICE_ROWS
+            for directory, name, diagnostics in findings:
+                rows.extend(zip(diagnostics, repeat(directory), repeat(name)))
+                if len(rows) >= mark:
+                    mark += SLICE_ROWS
+                    self._large = len(rows) > SYNC_ROWS
+                    yield
+            codes: Counter[str] = Counter()
+            severities: Counter[str] = Counter()
+            fixable = 0
+            for first in range(0, len(rows), SLICE_ROWS):
+                piece = rows[first:first + SLICE_ROWS]
+                codes.update([row[0].code for row in piece])
+                severities.update([row[0].severity for row in piece])
+                fixable += sum(1 for row in piece if row[0].fix is not None)
+                yield
+            self._all, self._haystacks = rows, None
+            self.code_counts, self.severity_counts, self.fixable_count = codes, severities, fixable
+            self._adopting = False
+        rows = self._all
+        self._large = len(rows) > SYNC_ROWS
+        shown = yield from self._matching(rows)
         reverse = self.sort_order == Qt.SortOrder.DescendingOrder
-        if self.sort_column >= 0:
-            shown.sort(key=_sort_key(self.sort_column), reverse=reverse)
+        if self.sort_column >= 0 and shown:
+            key = _sort_key(self.sort_column)
+            keys: list[Any] = []
+            for first in range(0, len(shown), SLICE_ROWS):
+                keys.extend([key(row) for row in shown[first:first + SLICE_ROWS]])
+                yield
+            order = sorted(range(len(shown)), key=keys.__getitem__, reverse=reverse)
+            yield
+            shown = [shown[number] for number in order]
+            yield
         groups: list[SkillGroup] = []
         if self.grouped:
             by_folder: dict[Path, SkillGroup] = {}
-            for row in shown:
-                group = by_folder.get(row[1])
-                if group is None:
-                    group = by_folder[row[1]] = SkillGroup(row[1], row[2])
-                    groups.append(group)
-                group.rows.append(row)
-            for group in groups:
-                severities = [row[0].severity for row in group.rows]
-                group.errors = severities.count(Severity.ERROR)
-                group.warnings = severities.count(Severity.WARNING)
+            for first in range(0, len(shown), SLICE_ROWS):
+                for row in shown[first:first + SLICE_ROWS]:
+                    group = by_folder.get(row[1])
+                    if group is None:
+                        group = by_folder[row[1]] = SkillGroup(row[1], row[2])
+                        groups.append(group)
+                    group.rows.append(row)
+                    severity = row[0].severity
+                    if severity == Severity.ERROR:
+                        group.errors += 1
+                    elif severity == Severity.WARNING:
+                        group.warnings += 1
+                yield
             if self.sort_column >= 0:
                 groups.sort(key=_group_key(self.sort_column), reverse=reverse)
+                yield
         self.beginResetModel()
         self._shown = shown
         self._groups = groups
         self.endResetModel()
+        self.rebuilt.emit()
+
+    def _matching(self, rows: list[Row]) -> Generator[None, None, list[Row]]:
+        wanted = self._filter
+        words = wanted.text.lower().split()
+        if words and self._haystacks is None:
+            haystacks: list[str] = []
+            for first in range(0, len(rows), SLICE_ROWS):
+                haystacks.extend([f"{d.code} {d.message} {name} {d.file}".lower()
+                                  for d, _directory, name in rows[first:first + SLICE_ROWS]])
+                yield
+            self._haystacks = haystacks
+        if not (words or wanted.severity or wanted.code):
+            return list(rows)
+        found: list[Row] = []
+        for first in range(0, len(rows), SLICE_ROWS):
+            piece = rows[first:first + SLICE_ROWS]
+            if words:
+                assert self._haystacks is not None
+                hays = self._haystacks[first:first + SLICE_ROWS]
+                piece = [row for row, hay in zip(piece, hays, strict=True)
+                         if all(word in hay for word in words)]
+            if wanted.severity:
+                piece = [row for row in piece if row[0].severity == wanted.severity]
+            if wanted.code:
+                piece = [row for row in piece if row[0].code == wanted.code]
+            found.extend(piece)
+            yield
+        return found
 
     # -- finding rows ----------------------------------------------------------------------------------
 

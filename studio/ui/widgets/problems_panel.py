@@ -4,7 +4,6 @@ context menu to fix every finding of a kind."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -144,9 +143,11 @@ class ProblemsPanel(QWidget):
         self._filter_timer.setInterval(FILTER_DELAY_MS)
         self._filter_timer.timeout.connect(self.apply_filter)
         self._empty_text = ""
+        self._reselect: Problem | None = None
 
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
-        self.model.modelReset.connect(self._on_selection_changed)
+        self.model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
+        self.model.rebuilt.connect(self._on_model_rebuilt)
         self.fix_button.clicked.connect(self._on_fix_button_clicked)
         self.scope.currentIndexChanged.connect(self._on_scope_current_index_changed)
         self.group_button.toggled.connect(self._on_group_button_toggled)
@@ -197,21 +198,26 @@ class ProblemsPanel(QWidget):
 
     def _show(self, fill: Callable[[], None], empty_text: str,
               roots_summary: list[str] | None) -> None:
-        selected = self.selected_problem()
         self._empty_text = empty_text
-        fill()
-        self._fill_codes()
-        if selected is not None:
-            self.select_problem(selected)
         if roots_summary:
             self.roots_summary.setText("\n".join(roots_summary))
         self.roots_summary.setVisible(bool(roots_summary))
+        fill()
+
+    def _on_model_about_to_be_reset(self) -> None:
+        self._reselect = self._reselect or self.selected_problem()
+
+    def _on_model_rebuilt(self) -> None:
+        self._fill_codes()
+        selected, self._reselect = self._reselect, None
+        if selected is not None:
+            self.select_problem(selected)
         self._update_summary()
         self._update_header()
         self._on_selection_changed()
 
     def _fill_codes(self) -> None:
-        counts = Counter(row[0].code for row in self.model.rows())
+        counts = self.model.code_counts
         current = self.code.currentData() or ""
         self.code.blockSignals(True)
         try:
@@ -228,17 +234,17 @@ class ProblemsPanel(QWidget):
             self.code.blockSignals(False)
 
     def _update_summary(self) -> None:
-        rows = self.model.rows()
-        if not rows:
+        total = len(self.model.rows())
+        if not total:
             self.summary.setText(self._empty_text)
             return
-        severities = Counter(row[0].severity for row in rows)
+        severities = self.model.severity_counts
         errors, warnings = severities[Severity.ERROR], severities[Severity.WARNING]
         text = f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
-        others = len(rows) - errors - warnings
+        others = total - errors - warnings
         if others:
             text += f", {plural(others, 'note')}"
-        fixable = sum(1 for row in rows if row[0].fix is not None)
+        fixable = self.model.fixable_count
         if fixable:
             text += f" — {count_text(fixable)} can be fixed automatically (⚡)"
         if self.model.filter.active:
@@ -252,7 +258,6 @@ class ProblemsPanel(QWidget):
         self.model.set_filter(ProblemFilter(str(self.severity.currentData() or ""),
                                             str(self.code.currentData() or ""),
                                             self.text_filter.text()))
-        self._update_summary()
 
     def show_code(self, code: str) -> None:
         found = self.code.findData(code)
@@ -343,7 +348,6 @@ class ProblemsPanel(QWidget):
         self.scope_changed.emit(index)
 
     def _on_group_button_toggled(self, grouped: bool) -> None:
-        selected = self.selected_problem()
         if not grouped:
             self.views.setCurrentWidget(self.table)
             self.tree.setModel(None)
@@ -359,10 +363,7 @@ class ProblemsPanel(QWidget):
         else:
             self.table.horizontalHeader().setSortIndicator(self.model.sort_column,
                                                            self.model.sort_order)
-        if selected is not None:
-            self.select_problem(selected)
         self._update_header()
-        self._update_summary()
 
     def _on_text_filter_text_changed(self, _text: str) -> None:
         self._filter_timer.start()
