@@ -17,7 +17,7 @@ from studio.ui.numbers import count_text
 from studio.ui.widgets.problems_panel import ProblemsPanel
 from tests.ui.helpers import WindowFactory, write_skill
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, N = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
 def _problem(skill: str, code: str, severity: Severity, message: str, line: int = 1,
@@ -31,7 +31,7 @@ def problems() -> list[Problem]:
     return [
         _problem("beta", "SK131", W, "`version` is not a spec field", 3),
         _problem("alpha", "SK104", E, "uppercase letters", 2),
-        _problem("gamma", "SK401", I, "broken link to references/api.md", 40,
+        _problem("gamma", "SK401", N, "broken link to references/api.md", 40,
                  "references/guide.md"),
         _problem("alpha", "SK131", W, "`author` is not a spec field", 4),
         _problem("beta", "SK209", W, "description says nothing about when", 2),
@@ -46,14 +46,14 @@ def test_sorting_by_each_column(qtbot: QtBot, problems: list[Problem]) -> None:
     model = ProblemsModel()
     QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
     model.set_problems(problems)
-    assert _column(model, model.SKILL) == ["beta", "alpha", "gamma", "alpha", "beta"]
+    assert _column(model, model.SKILL) == ["beta", "beta", "alpha", "alpha", "gamma"]
 
     model.sort(model.SKILL, Qt.SortOrder.AscendingOrder)
     assert _column(model, model.SKILL) == ["alpha", "alpha", "beta", "beta", "gamma"]
     model.sort(model.LINE, Qt.SortOrder.DescendingOrder)
     assert _column(model, model.LINE) == ["40:1", "4:1", "3:1", "2:1", "2:1"]
     model.sort(model.SEVERITY, Qt.SortOrder.AscendingOrder)
-    assert [p.diagnostic.severity for p in model.problems()] == [E, W, W, W, I]
+    assert [p.diagnostic.severity for p in model.problems()] == [E, W, W, W, N]
     model.sort(model.CODE, Qt.SortOrder.DescendingOrder)
     assert _column(model, model.CODE) == ["SK401", "SK209", "SK131", "SK131", "SK104"]
     model.sort(model.FILE, Qt.SortOrder.AscendingOrder)
@@ -77,7 +77,7 @@ def test_filtering_by_severity_code_and_text(qtbot: QtBot, problems: list[Proble
     assert [p.diagnostic.code for p in model.problems()] == ["SK401"]
     model.set_filter(ProblemFilter())
     assert len(model.problems()) == 5
-    assert len(model.rows()) == 5
+    assert model.finding_count() == 5
 
 
 def test_grouping_by_skill_is_a_tree_with_counts(qtbot: QtBot, problems: list[Problem]) -> None:

@@ -2,7 +2,10 @@
 filtered, and flat or grouped by skill (a tree: each skill, then its findings).
 
 The model adapts the core's findings as the `Library` lists them (a skill's folder, name and
-diagnostics); a row is a tuple of those, and a `Problem` is made only for the rows asked for.
+diagnostics). A finding is held as one integer (its skill's number times a stride, plus its
+number in the skill) and a `Problem` is made only for the rows asked for: 40,000 tuples made at
+every refresh would wake Python's full garbage collection, which walks every object of a large
+library and freezes the window for a quarter of a second.
 Sorting and filtering are done here over plain Python keys, in one pass each, rather than by a
 `QSortFilterProxyModel`, which would call `data()` once per comparison: at 40,000 findings that
 is the difference between a few tens of milliseconds and seconds of a frozen window.
@@ -14,7 +17,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -43,7 +45,8 @@ TOP = 0
 
 # One finding: its diagnostic, its skill's folder and the skill's shown name.
 Row = tuple[Diagnostic, Path, str]
-Findings = Iterable[tuple[Path, str, Sequence[Diagnostic]]]
+SkillFindings = tuple[Path, str, Sequence[Diagnostic]]
+Findings = Iterable[SkillFindings]
 
 
 def shown_file(diagnostic: Diagnostic, directory: Path) -> str:
@@ -74,7 +77,7 @@ class SkillGroup:
 
     directory: Path
     name: str
-    rows: list[Row] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)
     errors: int = 0
     warnings: int = 0
 
@@ -107,26 +110,37 @@ class ProblemFilter:
         return bool(self.severity or self.code or self.text.strip())
 
 
-def _sort_key(column: int) -> Callable[[Row], Any]:
+def _sort_key(column: int, at: Callable[[int], Diagnostic],
+              name_of: Callable[[int], str]) -> Callable[[int], Any]:
+    """The key of a finding for `column`: a string or an integer, never a tuple (see above)."""
     if column == ProblemsModel.CODE:
-        return lambda r: r[0].code
+        return lambda r: at(r).code
     if column == ProblemsModel.MESSAGE:
-        return lambda r: r[0].message.lower()
+        return lambda r: at(r).message.lower()
     if column == ProblemsModel.SKILL:
-        return lambda r: r[2].lower()
+        return lambda r: name_of(r).lower()
     if column == ProblemsModel.FILE:
-        return lambda r: (r[0].file.lower(), r[0].line)
+        return lambda r: f"{at(r).file.lower()}\0{at(r).line:09d}"
     if column == ProblemsModel.LINE:
-        return lambda r: (r[0].line, r[0].column)
-    return lambda r: (SEVERITY_RANK.get(r[0].severity, 3), r[0].code)
+        return lambda r: at(r).line * 1_000_000 + at(r).column
+    return lambda r: f"{SEVERITY_RANK.get(at(r).severity, 3)}{at(r).code}"
 
 
-def _group_key(column: int) -> Callable[[SkillGroup], Any]:
+def _key(skills: list[SkillFindings], stride: int, column: int) -> Callable[[int], Any]:
+    def at(number: int) -> Diagnostic:
+        return skills[number // stride][2][number % stride]
+
+    def name_of(number: int) -> str:
+        return skills[number // stride][1]
+
+    return _sort_key(column, at, name_of)
+
+
+def _group_key(column: int, item_key: Callable[[int], Any]) -> Callable[[SkillGroup], Any]:
     if column == ProblemsModel.SEVERITY:
         return lambda g: (SEVERITY_RANK[g.worst], -g.errors, -g.warnings)
     if column == ProblemsModel.CODE:
         return lambda g: -len(g.rows)
-    item_key = _sort_key(column)
     if column == ProblemsModel.SKILL:
         return lambda g: g.name.lower()
     return lambda g: item_key(g.rows[0])
@@ -151,7 +165,9 @@ class ProblemsModel(QAbstractItemModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._all: list[Row] = []
+        self._skills: list[SkillFindings] = []
+        self._stride = 1
+        self._all: list[int] = []
         self._haystacks: list[str] | None = None
         self.code_counts: Counter[str] = Counter()
         self.severity_counts: Counter[str] = Counter()
@@ -163,7 +179,7 @@ class ProblemsModel(QAbstractItemModel):
         self._slices.setSingleShot(True)
         self._slices.setInterval(0)
         self._slices.timeout.connect(self._advance)
-        self._shown: list[Row] = []
+        self._shown: list[int] = []
         self._groups: list[SkillGroup] = []
         self._filter = ProblemFilter()
         self.grouped = False
@@ -179,7 +195,12 @@ class ProblemsModel(QAbstractItemModel):
         self._start(findings)
 
     def set_problems(self, problems: Iterable[Problem]) -> None:
-        self._start((p.directory, p.skill_name, (p.diagnostic,)) for p in problems)
+        by_skill: dict[Path, tuple[str, list[Diagnostic]]] = {}
+        for problem in problems:
+            by_skill.setdefault(problem.directory, (problem.skill_name, []))[1].append(
+                problem.diagnostic)
+        self._start((directory, name, diagnostics)
+                    for directory, (name, diagnostics) in by_skill.items())
 
     @property
     def busy(self) -> bool:
@@ -208,20 +229,35 @@ class ProblemsModel(QAbstractItemModel):
             self.sort_column, self.sort_order = column, order
             self._start(None)
 
-    def rows(self) -> Sequence[Row]:
-        """Every finding given, shown or not: (diagnostic, folder, name) each."""
-        return self._all
+    def finding_count(self) -> int:
+        """How many findings are held, shown or not."""
+        return len(self._all)
+
+    def skills_with_code(self, code: str) -> list[Path]:
+        """The folders of the skills with a finding of `code` (shown or not), in library order."""
+        return [directory for directory, _name, diagnostics in self._skills
+                if any(d.code == code for d in diagnostics)]
 
     def problems(self) -> list[Problem]:
         """The findings shown, in the order shown (groups flattened)."""
-        if self.grouped:
-            return [_problem(row) for group in self._groups for row in group.rows]
-        return [_problem(row) for row in self._shown]
+        return [_problem(self._row(number)) for number in self._shown_ids()]
 
-    def shown_rows(self) -> Iterable[Row]:
+    def first_fixable(self) -> Problem | None:
+        """The first finding shown that has a fix."""
+        for number in self._shown_ids():
+            row = self._row(number)
+            if row[0].fix is not None:
+                return _problem(row)
+        return None
+
+    def _shown_ids(self) -> Iterable[int]:
         if self.grouped:
-            return (row for group in self._groups for row in group.rows)
-        return iter(self._shown)
+            return (number for group in self._groups for number in group.rows)
+        return self._shown
+
+    def _row(self, number: int) -> Row:
+        directory, name, diagnostics = self._skills[number // self._stride]
+        return diagnostics[number % self._stride], directory, name
 
     def groups(self) -> list[SkillGroup]:
         return self._groups
@@ -256,32 +292,41 @@ class ProblemsModel(QAbstractItemModel):
     def _steps(self, findings: Findings | None) -> Iterator[None]:
         """The rebuild, yielding between slices of about `SLICE_ROWS` rows."""
         if findings is not None:
-            rows: list[Row] = []
+            skills: list[SkillFindings] = []
+            count = 0
             mark = SLICE_ROWS
-            for directory, name, diagnostics in findings:
-                rows.extend(zip(diagnostics, repeat(directory), repeat(name)))
-                if len(rows) >= mark:
-                    mark += SLICE_ROWS
-                    self._large = len(rows) > SYNC_ROWS
-                    yield
+            for found in findings:
+                if found[2]:
+                    skills.append(found)
+                    count += len(found[2])
+                    if count >= mark:
+                        mark += SLICE_ROWS
+                        self._large = count > SYNC_ROWS
+                        yield
+            stride = max((len(found[2]) for found in skills), default=0) + 1
+            rows: list[int] = []
             codes: Counter[str] = Counter()
             severities: Counter[str] = Counter()
             fixable = 0
-            for first in range(0, len(rows), SLICE_ROWS):
-                piece = rows[first:first + SLICE_ROWS]
-                codes.update([row[0].code for row in piece])
-                severities.update([row[0].severity for row in piece])
-                fixable += sum(1 for row in piece if row[0].fix is not None)
+            for first in range(0, len(skills), SLICE_ROWS // 4):
+                for number, (_directory, _name, diagnostics) in enumerate(
+                        skills[first:first + SLICE_ROWS // 4], first):
+                    rows.extend(range(number * stride, number * stride + len(diagnostics)))
+                    codes.update([d.code for d in diagnostics])
+                    severities.update([d.severity for d in diagnostics])
+                    fixable += sum(1 for d in diagnostics if d.fix is not None)
                 yield
-            self._all, self._haystacks = rows, None
-            self.code_counts, self.severity_counts, self.fixable_count = codes, severities, fixable
-            self._adopting = False
-        rows = self._all
+            haystacks: list[str] | None = None
+            counts = (codes, severities, fixable)
+        else:
+            skills, stride, rows, haystacks = self._skills, self._stride, self._all, self._haystacks
+            counts = None
         self._large = len(rows) > SYNC_ROWS
-        shown = yield from self._matching(rows)
+        haystacks = yield from self._haystacks_of(skills, stride, rows, haystacks)
+        shown = yield from self._matching(skills, stride, rows, haystacks)
         reverse = self.sort_order == Qt.SortOrder.DescendingOrder
         if self.sort_column >= 0 and shown:
-            key = _sort_key(self.sort_column)
+            key = _key(skills, stride, self.sort_column)
             keys: list[Any] = []
             for first in range(0, len(shown), SLICE_ROWS):
                 keys.extend([key(row) for row in shown[first:first + SLICE_ROWS]])
@@ -292,53 +337,69 @@ class ProblemsModel(QAbstractItemModel):
             yield
         groups: list[SkillGroup] = []
         if self.grouped:
-            by_folder: dict[Path, SkillGroup] = {}
+            by_skill: dict[int, SkillGroup] = {}
             for first in range(0, len(shown), SLICE_ROWS):
-                for row in shown[first:first + SLICE_ROWS]:
-                    group = by_folder.get(row[1])
+                for number in shown[first:first + SLICE_ROWS]:
+                    group = by_skill.get(number // stride)
+                    directory, name, diagnostics = skills[number // stride]
                     if group is None:
-                        group = by_folder[row[1]] = SkillGroup(row[1], row[2])
+                        group = by_skill[number // stride] = SkillGroup(directory, name)
                         groups.append(group)
-                    group.rows.append(row)
-                    severity = row[0].severity
+                    group.rows.append(number)
+                    severity = diagnostics[number % stride].severity
                     if severity == Severity.ERROR:
                         group.errors += 1
                     elif severity == Severity.WARNING:
                         group.warnings += 1
                 yield
             if self.sort_column >= 0:
-                groups.sort(key=_group_key(self.sort_column), reverse=reverse)
+                groups.sort(key=_group_key(self.sort_column,
+                                           _key(skills, stride, self.sort_column)),
+                            reverse=reverse)
                 yield
         self.beginResetModel()
+        self._skills, self._stride, self._all, self._haystacks = skills, stride, rows, haystacks
+        if counts is not None:
+            self.code_counts, self.severity_counts, self.fixable_count = counts
+            self._adopting = False
         self._shown = shown
         self._groups = groups
         self.endResetModel()
         self.rebuilt.emit()
 
-    def _matching(self, rows: list[Row]) -> Generator[None, None, list[Row]]:
+    def _haystacks_of(self, skills: list[SkillFindings], stride: int, rows: list[int],
+                      haystacks: list[str] | None) -> Generator[None, None, list[str] | None]:
+        """What the text filter searches in, one lowercased string per finding (made when first
+        needed)."""
+        if haystacks is not None or not self._filter.text.split():
+            return haystacks
+        made: list[str] = []
+        for first in range(0, len(rows), SLICE_ROWS):
+            for number in rows[first:first + SLICE_ROWS]:
+                _directory, name, diagnostics = skills[number // stride]
+                d = diagnostics[number % stride]
+                made.append(f"{d.code} {d.message} {name} {d.file}".lower())
+            yield
+        return made
+
+    def _matching(self, skills: list[SkillFindings], stride: int, rows: list[int],
+                  haystacks: list[str] | None) -> Generator[None, None, list[int]]:
         wanted = self._filter
         words = wanted.text.lower().split()
-        if words and self._haystacks is None:
-            haystacks: list[str] = []
-            for first in range(0, len(rows), SLICE_ROWS):
-                haystacks.extend([f"{d.code} {d.message} {name} {d.file}".lower()
-                                  for d, _directory, name in rows[first:first + SLICE_ROWS]])
-                yield
-            self._haystacks = haystacks
         if not (words or wanted.severity or wanted.code):
             return list(rows)
-        found: list[Row] = []
+        found: list[int] = []
         for first in range(0, len(rows), SLICE_ROWS):
             piece = rows[first:first + SLICE_ROWS]
-            if words:
-                assert self._haystacks is not None
-                hays = self._haystacks[first:first + SLICE_ROWS]
+            if words and haystacks is not None:
+                hays = haystacks[first:first + SLICE_ROWS]
                 piece = [row for row, hay in zip(piece, hays, strict=True)
                          if all(word in hay for word in words)]
             if wanted.severity:
-                piece = [row for row in piece if row[0].severity == wanted.severity]
+                piece = [n for n in piece
+                         if skills[n // stride][2][n % stride].severity == wanted.severity]
             if wanted.code:
-                piece = [row for row in piece if row[0].code == wanted.code]
+                piece = [n for n in piece if skills[n // stride][2][n % stride].code == wanted.code]
             found.extend(piece)
             yield
         return found
@@ -353,8 +414,8 @@ class ProblemsModel(QAbstractItemModel):
             if parent_id == TOP:
                 return None
             rows = self._groups[parent_id - 1].rows
-            return rows[index.row()] if index.row() < len(rows) else None
-        return self._shown[index.row()] if index.row() < len(self._shown) else None
+            return self._row(rows[index.row()]) if index.row() < len(rows) else None
+        return self._row(self._shown[index.row()]) if index.row() < len(self._shown) else None
 
     def problem(self, index: Index) -> Problem | None:
         row = self.row(index)
@@ -371,13 +432,13 @@ class ProblemsModel(QAbstractItemModel):
         if self.grouped:
             for number, group in enumerate(self._groups):
                 if group.directory == problem.directory:
-                    for child, candidate in enumerate(group.rows):
-                        if candidate == wanted:
+                    for child, number in enumerate(group.rows):
+                        if self._row(number) == wanted:
                             return self.createIndex(child, 0, number + 1)
             return QModelIndex()
-        for number, candidate in enumerate(self._shown):
-            if candidate == wanted:
-                return self.createIndex(number, 0, TOP)
+        for place, number in enumerate(self._shown):
+            if self._row(number) == wanted:
+                return self.createIndex(place, 0, TOP)
         return QModelIndex()
 
     # -- Qt's model interface -----------------------------------------------------------------------

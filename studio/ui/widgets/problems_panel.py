@@ -234,7 +234,7 @@ class ProblemsPanel(QWidget):
             self.code.blockSignals(False)
 
     def _update_summary(self) -> None:
-        total = len(self.model.rows())
+        total = self.model.finding_count()
         if not total:
             self.summary.setText(self._empty_text)
             return
@@ -288,18 +288,11 @@ class ProblemsPanel(QWidget):
         selected = self.selected_problem()
         if selected is not None and selected.diagnostic.fix is not None:
             return selected
-        for diagnostic, directory, name in self.model.shown_rows():
-            if diagnostic.fix is not None:
-                return Problem(directory, name, diagnostic)
-        return None
+        return self.model.first_fixable()
 
     def skills_with_code(self, code: str) -> list[Path]:
         """The folders of the skills with a finding of `code` (shown or not), in library order."""
-        seen: dict[Path, None] = {}
-        for diagnostic, directory, _name in self.model.rows():
-            if diagnostic.code == code:
-                seen.setdefault(directory, None)
-        return list(seen)
+        return self.model.skills_with_code(code)
 
     def _update_header(self) -> None:
         self.table.setColumnHidden(ProblemsModel.SKILL, not self.library_scope)
