@@ -151,7 +151,7 @@ class MainWindow(QMainWindow):
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.problems_dock], [150], Qt.Orientation.Vertical)
+        self.resizeDocks([self.problems_dock], [230], Qt.Orientation.Vertical)
         self._restore_geometry()
         self.problems.refresh()
 

@@ -54,6 +54,7 @@ class LibraryPanel(QWidget):
         self.status_filter = QComboBox()
         for label, status in (("All", ALL), ("Errors only", ERRORS), ("Warnings only", WARNINGS)):
             self.status_filter.addItem(label, status)
+        self.status_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.status_filter.setToolTip("Show every skill, only skills with errors, or only valid "
                                       "skills with warnings")
         self.count_label = QLabel()
