@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtTest import QAbstractItemModelTester
+from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from studio.skills.collection import Problem
@@ -167,3 +168,31 @@ def test_the_whole_library_shows_a_summary_line_per_root(qtbot: QtBot, make_wind
     assert "SK131 ×2" in lines[0] and "SK104 ×2" in lines[0]
     assert lines[1] == "mine: 1 valid, 0 with errors"
     assert not panel.table.isColumnHidden(panel.model.SKILL)
+
+
+def test_the_context_menu_offers_to_fix_every_finding_of_a_code(
+        qtbot: QtBot, problems: list[Problem]) -> None:
+    panel = ProblemsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(900, 300)
+    panel.show()
+    panel.set_problems(problems)
+    panel.group_button.setChecked(True)
+    model = panel.model
+    beta = next(row for row in range(model.rowCount())
+                if model.index(row, model.SKILL).data() == "beta")
+    assert model.group_codes(model.groups()[beta]) == ["SK131", "SK209"]
+    panel.tree.expand(model.index(beta, 0))
+    child = model.index(0, model.MESSAGE, model.index(beta, 0))
+    point = panel.tree.visualRect(child).center()
+
+    panel.tree.customContextMenuRequested.emit(point)
+
+    menu = next(w for w in panel.findChildren(QMenu) if w.isVisible())
+    fix = next(a for a in menu.actions() if a.text().startswith("Fix Every"))
+    assert fix.text() == f"Fix Every {model.problem(child).diagnostic.code} in 2 Skills…" or (
+        fix.text() == "Fix Every SK209 in 1 Skill…")
+    with qtbot.waitSignal(panel.fix_all_requested) as signal:
+        fix.trigger()
+    assert signal.args[1] == panel.skills_with_code(signal.args[0])
+    menu.hide()

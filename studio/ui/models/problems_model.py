@@ -250,6 +250,10 @@ class ProblemsModel(QAbstractItemModel):
                 return _problem(row)
         return None
 
+    def group_codes(self, group: SkillGroup) -> list[str]:
+        """The codes of a group's findings shown, in order."""
+        return sorted({self._row(number)[0].code for number in group.rows})
+
     def _shown_ids(self) -> Iterable[int]:
         if self.grouped:
             return (number for group in self._groups for number in group.rows)

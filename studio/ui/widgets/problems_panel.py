@@ -144,6 +144,7 @@ class ProblemsPanel(QWidget):
         self._filter_timer.timeout.connect(self.apply_filter)
         self._empty_text = ""
         self._reselect: Problem | None = None
+        self._menu: QMenu | None = None
 
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
@@ -307,20 +308,30 @@ class ProblemsPanel(QWidget):
     def _on_table_context_menu_requested(self, point: QPoint) -> None:
         index = self.view.indexAt(point)
         problem = self.model.problem(index)
-        if problem is None:
+        group = self.model.group(index)
+        if problem is not None:
+            codes = [problem.diagnostic.code]
+        elif group is not None:
+            codes = self.model.group_codes(group)
+        else:
             return
-        code = problem.diagnostic.code
-        menu = QMenu(self)
-        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        folders = self.skills_with_code(code)
-        fix_all = menu.addAction(f"Fix Every {code} in {plural(len(folders), 'Skill')}…")
-        fix_all.setToolTip("Preview the fixes of every finding with this code, then apply them "
-                           "as one step you can undo")
-        fix_all.triggered.connect(lambda: self.fix_all_requested.emit(code, folders))
-        only = menu.addAction(f"Show Only {code}")
-        only.triggered.connect(lambda: self.show_code(code))
-        go = menu.addAction("Go to Problem")
-        go.triggered.connect(lambda: self.problem_activated.emit(problem))
+        if self._menu is not None:
+            self._menu.deleteLater()
+        menu = self._menu = QMenu(self)
+        for code in codes:
+            folders = self.skills_with_code(code)
+            fix_all = menu.addAction(f"Fix Every {code} in {plural(len(folders), 'Skill')}…")
+            fix_all.setStatusTip("Preview the fixes of every finding with this code, then apply "
+                                 "them as one step you can undo")
+            fix_all.triggered.connect(
+                lambda _checked=False, c=code, f=folders: self.fix_all_requested.emit(c, f))
+        menu.addSeparator()
+        for code in codes:
+            only = menu.addAction(f"Show Only {code}")
+            only.triggered.connect(lambda _checked=False, c=code: self.show_code(c))
+        if problem is not None:
+            go = menu.addAction("Go to Problem")
+            go.triggered.connect(lambda: self.problem_activated.emit(problem))
         menu.popup(self.view.viewport().mapToGlobal(point))
 
     def _on_selection_changed(self) -> None:
