@@ -100,13 +100,16 @@ class FixAll(QObject):
                 self._feedback.status(f"Nothing was changed: the fix of {code} was cancelled.")
                 return False
             result = BatchResult()
-            await self._in_chunks(f"Fixing {code}…", batch.plans, apply_one, result)
+            try:
+                await self._in_chunks(f"Fixing {code}…", batch.plans, apply_one, result)
+            finally:
+                # Whatever stopped it, what was written can be undone.
+                if result.changed:
+                    self._steps.append(FixStep(code, tuple(result.changed)))
+                    self.undo_changed.emit(self.undo_title)
             await self._show_new_state(sorted({c.directory for c in result.changed}))
         finally:
             self.busy = False
-        if result.changed:
-            self._steps.append(FixStep(code, tuple(result.changed)))
-            self.undo_changed.emit(self.undo_title)
         done = f"Fixed {code} in {plural(len(result.changed), 'skill')}."
         if result.failed:
             self._feedback.tell("Some skills were not fixed",
