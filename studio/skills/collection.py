@@ -12,7 +12,7 @@ library's until the editor closes: `set_editing` and `stop_editing`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -193,6 +193,17 @@ class Library:
         for summary in self.summaries():
             found.extend(self.problems_of(summary.directory, summary))
         return found
+
+    def findings(self) -> Iterator[tuple[Path, str, Sequence[Diagnostic]]]:
+        """Each skill's folder, shown name and problems (its editor's live ones when open), as
+        `problems()` lists them but without a `Problem` per finding: the Problems panel adapts
+        these, and at 40,000 findings making the objects alone takes a quarter of a second."""
+        for summary in self.summaries():
+            editing = self._editing.get(summary.directory)
+            if editing is not None:
+                yield summary.directory, editing.name, editing.diagnostics
+            else:
+                yield summary.directory, summary.display_name, summary.diagnostics
 
     def problems_of(self, directory: Path, summary: SkillSummary | None = None) -> list[Problem]:
         """The problems of one skill: its editor's live ones when it is open, else the library's."""

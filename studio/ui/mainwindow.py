@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QDockWidget,
     QLabel,
@@ -35,6 +36,7 @@ from studio.ui.chat.dock import ChatDock
 from studio.ui.controllers.autosaving import Autosaver
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.feedback import Feedback
+from studio.ui.controllers.fix_all import FixAll
 from studio.ui.controllers.problems import ProblemsController
 from studio.ui.controllers.roots import LibraryRoots
 from studio.ui.controllers.skill_ops import SkillOperations
@@ -128,6 +130,7 @@ class MainWindow(QMainWindow):
         self.skill_ops = SkillOperations(self.library, self.editors, self.library_panel, feedback,
                                          self.problems_panel.fixable_problem)
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
+        self.fix_all = FixAll(self.library, self.editors, feedback, self)
         self._make_actions()
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
@@ -137,6 +140,8 @@ class MainWindow(QMainWindow):
         self.library_panel.file_activated.connect(self.editors.open_library_file)
         self.problems_panel.problem_activated.connect(self.editors.go_to_problem)
         self.problems_panel.fix_requested.connect(self._on_problems_panel_fix_requested)
+        self.problems_panel.fix_all_requested.connect(self._on_problems_panel_fix_all_requested)
+        self.fix_all.undo_changed.connect(self._on_fix_all_undo_changed)
         self.library_model.skills_changed.connect(self._on_library_model_skills_changed)
         self.loader.scan_started.connect(self._on_loader_scan_started)
         self.loader.progressed.connect(self._on_loader_progressed)
@@ -146,7 +151,7 @@ class MainWindow(QMainWindow):
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.problems_dock], [150], Qt.Orientation.Vertical)
+        self.resizeDocks([self.problems_dock], [230], Qt.Orientation.Vertical)
         self._restore_geometry()
         self.problems.refresh()
 
@@ -193,7 +198,11 @@ class MainWindow(QMainWindow):
         self.settings_action = make_action(self, "Se&ttings…", self._spawn(self.open_settings),
                                            key.Preferences)
         self.quit_action = make_action(self, "&Quit", self.close, "Ctrl+Q")
-        self.undo_action = make_action(self, "&Undo", editors.undo_current)
+        self.undo_action = make_action(self, "&Undo", self._on_undo_action_triggered)
+        self.undo_fix_all_action = make_action(
+            self, "Undo Fix of Many Skills", self._spawn(self.fix_all.undo_last), None,
+            "Put back every file the last fix of many skills changed")
+        self.undo_fix_all_action.setEnabled(False)
         self.redo_action = make_action(self, "&Redo", editors.redo_current)
         self.filter_action = make_action(self, "&Filter Library", self.library_panel.focus_filter,
                                          "Ctrl+F", "Filter the library by name or description")
@@ -214,7 +223,8 @@ class MainWindow(QMainWindow):
             file=[self.new_action, self.add_root_action, self.add_zip_action, self.locations_menu,
                   self.remove_root_action, None, self.save_action, self.close_tab_action, None,
                   self.settings_action, None, self.quit_action],
-            edit=[self.undo_action, self.redo_action, None, self.filter_action, self.fix_action],
+            edit=[self.undo_action, self.redo_action, self.undo_fix_all_action, None,
+                  self.filter_action, self.fix_action],
             skill=[self.rename_action, self.delete_action, None, self.validate_action,
                    self.rescan_action],
             view=[self.library_dock.toggleViewAction(), self.problems_dock.toggleViewAction()],
@@ -295,6 +305,23 @@ class MainWindow(QMainWindow):
 
     def _on_problems_panel_fix_requested(self, problem: Problem) -> None:
         self.tasks.spawn(self.skill_ops.apply_fix(problem))
+
+    def _on_problems_panel_fix_all_requested(self, code: str, directories: list[Path]) -> None:
+        self.tasks.spawn(self.fix_all.fix_every(code, directories))
+
+    def _on_fix_all_undo_changed(self, title: str) -> None:
+        self.undo_fix_all_action.setEnabled(bool(title))
+        self.undo_fix_all_action.setText(f"Undo {title}" if title else "Undo Fix of Many Skills")
+
+    def _on_undo_action_triggered(self) -> None:
+        """Undo in the editor that has the focus; elsewhere, undo the last fix of many skills
+        (when there is one), since that is what the user last did outside the editors."""
+        focus = QApplication.focusWidget()
+        in_editor = focus is not None and self.tabs.isAncestorOf(focus)
+        if not in_editor and self.fix_all.undo_title:
+            self.tasks.spawn(self.fix_all.undo_last())
+        else:
+            self.editors.undo_current()
 
     def _on_watcher_file_changed(self, path: Path) -> None:
         self.tasks.spawn(self.editors.file_changed_on_disk(path))

@@ -46,7 +46,7 @@ def test_the_fix_button_fixes_it(qtbot: QtBot, make_window: WindowFactory,
     panel = window.problems_panel
     qtbot.waitUntil(lambda: panel.fix_button.isEnabled())
     row = next(i for i, p in enumerate(panel.model.problems()) if p.diagnostic.code == "SK104")
-    panel.table.selectRow(row)
+    panel.select_row(row)
     assert panel.fix_button.text() == "Fix: Rename to `pdf-tools`"
 
     qtbot.mouseClick(panel.fix_button, Qt.MouseButton.LeftButton)

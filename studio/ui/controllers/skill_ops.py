@@ -12,9 +12,9 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication, QDialog
 
 from studio.editing.frontmatter_edit import set_field
-from studio.fsutil import atomic_write_text
 from studio.skills.collection import Library, Problem
-from studio.skills.files import load_skill
+from studio.skills.fixes import FixError, apply_plan, plan_fixes
+from studio.skills.parse import parse_skill
 from studio.skills.scaffold import ScaffoldError, create_skill
 from studio.skills.zippath import enclosing_zip
 from studio.ui import asyncqt
@@ -112,19 +112,31 @@ class SkillOperations:
         if tab is not None:
             if not tab.set_field("name", new_name) or not self._editors.save(tab):
                 return False
-        else:
-            skill = load_skill(directory)
-            text = set_field(skill, "name", new_name)
-            if text is None:
-                self._feedback.tell("Not renamed", f"The frontmatter of {skill.path} cannot be "
-                                    "read, so `name:` cannot be set. Fix it first (open the skill).")
-                return False
-            try:
-                atomic_write_text(skill.path, text)
-            except OSError as exc:
-                self._feedback.tell("Not renamed", f"{skill.path} could not be written: {exc}")
-                return False
+        elif not self._set_name_on_disk(directory, new_name):
+            return False
         return self.rename_folder(directory, new_name)
+
+    def _set_name_on_disk(self, directory: Path, new_name: str) -> bool:
+        """Set `name:` in the SKILL.md of a skill no tab holds, through the core's fix plan: the
+        whole file is read (not the validator's first MiB), only the frontmatter may change,
+        and a file changed meanwhile or reached through a link out of its root is refused."""
+        root = self._library.deepest_root(directory)
+        try:
+            plan = plan_fixes(directory, set(), root=root.path if root is not None else None)
+            whole = parse_skill(plan.original.encode("utf-8"), plan.skill_file,
+                                directory=directory, max_bytes=None)
+            text = set_field(whole, "name", new_name) if plan.original else None
+            if text is None:
+                self._feedback.tell("Not renamed", f"The frontmatter of {plan.skill_file} cannot "
+                                    "be read, so `name:` cannot be set. Fix it first (open the "
+                                    "skill).")
+                return False
+            plan.fixed = text
+            apply_plan(plan)
+        except FixError as exc:
+            self._feedback.tell("Not renamed", f"{exc}.")
+            return False
+        return True
 
     def rename_folder(self, directory: Path, new_name: str) -> bool:
         target = directory.parent / new_name
@@ -216,6 +228,10 @@ class SkillOperations:
             if not editors.save(tab):
                 return False
             return self.rename_folder(tab.directory, fix.rename_directory_to)
-        tab.apply_fix(fix)
+        why = tab.apply_fix(diagnostic)
+        if why is not None:
+            self._feedback.tell("Fix not applied", f"{diagnostic.code}: {fix.title} was not "
+                                f"applied: {why}. Edit the text by hand instead.")
+            return False
         self._feedback.status(f"Applied: {fix.title}")
         return True

@@ -1,25 +1,33 @@
-"""Narrowing the library tree by skill name and description, keeping the roots of matches."""
+"""Narrowing the library tree by skill name and description, and by status (only skills with
+errors, or only those with warnings), keeping the roots of matches."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
 
-from studio.ui.models.library_model import FILTER_ROLE, KIND_ROLE
+from studio.skills.summary import SkillSummary
+from studio.ui.models.library_model import KIND_ROLE, SUMMARY_ROLE, filter_text
+
+ALL, ERRORS, WARNINGS = "", "errors", "warnings"
+# A skill no agent can load has errors too.
+STATUSES = {ERRORS: ("errors", "not-loadable"), WARNINGS: ("warnings",)}
 
 
 class LibraryFilter(QSortFilterProxyModel):
-    """Shows the skills whose name, description or folder holds every word typed, with their files."""
+    """Shows the skills whose name, description or folder holds every word typed and whose
+    status is the one picked, with their files."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._words: list[str] = []
+        self._status = ALL
         self.setRecursiveFilteringEnabled(True)
         self.setAutoAcceptChildRows(True)
         self.setDynamicSortFilter(False)
 
     @property
     def active(self) -> bool:
-        return bool(self._words)
+        return bool(self._words) or bool(self._status)
 
     def set_text(self, text: str) -> None:
         words = text.lower().split()
@@ -29,16 +37,28 @@ class LibraryFilter(QSortFilterProxyModel):
         self._words = words
         self.endFilterChange()
 
+    def set_status(self, status: str) -> None:
+        """ALL, ERRORS (skills with errors, loadable or not) or WARNINGS (valid, with warnings)."""
+        if status == self._status:
+            return
+        self.beginFilterChange()
+        self._status = status
+        self.endFilterChange()
+
     def filterAcceptsRow(self, source_row: int,
                          source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        if not self._words:
+        if not self.active:
             return True
         model = self.sourceModel()
         index = model.index(source_row, 0, source_parent)
         if model.data(index, KIND_ROLE) != "skill":
             return False
-        return self.matches(str(model.data(index, FILTER_ROLE)))
+        summary = model.data(index, SUMMARY_ROLE)
+        return isinstance(summary, SkillSummary) and self.accepts(summary)
 
-    def matches(self, text: str) -> bool:
-        """Whether a skill whose `filter_text` is `text` is shown."""
+    def accepts(self, summary: SkillSummary) -> bool:
+        """Whether the skill `summary` describes is shown."""
+        if self._status and summary.status not in STATUSES[self._status]:
+            return False
+        text = filter_text(summary) if self._words else ""
         return all(word in text for word in self._words)

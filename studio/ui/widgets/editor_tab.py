@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing.frontmatter_edit import set_field, set_metadata
-from studio.skills.model import SKILL_FILE, Diagnostic, Fix, Skill
+from studio.skills import fixes
+from studio.skills.model import SKILL_FILE, Diagnostic, Skill
 from studio.skills.parse import UNCLOSED_FRONTMATTER
 from studio.skills.validate import ValidationResult
-from studio.skills.yamledit import apply_edits
 from studio.ui.document import SkillDocument, plain_text, replace_text
 from studio.ui.models.files_model import FILE_ROLE, FilesModel
 from studio.ui.widgets.code_editor import CodeEditor
@@ -222,11 +222,23 @@ class SkillEditorTab(QWidget):
         self.doc.set_text(text)
         return True
 
-    def apply_fix(self, fix: Fix) -> None:
-        """Apply a fix's text edits to the current text (undoable); its diagnostic must be fresh."""
+    def apply_fix(self, diagnostic: Diagnostic) -> str | None:
+        """Apply a fresh diagnostic's fix to the current text (undoable), after the core's check
+        that `studio fix` makes: the result must parse, keep the body, and change only the field
+        the fix is about. Returns why the fix was refused, or None when it was applied."""
+        fix = diagnostic.fix
+        if fix is None:
+            return "no fix is offered for it"
         if fix.edits:
-            self.doc.set_text(apply_edits(self.doc.skill.source, fix.edits))
+            skill = self.doc.skill
+            text = fixes.apply_fix_to_text(skill, fix)
+            after = fixes.reparse(skill, text, max_bytes=None)
+            why = fixes._unplanned_change(skill, after, diagnostic)
+            if why is not None:
+                return why
+            self.doc.set_text(text)
         self.doc.validate_now()
+        return None
 
     def fresh_diagnostic(self, diagnostic: Diagnostic) -> Diagnostic | None:
         """The same problem in a validation of the current text (so its fix's offsets hold)."""

@@ -11,6 +11,8 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex, QSize, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QToolBar,
@@ -20,14 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills.summary import SkillSummary
-from studio.ui.models.library_filter import LibraryFilter
-from studio.ui.models.library_model import (
-    KIND_ROLE,
-    PATH_ROLE,
-    SUMMARY_ROLE,
-    LibraryModel,
-    filter_text,
-)
+from studio.ui.models.library_filter import ALL, ERRORS, WARNINGS, LibraryFilter
+from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, LibraryModel
+from studio.ui.numbers import count_text
 
 FILTER_DELAY_MS = 120
 
@@ -54,6 +51,12 @@ class LibraryPanel(QWidget):
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter by name or description (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
+        self.status_filter = QComboBox()
+        for label, status in (("All", ALL), ("Errors only", ERRORS), ("Warnings only", WARNINGS)):
+            self.status_filter.addItem(label, status)
+        self.status_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.status_filter.setToolTip("Show every skill, only skills with errors, or only valid "
+                                      "skills with warnings")
         self.count_label = QLabel()
         self.count_label.setObjectName("libraryCount")
         self.tree = QTreeView()
@@ -69,7 +72,11 @@ class LibraryPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
         layout.addWidget(self.toolbar)
-        layout.addWidget(self.filter_edit)
+        filters = QHBoxLayout()
+        filters.setSpacing(4)
+        filters.addWidget(self.filter_edit, 1)
+        filters.addWidget(self.status_filter)
+        layout.addLayout(filters)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.count_label)
 
@@ -78,6 +85,7 @@ class LibraryPanel(QWidget):
         self._filter_timer.setInterval(FILTER_DELAY_MS)
         self._filter_timer.timeout.connect(self.apply_filter)
         self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
+        self.status_filter.currentIndexChanged.connect(self.apply_filter)
         self.tree.activated.connect(self._on_tree_activated)
         self.model.rowsInserted.connect(self._on_model_rows_inserted)
         self.model.rowsRemoved.connect(self._on_model_rows_changed)
@@ -87,6 +95,7 @@ class LibraryPanel(QWidget):
     def apply_filter(self) -> None:
         self._filter_timer.stop()
         self.proxy.set_text(self.filter_edit.text())
+        self.proxy.set_status(str(self.status_filter.currentData() or ALL))
         shown = self.proxy if self.proxy.active else self.model
         if self.tree.model() is not shown:
             current = self.selected_summary()
@@ -140,11 +149,11 @@ class LibraryPanel(QWidget):
         roots = len(self.model.roots())
         if self.proxy.active:
             shown = sum(1 for summary in self.model.library.summaries()
-                        if self.proxy.matches(filter_text(summary)))
-            self.count_label.setText(f"{shown:,} of {total:,} skills match")
+                        if self.proxy.accepts(summary))
+            self.count_label.setText(f"{count_text(shown)} of {count_text(total)} skills match")
         else:
-            self.count_label.setText(
-                f"{total:,} skill{'s' * (total != 1)} in {roots} root{'s' * (roots != 1)}")
+            self.count_label.setText(f"{count_text(total)} skill{'s' * (total != 1)} in "
+                                     f"{roots} root{'s' * (roots != 1)}")
 
     def _on_model_rows_inserted(self) -> None:
         self._update_count()

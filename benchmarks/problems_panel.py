@@ -1,0 +1,229 @@
+"""Whether the Problems panel stays responsive with 40,000 findings over 8,000 skills.
+
+    python benchmarks/problems_panel.py [--skills N] [--per-skill K] [--no-check]
+
+Opens the real main window offscreen with the Problems panel on the whole library, then hands
+the core `Library` N skills with K findings each (codes, severities and files shaped like a
+public collection: most findings are fields outside the spec), in batches of 250 per turn of the
+event loop as a scan does. Then it sorts by every column, filters by severity, code and text,
+and groups by skill. For each step it prints the GUI thread's longest stall (the worst lateness
+of a 5 ms timer, as benchmarks/gui_open.py measures it), and the time from the first batch to
+the first paint of the panel with rows in it, and the longest pause of Python's garbage
+collector in the run (a full collection walks every object of the library, whoever triggered
+it). Exits 1 if a stall passes 100 ms, unless --no-check.
+
+Run it on another checkout for a before/after: `PYTHONPATH=/path/to/other python
+benchmarks/problems_panel.py` (steps the other panel lacks are skipped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TARGET_STALL_MS = 100.0
+TICK_MS = 5
+BATCH = 250
+SETTLE_SECONDS = 0.6
+
+# (code, severity, message, field, file): the most common findings of public collections.
+SHAPES = (
+    ("SK131", "warning", "`version` is not a field of the spec; move it under `metadata:`",
+     "version", "SKILL.md"),
+    ("SK131", "warning", "`author` is not a field of the spec; move it under `metadata:`",
+     "author", "SKILL.md"),
+    ("SK209", "warning", "the description does not say when to use the skill", "description",
+     "SKILL.md"),
+    ("SK104", "error", "uppercase letters in the name", "name", "SKILL.md"),
+    ("SK401", "warning", "the link points to a file that does not exist", None,
+     "references/guide.md"),
+    ("SK131", "warning", "`tags` is not a field of the spec; move it under `metadata:`", "tags",
+     "SKILL.md"),
+    ("SK202", "error", "the description is longer than 1024 characters", "description",
+     "SKILL.md"),
+)
+
+
+def summaries(root: Path, count: int, per_skill: int) -> list[Any]:
+    from studio.skills.model import Diagnostic, Severity
+    from studio.skills.summary import SkillSummary
+
+    made = []
+    for number in range(count):
+        directory = root / f"group-{number // 100:03d}" / f"skill-{number:05d}"
+        diagnostics = []
+        for k in range(per_skill):
+            code, severity, message, field, file = SHAPES[(number + k) % len(SHAPES)]
+            diagnostics.append(Diagnostic(code, Severity(severity), message, 2 + k, 1,
+                                          file=file, field=field))
+        valid = not any(d.severity is Severity.ERROR for d in diagnostics)
+        made.append(SkillSummary(root, directory, directory / "SKILL.md", f"skill-{number:05d}",
+                                 f"Generated skill {number}.", valid, True, tuple(diagnostics)))
+    return made
+
+
+def measure(count: int, per_skill: int, scratch: Path) -> dict[str, Any]:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    for variable, sub in (("STUDIO_CONFIG_DIR", "config"), ("STUDIO_DATA_DIR", "data"),
+                          ("STUDIO_CACHE_DIR", "cache")):
+        os.environ[variable] = str(scratch / sub)
+
+    import qasync
+    from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from studio.settings import SettingsStore
+    from studio.skills.library import SkillRoot
+    from studio.ui.mainwindow import MainWindow
+    from studio.ui.theme import apply_style
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    apply_style(app)
+    root = scratch / "library"
+    made = summaries(root, count, per_skill)
+    figures: dict[str, Any] = {"skills": count, "findings": count * per_skill, "steps": [],
+                               "gc_pause_ms": 0.0}
+    gc_started = [0.0]
+
+    def on_gc(phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            gc_started[0] = time.perf_counter()
+        else:
+            pause = (time.perf_counter() - gc_started[0]) * 1000
+            figures["gc_pause_ms"] = max(figures["gc_pause_ms"], round(pause, 1))
+
+    gc.callbacks.append(on_gc)
+
+    class PaintWatch(QObject):
+        def __init__(self, rows: Callable[[], int]) -> None:
+            super().__init__()
+            self.rows = rows
+            self.at: float | None = None
+
+        def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and self.at is None and self.rows() > 0:
+                self.at = time.perf_counter()
+            return False
+
+    async def run() -> None:
+        window = MainWindow(SettingsStore(scratch / "settings.yaml"), cache_path=None)
+        window.resize(1280, 800)
+        window.show()
+        panel = window.problems_panel
+        window.show_library_problems()
+        watch = PaintWatch(lambda: panel.model.rowCount())
+        panel.table.viewport().installEventFilter(watch)
+        worst = [0.0]
+        last = [time.perf_counter()]
+
+        def on_tick() -> None:
+            now = time.perf_counter()
+            worst[0] = max(worst[0], (now - last[0]) * 1000 - TICK_MS)
+            last[0] = now
+
+        ticker = QTimer()
+        ticker.setTimerType(Qt.TimerType.PreciseTimer)
+        ticker.setInterval(TICK_MS)
+        ticker.timeout.connect(on_tick)
+        await asyncio.sleep(0.3)
+        last[0] = time.perf_counter()
+        ticker.start()
+
+        async def step(name: str, action: Callable[[], object] | None) -> None:
+            worst[0] = 0.0
+            if action is None:
+                figures["steps"].append((name, None))
+                return
+            action()
+            await asyncio.sleep(SETTLE_SECONDS)
+            figures["steps"].append((name, round(worst[0], 1)))
+
+        window.library.add_root(SkillRoot(root))
+        started = time.perf_counter()
+        worst[0] = 0.0
+        for first in range(0, len(made), BATCH):
+            window.library.add_skills(root, made[first:first + BATCH])
+            await asyncio.sleep(0)
+        while panel.model.rowCount() == 0 or watch.at is None:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(1.0)
+        figures["first_paint_s"] = round((watch.at or started) - started, 3)
+        figures["rows"] = panel.model.rowCount()
+        figures["steps"].append((f"load {count:,} skills in batches of {BATCH}",
+                                 round(worst[0], 1)))
+
+        header: Any = panel.table.horizontalHeader()
+        names = ("severity", "code", "message", "skill", "file", "line")
+        sortable = hasattr(panel.model, "sort_column")
+        for column, name in enumerate(names):
+            def sort(c: int = column) -> None:
+                header.setSortIndicator(c, Qt.SortOrder.DescendingOrder)
+
+            await step(f"sort by {name}", sort if sortable else None)
+        severity = getattr(panel, "severity", None)
+        await step("filter: warnings", (lambda: severity.setCurrentIndex(2)) if severity else None)
+        await step("filter: all severities",
+                   (lambda: severity.setCurrentIndex(0)) if severity else None)
+        text = getattr(panel, "text_filter", None)
+        await step("filter: text 'version'",
+                   (lambda: text.setText("version")) if text else None)
+        await step("filter: text cleared", (lambda: text.setText("")) if text else None)
+        code = getattr(panel, "show_code", None)
+        await step("filter: code SK104", (lambda: code("SK104")) if code else None)
+        await step("filter: all codes",
+                   (lambda: panel.code.setCurrentIndex(0)) if code else None)
+        group = getattr(panel, "group_button", None)
+        await step("group by skill", (lambda: group.setChecked(True)) if group else None)
+        tree: Any = getattr(panel, "tree", None)
+
+        def expand_first_groups() -> None:
+            for row in range(60):
+                tree.expand(tree.model().index(row, 0))
+
+        await step("expand the first 60 skills", expand_first_groups if group else None)
+        await step("ungroup", (lambda: group.setChecked(False)) if group else None)
+        await step("a skill changes (refresh of the whole list)", lambda: window.library.update_skill(
+            made[17]))
+        ticker.stop()
+        window.close_without_asking()
+        window.deleteLater()
+
+    with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+        runner.run(run())
+    gc.callbacks.remove(on_gc)
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--skills", type=int, default=8_000)
+    parser.add_argument("--per-skill", type=int, default=5)
+    parser.add_argument("--no-check", action="store_true", help="report only; never fail")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="studio-bench-") as temp:
+        figures = measure(args.skills, args.per_skill, Path(temp))
+    print(f"{figures['findings']:,} findings over {figures['skills']:,} skills; "
+          f"{figures['rows']:,} rows shown; first paint with rows "
+          f"{figures['first_paint_s'] * 1000:.0f} ms after the first batch")
+    width = max(len(name) for name, _ in figures["steps"])
+    worst = 0.0
+    for name, stall in figures["steps"]:
+        shown = "(not in this version)" if stall is None else f"{stall:.0f} ms"
+        worst = max(worst, stall or 0.0)
+        print(f"  {name.ljust(width)}  longest stall {shown}")
+    print(f"longest GUI stall: {worst:.0f} ms (target ≤ {TARGET_STALL_MS:.0f} ms); longest "
+          f"garbage-collector pause in the run: {figures['gc_pause_ms']:.0f} ms")
+    return 1 if worst > TARGET_STALL_MS and not args.no_check else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

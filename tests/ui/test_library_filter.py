@@ -1,0 +1,47 @@
+"""The library filter's status choice: only skills with errors, or only those with warnings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex
+from pytestqt.qtbot import QtBot
+
+from tests.ui.helpers import WindowFactory, write_skill
+
+
+def _shown(panel: object) -> list[str]:
+    proxy = panel.proxy  # type: ignore[attr-defined]
+    root = proxy.index(0, 0, QModelIndex())
+    return sorted(proxy.index(row, 0, root).data() for row in range(proxy.rowCount(root)))
+
+
+def test_errors_only_and_warnings_only(qtbot: QtBot, make_window: WindowFactory,
+                                       tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    write_skill(root, "fine-skill")
+    write_skill(root, "vague-skill", description="Does things.")
+    broken = write_skill(root, "broken-skill")
+    (broken / "SKILL.md").write_text("---\nname: Broken Skill\ndescription: x. Use when y.\n---\n")
+    unloadable = root / "no-frontmatter"
+    unloadable.mkdir()
+    (unloadable / "SKILL.md").write_text("just text\n")
+    window = make_window(root)
+    panel = window.library_panel
+    statuses = {s.directory.name: s.status for s in window.library.summaries()}
+    assert statuses["vague-skill"] == "warnings" and statuses["fine-skill"] == "valid"
+
+    panel.status_filter.setCurrentIndex(panel.status_filter.findText("Errors only"))
+    assert panel.tree.model() is panel.proxy
+    assert _shown(panel) == ["Broken Skill", "no-frontmatter"]
+    assert panel.count_label.text() == "2 of 4 skills match"
+
+    panel.status_filter.setCurrentIndex(panel.status_filter.findText("Warnings only"))
+    assert _shown(panel) == ["vague-skill"]
+    panel.filter_edit.setText("nothing-like-this")
+    panel.apply_filter()
+    assert panel.proxy.rowCount(QModelIndex()) == 0
+
+    panel.filter_edit.setText("")
+    panel.status_filter.setCurrentIndex(0)
+    assert panel.tree.model() is panel.model
