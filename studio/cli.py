@@ -21,6 +21,7 @@ COMMANDS = {
     "prompt": "studio.commands.prompt",
     "policy": "studio.commands.policy",
     "chat": "studio.commands.chat",
+    "search": "studio.commands.search",
 }
 
 EXIT_USAGE = 2
