@@ -22,6 +22,7 @@ COMMANDS = {
     "policy": "studio.commands.policy",
     "chat": "studio.commands.chat",
     "search": "studio.commands.search",
+    "install": "studio.commands.install",
 }
 
 EXIT_USAGE = 2
