@@ -1,6 +1,8 @@
-"""The three tools the model is offered, and what they do short of running anything:
+"""The tools the model is offered, and what they do short of running anything:
 `activate_skill` (the body of a SKILL.md and its file list), `read_skill_file` (a file inside a
-skill, nothing outside it) and `run_skill_script` (its spec; running is `execute.py`'s job)."""
+skill, nothing outside it) and `run_skill_script` (its spec; running is `execute.py`'s job); and,
+when the conversation is given them, `search_skills` (`search_tool.py`) and `create_skill` /
+`update_skill` (`drafts.py`)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from studio.agent.drafts import DRAFT_TOOL_NAMES, DraftDesk
+from studio.agent.search_tool import SEARCH, SkillSearch
 from studio.llm.types import ToolSpec
 from studio.skills.files import list_skill_files, load_skill, load_zip_skills
 from studio.skills.model import Skill, SkillFile
@@ -39,7 +43,8 @@ class SkillToolbox:
     """The skills one conversation may use, and the tools over them.
 
     `overrides` maps a skill name to SKILL.md text that replaces the file on disk (the editor's
-    unsaved text when the user clicks "Try in chat").
+    unsaved text when the user clicks "Try in chat"). `search` offers `search_skills`; `drafts`
+    offers `create_skill` and `update_skill`.
     """
 
     def __init__(
@@ -47,9 +52,16 @@ class SkillToolbox:
         skills: Sequence[SkillSummary],
         workspace: Path,
         overrides: Mapping[str, str] | None = None,
+        *,
+        search: SkillSearch | None = None,
+        drafts: DraftDesk | None = None,
     ) -> None:
         self.workspace = workspace
         self.overrides = dict(overrides or {})
+        self.search = search
+        self.drafts = drafts
+        if drafts is not None:
+            drafts.locate = self.writable_directory
         self._skills: dict[str, SkillEntry] = {}
         for summary in skills:
             if summary.loadable and summary.name and summary.name not in self._skills:
@@ -61,6 +73,22 @@ class SkillToolbox:
     @property
     def names(self) -> list[str]:
         return list(self._skills)
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        extra = (SEARCH,) if self.search is not None else ()
+        return TOOL_NAMES + extra + (DRAFT_TOOL_NAMES if self.drafts is not None else ())
+
+    def writable_directory(self, name: str) -> Path | None:
+        """The folder of the skill named `name`, when it is on disk (not in an archive)."""
+        entry = self._skills.get(name)
+        return entry.directory if entry is not None and not entry.read_only else None
+
+    def add_created(self, name: str, description: str, directory: Path) -> None:
+        """A skill the model just created, usable for the rest of the conversation."""
+        self._skills.setdefault(
+            name, SkillEntry(name, description.strip(), directory, directory / "SKILL.md", False)
+        )
 
     def entry(self, name: object) -> SkillEntry:
         if not isinstance(name, str) or name not in self._skills:
@@ -104,6 +132,8 @@ class SkillToolbox:
                     "required": ["skill", "command"],
                 },
             ),
+            *([self.search.spec()] if self.search is not None else []),
+            *(self.drafts.specs() if self.drafts is not None else []),
         ]
 
     def load(self, name: str) -> Skill:
