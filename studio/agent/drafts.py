@@ -193,6 +193,15 @@ class DraftDesk:
             atomic_write_text(target, draft.texts[relative])
 
 
+def first_writable_folder(paths: list[Path]) -> Path | None:
+    """Where new skills go by default: the first of the skill paths that is a folder this user
+    may write to (a zip or a single skill's folder is not a place for new skills)."""
+    for path in paths:
+        if path.is_dir() and not (path / SKILL_FILE).exists() and os.access(path, os.W_OK | os.X_OK):
+            return path
+    return None
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -17,6 +17,7 @@ from typing import Any, TextIO
 import httpx
 
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover, NobodyApprover
+from studio.agent.drafts import DraftDesk, first_writable_folder
 from studio.agent.events import (
     ApprovalGiven,
     Done,
@@ -33,6 +34,7 @@ from studio.agent.execute import ToolExecutor
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
+from studio.agent.search_tool import SkillSearch
 from studio.agent.terminal import TerminalApprover
 from studio.agent.tools import SkillToolbox
 from studio.llm.client import BACKENDS, ChatClient, make_client
@@ -40,9 +42,10 @@ from studio.llm.embedded import EmbeddedEngine, find_ollama_models
 from studio.llm.errors import LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
-from studio.paths import config_dir, data_dir
+from studio.paths import cache_dir, config_dir, data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills.library import standard_locations
+from studio.skills.search import INDEX_FILE
 from studio.skills.summary import SkillSummary
 from studio.skills.targets import collect
 
@@ -65,6 +68,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--skills", action="append", type=Path, default=[], metavar="PATH",
                         help="a skill, a folder of skills or a zip (repeatable; default: the "
                         "standard locations)")
+    parser.add_argument("--create-in", type=Path, default=None, metavar="DIR",
+                        help="where skills the model drafts are created (default: the first "
+                        "writable skill folder)")
     parser.add_argument("--workspace", type=Path, default=None,
                         help="the project folder the tool policy protects (default: here)")
     approvals = parser.add_mutually_exclusive_group()
@@ -320,7 +326,11 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
             model = model or await _pick_model(client)
             grants = Grants(config_dir() / "grants.yaml")
             audit = AuditLog(data_dir() / "audit.jsonl")
-            executor = ToolExecutor(SkillToolbox(skills, workspace), approver, grants, audit,
+            toolbox = SkillToolbox(
+                skills, workspace, search=SkillSearch(skills, cache_dir() / INDEX_FILE),
+                drafts=DraftDesk(args.create_in or first_writable_folder(paths), model),
+            )
+            executor = ToolExecutor(toolbox, approver, grants, audit,
                                     timeout=args.timeout, allow_network=args.allow_network)
             config = AgentConfig(model=model, think=args.think, max_rounds=args.max_rounds,
                                  tool_choice=args.tool_choice, options=options)
