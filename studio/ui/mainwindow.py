@@ -30,6 +30,7 @@ from studio.editing.autosave import AutosaveStore
 from studio.settings import Settings, SettingsStore
 from studio.skills.collection import Library, Problem
 from studio.skills.library import standard_locations
+from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt
 from studio.ui.chat.dock import ChatDock
 from studio.ui.controllers.autosaving import Autosaver
@@ -37,6 +38,7 @@ from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.feedback import Feedback
 from studio.ui.controllers.problems import ProblemsController
 from studio.ui.controllers.roots import LibraryRoots
+from studio.ui.controllers.search import LibrarySearch
 from studio.ui.controllers.skill_ops import SkillOperations
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.library_loader import LibraryLoader
@@ -128,6 +130,9 @@ class MainWindow(QMainWindow):
         self.skill_ops = SkillOperations(self.library, self.editors, self.library_panel, feedback,
                                          self.problems_panel.fixable_problem)
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
+        self.search = LibrarySearch(
+            self.library, self.library_panel, self.tasks,
+            cache_path.parent / INDEX_FILE if cache_path is not None else None, self)
         self._make_actions()
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
@@ -143,6 +148,7 @@ class MainWindow(QMainWindow):
         self.loader.scan_finished.connect(self._on_loader_scan_finished)
         self.watcher.file_changed.connect(self._on_watcher_file_changed)
         self.closed.connect(self.chat.pane.stop)
+        self.closed.connect(self.search.close)
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
