@@ -109,9 +109,4 @@ def install(url: str, into: Path, yes: bool, ask: Ask | None, max_bytes: int, er
 
 
 def _show(plan: InstallPlan, err: TextIO) -> None:
-    print(f"{plan.url} (sha256 {plan.sha256[:12]}…) holds:", file=err)
-    for skill in plan.skills:
-        action = "replaces the installed one" if skill.replaces else "new"
-        print(f"  {skill.folder}: {action}", file=err)
-        for d in skill.diagnostics:
-            print(f"    {d.severity} {d.code} line {d.line}: {d.message}", file=err)
+    err.write("".join(line + "\n" for line in plan.describe()))

@@ -78,6 +78,17 @@ class InstallPlan:
     def discard(self) -> None:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
+    def describe(self) -> list[str]:
+        """What the archive holds, as the command line and the window show it before writing:
+        each skill, whether it is new or replaces one, and its problems."""
+        lines = [f"{self.url} (sha256 {self.sha256[:12]}…) holds:"]
+        for skill in self.skills:
+            action = "replaces the installed one" if skill.replaces else "new"
+            lines.append(f"  {skill.folder}: {action}")
+            lines.extend(f"    {d.severity} {d.code} line {d.line}: {d.message}"
+                         for d in skill.diagnostics)
+        return lines
+
 
 def download(url: str, target: Path, max_bytes: int = MAX_DOWNLOAD,
              progress: Progress | None = None, timeout: float = 30.0) -> str:

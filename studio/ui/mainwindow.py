@@ -36,6 +36,7 @@ from studio.ui.chat.dock import ChatDock
 from studio.ui.controllers.autosaving import Autosaver
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.feedback import Feedback
+from studio.ui.controllers.installs import UrlInstalls
 from studio.ui.controllers.problems import ProblemsController
 from studio.ui.controllers.roots import LibraryRoots
 from studio.ui.controllers.search import LibrarySearch
@@ -130,6 +131,7 @@ class MainWindow(QMainWindow):
         self.skill_ops = SkillOperations(self.library, self.editors, self.library_panel, feedback,
                                          self.problems_panel.fixable_problem)
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
+        self.installs = UrlInstalls(self.library, self.roots, feedback, self)
         self.search = LibrarySearch(
             self.library, self.library_panel, self.tasks,
             cache_path.parent / INDEX_FILE if cache_path is not None else None, self)
@@ -191,6 +193,9 @@ class MainWindow(QMainWindow):
         self.add_zip_action = make_action(
             self, "Add &Zip of Skills…", self._spawn(lambda: roots.pick_root(zip_file=True)),
             None, "Add a zip archive (read-only) to the library")
+        self.install_url_action = make_action(
+            self, "Install from &URL…", self._spawn(self.installs.install_from_url), None,
+            "Download a zip or tar.gz of skills, check it and install it")
         self.remove_root_action = make_action(self, "&Remove Root", lambda: roots.remove_root(),
                                               None, "Remove the selected root from the library")
         self.save_action = make_action(self, "&Save", editors.save_current, key.Save,
@@ -218,8 +223,8 @@ class MainWindow(QMainWindow):
         self.menus = make_menus(
             self,
             file=[self.new_action, self.add_root_action, self.add_zip_action, self.locations_menu,
-                  self.remove_root_action, None, self.save_action, self.close_tab_action, None,
-                  self.settings_action, None, self.quit_action],
+                  self.install_url_action, self.remove_root_action, None, self.save_action,
+                  self.close_tab_action, None, self.settings_action, None, self.quit_action],
             edit=[self.undo_action, self.redo_action, None, self.filter_action, self.fix_action],
             skill=[self.rename_action, self.delete_action, None, self.validate_action,
                    self.rescan_action],
