@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from fakes.files import FileServer
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from studio.ui.dialogs.install_url import InstallPlanDialog, InstallUrlDialog
@@ -65,3 +66,26 @@ def test_cancel_writes_nothing_and_a_bad_archive_is_refused(
     qtbot.waitUntil(task.done, timeout=10000)
     assert task.result() is False
     assert sorted(p.name for p in skills_root.iterdir()) == before
+
+
+def test_installed_skills_show_and_filter_by_where_they_came_from(
+    qtbot: QtBot, make_window: WindowFactory, skills_root: Path, server: FileServer
+) -> None:
+    window = make_window(skills_root)
+    task = start(window.installs.install_from_url())
+    asked = open_dialog(qtbot, InstallUrlDialog)
+    asked.url_edit.setText(server.url + "/pack.zip")
+    asked.ok_button.click()
+    open_dialog(qtbot, InstallPlanDialog, timeout=10000).install_button.click()
+    qtbot.waitUntil(task.done, timeout=10000)
+    qtbot.waitUntil(lambda: window.library.summary_for(skills_root / "beta") is not None,
+                    timeout=10000)
+    model = window.library_model
+    tooltip = model.skill_index(skills_root / "alpha").data(Qt.ItemDataRole.ToolTipRole)
+    assert f"Installed from {server.url}/pack.zip" in tooltip
+    assert "Installed from" not in model.skill_index(skills_root / "web-search").data(
+        Qt.ItemDataRole.ToolTipRole)
+    panel = window.library_panel
+    panel.filter_edit.setText("127.0.0.1")
+    panel.apply_filter()
+    assert panel.count_label.text() == "2 of 5 skills match"

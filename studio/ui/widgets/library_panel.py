@@ -33,7 +33,6 @@ from studio.ui.models.library_model import (
     PATH_ROLE,
     SUMMARY_ROLE,
     LibraryModel,
-    filter_text,
 )
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 
@@ -221,7 +220,7 @@ class LibraryPanel(QWidget):
         roots = len(self.model.roots())
         if self.proxy.active:
             shown = sum(1 for summary in self.model.library.summaries()
-                        if self.proxy.matches(filter_text(summary)))
+                        if self.proxy.matches(self.model.filter_text_of(summary)))
             self.count_label.setText(f"{shown:,} of {total:,} skills match")
         else:
             self.count_label.setText(
