@@ -65,15 +65,16 @@ def run(args: argparse.Namespace) -> int:
         if not records:
             print(f"studio install: {into} has no recorded installs to update", file=sys.stderr)
             return 1
-        codes = [install(r.url, into, args.yes, ask, args.max_size << 20, sys.stderr, r.sha256)
-                 for r in records]
+        codes = [install(r.url, into, args.yes, ask, args.max_size << 20, sys.stderr, r.sha256,
+                         set(r.skills)) for r in records]
         return max(codes)
     return install(args.url, into, args.yes, ask, args.max_size << 20, sys.stderr)
 
 
 def install(url: str, into: Path, yes: bool, ask: Ask | None, max_bytes: int, err: TextIO,
-            known_sha256: str | None = None) -> int:
-    """Install one URL; 0 when installed or already up to date, 1 when refused."""
+            known_sha256: str | None = None, ours: set[str] | frozenset[str] = frozenset()) -> int:
+    """Install one URL; 0 when installed or already up to date, 1 when refused. An update
+    (`known_sha256`) replaces the skills this URL installed before (`ours`) without asking."""
     try:
         plan = prepare_install(url, into, max_bytes=max_bytes)
     except InstallError as exc:
@@ -88,8 +89,9 @@ def install(url: str, into: Path, yes: bool, ask: Ask | None, max_bytes: int, er
             print("studio install: refused because of the errors above; nothing was written",
                   file=err)
             return 1
-        if plan.replaced and not yes and known_sha256 is None:
-            folders = ", ".join(skill.folder for skill in plan.replaced)
+        others = [skill for skill in plan.replaced if skill.folder not in ours]
+        if others and not yes:
+            folders = ", ".join(skill.folder for skill in others)
             if ask is None:
                 print(f"studio install: this would replace {folders}; pass --yes to replace "
                       "them (nothing was written)", file=err)
