@@ -106,9 +106,13 @@ class SearchIndex:
     def _open(self) -> sqlite3.Connection:
         if self.path is None:
             return self._prepare(sqlite3.connect(":memory:", check_same_thread=False))
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             return self._prepare(sqlite3.connect(self.path, check_same_thread=False))
+        except (OSError, sqlite3.OperationalError):
+            # No place to keep the index (a read-only or full cache folder): search still works,
+            # from an index in memory that is built again next time.
+            return self._prepare(sqlite3.connect(":memory:", check_same_thread=False))
         except sqlite3.DatabaseError:
             # A damaged or foreign file: the index is only a cache, so start again.
             for suffix in ("", "-wal", "-shm", "-journal"):

@@ -153,3 +153,11 @@ def test_without_an_embedding_server_it_says_so_and_stays_lexical(library: Path,
         assert outcome.note is not None and "lexical ranking only" in outcome.note
         assert _names(outcome.hits) == ["slide-maker"]
     assert "nope" in (missing.note or "")
+
+
+def test_an_index_that_cannot_be_kept_on_disk_is_kept_in_memory(library: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be", encoding="utf-8")
+    with SearchIndex(blocker / "index.sqlite3") as index:
+        index.update(_summaries(library))
+        assert _names(index.search("slides").hits) == ["slide-maker"]
