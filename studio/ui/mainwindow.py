@@ -151,6 +151,7 @@ class MainWindow(QMainWindow):
         self.watcher.file_changed.connect(self._on_watcher_file_changed)
         self.closed.connect(self.chat.pane.stop)
         self.closed.connect(self.search.close)
+        self.closed.connect(self.installs.close)
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)

@@ -1,12 +1,18 @@
 """Installing skills from a URL in the window: ask for the URL, download and check it in a worker
-thread (progress in the status bar), show what it holds, write it only when the user agrees."""
+thread (progress in the status bar), show what it holds, write it only when the user agrees.
+
+The work runs in a plain Python thread and its progress reaches the GUI thread through the event
+loop (see `controllers.search` for why not qasync's executor or a Qt signal)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog
 
 from studio.skills.collection import Library
@@ -16,15 +22,11 @@ from studio.ui.controllers.feedback import Feedback
 from studio.ui.controllers.roots import LibraryRoots
 from studio.ui.dialogs.install_url import InstallPlanDialog, InstallUrlDialog
 
+T = TypeVar("T")
+
 
 class UrlInstalls(QObject):
-    """File ▸ Install from URL.
-
-    Signals:
-        downloaded: (received, total or -1) bytes; emitted from the worker thread.
-    """
-
-    downloaded = Signal(int, int)
+    """File ▸ Install from URL."""
 
     def __init__(self, library: Library, roots: LibraryRoots, feedback: Feedback,
                  parent: QObject | None = None) -> None:
@@ -32,17 +34,20 @@ class UrlInstalls(QObject):
         self._library = library
         self._roots = roots
         self._feedback = feedback
-        self.downloaded.connect(self._on_downloaded)
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="install-from-url")
 
-    def _on_downloaded(self, received: int, total: int) -> None:
-        of = f" of {total / 1e6:.1f} MB" if total >= 0 else " MB"
+    def _show_download(self, received: int, total: int | None) -> None:
+        of = f" of {total / 1e6:.1f} MB" if total is not None else " MB"
         self._feedback.status(f"Downloading skills: {received / 1e6:.1f}{of}…")
 
     def _folders(self) -> list[Path]:
         return [state.path for state in self._library.roots() if not state.root.read_only]
 
-    def _progress(self, received: int, total: int | None) -> None:
-        self.downloaded.emit(received, -1 if total is None else total)
+    async def _in_worker(self, work: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._worker, work)
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=False, cancel_futures=True)
 
     async def install_from_url(self) -> bool:
         """Ask, check, show, install. True when skills were installed."""
@@ -54,8 +59,13 @@ class UrlInstalls(QObject):
             url, folder = ask_url.url(), ask_url.folder()
         finally:
             ask_url.deleteLater()
+        loop = asyncio.get_running_loop()
+
+        def progress(received: int, total: int | None) -> None:
+            loop.call_soon_threadsafe(self._show_download, received, total)
+
         try:
-            plan = await asyncio.to_thread(prepare_install, url, folder, progress=self._progress)
+            plan = await self._in_worker(lambda: prepare_install(url, folder, progress=progress))
         except InstallError as exc:
             self._feedback.tell("Install from URL", f"{exc}. Nothing was written.")
             return False
@@ -67,12 +77,12 @@ class UrlInstalls(QObject):
                     return False
             finally:
                 shown.deleteLater()
-            await asyncio.to_thread(commit_install, plan)
+            await self._in_worker(lambda: commit_install(plan))
         except InstallError as exc:
             self._feedback.tell("Install from URL", str(exc))
             return False
         finally:
-            await asyncio.to_thread(plan.discard)
+            await self._in_worker(plan.discard)
         count = len(plan.skills)
         self._feedback.status(f"Installed {count} skill{'s' * (count != 1)} into {folder}.")
         if self._library.root(folder) is not None:
