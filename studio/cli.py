@@ -22,6 +22,8 @@ COMMANDS = {
     "policy": "studio.commands.policy",
     "chat": "studio.commands.chat",
     "models": "studio.commands.models",
+    "search": "studio.commands.search",
+    "install": "studio.commands.install",
 }
 
 EXIT_USAGE = 2

@@ -21,6 +21,7 @@ class ApprovalRequest:
             the warning that there is no sandbox here.
         network_choice: whether "Allow network for this run" is offered (the sandbox would
             otherwise cut the network off).
+        preview: for a skill the model drafted, the new skill's files or a diff of the change.
     """
 
     tool: str
@@ -33,6 +34,7 @@ class ApprovalRequest:
     grant_scope: str | None
     sandbox: str = ""
     network_choice: bool = False
+    preview: str = ""
 
 
 @dataclass(frozen=True, slots=True)

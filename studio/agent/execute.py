@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from studio.agent.approval import Approval, ApprovalRequest, Approver
+from studio.agent.drafts import CREATE, UPDATE, DraftRefused
 from studio.agent.events import (
     ApprovalGiven,
     ApprovalNeeded,
@@ -29,7 +30,8 @@ from studio.agent.run import (
     run_command,
 )
 from studio.agent.sandbox import Sandbox, Support, detect
-from studio.agent.tools import ACTIVATE, READ, RUN, TOOL_NAMES, SkillToolbox, ToolError
+from studio.agent.search_tool import SEARCH
+from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
 from studio.llm.types import ToolCall
 from studio.policy import AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
 from studio.policy.audit import AuditError
@@ -74,6 +76,10 @@ class ToolExecutor:
 
     def describe(self, call: ToolCall) -> str:
         args = call.arguments
+        if call.name == SEARCH:
+            return f"search skills for {args.get('query')}"
+        if call.name in (CREATE, UPDATE):
+            return f"{call.name.split('_')[0]} skill {args.get('name')}"
         if call.name == ACTIVATE:
             return f"load skill {args.get('name')}"
         if call.name == READ:
@@ -91,14 +97,15 @@ class ToolExecutor:
     def toolbox_tool_names(self) -> tuple[str, ...]:
         """The names taken for calls in a model's text: the tools, and the skills, which small
         models call as if they were tools (`execute` makes that `activate_skill`)."""
-        return (*TOOL_NAMES, *self.toolbox.names)
+        return (*self.toolbox.tool_names, *self.toolbox.names)
 
     async def execute(self, call: ToolCall) -> AsyncIterator[Event]:
         call = self.toolbox.repair_call(call)
-        if call.name not in TOOL_NAMES:
+        names = self.toolbox.tool_names
+        if call.name not in names:
             yield ToolFinished(
                 call.id, call.name, "error",
-                f"error: there is no tool {call.name!r}; the tools are {', '.join(TOOL_NAMES)}",
+                f"error: there is no tool {call.name!r}; the tools are {', '.join(names)}",
             )
             return
         if call.invalid_arguments is not None:
@@ -111,12 +118,18 @@ class ToolExecutor:
             async for event in self._run(call):
                 yield event
             return
+        if call.name in (CREATE, UPDATE):
+            async for event in self._draft(call):
+                yield event
+            return
         yield ToolStarted(call.id, call.name, _text(call.arguments.get("skill") or
                                                     call.arguments.get("name")), None, None)
         started = time.monotonic()
         try:
             if call.name == ACTIVATE:
                 result = self.toolbox.activate(call.arguments.get("name"))
+            elif call.name == SEARCH and self.toolbox.search is not None:
+                result = self.toolbox.search.find(call.arguments.get("query"))
             else:
                 result = self.toolbox.read_file(call.arguments.get("skill"), call.arguments.get("path"))
         except (ToolError, OSError) as exc:
@@ -124,6 +137,49 @@ class ToolExecutor:
                                duration=time.monotonic() - started)
             return
         yield ToolFinished(call.id, call.name, "ok", result, duration=time.monotonic() - started)
+
+    async def _draft(self, call: ToolCall) -> AsyncIterator[Event]:
+        """A skill the model drafted: validated (an invalid one goes back with the diagnostics),
+        then shown for approval, then written. Nothing is written without an approval."""
+        drafts = self.toolbox.drafts
+        assert drafts is not None  # the tool is only offered with a desk
+        try:
+            draft = drafts.draft(call.name, call.arguments)
+        except (DraftRefused, OSError) as exc:
+            yield ToolFinished(call.id, call.name, "error", f"error: {exc}")
+            return
+        what = f"{'create' if draft.is_new else 'update'} skill {draft.name} in {draft.directory}"
+        workspace = self.toolbox.workspace
+        reasons = ("the model wants to save a skill; nothing is written unless you approve",)
+        request = ApprovalRequest(
+            tool=call.name, skill=draft.name, command=what, cwd=draft.directory,
+            workspace=workspace, reasons=reasons, warnings=(), grant_scope=None,
+            preview=draft.preview,
+        )
+        yield ApprovalNeeded(call.id, what, draft.name, str(draft.directory), reasons, ())
+        approval = await self.approver.approve(request)
+        log = _AuditTrail(self.audit, what, draft.directory, workspace, draft.name)
+        log.approval(approval)
+        for notice in log.notices():
+            yield notice
+        yield ApprovalGiven(call.id, approval.choice, approval.by, approval.reason)
+        if not approval.approved:
+            why = f": {approval.reason}" if approval.reason else ""
+            yield ToolFinished(call.id, call.name, "denied",
+                               f"the user did not save it{why}. Ask what to change.")
+            return
+        yield ToolStarted(call.id, call.name, draft.name, str(draft.directory), None)
+        try:
+            drafts.write(draft)
+        except OSError as exc:
+            yield ToolFinished(call.id, call.name, "error",
+                               f"error: cannot write {draft.directory}: {exc}; nothing was saved")
+            return
+        if draft.is_new:
+            description = call.arguments.get("description")
+            self.toolbox.add_created(draft.name, _text(description) or "", draft.directory)
+        yield ToolFinished(call.id, call.name, "ok",
+                           f"saved {draft.directory}; it is valid and can be activated now")
 
     async def _run(self, call: ToolCall) -> AsyncIterator[Event]:
         skill_name = _text(call.arguments.get("skill"))

@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from studio.agent.approval import Approver
+from studio.agent.drafts import DraftDesk
 from studio.agent.events import Done, Error, Event
 from studio.agent.execute import ToolExecutor
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.sandbox import Support
+from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox
 from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
@@ -57,6 +59,9 @@ class SessionSettings:
         tool_timeout: seconds a tool run may take.
         tool_choice: forces the first reply to be a tool call ("required" or a tool's name).
         options: sampling options passed to the server.
+        search_index: where the `search_skills` tool keeps its index (None: no such tool).
+        create_in: the folder `create_skill` writes new skills in (None: creating is refused,
+            with why); `update_skill` changes skills where they are, after approval.
     """
 
     backend: str = "ollama"
@@ -72,6 +77,8 @@ class SessionSettings:
     max_rounds: int = DEFAULT_MAX_ROUNDS
     tool_choice: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    search_index: Path | None = None
+    create_in: Path | None = None
 
 
 class _SkillFolderExecutor(ToolExecutor):
@@ -88,7 +95,12 @@ def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], app
     """The tools for `skills`, judged in the workspace `settings` chooses."""
     workspace = (settings.workspace or Path.cwd()).resolve()
     kind = _SkillFolderExecutor if settings.workspace_mode == "skill" else ToolExecutor
-    return kind(SkillToolbox(skills, workspace, overrides), approver, grants, audit,
+    search = (SkillSearch(skills, settings.search_index)
+              if settings.search_index is not None else None)
+    # The author is the model, known once the session has connected (see `ChatSession._connect`).
+    drafts = DraftDesk(settings.create_in, settings.model or "model")
+    toolbox = SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts)
+    return kind(toolbox, approver, grants, audit,
                 timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
                 support=support)
 
@@ -141,6 +153,8 @@ class ChatSession:
             self.server.configure(settings.backend, settings.url,
                                   (settings.connect_timeout, settings.idle_timeout))
             client, model = await self.server.open(settings.model)
+            if self.executor.toolbox.drafts is not None:
+                self.executor.toolbox.drafts.author = model
             config = AgentConfig(model, think=settings.think, max_rounds=settings.max_rounds,
                                  tool_choice=settings.tool_choice, options=dict(settings.options))
             self._agent = Agent(client, self.executor, config)

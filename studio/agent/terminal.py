@@ -21,15 +21,19 @@ class TerminalApprover:
 
     def _show(self, request: ApprovalRequest) -> None:
         write = self._err.write
-        write(f"\n{request.skill} wants to run, in {request.cwd}:\n")
-        write(f"    {request.command}\n")
+        if request.preview:
+            write(f"\nThe model wants to {request.command}:\n")
+            write("".join(f"    {line}\n" for line in request.preview.splitlines()))
+        else:
+            write(f"\n{request.skill} wants to run, in {request.cwd}:\n")
+            write(f"    {request.command}\n")
         for kind, message in request.warnings:
             write(f"  ! {kind}: {message}\n")
         for reason in request.reasons:
             write(f"  - {reason}\n")
         if request.sandbox:
             write(f"  sandbox: {request.sandbox}\n")
-        write("  1. Execute once\n")
+        write("  1. Save it\n" if request.preview else "  1. Execute once\n")
         if request.grant_scope is not None:
             write(f"  2. Always allow ({request.grant_scope}, for this session; never the network)\n")
         else:

@@ -1,6 +1,8 @@
-"""The three tools the model is offered, and what they do short of running anything:
+"""The tools the model is offered, and what they do short of running anything:
 `activate_skill` (the body of a SKILL.md and its file list), `read_skill_file` (a file inside a
-skill, nothing outside it) and `run_skill_script` (its spec; running is `execute.py`'s job)."""
+skill, nothing outside it) and `run_skill_script` (its spec; running is `execute.py`'s job); and,
+when the conversation is given them, `search_skills` (`search_tool.py`) and `create_skill` /
+`update_skill` (`drafts.py`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from studio.agent.drafts import DRAFT_TOOL_NAMES, DraftDesk
+from studio.agent.search_tool import SEARCH, SkillSearch
 from studio.llm.types import ToolCall, ToolSpec
 from studio.skills.files import (
     NotRegularFile,
@@ -49,7 +53,8 @@ class SkillToolbox:
     """The skills one conversation may use, and the tools over them.
 
     `overrides` maps a skill name to SKILL.md text that replaces the file on disk (the editor's
-    unsaved text when the user clicks "Try in chat").
+    unsaved text when the user clicks "Try in chat"). `search` offers `search_skills`; `drafts`
+    offers `create_skill` and `update_skill`.
     """
 
     def __init__(
@@ -57,9 +62,16 @@ class SkillToolbox:
         skills: Sequence[SkillSummary],
         workspace: Path,
         overrides: Mapping[str, str] | None = None,
+        *,
+        search: SkillSearch | None = None,
+        drafts: DraftDesk | None = None,
     ) -> None:
         self.workspace = workspace
         self.overrides = dict(overrides or {})
+        self.search = search
+        self.drafts = drafts
+        if drafts is not None:
+            drafts.locate = self.writable_directory
         self._skills: dict[str, SkillEntry] = {}
         for summary in skills:
             if summary.loadable and summary.name and summary.name not in self._skills:
@@ -71,6 +83,22 @@ class SkillToolbox:
     @property
     def names(self) -> list[str]:
         return list(self._skills)
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        extra = (SEARCH,) if self.search is not None else ()
+        return TOOL_NAMES + extra + (DRAFT_TOOL_NAMES if self.drafts is not None else ())
+
+    def writable_directory(self, name: str) -> Path | None:
+        """The folder of the skill named `name`, when it is on disk (not in an archive)."""
+        entry = self._skills.get(name)
+        return entry.directory if entry is not None and not entry.read_only else None
+
+    def add_created(self, name: str, description: str, directory: Path) -> None:
+        """A skill the model just created, usable for the rest of the conversation."""
+        self._skills.setdefault(
+            name, SkillEntry(name, description.strip(), directory, directory / "SKILL.md", False)
+        )
 
     def entry(self, name: object) -> SkillEntry:
         if not isinstance(name, str) or name not in self._skills:
@@ -116,13 +144,15 @@ class SkillToolbox:
                     "required": ["skill", "command"],
                 },
             ),
+            *([self.search.spec()] if self.search is not None else []),
+            *(self.drafts.specs() if self.drafts is not None else []),
         ]
 
     def repair_call(self, call: ToolCall) -> ToolCall:
         """The call a small model meant: one naming a skill as the tool is `activate_skill` of
         it, and `activate_skill` given the skill as `skill` (the other tools' key) gets it as
         `name`. Any other call comes back as it is."""
-        if call.name not in TOOL_NAMES and call.name in self._skills:
+        if call.name not in self.tool_names and call.name in self._skills:
             return ToolCall(call.id, ACTIVATE, {"name": call.name})
         arguments = call.arguments
         if call.name == ACTIVATE and "name" not in arguments and isinstance(arguments.get("skill"), str):

@@ -11,12 +11,14 @@ import asyncio
 import json
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 import httpx
 
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover, NobodyApprover
+from studio.agent.drafts import first_writable_folder
 from studio.agent.events import (
     ApprovalGiven,
     Done,
@@ -37,9 +39,10 @@ from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
-from studio.paths import config_dir, data_dir
+from studio.paths import cache_dir, config_dir, data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills.library import standard_locations
+from studio.skills.search import INDEX_FILE
 from studio.skills.targets import collect
 
 
@@ -61,6 +64,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--skills", action="append", type=Path, default=[], metavar="PATH",
                         help="a skill, a folder of skills or a zip (repeatable; default: the "
                         "standard locations)")
+    parser.add_argument("--create-in", type=Path, default=None, metavar="DIR",
+                        help="where skills the model drafts are created (default: the first "
+                        "writable skill folder)")
     parser.add_argument("--workspace", type=Path, default=None,
                         help="the project folder the tool policy protects (default: here)")
     parser.add_argument("--workspace-mode", choices=WORKSPACE_MODES, default="project",
@@ -271,7 +277,8 @@ async def _chat_until_signalled(
         raise
 
 
-def session_settings(args: argparse.Namespace, url: str | None) -> SessionSettings:
+def session_settings(args: argparse.Namespace, url: str | None,
+                     skill_paths: Sequence[Path] = ()) -> SessionSettings:
     """The core session's settings from the command line."""
     return SessionSettings(
         backend=args.backend, url=url or "", model=args.model or "", think=args.think,
@@ -279,17 +286,21 @@ def session_settings(args: argparse.Namespace, url: str | None) -> SessionSettin
         workspace_mode=args.workspace_mode, workspace=(args.workspace or Path.cwd()).resolve(),
         allow_network=args.allow_network, tool_timeout=args.timeout, max_rounds=args.max_rounds,
         tool_choice=args.tool_choice, options=parse_options(args.option),
+        search_index=cache_dir() / INDEX_FILE,
+        create_in=getattr(args, "create_in", None) or first_writable_folder(list(skill_paths)),
     )
 
 
 async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
     history = load_history(args.history)
+    workspace = (args.workspace or Path.cwd()).resolve()
+    skill_paths = _skill_paths(args, workspace)
     try:
-        settings = session_settings(args, _server_url(args.url, renderer))
+        settings = session_settings(args, _server_url(args.url, renderer), skill_paths)
     except LLMError as exc:
         renderer.show(Error(exc.user_message))
         return 1
-    collected = collect(_skill_paths(args, settings.workspace or Path.cwd()))
+    collected = collect(skill_paths)
     for problem in collected.problems:
         renderer.note(f"studio chat: {problem}")
     outcome = "error"

@@ -10,6 +10,7 @@ from pathlib import Path
 from studio.policy.call import Call, Handler, parse_options, shown
 from studio.policy.expand import Arg
 from studio.policy.paths import is_inside, lexical, resolve, words
+from studio.policy.skillfolders import skill_deleted
 
 FORMATTERS = words(
     "mkfs mke2fs mkswap mkntfs mkdosfs newfs wipefs fdisk sfdisk cfdisk gdisk sgdisk parted blkdiscard"
@@ -73,6 +74,11 @@ def rm(call: Call) -> None:
         if cwd is not None or os.path.isabs(operand.text):
             located = call.locate(operand, "deletes", follow=False)
             path = located[0] if located is not None else resolve(operand.text, cwd or workspace)
+            doomed = skill_deleted(path, recursive)
+            if doomed is not None:
+                call.block("destructive", f"deletes the skill file {doomed}; deleting a skill is "
+                           "left to the user, in the window")
+                continue
             if recursive and not is_inside(path, workspace) and call.name != "rmdir":
                 call.block("destructive", f"deletes `{shown(operand)}` and all in it, outside the workspace")
             elif recursive and is_inside(workspace, path):

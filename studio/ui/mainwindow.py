@@ -31,14 +31,17 @@ from studio.editing.autosave import AutosaveStore
 from studio.settings import Settings, SettingsStore
 from studio.skills.collection import Library, Problem
 from studio.skills.library import standard_locations
+from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt
 from studio.ui.chat.dock import ChatDock
 from studio.ui.controllers.autosaving import Autosaver
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.feedback import Feedback
 from studio.ui.controllers.fix_all import FixAll
+from studio.ui.controllers.installs import UrlInstalls
 from studio.ui.controllers.problems import ProblemsController
 from studio.ui.controllers.roots import LibraryRoots
+from studio.ui.controllers.search import LibrarySearch
 from studio.ui.controllers.skill_ops import SkillOperations
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.library_loader import LibraryLoader
@@ -131,6 +134,10 @@ class MainWindow(QMainWindow):
                                          self.problems_panel.fixable_problem)
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
         self.fix_all = FixAll(self.library, self.editors, feedback, self)
+        self.installs = UrlInstalls(self.library, self.roots, feedback, self)
+        self.search = LibrarySearch(
+            self.library, self.library_panel, self.tasks,
+            cache_path.parent / INDEX_FILE if cache_path is not None else None, self)
         self._make_actions()
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
@@ -148,6 +155,8 @@ class MainWindow(QMainWindow):
         self.loader.scan_finished.connect(self._on_loader_scan_finished)
         self.watcher.file_changed.connect(self._on_watcher_file_changed)
         self.closed.connect(self.chat.pane.stop)
+        self.closed.connect(self.search.close)
+        self.closed.connect(self.installs.close)
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
@@ -190,6 +199,9 @@ class MainWindow(QMainWindow):
         self.add_zip_action = make_action(
             self, "Add &Zip of Skills…", self._spawn(lambda: roots.pick_root(zip_file=True)),
             None, "Add a zip archive (read-only) to the library")
+        self.install_url_action = make_action(
+            self, "Install from &URL…", self._spawn(self.installs.install_from_url), None,
+            "Download a zip or tar.gz of skills, check it and install it")
         self.remove_root_action = make_action(self, "&Remove Root", lambda: roots.remove_root(),
                                               None, "Remove the selected root from the library")
         self.save_action = make_action(self, "&Save", editors.save_current, key.Save,
@@ -221,8 +233,8 @@ class MainWindow(QMainWindow):
         self.menus = make_menus(
             self,
             file=[self.new_action, self.add_root_action, self.add_zip_action, self.locations_menu,
-                  self.remove_root_action, None, self.save_action, self.close_tab_action, None,
-                  self.settings_action, None, self.quit_action],
+                  self.install_url_action, self.remove_root_action, None, self.save_action,
+                  self.close_tab_action, None, self.settings_action, None, self.quit_action],
             edit=[self.undo_action, self.redo_action, self.undo_fix_all_action, None,
                   self.filter_action, self.fix_action],
             skill=[self.rename_action, self.delete_action, None, self.validate_action,

@@ -1,4 +1,5 @@
-"""A scripted Ollama server: `/api/chat` (NDJSON stream), `/api/tags`, `/api/show`, `/api/version`.
+"""A scripted Ollama server: `/api/chat` (NDJSON stream), `/api/tags`, `/api/show`, `/api/version`,
+`/api/embed` (deterministic vectors from `fakes.embeddings`, for any model in `models`).
 
     server = FakeOllama(models={"qwen3:0.6b": ["completion", "tools", "thinking"]}).start()
     server.script(reply("Hel", "lo"), calls(Call("activate_skill", {"name": "pdf"})))
@@ -17,6 +18,7 @@ import json
 from typing import Any, ClassVar
 
 from fakes.chatserver import ScriptedChatServer
+from fakes.embeddings import texts_of, vector_for
 from fakes.httpserver import Exchange, Request
 from fakes.script import Call, Event, StreamError, Text, Thinking, Turn
 
@@ -61,8 +63,21 @@ class FakeOllama(ScriptedChatServer):
                 await exchange.send(200, self._show(name))
             else:
                 await exchange.send(404, {"error": f"model '{name}' not found"})
+        elif request.path == "/api/embed" and request.method == "POST":
+            await self._embed(request, exchange)
         else:
             await exchange.send(404, "404 page not found")
+
+    async def _embed(self, request: Request, exchange: Exchange) -> None:
+        body = request.json or {}
+        name = body.get("model", "")
+        texts = texts_of(body)
+        if name not in self.models:
+            await exchange.send(404, {"error": f'model "{name}" not found, try pulling it first'})
+        elif texts is None:
+            await exchange.send(400, {"error": "invalid input type"})
+        else:
+            await exchange.send(200, {"model": name, "embeddings": [vector_for(t) for t in texts]})
 
     def _tag(self, name: str) -> dict[str, Any]:
         return {

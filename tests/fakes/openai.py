@@ -1,6 +1,7 @@
 """A scripted OpenAI-compatible server (as llama.cpp's, LM Studio or vLLM serve it):
 `/v1/chat/completions` as server-sent events ending in `data: [DONE]`, `/v1/models`, `/health`,
-and `/props` when `props` is given (llama.cpp reports its template's tool support there).
+`/v1/embeddings` (deterministic vectors from `fakes.embeddings`), and `/props` when `props` is
+given (llama.cpp reports its template's tool support there).
 
     server = FakeOpenAI(models={"smol": []}).start()
     server.script(calls(Call("activate_skill", {"name": "pdf"}, pieces=4)))
@@ -17,6 +18,7 @@ import json
 from typing import Any
 
 from fakes.chatserver import ScriptedChatServer
+from fakes.embeddings import texts_of, vector_for
 from fakes.httpserver import Exchange, Request
 from fakes.script import Call, Event, StreamError, Text, Thinking, Turn
 
@@ -78,6 +80,16 @@ class FakeOpenAI(ScriptedChatServer):
                 for name in self.models
             ]
             await exchange.send(200, {"object": "list", "data": data})
+        elif request.path == "/v1/embeddings" and request.method == "POST":
+            texts = texts_of(request.json)
+            if texts is None:
+                await exchange.send(400, {"error": {"message": "'input' is required", "code": 400}})
+            else:
+                data = [
+                    {"object": "embedding", "index": i, "embedding": vector_for(t)}
+                    for i, t in reversed(list(enumerate(texts)))
+                ]
+                await exchange.send(200, {"object": "list", "data": data})
         elif request.path == "/health":
             await exchange.send(200, {"status": "ok"})
         elif request.path == "/props" and self.props is not None:

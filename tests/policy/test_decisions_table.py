@@ -207,6 +207,12 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("echo $OPENAI_API_KEY", ASK, "secrets"),
     # -- destructive: block ---------------------------------------------------------------------
     ("rm -rf /", BLOCK, "destructive"),
+    # -- deleting a skill is the user's to do, never a command's --------------------------------
+    ("rm -r skills/pdf", BLOCK, "destructive"),
+    ("rm -rf skills", BLOCK, "destructive"),
+    ("rm -rf ./skills/pdf/", BLOCK, "destructive"),
+    ("rm skills/pdf/SKILL.md", BLOCK, "destructive"),
+    ("rm -r skills/pdf/scripts", ASK, "write"),
     ("rm -rf ~", BLOCK, "destructive"),
     ("rm -rf ~/", BLOCK, "destructive"),
     ("rm -rf $HOME", BLOCK, "destructive"),

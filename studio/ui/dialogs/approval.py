@@ -15,13 +15,14 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -92,7 +93,11 @@ class ApprovalDialog(QDialog):
         self.setMinimumWidth(560)
         self.setStyleSheet(APPROVAL_STYLE)
 
-        heading = QLabel(f"<b>{html.escape(request.skill)}</b> wants to run a command")
+        drafted = bool(request.preview)
+        heading = QLabel(
+            f"The model wants to save the skill <b>{html.escape(request.skill)}</b>" if drafted
+            else f"<b>{html.escape(request.skill)}</b> wants to run a command"
+        )
         heading.setObjectName("approvalHeading")
         heading.setWordWrap(True)
 
@@ -111,6 +116,14 @@ class ApprovalDialog(QDialog):
         self.command_box.setObjectName("approvalCommand")
         self.command_box.setPlainText(request.command)
         self.command_box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        # A drafted skill's new files or diff, in full: what Save writes.
+        self.preview_box = QPlainTextEdit()
+        self.preview_box.setObjectName("approvalPreview")
+        self.preview_box.setReadOnly(True)
+        self.preview_box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.preview_box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.preview_box.setPlainText(request.preview)
+        self.preview_box.setVisible(drafted)
         where = f"Runs in {_breakable(str(request.cwd))}"
         if request.workspace != request.cwd:
             where += f" (workspace {_breakable(str(request.workspace))})"
@@ -149,7 +162,7 @@ class ApprovalDialog(QDialog):
         self.reason_edit.setPlaceholderText("Reason for the model if you deny (optional)")
         self.reason_edit.setClearButtonEnabled(True)
 
-        self.once_button = QPushButton("1  Execute once")
+        self.once_button = QPushButton("1  Save" if drafted else "1  Execute once")
         self.always_button = QPushButton("2  Always allow")
         self.deny_button = QPushButton("3  Deny")
         self.always_button.setEnabled(request.grant_scope is not None)
@@ -173,6 +186,7 @@ class ApprovalDialog(QDialog):
         for banner in self.banners:
             layout.addWidget(banner)
         layout.addWidget(self.command_box)
+        layout.addWidget(self.preview_box, 1)
         layout.addWidget(self.where_label)
         layout.addWidget(self.sandbox_label)
         layout.addWidget(self.reasons_label)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel
 
 from studio.skills.summary import SkillSummary
-from studio.ui.models.library_model import KIND_ROLE, SUMMARY_ROLE, filter_text
+from studio.ui.models.library_model import FILTER_ROLE, KIND_ROLE, SUMMARY_ROLE
 
 ALL, ERRORS, WARNINGS = "", "errors", "warnings"
 # A skill no agent can load has errors too.
@@ -54,11 +54,11 @@ class LibraryFilter(QSortFilterProxyModel):
         if model.data(index, KIND_ROLE) != "skill":
             return False
         summary = model.data(index, SUMMARY_ROLE)
-        return isinstance(summary, SkillSummary) and self.accepts(summary)
+        return (isinstance(summary, SkillSummary)
+                and self.accepts(summary, str(model.data(index, FILTER_ROLE))))
 
-    def accepts(self, summary: SkillSummary) -> bool:
-        """Whether the skill `summary` describes is shown."""
+    def accepts(self, summary: SkillSummary, text: str) -> bool:
+        """Whether the skill `summary` describes, whose `filter_text` is `text`, is shown."""
         if self._status and summary.status not in STATUSES[self._status]:
             return False
-        text = filter_text(summary) if self._words else ""
         return all(word in text for word in self._words)

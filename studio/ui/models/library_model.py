@@ -38,6 +38,7 @@ from studio.skills.collection import (
 )
 from studio.skills.listing import STANDARD_FOLDERS, Entry
 from studio.skills.model import SKILL_FILE
+from studio.skills.provenance import Provenance
 from studio.skills.summary import SkillSummary
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
 from studio.ui.models.indexes import NO_PARENT, Index
@@ -152,6 +153,7 @@ class LibraryModel(QAbstractItemModel):
     def __init__(self, library: Library, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.library = library
+        self.provenance = Provenance()
         self._root = Node(None, 0)
         self._by_directory: dict[Path, SkillNode] = {}
         for row, state in enumerate(library.roots()):
@@ -261,6 +263,9 @@ class LibraryModel(QAbstractItemModel):
             return self._folder_data(node, role)
         return None
 
+    def filter_text_of(self, summary: SkillSummary) -> str:
+        return filter_text(summary, self.provenance.origin(summary))
+
     def _skill_data(self, node: SkillNode, role: int) -> Any:
         summary = node.summary
         assert summary is not None
@@ -273,6 +278,7 @@ class LibraryModel(QAbstractItemModel):
             lines = [f"<b>{_escape(summary.display_name)}</b> — {STATUS_TOOLTIPS[summary.status]}"]
             if problem is not None:
                 lines.append(f"{problem.code} (line {problem.line}): {_escape(problem.message)}")
+            lines.extend(_escape(line) for line in self.provenance.describe(summary))
             lines.append(f"<span style='color:gray'>{_escape(str(summary.directory))}</span>")
             return "<br>".join(lines)
         if role == KIND_ROLE:
@@ -282,7 +288,7 @@ class LibraryModel(QAbstractItemModel):
         if role == PATH_ROLE:
             return str(summary.skill_file)
         if role == FILTER_ROLE:
-            return filter_text(summary)
+            return self.filter_text_of(summary)
         return None
 
     def _root_data(self, node: RootNode, role: int) -> Any:
@@ -482,9 +488,11 @@ class LibraryModel(QAbstractItemModel):
             child.row = row
 
 
-def filter_text(summary: SkillSummary) -> str:
-    """What the library filter searches: name, description and folder name, lowercased."""
-    return f"{summary.display_name}\n{summary.description or ''}\n{summary.directory.name}".lower()
+def filter_text(summary: SkillSummary, origin: str | None = None) -> str:
+    """What the library filter searches: name, description, folder name and the URL the skill was
+    installed from, lowercased."""
+    text = f"{summary.display_name}\n{summary.description or ''}\n{summary.directory.name}"
+    return (text + f"\n{origin}" if origin else text).lower()
 
 
 def _escape(text: str) -> str:

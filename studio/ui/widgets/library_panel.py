@@ -1,7 +1,9 @@
 """The Library panel: a filter box above the tree of roots, skills and their files.
 
 The tree shows the library model itself, and a filter proxy over it only while a filter is typed:
-a proxy multiplies the calls into the model when a view lays out thousands of rows.
+a proxy multiplies the calls into the model when a view lays out thousands of rows. In search
+mode (the Search button), the box searches names, descriptions and instructions instead, and a
+ranked list of results with their matching words replaces the tree.
 """
 
 from __future__ import annotations
@@ -15,15 +17,20 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListView,
+    QStackedWidget,
     QToolBar,
+    QToolButton,
     QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
+from studio.skills.search import SearchHit, SearchOutcome
 from studio.skills.summary import SkillSummary
 from studio.ui.models.library_filter import ALL, ERRORS, WARNINGS, LibraryFilter
 from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, LibraryModel
+from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.numbers import count_text
 
 FILTER_DELAY_MS = 120
@@ -35,10 +42,12 @@ class LibraryPanel(QWidget):
     Signals:
         skill_activated: (SkillSummary) a skill was double-clicked or Enter was pressed on it.
         file_activated: (SkillSummary, Path) a file of a skill was activated.
+        search_requested: (str) the search box's text settled in search mode.
     """
 
     skill_activated = Signal(object)
     file_activated = Signal(object, Path)
+    search_requested = Signal(str)
 
     def __init__(self, model: LibraryModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -57,6 +66,17 @@ class LibraryPanel(QWidget):
         self.status_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.status_filter.setToolTip("Show every skill, only skills with errors, or only valid "
                                       "skills with warnings")
+        self.search_button = QToolButton()
+        self.search_button.setText("Search")
+        self.search_button.setCheckable(True)
+        self.search_button.setToolTip("Search names, descriptions and instructions, ranked by "
+                                      "relevance, instead of filtering by name")
+        self.results = SearchResultsModel(self)
+        self.results_view = QListView()
+        self.results_view.setModel(self.results)
+        self.results_view.setWordWrap(True)
+        self.results_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.results_view.setAlternatingRowColors(True)
         self.count_label = QLabel()
         self.count_label.setObjectName("libraryCount")
         self.tree = QTreeView()
@@ -72,20 +92,26 @@ class LibraryPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
         layout.addWidget(self.toolbar)
-        filters = QHBoxLayout()
-        filters.setSpacing(4)
-        filters.addWidget(self.filter_edit, 1)
-        filters.addWidget(self.status_filter)
-        layout.addLayout(filters)
-        layout.addWidget(self.tree, 1)
+        box_row = QHBoxLayout()
+        box_row.setSpacing(4)
+        box_row.addWidget(self.filter_edit, 1)
+        box_row.addWidget(self.status_filter)
+        box_row.addWidget(self.search_button)
+        layout.addLayout(box_row)
+        self.views = QStackedWidget()
+        self.views.addWidget(self.tree)
+        self.views.addWidget(self.results_view)
+        layout.addWidget(self.views, 1)
         layout.addWidget(self.count_label)
 
         self._filter_timer = QTimer(self)
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(FILTER_DELAY_MS)
-        self._filter_timer.timeout.connect(self.apply_filter)
+        self._filter_timer.timeout.connect(self._on_filter_timer_timeout)
         self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
         self.status_filter.currentIndexChanged.connect(self.apply_filter)
+        self.search_button.toggled.connect(self._on_search_button_toggled)
+        self.results_view.activated.connect(self._on_results_view_activated)
         self.tree.activated.connect(self._on_tree_activated)
         self.model.rowsInserted.connect(self._on_model_rows_inserted)
         self.model.rowsRemoved.connect(self._on_model_rows_changed)
@@ -109,6 +135,56 @@ class LibraryPanel(QWidget):
         if self.proxy.active:
             self.tree.expandToDepth(1)
         self._update_count()
+
+    @property
+    def searching(self) -> bool:
+        return self.search_button.isChecked()
+
+    def _on_filter_timer_timeout(self) -> None:
+        if self.searching:
+            self.search_requested.emit(self.filter_edit.text())
+        else:
+            self.apply_filter()
+
+    def _on_search_button_toggled(self, on: bool) -> None:
+        self._filter_timer.stop()
+        if on:
+            self.filter_edit.setPlaceholderText("Search names, descriptions and instructions")
+            self.proxy.set_text("")
+            self.views.setCurrentWidget(self.results_view)
+            self.search_requested.emit(self.filter_edit.text())
+        else:
+            self.filter_edit.setPlaceholderText("Filter by name or description (Ctrl+F)")
+            self.results.set_hits([])
+            self.views.setCurrentWidget(self.tree)
+            self.apply_filter()
+
+    def show_search_results(self, outcome: SearchOutcome | None) -> None:
+        """Show a search's hits (None: the box is empty), unless search mode was left meanwhile."""
+        if not self.searching:
+            return
+        self.results.set_hits(outcome.hits if outcome is not None else [])
+        if outcome is None:
+            self.count_label.setText("Type what the skill should do")
+            return
+        found = len(outcome.hits)
+        how = "ranked by words" if outcome.mode == "lexical" else "ranked by words and meaning"
+        self.count_label.setText(
+            f"{found} skill{'s' * (found != 1)} found, {how}" if found else "No skill matches"
+        )
+        self.count_label.setToolTip(outcome.note or "")
+
+    def show_search_status(self, text: str) -> None:
+        if self.searching:
+            self.count_label.setText(text)
+
+    def _on_results_view_activated(self, index: QModelIndex) -> None:
+        hit = index.data(HIT_ROLE)
+        if not isinstance(hit, SearchHit):
+            return
+        summary = self.model.library.summary_for(hit.path)
+        if summary is not None:
+            self.skill_activated.emit(summary)
 
     def focus_filter(self) -> None:
         self.filter_edit.setFocus()
@@ -145,11 +221,13 @@ class LibraryPanel(QWidget):
         self.tree.scrollTo(index)
 
     def _update_count(self) -> None:
+        if self.searching:
+            return
         total = self.model.skill_count
         roots = len(self.model.roots())
         if self.proxy.active:
             shown = sum(1 for summary in self.model.library.summaries()
-                        if self.proxy.accepts(summary))
+                        if self.proxy.accepts(summary, self.model.filter_text_of(summary)))
             self.count_label.setText(f"{count_text(shown)} of {count_text(total)} skills match")
         else:
             self.count_label.setText(f"{count_text(total)} skill{'s' * (total != 1)} in "

@@ -1,0 +1,91 @@
+"""`studio search QUERY [--skills PATH]... [--json] [--limit N]`: find skills by what they do.
+
+Lexical (BM25 over name, description and body) always; fused with a semantic ranking when
+`--embed-model` names an embedding model on an Ollama or OpenAI-compatible server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from studio.paths import cache_dir
+from studio.skills.cache import ScanCache
+from studio.skills.library import standard_locations
+from studio.skills.search import SearchIndex, index_path
+from studio.skills.targets import collect
+
+SCAN_CACHE_FILE = "validate-cache.marshal"
+DEFAULT_EMBED_URLS = {"ollama": "http://127.0.0.1:11434", "openai": "http://127.0.0.1:8080"}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "search",
+        help="find skills by what they do",
+        description="Rank skills by how well their name, description and instructions match "
+        "QUERY. With --embed-model, rank by meaning too (an embedding model on Ollama or an "
+        "OpenAI-compatible server) and fuse both rankings.",
+    )
+    parser.add_argument("query", metavar="QUERY")
+    parser.add_argument("--skills", action="append", type=Path, default=[], metavar="PATH",
+                        help="a skill, a folder of skills or a zip (repeatable; default: the "
+                        "standard locations)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--limit", type=_positive, default=10, metavar="N",
+                        help="at most N results (default: 10)")
+    parser.add_argument("--embed-model", default="", metavar="MODEL",
+                        help="an embedding model for semantic ranking (e.g. nomic-embed-text)")
+    parser.add_argument("--embed-backend", choices=("ollama", "openai"), default="ollama",
+                        help="the kind of server the embedding model is on (default: ollama)")
+    parser.add_argument("--embed-url", default="", metavar="URL",
+                        help="the embedding server's URL (default: the backend's usual local one)")
+    parser.set_defaults(handler=run)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("it must be 1 or more")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = list(args.skills) or [path for path in standard_locations(Path.cwd()) if path.is_dir()]
+    collected = collect(paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
+    for problem in collected.problems:
+        print(f"studio search: {problem}", file=sys.stderr)
+    endpoint = None
+    if args.embed_model:
+        from studio.llm.embeddings import EmbeddingEndpoint
+
+        url = args.embed_url or DEFAULT_EMBED_URLS[args.embed_backend]
+        endpoint = EmbeddingEndpoint(args.embed_backend, url, args.embed_model)
+    with SearchIndex(index_path(cache_dir())) as index:
+        index.update(collected.skills)
+        outcome = index.search(args.query, args.limit, endpoint)
+    if outcome.note is not None and (endpoint is not None or not args.json):
+        print(f"studio search: {outcome.note}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(
+            {"results": [hit.to_json() for hit in outcome.hits], "ranking": outcome.mode},
+            ensure_ascii=False,
+        ))
+    elif not outcome.hits:
+        print(f"no skill matches {args.query!r}", file=sys.stderr)
+    else:
+        for hit in outcome.hits:
+            print(f"{hit.name}  ({hit.path})  {hit.score:.3f}\n    {_one_line(hit.snippet)}")
+    if collected.problems:
+        return 2
+    return 0 if outcome.hits else 1
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

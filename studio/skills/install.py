@@ -1,0 +1,215 @@
+"""Installing skills from a URL: download, check, show, then write, or write nothing at all.
+
+    plan = prepare_install(url, into)       # download, unpack into a scratch folder, validate
+    ... show plan.skills, their problems and plan.replaced; ask before replacing ...
+    commit_install(plan)                    # move the skills into place, record the install
+    plan.discard()                          # always: removes the scratch folder
+
+The scratch folder sits beside the target (`into/.studio-install-*`), so moving a skill into
+place is a rename on the same file system: a reader sees the old skill or the new one, never half.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+
+from studio.skills.archive import ArchiveError, Limits, unpack
+from studio.skills.files import load_skill
+from studio.skills.lockfile import InstallRecord, record_install
+from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity
+from studio.skills.validate import validate_skill
+
+MAX_DOWNLOAD = 50 << 20
+SCRATCH_PREFIX = ".studio-install-"
+DEFAULT_LIMITS = Limits()
+
+Progress = Callable[[int, int | None], None]
+
+
+class InstallError(Exception):
+    """The install is refused or failed; nothing was written. The message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class FoundSkill:
+    """One skill in the archive: its folder name, where it waits and where it would go."""
+
+    folder: str
+    name: str | None
+    staged: Path
+    destination: Path
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def replaces(self) -> bool:
+        return self.destination.exists()
+
+
+@dataclass(slots=True)
+class InstallPlan:
+    url: str
+    into: Path
+    sha256: str
+    scratch: Path
+    skills: list[FoundSkill] = field(default_factory=list)
+
+    @property
+    def replaced(self) -> list[FoundSkill]:
+        return [skill for skill in self.skills if skill.replaces]
+
+    @property
+    def invalid(self) -> list[FoundSkill]:
+        return [skill for skill in self.skills if skill.errors]
+
+    def discard(self) -> None:
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def describe(self) -> list[str]:
+        """What the archive holds, as the command line and the window show it before writing:
+        each skill, whether it is new or replaces one, and its problems."""
+        lines = [f"{self.url} (sha256 {self.sha256[:12]}…) holds:"]
+        for skill in self.skills:
+            action = "replaces the installed one" if skill.replaces else "new"
+            lines.append(f"  {skill.folder}: {action}")
+            lines.extend(f"    {d.severity} {d.code} line {d.line}: {d.message}"
+                         for d in skill.diagnostics)
+        return lines
+
+
+def download(url: str, target: Path, max_bytes: int = MAX_DOWNLOAD,
+             progress: Progress | None = None, timeout: float = 30.0) -> str:
+    """Save `url` to `target`; return its sha256. Raises InstallError past `max_bytes`, on an
+    HTTP error status or when the server cannot be reached."""
+    digest = hashlib.sha256()
+    try:
+        with httpx.stream("GET", url, follow_redirects=True, timeout=timeout) as response:
+            if response.status_code != 200:
+                raise InstallError(f"{url} answered {response.status_code} "
+                                   f"{response.reason_phrase}; check the URL")
+            stated = response.headers.get("content-length")
+            total = int(stated) if stated and stated.isdigit() else None
+            if total is not None and total > max_bytes:
+                raise InstallError(f"{url} is {total} bytes, more than the {max_bytes} allowed")
+            received = 0
+            with open(target, "xb") as out:
+                for chunk in response.iter_bytes():
+                    received += len(chunk)
+                    if received > max_bytes:
+                        raise InstallError(f"{url} sent more than the {max_bytes} bytes allowed")
+                    digest.update(chunk)
+                    out.write(chunk)
+                    if progress is not None:
+                        progress(received, total)
+    except httpx.InvalidURL as exc:
+        raise InstallError(f"{url!r} is not a URL that can be downloaded: {exc}") from None
+    except httpx.UnsupportedProtocol:
+        raise InstallError(f"{url!r} is not an http:// or https:// URL") from None
+    except httpx.HTTPError as exc:
+        raise InstallError(f"cannot download {url}: {exc or type(exc).__name__}") from None
+    return digest.hexdigest()
+
+
+def prepare_install(url: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
+                    limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None) -> InstallPlan:
+    """Download and unpack `url` into a scratch folder inside `into`, and find and validate its
+    skills. Raises InstallError (having removed the scratch folder) when any check fails."""
+    try:
+        into.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=into))
+    except OSError as exc:
+        raise InstallError(f"cannot write to {into}: {exc.strerror or exc}") from None
+    plan = InstallPlan(url, into, "", scratch)
+    try:
+        archive = scratch / "download"
+        plan.sha256 = download(url, archive, max_bytes, progress)
+        unpacked = scratch / "unpacked"
+        unpacked.mkdir()
+        unpack(archive, unpacked, limits)
+        plan.skills = _found_skills(unpacked, into)
+    except ArchiveError as exc:
+        plan.discard()
+        raise InstallError(f"{url} was refused: {exc}") from None
+    except BaseException:
+        plan.discard()
+        raise
+    if not plan.skills:
+        plan.discard()
+        raise InstallError(f"{url} holds no skill (no folder with a SKILL.md)")
+    return plan
+
+
+def _found_skills(unpacked: Path, into: Path) -> list[FoundSkill]:
+    found: list[FoundSkill] = []
+    by_folder: dict[str, Path] = {}
+    for folder, dirs, files in os.walk(unpacked):
+        dirs.sort()
+        if SKILL_FILE not in files and LOWERCASE_SKILL_FILE not in files:
+            continue
+        directory = Path(folder)
+        # A pack whose root is itself one skill installs under the archive's name for it.
+        name = directory.name if directory != unpacked else None
+        result = validate_skill(load_skill(directory))
+        folder_name = name or result.skill.name or "skill"
+        if folder_name in by_folder:
+            raise InstallError(
+                f"the archive holds two skills in folders named {folder_name!r} "
+                f"({by_folder[folder_name].relative_to(unpacked)} and "
+                f"{directory.relative_to(unpacked)}); they cannot both be installed"
+            )
+        if "/" in folder_name or "\\" in folder_name or folder_name.startswith("."):
+            raise InstallError(
+                f"the skill folder name {folder_name!r} is hidden or not a single folder name"
+            )
+        by_folder[folder_name] = directory
+        found.append(FoundSkill(folder_name, result.skill.name, directory, into / folder_name,
+                                tuple(result.diagnostics)))
+        dirs.clear()  # a skill's own subfolders (scripts/, references/) are not skills
+    return found
+
+
+def commit_install(plan: InstallPlan, *, now: datetime | None = None) -> None:
+    """Move every skill into place (a replaced skill's old folder is removed only once the new
+    one is in place) and record the install. Raises InstallError when the plan has invalid
+    skills; on a failure midway, what was moved is put back."""
+    if plan.invalid:
+        names = ", ".join(skill.folder for skill in plan.invalid)
+        raise InstallError(f"not installed: {names} has errors")
+    moved: list[tuple[FoundSkill, Path | None]] = []
+    try:
+        for skill in plan.skills:
+            old: Path | None = None
+            if skill.replaces:
+                old = plan.scratch / f"old-{skill.folder}"
+                os.rename(skill.destination, old)
+            try:
+                os.rename(skill.staged, skill.destination)
+            except OSError:
+                if old is not None:
+                    os.rename(old, skill.destination)
+                raise
+            moved.append((skill, old))
+        when = (now or datetime.now(UTC)).isoformat(timespec="seconds")
+        record_install(plan.into, InstallRecord(
+            plan.url, plan.sha256, when, tuple(skill.folder for skill in plan.skills)))
+    except OSError as exc:
+        for skill, old in reversed(moved):
+            with contextlib.suppress(OSError):
+                os.rename(skill.destination, skill.staged)
+                if old is not None:
+                    os.rename(old, skill.destination)
+        raise InstallError(f"cannot install into {plan.into}: {exc.strerror or exc}; "
+                           "nothing was changed") from None
