@@ -339,11 +339,13 @@ class OpenAIClient:
         think: bool = False,
         tool_choice: str | None = None,
         options: dict[str, Any] | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> AsyncGenerator[StreamEvent, None]:
         """Stream the model's answer. `tool_choice` is sent as is ("auto", "required", "none", or a
         function name, which becomes the OpenAI object naming it); on llama.cpp's server a forced
         call is started for the model (see the module's docstring). `think` asks templates that
-        know `enable_thinking` to think."""
+        know `enable_thinking` to think. `schema` goes as a `json_schema` response format, which
+        llama.cpp's server turns into a grammar (see `ChatClient.chat`)."""
         body: dict[str, Any] = _openai_options(options)
         body.update(
             {
@@ -354,7 +356,12 @@ class OpenAIClient:
             }
         )
         forced: str | None = None
-        if tools:
+        if schema is not None:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "reply", "schema": schema, "strict": True},
+            }
+        elif tools:
             body["tools"] = [tool.to_json() for tool in tools]
             if tool_choice in ("auto", "required", "none"):
                 body["tool_choice"] = tool_choice
