@@ -199,7 +199,8 @@ class Renderer:
         elif isinstance(event, Error):
             self.note(f"studio: error: {event.message}")
         elif isinstance(event, ToolCallRequested):
-            self.note(f"-> {event.tool}: {event.summary}")
+            held = " (constrained)" if event.constrained else ""
+            self.note(f"-> {event.tool}: {event.summary}{held}")
         elif isinstance(event, ApprovalGiven) and event.by != "policy":
             how = {"once": "approved once", "always": f"always allowed ({event.scope})",
                    "deny": "denied"}.get(event.choice, event.choice)
