@@ -61,6 +61,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--skills", action="append", type=Path, default=[], metavar="PATH",
                         help="a skill, a folder of skills or a zip (repeatable; default: the "
                         "standard locations)")
+    parser.add_argument("--pin", action="append", default=[], metavar="SKILL",
+                        help="keep this skill in the catalog however small the model's context "
+                             "(repeatable; the others are ranked by the prompt)")
     parser.add_argument("--workspace", type=Path, default=None,
                         help="the project folder the tool policy protects (default: here)")
     parser.add_argument("--workspace-mode", choices=WORKSPACE_MODES, default="project",
@@ -279,7 +282,7 @@ def session_settings(args: argparse.Namespace, url: str | None) -> SessionSettin
         connect_timeout=args.connect_timeout, idle_timeout=args.idle_timeout,
         workspace_mode=args.workspace_mode, workspace=(args.workspace or Path.cwd()).resolve(),
         allow_network=args.allow_network, tool_timeout=args.timeout, max_rounds=args.max_rounds,
-        tool_choice=args.tool_choice, options=parse_options(args.option),
+        tool_choice=args.tool_choice, options=parse_options(args.option), keep=tuple(args.pin),
     )
 
 
@@ -293,6 +296,11 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     collected = collect(_skill_paths(args, settings.workspace or Path.cwd()))
     for problem in collected.problems:
         renderer.note(f"studio chat: {problem}")
+    found = {skill.name for skill in collected.skills}
+    for pin in dict.fromkeys(settings.keep):
+        if pin not in found:
+            renderer.note(f"studio chat: --pin {pin}: there is no skill of that name among the "
+                          "skills given; check the name (the `name:` in its SKILL.md)")
     outcome = "error"
     async with httpx.AsyncClient() as http:
         sessions = SessionFactory(approver, http, grants=Grants(config_dir() / "grants.yaml"),
