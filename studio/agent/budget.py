@@ -36,27 +36,31 @@ def request_tokens(messages: Sequence[Message], tools: Sequence[ToolSpec] | None
 
 @dataclass(frozen=True, slots=True)
 class Trim:
-    """What fitting a conversation did.
+    """A conversation fitted to a context.
 
     Attributes:
-        dropped_turns: the oldest turns (a user message and what answered it) taken out.
-        tokens: the request's estimate afterwards.
-        fits: False when even the system prompt and the current turn are too long.
+        messages: what to send: the conversation without its oldest turns when it did not fit.
+        dropped_turns: the oldest turns (a user message and what answered it) left out.
+        tokens: the request's estimate.
+        fits: False when even the system prompt and the current turn are too long (`messages`
+            is then the whole conversation).
     """
 
+    messages: list[Message]
     dropped_turns: int
     tokens: int
     fits: bool
 
 
-def fit_history(messages: list[Message], tools: Sequence[ToolSpec] | None, context_length: int) -> Trim:
-    """Drop the oldest turns of `messages` (in place) until the request, with room for the reply,
-    fits `context_length`. The system prompt (first) and the current turn (from the last user
-    message on) are never dropped; when they alone do not fit, nothing is dropped."""
+def fit_history(messages: Sequence[Message], tools: Sequence[ToolSpec] | None, context_length: int) -> Trim:
+    """`messages` without as many of their oldest turns as it takes for the request, with room for
+    the reply, to fit `context_length`. The system prompt (first) and the current turn (from the
+    last user message on) are never left out. The conversation itself is not changed: the studio
+    keeps and saves all of it."""
     limit = context_length - answer_reserve(context_length)
     tokens = request_tokens(messages, tools)
     if tokens <= limit:
-        return Trim(0, tokens, True)
+        return Trim(list(messages), 0, tokens, True)
     current = max((i for i, m in enumerate(messages) if m.role == "user"), default=len(messages))
     start = 1 if messages and messages[0].role == "system" else 0
     costs = [message_tokens(message) for message in messages]
@@ -66,6 +70,5 @@ def fit_history(messages: list[Message], tools: Sequence[ToolSpec] | None, conte
         tokens -= sum(costs[cut:end])
         cut, dropped = end, dropped + 1
     if tokens > limit:
-        return Trim(0, request_tokens(messages, tools), False)
-    del messages[start:cut]
-    return Trim(dropped, tokens, True)
+        return Trim(list(messages), 0, request_tokens(messages, tools), False)
+    return Trim([*messages[:start], *messages[cut:]], dropped, tokens, True)

@@ -91,7 +91,7 @@ class Agent:
     Attributes:
         offered: the skills the tools name (the fitted catalog's), None for all.
         context_length: the model's context in tokens; when known, each request is kept within it
-            by leaving out the conversation's oldest turns.
+            by leaving the conversation's oldest turns out of it (`messages` keeps them).
     """
 
     def __init__(self, client: ChatClient, executor: ToolExecutor, config: AgentConfig) -> None:
@@ -151,14 +151,18 @@ class Agent:
         answer = ""
         usage: dict[str, Any] = {}
         retry = ""  # why this round is asked again, constrained: the model's own call failed
+        trimmed = False  # the user was told that the oldest turns are left out
         for round_number in range(1, self.config.max_rounds + 1):
             tools = self._tools()
             constrained = bool(tools) and self._can_constrain and (bool(retry) or not self._native_tools)
             choice = self.config.tool_choice if tools and round_number == 1 else None
             forced = choice not in (None, "auto", "none")
+            sent: list[Message] = messages
             if self.context_length:
                 trim = fit_history(messages, tools, self.context_length)
-                if trim.dropped_turns:
+                sent = trim.messages
+                if trim.dropped_turns and not trimmed:
+                    trimmed = True
                     turns = "turn was" if trim.dropped_turns == 1 else f"{trim.dropped_turns} turns were"
                     yield Notice(
                         f"the conversation no longer fit {model}'s context ({self.context_length:,} "
@@ -169,8 +173,8 @@ class Agent:
                     yield Error(
                         f"This turn does not fit {model}'s context of {self.context_length:,} tokens "
                         f"(about {trim.tokens:,} with the skills' catalog and tools, plus room for the "
-                        "answer). Shorten the message, start a new chat, pin fewer skills, or pick a "
-                        "model with a longer context."
+                        "answer). Shorten the message, pin fewer skills, or pick a model with a longer "
+                        "context."
                     )
                     yield Done("error", answer, round_number, usage)
                     return
@@ -182,13 +186,13 @@ class Agent:
             if constrained:
                 schema = reply_schema(tools, require_call=forced)
                 hint = format_hint(tools, require_call=forced)
-                request = messages if self._native_tools else as_plain_messages(messages)
+                request = sent if self._native_tools else as_plain_messages(sent)
                 if request and request[0].role == "system":
                     request = [Message("system", request[0].content + hint), *request[1:]]
                 stream = self.client.chat(model, request, think=self._offer_thinking,
                                           options=options or None, schema=schema)
             else:
-                stream = self.client.chat(model, messages, tools=tools or None, think=self._offer_thinking,
+                stream = self.client.chat(model, sent, tools=tools or None, think=self._offer_thinking,
                                           tool_choice=choice, options=options or None)
             reply = _Reply()
             try:

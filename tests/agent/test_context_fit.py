@@ -132,7 +132,8 @@ async def test_the_oldest_turns_are_left_out_when_the_history_outgrows_the_conte
     assert "question 11 " in contents[-3] and not any(c.startswith("question 0 ") for c in contents)
     assert any(isinstance(e, Notice) and "oldest" in e.message and "turns were left out" in e.message
                for e in events)
-    assert session.messages[0].role == "system" and len(session.messages) == len(sent["messages"]) + 1
+    assert [m.content for m in session.messages[1:-2]] == [m.content for m in history], (
+        "the conversation keeps (and the studio saves) every turn")
 
 
 async def test_a_message_that_cannot_fit_ends_the_turn_with_a_message_and_sends_nothing(
@@ -142,7 +143,7 @@ async def test_a_message_that_cannot_fit_ends_the_turn_with_a_message_and_sends_
     events = await run(session, "convert this: " + "12 miles, " * 2000)
     errors = [e.message for e in events if isinstance(e, Error)]
     assert len(errors) == 1 and f"context of {CONTEXT:,} tokens" in errors[0]
-    assert "Shorten the message" in errors[0]
+    assert "Shorten the message" in errors[0] and "pick a model with a longer context" in errors[0]
     assert isinstance(events[-1], Done) and events[-1].reason == "error"
     assert small_model.chats == []
 
