@@ -13,7 +13,7 @@ import pytest
 from fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL
 from fakes.ollama import FakeOllama
 from fakes.openai import FakeOpenAI
-from fakes.script import Call, Hang, Text, Turn, calls, reply
+from fakes.script import Call, Hang, Text, Turn, calls, error, reply
 
 from studio.agent.approval import AutoApprover
 from studio.agent.constrained import FORCED_MAX_TOKENS
@@ -209,3 +209,26 @@ def test_studio_chat_marks_a_constrained_call() -> None:
     renderer.show(ToolCallRequested("c2", "activate_skill", {"name": "demo"}, "demo", "load skill demo"))
     assert err.getvalue().splitlines() == [
         "-> activate_skill: load skill demo (constrained)", "-> activate_skill: load skill demo"]
+
+
+async def test_a_server_that_refuses_the_schema_is_asked_again_without_it(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
+) -> None:
+    fake_ollama.script(error(400, {"error": "invalid format"}), reply("hi"))
+    agent, messages = agent_for(ollama(fake_ollama, http_client), project, PLAIN_MODEL)
+    events = await run_all(agent, messages)
+    assert "format" in fake_ollama.chats[0]
+    assert "format" not in fake_ollama.chats[1] and "tools" not in fake_ollama.chats[1]
+    assert any(isinstance(e, Notice) and "refused a constrained reply" in e.message for e in events)
+    assert events[-1] == Done("answered", "hi", 2, events[-1].usage)  # type: ignore[union-attr]
+
+
+async def test_without_skills_a_model_without_tools_just_chats(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    (tmp_path / "empty" / "skills").mkdir(parents=True)
+    fake_ollama.script(reply("hi"))
+    agent, messages = agent_for(ollama(fake_ollama, http_client), tmp_path / "empty", PLAIN_MODEL)
+    events = await run_all(agent, messages)
+    assert "format" not in fake_ollama.chats[0] and "tools" not in fake_ollama.chats[0]
+    assert not any(isinstance(e, Notice) for e in events) and events[-1].reason == "answered"  # type: ignore[union-attr]
