@@ -65,9 +65,10 @@ class TimedClient:
     async def chat(
         self, model: str, messages: Sequence[Message], tools: Sequence[ToolSpec] | None = None,
         think: bool = False, tool_choice: str | None = None, options: dict[str, Any] | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> AsyncIterator[StreamEvent]:
         self.starts.append(time.perf_counter())
-        async for event in self.inner.chat(model, messages, tools, think, tool_choice, options):
+        async for event in self.inner.chat(model, messages, tools, think, tool_choice, options, schema):
             yield event
         self.ends.append(time.perf_counter())
 

@@ -35,6 +35,9 @@ class ToolCallRequested:
     arguments: dict[str, Any]
     skill: str | None
     summary: str
+    # The model's reply was held to a valid call by a JSON schema (its own tool calling is
+    # missing or failed).
+    constrained: bool = False
     kind: Literal["tool_call"] = "tool_call"
 
 

@@ -3,15 +3,30 @@
 It streams the model's answer, takes the tool calls it makes (native ones, or calls a small model
 wrote as text), runs them through `ToolExecutor` (policy, approval, run) and feeds the results
 back, until the model answers without a call, a round cap is reached, or the model repeats itself.
+
+Each request is kept within the model's context (the oldest turns left out when needed). When the
+model has no tool calling of its own, or its call cannot be run (an unknown tool, arguments that are
+not an object, a call left in its text), the round is asked again with the reply constrained by a
+JSON schema to a valid call or an answer (see `constrained`), capped in tokens and read only as long
+as it can still be valid.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from studio.agent.budget import fit_history
+from studio.agent.constrained import (
+    FORCED_MAX_TOKENS,
+    as_plain_messages,
+    format_hint,
+    read_reply,
+    reply_schema,
+)
 from studio.agent.events import (
     Done,
     Error,
@@ -23,16 +38,20 @@ from studio.agent.events import (
     ToolFinished,
 )
 from studio.agent.execute import ToolExecutor
+from studio.agent.tools import TOOL_NAMES
 from studio.llm.client import ChatClient
-from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
+from studio.llm.errors import BadURL, HTTPError, LLMError, ServerNotRunning, Timeout
+from studio.llm.jsonprefix import object_prefix
 from studio.llm.textcalls import extract_tool_calls
 from studio.llm.types import (
     Message,
     StreamEnd,
+    StreamEvent,
     TextChunk,
     ThinkingChunk,
     ToolCall,
     ToolCallChunk,
+    ToolSpec,
 )
 
 DEFAULT_MAX_ROUNDS = 8
@@ -53,16 +72,37 @@ def _call_key(call: ToolCall) -> str:
     return call.name + "\x00" + json.dumps(call.arguments, sort_keys=True, default=str)
 
 
+@dataclass(slots=True)
+class _Reply:
+    """What one request to the model gave: its text, thinking and calls, and, for a constrained
+    reply, how its JSON ended ("complete", "invalid" or "partial": cut short)."""
+
+    text: str = ""
+    thinking: str = ""
+    calls: list[ToolCall] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)
+    shape: str = "partial"
+
+
 class Agent:
     """Runs turns of one conversation. `messages` is the history, system prompt first; a turn
-    appends the assistant's messages and the tool results to it."""
+    appends the assistant's messages and the tool results to it.
+
+    Attributes:
+        offered: the skills the tools name (the fitted catalog's), None for all.
+        context_length: the model's context in tokens; when known, each request is kept within it
+            by leaving the conversation's oldest turns out of it (`messages` keeps them).
+    """
 
     def __init__(self, client: ChatClient, executor: ToolExecutor, config: AgentConfig) -> None:
         self.client = client
         self.executor = executor
         self.config = config
+        self.offered: Collection[str] | None = None
+        self.context_length: int | None = None
         self._capabilities_checked = False
-        self._offer_tools = True
+        self._native_tools = True
+        self._can_constrain = True
         self._offer_thinking = config.think
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:
@@ -80,14 +120,23 @@ class Agent:
             return
         self._capabilities_checked = True
         if info.supports_tools is False:
-            self._offer_tools = False
-            yield Notice(
-                f"{self.config.model} does not support tools, so it cannot load or run skills; "
-                "chatting without them. Pick a model with tool support to try skills."
-            )
+            self._native_tools = False
+            if self.executor.toolbox.names:
+                yield Notice(
+                    f"{self.config.model} has no tool calling of its own; its replies are "
+                    "constrained to a tool call or an answer so that it can still use skills."
+                )
         if self.config.think and info.supports_thinking is False:
             self._offer_thinking = False
             yield Notice(f"{self.config.model} does not support thinking; it is switched off.")
+
+    def _tools(self) -> list[ToolSpec]:
+        """The tools this turn offers: natively, or as the choices of a constrained reply."""
+        if self._native_tools:
+            return self.executor.toolbox.specs(offered=self.offered)
+        if self._can_constrain and self.executor.toolbox.names:
+            return self.executor.toolbox.specs(offered=self.offered)
+        return []
 
     async def run(self, messages: list[Message]) -> AsyncIterator[Event]:
         try:
@@ -97,49 +146,110 @@ class Agent:
             yield Error(exc.user_message)
             yield Done("error", "", 0)
             return
-        tools = self.executor.toolbox.specs() if self._offer_tools else None
-        known = set(self.executor.toolbox_tool_names) if tools else set()
+        model = self.config.model
         recent: list[str] = []
         answer = ""
         usage: dict[str, Any] = {}
+        retry = ""  # why this round is asked again, constrained: the model's own call failed
+        trimmed = False  # the user was told that the oldest turns are left out
         for round_number in range(1, self.config.max_rounds + 1):
-            text_parts: list[str] = []
-            thinking_parts: list[str] = []
-            calls: list[ToolCall] = []
+            tools = self._tools()
+            constrained = bool(tools) and self._can_constrain and (bool(retry) or not self._native_tools)
+            choice = self.config.tool_choice if tools and round_number == 1 else None
+            forced = choice not in (None, "auto", "none")
+            sent: list[Message] = messages
+            if self.context_length:
+                trim = fit_history(messages, tools, self.context_length)
+                sent = trim.messages
+                if trim.dropped_turns and not trimmed:
+                    trimmed = True
+                    turns = "turn was" if trim.dropped_turns == 1 else f"{trim.dropped_turns} turns were"
+                    yield Notice(
+                        f"the conversation no longer fit {model}'s context ({self.context_length:,} "
+                        f"tokens), so its oldest {turns} left out of what the model sees. Start a "
+                        "new chat to begin afresh."
+                    )
+                if not trim.fits:
+                    yield Error(
+                        f"This turn does not fit {model}'s context of {self.context_length:,} tokens "
+                        f"(about {trim.tokens:,} with the skills' catalog and tools, plus room for the "
+                        "answer). Shorten the message, pin fewer skills, or pick a model with a longer "
+                        "context."
+                    )
+                    yield Done("error", answer, round_number, usage)
+                    return
+            options = dict(self.config.options)
+            if constrained or forced:
+                caps = [options.pop(key) for key in ("max_tokens", "num_predict")
+                        if isinstance(options.get(key), int)]
+                options["max_tokens"] = min([*caps, FORCED_MAX_TOKENS])
+            if constrained:
+                schema = reply_schema(tools, require_call=forced)
+                hint = format_hint(tools, require_call=forced)
+                request = sent if self._native_tools else as_plain_messages(sent)
+                if request and request[0].role == "system":
+                    request = [Message("system", request[0].content + hint), *request[1:]]
+                stream = self.client.chat(model, request, think=self._offer_thinking,
+                                          options=options or None, schema=schema)
+            else:
+                stream = self.client.chat(model, sent, tools=tools or None, think=self._offer_thinking,
+                                          tool_choice=choice, options=options or None)
+            reply = _Reply()
             try:
-                stream = self.client.chat(
-                    self.config.model,
-                    messages,
-                    tools=tools,
-                    think=self._offer_thinking,
-                    tool_choice=self.config.tool_choice if tools and round_number == 1 else None,
-                    options=self.config.options or None,
-                )
-                async for chunk in stream:
-                    if isinstance(chunk, TextChunk):
-                        text_parts.append(chunk.text)
-                        yield TextDelta(chunk.text)
-                    elif isinstance(chunk, ThinkingChunk):
-                        thinking_parts.append(chunk.text)
-                        yield ThinkingDelta(chunk.text)
-                    elif isinstance(chunk, ToolCallChunk):
-                        calls.append(chunk.call)
-                    elif isinstance(chunk, StreamEnd):
-                        usage = dict(chunk.usage or {})
+                async for event in self._read(stream, reply, constrained):
+                    yield event
+            except HTTPError as exc:
+                if not constrained:
+                    yield Error(exc.user_message)
+                    yield Done("error", answer, round_number)
+                    return
+                self._can_constrain = False
+                yield Notice(f"the server refused a constrained reply ({exc.user_message}); going on without")
+                continue
             except LLMError as exc:
                 yield Error(exc.user_message)
                 yield Done("error", answer, round_number)
                 return
-            text = "".join(text_parts)
-            if not calls and known:
-                calls, text = extract_tool_calls(text, known)
+            usage = reply.usage or usage
+            text, calls = reply.text, reply.calls
+            if constrained:
+                parsed = read_reply(text) if reply.shape == "complete" else None
+                if parsed is None and reply.shape == "invalid" and not text.lstrip().startswith("{"):
+                    # The server ignored the schema: the model wrote prose. Ask again without it.
+                    self._can_constrain = False
+                    yield Notice("the server did not hold the model to the reply's schema; going on "
+                                 "without it")
+                    continue
+                if parsed is None:
+                    how = "was cut short" if reply.shape == "partial" else "stopped being valid JSON"
+                    yield Error(
+                        f"The model's reply {how} even when constrained to a tool call or an answer "
+                        f"({len(text):,} characters, at most {FORCED_MAX_TOKENS} tokens). Ask again, or "
+                        "pick a larger model."
+                    )
+                    yield Done("error", answer, round_number, usage)
+                    return
+                if isinstance(parsed, str):
+                    text, calls = parsed, []
+                    yield TextDelta(parsed)
+                else:
+                    text, calls = "", [parsed]
+            else:
+                if not calls and tools:
+                    calls, text = extract_tool_calls(text, self.executor.toolbox_tool_names)
+                calls = [self.executor.toolbox.repair_call(call) for call in calls]
+                toolbox = self.executor.toolbox
+                failure = _failure(calls, text, toolbox.tool_names, toolbox.names) if tools else None
+                if failure and self._can_constrain and not retry:
+                    retry = failure
+                    yield Notice(
+                        f"the model's tool call was not valid ({failure}); asking again with its reply "
+                        "constrained to a valid call or an answer"
+                    )
+                    continue
+            retry = ""
             messages.append(
-                Message(
-                    role="assistant",
-                    content=text,
-                    tool_calls=list(calls),
-                    thinking="".join(thinking_parts) or None,
-                )
+                Message("assistant", text, tool_calls=list(calls), thinking=reply.thinking or None)
             )
             answer = text
             if not calls:
@@ -158,7 +268,7 @@ class Agent:
                     return
                 yield ToolCallRequested(
                     call.id, call.name, dict(call.arguments),
-                    _skill_of(call), self.executor.describe(call),
+                    _skill_of(call), self.executor.describe(call), constrained,
                 )
                 result_text = ""
                 async for event in self.executor.execute(call):
@@ -174,6 +284,53 @@ class Agent:
             f"stopped after {self.config.max_rounds} rounds of tool calls without a final answer"
         )
         yield Done("round-limit", answer, self.config.max_rounds, usage)
+
+    async def _read(self, stream: AsyncIterator[StreamEvent], reply: _Reply,
+                    constrained: bool) -> AsyncIterator[Event]:
+        """Stream one reply into `reply`. A constrained reply is JSON, not shown as it comes; it
+        is read only until it is a whole object or can no longer become one (the stream is
+        closed there rather than left to run to the token cap)."""
+        text: list[str] = []
+        thinking: list[str] = []
+        events = cast(AsyncGenerator[StreamEvent, None], stream)
+        async with contextlib.aclosing(events):
+            async for chunk in events:
+                if isinstance(chunk, TextChunk):
+                    text.append(chunk.text)
+                    if not constrained:
+                        yield TextDelta(chunk.text)
+                        continue
+                    state = object_prefix("".join(text))
+                    if state.status != "partial":
+                        reply.shape = state.status
+                        break
+                elif isinstance(chunk, ThinkingChunk):
+                    thinking.append(chunk.text)
+                    yield ThinkingDelta(chunk.text)
+                elif isinstance(chunk, ToolCallChunk):
+                    reply.calls.append(chunk.call)
+                elif isinstance(chunk, StreamEnd):
+                    reply.usage = dict(chunk.usage or {})
+        reply.text, reply.thinking = "".join(text), "".join(thinking)
+
+
+def _failure(calls: list[ToolCall], text: str, tools: Collection[str],
+             skills: Collection[str]) -> str | None:
+    """Why the model's own calls cannot be run as they are, or None. Only the skill tools
+    (`TOOL_NAMES`) must name a skill there is; the others (search, drafts) take other arguments."""
+    for call in calls:
+        if call.name not in tools:
+            return f"there is no tool {call.name!r}"
+        if call.invalid_arguments is not None:
+            return f"the arguments of {call.name} are not a JSON object"
+        if call.name not in TOOL_NAMES:
+            continue
+        skill = _skill_of(call)
+        if skill not in skills:
+            return f"{call.name} names no skill there is" if skill is None else f"there is no skill {skill!r}"
+    if not calls and any(name in text for name in tools):
+        return "it wrote a call in its text that could not be read"
+    return None
 
 
 def _skill_of(call: ToolCall) -> str | None:

@@ -12,6 +12,7 @@ process group (see `studio.agent.execute`).
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,17 +20,17 @@ from typing import TYPE_CHECKING, Any, cast
 
 from studio.agent.approval import Approver
 from studio.agent.drafts import DraftDesk
-from studio.agent.events import Done, Error, Event
+from studio.agent.events import Done, Error, Event, Notice
 from studio.agent.execute import ToolExecutor
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
-from studio.agent.prompt import system_prompt
+from studio.agent.prompt import fit_system_prompt, system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.sandbox import Support
 from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox
 from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
-from studio.llm.errors import LLMError
+from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
@@ -41,6 +42,10 @@ if TYPE_CHECKING:
 
 __all__ = ["WORKSPACE_MODES", "ChatSession", "SessionFactory", "SessionSettings", "WorkspaceMode",
            "make_executor"]
+
+# The user's last messages that rank the catalog's skills for a turn.
+_QUERY_TURNS = 3
+
 
 @dataclass(frozen=True, slots=True)
 class SessionSettings:
@@ -62,6 +67,8 @@ class SessionSettings:
         search_index: where the `search_skills` tool keeps its index (None: no such tool).
         create_in: the folder `create_skill` writes new skills in (None: creating is refused,
             with why); `update_skill` changes skills where they are, after approval.
+        keep: skills the catalog always holds, however small the model's context (pinned ones;
+            skills being tried, the session's `overrides`, are kept too).
     """
 
     backend: str = "ollama"
@@ -79,6 +86,7 @@ class SessionSettings:
     options: Mapping[str, Any] = field(default_factory=dict)
     search_index: Path | None = None
     create_in: Path | None = None
+    keep: tuple[str, ...] = ()
 
 
 class _SkillFolderExecutor(ToolExecutor):
@@ -113,6 +121,7 @@ class ChatSession:
         messages: the conversation, the system prompt first; a turn appends the user's prompt,
             the model's answers and the tool results.
         skipped: skills left out of the catalog because they would not load.
+        left_out: skills left out of the catalog to fit the model's context, as of the last turn.
         executor: the tools, the policy context, grants and audit log.
         server: the model server (the engine, for embedded).
     """
@@ -126,9 +135,13 @@ class ChatSession:
         self.server = server
         self.executor = make_executor(settings, skills, approver, grants, audit,
                                       overrides=overrides, home=home, support=support)
-        prompt, self.skipped = system_prompt(list(skills))
+        self._skills = list(skills)
+        self._keep = {*settings.keep, *(overrides or {})}
+        prompt, self.skipped = system_prompt(self._skills)
         self.messages: list[Message] = [Message("system", prompt), *history]
+        self.left_out: tuple[str, ...] = ()
         self._agent: Agent | None = None
+        self._context_known = False
 
     async def turn(self, prompt: str | None = None) -> AsyncIterator[Event]:
         """One turn answering `prompt` (None: the conversation's last message, already given).
@@ -141,11 +154,46 @@ class ChatSession:
             yield Error(exc.user_message)
             yield Done("error")
             return
+        try:
+            notice = await self._fit(agent)
+        except LLMError as exc:
+            yield Error(exc.user_message)
+            yield Done("error")
+            return
+        if notice is not None:
+            yield Notice(notice)
         # Closing the loop's generator at once (on Stop, or an early return) closes the HTTP stream.
         events = cast(AsyncGenerator[Event, None], agent.run(self.messages))
         async with contextlib.aclosing(events):
             async for event in events:
                 yield event
+
+    async def _fit(self, agent: Agent) -> str | None:
+        """Fit the system prompt's catalog to the model's context (learnt once) for this turn: the
+        skills kept (pinned, being tried, named in the user's message), then those most relevant to
+        the conversation. The agent's tools then name only the catalog's skills. Returns what to
+        tell the user when the skills left out changed."""
+        if not self._context_known:
+            try:
+                agent.context_length = await agent.client.context_length(agent.config.model)
+            except (ServerNotRunning, Timeout, BadURL):
+                raise
+            except LLMError:
+                agent.context_length = None
+            self._context_known = True
+        if agent.context_length is None:
+            return None
+        said = [m.content for m in self.messages if m.role == "user"][-_QUERY_TURNS:]
+        named = {name for name in agent.executor.toolbox.names
+                 if said and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", said[-1])}
+        fitted = fit_system_prompt(self._skills, agent.context_length, query=" ".join(said),
+                                   keep=self._keep | named)
+        self.messages[0] = Message("system", fitted.text)
+        left_out = set(fitted.left_out)
+        agent.offered = [name for name in agent.executor.toolbox.names if name not in left_out]
+        changed = fitted.left_out != self.left_out
+        self.left_out = fitted.left_out
+        return fitted.notice() if changed else None
 
     async def _connect(self) -> Agent:
         if self._agent is None:

@@ -67,6 +67,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--create-in", type=Path, default=None, metavar="DIR",
                         help="where skills the model drafts are created (default: the first "
                         "writable skill folder)")
+    parser.add_argument("--pin", action="append", default=[], metavar="SKILL",
+                        help="keep this skill in the catalog however small the model's context "
+                             "(repeatable; the others are ranked by the prompt)")
     parser.add_argument("--workspace", type=Path, default=None,
                         help="the project folder the tool policy protects (default: here)")
     parser.add_argument("--workspace-mode", choices=WORKSPACE_MODES, default="project",
@@ -205,7 +208,8 @@ class Renderer:
         elif isinstance(event, Error):
             self.note(f"studio: error: {event.message}")
         elif isinstance(event, ToolCallRequested):
-            self.note(f"-> {event.tool}: {event.summary}")
+            held = " (constrained)" if event.constrained else ""
+            self.note(f"-> {event.tool}: {event.summary}{held}")
         elif isinstance(event, ApprovalGiven) and event.by != "policy":
             how = {"once": "approved once", "always": f"always allowed ({event.scope})",
                    "deny": "denied"}.get(event.choice, event.choice)
@@ -285,7 +289,7 @@ def session_settings(args: argparse.Namespace, url: str | None,
         connect_timeout=args.connect_timeout, idle_timeout=args.idle_timeout,
         workspace_mode=args.workspace_mode, workspace=(args.workspace or Path.cwd()).resolve(),
         allow_network=args.allow_network, tool_timeout=args.timeout, max_rounds=args.max_rounds,
-        tool_choice=args.tool_choice, options=parse_options(args.option),
+        tool_choice=args.tool_choice, options=parse_options(args.option), keep=tuple(args.pin),
         search_index=cache_dir() / INDEX_FILE,
         create_in=getattr(args, "create_in", None) or first_writable_folder(list(skill_paths)),
     )
@@ -303,6 +307,11 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     collected = collect(skill_paths)
     for problem in collected.problems:
         renderer.note(f"studio chat: {problem}")
+    found = {skill.name for skill in collected.skills}
+    for pin in dict.fromkeys(settings.keep):
+        if pin not in found:
+            renderer.note(f"studio chat: --pin {pin}: there is no skill of that name among the "
+                          "skills given; check the name (the `name:` in its SKILL.md)")
     outcome = "error"
     async with httpx.AsyncClient() as http:
         sessions = SessionFactory(approver, http, grants=Grants(config_dir() / "grants.yaml"),

@@ -48,7 +48,12 @@ class ChatClient(Protocol):
         think: bool = False,
         tool_choice: str | None = None,
         options: dict[str, Any] | None = None,
-    ) -> AsyncIterator[StreamEvent]: ...
+        schema: dict[str, Any] | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        """Stream the model's answer. With `schema` (a JSON schema) the reply is constrained to
+        JSON text matching it (llama.cpp's `json_schema`, Ollama's `format`) and `tools` are not
+        sent: servers do not combine the two."""
+        ...
 
     async def aclose(self) -> None: ...
 

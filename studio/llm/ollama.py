@@ -226,16 +226,19 @@ class OllamaClient:
         think: bool = False,
         tool_choice: str | None = None,
         options: dict[str, Any] | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> AsyncGenerator[StreamEvent, None]:
         """Stream the model's answer. Ollama cannot force a tool call, so `tool_choice` only acts
-        when it is "none" (no tools offered)."""
+        when it is "none" (no tools offered); `schema` goes as `format` (see `ChatClient.chat`)."""
         body: dict[str, Any] = {
             "model": model,
             "messages": [_message_json(message) for message in messages],
             "stream": True,
             "think": think,
         }
-        if tools and tool_choice != "none":
+        if schema is not None:
+            body["format"] = schema
+        elif tools and tool_choice != "none":
             body["tools"] = [tool.to_json() for tool in tools]
         sent = _ollama_options(options)
         if self._contexts.get(model) and "num_ctx" not in sent:

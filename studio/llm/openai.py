@@ -25,6 +25,7 @@ from studio.llm.errors import (
     ModelNotFound,
     StreamInterrupted,
 )
+from studio.llm.jsonprefix import object_prefix
 from studio.llm.transport import (
     CONNECT_TIMEOUT,
     IDLE_TIMEOUT,
@@ -174,6 +175,13 @@ class ToolCallAssembler:
         if call_id is None and self._calls:
             return self._calls[-1]
         return None
+
+    def settled(self) -> bool:
+        """Whether the last call's arguments are a whole JSON object, or can no longer become
+        one: what streams after that is not part of the call."""
+        if not self._calls or not self._calls[-1].arguments:
+            return False
+        return object_prefix("".join(self._calls[-1].arguments)).status != "partial"
 
     def finish(self) -> list[ToolCall]:
         """The whole calls, in the order they began; calls without a name are dropped."""
@@ -339,11 +347,13 @@ class OpenAIClient:
         think: bool = False,
         tool_choice: str | None = None,
         options: dict[str, Any] | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> AsyncGenerator[StreamEvent, None]:
         """Stream the model's answer. `tool_choice` is sent as is ("auto", "required", "none", or a
         function name, which becomes the OpenAI object naming it); on llama.cpp's server a forced
         call is started for the model (see the module's docstring). `think` asks templates that
-        know `enable_thinking` to think."""
+        know `enable_thinking` to think. `schema` goes as a `json_schema` response format, which
+        llama.cpp's server turns into a grammar (see `ChatClient.chat`)."""
         body: dict[str, Any] = _openai_options(options)
         body.update(
             {
@@ -354,7 +364,12 @@ class OpenAIClient:
             }
         )
         forced: str | None = None
-        if tools:
+        if schema is not None:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "reply", "schema": schema, "strict": True},
+            }
+        elif tools:
             body["tools"] = [tool.to_json() for tool in tools]
             if tool_choice in ("auto", "required", "none"):
                 body["tool_choice"] = tool_choice
@@ -420,6 +435,7 @@ class OpenAIClient:
         hint = self._transport.wrong_server_hint
         calls = ToolCallAssembler()
         finish_reason: str | None = None
+        cut = False
         usage: dict[str, Any] = {}
         clock = self._transport.idle_clock()
         lines = self._transport.stream_lines(
@@ -465,10 +481,17 @@ class OpenAIClient:
                     for raw in raw_calls:
                         if isinstance(raw, dict):
                             calls.add(raw)
+                    if forced is not None and calls.settled():
+                        # A forced call is one call: a small model kept in the call's grammar
+                        # otherwise writes on inside it up to the token cap.
+                        finish_reason, cut = "tool_calls", True
+                        break
                     if choice.get("finish_reason"):
                         finish_reason = choice["finish_reason"]
                         for call in calls.finish():
                             yield ToolCallChunk(call)
+                if cut:
+                    break
             else:
                 if finish_reason is None:
                     raise StreamInterrupted(url, "the stream ended before the answer was complete")

@@ -211,3 +211,20 @@ def test_a_server_that_is_not_running_is_named_and_the_exit_code_is_1(
     assert out == ""
     assert re.search(rf"studio: error: No model server is answering at {url}\b", err), err
     assert "Traceback" not in err
+
+
+def test_a_pinned_skill_stays_in_a_small_models_catalog_and_an_unknown_pin_is_named(
+    fake_ollama: FakeOllama, workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for number in range(30):
+        write_skill(workspace / "skills", f"filler-{number}", frontmatter(
+            f"filler-{number}", f"Formats invoices number {number} as tables. Use for invoices."))
+    fake_ollama.context_lengths = {TOOL_MODEL: 2048}
+    fake_ollama.script(reply("one"), reply("two"))
+    assert studio_chat(fake_ollama, workspace, "hello") == 0
+    assert studio_chat(fake_ollama, workspace, "--pin", "filler-29", "--pin", "nosuch", "hello") == 0
+    unpinned, pinned = (chat["messages"][0]["content"] for chat in fake_ollama.chats)
+    assert "<name>filler-29</name>" not in unpinned and "<name>filler-29</name>" in pinned
+    err = capsys.readouterr().err
+    assert "--pin nosuch: there is no skill of that name" in err and "--pin filler-29" not in err
+    assert "did not fit this model's context" in err

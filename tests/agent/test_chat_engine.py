@@ -1,5 +1,7 @@
 """End to end with a real engine: `studio chat --backend openai` against xllamacpp's llama.cpp
-server on SmolLM2-135M, with a small skill whose script the model is forced to run.
+server on SmolLM2-135M, with a small skill whose script the model is forced to run; and the agent
+loop's constrained path, where llama.cpp's grammar from the reply's JSON schema makes the model's
+reply a valid tool call.
 
 Greedy sampling keeps the model's choices the same from run to run; the engine uses one thread,
 because on busy cores llama.cpp's threads wait on each other and two are many times slower.
@@ -18,10 +20,21 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fakes.localmodels import INSTALL_HINT, smollm2_gguf
 
+from studio.agent.approval import AutoApprover
+from studio.agent.events import Done, Error, Event, ToolCallRequested, ToolFinished, ToolStarted
+from studio.agent.execute import ToolExecutor
+from studio.agent.loop import Agent, AgentConfig
+from studio.agent.prompt import system_prompt
+from studio.agent.tools import TOOL_NAMES, SkillToolbox
 from studio.llm.embedded import EmbeddedEngine
+from studio.llm.openai import OpenAIClient
+from studio.llm.types import Message, ModelInfo
+from studio.policy import AuditLog, Grants
+from studio.skills.library import SkillRoot, scan_root
 
 pytestmark = pytest.mark.engine
 
@@ -144,3 +157,46 @@ async def test_studio_chat_streams_text_and_runs_a_forced_call_on_smollm2(worksp
     assert "text" in after and "tool_call" not in after, report
     assert events[-1]["kind"] == "done", report
     assert events[-1]["reason"] == "answered" and events[-1]["rounds"] == 2, report
+
+
+class _NoToolCalling(OpenAIClient):
+    """The engine's client, saying the model has no tool calling of its own (as a server does
+    for a template without tools), so that every reply goes through the constrained path."""
+
+    async def model_info(self, name: str) -> ModelInfo:
+        return ModelInfo(name, supports_tools=False, supports_thinking=False)
+
+
+async def test_a_constrained_reply_makes_smollm2_call_a_skill_tool_and_the_call_runs(
+    workspace: Path,
+) -> None:
+    engine = _engine()
+    skills = scan_root(SkillRoot(workspace / "skills")).skills
+    executor = ToolExecutor(SkillToolbox(skills, workspace), AutoApprover(),
+                            Grants(workspace / "grants.yaml"), AuditLog(workspace / "audit.jsonl"),
+                            home=workspace / "home")
+    prompt, _ = system_prompt(skills)
+    messages = [Message("system", prompt), Message("user", "Greet me with the hello skill.")]
+    # One round: the forced call and its run are what is checked; what the tiny model writes
+    # after it is not.
+    config = AgentConfig("smollm2", max_rounds=1, tool_choice="required",
+                         options={"temperature": 0, "seed": 1})
+    async with engine, httpx.AsyncClient() as http:
+        agent = Agent(_NoToolCalling(engine.base_url, http, idle_timeout=CHAT_TIMEOUT), executor, config)
+        events = await asyncio.wait_for(_collect(agent, messages), CHAT_TIMEOUT)
+    report = f"events: {events}"
+    assert not [e for e in events if isinstance(e, Error)], report
+    (call,) = [e for e in events if isinstance(e, ToolCallRequested)]
+    assert call.constrained and call.tool in TOOL_NAMES and call.skill == "hello", report
+    if call.tool == "run_skill_script":
+        assert isinstance(call.arguments.get("command"), str), report
+    # Run: the tool was carried out and its answer (whatever the tiny model asked for) went back.
+    assert [e.call_id for e in events if isinstance(e, ToolStarted)] == [call.call_id], report
+    (finished,) = [e for e in events if isinstance(e, ToolFinished)]
+    assert finished.call_id == call.call_id and finished.result, report
+    assert messages[-1].role == "tool" and messages[-2].tool_calls[0].name == call.tool, report
+    assert isinstance(events[-1], Done) and events[-1].reason == "round-limit", report
+
+
+async def _collect(agent: Agent, messages: list[Message]) -> list[Event]:
+    return [event async for event in agent.run(messages)]

@@ -213,17 +213,20 @@ async def test_a_call_written_as_text_is_taken(
     assert [e.tool for e in events if isinstance(e, ToolCallRequested)] == ["activate_skill"]
 
 
-async def test_a_model_without_tools_chats_without_them(
+async def test_a_model_without_tools_gets_its_replies_constrained_to_a_call_or_an_answer(
     fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
 ) -> None:
-    fake_ollama.script(reply("plain"))
+    fake_ollama.script(reply('{"answer": "plain"}'))
     agent, messages, _, _ = make_agent(
         fake_ollama, http_client, workspace, DenyAllApprover(), model=PLAIN_MODEL
     )
     events = await run_all(agent, messages)
-    assert any(isinstance(e, Notice) and "does not support tools" in e.message for e in events)
-    assert "tools" not in fake_ollama.chats[0] or not fake_ollama.chats[0]["tools"]
-    assert isinstance(events[-1], Done) and events[-1].reason == "answered"
+    assert any(isinstance(e, Notice) and "constrained to a tool call" in e.message for e in events)
+    sent = fake_ollama.chats[0]
+    assert "tools" not in sent
+    assert len(sent["format"]["oneOf"]) == 4
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["plain"]
+    assert events[-1] == Done("answered", "plain", 1, events[-1].usage)  # type: ignore[union-attr]
 
 
 async def test_server_errors_become_an_error_event(

@@ -11,11 +11,11 @@ import pytest
 from fakes.fixtures import OPENAI_MODEL
 from fakes.httpserver import Exchange, Request
 from fakes.openai import FakeOpenAI
-from fakes.script import Call, calls
+from fakes.script import Call, Hang, Turn, calls
 from fakes.streams import calls_of, collect
 
 from studio.llm.openai import OpenAIClient, find_call_opener
-from studio.llm.types import Message, ToolSpec
+from studio.llm.types import Message, StreamEnd, ToolSpec
 
 SKILL_TOOL = ToolSpec(
     "activate_skill",
@@ -158,3 +158,35 @@ async def test_a_history_ending_with_the_models_turn_is_not_extended(
     history = [Message("user", "x"), Message("assistant", "Let me")]
     await collect(client.chat(OPENAI_MODEL, history, tools=[SKILL_TOOL], tool_choice="required"))
     assert llama.chats[0]["messages"][-1] == {"role": "assistant", "content": "Let me"}
+
+
+@pytest.mark.parametrize(
+    ("written", "arguments"),
+    [
+        ('{"name": "pdf"}  {"name": "pdf"} and on', {"name": "pdf"}),
+        ('{"name": "pdf" and then some prose', {}),
+    ],
+    ids=["whole", "broken"],
+)
+async def test_a_forced_call_is_read_only_until_its_arguments_settle(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, written: str, arguments: dict[str, Any]
+) -> None:
+    """The stream then hangs: without the stop, the chat would wait out the idle timeout."""
+    client = OpenAIClient(fake_openai.url, http_client, idle_timeout=20.0)
+    fake_openai.script(Turn([Call("activate_skill", written, pieces=len(written)), Hang()]))
+    events = await collect(
+        client.chat(OPENAI_MODEL, [Message("user", "x")], tools=[SKILL_TOOL], tool_choice="required")
+    )
+    (call,) = calls_of(events)
+    assert (call.name, call.arguments) == ("activate_skill", arguments)
+    assert (call.invalid_arguments is None) == bool(arguments)
+    assert isinstance(events[-1], StreamEnd) and events[-1].finish_reason == "tool_calls"
+
+
+async def test_a_call_that_is_not_forced_is_read_to_the_end(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient
+) -> None:
+    client = OpenAIClient(fake_openai.url, http_client)
+    fake_openai.script(calls(Call("activate_skill", {"name": "a"}), Call("activate_skill", {"name": "b"})))
+    events = await collect(client.chat(OPENAI_MODEL, [Message("user", "x")], tools=[SKILL_TOOL]))
+    assert [call.arguments["name"] for call in calls_of(events)] == ["a", "b"]

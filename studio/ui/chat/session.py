@@ -234,7 +234,8 @@ class ChatSession(QObject):
             self._save(StoredMessage("error", event.message))
         elif isinstance(event, ToolCallRequested):
             self._save_agent_messages(messages)
-            record = ToolRecord(event.call_id, event.tool, event.skill, event.summary,
+            summary = event.summary + (" (constrained)" if event.constrained else "")
+            record = ToolRecord(event.call_id, event.tool, event.skill, summary,
                                 dict(event.arguments))
             command = event.arguments.get("command")
             if event.tool == "run_skill_script" and isinstance(command, str):
