@@ -14,7 +14,7 @@ from typing import Any
 from studio.skills import names
 from studio.skills.model import LOWERCASE_SKILL_FILE as LOWER_FILE
 from studio.skills.model import Diagnostic, Fix, Severity, Skill, Span, TextEdit
-from studio.skills.yamledit import move_under_metadata, newline_of, replace_value, scalar
+from studio.skills.yamledit import move_plan, newline_of, replace_value, scalar
 
 Rule = Callable[[Skill], Iterator[Diagnostic]]
 
@@ -205,8 +205,8 @@ def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
             continue
         owner = EXTENSION_FIELDS.get(key)
         whose = f" (an extension of {owner})" if owner else ""
-        edits = () if skill.read_only else move_under_metadata(skill, key)
-        fix = Fix(f"Move `{key}` under `metadata:`", edits) if edits else None
+        plan = None if skill.read_only else move_plan(skill, key)
+        fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan is not None else None
         yield _diag(
             skill, "SK131", E,
             f"`{key}` is not a field of the Agent Skills spec{whose}; "

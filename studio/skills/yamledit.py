@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 import yaml
@@ -266,7 +267,18 @@ def _nested_indent(skill: Skill, block: tuple[int, int]) -> str | None:
 
 
 def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
-    """Edits that remove `key` from the top level and add it under `metadata:` as a string.
+    """Edits that remove `key` from the top level and add it under `metadata:` as a string;
+    () when `move_plan` offers none."""
+    plan = move_plan(skill, key)
+    return plan() if plan is not None else ()
+
+
+def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | None:
+    """Whether `key` can be moved under `metadata:`, decided cheaply, and how to build the edits
+    when someone asks for them; None when no move is offered.
+
+    The edits' text (the value dumped as YAML) costs far more than the decision, and a library
+    has a field outside the spec in most skills: validating it only decides.
 
     An alias is moved as the value it names. When the field holds an anchor used elsewhere, each
     use gets the anchored scalar's text instead; nothing is offered when that cannot be done (the
@@ -276,14 +288,61 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
     fm = skill.frontmatter
     found = field_text(skill, key)
     if block is None or fm is None or found is None or fm.flow:
-        return ()
+        return None
     if any(duplicate == key for duplicate, _ in fm.duplicate_keys):
-        return ()  # removing one of them would leave the other
+        return None  # removing one of them would leave the other
     inlined = inline_aliases(skill, block[0], block[1])
     if inlined is None:
-        return ()
+        return None
     newline = newline_of(skill.source)
-    value = fm.data.get(key)
+    removal = TextEdit(block[0], block[1], "")
+    meta = fm.data.get("metadata")
+    meta_found = field_text(skill, "metadata")
+    if meta_found is not None and is_shared(skill, meta_found.value_start):
+        return None
+    if isinstance(meta, dict) and meta and meta_found is not None:
+        meta_block = field_block(skill, "metadata")
+        if meta_block is None or meta_found.flow:
+            return None
+        indent = _nested_indent(skill, meta_block)
+        if indent is None:
+            return None
+        at = meta_block[1]
+
+        def append() -> tuple[TextEdit, ...]:
+            line = _metadata_line(skill, key, found)
+            return _ordered(removal, TextEdit(at, at, f"{indent}{line}{newline}"), *inlined)
+
+        return append
+    if meta_found is not None:
+        if meta not in (None, {}):
+            return None  # a list or a string: what it holds would be lost
+        replaced = replace_value(skill, "metadata", "")
+        if replaced is None:
+            return None
+
+        def fill() -> tuple[TextEdit, ...]:
+            line = _metadata_line(skill, key, found)
+            edit = TextEdit(replaced.start, replaced.end,
+                            f":{newline}  {line}{replaced.new_text[2:] or newline}")
+            return _ordered(removal, edit, *inlined)
+
+        return fill
+    # A new field goes at the end of the mapping: before a `...` that ends the document, if any.
+    document_end = _DOCUMENT_END.search(fm.raw)
+    end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
+
+    def add() -> tuple[TextEdit, ...]:
+        line = _metadata_line(skill, key, found)
+        insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}")
+        return _ordered(removal, insert, *inlined)
+
+    return add
+
+
+def _metadata_line(skill: Skill, key: str, found: FieldText) -> str:
+    """`key: value` as it goes under `metadata:`, the value turned into a string."""
+    value = skill.fields.get(key)
     value_text = skill.source[found.value_start : found.value_end].strip()
     if isinstance(value, str):
         item = scalar(value)
@@ -294,36 +353,7 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
     else:
         item = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10**9)
         item = scalar(item.removesuffix("\n...\n").strip())
-    line = f"{scalar(key)}: {item}"
-    removal = TextEdit(block[0], block[1], "")
-    meta = fm.data.get("metadata")
-    meta_found = field_text(skill, "metadata")
-    if meta_found is not None and is_shared(skill, meta_found.value_start):
-        return ()
-    if isinstance(meta, dict) and meta and meta_found is not None:
-        meta_block = field_block(skill, "metadata")
-        if meta_block is None or meta_found.flow:
-            return ()
-        indent = _nested_indent(skill, meta_block)
-        if indent is None:
-            return ()
-        insert = TextEdit(meta_block[1], meta_block[1], f"{indent}{line}{newline}")
-        return _ordered(removal, insert, *inlined)
-    if meta_found is not None:
-        if meta not in (None, {}):
-            return ()  # a list or a string: what it holds would be lost
-        replaced = replace_value(skill, "metadata", "")
-        if replaced is None:
-            return ()
-        edit = TextEdit(
-            replaced.start, replaced.end, f":{newline}  {line}{replaced.new_text[2:] or newline}"
-        )
-        return _ordered(removal, edit, *inlined)
-    # A new field goes at the end of the mapping: before a `...` that ends the document, if any.
-    document_end = _DOCUMENT_END.search(fm.raw)
-    end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
-    insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}")
-    return _ordered(removal, insert, *inlined)
+    return f"{scalar(key)}: {item}"
 
 
 def _ordered(*edits: TextEdit) -> tuple[TextEdit, ...]:
