@@ -27,7 +27,26 @@ from studio.skills.parse import (
 
 MAX_LISTED_FILES = 2000
 MAX_DEPTH = 8
-SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", ".mypy_cache"})
+SKIPPED_DIRS = frozenset(
+    {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache"}
+)
+# The dot folders where agent clients keep skills (`.claude/skills`, ...): the search for skills
+# goes into these even when it skips other hidden folders. The README lists them.
+CLIENT_FOLDERS = frozenset({
+    ".claude", ".agents", ".codex", ".github", ".cursor", ".goose", ".opencode", ".kiro",
+    ".gemini", ".windsurf",
+})
+# A folder holding this file is a Python virtual environment, whatever its name.
+VENV_MARKER = "pyvenv.cfg"
+
+
+def walks_into(name: str, include_hidden: bool) -> bool:
+    """Whether the search for skills goes into a folder named `name`: never into `.git`,
+    `node_modules` or a virtual environment; into a client's dot folder always; into another
+    hidden folder only when asked to."""
+    if name in SKIPPED_DIRS:
+        return False
+    return include_hidden or not name.startswith(".") or name in CLIENT_FOLDERS
 
 
 def skill_file_in(names: set[str] | list[str]) -> str | None:

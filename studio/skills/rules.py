@@ -7,6 +7,7 @@ SK3xx the library as a whole.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -251,6 +252,24 @@ def _metadata_rule(skill: Skill, metadata: Any) -> Iterator[Diagnostic]:
             )
 
 
+PLACEHOLDER_CODE = "SK213"
+# What a description still waiting to be written looks like: a marker word in capitals
+# anywhere, an instruction to the author at its start, filler text, or the template's sentence.
+_PLACEHOLDER = re.compile(
+    r"\b(?:TODO|TBD|FIXME|XXX)\b"
+    r"|^\s*(?i:(?:todo|tbd|fixme)\s*(?:[:.!-]|$)|describe\b|description\s+(?:goes\s+)?here\b"
+    r"|\.\.\.\s*$)"
+    r"|(?i:lorem ipsum|replace this (?:sentence|text|description)|your description here"
+    r"|description goes here|add a description)"
+)
+
+
+def placeholder_in(description: str) -> str | None:
+    """The text that makes `description` a placeholder, or None when it reads as written."""
+    found = _PLACEHOLDER.search(description)
+    return found.group(0).strip(" \t:.!-") or found.group(0) if found is not None else None
+
+
 WHEN_WORDS = ("when", "use for", "use to", "use this", "use it", "if the user", "if you",
               "whenever", "for tasks", "for requests", "asks", "needs to", "triggers")
 
@@ -263,6 +282,14 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
         yield _diag(
             skill, "SK208", W,
             "the description holds `<` or `>`; agents put descriptions into XML-like prompts",
+            "description",
+        )
+    placeholder = placeholder_in(value)
+    if placeholder is not None:
+        yield _diag(
+            skill, PLACEHOLDER_CODE, W,
+            f"the description is still a placeholder (`{placeholder}`); agents choose skills by "
+            "it: say what the skill does and when to use it",
             "description",
         )
     lowered = value.lower()
