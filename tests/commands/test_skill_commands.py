@@ -132,3 +132,23 @@ def test_a_rescan_reports_changes_since_the_last_run(
     assert json.loads(out)["summary"]["skills"] == 2
     code, out, _ = run(capsys, "validate", str(tmp_path))
     assert "2 skills checked: 1 valid, 1 invalid" in out
+
+
+def test_validate_json_gives_the_fixes_edits_only_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "---\nname: demo\ndescription: Demo. Use when testing.\nversion: 1.0\n---\nbody\n"
+    write_skill(tmp_path, "demo", text)
+    code, out, _ = run(capsys, "validate", str(tmp_path), "--format", "json", "--no-cache")
+    plain = json.loads(out)["skills"][0]["diagnostics"]
+    assert code == 1 and [d["code"] for d in plain] == ["SK131"] and "fix" not in plain[0]
+    code, out, _ = run(capsys, "validate", str(tmp_path), "--format", "json", "--with-fixes")
+    shown = json.loads(out)["skills"][0]["diagnostics"][0]
+    assert shown["fix"]["title"] == "Move `version` under `metadata:`"
+    edited = text
+    for edit in sorted(shown["fix"]["edits"], key=lambda e: e["start"], reverse=True):
+        edited = edited[: edit["start"]] + edit["new_text"] + edited[edit["end"] :]
+    assert edited == ("---\nname: demo\ndescription: Demo. Use when testing.\n"
+                      "metadata:\n  version: '1.0'\n---\nbody\n")
+    code, _, err = run(capsys, "validate", str(tmp_path), "--with-fixes")
+    assert code == 2 and "--with-fixes needs --format json" in err
