@@ -6,6 +6,7 @@ import os
 import re
 import stat
 import zipfile
+from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
 from studio.skills.model import (
@@ -161,15 +162,17 @@ def list_skill_files(
     found: list[SkillFile] = []
     stack: list[tuple[str, str, int, Listing | None]] = [(str(directory), "", 0, first_level)]
     real_directory: str | None = None
+    sep = os.sep
     while stack and len(found) < MAX_LISTED_FILES:
         folder, prefix, depth, listing = stack.pop()
         if listing is None:
             listing = _listing(folder)
             if listing is None:
                 continue
+        in_scripts = prefix.startswith("scripts/")
         for name, is_dir, is_link in listing:
-            relative = f"{prefix}{name}"
-            path = os.path.join(folder, name)
+            relative = prefix + name
+            path = folder + sep + name
             if is_dir:
                 if depth < MAX_DEPTH and name not in SKIPPED_DIRS:
                     stack.append((path, relative + "/", depth + 1, None))
@@ -194,9 +197,10 @@ def list_skill_files(
                 info = os.stat(path)
             except OSError:
                 continue
-            if not stat.S_ISREG(info.st_mode):
-                kind = kind_of_mode(info.st_mode)
-                if odd is not None and not stat.S_ISDIR(info.st_mode):
+            mode = info.st_mode
+            if not stat.S_ISREG(mode):
+                kind = kind_of_mode(mode)
+                if odd is not None and not stat.S_ISDIR(mode):
                     odd.append(Diagnostic(
                         SPECIAL_FILE, Severity.WARNING,
                         f"`{relative}` is {kind}, not a regular file; it is not read. Remove "
@@ -204,17 +208,15 @@ def list_skill_files(
                         file=relative,
                     ))
                 continue
-            in_scripts = relative.startswith("scripts/")
-            found.append(
-                SkillFile(
-                    PurePosixPath(relative),
-                    info.st_size,
-                    bool(info.st_mode & 0o111),
-                    _starts_with_shebang(path) if in_scripts else None,
-                )
-            )
-    found.sort(key=lambda file: str(file.path))
+            found.append(SkillFile(
+                relative, info.st_size, bool(mode & 0o111),
+                _starts_with_shebang(path) if in_scripts else None,
+            ))
+    found.sort(key=_relative)
     return tuple(found)
+
+
+_relative = attrgetter("relative")
 
 
 def missing_skill_file(directory: Path) -> Skill:
@@ -414,5 +416,6 @@ def _file_member(
                 head = handle.read(4)
             shebang = head.startswith(b"#!") or head == b"\x7fELF"
         files[prefix].append(
-            SkillFile(PurePosixPath(relative), info.file_size, bool(mode & 0o111), shebang)
+            # An archive's names may hold `//` or `./`: kept as the path they name.
+            SkillFile(str(PurePosixPath(relative)), info.file_size, bool(mode & 0o111), shebang)
         )

@@ -165,12 +165,19 @@ class Frontmatter:
 
 @dataclass(frozen=True, slots=True)
 class SkillFile:
-    """A file inside a skill folder, by its path relative to the folder (POSIX separators)."""
+    """A file inside a skill folder, by its path relative to the folder (POSIX separators).
 
-    path: PurePosixPath
+    The path is kept as text: a skill can have thousands of files, a validation only compares
+    their paths as text, and a PurePosixPath costs more to build than the file's stat."""
+
+    relative: str
     size: int
     executable: bool
     has_shebang: bool | None = None
+
+    @property
+    def path(self) -> PurePosixPath:
+        return PurePosixPath(self.relative)
 
 
 @dataclass(slots=True)

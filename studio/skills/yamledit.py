@@ -245,7 +245,7 @@ def field_block(skill: Skill, key: str) -> tuple[int, int] | None:
     if found is None or fm is None or found.value_end < found.key_start:
         return None
     # Only the frontmatter's lines: a field never reaches past them, and the body may be long.
-    index = LineIndex(skill.source[: fm.span.end])
+    index = _index_of(skill.source[: fm.span.end])
     key_line = index.position(found.key_start)[0]
     last_line, end_column = index.position(found.value_end)
     if end_column == 1 and last_line > key_line:
@@ -253,6 +253,12 @@ def field_block(skill: Skill, key: str) -> tuple[int, int] | None:
     start = index.line_start(key_line)
     end = index.line_start(last_line + 1) if last_line < index.line_count else fm.span.end
     return start, end
+
+
+@functools.lru_cache(maxsize=8)
+def _index_of(text: str) -> LineIndex:
+    # The rules ask for several fields of one frontmatter in a row.
+    return LineIndex(text)
 
 
 def _nested_indent(skill: Skill, block: tuple[int, int]) -> str | None:
@@ -294,7 +300,6 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
     inlined = inline_aliases(skill, block[0], block[1])
     if inlined is None:
         return None
-    newline = newline_of(skill.source)
     removal = TextEdit(block[0], block[1], "")
     meta = fm.data.get("metadata")
     meta_found = field_text(skill, "metadata")
@@ -311,6 +316,7 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
 
         def append() -> tuple[TextEdit, ...]:
             line = _metadata_line(skill, key, found)
+            newline = newline_of(skill.source)
             return _ordered(removal, TextEdit(at, at, f"{indent}{line}{newline}"), *inlined)
 
         return append
@@ -323,6 +329,7 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
 
         def fill() -> tuple[TextEdit, ...]:
             line = _metadata_line(skill, key, found)
+            newline = newline_of(skill.source)
             edit = TextEdit(replaced.start, replaced.end,
                             f":{newline}  {line}{replaced.new_text[2:] or newline}")
             return _ordered(removal, edit, *inlined)
@@ -334,6 +341,7 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
 
     def add() -> tuple[TextEdit, ...]:
         line = _metadata_line(skill, key, found)
+        newline = newline_of(skill.source)
         insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}")
         return _ordered(removal, insert, *inlined)
 
