@@ -264,8 +264,17 @@ _PLACEHOLDER = re.compile(
 )
 
 
-def placeholder_in(description: str) -> str | None:
-    """The text that makes `description` a placeholder, or None when it reads as written."""
+# Each placeholder holds one of these (lowercased); most descriptions hold none, and `in` is cheap.
+_PLACEHOLDER_HINTS = ("todo", "tbd", "fixme", "xxx", "describe", "description", "lorem",
+                      "replace this", "...")
+
+
+def placeholder_in(description: str, lowered: str | None = None) -> str | None:
+    """The text that makes `description` a placeholder, or None when it reads as written.
+    `lowered` is the description in lower case, when the caller has it."""
+    lowered = description.lower() if lowered is None else lowered
+    if not any(hint in lowered for hint in _PLACEHOLDER_HINTS):
+        return None
     found = _PLACEHOLDER.search(description)
     return found.group(0).strip(" \t:.!-") or found.group(0) if found is not None else None
 
@@ -284,7 +293,8 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
             "the description holds `<` or `>`; agents put descriptions into XML-like prompts",
             "description",
         )
-    placeholder = placeholder_in(value)
+    lowered = value.lower()
+    placeholder = placeholder_in(value, lowered)
     if placeholder is not None:
         yield _diag(
             skill, PLACEHOLDER_CODE, W,
@@ -292,7 +302,6 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
             "it: say what the skill does and when to use it",
             "description",
         )
-    lowered = value.lower()
     if not any(word in lowered for word in WHEN_WORDS):
         yield _diag(
             skill, "SK209", W,

@@ -290,17 +290,19 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
     use gets the anchored scalar's text instead; nothing is offered when that cannot be done (the
     anchor is on a collection or a multi-line scalar), or `metadata` is shared through an anchor
     or alias."""
-    block = field_block(skill, key)
     fm = skill.frontmatter
     found = field_text(skill, key)
-    if block is None or fm is None or found is None or fm.flow:
-        return None
+    if fm is None or found is None or fm.flow or found.value_end < found.key_start:
+        return None  # what `field_block` needs to find the field's lines
     if any(duplicate == key for duplicate, _ in fm.duplicate_keys):
         return None  # removing one of them would leave the other
-    inlined = inline_aliases(skill, block[0], block[1])
-    if inlined is None:
-        return None
-    removal = TextEdit(block[0], block[1], "")
+    inlined: tuple[TextEdit, ...] = ()
+    if _may_share(fm.raw):
+        block = field_block(skill, key)
+        replaced_aliases = inline_aliases(skill, *block) if block is not None else None
+        if replaced_aliases is None:
+            return None
+        inlined = replaced_aliases
     meta = fm.data.get("metadata")
     meta_found = field_text(skill, "metadata")
     if meta_found is not None and is_shared(skill, meta_found.value_start):
@@ -317,7 +319,8 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
         def append() -> tuple[TextEdit, ...]:
             line = _metadata_line(skill, key, found)
             newline = newline_of(skill.source)
-            return _ordered(removal, TextEdit(at, at, f"{indent}{line}{newline}"), *inlined)
+            insert = TextEdit(at, at, f"{indent}{line}{newline}")
+            return _ordered(_removal(skill, key), insert, *inlined)
 
         return append
     if meta_found is not None:
@@ -332,20 +335,28 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
             newline = newline_of(skill.source)
             edit = TextEdit(replaced.start, replaced.end,
                             f":{newline}  {line}{replaced.new_text[2:] or newline}")
-            return _ordered(removal, edit, *inlined)
+            return _ordered(_removal(skill, key), edit, *inlined)
 
         return fill
-    # A new field goes at the end of the mapping: before a `...` that ends the document, if any.
-    document_end = _DOCUMENT_END.search(fm.raw)
-    end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
 
     def add() -> tuple[TextEdit, ...]:
+        # A new field goes at the end of the mapping: before a `...` that ends the document.
+        document_end = _DOCUMENT_END.search(fm.raw)
+        end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
         line = _metadata_line(skill, key, found)
         newline = newline_of(skill.source)
         insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}")
-        return _ordered(removal, insert, *inlined)
+        return _ordered(_removal(skill, key), insert, *inlined)
 
     return add
+
+
+def _removal(skill: Skill, key: str) -> TextEdit:
+    """The edit that removes a field's whole lines; `move_plan` has checked it can."""
+    block = field_block(skill, key)
+    if block is None:
+        raise ValueError(f"`{key}` has no lines of its own to remove")
+    return TextEdit(block[0], block[1], "")
 
 
 def _metadata_line(skill: Skill, key: str, found: FieldText) -> str:
