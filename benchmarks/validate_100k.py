@@ -6,9 +6,10 @@ Writing 100,000 skill folders takes minutes, so the corpus is written once to `-
 default a folder named after the count and seed in the system's temp folder) and reused while the
 file `corpus-done` in it says it was written completely with the same count and seed. The skills
 are "small" (corpus.py: a body of about 1 KB, no other files, the same fields and faults as the
-real-shaped corpus). It runs each command `--runs` times, in turns, prints the median and minimum
-wall time, the median CPU time and the load average, and exits 1 when validate's median is 10 s or
-more or prompt's 5 s or more (`--no-check` only prints).
+real-shaped corpus). It runs, `--runs` times in turns, `studio validate --format json --no-cache`,
+`studio prompt --no-cache` and `studio prompt` with the scan cache a run before it kept, prints the
+median and minimum wall time, the median CPU time and the load average, and exits 1 when
+validate's median is 10 s or more or a prompt's 5 s or more (`--no-check` only prints).
 """
 
 from __future__ import annotations
@@ -76,22 +77,27 @@ def main(argv: list[str] | None = None) -> int:
     root = corpus_at(folder, args.count, args.seed)
     commands = {
         "validate": ["validate", str(root), "--format", "json", "--no-cache"],
-        "prompt": ["prompt", str(root)],
+        "prompt": ["prompt", str(root), "--no-cache"],
+        # With the scan cache of the run before (validate's and prompt's are one): what a user
+        # who has scanned the library once waits for.
+        "prompt, cached": ["prompt", str(root)],
     }
     results: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="studio-bench-cache-") as cache:
+        timed(commands["prompt, cached"], Path(cache))  # fills the cache
         for _ in range(args.runs):
             for name, command in commands.items():
                 results[name].append(timed(command, Path(cache)))
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    misses = []
-    for name, target in (("validate", VALIDATE_SECONDS), ("prompt", PROMPT_SECONDS)):
+    misses: list[str] = []
+    for name, target in (("validate", VALIDATE_SECONDS), ("prompt", PROMPT_SECONDS),
+                         ("prompt, cached", PROMPT_SECONDS)):
         walls = [wall for wall, _ in results[name]]
         cpu = statistics.median(cpu for _, cpu in results[name])
         median = statistics.median(walls)
         verdict = "ok" if median < target else "MISSED"
-        print(f"studio {name:<9} median {median:6.2f} s, min {min(walls):6.2f} s, "
+        print(f"studio {name:<15} median {median:6.2f} s, min {min(walls):6.2f} s, "
               f"CPU {cpu:6.2f} s ({cpu / args.count * 1e6:.0f} µs a skill)   "
               f"(target under {target:.0f} s: {verdict})")
         if median >= target:

@@ -152,3 +152,25 @@ def test_validate_json_gives_the_fixes_edits_only_when_asked(
                       "metadata:\n  version: '1.0'\n---\nbody\n")
     code, _, err = run(capsys, "validate", str(tmp_path), "--with-fixes")
     assert code == 2 and "--with-fixes needs --format json" in err
+
+
+def test_prompt_shares_the_scan_cache_and_reads_only_changed_skills(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from studio.skills import library
+
+    write_skill(tmp_path, "alpha", frontmatter("alpha"))
+    beta = write_skill(tmp_path, "beta", frontmatter("beta"))
+    code, first, _ = run(capsys, "validate", str(tmp_path))
+    assert code == 0
+    read: list[str] = []
+    real = library.load_skill_file
+    monkeypatch.setattr(library, "load_skill_file",
+                        lambda folder, *rest: read.append(folder.name) or real(folder, *rest))
+    (beta / "SKILL.md").write_text(frontmatter("beta", "Beta, changed. Use when testing."))
+    code, out, _ = run(capsys, "prompt", str(tmp_path))
+    assert code == 0 and "Beta, changed." in out and "alpha" in out
+    assert read == ["beta"]
+    read.clear()
+    code, again, _ = run(capsys, "prompt", str(tmp_path), "--no-cache")
+    assert again == out and sorted(read) == ["alpha", "beta"]
