@@ -161,7 +161,7 @@ def test_prompt_shares_the_scan_cache_and_reads_only_changed_skills(
 
     write_skill(tmp_path, "alpha", frontmatter("alpha"))
     beta = write_skill(tmp_path, "beta", frontmatter("beta"))
-    code, first, _ = run(capsys, "validate", str(tmp_path))
+    code, _, _ = run(capsys, "validate", str(tmp_path))
     assert code == 0
     read: list[str] = []
     real = library.load_skill_file
