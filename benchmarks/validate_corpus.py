@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -95,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-check", action="store_true", help="print only; never fail")
     args = parser.parse_args(argv)
 
-    with tempfile.TemporaryDirectory(prefix="studio-bench-") as scratch:
+    scratch = tempfile.mkdtemp(prefix="studio-bench-")
+    try:
         root = Path(scratch) / "library"
         start = time.perf_counter()
         shape = generate_corpus(root, args.count, args.seed)
@@ -117,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
             seconds, found["studio rescan"] = timed(partial(studio_pass, root, cache))
             rescan.append(seconds)
         print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
 
     print()
     print(f"{'':<28}{'median':>11}{'min':>11}{'per skill':>14}")
@@ -147,9 +152,15 @@ def main(argv: list[str] | None = None) -> int:
     listed_everything = all(listed == args.count for listed, _ in found.values())
     if not listed_everything:
         print(f"not every side listed all {args.count} skills", file=sys.stderr)
+    _remove(scratch)
     if args.no_check:
         return 0
     return 0 if not misses and listed_everything else 1
+
+
+def _remove(scratch: str) -> None:
+    print(f"removing {scratch} (100,000 files take a while)", flush=True)
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
