@@ -1,15 +1,29 @@
-"""A generated library of varied skills, the same for every run with the same seed.
+"""A generated library of skills shaped like public collections, the same for every run with the
+same seed.
 
-Most skills are valid; the rest carry the faults real libraries have: bad or mismatched names,
-unknown fields, over-long descriptions, broken YAML, CRLF line endings, a byte-order mark. A share
-has scripts/, references/ and assets/ files, and the folders nest one to three levels deep.
+The shape was measured on about 8,000 public skills (issue 15) and every distribution is written
+out below, so anyone can check it against `measure_shape`'s print-out:
+- 77% of skills carry fields outside the spec: `version`, `author`, `tags`, `requires` most,
+  then domain-specific ones (`EXTRA_FIELDS`);
+- the body's length: median 5.5 KB, 90th percentile 13.5 KB, 99th 33 KB, largest 144 KB
+  (`BODY_BYTES`);
+- files per skill, SKILL.md included: median 1, 90th percentile 8, 99th 34, largest about 3,600
+  (`FILES_PER_SKILL`);
+- 3% sit under a client's dot folder (`.claude/skills`, ...) inside a repository-like folder;
+  0.5% have frontmatter no YAML parser accepts.
+The other faults real libraries have (bad or mismatched names, over-long or missing descriptions,
+CRLF line endings, a byte-order mark) come at the rates of `FAULTS`.
 """
 
 from __future__ import annotations
 
+import bisect
+import math
 import os
 import random
+import statistics
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 WORDS = (
@@ -19,25 +33,79 @@ WORDS = (
 )
 CATEGORIES = ("data", "docs", "devops", "office", "media", "research", "team")
 
-# The kind of skill and how often it turns up, out of 100.
-KINDS = (
-    ("valid", 46),
-    ("valid-with-files", 14),
-    ("bad-name", 7),
-    ("name-mismatch", 4),
-    ("unknown-field", 7),
-    ("long-description", 4),
-    ("crlf", 6),
-    ("bom", 3),
-    ("broken-yaml", 4),
-    ("missing-description", 2),
-    ("long-body", 3),
+# Quantiles (cumulative share, value) of each distribution; values between two points are
+# interpolated on a log scale, which is how sizes spread.
+BODY_BYTES = ((0.0, 300), (0.5, 5_500), (0.9, 13_500), (0.99, 33_000), (1.0, 144_000))
+FILES_PER_SKILL = ((0.0, 1), (0.5, 1), (0.9, 8), (0.99, 34), (1.0, 3_600))
+
+UNKNOWN_FIELDS_SHARE = 0.77
+# Fields outside the spec and their weights; a skill that has any has one to four of them.
+EXTRA_FIELDS = (
+    ("version", 40), ("author", 30), ("tags", 25), ("requires", 12), ("category", 6),
+    ("triggers", 5), ("platforms", 4), ("dependencies", 4), ("updated", 3), ("homepage", 3),
+    ("language", 2), ("difficulty", 2), ("model", 2), ("user-invocable", 2),
+)
+DOT_FOLDERS = (".claude/skills", ".agents/skills", ".kiro/skills", ".codex/skills",
+               ".github/skills", ".cursor/skills")
+DOT_FOLDER_SHARE = 0.03
+BROKEN_YAML_SHARE = 0.005
+# Other faults, each a share of all skills, drawn independently of the above.
+FAULTS = (
+    ("bad-name", 0.05), ("name-mismatch", 0.03), ("long-description", 0.03),
+    ("missing-description", 0.02), ("crlf", 0.05), ("bom", 0.02),
 )
 
 PARAGRAPH = (
     "Read the input carefully and check that every required column is present before you start. "
     "When a value is missing, say so and ask the user rather than guessing.\n"
 )
+VERSIONS = ("1.0", "1.0.0", "2.1", "0.3.2", '"1.2"')
+CODE_BLOCK = "```bash\npython scripts/run.py --input data.csv --output report.md\n```\n"
+
+
+def quantile(points: tuple[tuple[float, int], ...], share: float) -> int:
+    """The value at `share` (0 to 1) of a distribution given by its quantile points."""
+    shares = [p for p, _ in points]
+    index = min(max(bisect.bisect_right(shares, share), 1), len(points) - 1)
+    (low_p, low_v), (high_p, high_v) = points[index - 1], points[index]
+    if high_p == low_p or low_v == high_v:
+        return low_v if share < high_p else high_v
+    fraction = (share - low_p) / (high_p - low_p)
+    return round(math.exp(math.log(low_v) + fraction * (math.log(high_v) - math.log(low_v))))
+
+
+@dataclass
+class Shape:
+    """What a generated corpus holds, measured as it was written."""
+
+    skills: int = 0
+    body_bytes: list[int] = field(default_factory=list)
+    files: list[int] = field(default_factory=list)
+    extra_fields: Counter[str] = field(default_factory=Counter)
+    with_extra_fields: int = 0
+    under_dot_folders: int = 0
+    broken_yaml: int = 0
+    faults: Counter[str] = field(default_factory=Counter)
+
+    def report(self) -> str:
+        def pct(values: list[int], share: float) -> int:
+            ordered = sorted(values)
+            return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0
+
+        n = max(self.skills, 1)
+        lines = [f"{self.skills:,} skills, {sum(self.files):,} files"]
+        for label, values in (("body bytes", self.body_bytes), ("files per skill", self.files)):
+            lines.append(
+                f"  {label:<16} median {statistics.median(values) if values else 0:,.0f}, "
+                f"p90 {pct(values, 0.9):,}, p99 {pct(values, 0.99):,}, max {max(values, default=0):,}"
+            )
+        top = ", ".join(f"{name} {count:,}" for name, count in self.extra_fields.most_common(6))
+        lines.append(f"  fields outside the spec: {self.with_extra_fields / n:.1%} of skills ({top})")
+        lines.append(f"  under client dot folders: {self.under_dot_folders / n:.1%}; "
+                     f"frontmatter no YAML parser reads: {self.broken_yaml / n:.1%}")
+        lines.append("  other faults: " + ", ".join(
+            f"{kind} {count:,}" for kind, count in sorted(self.faults.items())))
+        return "\n".join(lines)
 
 
 def _description(rng: random.Random, words: list[str]) -> str:
@@ -46,95 +114,149 @@ def _description(rng: random.Random, words: list[str]) -> str:
     return what + when * rng.randint(1, 3)
 
 
-def _body(rng: random.Random, lines: int, files: list[str]) -> str:
-    parts = ["# Instructions", ""]
-    while len(parts) < lines:
+def _body(rng: random.Random, size: int, files: list[str]) -> str:
+    parts = ["# Instructions\n\n"]
+    length = len(parts[0])
+    while length < size:
         choice = rng.random()
-        if choice < 0.15 and files:
-            parts.append(f"Run `{rng.choice(files)}` on the input.")
-        elif choice < 0.2:
-            parts.append("See [the reference](references/missing-guide.md) for details.")
-        elif choice < 0.3:
-            parts += ["```bash", "python scripts/run.py --input data.csv", "```"]
-        elif choice < 0.4:
-            parts.append(f"## Step {len(parts)}")
+        if choice < 0.1 and files:
+            part = f"Run `{rng.choice(files)}` on the input.\n"
+        elif choice < 0.13:
+            part = "See [the reference](references/missing-guide.md) for details.\n"
+        elif choice < 0.25:
+            part = CODE_BLOCK
+        elif choice < 0.35:
+            part = f"\n## Step {len(parts)}\n\n"
         else:
-            parts.append(PARAGRAPH.strip())
-    return "\n".join(parts) + "\n"
+            part = PARAGRAPH
+        parts.append(part)
+        length += len(part)
+    return "".join(parts)
 
 
-def _frontmatter(rng: random.Random, kind: str, name: str, words: list[str]) -> str:
+def _extra_value(rng: random.Random, key: str) -> list[str]:
+    """The lines of a field outside the spec, as public skills write them."""
+    if key == "version":
+        return [f"version: {rng.choice(VERSIONS)}"]
+    if key == "author":
+        return [f"author: {rng.choice(WORDS).title()} {rng.choice(('Team', 'Labs', 'Smith'))}"]
+    if key in ("tags", "triggers", "platforms"):
+        items = rng.sample(WORDS, rng.randint(1, 5))
+        if rng.random() < 0.5:
+            return [f"{key}: [{', '.join(items)}]"]
+        return [f"{key}:", *(f"  - {item}" for item in items)]
+    if key in ("requires", "dependencies"):
+        return [f"{key}:", *(f"  - {rng.choice(WORDS)}>={rng.randint(1, 9)}.0"
+                             for _ in range(rng.randint(1, 3)))]
+    if key == "updated":
+        return [f"updated: 2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"]
+    if key == "user-invocable":
+        return ["user-invocable: true"]
+    return [f"{key}: {rng.choice(WORDS)}"]
+
+
+def _frontmatter(rng: random.Random, faults: set[str], name: str, words: list[str],
+                 extra: list[str], broken: bool) -> str:
     description = _description(rng, words)
-    if kind == "long-description":
+    if "long-description" in faults:
         description = (description + " ") * (1100 // len(description) + 1)
     lines = [f"name: {name}"]
-    if kind == "bad-name":
+    if "bad-name" in faults:
         lines = [f"name: {rng.choice((name.upper(), name.replace('-', '_'), name + '-'))}"]
-    if kind != "missing-description":
+    if "missing-description" not in faults:
         lines.append(f"description: {description}")
     if rng.random() < 0.4:
         lines.append(f"license: {rng.choice(('MIT', 'Apache-2.0', 'Proprietary'))}")
-    if rng.random() < 0.3:
+    if rng.random() < 0.2:
         lines.append(f"compatibility: Requires {rng.choice(WORDS)} and network access")
-    if rng.random() < 0.3:
+    if rng.random() < 0.2:
         lines.append("allowed-tools: Bash(git:*) Read")
-    if rng.random() < 0.5:
-        lines += ["metadata:", f"  author: {rng.choice(WORDS)}-team", f'  version: "{rng.randint(1, 9)}.0"']
-    if kind == "unknown-field":
-        lines.insert(rng.randint(1, len(lines)), f"{rng.choice(('version', 'tags', 'author'))}: 1.0")
-    if kind == "broken-yaml":
-        lines[-1] = "description: Reads files: and writes them"
+    if rng.random() < 0.2:
+        lines += ["metadata:", f"  owner: {rng.choice(WORDS)}-team"]
+    for key in extra:
+        lines += _extra_value(rng, key)
+    if broken:
+        # A colon inside a plain value: pyyaml, libyaml and strictyaml all refuse it.
+        lines.insert(1, "description: Reads files: and writes them")
     return "---\n" + "\n".join(lines) + "\n---\n"
 
 
-def _write_files(rng: random.Random, directory: Path) -> list[str]:
-    written = []
-    for index in range(rng.randint(1, 3)):
-        script = directory / "scripts" / f"step{index}.py"
-        script.parent.mkdir(exist_ok=True)
-        script.write_text("#!/usr/bin/env python3\nprint('step')\n" if rng.random() < 0.8 else "x = 1\n")
-        if rng.random() < 0.8:
-            os.chmod(script, 0o755)
-        written.append(f"scripts/{script.name}")
-    for index in range(rng.randint(0, 3)):
-        reference = directory / "references" / f"guide{index}.md"
-        reference.parent.mkdir(exist_ok=True)
-        reference.write_text(PARAGRAPH * rng.randint(1, 20))
-        written.append(f"references/{reference.name}")
-    if rng.random() < 0.5:
-        asset = directory / "assets" / "template.png"
-        asset.parent.mkdir(exist_ok=True)
-        asset.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(rng.randrange(256) for _ in range(256)))
-        written.append("assets/template.png")
+def _write_files(rng: random.Random, directory: Path, count: int) -> list[str]:
+    """Write `count` files beside SKILL.md; a skill with many keeps them in nested folders."""
+    written: list[str] = []
+    for index in range(count):
+        kind = rng.random()
+        if count > 40:
+            relative = f"assets/part-{index // 200}/item{index}.txt"
+        elif kind < 0.4:
+            relative = f"scripts/step{index}.{rng.choice(('py', 'sh'))}"
+        elif kind < 0.8:
+            relative = f"references/guide{index}.md"
+        else:
+            relative = f"assets/template{index}.png"
+        path = directory / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if relative.startswith("scripts/"):
+            path.write_text("#!/usr/bin/env python3\nprint('step')\n" if rng.random() < 0.8
+                            else "x = 1\n")
+            if rng.random() < 0.8:
+                os.chmod(path, 0o755)
+        elif relative.endswith(".png"):
+            path.write_bytes(b"\x89PNG\r\n\x1a\n" + rng.randbytes(64))
+        else:
+            path.write_text(PARAGRAPH * rng.randint(1, 8))
+        written.append(relative)
     return written
 
 
-def generate_corpus(root: Path, count: int, seed: int = 0) -> Counter[str]:
-    """Write `count` skill folders below `root`; return how many of each kind it wrote."""
+def generate_corpus(root: Path, count: int, seed: int = 0, *, small: bool = False) -> Shape:
+    """Write `count` skill folders below `root` and return their shape as written. `small`
+    skills have a body of about 1 KB and no other files (the 100,000-skill benchmark)."""
     rng = random.Random(seed)
-    kinds = [kind for kind, _ in KINDS]
-    weights = [weight for _, weight in KINDS]
-    made: Counter[str] = Counter()
+    field_names = [name for name, _ in EXTRA_FIELDS]
+    field_weights = [weight for _, weight in EXTRA_FIELDS]
+    shape = Shape()
     for index in range(count):
-        kind = rng.choices(kinds, weights)[0]
+        faults = {kind for kind, share in FAULTS if rng.random() < share}
+        broken = rng.random() < BROKEN_YAML_SHARE
+        extra: list[str] = []
+        if rng.random() < UNKNOWN_FIELDS_SHARE:
+            wanted = rng.randint(1, 4)
+            while len(extra) < wanted:
+                key = rng.choices(field_names, field_weights)[0]
+                if key not in extra:
+                    extra.append(key)
         words = rng.sample(WORDS, rng.randint(1, 3))
         name = f"{'-'.join(words)}-{index}"
-        depth = rng.choice((1, 1, 2, 3))
-        parents = [rng.choice(CATEGORIES)] + [f"group-{rng.randint(0, 20)}" for _ in range(depth - 1)]
-        folder_name = name if kind != "name-mismatch" else f"{name}-old"
+        folder_name = f"{name}-old" if "name-mismatch" in faults else name
+        if rng.random() < DOT_FOLDER_SHARE:
+            parents = [f"repos/project-{rng.randint(0, 99)}", *rng.choice(DOT_FOLDERS).split("/")]
+            shape.under_dot_folders += 1
+        else:
+            depth = rng.choice((1, 1, 2, 3))
+            parents = [rng.choice(CATEGORIES)] + [f"group-{rng.randint(0, 20)}"
+                                                  for _ in range(depth - 1)]
         directory = root.joinpath(*parents, folder_name)
         directory.mkdir(parents=True)
-        files = _write_files(rng, directory) if kind == "valid-with-files" else []
-        lines = rng.randint(400, 700) if kind == "long-body" else rng.randint(5, 80)
-        text = _frontmatter(rng, kind, name, words) + _body(rng, lines, files)
-        if kind == "crlf":
+        file_count = 1 if small else quantile(FILES_PER_SKILL, rng.random())
+        files = _write_files(rng, directory, file_count - 1)
+        size = rng.randint(600, 1400) if small else quantile(BODY_BYTES, rng.random())
+        body = _body(rng, size, files)
+        text = _frontmatter(rng, faults, name, words, extra, broken) + body
+        if "crlf" in faults:
             text = text.replace("\n", "\r\n")
         data = text.encode("utf-8")
-        if kind == "bom":
+        if "bom" in faults:
             data = b"\xef\xbb\xbf" + data
         (directory / "SKILL.md").write_bytes(data)
-        made[kind] += 1
-    return made
+        shape.skills += 1
+        shape.body_bytes.append(len(body.encode("utf-8")))
+        shape.files.append(file_count)
+        shape.extra_fields.update(extra)
+        shape.with_extra_fields += bool(extra)
+        shape.broken_yaml += broken
+        shape.faults.update(faults)
+    return shape
 
 
 def main() -> None:
@@ -144,12 +266,12 @@ def main() -> None:
     parser.add_argument("folder", type=Path, help="where to write it (must not exist yet)")
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--small", action="store_true", help="1 KB bodies and no other files")
     args = parser.parse_args()
     if args.folder.exists():
         parser.error(f"{args.folder} already exists; pick a new folder")
-    made = generate_corpus(args.folder, args.count, args.seed)
-    print(f"wrote {args.count} skills to {args.folder}: "
-          + ", ".join(f"{kind} {n}" for kind, n in sorted(made.items())))
+    shape = generate_corpus(args.folder, args.count, args.seed, small=args.small)
+    print(f"wrote {args.folder}:\n{shape.report()}")
 
 
 if __name__ == "__main__":

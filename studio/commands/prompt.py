@@ -8,20 +8,28 @@ from pathlib import Path
 from typing import Any
 
 from studio.commands.textsafe import one_line, shown_path, utf8_text
+from studio.commands.validate import CACHE_FILE
+from studio.paths import cache_dir
+from studio.skills.cache import ScanCache
 from studio.skills.catalog import build_catalog
 from studio.skills.targets import collect
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "prompt", help="print the <available_skills> catalog for an agent's system prompt"
+        "prompt", help="print the <available_skills> catalog for an agent's system prompt",
+        description="Print the <available_skills> catalog of the skills at PATH. It shares "
+        "studio validate's scan cache: only skills changed since either command last ran are "
+        "read again.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.add_argument("--no-cache", action="store_true", help="ignore and keep no scan cache")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    collected = collect(list(args.paths))
+    cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE)
+    collected = collect(list(args.paths), cache)
     for problem in collected.problems:
         print(f"studio prompt: {one_line(problem)}", file=sys.stderr)
     for notice in collected.notices:

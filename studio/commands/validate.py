@@ -46,6 +46,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--no-cache", action="store_true", help="ignore and keep no scan cache")
+    parser.add_argument(
+        "--with-fixes", action="store_true",
+        help="with --format json: give each fix's text edits (offsets into the file's text, in "
+        "characters) beside its title; reads each skill with findings again",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -96,8 +101,9 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
             tail["problems"] = collected.problems
         if collected.notices:
             tail["notices"] = [notice.to_json() for notice in collected.notices]
+        texts = (_with_fixes(s) if args.with_fixes else rendered.text_of(s) for s in skills)
         out = utf8_json(
-            '{"skills": [' + ", ".join(rendered.text_of(s) for s in skills) + "], "
+            '{"skills": [' + ", ".join(texts) + "], "
             + _dumps(tail)[1:] + "\n"
         )
     else:
@@ -118,6 +124,21 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
     return (out, errors, code), collected.stamps
 
 
+def _with_fixes(summary: SkillSummary) -> str:
+    """A skill's JSON with every fix its findings offer, title and edits; an archive's skills
+    and findings without a fix get none."""
+    from studio.skills.fixes import fixes_json
+
+    data = summary.to_json()
+    if summary.diagnostics and not summary.read_only:
+        offered = fixes_json(summary.skill_file)
+        for d, shown in zip(summary.diagnostics, data["diagnostics"], strict=True):
+            fix = offered.get((d.code, d.line, d.column, d.field, d.message))
+            if fix is not None:
+                shown["fix"] = fix
+    return _dumps(data)
+
+
 def run(args: argparse.Namespace) -> int:
     # A report on thousands of skills is a few hundred thousand objects that live to the end and
     # hold no cycles; the cyclic collector would only walk them again and again. Worker
@@ -130,8 +151,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.with_fixes and args.format != "json":
+        sys.stderr.write("studio validate: --with-fixes needs --format json; add it\n")
+        return 2
     paths = [Path(path) for path in args.paths]
-    memo = None if args.no_cache else OutputMemo.for_command(cache_dir() / MEMO_FOLDER, args.format, paths)
+    kind = "json+fixes" if args.with_fixes else args.format
+    memo = None if args.no_cache else OutputMemo.for_command(cache_dir() / MEMO_FOLDER, kind, paths)
     rendered = memo.get() if memo is not None else None
     if rendered is None:
         rendered, stamps = _render(args, paths)

@@ -94,7 +94,7 @@ def _relative_target(target: str) -> str | None:
 def _known_paths(skill: Skill) -> set[str]:
     known = {skill.path.name}
     for file in skill.files:
-        path = str(file.path)
+        path = file.relative
         known.add(path)
         slash = path.rfind("/")
         while slash > 0:
@@ -133,20 +133,20 @@ def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
 
 def scripts_rule(skill: Skill) -> Iterator[Diagnostic]:
     for file in skill.files:
-        parts = file.path.parts
-        if len(parts) < 2 or parts[0] != "scripts" or parts[-1].startswith("."):
+        relative = file.relative
+        if not relative.startswith("scripts/") or relative.rpartition("/")[2].startswith("."):
             continue
         if file.has_shebang is False:
             yield Diagnostic(
                 "SK205", W,
-                f"`{file.path}` has no interpreter line; start it with e.g. "
+                f"`{relative}` has no interpreter line; start it with e.g. "
                 "`#!/usr/bin/env python3`",
-                file=str(file.path),
+                file=relative,
             )
         if not file.executable and not skill.read_only:
             yield Diagnostic(
-                "SK204", W, f"`{file.path}` is not executable; run `chmod +x {file.path}`",
-                file=str(file.path),
+                "SK204", W, f"`{relative}` is not executable; run `chmod +x {relative}`",
+                file=relative,
             )
 
 

@@ -14,7 +14,9 @@ from typing import Any
 from studio import __version__
 from studio.fsutil import atomic_write_bytes
 
-RULES_VERSION = 1
+# Raised whenever what a validation reports changes, so no cache holds older findings
+# (2: the placeholder description warning SK213).
+RULES_VERSION = 2
 STAMP = f"skill-studio-cache/{__version__}/{RULES_VERSION}"
 
 Fingerprint = tuple[Any, ...]

@@ -6,6 +6,7 @@ import os
 import re
 import stat
 import zipfile
+from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
 from studio.skills.model import (
@@ -27,7 +28,26 @@ from studio.skills.parse import (
 
 MAX_LISTED_FILES = 2000
 MAX_DEPTH = 8
-SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", ".mypy_cache"})
+SKIPPED_DIRS = frozenset(
+    {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache"}
+)
+# The dot folders where agent clients keep skills (`.claude/skills`, ...): the search for skills
+# goes into these even when it skips other hidden folders. The README lists them.
+CLIENT_FOLDERS = frozenset({
+    ".claude", ".agents", ".codex", ".github", ".cursor", ".goose", ".opencode", ".kiro",
+    ".gemini", ".windsurf",
+})
+# A folder holding this file is a Python virtual environment, whatever its name.
+VENV_MARKER = "pyvenv.cfg"
+
+
+def walks_into(name: str, include_hidden: bool) -> bool:
+    """Whether the search for skills goes into a folder named `name`: never into `.git`,
+    `node_modules` or a virtual environment; into a client's dot folder always; into another
+    hidden folder only when asked to."""
+    if name in SKIPPED_DIRS:
+        return False
+    return include_hidden or not name.startswith(".") or name in CLIENT_FOLDERS
 
 
 def skill_file_in(names: set[str] | list[str]) -> str | None:
@@ -142,15 +162,17 @@ def list_skill_files(
     found: list[SkillFile] = []
     stack: list[tuple[str, str, int, Listing | None]] = [(str(directory), "", 0, first_level)]
     real_directory: str | None = None
+    sep = os.sep
     while stack and len(found) < MAX_LISTED_FILES:
         folder, prefix, depth, listing = stack.pop()
         if listing is None:
             listing = _listing(folder)
             if listing is None:
                 continue
+        in_scripts = prefix.startswith("scripts/")
         for name, is_dir, is_link in listing:
-            relative = f"{prefix}{name}"
-            path = os.path.join(folder, name)
+            relative = prefix + name
+            path = folder + sep + name
             if is_dir:
                 if depth < MAX_DEPTH and name not in SKIPPED_DIRS:
                     stack.append((path, relative + "/", depth + 1, None))
@@ -175,9 +197,10 @@ def list_skill_files(
                 info = os.stat(path)
             except OSError:
                 continue
-            if not stat.S_ISREG(info.st_mode):
-                kind = kind_of_mode(info.st_mode)
-                if odd is not None and not stat.S_ISDIR(info.st_mode):
+            mode = info.st_mode
+            if not stat.S_ISREG(mode):
+                kind = kind_of_mode(mode)
+                if odd is not None and not stat.S_ISDIR(mode):
                     odd.append(Diagnostic(
                         SPECIAL_FILE, Severity.WARNING,
                         f"`{relative}` is {kind}, not a regular file; it is not read. Remove "
@@ -185,17 +208,15 @@ def list_skill_files(
                         file=relative,
                     ))
                 continue
-            in_scripts = relative.startswith("scripts/")
-            found.append(
-                SkillFile(
-                    PurePosixPath(relative),
-                    info.st_size,
-                    bool(info.st_mode & 0o111),
-                    _starts_with_shebang(path) if in_scripts else None,
-                )
-            )
-    found.sort(key=lambda file: str(file.path))
+            found.append(SkillFile(
+                relative, info.st_size, bool(mode & 0o111),
+                _starts_with_shebang(path) if in_scripts else None,
+            ))
+    found.sort(key=_relative)
     return tuple(found)
+
+
+_relative = attrgetter("relative")
 
 
 def missing_skill_file(directory: Path) -> Skill:
@@ -395,5 +416,6 @@ def _file_member(
                 head = handle.read(4)
             shebang = head.startswith(b"#!") or head == b"\x7fELF"
         files[prefix].append(
-            SkillFile(PurePosixPath(relative), info.file_size, bool(mode & 0o111), shebang)
+            # An archive's names may hold `//` or `./`: kept as the path they name.
+            SkillFile(str(PurePosixPath(relative)), info.file_size, bool(mode & 0o111), shebang)
         )

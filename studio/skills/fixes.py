@@ -99,6 +99,28 @@ def apply_fix_to_text(skill: Skill, fix: Fix) -> str:
     return apply_edits(skill.source, fix.edits)
 
 
+def fixes_json(skill_file: Path) -> dict[tuple[str, int, int, str | None, str], dict[str, Any]]:
+    """The fixes a validation of `skill_file` offers, edits built, as `validate --with-fixes`
+    prints them: keyed by each finding's (code, line, column, field, message). Offsets count
+    characters of the file's text as decoded (a byte-order mark is one), not bytes."""
+    skill = load_skill(skill_file)
+    offered: dict[tuple[str, int, int, str | None, str], dict[str, Any]] = {}
+    if skill.read_only:
+        return offered
+    for d in validate_skill(skill).diagnostics:
+        if d.fix is None:
+            continue
+        data: dict[str, Any] = {
+            "title": d.fix.title,
+            "edits": [{"start": e.start, "end": e.end, "new_text": e.new_text}
+                      for e in d.fix.edits],
+        }
+        if d.fix.rename_directory_to is not None:
+            data["rename_folder_to"] = d.fix.rename_directory_to
+        offered[(d.code, d.line, d.column, d.field, d.message)] = data
+    return offered
+
+
 def _stamp(info: os.stat_result) -> tuple[int, int, int, int]:
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
@@ -168,10 +190,16 @@ def outside_root(skill_file: Path, root: Path | None) -> str | None:
     return None
 
 
-def plan_fixes(path: Path, codes: set[str] | None = None, *, root: Path | None = None) -> FixPlan:
+def plan_fixes(
+    path: Path, codes: set[str] | None = None, *, root: Path | None = None,
+    fields: set[str] | None = None,
+) -> FixPlan:
     """Work out every fix for the skill at `path` (folder or SKILL.md) without writing anything.
-    `root` is the folder the user asked to fix; a skill reached through a link out of it is
-    refused."""
+
+    The one way to fix skills on disk, for `studio fix` and the GUI alike; `apply_plan` writes
+    what it planned. `codes` and `fields` keep only the fixes of those codes and of findings
+    about those fields ({"SK131"}, {"version"}: move every `version` under `metadata`). `root`
+    is the folder the user asked to fix; a skill reached through a link out of it is refused."""
     path = Path(os.path.abspath(path))
     skill, stamp = _load_whole(path, root)
     if skill.read_only:
@@ -180,11 +208,13 @@ def plan_fixes(path: Path, codes: set[str] | None = None, *, root: Path | None =
     if not skill.source and skill.problems:
         plan.remaining = validate_skill(skill).diagnostics
         return plan
-    _plan_rounds(plan, skill, codes)
+    _plan_rounds(plan, skill, codes, fields)
     return plan
 
 
-def _plan_rounds(plan: FixPlan, skill: Skill, codes: set[str] | None) -> None:
+def _plan_rounds(
+    plan: FixPlan, skill: Skill, codes: set[str] | None, fields: set[str] | None
+) -> None:
     first = skill
     seen = {(skill.source, skill.directory)}
     left_out: set[tuple[str, str]] = set()
@@ -194,6 +224,7 @@ def _plan_rounds(plan: FixPlan, skill: Skill, codes: set[str] | None) -> None:
         candidates = [
             d for d in diagnostics
             if d.fix is not None and (codes is None or d.code in codes)
+            and (fields is None or d.field in fields)
             and (d.code, d.fix.title) not in left_out
         ]
         if not candidates:

@@ -1,8 +1,9 @@
 """Skill roots, scanning them with a cache, and names that more than one skill uses.
 
-A root is a folder searched recursively (skipping `.git`, `node_modules`, hidden folders unless
-asked, symlink loops, and links that lead out of the root; see `studio.skills.walk`) or a `.zip`
-archive of skills, which is read-only.
+A root is a folder searched recursively (skipping `.git`, `node_modules`, virtual environments,
+hidden folders other than the clients' own such as `.claude` unless asked, symlink loops, and
+links that lead out of the root; see `studio.skills.walk`) or a `.zip` archive of skills, which is
+read-only.
 """
 
 from __future__ import annotations

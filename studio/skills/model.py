@@ -7,6 +7,7 @@ rewrite only the characters it must.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
@@ -45,13 +46,48 @@ class TextEdit:
     new_text: str
 
 
-@dataclass(frozen=True, slots=True)
 class Fix:
-    """A machine-applicable change: text edits to SKILL.md and/or renaming the skill's folder."""
+    """A machine-applicable change: text edits to SKILL.md and/or renaming the skill's folder.
 
-    title: str
-    edits: tuple[TextEdit, ...] = ()
-    rename_directory_to: str | None = None
+    Its title says what it does. Its edits may be given, or planned: built on first use by
+    `plan`, since validating a library offers thousands of fixes and nearly none is taken.
+
+    Attributes:
+        title: what the fix does, in a few words.
+        rename_directory_to: the folder's new name, when the fix renames it.
+        edits: the text edits (built on first use when planned).
+    """
+
+    __slots__ = ("_edits", "_plan", "rename_directory_to", "title")
+
+    def __init__(
+        self, title: str, edits: tuple[TextEdit, ...] = (),
+        rename_directory_to: str | None = None, *,
+        plan: Callable[[], tuple[TextEdit, ...]] | None = None,
+    ) -> None:
+        self.title = title
+        self.rename_directory_to = rename_directory_to
+        self._edits = edits
+        self._plan = plan
+
+    @property
+    def edits(self) -> tuple[TextEdit, ...]:
+        if self._plan is not None:
+            self._edits, self._plan = self._plan(), None
+        return self._edits
+
+    def _key(self) -> tuple[str, tuple[TextEdit, ...], str | None]:
+        return self.title, self.edits, self.rename_directory_to
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fix) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        planned = ", planned" if self._plan is not None else ""
+        return (f"Fix({self.title!r}, {self._edits!r}, {self.rename_directory_to!r}{planned})")
 
 
 class Diagnostic(NamedTuple):
@@ -129,12 +165,19 @@ class Frontmatter:
 
 @dataclass(frozen=True, slots=True)
 class SkillFile:
-    """A file inside a skill folder, by its path relative to the folder (POSIX separators)."""
+    """A file inside a skill folder, by its path relative to the folder (POSIX separators).
 
-    path: PurePosixPath
+    The path is kept as text: a skill can have thousands of files, a validation only compares
+    their paths as text, and a PurePosixPath costs more to build than the file's stat."""
+
+    relative: str
     size: int
     executable: bool
     has_shebang: bool | None = None
+
+    @property
+    def path(self) -> PurePosixPath:
+        return PurePosixPath(self.relative)
 
 
 @dataclass(slots=True)

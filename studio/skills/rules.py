@@ -7,6 +7,7 @@ SK3xx the library as a whole.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from studio.skills import names
 from studio.skills.model import LOWERCASE_SKILL_FILE as LOWER_FILE
 from studio.skills.model import Diagnostic, Fix, Severity, Skill, Span, TextEdit
-from studio.skills.yamledit import move_under_metadata, newline_of, replace_value, scalar
+from studio.skills.yamledit import move_plan, newline_of, replace_value, scalar
 
 Rule = Callable[[Skill], Iterator[Diagnostic]]
 
@@ -205,8 +206,8 @@ def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
             continue
         owner = EXTENSION_FIELDS.get(key)
         whose = f" (an extension of {owner})" if owner else ""
-        edits = () if skill.read_only else move_under_metadata(skill, key)
-        fix = Fix(f"Move `{key}` under `metadata:`", edits) if edits else None
+        plan = None if skill.read_only else move_plan(skill, key)
+        fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan is not None else None
         yield _diag(
             skill, "SK131", E,
             f"`{key}` is not a field of the Agent Skills spec{whose}; "
@@ -251,6 +252,33 @@ def _metadata_rule(skill: Skill, metadata: Any) -> Iterator[Diagnostic]:
             )
 
 
+PLACEHOLDER_CODE = "SK213"
+# What a description still waiting to be written looks like: a marker word in capitals
+# anywhere, an instruction to the author at its start, filler text, or the template's sentence.
+_PLACEHOLDER = re.compile(
+    r"\b(?:TODO|TBD|FIXME|XXX)\b"
+    r"|^\s*(?i:(?:todo|tbd|fixme)\s*(?:[:.!-]|$)|describe\b|description\s+(?:goes\s+)?here\b"
+    r"|\.\.\.\s*$)"
+    r"|(?i:lorem ipsum|replace this (?:sentence|text|description)|your description here"
+    r"|description goes here|add a description)"
+)
+
+
+# Each placeholder holds one of these (lowercased); most descriptions hold none, and `in` is cheap.
+_PLACEHOLDER_HINTS = ("todo", "tbd", "fixme", "xxx", "describe", "description", "lorem",
+                      "replace this", "...")
+
+
+def placeholder_in(description: str, lowered: str | None = None) -> str | None:
+    """The text that makes `description` a placeholder, or None when it reads as written.
+    `lowered` is the description in lower case, when the caller has it."""
+    lowered = description.lower() if lowered is None else lowered
+    if not any(hint in lowered for hint in _PLACEHOLDER_HINTS):
+        return None
+    found = _PLACEHOLDER.search(description)
+    return found.group(0).strip(" \t:.!-") or found.group(0) if found is not None else None
+
+
 WHEN_WORDS = ("when", "use for", "use to", "use this", "use it", "if the user", "if you",
               "whenever", "for tasks", "for requests", "asks", "needs to", "triggers")
 
@@ -266,6 +294,14 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
             "description",
         )
     lowered = value.lower()
+    placeholder = placeholder_in(value, lowered)
+    if placeholder is not None:
+        yield _diag(
+            skill, PLACEHOLDER_CODE, W,
+            f"the description is still a placeholder (`{placeholder}`); agents choose skills by "
+            "it: say what the skill does and when to use it",
+            "description",
+        )
     if not any(word in lowered for word in WHEN_WORDS):
         yield _diag(
             skill, "SK209", W,

@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 from studio.skills.cache import Fingerprint
-from studio.skills.files import MAX_DEPTH, SKIPPED_DIRS, Listing, is_inside, skill_file_in
+from studio.skills.files import (
+    MAX_DEPTH,
+    SKIPPED_DIRS,
+    VENV_MARKER,
+    Listing,
+    is_inside,
+    skill_file_in,
+    walks_into,
+)
 from studio.skills.model import Notice
 from studio.skills.stamps import Stamp
 
@@ -115,7 +123,14 @@ def walk(
                 entries = sorted(listing, key=_name, reverse=True)
         except OSError:
             continue
-        skill_name = skill_file_in([entry.name for entry in entries])
+        names = [entry.name for entry in entries]
+        if VENV_MARKER in names and folder != str(root):
+            # A virtual environment: installed packages, never the user's skills. Its stamp
+            # tells a rescan when it stops being one.
+            if folders is not None:
+                folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
+            continue
+        skill_name = skill_file_in(names)
         if skill_name is not None:
             skill_file = next(entry for entry in entries if entry.name == skill_name)
             if skill_file.is_symlink():
@@ -136,7 +151,7 @@ def walk(
         if folders is not None:
             folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
         for entry in entries:
-            if entry.name in SKIPPED_DIRS or (entry.name.startswith(".") and not include_hidden):
+            if not walks_into(entry.name, include_hidden):
                 continue
             try:
                 if not entry.is_dir():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 import yaml
@@ -244,7 +245,7 @@ def field_block(skill: Skill, key: str) -> tuple[int, int] | None:
     if found is None or fm is None or found.value_end < found.key_start:
         return None
     # Only the frontmatter's lines: a field never reaches past them, and the body may be long.
-    index = LineIndex(skill.source[: fm.span.end])
+    index = _index_of(skill.source[: fm.span.end])
     key_line = index.position(found.key_start)[0]
     last_line, end_column = index.position(found.value_end)
     if end_column == 1 and last_line > key_line:
@@ -252,6 +253,12 @@ def field_block(skill: Skill, key: str) -> tuple[int, int] | None:
     start = index.line_start(key_line)
     end = index.line_start(last_line + 1) if last_line < index.line_count else fm.span.end
     return start, end
+
+
+@functools.lru_cache(maxsize=8)
+def _index_of(text: str) -> LineIndex:
+    # The rules ask for several fields of one frontmatter in a row.
+    return LineIndex(text)
 
 
 def _nested_indent(skill: Skill, block: tuple[int, int]) -> str | None:
@@ -266,24 +273,95 @@ def _nested_indent(skill: Skill, block: tuple[int, int]) -> str | None:
 
 
 def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
-    """Edits that remove `key` from the top level and add it under `metadata:` as a string.
+    """Edits that remove `key` from the top level and add it under `metadata:` as a string;
+    () when `move_plan` offers none."""
+    plan = move_plan(skill, key)
+    return plan() if plan is not None else ()
+
+
+def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | None:
+    """Whether `key` can be moved under `metadata:`, decided cheaply, and how to build the edits
+    when someone asks for them; None when no move is offered.
+
+    The edits' text (the value dumped as YAML) costs far more than the decision, and a library
+    has a field outside the spec in most skills: validating it only decides.
 
     An alias is moved as the value it names. When the field holds an anchor used elsewhere, each
     use gets the anchored scalar's text instead; nothing is offered when that cannot be done (the
     anchor is on a collection or a multi-line scalar), or `metadata` is shared through an anchor
     or alias."""
-    block = field_block(skill, key)
     fm = skill.frontmatter
     found = field_text(skill, key)
-    if block is None or fm is None or found is None or fm.flow:
-        return ()
+    if fm is None or found is None or fm.flow or found.value_end < found.key_start:
+        return None  # what `field_block` needs to find the field's lines
     if any(duplicate == key for duplicate, _ in fm.duplicate_keys):
-        return ()  # removing one of them would leave the other
-    inlined = inline_aliases(skill, block[0], block[1])
-    if inlined is None:
-        return ()
-    newline = newline_of(skill.source)
-    value = fm.data.get(key)
+        return None  # removing one of them would leave the other
+    inlined: tuple[TextEdit, ...] = ()
+    if _may_share(fm.raw):
+        block = field_block(skill, key)
+        replaced_aliases = inline_aliases(skill, *block) if block is not None else None
+        if replaced_aliases is None:
+            return None
+        inlined = replaced_aliases
+    meta = fm.data.get("metadata")
+    meta_found = field_text(skill, "metadata")
+    if meta_found is not None and is_shared(skill, meta_found.value_start):
+        return None
+    if isinstance(meta, dict) and meta and meta_found is not None:
+        meta_block = field_block(skill, "metadata")
+        if meta_block is None or meta_found.flow:
+            return None
+        indent = _nested_indent(skill, meta_block)
+        if indent is None:
+            return None
+        at = meta_block[1]
+
+        def append() -> tuple[TextEdit, ...]:
+            line = _metadata_line(skill, key, found)
+            newline = newline_of(skill.source)
+            insert = TextEdit(at, at, f"{indent}{line}{newline}")
+            return _ordered(_removal(skill, key), insert, *inlined)
+
+        return append
+    if meta_found is not None:
+        if meta not in (None, {}):
+            return None  # a list or a string: what it holds would be lost
+        replaced = replace_value(skill, "metadata", "")
+        if replaced is None:
+            return None
+
+        def fill() -> tuple[TextEdit, ...]:
+            line = _metadata_line(skill, key, found)
+            newline = newline_of(skill.source)
+            edit = TextEdit(replaced.start, replaced.end,
+                            f":{newline}  {line}{replaced.new_text[2:] or newline}")
+            return _ordered(_removal(skill, key), edit, *inlined)
+
+        return fill
+
+    def add() -> tuple[TextEdit, ...]:
+        # A new field goes at the end of the mapping: before a `...` that ends the document.
+        document_end = _DOCUMENT_END.search(fm.raw)
+        end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
+        line = _metadata_line(skill, key, found)
+        newline = newline_of(skill.source)
+        insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}")
+        return _ordered(_removal(skill, key), insert, *inlined)
+
+    return add
+
+
+def _removal(skill: Skill, key: str) -> TextEdit:
+    """The edit that removes a field's whole lines; `move_plan` has checked it can."""
+    block = field_block(skill, key)
+    if block is None:
+        raise ValueError(f"`{key}` has no lines of its own to remove")
+    return TextEdit(block[0], block[1], "")
+
+
+def _metadata_line(skill: Skill, key: str, found: FieldText) -> str:
+    """`key: value` as it goes under `metadata:`, the value turned into a string."""
+    value = skill.fields.get(key)
     value_text = skill.source[found.value_start : found.value_end].strip()
     if isinstance(value, str):
         item = scalar(value)
@@ -294,36 +372,7 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
     else:
         item = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10**9)
         item = scalar(item.removesuffix("\n...\n").strip())
-    line = f"{scalar(key)}: {item}"
-    removal = TextEdit(block[0], block[1], "")
-    meta = fm.data.get("metadata")
-    meta_found = field_text(skill, "metadata")
-    if meta_found is not None and is_shared(skill, meta_found.value_start):
-        return ()
-    if isinstance(meta, dict) and meta and meta_found is not None:
-        meta_block = field_block(skill, "metadata")
-        if meta_block is None or meta_found.flow:
-            return ()
-        indent = _nested_indent(skill, meta_block)
-        if indent is None:
-            return ()
-        insert = TextEdit(meta_block[1], meta_block[1], f"{indent}{line}{newline}")
-        return _ordered(removal, insert, *inlined)
-    if meta_found is not None:
-        if meta not in (None, {}):
-            return ()  # a list or a string: what it holds would be lost
-        replaced = replace_value(skill, "metadata", "")
-        if replaced is None:
-            return ()
-        edit = TextEdit(
-            replaced.start, replaced.end, f":{newline}  {line}{replaced.new_text[2:] or newline}"
-        )
-        return _ordered(removal, edit, *inlined)
-    # A new field goes at the end of the mapping: before a `...` that ends the document, if any.
-    document_end = _DOCUMENT_END.search(fm.raw)
-    end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
-    insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}")
-    return _ordered(removal, insert, *inlined)
+    return f"{scalar(key)}: {item}"
 
 
 def _ordered(*edits: TextEdit) -> tuple[TextEdit, ...]:

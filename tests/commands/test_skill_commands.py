@@ -132,3 +132,45 @@ def test_a_rescan_reports_changes_since_the_last_run(
     assert json.loads(out)["summary"]["skills"] == 2
     code, out, _ = run(capsys, "validate", str(tmp_path))
     assert "2 skills checked: 1 valid, 1 invalid" in out
+
+
+def test_validate_json_gives_the_fixes_edits_only_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "---\nname: demo\ndescription: Demo. Use when testing.\nversion: 1.0\n---\nbody\n"
+    write_skill(tmp_path, "demo", text)
+    code, out, _ = run(capsys, "validate", str(tmp_path), "--format", "json", "--no-cache")
+    plain = json.loads(out)["skills"][0]["diagnostics"]
+    assert code == 1 and [d["code"] for d in plain] == ["SK131"] and "fix" not in plain[0]
+    code, out, _ = run(capsys, "validate", str(tmp_path), "--format", "json", "--with-fixes")
+    shown = json.loads(out)["skills"][0]["diagnostics"][0]
+    assert shown["fix"]["title"] == "Move `version` under `metadata:`"
+    edited = text
+    for edit in sorted(shown["fix"]["edits"], key=lambda e: e["start"], reverse=True):
+        edited = edited[: edit["start"]] + edit["new_text"] + edited[edit["end"] :]
+    assert edited == ("---\nname: demo\ndescription: Demo. Use when testing.\n"
+                      "metadata:\n  version: '1.0'\n---\nbody\n")
+    code, _, err = run(capsys, "validate", str(tmp_path), "--with-fixes")
+    assert code == 2 and "--with-fixes needs --format json" in err
+
+
+def test_prompt_shares_the_scan_cache_and_reads_only_changed_skills(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from studio.skills import library
+
+    write_skill(tmp_path, "alpha", frontmatter("alpha"))
+    beta = write_skill(tmp_path, "beta", frontmatter("beta"))
+    code, _, _ = run(capsys, "validate", str(tmp_path))
+    assert code == 0
+    read: list[str] = []
+    real = library.load_skill_file
+    monkeypatch.setattr(library, "load_skill_file",
+                        lambda folder, *rest: read.append(folder.name) or real(folder, *rest))
+    (beta / "SKILL.md").write_text(frontmatter("beta", "Beta, changed. Use when testing."))
+    code, out, _ = run(capsys, "prompt", str(tmp_path))
+    assert code == 0 and "Beta, changed." in out and "alpha" in out
+    assert read == ["beta"]
+    read.clear()
+    code, again, _ = run(capsys, "prompt", str(tmp_path), "--no-cache")
+    assert again == out and sorted(read) == ["alpha", "beta"]

@@ -361,3 +361,38 @@ def test_a_plan_that_would_cut_the_body_is_never_written(tmp_path: Path) -> None
     with pytest.raises(FixError, match="change the body"):
         apply_plan(plan)
     assert (directory / "SKILL.md").read_text() == original
+
+
+def test_validation_only_decides_a_move_its_edits_are_built_when_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from studio.skills import yamledit
+
+    text = "---\nname: demo\ndescription: Demo. Use when testing.\ntags: [a, b]\n---\nbody\n"
+    skill = load_skill(write_skill(tmp_path, "demo", text))
+    built: list[str] = []
+    real = yamledit._metadata_line
+    monkeypatch.setattr(yamledit, "_metadata_line",
+                        lambda s, key, found: built.append(key) or real(s, key, found))
+    move = next(d for d in validate_skill(skill).diagnostics if d.code == "SK131")
+    assert move.fix is not None and move.fix.title == "Move `tags` under `metadata:`"
+    assert built == []
+    fixed = apply_edits(skill.source, move.fix.edits)
+    assert built == ["tags"]
+    assert fixed == ("---\nname: demo\ndescription: Demo. Use when testing.\n"
+                     "metadata:\n  tags: '[a, b]'\n---\nbody\n")
+    assert move.fix.edits and built == ["tags"]  # built once
+
+
+def test_plan_fixes_can_keep_only_the_fixes_of_one_field(tmp_path: Path) -> None:
+    text = ("---\nname: demo\ndescription: Demo. Use when testing.\nversion: 1.0\nauthor: Ann\n"
+            "---\nbody\n")
+    directory = write_skill(tmp_path, "demo", text)
+    plan = plan_fixes(directory, {"SK131"}, fields={"version"})
+    assert plan.applied == ["SK131: Move `version` under `metadata:`"]
+    apply_plan(plan)
+    assert (directory / "SKILL.md").read_text() == (
+        "---\nname: demo\ndescription: Demo. Use when testing.\nauthor: Ann\n"
+        "metadata:\n  version: '1.0'\n---\nbody\n"
+    )
+    assert [d.field for d in plan.errors] == ["author"]

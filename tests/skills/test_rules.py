@@ -164,3 +164,44 @@ def test_version_numbers_in_code_spans_are_not_files(tmp_path: Path) -> None:
     result = check(tmp_path, frontmatter() + body)
     missing = sorted(d.message.split("`")[1] for d in result.diagnostics if d.code == "SK203")
     assert missing == ["notes.md", "scripts/x.py"]
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "TODO replace this sentence with what the skill does. Use when ...",
+        "tbd",
+        "todo - say what it does",
+        "Describe what this skill does and when to use it.",
+        "Lorem ipsum dolor sit amet. Use when testing.",
+        "Use when the user asks for it. FIXME",
+        "Your description here",
+        "...",
+    ],
+)
+def test_a_placeholder_description_is_a_warning(tmp_path: Path, description: str) -> None:
+    result = check(tmp_path, frontmatter(description=description))
+    found = [d for d in result.diagnostics if d.code == "SK213"]
+    assert [d.severity for d in found] == [Severity.WARNING]
+    assert found[0].line == 3 and found[0].field == "description"
+    assert result.valid
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Describes PDF files and fills their forms. Use when the user shares a PDF.",
+        "Manages todo lists in Markdown files. Use when the user asks about tasks.",
+        "Todo lists: adds, ticks and sorts items. Use when the user keeps a TODO.md file.",
+    ],
+)
+def test_a_written_description_is_no_placeholder(tmp_path: Path, description: str) -> None:
+    assert "SK213" not in codes(check(tmp_path, frontmatter(description=description)))
+
+
+def test_the_new_skill_template_warns_that_its_description_is_a_placeholder(tmp_path: Path) -> None:
+    from studio.skills.scaffold import create_skill
+
+    result = validate_skill(load_skill(create_skill(tmp_path, "pdf-forms").parent))
+    assert result.valid
+    assert [d.code for d in result.warnings] == ["SK213"]

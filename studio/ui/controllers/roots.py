@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog
 
 from studio.settings import SettingsStore
 from studio.skills.collection import Library
-from studio.skills.files import SKIPPED_DIRS, load_skill, skill_file_in
+from studio.skills.files import load_skill, skill_file_in, walks_into
 from studio.skills.library import SkillRoot
 from studio.skills.listing import skill_entries
 from studio.skills.stamps import Stamp
@@ -203,8 +203,7 @@ class LibraryRoots(QObject):
             return
         try:
             entries = [entry for entry in folder.iterdir() if entry.is_dir()
-                       and entry.name not in SKIPPED_DIRS
-                       and (root.include_hidden or not entry.name.startswith("."))]
+                       and walks_into(entry.name, root.include_hidden)]
             present = {entry for entry in entries if skill_file_in(os.listdir(entry)) is not None}
         except OSError:
             return
