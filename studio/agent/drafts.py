@@ -246,11 +246,12 @@ def _files_of(value: object) -> dict[str, str]:
 def _validate(texts: dict[str, str], directory: Path, skill_file: str = SKILL_FILE) -> None:
     """Validate the draft as it would be on disk: SKILL.md with the files it would have."""
     existing = list_skill_files(directory) if directory.is_dir() else ()
-    listed = {str(f.path): f for f in existing}
+    listed = {f.relative: f for f in existing}
     for relative, text in texts.items():
         if relative != skill_file:
             listed[relative] = SkillFile(
-                PurePosixPath(relative), len(text.encode("utf-8")), False, text.startswith("#!")
+                PurePosixPath(relative).as_posix(), len(text.encode("utf-8")), False,
+                text.startswith("#!"),
             )
     skill = parse_skill(texts[skill_file].encode("utf-8"), directory / skill_file,
                         directory=directory, files=tuple(listed.values()))
