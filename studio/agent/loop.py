@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from studio.agent.events import (
     Done,
@@ -49,6 +49,15 @@ class AgentConfig:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+class CallRunner(Protocol):
+    """Carries out a tool call in place of the executor: `studio.agent.fork.SkillModes` runs a
+    skill the way its frontmatter says (another model, a fork)."""
+
+    def execute(
+        self, agent: Agent, call: ToolCall, messages: list[Message]
+    ) -> AsyncIterator[Event]: ...
+
+
 def _call_key(call: ToolCall) -> str:
     return call.name + "\x00" + json.dumps(call.arguments, sort_keys=True, default=str)
 
@@ -57,10 +66,12 @@ class Agent:
     """Runs turns of one conversation. `messages` is the history, system prompt first; a turn
     appends the assistant's messages and the tool results to it."""
 
-    def __init__(self, client: ChatClient, executor: ToolExecutor, config: AgentConfig) -> None:
+    def __init__(self, client: ChatClient, executor: ToolExecutor, config: AgentConfig,
+                 runner: CallRunner | None = None) -> None:
         self.client = client
         self.executor = executor
         self.config = config
+        self.runner = runner
         self._capabilities_checked = False
         self._offer_tools = True
         self._offer_thinking = config.think
@@ -161,7 +172,9 @@ class Agent:
                     _skill_of(call), self.executor.describe(call),
                 )
                 result_text = ""
-                async for event in self.executor.execute(call):
+                source = (self.runner.execute(self, call, messages) if self.runner is not None
+                          else self.executor.execute(call))
+                async for event in source:
                     if isinstance(event, ToolFinished):
                         result_text = event.result
                     yield event

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from studio.agent.agents import AgentStore
 from studio.agent.approval import Approver
 from studio.agent.events import Done, Error, Event
 from studio.agent.execute import ToolExecutor
+from studio.agent.fork import SkillModes
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
@@ -109,12 +111,16 @@ class ChatSession:
                  approver: Approver, *, server: ModelServer, grants: Grants,
                  audit: AuditLog | None, history: Sequence[Message] = (),
                  overrides: Mapping[str, str] | None = None, home: Path | None = None,
-                 support: Support | None = None) -> None:
+                 support: Support | None = None, agents: AgentStore | None = None,
+                 system: str = "") -> None:
         self.settings = settings
+        self.agents = agents
         self.server = server
         self.executor = make_executor(settings, skills, approver, grants, audit,
                                       overrides=overrides, home=home, support=support)
         prompt, self.skipped = system_prompt(list(skills))
+        if system:
+            prompt = f"{system}\n\n{prompt}"
         self.messages: list[Message] = [Message("system", prompt), *history]
         self._agent: Agent | None = None
 
@@ -143,7 +149,7 @@ class ChatSession:
             client, model = await self.server.open(settings.model)
             config = AgentConfig(model, think=settings.think, max_rounds=settings.max_rounds,
                                  tool_choice=settings.tool_choice, options=dict(settings.options))
-            self._agent = Agent(client, self.executor, config)
+            self._agent = Agent(client, self.executor, config, SkillModes(self.agents))
         return self._agent
 
 
@@ -160,8 +166,9 @@ class SessionFactory:
     def __init__(self, approver: Approver, http: httpx.AsyncClient | None = None, *,
                  grants: Grants | None = None, audit: AuditLog | None = None,
                  server: ModelServer | None = None, home: Path | None = None,
-                 support: Support | None = None) -> None:
+                 support: Support | None = None, agents: AgentStore | None = None) -> None:
         self.approver = approver
+        self.agents = agents
         self.server = server if server is not None else ModelServer(http)
         self.grants = grants if grants is not None else Grants()
         self.audit = audit if audit is not None else AuditLog()
@@ -170,10 +177,11 @@ class SessionFactory:
 
     def session(self, settings: SessionSettings, skills: Sequence[SkillSummary], *,
                 history: Sequence[Message] = (),
-                overrides: Mapping[str, str] | None = None) -> ChatSession:
+                overrides: Mapping[str, str] | None = None, system: str = "") -> ChatSession:
         return ChatSession(settings, skills, self.approver, server=self.server,
                            grants=self.grants, audit=self.audit, history=history,
-                           overrides=overrides, home=self._home, support=self._support)
+                           overrides=overrides, home=self._home, support=self._support,
+                           agents=self.agents, system=system)
 
     async def close(self) -> None:
         """Stop the embedded engine, if one was started."""
