@@ -23,9 +23,12 @@ from typing import cast
 from studio.agent.agents import AgentError, AgentSpec, AgentStore
 from studio.agent.events import (
     Done,
+    Error,
     Event,
     Nested,
     Notice,
+    TextDelta,
+    ToolCallRequested,
     ToolFinished,
     ToolStarted,
     ToolStatus,
@@ -204,3 +207,25 @@ def _fork_messages(content: str, call: ToolCall, mode: RunMode, messages: list[M
             copied = [m for m in copied if m.role != "system"]
         start += copied
     return [*start, Message("user", prompt)]
+
+
+def fork_text(nested: Nested) -> str:
+    """What a fork's event adds to the text of the parent's tool card: the fork's answer as it
+    streams, and a line for each of its calls, their outcomes, notices and errors (deeper forks
+    indented); nothing for the rest."""
+    event: Event = nested
+    depth = 0
+    while isinstance(event, Nested):
+        event, depth = event.event, depth + 1
+    indent = "  " * (depth - 1)
+    if isinstance(event, TextDelta):
+        return event.text
+    if isinstance(event, ToolCallRequested):
+        return f"\n{indent}→ {event.tool}: {event.summary}\n"
+    if isinstance(event, ToolFinished):
+        return f"{indent}  {event.status}\n"
+    if isinstance(event, Notice):
+        return f"{indent}{event.message}\n"
+    if isinstance(event, Error):
+        return f"{indent}error: {event.message}\n"
+    return ""
