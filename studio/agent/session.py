@@ -161,6 +161,7 @@ class SessionFactory:
         server: the model server every session talks to.
         approver: who is asked when the policy says `ask`.
         grants, audit: "always allow" grants and the log of every decision and run.
+        agents: the saved agents a skill's `agent:` names (default: the config folder's).
     """
 
     def __init__(self, approver: Approver, http: httpx.AsyncClient | None = None, *,
@@ -168,7 +169,7 @@ class SessionFactory:
                  server: ModelServer | None = None, home: Path | None = None,
                  support: Support | None = None, agents: AgentStore | None = None) -> None:
         self.approver = approver
-        self.agents = agents
+        self.agents = agents if agents is not None else AgentStore()
         self.server = server if server is not None else ModelServer(http)
         self.grants = grants if grants is not None else Grants()
         self.audit = audit if audit is not None else AuditLog()

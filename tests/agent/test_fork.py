@@ -182,3 +182,8 @@ async def test_stop_stops_the_fork(
         await task
     # The fork's stream was closed with the parent's turn: the server saw its client leave.
     assert await asyncio.to_thread(server.wait_disconnected)
+
+
+def test_sessions_find_the_agents_saved_in_the_config_folder() -> None:
+    AgentStore().save(AgentSpec("saved"))
+    assert SessionFactory(AutoApprover()).agents.get("saved") == AgentSpec("saved")
