@@ -107,9 +107,21 @@ class Done:
     kind: Literal["done"] = "done"
 
 
+@dataclass(frozen=True, slots=True)
+class Nested:
+    """An event of a fork: a sub-agent running a `context: fork` skill inside the parent's
+    `activate_skill` call `call_id`. `depth` is 1 for a fork of the chat, 2 for a fork of that
+    fork; a fork's own forks arrive wrapped once more."""
+
+    call_id: str
+    depth: int
+    event: Event
+    kind: Literal["nested"] = "nested"
+
+
 Event = (
     TextDelta | ThinkingDelta | Notice | ToolCallRequested | ApprovalNeeded | ApprovalGiven
-    | ToolStarted | ToolOutput | ToolFinished | Error | Done
+    | ToolStarted | ToolOutput | ToolFinished | Error | Done | Nested
 )
 
 

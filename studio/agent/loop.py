@@ -17,7 +17,7 @@ import contextlib
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Collection
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from studio.agent.budget import fit_history
 from studio.agent.constrained import (
@@ -68,6 +68,15 @@ class AgentConfig:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+class CallRunner(Protocol):
+    """Carries out a tool call in place of the executor: `studio.agent.fork.SkillModes` runs a
+    skill the way its frontmatter says (another model, a fork)."""
+
+    def execute(
+        self, agent: Agent, call: ToolCall, messages: list[Message]
+    ) -> AsyncIterator[Event]: ...
+
+
 def _call_key(call: ToolCall) -> str:
     return call.name + "\x00" + json.dumps(call.arguments, sort_keys=True, default=str)
 
@@ -94,12 +103,14 @@ class Agent:
             by leaving the conversation's oldest turns out of it (`messages` keeps them).
     """
 
-    def __init__(self, client: ChatClient, executor: ToolExecutor, config: AgentConfig) -> None:
+    def __init__(self, client: ChatClient, executor: ToolExecutor, config: AgentConfig,
+                 runner: CallRunner | None = None) -> None:
         self.client = client
         self.executor = executor
         self.config = config
         self.offered: Collection[str] | None = None
         self.context_length: int | None = None
+        self.runner = runner
         self._capabilities_checked = False
         self._native_tools = True
         self._can_constrain = True
@@ -146,13 +157,14 @@ class Agent:
             yield Error(exc.user_message)
             yield Done("error", "", 0)
             return
-        model = self.config.model
         recent: list[str] = []
         answer = ""
         usage: dict[str, Any] = {}
         retry = ""  # why this round is asked again, constrained: the model's own call failed
         trimmed = False  # the user was told that the oldest turns are left out
         for round_number in range(1, self.config.max_rounds + 1):
+            # Read each round: activating a skill with `model:` switches the chat's model mid-turn.
+            model = self.config.model
             tools = self._tools()
             constrained = bool(tools) and self._can_constrain and (bool(retry) or not self._native_tools)
             choice = self.config.tool_choice if tools and round_number == 1 else None
@@ -271,7 +283,9 @@ class Agent:
                     _skill_of(call), self.executor.describe(call), constrained,
                 )
                 result_text = ""
-                async for event in self.executor.execute(call):
+                source = (self.runner.execute(self, call, messages) if self.runner is not None
+                          else self.executor.execute(call))
+                async for event in source:
                     if isinstance(event, ToolFinished):
                         result_text = event.result
                     yield event

@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from studio.agent.agents import AgentStore
 from studio.agent.approval import Approver
 from studio.agent.drafts import DraftDesk
 from studio.agent.events import Done, Error, Event, Notice
 from studio.agent.execute import ToolExecutor
+from studio.agent.fork import SkillModes
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
@@ -130,14 +132,19 @@ class ChatSession:
                  approver: Approver, *, server: ModelServer, grants: Grants,
                  audit: AuditLog | None, history: Sequence[Message] = (),
                  overrides: Mapping[str, str] | None = None, home: Path | None = None,
-                 support: Support | None = None) -> None:
+                 support: Support | None = None, agents: AgentStore | None = None,
+                 system: str = "") -> None:
         self.settings = settings
+        self.agents = agents
         self.server = server
         self.executor = make_executor(settings, skills, approver, grants, audit,
                                       overrides=overrides, home=home, support=support)
         self._skills = list(skills)
         self._keep = {*settings.keep, *(overrides or {})}
+        self._system = system
         prompt, self.skipped = system_prompt(self._skills)
+        if system:
+            prompt = f"{system}\n\n{prompt}"
         self.messages: list[Message] = [Message("system", prompt), *history]
         self.left_out: tuple[str, ...] = ()
         self._agent: Agent | None = None
@@ -188,7 +195,8 @@ class ChatSession:
                  if said and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", said[-1])}
         fitted = fit_system_prompt(self._skills, agent.context_length, query=" ".join(said),
                                    keep=self._keep | named)
-        self.messages[0] = Message("system", fitted.text)
+        text = f"{self._system}\n\n{fitted.text}" if self._system else fitted.text
+        self.messages[0] = Message("system", text)
         left_out = set(fitted.left_out)
         agent.offered = [name for name in agent.executor.toolbox.names if name not in left_out]
         changed = fitted.left_out != self.left_out
@@ -205,7 +213,7 @@ class ChatSession:
                 self.executor.toolbox.drafts.author = model
             config = AgentConfig(model, think=settings.think, max_rounds=settings.max_rounds,
                                  tool_choice=settings.tool_choice, options=dict(settings.options))
-            self._agent = Agent(client, self.executor, config)
+            self._agent = Agent(client, self.executor, config, SkillModes(self.agents))
         return self._agent
 
 
@@ -217,13 +225,15 @@ class SessionFactory:
         server: the model server every session talks to.
         approver: who is asked when the policy says `ask`.
         grants, audit: "always allow" grants and the log of every decision and run.
+        agents: the saved agents a skill's `agent:` names (default: the config folder's).
     """
 
     def __init__(self, approver: Approver, http: httpx.AsyncClient | None = None, *,
                  grants: Grants | None = None, audit: AuditLog | None = None,
                  server: ModelServer | None = None, home: Path | None = None,
-                 support: Support | None = None) -> None:
+                 support: Support | None = None, agents: AgentStore | None = None) -> None:
         self.approver = approver
+        self.agents = agents if agents is not None else AgentStore()
         self.server = server if server is not None else ModelServer(http)
         self.grants = grants if grants is not None else Grants()
         self.audit = audit if audit is not None else AuditLog()
@@ -232,10 +242,11 @@ class SessionFactory:
 
     def session(self, settings: SessionSettings, skills: Sequence[SkillSummary], *,
                 history: Sequence[Message] = (),
-                overrides: Mapping[str, str] | None = None) -> ChatSession:
+                overrides: Mapping[str, str] | None = None, system: str = "") -> ChatSession:
         return ChatSession(settings, skills, self.approver, server=self.server,
                            grants=self.grants, audit=self.audit, history=history,
-                           overrides=overrides, home=self._home, support=self._support)
+                           overrides=overrides, home=self._home, support=self._support,
+                           agents=self.agents, system=system)
 
     async def close(self) -> None:
         """Stop the embedded engine, if one was started."""

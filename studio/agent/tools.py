@@ -115,8 +115,13 @@ class SkillToolbox:
             ToolSpec(
                 ACTIVATE,
                 "Load a skill's full instructions when the task matches its description. "
-                "Returns the SKILL.md body, the skill's folder and its files.",
-                {"type": "object", "properties": {"name": skill_param}, "required": ["name"]},
+                "Returns the SKILL.md body, the skill's folder and its files; a skill that runs "
+                "in a fork returns its sub-agent's answer to `task` instead.",
+                {"type": "object", "properties": {
+                    "name": skill_param,
+                    "task": {"type": "string",
+                             "description": "what the skill should do, for a skill that forks"},
+                }, "required": ["name"]},
             ),
             ToolSpec(
                 READ,

@@ -17,6 +17,8 @@ from typing import Any, TextIO
 
 import httpx
 
+from studio.agent.agentfile import Agentfile, AgentfileError, read_agentfile
+from studio.agent.agents import AgentStore
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover, NobodyApprover
 from studio.agent.drafts import first_writable_folder
 from studio.agent.events import (
@@ -24,6 +26,7 @@ from studio.agent.events import (
     Done,
     Error,
     Event,
+    Nested,
     Notice,
     TextDelta,
     ThinkingDelta,
@@ -70,6 +73,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--pin", action="append", default=[], metavar="SKILL",
                         help="keep this skill in the catalog however small the model's context "
                              "(repeatable; the others are ranked by the prompt)")
+    parser.add_argument("--agentfile", type=Path, metavar="PATH",
+                        help="run the agent an Agentfile describes (Ollama's format): its model, "
+                        "system text, parameters and only its skills; --model, --skills and "
+                        "--option still win")
     parser.add_argument("--workspace", type=Path, default=None,
                         help="the project folder the tool policy protects (default: here)")
     parser.add_argument("--workspace-mode", choices=WORKSPACE_MODES, default="project",
@@ -168,9 +175,11 @@ def choose_approver(args: argparse.Namespace, stdin: TextIO) -> Approver:
     return NobodyApprover()
 
 
-def _skill_paths(args: argparse.Namespace, workspace: Path) -> list[Path]:
+def _skill_paths(args: argparse.Namespace, workspace: Path, agent: Agentfile | None) -> list[Path]:
     if args.skills:
         return list(args.skills)
+    if agent is not None and agent.spec.skills:
+        return [Path(path) for path in agent.spec.skills]
     return [path for path in standard_locations(workspace) if path.is_dir()]
 
 
@@ -182,12 +191,16 @@ class Renderer:
         self.out = out
         self.err = err
         self._open_line = False
+        self._fork_line = False
 
     def note(self, text: str) -> None:
         if self._open_line:
             self.out.write("\n")
             self.out.flush()
             self._open_line = False
+        if self._fork_line:
+            self.err.write("\n")
+            self._fork_line = False
         self.err.write(text + "\n")
         self.err.flush()
 
@@ -196,7 +209,9 @@ class Renderer:
             self.out.write(json.dumps(event_to_json(event), ensure_ascii=False, default=str) + "\n")
             self.out.flush()
             return
-        if isinstance(event, TextDelta):
+        if isinstance(event, Nested):
+            self._show_nested(event)
+        elif isinstance(event, TextDelta):
             self.out.write(event.text)
             self.out.flush()
             self._open_line = not event.text.endswith("\n")
@@ -220,6 +235,32 @@ class Renderer:
             self.out.write("\n")
             self.out.flush()
             self._open_line = False
+
+
+    def _show_nested(self, nested: Nested) -> None:
+        """A fork's events, indented under its parent's call on stderr: its answer comes back to
+        the parent as the tool's result, so stdout keeps only the chat's own answer."""
+        event: Event = nested
+        depth = 0
+        while isinstance(event, Nested):
+            event, depth = event.event, depth + 1
+        indent = "   | " * depth
+        if isinstance(event, TextDelta | ThinkingDelta):
+            text = event.text if self._fork_line else indent + event.text
+            self.err.write(text[:-1].replace("\n", "\n" + indent) + text[-1:])
+            self.err.flush()
+            self._fork_line = not text.endswith("\n")
+            return
+        if isinstance(event, Notice):
+            self.note(f"{indent}studio: {event.message}")
+        elif isinstance(event, Error):
+            self.note(f"{indent}studio: error: {event.message}")
+        elif isinstance(event, ToolCallRequested):
+            self.note(f"{indent}-> {event.tool}: {event.summary}")
+        elif isinstance(event, ToolFinished):
+            self.note(indent + _finished_line(event).lstrip())
+        elif isinstance(event, Done):
+            self.note(f"{indent}(fork {event.reason})")
 
 
 def _finished_line(event: ToolFinished) -> str:
@@ -281,26 +322,43 @@ async def _chat_until_signalled(
         raise
 
 
-def session_settings(args: argparse.Namespace, url: str | None,
+def _agentfile(args: argparse.Namespace, renderer: Renderer) -> Agentfile | None:
+    if args.agentfile is None:
+        return None
+    try:
+        agent = read_agentfile(args.agentfile)
+    except AgentfileError as exc:
+        renderer.note(f"studio chat: {exc}")
+        raise SystemExit(2) from None
+    for warning in agent.warnings:
+        renderer.note(f"studio chat: {args.agentfile}: {warning}")
+    return agent
+
+
+def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile | None = None,
                      skill_paths: Sequence[Path] = ()) -> SessionSettings:
-    """The core session's settings from the command line."""
+    """The core session's settings from the command line (and the Agentfile it names)."""
+    spec = agent.spec if agent is not None else None
     return SessionSettings(
-        backend=args.backend, url=url or "", model=args.model or "", think=args.think,
+        backend=args.backend, url=url or "", model=args.model or (spec.model if spec else ""),
+        think=args.think,
         connect_timeout=args.connect_timeout, idle_timeout=args.idle_timeout,
         workspace_mode=args.workspace_mode, workspace=(args.workspace or Path.cwd()).resolve(),
         allow_network=args.allow_network, tool_timeout=args.timeout, max_rounds=args.max_rounds,
-        tool_choice=args.tool_choice, options=parse_options(args.option), keep=tuple(args.pin),
-        search_index=cache_dir() / INDEX_FILE,
+        tool_choice=args.tool_choice,
+        options={**(spec.parameters if spec else {}), **parse_options(args.option)},
+        keep=tuple(args.pin), search_index=cache_dir() / INDEX_FILE,
         create_in=getattr(args, "create_in", None) or first_writable_folder(list(skill_paths)),
     )
 
 
 async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
     history = load_history(args.history)
+    agent = _agentfile(args, renderer)
     workspace = (args.workspace or Path.cwd()).resolve()
-    skill_paths = _skill_paths(args, workspace)
+    skill_paths = _skill_paths(args, workspace, agent)
     try:
-        settings = session_settings(args, _server_url(args.url, renderer), skill_paths)
+        settings = session_settings(args, _server_url(args.url, renderer), agent, skill_paths)
     except LLMError as exc:
         renderer.show(Error(exc.user_message))
         return 1
@@ -315,9 +373,10 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     outcome = "error"
     async with httpx.AsyncClient() as http:
         sessions = SessionFactory(approver, http, grants=Grants(config_dir() / "grants.yaml"),
-                                  audit=AuditLog(data_dir() / "audit.jsonl"))
+                                  audit=AuditLog(data_dir() / "audit.jsonl"), agents=AgentStore())
         try:
-            session = sessions.session(settings, collected.skills, history=history)
+            session = sessions.session(settings, collected.skills, history=history,
+                                       system=agent.spec.system if agent is not None else "")
             if session.skipped:
                 renderer.show(Notice("left out of the catalog (they would not load): "
                                      + ", ".join(session.skipped)))

@@ -1,4 +1,5 @@
-"""`studio validate PATH... [--format text|json]`: check skills against the spec and our advice.
+"""`studio validate PATH... [--format text|json] [--target CLIENT]`: check skills against the spec
+(or the fields a client reads) and our advice.
 
 A run keeps its report with the stamp (size, mtime, mode) of every file and folder the report
 depends on. When the same command runs again and every stamp still holds, it prints that report
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
-from studio.skills.cache import STAMP
+from studio.skills.cache import SPEC, STAMP
 from studio.skills.stamps import Stamp, unchanged
 
 if TYPE_CHECKING:
@@ -34,6 +35,10 @@ MEMO_FOLDER = "validate-output"
 
 Rendered = tuple[str, str, int]
 
+# `studio.skills.clients.TARGETS` (a test keeps them equal): importing that module loads the rules,
+# which a rescan that finds nothing changed never needs.
+TARGETS = ("spec", "claude-code", "eino", "ollama", "codex")
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -45,6 +50,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--target", choices=TARGETS, default=SPEC,
+        help="judge the skills as this client does: a field it reads is checked, one it does not "
+        "is a warning (an error for the bare spec, the default)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="ignore and keep no scan cache")
     parser.add_argument(
         "--with-fixes", action="store_true",
@@ -84,9 +94,10 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
     from studio.skills.parse import CANNOT_READ
     from studio.skills.targets import collect
 
-    cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE)
+    target = args.target
+    cache = None if args.no_cache else ScanCache(_cache_file(target), target)
     rendered = _JsonSkills() if args.format == "json" else None
-    collected = collect(paths, cache, rendered)
+    collected = collect(paths, cache, rendered, target)
     errors = "".join(f"studio validate: {one_line(problem)}\n" for problem in collected.problems)
     errors += "".join(
         f"studio validate: {shown_path(notice.path)}: notice {notice.code}: "
@@ -139,6 +150,11 @@ def _with_fixes(summary: SkillSummary) -> str:
     return _dumps(data)
 
 
+def _cache_file(target: str) -> Path:
+    """Each target keeps a cache of its own, so switching targets keeps both warm."""
+    return cache_dir() / (CACHE_FILE if target == SPEC else f"validate-cache-{target}.marshal")
+
+
 def run(args: argparse.Namespace) -> int:
     # A report on thousands of skills is a few hundred thousand objects that live to the end and
     # hold no cycles; the cyclic collector would only walk them again and again. Worker
@@ -156,7 +172,9 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     paths = [Path(path) for path in args.paths]
     kind = "json+fixes" if args.with_fixes else args.format
-    memo = None if args.no_cache else OutputMemo.for_command(cache_dir() / MEMO_FOLDER, kind, paths)
+    memo = None if args.no_cache else OutputMemo.for_command(
+        cache_dir() / MEMO_FOLDER, kind, paths, args.target
+    )
     rendered = memo.get() if memo is not None else None
     if rendered is None:
         rendered, stamps = _render(args, paths)
@@ -211,12 +229,14 @@ class OutputMemo:
         self.path = folder / f"{zlib.crc32(key.encode('utf-8', 'surrogatepass')):08x}.marshal"
 
     @classmethod
-    def for_command(cls, folder: Path, output_format: str, paths: list[Path]) -> OutputMemo | None:
+    def for_command(
+        cls, folder: Path, output_format: str, paths: list[Path], target: str = SPEC
+    ) -> OutputMemo | None:
         try:
             where = os.getcwd()
         except OSError:
             return None
-        return cls(folder, "\x00".join([output_format, where, *map(str, paths)]))
+        return cls(folder, "\x00".join([output_format, target, where, *map(str, paths)]))
 
     def get(self) -> Rendered | None:
         """The kept report, if every file and folder it depends on is as it was."""

@@ -17,16 +17,22 @@ from studio.fsutil import atomic_write_bytes
 # Raised whenever what a validation reports changes, so no cache holds older findings
 # (2: the placeholder description warning SK213).
 RULES_VERSION = 2
+# `studio.skills.clients.SPEC`, spelled out: `studio validate`'s fast path imports this module and
+# must not load the rules with it.
+SPEC = "spec"
 STAMP = f"skill-studio-cache/{__version__}/{RULES_VERSION}"
 
 Fingerprint = tuple[Any, ...]
 
 
 class ScanCache:
-    """Maps a key (a SKILL.md or zip path) to (fingerprint, cached summaries)."""
+    """Maps a key (a SKILL.md or zip path) to (fingerprint, cached summaries), as one validation
+    target (`studio.skills.clients`) judged them: a file kept for another target is ignored."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, target: str = SPEC) -> None:
         self.path = path
+        self.target = target
+        self._stamp = STAMP if target == SPEC else f"{STAMP}/{target}"
         self._entries: dict[str, tuple[Fingerprint, Any]] = {}
         self._fresh: dict[str, tuple[Fingerprint, Any]] = {}
         self._changed = False
@@ -39,7 +45,7 @@ class ScanCache:
                 stamp, entries = marshal.loads(handle.read())
         except (OSError, EOFError, ValueError, TypeError):
             return
-        if stamp == STAMP and isinstance(entries, dict):
+        if stamp == self._stamp and isinstance(entries, dict):
             self._entries = entries
 
     def get(self, key: str, fingerprint: Fingerprint) -> Any | None:
@@ -62,7 +68,7 @@ class ScanCache:
         merged = {**self._entries, **self._fresh}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(self.path, marshal.dumps((STAMP, merged)), durable=False)
+            atomic_write_bytes(self.path, marshal.dumps((self._stamp, merged)), durable=False)
         except OSError:
             return
         self._entries = merged

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.skills.cache import Fingerprint, ScanCache
+from studio.skills.clients import SPEC
 from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.model import Diagnostic, Notice, Severity
 from studio.skills.parse import CRASHED
@@ -34,9 +35,10 @@ STANDARD_USER_LOCATIONS = ("~/.agents/skills", "~/.claude/skills", "~/.codex/ski
 
 
 def standard_locations(project: Path | None = None, home: Path | None = None) -> list[Path]:
-    """The places agents look for skills, for the app to offer as roots (existing or not)."""
+    """The places agents look for skills, for the app to offer as roots (existing or not), and
+    those STUDIO_SKILLS lists (separated like PATH, as OLLAMA_SKILLS)."""
     home = home if home is not None else Path.home()
-    found: list[Path] = []
+    found = [Path(p).expanduser() for p in os.environ.get("STUDIO_SKILLS", "").split(os.pathsep) if p]
     if project is not None:
         found.extend(project / rel for rel in STANDARD_PROJECT_LOCATIONS)
     found.extend(home / rel[2:] for rel in STANDARD_USER_LOCATIONS)
@@ -78,21 +80,25 @@ def scan_root(
     cache: ScanCache | None = None,
     on_skill: Callable[[SkillSummary], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    target: str = SPEC,
 ) -> RootScan:
-    """Find and validate every skill under a root, using the cache where nothing changed."""
+    """Find and validate every skill under a root as `target` judges them, using the cache where
+    nothing changed (a cache kept for another target is not used)."""
     result = RootScan(root)
+    if cache is not None and cache.target != target:
+        cache = None
     path = root.path
     if not path.exists():
         result.error = f"{path} does not exist"
         return result
     if root.is_zip:
-        return _scan_zip(root, cache, result, on_skill)
+        return _scan_zip(root, cache, result, on_skill, target)
     if not path.is_dir():
         result.error = f"{path} is neither a folder nor a .zip archive"
         return result
     complete = True
     seen: set[str] = set()
-    with _Validation(root, cache) as validation:
+    with _Validation(root, cache, target) as validation:
         for item in walk(path, root.include_hidden, result.folders, result.notices):
             if cancelled is not None and cancelled():
                 complete = False
@@ -117,16 +123,16 @@ PARALLEL_MIN = 64
 CHUNK = 64
 
 
-def _validate_folders(found: list[Found]) -> list[tuple[Any, ...]]:
+def _validate_folders(found: list[Found], target: str = SPEC) -> list[tuple[Any, ...]]:
     """Validate skills the walk found, in a worker process; summaries come back as cache tuples."""
-    return [_validate_folder(item) for item in found]
+    return [_validate_folder(item, target) for item in found]
 
 
-def _validate_folder(found: Found) -> tuple[Any, ...]:
+def _validate_folder(found: Found, target: str) -> tuple[Any, ...]:
     try:
-        return cache_entry(
-            validate_skill(load_skill_file(Path(found.folder), found.skill_name, found.listing))
-        )
+        return cache_entry(validate_skill(
+            load_skill_file(Path(found.folder), found.skill_name, found.listing), target
+        ))
     except Exception as exc:  # a bug met on one skill costs that skill, not the scan
         return _crashed(found, f"{type(exc).__name__}: {exc}")
 
@@ -149,20 +155,20 @@ def _is_crash(cached: tuple[Any, ...]) -> bool:
     return bool(diagnostics) and diagnostics[0][0] == CRASHED
 
 
-def _validate_isolated(found: list[Found]) -> list[tuple[Any, ...]]:
+def _validate_isolated(found: list[Found], target: str) -> list[tuple[Any, ...]]:
     """Validate skills whose worker died, each batch in a worker of its own: a batch whose worker
     dies again is halved until the skill that kills it stands alone, and only that one is
     reported as failed."""
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(1, mp_context=context) as pool:
         try:
-            return pool.submit(_validate_folders, found).result()
+            return pool.submit(_validate_folders, found, target).result()
         except BrokenProcessPool:
             pass
     if len(found) == 1:
         return [_crashed(found[0])]
     half = len(found) // 2
-    return _validate_isolated(found[:half]) + _validate_isolated(found[half:])
+    return _validate_isolated(found[:half], target) + _validate_isolated(found[half:], target)
 
 
 def _pool() -> ProcessPoolExecutor | None:
@@ -187,9 +193,10 @@ class _Validation:
     processes while the walk goes on, so the workers start before the walk ends. A worker that
     dies (a crash in a C library) costs only the skill it was on: see `_validate_isolated`."""
 
-    def __init__(self, root: SkillRoot, cache: ScanCache | None) -> None:
+    def __init__(self, root: SkillRoot, cache: ScanCache | None, target: str = SPEC) -> None:
         self.root = root
         self.cache = cache
+        self.target = target
         self._plan: list[tuple[str, Fingerprint, Any]] = []
         self._stale: list[Found] = []
         self._chunks: list[Chunk] = []
@@ -233,23 +240,24 @@ class _Validation:
     def _submit(self, found: list[Found]) -> Future[list[tuple[Any, ...]]] | None:
         assert self._pool is not None
         try:
-            return self._pool.submit(_validate_folders, found)
+            return self._pool.submit(_validate_folders, found, self.target)
         except BrokenProcessPool:
             # A worker died on an earlier chunk; that chunk is retried on its own in `_outcome`,
             # and the rest go to a fresh pool.
             self._pool.shutdown(cancel_futures=True)
             self._pool = _pool()
-            return self._pool.submit(_validate_folders, found) if self._pool is not None else None
+            if self._pool is None:
+                return None
+            return self._pool.submit(_validate_folders, found, self.target)
 
-    @staticmethod
-    def _outcome(chunk: Chunk) -> list[tuple[Any, ...]]:
+    def _outcome(self, chunk: Chunk) -> list[tuple[Any, ...]]:
         found, future = chunk
         if future is None:
-            return _validate_folders(found)
+            return _validate_folders(found, self.target)
         try:
             return future.result()
         except BrokenProcessPool:
-            return _validate_isolated(found)
+            return _validate_isolated(found, self.target)
 
     def results(self) -> Iterator[tuple[str, SkillSummary]]:
         """Each skill's cache key (its SKILL.md's path) and summary, in the order added."""
@@ -271,6 +279,7 @@ def _scan_zip(
     cache: ScanCache | None,
     result: RootScan,
     on_skill: Callable[[SkillSummary], None] | None,
+    target: str,
 ) -> RootScan:
     path = root.path
     key = str(path)
@@ -282,7 +291,7 @@ def _scan_zip(
             summaries = [SkillSummary.from_cache(path, item) for item in cached]
         else:
             summaries = [
-                SkillSummary.from_result(path, validate_skill(skill))
+                SkillSummary.from_result(path, validate_skill(skill, target))
                 for skill in load_zip_skills(path)
             ]
             if cache is not None:
@@ -332,9 +341,10 @@ def scan_library(
     cache: ScanCache | None = None,
     on_skill: Callable[[SkillSummary], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    target: str = SPEC,
 ) -> list[RootScan]:
     """Scan every root, mark duplicate names across them, and save the cache."""
-    scans = [scan_root(root, cache, on_skill, cancelled) for root in roots]
+    scans = [scan_root(root, cache, on_skill, cancelled, target) for root in roots]
     mark_duplicates(scans)
     if cache is not None:
         cache.save()

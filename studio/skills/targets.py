@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.skills.cache import ScanCache
+from studio.skills.cache import SPEC, ScanCache
 from studio.skills.files import missing_skill_file
 from studio.skills.library import (
     RootScan,
@@ -47,8 +47,10 @@ def collect(
     paths: list[Path],
     cache: ScanCache | None = None,
     on_skill: Callable[[SkillSummary], None] | None = None,
+    target: str = SPEC,
 ) -> Collected:
-    """Validate every skill the paths name. Paths that cannot be read become `problems`.
+    """Validate every skill the paths name, as `target` judges them. Paths that cannot be read
+    become `problems`.
 
     `on_skill` sees each summary as soon as it is ready; the ones in the result may differ from
     those it saw where a later step added to them (a duplicate name)."""
@@ -60,7 +62,7 @@ def collect(
         if isinstance(root, str):
             collected.problems.append(root)
             continue
-        scan = scan_root(root, cache, on_skill)
+        scan = scan_root(root, cache, on_skill, target=target)
         collected.stamps.extend(scan.folders)
         collected.notices.extend(scan.notices)
         for found in scan.walk:
@@ -70,7 +72,7 @@ def collect(
             collected.problems.append(scan.error)
             continue
         if not scan.skills and path.is_dir():
-            summary = SkillSummary.from_result(path, validate_skill(missing_skill_file(path)))
+            summary = SkillSummary.from_result(path, validate_skill(missing_skill_file(path), target))
             scan.skills.append(summary)
         scans.append(scan)
     mark_duplicates(scans)

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.skills.bodyrules import BODY_RULES
+from studio.skills.clients import SPEC, frontmatter_rules
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.parse import UNREADABLE_CODES
-from studio.skills.rules import FRONTMATTER_RULES
 
 MISSING_SKILL_FILE = "SK004"
 
@@ -64,10 +64,12 @@ def _sort_key(diagnostic: Diagnostic) -> tuple[int, str, int, int]:
             diagnostic.file, diagnostic.line, diagnostic.column)
 
 
-def validate_skill(skill: Skill) -> ValidationResult:
+def validate_skill(skill: Skill, target: str = SPEC) -> ValidationResult:
+    """Every diagnostic for a skill, judged as `target` (a key of `studio.skills.clients`)
+    treats it."""
     diagnostics = list(skill.problems)
     if skill.frontmatter is not None:
-        for rule in FRONTMATTER_RULES:
+        for rule in frontmatter_rules(target):
             diagnostics.extend(rule(skill))
     if skill.source:
         for body_rule in BODY_RULES:

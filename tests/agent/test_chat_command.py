@@ -228,3 +228,48 @@ def test_a_pinned_skill_stays_in_a_small_models_catalog_and_an_unknown_pin_is_na
     err = capsys.readouterr().err
     assert "--pin nosuch: there is no skill of that name" in err and "--pin filler-29" not in err
     assert "did not fit this model's context" in err
+
+
+def test_an_agentfile_gives_the_model_system_text_parameters_and_only_its_skills(
+    fake_ollama: FakeOllama, workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(workspace / "mine", "mine", frontmatter("mine"))
+    agentfile = workspace / "helper.agentfile"
+    agentfile.write_text(
+        f"FROM {TOOL_MODEL}\nSKILL ./mine\nSYSTEM You are the helper.\n"
+        "PARAMETER temperature 0.3\nADAPTER x.gguf\n"
+    )
+    fake_ollama.script(reply("ok"))
+    code = main(["chat", "--url", fake_ollama.url, "--workspace", str(workspace),
+                 "--agentfile", str(agentfile), "hi"])
+    assert code == 0
+    [request] = fake_ollama.chats
+    assert request["model"] == TOOL_MODEL and request["options"]["temperature"] == 0.3
+    system = request["messages"][0]["content"]
+    assert system.startswith("You are the helper.")
+    assert "<name>mine</name>" in system and "<name>demo</name>" not in system
+    assert "line 5: ADAPTER is not a directive the studio uses" in capsys.readouterr().err
+
+
+def test_a_bad_agentfile_stops_the_chat_naming_the_line(
+    fake_ollama: FakeOllama, workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agentfile = workspace / "Agentfile"
+    agentfile.write_text("FROM m\nPARAMETER temperature\n")
+    with pytest.raises(SystemExit) as stopped:
+        studio_chat(fake_ollama, workspace, "--agentfile", str(agentfile), "hi")
+    assert stopped.value.code == 2
+    assert "line 2: PARAMETER needs a name and a value" in capsys.readouterr().err
+    assert fake_ollama.chats == []
+
+
+def test_a_forks_events_are_indented_on_stderr_and_stdout_keeps_the_answer(
+    fake_ollama: FakeOllama, workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(workspace / "skills", "forker", frontmatter("forker", extra="context: fork\n"))
+    fake_ollama.script(calls(Call("activate_skill", {"name": "forker", "task": "t"})),
+                       reply("FORK-ANSWER"), reply("final"))
+    assert studio_chat(fake_ollama, workspace, "hi") == 0
+    out, err = capsys.readouterr()
+    assert out == "final\n"
+    assert "   | FORK-ANSWER" in err and "   | (fork answered)" in err

@@ -122,3 +122,11 @@ def test_a_file_added_deep_inside_a_skill_is_noticed(
     assert codes(report(capsys, str(tmp_path))) == ["SK205"]
     (skill / "scripts" / "tools" / "run.py").write_text("#!/usr/bin/env python3\nprint()\n")
     assert codes(report(capsys, str(tmp_path))) == []
+
+
+def test_each_target_keeps_its_own_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_skill(tmp_path, "alpha", frontmatter("alpha", extra="context: fork\n"))
+    for _ in range(2):
+        assert codes(report(capsys, str(tmp_path))) == ["SK131"]
+        assert codes(report(capsys, str(tmp_path), "--target", "claude-code")) == []
+        assert codes(report(capsys, str(tmp_path), "--target", "ollama")) == ["SK132"]

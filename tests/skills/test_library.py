@@ -4,6 +4,8 @@ import os
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from studio.skills.cache import ScanCache
 from studio.skills.catalog import build_catalog
 from studio.skills.library import SkillRoot, scan_library, scan_root, standard_locations
@@ -156,3 +158,9 @@ def test_the_walks_listing_gives_the_same_files_as_reading_the_folder(tmp_path: 
     assert [str(f.path) for f in list_skill_files(skill)] == [
         "assets/logo.svg", "link.md", "references/deep/more.md", "scripts/run.py",
     ]
+
+
+def test_studio_skills_adds_roots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STUDIO_SKILLS", os.pathsep.join([str(tmp_path / "a"), "", str(tmp_path / "b")]))
+    found = standard_locations(tmp_path / "project", tmp_path / "home")
+    assert found[:2] == [tmp_path / "a", tmp_path / "b"]

@@ -62,10 +62,10 @@ def test_an_exception_on_one_skill_costs_only_that_skill(
         write_skill(root, name, frontmatter(name))
     validate = library.validate_skill
 
-    def failing(skill: Skill) -> ValidationResult:
+    def failing(skill: Skill, target: str) -> ValidationResult:
         if skill.dir_name == "broken":
             raise RecursionError("maximum recursion depth exceeded")
-        return validate(skill)
+        return validate(skill, target)
 
     monkeypatch.setattr(library, "validate_skill", failing)
     scan = scan_root(SkillRoot(root))

@@ -24,6 +24,7 @@ from studio.agent.events import (
     Done,
     Error,
     Event,
+    Nested,
     Notice,
     TextDelta,
     ThinkingDelta,
@@ -32,6 +33,7 @@ from studio.agent.events import (
     ToolOutput,
     ToolStarted,
 )
+from studio.agent.fork import fork_text
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.chatstore import (
     ChatInfo,
@@ -243,8 +245,19 @@ class ChatSession(QObject):
             self._cards[event.call_id] = self.transcript.add_card(record)
         elif isinstance(event, Done):
             self._save_agent_messages(messages)
+        elif isinstance(event, Nested):
+            self._show_fork_event(event)
         else:
             self._show_tool_event(event)
+
+    def _show_fork_event(self, nested: Nested) -> None:
+        """A fork's events go into the output of the card of the call that started it."""
+        card = self._cards.get(nested.call_id)
+        text = fork_text(nested)
+        if card is None or not text:
+            return
+        card.record.output += text
+        card.append_output(text)
 
     def _show_tool_event(self, event: Event) -> None:
         card = self._cards.get(getattr(event, "call_id", ""))
