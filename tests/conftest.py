@@ -17,7 +17,8 @@ os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 _SPEED_DEPENDENT = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
 settings.register_profile("dev", deadline=None, suppress_health_check=_SPEED_DEPENDENT)
 settings.register_profile(
-    "ci", deadline=None, derandomize=True, database=None, print_blob=True, suppress_health_check=_SPEED_DEPENDENT
+    "ci", deadline=None, derandomize=True, database=None, print_blob=True,
+    suppress_health_check=_SPEED_DEPENDENT,
 )
 settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "dev")
 

@@ -6,11 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.skills.bodyrules import BODY_RULES
+from studio.skills.codes import MISSING_SKILL_FILE
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.parse import UNREADABLE_CODES
 from studio.skills.rules import FRONTMATTER_RULES
-
-MISSING_SKILL_FILE = "SK004"
 
 
 @dataclass(slots=True)

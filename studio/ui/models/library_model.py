@@ -12,6 +12,7 @@ it reads no disk or archive itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -270,10 +271,10 @@ class LibraryModel(QAbstractItemModel):
             return status_icon(summary.status)
         if role == TOOLTIP:
             problem = summary.first_problem
-            lines = [f"<b>{_escape(summary.display_name)}</b> — {STATUS_TOOLTIPS[summary.status]}"]
+            lines = [f"<b>{escape(summary.display_name)}</b> — {STATUS_TOOLTIPS[summary.status]}"]
             if problem is not None:
-                lines.append(f"{problem.code} (line {problem.line}): {_escape(problem.message)}")
-            lines.append(f"<span style='color:gray'>{_escape(str(summary.directory))}</span>")
+                lines.append(f"{problem.code} (line {problem.line}): {escape(problem.message)}")
+            lines.append(f"<span style='color:gray'>{escape(str(summary.directory))}</span>")
             return "<br>".join(lines)
         if role == KIND_ROLE:
             return "skill"
@@ -485,8 +486,4 @@ class LibraryModel(QAbstractItemModel):
 def filter_text(summary: SkillSummary) -> str:
     """What the library filter searches: name, description and folder name, lowercased."""
     return f"{summary.display_name}\n{summary.description or ''}\n{summary.directory.name}".lower()
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 

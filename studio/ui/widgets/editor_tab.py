@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing.frontmatter_edit import set_field, set_metadata
+from studio.skills.codes import UNCLOSED_FRONTMATTER
 from studio.skills.model import SKILL_FILE, Diagnostic, Fix, Skill
-from studio.skills.parse import UNCLOSED_FRONTMATTER
 from studio.skills.validate import ValidationResult
 from studio.skills.yamledit import apply_edits
 from studio.ui.document import SkillDocument, plain_text, replace_text

@@ -13,12 +13,12 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
-from fakes.fixtures import TOOL_MODEL, fake_ollama
-from fakes.ollama import FakeOllama
 from pytestqt.qtbot import QtBot
 
 from studio.ui.chat.asyncgens import AsyncGenHooks
 from studio.ui.mainwindow import MainWindow
+from tests.fakes.fixtures import TOOL_MODEL, fake_ollama
+from tests.fakes.ollama import FakeOllama
 from tests.ui.chat.chat_helpers import ChatWindowFactory
 from tests.ui.helpers import WindowFactory, write_skill
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import hang
-from fakes.streams import collect
 from pytestqt.qtbot import QtBot
 
 from studio.llm.errors import Timeout
 from studio.llm.types import Message
 from studio.ui.chat.backend import Backend
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import hang
+from tests.fakes.streams import collect
 from tests.ui.helpers import start
 
 
