@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from studio.agent.sandbox import detect
-from tests.agent.test_sandbox import sleep_token, sleepers
+from tests.agent.processes import sleep_token, sleepers
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

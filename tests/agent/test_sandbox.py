@@ -17,6 +17,7 @@ import pytest
 
 from studio.agent.run import run_command
 from studio.agent.sandbox import Sandbox, bwrap_argv, detect, sandbox_exec_profile
+from tests.agent.processes import sleep_token, sleepers
 from tests.waiting import eventually
 
 SUPPORT = detect()
@@ -38,27 +39,6 @@ def skill(tmp_path: Path) -> Path:
     folder = tmp_path / "project" / "skills" / "demo"
     folder.mkdir(parents=True)
     return folder
-
-
-def sleep_token() -> str:
-    """Digits that make a `sleep 302.<token>` findable in /proc (sleep wants a number)."""
-    return f"{secrets.randbelow(10**8):08d}"
-
-
-def sleepers(token: str) -> list[int]:
-    """Live `sleep` processes whose command line holds `token`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if cmdline.startswith(b"sleep\0") and token.encode() in cmdline and state != "Z":
-            found.append(int(entry))
-    return found
 
 
 async def wait_until_gone(token: str) -> list[int]:

@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from studio.ui.chat.asyncgens import AsyncGenHooks
@@ -42,6 +43,16 @@ def asyncgen_hooks(qloop: asyncio.AbstractEventLoop, qtbot: QtBot) -> Iterator[N
     gc.collect()
     closing = asyncio.ensure_future(hooks.shutdown())
     qtbot.waitUntil(closing.done, timeout=5000)
+
+
+@pytest.fixture
+def parent(qtbot: QtBot) -> QWidget:
+    """A shown window for a dialog to open over."""
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    widget.resize(900, 700)
+    widget.show()
+    return widget
 
 
 @pytest.fixture
