@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from studio.policy.budget import Budget
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
@@ -38,3 +43,14 @@ def scratch_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     ):
         monkeypatch.setenv(var, str(home / sub))
     yield home
+
+
+@pytest.fixture(autouse=True)
+def checker_budget_in_cpu_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy checker may spend 200 ms of wall time on a command; on a loaded machine a check
+    can sit that long waiting for a core, and a plain command came back "could not be checked".
+    In-process tests give it the same budget in this thread's CPU time: the work it bounds, not the
+    scheduler. (The budget's own tests pass a clock of their own.)"""
+    # By the module's entry in sys.modules: the package's `judge` function hides its module's name.
+    judge_module = importlib.import_module("studio.policy.judge")
+    monkeypatch.setattr(judge_module, "Budget", functools.partial(Budget, clock=time.thread_time))
