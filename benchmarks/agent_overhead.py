@@ -24,10 +24,7 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from fakes.ollama import FakeOllama  # noqa: E402
-from fakes.script import Call, calls, reply  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from studio.agent.approval import AutoApprover  # noqa: E402
 from studio.agent.events import ToolFinished  # noqa: E402
@@ -38,6 +35,8 @@ from studio.llm.client import ChatClient, make_client  # noqa: E402
 from studio.llm.types import Message, ModelInfo, StreamEvent, ToolSpec  # noqa: E402
 from studio.policy import AuditLog, Grants  # noqa: E402
 from studio.skills.library import SkillRoot, scan_root  # noqa: E402
+from tests.fakes.ollama import FakeOllama  # noqa: E402
+from tests.fakes.script import Call, calls, reply  # noqa: E402
 
 MODEL = "bench:1b"
 TARGET_MS = 20.0

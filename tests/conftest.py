@@ -7,9 +7,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+
+# Health checks that time example generation or measure example size fail on a loaded machine, not on a
+# bug; no deadline for the same reason. CI also derandomizes, so a red run means the code changed, not luck.
+_SPEED_DEPENDENT = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
+settings.register_profile("dev", deadline=None, suppress_health_check=_SPEED_DEPENDENT)
+settings.register_profile(
+    "ci", deadline=None, derandomize=True, database=None, print_blob=True,
+    suppress_health_check=_SPEED_DEPENDENT,
+)
+settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "dev")
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -190,7 +189,6 @@ def test_titles_come_from_the_first_line() -> None:
 
 def test_a_killed_writer_loses_nothing_it_committed(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite"
-    ready = tmp_path / "ready"
     script = textwrap.dedent(f"""
         import sys, time, pathlib
         sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
@@ -199,19 +197,16 @@ def test_a_killed_writer_loses_nothing_it_committed(tmp_path: Path) -> None:
         chat = store.create_chat(title="kept")
         for n in range(3):
             store.append(chat.id, StoredMessage("user", f"message {{n}}"))
-        pathlib.Path({str(ready)!r}).write_text("ok")
+        print("ready", flush=True)
         time.sleep(60)
     """)
-    child = subprocess.Popen([sys.executable, "-c", script])
-    try:
-        deadline = time.monotonic() + 20
-        while not ready.exists() and child.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert ready.exists(), "the writer never got ready"
-        os.kill(child.pid, signal.SIGKILL)
-    finally:
-        child.kill()
-        child.wait(timeout=10)
+    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) as child:
+        try:
+            assert child.stdout is not None
+            assert child.stdout.readline() == "ready\n", "the writer ended before it got ready"
+            os.kill(child.pid, signal.SIGKILL)
+        finally:
+            child.kill()
     store = ChatStore(path)
     [chat] = store.chats()
     assert chat.title == "kept"

@@ -77,16 +77,16 @@ def test_a_temp_file_another_process_holds_open_is_left_alone(tmp_path: Path) ->
     temp = tmp_path / ".SKILL.md.abcd1234.tmp"
     temp.write_bytes(b"half")
     # A writer that takes no lock: it holds the file open until told to stop.
-    holder = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", "import sys; f = open(sys.argv[1], 'ab'); print('open', flush=True); "
          "sys.stdin.read()", str(temp)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == b"open\n"
-        assert remove_stale_temps(target) == [] and temp.exists()
-    finally:
-        assert holder.stdin is not None
-        holder.stdin.close()
-        holder.wait(timeout=60)
+    ) as holder:
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == b"open\n"
+            assert remove_stale_temps(target) == [] and temp.exists()
+        finally:
+            assert holder.stdin is not None
+            holder.stdin.close()
+            holder.wait(timeout=60)
     assert remove_stale_temps(target) == [temp] and not temp.exists()

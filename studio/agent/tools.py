@@ -25,6 +25,7 @@ from studio.skills.files import (
 from studio.skills.model import Skill, SkillFile
 from studio.skills.parse import parse_skill
 from studio.skills.summary import SkillSummary
+from studio.skills.zippath import enclosing_zip
 
 ACTIVATE = "activate_skill"
 READ = "read_skill_file"
@@ -194,7 +195,7 @@ class SkillToolbox:
                 directory=entry.directory, files=self._files(entry),
             )
         if entry.read_only:
-            for skill in load_zip_skills(_archive_of(entry.directory)):
+            for skill in load_zip_skills(_in_archive(entry)[0]):
                 if skill.directory == entry.directory:
                     return skill
             raise ToolError(f"skill {name!r} is no longer in its archive")
@@ -294,17 +295,18 @@ def _as_text(data: bytes, name: str) -> str:
     return text
 
 
-def _archive_of(directory: Path) -> Path:
-    for candidate in (directory, *directory.parents):
-        if candidate.suffix.lower() == ".zip" and candidate.is_file():
-            return candidate
-    raise ToolError(f"cannot find the archive holding {directory}")
+def _in_archive(entry: SkillEntry) -> tuple[Path, PurePosixPath]:
+    """The archive holding a read-only skill, and the skill's folder inside it."""
+    found = enclosing_zip(entry.skill_file)
+    if found is None:
+        raise ToolError(f"cannot find the archive holding {entry.directory}")
+    archive_path, skill_md = found
+    return archive_path, skill_md.parent
 
 
 def _read_from_zip(entry: SkillEntry, relative: PurePosixPath) -> str:
-    archive_path = _archive_of(entry.directory)
-    inner = entry.directory.relative_to(archive_path)
-    member = str(PurePosixPath(*inner.parts, *relative.parts))
+    archive_path, inner = _in_archive(entry)
+    member = str(PurePosixPath(inner, *relative.parts))
     with zipfile.ZipFile(archive_path) as archive:
         try:
             info = archive.getinfo(member)

@@ -91,7 +91,7 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
     from studio.commands.textsafe import one_line, shown_path, utf8_json
     from studio.skills.cache import ScanCache
-    from studio.skills.parse import CANNOT_READ
+    from studio.skills.codes import CANNOT_READ
     from studio.skills.targets import collect
 
     target = args.target

@@ -184,10 +184,6 @@ class EmbeddedEngine:
     def running(self) -> bool:
         return self._process is not None and self._process.returncode is None
 
-    def stderr_tail(self) -> str:
-        """The last lines the engine wrote to its error stream."""
-        return "\n".join(self._stderr)
-
     def client(
         self,
         http: httpx.AsyncClient | None = None,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from studio.skills import codes
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.textpos import position_in
 
-W = Severity.WARNING
 MAX_BODY_LINES = 500
 MAX_BODY_TOKENS = 5000
 CHARS_PER_TOKEN = 4
@@ -30,7 +30,7 @@ def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
     lines = body.count("\n") + (0 if body.endswith("\n") else 1)
     if lines > MAX_BODY_LINES:
         yield Diagnostic(
-            "SK201", W,
+            codes.BODY_TOO_MANY_LINES, Severity.WARNING,
             f"the body is {lines} lines long; keep it under {MAX_BODY_LINES} and move detail "
             "into references/",
             skill.body_span.line + MAX_BODY_LINES, 1, file=skill.skill_file_name,
@@ -38,7 +38,7 @@ def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
     tokens = len(body) // CHARS_PER_TOKEN
     if tokens > MAX_BODY_TOKENS:
         yield Diagnostic(
-            "SK202", W,
+            codes.BODY_TOO_MANY_TOKENS, Severity.WARNING,
             f"the body is about {tokens:,} tokens; keep it under about {MAX_BODY_TOKENS:,} so it "
             "loads cheaply, and move detail into references/",
             skill.body_span.line, 1, file=skill.skill_file_name,
@@ -126,7 +126,8 @@ def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
     for relative, offset in sorted(first.items(), key=lambda item: item[1]):
         line, column = position_in(skill.source, skill.body_span.start + offset)
         yield Diagnostic(
-            "SK203", W, f"the body mentions `{relative}`, which is not in the skill's folder",
+            codes.MISSING_FILE_MENTIONED, Severity.WARNING,
+            f"the body mentions `{relative}`, which is not in the skill's folder",
             line, column, file=skill.skill_file_name,
         )
 
@@ -138,14 +139,15 @@ def scripts_rule(skill: Skill) -> Iterator[Diagnostic]:
             continue
         if file.has_shebang is False:
             yield Diagnostic(
-                "SK205", W,
+                codes.SCRIPT_WITHOUT_INTERPRETER, Severity.WARNING,
                 f"`{relative}` has no interpreter line; start it with e.g. "
                 "`#!/usr/bin/env python3`",
                 file=relative,
             )
         if not file.executable and not skill.read_only:
             yield Diagnostic(
-                "SK204", W, f"`{relative}` is not executable; run `chmod +x {relative}`",
+                codes.SCRIPT_NOT_EXECUTABLE, Severity.WARNING,
+                f"`{relative}` is not executable; run `chmod +x {relative}`",
                 file=relative,
             )
 

@@ -16,11 +16,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from studio.skills.codes import DUPLICATE_NAME
 from studio.skills.library import RootScan, SkillRoot, mark_duplicates
 from studio.skills.model import Diagnostic
 from studio.skills.summary import SkillSummary
-
-DUPLICATE_NAME = "SK301"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ import zipfile
 from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
+from studio.skills.codes import CANNOT_READ, UNSAFE_ARCHIVE_PATH
 from studio.skills.model import (
     LOWERCASE_SKILL_FILE,
     SKILL_FILE,
@@ -18,13 +19,7 @@ from studio.skills.model import (
     SkillFile,
     Span,
 )
-from studio.skills.parse import (
-    CANNOT_READ,
-    MAX_SKILL_BYTES,
-    UNSAFE_ARCHIVE_PATH,
-    folder_name,
-    parse_skill,
-)
+from studio.skills.parse import MAX_SKILL_BYTES, folder_name, parse_skill
 
 MAX_LISTED_FILES = 2000
 MAX_DEPTH = 8

@@ -22,9 +22,9 @@ from typing import Any
 
 from studio.skills.cache import Fingerprint, ScanCache
 from studio.skills.clients import SPEC
+from studio.skills.codes import CRASHED
 from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.model import Diagnostic, Notice, Severity
-from studio.skills.parse import CRASHED
 from studio.skills.stamps import Stamp
 from studio.skills.summary import SkillSummary, cache_entry
 from studio.skills.validate import validate_skill

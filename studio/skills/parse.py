@@ -13,8 +13,23 @@ from typing import Any
 
 import yaml
 
-from studio.skills.model import Diagnostic as D
+from studio.skills.codes import (
+    BINARY,
+    CANNOT_READ,
+    CRASHED,
+    DUPLICATE_KEY,
+    HAS_BOM,
+    NO_FRONTMATTER,
+    NOT_A_MAPPING,
+    NOT_UTF8,
+    TOO_DEEP,
+    TOO_LARGE,
+    UNCLOSED_FRONTMATTER,
+    UNSAFE_ARCHIVE_PATH,
+    YAML_ERROR,
+)
 from studio.skills.model import (
+    Diagnostic,
     FieldSpans,
     Fix,
     Frontmatter,
@@ -30,20 +45,6 @@ from studio.skills.yamlload import MAX_NESTING, TooDeep, load_yaml
 MAX_SKILL_BYTES = 1024 * 1024
 BOM = "\ufeff"
 
-# Codes of the problems found while reading; the validator's rules own the rest.
-TOO_LARGE = "SK001"
-BINARY = "SK002"
-NOT_UTF8 = "SK003"
-NO_FRONTMATTER = "SK010"
-UNCLOSED_FRONTMATTER = "SK011"
-YAML_ERROR = "SK012"
-NOT_A_MAPPING = "SK013"
-DUPLICATE_KEY = "SK014"
-HAS_BOM = "SK015"
-TOO_DEEP = "SK016"
-CANNOT_READ = "SK006"
-CRASHED = "SK007"
-UNSAFE_ARCHIVE_PATH = "SK017"
 
 # Errors with these codes mean the file could not be read as a skill at all.
 UNREADABLE_CODES = frozenset(
@@ -80,7 +81,7 @@ def parse_skill(
     if max_bytes is not None and len(data) > max_bytes:
         data = data[:max_bytes]
         skill.problems.append(
-            D(
+            Diagnostic(
                 TOO_LARGE,
                 Severity.WARNING,
                 f"{path.name} is over 1 MiB; only its first 1 MiB is read. Move long material "
@@ -90,7 +91,7 @@ def parse_skill(
     encoding = _wide_encoding(data)
     if encoding is not None:
         skill.problems.append(
-            D(
+            Diagnostic(
                 NOT_UTF8,
                 Severity.ERROR,
                 f"{path.name} is {encoding}, not UTF-8; save it as UTF-8 (without a byte-order "
@@ -107,7 +108,7 @@ def parse_skill(
             line = data.count(b"\n", 0, exc.start) + 1
             column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
             skill.problems.append(
-                D(
+                Diagnostic(
                     NOT_UTF8,
                     Severity.ERROR,
                     f"{path.name} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at line {line}, "
@@ -186,12 +187,12 @@ def _check_nul(skill: Skill, text: str) -> None:
         skill.problems[:] = [d for d in skill.problems if d.code != YAML_ERROR]
         if not any(d.code in UNREADABLE_CODES for d in skill.problems):
             skill.problems.append(
-                D(BINARY, Severity.ERROR, f"{skill.path.name} looks binary: it holds a NUL byte",
+                Diagnostic(BINARY, Severity.ERROR, f"{skill.path.name} looks binary: it holds a NUL byte",
                   line, column)
             )
         return
     skill.problems.append(
-        D(BINARY, Severity.WARNING, "the body holds a NUL byte; is part of the file binary?",
+        Diagnostic(BINARY, Severity.WARNING, "the body holds a NUL byte; is part of the file binary?",
           line, column)
     )
 
@@ -230,7 +231,7 @@ def _parse_text(skill: Skill, text: str) -> None:
     if text.startswith(BOM):
         start = 1
         skill.problems.append(
-            D(
+            Diagnostic(
                 HAS_BOM,
                 Severity.WARNING,
                 "the file starts with a byte-order mark; some tools then miss the frontmatter",
@@ -243,7 +244,7 @@ def _parse_text(skill: Skill, text: str) -> None:
         skill.body = text[start:]
         skill.body_span = index.span(start, len(text))
         skill.problems.append(
-            D(
+            Diagnostic(
                 NO_FRONTMATTER,
                 Severity.ERROR,
                 "SKILL.md must start with YAML frontmatter: a first line `---`, the fields, then `---`",
@@ -252,7 +253,7 @@ def _parse_text(skill: Skill, text: str) -> None:
         return
     if close_line == 0:
         skill.problems.append(
-            D(
+            Diagnostic(
                 UNCLOSED_FRONTMATTER,
                 Severity.ERROR,
                 "the frontmatter opened on line 1 is never closed: add a line `---` after the fields",
@@ -275,7 +276,7 @@ def _parse_text(skill: Skill, text: str) -> None:
     if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
         kind = "empty" if data is None else f"a {type(data).__name__}"
         skill.problems.append(
-            D(
+            Diagnostic(
                 NOT_A_MAPPING,
                 Severity.ERROR,
                 f"the frontmatter must be a mapping of fields (`name: ...`), but it is {kind}",
@@ -295,7 +296,7 @@ def _parse_text(skill: Skill, text: str) -> None:
         frontmatter.spans[key] = FieldSpans(key_span, _node_span(value_node, fm_start, index))
     for key, span in frontmatter.duplicate_keys:
         skill.problems.append(
-            D(
+            Diagnostic(
                 DUPLICATE_KEY,
                 Severity.ERROR,
                 f"`{key}` is given more than once; YAML keys must be unique (the last one wins "
@@ -331,7 +332,7 @@ def _load_yaml(
         mark = exc.problem_mark
         line, column = index.position(base + (mark.index if mark is not None else 0))
         skill.problems.append(
-            D(
+            Diagnostic(
                 TOO_DEEP,
                 Severity.ERROR,
                 f"the frontmatter nests lists or mappings more than {MAX_NESTING} levels deep "
@@ -347,7 +348,7 @@ def _load_yaml(
         line, column = index.position(offset)
         problem = exc.problem or exc.context or "invalid YAML"
         skill.problems.append(
-            D(
+            Diagnostic(
                 YAML_ERROR,
                 Severity.ERROR,
                 f"the frontmatter is not valid YAML: {problem} (line {line}, column {column})",
@@ -359,7 +360,7 @@ def _load_yaml(
         return None
     except (yaml.YAMLError, ValueError, TypeError, RecursionError, OverflowError) as exc:
         skill.problems.append(
-            D(
+            Diagnostic(
                 YAML_ERROR,
                 Severity.ERROR,
                 f"the frontmatter is not valid YAML: {exc}",

@@ -7,10 +7,9 @@ from typing import Any
 
 from studio.skills.bodyrules import BODY_RULES
 from studio.skills.clients import SPEC, frontmatter_rules
+from studio.skills.codes import MISSING_SKILL_FILE
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.parse import UNREADABLE_CODES
-
-MISSING_SKILL_FILE = "SK004"
 
 
 @dataclass(slots=True)

@@ -85,6 +85,9 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     """Own the window's life: show it, work until it closes, then cancel what is left."""
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(_loop_exception_handler)
+    # Closing the last window would quit Qt's event loop, and with it qasync's, while this coroutine
+    # is still closing connections and waiting for cancelled tasks; main ends the app, not Qt.
+    app.setQuitOnLastWindowClosed(False)
     roots, to_open = split_paths(paths)
     store = SettingsStore(settings_path)
     window = MainWindow(store, cache_path=cache_dir() / SCAN_CACHE_FILE, session_roots=roots)
@@ -103,9 +106,10 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
             window.editors.open_skill(directory)
         await closed
     finally:
-        window.tasks.cancel_all()
         window.loader.stop()
+        await window.tasks.close()
         await window.chat.pane.shutdown()
+        await window.chat.pane.tasks.close()
         await http.aclose()
         await asyncgens.shutdown()
         window.deleteLater()
@@ -136,7 +140,6 @@ def run_app(paths: list[str]) -> int:
     app.setApplicationVersion(__version__)
     app.setOrganizationName("skill-studio")
     app.setDesktopFileName("skill-studio")
-    app.setQuitOnLastWindowClosed(False)
     apply_style(app)
     install_excepthook()
     with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from studio.editing.textsync import changed_range, qt_position
 from studio.fsutil import atomic_write_text
+from studio.skills.codes import BINARY, NOT_UTF8, TOO_LARGE
 from studio.skills.files import list_skill_files
 from studio.skills.fixes import reparse
 from studio.skills.model import Skill
-from studio.skills.parse import BINARY, NOT_UTF8, TOO_LARGE
 from studio.skills.validate import ValidationResult, validate_skill
 
 VALIDATE_DELAY_MS = 250
@@ -129,10 +129,6 @@ class SkillDocument(QObject):
         if self._result is None or self._result.skill is not self.skill:
             self._result = validate_skill(self.skill)
         return self._result
-
-    @property
-    def validation_pending(self) -> bool:
-        return self._timer.isActive()
 
     # -- changing it -----------------------------------------------------------------------------------
 

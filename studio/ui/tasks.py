@@ -39,5 +39,14 @@ class TaskSet:
         for task in list(self._tasks):
             task.cancel()
 
+    async def close(self) -> None:
+        """Cancel every task and wait until each has unwound. A cancelled task still has steps to
+        run (closing its connections); left to a loop that has stopped, they run from Qt's event
+        processing with no running loop and fail there."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def __len__(self) -> int:
         return len(self._tasks)

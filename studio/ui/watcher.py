@@ -51,9 +51,6 @@ class FileWatcher(QObject):
     def watch_folder(self, path: Path) -> None:
         self.watch_folders([path])
 
-    def unwatch_folder(self, path: Path) -> None:
-        self.unwatch_folders([path])
-
     def watch_folders(self, paths: list[Path]) -> None:
         """Watch many folders at once (a library may have thousands)."""
         self._folders.update(paths)

@@ -13,16 +13,12 @@ import asyncio
 import importlib.util
 import json
 import os
-import shutil
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from fakes.localmodels import INSTALL_HINT, smollm2_gguf
 
 from studio.agent.approval import AutoApprover
 from studio.agent.events import Done, Error, Event, ToolCallRequested, ToolFinished, ToolStarted
@@ -35,6 +31,7 @@ from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message, ModelInfo
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
+from tests.fakes.localmodels import INSTALL_HINT, smollm2_gguf
 
 pytestmark = pytest.mark.engine
 
@@ -63,20 +60,16 @@ def _engine() -> EmbeddedEngine:
 
 
 @pytest.fixture
-def workspace() -> Iterator[Path]:
-    """The skills folder at one fixed path: the catalog in the prompt names each skill's
-    location, and with pytest's numbered temp folders the tiny model's greedy answer changed with
-    the digits (once in about ten runs it called the tool a second time)."""
-    root = Path(tempfile.gettempdir()) / "skill-studio-smollm2-e2e"
-    shutil.rmtree(root, ignore_errors=True)
-    skill = root / "skills" / "hello"
+def workspace(tmp_path: Path) -> Path:
+    """A workspace of its own per run, so concurrent runs do not collide. The chat runs in it and
+    names the skills folder relatively, so the catalog in the prompt reads `skills/hello/SKILL.md`
+    whatever the temp folder: with pytest's numbered folders in the prompt, the tiny model's greedy
+    answer changed with the digits (once in about ten runs it called the tool a second time)."""
+    skill = tmp_path / "skills" / "hello"
     (skill / "scripts").mkdir(parents=True)
     (skill / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
     (skill / "scripts" / "hello.py").write_text(SCRIPT, encoding="utf-8")
-    try:
-        yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    return tmp_path
 
 
 async def _studio_chat(url: str, workspace: Path, *args: str) -> tuple[int, list[dict[str, Any]], str]:
@@ -85,7 +78,7 @@ async def _studio_chat(url: str, workspace: Path, *args: str) -> tuple[int, list
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE_ROOT), env.get("PYTHONPATH")]))
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "studio", "chat", "--backend", "openai", "--url", url,
-        "--skills", str(workspace / "skills"), "--workspace", str(workspace), "--json",
+        "--skills", "skills", "--workspace", str(workspace), "--json",
         *GREEDY, *args,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, cwd=workspace, env=env,
@@ -145,7 +138,7 @@ async def test_studio_chat_streams_text_and_runs_a_forced_call_on_smollm2(worksp
     assert len(started_events) == len(finished_events) == 1, report
     started, finished = started_events[0], finished_events[0]
     assert started["call_id"] == finished["call_id"] == call["call_id"], report
-    assert Path(started["cwd"]).resolve() == (workspace / "skills" / "hello").resolve(), report
+    assert (workspace / started["cwd"]).resolve() == (workspace / "skills" / "hello").resolve(), report
     assert finished["status"] in ("ok", "failed"), report
     assert isinstance(finished["exit_code"], int), report
     if call["arguments"]["command"] == "python3 scripts/hello.py":

@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 
 from studio.agent.sandbox import detect
 from studio.cli import main
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 pytestmark = pytest.mark.skipif(

@@ -8,10 +8,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
-from fakes.script import Call, calls, reply
 
 from studio.agent.approval import Approval, ApprovalRequest, AutoApprover
 from studio.agent.events import (
@@ -28,6 +24,10 @@ from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 from tests.agent.test_run import processes_in
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 READ_OUTSIDE_THE_SKILL = "cat ../../notes.txt"

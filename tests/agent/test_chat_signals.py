@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 
 from studio.agent.sandbox import detect
-from tests.agent.test_sandbox import sleep_token, sleepers
+from tests.agent.processes import sleep_token, sleepers
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]

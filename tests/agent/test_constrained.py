@@ -10,10 +10,6 @@ from typing import Any
 
 import httpx
 import pytest
-from fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
-from fakes.script import Call, Hang, Text, Turn, calls, error, reply
 
 from studio.agent.approval import AutoApprover
 from studio.agent.constrained import FORCED_MAX_TOKENS
@@ -29,6 +25,10 @@ from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
+from tests.fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import Call, Hang, Text, Turn, calls, error, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 ACTIVATE_DEMO = '{"tool": "activate_skill", "arguments": {"name": "demo"}}'

@@ -10,9 +10,6 @@ from typing import Any
 
 import httpx
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 
 from studio.agent.approval import AutoApprover
 from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested, ToolFinished
@@ -22,6 +19,9 @@ from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 from tests.agent.test_prompt_budget import QUESTION, _library
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 CONTEXT = 4096

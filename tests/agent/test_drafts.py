@@ -9,9 +9,6 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 
 from studio.agent.approval import Approval, ApprovalRequest
 from studio.agent.drafts import DraftDesk, DraftRefused
@@ -24,6 +21,9 @@ from studio.llm.client import make_client
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)

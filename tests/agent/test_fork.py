@@ -11,9 +11,6 @@ from typing import Any
 
 import httpx
 import pytest
-from fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, Hang, Text, Turn, calls, reply
 
 from studio.agent.agents import AgentSpec, AgentStore
 from studio.agent.approval import AutoApprover
@@ -21,6 +18,9 @@ from studio.agent.events import Done, Event, Nested, Notice, TextDelta, ToolFini
 from studio.agent.session import ChatSession, SessionFactory, SessionSettings
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
+from tests.fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, Hang, Text, Turn, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 OTHER_MODEL = "other:1b"

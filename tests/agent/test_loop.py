@@ -6,9 +6,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 
 from studio.agent.approval import Approval, ApprovalRequest, AutoApprover, DenyAllApprover
 from studio.agent.events import (
@@ -31,8 +28,12 @@ from studio.llm.client import make_client
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
-from tests.agent.test_run import processes_in
+from tests.agent.processes import processes_in
+from tests.fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
+from tests.waiting import eventually
 
 
 class RecordingApprover:
@@ -262,11 +263,7 @@ async def test_closing_the_turn_kills_a_running_tool(
     folder = (workspace / "skills" / "demo").resolve()
     assert processes_in(folder)
     await stream.aclose()
-    for _ in range(200):
-        if not processes_in(folder):
-            break
-        await asyncio.sleep(0.05)
-    assert processes_in(folder) == []
+    assert await eventually(lambda: not processes_in(folder))
 
 
 async def test_a_broken_grants_file_keeps_the_grant_for_the_session(

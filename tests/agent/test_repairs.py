@@ -7,9 +7,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 
 from studio.agent.approval import AutoApprover
 from studio.agent.events import ApprovalNeeded, ToolFinished
@@ -17,6 +14,9 @@ from studio.agent.tools import SkillToolbox
 from studio.llm.types import ToolCall
 from studio.skills.library import SkillRoot, scan_root
 from tests.agent.test_loop import make_agent, run_all
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 BODY = """\

@@ -1,55 +1,19 @@
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 import pytest
 
 from studio.agent.run import MAX_COMMAND_BYTES, RunError, clean_environment, run_command
 from studio.agent.sandbox import Sandbox, Support
-
-
-def processes_in_group(pgid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            found.append(int(entry))
-    return found
+from tests.agent.processes import processes_in_group
+from tests.waiting import eventually
 
 
 async def group_gone(pgid: int) -> bool:
-    """Whether the group is gone, given the kernel a bounded while to reap what was killed."""
-    for _ in range(200):
-        if not processes_in_group(pgid):
-            return True
-        await asyncio.sleep(0.05)
-    return not processes_in_group(pgid)
-
-
-def processes_in(folder: Path) -> list[int]:
-    """Live processes working in `folder`: how a test finds a command's processes from outside
-    its sandbox, where the pids and groups it sees for itself mean nothing."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cwd = os.readlink(f"/proc/{entry}/cwd")
-            with open(f"/proc/{entry}/stat") as handle:
-                state = handle.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if cwd == str(folder) and state != "Z":
-            found.append(int(entry))
-    return found
+    """Whether the group is gone, given the kernel a while to reap what was killed."""
+    return await eventually(lambda: not processes_in_group(pgid))
 
 
 async def test_exit_code_output_and_cwd(tmp_path: Path) -> None:
@@ -67,29 +31,41 @@ async def test_output_is_capped_with_a_note(tmp_path: Path) -> None:
 
 async def test_timeout_kills_the_whole_group(tmp_path: Path) -> None:
     marker = tmp_path / "pid"
-    result = await run_command(f"sleep 60 & echo $$ > {marker}; sleep 60", tmp_path, timeout=0.5)
+    # Long enough for the shell to write its pid even on a loaded machine: the test reads it after.
+    result = await run_command(f"echo $$ > {marker}; sleep 60 & sleep 60", tmp_path, timeout=3.0)
     assert result.timed_out and result.exit_code is None
     assert "timed out" in result.for_model()
     assert await group_gone(int(marker.read_text()))
 
 
 async def test_cancel_kills_the_whole_group(tmp_path: Path) -> None:
-    marker = tmp_path / "pid"
-    task = asyncio.ensure_future(run_command(f"echo $$ > {marker}; sleep 60 & sleep 60", tmp_path))
-    for _ in range(100):
-        if marker.exists() and marker.read_text().strip():
-            break
-        await asyncio.sleep(0.02)
+    started = asyncio.Event()
+    output: list[str] = []
+
+    def on_output(piece: str) -> None:
+        output.append(piece)
+        if piece.endswith("\n"):
+            started.set()
+
+    task = asyncio.ensure_future(run_command("sleep 60 & echo $$; sleep 60", tmp_path, on_output=on_output))
+    await started.wait()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert await group_gone(int(marker.read_text()))
+    assert await group_gone(int("".join(output)))
 
 
 async def test_output_streams_as_it_comes(tmp_path: Path) -> None:
     pieces: list[str] = []
-    await run_command("echo one; sleep 0.2; echo two", tmp_path, on_output=pieces.append)
-    assert "".join(pieces) == "one\ntwo\n" and len(pieces) == 2
+
+    def on_output(piece: str) -> None:
+        pieces.append(piece)
+        (tmp_path / "go").touch()
+
+    # The command prints "two" only once the test has seen "one": the pieces cannot arrive together.
+    await run_command("echo one; while [ ! -e go ]; do sleep 0.01; done; echo two", tmp_path,
+                      on_output=on_output)
+    assert pieces == ["one\n", "two\n"]
 
 
 def test_secrets_are_dropped_from_the_environment() -> None:

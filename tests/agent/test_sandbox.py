@@ -17,6 +17,8 @@ import pytest
 
 from studio.agent.run import run_command
 from studio.agent.sandbox import Sandbox, bwrap_argv, detect, sandbox_exec_profile
+from tests.agent.processes import sleep_token, sleepers
+from tests.waiting import eventually
 
 SUPPORT = detect()
 needs_sandbox = pytest.mark.skipif(
@@ -39,34 +41,9 @@ def skill(tmp_path: Path) -> Path:
     return folder
 
 
-def sleep_token() -> str:
-    """Digits that make a `sleep 302.<token>` findable in /proc (sleep wants a number)."""
-    return f"{secrets.randbelow(10**8):08d}"
-
-
-def sleepers(token: str) -> list[int]:
-    """Live `sleep` processes whose command line holds `token`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if cmdline.startswith(b"sleep\0") and token.encode() in cmdline and state != "Z":
-            found.append(int(entry))
-    return found
-
-
-async def wait_until_gone(token: str, attempts: int = 200) -> list[int]:
-    """The processes named `token` still alive after giving the kernel a bounded while to reap."""
-    for _ in range(attempts):
-        left = sleepers(token)
-        if not left:
-            return []
-        await asyncio.sleep(0.05)
+async def wait_until_gone(token: str) -> list[int]:
+    """The processes named `token` still alive after giving the kernel a while to reap."""
+    await eventually(lambda: not sleepers(token))
     return sleepers(token)
 
 
@@ -252,11 +229,7 @@ async def test_cancelling_ends_the_whole_sandbox(skill: Path) -> None:
     token = sleep_token()
     command = f"setsid sh -c 'echo > started; exec sleep 302.{token}' & sleep 300"
     task = asyncio.ensure_future(run_command(command, skill, sandbox=Sandbox.for_run(skill)))
-    for _ in range(600):
-        if (skill / "started").exists() and sleepers(token):
-            break
-        await asyncio.sleep(0.05)
-    assert sleepers(token)
+    assert await eventually(lambda: (skill / "started").exists() and bool(sleepers(token)))
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 
 from studio.cli import main
+from tests.fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 DRAFT = {"name": "greeter", "description": "Greets people. Use when asked to say hello.",

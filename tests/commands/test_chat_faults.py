@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fakes.chatserver import ScriptedChatServer
-from fakes.fixtures import OLLAMA_MODELS, OPENAI_MODEL, TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
-from fakes.script import Bytes, Disconnect, Text, Trickle, Turn, error, hang, reply
 
 from studio.llm.embedded import free_port
+from tests.fakes.chatserver import ScriptedChatServer
+from tests.fakes.fixtures import OLLAMA_MODELS, OPENAI_MODEL, TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import Bytes, Disconnect, Text, Trickle, Turn, error, hang, reply
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
 IDLE = "0.5"

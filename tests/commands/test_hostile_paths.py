@@ -11,13 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import reply
 
 from studio.cli import main
 from studio.skills import files
 from studio.skills.yamlload import MAX_NESTING
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import reply
 from tests.skills.helpers import frontmatter, write_skill
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes.files import FileServer
 from skills.packs import good_pack, skill_md, zip_pack
 
 from studio.cli import main
 from studio.commands.install import install
 from studio.skills.lockfile import read_lock
+from tests.fakes.files import FileServer
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes.ggufwriter import write_gguf
-from fakes.hub import COMMIT, FakeHub, HubFile
+
+from tests.fakes.ggufwriter import write_gguf
+from tests.fakes.hub import COMMIT, FakeHub, HubFile
 
 REPO = "tester/Tiny-GGUF"
 FILE = "tiny-q4_k_m.gguf"

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from fakes.ollama import FakeOllama
 from skills.helpers import frontmatter, write_skill
 
 from studio.cli import main
+from tests.fakes.ollama import FakeOllama
 
 
 @pytest.fixture

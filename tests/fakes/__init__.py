@@ -13,7 +13,7 @@ Every server records what it got: `server.requests` (method, path, headers, body
 `client_gone`), `server.chats` (the chat request bodies), `server.pending` (turns not yet used),
 `server.disconnected` / `server.wait_disconnected(timeout)` (a client hung up mid-answer).
 
-    from fakes.script import Call, calls, reply
+    from tests.fakes.script import Call, calls, reply
 
     fake_ollama.script(
         calls(Call("activate_skill", {"name": "pdf"})),   # first chat request

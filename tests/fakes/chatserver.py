@@ -7,8 +7,8 @@ import threading
 from collections import deque
 from typing import Any
 
-from fakes.httpserver import Exchange, Request, ScriptedHTTPServer
-from fakes.script import Bytes, Call, Disconnect, Event, Hang, Pause, Raw, Trickle, Turn
+from tests.fakes.httpserver import Exchange, Request, ScriptedHTTPServer
+from tests.fakes.script import Bytes, Call, Disconnect, Event, Hang, Pause, Raw, Trickle, Turn
 
 
 class ScriptedChatServer(ScriptedHTTPServer):

@@ -3,7 +3,7 @@ is a 404. `lie_about_length` sends a Content-Length smaller than the body is."""
 
 from __future__ import annotations
 
-from fakes.httpserver import Exchange, Request, ScriptedHTTPServer
+from tests.fakes.httpserver import Exchange, Request, ScriptedHTTPServer
 
 
 class FileServer(ScriptedHTTPServer):

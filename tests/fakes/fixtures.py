@@ -1,6 +1,6 @@
 """pytest fixtures for the fake model servers. Register them in a conftest.py with
 
-    from fakes.fixtures import fake_ollama, fake_openai, http_client  # noqa: F401
+    from tests.fakes.fixtures import fake_ollama, fake_openai, http_client  # noqa: F401
 
 (`fakes` is importable because tests/ is on sys.path through tests/conftest.py), or add
 `pytest_plugins = ["fakes.fixtures"]` to tests/conftest.py itself: pytest refuses
@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
 
 TOOL_MODEL = "qwen3:0.6b"
 PLAIN_MODEL = "gemma3:1b"

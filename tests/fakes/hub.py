@@ -16,7 +16,7 @@ import hashlib
 import threading
 from dataclasses import dataclass
 
-from fakes.httpserver import Exchange, Request, ScriptedHTTPServer
+from tests.fakes.httpserver import Exchange, Request, ScriptedHTTPServer
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from fakes.chatserver import ScriptedChatServer
-from fakes.embeddings import texts_of, vector_for
-from fakes.httpserver import Exchange, Request
-from fakes.script import Call, Event, StreamError, Text, Thinking, Turn
+from tests.fakes.chatserver import ScriptedChatServer
+from tests.fakes.embeddings import texts_of, vector_for
+from tests.fakes.httpserver import Exchange, Request
+from tests.fakes.script import Call, Event, StreamError, Text, Thinking, Turn
 
 CREATED_AT = "2025-01-01T00:00:00Z"
 

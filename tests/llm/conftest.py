@@ -1,5 +1,5 @@
 """The LLM tests run against the scripted servers in tests/fakes."""
 
-from fakes.fixtures import fake_ollama, fake_openai, http_client
+from tests.fakes.fixtures import fake_ollama, fake_openai, http_client
 
 __all__ = ["fake_ollama", "fake_openai", "http_client"]

@@ -7,18 +7,18 @@ from typing import Any
 
 import httpx
 import pytest
-from fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
-from fakes.ggufwriter import write_gguf
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
-from fakes.script import reply
-from fakes.streams import collect
 
 from studio.llm.client import make_client
 from studio.llm.embedded import EmbeddedEngine, default_threads
 from studio.llm.ollama import OllamaClient
 from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message
+from tests.fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
+from tests.fakes.ggufwriter import write_gguf
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import reply
+from tests.fakes.streams import collect
 
 
 async def test_ollama_context_is_the_models_own_within_the_cap_and_sent_as_num_ctx(

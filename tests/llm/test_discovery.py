@@ -8,12 +8,12 @@ import struct
 from pathlib import Path
 
 import pytest
-from fakes.ggufwriter import write_gguf
-from fakes.localmodels import smollm2_gguf
 
 from studio.llm import discovery
 from studio.llm.discovery import LocalModel, find_models, read_facts
 from studio.llm.gguf import GGUFError, read_metadata
+from tests.fakes.ggufwriter import write_gguf
+from tests.fakes.localmodels import smollm2_gguf
 
 TOOLS_TEMPLATE = "{% if tools %}{{ tools | tojson }}{% endif %}{{ messages }}"
 

@@ -7,12 +7,12 @@ import importlib.util
 
 import httpx
 import pytest
-from fakes.localmodels import INSTALL_HINT, smollm2_gguf
-from fakes.streams import calls_of, collect, end_of, text_of
 
 from studio.llm.chat_templates import CHATML_JSON_TOOLS
 from studio.llm.embedded import EmbeddedEngine
 from studio.llm.types import Message, TextChunk, ToolCall, ToolSpec
+from tests.fakes.localmodels import INSTALL_HINT, smollm2_gguf
+from tests.fakes.streams import calls_of, collect, end_of, text_of
 
 pytestmark = pytest.mark.engine
 

@@ -7,10 +7,10 @@ import stat
 from pathlib import Path
 
 import pytest
-from fakes.ggufwriter import write_gguf
 
 from studio.llm.embedded import EmbeddedEngine
 from studio.llm.errors import EngineError
+from tests.fakes.ggufwriter import write_gguf
 
 
 async def test_a_missing_model_file(tmp_path: Path) -> None:
@@ -30,10 +30,11 @@ async def test_an_engine_that_never_gets_ready_is_stopped(tmp_path: Path) -> Non
     slow = tmp_path / "slow-python"
     slow.write_text("#!/bin/sh\necho 'loading the model, slowly' >&2\nexec sleep 60\n")
     slow.chmod(slow.stat().st_mode | stat.S_IXUSR)
-    engine = EmbeddedEngine(model, startup_timeout=1.0, python=str(slow))
+    # Long enough for the fake to say what it is doing on a loaded machine, which the message quotes.
+    engine = EmbeddedEngine(model, startup_timeout=3.0, python=str(slow))
     with pytest.raises(EngineError) as info:
         await engine.start()
-    assert "was not ready after 1 s" in info.value.user_message
+    assert "was not ready after 3 s" in info.value.user_message
     assert "loading the model, slowly" in info.value.user_message
     assert not engine.running
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 
 import pytest
-from fakes.httpserver import Exchange, Request, ScriptedHTTPServer
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
 
 from studio.llm.embeddings import BATCH, EmbeddingEndpoint, embed
 from studio.llm.errors import BadResponse, LLMError, ServerNotRunning
+from tests.fakes.httpserver import Exchange, Request, ScriptedHTTPServer
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
 
 
 class _Answering(ScriptedHTTPServer):

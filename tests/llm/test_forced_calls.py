@@ -8,14 +8,14 @@ from typing import Any
 
 import httpx
 import pytest
-from fakes.fixtures import OPENAI_MODEL
-from fakes.httpserver import Exchange, Request
-from fakes.openai import FakeOpenAI
-from fakes.script import Call, Hang, Turn, calls
-from fakes.streams import calls_of, collect
 
 from studio.llm.openai import OpenAIClient, find_call_opener
 from studio.llm.types import Message, StreamEnd, ToolSpec
+from tests.fakes.fixtures import OPENAI_MODEL
+from tests.fakes.httpserver import Exchange, Request
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import Call, Hang, Turn, calls
+from tests.fakes.streams import calls_of, collect
 
 SKILL_TOOL = ToolSpec(
     "activate_skill",

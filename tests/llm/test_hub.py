@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes.ggufwriter import write_gguf
-from fakes.hub import COMMIT, FakeHub, HubFile
 
 from studio.llm import discovery
 from studio.llm.hub import DownloadCancelled, HubError, RemoteFile, download, parse_spec, resolve
+from tests.fakes.ggufwriter import write_gguf
+from tests.fakes.hub import COMMIT, FakeHub, HubFile
 
 REPO = "tester/Tiny-GGUF"
 FILE = "tiny-q4_k_m.gguf"

@@ -11,16 +11,16 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-from fakes.chatserver import ScriptedChatServer
-from fakes.fixtures import OLLAMA_MODELS, OPENAI_MODEL, TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
-from fakes.script import Text, Trickle, Turn, reply
-from fakes.streams import collect, text_of
 
 from studio.llm.client import ChatClient, make_client
 from studio.llm.errors import LLMError, Timeout
 from studio.llm.types import Message, StreamEvent, TextChunk
+from tests.fakes.chatserver import ScriptedChatServer
+from tests.fakes.fixtures import OLLAMA_MODELS, OPENAI_MODEL, TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import Text, Trickle, Turn, reply
+from tests.fakes.streams import collect, text_of
 
 QUESTION = [Message("user", "hello")]
 # Guards a test against a client that never gives up; the tests assert on what ends them, not on

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from fakes.ggufwriter import write_gguf
-from fakes.localmodels import INSTALL_HINT, smollm2_gguf
 
 from studio.llm.chat_templates import CHATML_JSON_TOOLS, CHATML_TOOLS, tool_template_for
 from studio.llm.embedded import find_ollama_models, ollama_models_dir
 from studio.llm.gguf import GGUFError, is_gguf, read_metadata
+from tests.fakes.ggufwriter import write_gguf
+from tests.fakes.localmodels import INSTALL_HINT, smollm2_gguf
 
 CHATML = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
 

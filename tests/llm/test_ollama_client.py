@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, Raw, Text, Turn, calls, reply
-from fakes.streams import calls_of, collect, end_of, text_of
 
 from studio.llm.errors import BadResponse, ModelNotFound, ThinkingUnsupported, ToolsUnsupported
 from studio.llm.ollama import OllamaClient, default_url
 from studio.llm.types import Message, TextChunk, ThinkingChunk, ToolCall, ToolSpec
+from tests.fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, Raw, Text, Turn, calls, reply
+from tests.fakes.streams import calls_of, collect, end_of, text_of
 
 SKILL_TOOL = ToolSpec(
     "activate_skill",

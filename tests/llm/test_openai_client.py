@@ -6,14 +6,14 @@ import json
 
 import httpx
 import pytest
-from fakes.fixtures import OPENAI_MODEL
-from fakes.openai import FakeOpenAI
-from fakes.script import Call, Raw, Text, Turn, calls, reply
-from fakes.streams import calls_of, collect, end_of, text_of
 
 from studio.llm.errors import BadResponse, HTTPError, ModelNotFound
 from studio.llm.openai import OpenAIClient, ToolCallAssembler, split_base_url
 from studio.llm.types import Message, TextChunk, ThinkingChunk, ToolCall, ToolCallChunk, ToolSpec
+from tests.fakes.fixtures import OPENAI_MODEL
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import Call, Raw, Text, Turn, calls, reply
+from tests.fakes.streams import calls_of, collect, end_of, text_of
 
 SKILL_TOOL = ToolSpec(
     "activate_skill",

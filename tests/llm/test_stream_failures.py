@@ -10,16 +10,16 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-from fakes.chatserver import ScriptedChatServer
-from fakes.fixtures import OLLAMA_MODELS, OPENAI_MODEL, TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
-from fakes.script import Disconnect, Pause, StreamError, Text, Turn, disconnect, error, hang, reply
-from fakes.streams import collect
 
 from studio.llm.client import ChatClient, make_client
 from studio.llm.errors import HTTPError, LLMError, ServerNotRunning, StreamInterrupted, Timeout
 from studio.llm.types import Message, StreamEvent, TextChunk
+from tests.fakes.chatserver import ScriptedChatServer
+from tests.fakes.fixtures import OLLAMA_MODELS, OPENAI_MODEL, TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import Disconnect, Pause, StreamError, Text, Turn, disconnect, error, hang, reply
+from tests.fakes.streams import collect
 
 QUESTION = [Message("user", "hello")]
 
@@ -91,7 +91,8 @@ async def test_a_stream_that_stalls_midway_times_out(
     backend: Backend, http_client: httpx.AsyncClient
 ) -> None:
     backend.server.script(hang(Text("Hal")))
-    seen, failure = await _consume(backend.client(http_client, idle_timeout=0.3), backend.model)
+    # Long enough for the first piece to arrive on a loaded machine; only the stall after it times out.
+    seen, failure = await _consume(backend.client(http_client, idle_timeout=3.0), backend.model)
     assert seen == [TextChunk("Hal")]
     assert isinstance(failure, Timeout)
 

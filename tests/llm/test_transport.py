@@ -7,17 +7,17 @@ from typing import Any
 
 import httpx
 import pytest
-from fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
-from fakes.script import Bytes, Pause, Text, Turn, error
-from fakes.streams import collect, end_of, text_of
 
 from studio.llm.client import make_client
 from studio.llm.errors import BadResponse, BadURL, HTTPError
 from studio.llm.ollama import OllamaClient
 from studio.llm.transport import checked_url, server_text
 from studio.llm.types import Message
+from tests.fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import Bytes, Pause, Text, Turn, error
+from tests.fakes.streams import collect, end_of, text_of
 
 QUESTION = [Message("user", "hello")]
 

@@ -97,7 +97,7 @@ def _unexplained(draw: st.DrawFn) -> str:
 
 
 _QUICK = settings(
-    deadline=None, max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 

@@ -150,7 +150,7 @@ def test_expansion_knows_home_ifs_braces_and_globs(tmp_path: Path) -> None:
     assert not unknown.known and not unknown.exact
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.text(alphabet=st.sampled_from(list("ab $'\"`\\(){}[]|&;<>#~*?=\n-/.")), max_size=40))
 def test_any_text_parses_and_judges_without_raising(text: str) -> None:
     script = parse(text)

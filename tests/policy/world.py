@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from studio.policy import PolicyContext
 
 
@@ -55,3 +57,9 @@ def build_world(root: Path) -> World:
     os.symlink(outside, workspace / "escape")
     os.symlink(home / ".ssh" / "id_rsa", workspace / "harmless.txt")
     return World(root, workspace.resolve(), home.resolve(), outside.resolve())
+
+
+@pytest.fixture(scope="session")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    """One world per test session: it is only read."""
+    return build_world(tmp_path_factory.mktemp("policy-world"))

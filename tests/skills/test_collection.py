@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
@@ -223,4 +222,3 @@ class LibraryMachine(RuleBasedStateMachine):
 
 
 TestLibraryMachine = LibraryMachine.TestCase
-TestLibraryMachine.settings = settings(deadline=None)

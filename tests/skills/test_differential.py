@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import strictyaml
 import yaml
-from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import event, example, given, settings
 from skills_ref.parser import parse_frontmatter
 from skills_ref.validator import validate
 
@@ -191,8 +191,7 @@ def test_validity_agrees_with_skills_ref() -> None:
     stats: Counter[str] = Counter()
 
     @settings(
-        max_examples=EXAMPLES, deadline=None, database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        max_examples=EXAMPLES, database=None,
     )
     @given(case=skill_cases())
     @example(case=SkillCase((), "pdf-tools", "---\nname: pdf-tools\ndescription: Use it.\n---\n",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studio.skills.fixes import apply_plan, plan_fixes
@@ -20,8 +20,7 @@ from studio.skills.parse import MAX_SKILL_BYTES, UNREADABLE_CODES, parse_skill
 from tests.skills.strategies import BODY_PARTS, one_in
 
 PROPERTY = settings(
-    max_examples=120, deadline=None, database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    max_examples=120, database=None,
 )
 
 KEYS = ("name", "description", "license", "version", "author", "tags", "allowed-tools",

@@ -16,7 +16,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studio.skills import names
@@ -33,8 +33,7 @@ CODE = re.compile(r"SK\d{3}")
 LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 # What YAML does not allow unescaped anywhere in a stream.
 FUZZ = settings(
-    max_examples=400, deadline=None, database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    max_examples=400, database=None,
 )
 
 texts = st.one_of(skill_texts(), skill_cases().map(lambda case: case.data.decode("utf-8")))

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes.files import FileServer
 from skills.packs import good_pack, skill_md, tar_pack, zip_pack
 
 from studio.skills.archive import Limits
 from studio.skills.install import InstallError, commit_install, prepare_install
 from studio.skills.lockfile import origins, read_lock
+from tests.fakes.files import FileServer
 
 
 @pytest.fixture

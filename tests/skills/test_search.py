@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes.ollama import FakeOllama
-from fakes.openai import FakeOpenAI
 from skills.helpers import frontmatter, write_skill
 
 from studio.llm.embeddings import EmbeddingEndpoint
 from studio.skills.library import SkillRoot, scan_library
 from studio.skills.search import SearchIndex, fts_query
 from studio.skills.summary import SkillSummary
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.openai import FakeOpenAI
 
 MODEL = "fake-embed"
 

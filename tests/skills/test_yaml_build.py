@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studio.skills import yamlload
@@ -93,8 +93,7 @@ def test_handwritten_documents(text: str) -> None:
     assert ours == stock
 
 
-@settings(max_examples=300, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, database=None)
 @given(value=values, style=styles)
 def test_dumped_documents(value: Any, style: dict[str, Any]) -> None:
     try:
@@ -105,7 +104,7 @@ def test_dumped_documents(value: Any, style: dict[str, Any]) -> None:
     assert ours == stock
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=300, database=None)
 @given(text=st.text(alphabet="ab:- \n[]{}&*!|>'\"#,?<=~.01", max_size=40))
 def test_noise(text: str) -> None:
     stock, ours = both(text)

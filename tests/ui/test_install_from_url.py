@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes.files import FileServer
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from studio.ui.dialogs.install_url import InstallPlanDialog, InstallUrlDialog
+from tests.fakes.files import FileServer
 from tests.skills.packs import good_pack, skill_md, zip_pack
 from tests.ui.helpers import WindowFactory, open_dialog, start
 

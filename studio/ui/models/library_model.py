@@ -12,6 +12,7 @@ it reads no disk or archive itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -275,11 +276,11 @@ class LibraryModel(QAbstractItemModel):
             return status_icon(summary.status)
         if role == TOOLTIP:
             problem = summary.first_problem
-            lines = [f"<b>{_escape(summary.display_name)}</b> — {STATUS_TOOLTIPS[summary.status]}"]
+            lines = [f"<b>{escape(summary.display_name)}</b> — {STATUS_TOOLTIPS[summary.status]}"]
             if problem is not None:
-                lines.append(f"{problem.code} (line {problem.line}): {_escape(problem.message)}")
-            lines.extend(_escape(line) for line in self.provenance.describe(summary))
-            lines.append(f"<span style='color:gray'>{_escape(str(summary.directory))}</span>")
+                lines.append(f"{problem.code} (line {problem.line}): {escape(problem.message)}")
+            lines.extend(escape(line) for line in self.provenance.describe(summary))
+            lines.append(f"<span style='color:gray'>{escape(str(summary.directory))}</span>")
             return "<br>".join(lines)
         if role == KIND_ROLE:
             return "skill"
@@ -493,8 +494,4 @@ def filter_text(summary: SkillSummary, origin: str | None = None) -> str:
     installed from, lowercased."""
     text = f"{summary.display_name}\n{summary.description or ''}\n{summary.directory.name}"
     return (text + f"\n{origin}" if origin else text).lower()
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 

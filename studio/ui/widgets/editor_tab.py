@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 
 from studio.editing.frontmatter_edit import set_field, set_metadata
 from studio.skills import fixes
+from studio.skills.codes import UNCLOSED_FRONTMATTER
 from studio.skills.model import SKILL_FILE, Diagnostic, Skill
-from studio.skills.parse import UNCLOSED_FRONTMATTER
 from studio.skills.validate import ValidationResult
 from studio.ui.document import SkillDocument, plain_text, replace_text
 from studio.ui.models.files_model import FILE_ROLE, FilesModel

@@ -30,8 +30,6 @@ from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.rules import MAX_COMPATIBILITY, MAX_DESCRIPTION
 from studio.ui.models.metadata_model import MetadataModel
 
-FIELD_KEYS = ("name", "description", "license", "compatibility", "allowed-tools", "metadata")
-
 
 def name_message(value: str, folder: str) -> tuple[str, Severity | None]:
     """What is wrong with a name as typed, said at once: ("uppercase letters: use `x`", ERROR)."""

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
+from studio.agent.approval import ApprovalRequest
 from studio.ui.chat.pane import ChatPane
+from studio.ui.dialogs.approval import ApprovalDialog
 from studio.ui.mainwindow import MainWindow
 
 ChatWindowFactory = Callable[..., MainWindow]
@@ -17,3 +20,12 @@ def run_turn(qtbot: QtBot, pane: ChatPane, prompt: str, timeout: int = 10000) ->
     task = pane.send(prompt)
     assert task is not None, "the pane did not send"
     qtbot.waitUntil(task.done, timeout=timeout)
+
+
+def open_approval(qtbot: QtBot, parent: QWidget, request: ApprovalRequest) -> ApprovalDialog:
+    """An approval dialog for `request`, opened (not exec'd) over `parent` and shown."""
+    dialog = ApprovalDialog(request, parent)
+    qtbot.addWidget(dialog)
+    dialog.open()
+    qtbot.waitExposed(dialog)
+    return dialog

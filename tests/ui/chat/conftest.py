@@ -13,12 +13,13 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
-from fakes.fixtures import TOOL_MODEL, fake_ollama
-from fakes.ollama import FakeOllama
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from studio.ui.chat.asyncgens import AsyncGenHooks
 from studio.ui.mainwindow import MainWindow
+from tests.fakes.fixtures import TOOL_MODEL, fake_ollama
+from tests.fakes.ollama import FakeOllama
 from tests.ui.chat.chat_helpers import ChatWindowFactory
 from tests.ui.helpers import WindowFactory, write_skill
 
@@ -42,6 +43,16 @@ def asyncgen_hooks(qloop: asyncio.AbstractEventLoop, qtbot: QtBot) -> Iterator[N
     gc.collect()
     closing = asyncio.ensure_future(hooks.shutdown())
     qtbot.waitUntil(closing.done, timeout=5000)
+
+
+@pytest.fixture
+def parent(qtbot: QtBot) -> QWidget:
+    """A shown window for a dialog to open over."""
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    widget.resize(900, 700)
+    widget.show()
+    return widget
 
 
 @pytest.fixture

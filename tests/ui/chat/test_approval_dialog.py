@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from studio.agent.approval import ApprovalRequest
 from studio.ui.dialogs.approval import ApprovalDialog, DialogApprover, banner_level
+from tests.ui.chat.chat_helpers import open_approval
 from tests.ui.helpers import open_dialog
 
 LONG = "python3 scripts/profile.py " + " ".join(f"data/column_{n:03d}.csv" for n in range(60))
@@ -26,23 +27,6 @@ def request(command: str = "cat ../../notes.txt", *, scope: str | None = None,
                            Path("/skills/demo"), reasons, warnings, scope)
 
 
-@pytest.fixture
-def parent(qtbot: QtBot) -> QWidget:
-    widget = QWidget()
-    qtbot.addWidget(widget)
-    widget.resize(900, 700)
-    widget.show()
-    return widget
-
-
-def make(qtbot: QtBot, parent: QWidget, req: ApprovalRequest) -> ApprovalDialog:
-    dialog = ApprovalDialog(req, parent)
-    qtbot.addWidget(dialog)
-    dialog.open()
-    qtbot.waitExposed(dialog)
-    return dialog
-
-
 def test_warnings_are_coloured_by_kind() -> None:
     assert banner_level("outside") == "danger"
     assert banner_level("secrets") == "danger"
@@ -53,7 +37,7 @@ def test_warnings_are_coloured_by_kind() -> None:
 
 def test_the_dialog_shows_the_whole_command_and_the_outside_warning(
         qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request(LONG, warnings=(
+    dialog = open_approval(qtbot, parent, request(LONG, warnings=(
         ("outside", "reads `../x`, which is outside the workspace"),
         ("network", "`curl` uses the network"))))
     assert dialog.command_box.toPlainText() == LONG
@@ -69,13 +53,13 @@ def test_the_dialog_shows_the_whole_command_and_the_outside_warning(
 
 
 def test_execute_once_by_key(qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request())
+    dialog = open_approval(qtbot, parent, request())
     qtbot.keyClick(dialog, Qt.Key.Key_1)
     assert dialog.approval().choice == "once" and dialog.approval().by == "user"
 
 
 def test_always_allow_shows_its_scope_and_can_be_remembered(qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request("python3 scripts/x.py", warnings=(),
+    dialog = open_approval(qtbot, parent, request("python3 scripts/x.py", warnings=(),
                                          scope="`python3` in `scripts/` and below"))
     assert "<code>python3</code> in <code>scripts/</code> and below" in dialog.scope_label.text()
     assert "for this session" in dialog.scope_label.text()
@@ -86,7 +70,7 @@ def test_always_allow_shows_its_scope_and_can_be_remembered(qtbot: QtBot, parent
 
 
 def test_a_digit_typed_as_the_reason_is_text_not_a_choice(qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request())
+    dialog = open_approval(qtbot, parent, request())
     dialog.reason_edit.setFocus()
     qtbot.keyClicks(dialog.reason_edit, "1 file is enough")
     assert dialog.isVisible()
@@ -98,7 +82,7 @@ def test_a_digit_typed_as_the_reason_is_text_not_a_choice(qtbot: QtBot, parent: 
 @pytest.mark.parametrize("how", ["escape", "close", "key 3", "enter"])
 def test_escape_closing_and_the_default_button_deny(qtbot: QtBot, parent: QWidget,
                                                     how: str) -> None:
-    dialog = make(qtbot, parent, request())
+    dialog = open_approval(qtbot, parent, request())
     assert dialog.deny_button.isDefault() and not dialog.once_button.isDefault()
     if how == "escape":
         qtbot.keyClick(dialog, Qt.Key.Key_Escape)

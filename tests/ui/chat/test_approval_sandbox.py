@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
@@ -14,7 +13,7 @@ from studio.agent.approval import Approval, ApprovalRequest
 from studio.agent.sandbox import Support
 from studio.chatstore import ToolRecord
 from studio.ui.chat.cards import ToolCard
-from studio.ui.dialogs.approval import ApprovalDialog
+from tests.ui.chat.chat_helpers import open_approval
 
 SANDBOX = "writes only in /skills/demo; no network; private /tmp"
 NONE_HERE = Support(None, problem="bubblewrap (bwrap) is not installed").notice()
@@ -27,46 +26,29 @@ def request(*, sandbox: str = SANDBOX, network_choice: bool = True,
                            "`python3` in `scripts/`", sandbox, network_choice)
 
 
-@pytest.fixture
-def parent(qtbot: QtBot) -> QWidget:
-    widget = QWidget()
-    qtbot.addWidget(widget)
-    widget.resize(900, 700)
-    widget.show()
-    return widget
-
-
-def make(qtbot: QtBot, parent: QWidget, req: ApprovalRequest) -> ApprovalDialog:
-    dialog = ApprovalDialog(req, parent)
-    qtbot.addWidget(dialog)
-    dialog.open()
-    qtbot.waitExposed(dialog)
-    return dialog
-
-
 def test_the_dialog_says_what_the_sandbox_allows(qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request())
+    dialog = open_approval(qtbot, parent, request())
     assert dialog.sandbox_label.isVisible()
     assert dialog.sandbox_label.text() == f"<b>Sandbox:</b> {SANDBOX}"
     assert "never the network" in dialog.scope_label.text()
 
 
 def test_network_is_off_unless_the_box_is_ticked(qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request())
+    dialog = open_approval(qtbot, parent, request())
     assert dialog.network_check.isVisible() and not dialog.network_check.isChecked()
     qtbot.keyClick(dialog, Qt.Key.Key_1)
     assert dialog.approval() == Approval("once", by="user")
 
 
 def test_ticking_the_box_allows_network_for_this_run(qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request())
+    dialog = open_approval(qtbot, parent, request())
     dialog.network_check.click()
     qtbot.keyClick(dialog, Qt.Key.Key_1)
     assert dialog.approval() == Approval("once", by="user", network=True)
 
 
 def test_a_denial_never_carries_the_network(qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request())
+    dialog = open_approval(qtbot, parent, request())
     dialog.network_check.setChecked(True)
     qtbot.keyClick(dialog, Qt.Key.Key_3)
     assert dialog.approval() == Approval("deny", by="user")
@@ -74,7 +56,7 @@ def test_a_denial_never_carries_the_network(qtbot: QtBot, parent: QWidget) -> No
 
 def test_no_network_box_where_the_run_has_the_network_already(
         qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request(network_choice=False))
+    dialog = open_approval(qtbot, parent, request(network_choice=False))
     assert not dialog.network_check.isVisible()
     dialog.network_check.setChecked(True)
     qtbot.keyClick(dialog, Qt.Key.Key_1)
@@ -82,7 +64,7 @@ def test_no_network_box_where_the_run_has_the_network_already(
 
 
 def test_without_a_sandbox_a_red_banner_says_so(qtbot: QtBot, parent: QWidget) -> None:
-    dialog = make(qtbot, parent, request(sandbox=NONE_HERE, network_choice=False,
+    dialog = open_approval(qtbot, parent, request(sandbox=NONE_HERE, network_choice=False,
                                          warnings=(("sandbox", NONE_HERE),)))
     (banner,) = dialog.banners
     assert banner.property("level") == "danger"

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import hang
 from pytestqt.qtbot import QtBot
 
 from studio.agent.approval import NobodyApprover
@@ -15,6 +12,9 @@ from studio.agent.events import Done, Error, Event
 from studio.agent.session import SessionFactory
 from studio.settings import BackendSettings
 from studio.ui.chat.backend import Backend, turn_settings
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import hang
 from tests.ui.helpers import start
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from shiboken6 import isValid
@@ -14,7 +12,9 @@ from shiboken6 import isValid
 from studio.agent.approval import Approval, ApprovalRequest
 from studio.chatstore import ChatStore
 from studio.ui.dialogs.approval import ApprovalDialog
-from tests.agent.test_run import processes_in
+from tests.agent.processes import processes_in
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.ui.chat.chat_helpers import ChatWindowFactory, run_turn
 from tests.ui.helpers import open_dialog
 

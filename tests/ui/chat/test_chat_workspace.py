@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 from pytestqt.qtbot import QtBot
 
 from studio.ui.dialogs.approval import ApprovalDialog
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.ui.chat.chat_helpers import ChatWindowFactory
 from tests.ui.helpers import open_dialog
 

@@ -8,9 +8,6 @@ from typing import Any
 
 import httpx
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 from pytestqt.qtbot import QtBot
 
 from studio.agent.approval import Approval, ApprovalRequest
@@ -21,6 +18,9 @@ from studio.policy import AuditLog, Grants
 from studio.settings import BackendSettings
 from studio.skills.library import SkillRoot, scan_root
 from studio.ui.chat.backend import turn_settings
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 from tests.ui.helpers import start
 

@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 
 from studio.cli import main
 from studio.llm.embedded import free_port
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]

@@ -23,10 +23,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def check(capsys: pytest.CaptureFixture[str], world: World, *argv: str) -> tuple[int, str, str]:
+    """`studio policy check` in the world's workspace."""
+    return run(capsys, "policy", "check", "--workspace", str(world.workspace), *argv)
+
+
 def check_json(capsys: pytest.CaptureFixture[str], world: World, *command: str) -> dict[str, object]:
-    code, out, _ = run(
-        capsys, "policy", "check", "--workspace", str(world.workspace), "--json", "--", *command
-    )
+    code, out, _ = check(capsys, world, "--json", "--", *command)
     assert code == 0
     data: dict[str, object] = json.loads(out)
     return data
@@ -52,40 +55,17 @@ def test_words_and_one_quoted_string_mean_the_same(capsys: pytest.CaptureFixture
 
 
 def test_check_text_output(capsys: pytest.CaptureFixture[str], world: World) -> None:
-    code, out, _ = run(
-        capsys,
-        "policy",
-        "check",
-        "--workspace",
-        str(world.workspace),
-        "--",
-        "python3",
-        "scripts/extract.py",
-        "/etc/hosts",
-    )
+    code, out, _ = check(capsys, world, "--", "python3", "scripts/extract.py", "/etc/hosts")
     lines = out.splitlines()
     assert code == 0 and lines[0] == "ask"
     assert any(line.startswith("  warning (outside): ") and "outside" in line for line in lines)
-    code, out, _ = run(
-        capsys, "policy", "check", "--workspace", str(world.workspace), "--", "python3", "scripts/extract.py"
-    )
+    code, out, _ = check(capsys, world, "--", "python3", "scripts/extract.py")
     assert out.splitlines()[0] == "ask" and "would allow: `python3` in `scripts/`" in out
 
 
 def test_skill_dir_is_where_the_command_runs(capsys: pytest.CaptureFixture[str], world: World) -> None:
-    code, out, _ = run(
-        capsys,
-        "policy",
-        "check",
-        "--workspace",
-        str(world.workspace),
-        "--skill-dir",
-        str(world.workspace / "skills" / "pdf"),
-        "--json",
-        "--",
-        "cat",
-        "../../README.md",
-    )
+    skill_dir = str(world.workspace / "skills" / "pdf")
+    code, out, _ = check(capsys, world, "--skill-dir", skill_dir, "--json", "--", "cat", "../../README.md")
     assert code == 0 and json.loads(out)["decision"] == "allow"
 
 
@@ -133,17 +113,7 @@ def test_remembered_grants_apply_and_can_be_listed_and_revoked(
 ) -> None:
     Grants().add(Grant("python3", "scripts/", world.workspace), remember=True)
     assert check_json(capsys, world, "python3 scripts/extract.py")["decision"] == "allow"
-    code, out, _ = run(
-        capsys,
-        "policy",
-        "check",
-        "--workspace",
-        str(world.workspace),
-        "--no-grants",
-        "--",
-        "python3",
-        "scripts/extract.py",
-    )
+    code, out, _ = check(capsys, world, "--no-grants", "--", "python3", "scripts/extract.py")
     assert out.splitlines()[0] == "ask"
     code, out, _ = run(capsys, "policy", "grants")
     assert code == 0 and "python3:scripts/" in out
@@ -161,7 +131,7 @@ def test_a_broken_grants_file_is_reported_but_checks_still_work(
     assert path is not None
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("grants: [unclosed\n")
-    code, out, err = run(capsys, "policy", "check", "--workspace", str(world.workspace), "--", "ls")
+    code, out, err = check(capsys, world, "--", "ls")
     assert code == 0 and out.splitlines()[0] == "allow" and "not valid YAML" in err
     code, _, err = run(capsys, "policy", "grants")
     assert code == 1 and "not valid YAML" in err
