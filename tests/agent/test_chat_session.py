@@ -23,7 +23,7 @@ from studio.llm.embedded import EmbeddedEngine
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
-from tests.agent.test_run import processes_in
+from tests.agent.processes import processes_in
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI
