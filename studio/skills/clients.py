@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from studio.skills import codes
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.rules import FRONTMATTER_RULES, Rule, kind_of, unknown_fields_rule
 from studio.skills.yamledit import move_under_metadata
@@ -123,7 +124,7 @@ def client_fields_rule(client: Client) -> Rule:
                 edits = () if skill.read_only else move_under_metadata(skill, key)
                 fix = Fix(f"Move `{key}` under `metadata:`", edits) if edits else None
                 yield _diagnostic(
-                    skill, "SK132", Severity.WARNING,
+                    skill, codes.UNKNOWN_TO_TARGET, Severity.WARNING,
                     f"{client.title} does not read `{key}`; it ignores the field", key,
                     fix=fix, at_value=False,
                 )
@@ -131,7 +132,8 @@ def client_fields_rule(client: Client) -> Rule:
             problem = kind.problem(value)
             if problem is not None:
                 yield _diagnostic(
-                    skill, "SK133", Severity.ERROR, f"for {client.title}, `{key}` {problem}", key
+                    skill, codes.INVALID_FOR_TARGET, Severity.ERROR,
+                    f"for {client.title}, `{key}` {problem}", key
                 )
 
     return rule

@@ -9,6 +9,7 @@ import zipfile
 from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
+from studio.skills import codes
 from studio.skills.codes import CANNOT_READ, UNSAFE_ARCHIVE_PATH
 from studio.skills.model import (
     LOWERCASE_SKILL_FILE,
@@ -54,8 +55,6 @@ def skill_file_in(names: set[str] | list[str]) -> str | None:
 
 
 # Codes of what reading a skill's files finds; see docs/codes.md.
-SPECIAL_FILE = "SK210"
-LINK_OUT = "SK211"
 
 # Opening a FIFO for reading waits for a writer, and opening a device can do anything the
 # device likes: files are opened only when a stat says they are regular, and without blocking
@@ -181,7 +180,7 @@ def list_skill_files(
                 if not is_inside(target, real_directory):
                     if odd is not None:
                         odd.append(Diagnostic(
-                            LINK_OUT, Severity.WARNING,
+                            codes.LINK_OUT, Severity.WARNING,
                             f"`{relative}` is a link to {target}, outside the skill's folder; "
                             "it is not read, and an agent cannot read it either. Copy the file "
                             "into the skill instead",
@@ -197,7 +196,7 @@ def list_skill_files(
                 kind = kind_of_mode(mode)
                 if odd is not None and not stat.S_ISDIR(mode):
                     odd.append(Diagnostic(
-                        SPECIAL_FILE, Severity.WARNING,
+                        codes.SPECIAL_FILE, Severity.WARNING,
                         f"`{relative}` is {kind}, not a regular file; it is not read. Remove "
                         "it or replace it with a file",
                         file=relative,
@@ -226,7 +225,7 @@ def missing_skill_file(directory: Path) -> Skill:
     )
     skill.problems.append(
         Diagnostic(
-            "SK004", Severity.ERROR,
+            codes.MISSING_SKILL_FILE, Severity.ERROR,
             f"no SKILL.md in {directory}: a skill folder needs one",
         )
     )
@@ -255,7 +254,8 @@ def load_skill(path: Path) -> Skill:
         except OSError as exc:
             skill = missing_skill_file(directory)
             skill.problems[0] = Diagnostic(
-                "SK004", Severity.ERROR, f"cannot read the folder {directory}: {exc.strerror}"
+                codes.MISSING_SKILL_FILE, Severity.ERROR,
+                f"cannot read the folder {directory}: {exc.strerror}"
             )
             return skill
         file_name = skill_file_in(listing)
@@ -315,7 +315,6 @@ def _zip_skill_prefixes(names: list[str]) -> dict[str, str]:
     }
 
 
-UNSAFE_ZIP_FILE = "SK212"
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _SEPARATOR = re.compile(r"[/\\]")
 
@@ -398,7 +397,7 @@ def _file_member(
             continue
         if unsafe_member(relative):
             odd[prefix].append(Diagnostic(
-                UNSAFE_ZIP_FILE, Severity.WARNING,
+                codes.UNSAFE_ZIP_FILE, Severity.WARNING,
                 f"the archive names a file `{relative}` in this skill, a path that leads out of "
                 "the skill's folder; it is not listed. Rebuild the archive with relative paths",
                 file=relative,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import atomic_write_bytes
+from studio.skills import codes
 from studio.skills.files import list_skill_files, load_skill, skill_file_in
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.parse import MAX_SKILL_BYTES, UNREADABLE_CODES, parse_skill
@@ -27,7 +28,6 @@ from studio.skills.yamledit import apply_edits
 MAX_ROUNDS = 32
 # `studio fix` holds a file and a few copies of it in memory; past this, it refuses.
 MAX_FIX_BYTES = 64 * 1024 * 1024
-MOVE_CODE = "SK131"
 
 
 class FixError(Exception):
@@ -289,14 +289,14 @@ def _unplanned_change(before: Skill, after: Skill, diagnostic: Diagnostic) -> st
         return f"the result would not parse ({problem})"
     old, new = before.frontmatter.data, after.frontmatter.data
     key = diagnostic.field
-    touched = {key, "metadata"} if diagnostic.code == MOVE_CODE else {key}
+    touched = {key, "metadata"} if diagnostic.code == codes.UNKNOWN_FIELD else {key}
     for name in old.keys() | new.keys():
         if name not in touched and (name not in old or name not in new
                                     or not _same(old[name], new[name])):
             return f"it would also change `{name}`"
     if key is None:
         return None
-    if diagnostic.code != MOVE_CODE:
+    if diagnostic.code != codes.UNKNOWN_FIELD:
         return None if isinstance(new.get(key), str) else f"`{key}` would not become a string"
     old_meta = old.get("metadata") or {}
     new_meta = new.get("metadata")

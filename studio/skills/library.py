@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.skills import codes
 from studio.skills.cache import Fingerprint, ScanCache
 from studio.skills.clients import SPEC
 from studio.skills.codes import CRASHED
@@ -328,7 +329,7 @@ def mark_duplicates(scans: list[RootScan]) -> None:
                 continue
             where = ", ".join(str(other.directory) for other in others[:3])
             warning = Diagnostic(
-                "SK301", Severity.WARNING,
+                codes.DUPLICATE_NAME, Severity.WARNING,
                 f"another skill is also named `{summary.name}` ({where}); "
                 "an agent will see only one of them",
                 file=summary.skill_file.name, field="name",

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from studio.skills import names
+from studio.skills import codes, names
 from studio.skills.model import LOWERCASE_SKILL_FILE as LOWER_FILE
 from studio.skills.model import Diagnostic, Fix, Severity, Skill, Span, TextEdit
 from studio.skills.yamledit import move_plan, newline_of, replace_value, scalar
@@ -40,7 +40,6 @@ EXTENSION_FIELDS = {
     "tags": "several tools",
 }
 
-E, W = Severity.ERROR, Severity.WARNING
 
 
 def kind_of(value: Any) -> str:
@@ -89,7 +88,8 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
                 f"Add `name: {skill.dir_name}`",
                 (TextEdit(start, start, f"name: {skill.dir_name}{newline_of(skill.source)}"),),
             )
-        yield _diag(skill, "SK101", E, "the required field `name` is missing", "name", fix=fix)
+        yield _diag(skill, codes.NAME_MISSING, Severity.ERROR,
+                    "the required field `name` is missing", "name", fix=fix)
         return
     raw: Any = fields["name"]
     if not isinstance(raw, str) or not raw.strip():
@@ -98,7 +98,8 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
         if names.is_valid_name(skill.dir_name):
             fix = _set_field_fix(skill, "name", skill.dir_name, f"Set the name to `{skill.dir_name}`")
         yield _diag(
-            skill, "SK102", E, f"`name` must be a non-empty string, but it is {what}", "name",
+            skill, codes.NAME_NOT_A_STRING, Severity.ERROR,
+            f"`name` must be a non-empty string, but it is {what}", "name",
             fix=fix,
         )
         return
@@ -111,29 +112,32 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
     fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`") if problems else None
     if len(name) > names.MAX_NAME_LENGTH:
         yield _diag(
-            skill, "SK103", E,
+            skill, codes.NAME_TOO_LONG, Severity.ERROR,
             f"the name is {len(name)} characters long; the limit is {names.MAX_NAME_LENGTH}: {use}",
             "name", fix=fixed,
         )
     if name != name.lower():
-        yield _diag(skill, "SK104", E, f"uppercase letters: {use}", "name", fix=fixed)
+        yield _diag(skill, codes.NAME_UPPERCASE, Severity.ERROR,
+                    f"uppercase letters: {use}", "name", fix=fixed)
     bad = sorted({c for c in name if not (c.isalnum() or c == "-")})
     if bad:
         shown = " ".join(repr(c) for c in bad[:6])
         yield _diag(
-            skill, "SK105", E,
+            skill, codes.NAME_BAD_CHARACTERS, Severity.ERROR,
             f"only letters, digits and hyphens are allowed, not {shown}: {use}", "name", fix=fixed,
         )
     if name.startswith("-") or name.endswith("-"):
-        yield _diag(skill, "SK106", E, f"a name cannot start or end with a hyphen: {use}", "name",
+        yield _diag(skill, codes.NAME_EDGE_HYPHEN, Severity.ERROR,
+                    f"a name cannot start or end with a hyphen: {use}", "name",
                     fix=fixed)
     if "--" in name:
-        yield _diag(skill, "SK107", E, f"a name cannot hold two hyphens in a row: {use}", "name",
+        yield _diag(skill, codes.NAME_DOUBLE_HYPHEN, Severity.ERROR,
+                    f"a name cannot hold two hyphens in a row: {use}", "name",
                     fix=fixed)
     directory = unicodedata.normalize("NFKC", skill.dir_name)
     if directory != name:
         yield _diag(
-            skill, "SK108", E,
+            skill, codes.NAME_NOT_FOLDER, Severity.ERROR,
             f"the name `{name}` must equal its folder's name `{skill.dir_name}`",
             "name", fix=_mismatch_fix(skill, name),
         )
@@ -155,7 +159,7 @@ def description_rule(skill: Skill) -> Iterator[Diagnostic]:
     fields = skill.fields
     if "description" not in fields:
         yield _diag(
-            skill, "SK111", E,
+            skill, codes.DESCRIPTION_MISSING, Severity.ERROR,
             "the required field `description` is missing: say what the skill does and when to use it",
             "description",
         )
@@ -164,13 +168,14 @@ def description_rule(skill: Skill) -> Iterator[Diagnostic]:
     if not isinstance(value, str) or not value.strip():
         what = "empty" if value in (None, "") or isinstance(value, str) else kind_of(value)
         yield _diag(
-            skill, "SK112", E, f"`description` must be a non-empty string, but it is {what}",
+            skill, codes.DESCRIPTION_NOT_A_STRING, Severity.ERROR,
+            f"`description` must be a non-empty string, but it is {what}",
             "description",
         )
         return
     if len(value) > MAX_DESCRIPTION:
         yield _diag(
-            skill, "SK113", E,
+            skill, codes.DESCRIPTION_TOO_LONG, Severity.ERROR,
             f"the description is {len(value)} characters long; the limit is {MAX_DESCRIPTION}",
             "description",
         )
@@ -182,19 +187,20 @@ def compatibility_rule(skill: Skill) -> Iterator[Diagnostic]:
     value = skill.fields["compatibility"]
     if value is None:
         yield _diag(
-            skill, "SK123", W, "`compatibility` is empty: describe the environment or remove it",
+            skill, codes.COMPATIBILITY_EMPTY, Severity.WARNING,
+            "`compatibility` is empty: describe the environment or remove it",
             "compatibility",
         )
         return
     if not isinstance(value, str):
         yield _diag(
-            skill, "SK121", E,
+            skill, codes.COMPATIBILITY_NOT_A_STRING, Severity.ERROR,
             f"`compatibility` must be a string, but it is {kind_of(value)}", "compatibility",
         )
         return
     if len(value) > MAX_COMPATIBILITY:
         yield _diag(
-            skill, "SK122", E,
+            skill, codes.COMPATIBILITY_TOO_LONG, Severity.ERROR,
             f"`compatibility` is {len(value)} characters long; the limit is {MAX_COMPATIBILITY}",
             "compatibility",
         )
@@ -209,7 +215,7 @@ def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
         plan = None if skill.read_only else move_plan(skill, key)
         fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan is not None else None
         yield _diag(
-            skill, "SK131", E,
+            skill, codes.UNKNOWN_FIELD, Severity.ERROR,
             f"`{key}` is not a field of the Agent Skills spec{whose}; "
             "move it under `metadata:`", key, fix=fix, value=False,
         )
@@ -218,19 +224,21 @@ def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
 def other_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
     fields = skill.fields
     if "license" in fields and not isinstance(fields["license"], str):
-        yield _diag(skill, "SK141", W, "`license` should be a string, such as `Apache-2.0`",
+        yield _diag(skill, codes.LICENSE_NOT_A_STRING, Severity.WARNING,
+                    "`license` should be a string, such as `Apache-2.0`",
                     "license")
     tools = fields.get("allowed-tools")
     if isinstance(tools, list):
         joined = " ".join(str(item) for item in tools)
         yield _diag(
-            skill, "SK206", W,
+            skill, codes.ALLOWED_TOOLS_LIST, Severity.WARNING,
             "`allowed-tools` is a list; the spec wants one space-separated string",
             "allowed-tools",
             fix=_set_field_fix(skill, "allowed-tools", joined, "Turn the list into one string"),
         )
     elif "allowed-tools" in fields and not isinstance(tools, str):
-        yield _diag(skill, "SK142", W, "`allowed-tools` should be a space-separated string",
+        yield _diag(skill, codes.ALLOWED_TOOLS_NOT_A_STRING, Severity.WARNING,
+                    "`allowed-tools` should be a space-separated string",
                     "allowed-tools")
     if "metadata" in fields:
         yield from _metadata_rule(skill, fields["metadata"])
@@ -240,19 +248,18 @@ def _metadata_rule(skill: Skill, metadata: Any) -> Iterator[Diagnostic]:
     if metadata is None:
         return
     if not isinstance(metadata, dict):
-        yield _diag(skill, "SK207", W,
+        yield _diag(skill, codes.METADATA_NOT_STRINGS, Severity.WARNING,
                     "`metadata` should be a mapping of names to string values", "metadata")
         return
     for key, value in metadata.items():
         if not isinstance(value, str):
             yield _diag(
-                skill, "SK207", W,
+                skill, codes.METADATA_NOT_STRINGS, Severity.WARNING,
                 f"metadata `{key}` is {kind_of(value)}, not a string; quote it",
                 "metadata",
             )
 
 
-PLACEHOLDER_CODE = "SK213"
 # What a description still waiting to be written looks like: a marker word in capitals
 # anywhere, an instruction to the author at its start, filler text, or the template's sentence.
 _PLACEHOLDER = re.compile(
@@ -289,7 +296,7 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
         return
     if "<" in value or ">" in value:
         yield _diag(
-            skill, "SK208", W,
+            skill, codes.DESCRIPTION_ANGLE_BRACKETS, Severity.WARNING,
             "the description holds `<` or `>`; agents put descriptions into XML-like prompts",
             "description",
         )
@@ -297,14 +304,14 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
     placeholder = placeholder_in(value, lowered)
     if placeholder is not None:
         yield _diag(
-            skill, PLACEHOLDER_CODE, W,
+            skill, codes.PLACEHOLDER_DESCRIPTION, Severity.WARNING,
             f"the description is still a placeholder (`{placeholder}`); agents choose skills by "
             "it: say what the skill does and when to use it",
             "description",
         )
     if not any(word in lowered for word in WHEN_WORDS):
         yield _diag(
-            skill, "SK209", W,
+            skill, codes.DESCRIPTION_NO_WHEN, Severity.WARNING,
             "the description never says when to use the skill; add e.g. \"Use when ...\"",
             "description",
         )
@@ -313,7 +320,8 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
 def skill_file_name_rule(skill: Skill) -> Iterator[Diagnostic]:
     if skill.path.name == LOWER_FILE:
         yield Diagnostic(
-            "SK005", W, "the file is named `skill.md`; the spec names it `SKILL.md`",
+            codes.LOWERCASE_FILE_NAME, Severity.WARNING,
+            "the file is named `skill.md`; the spec names it `SKILL.md`",
             file=skill.path.name,
         )
 

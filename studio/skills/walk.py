@@ -11,6 +11,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
 
+from studio.skills import codes
 from studio.skills.cache import Fingerprint
 from studio.skills.files import (
     MAX_DEPTH,
@@ -93,7 +94,6 @@ def _stamp_folder(entry: os.DirEntry[str], depth: int, scripts: bool, parts: lis
 
 _name = attrgetter("name")
 
-LINK_OUT_OF_ROOT = "SK302"
 
 
 def walk(
@@ -171,7 +171,7 @@ def walk(
 
 def _link_out(path: str, target: str, root: Path) -> Notice:
     return Notice(
-        LINK_OUT_OF_ROOT, path,
+        codes.LINK_OUT_OF_ROOT, path,
         f"a link to {target}, outside {root}; not followed. Add {target} as a root of its own "
         "to check the skills there",
     )

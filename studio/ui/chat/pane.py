@@ -51,7 +51,6 @@ from studio.ui.tasks import TaskSet
 
 LIGHT_COLOURS = {"ready": "#2da44e", "checking": "#d99a00", "starting": "#d99a00",
                  "down": "#d23a3a", "idle": "#7a7f87", "unknown": "#7a7f87"}
-ALL_SKILLS = "all"
 
 
 class SkillSource(Protocol):
