@@ -22,6 +22,7 @@ COMMANDS = {
     "policy": "studio.commands.policy",
     "chat": "studio.commands.chat",
     "models": "studio.commands.models",
+    "eval": "studio.commands.eval",
 }
 
 EXIT_USAGE = 2

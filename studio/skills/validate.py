@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.skills.bodyrules import BODY_RULES
+from studio.skills.evalrules import eval_files_rule
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.parse import UNREADABLE_CODES
 from studio.skills.rules import FRONTMATTER_RULES
@@ -72,6 +73,7 @@ def validate_skill(skill: Skill) -> ValidationResult:
     if skill.source:
         for body_rule in BODY_RULES:
             diagnostics.extend(body_rule(skill))
+    diagnostics.extend(eval_files_rule(skill))
     diagnostics.sort(key=_sort_key)
     return ValidationResult(skill, diagnostics)
 
