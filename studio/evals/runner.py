@@ -118,7 +118,8 @@ class EvalRunner:
                 continue
             self.progress(f"{name}: eval {case.id} ({label}) {number}/{total}")
             result = await self._outcome(target.directory, skills, case, run)
-            if self.cache is not None:
+            # A server that failed says nothing about the skill: that run is tried again next time.
+            if self.cache is not None and result.outcome != "error":
                 self.cache.put(key, result.to_json())
             results.append(result)
 

@@ -12,9 +12,9 @@ import httpx
 import pytest
 from fakes.fixtures import TOOL_MODEL
 from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, hang, reply
+from fakes.script import Call, calls, error, hang, reply
 
-from studio.agent.approval import AutoApprover
+from studio.agent.approval import AutoApprover, DenyAllApprover
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.files import TriggerQuery, parse_evals
@@ -180,3 +180,36 @@ async def test_cancelling_keeps_the_finished_results_and_their_cache(
     assert [q.triggered for q in report.trigger.queries] == [True]
     assert len(list(cache.folder.glob("*.json"))) == 1
     assert json.loads(next(cache.folder.glob("*.json")).read_text())["query"] == "say hello to me"
+
+
+async def test_a_failed_server_fails_the_eval_and_is_not_cached(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, root: Path, tmp_path: Path
+) -> None:
+    fake_ollama.script(error(500, {"error": "model crashed"}))
+    cache = ResultCache(tmp_path / "cache")
+    skills = catalog(root)
+    report = report_for(skills[0])
+    await make_runner(fake_ollama, http_client, tmp_path, cache).outcomes(
+        skills[0], [skills[0]], parse_evals(EVALS).evals, 1, report, report.evals, "with")
+    [result] = report.evals
+    assert (result.outcome, result.passed) == ("error", False)
+    assert "model crashed" in result.expectations[-1].reason
+    assert not list(cache.folder.glob("*.json"))
+
+
+async def test_denied_commands_do_not_count_as_run(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, root: Path, tmp_path: Path
+) -> None:
+    fake_ollama.script(
+        calls(Call("run_skill_script", {"skill": "demo", "command": "python3 scripts/hello.py"})),
+        reply("It was not allowed."),
+    )
+    factory = SessionFactory(DenyAllApprover(), http_client, grants=Grants(tmp_path / "g.yaml"),
+                             audit=AuditLog(tmp_path / "a.jsonl"), home=tmp_path / "home")
+    runner = EvalRunner(factory, SessionSettings(url=fake_ollama.url, model=TOOL_MODEL))
+    skills = catalog(root)
+    report = report_for(skills[0])
+    case = parse_evals({"evals": [{"prompt": "hello", "expectations": [
+        {"ran": "scripts/hello.py"}, {"exit_code": 0}]}]}).evals
+    await runner.outcomes(skills[0], [skills[0]], case, 1, report, report.evals, "with")
+    assert [v.passed for v in report.evals[0].expectations] == [False, False]
