@@ -3,6 +3,7 @@ cache, Ctrl+C with partial results, and eval files that are wrong."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -15,6 +16,9 @@ from fakes.fixtures import TOOL_MODEL
 from fakes.ollama import FakeOllama
 from fakes.script import Call, calls, hang, reply
 
+from studio.commands.eval import render
+from studio.evals.checks import Verdict
+from studio.evals.report import EvalResult, SkillReport
 from tests.skills.helpers import frontmatter, write_skill
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
@@ -95,3 +99,14 @@ def test_a_broken_eval_file_says_where_and_runs_nothing(fake_ollama: FakeOllama,
     assert code == 1 and "Traceback" not in err
     assert "evals/evals.json at evals[0].prompt: must be a string, not a number" in out
     assert fake_ollama.chats == []
+
+
+def test_the_report_shows_the_runs_with_and_without_the_skill_side_by_side() -> None:
+    verdict = Verdict("contains: Hello", False, "trace", "the answer does not contain 'Hello'")
+    report = SkillReport("demo", "abc", "ollama:m", evals=[EvalResult("7", 1, (), 2, 1.5, "answered")],
+                         without_skill=[EvalResult("7", 1, (verdict,), 1, 0.5, "answered")])
+    out = io.StringIO()
+    render(report, out)
+    text = out.getvalue()
+    assert "evals: 100% passed (without the skill: 0%)" in text
+    assert "7 run 1: pass, 2 rounds, 1.5 s | without: FAIL, 0.5 s" in text
