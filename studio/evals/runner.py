@@ -3,14 +3,15 @@
 A trigger query puts the skill in a catalog with its neighbours and stops the turn at the
 model's first tool decision: only the choice is measured, so a query costs one model reply. An
 outcome eval runs the whole chat (the policy judges every command, the sandbox runs it, the
-approver answers what the policy asks) in a fresh temp workspace with the eval's files copied
-in, then grades each expectation. Each result is cached as soon as it is known.
+approver answers what the policy asks) in a fresh copy of the skill, with the eval's files
+copied in beside its SKILL.md, then grades each expectation. Each result is cached as soon as it is known.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import shutil
 import tempfile
 import time
@@ -28,6 +29,7 @@ from studio.evals.grader import grade
 from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport
 from studio.evals.trace import Trace
 from studio.llm.errors import LLMError
+from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 
 Progress = Callable[[str], None]
@@ -129,8 +131,15 @@ class EvalRunner:
         started = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="studio-eval-") as folder:
             workspace = Path(folder)
+            if skills:
+                # A copy of the skill is both the workspace and the folder its scripts run in:
+                # the eval's files are there by name, and no run can change the author's skill.
+                workspace = workspace / skill_dir.name
+                shutil.copytree(skill_dir, workspace, symlinks=True, ignore=_special_files)
+                skills = scan_root(SkillRoot(workspace.parent)).skills
             _copy_files(skill_dir, case.files, workspace)
-            settings = replace(self.settings, workspace=workspace, workspace_mode="project")
+            settings = replace(self.settings, workspace=workspace,
+                               workspace_mode="skill" if skills else "project")
             session = self.factory.session(settings, skills)
             events = cast(AsyncGenerator[Event, None], session.turn(case.prompt))
             async with contextlib.aclosing(events):
@@ -157,6 +166,13 @@ class EvalRunner:
 
 class EvalError(Exception):
     """The model server failed; the run cannot go on."""
+
+
+def _special_files(folder: str, names: list[str]) -> set[str]:
+    """FIFOs, sockets and devices: opening a FIFO to copy it would wait forever."""
+    return {name for name in names
+            if not (os.path.islink(path := os.path.join(folder, name))
+                    or os.path.isfile(path) or os.path.isdir(path))}
 
 
 def _copy_files(skill_dir: Path, files: Sequence[str], workspace: Path) -> None:

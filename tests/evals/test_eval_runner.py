@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import httpx
@@ -213,3 +214,22 @@ async def test_denied_commands_do_not_count_as_run(
         {"ran": "scripts/hello.py"}, {"exit_code": 0}]}]}).evals
     await runner.outcomes(skills[0], [skills[0]], case, 1, report, report.evals, "with")
     assert [v.passed for v in report.evals[0].expectations] == [False, False]
+
+
+async def test_an_eval_runs_in_a_copy_of_the_skill_with_its_files_beside_it(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, root: Path, tmp_path: Path
+) -> None:
+    (root / "demo" / "evals" / "files").mkdir(parents=True)
+    (root / "demo" / "evals" / "files" / "input.txt").write_text("the input\n")
+    os.mkfifo(root / "demo" / "pipe")
+    command = "python3 -c \"open('input.txt').read(); open('scripts/hello.py', 'w').write('')\""
+    fake_ollama.script(calls(Call("run_skill_script", {"skill": "demo", "command": command})),
+                       reply("done"))
+    skills = catalog(root)
+    report = report_for(skills[0])
+    case = parse_evals({"evals": [{"prompt": "p", "files": ["evals/files/input.txt"],
+                                   "expectations": [{"exit_code": 0}]}]}).evals
+    await make_runner(fake_ollama, http_client, tmp_path).outcomes(
+        skills[0], [skills[0]], case, 1, report, report.evals, "with")
+    assert report.evals[0].expectations[0].passed, report.evals[0].trace
+    assert (root / "demo" / "scripts" / "hello.py").read_text() == "print('hello from the skill')\n"
