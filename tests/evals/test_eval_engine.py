@@ -36,7 +36,7 @@ def skill() -> Iterator[Path]:
     (folder / "evals" / "triggers.json").write_text(
         json.dumps([{"query": "Please greet me.", "should_trigger": True}]))
     (folder / "evals" / "evals.json").write_text(json.dumps({"skill_name": "hello", "evals": [
-        {"id": 1, "prompt": "Greet me.", "expectations": [{"contains": ""}]}]}))
+        {"id": 1, "prompt": "Greet me.", "expectations": [{"regex": "[\\s\\S]*"}]}]}))
     try:
         yield folder
     finally:
