@@ -24,6 +24,7 @@ COMMANDS = {
     "models": "studio.commands.models",
     "search": "studio.commands.search",
     "install": "studio.commands.install",
+    "eval": "studio.commands.eval",
 }
 
 EXIT_USAGE = 2

@@ -8,6 +8,7 @@ from typing import Any
 from studio.skills.bodyrules import BODY_RULES
 from studio.skills.clients import SPEC, frontmatter_rules
 from studio.skills.codes import MISSING_SKILL_FILE
+from studio.skills.evalrules import eval_files_rule
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.parse import UNREADABLE_CODES
 
@@ -73,6 +74,7 @@ def validate_skill(skill: Skill, target: str = SPEC) -> ValidationResult:
     if skill.source:
         for body_rule in BODY_RULES:
             diagnostics.extend(body_rule(skill))
+    diagnostics.extend(eval_files_rule(skill))
     diagnostics.sort(key=_sort_key)
     return ValidationResult(skill, diagnostics)
 

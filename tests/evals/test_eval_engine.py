@@ -1,0 +1,66 @@
+"""`studio eval` end to end on a real engine (xllamacpp's llama.cpp server on SmolLM2-135M):
+one trigger query and one outcome eval, so the command's whole path is exercised on a model
+whose choices no script fixes. The figures themselves are in the README, not asserted."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.agent.test_chat_engine import SKILL_MD, _engine
+
+pytestmark = pytest.mark.engine
+
+SOURCE_ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 300.0
+
+
+@pytest.fixture
+def skill() -> Iterator[Path]:
+    """At a fixed path, as in test_chat_engine: the catalog names the skill's location."""
+    root = Path(tempfile.gettempdir()) / "skill-studio-smollm2-eval"
+    shutil.rmtree(root, ignore_errors=True)
+    folder = root / "hello"
+    (folder / "scripts").mkdir(parents=True)
+    (folder / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
+    (folder / "scripts" / "hello.py").write_text('print("Hello from the hello skill!")\n')
+    (folder / "evals").mkdir()
+    (folder / "evals" / "triggers.json").write_text(
+        json.dumps([{"query": "Please greet me.", "should_trigger": True}]))
+    (folder / "evals" / "evals.json").write_text(json.dumps({"skill_name": "hello", "evals": [
+        {"id": 1, "prompt": "Greet me.", "expectations": [{"regex": "[\\s\\S]*"}]}]}))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+async def test_studio_eval_runs_a_trigger_query_and_an_eval_on_smollm2(skill: Path) -> None:
+    engine = _engine()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE_ROOT), env.get("PYTHONPATH")]))
+    async with engine:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "studio", "eval", str(skill), "--backend", "openai",
+            "--url", engine.base_url, "--option", "temperature=0", "--option", "seed=1",
+            "--option", "max_tokens=64", "--max-rounds", "3", "--json", "--no-cache",
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=env,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(process.communicate(), TIMEOUT)
+    report = json.loads(out)
+    shown = f"exit {process.returncode}\n{report}\nstderr: {err.decode(errors='replace')}"
+    assert process.returncode == 0 and report["problems"] == [], shown
+    [query] = report["trigger"]["queries"]
+    assert report["trigger"]["recall"] == (1.0 if query["triggered"] else 0.0), shown
+    [result] = report["evals"]
+    assert result["outcome"] in ("answered", "round-limit", "repeated-call"), shown
+    assert 1 <= result["rounds"] <= 3 and result["seconds"] > 0, shown
