@@ -154,6 +154,8 @@ class ModelsDialog(QDialog):
         spec = spec.strip()
         if self.busy or not spec:
             return None
+        # The field names what is downloading, so Download after a cancel resumes that file.
+        self.spec_edit.setText(spec)
         job = Download(spec, self)
         job.progressed.connect(self._on_download_progressed)
         job.finished_with.connect(self._on_download_finished_with)
