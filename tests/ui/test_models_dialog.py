@@ -56,6 +56,7 @@ def test_the_recommended_models_are_listed_with_their_sizes(dialog: ModelsDialog
     for text, model in zip(texts, RECOMMENDED, strict=True):
         assert format_size(model.size) in text
     assert dialog.spec_edit.text() == RECOMMENDED[0].spec
+    assert not dialog.use_button.isVisible() and not dialog.progress.isVisible()
 
 
 def test_a_download_shows_progress_and_the_model_can_be_used_at_once(

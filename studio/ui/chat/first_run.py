@@ -48,7 +48,7 @@ class FirstRunPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("firstRunPanel")
-        heading = QLabel("To chat, pick a model:")
+        heading = QLabel("<b>To chat, pick a model:</b>")
         heading.setWordWrap(True)
         self.local_button = QPushButton("Use a model on this computer")
         self.local_button.setToolTip("Run a GGUF model found on this computer in the studio itself")
@@ -70,6 +70,8 @@ class FirstRunPanel(QWidget):
         self.local_note.hide()
         self.local_list = QListWidget()
         self.local_list.setObjectName("localModels")
+        self.local_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.local_list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.local_list.hide()
         self.use_button = QPushButton("Use This Model")
         self.use_button.setEnabled(False)
@@ -84,7 +86,7 @@ class FirstRunPanel(QWidget):
         for button in (self.local_button, self.download_button, self.connect_button):
             layout.addWidget(button)
         layout.addWidget(self.local_note)
-        layout.addWidget(self.local_list, 1)
+        layout.addWidget(self.local_list)
         layout.addLayout(use_row)
 
         self.local_button.clicked.connect(self._on_local_button_clicked)
@@ -117,6 +119,9 @@ class FirstRunPanel(QWidget):
                                     "Jan, GPT4All, the Hugging Face cache or your model folders "
                                     "in Settings). Download one instead.")
         self.local_note.show()
+        rows = min(max(len(choices), 1), 5)
+        self.local_list.setFixedHeight(rows * self.local_list.sizeHintForRow(0) + 6
+                                       if choices else 0)
         self.local_list.setVisible(bool(choices))
         self.use_button.setVisible(bool(choices))
 

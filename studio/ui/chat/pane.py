@@ -374,6 +374,10 @@ class ChatPane(QWidget):
         self.model_combo.clear()
         for choice in choices:
             self.model_combo.addItem(choice.marked_label, choice.name)
+            if choice.details:
+                self.model_combo.setItemData(self.model_combo.count() - 1,
+                                             f"{choice.marked_label}\n{choice.name}",
+                                             Qt.ItemDataRole.ToolTipRole)
             if choice.supports_tools is False:
                 self.model_combo.setItemData(
                     self.model_combo.count() - 1,

@@ -124,9 +124,10 @@ class ModelsDialog(QDialog):
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.use_button = QPushButton("Chat with It")
-        self.use_button.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.use_button, QDialogButtonBox.ButtonRole.ActionRole)
+        # After addButton, which shows it: there is nothing to chat with before a download.
+        self.use_button.hide()
 
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
