@@ -167,11 +167,16 @@ class Backend(QObject):
         if self.kind == "embedded":
             return self._gguf_choices(gguf_path, await local_models(folders))
         self._set_state("checking", f"Asking {self.url} for its models…")
+        asked = (self.kind, self.url)
         try:
             models = await self.server.models()
         except LLMError as exc:
-            self._set_state("down", exc.user_message)
+            if (self.kind, self.url) == asked:
+                self._set_state("down", exc.user_message)
             raise
+        if (self.kind, self.url) != asked:
+            # The user moved to another server meanwhile: this answer says nothing about it.
+            return []
         choices = [_choice(model, info) for model, info in models]
         if choices:
             self._set_state("ready", f"{BACKEND_LABELS[self.kind]} at {self.url} is answering.")

@@ -324,12 +324,16 @@ class ChatPane(QWidget):
         backend = settings.backend
         self.backend.configure(backend.kind, url_for(backend, backend.kind),
                                (backend.connect_timeout, backend.idle_timeout))
+        asked = (backend.kind, url_for(backend, backend.kind))
         await self.backend.stop_unused_engine()
         try:
             choices = await self.backend.list_models(backend.gguf_path, settings.model_folders)
         except LLMError:
             choices = []
-        self._fill_models(choices)
+        # A slow answer from a server the user has since switched away from is not shown.
+        backend = self.settings_store.settings.backend
+        if (backend.kind, url_for(backend, backend.kind)) == asked:
+            self._fill_models(choices)
 
     def use_local_model(self, path: str) -> asyncio.Task[None]:
         """Chat with the GGUF file at `path` in the embedded engine, from now on."""

@@ -4,6 +4,7 @@ embedded engine that is no longer the backend is stopped."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import httpx
@@ -159,4 +160,26 @@ def test_download_a_model_opens_the_models_dialog(
     qtbot.waitUntil(lambda: pane.backend.kind == "embedded", timeout=5000)
     assert pane.settings_store.settings.backend.gguf_path == str(tmp_path / "downloaded.gguf")
     dialog.close()
+    run(qtbot, pane.shutdown())
+
+
+def test_a_late_answer_from_the_previous_backend_is_not_shown(
+        qtbot: QtBot, chat_http: httpx.AsyncClient, tmp_path: Path, found_model: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pane = _down_pane(qtbot, chat_http, tmp_path)
+    held = asyncio.Event()
+
+    async def slow_models() -> list[object]:
+        await held.wait()
+        return []
+
+    monkeypatch.setattr(pane.backend.server, "models", slow_models)
+    stale = pane.refresh_models()
+    qtbot.waitUntil(lambda: pane.backend.state == "checking")
+    pane.use_local_model(str(found_model))
+    qtbot.waitUntil(lambda: pane.backend.state == "idle", timeout=10000)
+    held.set()
+    qtbot.waitUntil(stale.done, timeout=10000)
+    assert "Q4_K_M" in pane.model_combo.currentText()
+    assert pane.backend.state == "idle" and pane.backend_combo.currentData() == "embedded"
     run(qtbot, pane.shutdown())
