@@ -203,7 +203,7 @@ def measure(tokens: int, rate: float, history: int) -> dict[str, Any]:
         pane.resize(430, 860)
         pane.show()
 
-        async def list_models(gguf_path: str = "") -> list[ModelChoice]:
+        async def list_models(gguf_path: str = "", folders: Sequence[str] = ()) -> list[ModelChoice]:
             return [ModelChoice("paced", "paced", True, False)]
 
         async def open_client(name: str) -> tuple[Any, str]:

@@ -55,6 +55,14 @@ class EditorFont:
 
 
 @dataclass(slots=True)
+class ServerChoice:
+    """One backend's own server URL and model, kept while another backend is in use."""
+
+    url: str = ""
+    model: str = ""
+
+
+@dataclass(slots=True)
 class BackendSettings:
     """Which model server the chat talks to, and how.
 
@@ -73,6 +81,8 @@ class BackendSettings:
         workspace_mode: what the tool policy treats as the workspace: "skill" (each skill's own
             folder) or "project" (`workspace`, or the folder the studio started in).
         workspace: the project folder for "project".
+        servers: each backend's own URL and model (`url` and `model` are the current backend's),
+            so that switching backends and back finds them as they were.
     """
 
     kind: BackendKind = "ollama"
@@ -86,6 +96,19 @@ class BackendSettings:
     threads: int = 0
     workspace_mode: WorkspaceMode = "skill"
     workspace: str = ""
+    servers: dict[str, ServerChoice] = field(default_factory=dict)
+
+    def remember(self) -> None:
+        """Keep the current backend's URL and model in `servers`."""
+        self.servers[self.kind] = ServerChoice(self.url, self.model)
+
+    def switch_to(self, kind: BackendKind) -> None:
+        """Use `kind`, with the URL and model it had (its usual URL the first time)."""
+        self.remember()
+        saved = self.servers.get(kind)
+        self.kind = kind
+        self.url = saved.url if saved is not None and saved.url else DEFAULT_URLS[kind]
+        self.model = saved.model if saved is not None else ""
 
 
 @dataclass(slots=True)
@@ -128,7 +151,15 @@ class Settings:
 
 
 def _section_data(section: EditorFont | BackendSettings | WindowSettings) -> dict[str, Any]:
-    return {f.name: getattr(section, f.name) for f in fields(section)}
+    if isinstance(section, BackendSettings):
+        section.remember()
+    return {f.name: _plain(getattr(section, f.name)) for f in fields(section)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: {"url": entry.url, "model": entry.model} for key, entry in value.items()}
+    return value
 
 
 @dataclass(slots=True)
@@ -242,7 +273,10 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
         threads=reader.number(backend, "threads", 0, *THREADS_RANGE, "backend."),
         workspace_mode=_workspace_mode(backend, where, reader.problems),
         workspace=reader.text(backend, "workspace", "", "backend."),
+        servers=_servers(backend, reader),
     )
+    # Files from before `servers` hold only the current backend's URL and model: they seed it.
+    settings.backend.remember()
 
     window = reader.section(data, "window", {"geometry", "state"})
     settings.window = WindowSettings(
@@ -255,6 +289,27 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
             log.warning("%s: keeping the unknown setting `%s` as it is", where, key)
             settings.extra[str(key)] = data[key]
     return settings, reader.problems
+
+
+def _servers(backend: dict[str, Any], reader: _Reader) -> dict[str, ServerChoice]:
+    value = backend.get("servers", {})
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        reader.bad("backend.servers", "a mapping of backend to url and model", value)
+        return {}
+    servers: dict[str, ServerChoice] = {}
+    for kind, entry in value.items():
+        if kind not in BACKEND_KINDS or not isinstance(entry, dict):
+            reader.problems.append(
+                f"{reader.where}: `backend.servers.{kind}` should be one of "
+                f"{', '.join(BACKEND_KINDS)} with a url and a model; it is ignored"
+            )
+            continue
+        prefix = f"backend.servers.{kind}."
+        servers[kind] = ServerChoice(reader.text(entry, "url", DEFAULT_URLS[kind], prefix),
+                                     reader.text(entry, "model", "", prefix))
+    return servers
 
 
 def _workspace_mode(backend: dict[str, Any], where: Path, problems: list[str]) -> WorkspaceMode:

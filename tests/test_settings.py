@@ -10,6 +10,7 @@ import yaml
 
 from studio import paths
 from studio.settings import (
+    DEFAULT_URLS,
     BackendSettings,
     EditorFont,
     Settings,
@@ -152,3 +153,35 @@ def test_context_size_threads_and_model_folders_round_trip_and_bad_ones_fall_bac
     assert "`model_folders` should be a list of paths" in joined
     assert "`backend.context_size` should be a whole number from 1024 to 1048576" in joined
     assert "`backend.threads` should be a whole number from 0 to 256" in joined
+
+
+def test_each_backend_keeps_its_own_url_and_model(tmp_path: Path) -> None:
+    path = tmp_path / "settings.yaml"
+    # A file from before `servers`: its one URL and model belong to its backend.
+    path.write_text("backend:\n  kind: openai\n  url: http://box:1234/v1\n  model: qwen\n")
+    store = SettingsStore(path)
+    backend = store.settings.backend
+    backend.switch_to("ollama")
+    assert (backend.url, backend.model) == (DEFAULT_URLS["ollama"], "")
+    backend.url, backend.model = "http://other:11434", "llama3.2"
+    store.save()
+    again = load_settings(path)
+    assert again.problems == []
+    backend = again.settings.backend
+    assert (backend.kind, backend.url, backend.model) == ("ollama", "http://other:11434", "llama3.2")
+    backend.switch_to("openai")
+    assert (backend.url, backend.model) == ("http://box:1234/v1", "qwen")
+    backend.switch_to("ollama")
+    assert (backend.url, backend.model) == ("http://other:11434", "llama3.2")
+
+
+def test_a_bad_servers_entry_is_reported_and_the_rest_kept(tmp_path: Path) -> None:
+    path = tmp_path / "settings.yaml"
+    path.write_text("backend:\n  kind: ollama\n  servers:\n    lmstudio: {url: x}\n"
+                    "    openai: {url: 'http://h:1/v1', model: 7}\n")
+    result = load_settings(path)
+    servers = result.settings.backend.servers
+    assert servers["openai"].url == "http://h:1/v1" and servers["openai"].model == ""
+    assert "lmstudio" not in servers
+    assert any("backend.servers.lmstudio" in p for p in result.problems)
+    assert any("backend.servers.openai.model" in p for p in result.problems)

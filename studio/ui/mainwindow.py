@@ -354,6 +354,7 @@ class MainWindow(QMainWindow):
                                 f"{self.store.path} could not be written: {exc}")
         self.editors.set_editor_font(editor_font(self.settings.editor_font))
         self.roots.settings_changed(old_roots, old_hidden)
+        self.chat.pane.apply_settings()
         return True
 
     # -- session --------------------------------------------------------------------------------------

@@ -1,10 +1,19 @@
-"""The Settings dialog's model-server timeouts: shown from the settings, saved as edited."""
+"""The Settings dialog's model backend: timeouts, each backend's URL and model, context, threads,
+workspace and model folders, shown from the settings and saved as edited."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pytestqt.qtbot import QtBot
 
-from studio.settings import CONNECT_TIMEOUT_RANGE, IDLE_TIMEOUT_RANGE, Settings
+from studio.settings import (
+    CONNECT_TIMEOUT_RANGE,
+    CONTEXT_SIZE_RANGE,
+    DEFAULT_URLS,
+    IDLE_TIMEOUT_RANGE,
+    Settings,
+)
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 
 
@@ -21,3 +30,41 @@ def test_the_timeouts_are_shown_and_saved(qtbot: QtBot) -> None:
     edited = dialog.result_settings()
     assert (edited.backend.connect_timeout, edited.backend.idle_timeout) == (3, 900)
     assert (settings.backend.connect_timeout, settings.backend.idle_timeout) == (7, 240)
+
+
+def test_switching_backends_in_the_dialog_keeps_each_url_and_model(qtbot: QtBot) -> None:
+    settings = Settings()
+    settings.backend.url, settings.backend.model = "http://box:11434", "qwen3:0.6b"
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("openai"))
+    assert dialog.url_edit.text() == DEFAULT_URLS["openai"] and dialog.model_edit.text() == ""
+    dialog.url_edit.setText("http://box:1234/v1")
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("ollama"))
+    assert (dialog.url_edit.text(), dialog.model_edit.text()) == ("http://box:11434", "qwen3:0.6b")
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("openai"))
+    edited = dialog.result_settings().backend
+    assert (edited.kind, edited.url) == ("openai", "http://box:1234/v1")
+    assert edited.servers["ollama"].url == "http://box:11434"
+
+
+def test_context_threads_workspace_and_model_folders_are_shown_and_saved(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    settings = Settings(model_folders=["/models/a"])
+    settings.backend.context_size, settings.backend.threads = 4096, 2
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    assert (dialog.context_spin.value(), dialog.threads_spin.value()) == (4096, 2)
+    assert (dialog.context_spin.minimum(), dialog.context_spin.maximum()) == CONTEXT_SIZE_RANGE
+    assert dialog.workspace_combo.currentData() == "skill" and not dialog.workspace_edit.isEnabled()
+    dialog.context_spin.setValue(16384)
+    dialog.threads_spin.setValue(0)
+    dialog.workspace_combo.setCurrentIndex(dialog.workspace_combo.findData("project"))
+    assert dialog.workspace_edit.isEnabled()
+    dialog.workspace_edit.setText(str(tmp_path))
+    dialog.add_model_folder(str(tmp_path / "gguf"))
+    dialog.add_model_folder("/models/a")
+    edited = dialog.result_settings()
+    assert (edited.backend.context_size, edited.backend.threads) == (16384, 0)
+    assert (edited.backend.workspace_mode, edited.backend.workspace) == ("project", str(tmp_path))
+    assert edited.model_folders == ["/models/a", str(tmp_path / "gguf")]

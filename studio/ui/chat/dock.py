@@ -87,6 +87,9 @@ class ChatDock(QObject):
         self.audit_action = QAction("Audit &Log…", window)
         self.audit_action.setStatusTip("See every decision about a skill's command, and every run")
         self.audit_action.triggered.connect(self.show_audit)
+        self.models_action = QAction("&Models…", window)
+        self.models_action.setStatusTip("Download a small model that can use skills, and chat with it")
+        self.models_action.triggered.connect(self.pane.show_models_dialog)
 
         first = menus.skill.actions()[:1]
         if first:
@@ -95,6 +98,8 @@ class ChatDock(QObject):
         else:
             menus.skill.addAction(self.try_action)
         menus.view.addAction(self.dock.toggleViewAction())
+        menus.tools.addAction(self.models_action)
+        menus.tools.addSeparator()
         menus.tools.addAction(self.approvals_action)
         menus.tools.addAction(self.audit_action)
 

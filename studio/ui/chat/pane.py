@@ -40,13 +40,23 @@ from studio.llm.errors import LLMError
 from studio.settings import BACKEND_KINDS, BackendKind, SettingsStore
 from studio.skills.summary import SkillSummary
 from studio.ui import asyncqt
-from studio.ui.chat.backend import BACKEND_LABELS, Backend, ModelChoice, turn_settings, url_for
+from studio.ui.chat.backend import (
+    BACKEND_LABELS,
+    Backend,
+    ModelChoice,
+    local_choice,
+    local_models,
+    turn_settings,
+    url_for,
+)
 from studio.ui.chat.chat_list_model import ChatListModel
+from studio.ui.chat.first_run import FirstRunPanel
 from studio.ui.chat.render import warm_up
 from studio.ui.chat.session import ChatSession, TurnSetup
 from studio.ui.chat.style import CHAT_STYLE
 from studio.ui.chat.transcript import Transcript
 from studio.ui.dialogs.approval import DialogApprover
+from studio.ui.dialogs.models import ModelsDialog
 from studio.ui.tasks import TaskSet
 
 LIGHT_COLOURS = {"ready": "#2da44e", "checking": "#d99a00", "starting": "#d99a00",
@@ -151,6 +161,9 @@ class ChatPane(QWidget):
         self.server_message.setWordWrap(True)
         self.server_message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.server_message.hide()
+        self.first_run = FirstRunPanel()
+        self.first_run.hide()
+        self.models_dialog: ModelsDialog | None = None
 
         self.chat_list = ChatListModel(self.store, self)
         self.chat_combo = QComboBox()
@@ -226,6 +239,7 @@ class ChatPane(QWidget):
         layout.setSpacing(4)
         layout.addLayout(top)
         layout.addWidget(self.server_message)
+        layout.addWidget(self.first_run)
         layout.addLayout(chats)
         layout.addLayout(skills_row)
         layout.addWidget(self.transcript, 1)
@@ -243,6 +257,10 @@ class ChatPane(QWidget):
         self.think_check.toggled.connect(self._on_think_check_toggled)
         self.refresh_button.clicked.connect(self._on_refresh_button_clicked)
         self.backend.state_changed.connect(self._on_backend_state_changed)
+        self.first_run.local_models_requested.connect(self._on_first_run_local_models_requested)
+        self.first_run.local_model_chosen.connect(self.use_local_model)
+        self.first_run.download_requested.connect(self.show_models_dialog)
+        self.first_run.server_chosen.connect(self.connect_to)
         self.chat_combo.activated.connect(self._on_chat_combo_activated)
         self.new_button.clicked.connect(self.new_chat)
         self.regenerate_action.triggered.connect(self._on_regenerate_action_triggered)
@@ -295,15 +313,58 @@ class ChatPane(QWidget):
     def refresh_models(self) -> asyncio.Task[None]:
         return self.tasks.spawn(self._refresh_models())
 
+    def apply_settings(self) -> asyncio.Task[None]:
+        """Show the backend, model and options Settings now hold, and ask the server again."""
+        self._load_backend_settings()
+        return self.refresh_models()
+
     async def _refresh_models(self) -> None:
-        backend = self.settings_store.settings.backend
+        settings = self.settings_store.settings
+        backend = settings.backend
         self.backend.configure(backend.kind, url_for(backend, backend.kind),
                                (backend.connect_timeout, backend.idle_timeout))
+        asked = (backend.kind, url_for(backend, backend.kind))
+        await self.backend.stop_unused_engine()
         try:
-            choices = await self.backend.list_models(backend.gguf_path)
+            choices = await self.backend.list_models(backend.gguf_path, settings.model_folders)
         except LLMError:
             choices = []
-        self._fill_models(choices)
+        # A slow answer from a server the user has since switched away from is not shown.
+        backend = self.settings_store.settings.backend
+        if (backend.kind, url_for(backend, backend.kind)) == asked:
+            self._fill_models(choices)
+
+    def use_local_model(self, path: str) -> asyncio.Task[None]:
+        """Chat with the GGUF file at `path` in the embedded engine, from now on."""
+        backend = self.settings_store.settings.backend
+        backend.switch_to("embedded")
+        backend.gguf_path = path
+        self._save_settings()
+        return self.apply_settings()
+
+    def connect_to(self, kind: str, url: str) -> asyncio.Task[None]:
+        """Chat with the `kind` server at `url`, from now on."""
+        backend = self.settings_store.settings.backend
+        backend.switch_to(kind if kind in BACKEND_KINDS else "openai")  # type: ignore[arg-type]
+        backend.url = url
+        self._save_settings()
+        return self.apply_settings()
+
+    def show_models_dialog(self) -> ModelsDialog:
+        """Open the Models dialog (one at a time: a download in progress stays on show)."""
+        if self.models_dialog is None:
+            self.models_dialog = ModelsDialog(self.window())
+            self.models_dialog.model_chosen.connect(self.use_local_model)
+        self.models_dialog.show()
+        self.models_dialog.raise_()
+        return self.models_dialog
+
+    def _on_first_run_local_models_requested(self) -> None:
+        self.tasks.spawn(self._show_local_models())
+
+    async def _show_local_models(self) -> None:
+        found = await local_models(self.settings_store.settings.model_folders)
+        self.first_run.show_local_models([local_choice(m) for m in found if m.facts is not None])
 
     def _fill_models(self, choices: list[ModelChoice]) -> None:
         backend = self.settings_store.settings.backend
@@ -316,6 +377,10 @@ class ChatPane(QWidget):
         self.model_combo.clear()
         for choice in choices:
             self.model_combo.addItem(choice.marked_label, choice.name)
+            if choice.details:
+                self.model_combo.setItemData(self.model_combo.count() - 1,
+                                             f"{choice.marked_label}\n{choice.name}",
+                                             Qt.ItemDataRole.ToolTipRole)
             if choice.supports_tools is False:
                 self.model_combo.setItemData(
                     self.model_combo.count() - 1,
@@ -327,6 +392,7 @@ class ChatPane(QWidget):
         if choices and self.model_combo.currentIndex() >= 0:
             self._model_chosen(choices[self.model_combo.currentIndex()])
         self.model_combo.setPlaceholderText("no models" if not choices else "")
+        self._update_first_run()
 
     def current_model(self) -> ModelChoice | None:
         index = self.model_combo.currentIndex()
@@ -359,8 +425,7 @@ class ChatPane(QWidget):
             return
         backend = self.settings_store.settings.backend
         kind: BackendKind = BACKEND_KINDS[index]  # type: ignore[assignment]
-        backend.url = url_for(backend, kind)
-        backend.kind = kind
+        backend.switch_to(kind)
         self._save_settings()
         self.refresh_models()
 
@@ -381,6 +446,13 @@ class ChatPane(QWidget):
         self.status_light.setToolTip(message or "Not checked yet")
         self.server_message.setText(message)
         self.server_message.setVisible(state == "down" and bool(message))
+        self._update_first_run()
+
+    def _update_first_run(self) -> None:
+        # Nothing to chat with: offer the ways to get a model instead of only saying so.
+        state = self.backend.state
+        stuck = state == "down" or (state == "idle" and not self._choices)
+        self.first_run.setVisible(stuck and not self.session.busy)
 
     # -- skills -----------------------------------------------------------------------------------
 

@@ -1,4 +1,6 @@
-"""The Settings dialog: skill roots, the editor font, and the model backend for the chat."""
+"""The Settings dialog: skill roots, the editor font, the model backend for the chat (each
+backend with its own URL and model), the embedded engine's context and threads, the workspace the
+tool policy allows, and extra folders to look for models in."""
 
 from __future__ import annotations
 
@@ -28,10 +30,17 @@ from PySide6.QtWidgets import (
 from studio.settings import (
     BACKEND_KINDS,
     CONNECT_TIMEOUT_RANGE,
-    DEFAULT_URLS,
+    CONTEXT_SIZE_RANGE,
     IDLE_TIMEOUT_RANGE,
+    THREADS_RANGE,
+    BackendKind,
     Settings,
 )
+
+WORKSPACE_LABELS = {
+    "skill": "Each skill's own folder",
+    "project": "A project folder",
+}
 
 BACKEND_LABELS = {
     "ollama": "Ollama",
@@ -114,6 +123,43 @@ class SettingsDialog(QDialog):
             "How long the server may go without sending any of the answer before the chat gives "
             "up. A model that is still loading sends nothing, so allow minutes on a slow machine."
         )
+        self.context_spin = QSpinBox()
+        self.context_spin.setRange(*CONTEXT_SIZE_RANGE)
+        self.context_spin.setSingleStep(1024)
+        self.context_spin.setValue(backend.context_size)
+        self.context_spin.setSuffix(" tokens")
+        self.context_spin.setToolTip("The most context the chat asks for (never more than the "
+                                     "model's own). More holds more skills and chat, and needs "
+                                     "more memory.")
+        self.threads_spin = QSpinBox()
+        self.threads_spin.setRange(*THREADS_RANGE)
+        self.threads_spin.setValue(backend.threads)
+        self.threads_spin.setSpecialValueText("Chosen for this machine")
+        self.threads_spin.setToolTip("The CPU threads of the embedded engine.")
+        self.workspace_combo = QComboBox()
+        for mode, label in WORKSPACE_LABELS.items():
+            self.workspace_combo.addItem(label, mode)
+        self.workspace_combo.setCurrentIndex(
+            max(0, self.workspace_combo.findData(backend.workspace_mode)))
+        self.workspace_combo.setToolTip("Where a skill's commands may write without asking")
+        self.workspace_edit = QLineEdit(backend.workspace)
+        self.workspace_edit.setPlaceholderText("the folder the studio started in")
+        workspace_browse = QPushButton("Browse…")
+        workspace_row = QHBoxLayout()
+        workspace_row.addWidget(self.workspace_edit, 1)
+        workspace_row.addWidget(workspace_browse)
+        self.model_folders_list = QListWidget()
+        self.model_folders_list.addItems(self._settings.model_folders)
+        self.model_folders_list.setMaximumHeight(70)
+        add_model_folder = QPushButton("Add folder…")
+        remove_model_folder = QPushButton("Remove")
+        model_folder_buttons = QHBoxLayout()
+        model_folder_buttons.addWidget(add_model_folder)
+        model_folder_buttons.addWidget(remove_model_folder)
+        model_folder_buttons.addStretch(1)
+        model_folders = QVBoxLayout()
+        model_folders.addWidget(self.model_folders_list)
+        model_folders.addLayout(model_folder_buttons)
         backend_box = QGroupBox("Model backend (for the chat)")
         backend_form = QFormLayout(backend_box)
         backend_form.addRow("Kind", self.kind_combo)
@@ -123,6 +169,11 @@ class SettingsDialog(QDialog):
         backend_form.addRow("", self.think_check)
         backend_form.addRow("Connect timeout", self.connect_spin)
         backend_form.addRow("Idle timeout", self.idle_spin)
+        backend_form.addRow("Context size", self.context_spin)
+        backend_form.addRow("Engine threads", self.threads_spin)
+        backend_form.addRow("Workspace", self.workspace_combo)
+        backend_form.addRow("Project folder", workspace_row)
+        backend_form.addRow("Model folders", model_folders)
 
         self.remember_window = QCheckBox("Restore the window's size and layout")
         self.remember_window.setChecked(self._settings.remember_window)
@@ -146,6 +197,10 @@ class SettingsDialog(QDialog):
         add_zip.clicked.connect(self._on_add_zip_clicked)
         remove.clicked.connect(self._on_remove_clicked)
         browse.clicked.connect(self._on_browse_clicked)
+        workspace_browse.clicked.connect(self._on_workspace_browse_clicked)
+        add_model_folder.clicked.connect(self._on_add_model_folder_clicked)
+        remove_model_folder.clicked.connect(self._on_remove_model_folder_clicked)
+        self.workspace_combo.currentIndexChanged.connect(self._update_backend_fields)
         self.kind_combo.currentIndexChanged.connect(self._on_kind_combo_current_index_changed)
         self._update_backend_fields()
 
@@ -158,13 +213,18 @@ class SettingsDialog(QDialog):
         family = self.font_combo.currentFont().family()
         settings.editor_font.family = "" if family == system_family else family
         settings.editor_font.size = self.size_spin.value()
-        settings.backend.kind = BACKEND_KINDS[self.kind_combo.currentIndex()]  # type: ignore[assignment]
-        settings.backend.url = self.url_edit.text().strip()
-        settings.backend.model = self.model_edit.text().strip()
-        settings.backend.gguf_path = self.gguf_edit.text().strip()
-        settings.backend.think = self.think_check.isChecked()
-        settings.backend.connect_timeout = self.connect_spin.value()
-        settings.backend.idle_timeout = self.idle_spin.value()
+        self._keep_server_fields()
+        backend = settings.backend
+        backend.gguf_path = self.gguf_edit.text().strip()
+        backend.think = self.think_check.isChecked()
+        backend.connect_timeout = self.connect_spin.value()
+        backend.idle_timeout = self.idle_spin.value()
+        backend.context_size = self.context_spin.value()
+        backend.threads = self.threads_spin.value()
+        backend.workspace_mode = self.workspace_combo.currentData()
+        backend.workspace = self.workspace_edit.text().strip()
+        settings.model_folders = [self.model_folders_list.item(row).text()
+                                  for row in range(self.model_folders_list.count())]
         settings.remember_window = self.remember_window.isChecked()
         settings.remember_open_tabs = self.remember_tabs.isChecked()
         return settings
@@ -177,12 +237,23 @@ class SettingsDialog(QDialog):
     def _update_backend_fields(self) -> None:
         embedded = self.kind_combo.currentData() == "embedded"
         self.url_edit.setEnabled(not embedded)
+        self.model_edit.setEnabled(not embedded)
         self.gguf_edit.setEnabled(embedded)
+        self.workspace_edit.setEnabled(self.workspace_combo.currentData() == "project")
+
+    def _keep_server_fields(self) -> None:
+        """Put the URL and model fields into the settings of the backend they were shown for."""
+        backend = self._settings.backend
+        backend.url = self.url_edit.text().strip()
+        backend.model = self.model_edit.text().strip()
 
     def _on_kind_combo_current_index_changed(self, _index: int) -> None:
-        kind = str(self.kind_combo.currentData())
-        if self.url_edit.text().strip() in DEFAULT_URLS.values():
-            self.url_edit.setText(DEFAULT_URLS[kind])
+        # Each backend keeps its own URL and model: store the shown ones, show the new kind's.
+        self._keep_server_fields()
+        kind: BackendKind = self.kind_combo.currentData()
+        self._settings.backend.switch_to(kind)
+        self.url_edit.setText(self._settings.backend.url)
+        self.model_edit.setText(self._settings.backend.model)
         self._update_backend_fields()
 
     def _pick(self, dialog: QFileDialog, on_chosen: object) -> None:
@@ -203,6 +274,26 @@ class SettingsDialog(QDialog):
     def _on_remove_clicked(self) -> None:
         for item in self.roots_list.selectedItems():
             self.roots_list.takeItem(self.roots_list.row(item))
+
+    def _on_workspace_browse_clicked(self) -> None:
+        dialog = QFileDialog(self, "Pick the project folder")
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
+        self._pick(dialog, self.workspace_edit.setText)
+
+    def _on_add_model_folder_clicked(self) -> None:
+        dialog = QFileDialog(self, "Add a folder of GGUF models")
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
+        self._pick(dialog, self.add_model_folder)
+
+    def add_model_folder(self, folder: str) -> None:
+        if not self.model_folders_list.findItems(folder, Qt.MatchFlag.MatchExactly):
+            self.model_folders_list.addItem(folder)
+
+    def _on_remove_model_folder_clicked(self) -> None:
+        for item in self.model_folders_list.selectedItems():
+            self.model_folders_list.takeItem(self.model_folders_list.row(item))
 
     def _on_browse_clicked(self) -> None:
         dialog = QFileDialog(self, "Pick a GGUF model file", "", "GGUF models (*.gguf)")

@@ -34,7 +34,8 @@ def test_a_streamed_answer_shows_before_it_ends_and_stop_keeps_it(
     assert fake_ollama.wait_disconnected(5)
     roles = [(m.role, m.content) for m in pane.session.messages]
     assert roles == [("user", "greet me"), ("assistant", "Hello **world**"), ("notice", "Stopped.")]
-    assert pane.send_button.isVisibleTo(pane)
+    # The session says it is idle from the task's done callback, a loop turn after the task ends.
+    qtbot.waitUntil(lambda: pane.send_button.isVisibleTo(pane))
 
 
 def test_a_finished_answer_is_saved_and_listed(qtbot: QtBot, chat_window: ChatWindowFactory,
