@@ -12,13 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, hang, reply
-
 from studio.commands.eval import render
 from studio.evals.checks import Verdict
 from studio.evals.report import EvalResult, SkillReport
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, hang, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]

@@ -6,9 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, reply
 
 from studio.agent.approval import AutoApprover
 from studio.agent.session import SessionFactory, SessionSettings
@@ -24,6 +21,9 @@ from studio.evals.runner import EvalRunner
 from studio.llm.client import make_client
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 QUERIES = [TriggerQuery(f"please greet person {n}", True) for n in range(5)] + [

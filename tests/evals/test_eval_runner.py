@@ -11,9 +11,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fakes.fixtures import TOOL_MODEL
-from fakes.ollama import FakeOllama
-from fakes.script import Call, calls, error, hang, reply
 
 from studio.agent.approval import AutoApprover, DenyAllApprover
 from studio.agent.session import SessionFactory, SessionSettings
@@ -24,6 +21,9 @@ from studio.evals.runner import EvalRunner
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, error, hang, reply
 from tests.skills.helpers import frontmatter, write_skill
 
 QUERIES = (

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes.ggufwriter import write_gguf
-from fakes.hub import FakeHub, HubFile
 from pytestqt.qtbot import QtBot
 
 from studio.llm.hub import RECOMMENDED, format_size
 from studio.ui.dialogs.models import ModelsDialog
+from tests.fakes.ggufwriter import write_gguf
+from tests.fakes.hub import FakeHub, HubFile
 
 REPO = "tester/Tiny-GGUF"
 FILE = "tiny-q4_k_m.gguf"

@@ -10,7 +10,6 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
-from fakes.ggufwriter import write_gguf
 from pytestqt.qtbot import QtBot
 
 from studio.llm.embedded import EmbeddedEngine
@@ -19,6 +18,7 @@ from studio.ui.chat.first_run import SERVERS
 from studio.ui.chat.pane import ChatPane
 from studio.ui.dialogs.models import ModelsDialog
 from studio.ui.dialogs.settings_dialog import SettingsDialog
+from tests.fakes.ggufwriter import write_gguf
 from tests.ui.helpers import WindowFactory, open_dialog, run, start
 
 DEAD_URL = "http://127.0.0.1:9"
