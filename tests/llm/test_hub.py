@@ -171,6 +171,6 @@ def test_a_hostile_hub_cannot_name_a_file_outside_the_cache(hub: FakeHub, tmp_pa
 def test_a_hostile_hub_cannot_name_a_commit_or_checksum_that_is_a_path(
     hub: FakeHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("fakes.hub.COMMIT", "../../../../tmp")
+    monkeypatch.setattr("tests.fakes.hub.COMMIT", "../../../../tmp")
     with pytest.raises(HubError, match="cannot be right"):
         resolve(REPO, FILE)
