@@ -8,7 +8,6 @@ stays responsive however large the library is (why a process: see scan_process).
 from __future__ import annotations
 
 import collections
-import gc
 import logging
 import os
 import sys
@@ -22,6 +21,7 @@ from studio.skills.collection import Library
 from studio.skills.library import SkillRoot
 from studio.skills.scan_process import read_frames
 from studio.skills.summary import SkillSummary
+from studio.ui import collector
 
 log = logging.getLogger(__name__)
 
@@ -165,9 +165,8 @@ class LibraryLoader(QObject):
         for path, summaries in batch.items():
             self._library.add_skills(path, summaries)
         if batch:
-            # The summaries live as long as the library: freezing them keeps full collections of
-            # the cyclic GC from walking them again and again, which stalls the GUI for 30+ ms.
-            gc.freeze()
+            # The summaries live as long as the library (see studio.ui.collector).
+            collector.settle()
             self.progressed.emit(self._library.skill_count)
         while self._done and not any(path == self._done[0][0] for path, _ in self._found):
             path, error, folders = self._done.popleft()

@@ -32,7 +32,7 @@ from studio.settings import Settings, SettingsStore
 from studio.skills.collection import Library, Problem
 from studio.skills.library import standard_locations
 from studio.skills.search import INDEX_FILE
-from studio.ui import asyncqt
+from studio.ui import asyncqt, collector
 from studio.ui.chat.dock import ChatDock
 from studio.ui.controllers.autosaving import Autosaver
 from studio.ui.controllers.editors import EditorTabs
@@ -277,6 +277,8 @@ class MainWindow(QMainWindow):
 
     def start(self) -> None:
         """Scan every root (settings and command line); the window is already usable."""
+        # The window and what its start-up imported live as long as the process.
+        collector.settle()
         self.roots.start()
         self._update_library_hint()
         if self.store.problems:

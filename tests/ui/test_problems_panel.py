@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from studio.skills.collection import Problem
-from studio.skills.model import Diagnostic, Severity
-from studio.ui.models.problems_model import GROUP_ROLE, ProblemFilter, ProblemsModel
+from studio.skills.model import Diagnostic, Fix, Severity
+from studio.ui.models.problems_model import GROUP_ROLE, SYNC_ROWS, ProblemFilter, ProblemsModel
 from studio.ui.numbers import count_text
 from studio.ui.widgets.problems_panel import ProblemsPanel
 from tests.ui.helpers import WindowFactory, write_skill
@@ -103,6 +103,40 @@ def test_grouping_by_skill_is_a_tree_with_counts(qtbot: QtBot, problems: list[Pr
         "alpha", "beta"]
     model.sort(model.SKILL, Qt.SortOrder.DescendingOrder)
     assert model.index(0, model.SKILL).data() == "beta"
+
+
+def test_the_first_fixable_finding_follows_what_is_shown(qtbot: QtBot) -> None:
+    # Enough findings for the rebuild to run in slices; only every 997th has a fix, and the
+    # skills' names put the fixable ones in another order than the library's.
+    count = SYNC_ROWS * 2
+    fix = Fix("Move it under metadata")
+    findings = []
+    for number in range(count):
+        fixable = number % 997 == 5
+        diagnostic = Diagnostic("SK131" if fixable else "SK104", W if fixable else E,
+                                f"finding {number}", 1, 1, fix=fix if fixable else None)
+        findings.append((Path(f"/lib/s{number}"), f"skill-{count - number:06d}", [diagnostic]))
+    model = ProblemsModel()
+    model.set_findings(findings)
+    qtbot.waitUntil(lambda: not model.busy)
+
+    def first() -> str | None:
+        found = model.first_fixable()
+        return None if found is None else found.diagnostic.message
+
+    assert first() == "finding 5"
+    model.sort(model.SKILL, Qt.SortOrder.AscendingOrder)
+    qtbot.waitUntil(lambda: not model.busy)
+    assert first() == f"finding {max(n for n in range(count) if n % 997 == 5)}"
+    model.set_grouped(True)
+    qtbot.waitUntil(lambda: not model.busy)
+    assert first() == f"finding {max(n for n in range(count) if n % 997 == 5)}"
+    model.set_filter(ProblemFilter(code="SK104"))
+    qtbot.waitUntil(lambda: not model.busy)
+    assert first() is None
+    model.set_filter(ProblemFilter(text="finding 1999"))
+    qtbot.waitUntil(lambda: not model.busy)
+    assert first() == "finding 1999"
 
 
 def test_counts_are_grouped_as_the_locale_writes_them(qtbot: QtBot) -> None:

@@ -10,11 +10,9 @@ interpreted.
 
 from __future__ import annotations
 
-import gc
 import re
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from markdown_it import MarkdownIt
@@ -25,6 +23,7 @@ from pygments.lexer import Lexer
 from pygments.lexers import get_all_lexers, get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from studio.ui import collector
 from studio.ui.theme import is_dark
 
 LIGHT_CSS = """
@@ -74,9 +73,13 @@ def _lexer(language: str) -> Lexer | None:
 
 def warm_up() -> None:
     """Load the common lexers (a first use costs tens of milliseconds each); run it in a thread
-    so that the first code block of an answer does not stall the window."""
-    for language in COMMON_LANGUAGES:
-        _lexer(language)
+    so that the first code block of an answer does not stall the window. Their imports make tens
+    of thousands of objects that live as long as the process: a collection in the middle would
+    hold the interpreter lock, and so the window, for its whole walk; after, they are exempted."""
+    with collector.paused():
+        for language in COMMON_LANGUAGES:
+            _lexer(language)
+    collector.settle()
 
 
 @lru_cache(maxsize=256)
@@ -105,22 +108,6 @@ def _renderer() -> MarkdownIt:
         ["table", "strikethrough"])
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for one render. A render makes thousands of short-lived
-    tokens; a collection in the middle promotes the live ones to the old generation, and the full
-    collections that garbage then sets off stalled the window for 40-70 ms. Paused, the tokens
-    are freed by reference counting as soon as the render is over."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def _for_qt(rendered: str) -> str:
     # Qt draws table cell borders only with these attributes; CSS alone leaves them out.
     return rendered.replace("<table>", '<table cellspacing="0" cellpadding="4" width="100%">')
@@ -145,7 +132,7 @@ def _render(tokens: Sequence[Token]) -> str:
 
 def render_markdown(text: str) -> str:
     """`text` (Markdown, possibly cut off mid-stream) as HTML for a QTextDocument."""
-    with _collector_paused():
+    with collector.paused():
         tokens = _renderer().parse(text)
         _plain_if_open(tokens, _LINES.findall(text))
         return _render(tokens)
@@ -159,7 +146,7 @@ def render_finished_blocks(text: str, at_least: int) -> tuple[str, int, str]:
     line, so later text can no longer change it; the split is made only when the finished part
     is at least `at_least` characters long (else the first two values are "" and 0).
     """
-    with _collector_paused():
+    with collector.paused():
         tokens = _renderer().parse(text)
         lines = _LINES.findall(text)
         _plain_if_open(tokens, lines)

@@ -181,6 +181,7 @@ class ProblemsModel(QAbstractItemModel):
         self._slices.timeout.connect(self._advance)
         self._shown: list[int] = []
         self._groups: list[SkillGroup] = []
+        self._first_fix: int | None = None
         self._filter = ProblemFilter()
         self.grouped = False
         self.sort_column = -1
@@ -243,12 +244,9 @@ class ProblemsModel(QAbstractItemModel):
         return [_problem(self._row(number)) for number in self._shown_ids()]
 
     def first_fixable(self) -> Problem | None:
-        """The first finding shown that has a fix."""
-        for number in self._shown_ids():
-            row = self._row(number)
-            if row[0].fix is not None:
-                return _problem(row)
-        return None
+        """The first finding shown that has a fix (found while rebuilding: a walk over 40,000
+        findings after every sort or filter stalled the window)."""
+        return None if self._first_fix is None else _problem(self._row(self._first_fix))
 
     def group_codes(self, group: SkillGroup) -> list[str]:
         """The codes of a group's findings shown, in order."""
@@ -361,7 +359,10 @@ class ProblemsModel(QAbstractItemModel):
                                            _key(skills, stride, self.sort_column)),
                             reverse=reverse)
                 yield
+        order = (number for group in groups for number in group.rows) if self.grouped else shown
+        first_fix = yield from self._first_fixable_of(skills, stride, order)
         self.beginResetModel()
+        self._first_fix = first_fix
         self._skills, self._stride, self._all, self._haystacks = skills, stride, rows, haystacks
         if counts is not None:
             self.code_counts, self.severity_counts, self.fixable_count = counts
@@ -370,6 +371,15 @@ class ProblemsModel(QAbstractItemModel):
         self._groups = groups
         self.endResetModel()
         self.rebuilt.emit()
+
+    def _first_fixable_of(self, skills: list[SkillFindings], stride: int,
+                          order: Iterable[int]) -> Generator[None, None, int | None]:
+        for seen, number in enumerate(order, 1):
+            if skills[number // stride][2][number % stride].fix is not None:
+                return number
+            if seen % SLICE_ROWS == 0:
+                yield
+        return None
 
     def _haystacks_of(self, skills: list[SkillFindings], stride: int, rows: list[int],
                       haystacks: list[str] | None) -> Generator[None, None, list[str] | None]:
