@@ -55,9 +55,10 @@ class FileWatcher(QObject):
         """Watch many folders at once (a library may have thousands)."""
         self._folders.update(paths)
         watched = set(self._watcher.directories())
-        # A folder deleted and made again drops out of QFileSystemWatcher: add it again.
-        adding = [str(path) for path in dict.fromkeys(paths)
-                  if str(path) not in watched and path.is_dir()]
+        # A folder deleted and made again drops out of QFileSystemWatcher: add it again. One gone
+        # is simply refused by addPaths; asking first would stat thousands of folders on the
+        # window's thread after every scan.
+        adding = [str(path) for path in dict.fromkeys(paths) if str(path) not in watched]
         if adding:
             self._watcher.addPaths(adding)
 
