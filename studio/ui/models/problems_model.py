@@ -192,6 +192,10 @@ class ProblemsModel(QAbstractItemModel):
         self._shown: list[int] = []
         self._groups: list[SkillGroup] = []
         self._first_fix: int | None = None
+        # Made when first needed after a rebuild: a skill's number by its folder, and a group's
+        # row by its skill's number.
+        self._skill_numbers: dict[Path, int] | None = None
+        self._group_rows: dict[int, int] | None = None
         self._filter = ProblemFilter()
         self.grouped = False
         self.sort_column = -1
@@ -232,6 +236,7 @@ class ProblemsModel(QAbstractItemModel):
             self.beginResetModel()
             self.grouped = grouped
             self._groups = []
+            self._group_rows = None
             self.endResetModel()
             self._start(None)
 
@@ -373,6 +378,8 @@ class ProblemsModel(QAbstractItemModel):
         first_fix = yield from self._first_fixable_of(skills, stride, order)
         self.beginResetModel()
         self._first_fix = first_fix
+        self._skill_numbers = None if skills is not self._skills else self._skill_numbers
+        self._group_rows = None
         self._skills, self._stride, self._all, self._haystacks = skills, stride, rows, haystacks
         if counts is not None:
             self.code_counts, self.severity_counts, self.fixable_count = counts
@@ -451,19 +458,41 @@ class ProblemsModel(QAbstractItemModel):
         return self._groups[index.row()] if index.row() < len(self._groups) else None
 
     def index_of(self, problem: Problem) -> QModelIndex:
-        """Where `problem` is shown (column 0), or an invalid index."""
-        wanted = (problem.diagnostic, problem.directory, problem.skill_name)
-        if self.grouped:
-            for number, group in enumerate(self._groups):
-                if group.directory == problem.directory:
-                    for child, number in enumerate(group.rows):
-                        if self._row(number) == wanted:
-                            return self.createIndex(child, 0, number + 1)
+        """Where `problem` is shown (column 0), or an invalid index. Found through lookups made
+        once per rebuild: comparing it with each of 40,000 findings after every sort or filter
+        (to keep the selection) stalled the window."""
+        number = self._number_of(problem)
+        if number is None:
             return QModelIndex()
-        for place, number in enumerate(self._shown):
-            if self._row(number) == wanted:
-                return self.createIndex(place, 0, TOP)
-        return QModelIndex()
+        if self.grouped:
+            if self._group_rows is None:
+                self._group_rows = {group.rows[0] // self._stride: place
+                                    for place, group in enumerate(self._groups) if group.rows}
+            place = self._group_rows.get(number // self._stride)
+            if place is None:
+                return QModelIndex()
+            rows = self._groups[place].rows
+            return self.createIndex(rows.index(number), 0, place + 1) if number in rows \
+                else QModelIndex()
+        try:
+            return self.createIndex(self._shown.index(number), 0, TOP)
+        except ValueError:
+            return QModelIndex()
+
+    def _number_of(self, problem: Problem) -> int | None:
+        if self._skill_numbers is None:
+            self._skill_numbers = {directory: number
+                                   for number, (directory, _name, _found) in enumerate(self._skills)}
+        skill = self._skill_numbers.get(problem.directory)
+        if skill is None:
+            return None
+        _directory, name, diagnostics = self._skills[skill]
+        if name != problem.skill_name:
+            return None
+        for place, diagnostic in enumerate(diagnostics):
+            if diagnostic is problem.diagnostic or diagnostic == problem.diagnostic:
+                return skill * self._stride + place
+        return None
 
     # -- Qt's model interface -----------------------------------------------------------------------
 
