@@ -523,7 +523,11 @@ class ProblemsModel(QAbstractItemModel):
         return len(self.COLUMNS)
 
     def hasChildren(self, parent: Index = NO_PARENT) -> bool:
-        return self.rowCount(parent) > 0
+        # The tree asks this of every skill at each layout: answered without counting (a group
+        # always holds at least one finding).
+        if not parent.isValid():
+            return bool(self._groups if self.grouped else self._shown)
+        return self.grouped and parent.internalId() == TOP and parent.column() == 0
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
