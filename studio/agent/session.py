@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     import httpx
 
 __all__ = ["WORKSPACE_MODES", "ChatSession", "SessionFactory", "SessionSettings", "WorkspaceMode",
-           "make_executor", "session_prompt"]
+           "make_executor", "make_toolbox", "session_prompt"]
 
 # The user's last messages that rank the catalog's skills for a turn.
 _QUERY_TURNS = 3
@@ -119,19 +119,25 @@ class _SkillFolderExecutor(ToolExecutor):
         return directory.resolve()
 
 
+def make_toolbox(settings: SessionSettings, skills: Sequence[SkillSummary],
+                 overrides: Mapping[str, str] | None = None) -> SkillToolbox:
+    """The tools a session with `settings` offers over `skills`, described as the model sees them."""
+    workspace = (settings.workspace or Path.cwd()).resolve()
+    search = (SkillSearch(skills, settings.search_index)
+              if settings.search_index is not None else None)
+    # The author is the model, known once the session has connected (see `ChatSession._connect`).
+    drafts = DraftDesk(settings.create_in, settings.model or "model")
+    return SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts,
+                        descriptions=settings.tool_descriptions)
+
+
 def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], approver: Approver,
                   grants: Grants, audit: AuditLog | None, *,
                   overrides: Mapping[str, str] | None = None, home: Path | None = None,
                   support: Support | None = None) -> ToolExecutor:
     """The tools for `skills`, judged in the workspace `settings` chooses."""
-    workspace = (settings.workspace or Path.cwd()).resolve()
     kind = _SkillFolderExecutor if settings.workspace_mode == "skill" else ToolExecutor
-    search = (SkillSearch(skills, settings.search_index)
-              if settings.search_index is not None else None)
-    # The author is the model, known once the session has connected (see `ChatSession._connect`).
-    drafts = DraftDesk(settings.create_in, settings.model or "model")
-    toolbox = SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts,
-                           descriptions=settings.tool_descriptions)
+    toolbox = make_toolbox(settings, skills, overrides)
     return kind(toolbox, approver, grants, audit,
                 timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
                 support=support)
