@@ -125,7 +125,13 @@ class AgentPicker(QWidget):
         self._show_active()
 
     def _show_active(self) -> None:
-        index = self.combo.findData(self.active.name) if self.active is not None else 0
+        for row in range(1, self.combo.count()):
+            self.combo.setItemText(row, str(self.combo.itemData(row)))
+        agent = self.active
+        index = self.combo.findData(agent.name) if agent is not None else 0
+        if agent is not None and agent.model and index > 0:
+            # The model picker still shows the chat's own model: say which one the agent runs.
+            self.combo.setItemText(index, f"{agent.name} · {agent.model}")
         self.combo.setCurrentIndex(max(index, 0))
         self.rename_action.setEnabled(self.active is not None)
         self.delete_action.setEnabled(self.active is not None)

@@ -44,6 +44,12 @@ def preview_text(settings: SessionSettings, skills: list[SkillSummary]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _heading(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    return label
+
+
 class PromptsDialog(QDialog):
     """Edits the custom prompts of the settings and shows what the model will be sent.
 
@@ -58,7 +64,7 @@ class PromptsDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("promptsDialog")
         self.setWindowTitle("Custom prompts")
-        self.resize(900, 640)
+        self.resize(1150, 720)
         self._store = store
         self._next_turn = next_turn
         fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
@@ -72,16 +78,17 @@ class PromptsDialog(QDialog):
         for name, default in default_tool_descriptions().items():
             edit = QPlainTextEdit(prompts.tools.get(name, ""))
             edit.setPlaceholderText(default)
-            edit.setFixedHeight(edit.fontMetrics().lineSpacing() * 3 + 12)
+            edit.setFixedHeight(edit.fontMetrics().lineSpacing() * 4 + 12)
             edit.textChanged.connect(self._on_text_changed)
             self.tool_edits[name] = edit
             tools.addRow(name, edit)
         editors = QWidget()
         left = QVBoxLayout(editors)
         left.setContentsMargins(0, 0, 0, 0)
-        left.addWidget(QLabel("<b>Instructions</b> on using skills (blank: the studio's)"))
+        left.addWidget(_heading("<b>Instructions</b> on using skills (blank: the studio's, "
+                                "shown greyed)"))
         left.addWidget(self.instructions_edit, 1)
-        left.addWidget(QLabel("<b>Tool descriptions</b> (blank: the studio's)"))
+        left.addWidget(_heading("<b>Tool descriptions</b> (blank: the studio's)"))
         left.addLayout(tools)
 
         self.preview = QPlainTextEdit()
@@ -92,13 +99,13 @@ class PromptsDialog(QDialog):
         shown = QWidget()
         right = QVBoxLayout(shown)
         right.setContentsMargins(0, 0, 0, 0)
-        right.addWidget(QLabel("<b>What the model is sent</b> with the current catalog (a small "
-                               "model's context may leave skills out of it)"))
+        right.addWidget(_heading("<b>What the model is sent</b> with the current catalog and "
+                                 "agent (a small model's context may leave skills out of it)"))
         right.addWidget(self.preview, 1)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(editors)
         splitter.addWidget(shown)
-        splitter.setSizes([420, 480])
+        splitter.setSizes([500, 650])
 
         self.message = QLabel()
         self.message.setObjectName("fieldMessage")

@@ -63,7 +63,7 @@ def test_importing_a_good_agentfile_saves_and_picks_it_and_it_reaches_the_reques
                          {"temperature": 0.3, "stop": ["<end>"]})
     assert task.result() == expected and AgentStore().get("helper") == expected
     pane = window.chat.pane
-    assert pane.agent_picker.combo.currentText() == "helper"
+    assert pane.agent_picker.combo.currentText() == f"helper · {TOOL_MODEL}"
 
     fake_ollama.script(reply("ok"))
     run_turn(qtbot, pane, "hi")

@@ -69,6 +69,7 @@ def test_picking_an_agent_runs_the_next_turns_as_it_and_no_agent_goes_back(
     assert [picker.combo.itemText(i) for i in range(picker.combo.count())] == [NO_AGENT, "helper"]
 
     pick(qtbot, pane, "helper")
+    assert picker.combo.currentText() == f"helper · {OTHER_MODEL}"
     assert not pane.skills_button.isEnabled() and pane.skills_button.text() == "demo"
     assert "HELPER-SYSTEM-TEXT" in picker.combo.toolTip()
     fake_ollama.script(reply("as the helper"), reply("as myself"))
@@ -80,7 +81,7 @@ def test_picking_an_agent_runs_the_next_turns_as_it_and_no_agent_goes_back(
     assert "<name>demo</name>" in system and "<name>other-skill</name>" not in system
 
     pick(qtbot, pane, None)
-    assert pane.skills_button.isEnabled()
+    assert picker.combo.itemText(1) == "helper" and pane.skills_button.isEnabled()
     run_turn(qtbot, pane, "and now?")
     request = fake_ollama.chats[-1]
     assert request["model"] == TOOL_MODEL and "temperature" not in request.get("options", {})
@@ -145,7 +146,7 @@ def test_save_as_agent_checks_the_name_and_stores_the_current_setup(
     assert task.result() == expected
     assert AgentStore().get("tester") == expected
     assert pane.agent_picker.active == expected
-    assert pane.agent_picker.combo.currentText() == "tester"
+    assert pane.agent_picker.combo.currentText() == f"tester · {TOOL_MODEL}"
 
     # Saving the whole library's setup under a taken name asks before replacing.
     pick(qtbot, pane, None)
