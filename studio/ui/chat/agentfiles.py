@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QMainWindow
 
-from studio.agent.agentfile import AgentfileError, read_agentfile, to_agentfile
+from studio.agent.agentfile import AgentfileError, parse_agentfile, read_agentfile, to_agentfile
 from studio.agent.agents import AgentSpec
 from studio.fsutil import atomic_write_text
 from studio.settings import SettingsStore
@@ -136,10 +136,19 @@ class AgentFiles(QObject):
             await asyncqt.ask(information(self._window, "Agentfile not exported",
                                           f"{target} is a folder. Pick a file name."))
             return None
+        text = to_agentfile(spec)
+        if not _reads_back(text, spec, target.parent):
+            await asyncqt.ask(information(
+                self._window, "Agentfile not exported",
+                f"The agent {spec.name} cannot be written as an Agentfile that reads back the "
+                "same: a line of its system text ends in \"\"\", or a skill path or a parameter holds a line "
+                "break, or a parameter is not a number, a word or a list of them. Change the "
+                "agent, then export it again."))
+            return None
         if target.exists() and not await asyncqt.confirmed(overwrite_file(self._window, target)):
             return None
         try:
-            atomic_write_text(target, to_agentfile(spec))
+            atomic_write_text(target, text)
         except OSError as exc:
             await asyncqt.ask(information(
                 self._window, "Agentfile not exported",
@@ -167,6 +176,14 @@ class AgentFiles(QObject):
 
     def _on_export_action_triggered(self) -> None:
         self.tasks.spawn(self.export_agentfile())
+
+
+def _reads_back(text: str, spec: AgentSpec, base: Path) -> bool:
+    """Whether the Agentfile `text` reads back as `spec` (the format has no escapes)."""
+    try:
+        return parse_agentfile(text, spec.name, base).spec == spec
+    except AgentfileError:
+        return False
 
 
 def _insert_before_settings(menus: Menus, actions: list[QAction]) -> None:

@@ -144,6 +144,21 @@ def test_export_reads_back_as_the_same_agent_and_asks_before_replacing(
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("exported")] == [target.name]
 
 
+def test_an_agent_the_format_cannot_hold_is_not_exported(
+        qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama,
+        tmp_path: Path) -> None:
+    AgentStore().save(AgentSpec("quoting", TOOL_MODEL, system='Quote with """\nThen stop.'))
+    window = chat_window()
+    choose = start(window.chat.pane.agent_picker.choose("quoting"))
+    qtbot.waitUntil(choose.done)
+    task = start(window.chat.agent_files.export_to(tmp_path / "x.agentfile"))
+    box = open_dialog(qtbot, QMessageBox)
+    assert "reads back the same" in box.text()
+    click(box, QMessageBox.StandardButton.Ok)
+    qtbot.waitUntil(task.done)
+    assert task.result() is None and not (tmp_path / "x.agentfile").exists()
+
+
 def test_without_an_agent_the_chats_setup_is_exported(
         qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama,
         tmp_path: Path, chat_skills: Path) -> None:
