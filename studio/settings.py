@@ -120,6 +120,19 @@ class WindowSettings:
 
 
 @dataclass(slots=True)
+class PromptSettings:
+    """What the model is told, where the user wants other words than the studio's.
+
+    Attributes:
+        instructions: the system prompt's instructions on using skills (blank: the studio's).
+        tools: a tool's name -> its description for the model (a blank one: the studio's).
+    """
+
+    instructions: str = ""
+    tools: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
 class Settings:
     roots: list[str] = field(default_factory=list)
     # Folders searched for GGUF models besides the usual places (`studio.llm.discovery`).
@@ -128,6 +141,7 @@ class Settings:
     editor_font: EditorFont = field(default_factory=EditorFont)
     backend: BackendSettings = field(default_factory=BackendSettings)
     window: WindowSettings = field(default_factory=WindowSettings)
+    prompts: PromptSettings = field(default_factory=PromptSettings)
     open_tabs: list[str] = field(default_factory=list)
     remember_window: bool = True
     remember_open_tabs: bool = True
@@ -141,6 +155,9 @@ class Settings:
             "editor_font": _section_data(self.editor_font),
             "backend": _section_data(self.backend),
             "window": _section_data(self.window),
+            "prompts": {"instructions": self.prompts.instructions,
+                        "tools": {name: text for name, text in self.prompts.tools.items()
+                                  if text.strip()}},
             "open_tabs": list(self.open_tabs),
             "remember_window": self.remember_window,
             "remember_open_tabs": self.remember_open_tabs,
@@ -283,6 +300,8 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
         reader.text(window, "geometry", "", "window."), reader.text(window, "state", "", "window.")
     )
 
+    settings.prompts = _prompts(data, reader)
+
     known = set(Settings().to_data())
     for key in data:
         if key not in known:
@@ -310,6 +329,18 @@ def _servers(backend: dict[str, Any], reader: _Reader) -> dict[str, ServerChoice
         servers[kind] = ServerChoice(reader.text(entry, "url", DEFAULT_URLS[kind], prefix),
                                      reader.text(entry, "model", "", prefix))
     return servers
+
+
+def _prompts(data: dict[str, Any], reader: _Reader) -> PromptSettings:
+    section = reader.section(data, "prompts", {"instructions", "tools"})
+    tools = section.get("tools", {})
+    if tools is None:
+        tools = {}
+    if not isinstance(tools, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in tools.items()):
+        reader.bad("prompts.tools", "a mapping of tool names to descriptions", tools)
+        tools = {}
+    return PromptSettings(reader.text(section, "instructions", "", "prompts."), dict(tools))
 
 
 def _workspace_mode(backend: dict[str, Any], where: Path, problems: list[str]) -> WorkspaceMode:

@@ -37,4 +37,6 @@ def scratch_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         ("STUDIO_CACHE_DIR", "studio-cache"),
     ):
         monkeypatch.setenv(var, str(home / sub))
+    # The user's own skill folders stay out of the tests.
+    monkeypatch.delenv("STUDIO_SKILLS", raising=False)
     yield home

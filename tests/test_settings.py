@@ -13,6 +13,7 @@ from studio.settings import (
     DEFAULT_URLS,
     BackendSettings,
     EditorFont,
+    PromptSettings,
     Settings,
     SettingsStore,
     load_settings,
@@ -185,3 +186,13 @@ def test_a_bad_servers_entry_is_reported_and_the_rest_kept(tmp_path: Path) -> No
     assert "lmstudio" not in servers
     assert any("backend.servers.lmstudio" in p for p in result.problems)
     assert any("backend.servers.openai.model" in p for p in result.problems)
+
+
+def test_custom_prompts_round_trip_and_blank_tool_descriptions_are_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "settings.yaml"
+    settings = Settings()
+    settings.prompts = PromptSettings("Use skills.", {"run_skill_script": "Run it.", "read_skill_file": " "})
+    save_settings(settings, path)
+    loaded = load_settings(path)
+    assert loaded.problems == []
+    assert loaded.settings.prompts == PromptSettings("Use skills.", {"run_skill_script": "Run it."})

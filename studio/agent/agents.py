@@ -133,3 +133,13 @@ class AgentStore:
         except OSError as exc:
             raise AgentError(f"cannot save the agent {spec.name!r} to {path}: {exc}") from None
         return path
+
+    def delete(self, name: str) -> None:
+        """Forget the agent `name` (nothing happens when there is none)."""
+        path = self._path(name)
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise AgentError(f"cannot delete the agent {name!r} at {path}: {exc.strerror}") from None

@@ -98,13 +98,31 @@ class Error:
     kind: Literal["error"] = "error"
 
 
+_ENDINGS = {"answered": "Done", "round-limit": "Stopped at the round limit",
+            "repeated-call": "Stopped: the same call again", "cancelled": "Cancelled",
+            "error": "Ended with an error"}
+
+
 @dataclass(frozen=True, slots=True)
 class Done:
+    """The end of a turn. `rounds` counts the requests to the model; `model` is the model of the
+    last one ("" when none was made), which a skill's `model:` may have switched mid-turn."""
+
     reason: Literal["answered", "round-limit", "repeated-call", "cancelled", "error"]
     text: str = ""
     rounds: int = 0
     usage: dict[str, Any] = field(default_factory=dict)
+    model: str = ""
     kind: Literal["done"] = "done"
+
+    def summary(self) -> str:
+        """How the turn ended, for a person: "Done · qwen3:0.6b · 3 rounds"."""
+        parts = [_ENDINGS[self.reason]]
+        if self.model:
+            parts.append(self.model)
+        if self.rounds:
+            parts.append(f"{self.rounds} round{'s' if self.rounds != 1 else ''}")
+        return " · ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,6 +162,7 @@ class Agent:
         usage: dict[str, Any] = {}
         retry = ""  # why this round is asked again, constrained: the model's own call failed
         trimmed = False  # the user was told that the oldest turns are left out
+        asked = ""  # the model of the last request: `Done` says which model answered
         for round_number in range(1, self.config.max_rounds + 1):
             # Read each round: activating a skill with `model:` switches the chat's model mid-turn.
             model = self.config.model
@@ -188,13 +189,14 @@ class Agent:
                         "answer). Shorten the message, pin fewer skills, or pick a model with a longer "
                         "context."
                     )
-                    yield Done("error", answer, round_number, usage)
+                    yield Done("error", answer, round_number, usage, model=asked)
                     return
             options = dict(self.config.options)
             if constrained or forced:
                 caps = [options.pop(key) for key in ("max_tokens", "num_predict")
                         if isinstance(options.get(key), int)]
                 options["max_tokens"] = min([*caps, FORCED_MAX_TOKENS])
+            asked = model
             if constrained:
                 schema = reply_schema(tools, require_call=forced)
                 hint = format_hint(tools, require_call=forced)
@@ -213,14 +215,14 @@ class Agent:
             except HTTPError as exc:
                 if not constrained:
                     yield Error(exc.user_message)
-                    yield Done("error", answer, round_number)
+                    yield Done("error", answer, round_number, model=asked)
                     return
                 self._can_constrain = False
                 yield Notice(f"the server refused a constrained reply ({exc.user_message}); going on without")
                 continue
             except LLMError as exc:
                 yield Error(exc.user_message)
-                yield Done("error", answer, round_number)
+                yield Done("error", answer, round_number, model=asked)
                 return
             usage = reply.usage or usage
             text, calls = reply.text, reply.calls
@@ -239,7 +241,7 @@ class Agent:
                         f"({len(text):,} characters, at most {FORCED_MAX_TOKENS} tokens). Ask again, or "
                         "pick a larger model."
                     )
-                    yield Done("error", answer, round_number, usage)
+                    yield Done("error", answer, round_number, usage, model=asked)
                     return
                 if isinstance(parsed, str):
                     text, calls = parsed, []
@@ -265,7 +267,7 @@ class Agent:
             )
             answer = text
             if not calls:
-                yield Done("answered", answer, round_number, usage)
+                yield Done("answered", answer, round_number, usage, model=asked)
                 return
             for call in calls:
                 key = _call_key(call)
@@ -276,7 +278,7 @@ class Agent:
                         f"{REPEAT_LIMIT} times in a row"
                     )
                     yield Notice(message)
-                    yield Done("repeated-call", answer, round_number, usage)
+                    yield Done("repeated-call", answer, round_number, usage, model=asked)
                     return
                 yield ToolCallRequested(
                     call.id, call.name, dict(call.arguments),
@@ -297,7 +299,7 @@ class Agent:
         yield Notice(
             f"stopped after {self.config.max_rounds} rounds of tool calls without a final answer"
         )
-        yield Done("round-limit", answer, self.config.max_rounds, usage)
+        yield Done("round-limit", answer, self.config.max_rounds, usage, model=asked)
 
     async def _read(self, stream: AsyncIterator[StreamEvent], reply: _Reply,
                     constrained: bool) -> AsyncIterator[Event]:

@@ -28,9 +28,10 @@ How to use skills:
 """
 
 
-def system_prompt(skills: Sequence[SkillSummary], extra: str | None = None) -> tuple[str, list[str]]:
+def system_prompt(skills: Sequence[SkillSummary], extra: str | None = None, *,
+                  instructions: str = "") -> tuple[str, list[str]]:
     """The system prompt, and the names of the skills left out of it (they would not load)."""
-    fitted = fit_system_prompt(skills, None, extra=extra)
+    fitted = fit_system_prompt(skills, None, extra=extra, instructions=instructions)
     return fitted.text, list(fitted.skipped)
 
 
@@ -70,14 +71,15 @@ def fit_system_prompt(
     keep: Collection[str] = (),
     extra: str | None = None,
     share: float = CATALOG_SHARE,
+    instructions: str = "",
 ) -> SystemPrompt:
     """The system prompt for a model with `context_length` tokens (None: unknown, nothing is left
     out): its catalog takes at most `share` of them, keeping the skills named in `keep` (pinned,
     being tried) and then those most relevant to `query` (the user's message, or the recent
-    conversation)."""
+    conversation). `instructions` replace the default ones (INSTRUCTIONS) when not blank."""
     budget = int(context_length * share) if context_length else None
     catalog = build_catalog(skills, budget=budget, query=query, keep=keep)
-    parts = [INSTRUCTIONS, catalog.xml]
+    parts = [instructions.strip() + "\n" if instructions.strip() else INSTRUCTIONS, catalog.xml]
     if extra:
         parts.append(extra)
     return SystemPrompt(

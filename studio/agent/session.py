@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     import httpx
 
 __all__ = ["WORKSPACE_MODES", "ChatSession", "SessionFactory", "SessionSettings", "WorkspaceMode",
-           "make_executor"]
+           "make_executor", "make_toolbox", "session_prompt"]
 
 # The user's last messages that rank the catalog's skills for a turn.
 _QUERY_TURNS = 3
@@ -71,6 +71,11 @@ class SessionSettings:
             with why); `update_skill` changes skills where they are, after approval.
         keep: skills the catalog always holds, however small the model's context (pinned ones;
             skills being tried, the session's `overrides`, are kept too).
+        system: an agent's system text, put first in the system prompt ("" for none).
+        instructions: replace the system prompt's instructions on using skills (blank: the
+            studio's, `studio.agent.prompt.INSTRUCTIONS`).
+        tool_descriptions: a tool's name -> the description the model is given instead of the
+            studio's (blank: the studio's).
     """
 
     backend: str = "ollama"
@@ -89,6 +94,22 @@ class SessionSettings:
     search_index: Path | None = None
     create_in: Path | None = None
     keep: tuple[str, ...] = ()
+    system: str = ""
+    instructions: str = ""
+    tool_descriptions: Mapping[str, str] = field(default_factory=dict)
+
+
+def session_prompt(settings: SessionSettings,
+                   skills: Sequence[SkillSummary]) -> tuple[str, list[str]]:
+    """The system prompt a session with `settings` starts with (the agent's system text, the
+    instructions and the whole catalog), and the skills left out as they would not load."""
+    prompt, skipped = system_prompt(skills, instructions=settings.instructions)
+    return _after_system(settings, prompt), skipped
+
+
+def _after_system(settings: SessionSettings, prompt: str) -> str:
+    system = settings.system.strip()
+    return f"{system}\n\n{prompt}" if system else prompt
 
 
 class _SkillFolderExecutor(ToolExecutor):
@@ -98,18 +119,25 @@ class _SkillFolderExecutor(ToolExecutor):
         return directory.resolve()
 
 
+def make_toolbox(settings: SessionSettings, skills: Sequence[SkillSummary],
+                 overrides: Mapping[str, str] | None = None) -> SkillToolbox:
+    """The tools a session with `settings` offers over `skills`, described as the model sees them."""
+    workspace = (settings.workspace or Path.cwd()).resolve()
+    search = (SkillSearch(skills, settings.search_index)
+              if settings.search_index is not None else None)
+    # The author is the model, known once the session has connected (see `ChatSession._connect`).
+    drafts = DraftDesk(settings.create_in, settings.model or "model")
+    return SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts,
+                        descriptions=settings.tool_descriptions)
+
+
 def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], approver: Approver,
                   grants: Grants, audit: AuditLog | None, *,
                   overrides: Mapping[str, str] | None = None, home: Path | None = None,
                   support: Support | None = None) -> ToolExecutor:
     """The tools for `skills`, judged in the workspace `settings` chooses."""
-    workspace = (settings.workspace or Path.cwd()).resolve()
     kind = _SkillFolderExecutor if settings.workspace_mode == "skill" else ToolExecutor
-    search = (SkillSearch(skills, settings.search_index)
-              if settings.search_index is not None else None)
-    # The author is the model, known once the session has connected (see `ChatSession._connect`).
-    drafts = DraftDesk(settings.create_in, settings.model or "model")
-    toolbox = SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts)
+    toolbox = make_toolbox(settings, skills, overrides)
     return kind(toolbox, approver, grants, audit,
                 timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
                 support=support)
@@ -132,8 +160,7 @@ class ChatSession:
                  approver: Approver, *, server: ModelServer, grants: Grants,
                  audit: AuditLog | None, history: Sequence[Message] = (),
                  overrides: Mapping[str, str] | None = None, home: Path | None = None,
-                 support: Support | None = None, agents: AgentStore | None = None,
-                 system: str = "") -> None:
+                 support: Support | None = None, agents: AgentStore | None = None) -> None:
         self.settings = settings
         self.agents = agents
         self.server = server
@@ -141,10 +168,7 @@ class ChatSession:
                                       overrides=overrides, home=home, support=support)
         self._skills = list(skills)
         self._keep = {*settings.keep, *(overrides or {})}
-        self._system = system
-        prompt, self.skipped = system_prompt(self._skills)
-        if system:
-            prompt = f"{system}\n\n{prompt}"
+        prompt, self.skipped = session_prompt(settings, self._skills)
         self.messages: list[Message] = [Message("system", prompt), *history]
         self.left_out: tuple[str, ...] = ()
         self._agent: Agent | None = None
@@ -194,9 +218,9 @@ class ChatSession:
         named = {name for name in agent.executor.toolbox.names
                  if said and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", said[-1])}
         fitted = fit_system_prompt(self._skills, agent.context_length, query=" ".join(said),
-                                   keep=self._keep | named)
-        text = f"{self._system}\n\n{fitted.text}" if self._system else fitted.text
-        self.messages[0] = Message("system", text)
+                                   keep=self._keep | named,
+                                   instructions=self.settings.instructions)
+        self.messages[0] = Message("system", _after_system(self.settings, fitted.text))
         left_out = set(fitted.left_out)
         agent.offered = [name for name in agent.executor.toolbox.names if name not in left_out]
         changed = fitted.left_out != self.left_out
@@ -242,11 +266,11 @@ class SessionFactory:
 
     def session(self, settings: SessionSettings, skills: Sequence[SkillSummary], *,
                 history: Sequence[Message] = (),
-                overrides: Mapping[str, str] | None = None, system: str = "") -> ChatSession:
+                overrides: Mapping[str, str] | None = None) -> ChatSession:
         return ChatSession(settings, skills, self.approver, server=self.server,
                            grants=self.grants, audit=self.audit, history=history,
                            overrides=overrides, home=self._home, support=self._support,
-                           agents=self.agents, system=system)
+                           agents=self.agents)
 
     async def close(self) -> None:
         """Stop the embedded engine, if one was started."""

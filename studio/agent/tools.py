@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 import zipfile
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from studio.agent.drafts import DRAFT_TOOL_NAMES, DraftDesk
@@ -55,7 +55,8 @@ class SkillToolbox:
 
     `overrides` maps a skill name to SKILL.md text that replaces the file on disk (the editor's
     unsaved text when the user clicks "Try in chat"). `search` offers `search_skills`; `drafts`
-    offers `create_skill` and `update_skill`.
+    offers `create_skill` and `update_skill`. `descriptions` maps a tool's name to the
+    description the model is given instead of the studio's (blank: the studio's).
     """
 
     def __init__(
@@ -66,8 +67,11 @@ class SkillToolbox:
         *,
         search: SkillSearch | None = None,
         drafts: DraftDesk | None = None,
+        descriptions: Mapping[str, str] | None = None,
     ) -> None:
         self.workspace = workspace
+        self.descriptions = {name: text.strip() for name, text in (descriptions or {}).items()
+                             if text.strip()}
         self.overrides = dict(overrides or {})
         self.search = search
         self.drafts = drafts
@@ -111,6 +115,10 @@ class SkillToolbox:
         """The tools' specs; their `skill` parameter lists the skills in `offered` (the catalog's,
         when it was fitted to a small context: 400 names would fill it on their own), or all."""
         names = self.names if offered is None else [name for name in self.names if name in offered]
+        return [replace(spec, description=self.descriptions.get(spec.name, spec.description))
+                for spec in self._default_specs(names)]
+
+    def _default_specs(self, names: list[str]) -> list[ToolSpec]:
         skill_param = {"type": "string", "enum": names, "description": "the skill's name"}
         return [
             ToolSpec(
@@ -153,6 +161,10 @@ class SkillToolbox:
             *([self.search.spec()] if self.search is not None else []),
             *(self.drafts.specs() if self.drafts is not None else []),
         ]
+
+    def default_descriptions(self) -> dict[str, str]:
+        """Each tool's own description, before `descriptions` replace any."""
+        return {spec.name: spec.description for spec in self._default_specs([])}
 
     def repair_call(self, call: ToolCall) -> ToolCall:
         """The call a small model meant: one naming a skill as the tool is `activate_skill` of
@@ -314,3 +326,10 @@ def _read_from_zip(entry: SkillEntry, relative: PurePosixPath) -> str:
             raise ToolError(f"there is no file {relative} in skill {entry.name!r}") from None
         with archive.open(info) as handle:
             return _as_text(handle.read(READ_CAP + 1), str(relative))
+
+
+def default_tool_descriptions() -> dict[str, str]:
+    """Every tool's own description (search and drafts included), by the tool's name: what a
+    custom description in the settings replaces."""
+    toolbox = SkillToolbox([], Path(), search=SkillSearch([], None), drafts=DraftDesk(None, ""))
+    return toolbox.default_descriptions()

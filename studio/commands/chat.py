@@ -12,6 +12,7 @@ import json
 import signal
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -44,9 +45,13 @@ from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
 from studio.paths import cache_dir, config_dir, data_dir
 from studio.policy import AuditLog, Grants
+from studio.settings import PromptSettings, load_settings
 from studio.skills.library import standard_locations
 from studio.skills.search import INDEX_FILE
 from studio.skills.targets import collect
+
+# Bytes of `--system @FILE`: instructions, not a book.
+MAX_INSTRUCTIONS = 64 * 1024
 
 
 def register(subparsers: Any) -> None:
@@ -77,6 +82,10 @@ def register(subparsers: Any) -> None:
                         help="run the agent an Agentfile describes (Ollama's format): its model, "
                         "system text, parameters and only its skills; --model, --skills and "
                         "--option still win")
+    parser.add_argument("--system", metavar="TEXT|@FILE",
+                        help="instructions on using skills that replace the studio's (and the "
+                        "settings' `prompts.instructions`) for this run; @FILE reads them from a "
+                        "UTF-8 file")
     parser.add_argument("--workspace", type=Path, default=None,
                         help="the project folder the tool policy protects (default: here)")
     parser.add_argument("--workspace-mode", choices=WORKSPACE_MODES, default="project",
@@ -335,10 +344,43 @@ def _agentfile(args: argparse.Namespace, renderer: Renderer) -> Agentfile | None
     return agent
 
 
+def _instructions(given: str | None, renderer: Renderer) -> str | None:
+    """`--system`: the text, or the text of the file after an @; None when not given."""
+    if given is None or not given.startswith("@"):
+        return given
+    path = Path(given[1:]).expanduser()
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_INSTRUCTIONS + 1)
+        if len(data) > MAX_INSTRUCTIONS:
+            raise ValueError(f"it is over {MAX_INSTRUCTIONS // 1024} KiB; instructions that long "
+                             "leave no room for the conversation")
+        return data.decode("utf-8")
+    except OSError as exc:
+        problem = exc.strerror or str(exc)
+    except UnicodeDecodeError as exc:
+        problem = f"it is not UTF-8 text (byte {exc.start})"
+    except ValueError as exc:
+        problem = str(exc)
+    renderer.note(f"studio chat: --system {given}: cannot use {path}: {problem}")
+    raise SystemExit(2)
+
+
+def _prompts(renderer: Renderer) -> PromptSettings:
+    """The custom prompts the settings file holds (the defaults when it cannot be read)."""
+    loaded = load_settings()
+    for problem in loaded.problems:
+        renderer.note(f"studio chat: {problem}")
+    return loaded.settings.prompts
+
+
 def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile | None = None,
-                     skill_paths: Sequence[Path] = ()) -> SessionSettings:
-    """The core session's settings from the command line (and the Agentfile it names)."""
+                     skill_paths: Sequence[Path] = (),
+                     prompts: PromptSettings | None = None) -> SessionSettings:
+    """The core session's settings from the command line (and the Agentfile it names, and the
+    custom prompts: the settings', with `--system` in them)."""
     spec = agent.spec if agent is not None else None
+    prompts = prompts if prompts is not None else PromptSettings()
     return SessionSettings(
         backend=args.backend, url=url or "", model=args.model or (spec.model if spec else ""),
         think=args.think,
@@ -349,16 +391,24 @@ def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile
         options={**(spec.parameters if spec else {}), **parse_options(args.option)},
         keep=tuple(args.pin), search_index=cache_dir() / INDEX_FILE,
         create_in=getattr(args, "create_in", None) or first_writable_folder(list(skill_paths)),
+        system=spec.system if spec else "",
+        instructions=prompts.instructions,
+        tool_descriptions=dict(prompts.tools),
     )
 
 
 async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
     history = load_history(args.history)
     agent = _agentfile(args, renderer)
+    prompts = _prompts(renderer)
+    given = _instructions(args.system, renderer)
+    if given is not None:
+        prompts = replace(prompts, instructions=given)
     workspace = (args.workspace or Path.cwd()).resolve()
     skill_paths = _skill_paths(args, workspace, agent)
     try:
-        settings = session_settings(args, _server_url(args.url, renderer), agent, skill_paths)
+        settings = session_settings(args, _server_url(args.url, renderer), agent, skill_paths,
+                                    prompts)
     except LLMError as exc:
         renderer.show(Error(exc.user_message))
         return 1
@@ -375,8 +425,7 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
         sessions = SessionFactory(approver, http, grants=Grants(config_dir() / "grants.yaml"),
                                   audit=AuditLog(data_dir() / "audit.jsonl"), agents=AgentStore())
         try:
-            session = sessions.session(settings, collected.skills, history=history,
-                                       system=agent.spec.system if agent is not None else "")
+            session = sessions.session(settings, collected.skills, history=history)
             if session.skipped:
                 renderer.show(Notice("left out of the catalog (they would not load): "
                                      + ", ".join(session.skipped)))

@@ -35,11 +35,16 @@ STANDARD_PROJECT_LOCATIONS = (".agents/skills", ".claude/skills")
 STANDARD_USER_LOCATIONS = ("~/.agents/skills", "~/.claude/skills", "~/.codex/skills")
 
 
+def env_roots() -> list[Path]:
+    """The folders STUDIO_SKILLS lists (separated like PATH, as OLLAMA_SKILLS), existing or not."""
+    return [Path(p).expanduser() for p in os.environ.get("STUDIO_SKILLS", "").split(os.pathsep) if p]
+
+
 def standard_locations(project: Path | None = None, home: Path | None = None) -> list[Path]:
     """The places agents look for skills, for the app to offer as roots (existing or not), and
     those STUDIO_SKILLS lists (separated like PATH, as OLLAMA_SKILLS)."""
     home = home if home is not None else Path.home()
-    found = [Path(p).expanduser() for p in os.environ.get("STUDIO_SKILLS", "").split(os.pathsep) if p]
+    found = env_roots()
     if project is not None:
         found.extend(project / rel for rel in STANDARD_PROJECT_LOCATIONS)
     found.extend(home / rel[2:] for rel in STANDARD_USER_LOCATIONS)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from studio import __version__
 from studio.paths import cache_dir
 from studio.settings import SettingsStore
+from studio.skills.library import env_roots
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
 from studio.ui.chat.asyncgens import AsyncGenHooks
 from studio.ui.mainwindow import MainWindow
@@ -81,6 +82,18 @@ def split_paths(paths: list[str]) -> tuple[list[Path], list[Path]]:
     return roots, to_open
 
 
+def startup_roots(paths: list[str]) -> tuple[list[Path], list[Path]]:
+    """(roots, skills to open) of a new window: the command line's (`split_paths`), then the
+    folders STUDIO_SKILLS lists that exist; like the command line's, they are not saved in the
+    settings."""
+    roots, to_open = split_paths(paths)
+    for path in env_roots():
+        resolved = path.resolve()
+        if resolved.is_dir() and resolved not in roots:
+            roots.append(resolved)
+    return roots, to_open
+
+
 async def main(app: QApplication, paths: list[str], settings_path: Path | None = None) -> int:
     """Own the window's life: show it, work until it closes, then cancel what is left."""
     loop = asyncio.get_running_loop()
@@ -88,7 +101,7 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     # Closing the last window would quit Qt's event loop, and with it qasync's, while this coroutine
     # is still closing connections and waiting for cancelled tasks; main ends the app, not Qt.
     app.setQuitOnLastWindowClosed(False)
-    roots, to_open = split_paths(paths)
+    roots, to_open = startup_roots(paths)
     store = SettingsStore(settings_path)
     window = MainWindow(store, cache_path=cache_dir() / SCAN_CACHE_FILE, session_roots=roots)
     closed: asyncio.Future[None] = loop.create_future()

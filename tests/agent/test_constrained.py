@@ -88,7 +88,8 @@ async def test_a_model_without_tools_is_held_to_a_valid_call_by_ollamas_format(
     assert second[-2]["content"] == ACTIVATE_DEMO and second[-1]["content"].startswith(
         "Result of activate_skill:")
     assert [e.text for e in events if isinstance(e, TextDelta)] == ["Hello!"]
-    assert events[-1] == Done("answered", "Hello!", 2, events[-1].usage)  # type: ignore[union-attr]
+    assert events[-1] == Done("answered", "Hello!", 2, events[-1].usage,  # type: ignore[union-attr]
+                            model=PLAIN_MODEL)
 
 
 async def test_llama_cpp_gets_the_schema_as_a_json_schema_response_format_with_a_token_cap(
@@ -187,7 +188,8 @@ async def test_a_failed_call_is_asked_again_constrained(
     assert "tools" in after and "format" not in after
     assert any(isinstance(e, Notice) and "was not valid" in e.message for e in events)
     assert [(e.tool, e.constrained) for e in requested(events)] == [("activate_skill", True)]
-    assert events[-1] == Done("answered", "Hello", 3, events[-1].usage)  # type: ignore[union-attr]
+    assert events[-1] == Done("answered", "Hello", 3, events[-1].usage,  # type: ignore[union-attr]
+                            model=TOOL_MODEL)
 
 
 async def test_a_server_that_ignores_the_schema_is_asked_again_without_it(
@@ -198,7 +200,8 @@ async def test_a_server_that_ignores_the_schema_is_asked_again_without_it(
     events = await run_all(agent, messages)
     assert "format" in fake_ollama.chats[0] and "format" not in fake_ollama.chats[1]
     assert any(isinstance(e, Notice) and "did not hold the model" in e.message for e in events)
-    assert events[-1] == Done("answered", "Hello there", 2, events[-1].usage)  # type: ignore[union-attr]
+    assert events[-1] == Done("answered", "Hello there", 2, events[-1].usage,  # type: ignore[union-attr]
+                            model=PLAIN_MODEL)
 
 
 def test_studio_chat_marks_a_constrained_call() -> None:
@@ -220,7 +223,8 @@ async def test_a_server_that_refuses_the_schema_is_asked_again_without_it(
     assert "format" in fake_ollama.chats[0]
     assert "format" not in fake_ollama.chats[1] and "tools" not in fake_ollama.chats[1]
     assert any(isinstance(e, Notice) and "refused a constrained reply" in e.message for e in events)
-    assert events[-1] == Done("answered", "hi", 2, events[-1].usage)  # type: ignore[union-attr]
+    assert events[-1] == Done("answered", "hi", 2, events[-1].usage,  # type: ignore[union-attr]
+                            model=PLAIN_MODEL)
 
 
 async def test_without_skills_a_model_without_tools_just_chats(

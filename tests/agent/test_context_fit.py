@@ -88,7 +88,8 @@ async def test_400_skills_and_a_4096_token_model_first_request_fits_and_holds_th
     notices = [e.message for e in events if isinstance(e, Notice)]
     assert any(f"{400 - len(included)} skills did not fit" in n and "pin it" in n for n in notices)
     assert [e.status for e in events if isinstance(e, ToolFinished)] == ["ok"]
-    assert events[-1] == Done("answered", "42.2 km", 2, events[-1].usage)  # type: ignore[union-attr]
+    assert events[-1] == Done("answered", "42.2 km", 2, events[-1].usage,  # type: ignore[union-attr]
+                            model=TOOL_MODEL)
 
 
 async def test_without_a_known_context_every_skill_is_offered(

@@ -96,7 +96,8 @@ async def test_a_plain_answer_streams(
     agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, AutoApprover())
     events = await run_all(agent, messages)
     assert [e.text for e in events if isinstance(e, TextDelta)] == ["Hel", "lo"]
-    assert events[-1] == Done("answered", "Hello", 1, events[-1].usage)  # type: ignore[union-attr]
+    assert events[-1] == Done("answered", "Hello", 1, events[-1].usage,  # type: ignore[union-attr]
+                            model=TOOL_MODEL)
     sent = fake_ollama.chats[0]
     assert {t["function"]["name"] for t in sent["tools"]} == {
         "activate_skill",
@@ -227,7 +228,8 @@ async def test_a_model_without_tools_gets_its_replies_constrained_to_a_call_or_a
     assert "tools" not in sent
     assert len(sent["format"]["oneOf"]) == 4
     assert [e.text for e in events if isinstance(e, TextDelta)] == ["plain"]
-    assert events[-1] == Done("answered", "plain", 1, events[-1].usage)  # type: ignore[union-attr]
+    assert events[-1] == Done("answered", "plain", 1, events[-1].usage,  # type: ignore[union-attr]
+                            model=PLAIN_MODEL)
 
 
 async def test_server_errors_become_an_error_event(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -106,6 +107,16 @@ def test_split_paths_opens_skills_and_adds_roots(skills_root: Path, zip_root: Pa
         [str(skills_root), str(zip_root), str(skills_root / "web-search" / "SKILL.md")])
     assert roots == [skills_root, zip_root, skills_root / "web-search"]
     assert to_open == [skills_root / "web-search"]
+
+
+def test_studio_skills_folders_that_exist_are_added_as_roots(
+        skills_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    other = tmp_path / "more-skills"
+    other.mkdir()
+    listed = [str(other), str(tmp_path / "missing"), str(skills_root), ""]
+    monkeypatch.setenv("STUDIO_SKILLS", os.pathsep.join(listed))
+    roots, to_open = studio_app.startup_roots([str(skills_root)])
+    assert roots == [skills_root, other] and to_open == []
 
 
 def test_the_excepthook_logs_and_tells(qtbot: QtBot, caplog: pytest.LogCaptureFixture,

@@ -21,7 +21,7 @@ from studio.llm.discovery import LocalModel, find_models
 from studio.llm.errors import LLMError
 from studio.llm.hub import format_size
 from studio.llm.types import ModelInfo
-from studio.settings import DEFAULT_URLS, BackendSettings
+from studio.settings import DEFAULT_URLS, BackendSettings, PromptSettings
 
 BACKEND_LABELS = {"ollama": "Ollama", "openai": "OpenAI-compatible", "embedded": "Embedded"}
 # Plain Python threads, not qasync's QThread executor: its threads outlive the loop that made them.
@@ -94,14 +94,18 @@ def url_for(settings: BackendSettings, kind: str) -> str:
     return saved or DEFAULT_URLS.get(kind, "")
 
 
-def turn_settings(settings: BackendSettings, model: str, think: bool) -> SessionSettings:
+def turn_settings(settings: BackendSettings, model: str, think: bool,
+                  prompts: PromptSettings | None = None) -> SessionSettings:
     """The core session's settings for a turn in the studio: the model picked, the backend and
-    timeouts from Settings, and the workspace mode Settings choose ("skill" unless changed)."""
+    timeouts from Settings, the workspace mode Settings choose ("skill" unless changed), and
+    the custom prompts."""
     folder = settings.workspace.strip()
+    prompts = prompts if prompts is not None else PromptSettings()
     return SessionSettings(
         backend=settings.kind, url=url_for(settings, settings.kind), model=model, think=think,
         connect_timeout=settings.connect_timeout, idle_timeout=settings.idle_timeout,
         workspace_mode=settings.workspace_mode, workspace=Path(folder).expanduser() if folder else None,
+        instructions=prompts.instructions, tool_descriptions=dict(prompts.tools),
     )
 
 

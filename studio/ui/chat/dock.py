@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
 from studio.settings import SettingsStore
 from studio.skills.collection import Library
 from studio.skills.summary import SkillSummary
+from studio.ui.chat.agentfiles import AgentFiles
 from studio.ui.chat.pane import ChatPane
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.dialogs.audit import AuditDialog
@@ -102,6 +103,8 @@ class ChatDock(QObject):
         menus.tools.addSeparator()
         menus.tools.addAction(self.approvals_action)
         menus.tools.addAction(self.audit_action)
+        self.agent_files = AgentFiles(window, self.pane.agent_picker, store, self.pane.next_turn,
+                                      self.dock, menus, self.pane.tasks)
 
         tabs = editors.tabs
         self.try_button = QToolButton()

@@ -33,13 +33,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.session import SessionFactory
+from studio.agent.agents import AgentSpec
+from studio.agent.session import SessionFactory, SessionSettings
 from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown
 from studio.fsutil import atomic_write_text
 from studio.llm.errors import LLMError
 from studio.settings import BACKEND_KINDS, BackendKind, SettingsStore
 from studio.skills.summary import SkillSummary
 from studio.ui import asyncqt
+from studio.ui.chat.agent_picker import AgentPicker
 from studio.ui.chat.backend import (
     BACKEND_LABELS,
     Backend,
@@ -199,6 +201,8 @@ class ChatPane(QWidget):
 
         self.transcript = Transcript()
         self.session = ChatSession(self.store, self.transcript, self.sessions, self)
+        self.agent_picker = AgentPicker(self.sessions.agents, self.skills, self._setup_as_agent,
+                                        self.tasks)
 
         self.input = PromptEdit()
         self.input.setObjectName("chatInput")
@@ -241,6 +245,7 @@ class ChatPane(QWidget):
         layout.addWidget(self.server_message)
         layout.addWidget(self.first_run)
         layout.addLayout(chats)
+        layout.addWidget(self.agent_picker)
         layout.addLayout(skills_row)
         layout.addWidget(self.transcript, 1)
         layout.addLayout(bottom)
@@ -275,6 +280,8 @@ class ChatPane(QWidget):
         self.stop_button.clicked.connect(self.stop)
         self.session.busy_changed.connect(self._on_session_busy_changed)
         self.session.chat_saved.connect(self._on_session_chat_saved)
+        self.agent_picker.agent_changed.connect(self._update_skills_button)
+        self.agent_picker.problem_found.connect(self._on_agent_picker_problem_found)
 
         # Lexers compile their patterns on first use; do it now, away from the window's thread.
         threading.Thread(target=warm_up, name="lexer-warm-up", daemon=True).start()
@@ -478,6 +485,8 @@ class ChatPane(QWidget):
         return skills, overrides
 
     def _skills_text(self) -> str:
+        if self.agent_picker.skills is not None:
+            return ", ".join(self.agent_picker.skill_names()) or "None"
         if self._chosen is None:
             count = sum(1 for s in self.skills.library_skills() if s.loadable)
             return f"All in the library ({count})"
@@ -494,7 +503,11 @@ class ChatPane(QWidget):
     def _update_skills_button(self) -> None:
         text = self._skills_text()
         self.skills_button.setText(text)
-        self.skills_button.setToolTip(f"The model sees: {text}")
+        agent = self.agent_picker.active
+        chooses = agent is not None and self.agent_picker.skills is not None
+        self.skills_button.setEnabled(not chooses)
+        self.skills_button.setToolTip(f"The model sees: {text}" + (
+            f" (the agent {agent.name}'s skills)" if chooses and agent is not None else ""))
         self._update_placeholder()
 
     def _on_skills_menu_about_to_show(self) -> None:
@@ -594,10 +607,12 @@ class ChatPane(QWidget):
         self.chat_combo.setCurrentIndex(self.chat_list.row_of(chat.id if chat else None))
 
     def _update_placeholder(self) -> None:
-        if self._chosen is None:
+        chosen = (tuple(self.agent_picker.skill_names()) if self.agent_picker.skills is not None
+                  else self._chosen)
+        if chosen is None:
             seen = "the catalog of every loadable skill in the library"
-        elif self._chosen:
-            seen = "these skills: " + ", ".join(self._chosen)
+        elif chosen:
+            seen = "these skills: " + ", ".join(chosen)
         else:
             seen = "no skills"
         self.transcript.set_placeholder(
@@ -622,8 +637,25 @@ class ChatPane(QWidget):
         choice = self.current_model()
         skills, overrides = self.resolve_skills()
         think = self.think_check.isChecked() and self.think_check.isEnabled()
-        settings = turn_settings(backend, choice.name if choice is not None else "", think)
-        return TurnSetup(settings, skills, overrides, self._chosen)
+        settings = turn_settings(backend, choice.name if choice is not None else "", think,
+                                 self.settings_store.settings.prompts)
+        return self.agent_picker.apply(TurnSetup(settings, skills, overrides, self._chosen))
+
+    def next_turn(self) -> tuple[SessionSettings, list[SkillSummary]]:
+        """The settings and skills the next turn would run with (what the prompt preview shows)."""
+        setup = self._setup()
+        return setup.settings, setup.skills
+
+    def _setup_as_agent(self) -> AgentSpec:
+        """The chat's own setup as an unnamed agent: the model picked and the skills chosen
+        (none for the whole library)."""
+        choice = self.current_model()
+        folders = (() if self._chosen is None
+                   else tuple(str(s.directory) for s in self.resolve_skills()[0]))
+        return AgentSpec("", choice.name if choice is not None else "", folders)
+
+    def _on_agent_picker_problem_found(self, message: str) -> None:
+        self.transcript.add_notice(message, "error")
 
     def send(self, text: str | None = None) -> asyncio.Task[None] | None:
         """Send `text` (or what is typed) as the next message; the turn's task, or None."""

@@ -245,6 +245,9 @@ class ChatSession(QObject):
             self._cards[event.call_id] = self.transcript.add_card(record)
         elif isinstance(event, Done):
             self._save_agent_messages(messages)
+            if event.model:
+                # Shown, not saved: which model answered matters while trying skills.
+                self.transcript.add_notice(event.summary(), "done")
         elif isinstance(event, Nested):
             self._show_fork_event(event)
         else:

@@ -228,7 +228,9 @@ class AssistantItem(QFrame):
 class NoticeItem(QLabel):
     def __init__(self, text: str, kind: str, parent: QWidget | None = None) -> None:
         super().__init__(text, parent)
-        self.setObjectName("errorNotice" if kind == "error" else "notice")
+        self.setObjectName({"error": "errorNotice", "done": "doneNotice"}.get(kind, "notice"))
+        if kind == "done":
+            self.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
