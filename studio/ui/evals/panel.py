@@ -145,9 +145,11 @@ class EvalsPanel(QWidget):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
         self.approve_combo = QComboBox()
-        self.approve_combo.addItem("Commands the policy asks about: run in the sandbox", True)
-        self.approve_combo.addItem("Commands the policy asks about: deny", False)
-        self.approve_combo.setToolTip("Blocked commands stay blocked either way")
+        self.approve_combo.addItem("Run asked commands", True)
+        self.approve_combo.addItem("Deny asked commands", False)
+        self.approve_combo.setToolTip("What the run answers when the policy asks about a "
+                                      "command: run it in the sandbox, or deny it. Blocked "
+                                      "commands stay blocked either way.")
         self.status = QLabel()
         self.status.setObjectName("evalStatus")
         self.status.setWordWrap(True)
@@ -196,7 +198,7 @@ class EvalsPanel(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.edit_tabs)
         split.addWidget(self.result_tabs)
-        split.setSizes([260, 440])
+        split.setSizes([200, 500])
         split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)

@@ -11,9 +11,11 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -194,6 +196,10 @@ class ResultsView(QWidget):
         header = self.evals_view.horizontalHeader()
         for column in (EvalResultsModel.WITH, EvalResultsModel.WITHOUT):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        for view, columns in ((self.evals_view, (0, 1)), (self.triggers_view, (1, 2, 3, 4, 5))):
+            for column in columns:
+                view.horizontalHeader().setSectionResizeMode(
+                    column, QHeaderView.ResizeMode.ResizeToContents)
         self.verdicts = QLabel()
         self.verdicts.setObjectName("evalVerdicts")
         self.verdicts.setWordWrap(True)
@@ -201,19 +207,21 @@ class ResultsView(QWidget):
         self.transcript = Transcript()
         self.transcript.set_placeholder("Pick a result to see its transcript.")
 
+        verdicts = QScrollArea()
+        verdicts.setWidget(self.verdicts)
+        verdicts.setWidgetResizable(True)
+        verdicts.setFrameShape(QFrame.Shape.NoFrame)
         tables = QSplitter(Qt.Orientation.Vertical)
         tables.addWidget(self.triggers_view)
         tables.addWidget(self.evals_view)
-        detail = QWidget()
-        detail_layout = QVBoxLayout(detail)
-        detail_layout.setContentsMargins(0, 0, 0, 0)
-        detail_layout.addWidget(self.verdicts)
-        detail_layout.addWidget(self.transcript, 1)
+        detail = QSplitter(Qt.Orientation.Vertical)
+        detail.addWidget(verdicts)
+        detail.addWidget(self.transcript)
+        detail.setSizes([150, 300])
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(tables)
         split.addWidget(detail)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setSizes([560, 460])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         top = QHBoxLayout()
