@@ -78,9 +78,13 @@ def test_editing_a_table_saves_valid_json_keeps_unknown_keys_and_undoes(
     panel.undo_stack.undo()
     assert json.loads((folder / "triggers.json").read_text())[1]["should_trigger"] is False
     assert panel.triggers_problems.isHidden()
-    panel.undo_stack.undo()
-    panel.undo_stack.undo()
+    # Ctrl+Z in a table undoes its edits, not the SKILL.md's.
+    panel.edit_tabs.setCurrentIndex(0)
+    panel.evals_view.setFocus()
+    qtbot.keyClick(panel.evals_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(panel.evals_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert json.loads((folder / "evals.json").read_text()) == EVALS
+    assert not panel.tab.dirty
 
 
 def test_a_bad_cell_is_pointed_at_with_its_code_as_it_is_typed(
