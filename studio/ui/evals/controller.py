@@ -56,7 +56,13 @@ class EvalsTabs(QObject):
         tab.views.setTabToolTip(tab.views.indexOf(panel), "Does the skill trigger, and does it "
                                 "do the job, on your model: its evals and trigger queries")
         tab.views.currentChanged.connect(lambda _index, which=tab: self._on_views_changed(which))
-        tab.destroyed.connect(lambda _object=None, which=tab: self.panels.pop(which, None))
+        tab.destroyed.connect(lambda _object=None, which=tab: self._on_tab_destroyed(which))
+
+    def _on_tab_destroyed(self, tab: SkillEditorTab) -> None:
+        """A closed skill's run stops with its tab."""
+        panel = self.panels.pop(tab, None)
+        if panel is not None:
+            panel.cancel()
 
     def _on_views_changed(self, tab: SkillEditorTab) -> None:
         panel = self.panels.get(tab)

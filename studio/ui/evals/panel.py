@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache, skill_hash
@@ -483,7 +484,9 @@ class EvalsPanel(QWidget):
             report.problems.append(exc.user_message if isinstance(exc, LLMError) else str(exc))
         except asyncio.CancelledError:
             report.cancelled = True
-            self._finish(report, history=False)
+            # The tab may be gone: closing it is what cancelled the run.
+            if isValid(self):
+                self._finish(report, history=False)
             raise
         self._finish(report, history)
 

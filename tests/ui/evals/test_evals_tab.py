@@ -236,3 +236,18 @@ def test_improve_shows_variants_and_applies_one_undoably(
     assert panel.tab.dirty
     panel.tab.undo()
     assert panel.tab.doc.skill.description == original and not panel.tab.dirty
+
+
+def test_closing_the_skill_stops_its_run(
+    chat_window: ChatWindowFactory, chat_skills: Path, fake_ollama: FakeOllama, qtbot: QtBot
+) -> None:
+    write_evals(chat_skills)
+    window = chat_window()
+    panel = open_panel(window, chat_skills)
+    fake_ollama.script(hang())
+    task = panel.run()
+    assert task is not None
+    qtbot.waitUntil(lambda: "trigger 1/2" in panel.status.text(), timeout=30000)
+    closing = window.tasks.spawn(window.editors.close_tab(panel.tab))
+    qtbot.waitUntil(lambda: closing.done() and task.done(), timeout=30000)
+    assert task.cancelled() and window.evals.panels == {}
