@@ -128,11 +128,11 @@ def _f1(precision: float | None, recall: float | None) -> float:
 
 async def _measure(runner: EvalRunner, target: SkillSummary, catalog: Sequence[SkillSummary],
                    report: SkillReport, queries: Sequence[TriggerQuery], runs: int) -> TriggerReport:
-    if not queries:
-        return TriggerReport(runs)
-    await runner.triggers(target, catalog, queries, runs, report)
-    assert report.trigger is not None
-    return report.trigger
+    measured = TriggerReport(runs)
+    if queries:
+        await runner.triggers(target, catalog, queries, runs, report)
+        measured = report.trigger or measured
+    return measured
 
 
 async def _variant(runner: EvalRunner, target: SkillSummary, catalog: Sequence[SkillSummary],
