@@ -283,8 +283,8 @@ class EvalsPanel(QWidget):
         self._validate()
         self.show_history()
         if read_only:
-            self._say("This skill is read-only (in an archive): its evals can be seen, not "
-                      "edited or run here.")
+            self._say("This skill is read-only (in an archive): copy it into a folder of "
+                      "skills to write and run its evals.")
         for button in (self.run_button, self.without_button, self.improve_button):
             button.setEnabled(not read_only)
 
