@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTabWidget,
     QToolButton,
@@ -201,10 +202,20 @@ class EvalsPanel(QWidget):
         split.addWidget(self.result_tabs)
         split.setSizes([200, 500])
         split.setChildrenCollapsible(False)
+        body = QWidget()
+        body_layout = QVBoxLayout(body)
+        body_layout.setContentsMargins(4, 4, 4, 4)
+        body_layout.addLayout(buttons)
+        body_layout.addWidget(split, 1)
+        # Scrolled rather than squeezed: the editor tab, and so the window, must not have to be
+        # as large as the tables, results and chart together.
+        scroll = QScrollArea()
+        scroll.setWidget(body)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(buttons)
-        layout.addWidget(split, 1)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll)
 
         self.run_button.clicked.connect(self._on_run_button_clicked)
         self.without_button.clicked.connect(self._on_without_button_clicked)
