@@ -34,7 +34,7 @@ from shiboken6 import isValid
 
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache, skill_hash
-from studio.evals.editing import EditableFile, EvalsFile, TriggersFile
+from studio.evals.editing import EVAL_COLUMNS, EditableFile, EvalsFile, TriggersFile
 from studio.evals.files import EvalFileError, read_evals, read_triggers
 from studio.evals.history import EvalHistory, HistoryEntry
 from studio.evals.improve import improve_description
@@ -225,6 +225,9 @@ class EvalsPanel(QWidget):
         for view in (self.evals_view, self.triggers_view):
             view.undo_requested.connect(self.undo_stack.undo)
             view.redo_requested.connect(self.undo_stack.redo)
+            view.delegate.closeEditor.connect(self._validate)
+        self.evals_view.delegate.draft_changed.connect(self._on_evals_draft_changed)
+        self.triggers_view.delegate.draft_changed.connect(self._on_triggers_draft_changed)
         self.reload()
 
     # -- building ---------------------------------------------------------------------------------
@@ -339,6 +342,25 @@ class EvalsPanel(QWidget):
         self._validate()
         # The skill's own problems include its eval files': the Problems panel follows.
         self.tab.doc.validate_now()
+
+    def _check_draft(self, file: EditableFile, change: Change) -> None:
+        """Check the file as it would be with what is being typed, without keeping or saving it."""
+        if file.problem:
+            return
+        before = file.snapshot()
+        try:
+            if change():
+                self._validate()
+        finally:
+            file.restore(before)
+
+    def _on_evals_draft_changed(self, row: int, column: int, text: str) -> None:
+        self._check_draft(self.evals,
+                          lambda: self.evals.set_cell(row, EVAL_COLUMNS[column], text))
+
+    def _on_triggers_draft_changed(self, row: int, column: int, text: str) -> None:
+        if column == 0:
+            self._check_draft(self.triggers, lambda: self.triggers.set_query(row, text))
 
     def _validate(self) -> None:
         for file, label, problems in (

@@ -23,6 +23,7 @@ from PySide6.QtGui import QBrush, QColor, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QLineEdit,
     QPlainTextEdit,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -188,14 +189,33 @@ class TriggersTableModel(_FileModel):
         return False
 
 
-class MultiLineDelegate(QStyledItemDelegate):
-    """Edits a cell in a plain-text box, where Enter starts a new line; leaving it commits."""
+class CellDelegate(QStyledItemDelegate):
+    """Edits a cell: in a plain-text box (where Enter starts a new line) for the columns given,
+    in a line otherwise; leaving it commits. What is typed is told as it is typed.
+
+    Signals:
+        draft_changed: (int row, int column, str) the text in a cell's editor, before it is
+            committed.
+    """
+
+    draft_changed = Signal(int, int, str)
+
+    def __init__(self, multiline_columns: tuple[int, ...], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._multiline = multiline_columns
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:
-        editor = QPlainTextEdit(parent)
-        editor.setTabChangesFocus(True)
-        editor.setMinimumHeight(option.rect.height() * 3)
-        return editor
+        row, column = index.row(), index.column()
+        if column not in self._multiline:
+            editor = super().createEditor(parent, option, index)
+            if isinstance(editor, QLineEdit):
+                editor.textEdited.connect(lambda text: self.draft_changed.emit(row, column, text))
+            return editor
+        box = QPlainTextEdit(parent)
+        box.setTabChangesFocus(True)
+        box.setMinimumHeight(option.rect.height() * 3)
+        box.textChanged.connect(lambda: self.draft_changed.emit(row, column, box.toPlainText()))
+        return box
 
     def setEditorData(self, editor: QWidget, index: Index) -> None:
         if isinstance(editor, QPlainTextEdit):
@@ -211,6 +231,9 @@ class MultiLineDelegate(QStyledItemDelegate):
 
     def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
                              index: Index) -> None:
+        if not isinstance(editor, QPlainTextEdit):
+            super().updateEditorGeometry(editor, option, index)
+            return
         rect = option.rect
         rect.setHeight(max(rect.height(), editor.minimumHeight()))
         editor.setGeometry(rect)
@@ -219,6 +242,9 @@ class MultiLineDelegate(QStyledItemDelegate):
 class EvalTable(QTableView):
     """A table of an eval file whose Undo and Redo keys go to the Evals tab's own undo stack
     (the window's Undo undoes in SKILL.md).
+
+    Attributes:
+        delegate: edits its cells, and tells what is typed in them.
 
     Signals:
         undo_requested, redo_requested: the user pressed the keys.
@@ -236,9 +262,8 @@ class EvalTable(QTableView):
                              | QAbstractItemView.EditTrigger.EditKeyPressed
                              | QAbstractItemView.EditTrigger.AnyKeyPressed)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self._delegate = MultiLineDelegate(self)
-        for column in multiline_columns:
-            self.setItemDelegateForColumn(column, self._delegate)
+        self.delegate = CellDelegate(multiline_columns, self)
+        self.setItemDelegate(self.delegate)
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and (

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QPlainTextEdit, QToolButton
 from pytestqt.qtbot import QtBot
 
 from studio.ui.chat.cards import ToolCard
@@ -100,6 +100,27 @@ def test_a_bad_cell_is_pointed_at_with_its_code_as_it_is_typed(
     model.setData(model.index(1, 1), "Now with a prompt")
     assert panel.evals_problems.isHidden()
     assert model.index(1, 1).data(Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_what_is_typed_is_checked_before_it_is_committed(
+    chat_window: ChatWindowFactory, chat_skills: Path, qtbot: QtBot
+) -> None:
+    folder = write_evals(chat_skills)
+    panel = open_panel(chat_window(), chat_skills)
+    panel.add_eval()
+    assert "EV001" in panel.evals_problems.text()
+    view = panel.evals_view
+    view.edit(panel.evals_model.index(1, 1))
+    qtbot.waitUntil(lambda: view.findChild(QPlainTextEdit) is not None)
+    editor = view.findChild(QPlainTextEdit)
+    assert editor is not None
+    editor.setPlainText("Typed, not yet committed")
+    assert panel.evals_problems.isHidden()
+    assert json.loads((folder / "evals.json").read_text())["evals"][1]["prompt"] == ""
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: view.findChild(QPlainTextEdit) is None or not editor.isVisible())
+    assert "EV001" in panel.evals_problems.text()
+    assert panel.evals_model.index(1, 1).data() == ""
 
 
 def test_a_file_that_is_not_json_is_shown_read_only_and_left_alone(
