@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QSpinBox,
     QSplitter,
     QTabWidget,
     QToolButton,
@@ -146,6 +147,11 @@ class EvalsPanel(QWidget):
                                        "queries that went wrong, and measure each")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
+        self.runs_box = QSpinBox()
+        self.runs_box.setRange(1, 20)
+        self.runs_box.setPrefix("Runs: ")
+        self.runs_box.setToolTip("How many times each query and eval runs: a small model's "
+                                 "choices vary from run to run")
         self.approve_combo = QComboBox()
         self.approve_combo.addItem("Run asked commands", True)
         self.approve_combo.addItem("Deny asked commands", False)
@@ -196,6 +202,7 @@ class EvalsPanel(QWidget):
             buttons.addWidget(button)
         buttons.addWidget(self.progress)
         buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.runs_box)
         buttons.addWidget(self.approve_combo)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.edit_tabs)
@@ -462,16 +469,17 @@ class EvalsPanel(QWidget):
             self._say("Add a trigger query or an eval first.")
             return None
         cases = evals.evals if evals is not None else ()
-        total = (len(triggers or ()) + len(cases) * (2 if without else 1))
+        runs = self.runs_box.value()
+        total = (len(triggers or ()) + len(cases) * (2 if without else 1)) * runs
 
         async def work() -> None:
             if triggers:
-                await runner.triggers(target, catalog, triggers, 1, report)
+                await runner.triggers(target, catalog, triggers, runs, report)
             if cases:
-                await runner.outcomes(target, [target], cases, 1, report, report.evals, "with")
+                await runner.outcomes(target, [target], cases, runs, report, report.evals, "with")
                 if without:
                     report.without_skill = []
-                    await runner.outcomes(target, [], cases, 1, report, report.without_skill,
+                    await runner.outcomes(target, [], cases, runs, report, report.without_skill,
                                           "without")
 
         return self._start(work(), report, total)

@@ -40,8 +40,14 @@ def summary_text(report: SkillReport) -> str:
     parts = []
     trigger = report.trigger
     if trigger is not None:
-        parts.append(f"Triggers: precision {percent(trigger.precision)}, recall "
-                     f"{percent(trigger.recall)} over {len(trigger.queries)} query runs")
+        text = (f"Triggers: precision {percent(trigger.precision)}, recall "
+                f"{percent(trigger.recall)} over {len(trigger.queries)} query runs")
+        if trigger.runs > 1:
+            spread = trigger.spread()
+            text += " (run by run: " + ", ".join(
+                f"{name} {percent(figure.mean)} ± {percent(figure.stdev)}"
+                for name, figure in spread.items()) + ")"
+        parts.append(text)
     if report.evals:
         passed = sum(r.passed for r in report.evals)
         text = f"Evals: {passed} of {len(report.evals)} passed ({percent(pass_rate(report.evals))})"

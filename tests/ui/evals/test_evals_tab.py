@@ -272,3 +272,17 @@ def test_closing_the_skill_stops_its_run(
     closing = window.tasks.spawn(window.editors.close_tab(panel.tab))
     qtbot.waitUntil(lambda: closing.done() and task.done(), timeout=30000)
     assert task.cancelled() and window.evals.panels == {}
+
+
+def test_several_runs_show_each_run_and_the_spread(
+    chat_window: ChatWindowFactory, chat_skills: Path, fake_ollama: FakeOllama, qtbot: QtBot
+) -> None:
+    write_evals(chat_skills, evals={"evals": []})
+    panel = open_panel(chat_window(), chat_skills)
+    panel.runs_box.setValue(2)
+    # Query by query, run by run: the greeting is picked once of twice, the notes never.
+    fake_ollama.script(ACTIVATE, reply("Hi"), reply("no"), reply("no"))
+    panel.run()
+    wait_run(qtbot, panel)
+    assert panel.results.triggers_model.rowCount() == 4
+    assert "(run by run: precision 100% ± 0%, recall 50% ± 50%)" in panel.results.summary.text()
