@@ -61,7 +61,7 @@ def test_editing_a_table_saves_valid_json_keeps_unknown_keys_and_undoes(
 ) -> None:
     folder = write_evals(chat_skills)
     panel = open_panel(chat_window(), chat_skills)
-    model = panel.evals_model
+    model = panel.files.evals_model
     assert model.rowCount() == 1 and model.index(0, 3).data() == "contains: hello from the skill"
     model.setData(model.index(0, 1), "Say hello twice")
     model.setData(model.index(0, 3), "contains: hello\nThe answer is friendly\nexit_code: 0")
@@ -70,19 +70,19 @@ def test_editing_a_table_saves_valid_json_keeps_unknown_keys_and_undoes(
     assert saved["evals"][0]["prompt"] == "Say hello twice"
     assert saved["evals"][0]["expectations"] == [{"contains": "hello"}, "The answer is friendly",
                                                  {"exit_code": 0}]
-    triggers = panel.triggers_model
+    triggers = panel.files.triggers_model
     triggers.setData(triggers.index(1, 1), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
     assert json.loads((folder / "triggers.json").read_text())[1]["should_trigger"] is True
     # Both queries should trigger now: precision cannot be measured, and the tab says so.
-    assert "EV005" in panel.triggers_problems.text()
-    panel.undo_stack.undo()
+    assert "EV005" in panel.files.triggers_problems.text()
+    panel.files.undo_stack.undo()
     assert json.loads((folder / "triggers.json").read_text())[1]["should_trigger"] is False
-    assert panel.triggers_problems.isHidden()
+    assert panel.files.triggers_problems.isHidden()
     # Ctrl+Z in a table undoes its edits, not the SKILL.md's.
-    panel.edit_tabs.setCurrentIndex(0)
-    panel.evals_view.setFocus()
-    qtbot.keyClick(panel.evals_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    qtbot.keyClick(panel.evals_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    panel.files.setCurrentIndex(0)
+    panel.files.evals_view.setFocus()
+    qtbot.keyClick(panel.files.evals_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(panel.files.evals_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert json.loads((folder / "evals.json").read_text()) == EVALS
     assert not panel.tab.dirty
 
@@ -92,13 +92,13 @@ def test_a_bad_cell_is_pointed_at_with_its_code_as_it_is_typed(
 ) -> None:
     write_evals(chat_skills)
     panel = open_panel(chat_window(), chat_skills)
-    panel.add_eval()
-    model = panel.evals_model
+    panel.files.add_eval()
+    model = panel.files.evals_model
     assert model.rowCount() == 2
-    assert "EV001" in panel.evals_problems.text() and "evals[1].prompt" in panel.evals_problems.text()
+    assert "EV001" in panel.files.evals_problems.text() and "evals[1].prompt" in panel.files.evals_problems.text()
     assert model.index(1, 1).data(Qt.ItemDataRole.BackgroundRole) is not None
     model.setData(model.index(1, 1), "Now with a prompt")
-    assert panel.evals_problems.isHidden()
+    assert panel.files.evals_problems.isHidden()
     assert model.index(1, 1).data(Qt.ItemDataRole.BackgroundRole) is None
 
 
@@ -107,20 +107,20 @@ def test_what_is_typed_is_checked_before_it_is_committed(
 ) -> None:
     folder = write_evals(chat_skills)
     panel = open_panel(chat_window(), chat_skills)
-    panel.add_eval()
-    assert "EV001" in panel.evals_problems.text()
-    view = panel.evals_view
-    view.edit(panel.evals_model.index(1, 1))
+    panel.files.add_eval()
+    assert "EV001" in panel.files.evals_problems.text()
+    view = panel.files.evals_view
+    view.edit(panel.files.evals_model.index(1, 1))
     qtbot.waitUntil(lambda: view.findChild(QPlainTextEdit) is not None)
     editor = view.findChild(QPlainTextEdit)
     assert editor is not None
     editor.setPlainText("Typed, not yet committed")
-    assert panel.evals_problems.isHidden()
+    assert panel.files.evals_problems.isHidden()
     assert json.loads((folder / "evals.json").read_text())["evals"][1]["prompt"] == ""
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: view.findChild(QPlainTextEdit) is None or not editor.isVisible())
-    assert "EV001" in panel.evals_problems.text()
-    assert panel.evals_model.index(1, 1).data() == ""
+    assert "EV001" in panel.files.evals_problems.text()
+    assert panel.files.evals_model.index(1, 1).data() == ""
 
 
 def test_a_file_that_is_not_json_is_shown_read_only_and_left_alone(
@@ -129,8 +129,8 @@ def test_a_file_that_is_not_json_is_shown_read_only_and_left_alone(
     folder = write_evals(chat_skills)
     (folder / "evals.json").write_text("{broken", encoding="utf-8")
     panel = open_panel(chat_window(), chat_skills)
-    assert "is not valid JSON" in panel.evals_problems.text()
-    panel.add_eval("x")
+    assert "is not valid JSON" in panel.files.evals_problems.text()
+    panel.files.add_eval("x")
     assert (folder / "evals.json").read_text() == "{broken"
 
 
@@ -141,7 +141,7 @@ def test_add_from_chat_adds_the_last_prompt_in_one_click(
     window = chat_window()
     panel = open_panel(window, chat_skills)
     qtbot.mouseClick(button(panel, "add_eval_from_chat"), Qt.MouseButton.LeftButton)
-    assert "no prompt yet" in panel.status.text() and panel.evals_model.rowCount() == 1
+    assert "no prompt yet" in panel.status.text() and panel.files.evals_model.rowCount() == 1
     fake_ollama.script(reply("Hi there"))
     run_turn(qtbot, window.chat.pane, "please greet my team")
     qtbot.mouseClick(button(panel, "add_eval_from_chat"), Qt.MouseButton.LeftButton)
