@@ -31,10 +31,10 @@ _ROW = re.compile(r"(?:^|: )(?:evals)?\[(\d+)\]")
 class FileEdit(QUndoCommand):
     """One edit of an eval file, as the data before and after it; each step saves the file."""
 
-    def __init__(self, panel: EvalFilesEditor, file: EditableFile, before: Any, after: Any,
+    def __init__(self, editor: EvalFilesEditor, file: EditableFile, before: Any, after: Any,
                  text: str, *, rows_changed: bool) -> None:
         super().__init__(text)
-        self._panel = panel
+        self._editor = editor
         self._file = file
         self._before = before
         self._after = after
@@ -45,14 +45,14 @@ class FileEdit(QUndoCommand):
         if self._first:
             # The edit itself is already in the data (a cell's editor may still be open on it).
             self._first = False
-            self._panel.file_changed(self._file, reset=self._rows_changed)
+            self._editor.file_changed(self._file, reset=self._rows_changed)
             return
         self._file.restore(self._after)
-        self._panel.file_changed(self._file, reset=True)
+        self._editor.file_changed(self._file, reset=True)
 
     def undo(self) -> None:
         self._file.restore(self._before)
-        self._panel.file_changed(self._file, reset=True)
+        self._editor.file_changed(self._file, reset=True)
 
 
 class EvalFilesEditor(QTabWidget):
@@ -170,9 +170,9 @@ class EvalFilesEditor(QTabWidget):
             tool.setEnabled(not read_only)
         self._validate()
 
-    def reload_if_changed(self) -> None:
-        if self.evals.changed_on_disk() or self.triggers.changed_on_disk():
-            self.reload()
+    def changed_on_disk(self) -> bool:
+        """Whether another program changed either file since the tables read or wrote it."""
+        return self.evals.changed_on_disk() or self.triggers.changed_on_disk()
 
     def _edit_evals(self, text: str, change: Change) -> None:
         self._edit(self.evals, text, change)

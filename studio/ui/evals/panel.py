@@ -175,7 +175,7 @@ class EvalsPanel(QWidget):
             button.setEnabled(not read_only)
 
     def reload_if_changed(self) -> None:
-        if self.files.evals.changed_on_disk() or self.files.triggers.changed_on_disk():
+        if self.files.changed_on_disk():
             self.reload()
 
     # -- runs -------------------------------------------------------------------------------------

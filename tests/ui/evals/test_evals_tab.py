@@ -286,3 +286,17 @@ def test_several_runs_show_each_run_and_the_spread(
     wait_run(qtbot, panel)
     assert panel.results.triggers_model.rowCount() == 4
     assert "(run by run: precision 100% ± 0%, recall 50% ± 50%)" in panel.results.summary.text()
+
+
+def test_files_changed_by_another_program_are_read_again_when_the_view_is_shown(
+    chat_window: ChatWindowFactory, chat_skills: Path
+) -> None:
+    folder = write_evals(chat_skills)
+    panel = open_panel(chat_window(), chat_skills)
+    panel.files.add_eval("mine")
+    views = panel.tab.views
+    views.setCurrentIndex(0)
+    (folder / "triggers.json").write_text(json.dumps([{"query": "q", "should_trigger": False}]))
+    views.setCurrentWidget(panel)
+    assert panel.files.triggers_model.rowCount() == 1
+    assert panel.files.evals_model.rowCount() == 2 and not panel.files.undo_stack.canUndo()
