@@ -95,7 +95,8 @@ def test_a_bad_cell_is_pointed_at_with_its_code_as_it_is_typed(
     panel.files.add_eval()
     model = panel.files.evals_model
     assert model.rowCount() == 2
-    assert "EV001" in panel.files.evals_problems.text() and "evals[1].prompt" in panel.files.evals_problems.text()
+    problems = panel.files.evals_problems.text()
+    assert "EV001" in problems and "evals[1].prompt" in problems
     assert model.index(1, 1).data(Qt.ItemDataRole.BackgroundRole) is not None
     model.setData(model.index(1, 1), "Now with a prompt")
     assert panel.files.evals_problems.isHidden()
