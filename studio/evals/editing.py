@@ -199,8 +199,8 @@ class EvalsFile(EditableFile):
         rows = self.rows()
         numbers = [int(str(item.get("id"))) for item in rows
                    if isinstance(item, dict) and str(item.get("id")).isdigit()]
-        rows.append({"id": max(numbers, default=len(rows)) + 1, "prompt": prompt, "expected_output": "", "files": [],
-                     "expectations": []})
+        rows.append({"id": max(numbers, default=len(rows)) + 1, "prompt": prompt,
+                     "expected_output": "", "files": [], "expectations": []})
         return len(rows) - 1
 
 
