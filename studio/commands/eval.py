@@ -24,7 +24,7 @@ from studio.agent.session import SessionFactory, SessionSettings
 from studio.commands.chat import parse_options
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.files import EvalFileError, read_evals, read_triggers
-from studio.evals.report import SkillReport, pass_rate
+from studio.evals.report import SkillReport, pass_counts, pass_rate
 from studio.evals.runner import EvalError, EvalRunner
 from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError
@@ -169,6 +169,13 @@ def render(report: SkillReport, out: TextIO) -> None:
         trigger = report.trigger
         out.write(f"  triggers: precision {_percent(trigger.precision)}, recall "
                   f"{_percent(trigger.recall)} over {len(trigger.queries)} query runs\n")
+        if trigger.runs > 1:
+            spread = trigger.spread()
+            out.write("  over " + str(trigger.runs) + " runs: " + "; ".join(
+                f"{name} {_percent(figure.mean)} ± {_percent(figure.stdev)} "
+                f"(from {_percent(min(figure.values, default=None))} to "
+                f"{_percent(max(figure.values, default=None))})"
+                for name, figure in spread.items()) + "\n")
         for miss in trigger.confusion:
             what = "missed" if miss.should_trigger else f"picked wrongly ({miss.called or 'no tool'})"
             out.write(f"    {what}: {miss.query}\n")
@@ -177,6 +184,12 @@ def render(report: SkillReport, out: TextIO) -> None:
         out.write(f"  evals: {_percent(pass_rate(report.evals))} passed"
                   + (f" (without the skill: {_percent(pass_rate(report.without_skill or []))})"
                      if report.without_skill is not None else "") + "\n")
+        if any(runs > 1 for _, runs in pass_counts(report.evals).values()):
+            without_counts = pass_counts(report.without_skill or [])
+            for case, (passed, runs) in pass_counts(report.evals).items():
+                counted = without_counts.get(case)
+                out.write(f"    {case}: passed {passed}/{runs} runs"
+                          + (f" | without: {counted[0]}/{counted[1]}" if counted else "") + "\n")
         for result in report.evals:
             line = (f"    {result.id} run {result.run}: {'pass' if result.passed else 'FAIL'}, "
                     f"{result.rounds} rounds, {result.seconds:.1f} s")

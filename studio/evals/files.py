@@ -82,7 +82,8 @@ class TriggerQuery:
     should_trigger: bool
 
 
-def _load(path: Path, label: str) -> Any:
+def load_json(path: Path, label: str) -> Any:
+    """The decoded JSON of an eval file; EvalFileError says what is wrong and where."""
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
@@ -230,7 +231,7 @@ def read_evals(skill_dir: Path) -> EvalSet | None:
     path = skill_dir / EVALS_FILE
     if not path.exists():
         return None
-    return parse_evals(_load(path, str(EVALS_FILE)))
+    return parse_evals(load_json(path, str(EVALS_FILE)))
 
 
 def read_triggers(skill_dir: Path) -> tuple[TriggerQuery, ...] | None:
@@ -238,4 +239,4 @@ def read_triggers(skill_dir: Path) -> tuple[TriggerQuery, ...] | None:
     path = skill_dir / TRIGGERS_FILE
     if not path.exists():
         return None
-    return parse_triggers(_load(path, str(TRIGGERS_FILE)))
+    return parse_triggers(load_json(path, str(TRIGGERS_FILE)))

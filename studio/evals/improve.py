@@ -1,9 +1,10 @@
-"""The first step of improving a description from trigger failures: the model proposes variants,
-and a held-out split of the trigger set keeps the comparison honest (a variant is written
-against the training queries' failures and judged on queries it never saw).
+"""Improving a description from trigger failures: the model proposes variants, and a held-out
+split of the trigger set keeps the comparison honest (a variant is written against the training
+queries' failures and judged on queries it never saw).
 
-Re-running the trigger set with a variant is `EvalRunner.triggers` on the skill's summary with
-the variant as its description (`with_description`); the window's diff view and "apply" come later.
+`improve_description` runs the loop: the current description on both splits, variants proposed
+from the training failures, each variant run on both splits (`EvalRunner.triggers` with the
+variant as the skill's description in the catalog).
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import contextlib
 import hashlib
 import re
 from collections.abc import AsyncGenerator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from studio.evals.files import TriggerQuery
-from studio.evals.report import QueryResult
+from studio.evals.report import QueryResult, SkillReport, TriggerReport
+from studio.evals.runner import EvalRunner
 from studio.llm.client import ChatClient
 from studio.llm.types import Message, StreamEvent, TextChunk
 from studio.skills.summary import SkillSummary
@@ -88,3 +90,84 @@ async def propose_descriptions(client: ChatClient, model: str, skill: SkillSumma
 def with_description(skill: SkillSummary, description: str) -> SkillSummary:
     """The skill as the catalog would show it with `description`."""
     return replace(skill, description=description)
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A description and how the trigger set went with it, on the training and held-out
+    queries."""
+
+    description: str
+    train: TriggerReport
+    held_out: TriggerReport
+
+
+@dataclass(slots=True)
+class Improvement:
+    """The current description's figures and the variants', best first on the held-out queries.
+
+    Attributes:
+        note: why there are no variants (nothing failed, the model proposed none), or "".
+    """
+
+    current: Variant
+    variants: list[Variant] = field(default_factory=list)
+    note: str = ""
+
+
+def _score(variant: Variant) -> tuple[float, float]:
+    held, train = variant.held_out, variant.train
+    return (_f1(held.precision, held.recall), _f1(train.precision, train.recall))
+
+
+def _f1(precision: float | None, recall: float | None) -> float:
+    if not precision or not recall:
+        return 0.0
+    return 2 * precision * recall / (precision + recall)
+
+
+async def _measure(runner: EvalRunner, target: SkillSummary, catalog: Sequence[SkillSummary],
+                   report: SkillReport, queries: Sequence[TriggerQuery], runs: int) -> TriggerReport:
+    measured = TriggerReport(runs)
+    if queries:
+        await runner.triggers(target, catalog, queries, runs, report)
+        measured = report.trigger or measured
+    return measured
+
+
+async def _variant(runner: EvalRunner, target: SkillSummary, catalog: Sequence[SkillSummary],
+                   report: SkillReport, description: str, split: tuple[list[TriggerQuery], ...],
+                   runs: int) -> Variant:
+    shown = with_description(target, description)
+    others = [shown if s.directory == target.directory else s for s in catalog]
+    train, held = split
+    return Variant(description, await _measure(runner, shown, others, report, train, runs),
+                   await _measure(runner, shown, others, report, held, runs))
+
+
+async def improve_description(runner: EvalRunner, target: SkillSummary,
+                              catalog: Sequence[SkillSummary], queries: Sequence[TriggerQuery],
+                              report: SkillReport, *, count: int = 3, runs: int = 1) -> Improvement:
+    """Run the whole loop; `report` gives the skill's hash and model for the cache and collects
+    problems. Raises what the runner raises (EvalError, LLMError) when the server fails."""
+    split = split_held_out(queries)
+    current = await _variant(runner, target, catalog, report, target.description or "", split,
+                             runs)
+    improvement = Improvement(current)
+    failures = current.train.confusion
+    if not failures:
+        improvement.note = ("Every training query went as it should with the current "
+                            "description; add queries it gets wrong to improve it.")
+        return improvement
+    runner.progress(f"{target.display_name}: asking the model for better descriptions")
+    client, model = await runner.factory.server.open(runner.grader_model or runner.settings.model)
+    proposals = await propose_descriptions(client, model, target, failures, count,
+                                           dict(runner.settings.options))
+    if not proposals:
+        improvement.note = "The model proposed no description that could be read; try again."
+        return improvement
+    for description in proposals:
+        improvement.variants.append(
+            await _variant(runner, target, catalog, report, description, split, runs))
+    improvement.variants.sort(key=_score, reverse=True)
+    return improvement

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,10 +55,50 @@ class TriggerReport:
         """The runs that got it wrong: picked when they should not, or missed."""
         return [q for q in self.queries if q.triggered != q.should_trigger]
 
+    def of_run(self, run: int) -> TriggerReport:
+        """The queries of one run only."""
+        return TriggerReport(1, [q for q in self.queries if q.run == run])
+
+    def spread(self) -> dict[str, Spread]:
+        """Precision and recall run by run: their mean, standard deviation and range."""
+        runs = sorted({q.run for q in self.queries})
+        per_run = [self.of_run(run) for run in runs]
+        return {"precision": Spread.of([r.precision for r in per_run]),
+                "recall": Spread.of([r.recall for r in per_run])}
+
     def to_json(self) -> dict[str, Any]:
+        runs = sorted({q.run for q in self.queries})
+        spread = self.spread()
         return {"precision": self.precision, "recall": self.recall, "runs": self.runs,
+                "per_run": [{"run": run, "precision": self.of_run(run).precision,
+                             "recall": self.of_run(run).recall} for run in runs],
+                "precision_over_runs": spread["precision"].to_json(),
+                "recall_over_runs": spread["recall"].to_json(),
                 "queries": [q.to_json() for q in self.queries],
                 "confusion": [q.to_json() for q in self.confusion]}
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """A figure over several runs (runs where it is undefined left out)."""
+
+    values: tuple[float, ...]
+
+    @classmethod
+    def of(cls, values: list[float | None]) -> Spread:
+        return cls(tuple(v for v in values if v is not None))
+
+    @property
+    def mean(self) -> float | None:
+        return statistics.fmean(self.values) if self.values else None
+
+    @property
+    def stdev(self) -> float | None:
+        return statistics.pstdev(self.values) if self.values else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": self.mean, "stdev": self.stdev, "runs": len(self.values),
+                "min": min(self.values, default=None), "max": max(self.values, default=None)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +135,20 @@ def pass_rate(results: list[EvalResult]) -> float | None:
     return sum(r.passed for r in results) / len(results) if results else None
 
 
+def pass_counts(results: list[EvalResult]) -> dict[str, tuple[int, int]]:
+    """Per eval id, in the order first run: (runs passed, runs)."""
+    counts: dict[str, tuple[int, int]] = {}
+    for result in results:
+        passed, runs = counts.get(result.id, (0, 0))
+        counts[result.id] = (passed + result.passed, runs + 1)
+    return counts
+
+
+def _counts_json(results: list[EvalResult]) -> list[dict[str, Any]]:
+    return [{"id": case, "passed": passed, "runs": runs}
+            for case, (passed, runs) in pass_counts(results).items()]
+
+
 @dataclass(slots=True)
 class SkillReport:
     """Everything `studio eval` found for one skill; filled in as results arrive, so a cancelled
@@ -114,9 +169,11 @@ class SkillReport:
             "skill": self.skill, "model": self.model, "skill_hash": self.skill_hash,
             "trigger": self.trigger.to_json() if self.trigger is not None else None,
             "evals": [r.to_json() for r in self.evals], "pass_rate": pass_rate(self.evals),
+            "pass_counts": _counts_json(self.evals),
         }
         if self.without_skill is not None:
             data["without_skill"] = {"evals": [r.to_json() for r in self.without_skill],
-                                     "pass_rate": pass_rate(self.without_skill)}
+                                     "pass_rate": pass_rate(self.without_skill),
+                                     "pass_counts": _counts_json(self.without_skill)}
         data.update(problems=self.problems, cached=self.cached, cancelled=self.cancelled)
         return data

@@ -22,6 +22,7 @@ from typing import Any, cast
 
 from studio.agent.events import Done, Event, ToolCallRequested
 from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent.tools import ACTIVATE
 from studio.evals.cache import ResultCache, key_of
 from studio.evals.checks import Verdict, check
 from studio.evals.files import EvalCase, TriggerQuery
@@ -83,7 +84,10 @@ class EvalRunner:
             else:
                 self.progress(f"{name}: trigger {number}/{total}: {query.query[:60]}")
                 called, skill = await self._first_tool(catalog, query.query)
-                result = QueryResult(query.query, query.should_trigger, run, skill == name, called)
+                # Only activating the skill counts: reading one of its files or running one of
+                # its scripts first is not the model choosing it from the catalog.
+                activated = called == ACTIVATE and skill == name
+                result = QueryResult(query.query, query.should_trigger, run, activated, called)
                 if self.cache is not None:
                     self.cache.put(key, result.to_json())
             trigger.queries.append(result)
@@ -141,6 +145,7 @@ class EvalRunner:
             settings = replace(self.settings, workspace=workspace,
                                workspace_mode="skill" if skills else "project")
             session = self.factory.session(settings, skills)
+            trace.start(case.prompt)
             events = cast(AsyncGenerator[Event, None], session.turn(case.prompt))
             async with contextlib.aclosing(events):
                 async for event in events:

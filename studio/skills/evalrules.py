@@ -7,13 +7,16 @@ stop `studio eval` until fixed, and say where.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 from studio.evals.files import (
     EVALS_FILE,
     TRIGGERS_FILE,
     EvalFileError,
-    read_evals,
-    read_triggers,
+    load_json,
+    parse_evals,
+    parse_triggers,
 )
 from studio.skills.model import Diagnostic, Severity, Skill
 
@@ -33,27 +36,45 @@ def _problem(code: str, error: EvalFileError) -> Diagnostic:
 def eval_files_rule(skill: Skill) -> Iterator[Diagnostic]:
     if skill.read_only or not skill.directory.is_dir():
         return
+    for relative in (EVALS_FILE, TRIGGERS_FILE):
+        path = skill.directory / relative
+        if not path.exists():
+            continue
+        try:
+            data = load_json(path, str(relative))
+        except EvalFileError as exc:
+            yield _problem(BAD_EVALS if relative == EVALS_FILE else BAD_TRIGGERS, exc)
+            continue
+        yield from (evals_problems(data, skill.name, skill.directory) if relative == EVALS_FILE
+                    else triggers_problems(data))
+
+
+def evals_problems(data: Any, skill_name: str | None, directory: Path) -> Iterator[Diagnostic]:
+    """The problems of an evals.json's decoded JSON (as saved, or as the window's table has it)."""
     try:
-        evals = read_evals(skill.directory)
+        evals = parse_evals(data)
     except EvalFileError as exc:
         yield _problem(BAD_EVALS, exc)
-        evals = None
-    if evals is not None:
-        if evals.skill_name is not None and skill.name and evals.skill_name != skill.name:
-            yield Diagnostic(OTHER_SKILL_NAME, Severity.WARNING,
-                             f"{EVALS_FILE}: skill_name is {evals.skill_name!r} but the skill is "
-                             f"{skill.name!r}; were these evals copied from another skill?",
-                             file=str(EVALS_FILE), field="skill_name")
-        for case in evals.evals:
-            for relative in case.files:
-                path = skill.directory / relative
-                if path.is_symlink() or not path.is_file():
-                    yield Diagnostic(MISSING_EVAL_FILE, Severity.WARNING,
-                                     f"{EVALS_FILE}: eval {case.id} names the file {relative}, "
-                                     "which is not a file in the skill's folder",
-                                     file=str(EVALS_FILE))
+        return
+    if evals.skill_name is not None and skill_name and evals.skill_name != skill_name:
+        yield Diagnostic(OTHER_SKILL_NAME, Severity.WARNING,
+                         f"{EVALS_FILE}: skill_name is {evals.skill_name!r} but the skill is "
+                         f"{skill_name!r}; were these evals copied from another skill?",
+                         file=str(EVALS_FILE), field="skill_name")
+    for case in evals.evals:
+        for relative in case.files:
+            path = directory / relative
+            if path.is_symlink() or not path.is_file():
+                yield Diagnostic(MISSING_EVAL_FILE, Severity.WARNING,
+                                 f"{EVALS_FILE}: eval {case.id} names the file {relative}, "
+                                 "which is not a file in the skill's folder",
+                                 file=str(EVALS_FILE))
+
+
+def triggers_problems(data: Any) -> Iterator[Diagnostic]:
+    """The problems of a triggers.json's decoded JSON."""
     try:
-        triggers = read_triggers(skill.directory)
+        triggers = parse_triggers(data)
     except EvalFileError as exc:
         yield _problem(BAD_TRIGGERS, exc)
         return

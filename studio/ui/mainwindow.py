@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing.autosave import AutosaveStore
+from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
 from studio.skills.collection import Library, Problem
 from studio.skills.library import standard_locations
@@ -44,6 +45,7 @@ from studio.ui.controllers.roots import LibraryRoots
 from studio.ui.controllers.search import LibrarySearch
 from studio.ui.controllers.skill_ops import SkillOperations
 from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.evals.controller import HISTORY_FILE, EvalsTabs
 from studio.ui.library_loader import LibraryLoader
 from studio.ui.menus import make_action, make_menus
 from studio.ui.models.library_model import LibraryModel
@@ -141,6 +143,8 @@ class MainWindow(QMainWindow):
         self._make_actions()
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
+        self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
+                               data_dir() / HISTORY_FILE, self.tasks, self)
 
         self.editors.skill_opened.connect(self.library_panel.select_skill)
         self.library_panel.skill_activated.connect(self.editors.open_summary)

@@ -109,3 +109,24 @@ def test_the_report_shows_the_runs_with_and_without_the_skill_side_by_side() -> 
     text = out.getvalue()
     assert "evals: 100% passed (without the skill: 0%)" in text
     assert "7 run 1: pass, 2 rounds, 1.5 s | without: FAIL, 0.5 s" in text
+
+
+def test_several_runs_give_aggregate_figures_in_text_and_json(
+    fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    demo = skill_with_evals(tmp_path, EVALS, TRIGGERS)
+    activate = calls(Call("activate_skill", {"name": "demo"}))
+    # Triggers query by query, run by run; then eval 7 run by run (passes, then fails).
+    fake_ollama.script(activate, reply("no"), reply("no"), activate, reply("Hello!"), reply("Bye."))
+    code, out, err = finish(studio(str(demo), "--url", fake_ollama.url, "--model", TOOL_MODEL,
+                                   "--runs", "2", "--json"))
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["trigger"]["per_run"] == [{"run": 1, "precision": 1.0, "recall": 1.0},
+                                            {"run": 2, "precision": 0.0, "recall": 0.0}]
+    assert report["trigger"]["recall_over_runs"]["mean"] == 0.5
+    assert report["pass_counts"] == [{"id": "7", "passed": 1, "runs": 2}]
+    code, out, _ = finish(studio(str(demo), "--url", fake_ollama.url, "--model", TOOL_MODEL,
+                                 "--runs", "2"))
+    assert "over 2 runs: precision 50% ± 50% (from 0% to 100%); recall 50% ± 50%" in out
+    assert "7: passed 1/2 runs" in out

@@ -19,8 +19,6 @@ from PySide6.QtCore import QObject, Signal
 from shiboken6 import isValid
 
 from studio.agent.events import (
-    ApprovalGiven,
-    ApprovalNeeded,
     Done,
     Error,
     Event,
@@ -31,16 +29,15 @@ from studio.agent.events import (
     ToolCallRequested,
     ToolFinished,
     ToolOutput,
-    ToolStarted,
 )
 from studio.agent.fork import fork_text
+from studio.agent.records import apply_event, new_record
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.chatstore import (
     ChatInfo,
     ChatStore,
     ChatStoreError,
     StoredMessage,
-    ToolRecord,
     history,
     title_for,
 )
@@ -236,13 +233,7 @@ class ChatSession(QObject):
             self._save(StoredMessage("error", event.message))
         elif isinstance(event, ToolCallRequested):
             self._save_agent_messages(messages)
-            summary = event.summary + (" (constrained)" if event.constrained else "")
-            record = ToolRecord(event.call_id, event.tool, event.skill, summary,
-                                dict(event.arguments))
-            command = event.arguments.get("command")
-            if event.tool == "run_skill_script" and isinstance(command, str):
-                record.command = command
-            self._cards[event.call_id] = self.transcript.add_card(record)
+            self._cards[event.call_id] = self.transcript.add_card(new_record(event))
         elif isinstance(event, Done):
             self._save_agent_messages(messages)
             if event.model:
@@ -267,29 +258,11 @@ class ChatSession(QObject):
         if card is None:
             return
         record = card.record
-        if isinstance(event, ApprovalNeeded):
-            record.status = "asking"
-            record.cwd = event.cwd
-            record.reasons = event.reasons
-            record.warnings = event.warnings
-        elif isinstance(event, ApprovalGiven):
-            record.approval = {"choice": event.choice, "by": event.by, "reason": event.reason,
-                               "scope": event.scope}
-        elif isinstance(event, ToolStarted):
-            record.status = "running"
-            record.cwd = event.cwd or record.cwd
-            record.command = event.command or record.command
-            record.sandbox = event.sandbox
-        elif isinstance(event, ToolOutput):
-            record.output += event.text
+        apply_event(record, event)
+        if isinstance(event, ToolOutput):
             card.append_output(event.text)
             return
-        elif isinstance(event, ToolFinished):
-            record.status = event.status
-            record.result = event.result
-            record.exit_code = event.exit_code
-            record.duration = event.duration
-            record.truncated = event.truncated
+        if isinstance(event, ToolFinished):
             self._save(StoredMessage("tool", record=record))
         card.show_record()
 

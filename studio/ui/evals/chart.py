@@ -1,0 +1,99 @@
+"""The pass rate per version of a skill, oldest on the left: a small line chart drawn with
+QPainter, with the run without the skill and the trigger recall when they were measured."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from studio.evals.history import HistoryEntry
+from studio.ui.evals.results import percent
+
+SERIES = (
+    ("pass_rate", "pass rate", QColor("#2f81f7")),
+    ("without_pass_rate", "without the skill", QColor("#7a7f87")),
+    ("recall", "trigger recall", QColor("#2da44e")),
+)
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 38, 10, 18, 20
+
+
+class PassRateChart(QWidget):
+    """Attributes:
+        versions: one entry per version of the skill, in the order they were first run.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.versions: list[HistoryEntry] = []
+        self.setMinimumHeight(110)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        return QSize(360, 130)
+
+    def set_versions(self, versions: list[HistoryEntry]) -> None:
+        self.versions = list(versions)
+        self.setToolTip("\n".join(
+            f"version {v.skill_hash[:8]}: pass rate {percent(v.pass_rate)}, without the skill "
+            f"{percent(v.without_pass_rate)}, precision {percent(v.precision)}, recall "
+            f"{percent(v.recall)}" for v in self.versions) or "No run of this skill's evals yet.")
+        self.update()
+
+    def points(self, key: str) -> list[QPointF]:
+        """Where the chart puts each version's figure `key` (versions without it left out)."""
+        plot = self._plot()
+        count = len(self.versions)
+        found = []
+        for number, version in enumerate(self.versions):
+            value = getattr(version, key)
+            if value is None:
+                continue
+            x = plot.left() + (plot.width() * (number + 0.5) / count)
+            found.append(QPointF(x, plot.bottom() - plot.height() * value))
+        return found
+
+    def _plot(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(MARGIN_LEFT, MARGIN_TOP, -MARGIN_RIGHT, -MARGIN_BOTTOM)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        palette = self.palette()
+        text = palette.color(QPalette.ColorRole.WindowText)
+        grid = QColor(text)
+        grid.setAlpha(50)
+        plot = self._plot()
+        painter.setPen(QPen(grid, 1))
+        for share in (0.0, 0.5, 1.0):
+            y = plot.bottom() - plot.height() * share
+            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+            painter.setPen(text)
+            painter.drawText(QRectF(0, y - 8, MARGIN_LEFT - 4, 16),
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                             f"{share:.0%}")
+            painter.setPen(QPen(grid, 1))
+        if not self.versions:
+            painter.setPen(text)
+            painter.drawText(plot, int(Qt.AlignmentFlag.AlignCenter),
+                             "The pass rate of each version of the skill shows here.")
+            return
+        legend_x = plot.left()
+        for key, label, colour in SERIES:
+            points = self.points(key)
+            if not points:
+                continue
+            painter.setPen(QPen(colour, 2))
+            painter.drawPolyline(points)
+            painter.setBrush(colour)
+            for point in points:
+                painter.drawEllipse(point, 3.5, 3.5)
+            painter.drawText(QPointF(legend_x, MARGIN_TOP - 5), f"● {label}")
+            legend_x += painter.fontMetrics().horizontalAdvance(f"● {label}") + 14
+        painter.setPen(text)
+        count = len(self.versions)
+        step = max(1, count // 8)
+        for number in range(0, count, step):
+            x = plot.left() + plot.width() * (number + 0.5) / count
+            painter.drawText(QRectF(x - 30, plot.bottom() + 3, 60, MARGIN_BOTTOM - 3),
+                             int(Qt.AlignmentFlag.AlignCenter), self.versions[number].skill_hash[:6])
