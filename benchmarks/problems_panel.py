@@ -136,9 +136,13 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> d
         window.show()
         panel = window.problems_panel
         window.show_library_problems()
-        scanned = asyncio.get_running_loop().create_future()
-        window.loader.scan_finished.connect(
-            lambda: scanned.done() or scanned.set_result(None))
+        scanned: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def on_scan_finished() -> None:
+            if not scanned.done():
+                scanned.set_result(None)
+
+        window.loader.scan_finished.connect(on_scan_finished)
         watch = PaintWatch(lambda: panel.model.rowCount())
         panel.table.viewport().installEventFilter(watch)
         # The longest stall (wall) and the GUI thread's longest run of its own work (CPU time)

@@ -374,7 +374,9 @@ class ProblemsModel(QAbstractItemModel):
                                            _key(skills, stride, self.sort_column)),
                             reverse=reverse)
                 yield
-        order = (number for group in groups for number in group.rows) if self.grouped else shown
+        order: Iterable[int] = shown
+        if self.grouped:
+            order = (number for group in groups for number in group.rows)
         first_fix = yield from self._first_fixable_of(skills, stride, order)
         self.beginResetModel()
         self._first_fix = first_fix
