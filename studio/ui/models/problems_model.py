@@ -374,10 +374,10 @@ class ProblemsModel(QAbstractItemModel):
                                            _key(skills, stride, self.sort_column)),
                             reverse=reverse)
                 yield
-        order: Iterable[int] = shown
+        shown_order: Iterable[int] = shown
         if self.grouped:
-            order = (number for group in groups for number in group.rows)
-        first_fix = yield from self._first_fixable_of(skills, stride, order)
+            shown_order = (number for group in groups for number in group.rows)
+        first_fix = yield from self._first_fixable_of(skills, stride, shown_order)
         self.beginResetModel()
         self._first_fix = first_fix
         self._skill_numbers = None if skills is not self._skills else self._skill_numbers
