@@ -129,8 +129,8 @@ class DraftDesk:
         when = self.clock().isoformat(timespec="seconds")
         fields = {"name": name, "description": description,
                   "metadata": {"created-by": self.author, "created-at": when}}
-        texts = {SKILL_FILE: _skill_text(fields, body), **files}
-        _validate(texts, directory)
+        texts = {SKILL_FILE: skill_text(fields, body), **files}
+        validate_texts(texts, directory)
         preview = f"New skill {name} in {self.create_in}:\n\n" + "\n".join(
             f"--- {path} ---\n{text.rstrip()}\n" for path, text in texts.items()
         )
@@ -159,9 +159,9 @@ class DraftDesk:
         metadata["updated-by"] = self.author
         metadata["updated-at"] = self.clock().isoformat(timespec="seconds")
         fields["metadata"] = metadata
-        texts = {skill.path.name: _skill_text(fields, body if body is not None else skill.body),
+        texts = {skill.path.name: skill_text(fields, body if body is not None else skill.body),
                  **files}
-        _validate(texts, directory, skill.path.name)
+        validate_texts(texts, directory, skill.path.name)
         preview = "\n".join(
             _diff(directory / relative, relative, text) for relative, text in texts.items()
         )
@@ -212,7 +212,7 @@ def _skill_file_of(draft: Draft) -> str:
     return next((p for p in draft.texts if p.lower() == SKILL_FILE.lower()), SKILL_FILE)
 
 
-def _skill_text(fields: dict[str, Any], body: str) -> str:
+def skill_text(fields: dict[str, Any], body: str) -> str:
     header = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{header}---\n\n{body.strip()}\n"
 
@@ -243,9 +243,11 @@ def _files_of(value: object) -> dict[str, str]:
     return files
 
 
-def _validate(texts: dict[str, str], directory: Path, skill_file: str = SKILL_FILE) -> None:
-    """Validate the draft as it would be on disk: SKILL.md with the files it would have."""
-    existing = list_skill_files(directory) if directory.is_dir() else ()
+def validate_texts(texts: dict[str, str], directory: Path, skill_file: str = SKILL_FILE, *,
+                   on_disk: bool = True) -> None:
+    """Validate the draft as it would be on disk: SKILL.md with the files it would have (those
+    `directory` holds already too, when `on_disk`). Raises DraftRefused with the errors."""
+    existing = list_skill_files(directory) if on_disk and directory.is_dir() else ()
     listed = {f.relative: f for f in existing}
     for relative, text in texts.items():
         if relative != skill_file:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from studio.agent.agents import AgentStore
 from studio.agent.approval import Approver
+from studio.agent.chat_skill import ChatSkillDraft, draft_from_chat
 from studio.agent.drafts import DraftDesk
 from studio.agent.events import Done, Error, Event, Notice
 from studio.agent.execute import ToolExecutor
@@ -247,6 +248,15 @@ class SessionFactory:
                            grants=self.grants, audit=self.audit, history=history,
                            overrides=overrides, home=self._home, support=self._support,
                            agents=self.agents, system=system)
+
+    async def draft_skill(self, settings: SessionSettings,
+                          conversation: Sequence[Message]) -> ChatSkillDraft:
+        """A skill the model of `settings` drafts from `conversation` ("Save chat as skill"):
+        nothing is written. Raises `DraftUnusable` or the server's `LLMError`."""
+        self.server.configure(settings.backend, settings.url,
+                              (settings.connect_timeout, settings.idle_timeout))
+        client, model = await self.server.open(settings.model)
+        return await draft_from_chat(client, model, conversation)
 
     async def close(self) -> None:
         """Stop the embedded engine, if one was started."""
