@@ -12,6 +12,7 @@ There is no tool to delete a skill: deleting stays a human action in the window.
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import shutil
 import tempfile
@@ -171,19 +172,7 @@ class DraftDesk:
         """Write an approved draft. A new skill is built in a scratch folder beside its target
         and renamed into place; an update replaces each file atomically, SKILL.md last."""
         if draft.is_new:
-            parent = draft.directory.parent
-            parent.mkdir(parents=True, exist_ok=True)
-            scratch = Path(tempfile.mkdtemp(prefix=f".{draft.name}.", dir=parent))
-            try:
-                for relative, text in draft.texts.items():
-                    target = scratch / relative
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    atomic_write_text(target, text)
-                os.chmod(scratch, 0o755 & ~_umask())
-                os.rename(scratch, draft.directory)
-            except BaseException:
-                shutil.rmtree(scratch, ignore_errors=True)
-                raise
+            write_new_skill(draft.directory, draft.texts)
             self.created[draft.name] = draft.directory
             return
         ordered = sorted(draft.texts, key=lambda relative: relative == _skill_file_of(draft))
@@ -191,6 +180,30 @@ class DraftDesk:
             target = draft.directory / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(target, draft.texts[relative])
+
+
+def write_new_skill(directory: Path, texts: Mapping[str, str]) -> None:
+    """Create the skill folder `directory` with `texts` (relative path -> text): built in a scratch
+    folder beside it and renamed into place, so it appears whole or not at all. Raises OSError,
+    FileExistsError when the folder exists."""
+    parent = directory.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    if os.path.lexists(directory):
+        raise FileExistsError(errno.EEXIST, "it already exists", str(directory))
+    scratch = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=parent))
+    try:
+        for relative, text in texts.items():
+            target = scratch / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(target, text)
+        os.chmod(scratch, 0o755 & ~_umask())
+        # rename() would replace an empty folder made meanwhile; a folder is never merged.
+        if os.path.lexists(directory):
+            raise FileExistsError(errno.EEXIST, "it already exists", str(directory))
+        os.rename(scratch, directory)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
 
 
 def first_writable_folder(paths: list[Path]) -> Path | None:

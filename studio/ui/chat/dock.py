@@ -115,6 +115,7 @@ class ChatDock(QObject):
         bar.customContextMenuRequested.connect(self._on_tab_bar_custom_context_menu_requested)
         tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.pane.busy_changed.connect(self._on_pane_busy_changed)
+        self.pane.skill_drafted.connect(self._on_pane_skill_drafted)
         self._on_tabs_current_changed(tabs.currentIndex())
 
     def try_skill(self, tab: SkillEditorTab) -> bool:
@@ -127,6 +128,9 @@ class ChatDock(QObject):
         tab = self._editors.current_skill_tab()
         if tab is not None:
             self.try_skill(tab)
+
+    def _on_pane_skill_drafted(self, name: str, text: str) -> None:
+        self._editors.open_draft(name, text)
 
     def _on_pane_busy_changed(self, busy: bool) -> None:
         self.dock.setWindowTitle("Chat · answering…" if busy else "Chat")

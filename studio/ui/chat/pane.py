@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QMenu,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -33,8 +34,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
 from studio.agent.session import SessionFactory
-from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown
+from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
 from studio.fsutil import atomic_write_text
 from studio.llm.errors import LLMError
 from studio.settings import BACKEND_KINDS, BackendKind, SettingsStore
@@ -116,9 +118,12 @@ class ChatPane(QWidget):
 
     Signals:
         busy_changed: (bool) an answer started or ended.
+        skill_drafted: (name, SKILL.md text) the model drafted a skill from the chat, for the
+            editor to open unsaved.
     """
 
     busy_changed = Signal(bool)
+    skill_drafted = Signal(str, str)
 
     def __init__(self, settings: SettingsStore, skills: SkillSource | None = None, *,
                  chat_store: ChatStore | None = None, parent: QWidget | None = None) -> None:
@@ -137,6 +142,7 @@ class ChatPane(QWidget):
         self._tried: dict[Path, SkillSummary] = {}
         self._choices: list[ModelChoice] = []
         self._filling = False
+        self._drafting = False
 
         self.backend_combo = QComboBox()
         for kind in BACKEND_KINDS:
@@ -183,6 +189,9 @@ class ChatPane(QWidget):
         self.copy_action = self.more_menu.addAction("Copy the Last Answer")
         self.export_action = self.more_menu.addAction("Export Chat as Markdown…")
         self.rename_action = self.more_menu.addAction("Rename This Chat…")
+        self.save_skill_action = self.more_menu.addAction("Save Chat as Skill…")
+        self.save_skill_action.setToolTip("The model drafts a skill from this chat; it opens in "
+                                          "the editor, unsaved, for you to check and save")
         self.more_menu.addSeparator()
         self.delete_action = self.more_menu.addAction("Delete This Chat")
         self.more_button.setMenu(self.more_menu)
@@ -268,6 +277,7 @@ class ChatPane(QWidget):
         self.export_action.triggered.connect(self._on_export_action_triggered)
         self.delete_action.triggered.connect(self.delete_chat)
         self.rename_action.triggered.connect(self._on_rename_action_triggered)
+        self.save_skill_action.triggered.connect(self._on_save_skill_action_triggered)
         self.skills_menu.aboutToShow.connect(self._on_skills_menu_about_to_show)
         self.input.submitted.connect(self._on_input_submitted)
         self.input.stop_requested.connect(self.stop)
@@ -612,6 +622,7 @@ class ChatPane(QWidget):
         self.export_action.setEnabled(bool(self.session.messages))
         self.delete_action.setEnabled(not busy and self.session.chat is not None)
         self.rename_action.setEnabled(self.session.chat is not None)
+        self.save_skill_action.setEnabled(not busy and not self._drafting and has_answer)
         self.send_button.setVisible(not busy)
         self.stop_button.setVisible(busy)
 
@@ -662,6 +673,49 @@ class ChatPane(QWidget):
 
     def _on_rename_action_triggered(self) -> None:
         self.tasks.spawn(self.rename_chat())
+
+    async def save_as_skill(self) -> ChatSkillDraft | None:
+        """Ask the chat's model to draft a skill from this chat, offering to try again when its
+        answer is unusable; the draft goes out as `skill_drafted`. Nothing is written."""
+        if self.session.busy or self._drafting or not self.session.messages:
+            return None
+        conversation = history(self.session.messages)
+        self._drafting = True
+        self._update_actions()
+        try:
+            while True:
+                setup = self._setup()
+                self.transcript.add_notice(
+                    f"Asking {setup.settings.model or 'the model'} to draft a skill from this chat…")
+                try:
+                    draft = await self.sessions.draft_skill(setup.settings, conversation)
+                except DraftUnusable as exc:
+                    problem = str(exc)
+                except LLMError as exc:
+                    problem = exc.user_message
+                else:
+                    self.transcript.add_notice(
+                        f"Drafted the skill {draft.name}; it is open in the editor, not saved yet.")
+                    self.skill_drafted.emit(draft.name, draft.text)
+                    return draft
+                if not await self._retry_draft(problem):
+                    self.transcript.add_notice(f"No skill was drafted: {problem}", "error")
+                    return None
+        finally:
+            self._drafting = False
+            self._update_actions()
+
+    async def _retry_draft(self, problem: str) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Warning, "No skill drafted",
+                          "The model's answer could not be made into a skill.",
+                          QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Cancel,
+                          self)
+        box.setInformativeText(problem)
+        box.setDefaultButton(QMessageBox.StandardButton.Retry)
+        return await asyncqt.answer(box) == QMessageBox.StandardButton.Retry
+
+    def _on_save_skill_action_triggered(self) -> None:
+        self.tasks.spawn(self.save_as_skill())
 
     async def export_chat(self) -> Path | None:
         """Ask where to save the chat as Markdown, and save it there."""
