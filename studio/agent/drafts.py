@@ -16,7 +16,7 @@ import errno
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -36,6 +36,10 @@ UPDATE = "update_skill"
 DRAFT_TOOL_NAMES = (CREATE, UPDATE)
 MAX_FILES = 20
 MAX_FILE_CHARS = 200_000
+
+# Asks the user where this chat's new skills go (the studio's dialog), given the name of the
+# skill about to be created; None: they did not say.
+FolderChooser = Callable[[str], Awaitable[Path | None]]
 
 
 class DraftRefused(Exception):
@@ -69,6 +73,7 @@ class DraftDesk:
         author: what `created-by`/`updated-by` record (the model's name, or "user").
         locate: the folder of an existing, writable skill by name (the toolbox's skills).
         clock: the time recorded as `created-at`/`updated-at`.
+        choose_folder: asks the user for `create_in` at the first `create_skill` that needs it.
     """
 
     create_in: Path | None
@@ -76,6 +81,15 @@ class DraftDesk:
     locate: Callable[[str], Path | None] = lambda _name: None
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     created: dict[str, Path] = field(default_factory=dict)
+    choose_folder: FolderChooser | None = None
+    _declined: bool = field(default=False, init=False)
+
+    async def pick_folder(self, skill: str) -> None:
+        """Ask where new skills go (`skill` first), when no folder is set and there is someone
+        to ask."""
+        if self.create_in is None and self.choose_folder is not None:
+            self.create_in = await self.choose_folder(skill)
+            self._declined = self.create_in is None
 
     def specs(self) -> list[ToolSpec]:
         files = {
@@ -119,6 +133,9 @@ class DraftDesk:
         if not isinstance(description, str) or not isinstance(body, str):
             raise DraftRefused("`description` and `body` must both be given, as text")
         if self.create_in is None:
+            if self._declined:
+                raise DraftRefused("the user picked no folder for new skills, so nothing was "
+                                   "written; ask them whether and where to create it")
             raise DraftRefused("there is no writable skill folder to create skills in; "
                                "tell the user to add one (or pass --create-in)")
         if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):

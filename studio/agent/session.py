@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 from studio.agent.agents import AgentStore
 from studio.agent.approval import Approver
 from studio.agent.chat_skill import ChatSkillDraft, draft_from_chat
-from studio.agent.drafts import DraftDesk
+from studio.agent.drafts import DraftDesk, FolderChooser
 from studio.agent.events import Done, Error, Event, Notice
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
@@ -102,14 +102,16 @@ class _SkillFolderExecutor(ToolExecutor):
 def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], approver: Approver,
                   grants: Grants, audit: AuditLog | None, *,
                   overrides: Mapping[str, str] | None = None, home: Path | None = None,
-                  support: Support | None = None) -> ToolExecutor:
-    """The tools for `skills`, judged in the workspace `settings` chooses."""
+                  support: Support | None = None,
+                  choose_folder: FolderChooser | None = None) -> ToolExecutor:
+    """The tools for `skills`, judged in the workspace `settings` chooses. `choose_folder` asks
+    where new skills go when `settings.create_in` does not say."""
     workspace = (settings.workspace or Path.cwd()).resolve()
     kind = _SkillFolderExecutor if settings.workspace_mode == "skill" else ToolExecutor
     search = (SkillSearch(skills, settings.search_index)
               if settings.search_index is not None else None)
     # The author is the model, known once the session has connected (see `ChatSession._connect`).
-    drafts = DraftDesk(settings.create_in, settings.model or "model")
+    drafts = DraftDesk(settings.create_in, settings.model or "model", choose_folder=choose_folder)
     toolbox = SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts)
     return kind(toolbox, approver, grants, audit,
                 timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
@@ -134,12 +136,13 @@ class ChatSession:
                  audit: AuditLog | None, history: Sequence[Message] = (),
                  overrides: Mapping[str, str] | None = None, home: Path | None = None,
                  support: Support | None = None, agents: AgentStore | None = None,
-                 system: str = "") -> None:
+                 system: str = "", choose_folder: FolderChooser | None = None) -> None:
         self.settings = settings
         self.agents = agents
         self.server = server
         self.executor = make_executor(settings, skills, approver, grants, audit,
-                                      overrides=overrides, home=home, support=support)
+                                      overrides=overrides, home=home, support=support,
+                                      choose_folder=choose_folder)
         self._skills = list(skills)
         self._keep = {*settings.keep, *(overrides or {})}
         self._system = system
@@ -243,11 +246,12 @@ class SessionFactory:
 
     def session(self, settings: SessionSettings, skills: Sequence[SkillSummary], *,
                 history: Sequence[Message] = (),
-                overrides: Mapping[str, str] | None = None, system: str = "") -> ChatSession:
+                overrides: Mapping[str, str] | None = None, system: str = "",
+                choose_folder: FolderChooser | None = None) -> ChatSession:
         return ChatSession(settings, skills, self.approver, server=self.server,
                            grants=self.grants, audit=self.audit, history=history,
                            overrides=overrides, home=self._home, support=self._support,
-                           agents=self.agents, system=system)
+                           agents=self.agents, system=system, choose_folder=choose_folder)
 
     async def draft_skill(self, settings: SessionSettings,
                           conversation: Sequence[Message]) -> ChatSkillDraft:

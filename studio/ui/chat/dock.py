@@ -44,6 +44,10 @@ class WindowSkills:
             return None
         return self._editors.summary_of(tab), tab.text()
 
+    def writable_folders(self) -> list[Path]:
+        return [state.path for state in self._library.roots()
+                if not state.root.read_only and state.path.is_dir()]
+
 
 class ChatDock(QObject):
     """Puts the chat pane into the window and adds its actions to the menus it is handed.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -59,6 +60,7 @@ from studio.ui.chat.style import CHAT_STYLE
 from studio.ui.chat.transcript import Transcript
 from studio.ui.dialogs.approval import DialogApprover
 from studio.ui.dialogs.models import ModelsDialog
+from studio.ui.dialogs.skill_folder import SkillFolderDialog
 from studio.ui.tasks import TaskSet
 
 LIGHT_COLOURS = {"ready": "#2da44e", "checking": "#d99a00", "starting": "#d99a00",
@@ -75,6 +77,10 @@ class SkillSource(Protocol):
         None when it is not open with unsaved changes."""
         ...
 
+    def writable_folders(self) -> list[Path]:
+        """The skill folders new skills can be created in, the library's first first."""
+        ...
+
 
 class _NoSkills:
     def library_skills(self) -> list[SkillSummary]:
@@ -82,6 +88,9 @@ class _NoSkills:
 
     def unsaved(self, directory: Path) -> tuple[SkillSummary, str] | None:
         return None
+
+    def writable_folders(self) -> list[Path]:
+        return []
 
 
 class PromptEdit(QPlainTextEdit):
@@ -143,6 +152,8 @@ class ChatPane(QWidget):
         self._choices: list[ModelChoice] = []
         self._filling = False
         self._drafting = False
+        # Chat id -> where the model's new skills go, asked at the chat's first create_skill.
+        self._skill_folders: dict[int, Path] = {}
 
         self.backend_combo = QComboBox()
         for kind in BACKEND_KINDS:
@@ -205,6 +216,10 @@ class ChatPane(QWidget):
         self.skills_menu = QMenu(self.skills_button)
         self.skills_button.setMenu(self.skills_menu)
         self.skills_button.setToolTip("Which skills the model sees")
+        self.skill_folder_label = QLabel()
+        self.skill_folder_label.setObjectName("skillFolder")
+        self.skill_folder_label.setWordWrap(True)
+        self.skill_folder_label.hide()
 
         self.transcript = Transcript()
         self.session = ChatSession(self.store, self.transcript, self.sessions, self)
@@ -251,6 +266,7 @@ class ChatPane(QWidget):
         layout.addWidget(self.first_run)
         layout.addLayout(chats)
         layout.addLayout(skills_row)
+        layout.addWidget(self.skill_folder_label)
         layout.addWidget(self.transcript, 1)
         layout.addLayout(bottom)
 
@@ -577,6 +593,7 @@ class ChatPane(QWidget):
             self._chosen = chat.skills
         self.chat_combo.setCurrentIndex(self.chat_list.row_of(chat.id if chat else None))
         self._update_skills_button()
+        self._update_skill_folder()
         self._update_actions()
 
     def delete_chat(self) -> None:
@@ -634,7 +651,40 @@ class ChatPane(QWidget):
         skills, overrides = self.resolve_skills()
         think = self.think_check.isChecked() and self.think_check.isEnabled()
         settings = turn_settings(backend, choice.name if choice is not None else "", think)
-        return TurnSetup(settings, skills, overrides, self._chosen)
+        settings = replace(settings, create_in=self.skill_folder())
+        return TurnSetup(settings, skills, overrides, self._chosen, self._choose_skill_folder)
+
+    def skill_folder(self) -> Path | None:
+        """Where the open chat's new skills go, once asked."""
+        chat = self.session.chat
+        return self._skill_folders.get(chat.id) if chat is not None else None
+
+    async def _choose_skill_folder(self, skill: str) -> Path | None:
+        """Asked by the chat's first `create_skill`: which writable skill folder its new skills
+        go in; remembered for the chat."""
+        folders = self.skills.writable_folders()
+        if not folders:
+            self.transcript.add_notice("The model wants to create a skill, but the library has "
+                                       "no folder of skills it can write to. Add one (File ▸ "
+                                       "Add Folder of Skills), then ask again.", "error")
+            return None
+        dialog = SkillFolderDialog(folders, skill, self)
+        if await asyncqt.ask(dialog) != QDialog.DialogCode.Accepted:
+            return None
+        folder = dialog.folder()
+        chat = self.session.chat
+        if chat is not None:
+            self._skill_folders[chat.id] = folder
+        self._update_skill_folder()
+        return folder
+
+    def _update_skill_folder(self) -> None:
+        folder = self.skill_folder()
+        self.skill_folder_label.setVisible(folder is not None)
+        if folder is not None:
+            self.skill_folder_label.setText(f"New skills go to {folder.name or folder}")
+            self.skill_folder_label.setToolTip(f"Skills the model creates in this chat are saved "
+                                               f"in {folder}, after you approve each one")
 
     def send(self, text: str | None = None) -> asyncio.Task[None] | None:
         """Send `text` (or what is typed) as the next message; the turn's task, or None."""
