@@ -24,12 +24,15 @@ from typing import Any
 
 import yaml
 
+from studio.editing.frontmatter_edit import set_field, set_metadata_entry
 from studio.fsutil import atomic_write_text
 from studio.llm.types import ToolSpec
 from studio.skills.files import list_skill_files, load_skill
-from studio.skills.model import SKILL_FILE, Severity, SkillFile
+from studio.skills.fixes import reparse
+from studio.skills.model import SKILL_FILE, Severity, Skill, SkillFile
 from studio.skills.parse import parse_skill
 from studio.skills.validate import validate_skill
+from studio.skills.yamledit import newline_of
 
 CREATE = "create_skill"
 UPDATE = "update_skill"
@@ -169,16 +172,18 @@ class DraftDesk:
             raise DraftRefused("`body` must be text")
         if description is None and body is None and not files:
             raise DraftRefused("nothing to change: give a description, a body or files")
-        fields = dict(skill.frontmatter.data)
-        if description is not None:
-            fields["description"] = description
-        metadata = fields.get("metadata")
-        metadata = dict(metadata) if isinstance(metadata, dict) else {}
-        metadata["updated-by"] = self.author
-        metadata["updated-at"] = self.clock().isoformat(timespec="seconds")
-        fields["metadata"] = metadata
-        texts = {skill.path.name: skill_text(fields, body if body is not None else skill.body),
-                 **files}
+        stamps = {"updated-by": self.author,
+                  "updated-at": self.clock().isoformat(timespec="seconds")}
+        text = _edited_text(skill, description, body, stamps)
+        if text is None:
+            # A frontmatter line edits cannot reach (flow style, anchors): written afresh.
+            fields = dict(skill.frontmatter.data)
+            if description is not None:
+                fields["description"] = description
+            metadata = fields.get("metadata")
+            fields["metadata"] = {**(metadata if isinstance(metadata, dict) else {}), **stamps}
+            text = skill_text(fields, body if body is not None else skill.body)
+        texts = {skill.path.name: text, **files}
         validate_texts(texts, directory, skill.path.name)
         preview = "\n".join(
             _diff(directory / relative, relative, text) for relative, text in texts.items()
@@ -240,6 +245,29 @@ def _umask() -> int:
 
 def _skill_file_of(draft: Draft) -> str:
     return next((p for p in draft.texts if p.lower() == SKILL_FILE.lower()), SKILL_FILE)
+
+
+def _edited_text(skill: Skill, description: str | None, body: str | None,
+                 stamps: Mapping[str, str]) -> str | None:
+    """The skill's SKILL.md with a new description, body and provenance, every other byte of
+    the frontmatter kept (comments, field order, quoting); None where a line edit cannot do it."""
+    current = skill
+    if description is not None:
+        text = set_field(current, "description", description)
+        if text is None:
+            return None
+        current = reparse(current, text)
+    for key, value in stamps.items():
+        text = set_metadata_entry(current, key, value)
+        if text is None:
+            return None
+        current = reparse(current, text)
+    if body is None:
+        return current.source
+    newline = newline_of(current.source)
+    start = current.body_span.start
+    lead = newline if current.source[start:].startswith(("\n", "\r")) else ""
+    return current.source[:start] + lead + body.strip().replace("\n", newline) + newline
 
 
 def skill_text(fields: dict[str, Any], body: str) -> str:
