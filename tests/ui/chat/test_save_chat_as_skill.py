@@ -119,3 +119,21 @@ def test_giving_up_says_so_and_opens_nothing(
     assert drafting.result() is None
     assert window.editors.current_skill_tab() is None
     assert pane.save_skill_action.isEnabled()
+
+
+def test_closing_an_untitled_draft_with_save_asks_where_it_goes(
+        qtbot: QtBot, chat_window: ChatWindowFactory, chat_skills: Path) -> None:
+    window = chat_window()
+    text = "---\nname: waver\ndescription: Waves. Use when asked to wave.\n---\n# Wave\n"
+    tab = window.editors.open_draft("waver", text)
+
+    closing = start(window.editors.close_tab(tab))
+    click(open_dialog(qtbot, QMessageBox), QMessageBox.StandardButton.Save)
+    dialog = open_dialog(qtbot, QFileDialog)
+    dialog.setDirectory(str(chat_skills))
+    dialog.done(QDialog.DialogCode.Accepted)
+    qtbot.waitUntil(closing.done)
+
+    assert closing.result() is True
+    assert (chat_skills / "waver" / "SKILL.md").read_text(encoding="utf-8") == text
+    assert window.editors.skill_tab(chat_skills / "waver") is None
