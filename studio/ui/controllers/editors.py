@@ -330,8 +330,8 @@ class EditorTabs(QObject):
             self._feedback.tell("Not saved", f"{target} could not be written: {exc.strerror or exc}. "
                                 "The draft is still in the editor; pick another folder.")
             return False
-        old = tab.directory
-        self._library.stop_editing(old)
+        self._library.stop_editing(tab.directory)
+        self._watcher.unwatch_file(tab.path)
         self._autosaver.forget(tab.path)
         tab.doc.saved_as(target)
         tab.retarget(target)
