@@ -32,7 +32,8 @@ def test_the_draft_opens_unsaved_and_is_written_only_where_the_user_saves_it(
     pane = window.chat.pane
     run_turn(qtbot, pane, "say hello to Ada")
     before = _folders(chat_skills)
-    assert pane.save_skill_action.isEnabled()
+    # The pane hears that the turn is over from the task's done callback, a loop turn later.
+    qtbot.waitUntil(pane.save_skill_action.isEnabled)
 
     draft = run(qtbot, pane.save_as_skill())
 
@@ -118,7 +119,7 @@ def test_giving_up_says_so_and_opens_nothing(
 
     assert drafting.result() is None
     assert window.editors.current_skill_tab() is None
-    assert pane.save_skill_action.isEnabled()
+    qtbot.waitUntil(pane.save_skill_action.isEnabled)
 
 
 def test_closing_an_untitled_draft_with_save_asks_where_it_goes(
