@@ -10,6 +10,7 @@ told from the command line (a path only known when it runs) is left to the check
 from __future__ import annotations
 
 import fnmatch
+import glob
 import itertools
 import os
 import re
@@ -21,6 +22,7 @@ from studio.policy.expand import Arg
 from studio.policy.paths import lexical
 from studio.policy.skillfolders import SKILL_FILES, skill_deleted
 
+MAX_MATCHES = 200
 LEFT_TO_USER = "deleting, moving or replacing a skill is left to the user, in the window"
 
 # What inline code calls to delete, move or empty files, in the usual interpreters' words.
@@ -32,38 +34,47 @@ _DELETING_CODE = re.compile(
 _STRING = re.compile(r"'([^'\\]*(?:\\.[^'\\]*)*)'|\"([^\"\\]*(?:\\.[^\"\\]*)*)\"")
 
 
-def _place(call: Call, arg: Arg) -> Path | None:
+def _places(call: Call, arg: Arg) -> list[Path]:
     """Where `arg` points, the last component not followed (a link is moved or deleted itself);
-    for a glob, the folder it lists. None when the command line does not tell."""
-    if not arg.known:
-        return None
-    text = os.path.dirname(arg.glob) or "." if arg.glob is not None else arg.text
-    if not text or text == "-" or (call.cwd is None and not os.path.isabs(text)):
-        return None
-    plain = lexical(text, call.cwd or Path("/"))
+    for a glob, what it matches now (more than `MAX_MATCHES`: the folder it lists, so that a
+    skill among them is not missed). Empty when the command line does not tell."""
+    if not arg.known or not arg.text or arg.text == "-":
+        return []
+    cwd = call.cwd
+    if cwd is None and not os.path.isabs(arg.glob or arg.text):
+        return []
+    if arg.glob is None:
+        return [_unfollowed(lexical(arg.text, cwd or Path("/")))]
+    found = list(itertools.islice(glob.iglob(arg.glob, root_dir=cwd), MAX_MATCHES + 1))
+    if len(found) > MAX_MATCHES:
+        return [_unfollowed(lexical(os.path.dirname(arg.glob) or ".", cwd or Path("/")))]
+    return [_unfollowed(lexical(match, cwd or Path("/"))) for match in found]
+
+
+def _unfollowed(plain: str) -> Path:
     parent, name = os.path.split(plain)
     return Path(os.path.realpath(parent)) / name if name else Path(plain)
 
 
 def takes_skill(call: Call, arg: Arg, verb: str) -> bool:
     """Block when `arg` is a skill that `verb` (deletes, moves...) would take from its place."""
-    path = _place(call, arg)
-    doomed = skill_deleted(path, True) if path is not None else None
-    if doomed is None:
-        return False
-    call.block("destructive", f"{verb} `{arg.raw}`, taking the skill file {doomed} with it; "
-               f"{LEFT_TO_USER}")
-    return True
+    for path in _places(call, arg):
+        doomed = skill_deleted(path, True)
+        if doomed is not None:
+            call.block("destructive", f"{verb} `{arg.raw}`, taking the skill file {doomed} with "
+                       f"it; {LEFT_TO_USER}")
+            return True
+    return False
 
 
 def replaces_skill_file(call: Call, arg: Arg, verb: str) -> bool:
     """Block when `arg` is an existing SKILL.md that `verb` would write over or empty."""
-    path = _place(call, arg)
-    if path is None or path.name not in SKILL_FILES or not path.is_file():
-        return False
-    call.block("destructive", f"{verb} the skill file {path}; change a skill with update_skill "
-               f"or in the editor ({LEFT_TO_USER})")
-    return True
+    for path in _places(call, arg):
+        if path.name in SKILL_FILES and path.is_file():
+            call.block("destructive", f"{verb} the skill file {path}; change a skill with "
+                       f"update_skill or in the editor ({LEFT_TO_USER})")
+            return True
+    return False
 
 
 def find_spares_skill_files(expression: Sequence[Arg]) -> bool:

@@ -19,6 +19,8 @@ TAKES_A_SKILL = [
     "mv README.md skills/pdf/SKILL.md",
     "mv -t /tmp skills/pdf",
     "mv skills/* /tmp/",
+    "mv *.md /tmp/",
+    "mv ski*/p?f /tmp",
     "mv -f ./skills//pdf/ {out}/",
     "m\\v skills/pdf /tmp/x",
     "'mv' skills/pdf /tmp/x",
@@ -75,6 +77,8 @@ TAKES_A_SKILL = [
 
 LEAVES_SKILLS_ALONE = [
     "mv notes.md references/",
+    "mv notes.* /tmp/",
+    "mv */SKILL.md /tmp/",
     "mv README.md README.txt",
     "truncate -s 0 README.md",
     "echo x > notes.md",
