@@ -586,6 +586,8 @@ class ChatPane(QWidget):
         self._show_chat(chat)
 
     def _show_chat(self, chat: ChatInfo | None) -> None:
+        # Chats that are not being saved all have the id 0: their folder goes with the chat.
+        self._skill_folders.pop(0, None)
         self.session.open(chat)
         if chat is None:
             self.input.setPlaceholderText("Ask something; Enter sends, Shift+Enter starts a new line")
