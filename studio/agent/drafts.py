@@ -12,10 +12,11 @@ There is no tool to delete a skill: deleting stays a human action in the window.
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -23,18 +24,25 @@ from typing import Any
 
 import yaml
 
+from studio.editing.frontmatter_edit import set_field, set_metadata_entry
 from studio.fsutil import atomic_write_text
 from studio.llm.types import ToolSpec
 from studio.skills.files import list_skill_files, load_skill
-from studio.skills.model import SKILL_FILE, Severity, SkillFile
+from studio.skills.fixes import reparse
+from studio.skills.model import SKILL_FILE, Severity, Skill, SkillFile
 from studio.skills.parse import parse_skill
 from studio.skills.validate import validate_skill
+from studio.skills.yamledit import newline_of
 
 CREATE = "create_skill"
 UPDATE = "update_skill"
 DRAFT_TOOL_NAMES = (CREATE, UPDATE)
 MAX_FILES = 20
 MAX_FILE_CHARS = 200_000
+
+# Asks the user where this chat's new skills go (the studio's dialog), given the name of the
+# skill about to be created; None: they did not say.
+FolderChooser = Callable[[str], Awaitable[Path | None]]
 
 
 class DraftRefused(Exception):
@@ -68,6 +76,7 @@ class DraftDesk:
         author: what `created-by`/`updated-by` record (the model's name, or "user").
         locate: the folder of an existing, writable skill by name (the toolbox's skills).
         clock: the time recorded as `created-at`/`updated-at`.
+        choose_folder: asks the user for `create_in` at the first `create_skill` that needs it.
     """
 
     create_in: Path | None
@@ -75,6 +84,15 @@ class DraftDesk:
     locate: Callable[[str], Path | None] = lambda _name: None
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     created: dict[str, Path] = field(default_factory=dict)
+    choose_folder: FolderChooser | None = None
+    _declined: bool = field(default=False, init=False)
+
+    async def pick_folder(self, skill: str) -> None:
+        """Ask where new skills go (`skill` first), when no folder is set and there is someone
+        to ask."""
+        if self.create_in is None and self.choose_folder is not None:
+            self.create_in = await self.choose_folder(skill)
+            self._declined = self.create_in is None
 
     def specs(self) -> list[ToolSpec]:
         files = {
@@ -118,6 +136,9 @@ class DraftDesk:
         if not isinstance(description, str) or not isinstance(body, str):
             raise DraftRefused("`description` and `body` must both be given, as text")
         if self.create_in is None:
+            if self._declined:
+                raise DraftRefused("the user picked no folder for new skills, so nothing was "
+                                   "written; ask them whether and where to create it")
             raise DraftRefused("there is no writable skill folder to create skills in; "
                                "tell the user to add one (or pass --create-in)")
         if "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
@@ -129,8 +150,8 @@ class DraftDesk:
         when = self.clock().isoformat(timespec="seconds")
         fields = {"name": name, "description": description,
                   "metadata": {"created-by": self.author, "created-at": when}}
-        texts = {SKILL_FILE: _skill_text(fields, body), **files}
-        _validate(texts, directory)
+        texts = {SKILL_FILE: skill_text(fields, body), **files}
+        validate_texts(texts, directory)
         preview = f"New skill {name} in {self.create_in}:\n\n" + "\n".join(
             f"--- {path} ---\n{text.rstrip()}\n" for path, text in texts.items()
         )
@@ -151,17 +172,19 @@ class DraftDesk:
             raise DraftRefused("`body` must be text")
         if description is None and body is None and not files:
             raise DraftRefused("nothing to change: give a description, a body or files")
-        fields = dict(skill.frontmatter.data)
-        if description is not None:
-            fields["description"] = description
-        metadata = fields.get("metadata")
-        metadata = dict(metadata) if isinstance(metadata, dict) else {}
-        metadata["updated-by"] = self.author
-        metadata["updated-at"] = self.clock().isoformat(timespec="seconds")
-        fields["metadata"] = metadata
-        texts = {skill.path.name: _skill_text(fields, body if body is not None else skill.body),
-                 **files}
-        _validate(texts, directory, skill.path.name)
+        stamps = {"updated-by": self.author,
+                  "updated-at": self.clock().isoformat(timespec="seconds")}
+        text = _edited_text(skill, description, body, stamps)
+        if text is None:
+            # A frontmatter line edits cannot reach (flow style, anchors): written afresh.
+            fields = dict(skill.frontmatter.data)
+            if description is not None:
+                fields["description"] = description
+            metadata = fields.get("metadata")
+            fields["metadata"] = {**(metadata if isinstance(metadata, dict) else {}), **stamps}
+            text = skill_text(fields, body if body is not None else skill.body)
+        texts = {skill.path.name: text, **files}
+        validate_texts(texts, directory, skill.path.name)
         preview = "\n".join(
             _diff(directory / relative, relative, text) for relative, text in texts.items()
         )
@@ -171,19 +194,7 @@ class DraftDesk:
         """Write an approved draft. A new skill is built in a scratch folder beside its target
         and renamed into place; an update replaces each file atomically, SKILL.md last."""
         if draft.is_new:
-            parent = draft.directory.parent
-            parent.mkdir(parents=True, exist_ok=True)
-            scratch = Path(tempfile.mkdtemp(prefix=f".{draft.name}.", dir=parent))
-            try:
-                for relative, text in draft.texts.items():
-                    target = scratch / relative
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    atomic_write_text(target, text)
-                os.chmod(scratch, 0o755 & ~_umask())
-                os.rename(scratch, draft.directory)
-            except BaseException:
-                shutil.rmtree(scratch, ignore_errors=True)
-                raise
+            write_new_skill(draft.directory, draft.texts)
             self.created[draft.name] = draft.directory
             return
         ordered = sorted(draft.texts, key=lambda relative: relative == _skill_file_of(draft))
@@ -191,6 +202,30 @@ class DraftDesk:
             target = draft.directory / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(target, draft.texts[relative])
+
+
+def write_new_skill(directory: Path, texts: Mapping[str, str]) -> None:
+    """Create the skill folder `directory` with `texts` (relative path -> text): built in a scratch
+    folder beside it and renamed into place, so it appears whole or not at all. Raises OSError,
+    FileExistsError when the folder exists."""
+    parent = directory.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    if os.path.lexists(directory):
+        raise FileExistsError(errno.EEXIST, "it already exists", str(directory))
+    scratch = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=parent))
+    try:
+        for relative, text in texts.items():
+            target = scratch / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(target, text)
+        os.chmod(scratch, 0o755 & ~_umask())
+        # rename() would replace an empty folder made meanwhile; a folder is never merged.
+        if os.path.lexists(directory):
+            raise FileExistsError(errno.EEXIST, "it already exists", str(directory))
+        os.rename(scratch, directory)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
 
 
 def first_writable_folder(paths: list[Path]) -> Path | None:
@@ -212,7 +247,30 @@ def _skill_file_of(draft: Draft) -> str:
     return next((p for p in draft.texts if p.lower() == SKILL_FILE.lower()), SKILL_FILE)
 
 
-def _skill_text(fields: dict[str, Any], body: str) -> str:
+def _edited_text(skill: Skill, description: str | None, body: str | None,
+                 stamps: Mapping[str, str]) -> str | None:
+    """The skill's SKILL.md with a new description, body and provenance, every other byte of
+    the frontmatter kept (comments, field order, quoting); None where a line edit cannot do it."""
+    current = skill
+    if description is not None:
+        text = set_field(current, "description", description)
+        if text is None:
+            return None
+        current = reparse(current, text)
+    for key, value in stamps.items():
+        text = set_metadata_entry(current, key, value)
+        if text is None:
+            return None
+        current = reparse(current, text)
+    if body is None:
+        return current.source
+    newline = newline_of(current.source)
+    start = current.body_span.start
+    lead = newline if current.source[start:].startswith(("\n", "\r")) else ""
+    return current.source[:start] + lead + body.strip().replace("\n", newline) + newline
+
+
+def skill_text(fields: dict[str, Any], body: str) -> str:
     header = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{header}---\n\n{body.strip()}\n"
 
@@ -243,9 +301,11 @@ def _files_of(value: object) -> dict[str, str]:
     return files
 
 
-def _validate(texts: dict[str, str], directory: Path, skill_file: str = SKILL_FILE) -> None:
-    """Validate the draft as it would be on disk: SKILL.md with the files it would have."""
-    existing = list_skill_files(directory) if directory.is_dir() else ()
+def validate_texts(texts: dict[str, str], directory: Path, skill_file: str = SKILL_FILE, *,
+                   on_disk: bool = True) -> None:
+    """Validate the draft as it would be on disk: SKILL.md with the files it would have (those
+    `directory` holds already too, when `on_disk`). Raises DraftRefused with the errors."""
+    existing = list_skill_files(directory) if on_disk and directory.is_dir() else ()
     listed = {f.relative: f for f in existing}
     for relative, text in texts.items():
         if relative != skill_file:

@@ -144,6 +144,8 @@ class ToolExecutor:
         drafts = self.toolbox.drafts
         assert drafts is not None  # the tool is only offered with a desk
         try:
+            if call.name == CREATE:
+                await drafts.pick_folder(_text(call.arguments.get("name")) or "a new skill")
             draft = drafts.draft(call.name, call.arguments)
         except (DraftRefused, OSError) as exc:
             yield ToolFinished(call.id, call.name, "error", f"error: {exc}")

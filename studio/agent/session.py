@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from studio.agent.agents import AgentStore
 from studio.agent.approval import Approver
-from studio.agent.drafts import DraftDesk
+from studio.agent.chat_skill import ChatSkillDraft, draft_from_chat
+from studio.agent.drafts import DraftDesk, FolderChooser
 from studio.agent.events import Done, Error, Event, Notice
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
@@ -120,13 +121,14 @@ class _SkillFolderExecutor(ToolExecutor):
 
 
 def make_toolbox(settings: SessionSettings, skills: Sequence[SkillSummary],
-                 overrides: Mapping[str, str] | None = None) -> SkillToolbox:
+                 overrides: Mapping[str, str] | None = None, *,
+                 choose_folder: FolderChooser | None = None) -> SkillToolbox:
     """The tools a session with `settings` offers over `skills`, described as the model sees them."""
     workspace = (settings.workspace or Path.cwd()).resolve()
     search = (SkillSearch(skills, settings.search_index)
               if settings.search_index is not None else None)
     # The author is the model, known once the session has connected (see `ChatSession._connect`).
-    drafts = DraftDesk(settings.create_in, settings.model or "model")
+    drafts = DraftDesk(settings.create_in, settings.model or "model", choose_folder=choose_folder)
     return SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts,
                         descriptions=settings.tool_descriptions)
 
@@ -134,10 +136,12 @@ def make_toolbox(settings: SessionSettings, skills: Sequence[SkillSummary],
 def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], approver: Approver,
                   grants: Grants, audit: AuditLog | None, *,
                   overrides: Mapping[str, str] | None = None, home: Path | None = None,
-                  support: Support | None = None) -> ToolExecutor:
-    """The tools for `skills`, judged in the workspace `settings` chooses."""
+                  support: Support | None = None,
+                  choose_folder: FolderChooser | None = None) -> ToolExecutor:
+    """The tools for `skills`, judged in the workspace `settings` chooses. `choose_folder` asks
+    where new skills go when `settings.create_in` does not say."""
     kind = _SkillFolderExecutor if settings.workspace_mode == "skill" else ToolExecutor
-    toolbox = make_toolbox(settings, skills, overrides)
+    toolbox = make_toolbox(settings, skills, overrides, choose_folder=choose_folder)
     return kind(toolbox, approver, grants, audit,
                 timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
                 support=support)
@@ -160,12 +164,14 @@ class ChatSession:
                  approver: Approver, *, server: ModelServer, grants: Grants,
                  audit: AuditLog | None, history: Sequence[Message] = (),
                  overrides: Mapping[str, str] | None = None, home: Path | None = None,
-                 support: Support | None = None, agents: AgentStore | None = None) -> None:
+                 support: Support | None = None, agents: AgentStore | None = None,
+                 choose_folder: FolderChooser | None = None) -> None:
         self.settings = settings
         self.agents = agents
         self.server = server
         self.executor = make_executor(settings, skills, approver, grants, audit,
-                                      overrides=overrides, home=home, support=support)
+                                      overrides=overrides, home=home, support=support,
+                                      choose_folder=choose_folder)
         self._skills = list(skills)
         self._keep = {*settings.keep, *(overrides or {})}
         prompt, self.skipped = session_prompt(settings, self._skills)
@@ -266,11 +272,21 @@ class SessionFactory:
 
     def session(self, settings: SessionSettings, skills: Sequence[SkillSummary], *,
                 history: Sequence[Message] = (),
-                overrides: Mapping[str, str] | None = None) -> ChatSession:
+                overrides: Mapping[str, str] | None = None,
+                choose_folder: FolderChooser | None = None) -> ChatSession:
         return ChatSession(settings, skills, self.approver, server=self.server,
                            grants=self.grants, audit=self.audit, history=history,
                            overrides=overrides, home=self._home, support=self._support,
-                           agents=self.agents)
+                           agents=self.agents, choose_folder=choose_folder)
+
+    async def draft_skill(self, settings: SessionSettings,
+                          conversation: Sequence[Message]) -> ChatSkillDraft:
+        """A skill the model of `settings` drafts from `conversation` ("Save chat as skill"):
+        nothing is written. Raises `DraftUnusable` or the server's `LLMError`."""
+        self.server.configure(settings.backend, settings.url,
+                              (settings.connect_timeout, settings.idle_timeout))
+        client, model = await self.server.open(settings.model)
+        return await draft_from_chat(client, model, conversation)
 
     async def close(self) -> None:
         """Stop the embedded engine, if one was started."""

@@ -1,11 +1,15 @@
 """Rewriting one frontmatter field of a SKILL.md text for the form, keeping every other byte.
 
 A thin layer over `studio.skills.yamledit`: it adds inserting a field that is not there yet,
-removing an optional one that was cleared, and writing the `metadata` mapping from a table.
+removing an optional one that was cleared, writing the `metadata` mapping from a table, and
+setting one entry of `metadata` with the others (and their comments) left as they are.
 """
 
 from __future__ import annotations
 
+import re
+
+from studio.skills.fixes import reparse
 from studio.skills.model import Skill
 from studio.skills.yamledit import apply_edits, field_block, newline_of, replace_value, scalar
 
@@ -52,6 +56,59 @@ def set_metadata(skill: Skill, items: list[tuple[str, str]]) -> str | None:
         return text[:at] + new_block + text[at:]
     start, end = block
     return text[:start] + new_block + text[end:]
+
+
+def set_metadata_entry(skill: Skill, key: str, value: str) -> str | None:
+    """The skill's text with `metadata.key` set to the string `value`, every other line kept:
+    the other entries, their order and comments. None when there is no frontmatter or
+    `metadata` is not a plain block mapping (written `{...}`, or not a mapping at all)."""
+    frontmatter = skill.frontmatter
+    if frontmatter is None:
+        return None
+    if "metadata" not in frontmatter.data:
+        return set_metadata(skill, [(key, value)])
+    block = field_block(skill, "metadata")
+    if not isinstance(frontmatter.data["metadata"], dict) or block is None:
+        return None
+    text = skill.source
+    newline = newline_of(text)
+    start, end = block
+    lines = text[start:end].splitlines(keepends=True)
+    if lines[0].split(":", 1)[-1].split("#", 1)[0].strip():
+        return None  # `metadata: {...}` or an alias on the key's own line
+    entries = [line for line in lines[1:] if line.strip() and not line.lstrip().startswith("#")]
+    if not entries:
+        return None
+    indent = entries[0][: len(entries[0]) - len(entries[0].lstrip(" "))]
+    entry = re.compile(rf"{indent}(['\"]?){re.escape(key)}\1[ \t]*:(?:[ \t]|\r?\n|$)")
+    new_line = f"{indent}{scalar(key)}: {scalar(value)}{newline}"
+    at = next((i for i, line in enumerate(lines) if i and entry.match(line)), None)
+    if at is None:
+        ending = "" if lines[-1].endswith(("\n", "\r")) else newline
+        changed = text[:end] + ending + new_line + text[end:]
+    else:
+        # The entry's lines: its own and the more indented ones under it (a block scalar).
+        stop = at + 1
+        while stop < len(lines) and (lines[stop].startswith(indent + " ") or not lines[stop].strip()):
+            stop += 1
+        while stop > at + 1 and not lines[stop - 1].strip():
+            stop -= 1
+        offset = start + sum(len(line) for line in lines[:at])
+        length = sum(len(line) for line in lines[at:stop])
+        changed = text[:offset] + new_line + text[offset + length:]
+    return changed if _only_entry_changed(skill, changed, key, value) else None
+
+
+def _only_entry_changed(skill: Skill, text: str, key: str, value: str) -> bool:
+    """Whether `text` reads as the skill's fields with only `metadata.key` set to `value`: a
+    line-based edit of YAML is checked against what it means before it is kept."""
+    changed = reparse(skill, text).frontmatter
+    before = skill.frontmatter
+    if changed is None or before is None:
+        return False
+    expected = dict(before.data)
+    expected["metadata"] = {**before.data["metadata"], key: value}
+    return changed.data == expected
 
 
 def _without_field(skill: Skill, key: str) -> str:

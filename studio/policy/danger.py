@@ -11,6 +11,7 @@ from studio.policy.call import Call, Handler, parse_options, shown
 from studio.policy.expand import Arg
 from studio.policy.paths import is_inside, lexical, resolve, words
 from studio.policy.skillfolders import skill_deleted
+from studio.policy.skillguard import replaces_skill_file
 
 FORMATTERS = words(
     "mkfs mke2fs mkswap mkntfs mkdosfs newfs wipefs fdisk sfdisk cfdisk gdisk sgdisk parted blkdiscard"
@@ -113,6 +114,7 @@ def dd(call: Call) -> None:
             if plain.startswith("/dev/") and plain not in ("/dev/null", "/dev/stdout", "/dev/stderr"):
                 call.block("destructive", f"writes straight to the device {plain}")
             else:
+                replaces_skill_file(call, target, "writes over")
                 call.write(target)
 
 
@@ -205,6 +207,7 @@ def truncate(call: Call) -> None:
     for reference in options.value("-r", "--reference"):
         call.read(reference)
     for operand in options.operands:
+        replaces_skill_file(call, operand, "empties or resizes")
         call.write(operand, "empties or resizes")
 
 

@@ -39,6 +39,7 @@ from studio.policy.lexer import MAX_DEPTH
 from studio.policy.paths import is_inside
 from studio.policy.rules import dispatch
 from studio.policy.shell import parse
+from studio.policy.skillguard import replaces_skill_file
 from studio.policy.syntax import Arith, Param, Script, SimpleCommand, Word
 from studio.policy.wrappers import dangerous_variable
 
@@ -69,6 +70,8 @@ _SECRET_WORDS = (
 )
 _READ_REDIRECTS = frozenset({"<"})
 _WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+# The ones that empty their file before the command writes a byte.
+_EMPTYING_REDIRECTS = frozenset({">", ">|", "&>", ">&"})
 
 
 class _Walker:
@@ -263,6 +266,8 @@ class _Walker:
                 call.read(target)
                 stdin, unknown = None, True
             elif redirect.op in _WRITE_REDIRECTS or redirect.op == ">&":
+                if redirect.op in _EMPTYING_REDIRECTS:
+                    replaces_skill_file(call, target, f"empties (with `{redirect.op}`)")
                 call.write(target)
         return stdin, unknown
 

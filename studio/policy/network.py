@@ -7,6 +7,7 @@ from studio.policy.call import Call, Handler, parse_options
 from studio.policy.decision import shorten
 from studio.policy.expand import Arg
 from studio.policy.paths import is_remote, is_url, words
+from studio.policy.skillguard import rsync_deletes
 
 RAW_CONNECTIONS = frozenset(["nc", "ncat", "netcat", "socat", "telnet"])
 FILE_TRANSFER = frozenset(["scp", "sftp", "ftp", "tftp", "lftp"])
@@ -176,6 +177,7 @@ def rsync(call: Call) -> None:
         else:
             call.read(source)
     if not (destination.known and is_remote(destination.text)):
+        rsync_deletes(call, sources, destination)
         call.write(destination)
     for file_option in ("--exclude-from", "--include-from", "--files-from", "--password-file"):
         for value in options.value(file_option):

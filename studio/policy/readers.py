@@ -14,6 +14,7 @@ from studio.policy.decision import shorten
 from studio.policy.escapes import NAME
 from studio.policy.expand import Arg
 from studio.policy.paths import is_inside, resolve, words
+from studio.policy.skillguard import find_deletes
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,6 +438,7 @@ def find(call: Call) -> None:
         text = arg.text if arg.known else ""
         position += 1
         if text == "-delete":
+            find_deletes(call, roots, expression)
             _find_delete(call, roots, root_paths)
         elif text in _FIND_WRITES and position < len(expression):
             call.write(expression[position])
@@ -450,6 +452,7 @@ def find(call: Call) -> None:
                 position += 1
             position += 1
             if command and command[0].known and command[0].text.rpartition("/")[2] in _DELETERS:
+                find_deletes(call, roots, expression)
                 _find_delete(call, roots, root_paths)
             _find_exec(call, command, roots)
         elif text in _FIND_VALUE_TESTS:

@@ -8,6 +8,7 @@ from pathlib import PurePosixPath
 from studio.policy.call import Call, Handler
 from studio.policy.expand import Arg
 from studio.policy.paths import credential, is_url, words
+from studio.policy.skillguard import git_clean, takes_skill
 
 _GIT_READ = words(
     "status log diff show blame annotate ls-files ls-tree cat-file rev-parse rev-list describe "
@@ -95,8 +96,13 @@ def _git_subcommand(call: Call, sub: str, rest: list[Arg], texts: list[str]) -> 
         destination = [a for a in rest if a.known and not a.text.startswith("-") and not is_url(a.text)]
         for target in destination[-1:]:
             call.write(target)
+    elif sub == "rm" and not any(t in ("--cached", "-n", "--dry-run") for t in texts):
+        for arg in rest:
+            if not (arg.known and arg.text.startswith("-")):
+                takes_skill(call, arg, "deletes")
     elif sub == "clean" and not any(t in ("-n", "--dry-run") for t in texts):
         call.ask("write", "`git clean` deletes files git does not track")
+        git_clean(call, [a for a in rest if not (a.known and a.text.startswith("-"))])
     call.ask("write", f"`git {sub}` changes the repository or the working files")
     for arg in rest:
         if arg.known and not arg.text.startswith("-") and not is_url(arg.text) and ":" not in arg.text:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from studio.policy.call import Call, Handler, Part, parse_options
 from studio.policy.expand import Arg, literal_arg
 from studio.policy.paths import is_url, words
+from studio.policy.skillguard import inline_deletes
 
 SHELLS = words("sh bash zsh dash ksh mksh ash fish csh tcsh yash posh")
 
@@ -82,6 +83,8 @@ def _from_stdin(call: Call, what: str) -> None:
     )
     if inv.stdin is not None and call.name in SHELLS:
         guarded(call.nested_text(inv.stdin))
+    elif inv.stdin is not None:
+        inline_deletes(call, inv.stdin)
 
 
 def scheduler(call: Call) -> None:
@@ -227,6 +230,7 @@ def _inline(call: Call, flag: str, code: Arg | None) -> None:
     call.ask("indirection", f"`{call.name} {flag}` runs inline code, which the policy cannot check")
     if code is None or not code.known:
         return
+    inline_deletes(call, code.text)
     inline_code(call, code.text)
 
 

@@ -9,6 +9,7 @@ from studio.policy.call import Call, Handler, parse_options
 from studio.policy.danger import dangerous_mode
 from studio.policy.expand import Arg
 from studio.policy.paths import words
+from studio.policy.skillguard import replaces_skill_file, takes_skill
 
 
 def _mode_check(call: Call, modes: list[Arg]) -> None:
@@ -50,10 +51,12 @@ def copy_like(call: Call) -> None:
         sources = operands
     for source in sources:
         if call.name == "mv":
+            takes_skill(call, source, "moves")
             call.write(source, "moves")
         else:
             call.read(source)
     for target in targets:
+        replaces_skill_file(call, target, "writes over")
         call.write(target, "moves to" if call.name == "mv" else "writes to")
     if not operands:
         call.runs(f"`{call.name}` with nothing to copy")
@@ -83,7 +86,10 @@ def create(call: Call) -> None:
         call.read(reference)
     for folder in options.value("-p", "--tmpdir"):
         call.write(folder)
+    appends = options.has("-a", "--append")
     for operand in options.operands:
+        if call.name == "tee" and not appends:
+            replaces_skill_file(call, operand, "empties and writes over")
         call.write(operand)
     if call.name == "mktemp" and not options.value("-p", "--tmpdir"):
         call.ask("outside", "`mktemp` creates a file in the system's temporary folder, outside the workspace")
@@ -249,7 +255,16 @@ def split(call: Call) -> None:
 
 
 HANDLERS: dict[str, Handler] = {name: copy_like for name in ("cp", "mv", "ln", "install")}
-HANDLERS.update({name: create for name in ("mkdir", "touch", "tee", "mkfifo", "mknod", "rename", "mktemp")})
+def rename(call: Call) -> None:
+    """`rename` (perl's or util-linux's): every file it is given may move."""
+    for arg in call.args:
+        if not (arg.known and arg.text.startswith("-")):
+            takes_skill(call, arg, "renames")
+    create(call)
+
+
+HANDLERS.update({name: create for name in ("mkdir", "touch", "tee", "mkfifo", "mknod", "mktemp")})
+HANDLERS["rename"] = rename
 HANDLERS.update(
     {
         name: compress

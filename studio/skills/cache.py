@@ -15,8 +15,8 @@ from studio import __version__
 from studio.fsutil import atomic_write_bytes
 
 # Raised whenever what a validation reports changes, so no cache holds older findings
-# (2: the placeholder description warning SK213).
-RULES_VERSION = 2
+# (2: the placeholder description warning SK213; 3: summaries carry their provenance).
+RULES_VERSION = 3
 # `studio.skills.clients.SPEC`, spelled out: `studio validate`'s fast path imports this module and
 # must not load the rules with it.
 SPEC = "spec"

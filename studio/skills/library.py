@@ -153,6 +153,7 @@ def _crashed(found: Found, what: str = "the process reading it died") -> tuple[A
     return (
         found.folder, os.path.join(found.folder, found.skill_name), None, None, False, False,
         False, ((CRASHED, Severity.ERROR.value, message, 1, 1, found.skill_name, None),),
+        (None, None, None, None),
     )
 
 

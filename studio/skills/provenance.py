@@ -3,17 +3,17 @@
 in its `metadata:`, which the agent's drafts write).
 
 Lock files are read once per root and again only when their stamp changes, so asking for every
-skill of a large library costs one `stat` per root.
+skill of a large library costs one `stat` per root. Who drafted a skill comes with its summary,
+from the one parse the scan made.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from studio.skills.files import load_skill
 from studio.skills.lockfile import LOCK_FILE, origins
 from studio.skills.stamps import Stamp, stamp_of
-from studio.skills.summary import SkillSummary
+from studio.skills.summary import USER, SkillSummary
 
 
 class Provenance:
@@ -37,18 +37,21 @@ class Provenance:
         return known[1].get(str(relative)) if len(relative.parts) == 1 else None
 
     def describe(self, summary: SkillSummary) -> list[str]:
-        """Lines for a tooltip: where it was installed from, who created and who changed it.
-        Reads the skill's frontmatter through the one parser; meant for one skill at a time."""
+        """Lines for a tooltip: where it was installed from, who created and who changed it
+        ("Drafted by qwen3:0.6b on 2026-11-23")."""
         lines: list[str] = []
         url = self.origin(summary)
         if url is not None:
             lines.append(f"Installed from {url}")
-        if summary.read_only:
-            return lines
-        metadata = load_skill(summary.directory).metadata
-        for key, verb in (("created-by", "Created by"), ("updated-by", "Changed by")):
-            who = metadata.get(key)
-            if isinstance(who, str) and who:
-                when = metadata.get(key.replace("-by", "-at"))
-                lines.append(f"{verb} {who}" + (f" ({when})" if isinstance(when, str) else ""))
+        for who, when, verb in ((summary.created_by, summary.created_at, "Drafted"),
+                                (summary.updated_by, summary.updated_at, "Changed")):
+            if who:
+                said = "Created" if verb == "Drafted" and who == USER else verb
+                lines.append(f"{said} by {who}" + (f" on {_day(when)}" if when else ""))
         return lines
+
+
+def _day(when: str) -> str:
+    """The date of an ISO time ("2026-11-23T09:30:00+00:00" -> "2026-11-23"); other text as is."""
+    day, _, _ = when.partition("T")
+    return day if len(day) == 10 and day[4] == "-" and day[7] == "-" else when

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from studio.skills.model import Diagnostic, Severity
+from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.validate import ValidationResult
 
 CachedDiagnostic = tuple[str, str, str, int, int, str, str | None]
 
 _SEVERITIES = {severity.value: severity for severity in Severity}
+# What `created-by` / `updated-by` say when a person, not a model, made the change.
+USER = "user"
+PROVENANCE_KEYS = ("created-by", "created-at", "updated-by", "updated-at")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +31,8 @@ class SkillSummary:
         valid: no errors. loadable: a lenient client would load it.
         diagnostics: everything the validator said, without fixes (open the skill for those).
         read_only: it lives in an archive.
+        created_by, created_at, updated_by, updated_at: its provenance, from `metadata:` (the
+            model or "user" that drafted or last changed it, and when), as text.
     """
 
     root: Path
@@ -38,10 +44,20 @@ class SkillSummary:
     loadable: bool
     diagnostics: tuple[Diagnostic, ...]
     read_only: bool = False
+    created_by: str | None = None
+    created_at: str | None = None
+    updated_by: str | None = None
+    updated_at: str | None = None
 
     @property
     def display_name(self) -> str:
         return self.name or self.directory.name
+
+    @property
+    def drafted_by(self) -> str | None:
+        """The model that created or last changed the skill, if a model did."""
+        return next((who for who in (self.updated_by, self.created_by) if who and who != USER),
+                    None)
 
     @property
     def status(self) -> str:
@@ -88,17 +104,22 @@ class SkillSummary:
             loadable=result.loadable,
             diagnostics=tuple(_without_fix(d) for d in result.diagnostics),
             read_only=skill.read_only,
+            created_by=_provenance(skill, "created-by"),
+            created_at=_provenance(skill, "created-at"),
+            updated_by=_provenance(skill, "updated-by"),
+            updated_at=_provenance(skill, "updated-at"),
         )
 
     def to_cache(self) -> tuple[Any, ...]:
         return (
             str(self.directory), str(self.skill_file), self.name, self.description, self.valid,
             self.loadable, self.read_only, _cached_diagnostics(self.diagnostics),
+            (self.created_by, self.created_at, self.updated_by, self.updated_at),
         )
 
     @classmethod
     def from_cache(cls, root: Path, data: tuple[Any, ...]) -> SkillSummary:
-        directory, skill_file, name, description, valid, loadable, read_only, diags = data
+        directory, skill_file, name, description, valid, loadable, read_only, diags, made = data
         folder = Path(directory)
         parent, _, file_name = skill_file.rpartition("/")
         severity = _SEVERITIES.__getitem__
@@ -115,7 +136,18 @@ class SkillSummary:
                 for code, sev, message, line, column, file, field in diags
             ),
             read_only,
+            *made,
         )
+
+
+def _provenance(skill: Skill, key: str) -> str | None:
+    """A provenance entry of `metadata:` as text (YAML may have read a time unquoted as one)."""
+    value = skill.metadata.get(key)
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return None
 
 
 def _without_fix(diagnostic: Diagnostic) -> Diagnostic:
@@ -135,4 +167,5 @@ def cache_entry(result: ValidationResult) -> tuple[Any, ...]:
     return (
         str(skill.directory), str(skill.path), skill.name, skill.description, result.valid,
         result.loadable, skill.read_only, _cached_diagnostics(result.diagnostics),
+        tuple(_provenance(skill, key) for key in PROVENANCE_KEYS),
     )

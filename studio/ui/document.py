@@ -57,6 +57,7 @@ class SkillDocument(QObject):
         disk_text: the text as last read from or written to disk (`\\n` line ends).
         read_only: the skill is in an archive or its file cannot be edited as text.
         why_read_only: says why, for a banner.
+        untitled: a draft not on disk yet (its folder is a placeholder); saving asks where.
 
     Signals:
         text_changed: the text changed, from any view.
@@ -68,9 +69,11 @@ class SkillDocument(QObject):
     validated = Signal(object)
     saved = Signal()
 
-    def __init__(self, skill: Skill, parent: QObject | None = None) -> None:
+    def __init__(self, skill: Skill, parent: QObject | None = None, *,
+                 untitled: bool = False) -> None:
         super().__init__(parent)
         self._base = skill
+        self.untitled = untitled
         self.newline = "\r\n" if "\r\n" in skill.source else "\n"
         text = skill.source.replace("\r\n", "\n")
         unreadable = [d for d in skill.problems if d.code in UNEDITABLE_CODES]
@@ -84,7 +87,9 @@ class SkillDocument(QObject):
         self.document = QTextDocument(self)
         self.document.setDocumentLayout(QPlainTextDocumentLayout(self.document))
         self.document.setPlainText(text)
-        self.document.setModified(False)
+        self.document.setModified(untitled)
+        if untitled:
+            self.disk_text = ""
         self._text: str | None = text
         self._skill: Skill | None = None
         self._result: ValidationResult | None = None
@@ -151,6 +156,18 @@ class SkillDocument(QObject):
         self._base = reparse(self._base, data)
         self._base.files = list_skill_files(self.directory)
         self._skill = None
+        self.document.setModified(False)
+        self.saved.emit()
+
+    def saved_as(self, directory: Path) -> None:
+        """An untitled draft was written as the skill folder `directory`: it is that skill now."""
+        text = self.text()
+        self.untitled = False
+        self._base = reparse(self._base, text, directory)
+        self._base.files = list_skill_files(directory)
+        self.disk_text = text
+        self._skill = None
+        self._result = None
         self.document.setModified(False)
         self.saved.emit()
 

@@ -184,3 +184,67 @@ async def test_a_command_deleting_a_skill_folder_is_blocked_without_asking(
     assert "deleting a skill is left to the user" in finished.result
     assert approver.requests == []
     assert (library / "demo" / "SKILL.md").is_file()
+
+
+COMMENTED = """---
+# The demo skill; keep this note.
+name: demo   # must match the folder
+license: MIT
+description: 'Demo skill. Use when testing.'
+metadata:
+  # who owns it
+  owner: ada
+  updated-by: someone  # replaced
+  version: "1.0"
+allowed-tools: Bash(python3:*)
+---
+
+# Demo
+
+Old steps.
+"""
+
+
+def test_update_keeps_frontmatter_comments_order_and_quoting(library: Path) -> None:
+    (library / "demo" / "SKILL.md").write_text(COMMENTED, encoding="utf-8")
+    desk = DraftDesk(None, TOOL_MODEL, locate=lambda name: library / name, clock=lambda: NOW)
+
+    draft = desk.draft("update_skill", {"name": "demo", "description": "Demo skill, newer. Use "
+                                        "when testing.", "body": "# Demo\n\nNew steps.\n"})
+
+    expected = COMMENTED.replace(
+        "description: 'Demo skill. Use when testing.'",
+        "description: Demo skill, newer. Use when testing.",
+    ).replace(
+        "  updated-by: someone  # replaced\n",
+        f"  updated-by: {TOOL_MODEL}\n",
+    ).replace(
+        '  version: "1.0"\n',
+        '  version: "1.0"\n  updated-at: \'2026-01-02T03:04:05+00:00\'\n',
+    ).replace("Old steps.", "New steps.")
+    assert draft.texts["SKILL.md"] == expected
+
+
+def test_update_of_a_body_only_leaves_the_frontmatter_but_the_stamps(library: Path) -> None:
+    (library / "demo" / "SKILL.md").write_text(COMMENTED.replace("\n", "\r\n"), encoding="utf-8")
+    desk = DraftDesk(None, TOOL_MODEL, locate=lambda name: library / name, clock=lambda: NOW)
+
+    text = desk.draft("update_skill", {"name": "demo", "body": "New\nsteps."}).texts["SKILL.md"]
+
+    assert "# The demo skill; keep this note.\r\n" in text and "  # who owns it\r\n" in text
+    assert text.endswith("---\r\n\r\nNew\r\nsteps.\r\n")
+    assert "\n" not in text.replace("\r\n", "")
+
+
+def test_a_flow_style_metadata_is_rewritten_but_stays_right(library: Path) -> None:
+    (library / "demo" / "SKILL.md").write_text(
+        "---\nname: demo\ndescription: Demo skill. Use when testing.\nmetadata: {owner: ada}\n"
+        "---\nBody.\n", encoding="utf-8")
+    desk = DraftDesk(None, TOOL_MODEL, locate=lambda name: library / name, clock=lambda: NOW)
+
+    text = desk.draft("update_skill", {"name": "demo", "body": "New."}).texts["SKILL.md"]
+
+    fields = yaml.safe_load(text.split("---\n")[1])
+    assert fields["metadata"] == {"owner": "ada", "updated-by": TOOL_MODEL,
+                                  "updated-at": "2026-01-02T03:04:05+00:00"}
+    assert text.endswith("New.\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from studio.editing.frontmatter_edit import set_field, set_metadata
+from studio.editing.frontmatter_edit import set_field, set_metadata, set_metadata_entry
 from studio.skills.parse import parse_skill
 
 
@@ -54,3 +54,21 @@ def test_set_metadata_writes_and_removes_the_block() -> None:
     assert text.endswith("metadata:\n  version: '1.0'\n  owner: 'a: b'\n---\n# Body\n")
     assert _skill(text).metadata == {"version": "1.0", "owner": "a: b"}
     assert set_metadata(_skill(text), []) == BASE
+
+
+def test_set_metadata_entry_replaces_one_entry_and_keeps_the_others() -> None:
+    text = ("---\nname: demo\nmetadata:\n  # notes\n  note: |\n    line one\n\n    line two\n"
+            "  keep: [1, 2]  # a list\n---\n# Body\n")
+
+    changed = set_metadata_entry(_skill(text), "note", "short")
+
+    assert changed == text.replace("  note: |\n    line one\n\n    line two\n", "  note: short\n")
+    added = set_metadata_entry(_skill(text), "by", "model")
+    assert added == text.replace("  keep: [1, 2]  # a list\n", "  keep: [1, 2]  # a list\n  by: model\n")
+
+
+def test_set_metadata_entry_gives_up_where_a_line_edit_cannot_reach() -> None:
+    assert set_metadata_entry(_skill("---\nname: demo\nmetadata: {a: b}\n---\n"), "a", "c") is None
+    assert set_metadata_entry(_skill("---\nname: demo\nmetadata: text\n---\n"), "a", "c") is None
+    made = set_metadata_entry(_skill(BASE), "by", "model")
+    assert made is not None and _skill(made).metadata == {"by": "model"}

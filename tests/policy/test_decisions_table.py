@@ -129,7 +129,7 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("git add README.md", ASK, "write"),
     ("git commit -m 'update docs'", ASK, "write"),
     ("git checkout -- README.md", ASK, "write"),
-    ("git clean -fd", ASK, "write"),
+    ("git clean -fd", BLOCK, "destructive"),  # the workspace is a skill: its SKILL.md may be untracked
     ("dd if=README.md of=copy.md", ASK, "write"),
     ("sed -n 'w out.txt' README.md", ASK, "program"),
     ("awk '{ system(\"ls\") }' README.md", ASK, "program"),
@@ -558,7 +558,7 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("awk 'NR==1' README.md", ALLOW, None),
     ("awk -F, '{print $2}' assets/sample.csv", ALLOW, None),
     ('find -- ~/.aws -exec cat {} \\;', BLOCK, 'credential'),
-    ("find . -name '*.md' -delete", ASK, 'write'),
+    ("find . -name '*.md' -delete", BLOCK, "destructive"),  # SKILL.md matches
     ('find . -fprint /tmp/list', ASK, 'outside'),
     ('find . -name x -ok rm {} \\;', ASK, 'write'),
     ('find references -newer README.md -print', ALLOW, None),

@@ -1,10 +1,11 @@
-"""The library filter's status choice: only skills with errors, or only those with warnings."""
+"""The library filter's status choice: only skills with errors, only those with warnings, only
+those a model drafted; and the text filter matching who drafted a skill."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
 from tests.ui.helpers import WindowFactory, write_skill
@@ -45,3 +46,28 @@ def test_errors_only_and_warnings_only(qtbot: QtBot, make_window: WindowFactory,
     panel.filter_edit.setText("")
     panel.status_filter.setCurrentIndex(0)
     assert panel.tree.model() is panel.model
+
+
+def test_drafted_by_a_model_and_by_its_name(qtbot: QtBot, make_window: WindowFactory,
+                                           tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    write_skill(root, "handmade")
+    drafted = write_skill(root, "drafted")
+    text = (drafted / "SKILL.md").read_text()
+    (drafted / "SKILL.md").write_text(text.replace(
+        "---\n#", "metadata:\n  created-by: qwen2.5\n  created-at: '2026-11-23T09:30:00+00:00'\n---\n#"))
+    mine = write_skill(root, "mine")
+    text = (mine / "SKILL.md").read_text()
+    (mine / "SKILL.md").write_text(text.replace("---\n#", "metadata:\n  created-by: user\n---\n#"))
+    window = make_window(root)
+    panel = window.library_panel
+
+    panel.status_filter.setCurrentIndex(panel.status_filter.findText("Drafted by a model"))
+    assert _shown(panel) == ["drafted"]
+    index = window.library_model.skill_index(drafted)
+    assert "Drafted by qwen2.5 on 2026-11-23" in index.data(Qt.ItemDataRole.ToolTipRole)
+
+    panel.status_filter.setCurrentIndex(0)
+    panel.filter_edit.setText("qwen2.5")
+    panel.apply_filter()
+    assert _shown(panel) == ["drafted"]

@@ -213,7 +213,8 @@ class AgentPicker(QWidget):
                 if summary.name:
                     overrides[summary.name] = unsaved[1]
             skills.append(summary)
-        return TurnSetup(settings, skills, overrides, tuple(self.skill_names()))
+        return replace(setup, settings=settings, skills=skills, overrides=overrides,
+                       chosen=tuple(self.skill_names()))
 
     def current(self) -> AgentSpec:
         """The setup the chat runs with now, as an agent (named after the active one, if any)."""

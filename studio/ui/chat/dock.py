@@ -45,6 +45,10 @@ class WindowSkills:
             return None
         return self._editors.summary_of(tab), tab.text()
 
+    def writable_folders(self) -> list[Path]:
+        return [state.path for state in self._library.roots()
+                if not state.root.read_only and state.path.is_dir()]
+
 
 class ChatDock(QObject):
     """Puts the chat pane into the window and adds its actions to the menus it is handed.
@@ -118,6 +122,7 @@ class ChatDock(QObject):
         bar.customContextMenuRequested.connect(self._on_tab_bar_custom_context_menu_requested)
         tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.pane.busy_changed.connect(self._on_pane_busy_changed)
+        self.pane.skill_drafted.connect(self._on_pane_skill_drafted)
         self._on_tabs_current_changed(tabs.currentIndex())
 
     def try_skill(self, tab: SkillEditorTab) -> bool:
@@ -130,6 +135,9 @@ class ChatDock(QObject):
         tab = self._editors.current_skill_tab()
         if tab is not None:
             self.try_skill(tab)
+
+    def _on_pane_skill_drafted(self, name: str, text: str) -> None:
+        self._editors.open_draft(name, text)
 
     def _on_pane_busy_changed(self, busy: bool) -> None:
         self.dock.setWindowTitle("Chat · answering…" if busy else "Chat")

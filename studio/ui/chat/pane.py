@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QMenu,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -34,8 +36,9 @@ from PySide6.QtWidgets import (
 )
 
 from studio.agent.agents import AgentSpec
+from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
 from studio.agent.session import SessionFactory, SessionSettings
-from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown
+from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
 from studio.fsutil import atomic_write_text
 from studio.llm.errors import LLMError
 from studio.settings import BACKEND_KINDS, BackendKind, SettingsStore
@@ -59,6 +62,7 @@ from studio.ui.chat.style import CHAT_STYLE
 from studio.ui.chat.transcript import Transcript
 from studio.ui.dialogs.approval import DialogApprover
 from studio.ui.dialogs.models import ModelsDialog
+from studio.ui.dialogs.skill_folder import SkillFolderDialog
 from studio.ui.tasks import TaskSet
 
 LIGHT_COLOURS = {"ready": "#2da44e", "checking": "#d99a00", "starting": "#d99a00",
@@ -75,6 +79,10 @@ class SkillSource(Protocol):
         None when it is not open with unsaved changes."""
         ...
 
+    def writable_folders(self) -> list[Path]:
+        """The skill folders new skills can be created in, the library's first first."""
+        ...
+
 
 class _NoSkills:
     def library_skills(self) -> list[SkillSummary]:
@@ -82,6 +90,9 @@ class _NoSkills:
 
     def unsaved(self, directory: Path) -> tuple[SkillSummary, str] | None:
         return None
+
+    def writable_folders(self) -> list[Path]:
+        return []
 
 
 class PromptEdit(QPlainTextEdit):
@@ -118,9 +129,12 @@ class ChatPane(QWidget):
 
     Signals:
         busy_changed: (bool) an answer started or ended.
+        skill_drafted: (name, SKILL.md text) the model drafted a skill from the chat, for the
+            editor to open unsaved.
     """
 
     busy_changed = Signal(bool)
+    skill_drafted = Signal(str, str)
 
     def __init__(self, settings: SettingsStore, skills: SkillSource | None = None, *,
                  chat_store: ChatStore | None = None, parent: QWidget | None = None) -> None:
@@ -139,6 +153,9 @@ class ChatPane(QWidget):
         self._tried: dict[Path, SkillSummary] = {}
         self._choices: list[ModelChoice] = []
         self._filling = False
+        self._drafting = False
+        # Chat id -> where the model's new skills go, asked at the chat's first create_skill.
+        self._skill_folders: dict[int, Path] = {}
 
         self.backend_combo = QComboBox()
         for kind in BACKEND_KINDS:
@@ -185,6 +202,9 @@ class ChatPane(QWidget):
         self.copy_action = self.more_menu.addAction("Copy the Last Answer")
         self.export_action = self.more_menu.addAction("Export Chat as Markdown…")
         self.rename_action = self.more_menu.addAction("Rename This Chat…")
+        self.save_skill_action = self.more_menu.addAction("Save Chat as Skill…")
+        self.save_skill_action.setToolTip("The model drafts a skill from this chat; it opens in "
+                                          "the editor, unsaved, for you to check and save")
         self.more_menu.addSeparator()
         self.delete_action = self.more_menu.addAction("Delete This Chat")
         self.more_button.setMenu(self.more_menu)
@@ -198,6 +218,10 @@ class ChatPane(QWidget):
         self.skills_menu = QMenu(self.skills_button)
         self.skills_button.setMenu(self.skills_menu)
         self.skills_button.setToolTip("Which skills the model sees")
+        self.skill_folder_label = QLabel()
+        self.skill_folder_label.setObjectName("skillFolder")
+        self.skill_folder_label.setWordWrap(True)
+        self.skill_folder_label.hide()
 
         self.transcript = Transcript()
         self.session = ChatSession(self.store, self.transcript, self.sessions, self)
@@ -247,6 +271,7 @@ class ChatPane(QWidget):
         layout.addLayout(chats)
         layout.addWidget(self.agent_picker)
         layout.addLayout(skills_row)
+        layout.addWidget(self.skill_folder_label)
         layout.addWidget(self.transcript, 1)
         layout.addLayout(bottom)
 
@@ -273,6 +298,7 @@ class ChatPane(QWidget):
         self.export_action.triggered.connect(self._on_export_action_triggered)
         self.delete_action.triggered.connect(self.delete_chat)
         self.rename_action.triggered.connect(self._on_rename_action_triggered)
+        self.save_skill_action.triggered.connect(self._on_save_skill_action_triggered)
         self.skills_menu.aboutToShow.connect(self._on_skills_menu_about_to_show)
         self.input.submitted.connect(self._on_input_submitted)
         self.input.stop_requested.connect(self.stop)
@@ -573,6 +599,8 @@ class ChatPane(QWidget):
         self._show_chat(chat)
 
     def _show_chat(self, chat: ChatInfo | None) -> None:
+        # Chats that are not being saved all have the id 0: their folder goes with the chat.
+        self._skill_folders.pop(0, None)
         self.session.open(chat)
         if chat is None:
             self.input.setPlaceholderText("Ask something; Enter sends, Shift+Enter starts a new line")
@@ -580,6 +608,7 @@ class ChatPane(QWidget):
             self._chosen = chat.skills
         self.chat_combo.setCurrentIndex(self.chat_list.row_of(chat.id if chat else None))
         self._update_skills_button()
+        self._update_skill_folder()
         self._update_actions()
 
     def delete_chat(self) -> None:
@@ -627,6 +656,7 @@ class ChatPane(QWidget):
         self.export_action.setEnabled(bool(self.session.messages))
         self.delete_action.setEnabled(not busy and self.session.chat is not None)
         self.rename_action.setEnabled(self.session.chat is not None)
+        self.save_skill_action.setEnabled(not busy and not self._drafting and has_answer)
         self.send_button.setVisible(not busy)
         self.stop_button.setVisible(busy)
 
@@ -639,7 +669,9 @@ class ChatPane(QWidget):
         think = self.think_check.isChecked() and self.think_check.isEnabled()
         settings = turn_settings(backend, choice.name if choice is not None else "", think,
                                  self.settings_store.settings.prompts)
-        return self.agent_picker.apply(TurnSetup(settings, skills, overrides, self._chosen))
+        settings = replace(settings, create_in=self.skill_folder())
+        return self.agent_picker.apply(TurnSetup(settings, skills, overrides, self._chosen,
+                                                 self._choose_skill_folder))
 
     def next_turn(self) -> tuple[SessionSettings, list[SkillSummary]]:
         """The settings and skills the next turn would run with (what the prompt preview shows)."""
@@ -656,6 +688,38 @@ class ChatPane(QWidget):
 
     def _on_agent_picker_problem_found(self, message: str) -> None:
         self.transcript.add_notice(message, "error")
+
+    def skill_folder(self) -> Path | None:
+        """Where the open chat's new skills go, once asked."""
+        chat = self.session.chat
+        return self._skill_folders.get(chat.id) if chat is not None else None
+
+    async def _choose_skill_folder(self, skill: str) -> Path | None:
+        """Asked by the chat's first `create_skill`: which writable skill folder its new skills
+        go in; remembered for the chat."""
+        folders = self.skills.writable_folders()
+        if not folders:
+            self.transcript.add_notice("The model wants to create a skill, but the library has "
+                                       "no folder of skills it can write to. Add one (File ▸ "
+                                       "Add Folder of Skills), then ask again.", "error")
+            return None
+        dialog = SkillFolderDialog(folders, skill, self)
+        if await asyncqt.ask(dialog) != QDialog.DialogCode.Accepted:
+            return None
+        folder = dialog.folder()
+        chat = self.session.chat
+        if chat is not None:
+            self._skill_folders[chat.id] = folder
+        self._update_skill_folder()
+        return folder
+
+    def _update_skill_folder(self) -> None:
+        folder = self.skill_folder()
+        self.skill_folder_label.setVisible(folder is not None)
+        if folder is not None:
+            self.skill_folder_label.setText(f"New skills go to {folder.name or folder}")
+            self.skill_folder_label.setToolTip(f"Skills the model creates in this chat are saved "
+                                               f"in {folder}, after you approve each one")
 
     def send(self, text: str | None = None) -> asyncio.Task[None] | None:
         """Send `text` (or what is typed) as the next message; the turn's task, or None."""
@@ -694,6 +758,49 @@ class ChatPane(QWidget):
 
     def _on_rename_action_triggered(self) -> None:
         self.tasks.spawn(self.rename_chat())
+
+    async def save_as_skill(self) -> ChatSkillDraft | None:
+        """Ask the chat's model to draft a skill from this chat, offering to try again when its
+        answer is unusable; the draft goes out as `skill_drafted`. Nothing is written."""
+        if self.session.busy or self._drafting or not self.session.messages:
+            return None
+        conversation = history(self.session.messages)
+        self._drafting = True
+        self._update_actions()
+        try:
+            while True:
+                setup = self._setup()
+                self.transcript.add_notice(
+                    f"Asking {setup.settings.model or 'the model'} to draft a skill from this chat…")
+                try:
+                    draft = await self.sessions.draft_skill(setup.settings, conversation)
+                except DraftUnusable as exc:
+                    problem = str(exc)
+                except LLMError as exc:
+                    problem = exc.user_message
+                else:
+                    self.transcript.add_notice(
+                        f"Drafted the skill {draft.name}; it is open in the editor, not saved yet.")
+                    self.skill_drafted.emit(draft.name, draft.text)
+                    return draft
+                if not await self._retry_draft(problem):
+                    self.transcript.add_notice(f"No skill was drafted: {problem}", "error")
+                    return None
+        finally:
+            self._drafting = False
+            self._update_actions()
+
+    async def _retry_draft(self, problem: str) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Warning, "No skill drafted",
+                          "The model's answer could not be made into a skill.",
+                          QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Cancel,
+                          self)
+        box.setInformativeText(problem)
+        box.setDefaultButton(QMessageBox.StandardButton.Retry)
+        return await asyncqt.answer(box) == QMessageBox.StandardButton.Retry
+
+    def _on_save_skill_action_triggered(self) -> None:
+        self.tasks.spawn(self.save_as_skill())
 
     async def export_chat(self) -> Path | None:
         """Ask where to save the chat as Markdown, and save it there."""

@@ -18,6 +18,7 @@ from typing import TypeVar, cast
 from PySide6.QtCore import QObject, Signal
 from shiboken6 import isValid
 
+from studio.agent.drafts import FolderChooser
 from studio.agent.events import (
     Done,
     Error,
@@ -60,12 +61,14 @@ class TurnSetup:
         settings: the core session's settings (backend, model, timeouts, workspace mode).
         overrides: skill name -> unsaved SKILL.md text that replaces the file for this turn.
         chosen: the skill names the user chose for the chat; None for the whole library.
+        choose_folder: asks where the chat's new skills go, when `settings.create_in` is None.
     """
 
     settings: SessionSettings
     skills: list[SkillSummary]
     overrides: dict[str, str] = field(default_factory=dict)
     chosen: tuple[str, ...] | None = None
+    choose_folder: FolderChooser | None = None
 
 
 class ChatSession(QObject):
@@ -200,7 +203,8 @@ class ChatSession(QObject):
         self._cards = {}
         try:
             session = self.sessions.session(setup.settings, setup.skills, history=conversation,
-                                            overrides=setup.overrides)
+                                            overrides=setup.overrides,
+                                            choose_folder=setup.choose_folder)
             if session.skipped:
                 self._notice("Left out of the catalog, as they would not load: "
                              f"{', '.join(session.skipped)}.")

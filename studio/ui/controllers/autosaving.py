@@ -44,6 +44,9 @@ class Autosaver(QObject):
 
     def autosave_now(self) -> None:
         for tab in self._tabs():
+            if isinstance(tab, SkillEditorTab) and tab.doc.untitled:
+                # Its placeholder path could not be opened again after a crash.
+                continue
             path = tab.path
             if not tab.dirty:
                 if self._written.pop(path, None) is not None:

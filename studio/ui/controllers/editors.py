@@ -4,14 +4,18 @@ the core `Library`, where the Problems panel reads them."""
 
 from __future__ import annotations
 
+import itertools
+import tempfile
 import zipfile
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QTabWidget, QWidget
 
+from studio.agent.drafts import write_new_skill
 from studio.editing.autosave import AutosaveEntry
+from studio.skills import names
 from studio.skills.collection import Library, Problem
 from studio.skills.files import load_skill, load_zip_skills
 from studio.skills.model import SKILL_FILE, Skill
@@ -30,6 +34,10 @@ from studio.ui.widgets.file_tab import FileTab, decode_text, read_text_file
 Tab = SkillEditorTab | FileTab
 Button = QMessageBox.StandardButton
 DIRTY_MARK = " ●"
+# Where untitled drafts seem to live until saved: a folder that is never created, so no file of
+# theirs can be read or watched before the user picks the real place.
+UNTITLED = Path(tempfile.gettempdir()) / "skill-studio-untitled"
+_untitled_numbers = itertools.count(1)
 
 
 class EditorTabs(QObject):
@@ -201,6 +209,15 @@ class EditorTabs(QObject):
         self.skill_opened.emit(skill.directory)
         return tab
 
+    def open_draft(self, name: str, text: str) -> SkillEditorTab:
+        """Open `text` as a new, unsaved skill named `name`: nothing is written until the user
+        saves it and picks its folder."""
+        directory = UNTITLED / str(next(_untitled_numbers)) / name
+        skill = parse_skill(text.encode("utf-8"), directory / SKILL_FILE, directory=directory)
+        tab = SkillEditorTab(skill, self.code_font, untitled=True)
+        self.add_tab(tab, f"{name} (not saved yet)")
+        return tab
+
     def open_library_file(self, summary: object, path: Path) -> None:
         if isinstance(summary, SkillSummary) and path.name == summary.skill_file.name and (
                 path.parent == summary.directory):
@@ -259,7 +276,11 @@ class EditorTabs(QObject):
     # -- saving and closing ----------------------------------------------------------------------------
 
     def save(self, tab: Tab) -> bool:
-        """Write the tab's text atomically; a failure is shown, and the edits stay."""
+        """Write the tab's text atomically; a failure is shown, and the edits stay. An untitled
+        draft is saved in the background, after asking for its folder (False meanwhile)."""
+        if isinstance(tab, SkillEditorTab) and tab.doc.untitled:
+            self._tasks.spawn(self.save_untitled(tab))
+            return False
         if tab.read_only:
             self._feedback.status(f"{tab.path.name} is read-only and cannot be saved.")
             return False
@@ -276,6 +297,53 @@ class EditorTabs(QObject):
             tab.doc.validate_now()
             self._show_in_library(tab)
         self.update_tab_title(tab)
+        self._feedback.status(f"Saved {tab.path}")
+        return True
+
+    async def save_untitled(self, tab: SkillEditorTab) -> bool:
+        """Ask which folder an untitled draft goes in, and create its skill folder there (named
+        as its `name:` says); False when the user cancelled or it could not be written."""
+        roots = [state.path for state in self._library.roots()
+                 if not state.root.read_only and state.path.is_dir()]
+        dialog = QFileDialog(self._feedback.parent, "Save the skill in which folder?",
+                             str(roots[0]) if roots else "")
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
+        dialog.setLabelText(QFileDialog.DialogLabel.Accept, "Save Here")
+        if await asyncqt.ask(dialog) != QFileDialog.DialogCode.Accepted or not dialog.selectedFiles():
+            return False
+        parent = Path(dialog.selectedFiles()[0])
+        name = tab.doc.skill.name or tab.directory.name
+        if not names.is_valid_name(name):
+            self._feedback.tell("Not saved", f"“{name}” cannot be a skill's folder name. Give the "
+                                "skill a valid name (lowercase letters, digits and hyphens) in "
+                                "the form, then save again.")
+            return False
+        target = parent / names.normalize(name)
+        try:
+            write_new_skill(target, {SKILL_FILE: tab.text()})
+        except FileExistsError:
+            self._feedback.tell("Not saved", f"{target} already exists. Pick another folder, or "
+                                "rename the skill in the form, then save again.")
+            return False
+        except OSError as exc:
+            self._feedback.tell("Not saved", f"{target} could not be written: {exc.strerror or exc}. "
+                                "The draft is still in the editor; pick another folder.")
+            return False
+        self._library.stop_editing(tab.directory)
+        self._watcher.unwatch_file(tab.path)
+        self._autosaver.forget(tab.path)
+        tab.doc.saved_as(target)
+        tab.retarget(target)
+        self._watcher.watch_file(tab.path)
+        self._publish(tab)
+        index = self.tabs.indexOf(tab)
+        if index >= 0:
+            self.tabs.setTabToolTip(index, str(tab.path))
+        self.update_tab_title(tab)
+        root = self._library.deepest_root(target)
+        if root is not None:
+            self._library.update_skill(SkillSummary.from_result(root.path, tab.doc.result))
         self._feedback.status(f"Saved {tab.path}")
         return True
 
@@ -310,7 +378,14 @@ class EditorTabs(QObject):
         answer = await asyncqt.answer(
             confirm.unsaved_changes(self._feedback.parent, [tab.title for tab in dirty]))
         if answer == Button.Save:
-            return all(self.save(tab) for tab in dirty)
+            for tab in dirty:
+                if isinstance(tab, SkillEditorTab) and tab.doc.untitled:
+                    saved = await self.save_untitled(tab)
+                else:
+                    saved = self.save(tab)
+                if not saved:
+                    return False
+            return True
         if answer == Button.Discard:
             for tab in dirty:
                 self._autosaver.forget(tab.path)

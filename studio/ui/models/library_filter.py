@@ -1,5 +1,6 @@
 """Narrowing the library tree by skill name and description, and by status (only skills with
-errors, or only those with warnings), keeping the roots of matches."""
+errors, only those with warnings, or only those a model drafted or changed), keeping the roots of
+matches."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFil
 from studio.skills.summary import SkillSummary
 from studio.ui.models.library_model import FILTER_ROLE, KIND_ROLE, SUMMARY_ROLE
 
-ALL, ERRORS, WARNINGS = "", "errors", "warnings"
+ALL, ERRORS, WARNINGS, DRAFTED = "", "errors", "warnings", "drafted"
 # A skill no agent can load has errors too.
 STATUSES = {ERRORS: ("errors", "not-loadable"), WARNINGS: ("warnings",)}
 
@@ -38,7 +39,8 @@ class LibraryFilter(QSortFilterProxyModel):
         self.endFilterChange()
 
     def set_status(self, status: str) -> None:
-        """ALL, ERRORS (skills with errors, loadable or not) or WARNINGS (valid, with warnings)."""
+        """ALL, ERRORS (skills with errors, loadable or not), WARNINGS (valid, with warnings) or
+        DRAFTED (created or last changed by a model)."""
         if status == self._status:
             return
         self.beginFilterChange()
@@ -59,6 +61,9 @@ class LibraryFilter(QSortFilterProxyModel):
 
     def accepts(self, summary: SkillSummary, text: str) -> bool:
         """Whether the skill `summary` describes, whose `filter_text` is `text`, is shown."""
-        if self._status and summary.status not in STATUSES[self._status]:
+        if self._status == DRAFTED:
+            if summary.drafted_by is None:
+                return False
+        elif self._status and summary.status not in STATUSES[self._status]:
             return False
         return all(word in text for word in self._words)

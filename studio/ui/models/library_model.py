@@ -490,8 +490,11 @@ class LibraryModel(QAbstractItemModel):
 
 
 def filter_text(summary: SkillSummary, origin: str | None = None) -> str:
-    """What the library filter searches: name, description, folder name and the URL the skill was
-    installed from, lowercased."""
+    """What the library filter searches: name, description, folder name, who drafted or changed
+    it and the URL the skill was installed from, lowercased."""
     text = f"{summary.display_name}\n{summary.description or ''}\n{summary.directory.name}"
+    authors = {who for who in (summary.created_by, summary.updated_by) if who}
+    if authors:
+        text += "\n" + "\n".join(sorted(authors))
     return (text + f"\n{origin}" if origin else text).lower()
 

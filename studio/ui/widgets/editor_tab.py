@@ -52,9 +52,10 @@ class SkillEditorTab(QWidget):
     diagnostics_changed = Signal()
     file_open_requested = Signal(Path, int)
 
-    def __init__(self, skill: Skill, font: QFont, parent: QWidget | None = None) -> None:
+    def __init__(self, skill: Skill, font: QFont, parent: QWidget | None = None, *,
+                 untitled: bool = False) -> None:
         super().__init__(parent)
-        self.doc = SkillDocument(skill, self)
+        self.doc = SkillDocument(skill, self, untitled=untitled)
         self._origin: str | None = None
         self._body_start: int | None = None
         self._syncing_body = False
@@ -62,7 +63,11 @@ class SkillEditorTab(QWidget):
         self.banner = QLabel(self.doc.why_read_only)
         self.banner.setObjectName("banner")
         self.banner.setWordWrap(True)
-        self.banner.setVisible(self.doc.read_only)
+        if untitled:
+            self.banner.setText("A draft, not saved anywhere yet. Save (Ctrl+S) asks which "
+                                "folder of skills it goes in.")
+        self.banner.setVisible(self.doc.read_only or untitled)
+        self.doc.saved.connect(self._on_doc_saved)
 
         self.form = FrontmatterForm()
         form_scroll = QScrollArea()
@@ -334,6 +339,10 @@ class SkillEditorTab(QWidget):
             replace_text(self._body_document, old, body)
         finally:
             self._syncing_body = False
+
+    def _on_doc_saved(self) -> None:
+        if not self.doc.read_only:
+            self.banner.hide()
 
     def _on_doc_validated(self, result: ValidationResult) -> None:
         self.form.mark_problems(result.diagnostics)

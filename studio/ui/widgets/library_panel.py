@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from studio.skills.search import SearchHit, SearchOutcome
 from studio.skills.summary import SkillSummary
-from studio.ui.models.library_filter import ALL, ERRORS, WARNINGS, LibraryFilter
+from studio.ui.models.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
 from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, LibraryModel
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.numbers import count_text
@@ -61,11 +61,13 @@ class LibraryPanel(QWidget):
         self.filter_edit.setPlaceholderText("Filter by name or description (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
         self.status_filter = QComboBox()
-        for label, status in (("All", ALL), ("Errors only", ERRORS), ("Warnings only", WARNINGS)):
+        for label, status in (("All", ALL), ("Errors only", ERRORS), ("Warnings only", WARNINGS),
+                              ("Drafted by a model", DRAFTED)):
             self.status_filter.addItem(label, status)
         self.status_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.status_filter.setToolTip("Show every skill, only skills with errors, or only valid "
-                                      "skills with warnings")
+        self.status_filter.setToolTip("Show every skill, only skills with errors, only valid "
+                                      "skills with warnings, or only skills a model drafted or "
+                                      "changed (type a model's name to filter by it)")
         self.search_button = QToolButton()
         self.search_button.setText("Search")
         self.search_button.setCheckable(True)
