@@ -146,7 +146,6 @@ def test_validating_leaves_no_reference_cycles(tmp_path: Path) -> None:
 
 
 def test_the_walks_listing_gives_the_same_files_as_reading_the_folder(tmp_path: Path) -> None:
-
     skill = write_skill(tmp_path, "alpha", frontmatter("alpha"), files={
         "scripts/run.py": "#!/usr/bin/env python3\n", "references/deep/more.md": "x",
         "assets/logo.svg": "<svg/>", "node_modules/x.js": "", "skill.md": "old copy",
