@@ -84,12 +84,13 @@ def _header_entry(found: Found, target: str) -> tuple[Any, ...]:
     leading None tells it from a summary's cache tuple, which a crash gives instead."""
     folder = Path(found.folder)
     path = folder / found.skill_name
+    directory = str(folder)  # as a summary spells it: `./x` is `x`
     try:
         skill = parse_skill(read_skill_bytes(path), path, directory=folder)
     except Exception:  # unreadable, or a bug met on it: validating it in full reports which
         skill = None
     if skill is not None and is_loadable(skill, skill.problems):
-        return (None, found.folder, str(path), skill.name, skill.description, True, None)
+        return (None, directory, str(path), skill.name, skill.description, True, None)
     validated = _validate_folder(found, target)
     if _is_crash(validated):
         return validated
@@ -99,8 +100,7 @@ def _header_entry(found: Found, target: str) -> tuple[Any, ...]:
         (first.code, first.severity.value, first.message, first.line, first.column, first.file,
          first.field) if first is not None else None
     )
-    return (None, found.folder, str(path), summary.name, summary.description, summary.loadable,
-            kept)
+    return (None, directory, str(path), summary.name, summary.description, summary.loadable, kept)
 
 
 def _header(root: Path, entry: tuple[Any, ...]) -> SkillHeader | SkillSummary:

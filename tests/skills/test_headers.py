@@ -57,6 +57,18 @@ def test_headers_give_the_catalog_and_reasons_a_full_validation_gives(tmp_path: 
     assert all(s.first_problem is not None for s in got.skipped)
 
 
+def test_headers_spell_paths_as_summaries_do_from_inside_the_library(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_skill(tmp_path, "alpha", frontmatter("alpha"))
+    write_skill(tmp_path, "broken", "---\nname: broken\n---\n")
+    monkeypatch.chdir(tmp_path)
+    full, fast = collect([Path(".")]), collect_headers([Path(".")])
+    assert [(str(s.directory), str(s.skill_file)) for s in fast.skills] == [
+        (str(s.directory), str(s.skill_file)) for s in full.skills] == [
+        ("alpha", "alpha/SKILL.md"), ("broken", "broken/SKILL.md")]
+
+
 def test_only_skills_a_client_would_not_load_or_that_share_a_name_are_validated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
