@@ -7,7 +7,7 @@ default a folder named after the count and seed in the system's temp folder) and
 file `corpus-done` in it says it was written completely with the same count and seed. The skills
 are "small" (corpus.py: a body of about 1 KB, no other files, the same fields and faults as the
 real-shaped corpus). It runs, `--runs` times in turns, `studio validate --format json --no-cache`,
-`studio prompt --no-cache` and `studio prompt` with the scan cache a run before it kept, prints the
+`studio prompt --no-cache` and `studio prompt` with the cache a run before it kept, prints the
 median and minimum wall time, the median CPU time and the load average, and exits 1 when
 validate's median is 10 s or more or a prompt's 5 s or more (`--no-check` only prints).
 """
@@ -78,8 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = {
         "validate": ["validate", str(root), "--format", "json", "--no-cache"],
         "prompt": ["prompt", str(root), "--no-cache"],
-        # With the scan cache of the run before (validate's and prompt's are one): what a user
-        # who has scanned the library once waits for.
+        # With the cache prompt kept the run before: what a user who has asked once waits for.
         "prompt, cached": ["prompt", str(root)],
     }
     results: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}

@@ -37,10 +37,13 @@ RESCAN_SECONDS = 0.3
 REPO = Path(__file__).resolve().parent.parent
 # CPU seconds (user + system, workers included) of each studio run, in order.
 CPU: list[float] = []
+# CPU seconds of each skills-ref pass (in this process).
+REF_CPU: list[float] = []
 
 
 def skills_ref_pass(root: Path) -> tuple[int, int]:
     """Find every skill folder below `root` and validate it; return (skills, valid)."""
+    start = time.process_time()
     folders = [Path(top) for top, _, files in os.walk(root) if "SKILL.md" in files]
     valid = 0
     for folder in folders:
@@ -49,6 +52,7 @@ def skills_ref_pass(root: Path) -> tuple[int, int]:
         except Exception as exc:  # skills-ref raises on a few inputs; count it as a refusal
             errors = [str(exc)]
         valid += not errors
+    REF_CPU.append(time.process_time() - start)
     return len(folders), valid
 
 
@@ -103,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         shape = generate_corpus(root, args.count, args.seed)
         print(f"generated in {time.perf_counter() - start:.1f} s under {root}: {shape.report()}")
         skills_ref_pass(root)  # one untimed pass so both sides find the files in the OS cache
+        REF_CPU.clear()
         print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
         reference, cold, rescan = [], [], []
@@ -115,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             cold.append(seconds)
         cold_cpu = CPU[:]
         studio_pass(root, cache)  # keeps the cache and the report the rescans reuse
+        del CPU[:]
         for _ in range(args.runs):
             seconds, found["studio rescan"] = timed(partial(studio_pass, root, cache))
             rescan.append(seconds)
@@ -132,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     cpu = statistics.median(cold_cpu)
     print(f"studio cold, CPU (all processes): median {cpu:.2f} s, "
           f"{cpu / args.count * 1e6:.0f} µs a skill")
+    reference_cpu = statistics.median(REF_CPU)
+    print(f"skills-ref, CPU: median {reference_cpu:.2f} s, "
+          f"{reference_cpu / args.count * 1e6:.0f} µs a skill; CPU ratio {reference_cpu / cpu:.1f}x "
+          "(studio's on all cores; load from elsewhere inflates CPU time less than wall time)")
+    print(f"studio rescan, CPU: median {statistics.median(CPU):.2f} s")
     for side, (listed, valid) in found.items():
         print(f"{side}: {listed} skills, {valid} valid")
     cold_ratio = statistics.median(reference) / statistics.median(cold)

@@ -8,19 +8,20 @@ from pathlib import Path
 from typing import Any
 
 from studio.commands.textsafe import one_line, shown_path, utf8_text
-from studio.commands.validate import CACHE_FILE
 from studio.paths import cache_dir
 from studio.skills.cache import ScanCache
 from studio.skills.catalog import build_catalog
-from studio.skills.targets import collect
+from studio.skills.headers import HEADERS, collect_headers
+
+CACHE_FILE = "prompt-cache.marshal"
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "prompt", help="print the <available_skills> catalog for an agent's system prompt",
-        description="Print the <available_skills> catalog of the skills at PATH. It shares "
-        "studio validate's scan cache: only skills changed since either command last ran are "
-        "read again.",
+        description="Print the <available_skills> catalog of the skills at PATH. Only each "
+        "skill's SKILL.md is read (a skill left out is validated in full, to say why), and a "
+        "cache keeps what it held: only SKILL.md files changed since the last run are read again.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--no-cache", action="store_true", help="ignore and keep no scan cache")
@@ -28,8 +29,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE)
-    collected = collect(list(args.paths), cache)
+    cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE, HEADERS)
+    collected = collect_headers(list(args.paths), cache)
     for problem in collected.problems:
         print(f"studio prompt: {one_line(problem)}", file=sys.stderr)
     for notice in collected.notices:

@@ -11,9 +11,9 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, Protocol, TypeVar
 from xml.sax.saxutils import escape
-
-from studio.skills.summary import SkillSummary
 
 _OPEN = "<available_skills>"
 _CLOSE = "</available_skills>"
@@ -63,8 +63,25 @@ _STOP = frozenset(
 )
 
 
+class Listed(Protocol):
+    """What the catalog reads of a skill: a `SkillSummary`, or a `studio.skills.headers`
+    `SkillHeader` when nothing else about the skill is needed."""
+
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
+    @property
+    def skill_file(self) -> Path | str: ...
+    @property
+    def loadable(self) -> bool: ...
+
+
+S = TypeVar("S", bound=Listed)
+
+
 @dataclass(frozen=True, slots=True)
-class Catalog:
+class Catalog(Generic[S]):
     """The catalog's XML and the skills in it.
 
     Attributes:
@@ -73,9 +90,9 @@ class Catalog:
     """
 
     xml: str
-    included: tuple[SkillSummary, ...]
-    skipped: tuple[SkillSummary, ...]
-    left_out: tuple[SkillSummary, ...] = ()
+    included: tuple[S, ...]
+    skipped: tuple[S, ...]
+    left_out: tuple[S, ...] = ()
 
 
 def estimate_tokens(text: str) -> int:
@@ -86,7 +103,7 @@ def estimate_tokens(text: str) -> int:
     return math.ceil((len(text) - wide) / 3.5) + wide
 
 
-def _entry(summary: SkillSummary) -> str:
+def _entry(summary: Listed) -> str:
     return "\n".join([
         "  <skill>",
         f"    <name>{escape(summary.name or '')}</name>",
@@ -109,7 +126,7 @@ def _terms(text: str) -> list[str]:
     return stems
 
 
-def rank_skills(summaries: Sequence[SkillSummary], query: str) -> list[SkillSummary]:
+def rank_skills(summaries: Sequence[S], query: str) -> list[S]:
     """`summaries` by relevance to `query`: terms shared with the skill's name count three times
     those shared with its description, each weighted by how rare it is among the skills. Ties
     (and skills sharing nothing) keep their order."""
@@ -131,12 +148,12 @@ def rank_skills(summaries: Sequence[SkillSummary], query: str) -> list[SkillSumm
 
 
 def build_catalog(
-    summaries: Iterable[SkillSummary],
+    summaries: Iterable[S],
     *,
     budget: int | None = None,
     query: str = "",
     keep: Collection[str] = (),
-) -> Catalog:
+) -> Catalog[S]:
     """The catalog of the loadable skills; those a client would not load are listed as skipped.
 
     Of several skills with one name only the first is included, as clients keep the first found.
@@ -144,8 +161,8 @@ def build_catalog(
     tried) come first whatever they cost, then the others most relevant to `query` first while
     they fit; the rest are `left_out`.
     """
-    included: list[SkillSummary] = []
-    skipped: list[SkillSummary] = []
+    included: list[S] = []
+    skipped: list[S] = []
     names: set[str] = set()
     for summary in summaries:
         if not summary.loadable or not summary.name or summary.name in names:
@@ -153,7 +170,7 @@ def build_catalog(
             continue
         names.add(summary.name)
         included.append(summary)
-    left_out: list[SkillSummary] = []
+    left_out: list[S] = []
     if budget is not None:
         included, left_out = _fit(included, budget, query, keep)
     xml = "\n".join([_OPEN, *(_entry(summary) for summary in included), _CLOSE])
@@ -161,8 +178,8 @@ def build_catalog(
 
 
 def _fit(
-    summaries: list[SkillSummary], budget: int, query: str, keep: Collection[str]
-) -> tuple[list[SkillSummary], list[SkillSummary]]:
+    summaries: list[S], budget: int, query: str, keep: Collection[str]
+) -> tuple[list[S], list[S]]:
     kept = [summary for summary in summaries if summary.name in keep]
     others = rank_skills([summary for summary in summaries if summary.name not in keep], query)
     used = estimate_tokens(_OPEN + "\n" + _CLOSE) + sum(estimate_tokens(_entry(s)) + 1 for s in kept)

@@ -6,6 +6,7 @@ stop `studio eval` until fixed, and say where.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,8 @@ def _problem(code: str, error: EvalFileError) -> Diagnostic:
 
 
 def eval_files_rule(skill: Skill) -> Iterator[Diagnostic]:
-    if skill.read_only or not skill.directory.is_dir():
+    # Both files live in evals/: one `stat` tells that a skill has neither, as most have.
+    if skill.read_only or not os.path.isdir(os.path.join(skill.directory, EVALS_FILE.parent)):
         return
     for relative in (EVALS_FILE, TRIGGERS_FILE):
         path = skill.directory / relative

@@ -119,24 +119,31 @@ def _starts_with_shebang(path: str) -> bool:
     return head.startswith(b"#!") or head == b"\x7fELF"
 
 
-# A folder's entries as (name, is a folder, is a link), not following links, sorted by name.
-Listing = tuple[tuple[str, bool, bool], ...]
+# A folder's entries as (name, is a folder, is a link, is a regular file), not following links,
+# sorted by name. The kinds come from the folder's listing itself (d_type), without a `stat`.
+Listing = tuple[tuple[str, bool, bool, bool], ...]
+
+
+def listing_of(entries: list[os.DirEntry[str]]) -> Listing:
+    listing = []
+    for entry in entries:
+        try:
+            listing.append((
+                entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink(),
+                entry.is_file(follow_symlinks=False),
+            ))
+        except OSError:
+            continue
+    listing.sort()
+    return tuple(listing)
 
 
 def _listing(folder: str) -> Listing | None:
     try:
         with os.scandir(folder) as entries:
-            found = list(entries)
+            return listing_of(list(entries))
     except OSError:
         return None
-    listing = []
-    for entry in found:
-        try:
-            listing.append((entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink()))
-        except OSError:
-            continue
-    listing.sort()
-    return tuple(listing)
 
 
 def is_inside(path: str, folder: str) -> bool:
@@ -145,14 +152,20 @@ def is_inside(path: str, folder: str) -> bool:
 
 
 def list_skill_files(
-    directory: Path, first_level: Listing | None = None, odd: list[Diagnostic] | None = None
+    directory: Path,
+    first_level: Listing | None = None,
+    odd: list[Diagnostic] | None = None,
+    *,
+    sizes: bool = True,
 ) -> tuple[SkillFile, ...]:
     """Every regular file below a skill folder but SKILL.md, without following links out of it
     (nor into folders: a link to a folder is never descended into, so no cycle can form).
 
     `first_level` is the folder's own listing when the caller has already read it. A FIFO,
     socket or device among the files, and a link that leads out of the skill's folder, are
-    left out and, when `odd` is given, reported there as warnings."""
+    left out and, when `odd` is given, reported there as warnings. Without `sizes`, only the
+    files under `scripts/` and links are `stat`ed (validation reads no other file's size or
+    mode; a skill has ten files on average): the others have size and executable None."""
     found: list[SkillFile] = []
     stack: list[tuple[str, str, int, Listing | None]] = [(str(directory), "", 0, first_level)]
     real_directory: str | None = None
@@ -164,9 +177,13 @@ def list_skill_files(
             if listing is None:
                 continue
         in_scripts = prefix.startswith("scripts/")
-        for name, is_dir, is_link in listing:
+        for name, is_dir, is_link, is_file in listing:
             relative = prefix + name
             path = folder + sep + name
+            if is_file and not sizes and not in_scripts:
+                if prefix or name not in (SKILL_FILE, LOWERCASE_SKILL_FILE):
+                    found.append(SkillFile(relative, None, None))
+                continue
             if is_dir:
                 if depth < MAX_DEPTH and name not in SKIPPED_DIRS:
                     stack.append((path, relative + "/", depth + 1, None))
@@ -232,7 +249,9 @@ def missing_skill_file(directory: Path) -> Skill:
     return skill
 
 
-def _read_bytes(path: Path) -> bytes:
+def read_skill_bytes(path: Path) -> bytes:
+    """A SKILL.md's bytes, one more than MAX_SKILL_BYTES at most; raises OSError (NotRegularFile
+    for a FIFO, device, ...)."""
     descriptor = open_regular(path)
     try:
         size = os.fstat(descriptor).st_size
@@ -265,14 +284,17 @@ def load_skill(path: Path) -> Skill:
     return load_skill_file(path.parent, path.name)
 
 
-def load_skill_file(directory: Path, file_name: str, listing: Listing | None = None) -> Skill:
+def load_skill_file(
+    directory: Path, file_name: str, listing: Listing | None = None, *, sizes: bool = True
+) -> Skill:
     """Read a skill whose SKILL.md (or skill.md) is already known to be `directory / file_name`;
-    `listing` is the folder's listing when the caller has already read it."""
+    `listing` is the folder's listing when the caller has already read it. Without `sizes`, its
+    files are listed as validation needs them (see `list_skill_files`)."""
     skill_path = directory / file_name
     odd: list[Diagnostic] = []
-    files = list_skill_files(directory, listing, odd)
+    files = list_skill_files(directory, listing, odd, sizes=sizes)
     try:
-        data = _read_bytes(skill_path)
+        data = read_skill_bytes(skill_path)
     except OSError as exc:
         skill = missing_skill_file(directory)
         skill.path = skill_path

@@ -29,7 +29,7 @@ from studio.skills.model import Diagnostic, Notice, Severity
 from studio.skills.stamps import Stamp
 from studio.skills.summary import SkillSummary, cache_entry
 from studio.skills.validate import validate_skill
-from studio.skills.walk import Found, walk
+from studio.skills.walk import Fingerprints, Found, walk
 
 STANDARD_PROJECT_LOCATIONS = (".agents/skills", ".claude/skills")
 STANDARD_USER_LOCATIONS = ("~/.agents/skills", "~/.claude/skills", "~/.codex/skills")
@@ -105,7 +105,9 @@ def scan_root(
     complete = True
     seen: set[str] = set()
     with _Validation(root, cache, target) as validation:
-        for item in walk(path, root.include_hidden, result.folders, result.notices):
+        # Without a cache the fingerprints would serve nothing, and cost nearly a listing each.
+        fingerprints: Fingerprints = "full" if cache is not None else "none"
+        for item in walk(path, root.include_hidden, result.folders, result.notices, fingerprints):
             if cancelled is not None and cancelled():
                 complete = False
                 break
@@ -137,7 +139,8 @@ def _validate_folders(found: list[Found], target: str = SPEC) -> list[tuple[Any,
 def _validate_folder(found: Found, target: str) -> tuple[Any, ...]:
     try:
         return cache_entry(validate_skill(
-            load_skill_file(Path(found.folder), found.skill_name, found.listing), target
+            load_skill_file(Path(found.folder), found.skill_name, found.listing, sizes=False),
+            target,
         ))
     except Exception as exc:  # a bug met on one skill costs that skill, not the scan
         return _crashed(found, f"{type(exc).__name__}: {exc}")
@@ -158,24 +161,31 @@ def _crashed(found: Found, what: str = "the process reading it died") -> tuple[A
 
 
 def _is_crash(cached: tuple[Any, ...]) -> bool:
-    diagnostics = cached[7]
-    return bool(diagnostics) and diagnostics[0][0] == CRASHED
+    # A summary's tuple starts with its folder; the tuples of `studio.skills.headers` with None.
+    return cached[0] is not None and bool(cached[7]) and cached[7][0][0] == CRASHED
 
 
-def _validate_isolated(found: list[Found], target: str) -> list[tuple[Any, ...]]:
+Work = Callable[[list[Found], str], list[tuple[Any, ...]]]
+
+
+def _validate_isolated(
+    found: list[Found], target: str, work: Work = _validate_folders
+) -> list[tuple[Any, ...]]:
     """Validate skills whose worker died, each batch in a worker of its own: a batch whose worker
     dies again is halved until the skill that kills it stands alone, and only that one is
     reported as failed."""
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(1, mp_context=context) as pool:
         try:
-            return pool.submit(_validate_folders, found, target).result()
+            return pool.submit(work, found, target).result()
         except BrokenProcessPool:
             pass
     if len(found) == 1:
         return [_crashed(found[0])]
     half = len(found) // 2
-    return _validate_isolated(found[:half], target) + _validate_isolated(found[half:], target)
+    return _validate_isolated(found[:half], target, work) + _validate_isolated(
+        found[half:], target, work
+    )
 
 
 def _pool() -> ProcessPoolExecutor | None:
@@ -200,10 +210,18 @@ class _Validation:
     processes while the walk goes on, so the workers start before the walk ends. A worker that
     dies (a crash in a C library) costs only the skill it was on: see `_validate_isolated`."""
 
-    def __init__(self, root: SkillRoot, cache: ScanCache | None, target: str = SPEC) -> None:
+    def __init__(
+        self,
+        root: SkillRoot,
+        cache: ScanCache | None,
+        target: str = SPEC,
+        work: Work = _validate_folders,
+    ) -> None:
         self.root = root
         self.cache = cache
         self.target = target
+        # What a worker does with a chunk: a module-level function, so a forked worker finds it.
+        self.work = work
         self._plan: list[tuple[str, Fingerprint, Any]] = []
         self._stale: list[Found] = []
         self._chunks: list[Chunk] = []
@@ -247,7 +265,7 @@ class _Validation:
     def _submit(self, found: list[Found]) -> Future[list[tuple[Any, ...]]] | None:
         assert self._pool is not None
         try:
-            return self._pool.submit(_validate_folders, found, self.target)
+            return self._pool.submit(self.work, found, self.target)
         except BrokenProcessPool:
             # A worker died on an earlier chunk; that chunk is retried on its own in `_outcome`,
             # and the rest go to a fresh pool.
@@ -255,19 +273,25 @@ class _Validation:
             self._pool = _pool()
             if self._pool is None:
                 return None
-            return self._pool.submit(_validate_folders, found, self.target)
+            return self._pool.submit(self.work, found, self.target)
 
     def _outcome(self, chunk: Chunk) -> list[tuple[Any, ...]]:
         found, future = chunk
         if future is None:
-            return _validate_folders(found, self.target)
+            return self.work(found, self.target)
         try:
             return future.result()
         except BrokenProcessPool:
-            return _validate_isolated(found, self.target)
+            return _validate_isolated(found, self.target, self.work)
 
     def results(self) -> Iterator[tuple[str, SkillSummary]]:
         """Each skill's cache key (its SKILL.md's path) and summary, in the order added."""
+        for key, cached in self.entries():
+            yield key, SkillSummary.from_cache(self.root.path, cached)
+
+    def entries(self) -> Iterator[tuple[str, tuple[Any, ...]]]:
+        """Each skill's cache key and what `work` made of it (or the cache kept), in the order
+        added."""
         self._flush()
         fresh: Iterator[tuple[Any, ...]] = (
             item for chunk in self._chunks for item in self._outcome(chunk)
@@ -278,7 +302,7 @@ class _Validation:
                 # A crash is not cached: the next scan tries the skill again.
                 if self.cache is not None and fingerprint and not _is_crash(cached):
                     self.cache.put(key, fingerprint, cached)
-            yield key, SkillSummary.from_cache(self.root.path, cached)
+            yield key, cached
 
 
 def _scan_zip(

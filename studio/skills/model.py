@@ -171,8 +171,9 @@ class SkillFile:
     their paths as text, and a PurePosixPath costs more to build than the file's stat."""
 
     relative: str
-    size: int
-    executable: bool
+    # None where a library scan did not read them (`list_skill_files` without sizes).
+    size: int | None
+    executable: bool | None
     has_shebang: bool | None = None
 
     @property

@@ -6,10 +6,11 @@ validation reads) and its folder's listing, read once for both.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from operator import attrgetter
 from pathlib import Path
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from studio.skills import codes
 from studio.skills.cache import Fingerprint
@@ -19,6 +20,7 @@ from studio.skills.files import (
     VENV_MARKER,
     Listing,
     is_inside,
+    listing_of,
     skill_file_in,
     walks_into,
 )
@@ -54,18 +56,15 @@ def _fingerprint(
     removed or renamed in it) and of every file under `scripts/`, whose mode and first line the
     rules read. What it misses is a file rewritten in place elsewhere, which no rule looks into."""
     parts: list[Stamp] = [(folder, info.st_size, info.st_mtime_ns, info.st_mode)]
-    listing: list[tuple[str, bool, bool]] = []
     for entry in entries:
         name = entry.name
         is_dir = entry.is_dir(follow_symlinks=False)
-        listing.append((name, is_dir, entry.is_symlink()))
         if name == skill_name:
             found = entry.stat()
             parts.append((entry.path, found.st_size, found.st_mtime_ns, found.st_mode))
         elif is_dir and name not in SKIPPED_DIRS:
             _stamp_folder(entry, 1, name == "scripts", parts)
-    listing.sort()
-    return tuple(parts), tuple(listing)
+    return tuple(parts), listing_of(entries)
 
 
 def _stamp_folder(entry: os.DirEntry[str], depth: int, scripts: bool, parts: list[Stamp]) -> None:
@@ -95,15 +94,51 @@ def _stamp_folder(entry: os.DirEntry[str], depth: int, scripts: bool, parts: lis
 _name = attrgetter("name")
 
 
+# A folder's mtime is trusted to tell that its entries changed only once it is this old: a
+# file system may keep mtimes to the second (or two), so an entry added within the same tick
+# as the listing would not change it.
+MTIME_SLACK_NS = 3_000_000_000
+
+# What a walk found in a folder, by the folder's (mtime, inode) then: (mtime, inode, skill file
+# name or "", the folders it went into next, in order), or (mtime, inode, None, ()) for a
+# virtual environment.
+Memo = dict[str, tuple[int, int, str | None, tuple[str, ...]]]
+
+
+# What a walk stamps of each skill it finds (see `walk`).
+Fingerprints = Literal["full", "skill-file", "none"]
+
+
+class WalkMemo:
+    """What each folder held when a walk last listed it, so that the next walk (with
+    fingerprints "skill-file") lists again only the folders whose mtime changed: adding,
+    removing or renaming an entry changes its folder's mtime. A folder holding a link is always
+    listed again, since where a link leads can change without its folder changing.
+
+    Attributes:
+        kept: what the last walk found (from a cache); fresh: what this walk found."""
+
+    def __init__(self, kept: Memo | None = None) -> None:
+        self.kept: Memo = kept if kept is not None else {}
+        self.fresh: Memo = {}
+
 
 def walk(
     root: Path,
     include_hidden: bool,
     folders: list[Stamp] | None = None,
     notices: list[Notice] | None = None,
+    fingerprints: Fingerprints = "full",
+    memo: WalkMemo | None = None,
 ) -> Iterator[Found]:
     """Every skill folder below `root`, in a stable order, reading each folder once. The stamps
     of the other folders read go to `folders`.
+
+    A skill's fingerprint is, with "full", the stamps of everything its validation reads (see
+    `_fingerprint`); with "skill-file", only its SKILL.md's stamp, without the listing: enough
+    for what SKILL.md alone decides (`studio.skills.headers`), and a `memo` then spares listing
+    the folders that did not change (see `WalkMemo`); with "none", nothing (a scan that keeps
+    no cache): stamping every folder in every skill costs about as much as listing it.
 
     Links to folders are followed while they stay inside `root` (each folder is read once, so a
     link cycle ends); a link that leads out of it, to a folder or as a SKILL.md, is not followed
@@ -111,6 +146,9 @@ def walk(
     seen: set[tuple[int, int]] = set()
     real_root: str | None = None
     stack = [str(root)]
+    if fingerprints != "skill-file":
+        memo = None
+    trusted = time.time_ns() - MTIME_SLACK_NS
     while stack:
         folder = stack.pop()
         try:
@@ -119,20 +157,40 @@ def walk(
             if identity in seen:
                 continue
             seen.add(identity)
+            kept = memo.kept.get(folder) if memo is not None else None
+            if kept is not None and kept[0] == info.st_mtime_ns and kept[1] == info.st_ino:
+                assert memo is not None
+                memo.fresh[folder] = kept
+                if kept[2]:
+                    yield _light(folder, kept[2])
+                else:
+                    if folders is not None:
+                        folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
+                    stack.extend(kept[3])
+                continue
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=_name, reverse=True)
         except OSError:
             continue
         names = [entry.name for entry in entries]
+        keep = memo is not None and info.st_mtime_ns < trusted and not any(
+            entry.is_symlink() for entry in entries
+        )
         if VENV_MARKER in names and folder != str(root):
             # A virtual environment: installed packages, never the user's skills. Its stamp
             # tells a rescan when it stops being one.
             if folders is not None:
                 folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
+            if keep:
+                assert memo is not None
+                memo.fresh[folder] = (info.st_mtime_ns, info.st_ino, None, ())
             continue
         skill_name = skill_file_in(names)
         if skill_name is not None:
             skill_file = next(entry for entry in entries if entry.name == skill_name)
+            if keep:
+                assert memo is not None
+                memo.fresh[folder] = (info.st_mtime_ns, info.st_ino, skill_name, ())
             if skill_file.is_symlink():
                 if real_root is None:
                     real_root = os.path.realpath(root)
@@ -143,6 +201,12 @@ def walk(
                     if folders is not None:  # the link may be fixed: then this folder changes
                         folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
                     continue
+            if fingerprints == "skill-file":
+                yield _light(folder, skill_name)
+                continue
+            if fingerprints == "none":
+                yield Found(folder, skill_name, (), listing_of(entries))
+                continue
             try:
                 yield Found(folder, skill_name, *_fingerprint(folder, info, entries, skill_name))
             except OSError:
@@ -150,6 +214,7 @@ def walk(
             continue
         if folders is not None:
             folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
+        pushed = len(stack)
         for entry in entries:
             if not walks_into(entry.name, include_hidden):
                 continue
@@ -167,6 +232,20 @@ def walk(
                 stack.append(entry.path)
             except OSError:
                 continue
+        if keep:
+            assert memo is not None
+            memo.fresh[folder] = (info.st_mtime_ns, info.st_ino, "", tuple(stack[pushed:]))
+
+
+def _light(folder: str, skill_name: str) -> Found:
+    """A skill the walk found with fingerprints "skill-file": its SKILL.md's stamp, without a
+    listing."""
+    path = os.path.join(folder, skill_name)
+    try:
+        found = os.stat(path)
+    except OSError:
+        return Found(folder, skill_name, (), None)
+    return Found(folder, skill_name, ((path, found.st_size, found.st_mtime_ns, found.st_mode),), None)
 
 
 def _link_out(path: str, target: str, root: Path) -> Notice:

@@ -154,20 +154,22 @@ def test_validate_json_gives_the_fixes_edits_only_when_asked(
     assert code == 2 and "--with-fixes needs --format json" in err
 
 
-def test_prompt_shares_the_scan_cache_and_reads_only_changed_skills(
+def test_prompt_keeps_a_cache_and_reads_only_changed_skill_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from studio.skills import library
+    from studio.skills import headers
 
     write_skill(tmp_path, "alpha", frontmatter("alpha"))
     beta = write_skill(tmp_path, "beta", frontmatter("beta"))
-    code, _, _ = run(capsys, "validate", str(tmp_path))
-    assert code == 0
     read: list[str] = []
-    real = library.load_skill_file
-    monkeypatch.setattr(library, "load_skill_file",
-                        lambda folder, *rest: read.append(folder.name) or real(folder, *rest))
+    real = headers.read_skill_bytes
+    monkeypatch.setattr(headers, "read_skill_bytes",
+                        lambda path: read.append(path.parent.name) or real(path))
+    code, _, _ = run(capsys, "prompt", str(tmp_path))
+    assert code == 0 and sorted(read) == ["alpha", "beta"]
+    read.clear()
     (beta / "SKILL.md").write_text(frontmatter("beta", "Beta, changed. Use when testing."))
+    os.utime(beta / "SKILL.md", ns=(1, 1))
     code, out, _ = run(capsys, "prompt", str(tmp_path))
     assert code == 0 and "Beta, changed." in out and "alpha" in out
     assert read == ["beta"]

@@ -8,7 +8,9 @@ import pytest
 
 from studio.skills.cache import ScanCache
 from studio.skills.catalog import build_catalog
+from studio.skills.files import list_skill_files
 from studio.skills.library import SkillRoot, scan_library, scan_root, standard_locations
+from studio.skills.model import Diagnostic
 from studio.skills.walk import discover, walk
 from tests.skills.helpers import frontmatter, write_skill
 
@@ -79,7 +81,7 @@ def test_rescan_uses_the_cache_and_notices_changes(tmp_path: Path, monkeypatch) 
     real_load = library_module.load_skill_file
     monkeypatch.setattr(
         library_module, "load_skill_file",
-        lambda p, name, listing: loads.append(p) or real_load(p, name, listing),
+        lambda p, name, listing, **options: loads.append(p) or real_load(p, name, listing, **options),
     )
     scan_library([SkillRoot(library)], ScanCache(cache_file))
     assert loads == []
@@ -144,8 +146,6 @@ def test_validating_leaves_no_reference_cycles(tmp_path: Path) -> None:
 
 
 def test_the_walks_listing_gives_the_same_files_as_reading_the_folder(tmp_path: Path) -> None:
-    from studio.skills.files import list_skill_files
-
     skill = write_skill(tmp_path, "alpha", frontmatter("alpha"), files={
         "scripts/run.py": "#!/usr/bin/env python3\n", "references/deep/more.md": "x",
         "assets/logo.svg": "<svg/>", "node_modules/x.js": "", "skill.md": "old copy",
@@ -164,3 +164,31 @@ def test_studio_skills_adds_roots(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("STUDIO_SKILLS", os.pathsep.join([str(tmp_path / "a"), "", str(tmp_path / "b")]))
     found = standard_locations(tmp_path / "project", tmp_path / "home")
     assert found[:2] == [tmp_path / "a", tmp_path / "b"]
+
+
+def test_a_scan_without_a_cache_stamps_nothing_and_judges_the_same(tmp_path: Path) -> None:
+    library = tmp_path / "lib"
+    write_skill(library, "alpha", frontmatter("alpha"), {"scripts/run.sh": "echo\n",
+                                                         "references/deep/guide.md": "x\n"})
+    write_skill(library, "beta", frontmatter("beta", extra="version: 2\n"))
+    bare = scan_root(SkillRoot(library))
+    cached = scan_root(SkillRoot(library), ScanCache(tmp_path / "cache.marshal"))
+    assert [found.fingerprint for found in bare.walk] == [(), ()]
+    assert all(found.fingerprint for found in cached.walk)
+    assert bare.skills == cached.skills
+
+
+def test_a_scan_lists_files_without_their_sizes_but_reports_the_same(tmp_path: Path) -> None:
+    skill = write_skill(tmp_path, "alpha", frontmatter("alpha"),
+                        {"scripts/run.sh": "echo\n", "references/guide.md": "x\n"})
+    os.mkfifo(skill / "references" / "pipe")
+    (skill / "outside").symlink_to(tmp_path)
+    odd_full: list[Diagnostic] = []
+    odd_scan: list[Diagnostic] = []
+    full = list_skill_files(skill, odd=odd_full)
+    scanned = list_skill_files(skill, odd=odd_scan, sizes=False)
+    assert [f.relative for f in scanned] == [f.relative for f in full]
+    assert odd_scan == odd_full and len(odd_scan) == 2
+    by_path = {f.relative: f for f in scanned}
+    assert by_path["references/guide.md"].size is None
+    assert by_path["scripts/run.sh"] == next(f for f in full if f.relative == "scripts/run.sh")

@@ -32,13 +32,15 @@ def test_a_dying_worker_costs_only_its_skill(tmp_path: Path, monkeypatch: pytest
     parent = os.getpid()
     load = library.load_skill_file
 
-    def crashing_load(folder: Path, file_name: str, listing: Listing | None = None) -> object:
+    def crashing_load(
+        folder: Path, file_name: str, listing: Listing | None = None, **options: bool
+    ) -> object:
         if folder.name == "skill-070":
             if os.getpid() == parent:
                 raise AssertionError("the crashing skill was validated in the scanning process")
             faulthandler.disable()  # pytest's, inherited: the crash is expected, not news
             os.kill(os.getpid(), signal.SIGSEGV)
-        return load(folder, file_name, listing)
+        return load(folder, file_name, listing, **options)
 
     monkeypatch.setattr(library, "load_skill_file", crashing_load)
     cache = ScanCache(tmp_path / "cache.marshal")
