@@ -1,7 +1,8 @@
 """`studio search QUERY [--skills PATH]... [--json] [--limit N]`: find skills by what they do.
 
 Lexical (BM25 over name, description and body) always; fused with a semantic ranking when
-`--embed-model` names an embedding model on an Ollama or OpenAI-compatible server.
+`--embed-model` names an embedding model on an Ollama or OpenAI-compatible server, or with
+`--embed-backend local` (all-MiniLM-L6-v2 run in this process, the `embed` extra).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def register(subparsers: Any) -> None:
         help="find skills by what they do",
         description="Rank skills by how well their name, description and instructions match "
         "QUERY. With --embed-model, rank by meaning too (an embedding model on Ollama or an "
-        "OpenAI-compatible server) and fuse both rankings.",
+        "OpenAI-compatible server), or with --embed-backend local (all-MiniLM-L6-v2 in this "
+        "process), and fuse both rankings.",
     )
     parser.add_argument("query", metavar="QUERY")
     parser.add_argument("--skills", action="append", type=Path, default=[], metavar="PATH",
@@ -39,8 +41,9 @@ def register(subparsers: Any) -> None:
                         help="at most N results (default: 10)")
     parser.add_argument("--embed-model", default="", metavar="MODEL",
                         help="an embedding model for semantic ranking (e.g. nomic-embed-text)")
-    parser.add_argument("--embed-backend", choices=("ollama", "openai"), default="ollama",
-                        help="the kind of server the embedding model is on (default: ollama)")
+    parser.add_argument("--embed-backend", choices=("ollama", "openai", "local"), default="ollama",
+                        help="the kind of server the embedding model is on (default: ollama), or "
+                        "local: all-MiniLM-L6-v2 in this process, no server and no --embed-model")
     parser.add_argument("--embed-url", default="", metavar="URL",
                         help="the embedding server's URL (default: the backend's usual local one)")
     parser.set_defaults(handler=run)
@@ -61,16 +64,20 @@ def run(args: argparse.Namespace) -> int:
     collected = collect(paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
     for problem in collected.problems:
         print(f"studio search: {problem}", file=sys.stderr)
-    endpoint = None
-    if args.embed_model:
-        from studio.llm.embeddings import EmbeddingEndpoint
+    embedder = None
+    if args.embed_model or args.embed_backend == "local":
+        from studio.llm.embeddings import embedder_for
 
-        url = args.embed_url or DEFAULT_EMBED_URLS[args.embed_backend]
-        endpoint = EmbeddingEndpoint(args.embed_backend, url, args.embed_model)
+        url = args.embed_url or DEFAULT_EMBED_URLS.get(args.embed_backend, "")
+        try:
+            embedder = embedder_for(args.embed_backend, args.embed_model, url)
+        except ValueError as exc:
+            print(f"studio search: {exc}", file=sys.stderr)
+            return 2
     with SearchIndex(index_path(cache_dir())) as index:
         index.update(collected.skills)
-        outcome = index.search(args.query, args.limit, endpoint)
-    if outcome.note is not None and (endpoint is not None or not args.json):
+        outcome = index.search(args.query, args.limit, embedder)
+    if outcome.note is not None and (embedder is not None or not args.json):
         print(f"studio search: {outcome.note}", file=sys.stderr)
     if args.json:
         print(json.dumps(
