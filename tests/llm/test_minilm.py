@@ -162,3 +162,27 @@ def test_the_real_model_gives_the_vectors_sentence_transformers_gives() -> None:
     cat = sum(a * b for a, b in zip(pairs[2], pairs[3], strict=True))
     assert movie == pytest.approx(0.8939, abs=1e-3)
     assert cat == pytest.approx(0.6788, abs=1e-3)
+
+
+def test_a_short_text_runs_on_one_blas_thread_and_a_long_batch_on_blas_own_choice(
+    tiny: MiniLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    seen: list[int] = []
+    forward = minilm._forward
+
+    def blas_threads() -> int:
+        return min(pool["num_threads"] for pool in threadpoolctl.threadpool_info()
+                   if pool["user_api"] == "blas")
+
+    def watched(*args: object) -> object:
+        seen.append(blas_threads())
+        return forward(*args)
+
+    monkeypatch.setattr(minilm, "_forward", watched)
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        if blas_threads() != 2:
+            pytest.skip("this BLAS runs one thread only")
+        tiny.embed(["slides deck"])
+        tiny.embed(["word " * 120] * 4)
+    assert seen == [1, 2]
