@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.llm.embeddings import Embedder, embedder_for
+from studio.llm.errors import LLMError
 from studio.paths import cache_dir
 from studio.skills.cache import ScanCache
 from studio.skills.library import standard_locations
@@ -66,8 +68,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"studio search: {problem}", file=sys.stderr)
     embedder = None
     if args.embed_model or args.embed_backend == "local":
-        from studio.llm.embeddings import embedder_for
-
         url = args.embed_url or DEFAULT_EMBED_URLS.get(args.embed_backend, "")
         try:
             embedder = embedder_for(args.embed_backend, args.embed_model, url)
@@ -76,9 +76,11 @@ def run(args: argparse.Namespace) -> int:
             return 2
     with SearchIndex(index_path(cache_dir())) as index:
         index.update(collected.skills)
-        outcome = index.search(args.query, args.limit, embedder)
-    if outcome.note is not None and (embedder is not None or not args.json):
-        print(f"studio search: {outcome.note}", file=sys.stderr)
+        failed = None if embedder is None else _embed(index, embedder)
+        outcome = index.search(args.query, args.limit, None if failed else embedder)
+    note = failed or outcome.note
+    if note is not None and (embedder is not None or not args.json):
+        print(f"studio search: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps(
             {"results": [hit.to_json() for hit in outcome.hits], "ranking": outcome.mode},
@@ -92,6 +94,28 @@ def run(args: argparse.Namespace) -> int:
     if collected.problems:
         return 2
     return 0 if outcome.hits else 1
+
+
+def _embed(index: SearchIndex, embedder: Embedder) -> str | None:
+    """Embed the skills the model has not seen, with progress on stderr (the first time over a
+    large library takes minutes); None when done, else why the search stays lexical."""
+    end = "\r" if sys.stderr.isatty() else "\n"
+    shown = False
+
+    def progress(done: int, total: int) -> None:
+        nonlocal shown
+        shown = True
+        print(f"studio search: embedding skills with {embedder.label}: {done}/{total}",
+              end=end, file=sys.stderr, flush=True)
+
+    try:
+        index.embed(embedder, progress)
+    except LLMError as exc:
+        return f"lexical ranking only: {exc.user_message}"
+    finally:
+        if shown and end == "\r":
+            print(file=sys.stderr)
+    return None
 
 
 def _one_line(text: str) -> str:

@@ -1,5 +1,5 @@
-"""`studio search --embed-backend local`: the in-process model, what it says when it is missing,
-and a model name it cannot run."""
+"""`studio search` with an embedding model: progress while it embeds, one attempt when the model
+fails, and `--embed-backend local` (the in-process model): missing, misnamed, and real."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from skills.helpers import frontmatter, write_skill
 
 from studio.cli import main
 from studio.llm import minilm
+from tests.fakes.ollama import FakeOllama
 
 
 @pytest.fixture
@@ -19,6 +20,21 @@ def library(tmp_path: Path) -> Path:
     write_skill(root, "slide-maker", frontmatter("slide-maker", "Builds a keynote deck. Use for slides."))
     write_skill(root, "pdf-forms", frontmatter("pdf-forms", "Fills in PDF forms."))
     return root
+
+
+def test_embedding_the_library_shows_progress_and_a_failing_model_is_asked_once(
+    library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeOllama({"embedder": []}) as server:
+        assert main(["search", "pdf", "--skills", str(library), "--embed-model", "embedder",
+                     "--embed-url", server.url]) == 0
+        assert "embedding skills with embedder at" in capsys.readouterr().err
+        assert main(["search", "pdf", "--skills", str(library), "--embed-model", "nope",
+                     "--embed-url", server.url]) == 0
+        asked = [r for r in server.requests_to("/api/embed") if r.json["model"] == "nope"]
+    err = capsys.readouterr().err
+    assert len(asked) == 1
+    assert err.count("lexical ranking only") == 1 and "'nope'" in err
 
 
 def test_without_the_model_it_says_how_to_install_it_and_stays_lexical(
