@@ -113,7 +113,11 @@ class MiniLM:
         import numpy as np
 
         tokenizer = loaded[0]
-        encodings = tokenizer.encode_batch(list(texts))
+        # A lone surrogate (a file name or text read with surrogateescape) is no Unicode the
+        # tokenizer takes: it becomes "?".
+        encodings = tokenizer.encode_batch(
+            [text.encode("utf-8", "replace").decode("utf-8") for text in texts]
+        )
         ids = [encoding.ids for encoding in encodings]
         vectors: list[list[float]] = [[] for _ in ids]
         # Texts of like length batched together: padding costs as much as text.
@@ -156,7 +160,10 @@ class MiniLM:
                 raise ValueError(f"tokenizer.json: {exc}") from None
             tokenizer.enable_truncation(MAX_TOKENS)
             tokenizer.no_padding()
-            return tokenizer, *_arrange(weights, np)
+            words, positions, token_type, norm, layers = _arrange(weights, np)
+            if tokenizer.get_vocab_size() > words.shape[0] or positions.shape[0] < MAX_TOKENS:
+                raise ValueError("the tokenizer and the weights do not belong together")
+            return tokenizer, words, positions, token_type, norm, layers
         except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
             raise LLMError(
                 f"The embedding model in {source} cannot be used ({exc}). Reinstall it: {INSTALL_HINT}"
@@ -213,6 +220,9 @@ def _arrange(
     def get(name: str) -> Floats:
         return weights[name]
 
+    hidden = get("embeddings.word_embeddings.weight").shape[-1]
+    if hidden % HEADS:
+        raise ValueError(f"a width of {hidden} does not split into {HEADS} heads")
     layers = []
     for i in range(LAYERS):
         p = f"encoder.layer.{i}."

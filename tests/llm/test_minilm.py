@@ -106,9 +106,9 @@ def test_vectors_have_unit_length_and_long_texts_are_cut_at_the_models_length(ti
     assert cut != pytest.approx(shorter, abs=1e-3)
 
 
-def test_an_unknown_word_still_gets_a_vector(tiny: MiniLM) -> None:
-    (vector,) = tiny.embed(["zeppelin ünïcode 🚀"])
-    assert len(vector) == HIDDEN and all(math.isfinite(x) for x in vector)
+def test_unknown_words_a_lone_surrogate_and_nothing_at_all_still_get_vectors(tiny: MiniLM) -> None:
+    vectors = tiny.embed(["zeppelin ünïcode 🚀", "bad \udcff byte", ""])
+    assert all(len(v) == HIDDEN and all(math.isfinite(x) for x in v) for v in vectors)
 
 
 @pytest.mark.parametrize(
@@ -118,8 +118,12 @@ def test_an_unknown_word_still_gets_a_vector(tiny: MiniLM) -> None:
         (struct.pack("<Q", 1 << 40) + b"{}", None, "header is too long"),
         (struct.pack("<Q", 2) + b"[]", None, "not a table"),
         (_safetensors({"embeddings.word_embeddings.weight": [[1.0, 2.0]]})[:-4], None, "wrong size"),
-        (_safetensors({"embeddings.word_embeddings.weight": [[1.0]]}), None, "encoder.layer.0"),
+        (_safetensors({"embeddings.word_embeddings.weight": [[1.0] * HEADS]}), None, "encoder.layer.0"),
         (None, "{not json", "tokenizer.json"),
+        (_safetensors({**_weights(), "embeddings.word_embeddings.weight": np.ones((3, HIDDEN))}), None,
+         "do not belong together"),
+        (_safetensors({**_weights(), "embeddings.word_embeddings.weight": np.ones((20, 13))}), None,
+         "does not split into 12 heads"),
     ],
 )
 def test_a_damaged_model_says_to_reinstall_it(
