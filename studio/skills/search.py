@@ -1,12 +1,14 @@
 """Finding skills by what they are for: a full-text index (SQLite FTS5, BM25 with the name
 weighing more than the description, and the description more than the body), and, when an
-embedding model is at hand, a semantic ranking fused with it (reciprocal rank fusion).
+embedding model is at hand (any `Embedder`: a server's model, or one run in this process), a
+semantic ranking fused with it (reciprocal rank fusion).
 
 The index lives in one SQLite file in the cache folder. Each skill's row carries the stamp of the
 SKILL.md it came from (`studio.skills.stamps`, as the scan cache uses); `update` reads again only
 the skills whose stamp changed and drops those that are gone. Embeddings are kept in the same file
 by the hash of the text they embed and the model that made them, so a changed skill is embedded
-again and an unchanged one never is.
+again and an unchanged one never is; `embed` does a whole library ahead of a search, in batches
+kept as they are done.
 """
 
 from __future__ import annotations
