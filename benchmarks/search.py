@@ -29,6 +29,7 @@ from pathlib import Path
 from corpus import generate_corpus
 
 from studio.llm.embeddings import EMBED_BACKENDS, Embedder, embedder_for
+from studio.llm.errors import LLMError
 from studio.skills.library import SkillRoot, scan_library
 from studio.skills.search import SearchIndex, SearchOutcome
 
@@ -161,8 +162,11 @@ def main() -> int:
             ]
             if embedder is not None:
                 started = time.perf_counter()
-                count = index.embed(embedder, lambda done, total: print(
-                    f"  embedded {done}/{total} in {time.perf_counter() - started:.0f} s", flush=True))
+                try:
+                    count = index.embed(embedder, lambda done, total: print(
+                        f"  embedded {done}/{total} in {time.perf_counter() - started:.0f} s", flush=True))
+                except LLMError as exc:
+                    raise SystemExit(f"benchmarks/search.py: {exc.user_message}") from None
                 embedding = (f"embedding {count} skills with {embedder.label}: "
                              f"{time.perf_counter() - started:.1f} s\n")
                 rankings += [
