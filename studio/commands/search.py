@@ -1,7 +1,8 @@
 """`studio search QUERY [--skills PATH]... [--json] [--limit N]`: find skills by what they do.
 
 Lexical (BM25 over name, description and body) always; fused with a semantic ranking when
-`--embed-model` names an embedding model on an Ollama or OpenAI-compatible server.
+`--embed-model` names an embedding model on an Ollama or OpenAI-compatible server, or with
+`--embed-backend local` (all-MiniLM-L6-v2 run in this process, the `embed` extra).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.llm.embeddings import Embedder, embedder_for
+from studio.llm.errors import LLMError
 from studio.paths import cache_dir
 from studio.skills.cache import ScanCache
 from studio.skills.library import standard_locations
@@ -28,7 +31,8 @@ def register(subparsers: Any) -> None:
         help="find skills by what they do",
         description="Rank skills by how well their name, description and instructions match "
         "QUERY. With --embed-model, rank by meaning too (an embedding model on Ollama or an "
-        "OpenAI-compatible server) and fuse both rankings.",
+        "OpenAI-compatible server), or with --embed-backend local (all-MiniLM-L6-v2 in this "
+        "process), and fuse both rankings.",
     )
     parser.add_argument("query", metavar="QUERY")
     parser.add_argument("--skills", action="append", type=Path, default=[], metavar="PATH",
@@ -39,8 +43,9 @@ def register(subparsers: Any) -> None:
                         help="at most N results (default: 10)")
     parser.add_argument("--embed-model", default="", metavar="MODEL",
                         help="an embedding model for semantic ranking (e.g. nomic-embed-text)")
-    parser.add_argument("--embed-backend", choices=("ollama", "openai"), default="ollama",
-                        help="the kind of server the embedding model is on (default: ollama)")
+    parser.add_argument("--embed-backend", choices=("ollama", "openai", "local"), default="ollama",
+                        help="the kind of server the embedding model is on (default: ollama), or "
+                        "local: all-MiniLM-L6-v2 in this process, no server and no --embed-model")
     parser.add_argument("--embed-url", default="", metavar="URL",
                         help="the embedding server's URL (default: the backend's usual local one)")
     parser.set_defaults(handler=run)
@@ -61,17 +66,21 @@ def run(args: argparse.Namespace) -> int:
     collected = collect(paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
     for problem in collected.problems:
         print(f"studio search: {problem}", file=sys.stderr)
-    endpoint = None
-    if args.embed_model:
-        from studio.llm.embeddings import EmbeddingEndpoint
-
-        url = args.embed_url or DEFAULT_EMBED_URLS[args.embed_backend]
-        endpoint = EmbeddingEndpoint(args.embed_backend, url, args.embed_model)
+    embedder = None
+    if args.embed_model or args.embed_backend == "local":
+        url = args.embed_url or DEFAULT_EMBED_URLS.get(args.embed_backend, "")
+        try:
+            embedder = embedder_for(args.embed_backend, args.embed_model, url)
+        except ValueError as exc:
+            print(f"studio search: {exc}", file=sys.stderr)
+            return 2
     with SearchIndex(index_path(cache_dir())) as index:
         index.update(collected.skills)
-        outcome = index.search(args.query, args.limit, endpoint)
-    if outcome.note is not None and (endpoint is not None or not args.json):
-        print(f"studio search: {outcome.note}", file=sys.stderr)
+        failed = None if embedder is None else _embed(index, embedder)
+        outcome = index.search(args.query, args.limit, None if failed else embedder)
+    note = failed or outcome.note
+    if note is not None and (embedder is not None or not args.json):
+        print(f"studio search: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps(
             {"results": [hit.to_json() for hit in outcome.hits], "ranking": outcome.mode},
@@ -85,6 +94,28 @@ def run(args: argparse.Namespace) -> int:
     if collected.problems:
         return 2
     return 0 if outcome.hits else 1
+
+
+def _embed(index: SearchIndex, embedder: Embedder) -> str | None:
+    """Embed the skills the model has not seen, with progress on stderr (the first time over a
+    large library takes minutes); None when done, else why the search stays lexical."""
+    end = "\r" if sys.stderr.isatty() else "\n"
+    shown = False
+
+    def progress(done: int, total: int) -> None:
+        nonlocal shown
+        shown = True
+        print(f"studio search: embedding skills with {embedder.label}: {done}/{total}",
+              end=end, file=sys.stderr, flush=True)
+
+    try:
+        index.embed(embedder, progress)
+    except LLMError as exc:
+        return f"lexical ranking only: {exc.user_message}"
+    finally:
+        if shown and end == "\r":
+            print(file=sys.stderr)
+    return None
 
 
 def _one_line(text: str) -> str:

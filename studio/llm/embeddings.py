@@ -1,5 +1,7 @@
-"""Asking a model server for text embeddings: Ollama's `/api/embed` or an OpenAI-compatible
-`/v1/embeddings` (llama.cpp's server, LM Studio, vLLM, ...).
+"""Text embeddings for search: an `Embedder` turns texts into unit vectors. Two kinds: a model
+server (`EmbeddingEndpoint`: Ollama's `/api/embed` or an OpenAI-compatible `/v1/embeddings`, as
+llama.cpp's server, LM Studio and vLLM answer), and a model run in this process
+(`studio.llm.minilm`).
 
 Blocking on purpose: search runs in a worker thread in the window and straight in the CLI, and
 both send a batch of texts and wait for one answer.
@@ -10,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import httpx
 
@@ -18,8 +20,24 @@ from studio.llm.errors import BadResponse, LLMError, ServerNotRunning
 from studio.llm.transport import checked_url
 
 EmbeddingKind = Literal["ollama", "openai"]
+EMBED_BACKENDS = ("ollama", "openai", "local")
 BATCH = 64
 MAX_ANSWER = 64 << 20
+
+
+class Embedder(Protocol):
+    """What search needs of an embedding model. `key` names the model and how it is run, so that
+    vectors kept from one are never compared with another's."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One unit-length vector per text, in order; LLMError saying what to do when it cannot."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +48,36 @@ class EmbeddingEndpoint:
     timeout: float = 60.0
 
     @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.url}:{self.model}"
+
+    @property
     def label(self) -> str:
         return f"{self.model} at {self.url}"
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return embed(self, texts)
+
+
+def embedder_for(backend: str, model: str, url: str, timeout: float = 60.0) -> Embedder:
+    """The embedder a user picked: `local` runs all-MiniLM-L6-v2 in this process (`model` must be
+    empty or that name); `ollama` and `openai` ask the server at `url` for `model`. Raises
+    ValueError saying what is wrong with the choice."""
+    if backend == "local":
+        from studio.llm.minilm import MODEL_NAME, MiniLM
+
+        if model and model.lower() != MODEL_NAME.lower():
+            raise ValueError(
+                f"the local embedding backend runs {MODEL_NAME} only, not {model!r}; leave the model "
+                "empty, or serve that model with Ollama or an OpenAI-compatible server"
+            )
+        return MiniLM()
+    if backend not in ("ollama", "openai"):
+        raise ValueError(f"unknown embedding backend {backend!r}: pick one of {', '.join(EMBED_BACKENDS)}")
+    if not model:
+        raise ValueError(f"the {backend} embedding backend needs a model name (e.g. nomic-embed-text)")
+    kind: EmbeddingKind = "ollama" if backend == "ollama" else "openai"
+    return EmbeddingEndpoint(kind, url, model, timeout)
 
 
 def embed(endpoint: EmbeddingEndpoint, texts: Sequence[str]) -> list[list[float]]:

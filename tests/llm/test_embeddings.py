@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from studio.llm.embeddings import BATCH, EmbeddingEndpoint, embed
+from studio.llm.embeddings import BATCH, EmbeddingEndpoint, embed, embedder_for
 from studio.llm.errors import BadResponse, LLMError, ServerNotRunning
 from tests.fakes.httpserver import Exchange, Request, ScriptedHTTPServer
 from tests.fakes.ollama import FakeOllama
@@ -63,3 +63,25 @@ def test_no_server_says_how_to_go_on() -> None:
     server.stop()
     with pytest.raises(ServerNotRunning, match="without --embed-model"):
         embed(EmbeddingEndpoint("ollama", url, "m"), ["x"])
+
+
+@pytest.mark.parametrize(
+    ("backend", "model", "words"),
+    [
+        ("ollama", "", "needs a model name"),
+        ("openai", "", "needs a model name"),
+        ("local", "bge-small", "runs all-MiniLM-L6-v2 only"),
+        ("cohere", "m", "unknown embedding backend 'cohere'"),
+    ],
+)
+def test_a_choice_of_embedder_that_cannot_work_says_why(backend: str, model: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        embedder_for(backend, model, "http://127.0.0.1:1")
+
+
+def test_each_embedder_keys_its_vectors_by_how_it_is_run() -> None:
+    ollama = embedder_for("ollama", "m", "http://a")
+    openai = embedder_for("openai", "m", "http://a")
+    local = embedder_for("local", "ALL-MiniLM-L6-v2", "")
+    assert len({ollama.key, openai.key, local.key}) == 3
+    assert ollama.key == "ollama:http://a:m"

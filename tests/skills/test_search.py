@@ -106,7 +106,7 @@ def test_embeddings_find_a_paraphrase_that_shares_no_word(library: Path, ollama:
     with SearchIndex(None) as index:
         index.update(_summaries(library))
         assert index.search("presentation").hits == []
-        outcome = index.search("presentation", endpoint=endpoint)
+        outcome = index.search("presentation", embedder=endpoint)
     assert outcome.mode == "fused" and outcome.note is None
     assert _names(outcome.hits)[0] == "slide-maker"
 
@@ -122,14 +122,14 @@ def test_vectors_are_cached_by_content_and_only_changed_skills_are_embedded_agai
 
     with SearchIndex(path) as index:
         index.update(_summaries(library))
-        index.search("deck", endpoint=endpoint)
+        index.search("deck", embedder=endpoint)
     assert embedded_texts() == 4 + 1
     skill = library / "csv-profiler" / "SKILL.md"
     skill.write_text(frontmatter("csv-profiler", "Profiles spreadsheets."), encoding="utf-8")
     os.utime(skill, ns=(1, 1))
     with SearchIndex(path) as index:
         index.update(_summaries(library))
-        outcome = index.search("table", endpoint=endpoint)
+        outcome = index.search("table", embedder=endpoint)
     assert embedded_texts() == 5 + 1 + 1
     assert _names(outcome.hits)[0] == "csv-profiler"
 
@@ -137,7 +137,7 @@ def test_vectors_are_cached_by_content_and_only_changed_skills_are_embedded_agai
 def test_openai_compatible_embeddings_are_fused_too(library: Path) -> None:
     with FakeOpenAI({MODEL: []}) as server, SearchIndex(None) as index:
         index.update(_summaries(library))
-        outcome = index.search("keynote", endpoint=EmbeddingEndpoint("openai", server.url, MODEL))
+        outcome = index.search("keynote", embedder=EmbeddingEndpoint("openai", server.url, MODEL))
     assert outcome.mode == "fused"
     assert _names(outcome.hits)[0] == "slide-maker"
 
@@ -145,9 +145,9 @@ def test_openai_compatible_embeddings_are_fused_too(library: Path) -> None:
 def test_without_an_embedding_server_it_says_so_and_stays_lexical(library: Path, ollama: FakeOllama) -> None:
     with SearchIndex(None) as index:
         index.update(_summaries(library))
-        missing = index.search("slides", endpoint=EmbeddingEndpoint("ollama", ollama.url, "nope"))
+        missing = index.search("slides", embedder=EmbeddingEndpoint("ollama", ollama.url, "nope"))
         ollama.stop()
-        down = index.search("slides", endpoint=EmbeddingEndpoint("ollama", ollama.url, MODEL))
+        down = index.search("slides", embedder=EmbeddingEndpoint("ollama", ollama.url, MODEL))
     for outcome in (missing, down):
         assert outcome.mode == "lexical"
         assert outcome.note is not None and "lexical ranking only" in outcome.note
