@@ -26,6 +26,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication, QStyle
 
+from studio.skills.clients import CLIENTS, SPEC
 from studio.skills.collection import (
     Library,
     LibraryEvent,
@@ -36,6 +37,7 @@ from studio.skills.collection import (
     SkillChanged,
     SkillsAdded,
     SkillsRemoved,
+    TargetChanged,
 )
 from studio.skills.listing import STANDARD_FOLDERS, Entry
 from studio.skills.model import SKILL_FILE
@@ -43,6 +45,7 @@ from studio.skills.provenance import Provenance
 from studio.skills.summary import SkillSummary
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
 from studio.ui.models.indexes import NO_PARENT, Index
+from studio.ui.targets import target_label
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -299,7 +302,8 @@ class LibraryModel(QAbstractItemModel):
             label = scan.root.path.name or str(scan.root.path)
             count = f"{len(scan.skills):,}" + ("…" if scan.scanning else "")
             suffix = ", read-only" if scan.root.read_only else ""
-            return f"{label} ({count}{suffix})"
+            client = "" if scan.target == SPEC else f" · {target_label(scan.target)}"
+            return f"{label} ({count}{suffix}){client}"
         if role == DECORATION:
             style = QApplication.style()
             if scan.error is not None:
@@ -311,6 +315,7 @@ class LibraryModel(QAbstractItemModel):
             text = str(scan.root.path)
             if scan.root.read_only:
                 text += "\nA zip archive: its skills open read-only."
+            text += f"\nValidated for {CLIENTS[scan.target].title} (right-click to change)."
             if scan.error is not None:
                 text += f"\n{scan.error}"
             return text
@@ -358,7 +363,7 @@ class LibraryModel(QAbstractItemModel):
             self._change_skill(event.old, event.new)
         elif isinstance(event, SkillsRemoved):
             self._remove_skills(event.root, event.summaries)
-        elif isinstance(event, RootChanged):
+        elif isinstance(event, RootChanged | TargetChanged):
             self._changed(self._root.children[event.row])
             return
         elif isinstance(event, RootAdded):
