@@ -282,6 +282,10 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b) or repr(a) == repr(b)
 
 
+# The findings whose fix moves their field under `metadata:` (for the spec, or for a target).
+_MOVED_UNDER_METADATA = frozenset({codes.UNKNOWN_FIELD, codes.UNKNOWN_TO_TARGET})
+
+
 def _unplanned_change(before: Skill, after: Skill, diagnostic: Diagnostic) -> str | None:
     """Why `after` is not `before` with only the change `diagnostic`'s fix is for, or None."""
     if after.body != before.body:
@@ -294,14 +298,15 @@ def _unplanned_change(before: Skill, after: Skill, diagnostic: Diagnostic) -> st
         return f"the result would not parse ({problem})"
     old, new = before.frontmatter.data, after.frontmatter.data
     key = diagnostic.field
-    touched = {key, "metadata"} if diagnostic.code == codes.UNKNOWN_FIELD else {key}
+    moves = diagnostic.code in _MOVED_UNDER_METADATA
+    touched = {key, "metadata"} if moves else {key}
     for name in old.keys() | new.keys():
         if name not in touched and (name not in old or name not in new
                                     or not _same(old[name], new[name])):
             return f"it would also change `{name}`"
     if key is None:
         return None
-    if diagnostic.code != codes.UNKNOWN_FIELD:
+    if not moves:
         return None if isinstance(new.get(key), str) else f"`{key}` would not become a string"
     old_meta = old.get("metadata") or {}
     new_meta = new.get("metadata")

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox
 from pytestqt.qtbot import QtBot
 
 from studio.agent.server import ModelServer
+from studio.skills.clients import CLIENTS
+from studio.skills.targets import collect
 from studio.ui.mainwindow import MainWindow
 from studio.ui.widgets.editor_tab import SkillEditorTab
 from tests.fakes.fixtures import OLLAMA_MODELS
@@ -260,3 +262,21 @@ def test_a_silent_server_leaves_the_model_free_text_and_says_why(
     finally:
         closing = asyncio.ensure_future(http.aclose())
         qtbot.waitUntil(closing.done, timeout=5000)
+
+
+def test_the_window_finds_what_studio_validate_finds_for_each_target(
+        qtbot: QtBot, make_window: WindowFactory, claude_root: Path) -> None:
+    skill_file = claude_root / "web-search" / "SKILL.md"
+    skill_file.write_text(skill_file.read_text().replace(
+        "---\n#", "context: inline\nuser-invocable: 'no'\nversion: 3\n---\n#"))
+    window = make_window(claude_root)
+    for target in CLIENTS:
+        _pick(window, target)
+        qtbot.waitUntil(lambda: not window.loader.busy)
+        shown = sorted((p.directory.name, p.diagnostic.code, p.diagnostic.line, p.diagnostic.message)
+                       for p in window.library.problems())
+        validated = sorted((s.directory.name, d.code, d.line, d.message)
+                           for s in collect([claude_root], target=target).skills
+                           for d in s.diagnostics)
+        assert shown == validated, target
+        assert shown, target
