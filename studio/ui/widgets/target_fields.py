@@ -30,6 +30,9 @@ FLAG_DEFAULTS = {"disable-model-invocation": False, "user-invocable": True}
 MODEL_FIELD = "model"
 AGENT_FIELD = "agent"
 NOT_SET = "(not set)"
+# How a skill runs first, then how it is invoked; fields not listed follow in the client's order.
+ORDER = ("context", MODEL_FIELD, AGENT_FIELD, "effort", "argument-hint", "user-invocable",
+         "disable-model-invocation", "when_to_use", "paths", "shell")
 
 PLACEHOLDERS = {
     MODEL_FIELD: "empty: the chat's model",
@@ -94,7 +97,9 @@ class TargetFields(QWidget):
             self._form.removeRow(0)
         self.widgets = {}
         client = CLIENTS[target]
-        shown = {key: kind for key, kind in client.fields.items()
+        shown = {key: kind for key, kind in sorted(
+                     client.fields.items(),
+                     key=lambda item: ORDER.index(item[0]) if item[0] in ORDER else len(ORDER))
                  if key not in SHOWN_BY_THE_FORM and kind != MAPPING}
         if not shown:
             self.setVisible(False)
