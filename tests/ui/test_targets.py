@@ -280,3 +280,27 @@ def test_the_window_finds_what_studio_validate_finds_for_each_target(
                            for d in s.diagnostics)
         assert shown == validated, target
         assert shown, target
+
+
+def test_a_value_the_target_does_not_know_is_shown_and_marked(
+        qtbot: QtBot, make_window: WindowFactory, claude_root: Path) -> None:
+    window = make_window(claude_root)
+    _pick(window, "eino")
+    qtbot.waitUntil(lambda: not window.loader.busy)
+    tab = _open(qtbot, window, claude_root / "deploy-check")
+    context = tab.form.field_widget("context")
+    assert isinstance(context, QComboBox)
+    for typed in ("isolated", "isolated-2"):
+        tab.set_text(tab.text().replace("context: fork\n", f"context: {typed}\n").replace(
+            "context: isolated\n", f"context: {typed}\n"))
+        qtbot.waitUntil(lambda: context.property("problem") == "error")
+        assert [d.code for d in tab.diagnostics] == ["SK133"]
+        assert context.currentText() == typed
+        assert context.count() == 4, "the choices and the one value shown as it is"
+        assert "must be one of `fork`, `fork_with_context`" in context.toolTip()
+    tab.undo()
+    tab.undo()
+    qtbot.waitUntil(lambda: not context.property("problem"))
+    assert not tab.diagnostics
+    assert context.currentText() == "fork" and context.count() == 3
+    assert context.toolTip() == "Eino reads one of: fork, fork_with_context"

@@ -270,7 +270,8 @@ class FrontmatterForm(QWidget):
             found = by_field.get(key, [])
             level = ("error" if any(d.severity is Severity.ERROR for d in found)
                      else "warning" if found else "")
-            self._set_problem(widget, level, "\n".join(f"{d.code}: {d.message}" for d in found))
+            said = "\n".join(f"{d.code}: {d.message}" for d in found)
+            self._set_problem(widget, level, said or self.target_fields.notes.get(key, ""))
 
     def focus_field(self, key: str, message: str) -> None:
         """Bring a field to the user's attention: marked, with the message, and focused."""

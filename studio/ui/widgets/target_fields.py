@@ -69,6 +69,7 @@ class TargetFields(QWidget):
         super().__init__(parent)
         self.target = SPEC
         self.widgets: dict[str, QWidget] = {}
+        self.notes: dict[str, str] = {}
         self._models: list[str] = []
         self._agents: list[str] = []
         self._syncing = False
@@ -96,6 +97,7 @@ class TargetFields(QWidget):
         while self._form.rowCount():
             self._form.removeRow(0)
         self.widgets = {}
+        self.notes = {}
         client = CLIENTS[target]
         shown = {key: kind for key, kind in sorted(
                      client.fields.items(),
@@ -129,6 +131,8 @@ class TargetFields(QWidget):
             combo.activated.connect(lambda index, field=key, c=combo: self._on_choice_activated(
                 field, c, index))
             widget = combo
+            self.notes[key] = f"{CLIENTS[self.target].title} reads one of: " + ", ".join(
+                kind.choices)
         elif key in (MODEL_FIELD, AGENT_FIELD):
             combo = QComboBox()
             combo.setEditable(True)
@@ -163,8 +167,11 @@ class TargetFields(QWidget):
         combo = self.widgets.get(MODEL_FIELD)
         if isinstance(combo, QComboBox):
             self._fill(combo, self._models)
-            combo.setToolTip(note or "The models the chat's backend offers; type another "
-                             "name, or leave it empty for the chat's model.")
+            self.notes[MODEL_FIELD] = note or (
+                "The models the chat's backend offers; type another name, or leave it empty "
+                "for the chat's model.")
+            if not combo.property("problem"):
+                combo.setToolTip(self.notes[MODEL_FIELD])
 
     def set_agents(self, names: list[str]) -> None:
         self._agents = list(names)
@@ -204,6 +211,9 @@ class TargetFields(QWidget):
             widget.setText("" if isinstance(value, bool) or value is None
                            else f"not true or false: {_text(value)}")
         elif isinstance(widget, QComboBox) and not widget.isEditable():
+            kind = CLIENTS[self.target].fields[key]
+            while widget.count() > 1 + len(kind.choices):
+                widget.removeItem(widget.count() - 1)
             index = widget.findData(_text(value))
             if index < 0:
                 # A value the client does not know: shown as it is, the problem mark says why.
@@ -216,7 +226,7 @@ class TargetFields(QWidget):
         elif isinstance(widget, QLineEdit):
             listed = isinstance(value, list)
             widget.setReadOnly(listed)
-            widget.setToolTip("A list: edit it in the SKILL.md view." if listed else "")
+            self.notes[key] = "A list: edit it in the SKILL.md view." if listed else ""
             text = ", ".join(map(str, value)) if listed else _text(value)
             if widget.text() != text:
                 widget.setText(text)
