@@ -304,3 +304,17 @@ def test_a_value_the_target_does_not_know_is_shown_and_marked(
     assert not tab.diagnostics
     assert context.currentText() == "fork" and context.count() == 3
     assert context.toolTip() == "Eino reads one of: fork, fork_with_context"
+
+
+def test_a_target_picked_while_the_first_scan_runs_wins(
+        qtbot: QtBot, make_window: WindowFactory, claude_root: Path) -> None:
+    for index in range(40):
+        write_skill(claude_root / "more", f"skill-{index}")
+    window = make_window(claude_root, wait=False)
+    assert window.loader.busy
+
+    _pick(window, "claude-code")
+
+    qtbot.waitUntil(lambda: not window.loader.busy, timeout=20000)
+    assert window.library.skill_count == 42
+    assert window.library.problems() == []
