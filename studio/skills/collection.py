@@ -116,6 +116,18 @@ class SkillChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class SkillsReplaced:
+    """Skills of the root were judged again in place (a refresh): the one at `rows[i]` is now
+    `new[i]` instead of `old[i]`. One event for a whole batch: listeners that count or list the
+    library then do so once per batch, not once per skill."""
+
+    root: Path
+    rows: tuple[int, ...]
+    old: tuple[SkillSummary, ...]
+    new: tuple[SkillSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class EditingChanged:
     """The live problems of the skill open in an editor at `directory` changed or went away."""
 
@@ -123,7 +135,7 @@ class EditingChanged:
 
 
 LibraryEvent = (RootAdded | RootRemoved | RootChanged | TargetChanged | SkillsAdded | SkillsRemoved
-                | SkillChanged | EditingChanged)
+                | SkillChanged | SkillsReplaced | EditingChanged)
 Listener = Callable[[LibraryEvent], None]
 
 
@@ -316,20 +328,24 @@ class Library:
         fresh: list[SkillSummary] = []
         seen: set[Path] = set()
         rows: dict[Path, int] | None = None
+        replaced: list[tuple[int, SkillSummary, SkillSummary]] = []
         for summary in summaries:
             if state.stale is not None and self._where.get(summary.directory) is state:
                 if rows is None:
                     rows = {known.directory: row for row, known in enumerate(state.skills)}
                 row = rows[summary.directory]
-                old = state.skills[row]
+                replaced.append((row, state.skills[row], summary))
                 state.skills[row] = summary
                 state.stale.discard(summary.directory)
-                self._emit(SkillChanged(path, row, old, summary))
                 continue
             if summary.directory in self._where or summary.directory in seen:
                 continue
             seen.add(summary.directory)
             fresh.append(summary)
+        if replaced:
+            self._emit(SkillsReplaced(path, tuple(row for row, _, _ in replaced),
+                                      tuple(old for _, old, _ in replaced),
+                                      tuple(new for _, _, new in replaced)))
         if not fresh:
             return 0
         first = len(state.skills)

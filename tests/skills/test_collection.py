@@ -17,6 +17,7 @@ from studio.skills.collection import (
     SkillChanged,
     SkillsAdded,
     SkillsRemoved,
+    SkillsReplaced,
     TargetChanged,
 )
 from studio.skills.library import SkillRoot
@@ -66,6 +67,11 @@ class Mirror:
             rows = self.rows(event.root)
             assert rows[event.row] == event.old
             rows[event.row] = event.new
+        elif isinstance(event, SkillsReplaced):
+            rows = self.rows(event.root)
+            for row, old, new in zip(event.rows, event.old, event.new, strict=True):
+                assert rows[row] == old
+                rows[row] = new
 
     def state(self) -> list[tuple[Path, list[SkillSummary]]]:
         return [(path, list(rows)) for path, rows in self.roots]
@@ -195,6 +201,7 @@ def test_a_refresh_replaces_skills_in_place_and_drops_those_not_found_again() ->
                                      summary(root, "alpha"), summary(root, "delta")]) == 1
     assert [s.name for s in library.summaries()] == ["alpha", "beta", "gamma", "delta"]
     assert not any(isinstance(e, SkillsRemoved) for e in mirror.events)
+    assert [type(e) for e in mirror.events[-2:]] == [SkillsReplaced, SkillsAdded], "one per batch"
     library.finish_refresh(root)
     assert [s.name for s in library.summaries()] == ["alpha", "gamma", "delta"]
     assert [p.diagnostic for p in library.problems()] == list(bad)

@@ -37,6 +37,7 @@ from studio.skills.collection import (
     SkillChanged,
     SkillsAdded,
     SkillsRemoved,
+    SkillsReplaced,
     TargetChanged,
 )
 from studio.skills.listing import STANDARD_FOLDERS, Entry
@@ -361,6 +362,8 @@ class LibraryModel(QAbstractItemModel):
             self._add_skills(event.root, event.summaries)
         elif isinstance(event, SkillChanged):
             self._change_skill(event.old, event.new)
+        elif isinstance(event, SkillsReplaced):
+            self._replace_skills(event.old, event.new)
         elif isinstance(event, SkillsRemoved):
             self._remove_skills(event.root, event.summaries)
         elif isinstance(event, RootChanged | TargetChanged):
@@ -449,6 +452,27 @@ class LibraryModel(QAbstractItemModel):
             self.endRemoveRows()
         node.fetched = False
         self._changed(node)
+
+    def _replace_skills(self, old: tuple[SkillSummary, ...],
+                        new: tuple[SkillSummary, ...]) -> None:
+        """Skills judged again in place: one dataChanged per parent for the whole batch."""
+        spans: dict[int, tuple[Node, int, int]] = {}
+        for before, after in zip(old, new, strict=True):
+            node = self._by_directory.get(before.directory)
+            if node is None or node.parent is None:
+                continue
+            node.summary = after
+            if node.children:
+                self.beginRemoveRows(self.index_of(node), 0, len(node.children) - 1)
+                node.children = []
+                self.endRemoveRows()
+            node.fetched = False
+            parent = node.parent
+            first, last = spans.get(id(parent), (parent, node.row, node.row))[1:]
+            spans[id(parent)] = (parent, min(first, node.row), max(last, node.row))
+        for parent, first, last in spans.values():
+            top = self.index(first, 0, self.index_of(parent))
+            self.dataChanged.emit(top, top.siblingAtRow(last))
 
     def _remove_skills(self, path: Path, summaries: tuple[SkillSummary, ...]) -> None:
         root = self.root_node(path)
