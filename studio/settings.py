@@ -22,6 +22,7 @@ from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
 from studio.fsutil import atomic_write_text
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import DEFAULT_CONTEXT_SIZE
+from studio.skills.clients import SPEC, TARGETS
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +146,19 @@ class Settings:
     open_tabs: list[str] = field(default_factory=list)
     remember_window: bool = True
     remember_open_tabs: bool = True
+    # Each root's validation target (`studio.skills.clients`), by the root's path; a root not
+    # listed is judged by the bare spec.
+    root_targets: dict[str, str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def target_of(self, root: Path) -> str:
+        return self.root_targets.get(str(root), SPEC)
+
+    def set_target(self, root: Path, target: str) -> None:
+        if target == SPEC:
+            self.root_targets.pop(str(root), None)
+        else:
+            self.root_targets[str(root)] = target
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -161,6 +174,7 @@ class Settings:
             "open_tabs": list(self.open_tabs),
             "remember_window": self.remember_window,
             "remember_open_tabs": self.remember_open_tabs,
+            "root_targets": dict(self.root_targets),
         }
         for key, value in self.extra.items():
             data.setdefault(key, value)
@@ -260,6 +274,7 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
     settings.open_tabs = reader.text_list(data, "open_tabs")
     settings.remember_window = reader.boolean(data, "remember_window", True)
     settings.remember_open_tabs = reader.boolean(data, "remember_open_tabs", True)
+    settings.root_targets = _root_targets(data, reader)
 
     font = reader.section(data, "editor_font", {"family", "size"})
     settings.editor_font = EditorFont(
@@ -341,6 +356,25 @@ def _prompts(data: dict[str, Any], reader: _Reader) -> PromptSettings:
         reader.bad("prompts.tools", "a mapping of tool names to descriptions", tools)
         tools = {}
     return PromptSettings(reader.text(section, "instructions", "", "prompts."), dict(tools))
+
+
+def _root_targets(data: dict[str, Any], reader: _Reader) -> dict[str, str]:
+    value = data.get("root_targets", {})
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        reader.bad("root_targets", "a mapping of root folder to target", value)
+        return {}
+    targets: dict[str, str] = {}
+    for root, target in value.items():
+        if isinstance(root, str) and target in TARGETS:
+            targets[root] = target
+            continue
+        reader.problems.append(
+            f"{reader.where}: `root_targets.{root}` is {target!r}; it must be one of "
+            f"{', '.join(TARGETS)}; the root is judged by the spec instead"
+        )
+    return targets
 
 
 def _workspace_mode(backend: dict[str, Any], where: Path, problems: list[str]) -> WorkspaceMode:

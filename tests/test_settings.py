@@ -196,3 +196,24 @@ def test_custom_prompts_round_trip_and_blank_tool_descriptions_are_dropped(tmp_p
     loaded = load_settings(path)
     assert loaded.problems == []
     assert loaded.settings.prompts == PromptSettings("Use skills.", {"run_skill_script": "Run it."})
+
+
+def test_each_root_keeps_its_target_and_a_bad_one_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "settings.yaml"
+    settings = Settings(roots=["/skills/a", "/skills/b"])
+    settings.set_target(Path("/skills/a"), "claude-code")
+    settings.set_target(Path("/skills/b"), "spec")
+    save_settings(settings, path)
+    assert yaml.safe_load(path.read_text())["root_targets"] == {"/skills/a": "claude-code"}
+    loaded = load_settings(path).settings
+    assert loaded.target_of(Path("/skills/a")) == "claude-code"
+    assert loaded.target_of(Path("/skills/b")) == "spec"
+
+    path.write_text(yaml.safe_dump({"root_targets": {"/skills/a": "cursor", "/skills/b": "eino"}}))
+    result = load_settings(path)
+    assert result.settings.root_targets == {"/skills/b": "eino"}
+    [problem] = result.problems
+    assert "root_targets./skills/a" in problem and "'cursor'" in problem and "claude-code" in problem
+    path.write_text(yaml.safe_dump({"root_targets": ["eino"]}))
+    result = load_settings(path)
+    assert result.settings.root_targets == {} and "root_targets" in result.problems[0]

@@ -95,6 +95,20 @@ class ModelServer:
         return [(model, info if isinstance(info, ModelInfo) else None)
                 for model, info in zip(models, infos, strict=True)]
 
+    async def model_names(self) -> list[str]:
+        """The names a skill's `model:` can give on this server (for the embedded backend, the
+        running engine's; none while it is stopped, since starting it takes a model's memory).
+
+        Raises LLMError (with the URL and how to start the server) when it does not answer."""
+        if self.kind == "embedded":
+            engine = self.engine
+            if engine is None or not engine.running:
+                return []
+            client = self.client(engine.base_url)
+        else:
+            client = self.client()
+        return [model.name for model in await client.list_models()]
+
     @staticmethod
     def gguf_files() -> list[GGUFFile]:
         """The model files Ollama has pulled, which the embedded engine can serve as they are."""

@@ -1,4 +1,4 @@
-"""`studio fix PATH... [--dry-run]`: apply (or show) the machine-applicable fixes."""
+"""`studio fix PATH... [--dry-run] [--target CLIENT]`: apply (or show) the machine-applicable fixes."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import remove_stale_temps
+from studio.skills.clients import SPEC, TARGETS
 from studio.skills.fixes import FixError, FixPlan, apply_plan, outside_root, plan_fixes
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
 from studio.skills.walk import discover
@@ -25,6 +26,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--dry-run", action="store_true", help="show a diff, change nothing")
+    parser.add_argument(
+        "--target", choices=TARGETS, default=SPEC,
+        help="the client the skills are written for, as `studio validate --target` judges "
+        "them: the fields it reads stay where they are (default: spec)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -85,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 if not args.dry_run:
                     _clean_temps(target, root)
-                plan = plan_fixes(target, root=root)
+                plan = plan_fixes(target, root=root, target=args.target)
                 if plan.changes_anything and not args.dry_run:
                     apply_plan(plan)
             except (FixError, OSError) as exc:

@@ -112,7 +112,7 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
             tail["problems"] = collected.problems
         if collected.notices:
             tail["notices"] = [notice.to_json() for notice in collected.notices]
-        texts = (_with_fixes(s) if args.with_fixes else rendered.text_of(s) for s in skills)
+        texts = (_with_fixes(s, target) if args.with_fixes else rendered.text_of(s) for s in skills)
         out = utf8_json(
             '{"skills": [' + ", ".join(texts) + "], "
             + _dumps(tail)[1:] + "\n"
@@ -135,14 +135,14 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
     return (out, errors, code), collected.stamps
 
 
-def _with_fixes(summary: SkillSummary) -> str:
+def _with_fixes(summary: SkillSummary, target: str) -> str:
     """A skill's JSON with every fix its findings offer, title and edits; an archive's skills
     and findings without a fix get none."""
     from studio.skills.fixes import fixes_json
 
     data = summary.to_json()
     if summary.diagnostics and not summary.read_only:
-        offered = fixes_json(summary.skill_file)
+        offered = fixes_json(summary.skill_file, target)
         for d, shown in zip(summary.diagnostics, data["diagnostics"], strict=True):
             fix = offered.get((d.code, d.line, d.column, d.field, d.message))
             if fix is not None:

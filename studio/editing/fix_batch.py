@@ -16,15 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.fsutil import atomic_write_bytes
+from studio.skills.clients import SPEC
 from studio.skills.fixes import FixError, FixPlan, apply_plan, plan_fixes
 
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A skill to fix: its folder, and the root the user added (nothing is written outside)."""
+    """A skill to fix: its folder, the root the user added (nothing is written outside), and
+    the client the skill is judged for (`studio.skills.clients`)."""
 
     directory: Path
     root: Path | None
+    client: str = SPEC
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +74,7 @@ class BatchResult:
 def plan_one(target: Target, code: str, into: BatchPlan) -> None:
     """Plan the fixes of `code` in one skill and file the result in `into`."""
     try:
-        plan = plan_fixes(target.directory, {code}, root=target.root)
+        plan = plan_fixes(target.directory, {code}, root=target.root, target=target.client)
     except FixError as exc:
         into.left_out.append(LeftOut(target.directory, str(exc)))
         return

@@ -22,18 +22,28 @@ def set_field(skill: Skill, key: str, value: str) -> str | None:
     Clearing an optional field removes its line; a required one is kept as an empty string so the
     validator can say what is missing.
     """
+    if not value and key not in REQUIRED_FIELDS:
+        return _without_field(skill, key) if skill.frontmatter is not None else None
+    return _put(skill, key, scalar(value))
+
+
+def set_flag(skill: Skill, key: str, value: bool) -> str | None:
+    """The skill's text with `key` set to YAML's `true` or `false`; None when there is no
+    frontmatter."""
+    return _put(skill, key, "true" if value else "false")
+
+
+def _put(skill: Skill, key: str, yaml_value: str) -> str | None:
+    """The text with `key` holding `yaml_value` (YAML as written): its value replaced where the
+    field is, else a line added at the end of the frontmatter."""
     frontmatter = skill.frontmatter
     if frontmatter is None:
         return None
     text = skill.source
     if key in frontmatter.spans:
-        if not value and key not in REQUIRED_FIELDS:
-            return _without_field(skill, key)
-        edit = replace_value(skill, key, scalar(value))
+        edit = replace_value(skill, key, yaml_value)
         return apply_edits(text, (edit,)) if edit is not None else None
-    if not value and key not in REQUIRED_FIELDS:
-        return text
-    line = f"{key}: {scalar(value)}{newline_of(text)}"
+    line = f"{key}: {yaml_value}{newline_of(text)}"
     at = frontmatter.span.end
     return text[:at] + line + text[at:]
 

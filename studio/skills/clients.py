@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from studio.skills import codes
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.rules import FRONTMATTER_RULES, Rule, kind_of, unknown_fields_rule
-from studio.skills.yamledit import move_under_metadata
+from studio.skills.yamledit import move_plan
 
 SPEC = "spec"
 
@@ -121,8 +121,8 @@ def client_fields_rule(client: Client) -> Rule:
                 continue
             kind = client.fields.get(key)
             if kind is None:
-                edits = () if skill.read_only else move_under_metadata(skill, key)
-                fix = Fix(f"Move `{key}` under `metadata:`", edits) if edits else None
+                plan = None if skill.read_only else move_plan(skill, key)
+                fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan else None
                 yield _diagnostic(
                     skill, codes.UNKNOWN_TO_TARGET, Severity.WARNING,
                     f"{client.title} does not read `{key}`; it ignores the field", key,

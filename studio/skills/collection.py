@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from studio.skills.clients import SPEC
 from studio.skills.codes import DUPLICATE_NAME
 from studio.skills.library import RootScan, SkillRoot, mark_duplicates
 from studio.skills.model import Diagnostic
@@ -40,12 +41,16 @@ class RootState:
         skills: its skills, in the order they were found (rows of the library tree).
         scanning: a scan of it is under way.
         error: why reading it failed, if it did.
+        target: the client its skills are judged for (`studio.skills.clients`).
+        stale: while its skills are validated again in place, those not yet seen again.
     """
 
     root: SkillRoot
     skills: list[SkillSummary] = field(default_factory=list)
     scanning: bool = False
     error: str | None = None
+    target: str = SPEC
+    stale: set[Path] | None = None
 
     @property
     def path(self) -> Path:
@@ -71,6 +76,15 @@ class RootChanged:
 
     row: int
     root: SkillRoot
+
+
+@dataclass(frozen=True, slots=True)
+class TargetChanged:
+    """The root's skills are now judged for another client; they are being validated again."""
+
+    row: int
+    root: SkillRoot
+    target: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,14 +116,26 @@ class SkillChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class SkillsReplaced:
+    """Skills of the root were judged again in place (a refresh): the one at `rows[i]` is now
+    `new[i]` instead of `old[i]`. One event for a whole batch: listeners that count or list the
+    library then do so once per batch, not once per skill."""
+
+    root: Path
+    rows: tuple[int, ...]
+    old: tuple[SkillSummary, ...]
+    new: tuple[SkillSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class EditingChanged:
     """The live problems of the skill open in an editor at `directory` changed or went away."""
 
     directory: Path
 
 
-LibraryEvent = (RootAdded | RootRemoved | RootChanged | SkillsAdded | SkillsRemoved | SkillChanged
-                | EditingChanged)
+LibraryEvent = (RootAdded | RootRemoved | RootChanged | TargetChanged | SkillsAdded | SkillsRemoved
+                | SkillChanged | SkillsReplaced | EditingChanged)
 Listener = Callable[[LibraryEvent], None]
 
 
@@ -170,6 +196,12 @@ class Library:
                    and not (writable and state.root.read_only)]
         return max(holding, key=lambda state: len(state.path.parts), default=None)
 
+    def target_of(self, path: Path) -> str:
+        """The target a skill (or any path) is judged for: its root's, else the innermost root's
+        that holds the path, else the bare spec."""
+        state = self._where.get(path) or self.deepest_root(path)
+        return state.target if state is not None else SPEC
+
     def summaries(self) -> list[SkillSummary]:
         return [summary for state in self._roots for summary in state.skills]
 
@@ -216,11 +248,12 @@ class Library:
 
     # -- roots ---------------------------------------------------------------------------------------
 
-    def add_root(self, root: SkillRoot) -> bool:
-        """Add a root (False when one at that path is already in)."""
+    def add_root(self, root: SkillRoot, target: str = SPEC) -> bool:
+        """Add a root whose skills are judged for `target` (False when one at that path is
+        already in)."""
         if self.root(root.path) is not None:
             return False
-        self._roots.append(RootState(root))
+        self._roots.append(RootState(root, target=target))
         self._emit(RootAdded(len(self._roots) - 1, root))
         return True
 
@@ -233,12 +266,43 @@ class Library:
         self._emit(RootRemoved(row, state.root, tuple(state.skills)))
         return True
 
+    def set_target(self, path: Path, target: str) -> bool:
+        """Judge the root's skills for `target` from now on; False when it already was (or there
+        is no such root). The skills keep their old findings until `start_refresh` and the scan
+        that follows replace them."""
+        row = self.root_row(path)
+        if row < 0 or self._roots[row].target == target:
+            return False
+        state = self._roots[row]
+        state.target = target
+        self._emit(TargetChanged(row, state.root, target))
+        return True
+
+    def start_refresh(self, path: Path) -> None:
+        """The root is scanned again with its skills left in place: the scan's results replace
+        them one by one (`add_skills`), and `finish_refresh` drops those it did not find."""
+        state = self.root(path)
+        if state is None:
+            return
+        state.error = None
+        state.stale = {summary.directory for summary in state.skills}
+
+    def finish_refresh(self, path: Path) -> None:
+        state = self.root(path)
+        if state is None or state.stale is None:
+            return
+        gone, state.stale = state.stale, None
+        for row in range(len(state.skills) - 1, -1, -1):
+            if state.skills[row].directory in gone:
+                self._remove_rows(state, row, 1)
+
     def clear_root(self, path: Path) -> None:
         """Drop a root's skills and error before it is scanned again."""
         state = self.root(path)
         if state is None:
             return
         state.error = None
+        state.stale = None
         if state.skills:
             self._remove_rows(state, 0, len(state.skills))
 
@@ -256,17 +320,32 @@ class Library:
 
     def add_skills(self, path: Path, summaries: Iterable[SkillSummary]) -> int:
         """Append skills a scan found under the root at `path`; those already known are left
-        out. Returns how many were added."""
+        out, or, while the root is refreshed, take the place of its own. Returns how many were
+        added."""
         state = self.root(path)
         if state is None:
             return 0
         fresh: list[SkillSummary] = []
         seen: set[Path] = set()
+        rows: dict[Path, int] | None = None
+        replaced: list[tuple[int, SkillSummary, SkillSummary]] = []
         for summary in summaries:
+            if state.stale is not None and self._where.get(summary.directory) is state:
+                if rows is None:
+                    rows = {known.directory: row for row, known in enumerate(state.skills)}
+                row = rows[summary.directory]
+                replaced.append((row, state.skills[row], summary))
+                state.skills[row] = summary
+                state.stale.discard(summary.directory)
+                continue
             if summary.directory in self._where or summary.directory in seen:
                 continue
             seen.add(summary.directory)
             fresh.append(summary)
+        if replaced:
+            self._emit(SkillsReplaced(path, tuple(row for row, _, _ in replaced),
+                                      tuple(old for _, old, _ in replaced),
+                                      tuple(new for _, _, new in replaced)))
         if not fresh:
             return 0
         first = len(state.skills)

@@ -19,6 +19,7 @@ from typing import Any
 
 from studio.fsutil import atomic_write_bytes
 from studio.skills import codes
+from studio.skills.clients import SPEC
 from studio.skills.files import list_skill_files, load_skill, skill_file_in
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.parse import MAX_SKILL_BYTES, UNREADABLE_CODES, parse_skill
@@ -99,7 +100,9 @@ def apply_fix_to_text(skill: Skill, fix: Fix) -> str:
     return apply_edits(skill.source, fix.edits)
 
 
-def fixes_json(skill_file: Path) -> dict[tuple[str, int, int, str | None, str], dict[str, Any]]:
+def fixes_json(
+    skill_file: Path, target: str = SPEC
+) -> dict[tuple[str, int, int, str | None, str], dict[str, Any]]:
     """The fixes a validation of `skill_file` offers, edits built, as `validate --with-fixes`
     prints them: keyed by each finding's (code, line, column, field, message). Offsets count
     characters of the file's text as decoded (a byte-order mark is one), not bytes."""
@@ -107,7 +110,7 @@ def fixes_json(skill_file: Path) -> dict[tuple[str, int, int, str | None, str], 
     offered: dict[tuple[str, int, int, str | None, str], dict[str, Any]] = {}
     if skill.read_only:
         return offered
-    for d in validate_skill(skill).diagnostics:
+    for d in validate_skill(skill, target).diagnostics:
         if d.fix is None:
             continue
         data: dict[str, Any] = {
@@ -192,35 +195,37 @@ def outside_root(skill_file: Path, root: Path | None) -> str | None:
 
 def plan_fixes(
     path: Path, codes: set[str] | None = None, *, root: Path | None = None,
-    fields: set[str] | None = None,
+    fields: set[str] | None = None, target: str = SPEC,
 ) -> FixPlan:
     """Work out every fix for the skill at `path` (folder or SKILL.md) without writing anything.
 
     The one way to fix skills on disk, for `studio fix` and the GUI alike; `apply_plan` writes
     what it planned. `codes` and `fields` keep only the fixes of those codes and of findings
     about those fields ({"SK131"}, {"version"}: move every `version` under `metadata`). `root`
-    is the folder the user asked to fix; a skill reached through a link out of it is refused."""
+    is the folder the user asked to fix; a skill reached through a link out of it is refused.
+    `target` is the client the skill is judged for (`studio.skills.clients`): a field that
+    client reads stays where it is."""
     path = Path(os.path.abspath(path))
     skill, stamp = _load_whole(path, root)
     if skill.read_only:
         raise FixError(f"{skill.directory} is inside an archive and cannot be changed")
     plan = FixPlan(skill.path, skill.source, skill.source, root=root, stamp=stamp)
     if not skill.source and skill.problems:
-        plan.remaining = validate_skill(skill).diagnostics
+        plan.remaining = validate_skill(skill, target).diagnostics
         return plan
-    _plan_rounds(plan, skill, codes, fields)
+    _plan_rounds(plan, skill, codes, fields, target)
     return plan
 
 
 def _plan_rounds(
-    plan: FixPlan, skill: Skill, codes: set[str] | None, fields: set[str] | None
+    plan: FixPlan, skill: Skill, codes: set[str] | None, fields: set[str] | None, target: str
 ) -> None:
     first = skill
     seen = {(skill.source, skill.directory)}
     left_out: set[tuple[str, str]] = set()
     diagnostics: list[Diagnostic] = []
     for _ in range(MAX_ROUNDS):
-        diagnostics = validate_skill(skill).diagnostics
+        diagnostics = validate_skill(skill, target).diagnostics
         candidates = [
             d for d in diagnostics
             if d.fix is not None and (codes is None or d.code in codes)
@@ -253,7 +258,7 @@ def _plan_rounds(
             plan.rename_to = directory
         skill = after
     else:
-        diagnostics = validate_skill(skill).diagnostics
+        diagnostics = validate_skill(skill, target).diagnostics
     if _unreadable(skill) and skill is not first:
         # Quoting fixes may each move a YAML error further down without ever removing the last.
         plan.refused.append(
@@ -263,7 +268,7 @@ def _plan_rounds(
         plan.applied.clear()
         plan.rename_to = None
         skill = first
-        diagnostics = validate_skill(skill).diagnostics
+        diagnostics = validate_skill(skill, target).diagnostics
     plan.fixed = skill.source
     plan.remaining = diagnostics
 
@@ -275,6 +280,10 @@ def _unreadable(skill: Skill) -> bool:
 def _same(a: Any, b: Any) -> bool:
     # repr, because a NaN is never equal to itself.
     return bool(a == b) or repr(a) == repr(b)
+
+
+# The findings whose fix moves their field under `metadata:` (for the spec, or for a target).
+_MOVED_UNDER_METADATA = frozenset({codes.UNKNOWN_FIELD, codes.UNKNOWN_TO_TARGET})
 
 
 def _unplanned_change(before: Skill, after: Skill, diagnostic: Diagnostic) -> str | None:
@@ -289,14 +298,15 @@ def _unplanned_change(before: Skill, after: Skill, diagnostic: Diagnostic) -> st
         return f"the result would not parse ({problem})"
     old, new = before.frontmatter.data, after.frontmatter.data
     key = diagnostic.field
-    touched = {key, "metadata"} if diagnostic.code == codes.UNKNOWN_FIELD else {key}
+    moves = diagnostic.code in _MOVED_UNDER_METADATA
+    touched = {key, "metadata"} if moves else {key}
     for name in old.keys() | new.keys():
         if name not in touched and (name not in old or name not in new
                                     or not _same(old[name], new[name])):
             return f"it would also change `{name}`"
     if key is None:
         return None
-    if diagnostic.code != codes.UNKNOWN_FIELD:
+    if not moves:
         return None if isinstance(new.get(key), str) else f"`{key}` would not become a string"
     old_meta = old.get("metadata") or {}
     new_meta = new.get("metadata")

@@ -1,4 +1,5 @@
-"""The library scan as a child process: `python -m studio.skills.scan_process [--cache F] [--hidden] ROOT...`.
+"""The library scan as a child process:
+`python -m studio.skills.scan_process [--cache F] [--hidden] [--target T] ROOT...`.
 
 Why a process and not a thread: scanning 10,000 skills is seconds of pure Python, and a thread
 would hold the GIL for most of that time, so the GUI thread would stutter. Threads as such are
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from studio.skills.cache import ScanCache
+from studio.skills.clients import SPEC, TARGETS
 from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 
@@ -75,13 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m studio.skills.scan_process")
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--hidden", action="store_true")
+    parser.add_argument("--target", choices=TARGETS, default=SPEC)
     parser.add_argument("roots", nargs="*", type=Path)
     args = parser.parse_args(argv)
     out = sys.stdout.buffer
-    cache = ScanCache(args.cache) if args.cache is not None else None
+    cache = ScanCache(args.cache, args.target) if args.cache is not None else None
     for path in args.roots:
         batcher = _Batcher(out, str(path))
-        scan = scan_root(SkillRoot(path, args.hidden), cache, batcher.add)
+        scan = scan_root(SkillRoot(path, args.hidden), cache, batcher.add, target=args.target)
         batcher.flush()
         write_frame(out, ("root", str(path), scan.error, [stamp[0] for stamp in scan.folders]))
     if cache is not None:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from studio.editing.textsync import changed_range, qt_position
 from studio.fsutil import atomic_write_text
+from studio.skills.clients import SPEC
 from studio.skills.codes import BINARY, NOT_UTF8, TOO_LARGE
 from studio.skills.files import list_skill_files
 from studio.skills.fixes import reparse
@@ -58,6 +59,7 @@ class SkillDocument(QObject):
         read_only: the skill is in an archive or its file cannot be edited as text.
         why_read_only: says why, for a banner.
         untitled: a draft not on disk yet (its folder is a placeholder); saving asks where.
+        target: the client the skill is judged for (`studio.skills.clients`).
 
     Signals:
         text_changed: the text changed, from any view.
@@ -69,10 +71,11 @@ class SkillDocument(QObject):
     validated = Signal(object)
     saved = Signal()
 
-    def __init__(self, skill: Skill, parent: QObject | None = None, *,
+    def __init__(self, skill: Skill, parent: QObject | None = None, target: str = SPEC, *,
                  untitled: bool = False) -> None:
         super().__init__(parent)
         self._base = skill
+        self.target = target
         self.untitled = untitled
         self.newline = "\r\n" if "\r\n" in skill.source else "\n"
         text = skill.source.replace("\r\n", "\n")
@@ -132,7 +135,7 @@ class SkillDocument(QObject):
     @property
     def result(self) -> ValidationResult:
         if self._result is None or self._result.skill is not self.skill:
-            self._result = validate_skill(self.skill)
+            self._result = validate_skill(self.skill, self.target)
         return self._result
 
     # -- changing it -----------------------------------------------------------------------------------
@@ -140,6 +143,13 @@ class SkillDocument(QObject):
     def set_text(self, text: str) -> None:
         """Replace the text by the smallest edit (one undo step)."""
         replace_text(self.document, self.text(), text)
+
+    def set_target(self, target: str) -> None:
+        """Judge the text for another client from now on, and say so at once."""
+        if target != self.target:
+            self.target = target
+            self._result = None
+            self.validate_now()
 
     def validate_now(self) -> ValidationResult:
         self._timer.stop()

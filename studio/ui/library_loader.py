@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 import studio
+from studio.skills.clients import SPEC
 from studio.skills.collection import Library
 from studio.skills.library import SkillRoot
 from studio.skills.scan_process import read_frames
@@ -29,6 +30,13 @@ log = logging.getLogger(__name__)
 BATCH = 250
 DRAIN_INTERVAL_MS = 15
 SOURCE_DIR = Path(studio.__file__).resolve().parent.parent
+
+
+def cache_for(cache_path: Path, target: str) -> Path:
+    """The scan cache of a target: the spec's is `cache_path`, another's sits beside it."""
+    if target == SPEC:
+        return cache_path
+    return cache_path.with_name(f"{cache_path.stem}-{target}{cache_path.suffix}")
 
 
 class LibraryLoader(QObject):
@@ -59,6 +67,7 @@ class LibraryLoader(QObject):
         self._errors = bytearray()
         self._process: QProcess | None = None
         self._running: list[SkillRoot] = []
+        self._ignored: set[Path] = set()
         self._timer = QTimer(self)
         self._timer.setInterval(DRAIN_INTERVAL_MS)
         self._timer.timeout.connect(self._on_timer_timeout)
@@ -68,13 +77,24 @@ class LibraryLoader(QObject):
         """True from `scan()` until `scan_finished` (the drain timer runs exactly that long)."""
         return self._timer.isActive() or self._process is not None
 
-    def scan(self, roots: list[SkillRoot]) -> None:
-        """Queue roots for scanning; a root already in the library is emptied and scanned again."""
+    def scan(self, roots: list[SkillRoot], *, refresh: bool = False) -> None:
+        """Queue roots for scanning; a root already in the library is emptied and scanned again,
+        or with `refresh` validated again with its skills left in place (each is replaced as its
+        new findings arrive: after its target changed)."""
+        running = {root.path for root in self._running}
         for root in roots:
+            known = self._library.root(root.path) is not None
             self._library.add_root(root)
-            self._library.clear_root(root.path)
+            if refresh and known:
+                self._library.start_refresh(root.path)
+            else:
+                self._library.clear_root(root.path)
             self._library.set_scanning(root.path, True)
             self._found = collections.deque(item for item in self._found if item[0] != root.path)
+            self._done = collections.deque(item for item in self._done if item[0] != root.path)
+            if root.path in running:
+                # What the running scan still sends for it was found under the old settings.
+                self._ignored.add(root.path)
         self._queue.extend(root for root in roots if root not in self._queue)
         if self._process is None:
             self._start_next()
@@ -97,14 +117,22 @@ class LibraryLoader(QObject):
     def _start_next(self) -> None:
         if not self._queue:
             return
-        hidden = self._queue[0].include_hidden
-        self._running = [root for root in self._queue if root.include_hidden == hidden]
+        # One child scans the roots that share its options: whether to walk hidden folders, and
+        # the target they are judged for (each target keeps a cache of its own).
+        first = self._queue[0]
+        options = (first.include_hidden, self._library.target_of(first.path))
+        self._running = [root for root in self._queue
+                         if (root.include_hidden, self._library.target_of(root.path)) == options]
         self._queue = [root for root in self._queue if root not in self._running]
+        self._ignored.clear()
+        hidden, target = options
         arguments = ["-m", "studio.skills.scan_process"]
         if self._cache_path is not None:
-            arguments += ["--cache", str(self._cache_path)]
+            arguments += ["--cache", str(cache_for(self._cache_path, target))]
         if hidden:
             arguments.append("--hidden")
+        if target != SPEC:
+            arguments += ["--target", target]
         arguments += ["--", *(str(root.path) for root in self._running)]
         process = QProcess(self)
         environment = QProcessEnvironment.systemEnvironment()
@@ -125,6 +153,8 @@ class LibraryLoader(QObject):
             return
         self._buffer += self._process.readAllStandardOutput().data()
         for frame in read_frames(self._buffer):
+            if len(frame) > 1 and Path(frame[1]) in self._ignored:
+                continue
             if frame[0] == "skills":
                 path = Path(frame[1])
                 self._found.extend((path, item) for item in frame[2])
@@ -143,7 +173,7 @@ class LibraryLoader(QObject):
             reason = detail[-1] if detail else f"exit code {exit_code}"
             log.error("the library scan failed: %s", self._errors.decode("utf-8", "replace"))
             for root in self._running:
-                if root.path not in finished:
+                if root.path not in finished and root.path not in self._ignored:
                     self._done.append((root.path, f"the scan of this folder stopped: {reason}", []))
         process = self._process
         self._process = None
@@ -171,6 +201,7 @@ class LibraryLoader(QObject):
             self.progressed.emit(self._library.skill_count)
         while self._done and not any(path == self._done[0][0] for path, _ in self._found):
             path, error, folders = self._done.popleft()
+            self._library.finish_refresh(path)
             self._library.set_scanning(path, False, error)
             self.root_scanned.emit(path, folders)
         if self._process is None and not self._queue and not self._found and not self._done:

@@ -145,10 +145,12 @@ class MainWindow(QMainWindow):
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
         self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
                                data_dir() / HISTORY_FILE, self.tasks, self)
+        self.editors.model_names = self.chat.pane.backend.server.model_names
 
         self.editors.skill_opened.connect(self.library_panel.select_skill)
         self.library_panel.skill_activated.connect(self.editors.open_summary)
         self.library_panel.file_activated.connect(self.editors.open_library_file)
+        self.library_panel.target_requested.connect(self.roots.set_target)
         self.problems_panel.problem_activated.connect(self.editors.go_to_problem)
         self.problems_panel.fix_requested.connect(self._on_problems_panel_fix_requested)
         self.problems_panel.fix_all_requested.connect(self._on_problems_panel_fix_all_requested)

@@ -137,3 +137,28 @@ def test_a_skill_it_cannot_read_or_write_exits_2_with_the_reason(
     code, _, err = run(capsys, "fix", str(directory))
     assert code == 2 and "Permission denied; it was not changed" in err
     assert (directory / "SKILL.md").read_text().startswith("---\nname: Demo\n")
+
+
+FORKED = ("---\nname: forked\ndescription: Forks. Use when testing forks.\ncontext: fork\n"
+          "version: 2\n---\nBody\n")
+
+
+def test_fix_for_a_target_keeps_the_fields_it_reads_as_validate_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = write_skill(tmp_path, "forked", FORKED)
+    skill_file = directory / "SKILL.md"
+    code, out, _ = run(capsys, "validate", "--target", "claude-code", str(directory))
+    assert code == 0 and "SK132" in out and "`version`" in out and "context" not in out
+
+    code, out, _ = run(capsys, "fix", "--target", "claude-code", str(directory))
+    assert code == 0
+    assert out == f"{skill_file}: fixed SK132: Move `version` under `metadata:`\n"
+    text = skill_file.read_text()
+    assert "context: fork\n" in text and "metadata:\n  version: '2'\n" in text
+    code, out, _ = run(capsys, "validate", "--target", "claude-code", str(directory))
+    assert code == 0 and "SK13" not in out
+
+    code, out, _ = run(capsys, "fix", str(directory))
+    assert code == 0 and "fixed SK131: Move `context` under `metadata:`" in out
+    assert "context: fork" in skill_file.read_text().split("metadata:")[1]

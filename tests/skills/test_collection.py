@@ -17,6 +17,8 @@ from studio.skills.collection import (
     SkillChanged,
     SkillsAdded,
     SkillsRemoved,
+    SkillsReplaced,
+    TargetChanged,
 )
 from studio.skills.library import SkillRoot
 from studio.skills.model import Diagnostic, Severity
@@ -65,6 +67,11 @@ class Mirror:
             rows = self.rows(event.root)
             assert rows[event.row] == event.old
             rows[event.row] = event.new
+        elif isinstance(event, SkillsReplaced):
+            rows = self.rows(event.root)
+            for row, old, new in zip(event.rows, event.old, event.new, strict=True):
+                assert rows[row] == old
+                rows[row] = new
 
     def state(self) -> list[tuple[Path, list[SkillSummary]]]:
         return [(path, list(rows)) for path, rows in self.roots]
@@ -166,6 +173,44 @@ def test_duplicate_names_are_marked_across_roots_and_unmarked_when_gone() -> Non
     assert library.problems() == []
 
 
+def test_a_root_s_target_is_told_and_judges_its_skills_and_the_paths_below() -> None:
+    library = Library()
+    mirror = Mirror(library)
+    library.add_root(SkillRoot(ROOTS[0]), "eino")
+    library.add_root(SkillRoot(ROOTS[1]))
+    library.add_skills(ROOTS[1], [summary(ROOTS[1], "alpha")])
+    assert library.target_of(ROOTS[0] / "new" / "deeper") == "eino"
+    assert library.target_of(ROOTS[1] / "alpha") == "spec"
+    assert library.target_of(Path("/elsewhere")) == "spec"
+    assert library.set_target(ROOTS[1], "claude-code")
+    assert mirror.events[-1] == TargetChanged(1, SkillRoot(ROOTS[1]), "claude-code")
+    assert library.target_of(ROOTS[1] / "alpha") == "claude-code"
+    assert not library.set_target(ROOTS[1], "claude-code")
+    assert not library.set_target(ROOTS[2], "eino")
+
+
+def test_a_refresh_replaces_skills_in_place_and_drops_those_not_found_again() -> None:
+    library = Library()
+    mirror = Mirror(library)
+    root = ROOTS[0]
+    library.add_root(SkillRoot(root))
+    library.add_skills(root, [summary(root, name) for name in ("alpha", "beta", "gamma")])
+    bad = (Diagnostic("SK131", Severity.ERROR, "not a field of the spec"),)
+    library.start_refresh(root)
+    assert library.add_skills(root, [summary(root, "gamma", diagnostics=bad),
+                                     summary(root, "alpha"), summary(root, "delta")]) == 1
+    assert [s.name for s in library.summaries()] == ["alpha", "beta", "gamma", "delta"]
+    assert not any(isinstance(e, SkillsRemoved) for e in mirror.events)
+    assert [type(e) for e in mirror.events[-2:]] == [SkillsReplaced, SkillsAdded], "one per batch"
+    library.finish_refresh(root)
+    assert [s.name for s in library.summaries()] == ["alpha", "gamma", "delta"]
+    assert [p.diagnostic for p in library.problems()] == list(bad)
+    assert mirror.state() == library_state(library)
+    # Outside a refresh, a known skill is left as it was.
+    assert library.add_skills(root, [summary(root, "gamma")]) == 0
+    assert [p.diagnostic for p in library.problems()] == list(bad)
+
+
 class LibraryMachine(RuleBasedStateMachine):
     """Random adds, removes, renames and updates: a listener that only sees the events always
     holds the same rows as the library, and the count and lookups agree with the rows."""
@@ -207,6 +252,18 @@ class LibraryMachine(RuleBasedStateMachine):
     @rule()
     def mark_duplicates(self) -> None:
         self.library.mark_duplicate_names()
+
+    @rule(root=st.sampled_from(ROOTS), client=st.sampled_from(("spec", "claude-code", "eino")))
+    def set_target(self, root: Path, client: str) -> None:
+        self.library.set_target(root, client)
+
+    @rule(root=st.sampled_from(ROOTS))
+    def start_refresh(self, root: Path) -> None:
+        self.library.start_refresh(root)
+
+    @rule(root=st.sampled_from(ROOTS))
+    def finish_refresh(self, root: Path) -> None:
+        self.library.finish_refresh(root)
 
     @invariant()
     def listener_sees_the_library(self) -> None:

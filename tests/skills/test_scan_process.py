@@ -48,3 +48,19 @@ def test_scan_process_main_writes_every_root(skills_root: Path, tmp_path: Path,
     assert roots[0] == ("root", str(skills_root), None, [str(skills_root)])
     assert "does not exist" in roots[1][2]
     assert (tmp_path / "c.marshal").exists()
+
+
+def test_scan_process_judges_for_the_target_it_is_given(tmp_path: Path,
+                                                      capfdbinary: object) -> None:
+    root = tmp_path / "skills"
+    (root / "forked").mkdir(parents=True)
+    (root / "forked" / "SKILL.md").write_text(
+        "---\nname: forked\ndescription: Forks. Use when testing.\ncontext: fork\n---\nBody\n")
+    codes: dict[str, list[str]] = {}
+    for target in ("spec", "claude-code"):
+        assert scan_process.main(["--target", target, str(root)]) == 0
+        frames = scan_process.read_frames(bytearray(capfdbinary.readouterr().out))  # type: ignore[attr-defined]
+        [summary] = [SkillSummary.from_cache(root, item)
+                     for f in frames if f[0] == "skills" for item in f[2]]
+        codes[target] = [d.code for d in summary.diagnostics]
+    assert codes == {"spec": ["SK131"], "claude-code": []}

@@ -305,6 +305,8 @@ def test_a_large_pack_moved_in_is_left_to_a_rescan(
     pack.rename(skills_root / "pack")
     qtbot.waitUntil(lambda: window.library.summary_for(skills_root / "pack" / "three")
                     is not None, timeout=5000)
+    # The rescan's last skills may reach the library a frame before the end of the root's scan.
+    qtbot.waitUntil(lambda: not window.loader.busy, timeout=5000)
     assert window.library_model.index(0, 0).data() == "skills (6)"
 
 

@@ -131,3 +131,37 @@ def test_nested_skills_sit_under_their_folder(qtbot: QtBot, tmp_path: Path) -> N
     assert [model.index(r, 0, top).data() for r in range(model.rowCount(top))] == ["top-level"]
     assert model.skill_count == 1
     del tester
+
+
+def test_a_root_judged_for_another_target_changes_its_rows_in_place(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    from tests.ui.helpers import write_skill
+
+    root = tmp_path / "lib"
+    for name in ("top-level", "plugins/pdf/pdf-tools", "plugins/pdf/pdf-forms"):
+        directory = write_skill(root / Path(name).parent, Path(name).name)
+        (directory / "SKILL.md").write_text((directory / "SKILL.md").read_text().replace(
+            "---\n#", "context: fork\n---\n#"))
+    library = Library()
+    model = LibraryModel(library)
+    tester = QAbstractItemModelTester(model, Fatal)
+    library.add_root(SkillRoot(root))
+    library.add_skills(root, scan_root(SkillRoot(root)).skills)
+    forms = root / "plugins" / "pdf" / "pdf-forms"
+    model.fetchMore(model.skill_index(forms))
+    model.set_files(library.summary_for(forms), [Entry(PurePosixPath("SKILL.md"))])
+    changed: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda top, bottom: changed.append((top.row(), bottom.row())))
+
+    assert library.set_target(root, "claude-code")
+    assert model.index(0, 0).data() == "lib (3) · Claude Code"
+    library.start_refresh(root)
+    library.add_skills(root, scan_root(SkillRoot(root), target="claude-code").skills)
+    library.finish_refresh(root)
+
+    assert all(model.skill_index(s.directory).data(SUMMARY_ROLE) is s and s.valid
+               for s in library.summaries())
+    assert model.rowCount(model.skill_index(forms)) == 0, "its files are listed again on demand"
+    folder = model.skill_index(forms).parent()
+    assert (0, 1) in changed and model.rowCount(folder) == 2, "one change per folder of skills"
+    del tester

@@ -7,16 +7,19 @@ from __future__ import annotations
 import itertools
 import tempfile
 import zipfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QTabWidget, QWidget
 
+from studio.agent.agents import AgentStore
 from studio.agent.drafts import write_new_skill
 from studio.editing.autosave import AutosaveEntry
+from studio.llm.errors import LLMError
 from studio.skills import names
-from studio.skills.collection import Library, Problem
+from studio.skills.collection import Library, LibraryEvent, Problem, TargetChanged
 from studio.skills.files import load_skill, load_zip_skills
 from studio.skills.model import SKILL_FILE, Skill
 from studio.skills.parse import parse_skill
@@ -30,6 +33,7 @@ from studio.ui.tasks import TaskSet
 from studio.ui.watcher import FileWatcher
 from studio.ui.widgets.editor_tab import SkillEditorTab
 from studio.ui.widgets.file_tab import FileTab, decode_text, read_text_file
+from studio.ui.widgets.target_fields import AGENT_FIELD, MODEL_FIELD
 
 Tab = SkillEditorTab | FileTab
 Button = QMessageBox.StandardButton
@@ -42,6 +46,11 @@ _untitled_numbers = itertools.count(1)
 
 class EditorTabs(QObject):
     """The tab widget's editors, and what is done to them.
+
+    Attributes:
+        model_names: asks the chat's backend which models a skill's `model:` can name (set by
+            the window once the chat exists); raises LLMError when the server does not answer.
+        agent_names: the saved agents a skill's `agent:` can name.
 
     Signals:
         skill_opened: (Path) a skill's tab was opened (the library selects it).
@@ -63,12 +72,15 @@ class EditorTabs(QObject):
         self._autosaver = autosaver
         self._feedback = feedback
         self._tasks = tasks
+        self.model_names: Callable[[], Awaitable[list[str]]] | None = None
+        self.agent_names: Callable[[], list[str]] = AgentStore().names
         tabs.setTabsClosable(True)
         tabs.setMovable(True)
         tabs.setDocumentMode(True)
         tabs.setElideMode(Qt.TextElideMode.ElideMiddle)
         tabs.tabCloseRequested.connect(self._on_tabs_tab_close_requested)
         tabs.currentChanged.connect(self._on_tabs_current_changed)
+        library.connect(self._on_library_event)
 
     # -- finding -------------------------------------------------------------------------------------
 
@@ -151,6 +163,32 @@ class EditorTabs(QObject):
         self._publish(tab)
         self.update_tab_title(tab)
 
+    def _on_library_event(self, event: LibraryEvent) -> None:
+        if isinstance(event, TargetChanged):
+            for tab in self.editor_tabs():
+                if isinstance(tab, SkillEditorTab):
+                    tab.set_target(self._library.target_of(tab.directory))
+                    self._offer_names(tab)
+
+    def _offer_names(self, tab: SkillEditorTab) -> None:
+        """Fill the form's `agent:` and `model:` lists, when the tab's target reads them; the
+        models are asked for in the background, so a slow or silent server never holds the
+        window."""
+        fields = tab.form.target_fields
+        if AGENT_FIELD in fields.widgets:
+            fields.set_agents(self.agent_names())
+        if MODEL_FIELD in fields.widgets and self.model_names is not None:
+            self._tasks.spawn(self._offer_models(tab, self.model_names))
+
+    async def _offer_models(self, tab: SkillEditorTab,
+                            model_names: Callable[[], Awaitable[list[str]]]) -> None:
+        try:
+            names, note = await model_names(), ""
+        except LLMError as exc:
+            names, note = [], f"{exc.user_message} Type a model's name meanwhile."
+        if tab in self.editor_tabs():
+            tab.form.target_fields.set_models(names, note)
+
     def _on_tab_file_open_requested(self, path: Path, line: int) -> None:
         self.open_file(path, line)
 
@@ -204,8 +242,10 @@ class EditorTabs(QObject):
         return None
 
     def open_parsed(self, skill: Skill) -> SkillEditorTab:
-        tab = SkillEditorTab(skill, self.code_font)
+        tab = SkillEditorTab(skill, self.code_font,
+                             target=self._library.target_of(skill.directory))
         self.add_tab(tab, str(skill.path))
+        self._offer_names(tab)
         self.skill_opened.emit(skill.directory)
         return tab
 

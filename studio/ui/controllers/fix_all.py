@@ -158,7 +158,8 @@ class FixAll(QObject):
             if root is not None and root.root.read_only:
                 batch.left_out.append(LeftOut(directory, "it is inside an archive"))
                 continue
-            targets.append(Target(directory, root.path if root is not None else None))
+            targets.append(Target(directory, root.path if root is not None else None,
+                                  self._library.target_of(directory)))
 
         def plan(target: Target, into: BatchPlan) -> None:
             plan_one(target, code, into)
@@ -207,12 +208,12 @@ class FixAll(QObject):
         a chunk per turn of the event loop."""
         loop = asyncio.get_running_loop()
         library = self._library
-        known = [(summary.directory, summary.root) for summary in
-                 (library.summary_for(directory) for directory in directories)
+        known = [(summary.directory, summary.root, library.target_of(summary.directory))
+                 for summary in (library.summary_for(directory) for directory in directories)
                  if summary is not None]
 
-        def read(chunk: Sequence[tuple[Path, Path]]) -> list[SkillSummary]:
-            return [summary_of(directory, root) for directory, root in chunk]
+        def read(chunk: Sequence[tuple[Path, Path, str]]) -> list[SkillSummary]:
+            return [summary_of(directory, root, target) for directory, root, target in chunk]
 
         with ThreadPoolExecutor(1, thread_name_prefix="fix-all-read") as pool:
             for start in range(0, len(known), CHUNK):

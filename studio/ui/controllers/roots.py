@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QFileDialog
 
 from studio.settings import SettingsStore
+from studio.skills.clients import CLIENTS, SPEC
 from studio.skills.collection import Library
 from studio.skills.files import load_skill, skill_file_in, walks_into
 from studio.skills.library import SkillRoot
@@ -34,9 +35,9 @@ LIVE_SKILLS = 50
 EXPAND_LIMIT = 2000
 
 
-def summary_of(directory: Path, root: Path) -> SkillSummary:
-    """A skill folder read and validated afresh, as the library shows it."""
-    return SkillSummary.from_result(root, validate_skill(load_skill(directory)))
+def summary_of(directory: Path, root: Path, target: str = SPEC) -> SkillSummary:
+    """A skill folder read and validated afresh for `target`, as the library shows it."""
+    return SkillSummary.from_result(root, validate_skill(load_skill(directory), target))
 
 
 class LibraryRoots(QObject):
@@ -83,12 +84,15 @@ class LibraryRoots(QObject):
         A new root stays collapsed while it fills (a tree view lays out every visible child on
         each insertion, which for thousands of skills would stall the window again and again)
         and opens when its scan is done."""
-        hidden = self._store.settings.include_hidden
-        roots = [SkillRoot(path, hidden) for path in paths]
+        settings = self._store.settings
+        roots = [SkillRoot(path, settings.include_hidden) for path in paths]
         if not roots:
             return
         self._expand_when_scanned.update(root.path for root in roots
                                          if self._library.root(root.path) is None)
+        for root in roots:
+            if not self._library.add_root(root, settings.target_of(root.path)):
+                self._library.set_target(root.path, settings.target_of(root.path))
         self._loader.scan(roots)
         for root in roots:
             if not root.is_zip:
@@ -119,6 +123,25 @@ class LibraryRoots(QObject):
 
     def _on_model_files_requested(self, summary: SkillSummary) -> None:
         self._model.set_files(summary, skill_entries(summary))
+
+    # -- targets --------------------------------------------------------------------------------------
+
+    def set_target(self, path: Path, target: str) -> None:
+        """Judge the root's skills for `target` (a key of `studio.skills.clients.CLIENTS`) from
+        now on: kept in the settings, and the skills validated again in the background, where
+        the library shows each one's new findings as they arrive."""
+        if target not in CLIENTS:
+            raise ValueError(f"unknown target {target!r}")
+        settings = self._store.settings
+        settings.set_target(path, target)
+        if not self._store.save():
+            self._feedback.status("The settings file could not be read, so it was not replaced; "
+                                  "save the settings (File ▸ Settings) to keep this target.", 12000)
+        if not self._library.set_target(path, target):
+            return
+        self._loader.scan([SkillRoot(path, settings.include_hidden)], refresh=True)
+        name = path.name or str(path)
+        self._feedback.status(f"Validating {name} for {CLIENTS[target].title}…")
 
     # -- adding and removing roots -------------------------------------------------------------------
 
@@ -151,8 +174,10 @@ class LibraryRoots(QObject):
             self._feedback.status("Select a root in the library to remove it.")
             return
         settings = self._store.settings
-        if str(path) in settings.roots:
-            settings.roots.remove(str(path))
+        if str(path) in settings.roots or str(path) in settings.root_targets:
+            if str(path) in settings.roots:
+                settings.roots.remove(str(path))
+            settings.set_target(path, SPEC)
             self._store.save()
         self.session_roots = [p for p in self.session_roots if p != path]
         self.drop(path)
@@ -228,7 +253,7 @@ class LibraryRoots(QObject):
                 return
         self._watcher.watch_folders(new_folders)
         for directory in new_skills:
-            self._library.update_skill(summary_of(directory, root.path))
+            self._library.update_skill(summary_of(directory, root.path, state.target))
 
     def _forget_folder(self, folder: Path) -> None:
         """A folder below a root is gone: so are the skills in it (but those open in a tab)."""

@@ -84,7 +84,8 @@ class SkillOperations:
             return None
         root = self._library.deepest_root(parent)
         self._library.update_skill(summary_of(skill_file.parent,
-                                              root.path if root is not None else parent))
+                                              root.path if root is not None else parent,
+                                              self._library.target_of(parent)))
         return self._editors.open_skill(skill_file.parent)
 
     # -- rename --------------------------------------------------------------------------------------------
@@ -151,7 +152,8 @@ class SkillOperations:
             return False
         known = self._library.summary_for(directory)
         root = known.root if known is not None else directory.parent
-        self._library.update_skill(summary_of(target, root), old_directory=directory)
+        self._library.update_skill(summary_of(target, root, self._library.target_of(directory)),
+                                   old_directory=directory)
         self._editors.follow_rename(directory, target)
         self._panel.select_skill(target)
         self._feedback.status(f"Renamed {directory.name} to {new_name}")

@@ -26,6 +26,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication, QStyle
 
+from studio.skills.clients import CLIENTS, SPEC
 from studio.skills.collection import (
     Library,
     LibraryEvent,
@@ -36,6 +37,8 @@ from studio.skills.collection import (
     SkillChanged,
     SkillsAdded,
     SkillsRemoved,
+    SkillsReplaced,
+    TargetChanged,
 )
 from studio.skills.listing import STANDARD_FOLDERS, Entry
 from studio.skills.model import SKILL_FILE
@@ -43,6 +46,7 @@ from studio.skills.provenance import Provenance
 from studio.skills.summary import SkillSummary
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
 from studio.ui.models.indexes import NO_PARENT, Index
+from studio.ui.targets import target_label
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -299,7 +303,8 @@ class LibraryModel(QAbstractItemModel):
             label = scan.root.path.name or str(scan.root.path)
             count = f"{len(scan.skills):,}" + ("…" if scan.scanning else "")
             suffix = ", read-only" if scan.root.read_only else ""
-            return f"{label} ({count}{suffix})"
+            client = "" if scan.target == SPEC else f" · {target_label(scan.target)}"
+            return f"{label} ({count}{suffix}){client}"
         if role == DECORATION:
             style = QApplication.style()
             if scan.error is not None:
@@ -311,6 +316,7 @@ class LibraryModel(QAbstractItemModel):
             text = str(scan.root.path)
             if scan.root.read_only:
                 text += "\nA zip archive: its skills open read-only."
+            text += f"\nValidated for {CLIENTS[scan.target].title} (right-click to change)."
             if scan.error is not None:
                 text += f"\n{scan.error}"
             return text
@@ -356,9 +362,11 @@ class LibraryModel(QAbstractItemModel):
             self._add_skills(event.root, event.summaries)
         elif isinstance(event, SkillChanged):
             self._change_skill(event.old, event.new)
+        elif isinstance(event, SkillsReplaced):
+            self._replace_skills(event.old, event.new)
         elif isinstance(event, SkillsRemoved):
             self._remove_skills(event.root, event.summaries)
-        elif isinstance(event, RootChanged):
+        elif isinstance(event, RootChanged | TargetChanged):
             self._changed(self._root.children[event.row])
             return
         elif isinstance(event, RootAdded):
@@ -444,6 +452,27 @@ class LibraryModel(QAbstractItemModel):
             self.endRemoveRows()
         node.fetched = False
         self._changed(node)
+
+    def _replace_skills(self, old: tuple[SkillSummary, ...],
+                        new: tuple[SkillSummary, ...]) -> None:
+        """Skills judged again in place: one dataChanged per parent for the whole batch."""
+        spans: dict[int, tuple[Node, int, int]] = {}
+        for before, after in zip(old, new, strict=True):
+            node = self._by_directory.get(before.directory)
+            if node is None or node.parent is None:
+                continue
+            node.summary = after
+            if node.children:
+                self.beginRemoveRows(self.index_of(node), 0, len(node.children) - 1)
+                node.children = []
+                self.endRemoveRows()
+            node.fetched = False
+            parent = node.parent
+            first, last = spans.get(id(parent), (parent, node.row, node.row))[1:]
+            spans[id(parent)] = (parent, min(first, node.row), max(last, node.row))
+        for parent, first, last in spans.values():
+            top = self.index(first, 0, self.index_of(parent))
+            self.dataChanged.emit(top, top.siblingAtRow(last))
 
     def _remove_skills(self, path: Path, summaries: tuple[SkillSummary, ...]) -> None:
         root = self.root_node(path)

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.editing.frontmatter_edit import set_field, set_metadata
+from studio.editing.frontmatter_edit import set_field, set_flag, set_metadata
 from studio.skills import fixes
+from studio.skills.clients import SPEC
 from studio.skills.codes import UNCLOSED_FRONTMATTER
 from studio.skills.model import SKILL_FILE, Diagnostic, Skill
 from studio.skills.validate import ValidationResult
@@ -52,10 +53,10 @@ class SkillEditorTab(QWidget):
     diagnostics_changed = Signal()
     file_open_requested = Signal(Path, int)
 
-    def __init__(self, skill: Skill, font: QFont, parent: QWidget | None = None, *,
-                 untitled: bool = False) -> None:
+    def __init__(self, skill: Skill, font: QFont, parent: QWidget | None = None,
+                 target: str = SPEC, *, untitled: bool = False) -> None:
         super().__init__(parent)
-        self.doc = SkillDocument(skill, self, untitled=untitled)
+        self.doc = SkillDocument(skill, self, target, untitled=untitled)
         self._origin: str | None = None
         self._body_start: int | None = None
         self._syncing_body = False
@@ -70,6 +71,7 @@ class SkillEditorTab(QWidget):
         self.doc.saved.connect(self._on_doc_saved)
 
         self.form = FrontmatterForm()
+        self.form.set_target(target)
         form_scroll = QScrollArea()
         form_scroll.setWidget(self.form)
         form_scroll.setWidgetResizable(True)
@@ -136,6 +138,7 @@ class SkillEditorTab(QWidget):
         self.form.undo_requested.connect(self.undo)
         self.form.redo_requested.connect(self.redo)
         self.form.field_edited.connect(self._on_form_field_edited)
+        self.form.flag_edited.connect(self._on_form_flag_edited)
         self.form.metadata_edited.connect(self._on_form_metadata_edited)
         self.views.currentChanged.connect(self._on_views_current_changed)
         self.files_view.doubleClicked.connect(self._on_files_view_double_clicked)
@@ -196,6 +199,19 @@ class SkillEditorTab(QWidget):
         self.doc.retarget(directory)
         self._refresh_views(None)
         self.doc.validate_now()
+
+    @property
+    def target(self) -> str:
+        return self.doc.target
+
+    def set_target(self, target: str) -> None:
+        """Judge the skill for another client: the form shows that client's fields, and the
+        problems are found afresh."""
+        if target == self.doc.target:
+            return
+        self.form.set_target(target)
+        self.form.show_skill(self.doc.skill, read_only=self.doc.read_only)
+        self.doc.set_target(target)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -291,6 +307,9 @@ class SkillEditorTab(QWidget):
 
     def _on_form_field_edited(self, key: str, value: str) -> None:
         self._apply(set_field(self.doc.skill, key, value), f"field:{key}")
+
+    def _on_form_flag_edited(self, key: str, on: bool) -> None:
+        self._apply(set_flag(self.doc.skill, key, on), f"field:{key}")
 
     def _on_form_metadata_edited(self, items: list[tuple[str, str]]) -> None:
         self._apply(set_metadata(self.doc.skill, items), "field:metadata")

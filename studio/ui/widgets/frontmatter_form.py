@@ -1,4 +1,5 @@
-"""The form over a SKILL.md's frontmatter: one widget per field of the spec, plus metadata.
+"""The form over a SKILL.md's frontmatter: one widget per field of the spec, plus metadata, and
+the fields the skill's target client reads (`TargetFields`).
 
 The form never owns the text: it reports what the user typed (`field_edited`, `metadata_edited`)
 and shows whatever the text parses to (`show_skill`), leaving alone the field being typed in.
@@ -29,6 +30,7 @@ from studio.skills import names
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.rules import MAX_COMPATIBILITY, MAX_DESCRIPTION
 from studio.ui.models.metadata_model import MetadataModel
+from studio.ui.widgets.target_fields import TargetFields
 
 
 def name_message(value: str, folder: str) -> tuple[str, Severity | None]:
@@ -82,11 +84,13 @@ class FrontmatterForm(QWidget):
 
     Signals:
         field_edited: (key, text) the user changed a field.
+        flag_edited: (key, bool) the user toggled a true-or-false field of the target.
         metadata_edited: (list of (key, value)) the user changed the metadata table.
         undo_requested, redo_requested: the undo keys were pressed in a field.
     """
 
     field_edited = Signal(str, str)
+    flag_edited = Signal(str, bool)
     metadata_edited = Signal(list)
     undo_requested = Signal()
     redo_requested = Signal()
@@ -145,6 +149,9 @@ class FrontmatterForm(QWidget):
         self.remove_metadata_button.setText("−")
         self.remove_metadata_button.setToolTip("Remove the selected metadata entry")
 
+        self.target_fields = TargetFields()
+        self.target_fields.install_key_filter(self._undo_keys)
+
         self._widgets: dict[str, QWidget] = {
             "name": self.name_edit,
             "description": self.description_edit,
@@ -163,6 +170,8 @@ class FrontmatterForm(QWidget):
         self.compatibility_edit.textEdited.connect(self._on_compatibility_edit_text_edited)
         self.tools_edit.textEdited.connect(self._on_tools_edit_text_edited)
         self.metadata_model.items_edited.connect(self._on_metadata_model_items_edited)
+        self.target_fields.field_edited.connect(self._edited)
+        self.target_fields.flag_edited.connect(self._on_target_fields_flag_edited)
         self.add_metadata_button.clicked.connect(self._on_add_metadata_button_clicked)
         self.remove_metadata_button.clicked.connect(self._on_remove_metadata_button_clicked)
         self._update_counters()
@@ -207,7 +216,12 @@ class FrontmatterForm(QWidget):
         outer.setContentsMargins(8, 8, 8, 8)
         outer.addWidget(self.notice)
         outer.addLayout(form)
+        outer.addWidget(self.target_fields)
         outer.addStretch(1)
+
+    def set_target(self, target: str) -> None:
+        """Show the controls of the fields `target` (`studio.skills.clients`) reads."""
+        self.target_fields.set_target(target)
 
     # -- showing a skill ---------------------------------------------------------------------------------
 
@@ -238,31 +252,37 @@ class FrontmatterForm(QWidget):
         if keep != "metadata":
             metadata = fields.get("metadata")
             self.metadata_model.set_metadata(metadata if isinstance(metadata, dict) else {})
+        self.target_fields.show_fields(fields, keep=keep, editable=editable)
         self._show_name_message(self.name_edit.text())
         self._update_counters()
+
+    def _all_widgets(self) -> dict[str, QWidget]:
+        return {**self.target_fields.widgets, **self._widgets}
 
     def mark_problems(self, diagnostics: Iterable[Diagnostic]) -> None:
         """Outline each field that a diagnostic points at; its tooltip says what is wrong."""
         by_field: dict[str, list[Diagnostic]] = {}
+        widgets = self._all_widgets()
         for diagnostic in diagnostics:
-            if diagnostic.field in self._widgets:
+            if diagnostic.field in widgets:
                 by_field.setdefault(diagnostic.field, []).append(diagnostic)
-        for key, widget in self._widgets.items():
+        for key, widget in widgets.items():
             found = by_field.get(key, [])
             level = ("error" if any(d.severity is Severity.ERROR for d in found)
                      else "warning" if found else "")
-            self._set_problem(widget, level, "\n".join(f"{d.code}: {d.message}" for d in found))
+            said = "\n".join(f"{d.code}: {d.message}" for d in found)
+            self._set_problem(widget, level, said or self.target_fields.notes.get(key, ""))
 
     def focus_field(self, key: str, message: str) -> None:
         """Bring a field to the user's attention: marked, with the message, and focused."""
-        widget = self._widgets.get(key)
+        widget = self._all_widgets().get(key)
         if widget is None:
             return
         self._set_problem(widget, "error", message)
         widget.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def field_widget(self, key: str) -> QWidget | None:
-        return self._widgets.get(key)
+        return self._all_widgets().get(key)
 
     @staticmethod
     def _set_problem(widget: QWidget, level: str, tooltip: str) -> None:
@@ -302,6 +322,13 @@ class FrontmatterForm(QWidget):
     def editing(self) -> str | None:
         """The field whose edit is being written into the text right now, if any."""
         return self._editing
+
+    def _on_target_fields_flag_edited(self, key: str, on: bool) -> None:
+        self._editing = key
+        try:
+            self.flag_edited.emit(key, on)
+        finally:
+            self._editing = None
 
     def _on_name_edit_text_edited(self, text: str) -> None:
         self._show_name_message(text)

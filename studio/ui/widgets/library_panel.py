@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QSize, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListView,
+    QMenu,
     QStackedWidget,
     QToolBar,
     QToolButton,
@@ -26,12 +27,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.skills.clients import CLIENTS, SPEC
 from studio.skills.search import SearchHit, SearchOutcome
 from studio.skills.summary import SkillSummary
 from studio.ui.models.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
 from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, LibraryModel
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.numbers import count_text
+from studio.ui.targets import target_label, target_tooltip
+from studio.ui.widgets.target_picker import TargetPicker
 
 FILTER_DELAY_MS = 120
 
@@ -43,11 +47,13 @@ class LibraryPanel(QWidget):
         skill_activated: (SkillSummary) a skill was double-clicked or Enter was pressed on it.
         file_activated: (SkillSummary, Path) a file of a skill was activated.
         search_requested: (str) the search box's text settled in search mode.
+        target_requested: (Path, str) the user picked the validation target of a root.
     """
 
     skill_activated = Signal(object)
     file_activated = Signal(object, Path)
     search_requested = Signal(str)
+    target_requested = Signal(Path, str)
 
     def __init__(self, model: LibraryModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -79,6 +85,7 @@ class LibraryPanel(QWidget):
         self.results_view.setWordWrap(True)
         self.results_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.results_view.setAlternatingRowColors(True)
+        self.target_picker = TargetPicker()
         self.count_label = QLabel()
         self.count_label.setObjectName("libraryCount")
         self.tree = QTreeView()
@@ -89,6 +96,7 @@ class LibraryPanel(QWidget):
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setAnimated(False)
         self.tree.setExpandsOnDoubleClick(False)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -100,6 +108,7 @@ class LibraryPanel(QWidget):
         box_row.addWidget(self.status_filter)
         box_row.addWidget(self.search_button)
         layout.addLayout(box_row)
+        layout.addWidget(self.target_picker)
         self.views = QStackedWidget()
         self.views.addWidget(self.tree)
         self.views.addWidget(self.results_view)
@@ -116,8 +125,12 @@ class LibraryPanel(QWidget):
         self.results_view.activated.connect(self._on_results_view_activated)
         self.tree.activated.connect(self._on_tree_activated)
         self.model.rowsInserted.connect(self._on_model_rows_inserted)
-        self.model.rowsRemoved.connect(self._on_model_rows_changed)
+        self.model.rowsRemoved.connect(self._on_model_rows_removed)
         self.model.dataChanged.connect(self._on_model_rows_changed)
+        self.model.dataChanged.connect(self._on_model_data_changed)
+        self.tree.customContextMenuRequested.connect(self._on_tree_custom_context_menu_requested)
+        self.target_picker.target_picked.connect(self.target_requested)
+        self._watch_current()
         self._update_count()
 
     def apply_filter(self) -> None:
@@ -128,6 +141,7 @@ class LibraryPanel(QWidget):
         if self.tree.model() is not shown:
             current = self.selected_summary()
             self.tree.setModel(shown)
+            self._watch_current()
             if shown is self.model:
                 self.proxy.invalidate()
                 for node in self.model.roots():
@@ -237,9 +251,62 @@ class LibraryPanel(QWidget):
 
     def _on_model_rows_inserted(self) -> None:
         self._update_count()
+        self._show_target()
+
+    def _on_model_rows_removed(self) -> None:
+        self._update_count()
+        self._show_target()
 
     def _on_model_rows_changed(self) -> None:
         self._update_count()
+
+    # -- the validation target of the selected root ----------------------------------------------------
+
+    def _watch_current(self) -> None:
+        """Follow the tree's current row (its selection model is new with each model shown)."""
+        self.tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
+        self._show_target()
+
+    def _target_root(self) -> Path | None:
+        """The root the picker is for: the selected one, else the only one."""
+        selected = self.selected_root()
+        if selected is not None:
+            return selected
+        roots = self.model.library.roots()
+        return roots[0].path if len(roots) == 1 else None
+
+    def _show_target(self) -> None:
+        path = self._target_root()
+        state = self.model.library.root(path) if path is not None else None
+        self.target_picker.show_root(path if state is not None else None,
+                                     state.target if state is not None else SPEC)
+
+    def _on_tree_current_changed(self, _current: QModelIndex, _previous: QModelIndex) -> None:
+        self._show_target()
+
+    def _on_model_data_changed(self, top_left: QModelIndex, _bottom_right: QModelIndex) -> None:
+        if top_left.data(KIND_ROLE) == "root":
+            self._show_target()
+
+    def _on_tree_custom_context_menu_requested(self, point: QPoint) -> None:
+        index = self.tree.indexAt(point)
+        if not index.isValid() or index.data(KIND_ROLE) != "root":
+            return
+        path = Path(index.data(PATH_ROLE))
+        state = self.model.library.root(path)
+        if state is None:
+            return
+        menu = QMenu(self)
+        targets = menu.addMenu("Validate For")
+        for key in CLIENTS:
+            action = targets.addAction(target_label(key))
+            action.setCheckable(True)
+            action.setChecked(key == state.target)
+            action.setToolTip(target_tooltip(key))
+            action.triggered.connect(
+                lambda _checked=False, where=path, target=key:
+                self.target_requested.emit(where, target))
+        menu.popup(self.tree.viewport().mapToGlobal(point))
 
     def _on_filter_edit_text_changed(self, _text: str) -> None:
         self._filter_timer.start()
