@@ -71,6 +71,8 @@ class SessionSettings:
             with why); `update_skill` changes skills where they are, after approval.
         keep: skills the catalog always holds, however small the model's context (pinned ones;
             skills being tried, the session's `overrides`, are kept too).
+        guided: carry a small model through a skill one constrained step at a time
+            (`studio.agent.guided`).
     """
 
     backend: str = "ollama"
@@ -89,6 +91,7 @@ class SessionSettings:
     search_index: Path | None = None
     create_in: Path | None = None
     keep: tuple[str, ...] = ()
+    guided: bool = False
 
 
 class _SkillFolderExecutor(ToolExecutor):
@@ -149,6 +152,12 @@ class ChatSession:
         self.left_out: tuple[str, ...] = ()
         self._agent: Agent | None = None
         self._context_known = False
+
+    def set_history(self, history: Sequence[Message]) -> None:
+        """Make `history` the conversation after the system prompt: a front end that keeps the
+        chat (and edits it: regenerating drops the last answer) hands it over before a turn,
+        while the session keeps what it learnt of the model."""
+        self.messages[1:] = list(history)
 
     async def turn(self, prompt: str | None = None) -> AsyncIterator[Event]:
         """One turn answering `prompt` (None: the conversation's last message, already given).
@@ -212,7 +221,8 @@ class ChatSession:
             if self.executor.toolbox.drafts is not None:
                 self.executor.toolbox.drafts.author = model
             config = AgentConfig(model, think=settings.think, max_rounds=settings.max_rounds,
-                                 tool_choice=settings.tool_choice, options=dict(settings.options))
+                                 tool_choice=settings.tool_choice, options=dict(settings.options),
+                                 guided=settings.guided)
             self._agent = Agent(client, self.executor, config, SkillModes(self.agents))
         return self._agent
 
