@@ -38,6 +38,7 @@ from studio.agent.events import (
     ToolFinished,
 )
 from studio.agent.execute import ToolExecutor
+from studio.agent.guided import Guide
 from studio.agent.tools import TOOL_NAMES
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, HTTPError, LLMError, ServerNotRunning, Timeout
@@ -66,6 +67,8 @@ class AgentConfig:
     # Applies to the first reply only, so that a forced call can still be answered afterwards.
     tool_choice: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    # Carry a small model through a skill one constrained step at a time (see `guided`).
+    guided: bool = False
 
 
 class CallRunner(Protocol):
@@ -115,6 +118,7 @@ class Agent:
         self._native_tools = True
         self._can_constrain = True
         self._offer_thinking = config.think
+        self._guide = Guide(executor.toolbox)
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:
         """Notices about what the model cannot do. A server that cannot be reached raises, as the
@@ -166,8 +170,10 @@ class Agent:
             # Read each round: activating a skill with `model:` switches the chat's model mid-turn.
             model = self.config.model
             tools = self._tools()
-            constrained = bool(tools) and self._can_constrain and (bool(retry) or not self._native_tools)
-            choice = self.config.tool_choice if tools and round_number == 1 else None
+            guided = self.config.guided and bool(tools) and self._can_constrain
+            constrained = bool(tools) and self._can_constrain and (
+                guided or bool(retry) or not self._native_tools)
+            choice = self.config.tool_choice if tools and round_number == 1 and not guided else None
             forced = choice not in (None, "auto", "none")
             sent: list[Message] = messages
             if self.context_length:
@@ -191,11 +197,20 @@ class Agent:
                     yield Done("error", answer, round_number, usage)
                     return
             options = dict(self.config.options)
+            step = self._guide.step(sent, self.offered, FORCED_MAX_TOKENS) if guided else None
             if constrained or forced:
                 caps = [options.pop(key) for key in ("max_tokens", "num_predict")
                         if isinstance(options.get(key), int)]
-                options["max_tokens"] = min([*caps, FORCED_MAX_TOKENS])
-            if constrained:
+                options["max_tokens"] = min([*caps, step.max_tokens if step else FORCED_MAX_TOKENS])
+                # A held reply is a choice among few valid ones: sampling only adds ways to pick
+                # a worse one. A temperature the user set still wins.
+                options.setdefault("temperature", 0)
+            if step is not None:
+                schema = step.schema
+                request = self._guide.request(sent, self.offered)
+                stream = self.client.chat(model, request, think=False, options=options,
+                                          schema=schema)
+            elif constrained:
                 schema = reply_schema(tools, require_call=forced)
                 hint = format_hint(tools, require_call=forced)
                 request = sent if self._native_tools else as_plain_messages(sent)
