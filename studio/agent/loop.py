@@ -38,8 +38,8 @@ from studio.agent.events import (
     ToolFinished,
 )
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided import Guide
-from studio.agent.tools import TOOL_NAMES
+from studio.agent.guided import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer
+from studio.agent.tools import ACTIVATE, TOOL_NAMES
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, HTTPError, LLMError, ServerNotRunning, Timeout
 from studio.llm.jsonprefix import object_prefix
@@ -197,7 +197,7 @@ class Agent:
                     yield Done("error", answer, round_number, usage)
                     return
             options = dict(self.config.options)
-            step = self._guide.step(sent, self.offered, FORCED_MAX_TOKENS) if guided else None
+            step = self._guide.step(sent, self.offered, ANSWER_MAX_TOKENS) if guided else None
             if constrained or forced:
                 caps = [options.pop(key) for key in ("max_tokens", "num_predict")
                         if isinstance(options.get(key), int)]
@@ -241,6 +241,10 @@ class Agent:
             text, calls = reply.text, reply.calls
             if constrained:
                 parsed = read_reply(text) if reply.shape == "complete" else None
+                if parsed is None and reply.shape == "partial" and step is not None:
+                    parsed = cut_answer(text)
+                    if parsed is not None:
+                        yield Notice(f"the model's answer was cut at {options['max_tokens']} tokens")
                 if parsed is None and reply.shape == "invalid" and not text.lstrip().startswith("{"):
                     # The server ignored the schema: the model wrote prose. Ask again without it.
                     self._can_constrain = False
@@ -259,6 +263,9 @@ class Agent:
                 if isinstance(parsed, str):
                     text, calls = parsed, []
                     yield TextDelta(parsed)
+                elif step is not None and parsed.name == ACTIVATE and parsed.arguments["name"] == NO_SKILL:
+                    self._guide.declined(sent)
+                    continue
                 else:
                     text, calls = "", [parsed]
             else:

@@ -14,9 +14,16 @@ import pytest
 
 from studio.agent.approval import AutoApprover
 from studio.agent.constrained import FORCED_MAX_TOKENS
-from studio.agent.events import Done, Event, TextDelta, ToolCallRequested, ToolFinished
+from studio.agent.events import Done, Event, Notice, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided import CALL_MAX_TOKENS, EXAMPLE, Guide
+from studio.agent.guided import (
+    ANSWER_MAX_TOKENS,
+    CALL_MAX_TOKENS,
+    EXAMPLE,
+    NO_SKILL,
+    Guide,
+    cut_answer,
+)
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import SkillToolbox
@@ -82,11 +89,11 @@ async def test_a_guided_turn_picks_a_skill_runs_its_script_and_answers_from_the_
     events: list[Event] = [event async for event in agent.run(messages)]
     first, second, third = fake_openai.chats
 
-    # Step 1: a skill of the catalog, or an answer; the short prompt and the worked example.
+    # Step 1: a skill of the catalog, or none; the short prompt and the worked example.
     step = branches(schema_of(first))
-    assert set(step) == {"activate_skill", "answer"}
+    assert set(step) == {"activate_skill"}
     assert step["activate_skill"]["properties"]["arguments"]["properties"]["name"]["enum"] == [
-        "hello", "notes"]
+        "hello", "notes", NO_SKILL]
     assert first["max_tokens"] == CALL_MAX_TOKENS and first["temperature"] == 0
     assert "tools" not in first
     system = first["messages"][0]["content"]
@@ -99,10 +106,8 @@ async def test_a_guided_turn_picks_a_skill_runs_its_script_and_answers_from_the_
     assert set(step) == {"run_skill_script"}
     arguments = step["run_skill_script"]["properties"]["arguments"]["properties"]
     assert arguments["skill"]["enum"] == ["hello"]
-    pattern = arguments["command"]["pattern"]
-    assert re.fullmatch(pattern, "python3 scripts/hello.py Bo")
-    assert not re.fullmatch(pattern, "python3 scripts/other.py Bo")
-    assert not re.fullmatch(pattern, 'python3 scripts/hello.py "Bo"')
+    # Its usage line's NAME is one of the words of the user's message.
+    assert arguments["command"]["enum"] == ["python3 scripts/hello.py Greet", "python3 scripts/hello.py Bo"]
     assert second["messages"][-2] == {"role": "assistant", "content": ACTIVATE}
     assert second["messages"][-1]["content"] == (
         "Skill hello is loaded. Its script runs like this:\n"
@@ -110,7 +115,7 @@ async def test_a_guided_turn_picks_a_skill_runs_its_script_and_answers_from_the_
 
     # Step 3: only an answer, with room for it, after the script's output (without the timing).
     assert set(branches(schema_of(third))) == {"answer"}
-    assert third["max_tokens"] == 400 and FORCED_MAX_TOKENS >= 400
+    assert third["max_tokens"] == ANSWER_MAX_TOKENS < 400
     assert third["messages"][-1]["content"] == "Output of the command:\nHello, Bo!\n"
 
     calls = [e for e in events if isinstance(e, ToolCallRequested)]
@@ -125,12 +130,15 @@ async def test_a_guided_turn_picks_a_skill_runs_its_script_and_answers_from_the_
 async def test_a_guided_turn_may_answer_without_a_skill(
     fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
 ) -> None:
-    fake_openai.script(reply('{"answer": "Paris."}'))
+    fake_openai.script(reply('{"tool": "activate_skill", "arguments": {"name": "none"}}'),
+                       reply('{"answer": "Paris."}'))
     agent, messages = agent_for(fake_openai, http_client, project)
     events = [event async for event in agent.run(messages)]
     done = events[-1]
     assert isinstance(done, Done) and done.reason == "answered" and done.text == "Paris."
-    assert messages[-1] == Message("assistant", "Paris.")
+    assert not [e for e in events if isinstance(e, ToolCallRequested)]
+    assert set(branches(schema_of(fake_openai.chats[1]))) == {"answer"}
+    assert messages[-2:] == [Message("user", "Greet Bo."), Message("assistant", "Paris.")]
 
 
 def test_a_failed_run_may_be_tried_again_or_answered() -> None:
@@ -151,12 +159,11 @@ def test_a_failed_run_may_be_tried_again_or_answered() -> None:
     # A skill that failed to load leaves the choice of a skill open.
     failed = [*turn[:2], Message("tool", "error: no such skill", tool_name="activate_skill",
                                  tool_call_id="1")]
-    assert set(branches(guide.step(failed, None, FORCED_MAX_TOKENS).schema)) == {
-        "activate_skill", "answer"}
+    assert set(branches(guide.step(failed, None, FORCED_MAX_TOKENS).schema)) == {"activate_skill"}
     # Only the offered skills are choices; with none offered, only an answer is.
     step = guide.step(turn[:1], ["unit-convert"], FORCED_MAX_TOKENS)
     names = branches(step.schema)["activate_skill"]["properties"]["arguments"]["properties"]["name"]
-    assert names["enum"] == ["unit-convert"]
+    assert names["enum"] == ["unit-convert", NO_SKILL]
     assert set(branches(guide.step(turn[:1], [], FORCED_MAX_TOKENS).schema)) == {"answer"}
 
 
@@ -176,16 +183,56 @@ def test_a_script_no_usage_line_shows_is_started_by_its_suffix(tmp_path: Path) -
     assert Guide(toolbox(tmp_path)).invocations("tool") == ["bash scripts/run.sh", "python3 scripts/x.py"]
 
 
-def test_a_written_run_pattern_is_json_safe() -> None:
-    guide = Guide(toolbox(SHIPPED))
-    step = guide.step([Message("user", "x"), Message("assistant", "", [
-        ToolCall("1", "activate_skill", {"name": "unit-convert"})]),
+def run_command(skill: str, prompt: str) -> dict[str, Any]:
+    """The `command` schema of a guided run of a shipped skill, after `prompt`."""
+    step = Guide(toolbox(SHIPPED)).step([Message("user", prompt), Message("assistant", "", [
+        ToolCall("1", "activate_skill", {"name": skill})]),
         Message("tool", "<skill_content>", tool_name="activate_skill", tool_call_id="1")],
         None, FORCED_MAX_TOKENS)
-    pattern = branches(step.schema)["run_skill_script"]["properties"]["arguments"]["properties"][
-        "command"]["pattern"]
+    command: dict[str, Any] = branches(step.schema)["run_skill_script"]["properties"]["arguments"][
+        "properties"]["command"]
+    return command
+
+
+def test_a_usage_lines_placeholders_are_filled_with_distinct_words_of_the_users_message() -> None:
+    commands = run_command("unit-convert", 'How many "km" is 26.2 miles in the unit-convert skill?')
+    assert "python3 scripts/convert.py 26.2 miles km" in commands["enum"]
+    assert all(c.startswith("python3 scripts/convert.py ") and len(c.split()) == 5
+               for c in commands["enum"])
+    # Not the SKILL.md's example values; no word twice; not the skill's name nor stop words.
+    assert "python3 scripts/convert.py 98.6 F C" not in commands["enum"]
+    assert "python3 scripts/convert.py 26.2 26.2 km" not in commands["enum"]
+    used = {word for c in commands["enum"] for word in c.split()[2:]}
+    assert used == {"many", "km", "26.2", "miles", "--list"}
+
+
+def test_without_a_usage_line_a_run_takes_the_users_words_and_the_options() -> None:
+    pattern = run_command("changelog-writer", "Draft release 1.4.0 dated 2024-03-10 from "
+                          "assets/sample-git-log.txt.")["pattern"]
     assert json.loads(json.dumps(pattern)) == pattern
-    assert re.fullmatch(pattern, "python3 scripts/convert.py 26.2 mi km")
-    assert not re.fullmatch(pattern, "python3 scripts/convert.py 1 mi km\nrm -rf /")
-    assert re.fullmatch(pattern, "python3 scripts/convert.py")
-    assert not re.fullmatch(pattern, "python3 scripts/convert.pyx 1 mi km")
+    assert re.fullmatch(pattern, "python3 scripts/build_changelog.py assets/sample-git-log.txt "
+                                 "--release 1.4.0 --date 2024-03-10")
+    assert re.fullmatch(pattern, "python3 scripts/build_changelog.py")
+    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py 1.4.0; rm -rf /")
+    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py 1.3.2")
+    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.pyx 1.4.0")
+    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py" + " 1.4.0" * 13)
+
+
+def test_an_answer_cut_at_the_cap_keeps_what_was_written() -> None:
+    assert cut_answer('{"answer": "26.2 mi = 42.16') == "26.2 mi = 42.16"
+    assert cut_answer('{"answer": "a\\nb \\u00') == "a\nb "
+    assert cut_answer('{"answer": "ends in \\') == "ends in "
+    assert cut_answer('{"tool": "run_skill_script", "arguments": {"sk') is None
+
+
+async def test_a_guided_answer_cut_at_the_cap_is_the_answer(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
+) -> None:
+    fake_openai.script(reply('{"answer": "Paris, the capital of Fra'))
+    agent, messages = agent_for(fake_openai, http_client, project)
+    events = [event async for event in agent.run(messages)]
+    assert any(isinstance(e, Notice) and "cut at" in e.message for e in events)
+    done = events[-1]
+    assert isinstance(done, Done) and done.reason == "answered"
+    assert done.text == "Paris, the capital of Fra"
