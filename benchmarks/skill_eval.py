@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import statistics
 import sys
 import time
@@ -97,13 +98,15 @@ async def main() -> int:
     if model is None:
         print(INSTALL_HINT, file=sys.stderr)
         return 1
-    results: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    # SIGTERM stops the run as Ctrl+C does, so that the engine stops with it.
+    task = asyncio.current_task()
+    assert task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     async with EmbeddedEngine(model, ctx_size=args.ctx_size, threads=args.threads) as engine:
         for seed in args.seeds:
             for mode in args.modes:
                 started = time.monotonic()
                 reports = await _studio_eval(engine.base_url, args, mode, seed)
-                results[(mode, seed)] = reports
                 with args.out.open("a", encoding="utf-8") as out:
                     for report in reports:
                         out.write(json.dumps({"mode": mode, "seed": seed,

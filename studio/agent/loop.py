@@ -255,7 +255,7 @@ class Agent:
                     how = "was cut short" if reply.shape == "partial" else "stopped being valid JSON"
                     yield Error(
                         f"The model's reply {how} even when constrained to a tool call or an answer "
-                        f"({len(text):,} characters, at most {FORCED_MAX_TOKENS} tokens). Ask again, or "
+                        f"({len(text):,} characters, at most {options['max_tokens']} tokens). Ask again, or "
                         "pick a larger model."
                     )
                     yield Done("error", answer, round_number, usage)
@@ -263,7 +263,8 @@ class Agent:
                 if isinstance(parsed, str):
                     text, calls = parsed, []
                     yield TextDelta(parsed)
-                elif step is not None and parsed.name == ACTIVATE and parsed.arguments["name"] == NO_SKILL:
+                elif step is not None and parsed.name == ACTIVATE and \
+                        parsed.arguments.get("name") == NO_SKILL:
                     self._guide.declined(sent)
                     continue
                 else:
