@@ -274,10 +274,12 @@ def _run_spec(skill: str, start: str, slots: list[str], words: list[str]) -> Too
     of those) it is `start` and up to a dozen of `words` (no word holds a quote or a backslash,
     which would break the JSON string)."""
     command: dict[str, Any] = {"type": "string"}
-    count = math.perm(len(words), len(slots)) if len(slots) <= len(words) else 0
+    # A placeholder stands for a value: an option there (`md_toc.py --check`) leaves out the file.
+    values = [word for word in words if not word.startswith("-")]
+    count = math.perm(len(values), len(slots)) if len(slots) <= len(values) else 0
     if slots and 0 < count <= _MAX_COMMANDS:
         command["enum"] = [" ".join([start, *filled])
-                           for filled in itertools.permutations(words, len(slots))]
+                           for filled in itertools.permutations(values, len(slots))]
     else:
         choices = "|".join(_literal(word) for word in words)
         arguments = f"( ({choices})){{0,{_MAX_ARGUMENTS}}}" if choices else ""
