@@ -38,7 +38,8 @@ from studio.agent.events import (
     ToolFinished,
 )
 from studio.agent.execute import ToolExecutor
-from studio.agent.tools import TOOL_NAMES
+from studio.agent.guided import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer
+from studio.agent.tools import ACTIVATE, TOOL_NAMES
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, HTTPError, LLMError, ServerNotRunning, Timeout
 from studio.llm.jsonprefix import object_prefix
@@ -66,6 +67,8 @@ class AgentConfig:
     # Applies to the first reply only, so that a forced call can still be answered afterwards.
     tool_choice: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    # Carry a small model through a skill one constrained step at a time (see `guided`).
+    guided: bool = False
 
 
 class CallRunner(Protocol):
@@ -115,6 +118,7 @@ class Agent:
         self._native_tools = True
         self._can_constrain = True
         self._offer_thinking = config.think
+        self._guide = Guide(executor.toolbox)
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:
         """Notices about what the model cannot do. A server that cannot be reached raises, as the
@@ -167,8 +171,10 @@ class Agent:
             # Read each round: activating a skill with `model:` switches the chat's model mid-turn.
             model = self.config.model
             tools = self._tools()
-            constrained = bool(tools) and self._can_constrain and (bool(retry) or not self._native_tools)
-            choice = self.config.tool_choice if tools and round_number == 1 else None
+            guided = self.config.guided and bool(tools) and self._can_constrain
+            constrained = bool(tools) and self._can_constrain and (
+                guided or bool(retry) or not self._native_tools)
+            choice = self.config.tool_choice if tools and round_number == 1 and not guided else None
             forced = choice not in (None, "auto", "none")
             sent: list[Message] = messages
             if self.context_length:
@@ -192,12 +198,21 @@ class Agent:
                     yield Done("error", answer, round_number, usage, model=asked)
                     return
             options = dict(self.config.options)
+            step = self._guide.step(sent, self.offered, ANSWER_MAX_TOKENS) if guided else None
             if constrained or forced:
                 caps = [options.pop(key) for key in ("max_tokens", "num_predict")
                         if isinstance(options.get(key), int)]
-                options["max_tokens"] = min([*caps, FORCED_MAX_TOKENS])
+                options["max_tokens"] = min([*caps, step.max_tokens if step else FORCED_MAX_TOKENS])
+                # A held reply is a choice among few valid ones: sampling only adds ways to pick
+                # a worse one. A temperature the user set still wins.
+                options.setdefault("temperature", 0)
             asked = model
-            if constrained:
+            if step is not None:
+                schema = step.schema
+                request = self._guide.request(sent, self.offered)
+                stream = self.client.chat(model, request, think=False, options=options,
+                                          schema=schema)
+            elif constrained:
                 schema = reply_schema(tools, require_call=forced)
                 hint = format_hint(tools, require_call=forced)
                 request = sent if self._native_tools else as_plain_messages(sent)
@@ -228,6 +243,10 @@ class Agent:
             text, calls = reply.text, reply.calls
             if constrained:
                 parsed = read_reply(text) if reply.shape == "complete" else None
+                if parsed is None and reply.shape == "partial" and step is not None:
+                    parsed = cut_answer(text)
+                    if parsed is not None:
+                        yield Notice(f"the model's answer was cut at {options['max_tokens']} tokens")
                 if parsed is None and reply.shape == "invalid" and not text.lstrip().startswith("{"):
                     # The server ignored the schema: the model wrote prose. Ask again without it.
                     self._can_constrain = False
@@ -238,7 +257,7 @@ class Agent:
                     how = "was cut short" if reply.shape == "partial" else "stopped being valid JSON"
                     yield Error(
                         f"The model's reply {how} even when constrained to a tool call or an answer "
-                        f"({len(text):,} characters, at most {FORCED_MAX_TOKENS} tokens). Ask again, or "
+                        f"({len(text):,} characters, at most {options['max_tokens']} tokens). Ask again, or "
                         "pick a larger model."
                     )
                     yield Done("error", answer, round_number, usage, model=asked)
@@ -246,6 +265,10 @@ class Agent:
                 if isinstance(parsed, str):
                     text, calls = parsed, []
                     yield TextDelta(parsed)
+                elif step is not None and parsed.name == ACTIVATE and \
+                        parsed.arguments.get("name") == NO_SKILL:
+                    self._guide.declined(sent)
+                    continue
                 else:
                     text, calls = "", [parsed]
             else:

@@ -77,6 +77,8 @@ class SessionSettings:
             studio's, `studio.agent.prompt.INSTRUCTIONS`).
         tool_descriptions: a tool's name -> the description the model is given instead of the
             studio's (blank: the studio's).
+        guided: carry a small model through a skill one constrained step at a time
+            (`studio.agent.guided`).
     """
 
     backend: str = "ollama"
@@ -98,6 +100,7 @@ class SessionSettings:
     system: str = ""
     instructions: str = ""
     tool_descriptions: Mapping[str, str] = field(default_factory=dict)
+    guided: bool = False
 
 
 def session_prompt(settings: SessionSettings,
@@ -180,6 +183,12 @@ class ChatSession:
         self._agent: Agent | None = None
         self._context_known = False
 
+    def set_history(self, history: Sequence[Message]) -> None:
+        """Make `history` the conversation after the system prompt: a front end that keeps the
+        chat (and edits it: regenerating drops the last answer) hands it over before a turn,
+        while the session keeps what it learnt of the model."""
+        self.messages[1:] = list(history)
+
     async def turn(self, prompt: str | None = None) -> AsyncIterator[Event]:
         """One turn answering `prompt` (None: the conversation's last message, already given).
         Ends with `Done`; a server that cannot be reached gives `Error` then `Done("error")`."""
@@ -242,7 +251,8 @@ class ChatSession:
             if self.executor.toolbox.drafts is not None:
                 self.executor.toolbox.drafts.author = model
             config = AgentConfig(model, think=settings.think, max_rounds=settings.max_rounds,
-                                 tool_choice=settings.tool_choice, options=dict(settings.options))
+                                 tool_choice=settings.tool_choice, options=dict(settings.options),
+                                 guided=settings.guided)
             self._agent = Agent(client, self.executor, config, SkillModes(self.agents))
         return self._agent
 

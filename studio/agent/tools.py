@@ -190,14 +190,20 @@ class SkillToolbox:
         wanted = next((word for word in words if _names_a_script(word)), None)
         if wanted is None or (entry.directory / wanted).exists():
             return None
-        scripts = [str(f.path) for f in self._files(entry) if _names_a_script(str(f.path))]
+        scripts, usage = self.scripts(entry.name)
         lines = [f"there is no script {wanted} in skill {entry.name!r}."]
         lines.append(f"Its scripts: {', '.join(scripts)}." if scripts else "It has no scripts.")
-        usage = _usage_lines(self.load(entry.name).body, scripts)
         if usage:
             lines.append("Its SKILL.md runs them like this:")
             lines += [f"  {line}" for line in usage]
         return "\n".join(lines)
+
+    def scripts(self, name: str) -> tuple[list[str], list[str]]:
+        """The scripts of the skill named `name` (paths relative to its folder), and the lines of
+        its SKILL.md that show how to run them."""
+        entry = self.entry(name)
+        scripts = [str(f.path) for f in self._files(entry) if _names_a_script(str(f.path))]
+        return scripts, _usage_lines(self.load(entry.name).body, scripts)
 
     def load(self, name: str) -> Skill:
         entry = self.entry(name)

@@ -67,6 +67,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a sampling option for the server, e.g. temperature=0 (repeatable)")
     parser.add_argument("--max-rounds", type=_positive, default=DEFAULT_MAX_ROUNDS)
+    parser.add_argument("--guided", action="store_true",
+                        help="carry a small model through each skill one constrained step at a "
+                        "time: pick a skill, run one of its scripts, answer from the output")
     parser.add_argument("--no-cache", action="store_true",
                         help="run everything again instead of reusing unchanged results")
     parser.add_argument("--json", action="store_true", help="print one JSON report per skill")
@@ -106,7 +109,8 @@ async def evaluate(args: argparse.Namespace, reports: list[SkillReport], err: Te
     """Fill `reports`, one per skill, as results arrive."""
     url = checked_url(args.url) if args.url else ""
     settings = SessionSettings(backend=args.backend, url=url, model=args.model,
-                               max_rounds=args.max_rounds, options=parse_options(args.option))
+                               max_rounds=args.max_rounds, options=parse_options(args.option),
+                               guided=args.guided)
     distractors = [s for s in collect(list(args.distractors)).skills if s.loadable] \
         if args.distractors else None
     cache = None if args.no_cache else ResultCache()

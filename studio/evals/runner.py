@@ -66,7 +66,7 @@ class EvalRunner:
     def _cache_key(self, report: SkillReport, *parts: Any) -> str:
         settings = self.settings
         return key_of(report.skill_hash, self.model_id, sorted(dict(settings.options).items()),
-                      settings.max_rounds, *parts)
+                      settings.max_rounds, *(("guided",) if settings.guided else ()), *parts)
 
     async def triggers(self, target: SkillSummary, catalog: Sequence[SkillSummary],
                        queries: Sequence[TriggerQuery], runs: int, report: SkillReport) -> None:

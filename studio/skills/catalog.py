@@ -19,7 +19,7 @@ _OPEN = "<available_skills>"
 _CLOSE = "</available_skills>"
 _WORD = re.compile(r"[^\W_]+")
 # Words that say nothing about which skill fits.
-_STOP = frozenset(
+STOP_WORDS = frozenset(
     [
         "a",
         "an",
@@ -118,7 +118,7 @@ def _terms(text: str) -> list[str]:
     meet."""
     stems = []
     for word in _WORD.findall(text.lower()):
-        if len(word) < 2 or word in _STOP:
+        if len(word) < 2 or word in STOP_WORDS:
             continue
         if len(word) > 3 and word.endswith("s"):
             word = word[:-1]

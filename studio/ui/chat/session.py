@@ -33,6 +33,7 @@ from studio.agent.events import (
 )
 from studio.agent.fork import fork_text
 from studio.agent.records import apply_event, new_record
+from studio.agent.session import ChatSession as CoreSession
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.chatstore import (
     ChatInfo,
@@ -77,7 +78,9 @@ class ChatSession(QObject):
     Attributes:
         chat: the saved chat, or None for a new one that has no message yet.
         messages: the chat's saved messages, in order.
-        sessions: makes the core session each turn runs in.
+        sessions: makes the core session the chat's turns run in: one per chat, made again only
+            when the settings, the skills or their unsaved texts change, so that what it learnt
+            of the model (its context length, whether it calls tools) is asked once.
 
     Signals:
         busy_changed: (bool) a turn started or ended.
@@ -101,6 +104,8 @@ class ChatSession(QObject):
         self._cards: dict[str, ToolCard] = {}
         self._saved_upto = 0
         self._store_failed = False
+        self._core: CoreSession | None = None
+        self._core_key: tuple[object, ...] = ()
 
     @property
     def busy(self) -> bool:
@@ -111,6 +116,7 @@ class ChatSession(QObject):
     def open(self, chat: ChatInfo | None) -> None:
         """Show a saved chat (None: a new, empty one)."""
         self.chat = chat
+        self._core = None
         self.messages = self.store.messages(chat.id) if self.store is not None and chat else []
         self.transcript.show_messages(self.messages)
         self.transcript.scroll_to_end()
@@ -202,12 +208,7 @@ class ChatSession(QObject):
         self._answer = None
         self._cards = {}
         try:
-            session = self.sessions.session(setup.settings, setup.skills, history=conversation,
-                                            overrides=setup.overrides,
-                                            choose_folder=setup.choose_folder)
-            if session.skipped:
-                self._notice("Left out of the catalog, as they would not load: "
-                             f"{', '.join(session.skipped)}.")
+            session = self._core_session(setup, conversation)
             messages = session.messages
             self._saved_upto = len(messages)
             # Closing the turn at once on Stop closes the HTTP stream and ends a running tool.
@@ -221,6 +222,21 @@ class ChatSession(QObject):
             if isValid(self.transcript):
                 self._stopped()
             raise
+
+    def _core_session(self, setup: TurnSetup, conversation: list[Message]) -> CoreSession:
+        key = (setup.settings, setup.skills, setup.overrides)
+        session = self._core
+        if session is not None and key == self._core_key:
+            session.set_history(conversation)
+            return session
+        session = self.sessions.session(setup.settings, setup.skills, history=conversation,
+                                        overrides=setup.overrides,
+                                        choose_folder=setup.choose_folder)
+        self._core, self._core_key = session, key
+        if session.skipped:
+            self._notice("Left out of the catalog, as they would not load: "
+                         f"{', '.join(session.skipped)}.")
+        return session
 
     # -- events -------------------------------------------------------------------------------------
 

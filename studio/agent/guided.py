@@ -1,0 +1,354 @@
+"""Guided replies: a small model carried through a skill one constrained step at a time.
+
+A model of a few hundred million parameters does not use skills on its own: shown the catalog
+and the tools, it answers from its own head, or names a skill as a tool, or invents a script.
+Guided, each round's reply is held by a JSON schema to the one step that makes sense next, and
+the model chooses only what is its to choose:
+
+1. no skill is loaded yet: `activate_skill` of one of the offered skills or of "none" (an
+   enum: given the choice between a call and an answer, a tiny model answers from its head even
+   when told which skill to use); "none" makes the next round an answer;
+2. a skill with scripts is loaded and none ran: `run_skill_script` of that skill, one of its
+   own scripts started as its SKILL.md starts it, the placeholders of its usage line
+   (`VALUE FROM TO`) filled with distinct words of the user's message (a tiny model otherwise
+   copies the SKILL.md's example values, or repeats itself);
+3. a script ran: an answer, or (when it failed) another run of the skill's scripts.
+
+The request is made short for a small context: a compact system prompt (the steps, one line per
+skill), a worked example as earlier turns, the skill's usage lines in place of its whole body
+when it has scripts, and a script's output without the run's timing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import shlex
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from studio.agent.constrained import ANSWER_KEY, reply_schema
+from studio.agent.tools import ACTIVATE, RUN, SkillToolbox, ToolError
+from studio.llm.types import Message, ToolSpec
+from studio.skills.catalog import STOP_WORDS
+
+NO_SKILL = "none"
+"""The name that picks no skill in step 1."""
+CALL_MAX_TOKENS = 160
+"""The most tokens a guided call may take: the longest command a skill shows is far shorter."""
+ANSWER_MAX_TOKENS = 256
+"""The most tokens a guided answer may take: a small model that copies a script's output goes
+on copying past its end; what it wrote up to the cap is its answer."""
+_DESCRIPTION_CHARS = 160
+_MAX_ARGUMENTS = 12
+_MAX_COMMANDS = 2000
+_PROTOCOL_WORDS = frozenset({"skill", "skill's", "skills", "script", "scripts", "run"})
+_WORD_EDGES = "\"'`.,;:!?()[]{}<>"
+_REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
+_PLACEHOLDER = re.compile(r"[A-Z][A-Z_]+\Z")
+_INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
+                 ".rb": "ruby", ".pl": "perl", ".php": "php"}
+_RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
+
+INSTRUCTIONS = """\
+You are an assistant that uses skills. Reply with one JSON object only.
+Step 1: pick the skill for the task: {"tool": "activate_skill", "arguments": {"name": SKILL}}
+Step 2: run its script, each word of its usage line in capitals replaced by a value from the \
+user's message: {"tool": "run_skill_script", "arguments": {"skill": SKILL, "command": COMMAND}}
+Step 3: answer with the script's output: {"answer": TEXT}
+If no skill fits the task, pick "none" in step 1, then answer: {"answer": TEXT}
+
+Skills:
+"""
+
+EXAMPLE: tuple[Message, ...] = (
+    Message("user", "How many words are in the file notes.txt?"),
+    Message("assistant", '{"tool": "activate_skill", "arguments": {"name": "word-count"}}'),
+    Message("user", "Skill word-count is loaded. Its script runs like this:\n"
+                    "python3 scripts/count.py FILE\npython3 scripts/count.py report.txt"),
+    Message("assistant", '{"tool": "run_skill_script", "arguments": {"skill": "word-count", '
+                         '"command": "python3 scripts/count.py notes.txt"}}'),
+    Message("user", "Output of the command:\nnotes.txt: 120 words"),
+    Message("assistant", '{"answer": "notes.txt: 120 words"}'),
+)
+"""A worked example, given as earlier turns: small models copy a shape far better than they
+follow a description of it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One guided round: the reply's schema and its token cap."""
+
+    schema: dict[str, Any]
+    max_tokens: int
+    require_call: bool
+
+
+class Guide:
+    """Works out the next step of a turn from the conversation, and the short request for it.
+
+    Attributes:
+        toolbox: the skills and their files.
+    """
+
+    def __init__(self, toolbox: SkillToolbox) -> None:
+        self.toolbox = toolbox
+        self._declined: object = None
+
+    def declined(self, messages: Sequence[Message]) -> None:
+        """The model picked no skill for the current turn of `messages`: it is to answer."""
+        self._declined = _turn_key(messages)
+
+    def step(self, messages: Sequence[Message], offered: Collection[str] | None,
+             answer_tokens: int) -> Step:
+        """The step after `messages` (the conversation, the current turn last)."""
+        turn = _current_turn(messages)
+        loaded, ran, failed = _progress(turn)
+        names = [name for name in self.toolbox.names if offered is None or name in offered]
+        if loaded is None:
+            if not names or self._declined == _turn_key(messages):
+                return Step(reply_schema([], require_call=False), answer_tokens, False)
+            return Step(reply_schema([_activate_spec([*names, NO_SKILL])], require_call=True),
+                        CALL_MAX_TOKENS, True)
+        invocations = self.invocations(loaded)
+        if not invocations or (ran and not failed):
+            return Step(reply_schema([], require_call=False), answer_tokens, False)
+        request = next((m.content for m in reversed(messages[:len(messages) - len(turn)])
+                        if m.role == "user"), "")
+        scripts, usage = self.toolbox.scripts(loaded)
+        commands = _commands(usage, scripts)
+        words = self._words(loaded, request)
+        runs = [_run_spec(loaded, start, _slots(commands, start), words) for start in invocations]
+        if not ran:
+            return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
+        return Step(reply_schema(runs, require_call=False), answer_tokens, False)
+
+    def invocations(self, name: str) -> list[str]:
+        """How the skill's scripts are started (`python3 scripts/convert.py`), as its SKILL.md
+        starts them, else with the usual interpreter for the script's suffix."""
+        try:
+            scripts, usage = self.toolbox.scripts(name)
+        except (ToolError, OSError):
+            return []
+        commands = _commands(usage, scripts)
+        found: list[str] = []
+        for script in scripts:
+            start = next((prefix for command in commands
+                          if (prefix := _invocation(command, script)) is not None), None)
+            if start is None:
+                interpreter = _INTERPRETERS.get(PurePosixPath(script).suffix.lower())
+                start = f"{interpreter} {script}" if interpreter else f"./{script}"
+            if start not in found:
+                found.append(start)
+        return found
+
+    def _words(self, skill: str, request: str) -> list[str]:
+        """The arguments a guided run may use: the words of the user's `request` (without the
+        punctuation around them) and the options the skill's usage lines show."""
+        scripts, usage = self.toolbox.scripts(skill)
+        options = [word for command in _commands(usage, scripts) for word in _split(command)
+                   if word.startswith("-")]
+        words = [word.strip(_WORD_EDGES) for word in request.split()]
+        # The skill's name and the word "skill" say which skill, not what to run it on.
+        skip = {*STOP_WORDS, *_PROTOCOL_WORDS, *(name.lower() for name in self.toolbox.names)}
+        words = [word for word in words if word.lower() not in skip]
+        found: list[str] = []
+        for word in [*words, *options]:
+            if word and not any(c in word for c in "\"\\") and word not in found:
+                found.append(word)
+        return found
+
+    def request(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[Message]:
+        """What the model is sent for a guided round: the compact system prompt, the worked
+        example, then the conversation with calls and results written as plain turns."""
+        names = [name for name in self.toolbox.names if offered is None or name in offered]
+        lines = []
+        for name in names:
+            description = " ".join(self.toolbox.entry(name).description.split())
+            if len(description) > _DESCRIPTION_CHARS:
+                description = description[:_DESCRIPTION_CHARS].rsplit(" ", 1)[0] + " ..."
+            lines.append(f"- {name}: {description}")
+        system = Message("system", INSTRUCTIONS + ("\n".join(lines) or "(none)"))
+        start = 1 if messages and messages[0].role == "system" else 0
+        return [system, *EXAMPLE, *self._plain(messages[start:])]
+
+    def _plain(self, messages: Sequence[Message]) -> list[Message]:
+        plain: list[Message] = []
+        calls: dict[str, tuple[str, dict[str, Any]]] = {}
+        for message in messages:
+            if message.role == "assistant" and message.tool_calls:
+                written = []
+                for call in message.tool_calls:
+                    calls[call.id] = (call.name, call.arguments)
+                    written.append(json.dumps({"tool": call.name, "arguments": call.arguments}))
+                plain.append(Message("assistant", "\n".join(written)))
+            elif message.role == "assistant":
+                plain.append(Message("assistant", json.dumps({ANSWER_KEY: message.content})))
+            elif message.role == "tool":
+                name, arguments = calls.get(message.tool_call_id or "", (message.tool_name or "", {}))
+                plain.append(Message("user", self._result(name, arguments, message.content)))
+            else:
+                plain.append(message)
+        return plain
+
+    def _result(self, tool: str, arguments: dict[str, Any], content: str) -> str:
+        """A tool's result as the small model is shown it."""
+        if content.startswith(("error:", "blocked", "denied")):
+            return f"The {tool} call failed: {content}"
+        if tool == ACTIVATE:
+            skill = arguments.get("name")
+            invocations = self.invocations(skill) if isinstance(skill, str) else []
+            if invocations:
+                scripts, usage = self.toolbox.scripts(str(skill))
+                shown = _commands(usage, scripts) or invocations
+                return f"Skill {skill} is loaded. Its script runs like this:\n" + "\n".join(shown)
+        if tool == RUN:
+            match = _RUN_LINE.match(content)
+            if match and match.group(1) == "0":
+                return "Output of the command:\n" + content[match.end():]
+        return f"Result of {tool}:\n{content}"
+
+
+def cut_answer(text: str) -> str | None:
+    """The answer a reply cut at the token cap had written so far (`{"answer": "26.2 mi = 4`),
+    or None when it is not an answer."""
+    start = re.match(r'\s*\{\s*"answer"\s*:\s*"', text)
+    if start is None:
+        return None
+    body = text[start.end():]
+    # The cut may fall inside an escape (`\`, `\u00`): drop what cannot be read.
+    for end in range(len(body), max(len(body) - 6, -1), -1):
+        try:
+            value = json.loads('"' + body[:end] + '"')
+        except ValueError:
+            continue
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _turn_key(messages: Sequence[Message]) -> tuple[int, str]:
+    """The current turn: where its user message is, and what it says."""
+    index = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    return index, messages[index].content if index >= 0 else ""
+
+
+def _current_turn(messages: Sequence[Message]) -> Sequence[Message]:
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    return messages[last_user + 1:]
+
+
+def _progress(turn: Sequence[Message]) -> tuple[str | None, bool, bool]:
+    """The skill this turn loaded (the last one), whether one of its scripts ran, and whether
+    the last run failed."""
+    pending: dict[str, tuple[str, dict[str, Any]]] = {}
+    loaded: str | None = None
+    ran = failed = False
+    for message in turn:
+        for call in message.tool_calls:
+            pending[call.id] = (call.name, call.arguments)
+        if message.role != "tool" or message.tool_call_id not in pending:
+            continue
+        name, arguments = pending[message.tool_call_id]
+        ok = not message.content.startswith(("error:", "blocked", "denied"))
+        if name == ACTIVATE and ok and isinstance(arguments.get("name"), str):
+            loaded, ran, failed = arguments["name"], False, False
+        elif name == RUN and arguments.get("skill") == loaded:
+            match = _RUN_LINE.match(message.content)
+            ran, failed = True, not (ok and match is not None and match.group(1) == "0")
+    return loaded, ran, failed
+
+
+def _activate_spec(names: list[str]) -> ToolSpec:
+    return ToolSpec(ACTIVATE, "", {"type": "object", "properties": {
+        "name": {"type": "string", "enum": names}}, "required": ["name"]})
+
+
+def _run_spec(skill: str, start: str, slots: list[str], words: list[str]) -> ToolSpec:
+    """`run_skill_script` of `skill` with the script `start` runs. With a usage line, the command
+    is one of those that fill its placeholders (`VALUE FROM TO`) with distinct `words`: a tiny
+    model given a free list of arguments repeats one. Otherwise (or when there would be too many
+    of those) it is `start` and up to a dozen of `words` (no word holds a quote or a backslash,
+    which would break the JSON string)."""
+    command: dict[str, Any] = {"type": "string"}
+    # A placeholder stands for a value: an option there (`md_toc.py --check`) leaves out the file.
+    values = [word for word in words if not word.startswith("-")]
+    count = math.perm(len(values), len(slots)) if len(slots) <= len(values) else 0
+    if slots and 0 < count <= _MAX_COMMANDS:
+        command["enum"] = [" ".join([start, *filled])
+                           for filled in itertools.permutations(values, len(slots))]
+    else:
+        choices = "|".join(_literal(word) for word in words)
+        arguments = f"( ({choices})){{0,{_MAX_ARGUMENTS}}}" if choices else ""
+        command["pattern"] = f"^{_literal(start)}{arguments}$"
+    return ToolSpec(RUN, "", {"type": "object", "properties": {
+        "skill": {"type": "string", "enum": [skill]}, "command": command,
+    }, "required": ["skill", "command"]})
+
+
+def _literal(text: str) -> str:
+    """`text` as a pattern matching itself, escaped only where a regex needs it: llama.cpp's
+    pattern grammar knows fewer escapes than Python's `re.escape` writes."""
+    return _REGEX_SPECIAL.sub(r"\\\1", text)
+
+
+def _split(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
+    """The commands in a SKILL.md's usage lines that start one of `scripts`: a line that is a
+    command, or the `code` spans of a line of prose."""
+    found: list[str] = []
+    for line in usage:
+        spans = re.findall(r"`([^`]+)`", line) or [line]
+        for span in spans:
+            command = span.strip()
+            if any(script in command for script in scripts) and command not in found:
+                found.append(command)
+    return found
+
+
+def _slots(commands: Sequence[str], start: str) -> list[str]:
+    """The placeholders of the first usage line of the script `start` runs
+    (`python3 scripts/convert.py VALUE FROM TO [TO ...]`: VALUE, FROM, TO), up to the first
+    optional one; none without such a line."""
+    for command in commands:
+        segment = command.rsplit("|", 1)[-1].strip()
+        if not segment.startswith(start + " "):
+            continue
+        words = _split(segment[len(start):])
+        # A usage line begins with a placeholder; an example's words (`1.5 GiB MB`) may look like one.
+        if not words or not _PLACEHOLDER.match(words[0]):
+            continue
+        slots: list[str] = []
+        for word in words:
+            if not _PLACEHOLDER.match(word):
+                break
+            if word not in slots:
+                slots.append(word)
+        return slots
+    return []
+
+
+def _invocation(command: str, script: str) -> str | None:
+    """The start of `command` up to `script` (its interpreter and path), from the last `|` on;
+    None when the script is not in it or is preceded by more than an interpreter."""
+    segment = command.rsplit("|", 1)[-1]
+    try:
+        words = shlex.split(segment)
+    except ValueError:
+        return None
+    for index, word in enumerate(words):
+        if word in (script, f"./{script}"):
+            before = words[:index]
+            if len(before) > 2 or any("/" in w or "=" in w or w.startswith("-") for w in before):
+                return None
+            return " ".join([*before, word])
+    return None

@@ -1,0 +1,238 @@
+"""Guided replies against the scripted llama.cpp server: each round's schema is the one step that
+makes sense next (pick a skill or answer; run one of its scripts; answer from the output), the
+request is the short one, and the calls the model makes in that shape are carried out."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from studio.agent.approval import AutoApprover
+from studio.agent.constrained import FORCED_MAX_TOKENS
+from studio.agent.events import Done, Event, Notice, TextDelta, ToolCallRequested, ToolFinished
+from studio.agent.execute import ToolExecutor
+from studio.agent.guided import (
+    ANSWER_MAX_TOKENS,
+    CALL_MAX_TOKENS,
+    EXAMPLE,
+    NO_SKILL,
+    Guide,
+    cut_answer,
+)
+from studio.agent.loop import Agent, AgentConfig
+from studio.agent.prompt import system_prompt
+from studio.agent.tools import SkillToolbox
+from studio.llm.openai import OpenAIClient
+from studio.llm.types import Message, ToolCall
+from studio.policy import AuditLog, Grants
+from studio.skills.library import SkillRoot, scan_root
+from tests.fakes.fixtures import OPENAI_MODEL
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import reply
+from tests.skills.helpers import frontmatter, write_skill
+
+SHIPPED = Path(__file__).resolve().parents[2] / "skills"
+HELLO_MD = frontmatter("hello", "Greets the user. Use when asked for a greeting.").replace(
+    "Body.\n", "Run it:\n\n```bash\npython3 scripts/hello.py NAME\n```\n\nfor example "
+    "`python3 scripts/hello.py Ada`.\n")
+ACTIVATE = '{"tool": "activate_skill", "arguments": {"name": "hello"}}'
+RUN = ('{"tool": "run_skill_script", "arguments": {"skill": "hello", '
+       '"command": "python3 scripts/hello.py Bo"}}')
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    write_skill(root / "skills", "hello", HELLO_MD,
+                {"scripts/hello.py": "import sys\nprint('Hello, ' + sys.argv[1] + '!')\n"})
+    write_skill(root / "skills", "notes", frontmatter("notes", "Writing rules. Use when writing."))
+    return root
+
+
+def toolbox(skills_dir: Path) -> SkillToolbox:
+    return SkillToolbox(scan_root(SkillRoot(skills_dir)).skills, skills_dir)
+
+
+def agent_for(server: FakeOpenAI, http: httpx.AsyncClient, project: Path) -> tuple[Agent, list[Message]]:
+    skills = scan_root(SkillRoot(project / "skills")).skills
+    executor = ToolExecutor(SkillToolbox(skills, project), AutoApprover(),
+                            Grants(project.parent / "grants.yaml"), AuditLog(project.parent / "a.jsonl"),
+                            home=project.parent / "home")
+    prompt, _ = system_prompt(skills)
+    config = AgentConfig(OPENAI_MODEL, guided=True, options={"max_tokens": 400})
+    return (Agent(OpenAIClient(server.url, http, idle_timeout=20.0), executor, config),
+            [Message("system", prompt), Message("user", "Greet Bo.")])
+
+
+def schema_of(body: dict[str, Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = body["response_format"]["json_schema"]["schema"]
+    return schema
+
+
+def branches(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The schema's choices by tool name ("answer" for the answer)."""
+    found = schema.get("oneOf", [schema])
+    return {b["properties"]["tool"]["enum"][0] if "tool" in b["properties"] else "answer": b
+            for b in found}
+
+
+async def test_a_guided_turn_picks_a_skill_runs_its_script_and_answers_from_the_output(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
+) -> None:
+    fake_openai.script(reply(ACTIVATE), reply(RUN), reply('{"answer": "Hello, Bo!"}'))
+    agent, messages = agent_for(fake_openai, http_client, project)
+    events: list[Event] = [event async for event in agent.run(messages)]
+    first, second, third = fake_openai.chats
+
+    # Step 1: a skill of the catalog, or none; the short prompt and the worked example.
+    step = branches(schema_of(first))
+    assert set(step) == {"activate_skill"}
+    assert step["activate_skill"]["properties"]["arguments"]["properties"]["name"]["enum"] == [
+        "hello", "notes", NO_SKILL]
+    assert first["max_tokens"] == CALL_MAX_TOKENS and first["temperature"] == 0
+    assert "tools" not in first
+    system = first["messages"][0]["content"]
+    assert "- hello: Greets the user." in system and "<available_skills>" not in system
+    shown = [(m["role"], m["content"]) for m in first["messages"][1:]]
+    assert shown == [*((m.role, m.content) for m in EXAMPLE), ("user", "Greet Bo.")]
+
+    # Step 2: a run of the loaded skill's own script is required; its usage lines were shown.
+    step = branches(schema_of(second))
+    assert set(step) == {"run_skill_script"}
+    arguments = step["run_skill_script"]["properties"]["arguments"]["properties"]
+    assert arguments["skill"]["enum"] == ["hello"]
+    # Its usage line's NAME is one of the words of the user's message.
+    assert arguments["command"]["enum"] == ["python3 scripts/hello.py Greet", "python3 scripts/hello.py Bo"]
+    assert second["messages"][-2] == {"role": "assistant", "content": ACTIVATE}
+    assert second["messages"][-1]["content"] == (
+        "Skill hello is loaded. Its script runs like this:\n"
+        "python3 scripts/hello.py NAME\npython3 scripts/hello.py Ada")
+
+    # Step 3: only an answer, with room for it, after the script's output (without the timing).
+    assert set(branches(schema_of(third))) == {"answer"}
+    assert third["max_tokens"] == ANSWER_MAX_TOKENS < 400
+    assert third["messages"][-1]["content"] == "Output of the command:\nHello, Bo!\n"
+
+    calls = [e for e in events if isinstance(e, ToolCallRequested)]
+    assert [(c.tool, c.constrained) for c in calls] == [("activate_skill", True), ("run_skill_script", True)]
+    finished = [e for e in events if isinstance(e, ToolFinished)]
+    assert [f.status for f in finished] == ["ok", "ok"]
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Hello, Bo!"
+    done = events[-1]
+    assert isinstance(done, Done) and done.reason == "answered" and done.rounds == 3
+
+
+async def test_a_guided_turn_may_answer_without_a_skill(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
+) -> None:
+    fake_openai.script(reply('{"tool": "activate_skill", "arguments": {"name": "none"}}'),
+                       reply('{"answer": "Paris."}'))
+    agent, messages = agent_for(fake_openai, http_client, project)
+    events = [event async for event in agent.run(messages)]
+    done = events[-1]
+    assert isinstance(done, Done) and done.reason == "answered" and done.text == "Paris."
+    assert not [e for e in events if isinstance(e, ToolCallRequested)]
+    assert set(branches(schema_of(fake_openai.chats[1]))) == {"answer"}
+    assert messages[-2:] == [Message("user", "Greet Bo."), Message("assistant", "Paris.")]
+
+
+def test_a_failed_run_may_be_tried_again_or_answered() -> None:
+    guide = Guide(toolbox(SHIPPED))
+    turn = [Message("user", "How many km is 26.2 miles?"),
+            Message("assistant", "", [ToolCall("1", "activate_skill", {"name": "unit-convert"})]),
+            Message("tool", "<skill_content ...>", tool_name="activate_skill", tool_call_id="1"),
+            Message("assistant", "", [ToolCall("2", "run_skill_script",
+                                               {"skill": "unit-convert", "command": "x"})]),
+            Message("tool", "exit code 2 after 0.05 s\nunknown unit", tool_name="run_skill_script",
+                    tool_call_id="2")]
+    step = guide.step(turn, None, FORCED_MAX_TOKENS)
+    assert set(branches(step.schema)) == {"run_skill_script", "answer"} and not step.require_call
+    ran = [*turn[:-1], Message("tool", "exit code 0 after 0.05 s\n26.2 mi = 42.1648 km",
+                               tool_name="run_skill_script", tool_call_id="2")]
+    step = guide.step(ran, None, FORCED_MAX_TOKENS)
+    assert set(branches(step.schema)) == {"answer"} and step.max_tokens == FORCED_MAX_TOKENS
+    # A skill that failed to load leaves the choice of a skill open.
+    failed = [*turn[:2], Message("tool", "error: no such skill", tool_name="activate_skill",
+                                 tool_call_id="1")]
+    assert set(branches(guide.step(failed, None, FORCED_MAX_TOKENS).schema)) == {"activate_skill"}
+    # Only the offered skills are choices; with none offered, only an answer is.
+    step = guide.step(turn[:1], ["unit-convert"], FORCED_MAX_TOKENS)
+    names = branches(step.schema)["activate_skill"]["properties"]["arguments"]["properties"]["name"]
+    assert names["enum"] == ["unit-convert", NO_SKILL]
+    assert set(branches(guide.step(turn[:1], [], FORCED_MAX_TOKENS).schema)) == {"answer"}
+
+
+@pytest.mark.parametrize(("skill", "invocations"), [
+    ("unit-convert", ["python3 scripts/convert.py"]),
+    ("changelog-writer", ["python3 scripts/build_changelog.py"]),
+    ("csv-profiler", ["python3 scripts/profile_csv.py"]),
+    ("commit-message-lint", []),
+])
+def test_a_skills_scripts_are_started_as_its_skill_md_starts_them(skill: str, invocations: list[str]) -> None:
+    assert Guide(toolbox(SHIPPED)).invocations(skill) == invocations
+
+
+def test_a_script_no_usage_line_shows_is_started_by_its_suffix(tmp_path: Path) -> None:
+    write_skill(tmp_path, "tool", frontmatter("tool"), {"scripts/run.sh": "echo hi\n",
+                                                         "scripts/x.py": "print(1)\n"})
+    assert Guide(toolbox(tmp_path)).invocations("tool") == ["bash scripts/run.sh", "python3 scripts/x.py"]
+
+
+def run_command(skill: str, prompt: str) -> dict[str, Any]:
+    """The `command` schema of a guided run of a shipped skill, after `prompt`."""
+    step = Guide(toolbox(SHIPPED)).step([Message("user", prompt), Message("assistant", "", [
+        ToolCall("1", "activate_skill", {"name": skill})]),
+        Message("tool", "<skill_content>", tool_name="activate_skill", tool_call_id="1")],
+        None, FORCED_MAX_TOKENS)
+    command: dict[str, Any] = branches(step.schema)["run_skill_script"]["properties"]["arguments"][
+        "properties"]["command"]
+    return command
+
+
+def test_a_usage_lines_placeholders_are_filled_with_distinct_words_of_the_users_message() -> None:
+    commands = run_command("unit-convert", 'How many "km" is 26.2 miles in the unit-convert skill?')
+    assert "python3 scripts/convert.py 26.2 miles km" in commands["enum"]
+    assert all(c.startswith("python3 scripts/convert.py ") and len(c.split()) == 5
+               for c in commands["enum"])
+    # Not the SKILL.md's example values; no word twice; not the skill's name nor stop words.
+    assert "python3 scripts/convert.py 98.6 F C" not in commands["enum"]
+    assert "python3 scripts/convert.py 26.2 26.2 km" not in commands["enum"]
+    used = {word for c in commands["enum"] for word in c.split()[2:]}
+    assert used == {"many", "km", "26.2", "miles"}
+
+
+def test_without_a_usage_line_a_run_takes_the_users_words_and_the_options() -> None:
+    pattern = run_command("changelog-writer", "Draft release 1.4.0 dated 2024-03-10 from "
+                          "assets/sample-git-log.txt.")["pattern"]
+    assert json.loads(json.dumps(pattern)) == pattern
+    assert re.fullmatch(pattern, "python3 scripts/build_changelog.py assets/sample-git-log.txt "
+                                 "--release 1.4.0 --date 2024-03-10")
+    assert re.fullmatch(pattern, "python3 scripts/build_changelog.py")
+    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py 1.4.0; rm -rf /")
+    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py 1.3.2")
+    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.pyx 1.4.0")
+    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py" + " 1.4.0" * 13)
+
+
+def test_an_answer_cut_at_the_cap_keeps_what_was_written() -> None:
+    assert cut_answer('{"answer": "26.2 mi = 42.16') == "26.2 mi = 42.16"
+    assert cut_answer('{"answer": "a\\nb \\u00') == "a\nb "
+    assert cut_answer('{"answer": "ends in \\') == "ends in "
+    assert cut_answer('{"tool": "run_skill_script", "arguments": {"sk') is None
+
+
+async def test_a_guided_answer_cut_at_the_cap_is_the_answer(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
+) -> None:
+    fake_openai.script(reply('{"answer": "Paris, the capital of Fra'))
+    agent, messages = agent_for(fake_openai, http_client, project)
+    events = [event async for event in agent.run(messages)]
+    assert any(isinstance(e, Notice) and "cut at" in e.message for e in events)
+    done = events[-1]
+    assert isinstance(done, Done) and done.reason == "answered"
+    assert done.text == "Paris, the capital of Fra"
