@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -73,6 +74,14 @@ class ToolExecutor:
         self.home = home if home is not None else Path.home()
         self.support = support if support is not None else detect()
         self.allow_network = allow_network
+
+    def for_fork(self, approver: Approver, toolbox: SkillToolbox | None = None) -> ToolExecutor:
+        """The tools of a fork: the same policy, workspace mode, grants, audit log, sandbox and
+        limits, asking `approver`, over `toolbox`'s skills (default: these)."""
+        child = copy.copy(self)
+        child.approver = approver
+        child.toolbox = toolbox if toolbox is not None else self.toolbox
+        return child
 
     def describe(self, call: ToolCall) -> str:
         args = call.arguments

@@ -19,28 +19,23 @@ from PySide6.QtCore import QObject, Signal
 from shiboken6 import isValid
 
 from studio.agent.events import (
-    ApprovalGiven,
-    ApprovalNeeded,
     Done,
     Error,
     Event,
-    Nested,
     Notice,
     TextDelta,
     ThinkingDelta,
     ToolCallRequested,
     ToolFinished,
     ToolOutput,
-    ToolStarted,
 )
-from studio.agent.fork import fork_text
+from studio.agent.records import record_for, stop_record, update_record
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.chatstore import (
     ChatInfo,
     ChatStore,
     ChatStoreError,
     StoredMessage,
-    ToolRecord,
     history,
     title_for,
 )
@@ -236,59 +231,23 @@ class ChatSession(QObject):
             self._save(StoredMessage("error", event.message))
         elif isinstance(event, ToolCallRequested):
             self._save_agent_messages(messages)
-            summary = event.summary + (" (constrained)" if event.constrained else "")
-            record = ToolRecord(event.call_id, event.tool, event.skill, summary,
-                                dict(event.arguments))
-            command = event.arguments.get("command")
-            if event.tool == "run_skill_script" and isinstance(command, str):
-                record.command = command
-            self._cards[event.call_id] = self.transcript.add_card(record)
+            self._cards[event.call_id] = self.transcript.add_card(record_for(event))
         elif isinstance(event, Done):
             self._save_agent_messages(messages)
-        elif isinstance(event, Nested):
-            self._show_fork_event(event)
         else:
             self._show_tool_event(event)
-
-    def _show_fork_event(self, nested: Nested) -> None:
-        """A fork's events go into the output of the card of the call that started it."""
-        card = self._cards.get(nested.call_id)
-        text = fork_text(nested)
-        if card is None or not text:
-            return
-        card.record.output += text
-        card.append_output(text)
 
     def _show_tool_event(self, event: Event) -> None:
         card = self._cards.get(getattr(event, "call_id", ""))
         if card is None:
             return
-        record = card.record
-        if isinstance(event, ApprovalNeeded):
-            record.status = "asking"
-            record.cwd = event.cwd
-            record.reasons = event.reasons
-            record.warnings = event.warnings
-        elif isinstance(event, ApprovalGiven):
-            record.approval = {"choice": event.choice, "by": event.by, "reason": event.reason,
-                               "scope": event.scope}
-        elif isinstance(event, ToolStarted):
-            record.status = "running"
-            record.cwd = event.cwd or record.cwd
-            record.command = event.command or record.command
-            record.sandbox = event.sandbox
-        elif isinstance(event, ToolOutput):
-            record.output += event.text
+        update_record(card.record, event)
+        if isinstance(event, ToolOutput):
             card.append_output(event.text)
             return
-        elif isinstance(event, ToolFinished):
-            record.status = event.status
-            record.result = event.result
-            record.exit_code = event.exit_code
-            record.duration = event.duration
-            record.truncated = event.truncated
-            self._save(StoredMessage("tool", record=record))
         card.show_record()
+        if isinstance(event, ToolFinished):
+            self._save(StoredMessage("tool", record=card.record))
 
     def _answer_item(self) -> AssistantItem:
         if self._answer is None:
@@ -331,12 +290,9 @@ class ChatSession(QObject):
             if item.text or item.thinking:
                 self._save(StoredMessage("assistant", item.text, item.thinking or None))
         for card in self._cards.values():
-            record = card.record
-            if not record.finished:
-                record.status = "cancelled"
-                record.result = STOPPED_RESULT
+            if stop_record(card.record, STOPPED_RESULT):
                 card.show_record()
-                self._save(StoredMessage("tool", record=record))
+                self._save(StoredMessage("tool", record=card.record))
         self.transcript.add_notice("Stopped.")
         self._save(StoredMessage("notice", "Stopped."))
 
