@@ -197,18 +197,16 @@ class ToolExecutor:
             entry = self.toolbox.entry(skill_name)
             if not isinstance(command, str) or not command.strip():
                 raise ToolError("`command` must be the command line to run")
-            if entry.read_only:
-                raise ToolError(
-                    f"skill {entry.name!r} lives in a zip archive; its scripts cannot run "
-                    "until the user unpacks it"
-                )
-            problem = command_problem(command) or self.toolbox.missing_script(entry.name, command)
+            problem = command_problem(command)
+            if problem is not None:
+                raise ToolError(problem)
+            cwd = await asyncio.to_thread(self.toolbox.script_folder, entry.name)
+            problem = self.toolbox.missing_script(entry.name, command, cwd)
             if problem is not None:
                 raise ToolError(problem)
         except ToolError as exc:
             yield ToolFinished(call.id, call.name, "error", f"error: {exc}")
             return
-        cwd = entry.directory
         workspace = self.workspace_for(cwd)
         allowed_tools = self.toolbox.load(entry.name).allowed_tools
         context = PolicyContext(
@@ -217,6 +215,9 @@ class ToolExecutor:
         )
         sandbox = (Sandbox.for_run(cwd, workspace, home=self.home, network=self.allow_network)
                    if self.support.available else None)
+        if sandbox is not None and entry.read_only and self.toolbox.unpacked is not None:
+            # The unpacked copies are shared by every run of their archives: no run may change them.
+            sandbox = sandbox.with_read_only(self.toolbox.unpacked.root)
         decision = judge(command, context, self.grants)
         log = _AuditTrail(self.audit, command, cwd, workspace, entry.name)
         log.decision(decision)

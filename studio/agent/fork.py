@@ -168,7 +168,8 @@ class SkillModes:
             notes.append(Notice(f"skill {name} asks for the model {model}, which the server does "
                                 f"not have; its fork runs on {agent.config.model}"))
             model = agent.config.model
-        toolbox = SkillToolbox(own, workspace) if own is not None else None
+        toolbox = (SkillToolbox(own, workspace, unpacked=agent.executor.toolbox.unpacked)
+                   if own is not None else None)
         executor = agent.executor.for_fork(ForkApprover(agent.executor.approver, name), toolbox)
         child = Agent(agent.client, executor, AgentConfig(
             model, think=agent.config.think, max_rounds=agent.config.max_rounds,

@@ -37,6 +37,7 @@ from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.summary import SkillSummary
+from studio.skills.unzipped import UnpackedSkills
 
 if TYPE_CHECKING:
     # The app's one HTTP client, handed through to the model clients.
@@ -101,15 +102,18 @@ class _SkillFolderExecutor(ToolExecutor):
 def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], approver: Approver,
                   grants: Grants, audit: AuditLog | None, *,
                   overrides: Mapping[str, str] | None = None, home: Path | None = None,
-                  support: Support | None = None) -> ToolExecutor:
-    """The tools for `skills`, judged in the workspace `settings` chooses."""
+                  support: Support | None = None,
+                  unpacked: UnpackedSkills | None = None) -> ToolExecutor:
+    """The tools for `skills`, judged in the workspace `settings` chooses; the scripts of zipped
+    skills run from their copies in `unpacked`."""
     workspace = (settings.workspace or Path.cwd()).resolve()
     kind = _SkillFolderExecutor if settings.workspace_mode == "skill" else ToolExecutor
     search = (SkillSearch(skills, settings.search_index)
               if settings.search_index is not None else None)
     # The author is the model, known once the session has connected (see `ChatSession._connect`).
     drafts = DraftDesk(settings.create_in, settings.model or "model")
-    toolbox = SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts)
+    toolbox = SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts,
+                           unpacked=unpacked)
     return kind(toolbox, approver, grants, audit,
                 timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
                 support=support)
@@ -133,12 +137,13 @@ class ChatSession:
                  audit: AuditLog | None, history: Sequence[Message] = (),
                  overrides: Mapping[str, str] | None = None, home: Path | None = None,
                  support: Support | None = None, agents: AgentStore | None = None,
-                 system: str = "") -> None:
+                 system: str = "", unpacked: UnpackedSkills | None = None) -> None:
         self.settings = settings
         self.agents = agents
         self.server = server
         self.executor = make_executor(settings, skills, approver, grants, audit,
-                                      overrides=overrides, home=home, support=support)
+                                      overrides=overrides, home=home, support=support,
+                                      unpacked=unpacked)
         self._skills = list(skills)
         self._keep = {*settings.keep, *(overrides or {})}
         self._system = system
@@ -226,14 +231,18 @@ class SessionFactory:
         approver: who is asked when the policy says `ask`.
         grants, audit: "always allow" grants and the log of every decision and run.
         agents: the saved agents a skill's `agent:` names (default: the config folder's).
+        unpacked: the read-only copies the scripts of zipped skills run from (default: in the
+            cache folder).
     """
 
     def __init__(self, approver: Approver, http: httpx.AsyncClient | None = None, *,
                  grants: Grants | None = None, audit: AuditLog | None = None,
                  server: ModelServer | None = None, home: Path | None = None,
-                 support: Support | None = None, agents: AgentStore | None = None) -> None:
+                 support: Support | None = None, agents: AgentStore | None = None,
+                 unpacked: UnpackedSkills | None = None) -> None:
         self.approver = approver
         self.agents = agents if agents is not None else AgentStore()
+        self.unpacked = unpacked if unpacked is not None else UnpackedSkills()
         self.server = server if server is not None else ModelServer(http)
         self.grants = grants if grants is not None else Grants()
         self.audit = audit if audit is not None else AuditLog()
@@ -246,7 +255,7 @@ class SessionFactory:
         return ChatSession(settings, skills, self.approver, server=self.server,
                            grants=self.grants, audit=self.audit, history=history,
                            overrides=overrides, home=self._home, support=self._support,
-                           agents=self.agents, system=system)
+                           agents=self.agents, system=system, unpacked=self.unpacked)
 
     async def close(self) -> None:
         """Stop the embedded engine, if one was started."""

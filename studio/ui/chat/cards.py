@@ -191,6 +191,7 @@ class ToolCard(QFrame):
             if self.fork_card is not None:
                 self.fork_card.deleteLater()
             self.fork_card = ForkCard(fork, type(self))
+            self.fork_card.header.toggled.connect(self._on_fork_header_toggled)
             self._layout.insertWidget(self._layout.indexOf(self.output), self.fork_card)
         self.fork_card.show_record()
 
@@ -200,6 +201,8 @@ class ToolCard(QFrame):
             return record.output + ("\n[output cut: only the first part was kept]"
                                     if record.truncated and record.finished else "")
         if record.finished:
+            if record.status == "ok" and self.fork_card is not None and not self.fork_card.folded:
+                return ""  # the unfolded fork ends with the same answer
             if record.tool == "run_skill_script" and record.status in ("ok", "failed"):
                 return "(no output)"
             return record.result
@@ -242,6 +245,9 @@ class ToolCard(QFrame):
         self._folded = folded
         self.output.set_max_lines(FOLD_LINES if folded else None)
         self._update_fold()
+
+    def _on_fork_header_toggled(self, _unfolded: bool) -> None:
+        self.show_record()
 
     def _on_fold_button_clicked(self) -> None:
         self.set_folded(not self._folded)

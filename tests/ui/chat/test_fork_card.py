@@ -67,13 +67,15 @@ def test_a_fork_shows_as_a_folded_card_inside_the_parents_card(
     assert fork.header.text() == f"Fork · forker · {TOOL_MODEL} · 1 tool run"
     assert fork.state.text() == "answered"
     assert card.record.status == "ok" and card.record.result == "FORK-ANSWER"
-    # The fork's lines no longer go into the parent card's output as text.
-    assert card.output.toPlainText() == "FORK-ANSWER"
+    # Folded, the card shows what went back to the model: the fork's answer.
+    assert card.output.toPlainText() == "FORK-ANSWER" and card.output.isVisibleTo(card)
     assert pane.transcript.answers()[-1].text == "Done."
 
     qtbot.mouseClick(fork.header, Qt.MouseButton.LeftButton)
     unfolded(qtbot, fork)
     assert fork.body.isVisibleTo(card)
+    # Unfolded, the fork's own text ends with the answer: the card does not repeat it.
+    assert not card.output.isVisibleTo(card)
     [read] = nested_cards(fork)
     assert read.record.tool == "read_skill_file" and read.record.status == "ok"
     assert read.title.text() == "<b>Read file</b> · demo" and "# Notes" in read.output.toPlainText()
