@@ -5,7 +5,7 @@ A command's card also says what the sandbox let it do ("writes only in ...; no n
 
 A card shows a `ToolRecord` (the chat store's record of the call); the session updates the
 record as events arrive and asks the card to show it again. A call that started a fork holds the
-fork's folded card (`forkcard.ForkCard`) under its output.
+fork's card (`forkcard.ForkCard`, folded) above its output, the answer that went back to the model.
 """
 
 from __future__ import annotations
