@@ -22,6 +22,7 @@ from studio.agent.events import (
     ToolStarted,
     ToolStatus,
 )
+from studio.agent.offload import off_loop
 from studio.agent.run import (
     DEFAULT_OUTPUT_CAP,
     DEFAULT_TIMEOUT,
@@ -200,7 +201,9 @@ class ToolExecutor:
             problem = command_problem(command)
             if problem is not None:
                 raise ToolError(problem)
-            cwd = await asyncio.to_thread(self.toolbox.script_folder, entry.name)
+            # A zipped skill may have to be unpacked first.
+            cwd = (await off_loop(self.toolbox.script_folder, entry.name) if entry.read_only
+                   else entry.directory)
             problem = self.toolbox.missing_script(entry.name, command, cwd)
             if problem is not None:
                 raise ToolError(problem)

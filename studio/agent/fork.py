@@ -16,7 +16,6 @@ they show inside the parent's tool card, and the approvals it asks for name it
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -37,6 +36,7 @@ from studio.agent.events import (
     ToolStatus,
 )
 from studio.agent.loop import Agent, AgentConfig
+from studio.agent.offload import off_loop
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError
 from studio.llm.errors import LLMError
@@ -209,7 +209,7 @@ async def _agent_skills(named: AgentSpec | None, workspace: Path) -> list[SkillS
     if named is None or not named.skills:
         return None
     paths = [workspace / Path(path).expanduser() for path in named.skills]
-    collected = await asyncio.to_thread(collect, paths)
+    collected = await off_loop(collect, paths)
     if collected.problems:
         raise AgentError(f"the agent {named.name!r} names skills that cannot be read: "
                          + "; ".join(collected.problems) + ". Fix its skills, or save it again")
