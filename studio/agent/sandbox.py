@@ -92,14 +92,19 @@ class Sandbox:
         """The same sandbox with `folder`, and all inside it, read-only."""
         folder = folder.resolve()
         writable = tuple(place for place in self.writable if not place.is_relative_to(folder))
-        return replace(self, writable=writable, read_only=(*self.read_only, folder))
+        # Like a writable folder, one that does not exist has nothing to protect and cannot be bound.
+        read_only = (*self.read_only, folder) if folder.is_dir() else self.read_only
+        return replace(self, writable=writable, read_only=read_only)
 
     @property
     def guarded(self) -> tuple[Path, ...]:
-        """The read-only folders that lie inside a writable one (the others are read-only
-        anyway)."""
+        """The read-only folders that need a mount of their own: those inside a writable folder
+        (else they could be written) or inside the hidden home (else they could not be read);
+        elsewhere the file system is read-only anyway."""
+        home = self.hidden_home
         return tuple(folder for folder in self.read_only
-                     if any(folder.is_relative_to(place) for place in self.writable))
+                     if any(folder.is_relative_to(place) for place in self.writable)
+                     or (home is not None and folder.is_relative_to(home)))
 
     def describe(self) -> str:
         """What it allows, in words: "writes only in A and B; no network; private /tmp; ..."."""
@@ -174,7 +179,7 @@ def sandbox_exec_profile(sandbox: Sandbox) -> str:
     home = sandbox.hidden_home
     if home is not None:
         lines.append(f"(deny file-read* (subpath {_quote(home)}))")
-        for folder in (*sandbox.tools, *sandbox.writable):
+        for folder in (*sandbox.tools, *sandbox.writable, *sandbox.guarded):
             if folder.is_relative_to(home):
                 lines.append(f"(allow file-read* (subpath {_quote(folder)}))")
     lines.append("(allow file-write* (literal \"/dev/null\") (literal \"/dev/tty\")")

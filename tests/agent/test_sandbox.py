@@ -332,3 +332,18 @@ async def test_nothing_is_written_in_a_read_only_folder_of_the_workspace(tmp_pat
                                output_cap=10_000, sandbox=box)
     assert "Read-only file system" in result.output and result.exit_code == 0
     assert not (guarded / "x").exists() and (tmp_path / "y").exists()
+
+
+def test_a_read_only_folder_inside_the_hidden_home_stays_readable(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    copies = home / ".cache" / "unzipped"
+    skill = copies / "abc" / "demo"
+    skill.mkdir(parents=True)
+    box = Sandbox.for_run(skill, home=home).with_read_only(copies)
+    assert box.writable == () and box.guarded == (copies,)
+    argv = bwrap_argv(box, skill)
+    assert argv.index(str(home)) < argv.index(str(copies))
+    assert argv[argv.index(str(copies)) - 1] == "--ro-bind"
+    profile = sandbox_exec_profile(box).splitlines()
+    assert f'(allow file-read* (subpath "{copies}"))' in profile
+    assert Sandbox.for_run(skill).with_read_only(tmp_path / "missing").read_only == ()
