@@ -128,11 +128,13 @@ def test_stop_stops_the_fork_and_kills_its_command(
     task = pane.send("fork and sleep")
     assert task is not None
     open_dialog(qtbot, ApprovalDialog).once_button.click()
+    marker = chat_skills / "demo" / "pgid.txt"
+    qtbot.waitUntil(lambda: marker.exists() and marker.read_text().strip() != "", timeout=10000)
     folder = (chat_skills / "demo").resolve()
     qtbot.waitUntil(lambda: len(processes_in(folder)) >= 2, timeout=10000)
-    pane.stop_button.click()
-    qtbot.waitUntil(task.done, timeout=5000)
-    qtbot.waitUntil(lambda: processes_in(folder) == [], timeout=3000)
+    qtbot.keyClick(pane.input, Qt.Key.Key_Escape)
+    qtbot.waitUntil(task.done, timeout=15000)
+    qtbot.waitUntil(lambda: processes_in(folder) == [], timeout=5000)
     [card] = pane.transcript.cards()
     fork = unfolded(qtbot, fork_card(card))
     [ran] = nested_cards(fork)
