@@ -93,6 +93,7 @@ class ToolRecord:
         output: what the command printed, as it streamed (empty for the skill tools).
         result: the text the model was given.
         sandbox: what the sandbox let the command do, or that there was none.
+        fork: the sub-conversation, when the call started a fork (a `context: fork` skill).
     """
 
     call_id: str
@@ -112,6 +113,7 @@ class ToolRecord:
     duration: float | None = None
     truncated: bool = False
     sandbox: str | None = None
+    fork: ForkRecord | None = None
 
     @property
     def finished(self) -> bool:
@@ -125,12 +127,14 @@ class ToolRecord:
             "warnings": list(self.warnings), "approval": self.approval, "output": self.output,
             "result": self.result, "exit_code": self.exit_code, "duration": self.duration,
             "truncated": self.truncated, "sandbox": self.sandbox,
+            "fork": self.fork.to_json() if self.fork is not None else None,
         }  # fmt: skip
 
     @classmethod
-    def from_json(cls, data: object) -> ToolRecord | None:
-        """The record a stored object holds; None when it is not one (a damaged row)."""
-        if not isinstance(data, dict):
+    def from_json(cls, data: object, depth: int = 0) -> ToolRecord | None:
+        """The record a stored object holds; None when it is not one (a damaged row). `depth`
+        counts the forks it is nested in; deeper than forks can go, it is damage too."""
+        if not isinstance(data, dict) or depth > MAX_FORK_DEPTH:
             return None
         call_id, tool = data.get("call_id"), data.get("tool")
         if not isinstance(call_id, str) or not isinstance(tool, str):
@@ -157,7 +161,74 @@ class ToolRecord:
             float(duration) if isinstance(duration, int | float) and not isinstance(duration, bool) else None,
             data.get("truncated") is True,
             _text_or_none(data.get("sandbox")),
+            ForkRecord.from_json(data.get("fork"), depth + 1),
         )
+
+
+# Far deeper than the agent lets forks nest (`studio.agent.fork.FORK_DEPTH_LIMIT`).
+MAX_FORK_DEPTH = 16
+ForkNoteKind = Literal["text", "notice", "error"]
+
+
+@dataclass(slots=True)
+class ForkNote:
+    """A part of a fork's sub-conversation that is not a tool call: text of its answer, a notice
+    or an error."""
+
+    kind: ForkNoteKind
+    text: str
+
+
+@dataclass(slots=True)
+class ForkRecord:
+    """The sub-conversation of a fork, as its nested card shows it.
+
+    Attributes:
+        skill, context, model, agent: the skill that forked, its `context`, the model the fork
+            ran on and the saved agent it ran as (None: none).
+        items: what the fork said and did, in order; a `ToolRecord`'s own `fork` holds a fork of
+            this fork.
+        status: "running" until the fork ends, then how it ended ("answered", "error",
+            "cancelled", ...).
+    """
+
+    skill: str
+    context: str
+    model: str
+    agent: str | None = None
+    items: list[ForkNote | ToolRecord] = field(default_factory=list)
+    status: str = "running"
+
+    @property
+    def tool_runs(self) -> int:
+        return sum(isinstance(item, ToolRecord) for item in self.items)
+
+    def call(self, call_id: str) -> ToolRecord | None:
+        """The fork's tool call `call_id` (the latest, should a model reuse an id)."""
+        return next((item for item in reversed(self.items)
+                     if isinstance(item, ToolRecord) and item.call_id == call_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        items = [item.to_json() if isinstance(item, ToolRecord)
+                 else {"kind": item.kind, "text": item.text} for item in self.items]
+        return {"skill": self.skill, "context": self.context, "model": self.model,
+                "agent": self.agent, "status": self.status, "items": items}
+
+    @classmethod
+    def from_json(cls, data: object, depth: int = 1) -> ForkRecord | None:
+        if not isinstance(data, dict) or depth > MAX_FORK_DEPTH:
+            return None
+        items: list[ForkNote | ToolRecord] = []
+        raw = data.get("items")
+        for item in raw if isinstance(raw, list) else []:
+            if isinstance(item, dict) and item.get("kind") in ("text", "notice", "error"):
+                items.append(ForkNote(item["kind"], _text(item.get("text"))))
+                continue
+            record = ToolRecord.from_json(item, depth)
+            if record is not None:
+                items.append(record)
+        return cls(_text(data.get("skill")), _text(data.get("context")), _text(data.get("model")),
+                   _text_or_none(data.get("agent")), items, _text(data.get("status")) or "error")
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,7 +563,24 @@ def _export_record(record: ToolRecord) -> list[str]:
     if record.duration is not None:
         outcome += f", {record.duration:.2f} s"
     lines += [outcome, ""]
+    if record.fork is not None:
+        lines += [f"> {line}".rstrip() for line in _export_fork(record.fork)] + [""]
     shown = record.output if record.output else record.result
     if shown.strip():
         lines += [_fence(shown), ""]
     return lines
+
+
+def _export_fork(fork: ForkRecord) -> list[str]:
+    """A fork's sub-conversation, to be quoted under the card of the call that started it."""
+    agent = f" as the agent `{fork.agent}`" if fork.agent else ""
+    lines = [f"**Fork** of skill `{fork.skill}` ({fork.context}) on `{fork.model}`{agent}: "
+             f"{fork.status}, {fork.tool_runs} tool run{'' if fork.tool_runs == 1 else 's'}", ""]
+    for item in fork.items:
+        if isinstance(item, ToolRecord):
+            lines += _export_record(item)
+        elif item.kind == "text":
+            lines += [item.text.strip(), ""]
+        else:
+            lines += [f"**{item.kind.capitalize()}:** {item.text}", ""]
+    return lines[:-1]

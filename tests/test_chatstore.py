@@ -17,6 +17,8 @@ from studio.chatstore import (
     SCHEMA_VERSION,
     ChatStore,
     ChatStoreError,
+    ForkNote,
+    ForkRecord,
     StoredMessage,
     ToolRecord,
     export_markdown,
@@ -212,3 +214,52 @@ def test_a_killed_writer_loses_nothing_it_committed(tmp_path: Path) -> None:
     assert chat.title == "kept"
     assert [m.content for m in store.messages(chat.id)] == ["message 0", "message 1", "message 2"]
     store.close()
+
+
+def _forked() -> ToolRecord:
+    inner = ToolRecord("d1", "activate_skill", "inner", "load skill inner", status="error",
+                       result="error: the limit is 3")
+    deeper = ForkRecord("inner", "fork", "m:1", items=[ForkNote("text", "deep"), inner],
+                        status="answered")
+    middle = ToolRecord("c2", "activate_skill", "inner", "load skill inner", status="ok",
+                        result="deep", fork=deeper)
+    fork = ForkRecord("outer", "fork_with_context", "m:2", "helper", status="answered",
+                      items=[ForkNote("notice", "note"), _card("c3", status="ok", output="x\n"),
+                             middle, ForkNote("text", "The answer."), ForkNote("error", "oops")])
+    return ToolRecord("c1", "activate_skill", "outer", "load skill outer", status="ok",
+                      result="The answer.", fork=fork)
+
+
+def test_a_card_keeps_its_fork_and_the_forks_of_that_fork(tmp_path: Path) -> None:
+    store = ChatStore(tmp_path / "c.sqlite")
+    chat = store.create_chat()
+    store.append(chat.id, StoredMessage("tool", record=_forked()))
+    [again] = ChatStore(tmp_path / "c.sqlite").messages(chat.id)
+    assert again.record == _forked()
+    assert again.record.fork is not None and again.record.fork.tool_runs == 2
+    store.close()
+
+
+def test_a_damaged_fork_keeps_what_can_be_read() -> None:
+    data = _forked().to_json()
+    data["fork"]["items"] += [{"kind": "shout", "text": 1}, "junk", {"call_id": 3}]
+    data["fork"]["items"][2]["fork"] = "not a fork"
+    record = ToolRecord.from_json(data)
+    assert record is not None and record.fork is not None
+    assert len(record.fork.items) == 5
+    assert record.fork.items[2].fork is None  # type: ignore[union-attr]
+    deep: dict[str, object] = {"call_id": "c", "tool": "activate_skill"}
+    for _ in range(100):
+        deep = {"call_id": "c", "tool": "activate_skill",
+                "fork": {"skill": "s", "context": "fork", "model": "m", "items": [deep]}}
+    assert ToolRecord.from_json(deep) is not None
+
+
+def test_export_quotes_a_forks_conversation_under_its_card(tmp_path: Path) -> None:
+    chat = ChatStore(tmp_path / "c.sqlite").create_chat(title="Forks")
+    text = export_markdown(chat, [StoredMessage("tool", record=_forked())])
+    assert ("> **Fork** of skill `outer` (fork_with_context) on `m:2` as the agent `helper`: "
+            "answered, 2 tool runs") in text
+    assert "> The answer." in text and "> **Error:** oops" in text
+    assert "> > **Fork** of skill `inner` (fork) on `m:1`: answered, 1 tool run" in text
+    assert "> > - error" in text

@@ -3,7 +3,7 @@ need no window (automatic, deny-all, and nobody-there)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -22,6 +22,7 @@ class ApprovalRequest:
         network_choice: whether "Allow network for this run" is offered (the sandbox would
             otherwise cut the network off).
         preview: for a skill the model drafted, the new skill's files or a diff of the change.
+        forks: the skills whose forks asked, outermost first; empty when the chat itself asks.
     """
 
     tool: str
@@ -35,6 +36,7 @@ class ApprovalRequest:
     sandbox: str = ""
     network_choice: bool = False
     preview: str = ""
+    forks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,18 @@ class Approval:
 
 class Approver(Protocol):
     async def approve(self, request: ApprovalRequest) -> Approval: ...
+
+
+class ForkApprover:
+    """Asks `approver` on behalf of the fork running `skill`, so that the question says where it
+    comes from (a fork of a fork adds its skill after this one's)."""
+
+    def __init__(self, approver: Approver, skill: str) -> None:
+        self.approver = approver
+        self.skill = skill
+
+    async def approve(self, request: ApprovalRequest) -> Approval:
+        return await self.approver.approve(replace(request, forks=(self.skill, *request.forks)))
 
 
 class AutoApprover:

@@ -126,6 +126,20 @@ class Done:
 
 
 @dataclass(frozen=True, slots=True)
+class ForkStarted:
+    """The call `call_id` started a fork: a sub-agent running the skill `skill` (`context` is
+    "fork" or "fork_with_context") on `model`, as the saved agent `agent` when the skill names
+    one. The fork's own events follow, each wrapped in `Nested` with this `call_id`."""
+
+    call_id: str
+    skill: str
+    context: str
+    model: str
+    agent: str | None = None
+    kind: Literal["fork_started"] = "fork_started"
+
+
+@dataclass(frozen=True, slots=True)
 class Nested:
     """An event of a fork: a sub-agent running a `context: fork` skill inside the parent's
     `activate_skill` call `call_id`. `depth` is 1 for a fork of the chat, 2 for a fork of that
@@ -139,7 +153,7 @@ class Nested:
 
 Event = (
     TextDelta | ThinkingDelta | Notice | ToolCallRequested | ApprovalNeeded | ApprovalGiven
-    | ToolStarted | ToolOutput | ToolFinished | Error | Done | Nested
+    | ToolStarted | ToolOutput | ToolFinished | Error | Done | ForkStarted | Nested
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -21,6 +22,7 @@ from studio.agent.events import (
     ToolStarted,
     ToolStatus,
 )
+from studio.agent.offload import off_loop
 from studio.agent.run import (
     DEFAULT_OUTPUT_CAP,
     DEFAULT_TIMEOUT,
@@ -73,6 +75,14 @@ class ToolExecutor:
         self.home = home if home is not None else Path.home()
         self.support = support if support is not None else detect()
         self.allow_network = allow_network
+
+    def for_fork(self, approver: Approver, toolbox: SkillToolbox | None = None) -> ToolExecutor:
+        """The tools of a fork: the same policy, workspace mode, grants, audit log, sandbox and
+        limits, asking `approver`, over `toolbox`'s skills (default: these)."""
+        child = copy.copy(self)
+        child.approver = approver
+        child.toolbox = toolbox if toolbox is not None else self.toolbox
+        return child
 
     def describe(self, call: ToolCall) -> str:
         args = call.arguments
@@ -190,18 +200,18 @@ class ToolExecutor:
             entry = self.toolbox.entry(skill_name)
             if not isinstance(command, str) or not command.strip():
                 raise ToolError("`command` must be the command line to run")
-            if entry.read_only:
-                raise ToolError(
-                    f"skill {entry.name!r} lives in a zip archive; its scripts cannot run "
-                    "until the user unpacks it"
-                )
-            problem = command_problem(command) or self.toolbox.missing_script(entry.name, command)
+            problem = command_problem(command)
+            if problem is not None:
+                raise ToolError(problem)
+            # A zipped skill may have to be unpacked first.
+            cwd = (await off_loop(self.toolbox.script_folder, entry.name) if entry.read_only
+                   else entry.directory)
+            problem = self.toolbox.missing_script(entry.name, command, cwd)
             if problem is not None:
                 raise ToolError(problem)
         except ToolError as exc:
             yield ToolFinished(call.id, call.name, "error", f"error: {exc}")
             return
-        cwd = entry.directory
         workspace = self.workspace_for(cwd)
         allowed_tools = self.toolbox.load(entry.name).allowed_tools
         context = PolicyContext(
@@ -210,6 +220,9 @@ class ToolExecutor:
         )
         sandbox = (Sandbox.for_run(cwd, workspace, home=self.home, network=self.allow_network)
                    if self.support.available else None)
+        if sandbox is not None and entry.read_only and self.toolbox.unpacked is not None:
+            # The unpacked copies are shared by every run of their archives: no run may change them.
+            sandbox = sandbox.with_read_only(self.toolbox.unpacked.root)
         decision = judge(command, context, self.grants)
         log = _AuditTrail(self.audit, command, cwd, workspace, entry.name)
         log.decision(decision)

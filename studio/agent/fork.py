@@ -6,10 +6,12 @@
   skill's content and the task the parent gave (`activate_skill`'s `task`); it has the same tools,
   policy and approver, and its final answer is the tool's result. `fork_with_context` starts the
   sub-agent from a copy of the conversation so far instead.
-- `agent: NAME`: the fork runs as that saved agent (its model, system text and parameters).
+- `agent: NAME`: the fork runs as that saved agent: its model, system text and parameters, and,
+  when it names skills, only those (in its catalog and its tools).
 
-The fork's events reach the chat wrapped in `Nested`, so they show inside the parent's tool card;
-cancelling the parent's turn closes the fork's stream and tools with it.
+A fork announces itself with `ForkStarted`; its events then reach the chat wrapped in `Nested`, so
+they show inside the parent's tool card, and the approvals it asks for name it
+(`ApprovalRequest.forks`). Cancelling the parent's turn closes the fork's stream and tools with it.
 """
 
 from __future__ import annotations
@@ -18,26 +20,30 @@ import contextlib
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import cast
 
 from studio.agent.agents import AgentError, AgentSpec, AgentStore
+from studio.agent.approval import ForkApprover
 from studio.agent.events import (
     Done,
-    Error,
     Event,
+    ForkStarted,
     Nested,
     Notice,
-    TextDelta,
-    ToolCallRequested,
     ToolFinished,
     ToolStarted,
     ToolStatus,
 )
 from studio.agent.loop import Agent, AgentConfig
-from studio.agent.tools import ACTIVATE, ToolError
+from studio.agent.offload import off_loop
+from studio.agent.prompt import system_prompt
+from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError
 from studio.llm.errors import LLMError
 from studio.llm.types import Message, ToolCall
 from studio.skills.clients import FORK_MODES
+from studio.skills.summary import SkillSummary
+from studio.skills.targets import collect
 
 FORK_DEPTH_LIMIT = 3
 
@@ -151,6 +157,8 @@ class SkillModes:
         try:
             content = agent.executor.toolbox.activate(name)
             named = self._named_agent(mode.agent)
+            workspace = agent.executor.toolbox.workspace
+            own = await _agent_skills(named, workspace)
         except (ToolError, OSError, AgentError) as exc:
             yield finished("error", f"error: {exc}")
             return
@@ -160,14 +168,22 @@ class SkillModes:
             notes.append(Notice(f"skill {name} asks for the model {model}, which the server does "
                                 f"not have; its fork runs on {agent.config.model}"))
             model = agent.config.model
-        child = Agent(agent.client, agent.executor, AgentConfig(
+        toolbox = (SkillToolbox(own, workspace, unpacked=agent.executor.toolbox.unpacked)
+                   if own is not None else None)
+        executor = agent.executor.for_fork(ForkApprover(agent.executor.approver, name), toolbox)
+        child = Agent(agent.client, executor, AgentConfig(
             model, think=agent.config.think, max_rounds=agent.config.max_rounds,
             options={**agent.config.options, **(dict(named.parameters) if named else {})},
         ), SkillModes(self.agents, self.depth + 1, self.limit))
-        conversation = _fork_messages(content, call, mode, messages,
-                                      named.system if named is not None else "")
-        notes.append(Notice(f"skill {name} runs in a fork ({mode.context}) on {model}"
-                            + (f" as the agent {named.name}" if named is not None else "")))
+        if model == agent.config.model:
+            child.context_length = agent.context_length
+        system = named.system if named is not None else ""
+        if own is not None:
+            catalog, _skipped = system_prompt(own)
+            system = f"{system}\n\n{catalog}" if system else catalog
+        conversation = _fork_messages(content, call, mode, messages, system)
+        yield ForkStarted(call.id, name, mode.context or "fork", model,
+                          named.name if named is not None else None)
         for note in notes:
             yield Nested(call.id, self.depth + 1, note)
         done: Done | None = None
@@ -184,6 +200,23 @@ class SkillModes:
         partial = f" Its last words: {done.text}" if done is not None and done.text else ""
         yield finished("error", f"error: the fork running skill {name!r} stopped without an "
                                 f"answer ({reason}).{partial}")
+
+
+async def _agent_skills(named: AgentSpec | None, workspace: Path) -> list[SkillSummary] | None:
+    """A named agent's own skills (relative paths are the workspace's), or None when it names
+    none and the fork keeps the chat's. A path that cannot be read, or no skill
+    that loads, is an AgentError: the fork would not be the agent that was saved."""
+    if named is None or not named.skills:
+        return None
+    paths = [workspace / Path(path).expanduser() for path in named.skills]
+    collected = await off_loop(collect, paths)
+    if collected.problems:
+        raise AgentError(f"the agent {named.name!r} names skills that cannot be read: "
+                         + "; ".join(collected.problems) + ". Fix its skills, or save it again")
+    if not any(summary.loadable for summary in collected.skills):
+        raise AgentError(f"the agent {named.name!r} has no skill that loads (its skills: "
+                         f"{', '.join(named.skills)}); fix them, or save it again")
+    return collected.skills
 
 
 def _fork_messages(content: str, call: ToolCall, mode: RunMode, messages: list[Message],
@@ -207,25 +240,3 @@ def _fork_messages(content: str, call: ToolCall, mode: RunMode, messages: list[M
             copied = [m for m in copied if m.role != "system"]
         start += copied
     return [*start, Message("user", prompt)]
-
-
-def fork_text(nested: Nested) -> str:
-    """What a fork's event adds to the text of the parent's tool card: the fork's answer as it
-    streams, and a line for each of its calls, their outcomes, notices and errors (deeper forks
-    indented); nothing for the rest."""
-    event: Event = nested
-    depth = 0
-    while isinstance(event, Nested):
-        event, depth = event.event, depth + 1
-    indent = "  " * (depth - 1)
-    if isinstance(event, TextDelta):
-        return event.text
-    if isinstance(event, ToolCallRequested):
-        return f"\n{indent}→ {event.tool}: {event.summary}\n"
-    if isinstance(event, ToolFinished):
-        return f"{indent}  {event.status}\n"
-    if isinstance(event, Notice):
-        return f"{indent}{event.message}\n"
-    if isinstance(event, Error):
-        return f"{indent}error: {event.message}\n"
-    return ""

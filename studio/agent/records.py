@@ -1,34 +1,52 @@
-"""A tool call's record (`studio.chatstore.ToolRecord`, what its card shows) as the session's
-events arrive: the chat pane and the transcript of an eval run follow the same events the same
-way."""
+"""How a turn's events become the records its tool cards show (`studio.chatstore.ToolRecord`),
+forks included: the chat pane applies each event here and only redraws, so what a card says is
+decided once, in the core, for every front end that shows cards.
+
+A fork's events arrive wrapped in `Nested` under the call that started it; a fork of a fork is
+wrapped once more, under its own call inside the first fork, and so on down.
+"""
 
 from __future__ import annotations
 
 from studio.agent.events import (
     ApprovalGiven,
     ApprovalNeeded,
+    Done,
+    Error,
     Event,
+    ForkStarted,
+    Nested,
+    Notice,
+    TextDelta,
     ToolCallRequested,
     ToolFinished,
     ToolOutput,
     ToolStarted,
 )
-from studio.chatstore import ToolRecord
+from studio.agent.tools import RUN
+from studio.chatstore import ForkNote, ForkNoteKind, ForkRecord, ToolRecord
 
 
-def new_record(event: ToolCallRequested) -> ToolRecord:
+def record_for(event: ToolCallRequested) -> ToolRecord:
     """The record of a call the model just asked for."""
     summary = event.summary + (" (constrained)" if event.constrained else "")
     record = ToolRecord(event.call_id, event.tool, event.skill, summary, dict(event.arguments))
     command = event.arguments.get("command")
-    if event.tool == "run_skill_script" and isinstance(command, str):
+    if event.tool == RUN and isinstance(command, str):
         record.command = command
     return record
 
 
-def apply_event(record: ToolRecord, event: Event) -> None:
-    """Update `record` with an event of its call (approval asked and given, start, output, end)."""
-    if isinstance(event, ApprovalNeeded):
+def update_record(record: ToolRecord, event: Event) -> None:
+    """Apply one event of `record`'s call: approval, start, output, end, the fork it started, or
+    (`Nested`) an event of that fork. Events for nothing the record holds are ignored: a card
+    never breaks a turn."""
+    if isinstance(event, Nested):
+        if record.fork is not None:
+            _update_fork(record.fork, event.event)
+    elif isinstance(event, ForkStarted):
+        record.fork = ForkRecord(event.skill, event.context, event.model, event.agent)
+    elif isinstance(event, ApprovalNeeded):
         record.status = "asking"
         record.cwd = event.cwd
         record.reasons = event.reasons
@@ -49,3 +67,46 @@ def apply_event(record: ToolRecord, event: Event) -> None:
         record.exit_code = event.exit_code
         record.duration = event.duration
         record.truncated = event.truncated
+
+
+def _update_fork(fork: ForkRecord, event: Event) -> None:
+    if isinstance(event, TextDelta):
+        _add_note(fork, "text", event.text)
+    elif isinstance(event, Notice):
+        _add_note(fork, "notice", event.message)
+    elif isinstance(event, Error):
+        _add_note(fork, "error", event.message)
+    elif isinstance(event, Done):
+        fork.status = event.reason
+    elif isinstance(event, ToolCallRequested):
+        fork.items.append(record_for(event))
+    elif isinstance(event, Nested | ForkStarted | ApprovalNeeded | ApprovalGiven | ToolStarted
+                    | ToolOutput | ToolFinished):
+        record = fork.call(event.call_id)
+        if record is not None:
+            update_record(record, event)
+
+
+def _add_note(fork: ForkRecord, kind: ForkNoteKind, text: str) -> None:
+    last = fork.items[-1] if fork.items else None
+    if kind == "text" and isinstance(last, ForkNote) and last.kind == "text":
+        last.text += text
+    else:
+        fork.items.append(ForkNote(kind, text))
+
+
+def stop_record(record: ToolRecord, result: str) -> bool:
+    """Mark what of `record` had not finished as stopped (the user stopped the chat), its fork's
+    calls and forks too. Returns whether the record itself was still unfinished."""
+    fork = record.fork
+    if fork is not None:
+        if fork.status == "running":
+            fork.status = "cancelled"
+        for item in fork.items:
+            if isinstance(item, ToolRecord):
+                stop_record(item, result)
+    if record.finished:
+        return False
+    record.status = "cancelled"
+    record.result = result
+    return True

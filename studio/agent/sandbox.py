@@ -60,12 +60,15 @@ class Sandbox:
         network: whether it may use the network (off unless the approval granted it).
         tools: folders inside the hidden home that stay readable, so programs installed there
             (pyenv, nvm, a virtual environment) still run; see `toolchain_folders`.
+        read_only: folders that stay read-only even inside a writable one (the unpacked copies
+            of zipped skills).
     """
 
     writable: tuple[Path, ...]
     home: Path | None = None
     network: bool = False
     tools: tuple[Path, ...] = ()
+    read_only: tuple[Path, ...] = ()
 
     @classmethod
     def for_run(cls, *folders: Path, home: Path | None = None, network: bool = False) -> Sandbox:
@@ -85,6 +88,24 @@ class Sandbox:
     def with_network(self, network: bool) -> Sandbox:
         return replace(self, network=network)
 
+    def with_read_only(self, folder: Path) -> Sandbox:
+        """The same sandbox with `folder`, and all inside it, read-only."""
+        folder = folder.resolve()
+        writable = tuple(place for place in self.writable if not place.is_relative_to(folder))
+        # Like a writable folder, one that does not exist has nothing to protect and cannot be bound.
+        read_only = (*self.read_only, folder) if folder.is_dir() else self.read_only
+        return replace(self, writable=writable, read_only=read_only)
+
+    @property
+    def guarded(self) -> tuple[Path, ...]:
+        """The read-only folders that need a mount of their own: those inside a writable folder
+        (else they could be written) or inside the hidden home (else they could not be read);
+        elsewhere the file system is read-only anyway."""
+        home = self.hidden_home
+        return tuple(folder for folder in self.read_only
+                     if any(folder.is_relative_to(place) for place in self.writable)
+                     or (home is not None and folder.is_relative_to(home)))
+
     def describe(self) -> str:
         """What it allows, in words: "writes only in A and B; no network; private /tmp; ..."."""
         places = " and ".join(str(folder) for folder in self.writable) or "no folder"
@@ -93,6 +114,7 @@ class Sandbox:
             parts.append("private /tmp")
         if self.hidden_home is not None:
             parts.append("home folder hidden")
+        parts += [f"{folder} read-only" for folder in self.guarded]
         return "; ".join(parts)
 
     @property
@@ -129,6 +151,8 @@ def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap") -> list[str]:
             argv += ["--ro-bind", str(folder), str(folder)]
     for folder in sandbox.writable:
         argv += ["--bind", str(folder), str(folder)]
+    for folder in sandbox.guarded:
+        argv += ["--ro-bind", str(folder), str(folder)]
     argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts"]
     if not sandbox.network:
         argv.append("--unshare-net")
@@ -155,13 +179,15 @@ def sandbox_exec_profile(sandbox: Sandbox) -> str:
     home = sandbox.hidden_home
     if home is not None:
         lines.append(f"(deny file-read* (subpath {_quote(home)}))")
-        for folder in (*sandbox.tools, *sandbox.writable):
+        for folder in (*sandbox.tools, *sandbox.writable, *sandbox.guarded):
             if folder.is_relative_to(home):
                 lines.append(f"(allow file-read* (subpath {_quote(folder)}))")
     lines.append("(allow file-write* (literal \"/dev/null\") (literal \"/dev/tty\")")
     for folder in sandbox.writable:
         lines.append(f"    (subpath {_quote(folder)})")
     lines.append("    (subpath (param \"TMPDIR\")))")
+    # Seatbelt lets the last matching rule win.
+    lines += [f"(deny file-write* (subpath {_quote(folder)}))" for folder in sandbox.guarded]
     if sandbox.network:
         lines.append("(allow network*)")
     return "\n".join(lines) + "\n"

@@ -38,6 +38,7 @@ from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.summary import SkillSummary
+from studio.skills.unzipped import UnpackedSkills
 
 if TYPE_CHECKING:
     # The app's one HTTP client, handed through to the model clients.
@@ -125,26 +126,30 @@ class _SkillFolderExecutor(ToolExecutor):
 
 def make_toolbox(settings: SessionSettings, skills: Sequence[SkillSummary],
                  overrides: Mapping[str, str] | None = None, *,
-                 choose_folder: FolderChooser | None = None) -> SkillToolbox:
-    """The tools a session with `settings` offers over `skills`, described as the model sees them."""
+                 choose_folder: FolderChooser | None = None,
+                 unpacked: UnpackedSkills | None = None) -> SkillToolbox:
+    """The tools a session with `settings` offers over `skills`, described as the model sees them;
+    the scripts of zipped skills run from their copies in `unpacked`."""
     workspace = (settings.workspace or Path.cwd()).resolve()
     search = (SkillSearch(skills, settings.search_index)
               if settings.search_index is not None else None)
     # The author is the model, known once the session has connected (see `ChatSession._connect`).
     drafts = DraftDesk(settings.create_in, settings.model or "model", choose_folder=choose_folder)
     return SkillToolbox(skills, workspace, overrides, search=search, drafts=drafts,
-                        descriptions=settings.tool_descriptions)
+                        descriptions=settings.tool_descriptions, unpacked=unpacked)
 
 
 def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], approver: Approver,
                   grants: Grants, audit: AuditLog | None, *,
                   overrides: Mapping[str, str] | None = None, home: Path | None = None,
                   support: Support | None = None,
-                  choose_folder: FolderChooser | None = None) -> ToolExecutor:
+                  choose_folder: FolderChooser | None = None,
+                  unpacked: UnpackedSkills | None = None) -> ToolExecutor:
     """The tools for `skills`, judged in the workspace `settings` chooses. `choose_folder` asks
     where new skills go when `settings.create_in` does not say."""
     kind = _SkillFolderExecutor if settings.workspace_mode == "skill" else ToolExecutor
-    toolbox = make_toolbox(settings, skills, overrides, choose_folder=choose_folder)
+    toolbox = make_toolbox(settings, skills, overrides, choose_folder=choose_folder,
+                           unpacked=unpacked)
     return kind(toolbox, approver, grants, audit,
                 timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
                 support=support)
@@ -168,13 +173,14 @@ class ChatSession:
                  audit: AuditLog | None, history: Sequence[Message] = (),
                  overrides: Mapping[str, str] | None = None, home: Path | None = None,
                  support: Support | None = None, agents: AgentStore | None = None,
-                 choose_folder: FolderChooser | None = None) -> None:
+                 choose_folder: FolderChooser | None = None,
+                 unpacked: UnpackedSkills | None = None) -> None:
         self.settings = settings
         self.agents = agents
         self.server = server
         self.executor = make_executor(settings, skills, approver, grants, audit,
                                       overrides=overrides, home=home, support=support,
-                                      choose_folder=choose_folder)
+                                      choose_folder=choose_folder, unpacked=unpacked)
         self._skills = list(skills)
         self._keep = {*settings.keep, *(overrides or {})}
         prompt, self.skipped = session_prompt(settings, self._skills)
@@ -266,14 +272,18 @@ class SessionFactory:
         approver: who is asked when the policy says `ask`.
         grants, audit: "always allow" grants and the log of every decision and run.
         agents: the saved agents a skill's `agent:` names (default: the config folder's).
+        unpacked: the read-only copies the scripts of zipped skills run from (default: in the
+            cache folder).
     """
 
     def __init__(self, approver: Approver, http: httpx.AsyncClient | None = None, *,
                  grants: Grants | None = None, audit: AuditLog | None = None,
                  server: ModelServer | None = None, home: Path | None = None,
-                 support: Support | None = None, agents: AgentStore | None = None) -> None:
+                 support: Support | None = None, agents: AgentStore | None = None,
+                 unpacked: UnpackedSkills | None = None) -> None:
         self.approver = approver
         self.agents = agents if agents is not None else AgentStore()
+        self.unpacked = unpacked if unpacked is not None else UnpackedSkills()
         self.server = server if server is not None else ModelServer(http)
         self.grants = grants if grants is not None else Grants()
         self.audit = audit if audit is not None else AuditLog()
@@ -287,7 +297,8 @@ class SessionFactory:
         return ChatSession(settings, skills, self.approver, server=self.server,
                            grants=self.grants, audit=self.audit, history=history,
                            overrides=overrides, home=self._home, support=self._support,
-                           agents=self.agents, choose_folder=choose_folder)
+                           agents=self.agents, choose_folder=choose_folder,
+                           unpacked=self.unpacked)
 
     async def draft_skill(self, settings: SessionSettings,
                           conversation: Sequence[Message]) -> ChatSkillDraft:

@@ -27,6 +27,8 @@ class TerminalApprover:
         else:
             write(f"\n{request.skill} wants to run, in {request.cwd}:\n")
             write(f"    {request.command}\n")
+        if request.forks:
+            write(f"  (asked inside the fork running {' > '.join(request.forks)})\n")
         for kind, message in request.warnings:
             write(f"  ! {kind}: {message}\n")
         for reason in request.reasons:

@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from studio.agent.drafts import DRAFT_TOOL_NAMES, DraftDesk
 from studio.agent.search_tool import SEARCH, SkillSearch
 from studio.llm.types import ToolCall, ToolSpec
+from studio.skills.archive import ArchiveError
 from studio.skills.files import (
     NotRegularFile,
     list_skill_files,
@@ -25,6 +26,7 @@ from studio.skills.files import (
 from studio.skills.model import Skill, SkillFile
 from studio.skills.parse import parse_skill
 from studio.skills.summary import SkillSummary
+from studio.skills.unzipped import UnpackedSkills
 from studio.skills.zippath import enclosing_zip
 
 ACTIVATE = "activate_skill"
@@ -56,7 +58,8 @@ class SkillToolbox:
     `overrides` maps a skill name to SKILL.md text that replaces the file on disk (the editor's
     unsaved text when the user clicks "Try in chat"). `search` offers `search_skills`; `drafts`
     offers `create_skill` and `update_skill`. `descriptions` maps a tool's name to the
-    description the model is given instead of the studio's (blank: the studio's).
+    description the model is given instead of the studio's (blank: the studio's). `unpacked`
+    keeps the read-only copies that the scripts of zipped skills run from (None: they cannot run).
     """
 
     def __init__(
@@ -68,11 +71,13 @@ class SkillToolbox:
         search: SkillSearch | None = None,
         drafts: DraftDesk | None = None,
         descriptions: Mapping[str, str] | None = None,
+        unpacked: UnpackedSkills | None = None,
     ) -> None:
         self.workspace = workspace
         self.descriptions = {name: text.strip() for name, text in (descriptions or {}).items()
                              if text.strip()}
         self.overrides = dict(overrides or {})
+        self.unpacked = unpacked
         self.search = search
         self.drafts = drafts
         if drafts is not None:
@@ -177,18 +182,39 @@ class SkillToolbox:
             return ToolCall(call.id, ACTIVATE, {"name": arguments["skill"]})
         return call
 
-    def missing_script(self, name: str, command: str) -> str | None:
+    def script_folder(self, name: str) -> Path:
+        """Where the skill's commands run: its folder, or for a skill inside a zip archive the
+        read-only copy unpacked from it (unpacked on first use; it blocks while it does)."""
+        entry = self.entry(name)
+        if not entry.read_only:
+            return entry.directory
+        archive, inner = _in_archive(entry)
+        if self.unpacked is None:
+            raise ToolError(f"skill {entry.name!r} lives in the zip archive {archive}; its "
+                            "scripts cannot run here until the user unpacks it")
+        try:
+            return self.unpacked.folder(archive, inner)
+        except ArchiveError as exc:
+            raise ToolError(f"the scripts of skill {entry.name!r} cannot run: its archive "
+                            f"{archive} is refused: {exc}") from None
+        except OSError as exc:
+            raise ToolError(f"the scripts of skill {entry.name!r} cannot run: unpacking its "
+                            f"archive into {self.unpacked.root} failed: {exc}") from None
+
+    def missing_script(self, name: str, command: str, folder: Path | None = None) -> str | None:
         """When `command` runs a script the skill does not have (`scripts/x.py`, `./tool.sh`:
         the first word that looks like one), what to tell the model: the skill's real scripts
         and the lines of its SKILL.md that show how to run them. None when there is no such
-        word or the script is there."""
+        word or the script is there. `folder` is where the command runs (default: the skill's
+        folder)."""
         entry = self.entry(name)
+        folder = folder if folder is not None else entry.directory
         try:
             words = shlex.split(command)
         except ValueError:
             return None
         wanted = next((word for word in words if _names_a_script(word)), None)
-        if wanted is None or (entry.directory / wanted).exists():
+        if wanted is None or (folder / wanted).exists():
             return None
         scripts, usage = self.scripts(entry.name)
         lines = [f"there is no script {wanted} in skill {entry.name!r}."]

@@ -27,6 +27,7 @@ from studio.agent.events import (
     Done,
     Error,
     Event,
+    ForkStarted,
     Nested,
     Notice,
     TextDelta,
@@ -240,6 +241,8 @@ class Renderer:
             self.note(f"   {how} by {event.by}" + (f": {event.reason}" if event.reason else ""))
         elif isinstance(event, ToolFinished):
             self.note(_finished_line(event))
+        elif isinstance(event, ForkStarted):
+            self.note(_fork_line(event))
         elif isinstance(event, Done) and self._open_line:
             self.out.write("\n")
             self.out.flush()
@@ -268,8 +271,15 @@ class Renderer:
             self.note(f"{indent}-> {event.tool}: {event.summary}")
         elif isinstance(event, ToolFinished):
             self.note(indent + _finished_line(event).lstrip())
+        elif isinstance(event, ForkStarted):
+            self.note(indent + _fork_line(event).lstrip())
         elif isinstance(event, Done):
             self.note(f"{indent}(fork {event.reason})")
+
+
+def _fork_line(event: ForkStarted) -> str:
+    agent = f" as the agent {event.agent}" if event.agent else ""
+    return f"   fork: skill {event.skill} runs in a fork ({event.context}) on {event.model}{agent}"
 
 
 def _finished_line(event: ToolFinished) -> str:

@@ -11,15 +11,13 @@ from studio.agent.events import (
     Done,
     Error,
     Event,
-    Nested,
     Notice,
     TextDelta,
     ToolCallRequested,
     ToolFinished,
     ToolStarted,
 )
-from studio.agent.fork import fork_text
-from studio.agent.records import apply_event, new_record
+from studio.agent.records import record_for, update_record
 from studio.chatstore import StoredMessage, ToolRecord
 
 
@@ -65,19 +63,15 @@ class Trace:
                 entries.append({"role": "assistant", "content": ""})
             entries[-1]["content"] += event.text
         elif isinstance(event, ToolCallRequested):
-            record = self._records[event.call_id] = new_record(event)
+            record = self._records[event.call_id] = record_for(event)
             entries.append({"role": "tool", "record": record})
-        elif isinstance(event, Nested):
-            parent = self._records.get(event.call_id)
-            if parent is not None:
-                parent.output += fork_text(event)
         elif isinstance(event, Notice | Error):
             entries.append({"role": "notice" if isinstance(event, Notice) else "error",
                             "content": event.message})
         else:
             called = self._records.get(getattr(event, "call_id", ""))
             if called is not None:
-                apply_event(called, event)
+                update_record(called, event)
 
     def _finished(self, event: ToolFinished) -> None:
         request = self._requests.get(event.call_id)

@@ -13,8 +13,16 @@ import httpx
 import pytest
 
 from studio.agent.agents import AgentSpec, AgentStore
-from studio.agent.approval import AutoApprover
-from studio.agent.events import Done, Event, Nested, Notice, TextDelta, ToolFinished
+from studio.agent.approval import Approval, ApprovalRequest, Approver, AutoApprover
+from studio.agent.events import (
+    Done,
+    Event,
+    ForkStarted,
+    Nested,
+    Notice,
+    TextDelta,
+    ToolFinished,
+)
 from studio.agent.session import ChatSession, SessionFactory, SessionSettings
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
@@ -31,6 +39,9 @@ SKILLS = {
     "sharer": "context: fork_with_context\n",
     "helped": "context: fork\nagent: helper\n",
     "stranger": "context: fork\nagent: nobody\n",
+    "owned": "context: fork\nagent: owner\n",
+    "lost": "context: fork\nagent: lost\n",
+    "runner": "context: fork\n",
 }
 
 
@@ -42,14 +53,21 @@ def server() -> Iterator[FakeOllama]:
     fake.stop()
 
 
-def make_session(tmp_path: Path, server: FakeOllama, http: httpx.AsyncClient) -> ChatSession:
+def make_session(tmp_path: Path, server: FakeOllama, http: httpx.AsyncClient,
+                 approver: Approver | None = None) -> ChatSession:
     root = tmp_path / "skills"
     for name, extra in SKILLS.items():
-        write_skill(root, name, frontmatter(name, extra=extra) + f"BODY-OF-{name}\n")
+        write_skill(root, name, frontmatter(name, extra=extra) + f"BODY-OF-{name}\n",
+                    {"scripts/hello.py": "print('hello')\n"})
     store = AgentStore(tmp_path / "agents")
     store.save(AgentSpec("helper", OTHER_MODEL, system="You are the helper.",
                          parameters={"temperature": 0.1}))
-    factory = SessionFactory(AutoApprover(), http, grants=Grants(tmp_path / "grants.yaml"),
+    write_skill(tmp_path / "agent-skills", "agent-only", frontmatter("agent-only"))
+    # The agent's skills: one by its absolute path, one relative to the workspace.
+    store.save(AgentSpec("owner", system="You own skills.",
+                         skills=(str(tmp_path / "agent-skills" / "agent-only"), "skills/runner")))
+    store.save(AgentSpec("lost", skills=("no-such-folder",)))
+    factory = SessionFactory(approver or AutoApprover(), http, grants=Grants(tmp_path / "grants.yaml"),
                              audit=AuditLog(tmp_path / "audit.jsonl"), home=tmp_path / "home",
                              agents=store)
     settings = SessionSettings(url=server.url, model=TOOL_MODEL, workspace=tmp_path)
@@ -187,3 +205,73 @@ async def test_stop_stops_the_fork(
 def test_sessions_find_the_agents_saved_in_the_config_folder() -> None:
     AgentStore().save(AgentSpec("saved"))
     assert SessionFactory(AutoApprover()).agents.get("saved") == AgentSpec("saved")
+
+
+def skill_names(chat: dict[str, Any]) -> list[str]:
+    """The skills the request's `activate_skill` tool offers."""
+    [tool] = [t for t in chat["tools"] if t["function"]["name"] == "activate_skill"]
+    return list(tool["function"]["parameters"]["properties"]["name"]["enum"])
+
+
+async def test_a_fork_announces_its_skill_context_model_and_agent(
+    tmp_path: Path, server: FakeOllama, http_client: httpx.AsyncClient
+) -> None:
+    server.script(activate("helped"), reply("FORK-ANSWER"), reply("final"))
+    events = await run(make_session(tmp_path, server, http_client), "hi")
+    started = [e for e in events if isinstance(e, ForkStarted)]
+    assert started == [ForkStarted("c1", "helped", "fork", OTHER_MODEL, "helper")]
+    assert events.index(started[0]) < min(i for i, e in enumerate(events) if isinstance(e, Nested))
+
+
+async def test_a_named_agent_with_skills_gives_its_fork_only_those(
+    tmp_path: Path, server: FakeOllama, http_client: httpx.AsyncClient
+) -> None:
+    server.script(activate("owned"), calls(Call("activate_skill", {"name": "agent-only"}, id="c2")),
+                  reply("FORK-ANSWER"), reply("final"))
+    await run(make_session(tmp_path, server, http_client), "hi")
+    parent, fork, fork_again, after = server.chats
+    assert "owned" in skill_names(parent) and "agent-only" not in skill_names(parent)
+    assert sorted(skill_names(fork)) == ["agent-only", "runner"]
+    system = fork["messages"][0]
+    assert system["role"] == "system" and system["content"].startswith("You own skills.")
+    assert "<name>agent-only</name>" in system["content"]
+    assert "<name>owned</name>" not in system["content"]
+    # The fork activated its agent's own skill; the parent's catalog never held it.
+    assert "Body." in fork_again["messages"][-1]["content"]
+    assert after["messages"][-1]["content"] == "FORK-ANSWER"
+
+
+async def test_an_agent_whose_skills_cannot_be_read_is_a_clear_error(
+    tmp_path: Path, server: FakeOllama, http_client: httpx.AsyncClient
+) -> None:
+    server.script(activate("lost"), reply("final"))
+    events = await run(make_session(tmp_path, server, http_client), "hi")
+    [finished] = [e for e in events if isinstance(e, ToolFinished)]
+    assert finished.status == "error" and "agent 'lost' names skills that cannot be read" in finished.result
+    assert "no-such-folder" in finished.result
+    assert "cannot be read" in server.chats[1]["messages"][-1]["content"]
+
+
+class Recording:
+    def __init__(self) -> None:
+        self.requests: list[ApprovalRequest] = []
+
+    async def approve(self, request: ApprovalRequest) -> Approval:
+        self.requests.append(request)
+        return Approval("deny", by="user", reason="not now")
+
+
+async def test_an_approval_asked_inside_forks_names_them_outermost_first(
+    tmp_path: Path, server: FakeOllama, http_client: httpx.AsyncClient
+) -> None:
+    approver = Recording()
+    server.script(
+        activate("forker"), activate("runner", call_id="c2"),
+        calls(Call("run_skill_script", {"skill": "runner", "command": "python3 scripts/hello.py"})),
+        reply("denied"), reply("inner done"), reply("final"))
+    events = await run(make_session(tmp_path, server, http_client, approver), "hi")
+    [request] = approver.requests
+    assert request.forks == ("forker", "runner") and request.command == "python3 scripts/hello.py"
+    inner = [e.event for e in events if isinstance(e, Nested)]
+    innermost = [e.event for e in inner if isinstance(e, Nested)]
+    assert any(isinstance(e, ToolFinished) and e.status == "denied" for e in innermost)

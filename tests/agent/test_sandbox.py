@@ -302,3 +302,48 @@ def test_the_macos_profile_allows_writes_only_in_the_folders(tmp_path: Path) -> 
     assert profile.count("(") == profile.count(")")
     opened = sandbox_exec_profile(Sandbox.for_run(skill, network=True))
     assert "(allow network*)" in opened.splitlines()
+
+
+def test_a_read_only_folder_inside_a_writable_one_is_bound_back_read_only(tmp_path: Path) -> None:
+    copies = tmp_path / "cache" / "unzipped"
+    skill = copies / "abc" / "demo"
+    skill.mkdir(parents=True)
+    box = Sandbox.for_run(skill, tmp_path).with_read_only(copies)
+    assert box.writable == (tmp_path,) and box.guarded == (copies,)
+    assert box.describe() == (f"writes only in {tmp_path}; no network; private /tmp; "
+                              f"{copies} read-only")
+    argv = bwrap_argv(box, skill)
+    ro_at = len(argv) - 1 - argv[::-1].index("--ro-bind")
+    assert argv.index("--bind") < ro_at and argv[ro_at + 1:ro_at + 3] == [str(copies)] * 2
+    profile = sandbox_exec_profile(box).splitlines()
+    assert profile[-1] == f'(deny file-write* (subpath "{copies}"))'
+    # Outside every writable folder it is read-only anyway: nothing more to say or bind.
+    apart = Sandbox.for_run(skill).with_read_only(copies)
+    assert apart.writable == () and apart.guarded == ()
+    assert apart.describe().startswith("writes only in no folder;")
+
+
+@needs_sandbox
+async def test_nothing_is_written_in_a_read_only_folder_of_the_workspace(tmp_path: Path) -> None:
+    guarded = tmp_path / "copies"
+    guarded.mkdir()
+    box = Sandbox.for_run(tmp_path).with_read_only(guarded)
+    result = await run_command("touch copies/x; touch y", tmp_path, timeout=30,
+                               output_cap=10_000, sandbox=box)
+    assert "Read-only file system" in result.output and result.exit_code == 0
+    assert not (guarded / "x").exists() and (tmp_path / "y").exists()
+
+
+def test_a_read_only_folder_inside_the_hidden_home_stays_readable(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    copies = home / ".cache" / "unzipped"
+    skill = copies / "abc" / "demo"
+    skill.mkdir(parents=True)
+    box = Sandbox.for_run(skill, home=home).with_read_only(copies)
+    assert box.writable == () and box.guarded == (copies,)
+    argv = bwrap_argv(box, skill)
+    assert argv.index(str(home)) < argv.index(str(copies))
+    assert argv[argv.index(str(copies)) - 1] == "--ro-bind"
+    profile = sandbox_exec_profile(box).splitlines()
+    assert f'(allow file-read* (subpath "{copies}"))' in profile
+    assert Sandbox.for_run(skill).with_read_only(tmp_path / "missing").read_only == ()

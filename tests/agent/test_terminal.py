@@ -4,6 +4,7 @@ choice, and a closed terminal denies."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from studio.agent.approval import Approval, ApprovalRequest
@@ -52,3 +53,10 @@ async def test_no_network_choice_where_none_is_offered() -> None:
 async def test_a_closed_terminal_denies() -> None:
     approval, _ = await answer("", request())
     assert approval == Approval("deny", by="user", reason="the terminal closed before an answer")
+
+
+async def test_a_request_from_a_fork_says_which_forks_asked() -> None:
+    _, shown = await answer("1\n", replace(request(), forks=("outer", "inner")))
+    assert "  (asked inside the fork running outer > inner)\n" in shown
+    _, plain = await answer("1\n", request())
+    assert "fork" not in plain

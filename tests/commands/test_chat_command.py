@@ -273,3 +273,17 @@ def test_a_forks_events_are_indented_on_stderr_and_stdout_keeps_the_answer(
     out, err = capsys.readouterr()
     assert out == "final\n"
     assert "   | FORK-ANSWER" in err and "   | (fork answered)" in err
+    assert f"   fork: skill forker runs in a fork (fork) on {TOOL_MODEL}\n" in err
+
+
+def test_a_fork_of_a_fork_is_indented_twice(
+    fake_ollama: FakeOllama, workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(workspace / "skills", "forker", frontmatter("forker", extra="context: fork\n"))
+    fake_ollama.script(calls(Call("activate_skill", {"name": "forker"}, id="a")),
+                       calls(Call("activate_skill", {"name": "forker"}, id="b")),
+                       reply("INNER"), reply("OUTER"), reply("final"))
+    assert studio_chat(fake_ollama, workspace, "hi") == 0
+    err = capsys.readouterr().err
+    assert "   | fork: skill forker runs in a fork (fork) on" in err
+    assert "   |    | INNER" in err and "   |    | (fork answered)" in err

@@ -4,7 +4,8 @@ how, what it printed (folded when long), its exit code and how long it took.
 A command's card also says what the sandbox let it do ("writes only in ...; no network").
 
 A card shows a `ToolRecord` (the chat store's record of the call); the session updates the
-record as events arrive and asks the card to show it again.
+record as events arrive and asks the card to show it again. A call that started a fork holds the
+fork's card (`forkcard.ForkCard`, folded) above its output, the answer that went back to the model.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.chatstore import ToolRecord
+from studio.ui.chat.forkcard import ForkCard
 from studio.ui.chat.textbox import FittedText, code_spans
 
 FOLD_LINES = 6
@@ -99,6 +101,7 @@ class ToolCard(QFrame):
 
     Attributes:
         record: the call shown.
+        fork_card: the card of the fork the call started, once it has started (else None).
     """
 
     def __init__(self, record: ToolRecord, parent: QWidget | None = None) -> None:
@@ -153,6 +156,8 @@ class ToolCard(QFrame):
         layout.addWidget(self.approval)
         layout.addWidget(self.output)
         layout.addWidget(self.fold_button)
+        self._layout = layout
+        self.fork_card: ForkCard | None = None
         self._shown_output = ""
         self.show_record()
 
@@ -176,6 +181,19 @@ class ToolCard(QFrame):
         self.approval.setText(approval_text(record))
         self.approval.setVisible(bool(self.approval.text()))
         self._show_output(self._output_text())
+        self._show_fork()
+
+    def _show_fork(self) -> None:
+        fork = self.record.fork
+        if fork is None:
+            return
+        if self.fork_card is None or self.fork_card.record is not fork:
+            if self.fork_card is not None:
+                self.fork_card.deleteLater()
+            self.fork_card = ForkCard(fork, type(self))
+            self.fork_card.header.toggled.connect(self._on_fork_header_toggled)
+            self._layout.insertWidget(self._layout.indexOf(self.output), self.fork_card)
+        self.fork_card.show_record()
 
     def _output_text(self) -> str:
         record = self.record
@@ -183,6 +201,8 @@ class ToolCard(QFrame):
             return record.output + ("\n[output cut: only the first part was kept]"
                                     if record.truncated and record.finished else "")
         if record.finished:
+            if record.status == "ok" and self.fork_card is not None and not self.fork_card.folded:
+                return ""  # the unfolded fork ends with the same answer
             if record.tool == "run_skill_script" and record.status in ("ok", "failed"):
                 return "(no output)"
             return record.result
@@ -225,6 +245,9 @@ class ToolCard(QFrame):
         self._folded = folded
         self.output.set_max_lines(FOLD_LINES if folded else None)
         self._update_fold()
+
+    def _on_fork_header_toggled(self, _unfolded: bool) -> None:
+        self.show_record()
 
     def _on_fold_button_clicked(self) -> None:
         self.set_folded(not self._folded)

@@ -23,7 +23,6 @@ from studio.agent.events import (
     Done,
     Error,
     Event,
-    Nested,
     Notice,
     TextDelta,
     ThinkingDelta,
@@ -31,8 +30,7 @@ from studio.agent.events import (
     ToolFinished,
     ToolOutput,
 )
-from studio.agent.fork import fork_text
-from studio.agent.records import apply_event, new_record
+from studio.agent.records import record_for, stop_record, update_record
 from studio.agent.session import ChatSession as CoreSession
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.chatstore import (
@@ -253,38 +251,26 @@ class ChatSession(QObject):
             self._save(StoredMessage("error", event.message))
         elif isinstance(event, ToolCallRequested):
             self._save_agent_messages(messages)
-            self._cards[event.call_id] = self.transcript.add_card(new_record(event))
+            self._cards[event.call_id] = self.transcript.add_card(record_for(event))
         elif isinstance(event, Done):
             self._save_agent_messages(messages)
             if event.model:
                 # Shown, not saved: which model answered matters while trying skills.
                 self.transcript.add_notice(event.summary(), "done")
-        elif isinstance(event, Nested):
-            self._show_fork_event(event)
         else:
             self._show_tool_event(event)
-
-    def _show_fork_event(self, nested: Nested) -> None:
-        """A fork's events go into the output of the card of the call that started it."""
-        card = self._cards.get(nested.call_id)
-        text = fork_text(nested)
-        if card is None or not text:
-            return
-        card.record.output += text
-        card.append_output(text)
 
     def _show_tool_event(self, event: Event) -> None:
         card = self._cards.get(getattr(event, "call_id", ""))
         if card is None:
             return
-        record = card.record
-        apply_event(record, event)
+        update_record(card.record, event)
         if isinstance(event, ToolOutput):
             card.append_output(event.text)
             return
-        if isinstance(event, ToolFinished):
-            self._save(StoredMessage("tool", record=record))
         card.show_record()
+        if isinstance(event, ToolFinished):
+            self._save(StoredMessage("tool", record=card.record))
 
     def _answer_item(self) -> AssistantItem:
         if self._answer is None:
@@ -327,12 +313,9 @@ class ChatSession(QObject):
             if item.text or item.thinking:
                 self._save(StoredMessage("assistant", item.text, item.thinking or None))
         for card in self._cards.values():
-            record = card.record
-            if not record.finished:
-                record.status = "cancelled"
-                record.result = STOPPED_RESULT
+            if stop_record(card.record, STOPPED_RESULT):
                 card.show_record()
-                self._save(StoredMessage("tool", record=record))
+                self._save(StoredMessage("tool", record=card.record))
         self.transcript.add_notice("Stopped.")
         self._save(StoredMessage("notice", "Stopped."))
 

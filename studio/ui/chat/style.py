@@ -38,6 +38,20 @@ QTextBrowser#cardOutput QScrollBar::add-line:vertical,
 QTextBrowser#cardOutput QScrollBar::sub-line:vertical { height: 0; }
 QTextBrowser#cardOutput QScrollBar::add-page:vertical,
 QTextBrowser#cardOutput QScrollBar::sub-page:vertical { background: transparent; }
+QFrame#forkCard {
+    background: rgba(130, 80, 223, 0.05);
+    border: none;
+    border-left: 3px solid rgba(130, 80, 223, 0.60);
+    border-radius: 2px;
+}
+QToolButton#forkHeader { font-weight: bold; border: none; }
+QTextBrowser#forkText { background: transparent; }
+QTextBrowser#forkNotice { background: transparent; color: #7a7f87; font-style: italic; }
+QTextBrowser#forkError {
+    background: rgba(210, 58, 58, 0.12);
+    border: 1px solid rgba(210, 58, 58, 0.45);
+    border-radius: 4px;
+}
 QLabel#cardWhere, QLabel#cardApproval { color: #7a7f87; }
 QLabel#cardWarnings { color: #b07d00; }
 QLabel#notice { color: #7a7f87; font-style: italic; padding: 2px 8px; }
@@ -80,4 +94,9 @@ QTextBrowser#approvalCommand {
     padding: 2px;
 }
 QLabel#approvalWhere { color: #7a7f87; }
+QLabel#approvalFork {
+    background: rgba(130, 80, 223, 0.10);
+    border-left: 3px solid rgba(130, 80, 223, 0.60);
+    padding: 4px 8px;
+}
 """

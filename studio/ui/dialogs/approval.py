@@ -72,6 +72,15 @@ def _unsandboxed(request: ApprovalRequest) -> bool:
     return any(kind == "sandbox" for kind, _message in request.warnings)
 
 
+def fork_text(forks: tuple[str, ...]) -> str:
+    """Which fork asks, outermost first ("" when the chat itself asks)."""
+    if not forks:
+        return ""
+    chain = " › ".join(f"<b>{html.escape(skill)}</b>" for skill in forks)
+    return (f"Asked inside the fork running {chain}: a sub-agent started by a skill with "
+            "<code>context: fork</code>. Stop in the chat stops it.")
+
+
 class ApprovalDialog(QDialog):
     """The question for one command; `approval()` is the answer once it has closed.
 
@@ -82,6 +91,8 @@ class ApprovalDialog(QDialog):
             no sandbox).
         network_check: "Allow network for this run", off by default; shown only when the sandbox
             would cut the network off.
+        fork_label: which fork asks (a skill's sub-agent, see `studio.agent.fork`); hidden when
+            the chat itself asks.
     """
 
     def __init__(self, request: ApprovalRequest, parent: QWidget | None = None) -> None:
@@ -100,6 +111,10 @@ class ApprovalDialog(QDialog):
         )
         heading.setObjectName("approvalHeading")
         heading.setWordWrap(True)
+        self.fork_label = QLabel(fork_text(request.forks))
+        self.fork_label.setObjectName("approvalFork")
+        self.fork_label.setWordWrap(True)
+        self.fork_label.setVisible(bool(request.forks))
 
         self.banners: list[QLabel] = []
         order = {"danger": 0, "caution": 1, "info": 2}
@@ -183,6 +198,7 @@ class ApprovalDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.setSpacing(8)
         layout.addWidget(heading)
+        layout.addWidget(self.fork_label)
         for banner in self.banners:
             layout.addWidget(banner)
         layout.addWidget(self.command_box)

@@ -4,6 +4,7 @@ running."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,13 @@ def test_the_approver_awaits_the_dialog_while_the_loop_runs(
     qtbot.waitUntil(answer.done)
     ticker.cancel()
     assert answer.result().choice == "once"
+
+
+def test_a_request_from_forks_names_them_and_the_chats_own_does_not(
+        qtbot: QtBot, parent: QWidget) -> None:
+    plain = open_approval(qtbot, parent, request())
+    assert not plain.fork_label.isVisibleTo(plain)
+    plain.reject()
+    forked = open_approval(qtbot, parent, replace(request(), forks=("outer", "<inner>")))
+    assert forked.fork_label.isVisibleTo(forked)
+    assert "<b>outer</b> › <b>&lt;inner&gt;</b>" in forked.fork_label.text()

@@ -209,24 +209,3 @@ def test_chosen_skills_limit_the_catalog(
     run_turn(qtbot, pane, "hi")
     system = fake_ollama.chats[0]["messages"][0]["content"]
     assert "<name>second-skill</name>" in system and "<name>demo</name>" not in system
-
-
-def test_a_forks_events_show_inside_the_card_of_the_call_that_started_it(
-        qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama,
-        chat_skills: Path) -> None:
-    forker = chat_skills / "forker"
-    forker.mkdir()
-    (forker / "SKILL.md").write_text(
-        "---\nname: forker\ndescription: Forks. Use when asked to fork.\ncontext: fork\n---\n"
-        "Say what you found.\n", encoding="utf-8")
-    fake_ollama.script(calls(Call("activate_skill", {"name": "forker", "task": "look"})),
-                       calls(Call("read_skill_file", {"skill": "demo", "path": "references/notes.md"})),
-                       reply("FORK-ANSWER"), reply("Done."))
-    pane = chat_window().chat.pane
-    run_turn(qtbot, pane, "fork please")
-    [card] = pane.transcript.cards()
-    shown = card.output.toPlainText()
-    assert "→ read_skill_file: read references/notes.md of demo" in shown
-    assert "FORK-ANSWER" in shown and "runs in a fork" in shown
-    assert card.record.status == "ok" and card.record.result == "FORK-ANSWER"
-    assert pane.transcript.answers()[-1].text == "Done."
