@@ -216,7 +216,7 @@ class SkillToolbox:
         wanted = next((word for word in words if _names_a_script(word)), None)
         if wanted is None or (folder / wanted).exists():
             return None
-        scripts, usage = self.scripts(entry.name)
+        scripts, usage = self.scripts(entry.name, folder)
         lines = [f"there is no script {wanted} in skill {entry.name!r}."]
         lines.append(f"Its scripts: {', '.join(scripts)}." if scripts else "It has no scripts.")
         if usage:
@@ -224,11 +224,14 @@ class SkillToolbox:
             lines += [f"  {line}" for line in usage]
         return "\n".join(lines)
 
-    def scripts(self, name: str) -> tuple[list[str], list[str]]:
+    def scripts(self, name: str, folder: Path | None = None) -> tuple[list[str], list[str]]:
         """The scripts of the skill named `name` (paths relative to its folder), and the lines of
-        its SKILL.md that show how to run them."""
+        its SKILL.md that show how to run them. `folder` is where its files are when not in its
+        own folder (the unpacked copy of a zipped skill)."""
         entry = self.entry(name)
-        scripts = [str(f.path) for f in self._files(entry) if _names_a_script(str(f.path))]
+        files = (list_skill_files(folder) if folder is not None and folder != entry.directory
+                 else self._files(entry))
+        scripts = [str(f.path) for f in files if _names_a_script(str(f.path))]
         return scripts, _usage_lines(self.load(entry.name).body, scripts)
 
     def load(self, name: str) -> Skill:
