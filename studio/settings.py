@@ -73,6 +73,9 @@ class BackendSettings:
         model: the model's name on the server.
         gguf_path: the GGUF file the embedded backend loads.
         think: whether to ask models that can reason to show their thinking.
+        guided: carry the model through a skill one constrained step at a time (pick a skill, run
+            one of its scripts, answer from the output): for small models that do not call tools
+            on their own (`studio.agent.guided`).
         connect_timeout: seconds to wait for the server to accept the connection.
         idle_timeout: seconds the server may go without sending a piece of the answer (the first
             one included, which a cold model on a small machine takes longest to send).
@@ -98,6 +101,7 @@ class BackendSettings:
     workspace_mode: WorkspaceMode = "skill"
     workspace: str = ""
     servers: dict[str, ServerChoice] = field(default_factory=dict)
+    guided: bool = False
 
     def remember(self) -> None:
         """Keep the current backend's URL and model in `servers`."""
@@ -296,6 +300,7 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
         model=reader.text(backend, "model", "", "backend."),
         gguf_path=reader.text(backend, "gguf_path", "", "backend."),
         think=reader.boolean(backend, "think", False, "backend."),
+        guided=reader.boolean(backend, "guided", False, "backend."),
         connect_timeout=reader.number(backend, "connect_timeout", CONNECT_TIMEOUT,
                                       *CONNECT_TIMEOUT_RANGE, "backend."),
         idle_timeout=reader.number(backend, "idle_timeout", IDLE_TIMEOUT, *IDLE_TIMEOUT_RANGE,

@@ -97,8 +97,8 @@ def url_for(settings: BackendSettings, kind: str) -> str:
 def turn_settings(settings: BackendSettings, model: str, think: bool,
                   prompts: PromptSettings | None = None) -> SessionSettings:
     """The core session's settings for a turn in the studio: the model picked, the backend and
-    timeouts from Settings, the workspace mode Settings choose ("skill" unless changed), and
-    the custom prompts."""
+    timeouts from Settings, the workspace mode Settings choose ("skill" unless changed), whether
+    to guide a small model step by step, and the custom prompts."""
     folder = settings.workspace.strip()
     prompts = prompts if prompts is not None else PromptSettings()
     return SessionSettings(
@@ -106,6 +106,7 @@ def turn_settings(settings: BackendSettings, model: str, think: bool,
         connect_timeout=settings.connect_timeout, idle_timeout=settings.idle_timeout,
         workspace_mode=settings.workspace_mode, workspace=Path(folder).expanduser() if folder else None,
         instructions=prompts.instructions, tool_descriptions=dict(prompts.tools),
+        guided=settings.guided,
     )
 
 

@@ -116,6 +116,12 @@ class SettingsDialog(QDialog):
         gguf_row.addWidget(browse)
         self.think_check = QCheckBox("Show the model's thinking, when it can think")
         self.think_check.setChecked(backend.think)
+        self.guided_check = QCheckBox("Guide small models through skills, one step at a time")
+        self.guided_check.setToolTip(
+            "Each reply is held to the next step: pick a skill (or none), run one of its scripts "
+            "with words from your message, answer from its output. For models too small to call "
+            "tools on their own, such as SmolLM2-135M.")
+        self.guided_check.setChecked(backend.guided)
         self.connect_spin = _seconds_spin(CONNECT_TIMEOUT_RANGE, backend.connect_timeout)
         self.connect_spin.setToolTip("How long to wait for the server to accept the connection.")
         self.idle_spin = _seconds_spin(IDLE_TIMEOUT_RANGE, backend.idle_timeout)
@@ -167,6 +173,7 @@ class SettingsDialog(QDialog):
         backend_form.addRow("Model", self.model_edit)
         backend_form.addRow("GGUF file", gguf_row)
         backend_form.addRow("", self.think_check)
+        backend_form.addRow("", self.guided_check)
         backend_form.addRow("Connect timeout", self.connect_spin)
         backend_form.addRow("Idle timeout", self.idle_spin)
         backend_form.addRow("Context size", self.context_spin)
@@ -217,6 +224,7 @@ class SettingsDialog(QDialog):
         backend = settings.backend
         backend.gguf_path = self.gguf_edit.text().strip()
         backend.think = self.think_check.isChecked()
+        backend.guided = self.guided_check.isChecked()
         backend.connect_timeout = self.connect_spin.value()
         backend.idle_timeout = self.idle_spin.value()
         backend.context_size = self.context_spin.value()
