@@ -81,7 +81,22 @@ def verdicts_html(result: EvalResult, label: str) -> str:
     return "<br>".join(lines)
 
 
-class TriggerResultsModel(QAbstractTableModel):
+class _ResultsTable(QAbstractTableModel):
+    """A read-only table of results with fixed column titles."""
+
+    HEADERS: tuple[str, ...] = ()
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        return None
+
+
+class TriggerResultsModel(_ResultsTable):
     """One row per trigger query and run."""
 
     HEADERS = ("Query", "Should", "Run", "Picked", "Result", "First call")
@@ -97,15 +112,6 @@ class TriggerResultsModel(QAbstractTableModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() or self.report is None else len(self.report.queries)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or self.report is None:
@@ -123,7 +129,7 @@ class TriggerResultsModel(QAbstractTableModel):
         return None
 
 
-class EvalResultsModel(QAbstractTableModel):
+class EvalResultsModel(_ResultsTable):
     """One row per outcome eval and run: its result with the skill and without it."""
 
     HEADERS = ("Eval", "Run", "With the skill", "Without the skill")
@@ -157,15 +163,6 @@ class EvalResultsModel(QAbstractTableModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

@@ -15,7 +15,8 @@ from PySide6.QtCore import (
 from studio.ui.models.indexes import NO_PARENT, Index
 
 
-def _text(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A frontmatter value as a field shows it (YAML's spelling of booleans, "" for none)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -42,7 +43,7 @@ class MetadataModel(QAbstractTableModel):
 
     def set_metadata(self, metadata: dict[str, Any]) -> None:
         """Show the skill's metadata; a no-op when it already shows exactly that."""
-        items = [[str(key), _text(value)] for key, value in metadata.items()]
+        items = [[str(key), value_text(value)] for key, value in metadata.items()]
         if items == self._items:
             return
         self.beginResetModel()

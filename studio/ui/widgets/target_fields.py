@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills.clients import CLIENTS, FLAG, MAPPING, SPEC, FieldKind
+from studio.ui.models.metadata_model import value_text
 
 # Fields the spec's part of the form already shows.
 SHOWN_BY_THE_FORM = frozenset({"allowed-tools"})
@@ -41,14 +42,6 @@ PLACEHOLDERS = {
     "when_to_use": "when the model should pick this skill",
     "paths": "glob patterns the skill applies to, e.g. src/**/*.py",
 }
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 class TargetFields(QWidget):
@@ -209,25 +202,25 @@ class TargetFields(QWidget):
             shown = value if isinstance(value, bool) else FLAG_DEFAULTS.get(key, False)
             widget.setChecked(shown)
             widget.setText("" if isinstance(value, bool) or value is None
-                           else f"not true or false: {_text(value)}")
+                           else f"not true or false: {value_text(value)}")
         elif isinstance(widget, QComboBox) and not widget.isEditable():
             kind = CLIENTS[self.target].fields[key]
             while widget.count() > 1 + len(kind.choices):
                 widget.removeItem(widget.count() - 1)
-            index = widget.findData(_text(value))
+            index = widget.findData(value_text(value))
             if index < 0:
                 # A value the client does not know: shown as it is, the problem mark says why.
-                widget.addItem(_text(value), _text(value))
+                widget.addItem(value_text(value), value_text(value))
                 index = widget.count() - 1
             widget.setCurrentIndex(index)
         elif isinstance(widget, QComboBox):
-            if widget.currentText() != _text(value):
-                widget.setEditText(_text(value))
+            if widget.currentText() != value_text(value):
+                widget.setEditText(value_text(value))
         elif isinstance(widget, QLineEdit):
             listed = isinstance(value, list)
             widget.setReadOnly(listed)
             self.notes[key] = "A list: edit it in the SKILL.md view." if listed else ""
-            text = ", ".join(map(str, value)) if listed else _text(value)
+            text = ", ".join(map(str, value)) if listed else value_text(value)
             if widget.text() != text:
                 widget.setText(text)
 
