@@ -21,6 +21,7 @@ import httpx
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover
 from studio.agent.loop import DEFAULT_MAX_ROUNDS
 from studio.agent.session import SessionFactory, SessionSettings
+from studio.commands.arguments import positive
 from studio.commands.chat import parse_options
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.files import EvalFileError, read_evals, read_triggers
@@ -53,7 +54,7 @@ def register(subparsers: Any) -> None:
                         help="the model's name; for --backend embedded a .gguf file")
     parser.add_argument("--grader-model", default="",
                         help="the model that grades sentence expectations (default: --model)")
-    parser.add_argument("--runs", type=_positive, default=1, help="runs per query and eval")
+    parser.add_argument("--runs", type=positive, default=1, help="runs per query and eval")
     parser.add_argument("--without-skill", action="store_true",
                         help="also run the evals with the skill left out, side by side")
     parser.add_argument("--distractors", action="append", type=Path, default=[], metavar="PATH",
@@ -66,7 +67,7 @@ def register(subparsers: Any) -> None:
                         "in the sandbox (blocked stays blocked), deny refuses (default: auto)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a sampling option for the server, e.g. temperature=0 (repeatable)")
-    parser.add_argument("--max-rounds", type=_positive, default=DEFAULT_MAX_ROUNDS)
+    parser.add_argument("--max-rounds", type=positive, default=DEFAULT_MAX_ROUNDS)
     parser.add_argument("--guided", action="store_true",
                         help="carry a small model through each skill one constrained step at a "
                         "time: pick a skill, run one of its scripts, answer from the output")
@@ -75,15 +76,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON report per skill")
     parser.set_defaults(handler=run)
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give 1 or more")
-    return value
 
 
 def _targets(paths: list[Path], err: TextIO) -> list[tuple[SkillSummary, list[SkillSummary]]]:

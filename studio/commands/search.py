@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.commands.arguments import positive
 from studio.llm.embeddings import Embedder, embedder_for
 from studio.llm.errors import LLMError
 from studio.paths import cache_dir
@@ -39,7 +40,7 @@ def register(subparsers: Any) -> None:
                         help="a skill, a folder of skills or a zip (repeatable; default: the "
                         "standard locations)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--limit", type=_positive, default=10, metavar="N",
+    parser.add_argument("--limit", type=positive, default=10, metavar="N",
                         help="at most N results (default: 10)")
     parser.add_argument("--embed-model", default="", metavar="MODEL",
                         help="an embedding model for semantic ranking (e.g. nomic-embed-text)")
@@ -50,15 +51,6 @@ def register(subparsers: Any) -> None:
                         help="the embedding server's URL (default: the backend's usual local one)")
     parser.set_defaults(handler=run)
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("it must be 1 or more")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
