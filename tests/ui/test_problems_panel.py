@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import QLocale, QModelIndex, Qt
 from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from studio.skills.collection import Problem
 from studio.skills.model import Diagnostic, Fix, Severity
+from studio.ui.models import problems_model
 from studio.ui.models.problems_model import GROUP_ROLE, SYNC_ROWS, ProblemFilter, ProblemsModel
 from studio.ui.numbers import count_text
 from studio.ui.widgets.problems_panel import ProblemsPanel
@@ -230,3 +231,36 @@ def test_the_context_menu_offers_to_fix_every_finding_of_a_code(
         fix.trigger()
     assert signal.args[1] == panel.skills_with_code(signal.args[0])
     menu.hide()
+
+
+def test_grouped_skills_are_given_to_the_tree_a_page_at_a_time(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tree lays out every top-level row it has: thousands of skills come a page at a time,
+    while the counts, the selection and the navigation still reach every skill."""
+    monkeypatch.setattr(problems_model, "GROUP_PAGE", 4)
+    found = [_problem(f"skill-{n:02d}", "SK131", W, "`version` is not a spec field")
+             for n in range(10)]
+    panel = ProblemsPanel()
+    qtbot.addWidget(panel)
+    QAbstractItemModelTester(panel.model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    panel.set_findings([(p.directory, p.skill_name, [p.diagnostic]) for p in found])
+    panel.group_button.setChecked(True)
+    model = panel.model
+
+    assert model.rowCount() == 4 and model.canFetchMore(QModelIndex())
+    assert "in 10 skills" in panel.summary.text()
+    # Selecting a finding of a skill not given yet gives the pages up to it.
+    panel.select_problem(found[9])
+    assert model.rowCount() == 10 and not model.canFetchMore(QModelIndex())
+    assert panel.selected_problem() == found[9]
+
+    # A rebuild (a sort) starts again from one page (with the selection kept, up to it); the
+    # tree asks for more as it fills its height and as it scrolls.
+    model.sort(model.LINE, Qt.SortOrder.AscendingOrder)
+    assert model.rowCount() == 10 and panel.selected_problem() == found[9]
+    panel.tree.selectionModel().clear()
+    model.sort(model.LINE, Qt.SortOrder.DescendingOrder)
+    assert model.rowCount() == 4
+    panel.resize(600, 800)
+    panel.show()
+    qtbot.waitUntil(lambda: model.rowCount() == 10)

@@ -1,0 +1,46 @@
+"""Watching the folders of a large library without holding up the window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from studio.ui import watcher
+from studio.ui.watcher import FileWatcher
+
+
+def _folders(tmp_path: Path, count: int) -> list[Path]:
+    made = [tmp_path / f"folder-{number}" for number in range(count)]
+    for folder in made:
+        folder.mkdir()
+    return made
+
+
+def test_folders_handed_over_in_chunks_are_all_watched(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(watcher, "ADD_CHUNK", 3)
+    folders = _folders(tmp_path, 10)
+    files = FileWatcher()
+    files.watch_folders(folders)
+    assert all(files.watches_folder(folder) for folder in folders)
+
+    # The last chunk is added on a later turn of the event loop; a change there is still seen.
+    with qtbot.waitSignal(files.folder_changed, timeout=20_000,
+                          check_params_cb=lambda path: path == folders[-1]):
+        qtbot.waitUntil(lambda: str(folders[-1]) in files._watcher.directories())
+        (folders[-1] / "new-skill").mkdir()
+
+
+def test_a_folder_unwatched_before_its_turn_is_never_added(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(watcher, "ADD_CHUNK", 3)
+    folders = _folders(tmp_path, 10)
+    files = FileWatcher()
+    files.watch_folders(folders)
+    files.unwatch_folders([folders[-1]])
+
+    qtbot.waitUntil(lambda: str(folders[-2]) in files._watcher.directories())
+    assert str(folders[-1]) not in files._watcher.directories()
+    assert not files.watches_folder(folders[-1])
