@@ -391,7 +391,7 @@ class Library:
         # just those kept the end of a scan of 10,000 skills from taking 100 ms of the window.
         names = Counter(s.name for state in self._roots for s in state.skills if s.name)
         rows = [[row for row, s in enumerate(state.skills)
-                 if names[s.name] > 1 or any(d.code == DUPLICATE_NAME for d in s.diagnostics)]
+                 if (s.name and names[s.name] > 1) or any(d.code == DUPLICATE_NAME for d in s.diagnostics)]
                 for state in self._roots]
         scans = [RootScan(state.root, [_without_duplicate_mark(state.skills[row]) for row in found])
                  for state, found in zip(self._roots, rows, strict=True)]
