@@ -138,16 +138,24 @@ async def _run(
     on_output: Callable[[str], None] | None,
 ) -> RunResult:
     started = time.monotonic()
+    starting = asyncio.ensure_future(asyncio.create_subprocess_exec(
+        *prefix, "bash", "-c", command,
+        cwd=str(cwd),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        env=env,
+        start_new_session=True,
+    ))
     try:
-        process = await asyncio.create_subprocess_exec(
-            *prefix, "bash", "-c", command,
-            cwd=str(cwd),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            env=env,
-            start_new_session=True,
-        )
+        process = await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        # Stopped while the process starts. Cancelled there, asyncio kills only the shell and
+        # then waits for its output pipe, which whatever the shell started by then holds open:
+        # a Stop waited as long as the command would have run. Let it start; end its group.
+        with contextlib.suppress(OSError):
+            await asyncio.shield(_stop(await starting))
+        raise
     except OSError as exc:
         raise RunError(f"the command could not be started: {exc.strerror or exc}") from exc
     assert process.stdout is not None

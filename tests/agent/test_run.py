@@ -7,7 +7,7 @@ import pytest
 
 from studio.agent.run import MAX_COMMAND_BYTES, RunError, clean_environment, run_command
 from studio.agent.sandbox import Sandbox, Support
-from tests.agent.processes import processes_in_group
+from tests.agent.processes import processes_in, processes_in_group
 from tests.waiting import eventually
 
 
@@ -101,3 +101,21 @@ async def test_a_sandbox_that_is_not_there_runs_nothing(tmp_path: Path) -> None:
         await run_command("echo ran > ran.txt", tmp_path, sandbox=Sandbox.for_run(tmp_path),
                           support=Support(None, problem="bwrap is missing"))
     assert not (tmp_path / "ran.txt").exists()
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3, 5, 8])
+async def test_a_stop_while_the_command_starts_leaves_nothing_running(
+        tmp_path: Path, turns: int) -> None:
+    """Stop may come while the process is being started, before the run has its handle: the
+    whole group must still go, whatever it started by then."""
+    folder = tmp_path / f"run-{turns}"
+    folder.mkdir()
+    # Commands that never end on their own: a Stop that waited for them would never return.
+    task = asyncio.ensure_future(run_command("sleep 1000000 & sleep 1000000", folder))
+    for _ in range(turns):
+        await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        # A guard against hanging the suite, not a timing: the stop takes milliseconds.
+        await asyncio.wait_for(asyncio.shield(task), 120)
+    assert await eventually(lambda: not processes_in(folder))
