@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.editing.autosave import AutosaveStore
+from studio.editing.recovery import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
 from studio.skills.collection import Library, Problem
@@ -80,7 +80,7 @@ class MainWindow(QMainWindow):
 
     closed = Signal()
 
-    def __init__(self, store: SettingsStore, *, autosave: AutosaveStore | None = None,
+    def __init__(self, store: SettingsStore, *, recovery: RecoveryStore | None = None,
                  cache_path: Path | None = None, session_roots: list[Path] | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -123,7 +123,7 @@ class MainWindow(QMainWindow):
 
         feedback = self._feedback = Feedback(self, self.statusBar())
         self.editors: EditorTabs
-        self.autosaver = Autosaver(autosave if autosave is not None else AutosaveStore(),
+        self.autosaver = Autosaver(recovery if recovery is not None else RecoveryStore(),
                                    lambda: self.editors.editor_tabs(), feedback, self)
         self.editors = EditorTabs(self.tabs, self.centre, self.welcome, self.library,
                                   self.watcher, self.autosaver, feedback, self.tasks,
@@ -403,8 +403,8 @@ class MainWindow(QMainWindow):
                 tab.refresh_colors()
 
     def close_without_asking(self) -> None:
-        """Close now, keeping unsaved edits only as autosaves (offered back at the next start)."""
-        self.autosaver.autosave_now()
+        """Close now, keeping unsaved edits only for recovery (offered back at the next start)."""
+        self.autosaver.flush()
         self._close_allowed = True
         self.close()
 
@@ -422,6 +422,6 @@ class MainWindow(QMainWindow):
     async def _close_when_confirmed(self) -> None:
         if await self.editors.confirm_close(self.editors.editor_tabs()):
             for tab in self.editors.editor_tabs():
-                self.autosaver.forget(tab.path)
+                self.autosaver.forget(tab)
             self._close_allowed = True
             self.close()

@@ -64,8 +64,8 @@ class FileTab(QWidget):
         self.editor.setLineWrapMode(CodeEditor.LineWrapMode.NoWrap)
         self._highlighter = (MarkdownHighlighter(self.document)
                              if path.suffix.lower() in (".md", ".markdown") else None)
-        banner = QLabel(why or ("This file is inside a zip archive and opens read-only."
-                                if read_only else ""))
+        self.banner = banner = QLabel(why or ("This file is inside a zip archive and opens "
+                                              "read-only." if read_only else ""))
         banner.setObjectName("banner")
         banner.setWordWrap(True)
         banner.setVisible(self.read_only)
@@ -114,6 +114,12 @@ class FileTab(QWidget):
                           else text)
         self.disk_text = text
         self.document.setModified(False)
+        self.banner.hide()
+
+    def show_note(self, text: str) -> None:
+        """Say something about the tab above it (it goes once the tab is saved)."""
+        self.banner.setText(text)
+        self.banner.show()
 
     def reload(self, disk_text: str) -> None:
         self.newline = "\r\n" if "\r\n" in disk_text else "\n"
