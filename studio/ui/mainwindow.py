@@ -14,7 +14,6 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication,
     QDialog,
     QDockWidget,
     QLabel,
@@ -36,6 +35,7 @@ from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.dock import ChatDock
 from studio.ui.controllers.autosaving import Autosaver
+from studio.ui.controllers.edit_undo import EditUndo
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.feedback import Feedback
 from studio.ui.controllers.fix_all import FixAll
@@ -216,12 +216,13 @@ class MainWindow(QMainWindow):
         self.settings_action = make_action(self, "Se&ttings…", self._spawn(self.open_settings),
                                            key.Preferences)
         self.quit_action = make_action(self, "&Quit", self.close, "Ctrl+Q")
-        self.undo_action = make_action(self, "&Undo", self._on_undo_action_triggered)
+        self.edit_undo = EditUndo(self, editors, self.fix_all, self.tasks, self)
+        self.undo_action = self.edit_undo.undo_action
         self.undo_fix_all_action = make_action(
             self, "Undo Fix of Many Skills", self._spawn(self.fix_all.undo_last), None,
             "Put back every file the last fix of many skills changed")
         self.undo_fix_all_action.setEnabled(False)
-        self.redo_action = make_action(self, "&Redo", editors.redo_current)
+        self.redo_action = self.edit_undo.redo_action
         self.filter_action = make_action(self, "&Filter Library", self.library_panel.focus_filter,
                                          "Ctrl+F", "Filter the library by name or description")
         self.fix_action = make_action(self, "Apply &Fix", self._spawn(ops.apply_fix), "Ctrl+.",
@@ -332,16 +333,6 @@ class MainWindow(QMainWindow):
     def _on_fix_all_undo_changed(self, title: str) -> None:
         self.undo_fix_all_action.setEnabled(bool(title))
         self.undo_fix_all_action.setText(f"Undo {title}" if title else "Undo Fix of Many Skills")
-
-    def _on_undo_action_triggered(self) -> None:
-        """Undo in the editor that has the focus; elsewhere, undo the last fix of many skills
-        (when there is one), since that is what the user last did outside the editors."""
-        focus = QApplication.focusWidget()
-        in_editor = focus is not None and self.tabs.isAncestorOf(focus)
-        if not in_editor and self.fix_all.undo_title:
-            self.tasks.spawn(self.fix_all.undo_last())
-        else:
-            self.editors.undo_current()
 
     def _on_watcher_file_changed(self, path: Path) -> None:
         self.tasks.spawn(self.editors.file_changed_on_disk(path))

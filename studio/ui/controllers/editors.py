@@ -456,16 +456,6 @@ class EditorTabs(QObject):
             self._watcher.watch_file(tab.path)
             self.update_tab_title(tab)
 
-    def undo_current(self) -> None:
-        tab = self.current_tab()
-        if tab is not None:
-            tab.undo()
-
-    def redo_current(self) -> None:
-        tab = self.current_tab()
-        if tab is not None:
-            tab.redo()
-
     # -- changes on disk, autosaves ------------------------------------------------------------------
 
     async def file_changed_on_disk(self, path: Path) -> None:
