@@ -144,7 +144,7 @@ class MainWindow(QMainWindow):
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
         self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
-                               data_dir() / HISTORY_FILE, self.tasks, self)
+                               data_dir() / HISTORY_FILE, self.tasks, self.autosaver, self)
         self.editors.model_names = self.chat.pane.backend.server.model_names
 
         self.editors.skill_opened.connect(self.library_panel.select_skill)

@@ -238,3 +238,39 @@ def test_a_new_draft_is_kept_before_any_edit(qtbot: QtBot, make_window: WindowFa
     window.editors.open_draft("from-chat", "---\nname: from-chat\n---\n# Drafted\n")
     qtbot.waitUntil(lambda: len(_records(tmp_path / "recovery")) == 1)
     assert "# Drafted" in _records(tmp_path / "recovery")[0].read_text(encoding="utf-8")
+
+
+def test_eval_edits_that_could_not_be_saved_are_kept_and_come_back(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path) -> None:
+    skill = skills_root / "web-search"
+    (skill / "evals").write_text("a file where the evals folder goes", encoding="utf-8")
+    first = make_window(skills_root)
+    tab = first.editors.open_skill(skill)
+    assert tab is not None
+    panel = first.evals.panel_for(tab)
+    assert panel is not None
+    panel.files.add_eval("Typed while the folder was blocked")
+    qtbot.waitUntil(lambda: len(_records(tmp_path / "recovery")) == 1)
+    assert not tab.dirty
+    _crash(first)
+    (skill / "evals").unlink()
+
+    second = make_window(skills_root)
+    assert _restore(qtbot, second) == 1
+    restored = second.editors.tab_for_path(skill / "evals" / "evals.json")
+    assert isinstance(restored, FileTab) and restored.dirty
+    assert "Typed while the folder was blocked" in restored.text()
+    assert second.editors.save(restored)
+    assert "Typed while the folder was blocked" in (skill / "evals" / "evals.json").read_text()
+
+
+def test_eval_edits_saved_at_once_leave_no_copy(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path) -> None:
+    window = make_window(skills_root)
+    tab = window.editors.open_skill(skills_root / "web-search")
+    assert tab is not None
+    panel = window.evals.panel_for(tab)
+    assert panel is not None
+    panel.files.add_eval("Saved at once")
+    assert window.autosaver.flush()
+    assert _records(tmp_path / "recovery") == []

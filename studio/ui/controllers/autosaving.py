@@ -8,6 +8,8 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -31,9 +33,25 @@ MAX_WAIT_SECONDS = 10.0
 Tab = SkillEditorTab | FileTab
 
 
+class Unsaved(Protocol):
+    """Text the user changed that is not in its file yet, besides an editor tab's (an eval file
+    the Evals tab could not save): kept and restored as a plain file's."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def dirty(self) -> bool: ...
+
+    @property
+    def disk_text(self) -> str: ...
+
+    def text(self) -> str: ...
+
+
 class Autosaver(QObject):
-    """Keeps the dirty tabs' texts in this process's recovery session, and deletes the copy of a
-    tab that is saved, discarded or closed.
+    """Keeps the dirty tabs' texts (and whatever else `add_source` names) in this process's
+    recovery session, and deletes the copy of a tab that is saved, discarded or closed.
 
     Attributes:
         store: the recovery folder.
@@ -52,8 +70,9 @@ class Autosaver(QObject):
         self._writer = RecoveryWriter(store.session)
         self._tabs = tabs
         self._feedback = feedback
+        self._sources: list[Callable[[], Sequence[Unsaved]]] = []
         # What is on disk for each tab: its record's key and the text written there.
-        self._written: dict[Tab, tuple[str, str]] = {}
+        self._written: dict[Tab | Unsaved, tuple[str, str]] = {}
         self._draft_ids: dict[Tab, str] = {}
         self._pending_since: float | None = None
         self._failing = False
@@ -63,6 +82,10 @@ class Autosaver(QObject):
         self._timer.setInterval(RECOVERY_DELAY_MS)
         self._timer.timeout.connect(self.autosave_now)
         self._write_done.connect(self._on_write_done)
+
+    def add_source(self, source: Callable[[], Sequence[Unsaved]]) -> None:
+        """Keep what `source` lists too (call `schedule` when it changes)."""
+        self._sources.append(source)
 
     def track(self, tab: Tab) -> None:
         """Follow a new tab's edits (a draft has unsaved changes before any edit)."""
@@ -99,7 +122,9 @@ class Autosaver(QObject):
         self._pending_since = None
         if self._stopped:
             return
-        tabs = list(self._tabs())
+        tabs: list[Tab | Unsaved] = [*self._tabs()]
+        for source in self._sources:
+            tabs += source()
         for gone in [tab for tab in self._written if tab not in tabs]:
             self._discard(gone)
         for tab in tabs:
@@ -122,14 +147,14 @@ class Autosaver(QObject):
             self._writer.write(key, record).add_done_callback(
                 functools.partial(self._report, key=key, name=tab.path.name))
 
-    def forget(self, tab: Tab) -> None:
+    def forget(self, tab: Tab | Unsaved) -> None:
         """The tab was saved, discarded or closed: its copy goes (and is made again should it
         still have unsaved changes, as after a rename)."""
         self._discard(tab)
         if tab.dirty:
             self.schedule()
 
-    def _identity(self, tab: Tab) -> tuple[Kind, str]:
+    def _identity(self, tab: Tab | Unsaved) -> tuple[Kind, str]:
         if isinstance(tab, SkillEditorTab):
             if tab.doc.untitled:
                 # A draft's placeholder path is this process's: its copy is named by the tab.
@@ -137,7 +162,7 @@ class Autosaver(QObject):
             return "skill", str(tab.path)
         return "file", str(tab.path)
 
-    def _discard(self, tab: Tab) -> None:
+    def _discard(self, tab: Tab | Unsaved) -> None:
         written = self._written.pop(tab, None)
         if written is not None:
             self._writer.discard(written[0])

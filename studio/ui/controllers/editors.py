@@ -526,6 +526,7 @@ class EditorTabs(QObject):
             tab = self.open_file(record.path)
             if tab is None:
                 tab = FileTab(record.path, "", self.code_font)
+                tab.make_folder = True
                 self.add_tab(tab, str(record.path))
                 note += f" {record.path} no longer exists; saving writes it again."
         elif record.kind == "skill" and record.path.parent.is_dir():

@@ -40,6 +40,9 @@ def decode_text(name: str, data: bytes) -> tuple[str, str]:
 class FileTab(QWidget):
     """One file of a skill in a plain editor.
 
+    Attributes:
+        make_folder: saving makes the file's folder when it is missing (a restored file).
+
     Signals:
         dirty_changed: (bool) the text now differs (or no longer differs) from the file.
     """
@@ -53,6 +56,9 @@ class FileTab(QWidget):
         self.newline = "\r\n" if "\r\n" in text else "\n"
         self.disk_text = text.replace("\r\n", "\n")
         self.read_only = read_only or bool(why)
+        # A file restored after a crash whose folder went meanwhile (an eval file in evals/):
+        # saving makes that one folder again.
+        self.make_folder = False
         self.document = QTextDocument(self)
         self.document.setDocumentLayout(QPlainTextDocumentLayout(self.document))
         self.document.setPlainText(self.disk_text)
@@ -110,6 +116,8 @@ class FileTab(QWidget):
 
     def save(self) -> None:
         text = self.text()
+        if self.make_folder and not self._path.parent.is_dir():
+            self._path.parent.mkdir()
         atomic_write_text(self._path, text.replace("\n", self.newline) if self.newline != "\n"
                           else text)
         self.disk_text = text
