@@ -47,6 +47,8 @@ def test_edits_are_kept_once_typing_stops_and_go_when_saved(
     assert _records(root) == []
     qtbot.waitUntil(lambda: len(_records(root)) == 1)
     assert "MIT-0" in _records(root)[0].read_text(encoding="utf-8")
+    tab.set_field("license", "Apache-2.0")
+    qtbot.waitUntil(lambda: "Apache-2.0" in _records(root)[0].read_text(encoding="utf-8"))
 
     assert window.editors.save(tab)
     qtbot.waitUntil(lambda: _records(root) == [])

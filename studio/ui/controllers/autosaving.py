@@ -74,6 +74,8 @@ class Autosaver(QObject):
         # What is on disk for each tab: its record's key and the text written there.
         self._written: dict[Tab | Unsaved, tuple[str, str]] = {}
         self._draft_ids: dict[Tab, str] = {}
+        # The tabs edited since their text was last kept: only theirs is read again.
+        self._edited: set[Tab] = set()
         self._pending_since: float | None = None
         self._failing = False
         self._stopped = False
@@ -89,10 +91,14 @@ class Autosaver(QObject):
 
     def track(self, tab: Tab) -> None:
         """Follow a new tab's edits (a draft has unsaved changes before any edit)."""
-        tab.document.contentsChanged.connect(self.schedule)
+        tab.document.contentsChanged.connect(lambda which=tab: self._on_tab_edited(which))
         tab.document.modificationChanged.connect(self.schedule)
         if tab.dirty:
             self.schedule()
+
+    def _on_tab_edited(self, tab: Tab) -> None:
+        self._edited.add(tab)
+        self.schedule()
 
     def schedule(self) -> None:
         """Keep the texts once edits have stopped for a moment (or have gone on for long)."""
@@ -122,6 +128,7 @@ class Autosaver(QObject):
         self._pending_since = None
         if self._stopped:
             return
+        edited, self._edited = self._edited, set()
         tabs: list[Tab | Unsaved] = [*self._tabs()]
         for source in self._sources:
             tabs += source()
@@ -133,8 +140,11 @@ class Autosaver(QObject):
                 continue
             kind, identity = self._identity(tab)
             key = record_key(kind, identity)
-            text = tab.text()
             written = self._written.get(tab)
+            if (written is not None and written[0] == key and tab not in edited
+                    and isinstance(tab, SkillEditorTab | FileTab)):
+                continue
+            text = tab.text()
             if written == (key, text):
                 continue
             if written is not None and written[0] != key:
