@@ -89,3 +89,19 @@ def test_the_undo_key_outside_a_table_but_in_the_evals_tables_undoes_them(
     qtbot.keyClick(tab_bar, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert panel.files.triggers_model.rowCount() == 0
     assert "license: MIT" in tab.doc.text()
+
+
+def test_undo_in_the_chats_message_box_undoes_its_typing(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path) -> None:
+    window = make_window(skills_root)
+    tab, _panel = _open(window, skills_root)
+    tab.set_field("license", "MIT")
+    window.chat.dock.show()
+    message = window.chat.pane.input
+    _focus(qtbot, window, message)
+    message.insertPlainText("half a question")
+
+    assert window.undo_action.isEnabled()
+    window.undo_action.trigger()
+    assert message.toPlainText() == ""
+    assert "license: MIT" in tab.doc.text()

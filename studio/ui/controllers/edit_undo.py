@@ -1,12 +1,13 @@
 """Edit ▸ Undo and Redo, and their keys: they act on the undo history of whatever has the focus
-(an Evals tab's tables have their own; an editor tab's views share their file's), and the menu
-items say what that history would undo and whether it can."""
+(an Evals tab's tables have their own; an editor tab's views share their file's; a text box
+elsewhere, such as the chat's message, has its own), and the menu items say what that history
+would undo and whether it can."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QMetaObject, QObject
 from PySide6.QtGui import QKeySequence, QTextDocument, QUndoStack
-from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QPlainTextEdit, QTextEdit, QWidget
 
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.fix_all import FixAll
@@ -20,7 +21,8 @@ History = QUndoStack | QTextDocument
 
 
 def focused_history(focus: QWidget | None) -> History | None:
-    """The undo history the focused widget edits, or None outside every editor."""
+    """The undo history the focused widget edits: its editor tab's, its Evals tables', or a text
+    box's own (the chat's message); None elsewhere."""
     widget = focus
     while widget is not None:
         if isinstance(widget, EvalFilesEditor):
@@ -28,6 +30,8 @@ def focused_history(focus: QWidget | None) -> History | None:
         if isinstance(widget, SkillEditorTab | FileTab):
             return widget.document
         widget = widget.parentWidget()
+    if isinstance(focus, QPlainTextEdit | QTextEdit) and focus.isUndoRedoEnabled():
+        return focus.document()
     return None
 
 
