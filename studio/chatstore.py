@@ -52,6 +52,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX chats_by_update ON chats (updated)",
     ),
+    # The folder a chat's new skills go in, asked once per chat (NULL: not asked yet).
+    ("ALTER TABLE chats ADD COLUMN drafts_folder TEXT",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -70,6 +72,7 @@ class ChatInfo:
 
     Attributes:
         skills: the names of the skills the chat was given, or None for all of the library's.
+        drafts_folder: the folder the chat's new skills go in, once the user picked it.
     """
 
     id: int
@@ -79,6 +82,7 @@ class ChatInfo:
     backend: str = ""
     model: str = ""
     skills: tuple[str, ...] | None = None
+    drafts_folder: Path | None = None
 
 
 @dataclass(slots=True)
@@ -318,8 +322,10 @@ def _chat_from_row(row: sqlite3.Row) -> ChatInfo:
             names = None
         if isinstance(names, list):
             skills = tuple(str(name) for name in names)
+    folder = row["drafts_folder"]
     return ChatInfo(row["id"], row["title"], row["created"], row["updated"], row["backend"],
-                    row["model"], skills)
+                    row["model"], skills,
+                    Path(folder) if isinstance(folder, str) and folder else None)
 
 
 class ChatStore:
@@ -433,12 +439,16 @@ class ChatStore:
         return _chat_from_row(row) if row is not None else None
 
     def update_chat(self, chat: ChatInfo) -> ChatInfo:
-        """Save the chat's title, backend, model and skills; it becomes the most recent."""
+        """Save the chat's title, backend, model, skills and drafts folder; it becomes the most
+        recent."""
         updated = replace(chat, updated=max(time.time(), chat.updated))
         skills = None if chat.skills is None else json.dumps(list(chat.skills))
+        folder = None if chat.drafts_folder is None else str(chat.drafts_folder)
         self._write(
-            "UPDATE chats SET title = ?, updated = ?, backend = ?, model = ?, skills = ? WHERE id = ?",
-            (updated.title, updated.updated, updated.backend, updated.model, skills, chat.id),
+            "UPDATE chats SET title = ?, updated = ?, backend = ?, model = ?, skills = ?, "
+            "drafts_folder = ? WHERE id = ?",
+            (updated.title, updated.updated, updated.backend, updated.model, skills, folder,
+             chat.id),
         )
         return updated
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from studio.chatstore import (
+    MIGRATIONS,
     SCHEMA_VERSION,
     ChatStore,
     ChatStoreError,
@@ -95,6 +96,36 @@ def test_chats_round_trip_newest_first(tmp_path: Path) -> None:
     assert [c.id for c in store.chats()] == [second.id]
     assert store.messages(first.id) == []
     store.close()
+
+
+def test_a_chat_keeps_the_folder_its_new_skills_go_in(tmp_path: Path) -> None:
+    store = ChatStore(tmp_path / "c.sqlite")
+    chat = store.create_chat(title="drafting")
+    assert chat.drafts_folder is None
+    store.update_chat(replace(chat, drafts_folder=tmp_path / "my skills"))
+    store.close()
+    again = ChatStore(tmp_path / "c.sqlite")
+    assert again.chat(chat.id).drafts_folder == tmp_path / "my skills"  # type: ignore[union-attr]
+    again.close()
+
+
+def test_a_file_from_before_drafts_folders_opens_with_its_chats(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite"
+    db = sqlite3.connect(path)
+    for statement in MIGRATIONS[0]:
+        db.execute(statement)
+    db.execute("INSERT INTO chats (title, created, updated) VALUES ('old chat', 1, 1)")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+
+    store = ChatStore(path)
+    [old] = store.chats()
+    assert (old.title, old.drafts_folder) == ("old chat", None)
+    store.update_chat(replace(old, drafts_folder=tmp_path))
+    assert store.chat(old.id).drafts_folder == tmp_path  # type: ignore[union-attr]
+    store.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_messages_and_cards_round_trip(tmp_path: Path) -> None:

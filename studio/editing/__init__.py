@@ -1,2 +1,2 @@
 """Editing text in the studio, without Qt: frontmatter edits, offsets between Python and Qt,
-autosaves of unsaved edits."""
+copies of unsaved edits kept for recovery after a crash."""

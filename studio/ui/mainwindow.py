@@ -14,7 +14,6 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication,
     QDialog,
     QDockWidget,
     QLabel,
@@ -27,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.editing.autosave import AutosaveStore
+from studio.editing.recovery import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
 from studio.skills.collection import Library, Problem
@@ -36,6 +35,7 @@ from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.dock import ChatDock
 from studio.ui.controllers.autosaving import Autosaver
+from studio.ui.controllers.edit_undo import EditUndo
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.feedback import Feedback
 from studio.ui.controllers.fix_all import FixAll
@@ -80,7 +80,7 @@ class MainWindow(QMainWindow):
 
     closed = Signal()
 
-    def __init__(self, store: SettingsStore, *, autosave: AutosaveStore | None = None,
+    def __init__(self, store: SettingsStore, *, recovery: RecoveryStore | None = None,
                  cache_path: Path | None = None, session_roots: list[Path] | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -123,7 +123,7 @@ class MainWindow(QMainWindow):
 
         feedback = self._feedback = Feedback(self, self.statusBar())
         self.editors: EditorTabs
-        self.autosaver = Autosaver(autosave if autosave is not None else AutosaveStore(),
+        self.autosaver = Autosaver(recovery if recovery is not None else RecoveryStore(),
                                    lambda: self.editors.editor_tabs(), feedback, self)
         self.editors = EditorTabs(self.tabs, self.centre, self.welcome, self.library,
                                   self.watcher, self.autosaver, feedback, self.tasks,
@@ -144,7 +144,7 @@ class MainWindow(QMainWindow):
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
         self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
-                               data_dir() / HISTORY_FILE, self.tasks, self)
+                               data_dir() / HISTORY_FILE, self.tasks, self.autosaver, self)
         self.editors.model_names = self.chat.pane.backend.server.model_names
 
         self.editors.skill_opened.connect(self.library_panel.select_skill)
@@ -216,12 +216,13 @@ class MainWindow(QMainWindow):
         self.settings_action = make_action(self, "Se&ttings…", self._spawn(self.open_settings),
                                            key.Preferences)
         self.quit_action = make_action(self, "&Quit", self.close, "Ctrl+Q")
-        self.undo_action = make_action(self, "&Undo", self._on_undo_action_triggered)
+        self.edit_undo = EditUndo(self, editors, self.fix_all, self.tasks, self)
+        self.undo_action = self.edit_undo.undo_action
         self.undo_fix_all_action = make_action(
             self, "Undo Fix of Many Skills", self._spawn(self.fix_all.undo_last), None,
             "Put back every file the last fix of many skills changed")
         self.undo_fix_all_action.setEnabled(False)
-        self.redo_action = make_action(self, "&Redo", editors.redo_current)
+        self.redo_action = self.edit_undo.redo_action
         self.filter_action = make_action(self, "&Filter Library", self.library_panel.focus_filter,
                                          "Ctrl+F", "Filter the library by name or description")
         self.fix_action = make_action(self, "Apply &Fix", self._spawn(ops.apply_fix), "Ctrl+.",
@@ -333,16 +334,6 @@ class MainWindow(QMainWindow):
         self.undo_fix_all_action.setEnabled(bool(title))
         self.undo_fix_all_action.setText(f"Undo {title}" if title else "Undo Fix of Many Skills")
 
-    def _on_undo_action_triggered(self) -> None:
-        """Undo in the editor that has the focus; elsewhere, undo the last fix of many skills
-        (when there is one), since that is what the user last did outside the editors."""
-        focus = QApplication.focusWidget()
-        in_editor = focus is not None and self.tabs.isAncestorOf(focus)
-        if not in_editor and self.fix_all.undo_title:
-            self.tasks.spawn(self.fix_all.undo_last())
-        else:
-            self.editors.undo_current()
-
     def _on_watcher_file_changed(self, path: Path) -> None:
         self.tasks.spawn(self.editors.file_changed_on_disk(path))
 
@@ -403,8 +394,8 @@ class MainWindow(QMainWindow):
                 tab.refresh_colors()
 
     def close_without_asking(self) -> None:
-        """Close now, keeping unsaved edits only as autosaves (offered back at the next start)."""
-        self.autosaver.autosave_now()
+        """Close now, keeping unsaved edits only for recovery (offered back at the next start)."""
+        self.autosaver.flush()
         self._close_allowed = True
         self.close()
 
@@ -422,6 +413,6 @@ class MainWindow(QMainWindow):
     async def _close_when_confirmed(self) -> None:
         if await self.editors.confirm_close(self.editors.editor_tabs()):
             for tab in self.editors.editor_tabs():
-                self.autosaver.forget(tab.path)
+                self.autosaver.forget(tab)
             self._close_allowed = True
             self.close()

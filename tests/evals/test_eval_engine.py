@@ -7,10 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,14 +18,16 @@ pytestmark = pytest.mark.engine
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 300.0
+SKILL = "hello"
 
 
 @pytest.fixture
-def skill() -> Iterator[Path]:
-    """At a fixed path, as in test_chat_engine: the catalog names the skill's location."""
-    root = Path(tempfile.gettempdir()) / "skill-studio-smollm2-eval"
-    shutil.rmtree(root, ignore_errors=True)
-    folder = root / "hello"
+def workspace(tmp_path: Path) -> Path:
+    """A folder of its own per run, so concurrent runs do not collide. The command runs in it and
+    is given the skill relatively, so the catalog in the prompt reads `hello/SKILL.md` whatever
+    the temp folder (as in test_chat_engine: the tiny model's greedy answer changes with the
+    digits of pytest's numbered folders)."""
+    folder = tmp_path / SKILL
     (folder / "scripts").mkdir(parents=True)
     (folder / "SKILL.md").write_text(SKILL_MD, encoding="utf-8")
     (folder / "scripts" / "hello.py").write_text('print("Hello from the hello skill!")\n')
@@ -37,23 +36,20 @@ def skill() -> Iterator[Path]:
         json.dumps([{"query": "Please greet me.", "should_trigger": True}]))
     (folder / "evals" / "evals.json").write_text(json.dumps({"skill_name": "hello", "evals": [
         {"id": 1, "prompt": "Greet me.", "expectations": [{"regex": "[\\s\\S]*"}]}]}))
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    return tmp_path
 
 
-async def test_studio_eval_runs_a_trigger_query_and_an_eval_on_smollm2(skill: Path) -> None:
+async def test_studio_eval_runs_a_trigger_query_and_an_eval_on_smollm2(workspace: Path) -> None:
     engine = _engine()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SOURCE_ROOT), env.get("PYTHONPATH")]))
     async with engine:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "studio", "eval", str(skill), "--backend", "openai",
+            sys.executable, "-m", "studio", "eval", SKILL, "--backend", "openai",
             "--url", engine.base_url, "--option", "temperature=0", "--option", "seed=1",
             "--option", "max_tokens=64", "--max-rounds", "3", "--json", "--no-cache",
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=env,
+            stderr=asyncio.subprocess.PIPE, cwd=workspace, env=env,
         )  # fmt: skip
         out, err = await asyncio.wait_for(process.communicate(), TIMEOUT)
     report = json.loads(out)

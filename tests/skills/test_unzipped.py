@@ -5,7 +5,11 @@ with nothing left behind."""
 from __future__ import annotations
 
 import hashlib
+import os
 import stat
+import subprocess
+import sys
+import time
 import zipfile
 from pathlib import Path, PurePosixPath
 
@@ -112,3 +116,99 @@ def test_a_file_that_is_not_a_zip_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="not a zip"):
         UnpackedSkills(tmp_path / "cache").folder(fake, PurePosixPath("demo"))
     assert list((tmp_path / "cache").iterdir()) == []
+
+
+def _age(path: Path, seconds: float) -> None:
+    """Make `path` look last used `seconds` ago."""
+    when = time.time() - seconds
+    os.utime(path, (when, when))
+
+
+def test_using_a_copy_stamps_it(tmp_path: Path) -> None:
+    archive = pack(tmp_path)
+    unpacked = UnpackedSkills(tmp_path / "cache")
+    copy = unpacked.folder(archive, PurePosixPath("demo")).parent
+    _age(copy, 40 * unzipped.DAY)
+    unpacked.folder(archive, PurePosixPath("demo"))
+    assert time.time() - copy.stat().st_mtime < unzipped.DAY
+    assert unpacked.remove_unused() == []
+
+
+def test_copies_unused_for_long_go_when_another_is_unpacked(tmp_path: Path) -> None:
+    unpacked = UnpackedSkills(tmp_path / "cache")
+    old = unpacked.folder(pack(tmp_path, "print('old')\n"), PurePosixPath("demo")).parent
+    recent = unpacked.folder(pack(tmp_path, "print('recent')\n"), PurePosixPath("demo")).parent
+    _age(old, 31 * unzipped.DAY)
+    _age(recent, 29 * unzipped.DAY)
+
+    newest = unpacked.folder(pack(tmp_path, "print('new')\n"), PurePosixPath("demo")).parent
+    assert not old.exists()
+    assert recent.is_dir() and newest.is_dir()
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(
+        [recent.name, newest.name])
+
+
+def test_over_the_size_cap_the_least_recently_used_go_but_never_one_used_today(
+        tmp_path: Path) -> None:
+    unpacked = UnpackedSkills(tmp_path / "cache")
+    copies = [unpacked.folder(pack(tmp_path, f"print({n})\n"), PurePosixPath("demo")).parent
+              for n in range(4)]
+    for copy, days in zip(copies, (3, 5, 2, 0), strict=True):
+        _age(copy, days * unzipped.DAY + 60)
+    one = unzipped._size(copies[0])
+
+    removed = unpacked.remove_unused(max_bytes=2 * one)
+    assert removed == [copies[1], copies[0]]
+    assert copies[2].is_dir() and copies[3].is_dir()
+    assert unpacked.remove_unused(max_bytes=0) == [copies[2]]
+    assert copies[3].is_dir()
+
+
+def test_only_copies_are_removed_never_through_a_link(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    unpacked = UnpackedSkills(cache)
+    unpacked.folder(pack(tmp_path), PurePosixPath("demo"))
+    outside = tmp_path / "precious"
+    (outside / "keep").mkdir(parents=True)
+    (outside / "keep" / "file.txt").write_text("mine")
+    link = cache / ("a" * 64)
+    link.symlink_to(outside, target_is_directory=True)
+    stranger = cache / "not-a-copy"
+    stranger.mkdir()
+    for path in (outside, stranger, *cache.iterdir()):
+        _age(path, 400 * unzipped.DAY)
+
+    removed = unpacked.remove_unused()
+    assert len(removed) == 1 and removed[0].name == digest(tmp_path / "pack.zip")
+    assert (outside / "keep" / "file.txt").read_text() == "mine"
+    assert link.is_symlink() and stranger.is_dir()
+
+
+def test_a_copy_a_process_works_in_is_kept(tmp_path: Path) -> None:
+    unpacked = UnpackedSkills(tmp_path / "cache")
+    folder = unpacked.folder(pack(tmp_path), PurePosixPath("demo"))
+    _age(folder.parent, 100 * unzipped.DAY)
+    running = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                               cwd=folder / "scripts", stdin=subprocess.PIPE)
+    try:
+        assert unpacked.remove_unused() == []
+        assert (folder / "scripts" / "hello.py").is_file()
+    finally:
+        running.communicate(b"")
+    assert unpacked.remove_unused() == [folder.parent]
+
+
+def test_leftovers_of_a_killed_unpack_or_removal_are_cleared(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    unpacked = UnpackedSkills(cache)
+    unpacked.folder(pack(tmp_path), PurePosixPath("demo"))
+    half_removed = cache / (".removing-" + "b" * 64)
+    old_scratch, new_scratch = cache / ".unpacking-old", cache / ".unpacking-new"
+    for folder in (half_removed, old_scratch, new_scratch):
+        (folder / "sub").mkdir(parents=True)
+        (folder / "sub").chmod(0o555)
+    _age(old_scratch, 2 * unzipped.DAY)
+
+    unpacked.remove_unused()
+    assert not half_removed.exists() and not old_scratch.exists()
+    assert new_scratch.is_dir()

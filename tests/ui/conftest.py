@@ -18,7 +18,7 @@ import qasync
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from studio.editing.autosave import AutosaveStore
+from studio.editing.recovery import RecoveryStore
 from studio.settings import SettingsStore
 from studio.ui.mainwindow import MainWindow
 from studio.ui.qtcheck import problem
@@ -74,12 +74,12 @@ def zip_root(tmp_path: Path) -> Path:
 @pytest.fixture
 def make_window(qtbot: QtBot, qloop: asyncio.AbstractEventLoop,
                 tmp_path: Path) -> Iterator[WindowFactory]:
-    """Build main windows on scratch settings and autosave folders, and close them afterwards."""
+    """Build main windows on scratch settings and recovery folders, and close them afterwards."""
     windows: list[MainWindow] = []
 
     def make(*roots: Path, settings: Path | None = None, wait: bool = True) -> MainWindow:
         store = SettingsStore(settings or tmp_path / "config" / "settings.yaml")
-        window = MainWindow(store, autosave=AutosaveStore(tmp_path / "autosave"),
+        window = MainWindow(store, recovery=RecoveryStore(tmp_path / "recovery"),
                             cache_path=None, session_roots=list(roots))
         qtbot.addWidget(window)
         windows.append(window)

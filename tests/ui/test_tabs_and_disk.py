@@ -1,14 +1,12 @@
-"""Closing dirty tabs asks first; changes by other programs are noticed; autosave survives a crash."""
+"""Closing dirty tabs asks first; changes by other programs are noticed."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from studio.editing.autosave import AutosaveStore
 from tests.ui.helpers import WindowFactory, click, open_dialog, start
 
 Button = QMessageBox.StandardButton
@@ -133,45 +131,3 @@ def test_an_external_change_to_a_dirty_tab_asks(qtbot: QtBot, make_window: Windo
     click(open_dialog(qtbot, QMessageBox, timeout=5000), Button.Yes)
     qtbot.waitUntil(lambda: tab.doc.text() == newer)
     assert not tab.dirty
-
-
-def test_unsaved_edits_survive_a_crash(qtbot: QtBot, make_window: WindowFactory,
-                                       skills_root: Path, tmp_path: Path) -> None:
-    first = make_window(skills_root)
-    tab = first.editors.open_skill(skills_root / "web-search")
-    assert tab is not None
-    tab.set_field("license", "Typed before the crash")
-    edited = tab.doc.text()
-    first.autosaver.autosave_now()
-    autosaves = list((tmp_path / "autosave").glob("*.json"))
-    assert len(autosaves) == 1
-    assert json.loads(autosaves[0].read_text(encoding="utf-8"))["text"] == edited
-
-    first.close_without_asking()
-    second = make_window(skills_root)
-    task = start(second.editors.restore_autosaves())
-    box = open_dialog(qtbot, QMessageBox)
-    assert box.text().startswith(f"Restore unsaved changes to {skills_root / 'web-search'}")
-    click(box, Button.Yes)
-    qtbot.waitUntil(task.done)
-    assert task.result() == 1
-    restored = second.editors.current_skill_tab()
-    assert restored is not None
-    assert restored.doc.text() == edited
-    assert restored.dirty
-
-    assert second.editors.save(restored)
-    assert AutosaveStore(tmp_path / "autosave").entries() == []
-
-
-def test_discarding_an_autosave_deletes_it(qtbot: QtBot, make_window: WindowFactory,
-                                           skills_root: Path, tmp_path: Path) -> None:
-    store = AutosaveStore(tmp_path / "autosave")
-    store.write(skills_root / "web-search" / "SKILL.md", "---\nname: x\n---\n")
-    window = make_window(skills_root)
-    task = start(window.editors.restore_autosaves())
-    click(open_dialog(qtbot, QMessageBox), Button.Discard)
-    qtbot.waitUntil(task.done)
-    assert task.result() == 0
-    assert store.entries() == []
-    assert window.tabs.count() == 0

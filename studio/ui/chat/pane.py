@@ -155,7 +155,6 @@ class ChatPane(QWidget):
         self._filling = False
         self._drafting = False
         # Chat id -> where the model's new skills go, asked at the chat's first create_skill.
-        self._skill_folders: dict[int, Path] = {}
 
         self.backend_combo = QComboBox()
         for kind in BACKEND_KINDS:
@@ -599,8 +598,6 @@ class ChatPane(QWidget):
         self._show_chat(chat)
 
     def _show_chat(self, chat: ChatInfo | None) -> None:
-        # Chats that are not being saved all have the id 0: their folder goes with the chat.
-        self._skill_folders.pop(0, None)
         self.session.open(chat)
         if chat is None:
             self.input.setPlaceholderText("Ask something; Enter sends, Shift+Enter starts a new line")
@@ -690,9 +687,11 @@ class ChatPane(QWidget):
         self.transcript.add_notice(message, "error")
 
     def skill_folder(self) -> Path | None:
-        """Where the open chat's new skills go, once asked."""
+        """Where the open chat's new skills go, once asked (and while it is still a folder: a
+        saved chat whose folder went is asked again)."""
         chat = self.session.chat
-        return self._skill_folders.get(chat.id) if chat is not None else None
+        folder = chat.drafts_folder if chat is not None else None
+        return folder if folder is not None and folder.is_dir() else None
 
     async def _choose_skill_folder(self, skill: str) -> Path | None:
         """Asked by the chat's first `create_skill`: which writable skill folder its new skills
@@ -707,9 +706,7 @@ class ChatPane(QWidget):
         if await asyncqt.ask(dialog) != QDialog.DialogCode.Accepted:
             return None
         folder = dialog.folder()
-        chat = self.session.chat
-        if chat is not None:
-            self._skill_folders[chat.id] = folder
+        self.session.set_drafts_folder(folder)
         self._update_skill_folder()
         return folder
 

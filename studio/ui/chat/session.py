@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TypeVar, cast
 
 from PySide6.QtCore import QObject, Signal
@@ -189,6 +190,17 @@ class ChatSession(QObject):
             self.chat = self._guard(lambda store: store.update_chat(renamed)) or renamed
         self.chat_saved.emit()
         return True
+
+    def set_drafts_folder(self, folder: Path) -> None:
+        """Remember, with the open chat, the folder its new skills go in."""
+        chat = self.chat
+        if chat is None or chat.drafts_folder == folder:
+            return
+        changed = replace(chat, drafts_folder=folder)
+        self.chat = changed
+        if self.store is not None and chat.id:
+            self.chat = self._guard(lambda store: store.update_chat(changed)) or changed
+        self.chat_saved.emit()
 
     def _update_chat(self, setup: TurnSetup) -> None:
         chat = self.chat

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QTabWidg
 
 from studio.agent.agents import AgentStore
 from studio.agent.drafts import write_new_skill
-from studio.editing.autosave import AutosaveEntry
+from studio.editing.recovery import DiskState, RecoveredEntry
 from studio.llm.errors import LLMError
 from studio.skills import names
 from studio.skills.collection import Library, LibraryEvent, Problem, TargetChanged
@@ -29,6 +29,7 @@ from studio.ui import asyncqt
 from studio.ui.controllers.autosaving import Autosaver
 from studio.ui.controllers.feedback import Feedback
 from studio.ui.dialogs import confirm
+from studio.ui.dialogs.recovery import RecoveryDialog
 from studio.ui.tasks import TaskSet
 from studio.ui.watcher import FileWatcher
 from studio.ui.widgets.editor_tab import SkillEditorTab
@@ -131,13 +132,14 @@ class EditorTabs(QObject):
             tab.file_open_requested.connect(self._on_tab_file_open_requested)
             self._publish(tab)
         self._watcher.watch_file(tab.path)
+        self._autosaver.track(tab)
 
     def remove_tab(self, tab: Tab) -> None:
         index = self.tabs.indexOf(tab)
         if index >= 0:
             self.tabs.removeTab(index)
         self._watcher.unwatch_file(tab.path)
-        self._autosaver.forget(tab.path)
+        self._autosaver.forget(tab)
         if isinstance(tab, SkillEditorTab):
             self._library.stop_editing(tab.directory)
         tab.deleteLater()
@@ -331,7 +333,7 @@ class EditorTabs(QObject):
                                 f"{exc.strerror or exc}. Your changes are still in the editor; "
                                 "check the folder's permissions and save again.")
             return False
-        self._autosaver.forget(tab.path)
+        self._autosaver.forget(tab)
         self._watcher.rearm(tab.path)
         if isinstance(tab, SkillEditorTab):
             tab.doc.validate_now()
@@ -372,7 +374,7 @@ class EditorTabs(QObject):
             return False
         self._library.stop_editing(tab.directory)
         self._watcher.unwatch_file(tab.path)
-        self._autosaver.forget(tab.path)
+        self._autosaver.forget(tab)
         tab.doc.saved_as(target)
         tab.retarget(target)
         self._watcher.watch_file(tab.path)
@@ -428,7 +430,7 @@ class EditorTabs(QObject):
             return True
         if answer == Button.Discard:
             for tab in dirty:
-                self._autosaver.forget(tab.path)
+                self._autosaver.forget(tab)
             return True
         return False
 
@@ -444,7 +446,7 @@ class EditorTabs(QObject):
             if not tab.path.is_relative_to(directory):
                 continue
             self._watcher.unwatch_file(tab.path)
-            self._autosaver.forget(tab.path)
+            self._autosaver.forget(tab)
             if isinstance(tab, SkillEditorTab):
                 self._library.stop_editing(tab.directory)
                 tab.retarget(target)
@@ -453,16 +455,6 @@ class EditorTabs(QObject):
                 tab.retarget(target / tab.path.relative_to(directory))
             self._watcher.watch_file(tab.path)
             self.update_tab_title(tab)
-
-    def undo_current(self) -> None:
-        tab = self.current_tab()
-        if tab is not None:
-            tab.undo()
-
-    def redo_current(self) -> None:
-        tab = self.current_tab()
-        if tab is not None:
-            tab.redo()
 
     # -- changes on disk, autosaves ------------------------------------------------------------------
 
@@ -489,39 +481,64 @@ class EditorTabs(QObject):
         tab.reload(data.decode("utf-8", errors="replace"))
         if isinstance(tab, SkillEditorTab):
             self._show_in_library(tab)
-        self._autosaver.forget(path)
+        self._autosaver.forget(tab)
         self.update_tab_title(tab)
         self._feedback.status(f"Reloaded {path.name}: another program changed it.")
 
     async def restore_autosaves(self) -> int:
-        """Offer back every autosave left by a crash; returns how many were restored."""
-        restored = 0
-        store = self._autosaver.store
-        for entry in store.entries():
-            if await asyncqt.confirmed(
-                    confirm.restore_autosave(self._feedback.parent, entry.path, entry.when)):
-                self._restore(entry)
-                restored += 1
-            else:
-                store.discard(entry.path)
-        return restored
+        """Offer back the unsaved texts that studios closed without saving kept (not those of
+        one still running); returns how many were restored."""
+        claims = self._autosaver.store.claim_orphans()
+        try:
+            entries = [entry for claim in claims for entry in claim.entries]
+            unreadable = [bad for claim in claims for bad in claim.unreadable]
+            if not entries:
+                if unreadable:
+                    self._feedback.tell("Unsaved changes not restored",
+                                        "\n\n".join(bad.message for bad in unreadable))
+                return 0
+            dialog = RecoveryDialog(entries, unreadable, self._feedback.parent)
+            answer = await asyncqt.ask(dialog)
+            if answer == RecoveryDialog.DialogCode.Rejected:
+                return 0
+            chosen = dialog.ticked() if answer == RecoveryDialog.DialogCode.Accepted else []
+            for entry in chosen:
+                self._restore(entry, dialog.states[dialog.entries.index(entry)])
+            if chosen and not self._autosaver.flush():
+                # The restored texts live only in their tabs: the old copies stay until then.
+                return len(chosen)
+            for claim in claims:
+                for entry in list(claim.entries):
+                    claim.remove(entry)
+            return len(chosen)
+        finally:
+            for claim in claims:
+                claim.release()
 
-    def _restore(self, entry: AutosaveEntry) -> None:
-        if entry.kind == "file":
-            tab = self.open_file(entry.path)
+    def _restore(self, entry: RecoveredEntry, state: DiskState) -> None:
+        record = entry.record
+        note = f"Restored unsaved changes kept {record.when}; save them, or close the tab to " \
+               "discard them."
+        if state is DiskState.CHANGED:
+            note += f" {record.path.name} was changed on disk since: saving replaces that change."
+        tab: Tab | None = None
+        if record.kind == "file":
+            tab = self.open_file(record.path)
             if tab is None:
-                file_tab = FileTab(entry.path, "", self.code_font)
-                self.add_tab(file_tab, str(entry.path))
-                self._feedback.status(f"{entry.path} no longer exists; save to create it in "
-                                      f"{entry.path.parent}.")
-                tab = file_tab
-            tab.set_text(entry.text)
-        else:
-            directory = entry.path.parent
-            skill_tab = self.open_skill(directory) if directory.is_dir() else None
-            if skill_tab is None:
-                skill_tab = self.open_parsed(parse_skill(entry.text.encode("utf-8"), entry.path))
-                skill_tab.doc.disk_text = ""
-                skill_tab.doc.document.setModified(True)
-            skill_tab.doc.set_text(entry.text)
-        self._autosaver.autosave_now()
+                tab = FileTab(record.path, "", self.code_font)
+                tab.make_folder = True
+                self.add_tab(tab, str(record.path))
+                note += f" {record.path} no longer exists; saving writes it again."
+        elif record.kind == "skill" and record.path.parent.is_dir():
+            tab = self.open_skill(record.path.parent)
+            if tab is not None and tab.read_only:
+                tab = None
+        if tab is None:
+            name = record.name or record.path.parent.name
+            tab = self.open_draft(name if names.is_valid_name(name) else "recovered-skill",
+                                  record.text)
+            if record.kind == "skill":
+                note += (f" Its folder {record.path.parent} is gone or read-only now, so it "
+                         "opens as a draft: Save asks where it goes.")
+        tab.set_text(record.text)
+        tab.show_note(note)

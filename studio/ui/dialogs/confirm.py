@@ -62,16 +62,6 @@ def delete_permanently(parent: QWidget | None, directory: Path, why: str) -> QMe
     return box
 
 
-def restore_autosave(parent: QWidget | None, path: Path, when: str) -> QMessageBox:
-    box = _box(parent, QMessageBox.Icon.Question, "Restore unsaved changes",
-               f"Restore unsaved changes to {path} from {when}?",
-               "The studio closed before they were saved. Restoring opens them as unsaved "
-               "changes; discarding deletes them.",
-               Button.Yes | Button.Discard, Button.Yes)
-    box.button(Button.Yes).setText("Restore")
-    return box
-
-
 def rename_folder(parent: QWidget | None, directory: Path, new_name: str) -> QMessageBox:
     box = _box(parent, QMessageBox.Icon.Question, "Rename folder",
                f"Rename the folder {directory.name} to {new_name}?",

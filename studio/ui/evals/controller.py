@@ -16,6 +16,7 @@ from studio.skills.collection import Library
 from studio.skills.summary import SkillSummary
 from studio.ui.chat.backend import turn_settings
 from studio.ui.chat.pane import ChatPane
+from studio.ui.controllers.autosaving import Autosaver, Unsaved
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.evals.panel import EvalServices, EvalsPanel
 from studio.ui.tasks import TaskSet
@@ -32,9 +33,11 @@ class EvalsTabs(QObject):
     """
 
     def __init__(self, editors: EditorTabs, pane: ChatPane, library: Library, history: Path,
-                 tasks: TaskSet, parent: QObject | None = None) -> None:
+                 tasks: TaskSet, autosaver: Autosaver, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._editors = editors
+        self._autosaver = autosaver
+        autosaver.add_source(self._unsaved_edits)
         self._pane = pane
         self._library = library
         self._factories: dict[bool, SessionFactory] = {}
@@ -52,6 +55,7 @@ class EvalsTabs(QObject):
             return
         panel = EvalsPanel(tab, self.services)
         self.panels[tab] = panel
+        panel.files.unsaved_changed.connect(self._autosaver.schedule)
         tab.views.addTab(panel, TAB_TITLE)
         tab.views.setTabToolTip(tab.views.indexOf(panel), "Does the skill trigger, and does it "
                                 "do the job, on your model: its evals and trigger queries")
@@ -63,6 +67,10 @@ class EvalsTabs(QObject):
         panel = self.panels.pop(tab, None)
         if panel is not None:
             panel.cancel()
+
+    def _unsaved_edits(self) -> list[Unsaved]:
+        """The eval files whose edits could not be saved, kept for recovery with the tabs."""
+        return [edits for panel in self.panels.values() for edits in panel.files.unsaved]
 
     def _on_views_changed(self, tab: SkillEditorTab) -> None:
         panel = self.panels.get(tab)

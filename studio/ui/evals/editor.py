@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -55,18 +56,50 @@ class FileEdit(QUndoCommand):
         self._editor.file_changed(self._file, reset=True)
 
 
+class UnsavedEdits:
+    """An eval file's edits as the recovery copies see them: unsaved only after its save failed
+    (the tables save each edit at once), then kept and restored as the file's text.
+
+    Attributes:
+        file: the eval file.
+        failed: its last save failed.
+    """
+
+    def __init__(self, file: EditableFile) -> None:
+        self.file = file
+        self.failed = False
+
+    @property
+    def path(self) -> Path:
+        return self.file.path
+
+    @property
+    def dirty(self) -> bool:
+        return self.failed and not self.file.problem and self.file.text() != self.disk_text
+
+    @property
+    def disk_text(self) -> str:
+        return (self.file.disk_text or "").replace("\r\n", "\n")
+
+    def text(self) -> str:
+        return self.file.text()
+
+
 class EvalFilesEditor(QTabWidget):
     """The two tables of one skill's eval files.
 
     Attributes:
         evals, triggers: the eval files as edited.
         undo_stack: the tables' edits.
+        unsaved: each file's edits, unsaved when its save failed (for the recovery copies).
 
     Signals:
         message_shown: (str) something for the user (an edit that could not be saved...).
+        unsaved_changed: a file's edits became, or stopped being, unsaved.
     """
 
     message_shown = Signal(str)
+    unsaved_changed = Signal()
 
     def __init__(self, tab: SkillEditorTab, last_prompt: Callable[[], str | None],
                  parent: QWidget | None = None) -> None:
@@ -78,6 +111,7 @@ class EvalFilesEditor(QTabWidget):
         directory = tab.directory
         self.evals = EvalsFile(directory, tab.doc.skill.name or directory.name)
         self.triggers = TriggersFile(directory)
+        self.unsaved = [UnsavedEdits(self.evals), UnsavedEdits(self.triggers)]
         self.evals_model = EvalsTableModel(self.evals, self._edit_evals, self)
         self.triggers_model = TriggersTableModel(self.triggers, self._edit_triggers, self)
         self.evals_view = EvalTable((1, 2, 3))
@@ -162,6 +196,8 @@ class EvalFilesEditor(QTabWidget):
             file.path = self.tab.directory / file.relative
             file.load()
         self.undo_stack.clear()
+        self._set_failed(self.evals, False)
+        self._set_failed(self.triggers, False)
         read_only = self.tab.read_only
         for model in (self.evals_model, self.triggers_model):
             model.read_only = read_only or bool(model.file.problem)
@@ -205,11 +241,22 @@ class EvalFilesEditor(QTabWidget):
         try:
             file.save()
         except OSError as exc:
+            self._set_failed(file, True)
             self.message_shown.emit(f"{file.relative} could not be saved: {exc.strerror or exc}. The table "
                       "keeps your edits; fix the folder's permissions and edit again.")
+        else:
+            self._set_failed(file, False)
         self._validate()
         # The skill's own problems include its eval files': the Problems panel follows.
         self.tab.doc.validate_now()
+
+    def _set_failed(self, file: EditableFile, failed: bool) -> None:
+        edits = next(edits for edits in self.unsaved if edits.file is file)
+        if edits.failed != failed:
+            edits.failed = failed
+            self.unsaved_changed.emit()
+        elif failed:
+            self.unsaved_changed.emit()
 
     def _check_draft(self, file: EditableFile, change: Change) -> None:
         """Check the file as it would be with what is being typed, without keeping or saving it."""

@@ -241,7 +241,7 @@ class CellDelegate(QStyledItemDelegate):
 
 class EvalTable(QTableView):
     """A table of an eval file whose Undo and Redo keys go to the Evals tab's own undo stack
-    (the window's Undo undoes in SKILL.md).
+    (as Edit ▸ Undo and Redo do while it has the focus).
 
     Attributes:
         delegate: edits its cells, and tells what is typed in them.

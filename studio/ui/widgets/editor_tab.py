@@ -193,6 +193,11 @@ class SkillEditorTab(QWidget):
     def save(self) -> None:
         self.doc.save()
 
+    def show_note(self, text: str) -> None:
+        """Say something about the tab above it (it goes once the tab is saved)."""
+        self.banner.setText(text)
+        self.banner.show()
+
     def retarget(self, directory: Path) -> None:
         """Follow the skill to its new folder (after a rename): the form, which checks the name
         against the folder's, and the diagnostics are made afresh."""

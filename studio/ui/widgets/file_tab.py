@@ -40,6 +40,9 @@ def decode_text(name: str, data: bytes) -> tuple[str, str]:
 class FileTab(QWidget):
     """One file of a skill in a plain editor.
 
+    Attributes:
+        make_folder: saving makes the file's folder when it is missing (a restored file).
+
     Signals:
         dirty_changed: (bool) the text now differs (or no longer differs) from the file.
     """
@@ -53,6 +56,9 @@ class FileTab(QWidget):
         self.newline = "\r\n" if "\r\n" in text else "\n"
         self.disk_text = text.replace("\r\n", "\n")
         self.read_only = read_only or bool(why)
+        # A file restored after a crash whose folder went meanwhile (an eval file in evals/):
+        # saving makes that one folder again.
+        self.make_folder = False
         self.document = QTextDocument(self)
         self.document.setDocumentLayout(QPlainTextDocumentLayout(self.document))
         self.document.setPlainText(self.disk_text)
@@ -64,8 +70,8 @@ class FileTab(QWidget):
         self.editor.setLineWrapMode(CodeEditor.LineWrapMode.NoWrap)
         self._highlighter = (MarkdownHighlighter(self.document)
                              if path.suffix.lower() in (".md", ".markdown") else None)
-        banner = QLabel(why or ("This file is inside a zip archive and opens read-only."
-                                if read_only else ""))
+        self.banner = banner = QLabel(why or ("This file is inside a zip archive and opens "
+                                              "read-only." if read_only else ""))
         banner.setObjectName("banner")
         banner.setWordWrap(True)
         banner.setVisible(self.read_only)
@@ -110,10 +116,18 @@ class FileTab(QWidget):
 
     def save(self) -> None:
         text = self.text()
+        if self.make_folder and not self._path.parent.is_dir():
+            self._path.parent.mkdir()
         atomic_write_text(self._path, text.replace("\n", self.newline) if self.newline != "\n"
                           else text)
         self.disk_text = text
         self.document.setModified(False)
+        self.banner.hide()
+
+    def show_note(self, text: str) -> None:
+        """Say something about the tab above it (it goes once the tab is saved)."""
+        self.banner.setText(text)
+        self.banner.show()
 
     def reload(self, disk_text: str) -> None:
         self.newline = "\r\n" if "\r\n" in disk_text else "\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import yaml
@@ -58,9 +59,22 @@ def test_the_first_create_asks_for_the_folder_and_the_chat_remembers_it(
     qtbot.waitUntil(again.done, timeout=10000)
     assert (second_root / "waver" / "SKILL.md").is_file()
 
+    chat = pane.session.chat
+    assert chat is not None
     pane.new_chat()
     assert pane.skill_folder() is None
     assert not pane.skill_folder_label.isVisibleTo(pane)
+
+    # Saved with the chat: reopening it, even in another window, still knows where skills go.
+    pane.open_chat(chat.id)
+    qtbot.waitUntil(lambda: pane.skill_folder() == second_root)
+    assert "second" in pane.skill_folder_label.text()
+    reopened = chat_window().chat.pane
+    reopened.open_chat(chat.id)
+    qtbot.waitUntil(lambda: reopened.skill_folder() == second_root)
+    # A folder that went since is asked for again, not written into.
+    shutil.rmtree(second_root)
+    assert reopened.skill_folder() is None
 
 
 def test_declining_writes_nothing_and_tells_the_model(
