@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import PurePath
 from typing import Any, Literal
 
 ToolStatus = Literal["ok", "failed", "blocked", "denied", "error", "timeout", "cancelled"]
@@ -119,7 +120,10 @@ class Done:
         """How the turn ended, for a person: "Done · qwen3:0.6b · 3 rounds"."""
         parts = [_ENDINGS[self.reason]]
         if self.model:
-            parts.append(self.model)
+            # The embedded engine's model is a file: its name says which, its folder only adds
+            # a line of site-packages to every answer.
+            gguf = self.model.lower().endswith(".gguf")
+            parts.append(PurePath(self.model).name if gguf else self.model)
         if self.rounds:
             parts.append(f"{self.rounds} round{'s' if self.rounds != 1 else ''}")
         return " · ".join(parts)

