@@ -308,8 +308,12 @@ class ChatPane(QWidget):
         self.agent_picker.agent_changed.connect(self._update_skills_button)
         self.agent_picker.problem_found.connect(self._on_agent_picker_problem_found)
 
-        # Lexers compile their patterns on first use; do it now, away from the window's thread.
-        threading.Thread(target=warm_up, name="lexer-warm-up", daemon=True).start()
+        # Lexers compile their patterns on first use; do it away from the window's thread once
+        # the user starts on a chat, not at the start, where the thread's hold on the
+        # interpreter lock made the loading of a large library stall the window.
+        self._warmed = False
+        self.input.textChanged.connect(self._warm_up_lexers)
+        self.session.busy_changed.connect(self._warm_up_lexers)
         self._load_backend_settings()
         self._on_backend_state_changed(self.backend.state, self.backend.message)
         self.new_chat()
@@ -847,6 +851,11 @@ class ChatPane(QWidget):
 
     def _on_export_action_triggered(self) -> None:
         self.tasks.spawn(self.export_chat())
+
+    def _warm_up_lexers(self) -> None:
+        if not self._warmed:
+            self._warmed = True
+            threading.Thread(target=warm_up, name="lexer-warm-up", daemon=True).start()
 
     def _on_session_busy_changed(self, busy: bool) -> None:
         self._update_actions()

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
+import pytest
 import yaml
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QInputDialog
 from pytestqt.qtbot import QtBot
 
 from studio.chatstore import ChatStore
+from studio.ui.chat import pane as pane_module
 from tests.fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, Hang, Text, Turn, calls, reply
@@ -241,3 +244,23 @@ def test_the_window_keeps_running_while_an_answer_streams(
     whole = "".join(pieces)
     assert pane.transcript.answers()[-1].text == whole
     assert any(text and text != whole for text in seen)
+
+
+def test_the_lexers_warm_up_once_the_user_starts_a_chat_not_at_the_start(
+        qtbot: QtBot, chat_window: ChatWindowFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Their thread holds the interpreter lock for most of a second: at the start it stalled
+    the loading of a large library."""
+    warmed = threading.Event()
+    calls_made: list[str] = []
+
+    def warm_up() -> None:
+        calls_made.append(threading.current_thread().name)
+        warmed.set()
+
+    monkeypatch.setattr(pane_module, "warm_up", warm_up)
+    pane = chat_window().chat.pane
+    assert calls_made == []
+    pane.input.setPlainText("h")
+    pane.input.setPlainText("he")
+    qtbot.waitUntil(warmed.is_set)
+    assert calls_made == ["lexer-warm-up"]
