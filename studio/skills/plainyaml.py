@@ -65,6 +65,9 @@ class _Unsupported(Exception):
     """Something outside the subset: libyaml reads the frontmatter instead."""
 
 
+# Spans built in one C call, as a NamedTuple's own constructor is Python code.
+_new = tuple.__new__
+
 # The frontmatter's value, and each top-level key with the spans of the key and its value, in
 # order (duplicates too).
 Fields = list[tuple[str, Span, Span]]
@@ -159,20 +162,34 @@ def _read(raw: str, base: int) -> tuple[dict[str, Any], Fields]:
         match = _TOP.match(text)
         if match is None:
             raise _Unsupported
-        key = match.group(1)
+        key, plain = match.group(1, 2)
         if text[0] in _RESOLVED_FIRSTS and not isinstance(_typed(key), str):
             raise _Unsupported
         at = base + starts[line]
         number = line + 2
-        key_span = Span(number, 1, number, len(key) + 1, at, at + len(key))
+        length = len(key)
+        key_span = _new(Span, (number, 1, number, length + 1, at, at + length))
         if match.lastindex != 1:
-            value, start, end = _value(match, 2)
-            value_span = Span(number, start + 1, number, end + 1, at + start, at + end)
-            line = _content(lines, line + 1)
-            if line < count and lines[line][0] == " ":
-                raise _Unsupported
+            if plain is not None and " #" not in plain and ": " not in plain:
+                # Nearly every field: a plain scalar with no comment after it.
+                start = match.start(2)
+                plain = plain.rstrip(" ")
+                if plain[-1] == ":":
+                    raise _Unsupported
+                value = _typed(plain) if plain[0] in _RESOLVED_FIRSTS else plain
+                end = start + len(plain)
+            else:
+                value, start, end = _value(match, 2)
+            value_span = _new(Span, (number, start + 1, number, end + 1, at + start, at + end))
+            line += 1
+            if line < count:
+                text = lines[line]
+                if not text or text[0] == " " or text[0] == "#":
+                    line = _content(lines, line)
+                    if line < count and lines[line][0] == " ":
+                        raise _Unsupported
         else:
-            value, value_span, line = _block(lines, starts, line, len(key), base)
+            value, value_span, line = _block(lines, starts, line, length, base)
         data[key] = value
         fields.append((key, key_span, value_span))
     return data, fields
@@ -191,7 +208,7 @@ def _block(
     if first == count or (indent == 0 and not is_list):
         number = key_line + 2
         at = base + starts[key_line] + key_length + 1
-        return None, Span(number, key_length + 2, number, key_length + 2, at, at), first
+        return None, _new(Span, (number, key_length + 2, number, key_length + 2, at, at)), first
     pattern = _ITEM if is_list else _NESTED
     items: list[Any] = []
     mapping: dict[str, Any] = {}
@@ -215,5 +232,5 @@ def _block(
         line = _content(lines, line + 1)
     # A block ends where the next key starts, or at the start of the line after the last.
     start, end = starts[first] + indent, starts[line]
-    span = Span(first + 2, indent + 1, line + 2, 1, base + start, base + end)
+    span = _new(Span, (first + 2, indent + 1, line + 2, 1, base + start, base + end))
     return (items if is_list else mapping), span, line
