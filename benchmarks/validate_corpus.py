@@ -1,6 +1,6 @@
 """Time `studio validate DIR --format json` against skills-ref's `validate()` on a generated library.
 
-    python benchmarks/validate_corpus.py [--count 10000] [--runs 5] [--no-check]
+    python benchmarks/validate_corpus.py [--count 10000] [--runs 5] [--no-check] [--before DIR]
 
 Generates the skills in a temp folder, shaped like public collections (see corpus.py; the shape
 is printed), then times, `--runs` times each, skills-ref and studio's cold run in turns so that
@@ -9,7 +9,9 @@ load from elsewhere falls on both:
   2. studio, cold: `python -m studio validate DIR --format json --no-cache`;
   3. studio, rescan: `python -m studio validate DIR --format json` again over the unchanged
      library, after one run that kept its cache.
-It prints the median and minimum of each, the CPU time of studio's runs, the load average, and
+With `--before DIR` (a checkout of the code to compare with, such as /work/main), each turn also
+runs that code's cold pass, so both versions meet the same load. It prints the median and minimum
+of each, the CPU time of studio's runs, the load average, and
 exits 1 when studio is less than 15x faster than skills-ref cold or a rescan takes 0.3 s or more
 (`--no-check` only prints). It also checks that the JSON lists every generated skill.
 """
@@ -39,6 +41,8 @@ REPO = Path(__file__).resolve().parent.parent
 CPU: list[float] = []
 # CPU seconds of each skills-ref pass (in this process).
 REF_CPU: list[float] = []
+# CPU seconds of each cold run of the code given with --before, in order.
+BEFORE_CPU: list[float] = []
 
 
 def skills_ref_pass(root: Path) -> tuple[int, int]:
@@ -56,9 +60,11 @@ def skills_ref_pass(root: Path) -> tuple[int, int]:
     return len(folders), valid
 
 
-def studio_pass(root: Path, cache: Path, *options: str) -> tuple[int, int]:
-    """Run the CLI as a user would; return (skills listed, valid) from its JSON."""
-    path = os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH"))))
+def studio_pass(root: Path, cache: Path, *options: str, code: Path = REPO,
+                cpu: list[float] = CPU) -> tuple[int, int]:
+    """Run the CLI of the code in `code` as a user would, adding its CPU time to `cpu`; return
+    (skills listed, valid) from its JSON."""
+    path = os.pathsep.join(filter(None, (str(code), os.environ.get("PYTHONPATH"))))
     env = dict(os.environ, STUDIO_CACHE_DIR=str(cache), PYTHONPATH=path)
     before = os.times()
     completed = subprocess.run(
@@ -66,7 +72,7 @@ def studio_pass(root: Path, cache: Path, *options: str) -> tuple[int, int]:
         capture_output=True, env=env, check=False,
     )
     after = os.times()
-    CPU.append(after.children_user + after.children_system
+    cpu.append(after.children_user + after.children_system
                - before.children_user - before.children_system)
     try:
         if completed.returncode not in (0, 1):
@@ -98,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each side")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-check", action="store_true", help="print only; never fail")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="a checkout of the code to compare with, run cold in the same turns")
     args = parser.parse_args(argv)
 
     scratch = tempfile.mkdtemp(prefix="studio-bench-")
@@ -110,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         REF_CPU.clear()
         print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
-        reference, cold, rescan = [], [], []
+        reference, cold, rescan, earlier = [], [], [], []
         found: dict[str, tuple[int, int]] = {}
         cache = Path(scratch) / "cache"
         for _ in range(args.runs):
@@ -118,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
             reference.append(seconds)
             seconds, found["studio"] = timed(partial(studio_pass, root, cache, "--no-cache"))
             cold.append(seconds)
+            if args.before is not None:
+                seconds, found["before"] = timed(partial(
+                    studio_pass, root, cache, "--no-cache", code=args.before, cpu=BEFORE_CPU))
+                earlier.append(seconds)
         cold_cpu = CPU[:]
         studio_pass(root, cache)  # keeps the cache and the report the rescans reuse
         del CPU[:]
@@ -134,10 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     print(row("skills-ref validate()", reference, args.count))
     print(row("studio validate, cold", cold, args.count))
     print(row("studio validate, rescan", rescan, args.count))
+    if earlier:
+        print(row("before, cold", earlier, args.count))
     print()
     cpu = statistics.median(cold_cpu)
     print(f"studio cold, CPU (all processes): median {cpu:.2f} s, "
           f"{cpu / args.count * 1e6:.0f} µs a skill")
+    if BEFORE_CPU:
+        before_cpu = statistics.median(BEFORE_CPU)
+        print(f"before, cold, CPU: median {before_cpu:.2f} s, "
+              f"{before_cpu / args.count * 1e6:.0f} µs a skill; now {1 - cpu / before_cpu:.0%} less")
     reference_cpu = statistics.median(REF_CPU)
     print(f"skills-ref, CPU: median {reference_cpu:.2f} s, "
           f"{reference_cpu / args.count * 1e6:.0f} µs a skill; CPU ratio {reference_cpu / cpu:.1f}x "

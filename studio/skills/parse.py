@@ -39,6 +39,7 @@ from studio.skills.model import (
     Span,
     TextEdit,
 )
+from studio.skills.plainyaml import Fields, read_plain
 from studio.skills.textpos import LineIndex, position_in
 from studio.skills.yamlload import MAX_NESTING, TooDeep, load_yaml
 
@@ -269,31 +270,15 @@ def _parse_text(skill: Skill, text: str) -> None:
                            body_start, len(text))
     raw = text[fm_start:fm_end]
     fm_span = index.span(fm_start, fm_end)
-    loaded = _load_yaml(skill, raw, fm_start, index)
-    if loaded is None:
+    read = _read_frontmatter(skill, raw, fm_start, index, fm_span)
+    if read is None:
         return
-    data, node = loaded
-    if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
-        kind = "empty" if data is None else f"a {type(data).__name__}"
-        skill.problems.append(
-            Diagnostic(
-                NOT_A_MAPPING,
-                Severity.ERROR,
-                f"the frontmatter must be a mapping of fields (`name: ...`), but it is {kind}",
-                fm_span.line,
-                fm_span.column,
-            )
-        )
-        return
-    frontmatter = Frontmatter(
-        raw=raw, data=_string_keys(data), spans={}, span=fm_span, flow=bool(node.flow_style)
-    )
-    for key_node, value_node in node.value:
-        key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else repr(key_node.value)
-        key_span = _node_span(key_node, fm_start, index)
+    data, flow, fields = read
+    frontmatter = Frontmatter(raw=raw, data=data, spans={}, span=fm_span, flow=flow)
+    for key, key_span, value_span in fields:
         if key in frontmatter.spans:
             frontmatter.duplicate_keys.append((key, key_span))
-        frontmatter.spans[key] = FieldSpans(key_span, _node_span(value_node, fm_start, index))
+        frontmatter.spans[key] = FieldSpans(key_span, value_span)
     for key, span in frontmatter.duplicate_keys:
         skill.problems.append(
             Diagnostic(
@@ -309,14 +294,49 @@ def _parse_text(skill: Skill, text: str) -> None:
     skill.frontmatter = frontmatter
 
 
+# A frontmatter's value, whether it is in flow style, and its top-level fields.
+Read = tuple[dict[str, Any], bool, Fields]
+
+
+def _read_frontmatter(
+    skill: Skill, raw: str, base: int, index: LineIndex, fm_span: Span
+) -> Read | None:
+    """Read the frontmatter, through the plain reader where it can, else through libyaml; None
+    (with the reason on the skill) when it is not a mapping of fields."""
+    plain = read_plain(raw, base)
+    if plain is not None:
+        return plain[0], False, plain[1]
+    loaded = _load_yaml(skill, raw, base, index)
+    if loaded is None:
+        return None
+    value, node = loaded
+    if not isinstance(value, dict) or not isinstance(node, yaml.MappingNode):
+        kind = "empty" if value is None else f"a {type(value).__name__}"
+        skill.problems.append(
+            Diagnostic(
+                NOT_A_MAPPING,
+                Severity.ERROR,
+                f"the frontmatter must be a mapping of fields (`name: ...`), but it is {kind}",
+                fm_span.line,
+                fm_span.column,
+            )
+        )
+        return None
+    return _string_keys(value), bool(node.flow_style), [
+        (str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else repr(key_node.value),
+         _span(key_node.start_mark, key_node.end_mark, base),
+         _span(value_node.start_mark, value_node.end_mark, base))
+        for key_node, value_node in node.value
+    ]
+
+
 def _string_keys(data: dict[Any, Any]) -> dict[str, Any]:
     return {key if isinstance(key, str) else str(key): value for key, value in data.items()}
 
 
-def _node_span(node: yaml.Node, base: int, index: LineIndex) -> Span:
-    """A node's span from libyaml's own marks, which count lines the way LineIndex does; the
-    frontmatter's first line is the file's line 2."""
-    start, end = node.start_mark, node.end_mark
+def _span(start: Any, end: Any, base: int) -> Span:
+    """A span from libyaml's marks, which count lines the way LineIndex does; the frontmatter's
+    first line is the file's line 2."""
     return Span(
         start.line + 2, start.column + 1, end.line + 2, end.column + 1,
         base + start.index, base + end.index,
