@@ -21,9 +21,7 @@ when it has scripts, and a script's output without the run's timing.
 
 from __future__ import annotations
 
-import itertools
 import json
-import math
 import re
 import shlex
 from collections.abc import Collection, Sequence
@@ -32,9 +30,10 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from studio.agent.constrained import ANSWER_KEY, reply_schema
+from studio.agent.guided_args import Usage, fill, parse_usage, script_usage, split
 from studio.agent.tools import ACTIVATE, RUN, SkillToolbox, ToolError
 from studio.llm.types import Message, ToolSpec
-from studio.skills.catalog import STOP_WORDS
+from studio.skills.catalog import STOP_WORDS, relevance
 
 NO_SKILL = "none"
 """The name that picks no skill in step 1."""
@@ -44,12 +43,14 @@ ANSWER_MAX_TOKENS = 256
 """The most tokens a guided answer may take: a small model that copies a script's output goes
 on copying past its end; what it wrote up to the cap is its answer."""
 _DESCRIPTION_CHARS = 160
+_SHORTLIST = 3
+_CLEAR_SHARE = 0.5
+"""A skill is among the few step 1 offers when it scores at least this share of the best."""
 _MAX_ARGUMENTS = 12
 _MAX_COMMANDS = 2000
 _PROTOCOL_WORDS = frozenset({"skill", "skill's", "skills", "script", "scripts", "run"})
 _WORD_EDGES = "\"'`.,;:!?()[]{}<>"
 _REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
-_PLACEHOLDER = re.compile(r"[A-Z][A-Z_]+\Z")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
@@ -108,8 +109,8 @@ class Guide:
         """The step after `messages` (the conversation, the current turn last)."""
         turn = _current_turn(messages)
         loaded, ran, failed = _progress(turn)
-        names = [name for name in self.toolbox.names if offered is None or name in offered]
         if loaded is None:
+            names = self.choices(messages, offered)
             if not names or self._declined == _turn_key(messages):
                 return Step(reply_schema([], require_call=False), answer_tokens, False)
             return Step(reply_schema([_activate_spec([*names, NO_SKILL])], require_call=True),
@@ -119,13 +120,35 @@ class Guide:
             return Step(reply_schema([], require_call=False), answer_tokens, False)
         request = next((m.content for m in reversed(messages[:len(messages) - len(turn)])
                         if m.role == "user"), "")
-        scripts, usage = self.toolbox.scripts(loaded)
-        commands = _commands(usage, scripts)
+        commands = self._commands(loaded)
         words = self._words(loaded, request)
-        runs = [_run_spec(loaded, start, _slots(commands, start), words) for start in invocations]
+        runs = [_run_spec(loaded, start, _usage(commands, start), words) for start in invocations]
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
         return Step(reply_schema(runs, require_call=False), answer_tokens, False)
+
+    def ranked(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
+        """The offered skills, those most relevant to the current turn's message first (the
+        catalog's term score)."""
+        entries = [self.toolbox.entry(name) for name in self.toolbox.names
+                   if offered is None or name in offered]
+        scores = relevance(entries, _turn_key(messages)[1])
+        order = sorted(range(len(entries)), key=lambda index: (-scores[index], index))
+        return [entries[index].name for index in order]
+
+    def choices(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
+        """The skills step 1 offers: when the current turn's message clearly points at a few
+        (each scores at least half the best score), only those; else every offered skill. A tiny
+        model picks "none" out of seven names for a task one of them plainly fits (a CSV file,
+        a commit message), and an enum's order does not sway it: the grammar only allows words,
+        the model's own odds choose among them. "none" stays a choice in any case."""
+        entries = [self.toolbox.entry(name) for name in self.ranked(messages, offered)]
+        scores = relevance(entries, _turn_key(messages)[1])
+        best = max(scores, default=0.0)
+        if best <= 0:
+            return [entry.name for entry in entries]
+        return [entry.name for entry, score in zip(entries, scores, strict=True)
+                if score >= best * _CLEAR_SHARE][:_SHORTLIST]
 
     def invocations(self, name: str) -> list[str]:
         """How the skill's scripts are started (`python3 scripts/convert.py`), as its SKILL.md
@@ -135,22 +158,31 @@ class Guide:
         except (ToolError, OSError):
             return []
         commands = _commands(usage, scripts)
-        found: list[str] = []
+        return list(dict.fromkeys(_start(commands, script) for script in scripts))
+
+    def _commands(self, name: str) -> list[str]:
+        """The commands the skill's SKILL.md shows for its scripts, and for a script it shows no
+        usage line of, the one the script's own leading docstring or comment gives (read from
+        the file: a script is never run to find out how it runs)."""
+        scripts, usage = self.toolbox.scripts(name)
+        commands = _commands(usage, scripts)
         for script in scripts:
-            start = next((prefix for command in commands
-                          if (prefix := _invocation(command, script)) is not None), None)
-            if start is None:
-                interpreter = _INTERPRETERS.get(PurePosixPath(script).suffix.lower())
-                start = f"{interpreter} {script}" if interpreter else f"./{script}"
-            if start not in found:
-                found.append(start)
-        return found
+            start = _start(commands, script)
+            if any(parse_usage(command, start) for command in commands):
+                continue
+            try:
+                text = self.toolbox.read_file(name, script)
+            except (ToolError, OSError):
+                continue
+            line = script_usage(text, script, start)
+            if line is not None and parse_usage(line, start) is not None:
+                commands.append(line)
+        return commands
 
     def _words(self, skill: str, request: str) -> list[str]:
         """The arguments a guided run may use: the words of the user's `request` (without the
         punctuation around them) and the options the skill's usage lines show."""
-        scripts, usage = self.toolbox.scripts(skill)
-        options = [word for command in _commands(usage, scripts) for word in _split(command)
+        options = [word for command in self._commands(skill) for word in split(command)
                    if word.startswith("-")]
         words = [word.strip(_WORD_EDGES) for word in request.split()]
         # The skill's name and the word "skill" say which skill, not what to run it on.
@@ -165,7 +197,7 @@ class Guide:
     def request(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[Message]:
         """What the model is sent for a guided round: the compact system prompt, the worked
         example, then the conversation with calls and results written as plain turns."""
-        names = [name for name in self.toolbox.names if offered is None or name in offered]
+        names = self.ranked(messages, offered)
         lines = []
         for name in names:
             description = " ".join(self.toolbox.entry(name).description.split())
@@ -203,8 +235,7 @@ class Guide:
             skill = arguments.get("name")
             invocations = self.invocations(skill) if isinstance(skill, str) else []
             if invocations:
-                scripts, usage = self.toolbox.scripts(str(skill))
-                shown = _commands(usage, scripts) or invocations
+                shown = self._commands(str(skill)) or invocations
                 return f"Skill {skill} is loaded. Its script runs like this:\n" + "\n".join(shown)
         if tool == RUN:
             match = _RUN_LINE.match(content)
@@ -267,19 +298,19 @@ def _activate_spec(names: list[str]) -> ToolSpec:
         "name": {"type": "string", "enum": names}}, "required": ["name"]})
 
 
-def _run_spec(skill: str, start: str, slots: list[str], words: list[str]) -> ToolSpec:
+def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str]) -> ToolSpec:
     """`run_skill_script` of `skill` with the script `start` runs. With a usage line, the command
-    is one of those that fill its placeholders (`VALUE FROM TO`) with distinct `words`: a tiny
-    model given a free list of arguments repeats one. Otherwise (or when there would be too many
-    of those) it is `start` and up to a dozen of `words` (no word holds a quote or a backslash,
-    which would break the JSON string)."""
+    is one of those that fill its placeholders (`VALUE FROM TO`) with distinct `words`, each with
+    the words that fit it (`guided_args`): a tiny model given a free list of arguments repeats
+    one, or swaps two. Otherwise (or when there would be too many of those) it is `start` and up
+    to a dozen of `words` (no word holds a quote or a backslash, which would break the JSON
+    string)."""
     command: dict[str, Any] = {"type": "string"}
     # A placeholder stands for a value: an option there (`md_toc.py --check`) leaves out the file.
     values = [word for word in words if not word.startswith("-")]
-    count = math.perm(len(values), len(slots)) if len(slots) <= len(values) else 0
-    if slots and 0 < count <= _MAX_COMMANDS:
-        command["enum"] = [" ".join([start, *filled])
-                           for filled in itertools.permutations(values, len(slots))]
+    filled = fill(usage, values, _MAX_COMMANDS) if usage is not None else None
+    if filled:
+        command["enum"] = [" ".join([start, arguments]) for arguments in filled]
     else:
         choices = "|".join(_literal(word) for word in words)
         arguments = f"( ({choices})){{0,{_MAX_ARGUMENTS}}}" if choices else ""
@@ -295,13 +326,6 @@ def _literal(text: str) -> str:
     return _REGEX_SPECIAL.sub(r"\\\1", text)
 
 
-def _split(command: str) -> list[str]:
-    try:
-        return shlex.split(command)
-    except ValueError:
-        return command.split()
-
-
 def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
     """The commands in a SKILL.md's usage lines that start one of `scripts`: a line that is a
     command, or the `code` spans of a line of prose."""
@@ -315,26 +339,21 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
     return found
 
 
-def _slots(commands: Sequence[str], start: str) -> list[str]:
-    """The placeholders of the first usage line of the script `start` runs
-    (`python3 scripts/convert.py VALUE FROM TO [TO ...]`: VALUE, FROM, TO), up to the first
-    optional one; none without such a line."""
-    for command in commands:
-        segment = command.rsplit("|", 1)[-1].strip()
-        if not segment.startswith(start + " "):
-            continue
-        words = _split(segment[len(start):])
-        # A usage line begins with a placeholder; an example's words (`1.5 GiB MB`) may look like one.
-        if not words or not _PLACEHOLDER.match(words[0]):
-            continue
-        slots: list[str] = []
-        for word in words:
-            if not _PLACEHOLDER.match(word):
-                break
-            if word not in slots:
-                slots.append(word)
-        return slots
-    return []
+def _usage(commands: Sequence[str], start: str) -> Usage | None:
+    """The first usage line of the script `start` runs among `commands`
+    (`python3 scripts/convert.py VALUE FROM TO [TO ...]`); None without one."""
+    return next((usage for command in commands if (usage := parse_usage(command, start))), None)
+
+
+def _start(commands: Sequence[str], script: str) -> str:
+    """How `script` is started: as one of `commands` starts it, else with the usual interpreter
+    for its suffix."""
+    start = next((prefix for command in commands
+                  if (prefix := _invocation(command, script)) is not None), None)
+    if start is None:
+        interpreter = _INTERPRETERS.get(PurePosixPath(script).suffix.lower())
+        start = f"{interpreter} {script}" if interpreter else f"./{script}"
+    return start
 
 
 def _invocation(command: str, script: str) -> str | None:

@@ -126,23 +126,38 @@ def _terms(text: str) -> list[str]:
     return stems
 
 
-def rank_skills(summaries: Sequence[S], query: str) -> list[S]:
-    """`summaries` by relevance to `query`: terms shared with the skill's name count three times
-    those shared with its description, each weighted by how rare it is among the skills. Ties
-    (and skills sharing nothing) keep their order."""
+class Described(Protocol):
+    """What the term score reads of a skill."""
+
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
+
+
+def relevance(skills: Sequence[Described], query: str) -> list[float]:
+    """Each skill's relevance to `query`: terms shared with the skill's name count three times
+    those shared with its description, each weighted by how rare it is among the skills; 0 for a
+    skill sharing nothing."""
     wanted = set(_terms(query))
     if not wanted:
-        return list(summaries)
-    names = [set(_terms((s.name or "").replace("-", " "))) for s in summaries]
-    descriptions = [set(_terms(s.description or "")) for s in summaries]
+        return [0.0] * len(skills)
+    names = [set(_terms((s.name or "").replace("-", " "))) for s in skills]
+    descriptions = [set(_terms(s.description or "")) for s in skills]
     frequency: Counter[str] = Counter()
     for name_terms, description_terms in zip(names, descriptions, strict=True):
         frequency.update((name_terms | description_terms) & wanted)
-    weight = {term: math.log((len(summaries) + 1) / (count + 0.5)) for term, count in frequency.items()}
-    scores = [
+    weight = {term: math.log((len(skills) + 1) / (count + 0.5)) for term, count in frequency.items()}
+    return [
         sum(weight[t] * 3 for t in wanted & name_terms) + sum(weight[t] for t in wanted & description_terms)
         for name_terms, description_terms in zip(names, descriptions, strict=True)
     ]
+
+
+def rank_skills(summaries: Sequence[S], query: str) -> list[S]:
+    """`summaries` by `relevance` to `query`, most relevant first. Ties (and skills sharing
+    nothing) keep their order."""
+    scores = relevance(summaries, query)
     order = sorted(range(len(summaries)), key=lambda index: (-scores[index], index))
     return [summaries[index] for index in order]
 

@@ -89,11 +89,12 @@ async def test_a_guided_turn_picks_a_skill_runs_its_script_and_answers_from_the_
     events: list[Event] = [event async for event in agent.run(messages)]
     first, second, third = fake_openai.chats
 
-    # Step 1: a skill of the catalog, or none; the short prompt and the worked example.
+    # Step 1: the skill the message points at (of the catalog), or none; the short prompt and
+    # the worked example.
     step = branches(schema_of(first))
     assert set(step) == {"activate_skill"}
     assert step["activate_skill"]["properties"]["arguments"]["properties"]["name"]["enum"] == [
-        "hello", "notes", NO_SKILL]
+        "hello", NO_SKILL]
     assert first["max_tokens"] == CALL_MAX_TOKENS and first["temperature"] == 0
     assert "tools" not in first
     system = first["messages"][0]["content"]
@@ -183,9 +184,9 @@ def test_a_script_no_usage_line_shows_is_started_by_its_suffix(tmp_path: Path) -
     assert Guide(toolbox(tmp_path)).invocations("tool") == ["bash scripts/run.sh", "python3 scripts/x.py"]
 
 
-def run_command(skill: str, prompt: str) -> dict[str, Any]:
-    """The `command` schema of a guided run of a shipped skill, after `prompt`."""
-    step = Guide(toolbox(SHIPPED)).step([Message("user", prompt), Message("assistant", "", [
+def run_command(skill: str, prompt: str, skills_dir: Path = SHIPPED) -> dict[str, Any]:
+    """The `command` schema of a guided run of a skill (a shipped one by default), after `prompt`."""
+    step = Guide(toolbox(skills_dir)).step([Message("user", prompt), Message("assistant", "", [
         ToolCall("1", "activate_skill", {"name": skill})]),
         Message("tool", "<skill_content>", tool_name="activate_skill", tool_call_id="1")],
         None, FORCED_MAX_TOKENS)
@@ -206,17 +207,77 @@ def test_a_usage_lines_placeholders_are_filled_with_distinct_words_of_the_users_
     assert used == {"many", "km", "26.2", "miles"}
 
 
-def test_without_a_usage_line_a_run_takes_the_users_words_and_the_options() -> None:
-    pattern = run_command("changelog-writer", "Draft release 1.4.0 dated 2024-03-10 from "
-                          "assets/sample-git-log.txt.")["pattern"]
+def test_without_a_usage_line_a_run_takes_the_users_words_and_the_options(tmp_path: Path) -> None:
+    write_skill(tmp_path, "notes-log", frontmatter("notes-log").replace(
+        "Body.\n", "Run `python3 scripts/log.py --release 1.0 notes.txt` or "
+        "`cat x | python3 scripts/log.py -`.\n"), {"scripts/log.py": "print(1)\n"})
+    pattern = run_command("notes-log", "Draft release 1.4.0 dated 2024-03-10 from "
+                          "assets/sample-git-log.txt.", tmp_path)["pattern"]
     assert json.loads(json.dumps(pattern)) == pattern
-    assert re.fullmatch(pattern, "python3 scripts/build_changelog.py assets/sample-git-log.txt "
-                                 "--release 1.4.0 --date 2024-03-10")
-    assert re.fullmatch(pattern, "python3 scripts/build_changelog.py")
-    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py 1.4.0; rm -rf /")
-    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py 1.3.2")
-    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.pyx 1.4.0")
-    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py" + " 1.4.0" * 13)
+    assert re.fullmatch(pattern, "python3 scripts/log.py assets/sample-git-log.txt --release 1.4.0")
+    assert re.fullmatch(pattern, "python3 scripts/log.py")
+    assert not re.fullmatch(pattern, "python3 scripts/log.py 1.4.0; rm -rf /")
+    assert not re.fullmatch(pattern, "python3 scripts/log.py 1.3.2")
+    assert not re.fullmatch(pattern, "python3 scripts/log.pyx 1.4.0")
+    assert not re.fullmatch(pattern, "python3 scripts/log.py" + " 1.4.0" * 13)
+
+
+def test_a_script_without_a_usage_line_runs_as_its_own_docstring_says(tmp_path: Path) -> None:
+    ran = tmp_path / "ran"
+    script = (f'"""Counts the words of a file.\n\nUsage: count.py FILE [--top N]\n"""\n'
+              f"open({str(ran)!r}, 'w').close()\n")
+    write_skill(tmp_path, "counter", frontmatter("counter"), {"scripts/count.py": script})
+    command = run_command("counter", "Count the words of notes.txt, top 5.", tmp_path)
+    assert command["enum"] == ["python3 scripts/count.py notes.txt --top 5"]
+    shown = Guide(toolbox(tmp_path))._result("activate_skill", {"name": "counter"}, "<skill_content>")
+    assert shown.endswith("python3 scripts/count.py FILE [--top N]")
+    assert not ran.exists()  # read, never run
+
+
+def test_the_shipped_skills_runs_fill_their_usage_lines_from_the_eval_prompts() -> None:
+    assert run_command("json-schema-check", "Check assets/config-invalid.json against "
+                       "assets/service-config.schema.json.")["enum"] == [
+        "python3 scripts/check_json.py assets/service-config.schema.json assets/config-invalid.json"]
+    assert run_command("changelog-writer", "Draft release 1.4.0 dated 2024-03-10 from "
+                       "assets/sample-git-log.txt.")["enum"] == [
+        "python3 scripts/build_changelog.py assets/sample-git-log.txt --release 1.4.0 --date 2024-03-10"]
+    # The file goes where FILE is, not an option the SKILL.md shows.
+    assert run_command("markdown-toc", "Make a table of contents for assets/example-guide.md.")[
+        "enum"] == ["python3 scripts/md_toc.py assets/example-guide.md"]
+
+
+def skill_choices(guide: Guide, prompt: str) -> list[str]:
+    step = guide.step([Message("user", prompt)], None, FORCED_MAX_TOKENS)
+    names: list[str] = branches(step.schema)["activate_skill"]["properties"]["arguments"][
+        "properties"]["name"]["enum"]
+    return names
+
+
+@pytest.fixture
+def shelf(tmp_path: Path) -> Path:
+    for name, description in [
+        ("pdf-merge", "Merges PDF files into one. Use when asked to join PDFs."),
+        ("weather", "Tells the weather forecast. Use when asked about rain or sun."),
+        ("csv-stats", "Profiles a CSV file, its column types and counts. Use for spreadsheets."),
+        ("csv-clean", "Cleans a CSV file, trims cells and drops empty rows."),
+    ]:
+        write_skill(tmp_path, name, frontmatter(name, description))
+    return tmp_path
+
+
+def test_step_one_offers_the_few_skills_the_message_points_at_best_first(shelf: Path) -> None:
+    guide = Guide(toolbox(shelf))
+    assert skill_choices(guide, "Profile the columns of orders.csv") == ["csv-stats", "csv-clean", NO_SKILL]
+    assert skill_choices(guide, "Will it rain tomorrow?") == ["weather", NO_SKILL]
+    # The compact system prompt lists them first too.
+    system = guide.request([Message("user", "Will it rain tomorrow?")], None)[0].content
+    assert system.index("- weather:") < system.index("- csv-clean:") < system.index("- pdf-merge:")
+
+
+def test_a_message_no_skill_fits_offers_every_skill_and_none(shelf: Path) -> None:
+    guide = Guide(toolbox(shelf))
+    assert skill_choices(guide, "What is the capital of France?") == [
+        "csv-clean", "csv-stats", "pdf-merge", "weather", NO_SKILL]
 
 
 def test_an_answer_cut_at_the_cap_keeps_what_was_written() -> None:
