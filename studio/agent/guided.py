@@ -43,7 +43,14 @@ ANSWER_MAX_TOKENS = 256
 """The most tokens a guided answer may take: a small model that copies a script's output goes
 on copying past its end; what it wrote up to the cap is its answer."""
 _DESCRIPTION_CHARS = 160
+_LOOP_UNIT = 64
+_LOOP_COPIES = 4
+_LOOP_CHARS = 24
+"""An answer ending in 4 copies of a piece of up to 64 characters, 24 or more in all, loops."""
 _SHORTLIST = 3
+_CLEAR_SCORE = 3.0
+"""The score that makes a ranking clear: about a word of a skill's name, or two rare words of
+its description (one word shared with several descriptions, such as "write", is not enough)."""
 _CLEAR_SHARE = 0.5
 """A skill is among the few step 1 offers when it scores at least this share of the best."""
 _MAX_ARGUMENTS = 12
@@ -122,7 +129,12 @@ class Guide:
                         if m.role == "user"), "")
         commands = self._commands(loaded)
         words = self._words(loaded, request)
-        runs = [_run_spec(loaded, start, _usage(commands, start), words) for start in invocations]
+        # A command that ran already gives the same output again (a checker's exit code 1 says
+        # the document is invalid: that is its answer): a run after a failed one is another one.
+        tried = {str(call.arguments.get("command")) for message in turn for call in message.tool_calls
+                 if call.name == RUN and call.arguments.get("skill") == loaded}
+        runs = [spec for start in invocations
+                if (spec := _run_spec(loaded, start, _usage(commands, start), words, tried))]
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
         return Step(reply_schema(runs, require_call=False), answer_tokens, False)
@@ -145,7 +157,7 @@ class Guide:
         entries = [self.toolbox.entry(name) for name in self.ranked(messages, offered)]
         scores = relevance(entries, _turn_key(messages)[1])
         best = max(scores, default=0.0)
-        if best <= 0:
+        if best < _CLEAR_SCORE:
             return [entry.name for entry in entries]
         return [entry.name for entry, score in zip(entries, scores, strict=True)
                 if score >= best * _CLEAR_SHARE][:_SHORTLIST]
@@ -206,7 +218,15 @@ class Guide:
             lines.append(f"- {name}: {description}")
         system = Message("system", INSTRUCTIONS + ("\n".join(lines) or "(none)"))
         start = 1 if messages and messages[0].role == "system" else 0
-        return [system, *EXAMPLE, *self._plain(messages[start:])]
+        plain = [system, *EXAMPLE, *self._plain(messages[start:])]
+        fitting = self.choices(messages, offered)
+        if plain[-1].role == "user" and _progress(_current_turn(messages))[0] is None and \
+                len(fitting) < len(names):
+            # Offered only the skill a CSV task plainly needs, or none, SmolLM2-135M still picks
+            # none; told after the message which skills fit, it picks the skill (and a task no
+            # skill clearly fits gets no such note).
+            plain[-1] = Message("user", f"{plain[-1].content}\n(Skills that fit: {', '.join(fitting)})")
+        return plain
 
     def _plain(self, messages: Sequence[Message]) -> list[Message]:
         plain: list[Message] = []
@@ -261,6 +281,28 @@ def cut_answer(text: str) -> str | None:
     return None
 
 
+def looped_answer(text: str) -> str | None:
+    """When the answer a guided reply is writing (`{"answer": "46.5 1. 1. 1. 1. 1. ...`) has
+    started to repeat itself, the answer up to the end of the loop's first round ("46.5 1."),
+    else None. A tiny model that copies a script's output goes on repeating a line or a list
+    number to the token cap; the server's repeat penalty is no help (an OpenAI-compatible
+    server may refuse the option, and it also keeps the model from copying the output's own
+    figures), so the loop is cut where it is seen, on any backend."""
+    answer = cut_answer(text)
+    if answer is None:
+        return None
+    for size in range(2, _LOOP_UNIT + 1):
+        # Where the answer's tail of period `size` begins: the loop's first round starts there.
+        start = len(answer) - size
+        while start > 0 and answer[start - 1] == answer[start - 1 + size]:
+            start -= 1
+        unit = answer[start:start + size]
+        looping = len(answer) - start >= max(_LOOP_COPIES * size, _LOOP_CHARS)
+        if looping and any(c.isalnum() for c in unit) and not all(c.isalnum() for c in unit):
+            return answer[:start + size].rstrip()
+    return None
+
+
 def _turn_key(messages: Sequence[Message]) -> tuple[int, str]:
     """The current turn: where its user message is, and what it says."""
     index = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
@@ -298,19 +340,22 @@ def _activate_spec(names: list[str]) -> ToolSpec:
         "name": {"type": "string", "enum": names}}, "required": ["name"]})
 
 
-def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str]) -> ToolSpec:
+def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str],
+              tried: Collection[str] = ()) -> ToolSpec | None:
     """`run_skill_script` of `skill` with the script `start` runs. With a usage line, the command
     is one of those that fill its placeholders (`VALUE FROM TO`) with distinct `words`, each with
     the words that fit it (`guided_args`): a tiny model given a free list of arguments repeats
     one, or swaps two. Otherwise (or when there would be too many of those) it is `start` and up
     to a dozen of `words` (no word holds a quote or a backslash, which would break the JSON
-    string)."""
+    string). The commands in `tried` are left out of the enum; None when none is left."""
     command: dict[str, Any] = {"type": "string"}
     # A placeholder stands for a value: an option there (`md_toc.py --check`) leaves out the file.
     values = [word for word in words if not word.startswith("-")]
     filled = fill(usage, values, _MAX_COMMANDS) if usage is not None else None
     if filled:
-        command["enum"] = [" ".join([start, arguments]) for arguments in filled]
+        command["enum"] = [c for arguments in filled if (c := f"{start} {arguments}") not in tried]
+        if not command["enum"]:
+            return None
     else:
         choices = "|".join(_literal(word) for word in words)
         arguments = f"( ({choices})){{0,{_MAX_ARGUMENTS}}}" if choices else ""

@@ -23,6 +23,7 @@ from studio.agent.guided import (
     NO_SKILL,
     Guide,
     cut_answer,
+    looped_answer,
 )
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
@@ -89,12 +90,11 @@ async def test_a_guided_turn_picks_a_skill_runs_its_script_and_answers_from_the_
     events: list[Event] = [event async for event in agent.run(messages)]
     first, second, third = fake_openai.chats
 
-    # Step 1: the skill the message points at (of the catalog), or none; the short prompt and
-    # the worked example.
+    # Step 1: a skill of the catalog, or none; the short prompt and the worked example.
     step = branches(schema_of(first))
     assert set(step) == {"activate_skill"}
     assert step["activate_skill"]["properties"]["arguments"]["properties"]["name"]["enum"] == [
-        "hello", NO_SKILL]
+        "hello", "notes", NO_SKILL]
     assert first["max_tokens"] == CALL_MAX_TOKENS and first["temperature"] == 0
     assert "tools" not in first
     system = first["messages"][0]["content"]
@@ -268,16 +268,29 @@ def shelf(tmp_path: Path) -> Path:
 def test_step_one_offers_the_few_skills_the_message_points_at_best_first(shelf: Path) -> None:
     guide = Guide(toolbox(shelf))
     assert skill_choices(guide, "Profile the columns of orders.csv") == ["csv-stats", "csv-clean", NO_SKILL]
-    assert skill_choices(guide, "Will it rain tomorrow?") == ["weather", NO_SKILL]
-    # The compact system prompt lists them first too.
-    system = guide.request([Message("user", "Will it rain tomorrow?")], None)[0].content
+    weather = [Message("user", "Will it rain tomorrow? Check the weather.")]
+    assert skill_choices(guide, weather[0].content) == ["weather", NO_SKILL]
+    # The compact system prompt lists them first too, and the message is followed by a note of
+    # the skills that fit.
+    request = guide.request(weather, None)
+    system = request[0].content
     assert system.index("- weather:") < system.index("- csv-clean:") < system.index("- pdf-merge:")
+    assert request[-1] == Message("user", "Will it rain tomorrow? Check the weather.\n"
+                                          "(Skills that fit: weather)")
+    # Once a skill is loaded the note has done its work.
+    loaded = [*weather, Message("assistant", "", [ToolCall("1", "activate_skill", {"name": "weather"})]),
+              Message("tool", "<skill_content>", tool_name="activate_skill", tool_call_id="1")]
+    assert [m.content for m in guide.request(loaded, None) if m.role == "user"][-2] == weather[0].content
 
 
 def test_a_message_no_skill_fits_offers_every_skill_and_none(shelf: Path) -> None:
     guide = Guide(toolbox(shelf))
     assert skill_choices(guide, "What is the capital of France?") == [
         "csv-clean", "csv-stats", "pdf-merge", "weather", NO_SKILL]
+    # One word of a description is not a clear pointer: every skill, ranked.
+    assert skill_choices(guide, "Will it rain?") == ["weather", "csv-clean", "csv-stats", "pdf-merge", NO_SKILL]
+    for prompt in ("What is the capital of France?", "Will it rain?"):
+        assert guide.request([Message("user", prompt)], None)[-1] == Message("user", prompt)
 
 
 def test_an_answer_cut_at_the_cap_keeps_what_was_written() -> None:
@@ -297,3 +310,51 @@ async def test_a_guided_answer_cut_at_the_cap_is_the_answer(
     done = events[-1]
     assert isinstance(done, Done) and done.reason == "answered"
     assert done.text == "Paris, the capital of Fra"
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ('{"answer": "Flesch 46.5 (difficult). 1. 1. 1. 1. 1. 1. 1. 1. 1. 1.', "Flesch 46.5 (difficult). 1"),
+    ('{"answer": "42.1648 km 42.1648 km 42.1648 km 42.1648 km 42.16', "42.1648 km"),
+    ('{"answer": "- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n', "- a"),
+])
+def test_an_answer_that_starts_to_loop_keeps_what_it_wrote_before(text: str, kept: str) -> None:
+    assert looped_answer(text) == kept
+
+
+@pytest.mark.parametrize("text", [
+    '{"answer": "Flesch 46.5 (difficult). 1. 1. 1.',  # too short to tell
+    '{"answer": "| --- | --- | --- | --- | --- | --- | --- |',  # a table's rule, no words
+    '{"answer": "1000000000000000000000000000000000000',  # a long number
+    '{"answer": "hahahahahahahahahahahahahahahahahahaha',
+    '{"tool": "run_skill_script", "arguments": {"skill": "a a a a a a a a a a a a a a a a',
+])
+def test_an_answer_that_does_not_loop_is_left_alone(text: str) -> None:
+    assert looped_answer(text) is None
+
+
+async def test_a_guided_answer_that_loops_is_stopped_and_keeps_what_came_before(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
+) -> None:
+    # Streamed a few characters at a time, as a server sends tokens; far more than the cap.
+    looping = '{"answer": "Hello, Bo! 1. ' + "1. " * 400
+    fake_openai.script(reply(*(looping[i:i + 4] for i in range(0, len(looping), 4))))
+    agent, messages = agent_for(fake_openai, http_client, project)
+    events = [event async for event in agent.run(messages)]
+    assert any(isinstance(e, Notice) and "repeating itself" in e.message for e in events)
+    done = events[-1]
+    assert isinstance(done, Done) and done.reason == "answered" and done.text == "Hello, Bo! 1."
+
+
+def test_a_command_that_ran_is_not_offered_again() -> None:
+    guide = Guide(toolbox(SHIPPED))
+    command = "python3 scripts/check_json.py assets/service-config.schema.json assets/config-invalid.json"
+    turn = [Message("user", "Check assets/config-invalid.json against assets/service-config.schema.json."),
+            Message("assistant", "", [ToolCall("1", "activate_skill", {"name": "json-schema-check"})]),
+            Message("tool", "<skill_content ...>", tool_name="activate_skill", tool_call_id="1"),
+            Message("assistant", "", [ToolCall("2", "run_skill_script",
+                                               {"skill": "json-schema-check", "command": command})]),
+            Message("tool", "exit code 1 after 0.05 s\nassets/config-invalid.json: 10 errors",
+                    tool_name="run_skill_script", tool_call_id="2")]
+    # Exit code 1 is the checker's verdict, and the only command that fits gave it: answer.
+    step = guide.step(turn, None, FORCED_MAX_TOKENS)
+    assert set(branches(step.schema)) == {"answer"} and not step.require_call
