@@ -33,7 +33,7 @@ from studio.agent.constrained import ANSWER_KEY, reply_schema
 from studio.agent.guided_args import Usage, fill, parse_usage, script_usage, split
 from studio.agent.tools import ACTIVATE, RUN, SkillToolbox, ToolError
 from studio.llm.types import Message, ToolSpec
-from studio.skills.catalog import STOP_WORDS, relevance
+from studio.skills.catalog import STOP_WORDS, relevance, shared_terms
 
 NO_SKILL = "none"
 """The name that picks no skill in step 1."""
@@ -48,9 +48,8 @@ _LOOP_COPIES = 4
 _LOOP_CHARS = 24
 """An answer ending in 4 copies of a piece of up to 64 characters, 24 or more in all, loops."""
 _SHORTLIST = 3
-_CLEAR_SCORE = 3.0
-"""The score that makes a ranking clear: about a word of a skill's name, or two rare words of
-its description (one word shared with several descriptions, such as "write", is not enough)."""
+_CLEAR_TERMS = 2
+"""A skill is clearly pointed at by a word of its name or two of its description."""
 _CLEAR_SHARE = 0.5
 """A skill is among the few step 1 offers when it scores at least this share of the best."""
 _MAX_ARGUMENTS = 12
@@ -154,13 +153,22 @@ class Guide:
         model picks "none" out of seven names for a task one of them plainly fits (a CSV file,
         a commit message), and an enum's order does not sway it: the grammar only allows words,
         the model's own odds choose among them. "none" stays a choice in any case."""
+        return self._fitting(messages, offered) or self.ranked(messages, offered)
+
+    def _fitting(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
+        """The few skills the current turn's message clearly points at, best first; none when it
+        points at none clearly (the best shares no word with the message but one of its
+        description's: "write" fits many skills)."""
+        query = _turn_key(messages)[1]
         entries = [self.toolbox.entry(name) for name in self.ranked(messages, offered)]
-        scores = relevance(entries, _turn_key(messages)[1])
-        best = max(scores, default=0.0)
-        if best < _CLEAR_SCORE:
-            return [entry.name for entry in entries]
+        if not entries:
+            return []
+        in_name, in_description = shared_terms(entries[0], query)
+        if not in_name and in_description < _CLEAR_TERMS:
+            return []
+        scores = relevance(entries, query)
         return [entry.name for entry, score in zip(entries, scores, strict=True)
-                if score >= best * _CLEAR_SHARE][:_SHORTLIST]
+                if score >= scores[0] * _CLEAR_SHARE][:_SHORTLIST]
 
     def invocations(self, name: str) -> list[str]:
         """How the skill's scripts are started (`python3 scripts/convert.py`), as its SKILL.md
@@ -219,9 +227,8 @@ class Guide:
         system = Message("system", INSTRUCTIONS + ("\n".join(lines) or "(none)"))
         start = 1 if messages and messages[0].role == "system" else 0
         plain = [system, *EXAMPLE, *self._plain(messages[start:])]
-        fitting = self.choices(messages, offered)
-        if plain[-1].role == "user" and _progress(_current_turn(messages))[0] is None and \
-                len(fitting) < len(names):
+        fitting = self._fitting(messages, offered)
+        if plain[-1].role == "user" and _progress(_current_turn(messages))[0] is None and fitting:
             # Offered only the skill a CSV task plainly needs, or none, SmolLM2-135M still picks
             # none; told after the message which skills fit, it picks the skill (and a task no
             # skill clearly fits gets no such note).
@@ -259,8 +266,12 @@ class Guide:
                 return f"Skill {skill} is loaded. Its script runs like this:\n" + "\n".join(shown)
         if tool == RUN:
             match = _RUN_LINE.match(content)
+            # A checker's exit code 1 comes with its verdict: shown as output, it is answered
+            # from; shown as a failure, a tiny model writes anything.
             if match and match.group(1) == "0":
                 return "Output of the command:\n" + content[match.end():]
+            if match and content[match.end():].strip():
+                return f"Output of the command (exit code {match.group(1)}):\n" + content[match.end():]
         return f"Result of {tool}:\n{content}"
 
 

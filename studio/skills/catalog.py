@@ -154,6 +154,14 @@ def relevance(skills: Sequence[Described], query: str) -> list[float]:
     ]
 
 
+def shared_terms(skill: Described, query: str) -> tuple[int, int]:
+    """How many of `query`'s terms the skill's name shares, and how many its description does:
+    unlike `relevance`, the same whatever the other skills are."""
+    wanted = set(_terms(query))
+    return (len(wanted & set(_terms((skill.name or "").replace("-", " ")))),
+            len(wanted & set(_terms(skill.description or ""))))
+
+
 def rank_skills(summaries: Sequence[S], query: str) -> list[S]:
     """`summaries` by `relevance` to `query`, most relevant first. Ties (and skills sharing
     nothing) keep their order."""

@@ -358,3 +358,22 @@ def test_a_command_that_ran_is_not_offered_again() -> None:
     # Exit code 1 is the checker's verdict, and the only command that fits gave it: answer.
     step = guide.step(turn, None, FORCED_MAX_TOKENS)
     assert set(branches(step.schema)) == {"answer"} and not step.require_call
+
+
+def test_a_lone_skill_the_message_names_gets_the_note_too(shelf: Path, tmp_path: Path) -> None:
+    # As in `studio eval`, where the catalog holds the skill under test only.
+    lone = tmp_path / "lone"
+    write_skill(lone, "csv-stats", frontmatter("csv-stats", "Profiles a CSV file."))
+    guide = Guide(toolbox(lone))
+    prompt = [Message("user", "Profile orders.csv")]
+    assert guide.request(prompt, None)[-1].content == "Profile orders.csv\n(Skills that fit: csv-stats)"
+    assert guide.request([Message("user", "Hi")], None)[-1].content == "Hi"
+
+
+def test_a_runs_output_is_shown_as_output_whatever_its_exit_code() -> None:
+    guide = Guide(toolbox(SHIPPED))
+    arguments = {"skill": "json-schema-check", "command": "python3 scripts/check_json.py a b"}
+    shown = guide._result("run_skill_script", arguments, "exit code 1 after 0.1 s\nb: 10 errors\n")
+    assert shown == "Output of the command (exit code 1):\nb: 10 errors\n"
+    assert guide._result("run_skill_script", arguments, "exit code 2 after 0.1 s\n").startswith(
+        "Result of run_skill_script:")
