@@ -33,7 +33,7 @@ from studio.agent.constrained import ANSWER_KEY, reply_schema
 from studio.agent.guided_args import Usage, fill, parse_usage, script_usage, split
 from studio.agent.tools import ACTIVATE, RUN, SkillToolbox, ToolError
 from studio.llm.types import Message, ToolSpec
-from studio.skills.catalog import STOP_WORDS, relevance, shared_terms
+from studio.skills.catalog import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
 
 NO_SKILL = "none"
 """The name that picks no skill in step 1."""
@@ -43,8 +43,13 @@ ANSWER_MAX_TOKENS = 256
 """The most tokens a guided answer may take: a small model that copies a script's output goes
 on copying past its end; what it wrote up to the cap is its answer."""
 _DESCRIPTION_CHARS = 160
+_QUOTE_CHARS = 1500
+"""The most of a script's output a guided answer quotes: a report's first screen."""
+_QUOTED_LINES = 3
+_QUOTE_SLACK = 16
 _LOOP_UNIT = 64
 _LOOP_COPIES = 4
+_LOOP_WORD = 4
 _LOOP_CHARS = 24
 """An answer ending in 4 copies of a piece of up to 64 characters, 24 or more in all, loops."""
 _SHORTLIST = 3
@@ -122,8 +127,9 @@ class Guide:
             return Step(reply_schema([_activate_spec([*names, NO_SKILL])], require_call=True),
                         CALL_MAX_TOKENS, True)
         invocations = self.invocations(loaded)
+        quotes = _quotes(turn, _turn_key(messages)[1]) if ran else []
         if not invocations or (ran and not failed):
-            return Step(reply_schema([], require_call=False), answer_tokens, False)
+            return _answer_step(quotes, answer_tokens)
         request = next((m.content for m in reversed(messages[:len(messages) - len(turn)])
                         if m.role == "user"), "")
         commands = self._commands(loaded)
@@ -136,6 +142,8 @@ class Guide:
                 if (spec := _run_spec(loaded, start, _usage(commands, start), words, tried))]
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
+        if not runs:
+            return _answer_step(quotes, answer_tokens)
         return Step(reply_schema(runs, require_call=False), answer_tokens, False)
 
     def ranked(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
@@ -309,9 +317,51 @@ def looped_answer(text: str) -> str | None:
             start -= 1
         unit = answer[start:start + size]
         looping = len(answer) - start >= max(_LOOP_COPIES * size, _LOOP_CHARS)
-        if looping and any(c.isalnum() for c in unit) and not all(c.isalnum() for c in unit):
+        # A word repeated is a loop; a long number ("1000000") or a table's rule ("|---|") is not.
+        if looping and any(c.isalnum() for c in unit) and len(set(unit)) > 1 and (
+                size >= _LOOP_WORD or not all(c.isalnum() for c in unit)):
             return answer[:start + size].rstrip()
     return None
+
+
+def _quotes(turn: Sequence[Message], request: str) -> list[str]:
+    """What a guided answer after a script's output may say: the lines of the output that share
+    the most words with the user's `request` (up to three), and the output itself (its head, cut
+    at a line, when long). Free, SmolLM2-135M copies an output badly: it repeats a list number to
+    the cap, or writes the worked example's answer; held to quoting, it answers with the script's
+    own figures, as an agent's tool that returns its result directly does. Empty without output."""
+    commands = {call.id: str(call.arguments.get("command", "")) for message in turn
+                for call in message.tool_calls if call.name == RUN}
+    result = next((m for m in reversed(turn) if m.role == "tool" and m.tool_call_id in commands), None)
+    if result is None:
+        return []
+    output, command = result.content, commands[result.tool_call_id or ""]
+    match = _RUN_LINE.match(output)
+    if match is None or not output[match.end():].strip():
+        return []
+    text = output[match.end():].strip()
+    if len(text) > _QUOTE_CHARS:
+        head = text[:_QUOTE_CHARS]
+        text = head.rsplit("\n", 1)[0] if "\n" in head else head
+    # The command's own words come back in its output ("File: orders.csv"): they say what was
+    # asked, not which line answers it.
+    arguments = split(command)[2:]
+    lines = [line for line in dict.fromkeys(line.strip() for line in text.splitlines())
+             if line and not any(argument in line for argument in arguments)]
+    wanted = set(terms(request)) - set(terms(command))
+    shared = [len(wanted & set(terms(line))) for line in lines]
+    best = max(shared, default=0)
+    pointed = [line for line, count in zip(lines, shared, strict=True) if best and count == best]
+    return list(dict.fromkeys([*pointed[:_QUOTED_LINES], text]))
+
+
+def _answer_step(quotes: list[str], answer_tokens: int) -> Step:
+    """The answer: one of `quotes`, with the tokens the longest needs, or free without them."""
+    if not quotes:
+        return Step(reply_schema([], require_call=False), answer_tokens, False)
+    schema = {"type": "object", "properties": {ANSWER_KEY: {"type": "string", "enum": quotes}},
+              "required": [ANSWER_KEY], "additionalProperties": False}
+    return Step(schema, max(answer_tokens, max(map(estimate_tokens, quotes)) + _QUOTE_SLACK), False)
 
 
 def _turn_key(messages: Sequence[Message]) -> tuple[int, str]:

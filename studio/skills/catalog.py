@@ -113,7 +113,7 @@ def _entry(summary: Listed) -> str:
     ])  # fmt: skip
 
 
-def _terms(text: str) -> list[str]:
+def terms(text: str) -> list[str]:
     """Lower-case word stems: plural s dropped, cut at 6 letters, so "conversions" and "convert"
     meet."""
     stems = []
@@ -139,11 +139,11 @@ def relevance(skills: Sequence[Described], query: str) -> list[float]:
     """Each skill's relevance to `query`: terms shared with the skill's name count three times
     those shared with its description, each weighted by how rare it is among the skills; 0 for a
     skill sharing nothing."""
-    wanted = set(_terms(query))
+    wanted = set(terms(query))
     if not wanted:
         return [0.0] * len(skills)
-    names = [set(_terms((s.name or "").replace("-", " "))) for s in skills]
-    descriptions = [set(_terms(s.description or "")) for s in skills]
+    names = [set(terms((s.name or "").replace("-", " "))) for s in skills]
+    descriptions = [set(terms(s.description or "")) for s in skills]
     frequency: Counter[str] = Counter()
     for name_terms, description_terms in zip(names, descriptions, strict=True):
         frequency.update((name_terms | description_terms) & wanted)
@@ -157,9 +157,9 @@ def relevance(skills: Sequence[Described], query: str) -> list[float]:
 def shared_terms(skill: Described, query: str) -> tuple[int, int]:
     """How many of `query`'s terms the skill's name shares, and how many its description does:
     unlike `relevance`, the same whatever the other skills are."""
-    wanted = set(_terms(query))
-    return (len(wanted & set(_terms((skill.name or "").replace("-", " ")))),
-            len(wanted & set(_terms(skill.description or ""))))
+    wanted = set(terms(query))
+    return (len(wanted & set(terms((skill.name or "").replace("-", " ")))),
+            len(wanted & set(terms(skill.description or ""))))
 
 
 def rank_skills(summaries: Sequence[S], query: str) -> list[S]:

@@ -288,7 +288,8 @@ def test_a_message_no_skill_fits_offers_every_skill_and_none(shelf: Path) -> Non
     assert skill_choices(guide, "What is the capital of France?") == [
         "csv-clean", "csv-stats", "pdf-merge", "weather", NO_SKILL]
     # One word of a description is not a clear pointer: every skill, ranked.
-    assert skill_choices(guide, "Will it rain?") == ["weather", "csv-clean", "csv-stats", "pdf-merge", NO_SKILL]
+    assert skill_choices(guide, "Will it rain?") == [
+        "weather", "csv-clean", "csv-stats", "pdf-merge", NO_SKILL]
     for prompt in ("What is the capital of France?", "Will it rain?"):
         assert guide.request([Message("user", prompt)], None)[-1] == Message("user", prompt)
 
@@ -314,6 +315,7 @@ async def test_a_guided_answer_cut_at_the_cap_is_the_answer(
 
 @pytest.mark.parametrize(("text", "kept"), [
     ('{"answer": "Flesch 46.5 (difficult). 1. 1. 1. 1. 1. 1. 1. 1. 1. 1.', "Flesch 46.5 (difficult). 1"),
+    ('{"answer": "1234567890123456789012345678901234567890123', "1234567890"),
     ('{"answer": "42.1648 km 42.1648 km 42.1648 km 42.1648 km 42.16', "42.1648 km"),
     ('{"answer": "- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n', "- a"),
 ])
@@ -325,7 +327,6 @@ def test_an_answer_that_starts_to_loop_keeps_what_it_wrote_before(text: str, kep
     '{"answer": "Flesch 46.5 (difficult). 1. 1. 1.',  # too short to tell
     '{"answer": "| --- | --- | --- | --- | --- | --- | --- |',  # a table's rule, no words
     '{"answer": "1000000000000000000000000000000000000',  # a long number
-    '{"answer": "hahahahahahahahahahahahahahahahahahaha',
     '{"tool": "run_skill_script", "arguments": {"skill": "a a a a a a a a a a a a a a a a',
 ])
 def test_an_answer_that_does_not_loop_is_left_alone(text: str) -> None:
@@ -377,3 +378,38 @@ def test_a_runs_output_is_shown_as_output_whatever_its_exit_code() -> None:
     assert shown == "Output of the command (exit code 1):\nb: 10 errors\n"
     assert guide._result("run_skill_script", arguments, "exit code 2 after 0.1 s\n").startswith(
         "Result of run_skill_script:")
+
+
+def ran(prompt: str, output: str, exit_code: int = 0, command: str = "x") -> list[Message]:
+    """A turn of unit-convert that ran `command` and printed `output`."""
+    return [Message("user", prompt),
+            Message("assistant", "", [ToolCall("1", "activate_skill", {"name": "unit-convert"})]),
+            Message("tool", "<skill_content ...>", tool_name="activate_skill", tool_call_id="1"),
+            Message("assistant", "", [ToolCall("2", "run_skill_script",
+                                               {"skill": "unit-convert", "command": command})]),
+            Message("tool", f"exit code {exit_code} after 0.05 s\n{output}", tool_name="run_skill_script",
+                    tool_call_id="2")]
+
+
+def test_an_answer_after_a_scripts_output_quotes_the_lines_the_question_points_at_or_all_of_it() -> None:
+    guide = Guide(toolbox(SHIPPED))
+    output = "File: a.csv\nRows: 20\nColumns: 9\n\n## id (integer)\n  count 20\n"
+    step = guide.step(ran("How many rows are there?", output), None, ANSWER_MAX_TOKENS)
+    answer = branches(step.schema)["answer"]["properties"]["answer"]
+    assert answer["enum"] == ["Rows: 20", output.strip()] and not step.require_call
+    # A line echoing the command's argument says what was asked, not the answer.
+    step = guide.step(ran("Profile the file a.csv: how many rows?", output, command="python3 p.py a.csv"),
+                      None, ANSWER_MAX_TOKENS)
+    assert branches(step.schema)["answer"]["properties"]["answer"]["enum"] == ["Rows: 20", output.strip()]
+    # No line shares a word with the question: the whole output.
+    step = guide.step(ran("Go on", output), None, ANSWER_MAX_TOKENS)
+    assert branches(step.schema)["answer"]["properties"]["answer"]["enum"] == [output.strip()]
+    # A long output is quoted up to a line, and the cap leaves room for it.
+    long = "\n".join(f"line {i}: {'x' * 60}" for i in range(100))
+    step = guide.step(ran("Go on", long), None, ANSWER_MAX_TOKENS)
+    (quoted,) = branches(step.schema)["answer"]["properties"]["answer"]["enum"]
+    assert long.startswith(quoted + "\n") and len(quoted) <= 1500
+    assert step.max_tokens > ANSWER_MAX_TOKENS
+    # Without output the answer is free.
+    step = guide.step(ran("Go on", ""), None, ANSWER_MAX_TOKENS)
+    assert branches(step.schema)["answer"]["properties"]["answer"] == {"type": "string"}
