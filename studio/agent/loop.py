@@ -39,6 +39,7 @@ from studio.agent.events import (
 )
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
+from studio.agent.guided_mode import GuidedMode, auto_guided
 from studio.agent.tools import ACTIVATE, TOOL_NAMES
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, HTTPError, LLMError, ServerNotRunning, Timeout
@@ -67,8 +68,9 @@ class AgentConfig:
     # Applies to the first reply only, so that a forced call can still be answered afterwards.
     tool_choice: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    # Carry a small model through a skill one constrained step at a time (see `guided`).
-    guided: bool = False
+    # Carry a small model through a skill one constrained step at a time (see `guided`): True or
+    # "on", False or "off", or "auto": when the server says the model is small (`guided_mode`).
+    guided: bool | GuidedMode = False
 
 
 class CallRunner(Protocol):
@@ -121,6 +123,7 @@ class Agent:
         self._can_constrain = True
         self._offer_thinking = config.think
         self._guide = Guide(executor.toolbox)
+        self._guided = config.guided in (True, "on")
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:
         """Notices about what the model cannot do. A server that cannot be reached raises, as the
@@ -136,6 +139,9 @@ class Agent:
             self._capabilities_checked = True
             return
         self._capabilities_checked = True
+        if self.config.guided == "auto" and (why := auto_guided(self.config.model, info)):
+            self._guided = True
+            yield Notice(why)
         if info.supports_tools is False:
             self._native_tools = False
             if self.executor.toolbox.names:
@@ -173,7 +179,7 @@ class Agent:
             # Read each round: activating a skill with `model:` switches the chat's model mid-turn.
             model = self.config.model
             tools = self._tools()
-            guided = self.config.guided and bool(tools) and self._can_constrain
+            guided = self._guided and bool(tools) and self._can_constrain
             constrained = bool(tools) and self._can_constrain and (
                 guided or bool(retry) or not self._native_tools)
             choice = self.config.tool_choice if tools and round_number == 1 and not guided else None
