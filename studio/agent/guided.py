@@ -7,12 +7,16 @@ the model chooses only what is its to choose:
 
 1. no skill is loaded yet: `activate_skill` of one of the offered skills or of "none" (an
    enum: given the choice between a call and an answer, a tiny model answers from its head even
-   when told which skill to use); "none" makes the next round an answer;
+   when told which skill to use); when the user's message clearly points at a few skills (the
+   catalog's term score), only those, with a note of them after the message; "none" makes the
+   next round an answer;
 2. a skill with scripts is loaded and none ran: `run_skill_script` of that skill, one of its
    own scripts started as its SKILL.md starts it, the placeholders of its usage line
-   (`VALUE FROM TO`) filled with distinct words of the user's message (a tiny model otherwise
-   copies the SKILL.md's example values, or repeats itself);
-3. a script ran: an answer, or (when it failed) another run of the skill's scripts.
+   (`VALUE FROM TO`) filled with distinct words of the user's message, each with the words that
+   fit it (`guided_args`; a tiny model otherwise copies the SKILL.md's example values, repeats
+   itself, or swaps two files);
+3. a script ran: an answer quoting its output, or (when it failed) another run of the skill's
+   scripts.
 
 The request is made short for a small context: a compact system prompt (the steps, one line per
 skill), a worked example as earlier turns, the skill's usage lines in place of its whole body
