@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from studio.llm.gguf import GGUFError, is_gguf, read_metadata
@@ -104,6 +104,9 @@ def auto_guided(model: str, info: ModelInfo) -> str | None:
     if found is None or found[0] >= SMALL_MODEL:
         return None
     count, source = found
+    # llama.cpp's server names a model by its file's path: its name is enough.
+    if model.lower().endswith(".gguf"):
+        model = PurePath(model).name
     return (f"{model} has {label(count)} parameters ({source}): too few to use skills on its own, "
             f"so it is guided through them one step at a time. To change that, set \"{SETTING_LABEL}\" "
             "in Settings ▸ Model backend, or pass --guided on|off.")

@@ -15,6 +15,7 @@ from studio.agent.events import Event, Notice
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided_mode import (
     SETTING_LABEL,
+    auto_guided,
     gguf_parameters,
     guided_mode,
     label,
@@ -160,3 +161,10 @@ async def test_auto_guides_a_model_whose_gguf_file_llama_cpp_names_is_small(
                    in e.message for e in events)
     finally:
         server.stop()
+
+
+def test_a_model_named_by_its_files_path_is_named_by_the_file() -> None:
+    info = ModelInfo("m", details={"parameter_size": "135M"})
+    notice = auto_guided("/models/SmolLM2-135M.Q4_1.gguf", info) or ""
+    assert notice.startswith("SmolLM2-135M.Q4_1.gguf has 135M parameters")
+    assert auto_guided("big", ModelInfo("big", details={"parameter_size": "8B"})) is None
