@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from studio.llm.embedded import EmbeddedEngine  # noqa: E402
 from tests.fakes.localmodels import INSTALL_HINT, smollm2_gguf  # noqa: E402
 
-MODES = {"plain": [], "guided": ["--guided"]}
+MODES = {"plain": ["--guided", "off"], "guided": ["--guided", "on"]}
 
 
 def _arguments() -> argparse.Namespace:

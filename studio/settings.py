@@ -18,6 +18,7 @@ from typing import Any, Literal, cast, get_args
 import yaml
 
 from studio import paths
+from studio.agent.guided_mode import GUIDED_MODES, GuidedMode, guided_mode
 from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
 from studio.fsutil import atomic_write_text
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
@@ -74,8 +75,8 @@ class BackendSettings:
         gguf_path: the GGUF file the embedded backend loads.
         think: whether to ask models that can reason to show their thinking.
         guided: carry the model through a skill one constrained step at a time (pick a skill, run
-            one of its scripts, answer from the output): for small models that do not call tools
-            on their own (`studio.agent.guided`).
+            one of its scripts, answer from the output): "on", "off", or "auto": when the model
+            is small (`studio.agent.guided_mode`). A file of older versions holds true or false.
         connect_timeout: seconds to wait for the server to accept the connection.
         idle_timeout: seconds the server may go without sending a piece of the answer (the first
             one included, which a cold model on a small machine takes longest to send).
@@ -101,7 +102,7 @@ class BackendSettings:
     workspace_mode: WorkspaceMode = "skill"
     workspace: str = ""
     servers: dict[str, ServerChoice] = field(default_factory=dict)
-    guided: bool = False
+    guided: GuidedMode = "auto"
 
     def remember(self) -> None:
         """Keep the current backend's URL and model in `servers`."""
@@ -300,7 +301,7 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
         model=reader.text(backend, "model", "", "backend."),
         gguf_path=reader.text(backend, "gguf_path", "", "backend."),
         think=reader.boolean(backend, "think", False, "backend."),
-        guided=reader.boolean(backend, "guided", False, "backend."),
+        guided=_guided(backend, reader),
         connect_timeout=reader.number(backend, "connect_timeout", CONNECT_TIMEOUT,
                                       *CONNECT_TIMEOUT_RANGE, "backend."),
         idle_timeout=reader.number(backend, "idle_timeout", IDLE_TIMEOUT, *IDLE_TIMEOUT_RANGE,
@@ -380,6 +381,17 @@ def _root_targets(data: dict[str, Any], reader: _Reader) -> dict[str, str]:
             f"{', '.join(TARGETS)}; the root is judged by the spec instead"
         )
     return targets
+
+
+def _guided(backend: dict[str, Any], reader: _Reader) -> GuidedMode:
+    """`backend.guided`: auto, on or off; true and false, as files of older versions hold it,
+    are on and off."""
+    value = backend.get("guided", "auto")
+    mode = guided_mode(value)
+    if mode is None:
+        reader.bad("backend.guided", " or ".join(GUIDED_MODES), value)
+        return "auto"
+    return mode
 
 
 def _workspace_mode(backend: dict[str, Any], where: Path, problems: list[str]) -> WorkspaceMode:

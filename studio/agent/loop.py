@@ -38,7 +38,8 @@ from studio.agent.events import (
     ToolFinished,
 )
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer
+from studio.agent.guided import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
+from studio.agent.guided_mode import GuidedMode, auto_guided
 from studio.agent.tools import ACTIVATE, TOOL_NAMES
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, HTTPError, LLMError, ServerNotRunning, Timeout
@@ -67,8 +68,9 @@ class AgentConfig:
     # Applies to the first reply only, so that a forced call can still be answered afterwards.
     tool_choice: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    # Carry a small model through a skill one constrained step at a time (see `guided`).
-    guided: bool = False
+    # Carry a small model through a skill one constrained step at a time (see `guided`): True or
+    # "on", False or "off", or "auto": when the server says the model is small (`guided_mode`).
+    guided: bool | GuidedMode = False
 
 
 class CallRunner(Protocol):
@@ -87,13 +89,15 @@ def _call_key(call: ToolCall) -> str:
 @dataclass(slots=True)
 class _Reply:
     """What one request to the model gave: its text, thinking and calls, and, for a constrained
-    reply, how its JSON ended ("complete", "invalid" or "partial": cut short)."""
+    reply, how its JSON ended ("complete", "invalid", "partial": cut short, or "looped": a guided
+    answer stopped where it started to repeat itself)."""
 
     text: str = ""
     thinking: str = ""
     calls: list[ToolCall] = field(default_factory=list)
     usage: dict[str, Any] = field(default_factory=dict)
     shape: str = "partial"
+    kept: str | None = None  # a guided answer cut where it started to loop ("looped")
 
 
 class Agent:
@@ -119,6 +123,7 @@ class Agent:
         self._can_constrain = True
         self._offer_thinking = config.think
         self._guide = Guide(executor.toolbox)
+        self._guided = config.guided in (True, "on")
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:
         """Notices about what the model cannot do. A server that cannot be reached raises, as the
@@ -134,6 +139,9 @@ class Agent:
             self._capabilities_checked = True
             return
         self._capabilities_checked = True
+        if self.config.guided == "auto" and (why := auto_guided(self.config.model, info)):
+            self._guided = True
+            yield Notice(why)
         if info.supports_tools is False:
             self._native_tools = False
             if self.executor.toolbox.names:
@@ -171,7 +179,7 @@ class Agent:
             # Read each round: activating a skill with `model:` switches the chat's model mid-turn.
             model = self.config.model
             tools = self._tools()
-            guided = self.config.guided and bool(tools) and self._can_constrain
+            guided = self._guided and bool(tools) and self._can_constrain
             constrained = bool(tools) and self._can_constrain and (
                 guided or bool(retry) or not self._native_tools)
             choice = self.config.tool_choice if tools and round_number == 1 and not guided else None
@@ -225,7 +233,7 @@ class Agent:
                                           tool_choice=choice, options=options or None)
             reply = _Reply()
             try:
-                async for event in self._read(stream, reply, constrained):
+                async for event in self._read(stream, reply, constrained, step is not None):
                     yield event
             except HTTPError as exc:
                 if not constrained:
@@ -243,6 +251,9 @@ class Agent:
             text, calls = reply.text, reply.calls
             if constrained:
                 parsed = read_reply(text) if reply.shape == "complete" else None
+                if reply.shape == "looped":
+                    parsed = reply.kept
+                    yield Notice("the model's answer started repeating itself; it was stopped there")
                 if parsed is None and reply.shape == "partial" and step is not None:
                     parsed = cut_answer(text)
                     if parsed is not None:
@@ -325,10 +336,11 @@ class Agent:
         yield Done("round-limit", answer, self.config.max_rounds, usage, model=asked)
 
     async def _read(self, stream: AsyncIterator[StreamEvent], reply: _Reply,
-                    constrained: bool) -> AsyncIterator[Event]:
+                    constrained: bool, guided: bool) -> AsyncIterator[Event]:
         """Stream one reply into `reply`. A constrained reply is JSON, not shown as it comes; it
         is read only until it is a whole object or can no longer become one (the stream is
-        closed there rather than left to run to the token cap)."""
+        closed there rather than left to run to the token cap), or, guided, until its answer
+        starts to loop."""
         text: list[str] = []
         thinking: list[str] = []
         events = cast(AsyncGenerator[StreamEvent, None], stream)
@@ -342,6 +354,9 @@ class Agent:
                     state = object_prefix("".join(text))
                     if state.status != "partial":
                         reply.shape = state.status
+                        break
+                    if guided and (kept := looped_answer("".join(text))) is not None:
+                        reply.shape, reply.kept = "looped", kept
                         break
                 elif isinstance(chunk, ThinkingChunk):
                     thinking.append(chunk.text)

@@ -25,6 +25,7 @@ from studio.agent.drafts import DraftDesk, FolderChooser
 from studio.agent.events import Done, Error, Event, Notice
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
+from studio.agent.guided_mode import GuidedMode
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
@@ -79,7 +80,8 @@ class SessionSettings:
         tool_descriptions: a tool's name -> the description the model is given instead of the
             studio's (blank: the studio's).
         guided: carry a small model through a skill one constrained step at a time
-            (`studio.agent.guided`).
+            (`studio.agent.guided`): "on", "off", or "auto": when the server says the model is
+            small (`studio.agent.guided_mode`).
     """
 
     backend: str = "ollama"
@@ -101,7 +103,7 @@ class SessionSettings:
     system: str = ""
     instructions: str = ""
     tool_descriptions: Mapping[str, str] = field(default_factory=dict)
-    guided: bool = False
+    guided: GuidedMode = "auto"
 
 
 def session_prompt(settings: SessionSettings,

@@ -40,6 +40,7 @@ from studio.agent.loop import DEFAULT_MAX_ROUNDS
 from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.session import WORKSPACE_MODES, SessionFactory, SessionSettings
 from studio.agent.terminal import TerminalApprover
+from studio.commands.guidance import guided_flag
 from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
@@ -102,9 +103,7 @@ def register(subparsers: Any) -> None:
                         "otherwise; --auto-approve never grants it)")
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.add_argument("--think", action="store_true", help="let the model think first, if it can")
-    parser.add_argument("--guided", action="store_true",
-                        help="carry a small model through a skill one constrained step at a "
-                        "time: pick a skill, run one of its scripts, answer from the output")
+    guided_flag(parser)
     parser.add_argument("--tool-choice", metavar="auto|required|none|TOOL",
                         help="`required` (or a tool's name) makes the model's first reply a tool "
                         "call; later replies are free")
@@ -407,7 +406,7 @@ def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile
         system=spec.system if spec else "",
         instructions=prompts.instructions,
         tool_descriptions=dict(prompts.tools),
-        guided=getattr(args, "guided", False),
+        guided=getattr(args, "guided", "auto"),
     )
 
 

@@ -23,6 +23,7 @@ from studio.agent.loop import DEFAULT_MAX_ROUNDS
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.commands.arguments import positive
 from studio.commands.chat import parse_options
+from studio.commands.guidance import guided_flag
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.files import EvalFileError, read_evals, read_triggers
 from studio.evals.report import SkillReport, pass_counts, pass_rate
@@ -68,9 +69,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a sampling option for the server, e.g. temperature=0 (repeatable)")
     parser.add_argument("--max-rounds", type=positive, default=DEFAULT_MAX_ROUNDS)
-    parser.add_argument("--guided", action="store_true",
-                        help="carry a small model through each skill one constrained step at a "
-                        "time: pick a skill, run one of its scripts, answer from the output")
+    guided_flag(parser)
     parser.add_argument("--no-cache", action="store_true",
                         help="run everything again instead of reusing unchanged results")
     parser.add_argument("--json", action="store_true", help="print one JSON report per skill")

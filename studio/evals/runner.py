@@ -33,6 +33,9 @@ from studio.llm.errors import LLMError
 from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 
+# What the guided mode adds to a result's cache key: "guided" for on, as before there was auto.
+_GUIDED_KEYS: dict[str, tuple[str, ...]] = {"on": ("guided",), "auto": ("guided-auto",), "off": ()}
+
 Progress = Callable[[str], None]
 
 
@@ -66,7 +69,7 @@ class EvalRunner:
     def _cache_key(self, report: SkillReport, *parts: Any) -> str:
         settings = self.settings
         return key_of(report.skill_hash, self.model_id, sorted(dict(settings.options).items()),
-                      settings.max_rounds, *(("guided",) if settings.guided else ()), *parts)
+                      settings.max_rounds, *_GUIDED_KEYS[settings.guided], *parts)
 
     async def triggers(self, target: SkillSummary, catalog: Sequence[SkillSummary],
                        queries: Sequence[TriggerQuery], runs: int, report: SkillReport) -> None:

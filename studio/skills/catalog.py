@@ -113,7 +113,7 @@ def _entry(summary: Listed) -> str:
     ])  # fmt: skip
 
 
-def _terms(text: str) -> list[str]:
+def terms(text: str) -> list[str]:
     """Lower-case word stems: plural s dropped, cut at 6 letters, so "conversions" and "convert"
     meet."""
     stems = []
@@ -126,23 +126,46 @@ def _terms(text: str) -> list[str]:
     return stems
 
 
-def rank_skills(summaries: Sequence[S], query: str) -> list[S]:
-    """`summaries` by relevance to `query`: terms shared with the skill's name count three times
-    those shared with its description, each weighted by how rare it is among the skills. Ties
-    (and skills sharing nothing) keep their order."""
-    wanted = set(_terms(query))
+class Described(Protocol):
+    """What the term score reads of a skill."""
+
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
+
+
+def relevance(skills: Sequence[Described], query: str) -> list[float]:
+    """Each skill's relevance to `query`: terms shared with the skill's name count three times
+    those shared with its description, each weighted by how rare it is among the skills; 0 for a
+    skill sharing nothing."""
+    wanted = set(terms(query))
     if not wanted:
-        return list(summaries)
-    names = [set(_terms((s.name or "").replace("-", " "))) for s in summaries]
-    descriptions = [set(_terms(s.description or "")) for s in summaries]
+        return [0.0] * len(skills)
+    names = [set(terms((s.name or "").replace("-", " "))) for s in skills]
+    descriptions = [set(terms(s.description or "")) for s in skills]
     frequency: Counter[str] = Counter()
     for name_terms, description_terms in zip(names, descriptions, strict=True):
         frequency.update((name_terms | description_terms) & wanted)
-    weight = {term: math.log((len(summaries) + 1) / (count + 0.5)) for term, count in frequency.items()}
-    scores = [
+    weight = {term: math.log((len(skills) + 1) / (count + 0.5)) for term, count in frequency.items()}
+    return [
         sum(weight[t] * 3 for t in wanted & name_terms) + sum(weight[t] for t in wanted & description_terms)
         for name_terms, description_terms in zip(names, descriptions, strict=True)
     ]
+
+
+def shared_terms(skill: Described, query: str) -> tuple[int, int]:
+    """How many of `query`'s terms the skill's name shares, and how many its description does:
+    unlike `relevance`, the same whatever the other skills are."""
+    wanted = set(terms(query))
+    return (len(wanted & set(terms((skill.name or "").replace("-", " ")))),
+            len(wanted & set(terms(skill.description or ""))))
+
+
+def rank_skills(summaries: Sequence[S], query: str) -> list[S]:
+    """`summaries` by `relevance` to `query`, most relevant first. Ties (and skills sharing
+    nothing) keep their order."""
+    scores = relevance(summaries, query)
     order = sorted(range(len(summaries)), key=lambda index: (-scores[index], index))
     return [summaries[index] for index in order]
 

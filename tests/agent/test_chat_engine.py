@@ -37,6 +37,8 @@ pytestmark = pytest.mark.engine
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
 GREEDY = ["--option", "temperature=0", "--option", "seed=1", "--option", "max_tokens=64"]
+# What these tests try is the model's own replies and calls, which "auto" would guide.
+UNGUIDED = ["--guided", "off"]
 CHAT_TIMEOUT = 120.0
 SKILL_MD = """\
 ---
@@ -79,7 +81,7 @@ async def _studio_chat(url: str, workspace: Path, *args: str) -> tuple[int, list
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "studio", "chat", "--backend", "openai", "--url", url,
         "--skills", "skills", "--workspace", str(workspace), "--json",
-        *GREEDY, *args,
+        *GREEDY, *UNGUIDED, *args,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, cwd=workspace, env=env,
     )  # fmt: skip

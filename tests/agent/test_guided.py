@@ -23,6 +23,7 @@ from studio.agent.guided import (
     NO_SKILL,
     Guide,
     cut_answer,
+    looped_answer,
 )
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
@@ -183,9 +184,9 @@ def test_a_script_no_usage_line_shows_is_started_by_its_suffix(tmp_path: Path) -
     assert Guide(toolbox(tmp_path)).invocations("tool") == ["bash scripts/run.sh", "python3 scripts/x.py"]
 
 
-def run_command(skill: str, prompt: str) -> dict[str, Any]:
-    """The `command` schema of a guided run of a shipped skill, after `prompt`."""
-    step = Guide(toolbox(SHIPPED)).step([Message("user", prompt), Message("assistant", "", [
+def run_command(skill: str, prompt: str, skills_dir: Path = SHIPPED) -> dict[str, Any]:
+    """The `command` schema of a guided run of a skill (a shipped one by default), after `prompt`."""
+    step = Guide(toolbox(skills_dir)).step([Message("user", prompt), Message("assistant", "", [
         ToolCall("1", "activate_skill", {"name": skill})]),
         Message("tool", "<skill_content>", tool_name="activate_skill", tool_call_id="1")],
         None, FORCED_MAX_TOKENS)
@@ -206,17 +207,91 @@ def test_a_usage_lines_placeholders_are_filled_with_distinct_words_of_the_users_
     assert used == {"many", "km", "26.2", "miles"}
 
 
-def test_without_a_usage_line_a_run_takes_the_users_words_and_the_options() -> None:
-    pattern = run_command("changelog-writer", "Draft release 1.4.0 dated 2024-03-10 from "
-                          "assets/sample-git-log.txt.")["pattern"]
+def test_without_a_usage_line_a_run_takes_the_users_words_and_the_options(tmp_path: Path) -> None:
+    write_skill(tmp_path, "notes-log", frontmatter("notes-log").replace(
+        "Body.\n", "Run `python3 scripts/log.py --release 1.0 notes.txt` or "
+        "`cat x | python3 scripts/log.py -`.\n"), {"scripts/log.py": "print(1)\n"})
+    pattern = run_command("notes-log", "Draft release 1.4.0 dated 2024-03-10 from "
+                          "assets/sample-git-log.txt.", tmp_path)["pattern"]
     assert json.loads(json.dumps(pattern)) == pattern
-    assert re.fullmatch(pattern, "python3 scripts/build_changelog.py assets/sample-git-log.txt "
-                                 "--release 1.4.0 --date 2024-03-10")
-    assert re.fullmatch(pattern, "python3 scripts/build_changelog.py")
-    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py 1.4.0; rm -rf /")
-    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py 1.3.2")
-    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.pyx 1.4.0")
-    assert not re.fullmatch(pattern, "python3 scripts/build_changelog.py" + " 1.4.0" * 13)
+    assert re.fullmatch(pattern, "python3 scripts/log.py assets/sample-git-log.txt --release 1.4.0")
+    assert re.fullmatch(pattern, "python3 scripts/log.py")
+    assert not re.fullmatch(pattern, "python3 scripts/log.py 1.4.0; rm -rf /")
+    assert not re.fullmatch(pattern, "python3 scripts/log.py 1.3.2")
+    assert not re.fullmatch(pattern, "python3 scripts/log.pyx 1.4.0")
+    assert not re.fullmatch(pattern, "python3 scripts/log.py" + " 1.4.0" * 13)
+
+
+def test_a_script_without_a_usage_line_runs_as_its_own_docstring_says(tmp_path: Path) -> None:
+    ran = tmp_path / "ran"
+    script = (f'"""Counts the words of a file.\n\nUsage: count.py FILE [--top N]\n"""\n'
+              f"open({str(ran)!r}, 'w').close()\n")
+    write_skill(tmp_path, "counter", frontmatter("counter"), {"scripts/count.py": script})
+    command = run_command("counter", "Count the words of notes.txt, top 5.", tmp_path)
+    assert command["enum"] == ["python3 scripts/count.py notes.txt --top 5"]
+    shown = Guide(toolbox(tmp_path))._result("activate_skill", {"name": "counter"}, "<skill_content>")
+    assert shown.endswith("python3 scripts/count.py FILE [--top N]")
+    assert not ran.exists()  # read, never run
+
+
+def test_the_shipped_skills_runs_fill_their_usage_lines_from_the_eval_prompts() -> None:
+    assert run_command("json-schema-check", "Check assets/config-invalid.json against "
+                       "assets/service-config.schema.json.")["enum"] == [
+        "python3 scripts/check_json.py assets/service-config.schema.json assets/config-invalid.json"]
+    assert run_command("changelog-writer", "Draft release 1.4.0 dated 2024-03-10 from "
+                       "assets/sample-git-log.txt.")["enum"] == [
+        "python3 scripts/build_changelog.py assets/sample-git-log.txt --release 1.4.0 --date 2024-03-10"]
+    # The file goes where FILE is, not an option the SKILL.md shows.
+    assert run_command("markdown-toc", "Make a table of contents for assets/example-guide.md.")[
+        "enum"] == ["python3 scripts/md_toc.py assets/example-guide.md"]
+
+
+def skill_choices(guide: Guide, prompt: str) -> list[str]:
+    step = guide.step([Message("user", prompt)], None, FORCED_MAX_TOKENS)
+    names: list[str] = branches(step.schema)["activate_skill"]["properties"]["arguments"][
+        "properties"]["name"]["enum"]
+    return names
+
+
+@pytest.fixture
+def shelf(tmp_path: Path) -> Path:
+    for name, description in [
+        ("pdf-merge", "Merges PDF files into one. Use when asked to join PDFs."),
+        ("weather", "Tells the weather forecast. Use when asked about rain or sun."),
+        ("csv-stats", "Profiles a CSV file, its column types and counts. Use for spreadsheets."),
+        ("csv-clean", "Cleans a CSV file, trims cells and drops empty rows."),
+    ]:
+        write_skill(tmp_path, name, frontmatter(name, description))
+    return tmp_path
+
+
+def test_step_one_offers_the_few_skills_the_message_points_at_best_first(shelf: Path) -> None:
+    guide = Guide(toolbox(shelf))
+    assert skill_choices(guide, "Profile the columns of orders.csv") == ["csv-stats", "csv-clean", NO_SKILL]
+    weather = [Message("user", "Will it rain tomorrow? Check the weather.")]
+    assert skill_choices(guide, weather[0].content) == ["weather", NO_SKILL]
+    # The compact system prompt lists them first too, and the message is followed by a note of
+    # the skills that fit.
+    request = guide.request(weather, None)
+    system = request[0].content
+    assert system.index("- weather:") < system.index("- csv-clean:") < system.index("- pdf-merge:")
+    assert request[-1] == Message("user", "Will it rain tomorrow? Check the weather.\n"
+                                          "(Skills that fit: weather)")
+    # Once a skill is loaded the note has done its work.
+    loaded = [*weather, Message("assistant", "", [ToolCall("1", "activate_skill", {"name": "weather"})]),
+              Message("tool", "<skill_content>", tool_name="activate_skill", tool_call_id="1")]
+    assert [m.content for m in guide.request(loaded, None) if m.role == "user"][-2] == weather[0].content
+
+
+def test_a_message_no_skill_fits_offers_every_skill_and_none(shelf: Path) -> None:
+    guide = Guide(toolbox(shelf))
+    assert skill_choices(guide, "What is the capital of France?") == [
+        "csv-clean", "csv-stats", "pdf-merge", "weather", NO_SKILL]
+    # One word of a description is not a clear pointer: every skill, ranked.
+    assert skill_choices(guide, "Will it rain?") == [
+        "weather", "csv-clean", "csv-stats", "pdf-merge", NO_SKILL]
+    for prompt in ("What is the capital of France?", "Will it rain?"):
+        assert guide.request([Message("user", prompt)], None)[-1] == Message("user", prompt)
 
 
 def test_an_answer_cut_at_the_cap_keeps_what_was_written() -> None:
@@ -236,3 +311,105 @@ async def test_a_guided_answer_cut_at_the_cap_is_the_answer(
     done = events[-1]
     assert isinstance(done, Done) and done.reason == "answered"
     assert done.text == "Paris, the capital of Fra"
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ('{"answer": "Flesch 46.5 (difficult). 1. 1. 1. 1. 1. 1. 1. 1. 1. 1.', "Flesch 46.5 (difficult). 1"),
+    ('{"answer": "1234567890123456789012345678901234567890123', "1234567890"),
+    ('{"answer": "42.1648 km 42.1648 km 42.1648 km 42.1648 km 42.16', "42.1648 km"),
+    ('{"answer": "- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n- a\\n', "- a"),
+])
+def test_an_answer_that_starts_to_loop_keeps_what_it_wrote_before(text: str, kept: str) -> None:
+    assert looped_answer(text) == kept
+
+
+@pytest.mark.parametrize("text", [
+    '{"answer": "Flesch 46.5 (difficult). 1. 1. 1.',  # too short to tell
+    '{"answer": "| --- | --- | --- | --- | --- | --- | --- |',  # a table's rule, no words
+    '{"answer": "1000000000000000000000000000000000000',  # a long number
+    '{"tool": "run_skill_script", "arguments": {"skill": "a a a a a a a a a a a a a a a a',
+])
+def test_an_answer_that_does_not_loop_is_left_alone(text: str) -> None:
+    assert looped_answer(text) is None
+
+
+async def test_a_guided_answer_that_loops_is_stopped_and_keeps_what_came_before(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
+) -> None:
+    # Streamed a few characters at a time, as a server sends tokens; far more than the cap.
+    looping = '{"answer": "Hello, Bo! 1. ' + "1. " * 400
+    fake_openai.script(reply(*(looping[i:i + 4] for i in range(0, len(looping), 4))))
+    agent, messages = agent_for(fake_openai, http_client, project)
+    events = [event async for event in agent.run(messages)]
+    assert any(isinstance(e, Notice) and "repeating itself" in e.message for e in events)
+    done = events[-1]
+    assert isinstance(done, Done) and done.reason == "answered" and done.text == "Hello, Bo! 1."
+
+
+def test_a_command_that_ran_is_not_offered_again() -> None:
+    guide = Guide(toolbox(SHIPPED))
+    command = "python3 scripts/check_json.py assets/service-config.schema.json assets/config-invalid.json"
+    turn = [Message("user", "Check assets/config-invalid.json against assets/service-config.schema.json."),
+            Message("assistant", "", [ToolCall("1", "activate_skill", {"name": "json-schema-check"})]),
+            Message("tool", "<skill_content ...>", tool_name="activate_skill", tool_call_id="1"),
+            Message("assistant", "", [ToolCall("2", "run_skill_script",
+                                               {"skill": "json-schema-check", "command": command})]),
+            Message("tool", "exit code 1 after 0.05 s\nassets/config-invalid.json: 10 errors",
+                    tool_name="run_skill_script", tool_call_id="2")]
+    # Exit code 1 is the checker's verdict, and the only command that fits gave it: answer.
+    step = guide.step(turn, None, FORCED_MAX_TOKENS)
+    assert set(branches(step.schema)) == {"answer"} and not step.require_call
+
+
+def test_a_lone_skill_the_message_names_gets_the_note_too(shelf: Path, tmp_path: Path) -> None:
+    # As in `studio eval`, where the catalog holds the skill under test only.
+    lone = tmp_path / "lone"
+    write_skill(lone, "csv-stats", frontmatter("csv-stats", "Profiles a CSV file."))
+    guide = Guide(toolbox(lone))
+    prompt = [Message("user", "Profile orders.csv")]
+    assert guide.request(prompt, None)[-1].content == "Profile orders.csv\n(Skills that fit: csv-stats)"
+    assert guide.request([Message("user", "Hi")], None)[-1].content == "Hi"
+
+
+def test_a_runs_output_is_shown_as_output_whatever_its_exit_code() -> None:
+    guide = Guide(toolbox(SHIPPED))
+    arguments = {"skill": "json-schema-check", "command": "python3 scripts/check_json.py a b"}
+    shown = guide._result("run_skill_script", arguments, "exit code 1 after 0.1 s\nb: 10 errors\n")
+    assert shown == "Output of the command (exit code 1):\nb: 10 errors\n"
+    assert guide._result("run_skill_script", arguments, "exit code 2 after 0.1 s\n").startswith(
+        "Result of run_skill_script:")
+
+
+def ran(prompt: str, output: str, exit_code: int = 0, command: str = "x") -> list[Message]:
+    """A turn of unit-convert that ran `command` and printed `output`."""
+    return [Message("user", prompt),
+            Message("assistant", "", [ToolCall("1", "activate_skill", {"name": "unit-convert"})]),
+            Message("tool", "<skill_content ...>", tool_name="activate_skill", tool_call_id="1"),
+            Message("assistant", "", [ToolCall("2", "run_skill_script",
+                                               {"skill": "unit-convert", "command": command})]),
+            Message("tool", f"exit code {exit_code} after 0.05 s\n{output}", tool_name="run_skill_script",
+                    tool_call_id="2")]
+
+
+def test_an_answer_after_a_scripts_output_quotes_the_lines_the_question_points_at_or_all_of_it() -> None:
+    guide = Guide(toolbox(SHIPPED))
+    output = "File: a.csv\nRows: 20\nColumns: 9\n\n## id (integer)\n  count 20\n"
+    step = guide.step(ran("How many rows are there?", output), None, ANSWER_MAX_TOKENS)
+    answer = branches(step.schema)["answer"]["properties"]["answer"]
+    assert answer["enum"] == ["Rows: 20", output.strip()] and not step.require_call
+    # A line echoing the command's argument says what was asked, not the answer.
+    step = guide.step(ran("Profile the file a.csv: how many rows?", output, command="python3 p.py a.csv"),
+                      None, ANSWER_MAX_TOKENS)
+    assert branches(step.schema)["answer"]["properties"]["answer"]["enum"] == ["Rows: 20", output.strip()]
+    # No line shares a word with the question: the whole output.
+    step = guide.step(ran("Go on", output), None, ANSWER_MAX_TOKENS)
+    assert branches(step.schema)["answer"]["properties"]["answer"]["enum"] == [output.strip()]
+    # A long output is quoted up to a line, and the cap leaves room for it.
+    long = "\n".join(f"line {i}: {'x' * 60}" for i in range(100))
+    step = guide.step(ran("Go on", long), None, ANSWER_MAX_TOKENS)
+    (quoted,) = branches(step.schema)["answer"]["properties"]["answer"]["enum"]
+    assert long.startswith(quoted + "\n") and len(quoted) <= 1500
+    assert step.max_tokens > ANSWER_MAX_TOKENS
+    # Without output the answer is free.
+    step = guide.step(ran("Go on", ""), None, ANSWER_MAX_TOKENS)
+    assert branches(step.schema)["answer"]["properties"]["answer"] == {"type": "string"}

@@ -2,8 +2,9 @@
 its head, is carried through the shipped unit-convert skill (pick it, run its script with the
 user's values, answer from the output) and gets the script's exact figure.
 
-Greedy (the guided rounds are greedy unless told otherwise), so the model's choices are the same
-from run to run; one engine thread, as in test_chat_engine.
+Guided because the model is small ("auto", the default). Greedy (the guided rounds are greedy
+unless told otherwise), so the model's choices are the same from run to run; one engine thread,
+as in test_chat_engine.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import httpx
 import pytest
 
 from studio.agent.approval import AutoApprover
-from studio.agent.events import Done, Event, TextDelta, ToolCallRequested, ToolFinished
+from studio.agent.events import Done, Event, Notice, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
@@ -44,11 +45,13 @@ async def test_guided_smollm2_converts_with_the_unit_convert_skill(tmp_path: Pat
     prompt, _ = system_prompt(skills)
     messages = [Message("system", prompt),
                 Message("user", "How many kilometres is 10 miles? Use the unit-convert skill.")]
-    config = AgentConfig("smollm2", max_rounds=4, guided=True, options={"seed": 1})
+    # "auto": the engine's /props names the GGUF file, whose size label says 135M.
+    config = AgentConfig("smollm2", max_rounds=4, guided="auto", options={"seed": 1})
     async with engine, httpx.AsyncClient() as http:
         agent = Agent(OpenAIClient(engine.base_url, http, idle_timeout=TIMEOUT), executor, config)
         events = await asyncio.wait_for(_collect(agent, messages), TIMEOUT)
     report = f"events: {events}"
+    assert any(isinstance(e, Notice) and "smollm2 has 135M parameters" in e.message for e in events), report
     calls = [e for e in events if isinstance(e, ToolCallRequested)]
     assert [(c.tool, c.skill, c.constrained) for c in calls[:2]] == [
         ("activate_skill", "unit-convert", True), ("run_skill_script", "unit-convert", True)], report

@@ -37,6 +37,8 @@ class FakeOllama(ScriptedChatServer):
     tags: Any = None
     # The `fake.context_length` /api/show reports per model (none when a model is not here).
     context_lengths: ClassVar[dict[str, Any]] = {}
+    # The `details.parameter_size` of every model: a model the studio does not guide unless told.
+    parameter_size: Any = "8B"
 
     def refusal(self, body: dict[str, Any]) -> tuple[int, Any] | None:
         name = body.get("model", "")
@@ -86,12 +88,12 @@ class FakeOllama(ScriptedChatServer):
             "modified_at": CREATED_AT,
             "size": 1_000_000,
             "digest": "0" * 64,
-            "details": {"format": "gguf", "family": "fake", "parameter_size": "1M"},
+            "details": {"format": "gguf", "family": "fake", "parameter_size": self.parameter_size},
         }
 
     def _show(self, name: str) -> dict[str, Any]:
         return {
-            "details": {"format": "gguf", "family": "fake", "parameter_size": "1M"},
+            "details": {"format": "gguf", "family": "fake", "parameter_size": self.parameter_size},
             "model_info": {"general.architecture": "fake"}
             | ({"fake.context_length": self.context_lengths[name]} if name in self.context_lengths else {}),
             "capabilities": list(self.models[name]),

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.agent.guided_mode import SETTING_LABEL as GUIDED_ROW
 from studio.settings import (
     BACKEND_KINDS,
     CONNECT_TIMEOUT_RANGE,
@@ -40,6 +41,12 @@ from studio.settings import (
 WORKSPACE_LABELS = {
     "skill": "Each skill's own folder",
     "project": "A project folder",
+}
+
+GUIDED_LABELS = {
+    "auto": "Automatically, for small models",
+    "on": "Always",
+    "off": "Never",
 }
 
 BACKEND_LABELS = {
@@ -116,12 +123,15 @@ class SettingsDialog(QDialog):
         gguf_row.addWidget(browse)
         self.think_check = QCheckBox("Show the model's thinking, when it can think")
         self.think_check.setChecked(backend.think)
-        self.guided_check = QCheckBox("Guide small models through skills, one step at a time")
-        self.guided_check.setToolTip(
-            "Each reply is held to the next step: pick a skill (or none), run one of its scripts "
-            "with words from your message, answer from its output. For models too small to call "
-            "tools on their own, such as SmolLM2-135M.")
-        self.guided_check.setChecked(backend.guided)
+        self.guided_combo = QComboBox()
+        for mode, text in GUIDED_LABELS.items():
+            self.guided_combo.addItem(text, mode)
+        self.guided_combo.setCurrentIndex(max(0, self.guided_combo.findData(backend.guided)))
+        self.guided_combo.setToolTip(
+            "Guided, each reply is held to the next step: pick a skill (or none), run one of its "
+            "scripts with words from your message, answer from its output. For models too small "
+            "to call tools on their own, such as SmolLM2-135M; automatic guides models of fewer "
+            "than 2B parameters, when the server tells the model's size.")
         self.connect_spin = _seconds_spin(CONNECT_TIMEOUT_RANGE, backend.connect_timeout)
         self.connect_spin.setToolTip("How long to wait for the server to accept the connection.")
         self.idle_spin = _seconds_spin(IDLE_TIMEOUT_RANGE, backend.idle_timeout)
@@ -173,7 +183,7 @@ class SettingsDialog(QDialog):
         backend_form.addRow("Model", self.model_edit)
         backend_form.addRow("GGUF file", gguf_row)
         backend_form.addRow("", self.think_check)
-        backend_form.addRow("", self.guided_check)
+        backend_form.addRow(GUIDED_ROW, self.guided_combo)
         backend_form.addRow("Connect timeout", self.connect_spin)
         backend_form.addRow("Idle timeout", self.idle_spin)
         backend_form.addRow("Context size", self.context_spin)
@@ -224,7 +234,7 @@ class SettingsDialog(QDialog):
         backend = settings.backend
         backend.gguf_path = self.gguf_edit.text().strip()
         backend.think = self.think_check.isChecked()
-        backend.guided = self.guided_check.isChecked()
+        backend.guided = self.guided_combo.currentData()
         backend.connect_timeout = self.connect_spin.value()
         backend.idle_timeout = self.idle_spin.value()
         backend.context_size = self.context_spin.value()

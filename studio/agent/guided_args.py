@@ -1,0 +1,172 @@
+"""The arguments of a guided run: a script's usage line (`SCHEMA DOCUMENT [DOCUMENT ...]`) filled
+with words of the user's message, each placeholder with the words that fit it.
+
+A tiny model given every permutation of the user's words swaps two files as readily as not, so a
+placeholder takes, when some words fit it better than the rest, only those: a word naming it
+(`service-config.schema.json` for SCHEMA, `sample-git-log.txt` for LOG) fits best, then a word of
+the placeholder's kind (a path for FILE, a number for VALUE or N, a date for DATE, a version for
+VERSION). An optional part (`[--release VERSION]`) is filled only when the message has a word of
+its kind; an optional flag alone (`[--with-hashes]`) is left out: nothing in a message asks for it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z]\Z|[A-Z]\Z")
+_OPTION = re.compile(r"--?[A-Za-z][\w-]*(=[A-Z][A-Z0-9_]*)?\Z")
+_USAGE = re.compile(r"^[\s#*/'\"]*usage:\s*(?P<line>\S.*)$", re.IGNORECASE | re.MULTILINE)
+_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\Z|\d+/\d+\Z")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
+_VERSION = re.compile(r"v?\d+(\.\d+){1,3}([-+][\w.]+)?\Z")
+_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}\Z")
+_PARTS = re.compile(r"[a-z0-9]+")
+_HEAD_CHARS = 4000
+"""How much of a script is read for a usage line: its leading docstring or comment."""
+
+_PATH_NAMES = frozenset({
+    "file", "files", "path", "paths", "document", "documents", "doc", "docs", "log", "schema",
+    "input", "output", "dir", "directory", "folder", "src", "dest", "config", "csv", "json", "md",
+    "markdown", "txt", "text", "yaml", "yml", "xml", "html", "toml",
+})
+_NUMBER_NAMES = frozenset({
+    "value", "n", "num", "number", "count", "amount", "quantity", "limit", "size", "digits",
+    "level", "top", "max", "min", "seconds", "lines", "words", "width", "height",
+})
+_DATE_NAMES = frozenset({"date", "day", "since", "until"})
+_VERSION_NAMES = frozenset({"version", "release", "tag"})
+_URL_NAMES = frozenset({"url", "uri", "link"})
+_PRODUCT_FACTOR = 50
+"""How many assignments may be tried per command kept: most repeat a word and are dropped."""
+_NAMED = 2
+"""A word naming the placeholder fits it better than a word merely of its kind (1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """A usage line after the script: `required` words (placeholders and options, in order) and
+    the optional groups (`[--release VERSION]`) that may follow them."""
+
+    required: tuple[str, ...]
+    optional: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def placeholders(self) -> list[str]:
+        found: list[str] = []
+        for word in (*self.required, *(w for group in self.optional for w in group)):
+            if PLACEHOLDER.match(word) and word not in found:
+                found.append(word)
+        return found
+
+
+def split(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def parse_usage(command: str, start: str) -> Usage | None:
+    """The usage of the script `start` runs, when `command` (from its last `|` on) is a usage
+    line of it: `start` followed by placeholders and options, at least one placeholder among
+    the required words. An example (`convert.py 1.5 GiB MB`) is not one."""
+    segment = command.rsplit("|", 1)[-1].strip()
+    if not segment.startswith(start + " "):
+        return None
+    required: list[str] = []
+    optional: list[tuple[str, ...]] = []
+    group: list[str] | None = None
+    opened = closed = 0
+    for word in split(segment[len(start):]):
+        if group is not None or word.startswith("["):
+            group = [] if group is None else group
+            opened, closed = opened + word.count("["), closed + word.count("]")
+            inner = word.strip("[]")
+            if inner:
+                group.append(inner)
+            if closed >= opened:
+                # A repeated argument (`[TO ...]`) or a nested group is not filled.
+                if opened == 1 and group and all(PLACEHOLDER.match(w) or _OPTION.match(w)
+                                                 for w in group):
+                    optional.append(tuple(group))
+                group, opened, closed = None, 0, 0
+            continue
+        if optional or not (PLACEHOLDER.match(word) or _OPTION.match(word)):
+            break
+        required.append(word)
+    if not any(PLACEHOLDER.match(word) for word in required):
+        return None
+    return Usage(tuple(required), tuple(optional))
+
+
+def script_usage(text: str, script: str, start: str) -> str | None:
+    """The usage line a script's own leading docstring or comment gives (`usage: convert.py VALUE
+    FROM TO`), as a command that starts as `start`; None when its head has none. The script is
+    read, never run."""
+    for match in _USAGE.finditer(text[:_HEAD_CHARS]):
+        words = split(match.group("line").rstrip().removesuffix("*/").rstrip("\"' "))
+        name = PurePosixPath(script).name
+        at = next((i for i, word in enumerate(words) if PurePosixPath(word).name == name
+                   or word in ("%(prog)s", "$0")), None)
+        if at is None or at > 1:
+            continue
+        return " ".join([start, *words[at + 1:]])
+    return None
+
+
+def affinity(placeholder: str, word: str) -> int:
+    """How well `word` fits `placeholder`: `_NAMED` plus its kind's point when the word names it
+    (a part of a longer word: `schema` in `a.schema.json`, not the word `schema` itself), 1 when
+    it is of the placeholder's kind, else 0."""
+    names = set(placeholder.lower().split("_"))
+    parts = _PARTS.findall(word.lower())
+    score = _NAMED if len(parts) > 1 and names & set(parts) else 0
+    if _of_kind(names, word):
+        score += 1
+    return score
+
+
+def _of_kind(names: set[str], word: str) -> bool:
+    if names & _NUMBER_NAMES and _NUMBER.match(word):
+        return True
+    if names & _DATE_NAMES and _DATE.match(word):
+        return True
+    if names & _VERSION_NAMES and _VERSION.match(word):
+        return True
+    if names & _URL_NAMES:
+        return word.startswith(("http://", "https://"))
+    if names & _PATH_NAMES:
+        is_url = "://" in word
+        return not is_url and not _NUMBER.match(word) and ("/" in word or bool(_SUFFIX.search(word)))
+    return False
+
+
+def fill(usage: Usage, words: Sequence[str], limit: int) -> list[str] | None:
+    """The argument strings that fill `usage` with distinct `words` (each placeholder with the
+    words that fit it best, all of them when none fits), the optional groups whose placeholders
+    some word fits; None when there would be more than `limit` of them or none."""
+    groups = [group for group in usage.optional
+              if any(PLACEHOLDER.match(w) for w in group)
+              and all(any(affinity(w, word) for word in words) for w in group if PLACEHOLDER.match(w))]
+    template = [*usage.required, *(w for group in groups for w in group)]
+    slots = [w for w in dict.fromkeys(template) if PLACEHOLDER.match(w)]
+    best = [max((affinity(slot, word) for word in words), default=0) for slot in slots]
+    fitting = [[word for word in words if affinity(slot, word) == top]
+               for slot, top in zip(slots, best, strict=True)]
+    # Two placeholders may fit only the same word: then any distinct words will do.
+    for choices in (fitting, [list(words)] * len(slots)):
+        if math.prod(len(c) for c in choices) > _PRODUCT_FACTOR * limit:
+            return None
+        filled = [" ".join(dict(zip(slots, values, strict=True)).get(w, w) for w in template)
+                  for values in itertools.product(*choices) if len(set(values)) == len(values)]
+        if len(filled) > limit:
+            return None
+        if filled:
+            return filled
+    return None
