@@ -74,7 +74,7 @@ QLabel#statusLight { font-size: 13pt; }
 
 APPROVAL_STYLE = """
 QLabel#approvalHeading { font-size: 12pt; }
-QLabel#approvalBanner { padding: 7px 9px; border-radius: 4px; }
+QLabel#approvalBanner { border-radius: 4px; }
 QLabel#approvalBanner[level="danger"] {
     background: rgba(210, 58, 58, 0.20);
     border: 2px solid #d23a3a;

@@ -32,6 +32,7 @@ from studio.agent.approval import Approval, ApprovalRequest, Choice
 from studio.ui import asyncqt
 from studio.ui.chat.style import APPROVAL_STYLE
 from studio.ui.chat.textbox import FittedText, code_spans
+from studio.ui.widgets.wrapped_label import WrappedLabel
 
 COMMAND_LINES = 14
 
@@ -105,25 +106,26 @@ class ApprovalDialog(QDialog):
         self.setStyleSheet(APPROVAL_STYLE)
 
         drafted = bool(request.preview)
-        heading = QLabel(
+        heading = WrappedLabel(
             f"The model wants to save the skill <b>{html.escape(request.skill)}</b>" if drafted
             else f"<b>{html.escape(request.skill)}</b> wants to run a command"
         )
         heading.setObjectName("approvalHeading")
-        heading.setWordWrap(True)
-        self.fork_label = QLabel(fork_text(request.forks))
+        self.fork_label = WrappedLabel(fork_text(request.forks))
         self.fork_label.setObjectName("approvalFork")
-        self.fork_label.setWordWrap(True)
         self.fork_label.setVisible(bool(request.forks))
 
         self.banners: list[QLabel] = []
         order = {"danger": 0, "caution": 1, "info": 2}
         warnings = sorted(request.warnings, key=lambda pair: order[banner_level(pair[0])])
         for kind, message in warnings:
-            banner = QLabel(f"<b>{html.escape(KIND_TITLES.get(kind, kind))}:</b> {code_spans(message)}")
+            banner: QLabel = WrappedLabel(
+                f"<b>{html.escape(KIND_TITLES.get(kind, kind))}:</b> {code_spans(message)}")
             banner.setObjectName("approvalBanner")
             banner.setProperty("level", banner_level(kind))
-            banner.setWordWrap(True)
+            # Margins, not the style sheet's padding, which a wrapped label leaves out when it
+            # counts its lines.
+            banner.setContentsMargins(9, 7, 9, 7)
             banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.banners.append(banner)
 
@@ -142,19 +144,16 @@ class ApprovalDialog(QDialog):
         where = f"Runs in {_breakable(str(request.cwd))}"
         if request.workspace != request.cwd:
             where += f" (workspace {_breakable(str(request.workspace))})"
-        self.where_label = QLabel(html.escape(where))
-        self.where_label.setWordWrap(True)
+        self.where_label = WrappedLabel(html.escape(where))
         self.where_label.setObjectName("approvalWhere")
 
-        self.sandbox_label = QLabel(f"<b>Sandbox:</b> {html.escape(request.sandbox)}")
+        self.sandbox_label = WrappedLabel(f"<b>Sandbox:</b> {html.escape(request.sandbox)}")
         self.sandbox_label.setObjectName("approvalSandbox")
-        self.sandbox_label.setWordWrap(True)
         self.sandbox_label.setVisible(bool(request.sandbox) and not _unsandboxed(request))
 
         shown = {message for _kind, message in request.warnings}
         reasons = [r for r in request.reasons if r not in shown]
-        self.reasons_label = QLabel("<br>".join(f"• {code_spans(r)}" for r in reasons))
-        self.reasons_label.setWordWrap(True)
+        self.reasons_label = WrappedLabel("<br>".join(f"• {code_spans(r)}" for r in reasons))
         self.reasons_label.setVisible(bool(reasons))
 
         if request.grant_scope is not None:
@@ -163,9 +162,8 @@ class ApprovalDialog(QDialog):
         else:
             scope = ("<b>Always allow</b> is not offered: a grant could not cover what this "
                      "command does, so it is asked about every time.")
-        self.scope_label = QLabel(scope)
+        self.scope_label = WrappedLabel(scope)
         self.scope_label.setObjectName("approvalScope")
-        self.scope_label.setWordWrap(True)
         self.remember_check = QCheckBox("Remember it after the studio closes (saved in grants.yaml)")
         self.remember_check.setEnabled(request.grant_scope is not None)
         self.network_check = QCheckBox("Allow network for this run")
