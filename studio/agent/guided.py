@@ -217,8 +217,11 @@ class Guide:
         options = [word for command in self._commands(skill) for word in split(command)
                    if word.startswith("-")]
         words = [word.strip(_WORD_EDGES) for word in request.split()]
-        # The skill's name and the word "skill" say which skill, not what to run it on.
-        skip = {*STOP_WORDS, *_PROTOCOL_WORDS, *(name.lower() for name in self.toolbox.names)}
+        # The skill's name and the word "skill" say which skill, not what to run it on; so do
+        # the words of its name ("Convert 5 kilograms to pounds" ran `convert.py 5 kilograms
+        # Convert` with unit-convert).
+        skip = {*STOP_WORDS, *_PROTOCOL_WORDS, *(name.lower() for name in self.toolbox.names),
+                *(part for part in re.split(r"[-_.]", skill.lower()) if len(part) > 2)}
         words = [word for word in words if word.lower() not in skip]
         found: list[str] = []
         for word in [*words, *options]:

@@ -207,6 +207,13 @@ def test_a_usage_lines_placeholders_are_filled_with_distinct_words_of_the_users_
     assert used == {"many", "km", "26.2", "miles"}
 
 
+def test_the_words_of_the_skills_name_are_not_arguments() -> None:
+    """Seen with SmolLM2-135M in the window: it ran `convert.py 5 kilograms Convert`."""
+    commands = run_command("unit-convert", "Convert 5 kilograms to pounds")
+    assert "python3 scripts/convert.py 5 kilograms pounds" in commands["enum"]
+    assert not any("Convert" in command.split()[2:] for command in commands["enum"])
+
+
 def test_without_a_usage_line_a_run_takes_the_users_words_and_the_options(tmp_path: Path) -> None:
     write_skill(tmp_path, "notes-log", frontmatter("notes-log").replace(
         "Body.\n", "Run `python3 scripts/log.py --release 1.0 notes.txt` or "
