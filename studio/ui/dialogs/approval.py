@@ -106,12 +106,14 @@ class ApprovalDialog(QDialog):
         self.setStyleSheet(APPROVAL_STYLE)
 
         drafted = bool(request.preview)
-        heading = WrappedLabel(
+        heading = QLabel(
             f"The model wants to save the skill <b>{html.escape(request.skill)}</b>" if drafted
             else f"<b>{html.escape(request.skill)}</b> wants to run a command"
         )
+        heading.setWordWrap(True)
         heading.setObjectName("approvalHeading")
-        self.fork_label = WrappedLabel(fork_text(request.forks))
+        self.fork_label = QLabel(fork_text(request.forks))
+        self.fork_label.setWordWrap(True)
         self.fork_label.setObjectName("approvalFork")
         self.fork_label.setVisible(bool(request.forks))
 
@@ -144,16 +146,19 @@ class ApprovalDialog(QDialog):
         where = f"Runs in {_breakable(str(request.cwd))}"
         if request.workspace != request.cwd:
             where += f" (workspace {_breakable(str(request.workspace))})"
-        self.where_label = WrappedLabel(html.escape(where))
+        self.where_label = QLabel(html.escape(where))
+        self.where_label.setWordWrap(True)
         self.where_label.setObjectName("approvalWhere")
 
-        self.sandbox_label = WrappedLabel(f"<b>Sandbox:</b> {html.escape(request.sandbox)}")
+        self.sandbox_label = QLabel(f"<b>Sandbox:</b> {html.escape(request.sandbox)}")
+        self.sandbox_label.setWordWrap(True)
         self.sandbox_label.setObjectName("approvalSandbox")
         self.sandbox_label.setVisible(bool(request.sandbox) and not _unsandboxed(request))
 
         shown = {message for _kind, message in request.warnings}
         reasons = [r for r in request.reasons if r not in shown]
-        self.reasons_label = WrappedLabel("<br>".join(f"• {code_spans(r)}" for r in reasons))
+        self.reasons_label = QLabel("<br>".join(f"• {code_spans(r)}" for r in reasons))
+        self.reasons_label.setWordWrap(True)
         self.reasons_label.setVisible(bool(reasons))
 
         if request.grant_scope is not None:
@@ -162,7 +167,8 @@ class ApprovalDialog(QDialog):
         else:
             scope = ("<b>Always allow</b> is not offered: a grant could not cover what this "
                      "command does, so it is asked about every time.")
-        self.scope_label = WrappedLabel(scope)
+        self.scope_label = QLabel(scope)
+        self.scope_label.setWordWrap(True)
         self.scope_label.setObjectName("approvalScope")
         self.remember_check = QCheckBox("Remember it after the studio closes (saved in grants.yaml)")
         self.remember_check.setEnabled(request.grant_scope is not None)
