@@ -93,6 +93,7 @@ class LibraryLoader(QObject):
         self._ignored: set[Path] = set()
         self._batch = FIRST_BATCH
         self._draining = False
+        self._stopped = False
         # Started again after each tick's work, not on a fixed beat: a beat that fell due while a
         # tick ran fired again at once, and two ticks' work ran back to back.
         self._timer = QTimer(self)
@@ -124,6 +125,7 @@ class LibraryLoader(QObject):
             if root.path in running:
                 # What the running scan still sends for it was found under the old settings.
                 self._ignored.add(root.path)
+        self._stopped = False
         self._queue.extend(root for root in roots if root not in self._queue)
         # A skill elsewhere may share a name with one found now, or no longer with one gone.
         self._unmarked = True
@@ -144,6 +146,8 @@ class LibraryLoader(QObject):
             self._process = None
         self._found.clear()
         self._waiting.clear()
+        # A stop from a handler of this tick's signals (the window closing) ends the ticks too.
+        self._stopped = True
         self._timer.stop()
 
     def _start_next(self) -> None:
@@ -226,7 +230,7 @@ class LibraryLoader(QObject):
             more = self.drain()
         finally:
             self._draining = False
-        if more and not self._timer.isActive():
+        if more and not self._stopped and not self._timer.isActive():
             self._timer.start()
 
     def drain(self) -> bool:

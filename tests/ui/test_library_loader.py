@@ -90,3 +90,19 @@ def test_every_skill_the_scan_finds_arrives(qtbot: QtBot, tmp_path: Path) -> Non
     assert library.skill_count == 400
     assert {summary.name for summary in library.summaries()} == {
         f"skill-{number:03d}" for number in range(400)}
+
+
+def test_a_stop_during_a_tick_ends_the_ticks(qtbot: QtBot, tmp_path: Path) -> None:
+    """The window closing from a handler of the loader's own signals: no tick comes after, and
+    no `scan_finished` reaches a window that is going away."""
+    root = tmp_path / "skills"
+    _write_skills(root, 300)
+    library = Library()
+    loader = LibraryLoader(library, None)
+    finished: list[bool] = []
+    loader.scan_finished.connect(lambda: finished.append(True))
+    loader.progressed.connect(lambda _count: loader.stop())
+    with qtbot.waitSignal(loader.progressed, timeout=60_000):
+        loader.scan([SkillRoot(root)])
+    qtbot.waitUntil(lambda: not loader.busy)
+    assert finished == [] and library.skill_count < 300
