@@ -63,6 +63,7 @@ from studio.ui.chat.transcript import Transcript
 from studio.ui.dialogs.approval import DialogApprover
 from studio.ui.dialogs.models import ModelsDialog
 from studio.ui.dialogs.skill_folder import SkillFolderDialog
+from studio.ui.numbers import count_text
 from studio.ui.tasks import TaskSet
 
 LIGHT_COLOURS = {"ready": "#2da44e", "checking": "#d99a00", "starting": "#d99a00",
@@ -518,7 +519,7 @@ class ChatPane(QWidget):
             return ", ".join(self.agent_picker.skill_names()) or "None"
         if self._chosen is None:
             count = sum(1 for s in self.skills.library_skills() if s.loadable)
-            return f"All in the library ({count})"
+            return f"All in the library ({count_text(count)})"
         return ", ".join(self._chosen) if self._chosen else "None"
 
     def refresh_skills(self) -> None:
