@@ -44,3 +44,21 @@ def test_a_folder_unwatched_before_its_turn_is_never_added(
     qtbot.waitUntil(lambda: str(folders[-2]) in files._watcher.directories())
     assert str(folders[-1]) not in files._watcher.directories()
     assert not files.watches_folder(folders[-1])
+
+
+def test_a_folder_gone_before_its_turn_is_skipped_and_the_rest_still_watched(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(watcher, "ADD_CHUNK", 3)
+    folders = _folders(tmp_path, 10)
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (tmp_path / "link-out").symlink_to(outside, target_is_directory=True)
+    files = FileWatcher()
+    files.watch_folders([*folders, tmp_path / "link-out"])
+    folders[5].rmdir()
+
+    qtbot.waitUntil(lambda: str(folders[-1]) in files._watcher.directories())
+    assert str(folders[5]) not in files._watcher.directories()
+    with qtbot.waitSignal(files.folder_changed, timeout=20_000,
+                          check_params_cb=lambda path: path == folders[8]):
+        (folders[8] / "new-skill").mkdir()
