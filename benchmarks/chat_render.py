@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import os
 import re
 import statistics
 import sys
@@ -31,6 +30,8 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
+
+from offscreen import offscreen_app
 
 TARGET_STALL_MS = 50.0
 TICK_MS = 5
@@ -116,6 +117,9 @@ class PacedModel:
 
         return ModelInfo(name, True, False)
 
+    async def context_length(self, model: str) -> int | None:
+        return None  # as a server that does not say: the catalog is not trimmed
+
     async def chat(self, model: str, messages: Sequence[Any], tools: Any = None, think: bool = False,
                    tool_choice: str | None = None,
                    options: dict[str, Any] | None = None) -> AsyncIterator[Any]:
@@ -141,24 +145,16 @@ def percentile(values: list[float], share: float) -> float:
 
 def measure(tokens: int, rate: float, history: int) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix="chat-render-"))
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    for variable, sub in (("STUDIO_CONFIG_DIR", "config"), ("STUDIO_DATA_DIR", "data"),
-                          ("STUDIO_CACHE_DIR", "cache")):
-        os.environ[variable] = str(scratch / sub)
+    app = offscreen_app(scratch)
 
     import qasync
     from PySide6.QtCore import QEvent, QObject, QTimer
-    from PySide6.QtWidgets import QApplication
 
     from studio.settings import SettingsStore
     from studio.ui.chat.backend import ModelChoice
     from studio.ui.chat.pane import ChatPane
     from studio.ui.chat.transcript import MessageView
-    from studio.ui.theme import apply_style
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    apply_style(app)
     pieces = document(tokens)
     ends: list[int] = []
     total = 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -22,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from offscreen import offscreen_app
 
 TARGET_SECONDS = 3.0
 TARGET_STALL_MS = 100.0
@@ -57,24 +58,16 @@ def generate(root: Path, count: int) -> None:
 
 def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
     """Open the window on `root` and measure (runs in its own process)."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    for variable, sub in (("STUDIO_CONFIG_DIR", "config"), ("STUDIO_DATA_DIR", "data"),
-                          ("STUDIO_CACHE_DIR", "cache")):
-        os.environ[variable] = str(scratch / sub)
+    app = offscreen_app(scratch)
 
     import asyncio
 
     import qasync
     from PySide6.QtCore import Qt, QTimer
-    from PySide6.QtWidgets import QApplication
 
     from studio.settings import SettingsStore
     from studio.ui.mainwindow import MainWindow
-    from studio.ui.theme import apply_style
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    apply_style(app)
     figures: dict[str, Any] = {"skills": count, "longest_stall_ms": 0.0, "stalls": []}
 
     async def run() -> None:

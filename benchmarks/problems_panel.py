@@ -37,6 +37,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from offscreen import offscreen_app
+
 TARGET_STALL_MS = 100.0
 TICK_MS = 5
 BATCH = 250
@@ -79,23 +81,15 @@ def summaries(root: Path, count: int, per_skill: int) -> list[Any]:
 
 
 def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> dict[str, Any]:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    for variable, sub in (("STUDIO_CONFIG_DIR", "config"), ("STUDIO_DATA_DIR", "data"),
-                          ("STUDIO_CACHE_DIR", "cache")):
-        os.environ[variable] = str(scratch / sub)
+    app = offscreen_app(scratch)
 
     import qasync
     from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-    from PySide6.QtWidgets import QApplication
 
     from studio.settings import SettingsStore
     from studio.skills.library import SkillRoot
     from studio.ui.mainwindow import MainWindow
-    from studio.ui.theme import apply_style
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    apply_style(app)
     root = corpus or scratch / "library"
     made = [] if corpus else summaries(root, count, per_skill)
     figures: dict[str, Any] = {"skills": count, "findings": count * per_skill, "steps": [],

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import tempfile
 import time
@@ -27,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from gui_open import generate  # noqa: E402
+from offscreen import offscreen_app  # noqa: E402
 
 TARGET_STALL_MS = 100.0
 TICK_MS = 5
@@ -38,22 +38,14 @@ def _settle(future: asyncio.Future[None]) -> None:
 
 
 def measure(root: Path, scratch: Path) -> list[dict[str, Any]]:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    for variable, sub in (("STUDIO_CONFIG_DIR", "config"), ("STUDIO_DATA_DIR", "data"),
-                          ("STUDIO_CACHE_DIR", "cache")):
-        os.environ[variable] = str(scratch / sub)
+    app = offscreen_app(scratch)
 
     import qasync
     from PySide6.QtCore import Qt, QTimer
-    from PySide6.QtWidgets import QApplication
 
     from studio.settings import SettingsStore
     from studio.ui.mainwindow import MainWindow
-    from studio.ui.theme import apply_style
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    apply_style(app)
     rows: list[dict[str, Any]] = []
 
     async def run() -> None:
