@@ -25,6 +25,8 @@ COMMANDS = {
     "search": "studio.commands.search",
     "install": "studio.commands.install",
     "eval": "studio.commands.eval",
+    "mcp": "studio.commands.mcp",
+    "pack": "studio.commands.pack",
 }
 
 EXIT_USAGE = 2

@@ -14,3 +14,14 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("it must be 1 or more")
     return value
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: let the system pick a free one)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port is a number from 0 to 65535")
+    return value

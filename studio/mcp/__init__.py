@@ -1,0 +1,25 @@
+"""The library over the Model Context Protocol (`studio mcp`, the window's Tools menu): what other
+packages use of it."""
+
+from studio.mcp.library import Found, SearchResult, SkillLibrary, SkillNotFound
+from studio.mcp.server import (
+    bind_loopback,
+    build_server,
+    http_url,
+    resource_uri,
+    serve_http,
+    serve_stdio,
+)
+
+__all__ = [
+    "Found",
+    "SearchResult",
+    "SkillLibrary",
+    "SkillNotFound",
+    "bind_loopback",
+    "build_server",
+    "http_url",
+    "resource_uri",
+    "serve_http",
+    "serve_stdio",
+]

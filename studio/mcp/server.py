@@ -1,0 +1,126 @@
+"""The library served over the Model Context Protocol, with the official SDK (`mcp`): three tools
+(`search_skills`, `load_skill`, `read_skill_file`) and every skill's files as resources
+(`skill://NAME/PATH`). Nothing here runs a script: MCP clients read skills, they do not get a shell
+through the studio.
+
+The transports are the SDK's: stdio for clients that start the server themselves (Claude Desktop,
+Claude Code, Codex, goose, Cursor), and streamable HTTP, bound to 127.0.0.1 only, for clients that
+connect to a running one (the window's Tools menu starts that).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from urllib.parse import quote, unquote
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.resources import FunctionResource
+
+from studio import __version__
+from studio.mcp.library import MAX_RESULTS, SkillLibrary, SkillNotFound
+
+SERVER_NAME = "skill-studio"
+URI_SCHEME = "skill"
+LOOPBACK = "127.0.0.1"
+INSTRUCTIONS = (
+    "A library of Agent Skills (folders with a SKILL.md). Call search_skills with what you need in "
+    "a sentence, load_skill with the best match's name to get its instructions, and "
+    "read_skill_file for a file the instructions name. Scripts are not run by this server."
+)
+
+
+def resource_uri(name: str, path: str) -> str:
+    return f"{URI_SCHEME}://{name}/{quote(path)}"
+
+
+def build_server(library: SkillLibrary) -> MCPServer:
+    """An MCP server over `library`; the caller runs it (`serve_stdio`, `serve_http`) or hands it
+    to an in-process client."""
+    server: MCPServer = MCPServer(
+        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, log_level="WARNING",
+        warn_on_duplicate_resources=False,
+    )
+
+    @server.tool(description=(
+        "Find skills by what you need (words or a sentence). Returns the best matches, each with "
+        "its name and description; load one with load_skill."))
+    async def search_skills(query: str, limit: int = 5) -> str:
+        try:
+            result = await asyncio.to_thread(library.search, query, min(limit, MAX_RESULTS))
+        except ValueError as exc:
+            raise ToolError(str(exc)) from None
+        if not result.hits:
+            return f"no skill matches {query!r}; try other words"
+        lines = [f"- {hit.name}: {hit.description}" for hit in result.hits]
+        lines.append(f"(ranked {result.ranking}" + (f"; {result.note})" if result.note else ")"))
+        return "\n".join(lines)
+
+    @server.tool(description=(
+        "Load a skill's full SKILL.md (its frontmatter and instructions) and the list of its "
+        "files, by the skill's name."))
+    async def load_skill(name: str) -> str:
+        try:
+            return await asyncio.to_thread(library.load, name)
+        except SkillNotFound as exc:
+            raise ToolError(str(exc)) from None
+
+    @server.tool(description=(
+        "Read a file inside a skill's folder, e.g. references/guide.md, by its path relative to "
+        "that folder. Nothing outside the skill's folder can be read."))
+    async def read_skill_file(skill: str, path: str) -> str:
+        try:
+            return await asyncio.to_thread(library.read, skill, path)
+        except SkillNotFound as exc:
+            raise ToolError(str(exc)) from None
+
+    for name in library.names:
+        for path in library.files(name):
+            server.add_resource(_file_resource(library, name, path))
+    return server
+
+
+def _file_resource(library: SkillLibrary, name: str, path: str) -> FunctionResource:
+    def read() -> str:
+        return library.read(name, unquote(path))
+
+    mime = "text/markdown" if path.endswith(".md") else "text/plain"
+    description = library.description(name) if path == "SKILL.md" else f"a file of skill {name}"
+    return FunctionResource(
+        uri=resource_uri(name, path), name=f"{name}/{path}", description=description,
+        mime_type=mime, fn=read,
+    )
+
+
+async def serve_stdio(server: MCPServer) -> None:
+    await server.run_stdio_async()
+
+
+def bind_loopback(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1:`port` (0: a free port the system picks), bound before the
+    server starts so the address it reports is the one it serves, with no race for the port."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((LOOPBACK, port))
+        sock.listen(64)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+async def serve_http(server: MCPServer, sock: socket.socket) -> None:
+    """Streamable HTTP at http://127.0.0.1:PORT/mcp on `sock` (from `bind_loopback`), until
+    cancelled. The socket is loopback only: another machine cannot reach the library."""
+    import uvicorn
+
+    app = server.streamable_http_app(host=LOOPBACK)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve(sockets=[sock])
+
+
+def http_url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://{host}:{port}/mcp"
