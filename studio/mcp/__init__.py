@@ -3,6 +3,7 @@ packages use of it."""
 
 from studio.mcp.library import Found, SearchResult, SkillLibrary, SkillNotFound
 from studio.mcp.server import (
+    LoopbackService,
     bind_loopback,
     build_server,
     http_url,
@@ -12,6 +13,7 @@ from studio.mcp.server import (
 )
 
 __all__ = [
+    "LoopbackService",
     "Found",
     "SearchResult",
     "SkillLibrary",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import threading
 from urllib.parse import quote, unquote
 
 from mcp.server.mcpserver import MCPServer
@@ -124,3 +125,44 @@ async def serve_http(server: MCPServer, sock: socket.socket) -> None:
 def http_url(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     return f"http://{host}:{port}/mcp"
+
+
+class LoopbackService:
+    """The library served over streamable HTTP on 127.0.0.1 from a thread of its own, for a caller
+    that has its own event loop to keep responsive (the window): `start` binds and returns at once,
+    `stop` ends the server and waits for its thread.
+
+    Attributes:
+        url: where clients connect (http://127.0.0.1:PORT/mcp), known from the moment it is made.
+    """
+
+    def __init__(self, server: MCPServer, port: int = 0) -> None:
+        import uvicorn
+
+        self._socket = bind_loopback(port)
+        self.url = http_url(self._socket)
+        app = server.streamable_http_app(host=LOOPBACK)
+        self._uvicorn = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        self._thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._serve, name="studio-mcp", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        try:
+            asyncio.run(self._uvicorn.serve(sockets=[self._socket]))
+        except BaseException as exc:  # noqa: BLE001 - kept for the owner to report, never lost
+            self.error = exc
+
+    def stop(self, patience: float = 30.0) -> None:
+        """End the server: open connections are closed, the port is free when this returns."""
+        self._uvicorn.should_exit = True
+        if self._thread is not None:
+            self._thread.join(patience)
+        self._socket.close()

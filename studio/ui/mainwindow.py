@@ -49,6 +49,7 @@ from studio.ui.evals.controller import HISTORY_FILE, EvalsTabs
 from studio.ui.library_loader import LibraryLoader
 from studio.ui.menus import make_action, make_menus
 from studio.ui.models.library_model import LibraryModel
+from studio.ui.share import McpServing, SkillExports
 from studio.ui.tasks import TaskSet
 from studio.ui.theme import editor_font
 from studio.ui.watcher import FileWatcher
@@ -141,6 +142,12 @@ class MainWindow(QMainWindow):
             self.library, self.library_panel, self.tasks,
             cache_path.parent / INDEX_FILE if cache_path is not None else None, self)
         self._make_actions()
+        self.exports = SkillExports(feedback, self.tasks, self.skill_ops.target_directory, self)
+        self.menus.skill.insertMenu(self.validate_action, self.exports.menu)
+        self.menus.skill.insertSeparator(self.validate_action)
+        self.mcp_serving = McpServing(
+            feedback, self.tasks, lambda: [state.root.path for state in self.library.roots()], self)
+        self.menus.tools.addAction(self.mcp_serving.action)
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
         self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
@@ -163,6 +170,7 @@ class MainWindow(QMainWindow):
         self.closed.connect(self.chat.pane.stop)
         self.closed.connect(self.search.close)
         self.closed.connect(self.installs.close)
+        self.closed.connect(self.mcp_serving.stop)
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
