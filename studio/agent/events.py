@@ -23,9 +23,14 @@ class ThinkingDelta:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """Something the user should know that is not an error (skills left out, tools unsupported)."""
+    """Something the user should know that is not an error (skills left out, tools unsupported).
+
+    `invalid_call` is set on the notice that a call of the model's could not be run as it was
+    written: the tool it named and the skill it named (None: none), so that a measure of the
+    model's first choice (a trigger eval) sees that choice even when a retry follows."""
 
     message: str
+    invalid_call: tuple[str, str | None] | None = None
     kind: Literal["notice"] = "notice"
 
 
@@ -95,7 +100,12 @@ class ToolFinished:
 
 @dataclass(frozen=True, slots=True)
 class Error:
+    """A turn that cannot go on. `cause` says whose failure it is: "server" (unreachable, an HTTP
+    error, a stream cut off: nothing is learnt of the model), "model" (its reply could not be
+    used even constrained: a result about the model), or "request" (the turn does not fit)."""
+
     message: str
+    cause: Literal["server", "model", "request"] = "server"
     kind: Literal["error"] = "error"
 
 

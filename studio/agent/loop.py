@@ -201,7 +201,8 @@ class Agent:
                         f"This turn does not fit {model}'s context of {self.context_length:,} tokens "
                         f"(about {trim.tokens:,} with the skills' catalog and tools, plus room for the "
                         "answer). Shorten the message, pin fewer skills, or pick a model with a longer "
-                        "context."
+                        "context.",
+                        cause="request",
                     )
                     yield Done("error", answer, round_number, usage, model=asked)
                     return
@@ -269,7 +270,8 @@ class Agent:
                     yield Error(
                         f"The model's reply {how} even when constrained to a tool call or an answer "
                         f"({len(text):,} characters, at most {options['max_tokens']} tokens). Ask again, or "
-                        "pick a larger model."
+                        "pick a larger model.",
+                        cause="model",
                     )
                     yield Done("error", answer, round_number, usage, model=asked)
                     return
@@ -292,7 +294,8 @@ class Agent:
                     retry = failure
                     yield Notice(
                         f"the model's tool call was not valid ({failure}); asking again with its reply "
-                        "constrained to a valid call or an answer"
+                        "constrained to a valid call or an answer",
+                        invalid_call=(calls[0].name, _skill_of(calls[0])) if calls else None,
                     )
                     continue
             retry = ""

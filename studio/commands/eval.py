@@ -115,26 +115,34 @@ async def evaluate(args: argparse.Namespace, reports: list[SkillReport], err: Te
         runner = EvalRunner(factory, settings, cache=cache, grader_model=args.grader_model,
                             progress=progress)
         try:
+            failed = ""
             for target, neighbours in _targets(list(args.skills), err):
                 report = SkillReport(target.display_name, skill_hash(target.directory), runner.model_id)
                 reports.append(report)
-                await _evaluate_one(args, runner, report, target, distractors, neighbours)
+                if failed:
+                    report.problems.append(f"not run: the model server failed earlier ({failed})")
+                    continue
+                failed = await _evaluate_one(args, runner, report, target, distractors, neighbours)
         finally:
             await factory.close()
 
 
 async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner, report: SkillReport,
                         target: SkillSummary, distractors: list[SkillSummary] | None,
-                        neighbours: list[SkillSummary]) -> None:
+                        neighbours: list[SkillSummary]) -> str:
+    """Run one skill's triggers and evals into `report`; returns why the server failed ("" when it
+    did not). What finished before a failure stays in the report (and the cache), and the report
+    says what did not run; a model's unusable reply is a result, never a failure here."""
+    triggers = evals = None
     try:
         triggers = read_triggers(target.directory) if args.only != "evals" else None
         evals = read_evals(target.directory) if args.only != "triggers" else None
     except EvalFileError as exc:
         report.problems.append(str(exc))
-        return
+        return ""
     if triggers is None and evals is None:
         report.problems.append(f"{target.directory} has no evals/triggers.json or evals/evals.json")
-        return
+        return ""
     try:
         if triggers:
             catalog = [target, *(s for s in distractors if s.directory != target.directory)] \
@@ -148,7 +156,25 @@ async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner, report: Sk
                 await runner.outcomes(target, [], evals.evals, args.runs, report,
                                       report.without_skill, "without")
     except (EvalError, LLMError) as exc:
-        report.problems.append(exc.user_message if isinstance(exc, LLMError) else str(exc))
+        reason = exc.user_message if isinstance(exc, LLMError) else str(exc)
+        report.problems.append(reason)
+        missing = _not_run(report, len(triggers or []) * args.runs,
+                           len(evals.evals if evals is not None else []) * args.runs)
+        if missing:
+            report.problems.append(f"did not run: {missing}")
+        return reason
+    return ""
+
+
+def _not_run(report: SkillReport, trigger_runs: int, eval_runs: int) -> str:
+    """What a run that stopped early left out, for the report ("" when nothing)."""
+    parts = []
+    done_triggers = len(report.trigger.queries) if report.trigger is not None else 0
+    if trigger_runs > done_triggers:
+        parts.append(f"{trigger_runs - done_triggers} of {trigger_runs} trigger query runs")
+    if eval_runs > len(report.evals):
+        parts.append(f"{eval_runs - len(report.evals)} of {eval_runs} eval runs")
+    return ", ".join(parts)
 
 
 def _percent(value: float | None) -> str:
@@ -172,7 +198,7 @@ def render(report: SkillReport, out: TextIO) -> None:
                 f"{_percent(max(figure.values, default=None))})"
                 for name, figure in spread.items()) + "\n")
         for miss in trigger.confusion:
-            what = "missed" if miss.should_trigger else f"picked wrongly ({miss.called or 'no tool'})"
+            what = "missed" if miss.should_trigger else f"picked wrongly ({miss.choice})"
             out.write(f"    {what}: {miss.query}\n")
     if report.evals:
         without = {(r.id, r.run): r for r in report.without_skill or []}

@@ -15,6 +15,9 @@ class QueryResult:
 
     Attributes:
         called: the first tool the model called ("" when it answered without one).
+        skill: the skill that call named ("" when none: another skill's name or one that does
+            not exist is kept, so a wrong pick says what it picked).
+        error: why the model's turn ended without a usable first choice ("" when it made one).
     """
 
     query: str
@@ -22,15 +25,33 @@ class QueryResult:
     run: int
     triggered: bool
     called: str = ""
+    skill: str = ""
+    error: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "should_trigger": self.should_trigger, "run": self.run,
-                "triggered": self.triggered, "called": self.called}
+        data: dict[str, Any] = {"query": self.query, "should_trigger": self.should_trigger,
+                                "run": self.run, "triggered": self.triggered, "called": self.called}
+        if self.skill:
+            data["skill"] = self.skill
+        if self.error:
+            data["error"] = self.error
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> QueryResult:
         return cls(str(data["query"]), bool(data["should_trigger"]), int(data["run"]),
-                   bool(data["triggered"]), str(data.get("called", "")))
+                   bool(data["triggered"]), str(data.get("called", "")), str(data.get("skill", "")),
+                   str(data.get("error", "")))
+
+    @property
+    def choice(self) -> str:
+        """The model's first choice for a person: "activate_skill(pdf-tools)", "no tool", or
+        why there was none."""
+        if self.error:
+            return f"no usable reply ({self.error})"
+        if not self.called:
+            return "no tool"
+        return f"{self.called}({self.skill})" if self.skill else self.called
 
 
 @dataclass(slots=True)

@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from studio.agent.events import Done, Event, ToolCallRequested
+from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.agent.tools import ACTIVATE
 from studio.evals.cache import ResultCache, key_of
@@ -86,29 +86,42 @@ class EvalRunner:
                 report.cached += 1
             else:
                 self.progress(f"{name}: trigger {number}/{total}: {query.query[:60]}")
-                called, skill = await self._first_tool(catalog, query.query)
+                called, skill, error = await self._first_tool(catalog, query.query)
                 # Only activating the skill counts: reading one of its files or running one of
                 # its scripts first is not the model choosing it from the catalog.
                 activated = called == ACTIVATE and skill == name
-                result = QueryResult(query.query, query.should_trigger, run, activated, called)
+                result = QueryResult(query.query, query.should_trigger, run, activated, called,
+                                     skill or "", error)
                 if self.cache is not None:
                     self.cache.put(key, result.to_json())
             trigger.queries.append(result)
 
-    async def _first_tool(self, catalog: Sequence[SkillSummary], prompt: str) -> tuple[str, str | None]:
-        """The first tool the model calls for `prompt` and the skill it names; ("", None) when it
-        answers without one. The turn stops there: nothing runs."""
+    async def _first_tool(self, catalog: Sequence[SkillSummary],
+                          prompt: str) -> tuple[str, str | None, str]:
+        """The first tool the model calls for `prompt`, the skill it names, and why the turn
+        ended without a choice ("" when it made one); ("", None, "") when it answers without a
+        tool. A first call that cannot run as written (another skill, one that does not exist)
+        is the model's choice all the same. The turn stops at the choice: nothing runs. Only a
+        server failure raises (EvalError): that says nothing about the model."""
         with tempfile.TemporaryDirectory(prefix="studio-eval-") as folder:
             settings = replace(self.settings, workspace=Path(folder), workspace_mode="project")
             session = self.factory.session(settings, catalog)
             events = cast(AsyncGenerator[Event, None], session.turn(prompt))
+            error: Error | None = None
             async with contextlib.aclosing(events):
                 async for event in events:
+                    if isinstance(event, Notice) and event.invalid_call is not None:
+                        return event.invalid_call[0], event.invalid_call[1], ""
                     if isinstance(event, ToolCallRequested):
-                        return event.tool, event.skill
+                        return event.tool, event.skill, ""
+                    if isinstance(event, Error):
+                        error = event
                     if isinstance(event, Done) and event.reason == "error":
-                        raise EvalError(event.text or "the model server failed")
-        return "", None
+                        if error is None or error.cause == "server":
+                            raise EvalError(error.message if error is not None
+                                            else event.text or "the model server failed")
+                        return "", None, error.message
+        return "", None, ""
 
     async def outcomes(self, target: SkillSummary, skills: Sequence[SkillSummary],
                        cases: Sequence[EvalCase], runs: int, report: SkillReport,
@@ -126,15 +139,21 @@ class EvalRunner:
                 report.cached += 1
                 continue
             self.progress(f"{name}: eval {case.id} ({label}) {number}/{total}")
-            result = await self._outcome(target.directory, skills, case, run)
-            # A server that failed says nothing about the skill: that run is tried again next time.
-            if self.cache is not None and result.outcome != "error":
+            result, server_failure = await self._outcome(target.directory, skills, case, run)
+            if server_failure is not None:
+                # A server that failed says nothing about the skill: the run ends here, and this
+                # eval is tried again next time.
+                raise EvalError(server_failure)
+            if self.cache is not None:
                 self.cache.put(key, result.to_json())
             results.append(result)
 
     async def _outcome(self, skill_dir: Path, skills: Sequence[SkillSummary], case: EvalCase,
-                       run: int) -> EvalResult:
+                       run: int) -> tuple[EvalResult, str | None]:
+        """The eval's result, and the server's failure when the turn ended in one (None when the
+        model answered, or its reply was unusable: then the eval fails with that reason)."""
         trace = Trace()
+        server_failure: str | None = None
         started = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="studio-eval-") as folder:
             workspace = Path(folder)
@@ -153,12 +172,19 @@ class EvalRunner:
             async with contextlib.aclosing(events):
                 async for event in events:
                     trace.add(event)
+                    if isinstance(event, Error) and event.cause == "server":
+                        server_failure = event.message
         seconds = time.monotonic() - started
-        verdicts = [await self._grade(expectation.kind, expectation.text, case, trace)
-                    if expectation.kind == "model" else check(expectation, trace)
-                    for expectation in case.expectations]
+        if trace.outcome == "error":
+            reason = "the model's turn ended in an error: " + "; ".join(trace.errors)
+            verdicts = [Verdict(expectation.text, False, expectation.kind, reason)
+                        for expectation in case.expectations]
+        else:
+            verdicts = [await self._grade(expectation.kind, expectation.text, case, trace)
+                        if expectation.kind == "model" else check(expectation, trace)
+                        for expectation in case.expectations]
         return EvalResult(case.id, run, tuple(verdicts), trace.rounds, seconds, trace.outcome,
-                          trace.to_json())
+                          trace.to_json()), server_failure
 
     async def _grade(self, kind: str, text: str, case: EvalCase, trace: Trace) -> Verdict:
         del kind

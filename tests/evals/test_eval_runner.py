@@ -17,7 +17,7 @@ from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.files import TriggerQuery, parse_evals
 from studio.evals.report import SkillReport
-from studio.evals.runner import EvalRunner
+from studio.evals.runner import EvalError, EvalRunner
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
@@ -183,18 +183,17 @@ async def test_cancelling_keeps_the_finished_results_and_their_cache(
     assert json.loads(next(cache.folder.glob("*.json")).read_text())["query"] == "say hello to me"
 
 
-async def test_a_failed_server_fails_the_eval_and_is_not_cached(
+async def test_a_failed_server_ends_the_run_and_its_eval_is_not_cached(
     fake_ollama: FakeOllama, http_client: httpx.AsyncClient, root: Path, tmp_path: Path
 ) -> None:
     fake_ollama.script(error(500, {"error": "model crashed"}))
     cache = ResultCache(tmp_path / "cache")
     skills = catalog(root)
     report = report_for(skills[0])
-    await make_runner(fake_ollama, http_client, tmp_path, cache).outcomes(
-        skills[0], [skills[0]], parse_evals(EVALS).evals, 1, report, report.evals, "with")
-    [result] = report.evals
-    assert (result.outcome, result.passed) == ("error", False)
-    assert "model crashed" in result.expectations[-1].reason
+    with pytest.raises(EvalError, match="model crashed"):
+        await make_runner(fake_ollama, http_client, tmp_path, cache).outcomes(
+            skills[0], [skills[0]], parse_evals(EVALS).evals, 1, report, report.evals, "with")
+    assert report.evals == []
     assert not list(cache.folder.glob("*.json"))
 
 
