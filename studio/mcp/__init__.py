@@ -13,8 +13,8 @@ from studio.mcp.server import (
 )
 
 __all__ = [
-    "LoopbackService",
     "Found",
+    "LoopbackService",
     "SearchResult",
     "SkillLibrary",
     "SkillNotFound",

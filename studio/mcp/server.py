@@ -157,7 +157,7 @@ class LoopbackService:
     def _serve(self) -> None:
         try:
             asyncio.run(self._uvicorn.serve(sockets=[self._socket]))
-        except BaseException as exc:  # noqa: BLE001 - kept for the owner to report, never lost
+        except BaseException as exc:
             self.error = exc
 
     def stop(self, patience: float = 30.0) -> None:
