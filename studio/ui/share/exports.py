@@ -19,7 +19,8 @@ from studio.ui.tasks import TaskSet
 
 KINDS = {
     "skill": ("As .skill &Archive…", "Write NAME.skill (for claude.ai and skill-creator) into a folder"),
-    "plugin": ("As Claude Code &Plugin…", "Write a Claude Code plugin holding the skill into an empty folder"),
+    "plugin": ("As Claude Code &Plugin…",
+               "Write a Claude Code plugin holding the skill into an empty folder"),
     "index": ("To a Site &Index…", "Add the skill to DIR/.well-known/agent-skills/ (index.json and files)"),
 }
 
@@ -64,8 +65,8 @@ class SkillExports(QObject):
             self._feedback.tell("Export failed", f"{directory.name} was not exported: {exc}")
             return None
         except OSError as exc:
-            self._feedback.tell("Export failed", f"Writing into {into} failed: "
-                                f"{exc.strerror or exc} ({exc.filename or into}). Nothing was left half-written.")
+            self._feedback.tell("Export failed", f"Writing into {into} failed: {exc.strerror or exc} "
+                                f"({exc.filename or into}). Nothing was left half-written.")
             return None
         self._feedback.status(f"Exported {directory.name}: {written}", 15000)
         return written
