@@ -13,6 +13,7 @@ import asyncio
 import json
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -28,6 +29,7 @@ from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.files import EvalFileError, read_evals, read_triggers
 from studio.evals.report import SkillReport, pass_counts, pass_rate
 from studio.evals.runner import EvalError, EvalRunner
+from studio.evals.spread import ServerPool
 from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
@@ -51,6 +53,12 @@ def register(subparsers: Any) -> None:
                         help="a skill's folder (or a folder of skills)")
     parser.add_argument("--backend", choices=BACKENDS, default="ollama")
     parser.add_argument("--url", help="the server's URL (default: the backend's usual one)")
+    parser.add_argument("--server", action="append", default=[], metavar="URL",
+                        help="another server with the same model to spread the runs over "
+                        "(repeatable, with or without --url); a server that fails is dropped "
+                        "and its runs go to the others")
+    parser.add_argument("--per-server", type=positive, default=1, metavar="N",
+                        help="runs given to one server at a time (default: 1)")
     parser.add_argument("--model", default="",
                         help="the model's name; for --backend embedded a .gguf file")
     parser.add_argument("--grader-model", default="",
@@ -98,8 +106,8 @@ def _targets(paths: list[Path], err: TextIO) -> list[tuple[SkillSummary, list[Sk
 async def evaluate(args: argparse.Namespace, reports: list[SkillReport], err: TextIO,
                    approver: Approver) -> None:
     """Fill `reports`, one per skill, as results arrive."""
-    url = checked_url(args.url) if args.url else ""
-    settings = SessionSettings(backend=args.backend, url=url, model=args.model,
+    urls = [checked_url(url) for url in ([args.url] if args.url else []) + list(args.server)]
+    settings = SessionSettings(backend=args.backend, url=urls[0] if urls else "", model=args.model,
                                max_rounds=args.max_rounds, options=parse_options(args.option),
                                guided=args.guided)
     distractors = [s for s in collect(list(args.distractors)).skills if s.loadable] \
@@ -111,10 +119,27 @@ async def evaluate(args: argparse.Namespace, reports: list[SkillReport], err: Te
         err.flush()
 
     async with httpx.AsyncClient() as http:
-        factory = SessionFactory(approver, http, grants=Grants(), audit=AuditLog(data_dir() / "audit.jsonl"))
-        runner = EvalRunner(factory, settings, cache=cache, grader_model=args.grader_model,
-                            progress=progress)
+        grants, audit = Grants(), AuditLog(data_dir() / "audit.jsonl")
+        factories = [SessionFactory(approver, http, grants=grants, audit=audit)
+                     for _ in range(max(1, len(urls)))]
+        runners = [EvalRunner(factory, replace(settings, url=url) if urls else settings,
+                              cache=cache, grader_model=args.grader_model, progress=progress)
+                   for factory, url in zip(factories, urls or [""], strict=True)]
+        runner: EvalRunner | ServerPool = (
+            ServerPool(runners, args.per_server) if len(runners) > 1 or args.per_server > 1
+            else runners[0])
         try:
+            if isinstance(runner, ServerPool):
+                # Every skill at once: the pool keeps each server to its share of runs, and a
+                # skill whose runs are few does not leave the other servers idle.
+                jobs = []
+                for target, neighbours in _targets(list(args.skills), err):
+                    report = SkillReport(target.display_name, skill_hash(target.directory),
+                                         runner.model_id)
+                    reports.append(report)
+                    jobs.append(_evaluate_one(args, runner, report, target, distractors, neighbours))
+                await asyncio.gather(*jobs)
+                return
             failed = ""
             for target, neighbours in _targets(list(args.skills), err):
                 report = SkillReport(target.display_name, skill_hash(target.directory), runner.model_id)
@@ -124,10 +149,11 @@ async def evaluate(args: argparse.Namespace, reports: list[SkillReport], err: Te
                     continue
                 failed = await _evaluate_one(args, runner, report, target, distractors, neighbours)
         finally:
-            await factory.close()
+            for factory in factories:
+                await factory.close()
 
 
-async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner, report: SkillReport,
+async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner | ServerPool, report: SkillReport,
                         target: SkillSummary, distractors: list[SkillSummary] | None,
                         neighbours: list[SkillSummary]) -> str:
     """Run one skill's triggers and evals into `report`; returns why the server failed ("" when it

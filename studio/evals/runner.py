@@ -54,15 +54,20 @@ class EvalRunner:
 
     def __init__(self, factory: SessionFactory, settings: SessionSettings, *,
                  cache: ResultCache | None = None, grader_model: str = "",
-                 progress: Progress = _quiet) -> None:
+                 progress: Progress = _quiet, identity: str = "") -> None:
         self.factory = factory
         self.settings = settings
         self.cache = cache
         self.grader_model = grader_model
         self.progress = progress
+        self.identity = identity
 
     @property
     def model_id(self) -> str:
+        """The model the results are of, in reports and cache keys: `identity` when several
+        servers share the work (a result does not depend on which of them gave it)."""
+        if self.identity:
+            return self.identity
         settings = self.settings
         return f"{settings.backend}:{settings.model or '(first)'}@{settings.url or 'default'}"
 
@@ -75,26 +80,32 @@ class EvalRunner:
                        queries: Sequence[TriggerQuery], runs: int, report: SkillReport) -> None:
         """Fill `report.trigger` query by query and run by run."""
         trigger = report.trigger = TriggerReport(runs)
+        units = trigger_units(queries, runs)
+        for number, (query, run) in enumerate(units, 1):
+            trigger.queries.append(await self.trigger_run(target, catalog, query, run, report,
+                                                          f"{number}/{len(units)}"))
+
+    async def trigger_run(self, target: SkillSummary, catalog: Sequence[SkillSummary],
+                          query: TriggerQuery, run: int, report: SkillReport,
+                          counter: str = "") -> QueryResult:
+        """One run of one trigger query: from the cache, or asked of the model and cached."""
         name = target.display_name
         shown = [(s.display_name, s.description) for s in catalog]
-        total = len(queries) * runs
-        for number, (query, run) in enumerate(((q, r) for q in queries for r in range(1, runs + 1)), 1):
-            key = self._cache_key(report, "trigger", shown, query.query, run)
-            cached = self.cache.get(key) if self.cache is not None else None
-            if cached is not None:
-                result = QueryResult.from_json(cached)
-                report.cached += 1
-            else:
-                self.progress(f"{name}: trigger {number}/{total}: {query.query[:60]}")
-                called, skill, error = await self._first_tool(catalog, query.query)
-                # Only activating the skill counts: reading one of its files or running one of
-                # its scripts first is not the model choosing it from the catalog.
-                activated = called == ACTIVATE and skill == name
-                result = QueryResult(query.query, query.should_trigger, run, activated, called,
-                                     skill or "", error)
-                if self.cache is not None:
-                    self.cache.put(key, result.to_json())
-            trigger.queries.append(result)
+        key = self._cache_key(report, "trigger", shown, query.query, run)
+        cached = self.cache.get(key) if self.cache is not None else None
+        if cached is not None:
+            report.cached += 1
+            return QueryResult.from_json(cached)
+        self.progress(f"{name}: trigger {counter}: {query.query[:60]}")
+        called, skill, error = await self._first_tool(catalog, query.query)
+        # Only activating the skill counts: reading one of its files or running one of its
+        # scripts first is not the model choosing it from the catalog.
+        activated = called == ACTIVATE and skill == name
+        result = QueryResult(query.query, query.should_trigger, run, activated, called,
+                             skill or "", error)
+        if self.cache is not None:
+            self.cache.put(key, result.to_json())
+        return result
 
     async def _first_tool(self, catalog: Sequence[SkillSummary],
                           prompt: str) -> tuple[str, str | None, str]:
@@ -127,26 +138,30 @@ class EvalRunner:
                        cases: Sequence[EvalCase], runs: int, report: SkillReport,
                        results: list[EvalResult], label: str) -> None:
         """Run each eval `runs` times with `skills` in the catalog, appending to `results`."""
-        name = target.display_name
-        total = len(cases) * runs
-        for number, (case, run) in enumerate(((c, r) for c in cases for r in range(1, runs + 1)), 1):
-            files = _file_hashes(target.directory, case.files)
-            key = self._cache_key(report, label, [s.display_name for s in skills], case.to_json(),
-                                  files, self.grader_model, run)
-            cached = self.cache.get(key) if self.cache is not None else None
-            if cached is not None:
-                results.append(EvalResult.from_json(cached))
-                report.cached += 1
-                continue
-            self.progress(f"{name}: eval {case.id} ({label}) {number}/{total}")
-            result, server_failure = await self._outcome(target.directory, skills, case, run)
-            if server_failure is not None:
-                # A server that failed says nothing about the skill: the run ends here, and this
-                # eval is tried again next time.
-                raise EvalError(server_failure)
-            if self.cache is not None:
-                self.cache.put(key, result.to_json())
-            results.append(result)
+        units = eval_units(cases, runs)
+        for number, (case, run) in enumerate(units, 1):
+            results.append(await self.outcome_run(target, skills, case, run, report, label,
+                                                   f"{number}/{len(units)}"))
+
+    async def outcome_run(self, target: SkillSummary, skills: Sequence[SkillSummary],
+                          case: EvalCase, run: int, report: SkillReport, label: str,
+                          counter: str = "") -> EvalResult:
+        """One run of one eval: from the cache, or run and cached. A server that failed says
+        nothing about the skill: EvalError, and this eval is tried again next time."""
+        files = _file_hashes(target.directory, case.files)
+        key = self._cache_key(report, label, [s.display_name for s in skills], case.to_json(),
+                              files, self.grader_model, run)
+        cached = self.cache.get(key) if self.cache is not None else None
+        if cached is not None:
+            report.cached += 1
+            return EvalResult.from_json(cached)
+        self.progress(f"{target.display_name}: eval {case.id} ({label}) {counter}")
+        result, server_failure = await self._outcome(target.directory, skills, case, run)
+        if server_failure is not None:
+            raise EvalError(server_failure)
+        if self.cache is not None:
+            self.cache.put(key, result.to_json())
+        return result
 
     async def _outcome(self, skill_dir: Path, skills: Sequence[SkillSummary], case: EvalCase,
                        run: int) -> tuple[EvalResult, str | None]:
@@ -200,6 +215,15 @@ class EvalRunner:
 
 class EvalError(Exception):
     """The model server failed; the run cannot go on."""
+
+
+def trigger_units(queries: Sequence[TriggerQuery], runs: int) -> list[tuple[TriggerQuery, int]]:
+    """Every run of every query, in the order a serial run takes them (and reports them)."""
+    return [(query, run) for query in queries for run in range(1, runs + 1)]
+
+
+def eval_units(cases: Sequence[EvalCase], runs: int) -> list[tuple[EvalCase, int]]:
+    return [(case, run) for case in cases for run in range(1, runs + 1)]
 
 
 def _special_files(folder: str, names: list[str]) -> set[str]:

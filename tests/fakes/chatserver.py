@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from tests.fakes.httpserver import Exchange, Request, ScriptedHTTPServer
@@ -28,6 +29,9 @@ class ScriptedChatServer(ScriptedHTTPServer):
         self.models = dict(models if models is not None else {"fake-model": ["completion", "tools"]})
         self._turns: deque[Turn] = deque()
         self._turn_lock = threading.Lock()
+        # Answers each chat request from its body instead of the script, when set: for tests whose
+        # requests come in no fixed order (runs spread over several servers at once).
+        self.responder: Callable[[dict[str, Any]], Turn] | None = None
 
     def script(self, *turns: Turn) -> None:
         """Queue turns; each chat request takes the next one."""
@@ -60,7 +64,7 @@ class ScriptedChatServer(ScriptedHTTPServer):
         if refused is not None:
             await exchange.send(*refused)
             return
-        turn = self._take()
+        turn = self.responder(body) if self.responder is not None else self._take()
         if turn is None:
             await exchange.send(*self.no_turn_left())
             return
