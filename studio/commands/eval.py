@@ -57,6 +57,11 @@ def register(subparsers: Any) -> None:
                         help="another server with the same model to spread the runs over "
                         "(repeatable, with or without --url); a server that fails is dropped "
                         "and its runs go to the others")
+    parser.add_argument("--trigger-threshold", type=_share, default=0.5, metavar="RATE",
+                        help="a query counts as triggered when the skill is picked in at least this "
+                        "share of its runs (default: 0.5)")
+    parser.add_argument("--early-stop", action="store_true",
+                        help="stop a query's runs once its outcome at the threshold cannot change")
     parser.add_argument("--per-server", type=positive, default=1, metavar="N",
                         help="runs given to one server at a time (default: 1)")
     parser.add_argument("--model", default="",
@@ -173,7 +178,8 @@ async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner | ServerPoo
         if triggers:
             catalog = [target, *(s for s in distractors if s.directory != target.directory)] \
                 if distractors is not None else neighbours
-            await runner.triggers(target, catalog, triggers, args.runs, report)
+            await runner.triggers(target, catalog, triggers, args.runs, report,
+                                  threshold=args.trigger_threshold, early_stop=args.early_stop)
         if evals is not None and evals.evals:
             await runner.outcomes(target, [target], evals.evals, args.runs, report, report.evals,
                                   "with")
@@ -203,6 +209,17 @@ def _not_run(report: SkillReport, trigger_runs: int, eval_runs: int) -> str:
     return ", ".join(parts)
 
 
+def _share(text: str) -> float:
+    """A share from 0 to 1 (`--trigger-threshold`)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError("a share is a number above 0 and at most 1, such as 0.5")
+    return value
+
+
 def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.0%}"
 
@@ -223,6 +240,15 @@ def render(report: SkillReport, out: TextIO) -> None:
                 f"(from {_percent(min(figure.values, default=None))} to "
                 f"{_percent(max(figure.values, default=None))})"
                 for name, figure in spread.items()) + "\n")
+        if trigger.runs > 1:
+            rates = trigger.rates()
+            out.write(f"  per query (triggered at a rate of {trigger.threshold:.0%} or more): "
+                      f"{sum(r.passed for r in rates)} of {len(rates)} right, precision "
+                      f"{_percent(trigger.query_precision)}, recall {_percent(trigger.query_recall)}\n")
+            for rate in rates:
+                expected = "should trigger" if rate.should_trigger else "should not"
+                out.write(f"    [{'PASS' if rate.passed else 'FAIL'}] {rate.triggers}/{rate.runs} "
+                          f"{expected}: {rate.query}\n")
         for miss in trigger.confusion:
             what = "missed" if miss.should_trigger else f"picked wrongly ({miss.choice})"
             out.write(f"    {what}: {miss.query}\n")

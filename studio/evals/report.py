@@ -54,10 +54,70 @@ class QueryResult:
         return f"{self.called}({self.skill})" if self.skill else self.called
 
 
+@dataclass(frozen=True, slots=True)
+class QueryRate:
+    """One query over its runs: how often the skill was picked, and whether that is right at the
+    report's threshold (skill-creator's rule: a query that should trigger passes when its rate is
+    at least the threshold, one that should not when it is below)."""
+
+    query: str
+    should_trigger: bool
+    triggers: int
+    runs: int
+    threshold: float
+
+    @property
+    def rate(self) -> float:
+        return self.triggers / self.runs if self.runs else 0.0
+
+    @property
+    def triggered(self) -> bool:
+        return self.runs > 0 and self.rate >= self.threshold
+
+    @property
+    def passed(self) -> bool:
+        return self.triggered == self.should_trigger
+
+    def to_json(self) -> dict[str, Any]:
+        return {"query": self.query, "should_trigger": self.should_trigger,
+                "trigger_rate": self.rate, "triggers": self.triggers, "runs": self.runs,
+                "pass": self.passed}
+
+
+def decided(triggers: int, done: int, runs: int, threshold: float) -> bool:
+    """Whether a query's outcome at `threshold` is known after `done` of its `runs` runs, with
+    `triggers` picks so far: the rest cannot bring its rate to the threshold, or cannot take it
+    below (early stopping)."""
+    left = runs - done
+    return triggers / runs >= threshold or (triggers + left) / runs < threshold
+
+
 @dataclass(slots=True)
 class TriggerReport:
     runs: int
     queries: list[QueryResult] = field(default_factory=list)
+    threshold: float = 0.5
+
+    def rates(self) -> list[QueryRate]:
+        """Each query over its runs, in the order the queries were asked."""
+        counts: dict[tuple[str, bool], list[int]] = {}
+        for result in self.queries:
+            tally = counts.setdefault((result.query, result.should_trigger), [0, 0])
+            tally[0] += result.triggered
+            tally[1] += 1
+        return [QueryRate(query, should, triggers, runs, self.threshold)
+                for (query, should), (triggers, runs) in counts.items()]
+
+    @property
+    def query_precision(self) -> float | None:
+        """Precision over queries judged by their rate (None: no query is judged triggered)."""
+        picked = [rate for rate in self.rates() if rate.triggered]
+        return sum(rate.should_trigger for rate in picked) / len(picked) if picked else None
+
+    @property
+    def query_recall(self) -> float | None:
+        wanted = [rate for rate in self.rates() if rate.should_trigger]
+        return sum(rate.triggered for rate in wanted) / len(wanted) if wanted else None
 
     @property
     def precision(self) -> float | None:
@@ -96,7 +156,10 @@ class TriggerReport:
                 "precision_over_runs": spread["precision"].to_json(),
                 "recall_over_runs": spread["recall"].to_json(),
                 "queries": [q.to_json() for q in self.queries],
-                "confusion": [q.to_json() for q in self.confusion]}
+                "confusion": [q.to_json() for q in self.confusion],
+                "threshold": self.threshold,
+                "query_rates": [rate.to_json() for rate in self.rates()],
+                "query_precision": self.query_precision, "query_recall": self.query_recall}
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from studio.evals.cache import ResultCache, key_of
 from studio.evals.checks import Verdict, check
 from studio.evals.files import EvalCase, TriggerQuery
 from studio.evals.grader import grade
-from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport
+from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport, decided
 from studio.evals.trace import Trace
 from studio.llm.errors import LLMError
 from studio.skills.library import SkillRoot, scan_root
@@ -77,11 +77,15 @@ class EvalRunner:
                       settings.max_rounds, *_GUIDED_KEYS[settings.guided], *parts)
 
     async def triggers(self, target: SkillSummary, catalog: Sequence[SkillSummary],
-                       queries: Sequence[TriggerQuery], runs: int, report: SkillReport) -> None:
-        """Fill `report.trigger` query by query and run by run."""
-        trigger = report.trigger = TriggerReport(runs)
+                       queries: Sequence[TriggerQuery], runs: int, report: SkillReport, *,
+                       threshold: float = 0.5, early_stop: bool = False) -> None:
+        """Fill `report.trigger` query by query and run by run; with `early_stop`, a query's runs
+        stop once its outcome at `threshold` cannot change."""
+        trigger = report.trigger = TriggerReport(runs, threshold=threshold)
         units = trigger_units(queries, runs)
         for number, (query, run) in enumerate(units, 1):
+            if early_stop and query_decided(trigger, query, runs):
+                continue
             trigger.queries.append(await self.trigger_run(target, catalog, query, run, report,
                                                           f"{number}/{len(units)}"))
 
@@ -220,6 +224,12 @@ class EvalError(Exception):
 def trigger_units(queries: Sequence[TriggerQuery], runs: int) -> list[tuple[TriggerQuery, int]]:
     """Every run of every query, in the order a serial run takes them (and reports them)."""
     return [(query, run) for query in queries for run in range(1, runs + 1)]
+
+
+def query_decided(trigger: TriggerReport, query: TriggerQuery, runs: int) -> bool:
+    """Whether the runs of `query` so far settle its outcome (see `report.decided`)."""
+    done = [q for q in trigger.queries if q.query == query.query]
+    return decided(sum(q.triggered for q in done), len(done), runs, trigger.threshold)
 
 
 def eval_units(cases: Sequence[EvalCase], runs: int) -> list[tuple[EvalCase, int]]:

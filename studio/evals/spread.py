@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 from studio.evals.files import EvalCase, TriggerQuery
-from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport
+from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport, decided
 from studio.evals.runner import EvalError, EvalRunner, eval_units, trigger_units
 from studio.skills.summary import SkillSummary
 
@@ -54,15 +54,24 @@ class ServerPool:
         return self.runners[0].model_id
 
     async def triggers(self, target: SkillSummary, catalog: Sequence[SkillSummary],
-                       queries: Sequence[TriggerQuery], runs: int, report: SkillReport) -> None:
-        trigger = report.trigger = TriggerReport(runs)
+                       queries: Sequence[TriggerQuery], runs: int, report: SkillReport, *,
+                       threshold: float = 0.5, early_stop: bool = False) -> None:
+        """As `EvalRunner.triggers`. With `early_stop`, a query's runs not yet started when its
+        outcome is settled are skipped; runs already under way still count, so a spread run
+        may make a few more runs of a query than a serial one."""
+        trigger = report.trigger = TriggerReport(runs, threshold=threshold)
         units = trigger_units(queries, runs)
 
         def run(runner: EvalRunner, number: int, unit: tuple[TriggerQuery, int]) -> Awaitable[QueryResult]:
             return runner.trigger_run(target, catalog, unit[0], unit[1], report,
                                       f"{number}/{len(units)}")
 
-        await self._spread(units, run, trigger.queries)
+        def settled(unit: int, done: Mapping[int, QueryResult]) -> bool:
+            query = units[unit][0].query
+            got = [result for result in done.values() if result.query == query]
+            return early_stop and decided(sum(r.triggered for r in got), len(got), runs, threshold)
+
+        await self._spread(units, run, trigger.queries, settled)
 
     async def outcomes(self, target: SkillSummary, skills: Sequence[SkillSummary],
                        cases: Sequence[EvalCase], runs: int, report: SkillReport,
@@ -76,13 +85,14 @@ class ServerPool:
         await self._spread(units, run, results)
 
     async def _spread(self, units: list[U], run: Callable[[EvalRunner, int, U], Awaitable[R]],
-                      into: list[R]) -> None:
+                      into: list[R],
+                      settled: Callable[[int, Mapping[int, R]], bool] | None = None) -> None:
         """Run every unit on some live server; append the results to `into` in the units' order
         (those that finished, when every server failed: then EvalError)."""
         if self._slots is None:
             self._slots = [asyncio.Semaphore(self.per_server) for _ in self.runners]
         slots = self._slots
-        board: _Board[R] = _Board(deque(range(len(units))))
+        board: _Board[R] = _Board(deque(range(len(units))), settled)
         live = [index for index, runner in enumerate(self.runners) if not self._failed(runner)]
 
         async def worker(index: int) -> None:
@@ -121,8 +131,10 @@ class _Board(Generic[R]):
     """The runs of one call: those to do, those under way, those done. A run whose server failed
     is put back, so a worker waits while runs are under way rather than leave with work pending."""
 
-    def __init__(self, todo: deque[int]) -> None:
+    def __init__(self, todo: deque[int],
+                 settled: Callable[[int, Mapping[int, R]], bool] | None = None) -> None:
         self.todo = todo
+        self.settled = settled
         self.done: dict[int, R] = {}
         self.busy = 0
         self.changed = asyncio.Condition()
@@ -134,8 +146,12 @@ class _Board(Generic[R]):
             return bool(self.todo) and not failed()
 
     async def take(self, failed: Callable[[], bool]) -> int | None:
+        """The next run to make (None: none for this worker); runs already settled are dropped."""
         async with self.changed:
+            while self.todo and self.settled is not None and self.settled(self.todo[0], self.done):
+                self.todo.popleft()
             if failed() or not self.todo:
+                self.changed.notify_all()
                 return None
             self.busy += 1
             return self.todo.popleft()
