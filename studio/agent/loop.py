@@ -248,7 +248,7 @@ class Agent:
                 yield Error(exc.user_message)
                 yield Done("error", answer, round_number, model=asked)
                 return
-            usage = reply.usage or usage
+            usage = _added(usage, reply.usage)
             text, calls = reply.text, reply.calls
             if constrained:
                 parsed = read_reply(text) if reply.shape == "complete" else None
@@ -388,6 +388,18 @@ def _failure(calls: list[ToolCall], text: str, tools: Collection[str],
     if not calls and any(name in text for name in tools):
         return "it wrote a call in its text that could not be read"
     return None
+
+
+def _added(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """The token counts of a turn so far: each round's counts added (what a run of an eval cost),
+    other keys as the last round gave them."""
+    if not more:
+        return total
+    summed = {**total, **more}
+    for key in ("prompt_tokens", "completion_tokens"):
+        if isinstance(total.get(key), int) and isinstance(more.get(key), int):
+            summed[key] = total[key] + more[key]
+    return summed
 
 
 def _skill_of(call: ToolCall) -> str | None:

@@ -26,7 +26,8 @@ from studio.commands.arguments import positive
 from studio.commands.chat import parse_options
 from studio.commands.guidance import guided_flag
 from studio.evals.cache import ResultCache, skill_hash
-from studio.evals.files import EvalFileError, read_evals, read_triggers
+from studio.evals.files import EvalFileError, EvalSet, read_evals, read_triggers
+from studio.evals.iteration import IterationError, read_iteration, workspace_for, write_iteration
 from studio.evals.report import SkillReport, pass_counts, pass_rate
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
@@ -62,6 +63,15 @@ def register(subparsers: Any) -> None:
                         "share of its runs (default: 0.5)")
     parser.add_argument("--early-stop", action="store_true",
                         help="stop a query's runs once its outcome at the threshold cannot change")
+    parser.add_argument("--save-iteration", nargs="?", const="", default=None, type=str,
+                        metavar="DIR",
+                        help="write the outcome evals as the next iteration-N/ of the skill's "
+                        "workspace (grading.json, timing.json, benchmark.json, as skill-creator's "
+                        "viewer reads them): beside the skill as NAME-workspace, or in "
+                        "DIR/NAME-workspace")
+    parser.add_argument("--show-iteration", action="store_true",
+                        help="the SKILL arguments are iteration-N folders (the studio's or "
+                        "skill-creator's): print their figures instead of running anything")
     parser.add_argument("--per-server", type=positive, default=1, metavar="N",
                         help="runs given to one server at a time (default: 1)")
     parser.add_argument("--model", default="",
@@ -187,7 +197,9 @@ async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner | ServerPoo
                 report.without_skill = []
                 await runner.outcomes(target, [], evals.evals, args.runs, report,
                                       report.without_skill, "without")
+        _save_iteration(args, report, target, evals)
     except (EvalError, LLMError) as exc:
+        _save_iteration(args, report, target, evals)
         reason = exc.user_message if isinstance(exc, LLMError) else str(exc)
         report.problems.append(reason)
         missing = _not_run(report, len(triggers or []) * args.runs,
@@ -196,6 +208,50 @@ async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner | ServerPoo
             report.problems.append(f"did not run: {missing}")
         return reason
     return ""
+
+
+def _save_iteration(args: argparse.Namespace, report: SkillReport, target: SkillSummary,
+                    evals: EvalSet | None) -> None:
+    """With --save-iteration, the outcome evals that finished as the workspace's next iteration."""
+    if args.save_iteration is None or not report.evals:
+        return
+    results = {"with_skill": report.evals}
+    if report.without_skill:
+        results["without_skill"] = report.without_skill
+    workspace = (workspace_for(target.directory) if not args.save_iteration
+                 else Path(args.save_iteration) / f"{target.directory.name}-workspace")
+    prompts = {case.id: case.prompt for case in evals.evals} if evals is not None else {}
+    try:
+        written = write_iteration(workspace, target.display_name, target.directory, report.model,
+                                  results, prompts)
+    except OSError as exc:
+        report.problems.append(f"the iteration could not be written in {workspace}: "
+                               f"{exc.strerror or exc}")
+        return
+    report.notes.append(f"results written to {written}")
+
+
+def _show_iterations(folders: list[Path], out: TextIO, err: TextIO) -> int:
+    code = 0
+    for folder in folders:
+        try:
+            iteration = read_iteration(folder)
+        except IterationError as exc:
+            err.write(f"studio eval: {exc}\n")
+            code = 2
+            continue
+        out.write(f"{folder}\n")
+        for configuration, results in iteration.results.items():
+            tokens = [r.tokens for r in results]
+            out.write(f"  {configuration}: {_percent(pass_rate(results))} of {len(results)} runs "
+                      f"passed, {sum(r.seconds for r in results) / len(results):.1f} s and "
+                      f"{sum(tokens) / len(tokens):,.0f} tokens a run\n")
+            for result in results:
+                failed = [v for v in result.expectations if not v.passed]
+                out.write(f"    eval {result.id} run {result.run}: "
+                          f"{'pass' if result.passed else 'FAIL'}"
+                          + "".join(f"\n      failed: {v.text}: {v.reason}" for v in failed) + "\n")
+    return code
 
 
 def _not_run(report: SkillReport, trigger_runs: int, eval_runs: int) -> str:
@@ -273,6 +329,8 @@ def render(report: SkillReport, out: TextIO) -> None:
             for verdict in result.expectations:
                 if not verdict.passed:
                     out.write(f"      failed ({verdict.how}): {verdict.text}: {verdict.reason}\n")
+    for note in report.notes:
+        out.write(f"  {note}\n")
     if report.cached:
         out.write(f"  {report.cached} results reused from the cache (--no-cache runs them again)\n")
 
@@ -301,6 +359,8 @@ async def _until_signalled(args: argparse.Namespace, reports: list[SkillReport],
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.show_iteration:
+        return _show_iterations(args.skills, sys.stdout, sys.stderr)
     approver: Approver = AutoApprover() if args.approve == "auto" else DenyAllApprover()
     reports: list[SkillReport] = []
     try:

@@ -196,15 +196,22 @@ class EvalResult:
     seconds: float
     outcome: str
     trace: dict[str, Any] = field(default_factory=dict)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
     @property
     def passed(self) -> bool:
         return self.outcome == "answered" and all(v.passed for v in self.expectations)
 
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "run": self.run, "passed": self.passed,
                 "expectations": [v.to_json() for v in self.expectations],
                 "rounds": self.rounds, "seconds": round(self.seconds, 3), "outcome": self.outcome,
+                "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "trace": self.trace}
 
     @classmethod
@@ -212,7 +219,8 @@ class EvalResult:
         verdicts = tuple(Verdict(str(v["text"]), bool(v["passed"]), str(v["how"]), str(v["reason"]))
                          for v in data["expectations"])
         return cls(str(data["id"]), int(data["run"]), verdicts, int(data["rounds"]),
-                   float(data["seconds"]), str(data["outcome"]), dict(data.get("trace") or {}))
+                   float(data["seconds"]), str(data["outcome"]), dict(data.get("trace") or {}),
+                   int(data.get("prompt_tokens", 0)), int(data.get("completion_tokens", 0)))
 
 
 def pass_rate(results: list[EvalResult]) -> float | None:
@@ -247,6 +255,8 @@ class SkillReport:
     problems: list[str] = field(default_factory=list)
     cached: int = 0
     cancelled: bool = False
+    # What the run did besides its figures, for the user ("results written to ...").
+    notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -260,4 +270,6 @@ class SkillReport:
                                      "pass_rate": pass_rate(self.without_skill),
                                      "pass_counts": _counts_json(self.without_skill)}
         data.update(problems=self.problems, cached=self.cached, cancelled=self.cancelled)
+        if self.notes:
+            data["notes"] = self.notes
         return data

@@ -203,7 +203,8 @@ class EvalRunner:
                         if expectation.kind == "model" else check(expectation, trace)
                         for expectation in case.expectations]
         return EvalResult(case.id, run, tuple(verdicts), trace.rounds, seconds, trace.outcome,
-                          trace.to_json()), server_failure
+                          trace.to_json(), trace.prompt_tokens,
+                          trace.completion_tokens), server_failure
 
     async def _grade(self, kind: str, text: str, case: EvalCase, trace: Trace) -> Verdict:
         del kind

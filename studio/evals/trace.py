@@ -31,6 +31,8 @@ class Trace:
     ran: list[str] = field(default_factory=list)
     exit_codes: list[int | None] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
     transcript: list[dict[str, Any]] = field(default_factory=list)
     _requests: dict[str, ToolCallRequested] = field(default_factory=dict)
     _records: dict[str, ToolRecord] = field(default_factory=dict)
@@ -52,6 +54,11 @@ class Trace:
             self.errors.append(event.message)
         elif isinstance(event, Done):
             self.rounds, self.outcome = event.rounds, event.reason
+            tokens = event.usage
+            self.prompt_tokens = tokens.get("prompt_tokens", 0) if isinstance(
+                tokens.get("prompt_tokens"), int) else 0
+            self.completion_tokens = tokens.get("completion_tokens", 0) if isinstance(
+                tokens.get("completion_tokens"), int) else 0
             # The streamed text is the answer; Done carries the same when nothing streamed.
             self.answer = self.answer or event.text
 
