@@ -22,7 +22,8 @@ from tests.fakes.script import reply
 __all__ = ["fake_ollama"]
 
 
-def result(case: str, run: int, passed: bool, seconds: float = 1.25, tokens: tuple[int, int] = (120, 30)) -> EvalResult:
+def result(case: str, run: int, passed: bool, seconds: float = 1.25,
+           tokens: tuple[int, int] = (120, 30)) -> EvalResult:
     verdicts = (Verdict("contains: Hello", passed, "contains", "found" if passed else "not in the answer"),
                 Verdict("The answer greets the user", True, "model", "It says hello."))
     return EvalResult(case, run, verdicts, 2, seconds, "answered",
@@ -80,7 +81,7 @@ def test_a_damaged_iteration_is_named_with_its_file(tmp_path: Path, grading: str
     run = tmp_path / "iteration-1" / "eval-1" / "with_skill" / "run-1"
     run.mkdir(parents=True)
     (run / "grading.json").write_text(grading)
-    with pytest.raises(IterationError, match="grading.json"):
+    with pytest.raises(IterationError, match=r"grading\.json"):
         read_iteration(tmp_path / "iteration-1")
 
 
