@@ -24,6 +24,8 @@ from studio.llm.types import Message, StreamEvent, TextChunk
 from studio.skills.summary import SkillSummary
 
 MAX_DESCRIPTION = 1024
+# skill-creator's run_loop stops after 5 iterations by default.
+MAX_ROUNDS = 5
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$")
 
 
@@ -42,11 +44,18 @@ def split_held_out(queries: Sequence[TriggerQuery], share: float = 0.4
     return train, held
 
 
-def proposal_prompt(name: str, description: str, failures: Sequence[QueryResult], count: int) -> str:
+def proposal_prompt(name: str, description: str, failures: Sequence[QueryResult], count: int,
+                    tried: Sequence[tuple[str, str]] = ()) -> str:
+    """What the proposer is asked: the description, its training failures, and the descriptions
+    tried in earlier rounds with their training scores. Held-out queries and scores never appear
+    here: they judge the variants, so the proposer must not fit them."""
     missed = [f.query for f in failures if f.should_trigger]
     wrong = [f.query for f in failures if not f.should_trigger]
     lines = [f"The skill {name!r} has this description, which decides when a model uses it:",
              description, ""]
+    if tried:
+        lines += ["Descriptions tried before, with how many training requests each got right:",
+                  *(f"- {score}: {text}" for text, score in tried), ""]
     if missed:
         lines += ["It was NOT used for these requests, where it should have been:",
                   *(f"- {q}" for q in missed), ""]
@@ -74,9 +83,10 @@ def read_proposals(text: str, current: str, count: int) -> list[str]:
 
 async def propose_descriptions(client: ChatClient, model: str, skill: SkillSummary,
                                failures: Sequence[QueryResult], count: int = 3,
-                               options: dict[str, Any] | None = None) -> list[str]:
+                               options: dict[str, Any] | None = None,
+                               tried: Sequence[tuple[str, str]] = ()) -> list[str]:
     """Description variants the model proposes from the trigger failures."""
-    prompt = proposal_prompt(skill.display_name, skill.description or "", failures, count)
+    prompt = proposal_prompt(skill.display_name, skill.description or "", failures, count, tried)
     stream = cast(AsyncGenerator[StreamEvent, None],
                   client.chat(model, [Message("user", prompt)], options=options))
     parts: list[str] = []
@@ -108,11 +118,13 @@ class Improvement:
 
     Attributes:
         note: why there are no variants (nothing failed, the model proposed none), or "".
+        rounds: how many rounds of proposals were made.
     """
 
     current: Variant
     variants: list[Variant] = field(default_factory=list)
     note: str = ""
+    rounds: int = 0
 
 
 def _score(variant: Variant) -> tuple[float, float]:
@@ -147,27 +159,53 @@ async def _variant(runner: EvalRunner, target: SkillSummary, catalog: Sequence[S
 
 async def improve_description(runner: EvalRunner, target: SkillSummary,
                               catalog: Sequence[SkillSummary], queries: Sequence[TriggerQuery],
-                              report: SkillReport, *, count: int = 3, runs: int = 1) -> Improvement:
-    """Run the whole loop; `report` gives the skill's hash and model for the cache and collects
-    problems. Raises what the runner raises (EvalError, LLMError) when the server fails."""
+                              report: SkillReport, *, count: int = 3, runs: int = 1,
+                              rounds: int = MAX_ROUNDS) -> Improvement:
+    """Run the loop, as skill-creator's run_loop does: the queries split 60/40 into training and
+    held out; each round the model proposes variants from the failures of the best description
+    so far on the training queries (and the training scores of what it tried before), at most
+    `rounds` rounds, stopping once a description gets every training query right. Held-out
+    scores are never shown to the proposer; the variants are ranked by them. `report` gives the
+    skill's hash and model for the cache. Raises what the runner raises (EvalError, LLMError)."""
     split = split_held_out(queries)
     current = await _variant(runner, target, catalog, report, target.description or "", split,
                              runs)
     improvement = Improvement(current)
-    failures = current.train.confusion
-    if not failures:
+    if not current.train.confusion:
         improvement.note = ("Every training query went as it should with the current "
                             "description; add queries it gets wrong to improve it.")
         return improvement
-    runner.progress(f"{target.display_name}: asking the model for better descriptions")
     client, model = await runner.factory.server.open(runner.grader_model or runner.settings.model)
-    proposals = await propose_descriptions(client, model, target, failures, count,
-                                           dict(runner.settings.options))
-    if not proposals:
-        improvement.note = "The model proposed no description that could be read; try again."
-        return improvement
-    for description in proposals:
-        improvement.variants.append(
-            await _variant(runner, target, catalog, report, description, split, runs))
+    seen = {current.description.strip()}
+    for number in range(1, max(1, rounds) + 1):
+        base = max([current, *improvement.variants], key=_train_score)
+        if not base.train.confusion:
+            break
+        runner.progress(f"{target.display_name}: asking the model for better descriptions "
+                        f"(round {number} of at most {rounds})")
+        tried = [(v.description, _train_right(v)) for v in [current, *improvement.variants]]
+        proposals = await propose_descriptions(client, model, with_description(target, base.description),
+                                               base.train.confusion, count,
+                                               dict(runner.settings.options), tried)
+        fresh = [p for p in proposals if p.strip() not in seen]
+        if not fresh:
+            if not improvement.variants:
+                improvement.note = "The model proposed no description that could be read; try again."
+            break
+        for description in fresh:
+            seen.add(description.strip())
+            improvement.variants.append(
+                await _variant(runner, target, catalog, report, description, split, runs))
+        improvement.rounds = number
     improvement.variants.sort(key=_score, reverse=True)
     return improvement
+
+
+def _train_score(variant: Variant) -> float:
+    return _f1(variant.train.precision, variant.train.recall) - len(variant.train.confusion) * 1e-6
+
+
+def _train_right(variant: Variant) -> str:
+    queries = variant.train.queries
+    right = sum(q.triggered == q.should_trigger for q in queries)
+    return f"{right} of {len(queries)}"

@@ -149,3 +149,37 @@ async def test_the_improve_loop_stops_when_nothing_failed(
                                             skills[0], skills, queries, report_for(skills[0]))
     assert improvement.variants == [] and "Every training query" in improvement.note
     assert len(fake_ollama.chats) == 2
+
+
+async def test_the_loop_goes_on_for_rounds_never_showing_held_out_queries_to_the_proposer(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, root: Path, tmp_path: Path
+) -> None:
+    queries = [TriggerQuery(f"please greet person {n}", True) for n in range(3)] + [
+        TriggerQuery(f"tidy note {n}", False) for n in range(2)]
+    train, held = split_held_out(queries)
+    activate = calls(Call("activate_skill", {"name": "demo"}))
+
+    def choices(split: list[TriggerQuery], right: list[bool]) -> list[object]:
+        return [activate if (q.should_trigger == ok) else reply("no") for q, ok in zip(split, right, strict=True)]
+
+    all_wrong_train, all_wrong_held = [False] * len(train), [False] * len(held)
+    fake_ollama.script(
+        *choices(train, all_wrong_train), *choices(held, all_wrong_held),
+        reply("- Greets people."),                        # round 1
+        *choices(train, [True] * (len(train) - 1) + [False]), *choices(held, [True] * len(held)),
+        reply("- Greets people by name, warmly."),        # round 2, from the best on training
+        *choices(train, [True] * len(train)), *choices(held, all_wrong_held),
+    )
+    skills = catalog(root)
+    improvement = await improve_description(make_runner(fake_ollama, http_client, tmp_path),
+                                            skills[0], skills, queries, report_for(skills[0]), count=1)
+    assert improvement.rounds == 2   # the second variant got every training query right: done
+    proposals = [chat for chat in fake_ollama.chats if not chat.get("tools")]
+    assert len(proposals) == 2
+    second = proposals[1]["messages"][-1]["content"]
+    assert "- 2 of 3: Greets people." in second
+    for query in held:
+        assert all(query.query not in chat["messages"][-1]["content"] for chat in proposals)
+    # Ranked by the held-out queries, not the training ones.
+    assert [v.description for v in improvement.variants] == [
+        "Greets people.", "Greets people by name, warmly."]
