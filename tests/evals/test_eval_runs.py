@@ -160,7 +160,8 @@ async def test_the_loop_goes_on_for_rounds_never_showing_held_out_queries_to_the
     activate = calls(Call("activate_skill", {"name": "demo"}))
 
     def choices(split: list[TriggerQuery], right: list[bool]) -> list[object]:
-        return [activate if (q.should_trigger == ok) else reply("no") for q, ok in zip(split, right, strict=True)]
+        return [activate if (q.should_trigger == ok) else reply("no")
+                for q, ok in zip(split, right, strict=True)]
 
     all_wrong_train, all_wrong_held = [False] * len(train), [False] * len(held)
     fake_ollama.script(
