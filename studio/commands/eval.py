@@ -69,6 +69,15 @@ def register(subparsers: Any) -> None:
                         "workspace (grading.json, timing.json, benchmark.json, as skill-creator's "
                         "viewer reads them): beside the skill as NAME-workspace, or in "
                         "DIR/NAME-workspace")
+    parser.add_argument("--conflicts", action="store_true",
+                        help="the SKILL arguments are libraries: report skills a model will confuse "
+                        "(overlapping descriptions, and trigger queries of one skill that load "
+                        "another)")
+    parser.add_argument("--descriptions-only", action="store_true",
+                        help="with --conflicts: compare descriptions only, ask no model")
+    parser.add_argument("--no-embed", action="store_true",
+                        help="with --conflicts: compare descriptions by words only, even when the "
+                        "local embedding model is installed")
     parser.add_argument("--show-iteration", action="store_true",
                         help="the SKILL arguments are iteration-N folders (the studio's or "
                         "skill-creator's): print their figures instead of running anything")
@@ -361,6 +370,10 @@ async def _until_signalled(args: argparse.Namespace, reports: list[SkillReport],
 def run(args: argparse.Namespace) -> int:
     if args.show_iteration:
         return _show_iterations(args.skills, sys.stdout, sys.stderr)
+    if args.conflicts:
+        from studio.commands import eval_conflicts
+
+        return eval_conflicts.run(args)
     approver: Approver = AutoApprover() if args.approve == "auto" else DenyAllApprover()
     reports: list[SkillReport] = []
     try:
