@@ -25,6 +25,7 @@ from studio.agent.session import SessionFactory, SessionSettings
 from studio.commands.arguments import positive
 from studio.commands.chat import parse_options
 from studio.commands.guidance import guided_flag
+from studio.evals.analysis import analyse
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.files import EvalFileError, EvalSet, read_evals, read_triggers
 from studio.evals.iteration import IterationError, read_iteration, workspace_for, write_iteration
@@ -232,7 +233,7 @@ def _save_iteration(args: argparse.Namespace, report: SkillReport, target: Skill
     prompts = {case.id: case.prompt for case in evals.evals} if evals is not None else {}
     try:
         written = write_iteration(workspace, target.display_name, target.directory, report.model,
-                                  results, prompts)
+                                  results, prompts, _analysis_notes(report))
     except OSError as exc:
         report.problems.append(f"the iteration could not be written in {workspace}: "
                                f"{exc.strerror or exc}")
@@ -338,6 +339,8 @@ def render(report: SkillReport, out: TextIO) -> None:
             for verdict in result.expectations:
                 if not verdict.passed:
                     out.write(f"      failed ({verdict.how}): {verdict.text}: {verdict.reason}\n")
+    for note in _analysis_notes(report):
+        out.write(f"  analysis: {note}\n")
     for note in report.notes:
         out.write(f"  {note}\n")
     if report.cached:
@@ -347,10 +350,22 @@ def render(report: SkillReport, out: TextIO) -> None:
 def _print(reports: list[SkillReport], as_json: bool, out: TextIO) -> None:
     for report in reports:
         if as_json:
-            out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+            data = report.to_json()
+            notes = _analysis_notes(report)
+            if notes:
+                data["analysis"] = notes
+            out.write(json.dumps(data, ensure_ascii=False) + "\n")
         else:
             render(report, out)
     out.flush()
+
+
+def _analysis_notes(report: SkillReport) -> list[str]:
+    """What the figures say about the evals: only with a baseline or several runs to compare."""
+    if not report.evals or (report.without_skill is None
+                            and len({r.run for r in report.evals}) < 2):
+        return []
+    return analyse(report.evals, report.without_skill).notes()
 
 
 def _exit_code(reports: list[SkillReport]) -> int:
