@@ -12,7 +12,10 @@ import argparse
 import asyncio
 import json
 import signal
+import statistics
 import sys
+import tempfile
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -26,10 +29,11 @@ from studio.commands.arguments import positive
 from studio.commands.chat import parse_options
 from studio.commands.guidance import guided_flag
 from studio.evals.analysis import analyse
+from studio.evals.baseline import BaselineError, snapshot_at
 from studio.evals.cache import ResultCache, skill_hash
-from studio.evals.files import EvalFileError, EvalSet, read_evals, read_triggers
+from studio.evals.files import EvalCase, EvalFileError, EvalSet, read_evals, read_triggers
 from studio.evals.iteration import IterationError, read_iteration, workspace_for, write_iteration
-from studio.evals.report import SkillReport, pass_counts, pass_rate
+from studio.evals.report import EvalResult, SkillReport, pass_counts, pass_rate
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
 from studio.llm.client import BACKENDS
@@ -64,6 +68,9 @@ def register(subparsers: Any) -> None:
                         "share of its runs (default: 0.5)")
     parser.add_argument("--early-stop", action="store_true",
                         help="stop a query's runs once its outcome at the threshold cannot change")
+    parser.add_argument("--baseline", metavar="REF",
+                        help="also run the evals on the skill as the git ref REF has it (HEAD, "
+                        "a tag, a commit), and show the change in pass rate, time and tokens")
     parser.add_argument("--save-iteration", nargs="?", const="", default=None, type=str,
                         metavar="DIR",
                         help="write the outcome evals as the next iteration-N/ of the skill's "
@@ -207,6 +214,8 @@ async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner | ServerPoo
                 report.without_skill = []
                 await runner.outcomes(target, [], evals.evals, args.runs, report,
                                       report.without_skill, "without")
+            if args.baseline:
+                await _run_baseline(args, runner, report, target, evals.evals)
         _save_iteration(args, report, target, evals)
     except (EvalError, LLMError) as exc:
         _save_iteration(args, report, target, evals)
@@ -220,12 +229,34 @@ async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner | ServerPoo
     return ""
 
 
+async def _run_baseline(args: argparse.Namespace, runner: EvalRunner | ServerPool,
+                        report: SkillReport, target: SkillSummary,
+                        cases: Sequence[EvalCase]) -> None:
+    """The evals on the skill as `--baseline` has it, into `report.old_skill`."""
+    with tempfile.TemporaryDirectory(prefix="studio-baseline-") as scratch:
+        try:
+            folder = snapshot_at(target.directory, args.baseline, Path(scratch))
+        except BaselineError as exc:
+            report.problems.append(f"no baseline: {exc}")
+            return
+        old = next((s for s in collect([folder]).skills if s.loadable), None)
+        if old is None:
+            report.problems.append(f"no baseline: the skill at {args.baseline} would not load")
+            return
+        report.old_ref = args.baseline
+        report.old_skill = []
+        await runner.outcomes(old, [old], cases, args.runs, report, report.old_skill,
+                              f"old:{skill_hash(folder)}")
+
+
 def _save_iteration(args: argparse.Namespace, report: SkillReport, target: SkillSummary,
                     evals: EvalSet | None) -> None:
     """With --save-iteration, the outcome evals that finished as the workspace's next iteration."""
     if args.save_iteration is None or not report.evals:
         return
     results = {"with_skill": report.evals}
+    if report.old_skill:
+        results["old_skill"] = report.old_skill
     if report.without_skill:
         results["without_skill"] = report.without_skill
     workspace = (workspace_for(target.directory) if not args.save_iteration
@@ -286,6 +317,21 @@ def _share(text: str) -> float:
     return value
 
 
+def _deltas(results: list[EvalResult], baseline: list[EvalResult]) -> str:
+    """The change a skill makes over its baseline, each figure a mean over runs with its spread."""
+    def figures(runs: list[EvalResult]) -> tuple[float, float, float]:
+        count = len(runs)
+        return (sum(r.passed for r in runs) / count, sum(r.seconds for r in runs) / count,
+                sum(r.tokens for r in runs) / count)
+
+    rate, seconds, tokens = figures(results)
+    old_rate, old_seconds, old_tokens = figures(baseline)
+    spread = statistics.pstdev([r.seconds for r in results]) if len(results) > 1 else 0.0
+    return (f"pass rate {rate - old_rate:+.0%} ({_percent(old_rate)} -> {_percent(rate)}), "
+            f"time {seconds - old_seconds:+.1f} s a run ({seconds:.1f} ± {spread:.1f} s), "
+            f"tokens {tokens - old_tokens:+,.0f} a run ({tokens:,.0f})")
+
+
 def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.0%}"
 
@@ -323,6 +369,10 @@ def render(report: SkillReport, out: TextIO) -> None:
         out.write(f"  evals: {_percent(pass_rate(report.evals))} passed"
                   + (f" (without the skill: {_percent(pass_rate(report.without_skill or []))})"
                      if report.without_skill is not None else "") + "\n")
+        for label, baseline in ((f"against {report.old_ref}", report.old_skill),
+                                ("against no skill", report.without_skill)):
+            if baseline:
+                out.write(f"    {label}: {_deltas(report.evals, baseline)}\n")
         if any(runs > 1 for _, runs in pass_counts(report.evals).values()):
             without_counts = pass_counts(report.without_skill or [])
             for case, (passed, runs) in pass_counts(report.evals).items():

@@ -252,6 +252,9 @@ class SkillReport:
     trigger: TriggerReport | None = None
     evals: list[EvalResult] = field(default_factory=list)
     without_skill: list[EvalResult] | None = None
+    # The same evals on an earlier version of the skill (`--baseline REF`), and which version.
+    old_skill: list[EvalResult] | None = None
+    old_ref: str = ""
     problems: list[str] = field(default_factory=list)
     cached: int = 0
     cancelled: bool = False
@@ -269,6 +272,10 @@ class SkillReport:
             data["without_skill"] = {"evals": [r.to_json() for r in self.without_skill],
                                      "pass_rate": pass_rate(self.without_skill),
                                      "pass_counts": _counts_json(self.without_skill)}
+        if self.old_skill is not None:
+            data["old_skill"] = {"ref": self.old_ref, "evals": [r.to_json() for r in self.old_skill],
+                                 "pass_rate": pass_rate(self.old_skill),
+                                 "pass_counts": _counts_json(self.old_skill)}
         data.update(problems=self.problems, cached=self.cached, cancelled=self.cancelled)
         if self.notes:
             data["notes"] = self.notes
