@@ -15,6 +15,7 @@ import signal
 import statistics
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +32,7 @@ from studio.commands.guidance import guided_flag
 from studio.evals.analysis import analyse
 from studio.evals.baseline import BaselineError, snapshot_at
 from studio.evals.cache import ResultCache, skill_hash
+from studio.evals.comparator import compare, pairs
 from studio.evals.files import EvalCase, EvalFileError, EvalSet, read_evals, read_triggers
 from studio.evals.iteration import IterationError, read_iteration, workspace_for, write_iteration
 from studio.evals.report import EvalResult, SkillReport, pass_counts, pass_rate
@@ -71,6 +73,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--baseline", metavar="REF",
                         help="also run the evals on the skill as the git ref REF has it (HEAD, "
                         "a tag, a commit), and show the change in pass rate, time and tokens")
+    parser.add_argument("--compare", action="store_true",
+                        help="with --baseline or --without-skill: a grader model compares each "
+                        "answer with the baseline's blind (not told which is which)")
     parser.add_argument("--save-iteration", nargs="?", const="", default=None, type=str,
                         metavar="DIR",
                         help="write the outcome evals as the next iteration-N/ of the skill's "
@@ -216,6 +221,8 @@ async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner | ServerPoo
                                       report.without_skill, "without")
             if args.baseline:
                 await _run_baseline(args, runner, report, target, evals.evals)
+            if args.compare:
+                await _compare(args, runner, report, {case.id: case.prompt for case in evals.evals})
         _save_iteration(args, report, target, evals)
     except (EvalError, LLMError) as exc:
         _save_iteration(args, report, target, evals)
@@ -249,6 +256,21 @@ async def _run_baseline(args: argparse.Namespace, runner: EvalRunner | ServerPoo
                               f"old:{skill_hash(folder)}")
 
 
+async def _compare(args: argparse.Namespace, runner: EvalRunner | ServerPool, report: SkillReport,
+                   prompts: dict[str, str]) -> None:
+    """Each answer beside the baseline's (the earlier version, else no skill), judged blind."""
+    baseline = report.old_skill if report.old_skill else report.without_skill
+    if not baseline:
+        report.problems.append("--compare needs --baseline REF or --without-skill to compare with")
+        return
+    single = runner.runners[0] if isinstance(runner, ServerPool) else runner
+    client, model = await single.factory.server.open(args.grader_model or single.settings.model)
+    for new, old in pairs(report.evals, baseline):
+        comparison = await compare(client, model, prompts.get(new.id, ""), new, old,
+                                   dict(single.settings.options))
+        report.comparisons.append(comparison.to_json())
+
+
 def _save_iteration(args: argparse.Namespace, report: SkillReport, target: SkillSummary,
                     evals: EvalSet | None) -> None:
     """With --save-iteration, the outcome evals that finished as the workspace's next iteration."""
@@ -264,7 +286,7 @@ def _save_iteration(args: argparse.Namespace, report: SkillReport, target: Skill
     prompts = {case.id: case.prompt for case in evals.evals} if evals is not None else {}
     try:
         written = write_iteration(workspace, target.display_name, target.directory, report.model,
-                                  results, prompts, _analysis_notes(report))
+                                  results, prompts, _analysis_notes(report), report.comparisons)
     except OSError as exc:
         report.problems.append(f"the iteration could not be written in {workspace}: "
                                f"{exc.strerror or exc}")
@@ -369,6 +391,13 @@ def render(report: SkillReport, out: TextIO) -> None:
         out.write(f"  evals: {_percent(pass_rate(report.evals))} passed"
                   + (f" (without the skill: {_percent(pass_rate(report.without_skill or []))})"
                      if report.without_skill is not None else "") + "\n")
+        if report.comparisons:
+            counts = Counter(c["winner"] for c in report.comparisons)
+            against = report.old_ref or "no skill"
+            out.write(f"    blind comparison against {against}: this version preferred in "
+                      f"{counts['new']} of {len(report.comparisons)}, the baseline in "
+                      f"{counts['old']}, tied {counts['tie']}"
+                      + (f", no verdict {counts['none']}" if counts["none"] else "") + "\n")
         for label, baseline in ((f"against {report.old_ref}", report.old_skill),
                                 ("against no skill", report.without_skill)):
             if baseline:

@@ -62,7 +62,8 @@ def next_iteration(workspace: Path) -> int:
 
 def write_iteration(workspace: Path, skill_name: str, skill_path: Path, model: str,
                     results: Mapping[str, Sequence[EvalResult]],
-                    prompts: Mapping[str, str] | None = None, notes: Sequence[str] = ()) -> Path:
+                    prompts: Mapping[str, str] | None = None, notes: Sequence[str] = (),
+                    comparisons: Sequence[Mapping[str, Any]] = ()) -> Path:
     """Write `results` (by configuration) as the workspace's next `iteration-N/`; returns it."""
     workspace.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".iteration-", dir=workspace))
@@ -72,6 +73,8 @@ def write_iteration(workspace: Path, skill_name: str, skill_path: Path, model: s
                 _write_run(staging, configuration, result, (prompts or {}).get(result.id, ""))
         benchmark = benchmark_of(skill_name, skill_path, model, results)
         benchmark["notes"] = list(notes)
+        if comparisons:
+            (staging / "comparisons.json").write_text(json.dumps(list(comparisons), indent=2) + "\n")
         (staging / "benchmark.json").write_text(json.dumps(benchmark, indent=2) + "\n")
         while True:
             target = workspace / f"iteration-{next_iteration(workspace)}"

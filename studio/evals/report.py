@@ -255,6 +255,8 @@ class SkillReport:
     # The same evals on an earlier version of the skill (`--baseline REF`), and which version.
     old_skill: list[EvalResult] | None = None
     old_ref: str = ""
+    # Blind comparisons of the answers with the baseline's (`--compare`), as JSON objects.
+    comparisons: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     cached: int = 0
     cancelled: bool = False
@@ -276,6 +278,8 @@ class SkillReport:
             data["old_skill"] = {"ref": self.old_ref, "evals": [r.to_json() for r in self.old_skill],
                                  "pass_rate": pass_rate(self.old_skill),
                                  "pass_counts": _counts_json(self.old_skill)}
+        if self.comparisons:
+            data["comparisons"] = self.comparisons
         data.update(problems=self.problems, cached=self.cached, cancelled=self.cancelled)
         if self.notes:
             data["notes"] = self.notes
