@@ -82,6 +82,14 @@ def register(subparsers: Any) -> None:
                         "workspace (grading.json, timing.json, benchmark.json, as skill-creator's "
                         "viewer reads them): beside the skill as NAME-workspace, or in "
                         "DIR/NAME-workspace")
+    parser.add_argument("--generate-triggers", action="store_true",
+                        help="have the model write trigger queries for each SKILL (half that "
+                        "should load it, half near misses from its neighbours) and choose which to "
+                        "add to evals/triggers.json")
+    parser.add_argument("--count", type=positive, default=20, metavar="N",
+                        help="with --generate-triggers: about N queries (default: 20)")
+    parser.add_argument("--write", action="store_true",
+                        help="with --generate-triggers: keep every query without asking")
     parser.add_argument("--conflicts", action="store_true",
                         help="the SKILL arguments are libraries: report skills a model will confuse "
                         "(overlapping descriptions, and trigger queries of one skill that load "
@@ -464,6 +472,10 @@ async def _until_signalled(args: argparse.Namespace, reports: list[SkillReport],
 def run(args: argparse.Namespace) -> int:
     if args.show_iteration:
         return _show_iterations(args.skills, sys.stdout, sys.stderr)
+    if args.generate_triggers:
+        from studio.commands import eval_generate
+
+        return eval_generate.run(args)
     if args.conflicts:
         from studio.commands import eval_conflicts
 
