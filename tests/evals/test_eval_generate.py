@@ -41,7 +41,7 @@ def test_list_items_are_read_and_prose_is_not() -> None:
 def test_the_closest_neighbours_come_first(tmp_path: Path) -> None:
     skills = collect([library(tmp_path)]).skills
     target = next(s for s in skills if s.name == "invoice-total")
-    assert [s.name for s in neighbours_of(target, skills)][0] == "receipt-scan"
+    assert neighbours_of(target, skills)[0].name == "receipt-scan"
 
 
 async def test_half_should_half_near_misses_and_nothing_twice(
