@@ -33,6 +33,7 @@ from studio.evals.analysis import analyse
 from studio.evals.baseline import BaselineError, snapshot_at
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.comparator import compare, pairs
+from studio.evals.feedback import read_feedback, write_feedback
 from studio.evals.files import EvalCase, EvalFileError, EvalSet, read_evals, read_triggers
 from studio.evals.iteration import IterationError, read_iteration, workspace_for, write_iteration
 from studio.evals.report import EvalResult, SkillReport, pass_counts, pass_rate
@@ -82,6 +83,9 @@ def register(subparsers: Any) -> None:
                         "workspace (grading.json, timing.json, benchmark.json, as skill-creator's "
                         "viewer reads them): beside the skill as NAME-workspace, or in "
                         "DIR/NAME-workspace")
+    parser.add_argument("--feedback", nargs=2, metavar=("ID", "NOTE"),
+                        help="keep a review note on eval ID in the skill's evals/feedback.json "
+                        "(shown at every run until cleared with an empty NOTE); runs nothing")
     parser.add_argument("--generate-triggers", action="store_true",
                         help="have the model write trigger queries for each SKILL (half that "
                         "should load it, half near misses from its neighbours) and choose which to "
@@ -211,6 +215,10 @@ async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner | ServerPoo
     except EvalFileError as exc:
         report.problems.append(str(exc))
         return ""
+    try:
+        report.feedback = read_feedback(target.directory)
+    except EvalFileError as exc:
+        report.problems.append(str(exc))
     if triggers is None and evals is None:
         report.problems.append(f"{target.directory} has no evals/triggers.json or evals/evals.json")
         return ""
@@ -300,6 +308,18 @@ def _save_iteration(args: argparse.Namespace, report: SkillReport, target: Skill
                                f"{exc.strerror or exc}")
         return
     report.notes.append(f"results written to {written}")
+
+
+def _set_feedback(skills: list[Path], eval_id: str, note: str) -> int:
+    for skill in skills:
+        try:
+            write_feedback(skill, eval_id, note)
+        except (EvalFileError, OSError) as exc:
+            print(f"studio eval: {exc}", file=sys.stderr)
+            return 2
+        print(f"{skill / 'evals' / 'feedback.json'}: eval {eval_id} "
+              + ("note kept" if note.strip() else "note cleared"))
+    return 0
 
 
 def _show_iterations(folders: list[Path], out: TextIO, err: TextIO) -> int:
@@ -423,6 +443,9 @@ def render(report: SkillReport, out: TextIO) -> None:
             if other is not None:
                 line += f" | without: {'pass' if other.passed else 'FAIL'}, {other.seconds:.1f} s"
             out.write(line + "\n")
+            note = report.feedback.get(result.id)
+            if note and result.run == 1:
+                out.write(f"      your review note: {note}\n")
             for verdict in result.expectations:
                 if not verdict.passed:
                     out.write(f"      failed ({verdict.how}): {verdict.text}: {verdict.reason}\n")
@@ -472,6 +495,8 @@ async def _until_signalled(args: argparse.Namespace, reports: list[SkillReport],
 def run(args: argparse.Namespace) -> int:
     if args.show_iteration:
         return _show_iterations(args.skills, sys.stdout, sys.stderr)
+    if args.feedback:
+        return _set_feedback(args.skills, *args.feedback)
     if args.generate_triggers:
         from studio.commands import eval_generate
 

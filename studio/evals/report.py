@@ -257,6 +257,8 @@ class SkillReport:
     old_ref: str = ""
     # Blind comparisons of the answers with the baseline's (`--compare`), as JSON objects.
     comparisons: list[dict[str, Any]] = field(default_factory=list)
+    # The author's review notes by eval id (evals/feedback.json), shown beside the results.
+    feedback: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     cached: int = 0
     cancelled: bool = False
@@ -280,6 +282,8 @@ class SkillReport:
                                  "pass_counts": _counts_json(self.old_skill)}
         if self.comparisons:
             data["comparisons"] = self.comparisons
+        if self.feedback:
+            data["feedback"] = self.feedback
         data.update(problems=self.problems, cached=self.cached, cancelled=self.cancelled)
         if self.notes:
             data["notes"] = self.notes
