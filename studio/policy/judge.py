@@ -98,7 +98,10 @@ class _Walker:
         if _nesting(command) > MAX_NESTING:
             raise CheckAborted(f"it nests brackets more than {MAX_NESTING} deep")
         if len(command.split()) > MAX_LINE_WORDS:
-            raise CheckAborted(f"it has more than {MAX_LINE_WORDS:,} words")
+            self.new_part(shorten(command), self.context.cwd).add(
+                asking("parse", f"the command has more than {MAX_LINE_WORDS:,} words, too many to check")
+            )
+            return
         self.walk_script(parse(command), state)
 
     def walk_text(self, text: str, state: State, positional: Sequence[Arg] = ()) -> list[Part]:

@@ -74,8 +74,22 @@ def lexical(text: str, cwd: Path) -> str:
 
 
 def resolve(text: str, cwd: Path) -> Path:
-    """The absolute path `text` reaches from `cwd`, following the links that exist."""
-    return Path(os.path.realpath(lexical(text, cwd)))
+    """The absolute path `text` reaches from `cwd`, following the links that exist.
+
+    As the kernel does: each component's link is followed before a `..` after it is applied, so
+    `x/link-to-etc/../shadow` is `/shadow`'s sibling of `/etc`, not `x/shadow`. (`lexical` first
+    and `realpath` after would read `link-to-etc/..` as `x`, a different file.)"""
+    return Path(os.path.realpath(text if os.path.isabs(text) else os.path.join(cwd, text)))
+
+
+def unfollowed(text: str, cwd: Path) -> Path:
+    """Where `text` points with its last component not followed (what `rm` or `mv` act on): the
+    folder it is in resolved as the kernel resolves it, then the name itself."""
+    joined = text if os.path.isabs(text) else os.path.join(cwd, text)
+    parent, name = os.path.split(joined.rstrip("/") or "/")
+    if name in ("", ".", ".."):
+        return Path(os.path.realpath(joined))
+    return Path(os.path.realpath(parent or "/")) / name
 
 
 def is_inside(path: Path, folder: Path) -> bool:

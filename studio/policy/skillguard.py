@@ -19,7 +19,7 @@ from pathlib import Path
 
 from studio.policy.call import Call
 from studio.policy.expand import Arg
-from studio.policy.paths import lexical
+from studio.policy.paths import unfollowed
 from studio.policy.skillfolders import SKILL_FILES, skill_deleted
 
 MAX_MATCHES = 200
@@ -44,16 +44,11 @@ def _places(call: Call, arg: Arg) -> list[Path]:
     if cwd is None and not os.path.isabs(arg.glob or arg.text):
         return []
     if arg.glob is None:
-        return [_unfollowed(lexical(arg.text, cwd or Path("/")))]
+        return [unfollowed(arg.text, cwd or Path("/"))]
     found = list(itertools.islice(glob.iglob(arg.glob, root_dir=cwd), MAX_MATCHES + 1))
     if len(found) > MAX_MATCHES:
-        return [_unfollowed(lexical(os.path.dirname(arg.glob) or ".", cwd or Path("/")))]
-    return [_unfollowed(lexical(match, cwd or Path("/"))) for match in found]
-
-
-def _unfollowed(plain: str) -> Path:
-    parent, name = os.path.split(plain)
-    return Path(os.path.realpath(parent)) / name if name else Path(plain)
+        return [unfollowed(os.path.dirname(arg.glob) or ".", cwd or Path("/"))]
+    return [unfollowed(match, cwd or Path("/")) for match in found]
 
 
 def takes_skill(call: Call, arg: Arg, verb: str) -> bool:

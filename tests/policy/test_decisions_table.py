@@ -545,7 +545,7 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("sed -n '2e date' README.md", ASK, 'program'),
     ("sed 's/a/b/e' README.md", ASK, 'program'),
     ("sed 's/a/b/w out.txt' README.md", ASK, 'program'),
-    ("sed '$R /etc/passwd' README.md", ASK, 'program'),
+    ("sed '$R /etc/passwd' README.md", ASK, 'outside'),
     ("sed 'W /tmp/x' README.md", ASK, 'program'),
     ("sed -n '/^#/p' SKILL.md", ALLOW, None),
     ("sed -e 's/x/y/' -e '3q' README.md", ALLOW, None),
