@@ -425,7 +425,33 @@ def grep_like(call: Call) -> None:
         call.read(operand)
 
 
-_JQ_ENV = re.compile(r"\$ENV\b|\benv\b")
+# jq builtins and keywords that reach beyond the input: the environment, the names of the input
+# files, modules loaded from the file system (`import "x" as x {search: "/etc"}` reads any JSON).
+_JQ_SECRETS = frozenset({"env", "$ENV"})
+_JQ_OUTSIDE = {
+    "input_filename": "tells the names of the files it reads",
+    "import": "loads modules from the file system",
+    "include": "loads modules from the file system",
+    "modulemeta": "reads modules from the file system",
+    "get_search_list": "tells where it looks for modules",
+    "$__prog_args": "reads the program's arguments",
+}
+_JQ_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JQ_NAME = re.compile(r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def jq_filter(call: Call, text: str) -> None:
+    """Ask about a jq filter that reads the environment, file names or modules. Names are looked
+    for everywhere but in plain strings (an interpolated string, `"\\(env)"`, holds code) and
+    after a `.` (`.env` is a field of the input)."""
+    if _too_long(call, "jq", text):
+        return
+    code = _JQ_STRING.sub(lambda m: m.group() if "\\(" in m.group() else '""', text)
+    for name in dict.fromkeys(_JQ_NAME.findall(code)):
+        if name in _JQ_SECRETS:
+            call.ask("secrets", "the jq filter reads environment variables, which may include API keys")
+        elif name in _JQ_OUTSIDE:
+            call.runs(f"the jq filter uses `{name}`, which {_JQ_OUTSIDE[name]}")
 
 
 def jq(call: Call) -> None:
@@ -441,11 +467,23 @@ def jq(call: Call) -> None:
             continue
         if arg.known and arg.text in ("--args", "--jsonargs"):
             break
+        if arg.known and (arg.text.startswith("-L") or arg.text.startswith("--library-path")):
+            call.runs("`jq -L` loads modules from the folders it names")
         rest.append(arg)
         index += 1
-    filters = [a for a in rest if a.known and not a.text.startswith("-")][:1]
-    if any(_JQ_ENV.search(f.text) for f in filters):
-        call.ask("secrets", "the jq filter reads environment variables, which may include API keys")
+    options = parse_options(rest, READ_SPECS["jq"].with_value | {"-f", "--from-file"})
+    program_files = options.value("-f", "--from-file")
+    for program_file in program_files:
+        text = call.program_file(program_file, "jq")
+        if text is not None:
+            jq_filter(call, text)
+    if not program_files:
+        filters = options.operands[:1]
+        for given in filters:
+            if given.known:
+                jq_filter(call, given.text)
+            else:
+                call.dynamic(given, "runs the jq filter")
     read_only(call_with(call, rest), READ_SPECS["jq"])
 
 
