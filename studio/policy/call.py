@@ -22,6 +22,8 @@ from studio.policy.paths import (
     is_url,
     lexical,
     network_device,
+    public_certificate,
+    secret_folder,
     resolve,
     unfollowed,
     words,
@@ -45,6 +47,7 @@ class Inv:
         stdin: what it reads on standard input, when the line itself says (echo ... |, <<EOF).
         stdin_unknown: it reads a pipe or a file whose content the policy cannot see.
         args_from_stdin: more arguments come from its input (it runs under xargs).
+        upstream: the commands piped into it, as written (`find . -name x | xargs rm`).
     """
 
     args: tuple[Arg, ...]
@@ -53,6 +56,7 @@ class Inv:
     stdin: str | None = None
     stdin_unknown: bool = False
     args_from_stdin: bool = False
+    upstream: str = ""
 
 
 @dataclass(slots=True)
@@ -259,9 +263,16 @@ class Call:
         else:
             path = unfollowed(arg.text, cwd or Path("/"))
         secret = credential(PurePosixPath(plain)) or credential(path)
-        if secret is not None and not (
-            self.name in METADATA_PROGRAMS and is_inside(path, self.context.workspace)
-        ):
+        if secret is not None and public_certificate(path, self.context.workspace):
+            secret = None
+        if secret is not None and self.name in METADATA_PROGRAMS:
+            if is_inside(path, self.context.workspace):
+                secret = None
+            elif secret_folder(path):
+                # `ls ~/.ssh` lists names; it reads no key. Still a look where keys are: ask.
+                self.ask("secrets", f"{verb} `{shown(arg)}`, the folder of {secret}")
+                secret = None
+        if secret is not None:
             self.block("credential", f"{verb} {secret}")
         if not arg.exact:
             self.ask(

@@ -175,7 +175,8 @@ class _Walker:
             if command.pipe_in and stdin is None and not stdin_unknown:
                 stdin = pipeline_output(before, state.env, cwd, None)
                 stdin_unknown = stdin is None
-            inv = Inv(args, cwd, command.text, stdin, stdin_unknown)
+            upstream = " | ".join(c.text for c in before) if command.pipe_in else ""
+            inv = Inv(args, cwd, command.text, stdin, stdin_unknown, upstream=upstream)
             dispatch(inv, part, self, state)
             if not args and not part.findings:
                 part.program = None

@@ -156,6 +156,30 @@ def credential(path: PurePosixPath | Path) -> str | None:
     return None
 
 
+def secret_folder(path: PurePosixPath | Path) -> bool:
+    """Whether `path` is itself a folder that holds nothing but secrets (`~/.ssh`)."""
+    return path.name in _SECRET_FOLDERS
+
+
+_CERTIFICATE_SUFFIXES = (".pem", ".crt", ".cer")
+_MAX_CERTIFICATE = 1024 * 1024
+
+
+def public_certificate(path: Path, workspace: Path) -> bool:
+    """Whether `path` is a certificate file of the workspace that holds no private key (a CA
+    bundle shipped with a skill): certificates are public, keys are not. Only a file that is
+    there can tell; one that is not, or is too big to look through, counts as a key."""
+    if not path.name.lower().endswith(_CERTIFICATE_SUFFIXES) or not is_inside(path, workspace):
+        return False
+    try:
+        if not path.is_file() or path.stat().st_size > _MAX_CERTIFICATE:
+            return False
+        data = path.read_bytes()
+    except OSError:
+        return False
+    return b"-----BEGIN CERTIFICATE-----" in data and b"PRIVATE KEY" not in data
+
+
 def _harmless_in_secret_dir(directory: str, rest: tuple[str, ...]) -> bool:
     if directory == ".ssh":
         return len(rest) == 1 and rest[0].startswith("known_hosts")

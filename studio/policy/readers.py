@@ -487,6 +487,17 @@ def jq(call: Call) -> None:
     read_only(call_with(call, rest), READ_SPECS["jq"])
 
 
+def wait(call: Call) -> None:
+    """`wait -p NAME` stores a process id in the variable NAME; bash evaluates an array
+    subscript in it (`wait -p 'a[$(cmd)]'` runs cmd), so anything but a plain name asks."""
+    for name in parse_options(call.args, {"-p"}).value("-p"):
+        if not (name.known and re.fullmatch(NAME, name.text)):
+            call.ask(
+                "indirection",
+                f"`wait -p {name.raw}` names a variable bash evaluates (an array subscript runs commands)",
+            )
+
+
 def call_with(call: Call, args: list[Arg]) -> Call:
     return Call(call.name, list(args), call.inv, call.part, call.walker, call.state)
 
@@ -663,6 +674,7 @@ HANDLERS.update(
         "ps": ps,
         "find": find,
         "cd": cd,
+        "wait": wait,
         "pushd": cd,
         "popd": cd,
     }

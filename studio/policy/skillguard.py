@@ -29,7 +29,9 @@ LEFT_TO_USER = "deleting, moving or replacing a skill is left to the user, in th
 _DELETING_CODE = re.compile(
     r"rmtree|rmSync|rmdirSync|unlinkSync|renameSync|truncateSync|rm_rf|rm_r\b|FileUtils"
     r"|\bunlink\b|\bremove\b|\brmdir\b|\bremovedirs\b|\brename\b|os\.replace|\bmove\b"
-    r"|\btruncate\b|\bdelete\b|open\s*\([^)]*['\"]w"
+    r"|\btruncate\b|\bdelete\b|open\s*\([^)]*['\"](?:w|a|x|r\+)"
+    r"|write_text|write_bytes|writeFile|appendFile|createWriteStream|File\.write|IO\.write"
+    r"|\bcopy(?:file|2|tree)?\b|os\.open"
 )
 _STRING = re.compile(r"'([^'\\]*(?:\\.[^'\\]*)*)'|\"([^\"\\]*(?:\\.[^\"\\]*)*)\"")
 
