@@ -422,7 +422,9 @@ def _find(args: Sequence[Arg]) -> str | None:
     return None
 
 
-_GIT_GLOBAL = option_spec("-C: -P --no-pager --no-optional-locks --literal-pathspecs --paginate")
+_GIT_GLOBAL = option_spec(
+    "-C: -P --no-pager --no-optional-locks --literal-pathspecs --paginate --version --help"
+)
 # Options every history and diff subcommand shares: formatting, limiting, diff output. None reads
 # or writes a file or runs a program (`--output`, `--ext-diff`, `--textconv`, `-O` are not here).
 _GIT_DIFF_OPTIONS = (

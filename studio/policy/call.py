@@ -251,7 +251,10 @@ class Call:
             )
             return None
         plain = lexical(arg.text, cwd or Path("/"))
-        if harmless_device(plain) and ".." not in arg.text.split("/"):
+        dotted = ".." in arg.text.split("/")
+        if (harmless_device(plain) and not dotted) or (
+            dotted and harmless_device(str(resolve(arg.text, cwd or Path("/"))))
+        ):
             # With a `..` the kernel may land elsewhere than the text says (links come first).
             return None
         if network_device(plain):
