@@ -23,8 +23,8 @@ from studio.policy.paths import (
     lexical,
     network_device,
     public_certificate,
-    secret_folder,
     resolve,
+    secret_folder,
     unfollowed,
     words,
 )

@@ -49,10 +49,11 @@ def _given(call: Call, letters: str, names: frozenset[str]) -> bool:
             return False
         if text.partition("=")[0] in names:
             return True
+        # `tar chf a.tar x`: the first word is a cluster of letters without its dash.
         old_tar = call.name == "tar" and index == 0 and text.isalpha()
-        if letters and (old_tar or (text.startswith("-") and not text.startswith("--"))):
-            if any(letter in text[1:] or (old_tar and letter in text) for letter in letters):
-                return True
+        cluster = text if old_tar else text[1:] if text.startswith("-") and not text.startswith("--") else ""
+        if letters and any(letter in cluster for letter in letters):
+            return True
     return False
 
 

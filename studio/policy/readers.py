@@ -8,13 +8,13 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from studio.policy.awkscript import read_awk
 from studio.policy.call import Call, Handler, parse_options
 from studio.policy.danger import unknowable
 from studio.policy.decision import shorten
 from studio.policy.escapes import NAME
 from studio.policy.expand import Arg, literal_arg
 from studio.policy.paths import is_inside, resolve, words
-from studio.policy.awkscript import read_awk
 from studio.policy.runners import guarded
 from studio.policy.sedscript import SPECIAL_FILES, read_sed
 from studio.policy.skillguard import find_deletes, replaces_skill_file
@@ -289,6 +289,7 @@ def _too_long(call: Call, language: str, text: str) -> bool:
     take more than the check's budget, and nobody reviews it in an approval anyway."""
     if len(text) <= MAX_EMBEDDED:
         return False
+    call.part.grantable = False
     call.runs(
         f"the {language} program is {len(text):,} characters long, more than the {MAX_EMBEDDED:,} "
         "the policy reads"
@@ -301,6 +302,10 @@ def _sed_script(call: Call, text: str) -> None:
         return
     script = read_sed(text)
     shown_script = shorten(text, 60)
+    if script.problem is not None or script.runs or script.writes:
+        # A grant names a program and folders: "always allow sed" must not let through the next
+        # script that runs or writes something else.
+        call.part.grantable = False
     if script.problem is not None:
         call.runs(f"the sed script `{shown_script}` {script.problem}, so the policy cannot check it")
         return
@@ -361,8 +366,12 @@ def _awk_program(call: Call, text: str) -> None:
         return
     program = read_awk(text)
     shown_program = shorten(text, 60)
+    if program.problem is not None or program.unsafe:
+        call.part.grantable = False
     if program.problem is not None:
-        call.runs(f"the {call.name} program `{shown_program}` {program.problem}, so the policy cannot check it")
+        call.runs(
+            f"the {call.name} program `{shown_program}` {program.problem}, so the policy cannot check it"
+        )
         return
     if program.environment:
         call.ask("secrets", f"the {call.name} program reads environment variables (API keys too)")

@@ -131,7 +131,7 @@ def _git_files(call: Call, sub: str, rest: list[Arg]) -> None:
             continue
         for value in values:
             call.runs(f"`git {sub} {name}` reads the file `{value.raw}`")
-            if not (name == "--blob"):
+            if name != "--blob":
                 call.read(value)
 
 

@@ -11,7 +11,6 @@ runs the command in that folder of the workspace.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -307,6 +306,20 @@ def test_decision(approval_world: World, command: str, verdict: str, kind: str |
 def test_a_skill_repository_is_never_granted(approval_world: World) -> None:
     """An "always allow" for git in a skill's own repository would let its config run later."""
     decision = judge("git status", approval_world.in_dir("skills/shipped"))
+    assert decision.verdict == ASK
+    assert decision.grant is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["sed 's/x/y/e' README.md", "sed 's/x/y/w out.txt' README.md", "sed 's/[/]/x/' README.md",
+     "awk '{print | \"sh\"}' README.md", "awk '{print > \"out\"}' README.md"],
+)
+def test_an_embedded_program_that_runs_or_writes_is_never_granted(
+    approval_world: World, command: str
+) -> None:
+    """A grant names a program and folders; "always allow sed" must not cover the next script."""
+    decision = judge(command, approval_world.context)
     assert decision.verdict == ASK
     assert decision.grant is None
 
