@@ -37,6 +37,7 @@ _REGEX_BODY = re.compile(r"(?:\\.|\[\^?\]?(?:\[:[a-z]+:\]|[^\]\n])*\]|[^/\\\[\n]
 # (a name, a number, a string, `)`, `]`, `$`-less operand ends, `++`, `--`) it divides.
 _OPERAND_ENDS = frozenset({")", "]", "++", "--"})
 _STATEMENT_KEYWORDS = frozenset({"print", "printf", "return", "else", "do", "case", "exit", "in"})
+_HEADERS = frozenset({"if", "while", "for"})
 _RUNS = frozenset({"system"})
 _READS = frozenset({"getline"})
 _CHOOSES_FILES = frozenset({"ARGV", "ARGC"})
@@ -71,6 +72,9 @@ def read_awk(program: str) -> AwkProgram:
     at = 0
     previous = ""
     count = 0
+    # For each open `(`: whether it is the header of `if`, `while` or `for`, after whose `)` a
+    # statement (and so a regular expression) may start.
+    headers: list[bool] = []
     while at < len(program):
         count += 1
         if count % _TICK_EVERY == 0:
@@ -79,6 +83,13 @@ def read_awk(program: str) -> AwkProgram:
             match = _REGEX_BODY.match(program, at + 1)
             if match is None:
                 result.problem = "has a regular expression that is never closed"
+                return result
+            body = re.sub(r"\\.", "", program[at + 1 : match.end() - 1])
+            if "/" in body:
+                # A `/` inside `[...]`: gawk keeps it in the expression, other awks end it there.
+                result.problem = (
+                    "has a regular expression whose `[...]` holds a `/`, which awks read differently"
+                )
                 return result
             tokens.append(("regex", program[at : match.end()]))
             at = match.end()
@@ -96,6 +107,11 @@ def read_awk(program: str) -> AwkProgram:
         if kind in ("space", "comment"):
             continue
         tokens.append((kind, text))
+        if text == "(" and kind == "op":
+            headers.append(previous in _HEADERS)
+        elif text == ")" and kind == "op" and headers and headers.pop():
+            previous = "\n"
+            continue
         previous = text if kind in ("op", "newline", "name") else kind
         if kind == "newline":
             previous = "\n"

@@ -93,7 +93,8 @@ AWK: list[tuple[str, str]] = [
     ("{if ($1 > 3) print $1; else print $2}", SAFE),
     ("# print | \"sh\"\n{print}", SAFE),  # a comment
     ("BEGIN{while(1) a[i++]=i}", SAFE),  # resource limits are the sandbox's
-    ('/[/|]/ {print}', SAFE),
+    ('/[/|]/ {print}', UNREADABLE),  # awks disagree on a `/` inside `[...]`
+    ('/a\\/b/ {print}', SAFE),
     ('{ gsub(/a/, "b"); print }', SAFE),
     # runs, pipes, redirects, reads or chooses files
     ('BEGIN{x=";"; print "id" | "sh"}', DANGER),
@@ -112,6 +113,10 @@ AWK: list[tuple[str, str]] = [
     ('@include "x.awk"', DANGER),
     ("{x = 1 / 2; print 1 | \"sh\"; y = 3 / 4}", DANGER),  # divisions, not a regex
     ("{print 1 > 2}", DANGER),
+    # after `if (...)` a statement starts: `/"/` is a regular expression, its `"` no string
+    ('{ if (1) /"/; print 1 | "sh"; x = "/" "a" }', DANGER),
+    ('{ if (NR > 1) /x/ }', SAFE),
+    ('{ while (i < 3) i++ ; print i / 2 }', SAFE),
     ('BEGIN { if (1) print "x" > "f" }', DANGER),
     # what the policy cannot read
     ('{print "never closed}', UNREADABLE),
