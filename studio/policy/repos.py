@@ -78,6 +78,7 @@ def git(call: Call) -> None:
     texts = [a.text for a in rest if a.known]
     if folder is not None and sub not in ("--version", "version", "help", "clone", "init"):
         _shipped_repository(call, folder)
+        _submodules(call, folder, sub, texts)
     _git_files(call, sub, rest)
     _git_subcommand(call, sub, rest, texts)
 
@@ -106,6 +107,28 @@ def _shipped_repository(call: Call, folder: Path) -> None:
         "can make git run programs (core.fsmonitor, hooks, core.pager, filters)"
     )
     call.part.grantable = False
+
+
+# Subcommands that look at the work tree of each submodule, by running git inside it.
+_ENTERS_SUBMODULES = words("status diff diff-files diff-index describe")
+
+
+def _submodules(call: Call, folder: Path, sub: str, texts: list[str]) -> None:
+    """`git status` and `git diff` in a repository with submodules run git inside each one
+    (to tell whether it changed), which reads that submodule's own configuration: a skill added
+    as a submodule runs its `core.fsmonitor` on the user's `git status`."""
+    repository = repository_of(folder)
+    if repository is None or not (repository / ".gitmodules").is_file():
+        return
+    recursing = any(t.startswith(("--recurse-submodules", "--submodule")) for t in texts)
+    if sub in _ENTERS_SUBMODULES and not recursing:
+        recursing = not any(t in ("--ignore-submodules", "--ignore-submodules=all") for t in texts)
+    if recursing:
+        call.runs(
+            f"`git {sub}` runs git inside the repository's submodules, whose own configuration can "
+            "make it run programs (core.fsmonitor, hooks, filters); `--ignore-submodules` keeps out"
+        )
+        call.part.grantable = False
 
 
 _GIT_FILE_VALUES = {

@@ -11,6 +11,7 @@ runs the command in that folder of the workspace.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -377,3 +378,25 @@ def test_a_parser_that_never_looks_at_the_budget_would_be_stopped(approval_world
     decision = judge(program, approval_world.context, budget=Budget(40, clock=clock))
     assert decision.verdict == BLOCK
     assert any("could not be checked" in r for r in decision.reasons)
+
+
+SUBMODULE_ROWS: list[tuple[str, str]] = [
+    ("git status", ASK),
+    ("git diff", ASK),
+    ("git describe --dirty", ASK),
+    ("git grep --recurse-submodules x", ASK),
+    ("git status --ignore-submodules", ALLOW),
+    ("git diff --ignore-submodules=all", ALLOW),
+    ("git log --oneline -5", ALLOW),
+    ("git show HEAD:README.md", ALLOW),
+]
+
+
+@pytest.mark.parametrize(("command", "verdict"), SUBMODULE_ROWS, ids=[c for c, _ in SUBMODULE_ROWS])
+def test_git_that_enters_submodules_asks(tmp_path: Path, command: str, verdict: str) -> None:
+    """A skill added to the project as a submodule: `git status` runs git inside it, and so its
+    own configuration."""
+    world = build_world(tmp_path)
+    (world.workspace / ".gitmodules").write_text('[submodule "skills/pdf"]\n\tpath = skills/pdf\n')
+    decision = judge(command, world.context)
+    assert decision.verdict == verdict, decision.reasons
