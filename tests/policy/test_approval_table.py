@@ -152,6 +152,8 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("cat skills/x/../pdf/SKILL.md", ALLOW, None),
     ("rm skills/x/link-out/../data.txt", ASK, "outside"),
     ("echo hi > skills/x/link-out/../new.txt", ASK, "outside"),
+    ("/usr/bin/ls references", ALLOW, None),
+    ("skills/x/link-to-etc/../usr/bin/ls", ASK, "outside"),
     # -- links followed while walking a tree ----------------------------------------------------
     ("grep -R x references", ALLOW, None),
     ("grep -r x .", ALLOW, None),  # -r follows only the links it is given
