@@ -7,6 +7,8 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
+from studio.policy.budget import tick
+
 
 def words(text: str) -> frozenset[str]:
     """A table of names written as one space-separated string."""
@@ -171,6 +173,7 @@ def public_certificate(path: Path, workspace: Path) -> bool:
     there can tell; one that is not, or is too big to look through, counts as a key."""
     if not path.name.lower().endswith(_CERTIFICATE_SUFFIXES) or not is_inside(path, workspace):
         return False
+    tick()
     try:
         if not path.is_file() or path.stat().st_size > _MAX_CERTIFICATE:
             return False
