@@ -92,9 +92,9 @@ def main() -> int:
         worst: dict[str, tuple[float, float, str]] = {}
         for name, command in hostile.items():
             count = max(args.runs // 4, 1)
-            runs = _time(command, context, count)
-            cpu = _time(command, context, count, time.thread_time)
-            worst[name] = (max(runs), max(cpu), judge(command, context).verdict)
+            walls = _time(command, context, count)
+            cpus = _time(command, context, count, time.thread_time)
+            worst[name] = (max(walls), max(cpus), judge(command, context).verdict)
     ordered = sorted(table)
     p99 = ordered[int(len(ordered) * 0.99) - 1]
     print(f"policy check, {len(rows)} table commands, median of {args.runs} runs each")
@@ -102,8 +102,8 @@ def main() -> int:
     print(f"  p99   {p99:7.3f} ms   (target under {P99_TARGET_MS:.0f} ms)")
     print(f"  max   {max(table):7.3f} ms")
     print("hostile inputs, slowest of their runs (wall, and the checker thread's CPU):")
-    for name, (slowest, cpu, verdict) in sorted(worst.items(), key=lambda item: -item[1][0]):
-        print(f"  {slowest:8.2f} ms  {cpu:8.2f} ms cpu  {verdict:5}  {name}")
+    for name, (slowest, cpu_ms, verdict) in sorted(worst.items(), key=lambda item: -item[1][0]):
+        print(f"  {slowest:8.2f} ms  {cpu_ms:8.2f} ms cpu  {verdict:5}  {name}")
     slowest_hostile = max(t for t, _, _ in worst.values())
     print(f"  worst {slowest_hostile:.2f} ms   (target under {WORST_TARGET_MS:.0f} ms)")
     if not args.no_check and (p99 >= P99_TARGET_MS or slowest_hostile >= WORST_TARGET_MS):
