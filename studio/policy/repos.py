@@ -84,12 +84,19 @@ def git(call: Call) -> None:
 
 
 def repository_of(folder: Path) -> Path | None:
-    """The folder whose `.git` (a folder, or a file pointing elsewhere) git would use when run
-    in `folder`: the nearest one up the tree, as git looks for it."""
+    """The folder of the repository git would use when run in `folder`, looking up the tree as
+    git does: a folder with a `.git` (a folder, or a file pointing elsewhere), or one that is a
+    repository itself (a bare one: `HEAD`, `objects`, `refs`), which git uses just the same."""
     for candidate in (folder, *folder.parents):
         if os.path.lexists(candidate / ".git"):
             return candidate
+        if _git_directory(candidate):
+            return candidate.parent if candidate.name == ".git" else candidate
     return None
+
+
+def _git_directory(folder: Path) -> bool:
+    return (folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir()
 
 
 def _shipped_repository(call: Call, folder: Path) -> None:
@@ -110,7 +117,7 @@ def _shipped_repository(call: Call, folder: Path) -> None:
 
 
 # Subcommands that look at the work tree of each submodule, by running git inside it.
-_ENTERS_SUBMODULES = words("status diff diff-files diff-index describe")
+_ENTERS_SUBMODULES = words("status diff diff-files diff-index describe submodule")
 
 
 def _submodules(call: Call, folder: Path, sub: str, texts: list[str]) -> None:

@@ -126,6 +126,9 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("skills/shipped: git log --oneline", ASK, "program"),
     ("skills/shipped/scripts: git diff", ASK, "program"),
     ("skills/shipped: git --version", ALLOW, None),
+    ("skills/bare: git log -p", ASK, "program"),  # a bare repository is used as one too
+    ("git -C skills/bare log", ASK, "program"),
+    (".git: git log --oneline", ALLOW, None),  # the workspace's own repository, from inside
     # -- shell constructs the parser does not model ---------------------------------------------
     ("wait -p 'a[$(id)]'", ASK, "indirection"),
     ("wait -n -p 'a[`id`]'", ASK, "indirection"),
@@ -257,6 +260,13 @@ def _extend(world: World) -> World:
         workspace / "scripts" / "env.jq": "env.HOME\n",
         workspace / "package.json": '{"name": "x"}\n',
         world.outside / "sub" / "keep.txt": "keep\n",
+        workspace / "skills" / "bare" / "HEAD": "ref: refs/heads/main\n",
+        workspace / "skills" / "bare" / "config": "[diff]\n\texternal = sh -c id\n",
+        workspace / "skills" / "bare" / "objects" / "info" / "packs": "",
+        workspace / "skills" / "bare" / "refs" / "heads" / "main": "",
+        workspace / ".git" / "HEAD": "ref: refs/heads/main\n",
+        workspace / ".git" / "objects" / "info" / "packs": "",
+        workspace / ".git" / "refs" / "heads" / "main": "",
     }
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -281,7 +291,7 @@ def _format(command: str, world: World) -> str:
 
 def _split(row: str) -> tuple[str, str]:
     folder, colon, command = row.partition(": ")
-    if colon and " " not in folder and "/" in folder:
+    if colon and " " not in folder and ("/" in folder or folder.startswith(".")):
         return folder, command
     return "", row
 
@@ -386,6 +396,7 @@ SUBMODULE_ROWS: list[tuple[str, str]] = [
     ("git status", ASK),
     ("git diff", ASK),
     ("git describe --dirty", ASK),
+    ("git submodule status", ASK),
     ("git grep --recurse-submodules x", ASK),
     ("git status --ignore-submodules", ALLOW),
     ("git diff --ignore-submodules=all", ALLOW),
