@@ -193,10 +193,10 @@ _SED_LONG_FLAGS = words(
 _SED_LONG_VALUES = frozenset({"--expression", "--file", "--line-length"})
 
 
-def _sed_options(call: Call) -> tuple[list[tuple[str, Arg]], list[Arg], bool] | None:
+def _sed_options(call: Call) -> tuple[list[tuple[str, Arg]], list[Arg], bool]:
     """sed's own reading of its options: the scripts in order (`-e TEXT`, `-f FILE`), the files,
-    and whether it edits in place (`-i[SUFFIX]`, `--in-place[=SUFFIX]`). None (after asking) on
-    an option the policy does not know."""
+    and whether it edits in place (`-i[SUFFIX]`, `--in-place[=SUFFIX]`). An option the policy
+    does not know asks, and the reading goes on: the files still get their checks."""
     scripts: list[tuple[str, Arg]] = []
     operands: list[Arg] = []
     in_place = False
@@ -217,18 +217,15 @@ def _sed_options(call: Call) -> tuple[list[tuple[str, Arg]], list[Arg], bool] | 
             if name == "--in-place":
                 in_place = True
             elif name in _SED_LONG_VALUES:
-                if not equals:
-                    if index >= len(args):
-                        call.runs(f"`sed {name}` has no value")
-                        return None
+                given: Arg | None = replace(arg, text=value) if equals else None
+                if given is None and index < len(args):
                     given, index = args[index], index + 1
-                else:
-                    given = replace(arg, text=value)
-                if name != "--line-length":
+                if given is None:
+                    call.runs(f"`sed {name}` has no value")
+                elif name != "--line-length":
                     scripts.append(("-e" if name == "--expression" else "-f", given))
             elif name not in _SED_LONG_FLAGS:
                 call.runs(f"`sed {text}` is not an option the policy knows")
-                return None
             continue
         for position in range(1, len(text)):
             letter = text[position]
@@ -239,43 +236,41 @@ def _sed_options(call: Call) -> tuple[list[tuple[str, Arg]], list[Arg], bool] | 
                 break
             if letter in "efl":
                 rest = text[position + 1 :]
-                if rest:
-                    given = replace(arg, text=rest)
-                elif index < len(args):
+                given = replace(arg, text=rest) if rest else None
+                if given is None and index < len(args):
                     given, index = args[index], index + 1
-                else:
+                if given is None:
                     call.runs(f"`sed -{letter}` has no value")
-                    return None
-                if letter != "l":
+                elif letter != "l":
                     scripts.append(("-" + letter, given))
                 break
             call.runs(f"`sed -{letter}` is not an option the policy knows")
-            return None
     if not scripts and operands:
         scripts, operands = [("-e", operands[0])], operands[1:]
     return scripts, operands, in_place
 
 
 def sed(call: Call) -> None:
-    parsed = _sed_options(call)
-    if parsed is None:
-        return
-    scripts, operands, in_place = parsed
+    scripts, operands, in_place = _sed_options(call)
     texts: list[str] = []
     for kind, script in scripts:
+        text: str | None
         if kind == "-f":
             text = call.program_file(script, "sed")
-            if text is None:
-                return
-            texts.append(text.removesuffix("\n"))
-        elif not script.known:
-            call.dynamic(script, "runs the sed script")
-            return
+            text = text.removesuffix("\n") if text is not None else None
+        elif script.known:
+            text = script.text
         else:
-            texts.append(script.text)
+            call.dynamic(script, "runs the sed script")
+            text = None
+        if text is None:
+            texts = []
+            break
+        texts.append(text)
     if not scripts:
         call.runs("`sed` has no script")
-    _sed_script(call, "\n".join(texts))
+    if texts:
+        _sed_script(call, "\n".join(texts))
     for operand in operands:
         if in_place:
             replaces_skill_file(call, operand, "edits in place (`sed -i`)")
@@ -354,10 +349,17 @@ def awk(call: Call) -> None:
             _awk_program(call, program.text)
     for assignment in options.value("-v", "--assign"):
         _awk_assignment(call, assignment)
+    # gawk's `inplace` extension (`-i inplace`, `@include "inplace"`) rewrites every file it reads.
+    in_place = any(
+        value.known and value.text.removesuffix(".awk") == "inplace"
+        for value in options.value("-i", "--include")
+    ) or any(p.known and "@" in p.text and "inplace" in p.text for p in programs)
     for operand in operands:
         if operand.known and re.fullmatch(NAME + "=.*", operand.text, re.DOTALL):
             _awk_assignment(call, operand)
         else:
+            if in_place:
+                replaces_skill_file(call, operand, f"edits in place (`{call.name} -i inplace`)")
             call.read(operand)
 
 

@@ -56,6 +56,10 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("sed -i 's/a/b/' SKILL.md", BLOCK, "destructive"),
     ("sed -ni 's/a/b/p' skills/pdf/SKILL.md", BLOCK, "destructive"),
     ("sed --frobnicate p README.md", ASK, "program"),
+    ("sed --frobnicate -i p SKILL.md", BLOCK, "destructive"),
+    ("sed -i -f \"$X\" SKILL.md", BLOCK, "destructive"),
+    ("sed -i -f {out}/data.txt SKILL.md", BLOCK, "destructive"),
+    ("sed -i \"$X\" SKILL.md", BLOCK, "destructive"),
     ("sed 'k' README.md", ASK, "program"),
     # -- awk: tokens, not patterns ----------------------------------------------------------------
     ("awk '{print $1}' assets/sample.csv", ALLOW, None),
@@ -77,6 +81,9 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("awk 'BEGIN{print ENVIRON[\"OPENAI_API_KEY\"]}'", ASK, "secrets"),
     ("awk -f scripts/prog.awk README.md", ASK, "program"),
     ("gawk -E scripts/prog.awk README.md", ASK, "program"),
+    ("gawk -i inplace '{sub(/a/, \"b\")} 1' SKILL.md", BLOCK, "destructive"),
+    ("gawk '@include \"inplace\"; {print}' SKILL.md", BLOCK, "destructive"),
+    ("gawk -i inplace '{print}' notes.md", ASK, "program"),
     ("awk '{print}' ARGV=x README.md", ASK, "program"),
     ("awk '{x = 4 / 2; print 1 | \"sh\"; y = 3 / 4}' README.md", ASK, "program"),
     # -- jq -----------------------------------------------------------------------------------------
