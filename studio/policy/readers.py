@@ -360,7 +360,9 @@ def awk(call: Call) -> None:
         else:
             if in_place:
                 replaces_skill_file(call, operand, f"edits in place (`{call.name} -i inplace`)")
-            call.read(operand)
+                call.write(operand, "edits")
+            else:
+                call.read(operand)
 
 
 def _awk_program(call: Call, text: str) -> None:

@@ -83,7 +83,7 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("gawk -E scripts/prog.awk README.md", ASK, "program"),
     ("gawk -i inplace '{sub(/a/, \"b\")} 1' SKILL.md", BLOCK, "destructive"),
     ("gawk '@include \"inplace\"; {print}' SKILL.md", BLOCK, "destructive"),
-    ("gawk -i inplace '{print}' notes.md", ASK, "program"),
+    ("gawk -i inplace '{print}' notes.md", ASK, "write"),
     ("awk '{print}' ARGV=x README.md", ASK, "program"),
     ("awk '{x = 4 / 2; print 1 | \"sh\"; y = 3 / 4}' README.md", ASK, "program"),
     # -- jq -----------------------------------------------------------------------------------------
