@@ -220,15 +220,27 @@ def interpreter(call: Call) -> None:
 
 def _in_place(call: Call) -> None:
     """`perl -pi -e CODE FILE` and `ruby -i`: every file named is rewritten in place."""
-    in_place = any(
-        a.known and a.text.startswith("-") and not a.text.startswith("--") and "i" in a.text[1:]
-        for a in call.args
-    )
-    if not in_place:
+    if not any(a.known and _in_place_switch(a.text) for a in call.args):
         return
     for arg in call.args:
         if arg.known and not arg.text.startswith("-"):
             replaces_skill_file(call, arg, f"edits in place (`{call.name} -i`)")
+
+
+# Switches whose value follows them in the same word (`-Mstrict`, `-e`, `-0777`): an `i` after
+# one of them is part of the value, not the in-place switch.
+_VALUE_SWITCHES = frozenset("eEMmIxCFdD0lr")
+
+
+def _in_place_switch(text: str) -> bool:
+    if not text.startswith("-") or text.startswith("--"):
+        return False
+    for letter in text[1:]:
+        if letter == "i":
+            return True
+        if letter in _VALUE_SWITCHES:
+            return False
+    return False
 
 
 def _module(call: Call, module: Arg | None, rest: Sequence[Arg]) -> None:

@@ -207,6 +207,7 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("perl -pi -e 's/a/b/' SKILL.md", BLOCK, "destructive"),
     ("perl -i.bak -pe 's/a/b/' SKILL.md", BLOCK, "destructive"),
     ("ruby -i -pe '1' SKILL.md", BLOCK, "destructive"),
+    ("perl -Mstrict -ne 'print' SKILL.md", ASK, "indirection"),  # reads it, `i` of `-Mstrict`
     ("python3 -c \"open('SKILL.md','w').write('x')\"", BLOCK, "destructive"),
     ("python3 -c \"open('SKILL.md', 'a').write('x')\"", BLOCK, "destructive"),
     ("python3 -c \"import pathlib; pathlib.Path('SKILL.md').write_text('x')\"", BLOCK, "destructive"),
