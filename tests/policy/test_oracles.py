@@ -1,10 +1,14 @@
 """The policy's readings checked against the programs themselves: the kernel for paths (a path
-resolved by the policy is the file `open` reaches), and GNU sed for sed scripts (`--sandbox`
-refuses exactly `e`, `r` and `w`, so a script sed refuses must never read as safe)."""
+resolved by the policy is the file `open` reaches), GNU sed for sed scripts (`--sandbox` refuses
+exactly `e`, `r` and `w`, so a script sed refuses must never read as safe), and mawk for awk
+programs (`-W dump` compiles without running: a program compiled to `system`, `getline`, a piped
+or redirected print or a use of `ARGV` must never read as safe)."""
 
 from __future__ import annotations
 
 import os
+import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from studio.policy.awkscript import read_awk
 from studio.policy.paths import resolve, unfollowed
 from studio.policy.sedscript import read_sed
 
@@ -123,3 +128,101 @@ def test_the_scripts_of_the_report_are_refused_by_sed_and_not_read_as_safe(scrip
     assert _sed_refuses(script)
     read = read_sed(script)
     assert read.problem is not None or read.runs or read.reads or read.writes
+
+
+_MAWK = shutil.which("mawk")
+_AWK_EXPRESSIONS = [
+    "x", "1", "$1", '"a;b"', '"|"', "/x|y/", "(x > 1)", "a[x>1]", "x / 2", "NF", '"\\""', '"a" "b"',
+    "length", "x++", "--x",
+]
+_AWK_DANGERS = ["getline", 'system("id")', "ARGV[1]", 'ENVIRON["x"]']
+
+
+def _awk_expression(rng: random.Random, depth: int = 0) -> str:
+    roll = rng.random()
+    if depth > 2 or roll < 0.4:
+        return rng.choice(_AWK_EXPRESSIONS)
+    if roll < 0.6:
+        operator = rng.choice([" / ", " > ", " ", " ~ ", " + ", " | ", " == "])
+        return _awk_expression(rng, depth + 1) + operator + _awk_expression(rng, depth + 1)
+    if roll < 0.7:
+        return "(" + _awk_expression(rng, depth + 1) + ")"
+    if roll < 0.8:
+        return "/" + rng.choice(["a", "[/]", "\\/", "a|b", '"', ";"]) + "/"
+    return rng.choice(_AWK_DANGERS) if rng.random() < 0.2 else _awk_expression(rng, depth + 1)
+
+
+def _awk_statement(rng: random.Random, depth: int = 0) -> str:
+    roll = rng.random()
+    if roll < 0.3:
+        tail = rng.choice(["", "", ' > "f"', ' | "sh"', ", " + _awk_expression(rng)])
+        return "print " + _awk_expression(rng) + tail
+    if roll < 0.45 and depth < 2:
+        otherwise = rng.choice(["", "; else " + _awk_statement(rng, depth + 1)])
+        return "if (" + _awk_expression(rng) + ") " + _awk_statement(rng, depth + 1) + otherwise
+    if roll < 0.55:
+        return "x = " + _awk_expression(rng)
+    if roll < 0.65 and depth < 2:
+        return "{ " + _awk_statement(rng, depth + 1) + "; " + _awk_statement(rng, depth + 1) + " }"
+    if roll < 0.75:
+        return _awk_expression(rng)
+    return "printf(" + _awk_expression(rng) + ")" + rng.choice(["", ' > "f"', " >> " + _awk_expression(rng)])
+
+
+def _awk_program(rng: random.Random) -> str:
+    statements = "; ".join(_awk_statement(rng) for _ in range(rng.randint(1, 3)))
+    return rng.choice(["", "BEGIN", _awk_expression(rng) + " "]) + "{ " + statements + " }"
+
+
+def _mawk_compiles_danger(program: str) -> bool | None:
+    """What mawk makes of `program` without running it (`-W dump` prints the compiled code):
+    whether it calls system or getline, redirects or pipes a print, or touches ARGV, ARGC or
+    ENVIRON; None when mawk does not accept the program."""
+    assert _MAWK is not None
+    result = subprocess.run(
+        [_MAWK, "-W", "dump", program],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=10,
+        stdin=subprocess.DEVNULL,
+    )
+    if result.returncode != 0:
+        return None
+    lines = result.stdout.splitlines()
+    for index, line in enumerate(lines):
+        if re.search(r"\t(system|getline)\b", line):
+            return True
+        if re.search(r"\t(?!pushs|match)\w+\t(ARGV|ARGC|ENVIRON)\b", line):
+            return True
+        if re.search(r"\tprintf?\b", line) and index and re.search(r"pushint\t-\d", lines[index - 1]):
+            return True
+    return False
+
+
+@pytest.mark.skipif(_MAWK is None, reason="needs mawk (its -W dump is the oracle)")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_no_program_mawk_compiles_to_danger_reads_as_safe(rng: random.Random) -> None:
+    program = _awk_program(rng)
+    read = read_awk(program)
+    if read.problem is None and not read.unsafe and not read.environment:
+        assert _mawk_compiles_danger(program) is not True, program
+
+
+@pytest.mark.skipif(_MAWK is None, reason="needs mawk (its -W dump is the oracle)")
+@pytest.mark.parametrize(
+    "program",
+    [
+        'BEGIN{x=";"; print "id" | "sh"}',
+        '{print "a;b"} END {print $0 | "sh"}',
+        'BEGIN{ARGV[1]="/etc/shadow"; ARGC=2} {print}',
+        '{ "date" | getline d }',
+        '{print > "/tmp/x"}',
+        "{x = 1 / 2; print 1 | \"sh\"; y = 3 / 4}",
+    ],
+)
+def test_the_programs_of_the_report_compile_to_danger_and_do_not_read_as_safe(program: str) -> None:
+    assert _mawk_compiles_danger(program) is True
+    read = read_awk(program)
+    assert read.problem is not None or read.unsafe
