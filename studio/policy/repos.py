@@ -9,6 +9,7 @@ from pathlib import Path, PurePosixPath
 from studio.policy.call import Call, Handler, parse_options
 from studio.policy.expand import Arg
 from studio.policy.paths import credential, is_inside, is_url, words
+from studio.policy.skillfolders import SKILL_FILES
 from studio.policy.skillguard import git_clean, replaces_skill_file, takes_skill
 
 _GIT_READ = words(
@@ -104,9 +105,20 @@ def _shipped_repository(call: Call, folder: Path) -> None:
     reads that repository's configuration, which can make any git command run a program:
     `core.fsmonitor` on `git status`, hooks, `core.pager`, diff and filter drivers. Nothing the
     command line says can switch all of them off, so it asks."""
-    workspace = call.context.workspace
+    context = call.context
+    workspace = context.workspace
     repository = repository_of(folder)
-    if repository is None or repository == workspace or not is_inside(repository, workspace):
+    if repository is None or not is_inside(repository, workspace):
+        return
+    if repository == workspace:
+        # The workspace's own repository is the user's, unless the workspace is the skill
+        # itself (each skill its own workspace) and the repository came with it.
+        if context.skill is None or not any((workspace / name).is_file() for name in SKILL_FILES):
+            return
+        call.runs(
+            f"runs git in the repository of the skill `{context.skill}`, whose configuration can make "
+            "git run programs (core.fsmonitor, hooks, core.pager, filters)"
+        )
         return
     shown_folder = repository.relative_to(workspace).as_posix()
     call.runs(

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.policy import judge
+from studio.policy import PolicyContext, judge
 from studio.policy.budget import Budget
 from tests.policy.world import World, build_world
 
@@ -322,6 +322,18 @@ def test_decision(approval_world: World, command: str, verdict: str, kind: str |
         assert kind in {w.kind for w in decision.warnings}, summary
     else:
         assert not decision.warnings, summary
+
+
+def test_git_in_a_skill_that_is_its_own_workspace_and_repository_asks(approval_world: World) -> None:
+    """Each skill its own workspace (the app's default): the `.git` at the workspace's root came
+    with the skill, and the command is the skill's."""
+    skill = approval_world.workspace / "skills" / "shipped"
+    context = PolicyContext(skill, skill, approval_world.home, skill="shipped")
+    decision = judge("git status", context)
+    assert decision.verdict == ASK
+    assert any("repository of the skill" in r for r in decision.reasons)
+    plain = PolicyContext(skill, skill, approval_world.home)  # `studio policy check`: no skill
+    assert judge("git status", plain).verdict == ALLOW
 
 
 def test_a_skill_repository_is_never_granted(approval_world: World) -> None:
