@@ -440,7 +440,7 @@ def grep_like(call: Call) -> None:
 
 # jq builtins and keywords that reach beyond the input: the environment, the names of the input
 # files, modules loaded from the file system (`import "x" as x {search: "/etc"}` reads any JSON).
-_JQ_SECRETS = frozenset({"env", "$ENV"})
+_JQ_SECRETS = frozenset({"env", "$ENV", "ENV"})
 _JQ_OUTSIDE = {
     "input_filename": "tells the names of the files it reads",
     "import": "loads modules from the file system",
@@ -455,11 +455,12 @@ _JQ_NAME = re.compile(r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-
 
 def jq_filter(call: Call, text: str) -> None:
     """Ask about a jq filter that reads the environment, file names or modules. Names are looked
-    for everywhere but in plain strings (an interpolated string, `"\\(env)"`, holds code) and
-    after a `.` (`.env` is a field of the input)."""
+    for everywhere but in strings and after a `.` (`.env` is a field of the input)."""
     if _too_long(call, "jq", text):
         return
-    code = _JQ_STRING.sub(lambda m: m.group() if "\\(" in m.group() else '""', text)
+    # Strings hold no code, unless one interpolates (`"\\(env)"`): then where a string ends
+    # depends on the code inside it, and every string is read as code.
+    code = text if "\\(" in text else _JQ_STRING.sub('""', text)
     for name in dict.fromkeys(_JQ_NAME.findall(code)):
         if name in _JQ_SECRETS:
             call.ask("secrets", "the jq filter reads environment variables, which may include API keys")

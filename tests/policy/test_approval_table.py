@@ -92,6 +92,9 @@ ROWS: list[tuple[str, str, str | None]] = [
     ("jq -n env", ASK, "secrets"),
     ("jq -n '$ENV.HOME'", ASK, "secrets"),
     ("jq -n '\"\\(env.HOME)\"'", ASK, "secrets"),
+    ("jq -n '\"\\(\")\" + env.HOME + \"(\")\"'", ASK, "secrets"),  # where strings end hangs on code
+    ("jq -n '$ ENV.HOME'", ASK, "secrets"),
+    ("jq -n '\"env\"'", ALLOW, None),
     ("jq input_filename README.md", ASK, "program"),
     ("jq -n 'import \"a\" as a {search: \"/etc\"}; 1'", ASK, "program"),
     ("jq -n 'include \"a\"; 1'", ASK, "program"),
