@@ -422,39 +422,124 @@ def _find(args: Sequence[Arg]) -> str | None:
     return None
 
 
-_GIT_GLOBAL = option_spec("-C: -P --no-pager --no-optional-locks --literal-pathspecs --paginate")
-_GIT_READ = option_spec(
-    "-# -n: -p -u -s -z -q -v -a -r -l -w -b -S: -G: -L: -U: -M -B -C -W -R -e -i -E -F -c -h "
-    "--oneline --stat[=] --shortstat --numstat --name-only --name-status --patch --no-patch "
-    "--graph --decorate[=] --no-decorate --all --format= --pretty[=] --since= --after= --until= "
-    "--before= --author= --committer= --grep= --max-count= --skip= --no-color --color[=] "
-    "--cached --staged --short --branch --porcelain[=] --abbrev-commit --abbrev[=] --reverse "
-    "--follow --unified= --word-diff[=] --summary --patience --histogram --minimal "
-    "--ignore-all-space --ignore-space-change --check --exit-code --quiet --untracked-files[=] "
-    "--ignored[=] --verbose --list --remotes --show-current --merged --no-merged --contains "
-    "--no-contains --sort= --tags --heads --date= --relative-date --first-parent --merges "
-    "--no-merges --left-right --cherry-pick --topo-order --date-order --full-history "
-    "--show-signature --raw --dirstat[=] --diff-filter= --find-renames[=] --line-number "
-    "--ignore-case --count --files-with-matches --name-status --long --get --get-all "
-    "--get-regexp --show-origin --show-scope --name-only --null --type= --default= --points-at= "
-    "--column --no-column --show-toplevel --show-prefix --git-dir --abbrev-ref --verify "
-    "--is-inside-work-tree --short --symbolic-full-name --others --modified --deleted "
-    "--exclude-standard --stage --full-name --recurse-submodules --tags --always --dirty "
-    "--ahead-behind --no-ahead-behind --show-stash --z --ignore-submodules[=] --find-copies[=] "
-    "--no-renames --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix "
-    "--function-context --text --full-index --binary --author-date-order --boundary --help"
+_GIT_GLOBAL = option_spec(
+    "-C: -P --no-pager --no-optional-locks --literal-pathspecs --paginate --version --help"
 )
+# Options every history and diff subcommand shares: formatting, limiting, diff output. None reads
+# or writes a file or runs a program (`--output`, `--ext-diff`, `--textconv`, `-O` are not here).
+_GIT_DIFF_OPTIONS = (
+    "-p -u -s -z -U: -M -B -C -W -R -a -b -w --patch --no-patch --unified= --raw --stat[=] "
+    "--shortstat --numstat --dirstat[=] --summary --name-only --name-status --check --color[=] "
+    "--no-color --word-diff[=] --patience --histogram --minimal --ignore-all-space "
+    "--ignore-space-change --ignore-blank-lines --find-renames[=] --find-copies[=] --no-renames "
+    "--diff-filter= --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix "
+    "--function-context --text --full-index --binary --abbrev[=] --exit-code --quiet "
+    "--ignore-submodules[=] --relative[=] --no-relative --diff-algorithm= --indent-heuristic "
+    "--compact-summary --submodule[=] --cached --staged --merge-base --help "
+    "!--output !--output-indicator-new !--ext-diff !--textconv !--orderfile"
+)
+_GIT_LOG_OPTIONS = (
+    _GIT_DIFF_OPTIONS
+    + " -# -n: -S: -G: -L: -i -E -F -P --oneline --graph --decorate[=] --no-decorate --all "
+    "--format= --pretty[=] --since= --after= --until= --before= --author= --committer= --grep= "
+    "--max-count= --skip= --abbrev-commit --reverse --follow --date= --relative-date "
+    "--first-parent --merges --no-merges --left-right --cherry-pick --topo-order --date-order "
+    "--author-date-order --full-history --show-signature --boundary --branches[=] --tags[=] "
+    "--remotes[=] --pickaxe-all --pickaxe-regex --invert-grep --all-match --regexp-ignore-case "
+    "--no-walk[=] --simplify-by-decoration --ancestry-path --count --children --parents "
+    "--show-notes[=] --no-notes --log-size --mailmap --no-mailmap --use-mailmap --encoding= "
+    "--max-age= --min-age= --min-parents= --max-parents= --source --stdin --no-abbrev-commit"
+)
+_GIT_SUBCOMMANDS: dict[str, OptionSpec] = {}
+for _names, _spec in {
+    "log show whatchanged rev-list shortlog": _GIT_LOG_OPTIONS
+    + " -c -e --committer --summary --email --numbered -sn",
+    "diff diff-tree diff-files diff-index range-diff": _GIT_DIFF_OPTIONS
+    + " -r -t --root --no-index -c --cc --combined-all-paths --stdin -m",
+    # Not `-S` (a file of revisions), `--contents` or `--ignore-revs-file`: they read any file.
+    "blame annotate": "-b -c -e -f -l -n -p -s -t -w -L: -M -C --root --show-stats --show-name "
+    "--show-number --show-email --porcelain --line-porcelain --incremental --date= --abbrev[=] "
+    "--reverse --first-parent --color-lines --color-by-age --ignore-rev= --progress "
+    "--no-progress --score-debug --minimal --help !--contents !--ignore-revs-file",
+    "status": "-s -b -u -v -z --short --branch --porcelain[=] --long --verbose --untracked-files[=] "
+    "--ignored[=] --ignore-submodules[=] --column[=] --no-column --ahead-behind "
+    "--no-ahead-behind --renames --no-renames --find-renames[=] --show-stash --null --help",
+    "ls-files": "-c -d -m -o -i -s -u -k -z -t -v -f --cached --deleted --modified --others "
+    "--ignored --stage --unmerged --killed --directory --no-empty-directory --exclude-standard "
+    "--full-name --recurse-submodules --abbrev[=] --error-unmatch --eol --deduplicate --sparse "
+    "--format= -x: --exclude= --help",
+    "ls-tree": "-d -r -t -l -z --name-only --name-status --object-only --full-name --full-tree "
+    "--abbrev[=] --long --format= --help",
+    "cat-file": "-t -s -e -p --allow-unknown-type --help",
+    "rev-parse": "-q --quiet --show-toplevel --show-prefix --show-cdup --git-dir --git-common-dir "
+    "--absolute-git-dir --is-inside-work-tree --is-inside-git-dir --is-bare-repository "
+    "--abbrev-ref[=] --verify --short[=] --symbolic --symbolic-full-name --all --branches[=] "
+    "--tags[=] --remotes[=] --default= --show-object-format[=] --help",
+    "describe": "--tags --all --always --dirty[=] --broken[=] --long --abbrev= --contains "
+    "--exact-match --match= --exclude= --first-parent --candidates= --debug --help",
+    "grep": "-# -n -i -v -w -l -L -c -e: -E -F -P -G -h -H -o -q -z -A: -B: -C: -I -a -r --and "
+    "--or --not --all-match --cached --untracked --no-index --exclude-standard "
+    "--line-number --column --ignore-case --word-regexp --invert-match --count "
+    "--files-with-matches --files-without-match --only-matching --quiet --null --break "
+    "--heading --show-function --function-context --max-depth= --recurse-submodules "
+    "--extended-regexp --fixed-strings --perl-regexp --basic-regexp --full-name --no-color "
+    "--color[=] --max-count= --threads= --text --help !--open-files-in-pager !--file",
+    "name-rev": "--tags --refs= --exclude= --all --name-only --no-undefined --always --annotate-stdin",
+    "merge-base": "-a --all --octopus --independent --is-ancestor --fork-point",
+    "count-objects": "-v -H --verbose --human-readable",
+    "check-ignore": "-q -v -n -z --quiet --verbose --non-matching --no-index",
+    "check-attr": "-a -z --all --cached --source=",
+    "var": "-l",
+    "version": "--build-options",
+    "help": "-a -g --all --guides --verbose",
+    "for-each-ref": "--count= --sort= --format= --color[=] --shell --perl --python --tcl "
+    "--points-at= --merged[=] --no-merged[=] --contains[=] --no-contains[=] --ignore-case",
+    "show-ref": "-s -d -q --head --heads --tags --branches --verify --hash[=] --abbrev[=] "
+    "--dereference --quiet --exists",
+    "show-branch": "-a -r --all --remotes --list --topo-order --date-order --current --sha1-name "
+    "--more= --merge-base --independent --no-name --sparse --color[=] --no-color",
+    "cherry": "-v --abbrev[=]",
+    "fsck": "--full --strict --no-dangling --connectivity-only --unreachable --root --tags --cache "
+    "--name-objects --progress --no-progress --verbose --no-reflogs",
+    "verify-commit verify-tag": "-v --verbose --raw",
+    "branch": "-a -r -v -vv -l --all --remotes --verbose --list --show-current --contains[=] "
+    "--no-contains[=] --merged[=] --no-merged[=] --sort= --format= --color[=] --no-color "
+    "--column[=] --no-column --points-at= --abbrev= --no-abbrev -i --ignore-case",
+    "tag": "-l -n -v --list --contains[=] --no-contains[=] --merged[=] --no-merged[=] --sort= "
+    "--format= --points-at= --column[=] --no-column --verify --color[=] -i --ignore-case",
+    "remote": "-v --verbose",
+    "stash": "-p --patch --stat --name-only --oneline --format= -n:",
+    "reflog": "-n: --oneline --format= --date= --all",
+    "worktree": "--porcelain -v --verbose -z",
+    "submodule": "--cached --recursive --quiet",
+    "notes": "--ref=",
+    # Not `--file`/`-f`, `--blob`, `--global`, `--system`, `--includes`: other files than the
+    # repository's own configuration.
+    "config": "--get --get-all --get-regexp --list -l --show-origin --show-scope --name-only "
+    "--get-urlmatch --local --worktree --type= --default= --null -z --bool --int --path "
+    "!--file !--blob !--global !--system !--includes",
+}.items():
+    for _name in _names.split():
+        _GIT_SUBCOMMANDS[_name] = option_spec(_spec)
 
 
 def _git(args: Sequence[Arg]) -> str | None:
+    """git's global options, then the options its subcommand may have: each subcommand has its
+    own list, since the same letter means different things (`log -S TEXT`, `blame -S FILE`)."""
     index = 0
     while index < len(args) and args[index].known and args[index].text.startswith("-"):
         text = args[index].text
         if unknown_options([args[index]], _GIT_GLOBAL):
             return f"`git {text}` is not a git option the policy knows"
         index += 2 if text == "-C" else 1
-    problems = unknown_options(args[index + 1 :], _GIT_READ)
-    return f"`git {problems[0]}` is not an option the policy knows" if problems else None
+    if index >= len(args):
+        return None
+    sub = args[index]
+    spec = _GIT_SUBCOMMANDS.get(sub.text) if sub.known else None
+    if spec is None:
+        return f"`git {sub.raw}` is not a git subcommand the policy lists as read-only"
+    problems = unknown_options(args[index + 1 :], spec)
+    return f"`git {sub.text} {problems[0]}` is not an option the policy knows" if problems else None
 
 
 # The options the package managers' listing subcommands may have; anything else (an index URL,

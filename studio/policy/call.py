@@ -22,12 +22,18 @@ from studio.policy.paths import (
     is_url,
     lexical,
     network_device,
+    public_certificate,
     resolve,
+    secret_folder,
+    unfollowed,
     words,
 )
 
 # Programs that show only a file's name, size, kind or line count, never its content: a secret's
 # file name inside the workspace (`ls keys/*.pem`, `wc -l x.env`) is not a secret read for them.
+# The largest program file (`sed -f`, `awk -f`) the policy reads to judge it.
+MAX_PROGRAM_FILE = 16 * 1024
+
 METADATA_PROGRAMS = words("ls wc stat du file tree realpath readlink basename dirname test [ lsattr")
 
 
@@ -41,6 +47,7 @@ class Inv:
         stdin: what it reads on standard input, when the line itself says (echo ... |, <<EOF).
         stdin_unknown: it reads a pipe or a file whose content the policy cannot see.
         args_from_stdin: more arguments come from its input (it runs under xargs).
+        upstream: the commands piped into it, as written (`find . -name x | xargs rm`).
     """
 
     args: tuple[Arg, ...]
@@ -49,6 +56,7 @@ class Inv:
     stdin: str | None = None
     stdin_unknown: bool = False
     args_from_stdin: bool = False
+    upstream: str = ""
 
 
 @dataclass(slots=True)
@@ -243,7 +251,11 @@ class Call:
             )
             return None
         plain = lexical(arg.text, cwd or Path("/"))
-        if harmless_device(plain):
+        dotted = ".." in arg.text.split("/")
+        if (harmless_device(plain) and not dotted) or (
+            dotted and harmless_device(str(resolve(arg.text, cwd or Path("/"))))
+        ):
+            # With a `..` the kernel may land elsewhere than the text says (links come first).
             return None
         if network_device(plain):
             self.block("exfiltration", "opens a raw network connection through /dev/tcp or /dev/udp")
@@ -252,11 +264,18 @@ class Call:
         if follow or arg.text.endswith("/") or not name:
             path = resolve(arg.text, cwd or Path("/"))
         else:
-            path = Path(os.path.realpath(os.path.dirname(plain))) / name
+            path = unfollowed(arg.text, cwd or Path("/"))
         secret = credential(PurePosixPath(plain)) or credential(path)
-        if secret is not None and not (
-            self.name in METADATA_PROGRAMS and is_inside(path, self.context.workspace)
-        ):
+        if secret is not None and public_certificate(path, self.context.workspace):
+            secret = None
+        if secret is not None and self.name in METADATA_PROGRAMS:
+            if is_inside(path, self.context.workspace):
+                secret = None
+            elif secret_folder(path):
+                # `ls ~/.ssh` lists names; it reads no key. Still a look where keys are: ask.
+                self.ask("secrets", f"{verb} `{shown(arg)}`, the folder of {secret}")
+                secret = None
+        if secret is not None:
             self.block("credential", f"{verb} {secret}")
         if not arg.exact:
             self.ask(
@@ -338,6 +357,24 @@ class Call:
             self.ask("write", f"{verb} `{display(path, context.workspace, context.home)}`")
         self.part.paths.append(path)
         return path
+
+    def program_file(self, arg: Arg, language: str) -> str | None:
+        """The text of a program file the program runs (`sed -f`, `awk -f`, `jq -f`), read so
+        that the policy judges it like one on the command line; None (and an ask) when it cannot
+        be read: outside the workspace, missing, not text, or over MAX_PROGRAM_FILE bytes."""
+        path = self.read(arg)
+        if path is None or not is_inside(path, self.context.workspace):
+            self.runs(f"runs the {language} program in `{shown(arg)}`, which the policy cannot read")
+            return None
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_PROGRAM_FILE + 1)
+            text = data.decode("utf-8") if len(data) <= MAX_PROGRAM_FILE else None
+        except (OSError, UnicodeDecodeError):
+            text = None
+        if text is None:
+            self.runs(f"runs the {language} program in `{shown(arg)}`, which the policy cannot read")
+        return text
 
     def url(self, arg: Arg) -> None:
         if arg.text.lower().startswith("file://"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 from studio.policy.call import Call, Handler, parse_options, shown
@@ -45,6 +46,17 @@ def sweeping(call: Call, arg: Arg) -> bool:
     return any(is_inside(place, path) for place in (call.context.home, call.context.workspace, Path("/")))
 
 
+def _sweeps_home(call: Call, arg: Arg) -> bool:
+    """Like `sweeping`, for a change that is harmless in one project (`chmod -R 755 .`) but not
+    over the home folder or the whole system."""
+    if unknowable(arg):
+        return True
+    if not arg.known or (call.cwd is None and not os.path.isabs(arg.text)):
+        return False
+    path = resolve(arg.text, call.cwd or Path("/"))
+    return path == Path("/") or is_inside(call.context.home, path)
+
+
 def rm(call: Call) -> None:
     options = parse_options(call.args, {"--interactive"})
     recursive = options.has("-r", "-R", "--recursive") or (call.name == "rmdir" and options.has("-p"))
@@ -61,7 +73,7 @@ def rm(call: Call) -> None:
     workspace = call.context.workspace
     for operand in options.operands:
         cwd = call.cwd
-        if recursive and operand.glob is not None and cwd is not None:
+        if recursive and operand.glob is not None and cwd is not None and _matches_all(operand.glob):
             folder = os.path.dirname(operand.glob) or "."
             if is_inside(workspace, resolve(folder, cwd)):
                 call.block("destructive", f"deletes everything in `{folder}`, the whole workspace or more")
@@ -81,10 +93,42 @@ def rm(call: Call) -> None:
                            "left to the user, in the window")
                 continue
             if recursive and not is_inside(path, workspace) and call.name != "rmdir":
-                call.block("destructive", f"deletes `{shown(operand)}` and all in it, outside the workspace")
+                why = _precious(call, operand, path)
+                if why is not None:
+                    call.block("destructive", f"deletes `{shown(operand)}` and all in it, {why}")
             elif recursive and is_inside(workspace, path):
                 call.block("destructive", "deletes the whole workspace")
         call.write(operand, "deletes", follow=False)
+
+
+def _matches_all(pattern: str) -> bool:
+    """Whether a glob's last part matches any name (`*`, `.*`, `*.*`), not some (`*.egg-info`)."""
+    return re.fullmatch(r"[*?.\[\]!^-]*", os.path.basename(pattern.rstrip("/"))) is not None
+
+
+def _temporary_folders() -> tuple[Path, ...]:
+    folders = {"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", tempfile.gettempdir()}
+    return tuple(Path(os.path.realpath(f)) for f in sorted(folders))
+
+
+def _precious(call: Call, operand: Arg, path: Path) -> str | None:
+    """Why deleting the tree `path` outside the workspace is blocked rather than asked about;
+    None for a build or scratch folder somewhere (`/tmp/mybuild`, `../other/build`)."""
+    context = call.context
+    home = context.home
+    plain = lexical(operand.text, call.cwd or context.cwd)
+    if is_inside(Path(plain), context.workspace):
+        return "which a link leads outside the workspace"
+    if is_inside(path, home):
+        relative = path.relative_to(home).parts
+        if len(relative) <= 1:
+            return "a folder of the home folder"
+        if any(part.startswith(".") for part in relative):
+            return "inside a hidden folder of the home folder (settings, keys, caches)"
+        return None
+    if any(is_inside(path, folder) and path != folder for folder in _temporary_folders()):
+        return None
+    return "a system folder outside the workspace and the home folder"
 
 
 def shred(call: Call) -> None:
@@ -166,7 +210,7 @@ def chmod(call: Call) -> None:
             call.block("privilege", why)
     recursive = any(a.known and re.fullmatch(r"-[vfc]*R[Rvfc]*|--recursive", a.text) for a in call.args)
     for operand in files:
-        if recursive and sweeping(call, operand):
+        if recursive and _sweeps_home(call, operand):
             call.block("destructive", f"changes the permissions of everything under `{shown(operand)}`")
         call.write(operand, "changes the permissions of")
 

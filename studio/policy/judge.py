@@ -98,7 +98,10 @@ class _Walker:
         if _nesting(command) > MAX_NESTING:
             raise CheckAborted(f"it nests brackets more than {MAX_NESTING} deep")
         if len(command.split()) > MAX_LINE_WORDS:
-            raise CheckAborted(f"it has more than {MAX_LINE_WORDS:,} words")
+            self.new_part(shorten(command), self.context.cwd).add(
+                asking("parse", f"the command has more than {MAX_LINE_WORDS:,} words, too many to check")
+            )
+            return
         self.walk_script(parse(command), state)
 
     def walk_text(self, text: str, state: State, positional: Sequence[Arg] = ()) -> list[Part]:
@@ -172,7 +175,8 @@ class _Walker:
             if command.pipe_in and stdin is None and not stdin_unknown:
                 stdin = pipeline_output(before, state.env, cwd, None)
                 stdin_unknown = stdin is None
-            inv = Inv(args, cwd, command.text, stdin, stdin_unknown)
+            upstream = " | ".join(c.text for c in before) if command.pipe_in else ""
+            inv = Inv(args, cwd, command.text, stdin, stdin_unknown, upstream=upstream)
             dispatch(inv, part, self, state)
             if not args and not part.findings:
                 part.program = None

@@ -7,6 +7,8 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
+from studio.policy.budget import tick
+
 
 def words(text: str) -> frozenset[str]:
     """A table of names written as one space-separated string."""
@@ -74,8 +76,22 @@ def lexical(text: str, cwd: Path) -> str:
 
 
 def resolve(text: str, cwd: Path) -> Path:
-    """The absolute path `text` reaches from `cwd`, following the links that exist."""
-    return Path(os.path.realpath(lexical(text, cwd)))
+    """The absolute path `text` reaches from `cwd`, following the links that exist.
+
+    As the kernel does: each component's link is followed before a `..` after it is applied, so
+    `x/link-to-etc/../shadow` is `/shadow`'s sibling of `/etc`, not `x/shadow`. (`lexical` first
+    and `realpath` after would read `link-to-etc/..` as `x`, a different file.)"""
+    return Path(os.path.realpath(text if os.path.isabs(text) else os.path.join(cwd, text)))
+
+
+def unfollowed(text: str, cwd: Path) -> Path:
+    """Where `text` points with its last component not followed (what `rm` or `mv` act on): the
+    folder it is in resolved as the kernel resolves it, then the name itself."""
+    joined = text if os.path.isabs(text) else os.path.join(cwd, text)
+    parent, name = os.path.split(joined.rstrip("/") or "/")
+    if name in ("", ".", ".."):
+        return Path(os.path.realpath(joined))
+    return Path(os.path.realpath(parent or "/")) / name
 
 
 def is_inside(path: Path, folder: Path) -> bool:
@@ -140,6 +156,31 @@ def credential(path: PurePosixPath | Path) -> str | None:
     if lowered.endswith(_SECRET_SUFFIXES):
         return f"a private key or certificate file ({name})"
     return None
+
+
+def secret_folder(path: PurePosixPath | Path) -> bool:
+    """Whether `path` is itself a folder that holds nothing but secrets (`~/.ssh`)."""
+    return path.name in _SECRET_FOLDERS
+
+
+_CERTIFICATE_SUFFIXES = (".pem", ".crt", ".cer")
+_MAX_CERTIFICATE = 1024 * 1024
+
+
+def public_certificate(path: Path, workspace: Path) -> bool:
+    """Whether `path` is a certificate file of the workspace that holds no private key (a CA
+    bundle shipped with a skill): certificates are public, keys are not. Only a file that is
+    there can tell; one that is not, or is too big to look through, counts as a key."""
+    if not path.name.lower().endswith(_CERTIFICATE_SUFFIXES) or not is_inside(path, workspace):
+        return False
+    tick()
+    try:
+        if not path.is_file() or path.stat().st_size > _MAX_CERTIFICATE:
+            return False
+        data = path.read_bytes()
+    except OSError:
+        return False
+    return b"-----BEGIN CERTIFICATE-----" in data and b"PRIVATE KEY" not in data
 
 
 def _harmless_in_secret_dir(directory: str, rest: tuple[str, ...]) -> bool:

@@ -5,16 +5,19 @@ it write (then it asks)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from studio.policy.awkscript import read_awk
 from studio.policy.call import Call, Handler, parse_options
 from studio.policy.danger import unknowable
 from studio.policy.decision import shorten
 from studio.policy.escapes import NAME
-from studio.policy.expand import Arg
+from studio.policy.expand import Arg, literal_arg
 from studio.policy.paths import is_inside, resolve, words
-from studio.policy.skillguard import find_deletes
+from studio.policy.runners import guarded
+from studio.policy.sedscript import SPECIAL_FILES, read_sed
+from studio.policy.skillguard import find_deletes, replaces_skill_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,166 +185,212 @@ def _spec_handler(spec: ReadSpec) -> Handler:
     return lambda call: read_only(call, spec)
 
 
-def sed(call: Call) -> None:
-    options = parse_options(call.args, {"-e", "--expression", "-f", "--file", "-l", "--line-length"})
-    scripts = options.value("-e", "--expression")
-    operands = options.operands
-    for script_file in options.value("-f", "--file"):
-        call.read(script_file)
-    if not scripts and not options.has("-f", "--file") and operands:
-        scripts, operands = [operands[0]], operands[1:]
-    for script in scripts:
-        if not script.known:
-            call.dynamic(script, "runs the sed script")
+_SED_FLAGS = frozenset("nrEsuz")
+_SED_LONG_FLAGS = words(
+    "--quiet --silent --regexp-extended --separate --unbuffered --null-data --posix --debug "
+    "--sandbox --follow-symlinks --help --version"
+)
+_SED_LONG_VALUES = frozenset({"--expression", "--file", "--line-length"})
+
+
+def _sed_options(call: Call) -> tuple[list[tuple[str, Arg]], list[Arg], bool]:
+    """sed's own reading of its options: the scripts in order (`-e TEXT`, `-f FILE`), the files,
+    and whether it edits in place (`-i[SUFFIX]`, `--in-place[=SUFFIX]`). An option the policy
+    does not know asks, and the reading goes on: the files still get their checks."""
+    scripts: list[tuple[str, Arg]] = []
+    operands: list[Arg] = []
+    in_place = False
+    args = call.args
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        text = arg.text
+        if not arg.known or text == "-" or not text.startswith("-"):
+            operands.append(arg)
             continue
-        problem = sed_problem(script.text)
-        if problem is not None:
-            call.runs(f"the sed script `{shorten(script.text, 60)}` {problem}")
-    in_place = options.has("-i", "--in-place") or any(f.startswith("--in-place") for f in options.flags)
+        if text == "--":
+            operands.extend(args[index:])
+            break
+        if text.startswith("--"):
+            name, equals, value = text.partition("=")
+            if name == "--in-place":
+                in_place = True
+            elif name in _SED_LONG_VALUES:
+                given: Arg | None = replace(arg, text=value) if equals else None
+                if given is None and index < len(args):
+                    given, index = args[index], index + 1
+                if given is None:
+                    call.runs(f"`sed {name}` has no value")
+                elif name != "--line-length":
+                    scripts.append(("-e" if name == "--expression" else "-f", given))
+            elif name not in _SED_LONG_FLAGS:
+                call.runs(f"`sed {text}` is not an option the policy knows")
+            continue
+        for position in range(1, len(text)):
+            letter = text[position]
+            if letter in _SED_FLAGS:
+                continue
+            if letter == "i":
+                in_place = True
+                break
+            if letter in "efl":
+                rest = text[position + 1 :]
+                given = replace(arg, text=rest) if rest else None
+                if given is None and index < len(args):
+                    given, index = args[index], index + 1
+                if given is None:
+                    call.runs(f"`sed -{letter}` has no value")
+                elif letter != "l":
+                    scripts.append(("-" + letter, given))
+                break
+            call.runs(f"`sed -{letter}` is not an option the policy knows")
+    if not scripts and operands:
+        scripts, operands = [("-e", operands[0])], operands[1:]
+    return scripts, operands, in_place
+
+
+def sed(call: Call) -> None:
+    scripts, operands, in_place = _sed_options(call)
+    texts: list[str] = []
+    for kind, script in scripts:
+        text: str | None
+        if kind == "-f":
+            text = call.program_file(script, "sed")
+            text = text.removesuffix("\n") if text is not None else None
+        elif script.known:
+            text = script.text
+        else:
+            call.dynamic(script, "runs the sed script")
+            text = None
+        if text is None:
+            texts = []
+            break
+        texts.append(text)
+    if not scripts:
+        call.runs("`sed` has no script")
+    if texts:
+        _sed_script(call, "\n".join(texts))
     for operand in operands:
         if in_place:
+            replaces_skill_file(call, operand, "edits in place (`sed -i`)")
             call.write(operand, "edits")
         else:
             call.read(operand)
 
 
-# sed commands that only print or edit the text going through: `e` (run), `r`/`R` (read a file),
-# `w`/`W` (write one) and anything unknown are not among them.
-_SED_SIMPLE = frozenset("pPdDnNgGhHxlzF=")
-_SED_TEXT = frozenset("aic")
-_SED_LABEL = frozenset(":btT")
-_SED_NUMBER = frozenset("qQlL")
+def _too_long(call: Call, language: str, text: str) -> bool:
+    """Ask, without reading it, about a program longer than any one-liner: reading it could
+    take more than the check's budget, and nobody reviews it in an approval anyway."""
+    if len(text) <= MAX_EMBEDDED:
+        return False
+    call.part.grantable = False
+    call.runs(
+        f"the {language} program is {len(text):,} characters long, more than the {MAX_EMBEDDED:,} "
+        "the policy reads"
+    )
+    return True
 
 
-def sed_problem(script: str) -> str | None:
-    """What in a sed script is more than printing or editing text; None when nothing is. Reads the
-    script once, left to right, and gives up (not understood) on anything it does not know."""
-    index, end = 0, len(script)
-    while True:
-        index = _sed_skip(script, index, " \t\n;")
-        if index >= end:
-            return None
-        addressed = _sed_address(script, index)
-        if addressed is None:
-            return "has an address the policy cannot read"
-        index = _sed_skip(script, addressed, " \t")
-        if index < end and script[index] == "!":
-            index = _sed_skip(script, index + 1, " \t")
-        if index >= end:
-            return "ends without a command"
-        command = script[index]
-        index += 1
-        if command in "{}" or command in _SED_SIMPLE:
-            continue
-        if command in _SED_NUMBER:
-            index = _sed_skip(script, _sed_skip(script, index, " \t"), "0123456789")
-        elif command == "#" or command in _SED_LABEL:
-            stop = ";\n" if command in "btT" else "\n"
-            while index < end and script[index] not in stop:
-                index += 1
-        elif command in _SED_TEXT:
-            while index < end and script[index] != "\n":
-                index += 2 if script[index] == "\\" else 1
-        elif command in "sy":
-            if index >= end or script[index] in "\\\n":
-                return f"has a `{command}` command the policy cannot read"
-            delimiter = script[index]
-            middle = _sed_part(script, index + 1, delimiter)
-            closed = _sed_part(script, middle, delimiter) if middle is not None else None
-            if closed is None:
-                return f"has a `{command}` command that is never closed"
-            index = closed
-            if command == "s":
-                flags_end = _sed_skip(script, index, "gpiImM0123456789")
-                if flags_end < end and script[flags_end] in "ew":
-                    return "runs commands or writes files (the `e` or `w` flag of `s`)"
-                index = flags_end
-        else:
-            return f"has the command `{command}`, which can run commands, read or write files"
+def _sed_script(call: Call, text: str) -> None:
+    if _too_long(call, "sed", text):
+        return
+    script = read_sed(text)
+    shown_script = shorten(text, 60)
+    if script.problem is not None or script.runs or script.writes:
+        # A grant names a program and folders: "always allow sed" must not let through the next
+        # script that runs or writes something else.
+        call.part.grantable = False
+    if script.problem is not None:
+        call.runs(f"the sed script `{shown_script}` {script.problem}, so the policy cannot check it")
+        return
+    for command in script.runs[:_MAX_NESTED]:
+        call.runs(f"the sed script `{shown_script}` runs shell commands (`e`)")
+        if command.strip():
+            guarded(call.nested_text(command))
+    for name in script.reads:
+        if name not in SPECIAL_FILES:
+            call.read(literal_arg(name))
+    for name in script.writes:
+        if name not in SPECIAL_FILES:
+            call.runs(f"the sed script `{shown_script}` writes files (`w`)")
+            replaces_skill_file(call, literal_arg(name), "empties and writes over (sed's `w`)")
+            call.write(literal_arg(name), "writes (sed's `w`) to")
 
 
-def _sed_skip(script: str, index: int, characters: str) -> int:
-    while index < len(script) and script[index] in characters:
-        index += 1
-    return index
+# The longest program (sed script, awk program, jq filter) the policy reads.
+MAX_EMBEDDED = 16 * 1024
+# Commands hidden in an embedded program (sed's `e`, awk's `system("...")`) judged one by one.
+_MAX_NESTED = 16
 
 
-def _sed_part(script: str, index: int, delimiter: str) -> int | None:
-    """The index after the `delimiter` that ends a regex or replacement starting at `index`."""
-    while index < len(script):
-        char = script[index]
-        if char == "\\":
-            index += 2
-        elif char == delimiter:
-            return index + 1
-        else:
-            index += 1
-    return None
-
-
-def _sed_address(script: str, index: int) -> int | None:
-    """The index after one or two addresses (`3`, `$`, `/re/I`, `\\%re%`, `1~2`, `1,+3`)."""
-    for position in range(2):
-        start = index
-        if index < len(script) and script[index] in "+~" and position == 1:
-            index += 1
-        if index < len(script) and script[index] == "$":
-            index += 1
-        elif index < len(script) and script[index] in "/\\":
-            if script[index] == "\\":
-                index += 1
-                if index >= len(script):
-                    return None
-            found = _sed_part(script, index + 1, script[index])
-            if found is None:
-                return None
-            index = _sed_skip(script, found, "IM")
-        else:
-            index = _sed_skip(script, index, "0123456789")
-            if index < len(script) and script[index] == "~":
-                index = _sed_skip(script, index + 1, "0123456789")
-        if index == start and position == 1:
-            return None
-        index = _sed_skip(script, index, " \t")
-        if position == 0 and index < len(script) and script[index] == ",":
-            index = _sed_skip(script, index + 1, " \t")
-            continue
-        return index
-    return index
-
-
-_AWK_UNSAFE = re.compile(r"system\s*\(|\bgetline\b|\|&|\bprintf?\b[^;}]*?(>|\|)")
-_AWK_ENVIRONMENT = re.compile(r"\bENVIRON\b|\bPROCINFO\b")
-_AWK_SYSTEM = re.compile(r"system\s*\(\s*\"((?:[^\"\\]|\\.)*)\"\s*\)")
+_AWK_PROGRAM_OPTIONS = frozenset({"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec"})
 
 
 def awk(call: Call) -> None:
     options = parse_options(
         call.args,
-        {"-f", "--file", "-v", "--assign", "-F", "--field-separator", "-e", "--source", "-i", "--include"},
+        {"-v", "--assign", "-F", "--field-separator", "-e", "--source", *_AWK_PROGRAM_OPTIONS},
     )
     programs = options.value("-e", "--source")
     operands = options.operands
-    for program_file in options.value("-f", "--file", "-i", "--include"):
-        call.read(program_file)
-        call.runs(f"`{call.name}` runs the program in `{program_file.raw}`")
-    if not programs and not options.has("-f", "--file") and operands:
+    for name in sorted(_AWK_PROGRAM_OPTIONS):
+        for program_file in options.value(name):
+            call.read(program_file)
+            call.runs(f"`{call.name} {name}` runs or loads the program in `{program_file.raw}`")
+    has_file = options.has("-f", "--file", "-E", "--exec")
+    if not programs and not has_file and operands:
         programs, operands = [operands[0]], operands[1:]
-    for program in programs:
-        if not program.known:
-            call.dynamic(program, "runs the awk program")
-            continue
-        if _AWK_ENVIRONMENT.search(program.text):
-            call.ask("secrets", f"the {call.name} program reads environment variables (API keys too)")
-        if "@" in program.text:
-            call.runs(f"the {call.name} program uses gawk's `@` syntax (load, include or indirect calls)")
-        if _AWK_UNSAFE.search(program.text):
-            call.runs(f"the {call.name} program can run commands or write files: `{program.text}`")
-            for command in _AWK_SYSTEM.findall(program.text):
-                call.nested_text(command.replace('\\"', '"'))
+    if not _too_long(call, call.name, "\n".join(p.text for p in programs)):
+        for program in programs:
+            if not program.known:
+                call.dynamic(program, "runs the awk program")
+                continue
+            _awk_program(call, program.text)
+    for assignment in options.value("-v", "--assign"):
+        _awk_assignment(call, assignment)
+    # gawk's `inplace` extension (`-i inplace`, `@include "inplace"`) rewrites every file it reads.
+    in_place = any(
+        value.known and value.text.removesuffix(".awk") == "inplace"
+        for value in options.value("-i", "--include")
+    ) or any(p.known and "@" in p.text and "inplace" in p.text for p in programs)
     for operand in operands:
-        if not (operand.known and re.fullmatch(NAME + "=.*", operand.text)):
-            call.read(operand)
+        if operand.known and re.fullmatch(NAME + "=.*", operand.text, re.DOTALL):
+            _awk_assignment(call, operand)
+        else:
+            if in_place:
+                replaces_skill_file(call, operand, f"edits in place (`{call.name} -i inplace`)")
+                call.write(operand, "edits")
+            else:
+                call.read(operand)
+
+
+def _awk_program(call: Call, text: str) -> None:
+    if _too_long(call, call.name, text):
+        return
+    program = read_awk(text)
+    shown_program = shorten(text, 60)
+    if program.problem is not None or program.unsafe:
+        call.part.grantable = False
+    if program.problem is not None:
+        call.runs(
+            f"the {call.name} program `{shown_program}` {program.problem}, so the policy cannot check it"
+        )
+        return
+    if program.environment:
+        call.ask("secrets", f"the {call.name} program reads environment variables (API keys too)")
+    for what in program.unsafe:
+        call.runs(f"the {call.name} program {what}: `{shown_program}`")
+    for command in program.commands[:_MAX_NESTED]:
+        guarded(call.nested_text(command))
+
+
+def _awk_assignment(call: Call, assignment: Arg) -> None:
+    """`-v NAME=VALUE` and `NAME=VALUE` operands: plain data, unless NAME is one that chooses
+    what awk reads."""
+    name = assignment.text.partition("=")[0] if assignment.known else ""
+    if name in ("ARGV", "ARGC", "ENVIRON", "PROCINFO") or not assignment.known:
+        call.runs(f"`{call.name}` sets `{assignment.raw}`, which may change the files it reads")
 
 
 def grep_like(call: Call) -> None:
@@ -389,7 +438,34 @@ def grep_like(call: Call) -> None:
         call.read(operand)
 
 
-_JQ_ENV = re.compile(r"\$ENV\b|\benv\b")
+# jq builtins and keywords that reach beyond the input: the environment, the names of the input
+# files, modules loaded from the file system (`import "x" as x {search: "/etc"}` reads any JSON).
+_JQ_SECRETS = frozenset({"env", "$ENV", "ENV"})
+_JQ_OUTSIDE = {
+    "input_filename": "tells the names of the files it reads",
+    "import": "loads modules from the file system",
+    "include": "loads modules from the file system",
+    "modulemeta": "reads modules from the file system",
+    "get_search_list": "tells where it looks for modules",
+    "$__prog_args": "reads the program's arguments",
+}
+_JQ_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JQ_NAME = re.compile(r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def jq_filter(call: Call, text: str) -> None:
+    """Ask about a jq filter that reads the environment, file names or modules. Names are looked
+    for everywhere but in strings and after a `.` (`.env` is a field of the input)."""
+    if _too_long(call, "jq", text):
+        return
+    # Strings hold no code, unless one interpolates (`"\\(env)"`): then where a string ends
+    # depends on the code inside it, and every string is read as code.
+    code = text if "\\(" in text else _JQ_STRING.sub('""', text)
+    for name in dict.fromkeys(_JQ_NAME.findall(code)):
+        if name in _JQ_SECRETS:
+            call.ask("secrets", "the jq filter reads environment variables, which may include API keys")
+        elif name in _JQ_OUTSIDE:
+            call.runs(f"the jq filter uses `{name}`, which {_JQ_OUTSIDE[name]}")
 
 
 def jq(call: Call) -> None:
@@ -405,12 +481,35 @@ def jq(call: Call) -> None:
             continue
         if arg.known and arg.text in ("--args", "--jsonargs"):
             break
+        if arg.known and (arg.text.startswith("-L") or arg.text.startswith("--library-path")):
+            call.runs("`jq -L` loads modules from the folders it names")
         rest.append(arg)
         index += 1
-    filters = [a for a in rest if a.known and not a.text.startswith("-")][:1]
-    if any(_JQ_ENV.search(f.text) for f in filters):
-        call.ask("secrets", "the jq filter reads environment variables, which may include API keys")
+    options = parse_options(rest, READ_SPECS["jq"].with_value | {"-f", "--from-file"})
+    program_files = options.value("-f", "--from-file")
+    for program_file in program_files:
+        text = call.program_file(program_file, "jq")
+        if text is not None:
+            jq_filter(call, text)
+    if not program_files:
+        filters = options.operands[:1]
+        for given in filters:
+            if given.known:
+                jq_filter(call, given.text)
+            else:
+                call.dynamic(given, "runs the jq filter")
     read_only(call_with(call, rest), READ_SPECS["jq"])
+
+
+def wait(call: Call) -> None:
+    """`wait -p NAME` stores a process id in the variable NAME; bash evaluates an array
+    subscript in it (`wait -p 'a[$(cmd)]'` runs cmd), so anything but a plain name asks."""
+    for name in parse_options(call.args, {"-p"}).value("-p"):
+        if not (name.known and re.fullmatch(NAME, name.text)):
+            call.ask(
+                "indirection",
+                f"`wait -p {name.raw}` names a variable bash evaluates (an array subscript runs commands)",
+            )
 
 
 def call_with(call: Call, args: list[Arg]) -> Call:
@@ -589,6 +688,7 @@ HANDLERS.update(
         "ps": ps,
         "find": find,
         "cd": cd,
+        "wait": wait,
         "pushd": cd,
         "popd": cd,
     }

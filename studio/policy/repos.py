@@ -3,12 +3,14 @@ subcommands say so, and the subcommand is part of what a grant names (`git commi
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+import os
+from pathlib import Path, PurePosixPath
 
-from studio.policy.call import Call, Handler
+from studio.policy.call import Call, Handler, parse_options
 from studio.policy.expand import Arg
-from studio.policy.paths import credential, is_url, words
-from studio.policy.skillguard import git_clean, takes_skill
+from studio.policy.paths import credential, is_inside, is_url, words
+from studio.policy.skillfolders import SKILL_FILES
+from studio.policy.skillguard import git_clean, replaces_skill_file, takes_skill
 
 _GIT_READ = words(
     "status log diff show blame annotate ls-files ls-tree cat-file rev-parse rev-list describe "
@@ -45,6 +47,7 @@ _GIT_DELETE_FLAGS = words("-d -D --delete -f --force -M -m -C --move")
 
 def git(call: Call) -> None:
     args = list(call.args)
+    folder = call.cwd
     index = 0
     while index < len(args) and args[index].known and args[index].text.startswith("-"):
         text = args[index].text
@@ -61,7 +64,8 @@ def git(call: Call) -> None:
                 else (args[index + 1] if index + 1 < len(args) else None)
             )
             if target is not None:
-                call.read(target)
+                moved = call.read(target)
+                folder = moved if name == "-C" and folder is not None else None
         index += 1 if equals or name not in _GIT_GLOBAL_VALUES else 2
     if index >= len(args):
         return
@@ -73,7 +77,104 @@ def git(call: Call) -> None:
     rest = args[index + 1 :]
     call.part.program = f"git {sub}"
     texts = [a.text for a in rest if a.known]
+    if folder is not None and sub not in ("--version", "version", "help", "clone", "init"):
+        _shipped_repository(call, folder)
+        _submodules(call, folder, sub, texts)
+    _git_files(call, sub, rest)
     _git_subcommand(call, sub, rest, texts)
+
+
+def repository_of(folder: Path) -> Path | None:
+    """The folder of the repository git would use when run in `folder`, looking up the tree as
+    git does: a folder with a `.git` (a folder, or a file pointing elsewhere), or one that is a
+    repository itself (a bare one: `HEAD`, `objects`, `refs`), which git uses just the same."""
+    for candidate in (folder, *folder.parents):
+        if os.path.lexists(candidate / ".git"):
+            return candidate
+        if _git_directory(candidate):
+            return candidate.parent if candidate.name == ".git" else candidate
+    return None
+
+
+def _git_directory(folder: Path) -> bool:
+    return (folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir()
+
+
+def _shipped_repository(call: Call, folder: Path) -> None:
+    """git run inside a repository that came with a skill (a `.git` below the workspace's own)
+    reads that repository's configuration, which can make any git command run a program:
+    `core.fsmonitor` on `git status`, hooks, `core.pager`, diff and filter drivers. Nothing the
+    command line says can switch all of them off, so it asks."""
+    context = call.context
+    workspace = context.workspace
+    repository = repository_of(folder)
+    if repository is None or not is_inside(repository, workspace):
+        return
+    if repository == workspace:
+        # The workspace's own repository is the user's, unless the workspace is the skill
+        # itself (each skill its own workspace) and the repository came with it.
+        if context.skill is None or not any((workspace / name).is_file() for name in SKILL_FILES):
+            return
+        call.runs(
+            f"runs git in the repository of the skill `{context.skill}`, whose configuration can make "
+            "git run programs (core.fsmonitor, hooks, core.pager, filters)"
+        )
+        return
+    shown_folder = repository.relative_to(workspace).as_posix()
+    call.runs(
+        f"runs git in `{shown_folder}`, a repository that came with the skill: its own configuration "
+        "can make git run programs (core.fsmonitor, hooks, core.pager, filters)"
+    )
+    call.part.grantable = False
+
+
+# Subcommands that look at the work tree of each submodule, by running git inside it.
+_ENTERS_SUBMODULES = words("status diff diff-files diff-index describe submodule")
+
+
+def _submodules(call: Call, folder: Path, sub: str, texts: list[str]) -> None:
+    """`git status` and `git diff` in a repository with submodules run git inside each one
+    (to tell whether it changed), which reads that submodule's own configuration: a skill added
+    as a submodule runs its `core.fsmonitor` on the user's `git status`."""
+    repository = repository_of(folder)
+    if repository is None or not (repository / ".gitmodules").is_file():
+        return
+    recursing = any(t.startswith(("--recurse-submodules", "--submodule")) for t in texts)
+    if sub in _ENTERS_SUBMODULES and not recursing:
+        recursing = not any(t in ("--ignore-submodules", "--ignore-submodules=all") for t in texts)
+    if recursing:
+        call.runs(
+            f"`git {sub}` runs git inside the repository's submodules, whose own configuration can "
+            "make it run programs (core.fsmonitor, hooks, filters); `--ignore-submodules` keeps out"
+        )
+        call.part.grantable = False
+
+
+_GIT_FILE_VALUES = {
+    "blame": ("-S", "--contents", "--ignore-revs-file"),
+    "annotate": ("-S", "--contents", "--ignore-revs-file"),
+    "config": ("-f", "--file", "--blob"),
+    "grep": ("-f",),
+    "diff": ("-O",),
+    "log": ("-O",),
+    "show": ("-O",),
+    "ls-files": ("-X", "--exclude-from"),
+}
+
+
+def _git_files(call: Call, sub: str, rest: list[Arg]) -> None:
+    """Options whose value is a file git reads (`blame -S FILE`, `config --file FILE`): the
+    file is read like any other, and the option asks, since it can read any file."""
+    names = _GIT_FILE_VALUES.get(sub, ())
+    if not names:
+        return
+    for name, values in parse_options(rest, set(names)).values.items():
+        if name not in names:
+            continue
+        for value in values:
+            call.runs(f"`git {sub} {name}` reads the file `{value.raw}`")
+            if name != "--blob":
+                call.read(value)
 
 
 def _git_subcommand(call: Call, sub: str, rest: list[Arg], texts: list[str]) -> None:
@@ -96,6 +197,15 @@ def _git_subcommand(call: Call, sub: str, rest: list[Arg], texts: list[str]) -> 
         destination = [a for a in rest if a.known and not a.text.startswith("-") and not is_url(a.text)]
         for target in destination[-1:]:
             call.write(target)
+    elif sub == "mv":
+        operands = [a for a in rest if not (a.known and a.text.startswith("-"))]
+        for source in operands[:-1]:
+            takes_skill(call, source, "moves (git mv)")
+        for target in operands[-1:]:
+            replaces_skill_file(call, target, "writes over (git mv)")
+    elif sub in ("checkout", "restore"):
+        for arg in _git_paths(sub, rest):
+            replaces_skill_file(call, arg, f"writes over (git {sub}) the changes in")
     elif sub == "rm" and not any(t in ("--cached", "-n", "--dry-run") for t in texts):
         for arg in rest:
             if not (arg.known and arg.text.startswith("-")):
@@ -107,6 +217,16 @@ def _git_subcommand(call: Call, sub: str, rest: list[Arg], texts: list[str]) -> 
     for arg in rest:
         if arg.known and not arg.text.startswith("-") and not is_url(arg.text) and ":" not in arg.text:
             call.touch(arg)
+
+
+def _git_paths(sub: str, rest: list[Arg]) -> list[Arg]:
+    """The files `git checkout` or `git restore` puts back: after `--`, or every operand of
+    `restore`; a `checkout` operand that names an existing file is one too."""
+    texts = [a.text if a.known else "" for a in rest]
+    if "--" in texts:
+        return rest[texts.index("--") + 1 :]
+    operands = [a for a in rest if not (a.known and a.text.startswith("-"))]
+    return operands if sub == "restore" else operands[1:] + operands[:1]
 
 
 def _git_listing_only(sub: str, texts: list[str], listing: frozenset[str]) -> bool:

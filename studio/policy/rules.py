@@ -10,6 +10,7 @@ from pathlib import Path
 from studio.policy import allowlist, danger, network, readers, repos, runners, wrappers, writers
 from studio.policy.call import Call, Handler, Inv, Part, State, Walker
 from studio.policy.decision import asking
+from studio.policy.links import follows_links
 from studio.policy.paths import display, is_inside, lexical, resolve, words
 
 SYSTEM_BIN_DIRS = words(
@@ -82,6 +83,7 @@ def dispatch(inv: Inv, part: Part, walker: Walker, state: State) -> None:
         unknown(call)
         return
     handler(call)
+    follows_links(call)
     if part.verdict == "allow":
         _understood(call)
 
@@ -113,7 +115,8 @@ def _run_by_path(inv: Inv, part: Part, walker: Walker, state: State) -> bool:
         part.program = None
         return True
     plain = lexical(first.text, cwd or Path("/"))
-    if os.path.dirname(plain) in SYSTEM_BIN_DIRS:
+    # With a `..` the kernel follows links first and may land elsewhere than the text says.
+    if os.path.dirname(plain) in SYSTEM_BIN_DIRS and ".." not in first.text.split("/"):
         return False
     call = Call(os.path.basename(plain), list(inv.args[1:]), inv, part, walker, state)
     path = resolve(first.text, cwd or Path("/"))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from studio.policy.call import Call, Handler, Part, parse_options
 from studio.policy.expand import Arg, literal_arg
 from studio.policy.paths import is_url, words
-from studio.policy.skillguard import inline_deletes
+from studio.policy.skillguard import inline_deletes, replaces_skill_file
 
 SHELLS = words("sh bash zsh dash ksh mksh ash fish csh tcsh yash posh")
 
@@ -157,6 +157,8 @@ def interpreter(call: Call) -> None:
     args = call.args
     if len(args) == 1 and args[0].known and args[0].text in _VERSION_FLAGS:
         return
+    if family in ("perl", "ruby"):
+        _in_place(call)
     inline_flags = _INLINE.get(family, ())
     takes = _WITH_VALUE.get(family, ())
     index = 0
@@ -214,6 +216,31 @@ def interpreter(call: Call) -> None:
         call.ask("indirection", f"`{call.name}` runs code (`{script.raw}`) only known when it runs")
     for operand in operands[1:]:
         call.touch(operand)
+
+
+def _in_place(call: Call) -> None:
+    """`perl -pi -e CODE FILE` and `ruby -i`: every file named is rewritten in place."""
+    if not any(a.known and _in_place_switch(a.text) for a in call.args):
+        return
+    for arg in call.args:
+        if arg.known and not arg.text.startswith("-"):
+            replaces_skill_file(call, arg, f"edits in place (`{call.name} -i`)")
+
+
+# Switches whose value follows them in the same word (`-Mstrict`, `-e`, `-0777`): an `i` after
+# one of them is part of the value, not the in-place switch.
+_VALUE_SWITCHES = frozenset("eEMmIxCFdD0lr")
+
+
+def _in_place_switch(text: str) -> bool:
+    if not text.startswith("-") or text.startswith("--"):
+        return False
+    for letter in text[1:]:
+        if letter == "i":
+            return True
+        if letter in _VALUE_SWITCHES:
+            return False
+    return False
 
 
 def _module(call: Call, module: Arg | None, rest: Sequence[Arg]) -> None:

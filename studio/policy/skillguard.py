@@ -19,7 +19,7 @@ from pathlib import Path
 
 from studio.policy.call import Call
 from studio.policy.expand import Arg
-from studio.policy.paths import lexical
+from studio.policy.paths import unfollowed
 from studio.policy.skillfolders import SKILL_FILES, skill_deleted
 
 MAX_MATCHES = 200
@@ -29,7 +29,9 @@ LEFT_TO_USER = "deleting, moving or replacing a skill is left to the user, in th
 _DELETING_CODE = re.compile(
     r"rmtree|rmSync|rmdirSync|unlinkSync|renameSync|truncateSync|rm_rf|rm_r\b|FileUtils"
     r"|\bunlink\b|\bremove\b|\brmdir\b|\bremovedirs\b|\brename\b|os\.replace|\bmove\b"
-    r"|\btruncate\b|\bdelete\b|open\s*\([^)]*['\"]w"
+    r"|\btruncate\b|\bdelete\b|open\s*\([^)]*['\"](?:w|a|x|r\+)"
+    r"|write_text|write_bytes|writeFile|appendFile|createWriteStream|File\.write|IO\.write"
+    r"|\bcopy(?:file|2|tree)?\b|os\.open"
 )
 _STRING = re.compile(r"'([^'\\]*(?:\\.[^'\\]*)*)'|\"([^\"\\]*(?:\\.[^\"\\]*)*)\"")
 
@@ -44,16 +46,11 @@ def _places(call: Call, arg: Arg) -> list[Path]:
     if cwd is None and not os.path.isabs(arg.glob or arg.text):
         return []
     if arg.glob is None:
-        return [_unfollowed(lexical(arg.text, cwd or Path("/")))]
+        return [unfollowed(arg.text, cwd or Path("/"))]
     found = list(itertools.islice(glob.iglob(arg.glob, root_dir=cwd), MAX_MATCHES + 1))
     if len(found) > MAX_MATCHES:
-        return [_unfollowed(lexical(os.path.dirname(arg.glob) or ".", cwd or Path("/")))]
-    return [_unfollowed(lexical(match, cwd or Path("/"))) for match in found]
-
-
-def _unfollowed(plain: str) -> Path:
-    parent, name = os.path.split(plain)
-    return Path(os.path.realpath(parent)) / name if name else Path(plain)
+        return [unfollowed(os.path.dirname(arg.glob) or ".", cwd or Path("/"))]
+    return [unfollowed(match, cwd or Path("/")) for match in found]
 
 
 def takes_skill(call: Call, arg: Arg, verb: str) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from studio.policy.call import Call, Handler, parse_options
 from studio.policy.escapes import NAME
-from studio.policy.expand import literal_arg
+from studio.policy.expand import Arg, literal_arg
 from studio.policy.paths import words
 from studio.policy.runners import guarded
 
@@ -214,6 +214,32 @@ def xargs(call: Call) -> None:
             for a in command[1:]
         ]
     call.nested_args(command, args_from_stdin=not replace_with)
+    _names_from_input(call, command, options.has("-0", "--null"))
+
+
+# What takes a skill away when handed its files by xargs.
+_SKILL_TAKERS = frozenset({"rm", "unlink", "shred", "rmdir", "mv", "gzip", "bzip2", "xz", "zstd", "truncate"})
+_MAX_NAMES = 256
+
+
+def _names_from_input(call: Call, command: list[Arg], null: bool) -> None:
+    """The files xargs hands on, when the line says them (`echo SKILL.md | xargs rm`): the
+    command is judged with them too. When the input is not known but the commands feeding it
+    name a SKILL.md (`find . -name SKILL.md | xargs rm`), a command that deletes is blocked."""
+    program = command[0].text.rpartition("/")[2] if command and command[0].known else ""
+    stdin = call.inv.stdin
+    if stdin is not None and not call.inv.stdin_unknown:
+        names = stdin.split("\0") if null else stdin.split()
+        names = [n for n in names if n][:_MAX_NAMES]
+        if names:
+            call.nested_args([*command, *(literal_arg(n) for n in names)])
+        return
+    if program in _SKILL_TAKERS and re.search(r"skill\.md", call.inv.upstream, re.IGNORECASE):
+        call.block(
+            "destructive",
+            f"hands files named SKILL.md to `{program}` through xargs; deleting, moving or replacing "
+            "a skill is left to the user, in the window",
+        )
 
 
 def watch(call: Call) -> None:

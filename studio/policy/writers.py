@@ -142,7 +142,10 @@ def tar(call: Call) -> None:
         call.write(archive)
     for folder in folders:
         call.read(folder)
+    removes = options.has("--remove-files")
     for member in options.operands:
+        if removes:
+            takes_skill(call, member, "packs and deletes (`tar --remove-files`)")
         call.read(member)
     if not archives:
         call.runs("`tar` writes an archive")
@@ -151,9 +154,12 @@ def tar(call: Call) -> None:
 def zip_(call: Call) -> None:
     options = parse_options(call.args, {"-x", "-i", "-b", "-n", "-t", "-tt", "-P", "--password"})
     operands = options.operands
+    moves = options.has("-m", "--move")
     if operands:
         call.write(operands[0])
         for member in operands[1:]:
+            if moves:
+                takes_skill(call, member, "moves into the archive (`zip -m` deletes the original)")
             call.read(member)
     else:
         call.runs("`zip` with nothing to pack")
@@ -176,10 +182,13 @@ def compress(call: Call) -> None:
     """gzip and friends replace each file; with -c/-l/-t they only read."""
     options = parse_options(call.args, {"-S", "--suffix", "-T", "--threads", "-b"})
     read_only = options.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")
+    keeps = options.has("-k", "--keep")
     for operand in options.operands:
         if read_only:
             call.read(operand)
         else:
+            if not keeps:
+                takes_skill(call, operand, f"replaces (with `{call.name}`, which removes the original)")
             call.write(operand, "replaces")
     if not options.operands and not read_only:
         call.runs(f"`{call.name}` compresses its input")

@@ -142,7 +142,10 @@ def test_blocked_stays_blocked_with_auto_approve(
 ) -> None:
     outside = tmp_path / "outside"
     (outside / "keep").mkdir(parents=True)
-    _run_then_answer(fake_ollama, f"rm -rf {outside}", "I cannot do that.")
+    # Since issue 25 a recursive delete of a scratch folder outside only asks; reaching it through
+    # a link in the workspace is still blocked.
+    (workspace / "escape").symlink_to(outside)
+    _run_then_answer(fake_ollama, f"rm -rf {workspace}/escape/", "I cannot do that.")
     code = studio_chat(fake_ollama, workspace, "--auto-approve", "--json", "clean up")
     out, _ = capsys.readouterr()
     assert code == 0

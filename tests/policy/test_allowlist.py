@@ -7,7 +7,6 @@ import pytest
 from studio.policy.allowlist import option_spec, resolve_long, unknown_options
 from studio.policy.escapes import decode_escapes
 from studio.policy.expand import literal_arg
-from studio.policy.readers import sed_problem
 
 _SORT = option_spec("-r -k: --reverse --key= --random-sort !--output !--compress-program")
 
@@ -40,30 +39,6 @@ def test_unknown_options_skips_values_and_stops_at_double_dash() -> None:
     assert unknown_options(args, _SORT) == []
     assert unknown_options([literal_arg("-rz")], _SORT) == ["-z"]
     assert unknown_options([literal_arg("--reverse=1")], _SORT) == ["--reverse=1"]
-
-
-@pytest.mark.parametrize(
-    ("script", "safe"),
-    [
-        ("1,5p", True),
-        ("s/a/b/g", True),
-        ("/^#/d", True),
-        ("$!N;s/\\n/ /", True),
-        ("y/ab/xy/", True),
-        ("0,/re/s//X/", True),
-        (":a;N;ba", True),
-        ("1!e id", False),
-        ("1r/root/.ssh/id_rsa", False),
-        ("$R /etc/passwd", False),
-        ("s/x/y/e", False),
-        ("s/x/y/gw out", False),
-        ("W out", False),
-        ("s/" + "\\" * 41, False),
-        ("1v", False),
-    ],
-)
-def test_sed_scripts_are_read_as_an_allowlist(script: str, safe: bool) -> None:
-    assert (sed_problem(script) is None) is safe
 
 
 def test_one_escape_decoder_for_ansi_words_and_echo() -> None:
