@@ -25,6 +25,7 @@ COMMANDS = {
     "search": "studio.commands.search",
     "install": "studio.commands.install",
     "eval": "studio.commands.eval",
+    "desktop": "studio.commands.desktop",
 }
 
 EXIT_USAGE = 2
