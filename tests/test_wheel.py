@@ -73,8 +73,10 @@ def test_the_installed_wheel_works_outside_the_checkout(built: tuple[Path, Path]
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv], tmp_path)
     python = venv / "bin" / "python"
-    _run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
-          "--no-index", "--disable-pip-version-check", wheel], tmp_path)
+    # The environment's own Python runs pip (the system's, seen through its site packages): it
+    # installs into the environment, whatever the system has.
+    _run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--ignore-installed",
+          "--disable-pip-version-check", wheel], tmp_path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
