@@ -3,6 +3,7 @@
     studio pack SKILL... [-o DIR]                      NAME.skill for each (skill-creator's format)
     studio pack SKILL... --plugin DIR [--name N]       one Claude Code plugin holding them
     studio pack SKILL... --marketplace DIR --owner O   a marketplace: one plugin a skill
+    studio pack SKILL... --index SITE                  SITE/.well-known/agent-skills/ and its index
 
 Each skill is validated first; `evals/` stays out; each output is read back and checked before
 it is put in place.
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.skills.pack import PackError, pack_marketplace, pack_plugin, pack_skill
+from studio.skills.pack import PackError, pack_index, pack_marketplace, pack_plugin, pack_skill
 
 EXIT_FAILED = 1
 
@@ -35,6 +36,9 @@ def register(subparsers: Any) -> None:
                        help="write one Claude Code plugin holding the skills in DIR")
     where.add_argument("--marketplace", type=Path, metavar="DIR",
                        help="write a plugin marketplace in DIR: one plugin a skill")
+    where.add_argument("--index", type=Path, metavar="SITE",
+                       help="write SITE/.well-known/agent-skills/ (index.json and the skills' "
+                            "files) as the Agent Skills Discovery RFC 0.2.0 has a site publish them")
     parser.add_argument("--name", help="the plugin's or marketplace's name (default: DIR's name)")
     parser.add_argument("--description", default="", help="the plugin's description")
     parser.add_argument("--version", dest="pack_version", metavar="VERSION",
@@ -58,6 +62,11 @@ def run(args: argparse.Namespace) -> int:
                                       owner=args.owner or getpass.getuser(),
                                       version=args.pack_version, force=args.force)
             print(f"wrote marketplace {packed.path} with {len(packed.skills)} plugin(s): "
+                  f"{', '.join(packed.skills)}")
+            return 0
+        if args.index is not None:
+            packed = pack_index(args.skills, args.index, force=args.force)
+            print(f"wrote {packed.path} with {len(packed.skills)} skill(s): "
                   f"{', '.join(packed.skills)}")
             return 0
         for directory in args.skills:

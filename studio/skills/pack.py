@@ -1,6 +1,7 @@
 """Packing skills for where they go: a `.skill` archive (skill-creator's `package_skill.py`
 format: a zip holding the skill's folder), a Claude Code plugin (`.claude-plugin/plugin.json` and
-`skills/`), and a plugin marketplace (`.claude-plugin/marketplace.json` over one plugin a skill).
+`skills/`), a plugin marketplace (`.claude-plugin/marketplace.json` over one plugin a skill),
+and the `/.well-known/agent-skills/` folder a site publishes (the Agent Skills Discovery RFC).
 
 Every skill is validated first and packing stops at the first one with errors; the skill's
 `evals/` (test cases for the author, not instructions for the agent) and the clutter of editors
@@ -11,6 +12,7 @@ then renamed into place: a failed pack leaves nothing behind.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -253,3 +255,91 @@ def check_marketplace(root: Path) -> None:
             raise PackError(f"the marketplace's {plugin} has no plugin at {entry.get('source')}")
         if json.loads(manifest.read_text(encoding="utf-8")).get("name") != plugin:
             raise PackError(f"the plugin at {entry.get('source')} is not named {plugin}")
+
+
+# The Agent Skills Discovery RFC (cloudflare/agent-skills-discovery-rfc) v0.2.0: a site publishes
+# `/.well-known/agent-skills/index.json` and each skill's files under `/.well-known/agent-skills/NAME/`.
+INDEX_VERSION = "0.2.0"
+WELL_KNOWN = Path(".well-known") / "agent-skills"
+_INDEX_PATH_CHARS = re.compile(r"^[\x20-\x7e]+$")
+_INDEX_PATH_FORBIDDEN = frozenset("\\?#[]")
+
+
+def file_digest(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def skill_digest(files: Sequence[tuple[str, str]]) -> str:
+    """The RFC's skill-level digest over (path, "sha256:hex") pairs: `path\\0hex\\n` lines sorted
+    by path, hashed."""
+    manifest = b"".join(f"{path}\0{digest.removeprefix('sha256:')}\n".encode()
+                        for path, digest in sorted(files, key=lambda item: item[0].encode()))
+    return file_digest(manifest)
+
+
+def _index_path_problem(path: str) -> str | None:
+    if not _INDEX_PATH_CHARS.match(path) or _INDEX_PATH_FORBIDDEN & set(path):
+        return "only printable ASCII without \\ ? # [ ] may name a published file"
+    if path.startswith("/") or ".." in path.split("/"):
+        return "a published path stays inside the skill"
+    return None
+
+
+def index_entry(directory: Path, name: str, description: str) -> dict[str, object]:
+    """The index's entry for a skill: its files with their digests (SKILL.md first)."""
+    files: list[tuple[str, str]] = []
+    for path in packed_files(directory):
+        relative = path.relative_to(directory).as_posix()
+        problem = _index_path_problem(relative)
+        if problem is not None:
+            raise PackError(f"{name}: {relative!r} cannot be published: {problem}; rename it")
+        files.append((relative, file_digest(path.read_bytes())))
+    files.sort(key=lambda item: (item[0] != SKILL_FILE, item[0]))
+    return {"name": name, "description": description, "digest": skill_digest(files),
+            "files": [{"path": path, "digest": digest} for path, digest in files]}
+
+
+def check_index(folder: Path) -> None:
+    """`folder` (a site's `.well-known/agent-skills`) as a client of the RFC checks it: the
+    version, each skill's name matching its folder, SKILL.md listed, every file there with its
+    digest, and the skill-level digest."""
+    data = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+    if data.get("version") != INDEX_VERSION:
+        raise PackError(f"the index's version is {data.get('version')!r}, not {INDEX_VERSION}")
+    for entry in data.get("skills", []):
+        name = str(entry.get("name", ""))
+        files = [(str(f["path"]), str(f["digest"])) for f in entry.get("files", [])]
+        if SKILL_FILE not in [path for path, _ in files]:
+            raise PackError(f"the index's {name} does not list {SKILL_FILE}")
+        for path, digest in files:
+            served = folder / name / path
+            if not served.is_file() or file_digest(served.read_bytes()) != digest:
+                raise PackError(f"the index's {name}/{path} is missing or differs from its digest")
+        if entry.get("digest") != skill_digest(files):
+            raise PackError(f"the index's digest of {name} does not match its files")
+
+
+def pack_index(directories: Sequence[Path], site: Path, *, force: bool = False) -> Packed:
+    """`site/.well-known/agent-skills/`: index.json and each skill's files, as a site serves
+    them. Only that folder is written (replaced with `force`); the rest of the site is untouched."""
+    target = site / WELL_KNOWN
+    _target_free(target, force)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    built = Path(tempfile.mkdtemp(prefix=".agent-skills.", dir=target.parent))
+    try:
+        entries: list[dict[str, object]] = []
+        for directory in directories:
+            summary = checked_skill(directory)
+            name = summary.name or summary.directory.name
+            if any(entry["name"] == name for entry in entries):
+                raise PackError(f"two skills are named {name}; an index lists each once")
+            entries.append(index_entry(summary.directory, name, (summary.description or "").strip()))
+            _copy_skill(summary.directory, built / name)
+        atomic_write_text(built / "index.json",
+                          json.dumps({"version": INDEX_VERSION, "skills": entries}, indent=2) + "\n")
+        check_index(built)
+        _check_read_back(built, [str(entry["name"]) for entry in entries], "index")
+        _publish(built, target, force)
+    finally:
+        shutil.rmtree(built, ignore_errors=True)
+    return Packed(target / "index.json", tuple(str(entry["name"]) for entry in entries))

@@ -14,7 +14,7 @@ from skills_ref.validator import validate as skills_ref_validate
 
 from studio.cli import main
 from studio.skills.library import SkillRoot, scan_root
-from studio.skills.pack import PackError, check_marketplace
+from studio.skills.pack import PackError, check_index, check_marketplace, file_digest, skill_digest
 from tests.skills.helpers import frontmatter, write_skill
 
 DESCRIPTION = "Converts units of length. Use when the user asks to convert a distance."
@@ -119,3 +119,40 @@ def test_the_marketplace_check_finds_a_plugin_that_is_not_there(skills: Path, tm
     shutil.rmtree(market / "plugins" / "unit-convert")
     with pytest.raises(PackError, match=r"has no plugin at \./plugins/unit-convert"):
         check_marketplace(market)
+
+
+def test_the_skill_digest_is_the_rfcs_worked_example() -> None:
+    files = [("scripts/run.sh", file_digest(b"#!/bin/sh\n")), ("SKILL.md", file_digest(b"# Hello\n"))]
+    assert files[1][1] == "sha256:90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be"
+    assert skill_digest(files) == (
+        "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e")
+
+
+def test_a_site_index_lists_each_skill_with_its_files_and_digests(skills: Path, tmp_path: Path) -> None:
+    site = tmp_path / "public"
+    (site / "index.html").parent.mkdir()
+    (site / "index.html").write_text("<html></html>")
+    assert main(["pack", str(skills / "unit-convert"), str(skills / "csv-profiler"),
+                 "--index", str(site)]) == 0
+    folder = site / ".well-known" / "agent-skills"
+    data = json.loads((folder / "index.json").read_text())
+    assert data["version"] == "0.2.0"
+    assert [s["name"] for s in data["skills"]] == ["unit-convert", "csv-profiler"]
+    entry = data["skills"][0]
+    assert entry["description"] == DESCRIPTION
+    assert [f["path"] for f in entry["files"]] == ["SKILL.md", "references/notes.md", "scripts/run.py"]
+    assert entry["files"][0]["digest"] == file_digest((folder / "unit-convert" / "SKILL.md").read_bytes())
+    assert not (folder / "unit-convert" / "evals").exists()
+    assert (site / "index.html").read_text() == "<html></html>", "the rest of the site is untouched"
+    check_index(folder)
+    (folder / "csv-profiler" / "scripts" / "run.py").write_text("print('changed')\n")
+    with pytest.raises(PackError, match=r"csv-profiler/scripts/run\.py is missing or differs"):
+        check_index(folder)
+
+
+def test_a_file_name_a_url_cannot_carry_is_refused_before_anything_is_written(
+        skills: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (skills / "unit-convert" / "references" / "what?.md").write_text("# ?\n")
+    assert main(["pack", str(skills / "unit-convert"), "--index", str(tmp_path / "site")]) == 1
+    assert "'references/what?.md' cannot be published" in capsys.readouterr().err
+    assert not (tmp_path / "site" / ".well-known" / "agent-skills").exists()
