@@ -34,6 +34,8 @@ LEFT_OUT_FOLDERS = frozenset({"evals", ".git", "__pycache__", ".mypy_cache", ".r
 LEFT_OUT_FILES = frozenset({".DS_Store", "Thumbs.db"})
 # Claude Code's rule for plugin and marketplace names: kebab-case, no spaces.
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# Manifests carry semantic versions (MAJOR.MINOR.PATCH, a pre-release or build after it).
+_SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
 
 
 class PackError(Exception):
@@ -138,6 +140,8 @@ def _copy_skill(directory: Path, target: Path) -> None:
 def plugin_manifest(name: str, description: str, version: str | None,
                     author: str | None) -> dict[str, object]:
     """`.claude-plugin/plugin.json`: `name` is the one required field."""
+    if version and not _SEMVER.match(version):
+        raise PackError(f"{version!r} is not a semantic version: write it as 1.0.0")
     manifest: dict[str, object] = {"name": name}
     if version:
         manifest["version"] = version

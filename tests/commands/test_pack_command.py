@@ -156,3 +156,11 @@ def test_a_file_name_a_url_cannot_carry_is_refused_before_anything_is_written(
     assert main(["pack", str(skills / "unit-convert"), "--index", str(tmp_path / "site")]) == 1
     assert "'references/what?.md' cannot be published" in capsys.readouterr().err
     assert not (tmp_path / "site" / ".well-known" / "agent-skills").exists()
+
+
+def test_a_version_that_is_not_semantic_is_refused(
+        skills: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plugin = tmp_path / "unit-tools"
+    assert main(["pack", str(skills / "unit-convert"), "--plugin", str(plugin), "--version", "v1"]) == 1
+    assert "'v1' is not a semantic version" in capsys.readouterr().err
+    assert not plugin.exists() and [p.name for p in tmp_path.iterdir()] == ["skills"]
