@@ -26,7 +26,6 @@ COMMANDS = {
     "install": "studio.commands.install",
     "eval": "studio.commands.eval",
     "desktop": "studio.commands.desktop",
-    "pack": "studio.commands.pack",
 }
 
 EXIT_USAGE = 2

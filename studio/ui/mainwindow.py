@@ -37,7 +37,6 @@ from studio.ui.chat.dock import ChatDock
 from studio.ui.controllers.autosaving import Autosaver
 from studio.ui.controllers.edit_undo import EditUndo
 from studio.ui.controllers.editors import EditorTabs
-from studio.ui.controllers.export import SkillExport
 from studio.ui.controllers.feedback import Feedback
 from studio.ui.controllers.fix_all import FixAll
 from studio.ui.controllers.installs import UrlInstalls
@@ -135,7 +134,6 @@ class MainWindow(QMainWindow):
                                   session_roots or [], self)
         self.skill_ops = SkillOperations(self.library, self.editors, self.library_panel, feedback,
                                          self.problems_panel.fixable_problem)
-        self.exports = SkillExport(self.skill_ops.target_directory, feedback)
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
         self.fix_all = FixAll(self.library, self.editors, feedback, self)
         self.installs = UrlInstalls(self.library, self.roots, feedback, self)
@@ -233,9 +231,6 @@ class MainWindow(QMainWindow):
                                          "F2", "Rename the skill: its folder and its name together")
         self.delete_action = make_action(self, "&Delete Skill…", self._spawn(ops.delete_skill),
                                          None, "Move the skill's folder to the trash")
-        self.export_action = make_action(
-            self, "&Export…", self._spawn(self.exports.export_skill), None,
-            "Pack the skill as a .skill archive, a Claude Code plugin or a site's skill index")
         self.validate_action = make_action(self, "Show Problems of the &Whole Library",
                                            self.show_library_problems, "Ctrl+Shift+M")
         self.rescan_action = make_action(self, "Rescan &Library", roots.rescan, "F5")
@@ -249,8 +244,8 @@ class MainWindow(QMainWindow):
                   self.close_tab_action, None, self.settings_action, None, self.quit_action],
             edit=[self.undo_action, self.redo_action, self.undo_fix_all_action, None,
                   self.filter_action, self.fix_action],
-            skill=[self.rename_action, self.delete_action, self.export_action, None,
-                   self.validate_action, self.rescan_action],
+            skill=[self.rename_action, self.delete_action, None, self.validate_action,
+                   self.rescan_action],
             view=[self.library_dock.toggleViewAction(), self.problems_dock.toggleViewAction()],
             locations=self.locations_menu)
 

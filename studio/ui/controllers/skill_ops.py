@@ -51,11 +51,6 @@ class SkillOperations:
         self._feedback = feedback
         self._fixable_problem = fixable_problem
 
-    def target_directory(self) -> Path | None:
-        """The skill the user means: the library's selection when the library has the focus,
-        else the open tab's."""
-        return self._target_directory()
-
     def _target_directory(self) -> Path | None:
         focus = QApplication.focusWidget()
         if focus is not None and self._panel.isAncestorOf(focus):
