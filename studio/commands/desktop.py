@@ -1,7 +1,7 @@
 """`studio desktop install|uninstall`: the studio in the desktop's application menu (Linux).
 
 Writes what the freedesktop.org specifications ask of an application installed for one user:
-a desktop entry in $XDG_DATA_HOME/applications (Desktop Entry Specification 1.5) that opens the
+a desktop entry in $XDG_DATA_HOME/applications (Desktop Entry Specification 1.4) that opens the
 folders and SKILL.md files passed to it, and the icon in the hicolor theme at several sizes plus
 a scalable one (Icon Theme Specification). Uninstall removes exactly those files.
 """
@@ -89,7 +89,9 @@ def desktop_entry(command: list[str]) -> str:
     lines = [
         "[Desktop Entry]",
         "Type=Application",
-        "Version=1.5",
+        # The specification's version this entry follows: 1.4 (1.5 only added keys not used
+        # here, and desktop-file-validate before 0.27 refuses it).
+        "Version=1.4",
         "Name=Skill Studio",
         "GenericName=Agent Skills Editor",
         "Comment=Browse, author, validate and try Agent Skills with local models",
@@ -97,7 +99,7 @@ def desktop_entry(command: list[str]) -> str:
         f"TryExec={_escape_value(command[0])}",
         f"Icon={APP_NAME}",
         "Terminal=false",
-        "Categories=Development;TextEditor;",
+        "Categories=Development;Utility;TextEditor;",
         f"MimeType={';'.join(MIME_TYPES)};",
         "Keywords=skills;agent;SKILL.md;LLM;",
         "StartupNotify=true",
