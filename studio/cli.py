@@ -27,6 +27,7 @@ COMMANDS = {
     "eval": "studio.commands.eval",
     "mcp": "studio.commands.mcp",
     "pack": "studio.commands.pack",
+    "desktop": "studio.commands.desktop",
 }
 
 EXIT_USAGE = 2
@@ -43,6 +44,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     gui = subparsers.add_parser("gui", help="open the studio window (the default)")
     gui.add_argument("paths", nargs="*", metavar="PATH", help="skill roots to open")
+    # For an install's check (tests/test_wheel.py): open the window, report, close.
+    gui.add_argument("--smoke-test", action="store_true", help=argparse.SUPPRESS)
     gui.set_defaults(handler=_run_gui)
     for name, module_name in COMMANDS.items():
         if only is not None and name != only:
@@ -66,7 +69,7 @@ def _run_gui(args: argparse.Namespace) -> int:
               "libdbus-1-3. The other commands (studio validate, fix, new, ...) work without them.",
               file=sys.stderr)
         return 1
-    result: int = run_app(list(args.paths))
+    result: int = run_app(list(args.paths), smoke=args.smoke_test)
     return result
 
 

@@ -7,13 +7,24 @@ scratch folder without touching the user's home.
 from __future__ import annotations
 
 import os
+from importlib.resources import files
 from pathlib import Path
 
 import platformdirs
 
 APP_NAME = "skill-studio"
 
-RESOURCES_DIR = Path(__file__).resolve().parent.parent / "resources"
+# Package data, found the same way in a checkout, an editable install and a wheel. As a path:
+# pip and pipx unpack wheels, and Qt reads icons and style sheets by file name.
+RESOURCES_DIR = Path(str(files("studio") / "resources"))
+APP_ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
+"""The sizes of the app icon's PNGs (resources/app/skill-studio-SIZE.png); the SVG is beside them."""
+
+
+def app_icon(size: int | None = None) -> Path:
+    """The app icon: its PNG of `size` pixels, or the scalable SVG."""
+    name = "skill-studio.svg" if size is None else f"skill-studio-{size}.png"
+    return RESOURCES_DIR / "app" / name
 
 
 def config_dir() -> Path:

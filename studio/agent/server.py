@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING
 
 from studio.llm.client import ChatClient, make_client
 from studio.llm.embedded import EmbeddedEngine, find_ollama_models
+
+# Re-exported: the studio asks whether the engine can run here before offering model files.
+from studio.llm.embedded_server import engine_problem as engine_problem
 from studio.llm.errors import EngineError, LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import ModelInfo

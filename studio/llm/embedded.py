@@ -1,5 +1,5 @@
-"""The embedded engine: llama.cpp's server (optional extra `skill-studio[local]`, package
-`xllamacpp`) run as a child process on 127.0.0.1 and a free port, serving one GGUF file.
+"""The embedded engine: llama.cpp's server (package `xllamacpp`, installed with the studio) run as
+a child process on 127.0.0.1 and a free port, serving one GGUF file.
 
 It also finds the models Ollama has already pulled (manifests and blobs under ~/.ollama/models),
 so they can be served without Ollama.
@@ -23,6 +23,7 @@ from types import TracebackType
 import httpx
 
 from studio.llm.chat_templates import tool_template_for
+from studio.llm.embedded_server import EXIT_NO_ENGINE
 from studio.llm.errors import EngineError
 from studio.llm.gguf import GGUFError, is_gguf, read_metadata
 from studio.llm.openai import OpenAIClient
@@ -290,6 +291,9 @@ class EmbeddedEngine:
         timeout = httpx.Timeout(2.0)
         async with httpx.AsyncClient(timeout=timeout) as http:
             while True:
+                if process.returncode == EXIT_NO_ENGINE:
+                    # The model was never read: the engine's own message is the whole story.
+                    raise EngineError(await self._log_tail())
                 if process.returncode is not None:
                     raise EngineError(await self._failure(f"stopped with exit code {process.returncode}"))
                 with contextlib.suppress(httpx.HTTPError):
@@ -301,11 +305,15 @@ class EmbeddedEngine:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(process.wait(), _POLL_INTERVAL)
 
-    async def _failure(self, what: str) -> str:
+    async def _log_tail(self) -> str:
+        """The last lines the engine wrote, once it has written them."""
         if self._stderr_task is not None and self._process is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._stderr_task), 1.0)
-        tail = "\n".join(list(self._stderr)[-_LOG_LINES_SHOWN:]) or "(it wrote nothing)"
+        return "\n".join(list(self._stderr)[-_LOG_LINES_SHOWN:]) or "(it wrote nothing)"
+
+    async def _failure(self, what: str) -> str:
+        tail = await self._log_tail()
         return (
             f"The embedded engine for {self.model_path.name} {what}. The end of its log:\n{tail}\n"
             "Check that the file is a complete GGUF model and that there is enough memory, "

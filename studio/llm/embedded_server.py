@@ -1,4 +1,4 @@
-"""Run llama.cpp's server (from the optional `xllamacpp` package) on one GGUF file, in its own
+"""Run llama.cpp's server (the `xllamacpp` package, a dependency of the studio) on one GGUF file, in its own
 process so the app can stop it cleanly:
 
     python -m studio.llm.embedded_server --model PATH --port N [--ctx-size 4096] [--threads N]
@@ -11,6 +11,7 @@ or until its standard input closes (the app that started it has gone).
 from __future__ import annotations
 
 import argparse
+import importlib
 import signal
 import sys
 import threading
@@ -32,6 +33,23 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def engine_problem() -> str | None:
+    """Why the embedded engine cannot run in this Python, in words a user can act on; None when it
+    can. Importing is the test: a package that is installed can still fail to load its library."""
+    try:
+        importlib.import_module("xllamacpp")
+    except ModuleNotFoundError as exc:
+        if exc.name != "xllamacpp":
+            return f"The embedded engine (package xllamacpp) cannot load: {exc}."
+        return ("The embedded engine (llama.cpp's server, package xllamacpp) is not installed in "
+                f"the Python the studio runs on ({sys.executable}). Install it with "
+                f"`{sys.executable} -m pip install xllamacpp`, or reinstall the studio.")
+    except (ImportError, OSError) as exc:
+        return (f"The embedded engine (package xllamacpp) is installed but cannot load: {exc}. "
+                f"Reinstall it with `{sys.executable} -m pip install --force-reinstall xllamacpp`.")
+    return None
+
+
 def _watch_stdin(stop: threading.Event) -> None:
     try:
         while sys.stdin.buffer.read(4096):
@@ -43,14 +61,12 @@ def _watch_stdin(stop: threading.Event) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    try:
-        import xllamacpp
-    except ImportError:
-        print(
-            "The embedded engine needs the optional package xllamacpp: pip install 'skill-studio[local]'",
-            file=sys.stderr,
-        )
+    problem = engine_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
         return EXIT_NO_ENGINE
+    import xllamacpp
+
     params = xllamacpp.CommonParams()
     params.model.path = str(args.model)
     params.hostnames = [args.host]

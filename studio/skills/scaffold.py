@@ -1,4 +1,4 @@
-"""Creating a new skill folder from the template in resources/templates/."""
+"""Creating a new skill folder from the template in studio/resources/templates/."""
 
 from __future__ import annotations
 

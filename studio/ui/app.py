@@ -1,8 +1,9 @@
 """Starting the studio: the QApplication, the qasync loop, and the one coroutine that owns them.
 
-`run_app` is what `studio gui PATH...` calls. `main()` shows the window at once, starts the scan,
-offers back unsaved edits left by a crash, and returns when the window has closed, after
-cancelling its tasks.
+`run_app` is what `studio gui PATH...` calls. When a studio window already runs for this user, it
+hands the paths to that window and returns. Otherwise `main()` shows the window at once, starts
+the scan, offers back unsaved edits left by a crash, opens what later `studio PATH` calls hand
+over, and returns when the window has closed, after cancelling its tasks.
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ from studio.paths import cache_dir
 from studio.settings import SettingsStore
 from studio.skills.library import env_roots
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
+from studio.skills.scaffold import TEMPLATE
 from studio.ui.chat.asyncgens import AsyncGenHooks
+from studio.ui.instance import InstanceServer, hand_over
 from studio.ui.mainwindow import MainWindow
-from studio.ui.theme import apply_style
+from studio.ui.platform_check import explained_platform_failure
+from studio.ui.theme import apply_style, window_icon
 
 log = logging.getLogger("studio.ui")
 
@@ -94,7 +98,37 @@ def startup_roots(paths: list[str]) -> tuple[list[Path], list[Path]]:
     return roots, to_open
 
 
-async def main(app: QApplication, paths: list[str], settings_path: Path | None = None) -> int:
+def open_paths(window: MainWindow, paths: list[str]) -> None:
+    """Open what a later `studio PATH` call handed over: its roots for this session (as the
+    command line's), its skills in tabs; then bring the window to the front."""
+    roots, to_open = split_paths(paths)
+    new = [root for root in roots if window.library.root(root) is None]
+    window.roots.session_roots.extend(new)
+    window.roots.scan_and_watch(new)
+    for directory in to_open:
+        window.editors.open_skill(directory)
+    if window.isMinimized():
+        window.showNormal()
+    window.raise_()
+    window.activateWindow()
+
+
+def smoke_test(app: QApplication, window: MainWindow) -> int:
+    """`studio gui --smoke-test`: the window opened with what an install must ship (its icon, its
+    style sheet and the skill template), said on stdout; 0 when all is there."""
+    checks = {
+        "window shown": window.isVisible(),
+        "window icon": not window.windowIcon().isNull(),
+        "style sheet": bool(app.styleSheet()),
+        "skill template": TEMPLATE.is_file(),
+    }
+    for name, passed in checks.items():
+        print(f"{name}: {'ok' if passed else 'MISSING'}")
+    return 0 if all(checks.values()) else 1
+
+
+async def main(app: QApplication, paths: list[str], settings_path: Path | None = None, *,
+               instance: InstanceServer | None = None, smoke: bool = False) -> int:
     """Own the window's life: show it, work until it closes, then cancel what is left."""
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(_loop_exception_handler)
@@ -112,13 +146,19 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     window.chat.pane.attach(http)
     window.show()
     window.start()
+    if instance is not None:
+        instance.paths_received.connect(lambda handed: open_paths(window, handed))
     try:
+        if smoke:
+            return smoke_test(app, window)
         await window.editors.restore_autosaves()
         window.editors.reopen([Path(text) for text in window.settings.open_tabs])
         for directory in to_open:
             window.editors.open_skill(directory)
         await closed
     finally:
+        if instance is not None:
+            instance.close()
         window.loader.stop()
         await window.tasks.close()
         await window.chat.pane.shutdown()
@@ -129,8 +169,10 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     return 0
 
 
-def run_app(paths: list[str]) -> int:
-    """Open the studio window on the given roots (folders, zips, skills); the exit code."""
+def run_app(paths: list[str], smoke: bool = False) -> int:
+    """Open the studio window on the given roots (folders, zips, skills), or hand them to the
+    window already running; the exit code. `smoke` opens the window, reports what it found
+    (`smoke_test`) and closes it."""
     import qasync
 
     from studio.ui.qtcheck import problem
@@ -143,17 +185,32 @@ def run_app(paths: list[str]) -> int:
               "WAYLAND_DISPLAY is set). Run it in a desktop session, or use the commands that "
               "need none: studio validate, studio fix, studio new.", file=sys.stderr)
         return 1
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    with explained_platform_failure():
+        app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     broken = problem()
     if broken is not None:
         print(f"studio: {broken}", file=sys.stderr)
         return 1
+    instance = None
+    if not smoke:
+        handed = hand_over(paths)
+        if handed:
+            print("studio: opened in the running studio window"
+                  + (f": {', '.join(paths)}" if paths else ""))
+            return 0
+        if handed is False:
+            print("studio: a studio window is running but did not answer; close it (or end its "
+                  "process) and try again.", file=sys.stderr)
+            return 1
+        instance = InstanceServer()
+        instance.listen()
     app.setApplicationName("Skill Studio")
     app.setApplicationVersion(__version__)
     app.setOrganizationName("skill-studio")
     app.setDesktopFileName("skill-studio")
+    app.setWindowIcon(window_icon())
     apply_style(app)
     install_excepthook()
     with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
-        return runner.run(main(app, paths))
+        return runner.run(main(app, paths, instance=instance, smoke=smoke))

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
+from studio.ui.dialogs.about import show_about
+
 Shortcut = QKeySequence | QKeySequence.StandardKey | str | None
 
 
@@ -20,6 +22,7 @@ class Menus:
     view: QMenu
     tools: QMenu
     locations: QMenu
+    help: QMenu
 
 
 def make_action(window: QMainWindow, text: str, slot: Callable[[], object],
@@ -40,7 +43,7 @@ def make_menus(window: QMainWindow, file: list[QAction | QMenu | None],
                edit: list[QAction | QMenu | None], skill: list[QAction | QMenu | None],
                view: list[QAction | QMenu | None], locations: QMenu) -> Menus:
     """The menu bar: File, Edit, Skill, View and Tools, each filled in order (None is a
-    separator)."""
+    separator), and Help with About."""
     bar = window.menuBar()
     built: list[QMenu] = []
     for title, items in (("&File", file), ("&Edit", edit), ("&Skill", skill), ("&View", view),
@@ -55,4 +58,9 @@ def make_menus(window: QMainWindow, file: list[QAction | QMenu | None],
                 menu.addAction(item)
         built.append(menu)
     file_menu, edit_menu, skill_menu, view_menu, tools_menu = built
-    return Menus(file_menu, edit_menu, skill_menu, view_menu, tools_menu, locations)
+    help_menu = bar.addMenu("&Help")
+    about = make_action(window, "&About Skill Studio", lambda: show_about(window), None,
+                        "The studio's version, its Qt and the folders it keeps its files in")
+    about.setMenuRole(QAction.MenuRole.AboutRole)
+    help_menu.addAction(about)
+    return Menus(file_menu, edit_menu, skill_menu, view_menu, tools_menu, locations, help_menu)

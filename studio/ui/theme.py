@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtCore import QSize
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
-from studio.paths import RESOURCES_DIR
+from studio.paths import APP_ICON_SIZES, RESOURCES_DIR, app_icon
 from studio.settings import EditorFont
 
 STYLE_SHEET = RESOURCES_DIR / "style" / "studio.qss"
@@ -21,6 +22,14 @@ def apply_style(app: QApplication) -> None:
         sheet = ""
     # Style sheets resolve relative urls against the working directory, not the sheet's folder.
     app.setStyleSheet(sheet.replace("{icons}", ICONS_DIR.as_posix()))
+
+
+def window_icon() -> QIcon:
+    """The app's icon at each size it is drawn in (PNGs: no image plugin is needed to read them)."""
+    icon = QIcon()
+    for size in APP_ICON_SIZES:
+        icon.addFile(str(app_icon(size)), QSize(size, size))
+    return icon
 
 
 def is_dark(palette: QPalette | None = None) -> bool:

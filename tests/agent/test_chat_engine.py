@@ -10,7 +10,6 @@ because on busy cores llama.cpp's threads wait on each other and two are many ti
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import sys
@@ -53,8 +52,6 @@ SCRIPT = 'print("Hello from the hello skill!")\n'
 
 
 def _engine() -> EmbeddedEngine:
-    if importlib.util.find_spec("xllamacpp") is None:
-        pytest.skip("xllamacpp is not installed: pip install 'skill-studio[local]'")
     path = smollm2_gguf()
     if path is None:
         pytest.skip(INSTALL_HINT)

@@ -3,8 +3,6 @@ OpenAI client. Kept small (short context, few tokens) to stay well under two min
 
 from __future__ import annotations
 
-import importlib.util
-
 import httpx
 import pytest
 
@@ -25,8 +23,6 @@ GREEDY = {"temperature": 0, "seed": 1}
 
 
 def _model() -> EmbeddedEngine:
-    if importlib.util.find_spec("xllamacpp") is None:
-        pytest.skip("xllamacpp is not installed: pip install 'skill-studio[local]'")
     path = smollm2_gguf()
     if path is None:
         pytest.skip(INSTALL_HINT)

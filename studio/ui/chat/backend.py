@@ -6,7 +6,6 @@ clients and runs the embedded engine; the app's one `httpx.AsyncClient` is attac
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from pathlib import Path
 import httpx
 from PySide6.QtCore import QObject, Signal
 
-from studio.agent.server import ModelServer
+from studio.agent.server import ModelServer, engine_problem
 from studio.agent.session import SessionSettings
 from studio.llm.discovery import LocalModel, find_models
 from studio.llm.errors import LLMError
@@ -192,9 +191,9 @@ class Backend(QObject):
         return choices
 
     def _gguf_choices(self, configured: str, found: list[LocalModel]) -> list[ModelChoice]:
-        if importlib.util.find_spec("xllamacpp") is None:
-            self._set_state("down", "The embedded engine needs llama.cpp's server: install it with "
-                            "`pip install 'skill-studio[local]'`, or pick another backend.")
+        problem = engine_problem()
+        if problem is not None:
+            self._set_state("down", f"{problem} Or pick another backend.")
             return []
         choices = [local_choice(model) for model in found if model.facts is not None]
         if configured and all(c.name != configured for c in choices):

@@ -125,6 +125,15 @@ class FirstRunPanel(QWidget):
         self.local_list.setVisible(bool(choices))
         self.use_button.setVisible(bool(choices))
 
+    def show_engine_problem(self, problem: str) -> None:
+        """Say why no model on this computer can run (the engine cannot load), and offer none."""
+        self.local_note.setText(f"{problem} Meanwhile, a model server you run works: Connect to "
+                                "a server.")
+        self.local_note.show()
+        self.local_list.clear()
+        self.local_list.hide()
+        self.use_button.hide()
+
     def _on_local_button_clicked(self) -> None:
         self.show_searching()
         self.local_models_requested.emit()

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from studio.agent.agents import AgentSpec
 from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
+from studio.agent.server import engine_problem
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
 from studio.fsutil import atomic_write_text
@@ -400,6 +401,10 @@ class ChatPane(QWidget):
         self.tasks.spawn(self._show_local_models())
 
     async def _show_local_models(self) -> None:
+        problem = engine_problem()
+        if problem is not None:
+            self.first_run.show_engine_problem(problem)
+            return
         found = await local_models(self.settings_store.settings.model_folders)
         self.first_run.show_local_models([local_choice(m) for m in found if m.facts is not None])
 

@@ -5,6 +5,7 @@ embedded engine that is no longer the backend is stopped."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 import httpx
@@ -100,6 +101,21 @@ def test_choosing_a_found_model_switches_to_the_embedded_engine_with_it(
     saved = yaml.safe_load(pane.settings_store.path.read_text())["backend"]
     assert saved["kind"] == "embedded" and saved["gguf_path"] == str(found_model)
     assert saved["servers"]["ollama"]["url"] == DEAD_URL
+    run(qtbot, pane.shutdown())
+
+
+def test_without_the_engine_no_model_file_is_offered_and_the_cause_is_named(
+        qtbot: QtBot, chat_http: httpx.AsyncClient, tmp_path: Path, found_model: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "xllamacpp", None)
+    pane = _down_pane(qtbot, chat_http, tmp_path)
+    panel = pane.first_run
+    panel.local_button.click()
+    qtbot.waitUntil(lambda: "xllamacpp" in panel.local_note.text(), timeout=10000)
+    note = panel.local_note.text()
+    assert "is not installed" in note and "pip install xllamacpp" in note and "Connect to" in note
+    assert panel.local_list.count() == 0 and not panel.local_list.isVisibleTo(pane)
+    assert not panel.use_button.isVisibleTo(pane)
     run(qtbot, pane.shutdown())
 
 
