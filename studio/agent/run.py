@@ -1,5 +1,5 @@
 """Running a command for a skill: in its own process group, in the skill's folder, with a timeout,
-a cap on output and an environment of allowlisted variables, inside the OS sandbox when one is given.
+a cap on output and an environment without secrets, inside the OS sandbox when one is given.
 Cancelling kills the whole group (and with bubblewrap the whole sandbox: its PID namespace ends
 with the command, and with the studio)."""
 
@@ -8,15 +8,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.agent import seccomp
-from studio.agent.limits import limited, pids_group
 from studio.agent.sandbox import Sandbox, Support, bwrap_argv, detect, sandbox_exec_argv
 
 DEFAULT_TIMEOUT = 60.0
@@ -25,32 +24,22 @@ KILL_GRACE = 2.0
 # Linux refuses a single argument longer than 32 pages (MAX_ARG_STRLEN) with E2BIG.
 MAX_COMMAND_BYTES = 128 * 1024
 
-# What a command is given of the studio's environment: an allowlist, not a filter of names that
-# look secret (DATABASE_URL, MYSQL_PWD, GH_PAT, SENTRY_DSN look like nothing of the kind).
-ALLOWED_VARIABLES = frozenset({
-    "PATH", "HOME", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL",
-    "COLUMNS", "LINES", "NO_COLOR", "COLORTERM", "PYTHONIOENCODING", "PYTHONUTF8",
-})
-# Every git a command runs ignores the system's and the user's configuration and never runs a
-# repository's own programs (an fsmonitor, hooks, a pager): a skill folder may ship its own .git.
-GIT_NEUTRAL = {
-    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
-    "GIT_CONFIG_COUNT": "4",
-    "GIT_CONFIG_KEY_0": "core.fsmonitor", "GIT_CONFIG_VALUE_0": "false",
-    "GIT_CONFIG_KEY_1": "core.hooksPath", "GIT_CONFIG_VALUE_1": os.devnull,
-    "GIT_CONFIG_KEY_2": "core.pager", "GIT_CONFIG_VALUE_2": "cat",
-    "GIT_CONFIG_KEY_3": "protocol.ext.allow", "GIT_CONFIG_VALUE_3": "never",
-}
+_SECRET = re.compile(
+    r"(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|"
+    r"AUTH|COOKIE|SESSION)",
+    re.IGNORECASE,
+)
+_SECRET_NAMES = frozenset({"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "KRB5CCNAME", "NETRC"})
 
 
-def command_environment(environ: Mapping[str, str] | None = None,
-                        granted: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment a command runs with: the allowlisted variables (and every `LC_*`) of
-    `environ`, what the user granted, and git's neutral settings."""
+def clean_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment minus anything that looks like a token, key, password or agent socket."""
     source = os.environ if environ is None else environ
-    kept = {name: value for name, value in source.items()
-            if name in ALLOWED_VARIABLES or name.startswith("LC_")}
-    return {**kept, **(granted or {}), **GIT_NEUTRAL}
+    return {
+        name: value
+        for name, value in source.items()
+        if not _SECRET.search(name) and name not in _SECRET_NAMES
+    }
 
 
 class RunError(Exception):
@@ -123,64 +112,35 @@ async def run_command(
     problem = command_problem(command)
     if problem is not None:
         raise RunError(problem)
-    environment = dict(env) if env is not None else command_environment()
-    words = ["bash", "-c", command]
+    environment = dict(env) if env is not None else clean_environment()
     with contextlib.ExitStack() as cleanup:
         prefix: list[str] = []
-        keep: tuple[int, ...] = ()
         if sandbox is not None:
             support = support if support is not None else detect()
-            root = os.geteuid() == 0
             if support.kind == "bwrap":
-                if not os.access(support.program, os.X_OK):
-                    raise RunError(f"the command could not be started: the sandbox program "
-                                   f"{support.program} is missing or cannot be run")
-                filter_fd = cleanup.enter_context(_seccomp_pipe()) if support.seccomp else None
-                keep = (filter_fd,) if filter_fd is not None else ()
-                prefix = bwrap_argv(sandbox, cwd, support.program, seccomp_fd=filter_fd,
-                                    root=root, hardened=support.hardened)
-                if root:
-                    group = cleanup.enter_context(pids_group(sandbox.limits.processes))
-                    prefix = [*group.prefix, *prefix] if group is not None else prefix
+                prefix = bwrap_argv(sandbox, cwd, support.program)
             elif support.kind == "sandbox-exec":
                 private = Path(cleanup.enter_context(tempfile.TemporaryDirectory())).resolve()
                 environment["TMPDIR"] = str(private)
                 prefix = sandbox_exec_argv(sandbox, private)
             else:
                 raise RunError(f"the command was not run: {support.problem}")
-            words = limited(command, sandbox.limits, root=root)
-        return await _run(words, cwd, prefix, environment, timeout, output_cap, on_output, keep)
-
-
-@contextlib.contextmanager
-def _seccomp_pipe() -> Iterator[int]:
-    """A pipe holding the seccomp filter, its read end for bwrap's `--seccomp FD`."""
-    read, write = os.pipe()
-    try:
-        os.write(write, seccomp.program())
-    finally:
-        os.close(write)
-    try:
-        yield read
-    finally:
-        os.close(read)
+        return await _run(command, cwd, prefix, environment, timeout, output_cap, on_output)
 
 
 async def _run(
-    words: list[str],
+    command: str,
     cwd: Path,
     prefix: list[str],
     env: dict[str, str],
     timeout: float,
     output_cap: int,
     on_output: Callable[[str], None] | None,
-    keep: tuple[int, ...] = (),
 ) -> RunResult:
     started = time.monotonic()
     starting = asyncio.ensure_future(asyncio.create_subprocess_exec(
-        *prefix, *words,
+        *prefix, "bash", "-c", command,
         cwd=str(cwd),
-        pass_fds=keep,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,

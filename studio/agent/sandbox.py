@@ -18,11 +18,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from studio.agent import seccomp
-from studio.agent.limits import Limits
-
-DEFAULT_LIMITS = Limits()
-
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 _PROBE_TIMEOUT = 10.0
 
@@ -67,7 +62,6 @@ class Sandbox:
             (pyenv, nvm, a virtual environment) still run; see `toolchain_folders`.
         read_only: folders that stay read-only even inside a writable one (the unpacked copies
             of zipped skills).
-        limits: what one run may take of the machine (memory, processes, CPU, /tmp).
     """
 
     writable: tuple[Path, ...]
@@ -75,7 +69,6 @@ class Sandbox:
     network: bool = False
     tools: tuple[Path, ...] = ()
     read_only: tuple[Path, ...] = ()
-    limits: Limits = DEFAULT_LIMITS
 
     @classmethod
     def for_run(cls, *folders: Path, home: Path | None = None, network: bool = False) -> Sandbox:
@@ -122,9 +115,6 @@ class Sandbox:
         if self.hidden_home is not None:
             parts.append("home folder hidden")
         parts += [f"{folder} read-only" for folder in self.guarded]
-        if git_folders(self.writable):
-            parts.append(".git read-only")
-        parts.append(self.limits.describe())
         return "; ".join(parts)
 
     @property
@@ -142,51 +132,15 @@ class Sandbox:
 RESOLVER = Path("/run/systemd/resolve")
 
 
-# The id a command run by root has inside its sandbox: nobody, with no capabilities.
-NOBODY = 65534
-_GIT_SKIPPED = frozenset({"node_modules", ".venv", "venv", "__pycache__", ".tox", "dist", "build"})
-_GIT_WALK_LIMIT = 5000
-
-
-def git_folders(writable: Iterable[Path]) -> list[Path]:
-    """The `.git` folders in or below the writable folders (a skill may ship its own): a command
-    that wrote in one could plant a hook or a `core.fsmonitor` the user's next `git status`, run
-    outside any sandbox, would execute. The walk is bounded; what it finds is bound read-only."""
-    found: list[Path] = []
-    for top in writable:
-        seen = 0
-        for folder, names, _files in os.walk(top):
-            seen += len(names)
-            if ".git" in names:
-                found.append(Path(folder) / ".git")
-            names[:] = [n for n in names if n != ".git" and n not in _GIT_SKIPPED]
-            if seen > _GIT_WALK_LIMIT:
-                break
-        parent = next((p for p in (top, *top.parents) if (p / ".git").is_dir()), None)
-        if parent is not None and parent != top and (parent / ".git") not in found:
-            # The workspace's own repository, when the writable folder is inside it.
-            found.append(parent / ".git")
-    return list(dict.fromkeys(found))
-
-
-def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *,
-               seccomp_fd: int | None = None, root: bool | None = None,
-               hardened: bool = True) -> list[str]:
+def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap") -> list[str]:
     """The bubblewrap prefix for a command run in `cwd`.
 
     Mount order matters: the read-only root first, then the private /tmp and /run and the hidden
-    home, then the writable folders bound back on top (they may live under any of those), then
-    the `.git` folders inside them bound read-only again. /run goes because a read-only mount
-    still lets a program connect to the Unix sockets on it (the Docker daemon's, the session
-    bus): that would be a way out with "no network".
-
-    Hardened (unless the probe found this bubblewrap cannot), the command runs in a user namespace
-    of its own with every capability dropped (as root: as `nobody`), so it cannot remount, enter
-    the host's namespaces or use root's powers on the host, and under `seccomp_fd`'s filter."""
-    root = os.geteuid() == 0 if root is None else root
-    tmp = ["--size", str(sandbox.limits.tmp_mb * 1024 * 1024)] if hardened and sandbox.limits.tmp_mb else []
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *tmp, "--tmpfs",
-            "/tmp", "--tmpfs", "/run"]
+    home, then the writable folders bound back on top (they may live under any of those).
+    /run goes because a read-only mount still lets a program connect to the Unix sockets on it
+    (the Docker daemon's, the session bus): that would be a way out with "no network"."""
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+            "--tmpfs", "/run"]
     if sandbox.network and RESOLVER.is_dir():
         # /etc/resolv.conf often points into it; without it a granted network has no names.
         argv += ["--ro-bind", str(RESOLVER), str(RESOLVER)]
@@ -199,14 +153,6 @@ def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *,
         argv += ["--bind", str(folder), str(folder)]
     for folder in sandbox.guarded:
         argv += ["--ro-bind", str(folder), str(folder)]
-    for folder in git_folders(sandbox.writable):
-        argv += ["--ro-bind", str(folder), str(folder)]
-    if hardened:
-        argv += ["--unshare-user", "--cap-drop", "ALL"]
-        if root:
-            argv += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
-        if seccomp_fd is not None:
-            argv += ["--seccomp", str(seccomp_fd)]
     argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts"]
     if not sandbox.network:
         argv.append("--unshare-net")
@@ -264,8 +210,6 @@ class Support:
     kind: str | None
     program: str = ""
     problem: str = ""
-    hardened: bool = True
-    seccomp: bool = False
 
     @property
     def available(self) -> bool:
@@ -277,25 +221,15 @@ class Support:
                 "the network, so every command is asked about.")
 
 
-def _probe_bwrap(program: str, hardened: bool = False) -> str:
+def _probe_bwrap(program: str) -> str:
     """"" when bwrap starts a sandbox like the ones we use here, else what went wrong."""
-    filter_fd = -1
+    probe = [*bwrap_argv(Sandbox(()), Path("/")), "true"]
+    probe[0] = program
     try:
-        if hardened and seccomp.supported():
-            read, write = os.pipe()
-            os.write(write, seccomp.program())
-            os.close(write)
-            filter_fd = read
-        probe = [*bwrap_argv(Sandbox(()), Path("/"), program, hardened=hardened,
-                             seccomp_fd=filter_fd if filter_fd >= 0 else None), "true"]
         done = subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=_PROBE_TIMEOUT, check=False,
-                              pass_fds=(filter_fd,) if filter_fd >= 0 else ())
+                              timeout=_PROBE_TIMEOUT, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap ({program}) could not start: {exc}"
-    finally:
-        if filter_fd >= 0:
-            os.close(filter_fd)
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
         detail = said[-1] if said else f"exit code {done.returncode}"
@@ -317,11 +251,5 @@ def detect() -> Support:
     if program is None:
         return Support(None, problem="bubblewrap (bwrap) is not installed; install the "
                        "`bubblewrap` package")
-    if not _probe_bwrap(program, hardened=True):
-        return Support("bwrap", program, seccomp=seccomp.supported())
     problem = _probe_bwrap(program)
-    if problem:
-        return Support(None, problem=problem)
-    # An older bubblewrap, or user namespaces refused: the sandbox still holds the file system
-    # and the network, but not the privileges of a root caller.
-    return Support("bwrap", program, hardened=False)
+    return Support(None, problem=problem) if problem else Support("bwrap", program)

@@ -242,12 +242,11 @@ def test_the_description_says_what_is_allowed(tmp_path: Path) -> None:
         folder.mkdir(parents=True)
     box = Sandbox.for_run(skill, tmp_path / "ws", home=tmp_path / "home")
     assert box.writable == (tmp_path / "ws",)
-    limits = "at most 4,096 MiB of memory, 512 processes, 600 s of CPU, 512 MiB of /tmp"
     assert box.describe() == (f"writes only in {tmp_path / 'ws'}; no network; private /tmp; "
-                              f"home folder hidden; {limits}")
+                              "home folder hidden")
     apart = Sandbox.for_run(tmp_path / "a", tmp_path / "b", network=True)
     assert apart.describe() == (f"writes only in {tmp_path / 'a'} and {tmp_path / 'b'}; "
-                                f"network allowed; private /tmp; {limits}")
+                                "network allowed; private /tmp")
 
 
 def test_a_home_that_holds_the_workspace_or_is_the_root_is_not_hidden(tmp_path: Path) -> None:
@@ -311,8 +310,8 @@ def test_a_read_only_folder_inside_a_writable_one_is_bound_back_read_only(tmp_pa
     skill.mkdir(parents=True)
     box = Sandbox.for_run(skill, tmp_path).with_read_only(copies)
     assert box.writable == (tmp_path,) and box.guarded == (copies,)
-    assert box.describe().startswith(f"writes only in {tmp_path}; no network; private /tmp; "
-                                     f"{copies} read-only; at most")
+    assert box.describe() == (f"writes only in {tmp_path}; no network; private /tmp; "
+                              f"{copies} read-only")
     argv = bwrap_argv(box, skill)
     ro_at = len(argv) - 1 - argv[::-1].index("--ro-bind")
     assert argv.index("--bind") < ro_at and argv[ro_at + 1:ro_at + 3] == [str(copies)] * 2
