@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.agent.netproxy import INSIDE_SOCKET, HostProxy, OnConnection
 from studio.agent.sandbox import (
     Sandbox,
     Support,
@@ -125,17 +126,21 @@ async def run_command(
     sandbox: Sandbox | None = None,
     support: Support | None = None,
     allow_env: Iterable[str] = (),
+    on_connection: OnConnection | None = None,
 ) -> RunResult:
     """Run `command` with bash in `cwd`; stdout and stderr together, as a terminal would show them.
 
     With a `sandbox`, the command runs inside it or not at all (`RunError` when `support`, by
     default what `detect()` found, cannot enforce one). The environment is `env`, or the
-    studio's as `clean_environment` keeps it, with the names in `allow_env` granted."""
+    studio's as `clean_environment` keeps it, with the names in `allow_env` granted. A sandbox
+    with granted hosts gets the network proxy for the run; `on_connection(host, port, allowed)`
+    hears of every connection it lets through or refuses."""
     problem = command_problem(command)
     if problem is not None:
         raise RunError(problem)
     environment = dict(env) if env is not None else clean_environment(allow=allow_env)
-    with contextlib.ExitStack() as cleanup:
+    environment.pop("STUDIO_PROXY_SOCKET", None)
+    async with contextlib.AsyncExitStack() as cleanup:
         prefix: list[str] = []
         fds: tuple[int, ...] = ()
         if sandbox is not None:
@@ -144,7 +149,14 @@ async def run_command(
                 fd = seccomp_memfd()
                 cleanup.callback(os.close, fd)
                 fds = (fd,)
-                prefix = bwrap_argv(sandbox, cwd, support.program, seccomp_fd=fd)
+                socket = None
+                if sandbox.proxied:
+                    proxy = await cleanup.enter_async_context(
+                        HostProxy(sandbox.hosts, on_connection))
+                    socket = proxy.socket_path
+                    environment["STUDIO_PROXY_SOCKET"] = INSIDE_SOCKET
+                prefix = bwrap_argv(sandbox, cwd, support.program, seccomp_fd=fd,
+                                    proxy_socket=socket)
             elif support.kind == "sandbox-exec":
                 private = Path(cleanup.enter_context(tempfile.TemporaryDirectory())).resolve()
                 environment["TMPDIR"] = str(private)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from studio.agent import seccomp
+from studio.agent.netproxy import FORWARDER, INSIDE_SOCKET
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 _PROBE_TIMEOUT = 10.0
@@ -92,14 +93,16 @@ class Limits:
 
 
 # Run inside the sandbox before the command: sets the limits (here, inside the user namespace,
-# RLIMIT_NPROC counts only the sandbox's processes) and becomes the command.
+# RLIMIT_NPROC counts only the sandbox's processes), starts the forwarder to the network proxy
+# when the run has one, and becomes the command.
 LAUNCHER = (
     "import os,resource as r,sys\n"
     "a=sys.argv;i=a.index('--')\n"
     "for n,v in zip(('NPROC','AS','FSIZE','CPU','NOFILE'),a[1:i]):\n"
     " v=int(v)\n"
     " if v>0:r.setrlimit(getattr(r,'RLIMIT_'+n),(v,v))\n"
-    "os.execvp(a[i+1],a[i+1:])\n"
+    + FORWARDER.lstrip("\n")
+    + "os.execvp(a[i+1],a[i+1:])\n"
 )
 
 # Folders whose insides hold no repository worth guarding and can be huge.
@@ -146,6 +149,8 @@ class Sandbox:
             of zipped skills).
         git: the `.git` folders and files inside the writable folders, bound read-only.
         limits: what the run may use.
+        hosts: without `network`, the hosts it may reach over HTTP(S) through the studio's
+            proxy (`studio.agent.netproxy`; `*` for any host, every connection logged).
     """
 
     writable: tuple[Path, ...]
@@ -155,6 +160,15 @@ class Sandbox:
     read_only: tuple[Path, ...] = ()
     git: tuple[Path, ...] = ()
     limits: Limits = field(default_factory=Limits)
+    hosts: tuple[str, ...] = ()
+
+    @property
+    def proxied(self) -> bool:
+        """Whether the run reaches the network only through the studio's proxy."""
+        return bool(self.hosts) and not self.network
+
+    def with_hosts(self, hosts: Iterable[str]) -> Sandbox:
+        return replace(self, hosts=tuple(dict.fromkeys((*self.hosts, *hosts))))
 
     @classmethod
     def for_run(cls, *folders: Path, home: Path | None = None, network: bool = False,
@@ -197,7 +211,15 @@ class Sandbox:
     def describe(self) -> str:
         """What it allows, in words: "writes only in A and B; no network; private /tmp; ..."."""
         places = " and ".join(str(folder) for folder in self.writable) or "no folder"
-        parts = [f"writes only in {places}", "network allowed" if self.network else "no network"]
+        if self.network:
+            network = "network allowed"
+        elif "*" in self.hosts:
+            network = "network to any host through the studio's proxy, every connection logged"
+        elif self.hosts:
+            network = f"network only to {', '.join(self.hosts)} through the studio's proxy"
+        else:
+            network = "no network"
+        parts = [f"writes only in {places}", network]
         if not any(Path("/tmp").is_relative_to(folder) for folder in self.writable):
             parts.append("private /tmp")
         if self.hidden_home is not None:
@@ -223,10 +245,12 @@ RESOLVER = Path("/run/systemd/resolve")
 
 
 def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *, seccomp_fd: int,
-               python: str = sys.executable, uid: int | None = None) -> list[str]:
+               python: str = sys.executable, uid: int | None = None,
+               proxy_socket: Path | None = None) -> list[str]:
     """The bubblewrap prefix for a command run in `cwd`, ending with the launcher that sets the
     limits; the command's argv follows it. `seccomp_fd` is a descriptor the child inherits,
-    holding `seccomp.program()` (see `seccomp_memfd`).
+    holding `seccomp.program()` (see `seccomp_memfd`); `proxy_socket`, the network proxy's
+    socket, appears inside at `netproxy.INSIDE_SOCKET`.
 
     Mount order matters: the read-only root first, then the private /tmp and /run and the hidden
     home, then the writable folders bound back on top (they may live under any of those), then
@@ -252,6 +276,8 @@ def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *, seccomp_fd:
         argv += ["--bind", str(folder), str(folder)]
     for folder in (*sandbox.guarded, *sandbox.git):
         argv += ["--ro-bind", str(folder), str(folder)]
+    if proxy_socket is not None:
+        argv += ["--ro-bind", str(proxy_socket), INSIDE_SOCKET]
     # A user namespace of its own, as an unprivileged id when the studio is root, and no
     # capabilities in it: nothing inside can mount, remount or reach past the binds.
     own = os.getuid() if uid is None else uid

@@ -308,3 +308,56 @@ def test_the_launcher_is_the_studios_python_by_default(tmp_path: Path) -> None:
     assert launcher[0] == sys.executable and launcher[-1] == "--"
     assert bwrap_argv(Sandbox.for_run(tmp_path), tmp_path, seccomp_fd=3, uid=1000)[
         argv.index("--uid") + 1] == "1000"
+
+
+async def test_the_network_by_host_lets_through_only_the_granted_hosts(tmp_path: Path) -> None:
+    requests: list[bytes] = []
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        requests.append(await reader.readuntil(b"\r\n\r\n"))
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    heard: list[tuple[str, int, bool]] = []
+    fetch = ("python3 -c \"import sys, urllib.request as u; "
+             "print(u.urlopen(sys.argv[1], timeout=30).read().decode())\" {url} 2>&1 | tail -1")
+    # Plain HTTP to the granted host, HTTPS-style CONNECT to it, and both to one not granted
+    # (localhost reaches the same server: only the grant tells them apart).
+    command = "; ".join([
+        fetch.format(url=f"http://127.0.0.1:{port}/plain"),
+        f"curl -s -p -x \"$HTTP_PROXY\" http://127.0.0.1:{port}/tunnel; echo",
+        fetch.format(url=f"http://localhost:{port}/refused"),
+        f"curl -s -p -x \"$HTTP_PROXY\" -o /dev/null -w 'tunnel %{{http_connect}}' "
+        f"http://localhost:{port}/refused; echo",
+        f"exec 3<>/dev/tcp/127.0.0.1/{port} && echo DIRECT",
+    ])
+    try:
+        box = Sandbox.for_run(tmp_path).with_hosts(["127.0.0.1"])
+        assert "network only to 127.0.0.1 through the studio's proxy" in box.describe()
+        result = await run_command(command, tmp_path, timeout=60, sandbox=box,
+                                   on_connection=lambda *c: heard.append(c))
+    finally:
+        server.close()
+        await server.wait_closed()
+    lines = result.output.splitlines()
+    assert lines[0] == "hello" and lines[1] == "hello", result.output
+    assert "403" in lines[2] and lines[3] == "tunnel 403"
+    assert "DIRECT" not in result.output
+    assert [request.split(b"\r\n")[0] for request in requests] == [
+        b"GET /plain HTTP/1.1", b"GET /tunnel HTTP/1.1"]
+    assert heard == [("127.0.0.1", port, True), ("127.0.0.1", port, True),
+                     ("localhost", port, False), ("localhost", port, False)]
+
+
+def test_host_grants_match_names_subdomains_and_any() -> None:
+    from studio.agent.netproxy import host_allowed
+
+    assert host_allowed("PyPI.org.", ["pypi.org"])
+    assert host_allowed("files.pythonhosted.org", ["*.pythonhosted.org"])
+    assert not host_allowed("pythonhosted.org.evil.com", ["*.pythonhosted.org"])
+    assert not host_allowed("evilpypi.org", ["pypi.org"])
+    assert host_allowed("anything.example", ["*"])
+    assert not host_allowed("pypi.org", [])
