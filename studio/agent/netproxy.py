@@ -38,7 +38,7 @@ def host_allowed(host: str, granted: Iterable[str]) -> bool:
     name = normalize_host(host)
     for grant in granted:
         rule = normalize_host(grant)
-        if rule == ANY_HOST or rule == name:
+        if rule in (ANY_HOST, name):
             return True
         if rule.startswith("*.") and name.endswith(rule[1:]):
             return True
@@ -98,13 +98,13 @@ class HostProxy:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        self._tasks.add(task)  # type: ignore[arg-type]
+        self._tasks.add(task)
         try:
             await self._handle(reader, writer)
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
             pass
         finally:
-            self._tasks.discard(task)  # type: ignore[arg-type]
+            self._tasks.discard(task)
             writer.close()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

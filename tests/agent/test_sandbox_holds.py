@@ -41,9 +41,9 @@ def _users() -> list[str]:
 
 @pytest.fixture(params=_users())
 def user(request: pytest.FixtureRequest) -> str:
-    if request.param == "user" and os.getuid() == 0:
-        if SETPRIV is None or not os.access(SYSTEM_PYTHON, os.X_OK):
-            pytest.skip("running a probe as an ordinary user needs setpriv and /usr/bin/python3")
+    if request.param == "user" and os.getuid() == 0 and (
+            SETPRIV is None or not os.access(SYSTEM_PYTHON, os.X_OK)):
+        pytest.skip("running a probe as an ordinary user needs setpriv and /usr/bin/python3")
     return str(request.param)
 
 
