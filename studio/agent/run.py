@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.agent.cgroup import ProcessCap
 from studio.agent.netproxy import INSIDE_SOCKET, HostProxy, OnConnection
 from studio.agent.sandbox import (
     Sandbox,
@@ -146,6 +147,9 @@ async def run_command(
         if sandbox is not None:
             support = support if support is not None else detect()
             if support.kind == "bwrap":
+                if not os.access(support.program, os.X_OK):
+                    raise RunError(f"the command could not be started: {support.program} "
+                                   "cannot be run; reinstall bubblewrap")
                 fd = seccomp_memfd()
                 cleanup.callback(os.close, fd)
                 fds = (fd,)
@@ -157,6 +161,12 @@ async def run_command(
                     environment["STUDIO_PROXY_SOCKET"] = INSIDE_SOCKET
                 prefix = bwrap_argv(sandbox, cwd, support.program, seccomp_fd=fd,
                                     proxy_socket=socket)
+                if os.getuid() == 0:
+                    # The launcher's RLIMIT_NPROC does not hold for root: a pids group does.
+                    cap = ProcessCap.create(sandbox.limits.processes)
+                    if cap is not None:
+                        cleanup.push_async_callback(cap.remove)
+                        prefix = [*cap.prefix, *prefix]
             elif support.kind == "sandbox-exec":
                 private = Path(cleanup.enter_context(tempfile.TemporaryDirectory())).resolve()
                 environment["TMPDIR"] = str(private)
