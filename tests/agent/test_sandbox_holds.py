@@ -365,3 +365,47 @@ def test_host_grants_match_names_subdomains_and_any() -> None:
     assert not host_allowed("evilpypi.org", ["pypi.org"])
     assert host_allowed("anything.example", ["*"])
     assert not host_allowed("pypi.org", [])
+
+
+@pytest.mark.skipif(os.getuid() != 0 or SETPRIV is None or not os.access(SYSTEM_PYTHON, os.X_OK),
+                    reason="the run as an ordinary user is started from root through setpriv")
+@pytest.mark.parametrize("user", ["user"])
+async def test_the_network_by_host_holds_for_an_ordinary_user_too(place: Path, user: str) -> None:
+    from studio.agent.netproxy import INSIDE_SOCKET, HostProxy
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    heard: list[tuple[str, int, bool]] = []
+    workspace = place / "ws"
+    box = Sandbox.for_run(workspace).with_hosts(["127.0.0.1"])
+    command = (f"curl -s -w ' %{{http_code}}' http://127.0.0.1:{port}/; echo; "
+               f"curl -s -o /dev/null -w '%{{http_code}}' http://localhost:{port}/")
+    try:
+        async with HostProxy(box.hosts, lambda *c: heard.append(c)) as proxy:
+            # The studio's user owns the proxy; here "nobody" must reach it.
+            proxy.socket_path.parent.chmod(0o755)
+            proxy.socket_path.chmod(0o777)
+            fd = seccomp_memfd()
+            try:
+                argv = [SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                        *bwrap_argv(box, workspace, SUPPORT.program, seccomp_fd=fd,
+                                    python=SYSTEM_PYTHON, uid=NOBODY,
+                                    proxy_socket=proxy.socket_path), "bash", "-c", command]
+                env = {**clean_environment(), "STUDIO_PROXY_SOCKET": INSIDE_SOCKET}
+                process = await asyncio.create_subprocess_exec(
+                    *argv, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT, env=env, pass_fds=(fd,), start_new_session=True)
+                output, _ = await asyncio.wait_for(process.communicate(), 60)
+            finally:
+                os.close(fd)
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert output.decode().splitlines() == ["ok 200", "403"]
+    assert heard == [("127.0.0.1", port, True), ("localhost", port, False)]
