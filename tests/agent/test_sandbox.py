@@ -9,6 +9,7 @@ import asyncio
 import os
 import secrets
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -347,3 +348,15 @@ def test_a_read_only_folder_inside_the_hidden_home_stays_readable(tmp_path: Path
     profile = sandbox_exec_profile(box).splitlines()
     assert f'(allow file-read* (subpath "{copies}"))' in profile
     assert Sandbox.for_run(skill).with_read_only(tmp_path / "missing").read_only == ()
+
+
+def test_other_processors_get_no_sandbox_and_are_told_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    import platform
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(platform, "machine", lambda: "aarch64")
+    support = detect.__wrapped__()
+    assert support.kind is None
+    assert support.problem == ("the sandbox's system-call filter is built for x86_64 only, and "
+                               "this machine is aarch64")
+    assert "every command is asked about" in support.notice()
