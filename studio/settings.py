@@ -19,6 +19,7 @@ import yaml
 
 from studio import paths
 from studio.agent.guided_mode import GUIDED_MODES, GuidedMode, guided_mode
+from studio.agent.sandbox import Limits
 from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
 from studio.fsutil import atomic_write_text
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
@@ -138,6 +139,33 @@ class PromptSettings:
     tools: dict[str, str] = field(default_factory=dict)
 
 
+_LIMITS = Limits()
+
+
+@dataclass(slots=True)
+class SandboxSettings:
+    """What each sandboxed tool run may use (0: no limit of that kind), and the environment
+    names it sees besides PATH, HOME, LANG, LC_*, TERM, TZ, TMPDIR, USER, LOGNAME and SHELL.
+    See docs/security-sandbox.md."""
+
+    processes: int = _LIMITS.processes
+    memory_mb: int = _LIMITS.memory_mb
+    file_size_mb: int = _LIMITS.file_size_mb
+    cpu_seconds: int = _LIMITS.cpu_seconds
+    open_files: int = _LIMITS.open_files
+    tmp_mb: int = _LIMITS.tmp_mb
+    env: list[str] = field(default_factory=list)
+
+    def limits(self) -> Limits:
+        return Limits(self.processes, self.memory_mb, self.file_size_mb, self.cpu_seconds,
+                      self.open_files, self.tmp_mb)
+
+
+# The highest each sandbox limit accepts (the lowest is 0, no limit).
+SANDBOX_RANGES = {"processes": 1_000_000, "memory_mb": 16_777_216, "file_size_mb": 16_777_216,
+                  "cpu_seconds": 31_536_000, "open_files": 1_048_576, "tmp_mb": 16_777_216}
+
+
 @dataclass(slots=True)
 class Settings:
     roots: list[str] = field(default_factory=list)
@@ -148,6 +176,7 @@ class Settings:
     backend: BackendSettings = field(default_factory=BackendSettings)
     window: WindowSettings = field(default_factory=WindowSettings)
     prompts: PromptSettings = field(default_factory=PromptSettings)
+    sandbox: SandboxSettings = field(default_factory=SandboxSettings)
     open_tabs: list[str] = field(default_factory=list)
     remember_window: bool = True
     remember_open_tabs: bool = True
@@ -176,6 +205,8 @@ class Settings:
             "prompts": {"instructions": self.prompts.instructions,
                         "tools": {name: text for name, text in self.prompts.tools.items()
                                   if text.strip()}},
+            "sandbox": {**{name: getattr(self.sandbox, name) for name in SANDBOX_RANGES},
+                        "env": list(self.sandbox.env)},
             "open_tabs": list(self.open_tabs),
             "remember_window": self.remember_window,
             "remember_open_tabs": self.remember_open_tabs,
@@ -322,6 +353,7 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
     )
 
     settings.prompts = _prompts(data, reader)
+    settings.sandbox = _sandbox(data, reader)
 
     known = set(Settings().to_data())
     for key in data:
@@ -362,6 +394,20 @@ def _prompts(data: dict[str, Any], reader: _Reader) -> PromptSettings:
         reader.bad("prompts.tools", "a mapping of tool names to descriptions", tools)
         tools = {}
     return PromptSettings(reader.text(section, "instructions", "", "prompts."), dict(tools))
+
+
+def _sandbox(data: dict[str, Any], reader: _Reader) -> SandboxSettings:
+    section = reader.section(data, "sandbox", {*SANDBOX_RANGES, "env"})
+    defaults = SandboxSettings()
+    values = {name: reader.number(section, name, getattr(defaults, name), 0, high, "sandbox.")
+              for name, high in SANDBOX_RANGES.items()}
+    env = section.get("env", [])
+    if env is None:
+        env = []
+    if not isinstance(env, list) or not all(isinstance(name, str) for name in env):
+        reader.bad("sandbox.env", "a list of environment variable names", env)
+        env = []
+    return SandboxSettings(**values, env=list(env))
 
 
 def _root_targets(data: dict[str, Any], reader: _Reader) -> dict[str, str]:

@@ -217,3 +217,23 @@ def test_each_root_keeps_its_target_and_a_bad_one_is_reported(tmp_path: Path) ->
     path.write_text(yaml.safe_dump({"root_targets": ["eino"]}))
     result = load_settings(path)
     assert result.settings.root_targets == {} and "root_targets" in result.problems[0]
+
+
+def test_sandbox_limits_and_granted_names_round_trip_and_a_bad_one_falls_back(
+    tmp_path: Path,
+) -> None:
+    from studio.agent.sandbox import Limits
+    from studio.settings import SandboxSettings
+
+    path = tmp_path / "settings.yaml"
+    settings = Settings(sandbox=SandboxSettings(processes=64, memory_mb=0, env=["JAVA_HOME"]))
+    save_settings(settings, path)
+    loaded = load_settings(path).settings
+    assert loaded == settings
+    assert loaded.sandbox.limits() == Limits(processes=64, memory_mb=0)
+    path.write_text("sandbox:\n  processes: -3\n  tmp_mb: 256\n  env: JAVA_HOME\n")
+    result = load_settings(path)
+    assert result.settings.sandbox == SandboxSettings(tmp_mb=256)
+    assert any("`sandbox.processes` should be a whole number from 0 to" in p for p in result.problems)
+    assert any("`sandbox.env` should be a list of environment variable names" in p
+               for p in result.problems)

@@ -23,6 +23,8 @@ class ApprovalRequest:
             otherwise cut the network off).
         preview: for a skill the model drafted, the new skill's files or a diff of the change.
         forks: the skills whose forks asked, outermost first; empty when the chat itself asks.
+        hosts: the hosts the command names (its URLs), offered for "Allow network to these
+            hosts"; the run's sandbox reaches them through the studio's proxy.
     """
 
     tool: str
@@ -37,6 +39,7 @@ class ApprovalRequest:
     network_choice: bool = False
     preview: str = ""
     forks: tuple[str, ...] = ()
+    hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,8 @@ class Approval:
     Attributes:
         remember: keep an "always" grant after the session.
         network: let this one run use the network; never part of a grant.
+        hosts: let this run reach these hosts (`*`: any) through the studio's proxy.
+        remember_hosts: keep `hosts` granted to the workspace's runs (in the grants file).
     """
 
     choice: Choice
@@ -53,6 +58,8 @@ class Approval:
     reason: str | None = None
     remember: bool = False
     network: bool = False
+    hosts: tuple[str, ...] = ()
+    remember_hosts: bool = False
 
     @property
     def approved(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -31,7 +32,7 @@ from studio.agent.run import (
     command_problem,
     run_command,
 )
-from studio.agent.sandbox import Sandbox, Support, detect
+from studio.agent.sandbox import Limits, Sandbox, Support, detect
 from studio.agent.search_tool import SEARCH
 from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
 from studio.llm.types import ToolCall
@@ -50,7 +51,9 @@ class ToolExecutor:
         support: the OS sandbox this machine offers; without one, what the policy would allow
             is asked about instead, since nothing would contain it.
         allow_network: every run may use the network (`--allow-network`); otherwise only a run
-            whose approval says so.
+            whose approval says so, or the hosts granted to the workspace, through the proxy.
+        limits: what each sandboxed run may use.
+        allow_env: names of the studio's environment passed to commands besides the allowlist.
     """
 
     def __init__(
@@ -65,6 +68,8 @@ class ToolExecutor:
         home: Path | None = None,
         support: Support | None = None,
         allow_network: bool = False,
+        limits: Limits | None = None,
+        allow_env: tuple[str, ...] = (),
     ) -> None:
         self.toolbox = toolbox
         self.approver = approver
@@ -75,6 +80,8 @@ class ToolExecutor:
         self.home = home if home is not None else Path.home()
         self.support = support if support is not None else detect()
         self.allow_network = allow_network
+        self.limits = limits if limits is not None else Limits()
+        self.allow_env = allow_env
 
     def for_fork(self, approver: Approver, toolbox: SkillToolbox | None = None) -> ToolExecutor:
         """The tools of a fork: the same policy, workspace mode, grants, audit log, sandbox and
@@ -218,7 +225,8 @@ class ToolExecutor:
             workspace=workspace, cwd=cwd, home=self.home, skill=entry.name,
             allowed_tools=tuple(allowed_tools) if allowed_tools is not None else None,
         )
-        sandbox = (Sandbox.for_run(cwd, workspace, home=self.home, network=self.allow_network)
+        sandbox = (Sandbox.for_run(cwd, workspace, home=self.home, network=self.allow_network,
+                                   limits=self.limits).with_hosts(self.grants.hosts(workspace))
                    if self.support.available else None)
         if sandbox is not None and entry.read_only and self.toolbox.unpacked is not None:
             # The unpacked copies are shared by every run of their archives: no run may change them.
@@ -245,6 +253,7 @@ class ToolExecutor:
                 grant_scope=proposal.description if proposal is not None else None,
                 sandbox=sandbox.describe() if sandbox is not None else self.support.notice(),
                 network_choice=sandbox is not None and not sandbox.network,
+                hosts=command_hosts(command) if sandbox is not None else (),
             )
             yield ApprovalNeeded(
                 call.id, command, entry.name, str(cwd), asked_because,
@@ -271,12 +280,26 @@ class ToolExecutor:
                 return
             if sandbox is not None and approval.network:
                 sandbox = sandbox.with_network(True)
+            if sandbox is not None and approval.hosts:
+                sandbox = sandbox.with_hosts(approval.hosts)
+                for notice in self._remember_hosts(approval, workspace):
+                    yield notice
         else:
             yield ApprovalGiven(call.id, "allow", "policy")
         async for event in self._spawn(call, command, cwd, sandbox, log, approved_by, how):
             yield event
         for notice in log.notices():
             yield notice
+
+    def _remember_hosts(self, approval: Approval, workspace: Path) -> list[Notice]:
+        if not approval.remember_hosts:
+            return []
+        try:
+            for host in approval.hosts:
+                self.grants.add_host(host, workspace, remember=True)
+        except GrantsError as exc:
+            return [Notice(f"the hosts hold for this run only: {exc}")]
+        return []
 
     async def _spawn(
         self, call: ToolCall, command: str, cwd: Path, sandbox: Sandbox | None, log: _AuditTrail,
@@ -289,7 +312,8 @@ class ToolExecutor:
         queue: asyncio.Queue[str] = asyncio.Queue()
         task = asyncio.ensure_future(
             run_command(command, cwd, timeout=self.timeout, output_cap=self.output_cap,
-                        on_output=queue.put_nowait, sandbox=sandbox, support=self.support)
+                        on_output=queue.put_nowait, sandbox=sandbox, support=self.support,
+                        allow_env=self.allow_env, on_connection=log.connection)
         )
         cancelled = True
         failure: RunError | None = None
@@ -329,6 +353,15 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_URL_HOST = re.compile(r"\b(?:https?|git|wss?)://(?:[^@/\s'\"]*@)?(\[[0-9a-fA-F:]+\]|[\w.-]+)")
+
+
+def command_hosts(command: str) -> tuple[str, ...]:
+    """The hosts of the URLs a command names, in order, each once: what an approver is offered
+    to let through the proxy."""
+    return tuple(dict.fromkeys(match.lower().strip("[]") for match in _URL_HOST.findall(command)))
+
+
 class _AuditTrail:
     """The audit lines of one tool run; a log that cannot be written becomes one notice, not a crash."""
 
@@ -366,6 +399,11 @@ class _AuditTrail:
             self.command, self.cwd, exit_code=result.exit_code, duration_s=result.duration,
             approved_by=approved_by, how=how, workspace=self.workspace, skill=self.skill,
             timed_out=result.timed_out))
+
+    def connection(self, host: str, port: int, allowed: bool) -> None:
+        self._write(lambda log: log.record_connection(
+            self.command, self.cwd, host=host, port=port, allowed=allowed,
+            workspace=self.workspace, skill=self.skill))
 
     def cancelled_run(self, approved_by: str, how: str) -> None:
         self._write(lambda log: log.record_run(

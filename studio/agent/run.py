@@ -1,5 +1,6 @@
 """Running a command for a skill: in its own process group, in the skill's folder, with a timeout,
-a cap on output and an environment without secrets, inside the OS sandbox when one is given.
+a cap on output and an environment built from an allowlist (so no secret of the studio's reaches
+it), inside the OS sandbox when one is given.
 Cancelling kills the whole group (and with bubblewrap the whole sandbox: its PID namespace ends
 with the command, and with the studio)."""
 
@@ -8,15 +9,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import signal
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.agent.sandbox import Sandbox, Support, bwrap_argv, detect, sandbox_exec_argv
+from studio.agent.cgroup import ProcessCap
+from studio.agent.netproxy import INSIDE_SOCKET, HostProxy, OnConnection
+from studio.agent.sandbox import (
+    Sandbox,
+    Support,
+    bwrap_argv,
+    detect,
+    sandbox_exec_argv,
+    seccomp_memfd,
+)
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_OUTPUT_CAP = 50_000
@@ -24,22 +33,35 @@ KILL_GRACE = 2.0
 # Linux refuses a single argument longer than 32 pages (MAX_ARG_STRLEN) with E2BIG.
 MAX_COMMAND_BYTES = 128 * 1024
 
-_SECRET = re.compile(
-    r"(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|"
-    r"AUTH|COOKIE|SESSION)",
-    re.IGNORECASE,
-)
-_SECRET_NAMES = frozenset({"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "KRB5CCNAME", "NETRC"})
+# What a command sees of the studio's environment: names that locate programs and set the
+# language, never a credential. Anything else (DATABASE_URL, GH_PAT, ...) must be granted by name.
+ALLOWED_ENV = frozenset({"PATH", "HOME", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "USER",
+                         "LOGNAME", "SHELL"})
+# Every git inside ignores the system's and the user's config and runs no repository's hooks,
+# fsmonitor or pager: a skill folder that ships its own `.git` runs nothing through git.
+GIT_ENV = {
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_PAGER": "cat",
+}
+GIT_CONFIG = (("core.fsmonitor", "false"), ("core.hooksPath", "/dev/null"), ("core.pager", "cat"))
 
 
-def clean_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment minus anything that looks like a token, key, password or agent socket."""
+def clean_environment(environ: Mapping[str, str] | None = None,
+                      allow: Iterable[str] = ()) -> dict[str, str]:
+    """The names of `environ` (default: the studio's) on the allowlist, `LC_*` and the names in
+    `allow`, plus the settings that make every git inside harmless."""
     source = os.environ if environ is None else environ
-    return {
-        name: value
-        for name, value in source.items()
-        if not _SECRET.search(name) and name not in _SECRET_NAMES
-    }
+    granted = set(allow)
+    env = {name: value for name, value in source.items()
+           if name in ALLOWED_ENV or name.startswith("LC_") or name in granted}
+    env.update(GIT_ENV)
+    env["GIT_CONFIG_COUNT"] = str(len(GIT_CONFIG))
+    for index, (key, value) in enumerate(GIT_CONFIG):
+        env[f"GIT_CONFIG_KEY_{index}"] = key
+        env[f"GIT_CONFIG_VALUE_{index}"] = value
+    return env
 
 
 class RunError(Exception):
@@ -104,28 +126,54 @@ async def run_command(
     on_output: Callable[[str], None] | None = None,
     sandbox: Sandbox | None = None,
     support: Support | None = None,
+    allow_env: Iterable[str] = (),
+    on_connection: OnConnection | None = None,
 ) -> RunResult:
     """Run `command` with bash in `cwd`; stdout and stderr together, as a terminal would show them.
 
     With a `sandbox`, the command runs inside it or not at all (`RunError` when `support`, by
-    default what `detect()` found, cannot enforce one)."""
+    default what `detect()` found, cannot enforce one). The environment is `env`, or the
+    studio's as `clean_environment` keeps it, with the names in `allow_env` granted. A sandbox
+    with granted hosts gets the network proxy for the run; `on_connection(host, port, allowed)`
+    hears of every connection it lets through or refuses."""
     problem = command_problem(command)
     if problem is not None:
         raise RunError(problem)
-    environment = dict(env) if env is not None else clean_environment()
-    with contextlib.ExitStack() as cleanup:
+    environment = dict(env) if env is not None else clean_environment(allow=allow_env)
+    environment.pop("STUDIO_PROXY_SOCKET", None)
+    async with contextlib.AsyncExitStack() as cleanup:
         prefix: list[str] = []
+        fds: tuple[int, ...] = ()
         if sandbox is not None:
             support = support if support is not None else detect()
             if support.kind == "bwrap":
-                prefix = bwrap_argv(sandbox, cwd, support.program)
+                if not os.access(support.program, os.X_OK):
+                    raise RunError(f"the command could not be started: {support.program} "
+                                   "cannot be run; reinstall bubblewrap")
+                fd = seccomp_memfd()
+                cleanup.callback(os.close, fd)
+                fds = (fd,)
+                socket = None
+                if sandbox.proxied:
+                    proxy = await cleanup.enter_async_context(
+                        HostProxy(sandbox.hosts, on_connection))
+                    socket = proxy.socket_path
+                    environment["STUDIO_PROXY_SOCKET"] = INSIDE_SOCKET
+                prefix = bwrap_argv(sandbox, cwd, support.program, seccomp_fd=fd,
+                                    proxy_socket=socket)
+                if os.getuid() == 0:
+                    # The launcher's RLIMIT_NPROC does not hold for root: a pids group does.
+                    cap = ProcessCap.create(sandbox.limits.processes)
+                    if cap is not None:
+                        cleanup.push_async_callback(cap.remove)
+                        prefix = [*cap.prefix, *prefix]
             elif support.kind == "sandbox-exec":
                 private = Path(cleanup.enter_context(tempfile.TemporaryDirectory())).resolve()
                 environment["TMPDIR"] = str(private)
                 prefix = sandbox_exec_argv(sandbox, private)
             else:
                 raise RunError(f"the command was not run: {support.problem}")
-        return await _run(command, cwd, prefix, environment, timeout, output_cap, on_output)
+        return await _run(command, cwd, prefix, environment, timeout, output_cap, on_output, fds)
 
 
 async def _run(
@@ -136,6 +184,7 @@ async def _run(
     timeout: float,
     output_cap: int,
     on_output: Callable[[str], None] | None,
+    fds: tuple[int, ...] = (),
 ) -> RunResult:
     started = time.monotonic()
     starting = asyncio.ensure_future(asyncio.create_subprocess_exec(
@@ -146,6 +195,7 @@ async def _run(
         stderr=asyncio.subprocess.STDOUT,
         env=env,
         start_new_session=True,
+        pass_fds=fds,
     ))
     try:
         process = await asyncio.shield(starting)

@@ -5,6 +5,11 @@ A `Sandbox` is a plain description; `bwrap_argv` and `sandbox_exec_profile` turn
 enforcing prefix. `detect()` says, once per process, whether this machine can enforce one: bwrap
 must be installed and must actually start (user namespaces can be disabled), and where neither
 works the studio says so and asks about every command instead.
+
+On Linux the sandbox holds for root too: the command runs in a user namespace of its own as an
+unprivileged id, with no capabilities, under a system-call filter (`studio.agent.seccomp`),
+with every `.git` under its writable folders read-only and with resource limits (`Limits`) set
+inside the namespace, where the process count is the sandbox's own.
 """
 
 from __future__ import annotations
@@ -14,9 +19,12 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from studio.agent import seccomp
+from studio.agent.netproxy import FORWARDER, INSIDE_SOCKET
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 _PROBE_TIMEOUT = 10.0
@@ -49,6 +57,83 @@ def toolchain_folders(home: Path, path_entries: Iterable[str], prefixes: Iterabl
                  if not any(folder != outer and folder.is_relative_to(outer) for outer in unique))
 
 
+MIB = 1024 * 1024
+# The id a sandboxed command runs as when the studio runs as root ("nobody").
+UNPRIVILEGED_ID = 65534
+# /run inside holds nothing but what programs make there; it needs little room.
+RUN_SIZE = 16 * MIB
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one sandboxed run may use; 0 means no limit of that kind.
+
+    Attributes:
+        processes: processes and threads at once (RLIMIT_NPROC, counted inside the sandbox's
+            own user namespace, so the user's other processes do not count).
+        memory_mb: address space of each process (RLIMIT_AS), in MiB.
+        file_size_mb: the largest file a process may write (RLIMIT_FSIZE), in MiB.
+        cpu_seconds: CPU time of each process (RLIMIT_CPU).
+        open_files: open files of each process (RLIMIT_NOFILE).
+        tmp_mb: the private /tmp, /dev/shm and hidden home folder, each, in MiB (they live in
+            memory).
+    """
+
+    processes: int = 512
+    memory_mb: int = 8192
+    file_size_mb: int = 1024
+    cpu_seconds: int = 600
+    open_files: int = 4096
+    tmp_mb: int = 1024
+
+    def rlimits(self) -> list[int]:
+        """The values the launcher sets, in its order: NPROC, AS, FSIZE, CPU, NOFILE."""
+        return [self.processes, self.memory_mb * MIB, self.file_size_mb * MIB,
+                self.cpu_seconds, self.open_files]
+
+
+# Run inside the sandbox before the command: sets the limits (here, inside the user namespace,
+# RLIMIT_NPROC counts only the sandbox's processes), starts the forwarder to the network proxy
+# when the run has one, and becomes the command.
+LAUNCHER = (
+    "import os,resource as r,sys\n"
+    "a=sys.argv;i=a.index('--')\n"
+    "for n,v in zip(('NPROC','AS','FSIZE','CPU','NOFILE'),a[1:i]):\n"
+    " v=int(v)\n"
+    " if v>0:r.setrlimit(getattr(r,'RLIMIT_'+n),(v,v))\n"
+    + FORWARDER.lstrip("\n")
+    + "os.execvp(a[i+1],a[i+1:])\n"
+)
+
+# Folders whose insides hold no repository worth guarding and can be huge.
+_SKIP_WALK = frozenset({"node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"})
+
+
+def git_folders(folders: Iterable[Path]) -> tuple[Path, ...]:
+    """Every `.git` (folder or file) under `folders`: each is mounted read-only, so that no
+    command plants a hook or a `core.fsmonitor` the user's next `git` would run outside."""
+    found: list[Path] = []
+    for top in folders:
+        found += _walk_git(top)
+    return tuple(dict.fromkeys(found))
+
+
+def _walk_git(top: Path) -> Iterator[Path]:
+    pending = [top]
+    while pending:
+        folder = pending.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name == ".git":
+                if not entry.is_symlink():
+                    yield Path(entry.path)
+            elif entry.name not in _SKIP_WALK and entry.is_dir(follow_symlinks=False):
+                pending.append(Path(entry.path))
+
+
 @dataclass(frozen=True, slots=True)
 class Sandbox:
     """What a sandboxed command may do.
@@ -62,6 +147,10 @@ class Sandbox:
             (pyenv, nvm, a virtual environment) still run; see `toolchain_folders`.
         read_only: folders that stay read-only even inside a writable one (the unpacked copies
             of zipped skills).
+        git: the `.git` folders and files inside the writable folders, bound read-only.
+        limits: what the run may use.
+        hosts: without `network`, the hosts it may reach over HTTP(S) through the studio's
+            proxy (`studio.agent.netproxy`; `*` for any host, every connection logged).
     """
 
     writable: tuple[Path, ...]
@@ -69,9 +158,21 @@ class Sandbox:
     network: bool = False
     tools: tuple[Path, ...] = ()
     read_only: tuple[Path, ...] = ()
+    git: tuple[Path, ...] = ()
+    limits: Limits = field(default_factory=Limits)
+    hosts: tuple[str, ...] = ()
+
+    @property
+    def proxied(self) -> bool:
+        """Whether the run reaches the network only through the studio's proxy."""
+        return bool(self.hosts) and not self.network
+
+    def with_hosts(self, hosts: Iterable[str]) -> Sandbox:
+        return replace(self, hosts=tuple(dict.fromkeys((*self.hosts, *hosts))))
 
     @classmethod
-    def for_run(cls, *folders: Path, home: Path | None = None, network: bool = False) -> Sandbox:
+    def for_run(cls, *folders: Path, home: Path | None = None, network: bool = False,
+                limits: Limits | None = None) -> Sandbox:
         """A sandbox writing in `folders` (resolved, so a link cannot redirect the bind), minus
         those already inside another one and those that do not exist (nothing to write in, and
         bwrap cannot bind them)."""
@@ -83,7 +184,8 @@ class Sandbox:
         if hidden is not None:
             tools = toolchain_folders(hidden, os.environ.get("PATH", "").split(os.pathsep),
                                       (sys.prefix, sys.base_prefix))
-        return cls(tuple(kept), hidden, network, tools)
+        return cls(tuple(kept), hidden, network, tools, git=git_folders(kept),
+                   limits=limits if limits is not None else Limits())
 
     def with_network(self, network: bool) -> Sandbox:
         return replace(self, network=network)
@@ -109,12 +211,22 @@ class Sandbox:
     def describe(self) -> str:
         """What it allows, in words: "writes only in A and B; no network; private /tmp; ..."."""
         places = " and ".join(str(folder) for folder in self.writable) or "no folder"
-        parts = [f"writes only in {places}", "network allowed" if self.network else "no network"]
+        if self.network:
+            network = "network allowed"
+        elif "*" in self.hosts:
+            network = "network to any host through the studio's proxy, every connection logged"
+        elif self.hosts:
+            network = f"network only to {', '.join(self.hosts)} through the studio's proxy"
+        else:
+            network = "no network"
+        parts = [f"writes only in {places}", network]
         if not any(Path("/tmp").is_relative_to(folder) for folder in self.writable):
             parts.append("private /tmp")
         if self.hidden_home is not None:
             parts.append("home folder hidden")
         parts += [f"{folder} read-only" for folder in self.guarded]
+        if self.git:
+            parts.append(".git read-only")
         return "; ".join(parts)
 
     @property
@@ -132,34 +244,63 @@ class Sandbox:
 RESOLVER = Path("/run/systemd/resolve")
 
 
-def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap") -> list[str]:
-    """The bubblewrap prefix for a command run in `cwd`.
+def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *, seccomp_fd: int,
+               python: str = sys.executable, uid: int | None = None,
+               proxy_socket: Path | None = None) -> list[str]:
+    """The bubblewrap prefix for a command run in `cwd`, ending with the launcher that sets the
+    limits; the command's argv follows it. `seccomp_fd` is a descriptor the child inherits,
+    holding `seccomp.program()` (see `seccomp_memfd`); `proxy_socket`, the network proxy's
+    socket, appears inside at `netproxy.INSIDE_SOCKET`.
 
     Mount order matters: the read-only root first, then the private /tmp and /run and the hidden
-    home, then the writable folders bound back on top (they may live under any of those).
+    home, then the writable folders bound back on top (they may live under any of those), then
+    what must stay read-only inside them.
     /run goes because a read-only mount still lets a program connect to the Unix sockets on it
     (the Docker daemon's, the session bus): that would be a way out with "no network"."""
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-            "--tmpfs", "/run"]
+    size = str(sandbox.limits.tmp_mb * MIB) if sandbox.limits.tmp_mb else ""
+
+    def tmpfs(where: str, limit: str) -> list[str]:
+        return ["--size", limit, "--tmpfs", where] if limit else ["--tmpfs", where]
+
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", *tmpfs("/dev/shm", size),
+            "--proc", "/proc", *tmpfs("/tmp", size), *tmpfs("/run", str(RUN_SIZE))]
     if sandbox.network and RESOLVER.is_dir():
         # /etc/resolv.conf often points into it; without it a granted network has no names.
         argv += ["--ro-bind", str(RESOLVER), str(RESOLVER)]
     home = sandbox.hidden_home
     if home is not None and home != Path("/tmp"):
-        argv += ["--tmpfs", str(home)]
+        argv += tmpfs(str(home), size)
         for folder in sandbox.tools:
             argv += ["--ro-bind", str(folder), str(folder)]
     for folder in sandbox.writable:
         argv += ["--bind", str(folder), str(folder)]
-    for folder in sandbox.guarded:
+    for folder in (*sandbox.guarded, *sandbox.git):
         argv += ["--ro-bind", str(folder), str(folder)]
-    argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+    if proxy_socket is not None:
+        argv += ["--ro-bind", str(proxy_socket), INSIDE_SOCKET]
+    # A user namespace of its own, as an unprivileged id when the studio is root, and no
+    # capabilities in it: nothing inside can mount, remount or reach past the binds.
+    own = os.getuid() if uid is None else uid
+    inside = str(own if own != 0 else UNPRIVILEGED_ID)
+    argv += ["--unshare-user", "--uid", inside, "--gid", inside, "--cap-drop", "ALL",
+             "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if not sandbox.network:
         argv.append("--unshare-net")
     # --die-with-parent ends the sandbox with the studio however it ends; --new-session keeps
     # the command from reaching the studio's terminal (TIOCSTI).
-    argv += ["--die-with-parent", "--new-session", "--chdir", str(cwd.resolve()), "--"]
+    argv += ["--die-with-parent", "--new-session", "--seccomp", str(seccomp_fd),
+             "--chdir", str(cwd.resolve()), "--",
+             python, "-I", "-S", "-c", LAUNCHER, *map(str, sandbox.limits.rlimits()), "--"]
     return argv
+
+
+def seccomp_memfd() -> int:
+    """A descriptor holding the system-call filter, at its start, for `--seccomp`; the caller
+    closes it once the sandbox has started."""
+    fd = os.memfd_create("studio-seccomp", 0)
+    os.write(fd, seccomp.program())
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 def _quote(path: Path) -> str:
@@ -223,13 +364,15 @@ class Support:
 
 def _probe_bwrap(program: str) -> str:
     """"" when bwrap starts a sandbox like the ones we use here, else what went wrong."""
-    probe = [*bwrap_argv(Sandbox(()), Path("/")), "true"]
-    probe[0] = program
+    fd = seccomp_memfd()
+    probe = [*bwrap_argv(Sandbox(()), Path("/"), program, seccomp_fd=fd), "true"]
     try:
         done = subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=_PROBE_TIMEOUT, check=False)
+                              timeout=_PROBE_TIMEOUT, check=False, pass_fds=(fd,))
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap ({program}) could not start: {exc}"
+    finally:
+        os.close(fd)
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
         detail = said[-1] if said else f"exit code {done.returncode}"
@@ -247,6 +390,9 @@ def detect() -> Support:
         return Support(None, problem=f"{SANDBOX_EXEC} is missing")
     if not sys.platform.startswith("linux"):
         return Support(None, problem=f"there is no sandbox for {sys.platform}")
+    problem = seccomp.filter_problem()
+    if problem is not None:
+        return Support(None, problem=problem)
     program = shutil.which("bwrap")
     if program is None:
         return Support(None, problem="bubblewrap (bwrap) is not installed; install the "

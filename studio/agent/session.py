@@ -29,7 +29,7 @@ from studio.agent.guided_mode import GuidedMode
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
-from studio.agent.sandbox import Support
+from studio.agent.sandbox import Limits, Support
 from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox
@@ -82,6 +82,8 @@ class SessionSettings:
         guided: carry a small model through a skill one constrained step at a time
             (`studio.agent.guided`): "on", "off", or "auto": when the server says the model is
             small (`studio.agent.guided_mode`).
+        limits: what each sandboxed tool run may use (`studio.agent.sandbox.Limits`).
+        allow_env: environment names passed to tool runs besides the allowlist.
     """
 
     backend: str = "ollama"
@@ -104,6 +106,8 @@ class SessionSettings:
     instructions: str = ""
     tool_descriptions: Mapping[str, str] = field(default_factory=dict)
     guided: GuidedMode = "auto"
+    limits: Limits = field(default_factory=Limits)
+    allow_env: tuple[str, ...] = ()
 
 
 def session_prompt(settings: SessionSettings,
@@ -154,7 +158,7 @@ def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], app
                            unpacked=unpacked)
     return kind(toolbox, approver, grants, audit,
                 timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
-                support=support)
+                support=support, limits=settings.limits, allow_env=settings.allow_env)
 
 
 class ChatSession:

@@ -43,6 +43,8 @@ class TerminalApprover:
         write("  3. Deny\n")
         if request.network_choice:
             write("  4. Execute once and allow network for this run\n")
+            named = f" (it names {', '.join(request.hosts)})" if request.hosts else ""
+            write(f"  5. Execute once and allow network only to hosts you name{named}\n")
         self._err.flush()
 
     async def _ask(self, prompt: str) -> str:
@@ -78,9 +80,20 @@ class TerminalApprover:
         threading.Thread(target=read, name="approval-prompt", daemon=True).start()
         return await answer
 
+    async def _hosts(self, request: ApprovalRequest) -> Approval:
+        offered = " ".join(request.hosts)
+        hint = f" [{offered}]" if offered else ""
+        given = (await self._ask(f"Hosts, separated by spaces; * for any host{hint}: ")).replace(",", " ")
+        hosts = tuple(given.split()) or request.hosts
+        if not hosts:
+            return Approval("once", by="user")
+        keep = await self._ask("Remember these hosts for this workspace? [y/N]: ")
+        return Approval("once", by="user", hosts=hosts,
+                        remember_hosts=keep.lower() in ("y", "yes"))
+
     async def approve(self, request: ApprovalRequest) -> Approval:
         self._show(request)
-        choices = "1, 2, 3 or 4" if request.network_choice else "1, 2 or 3"
+        choices = "1, 2, 3, 4 or 5" if request.network_choice else "1, 2 or 3"
         try:
             while True:
                 answer = (await self._ask(f"Choose {choices} [3]: ")).lower()
@@ -88,6 +101,8 @@ class TerminalApprover:
                     return Approval("once", by="user")
                 if answer == "4" and request.network_choice:
                     return Approval("once", by="user", network=True)
+                if answer == "5" and request.network_choice:
+                    return await self._hosts(request)
                 if answer in ("2", "a", "always") and request.grant_scope is not None:
                     return Approval("always", by="user")
                 if answer in ("", "3", "d", "deny", "n", "no"):

@@ -47,7 +47,7 @@ from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
 from studio.paths import cache_dir, config_dir, data_dir
 from studio.policy import AuditLog, Grants
-from studio.settings import PromptSettings, load_settings
+from studio.settings import PromptSettings, Settings, load_settings
 from studio.skills.library import standard_locations
 from studio.skills.search import INDEX_FILE
 from studio.skills.targets import collect
@@ -378,12 +378,13 @@ def _instructions(given: str | None, renderer: Renderer) -> str | None:
     raise SystemExit(2)
 
 
-def _prompts(renderer: Renderer) -> PromptSettings:
-    """The custom prompts the settings file holds (the defaults when it cannot be read)."""
+def _stored_settings(renderer: Renderer) -> Settings:
+    """The settings file's custom prompts and sandbox limits (the defaults when it cannot be
+    read)."""
     loaded = load_settings()
     for problem in loaded.problems:
         renderer.note(f"studio chat: {problem}")
-    return loaded.settings.prompts
+    return loaded.settings
 
 
 def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile | None = None,
@@ -413,7 +414,8 @@ def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile
 async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver) -> int:
     history = load_history(args.history)
     agent = _agentfile(args, renderer)
-    prompts = _prompts(renderer)
+    stored = _stored_settings(renderer)
+    prompts = stored.prompts
     given = _instructions(args.system, renderer)
     if given is not None:
         prompts = replace(prompts, instructions=given)
@@ -422,6 +424,8 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     try:
         settings = session_settings(args, _server_url(args.url, renderer), agent, skill_paths,
                                     prompts)
+        settings = replace(settings, limits=stored.sandbox.limits(),
+                           allow_env=tuple(stored.sandbox.env))
     except LLMError as exc:
         renderer.show(Error(exc.user_message))
         return 1

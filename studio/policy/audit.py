@@ -29,7 +29,8 @@ class AuditEntry:
 
     Attributes:
         event: "decision" (the policy judged a tool call), "check" (`studio policy check`),
-            "approval" (someone answered an ask) or "run" (the command ran).
+            "approval" (someone answered an ask), "run" (the command ran) or "connection" (a
+            run asked the network proxy for a host; `extra` holds host and port).
         approved_by: who let it run or stopped it: "policy", "grant", "user", "auto-approve"...
         how: how it was decided: "allow", "block", "once", "always", "deny", "granted"...
     """
@@ -250,6 +251,34 @@ class AuditLog:
                 exit_code=exit_code,
                 duration_s=round(duration_s, 3),
                 extra=extra,
+            )
+        )
+
+    def record_connection(
+        self,
+        command: str,
+        cwd: Path,
+        *,
+        host: str,
+        port: int,
+        allowed: bool,
+        workspace: Path | None = None,
+        skill: str | None = None,
+    ) -> AuditEntry:
+        """A connection a sandboxed run asked the studio's network proxy for, let through
+        (`allow`) or refused (`deny`) by the hosts granted to the run."""
+        return self.append(
+            AuditEntry(
+                "connection",
+                command,
+                str(cwd),
+                _now(),
+                "allow" if allowed else "deny",
+                workspace=_opt(workspace),
+                skill=skill,
+                approved_by="grant" if allowed else "policy",
+                how="host" if allowed else "ungranted host",
+                extra={"host": host, "port": port},
             )
         )
 

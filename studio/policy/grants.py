@@ -18,6 +18,9 @@ from studio.fsutil import atomic_write_text
 from studio.paths import config_dir
 
 GRANTS_FILE = "grants.yaml"
+# A host a sandboxed run may reach through the studio's proxy is kept as a grant of this
+# "command" (no program is named so) for the whole workspace.
+HOST_GRANT = "network host "
 
 _HEADER = """\
 # Commands Skill Studio may run without asking ("always allow").
@@ -206,6 +209,18 @@ class Grants:
         if failure is not None:
             raise failure
         return added
+
+    def add_host(self, host: str, workspace: Path, *, remember: bool = False) -> Grant:
+        """Let sandboxed runs in `workspace` reach `host` (`*` for any) through the proxy."""
+        name = host.strip().lower()
+        if not name or any(c.isspace() for c in name):
+            raise GrantsError(f"{host!r} is not a host name")
+        return self.add(Grant(HOST_GRANT + name, "./", workspace), remember=remember)
+
+    def hosts(self, workspace: Path) -> list[str]:
+        """The hosts granted to sandboxed runs in `workspace`."""
+        return [g.command.removeprefix(HOST_GRANT) for g in self.for_workspace(workspace)
+                if g.command.startswith(HOST_GRANT)]
 
     def revoke(self, key: str, workspace: Path | None = None) -> list[Grant]:
         """Remove the grants with this key (`cat:references/`), in one workspace or all; returns them."""

@@ -170,3 +170,41 @@ async def test_a_sandbox_that_cannot_start_is_an_error_not_an_unsandboxed_run(
     result = finished(events)
     assert result.status == "error"
     assert result.result.startswith("error: the command could not be started: ")
+
+
+@needs_sandbox
+async def test_hosts_granted_in_an_approval_are_reached_through_the_proxy_and_audited(
+    workspace: Path,
+) -> None:
+    from studio.policy import AuditLog
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    fetch = (f"curl -s -o /dev/null -w '%{{http_code}} ' http://127.0.0.1:{port}/a; "
+             f"curl -s -o /dev/null -w '%{{http_code}}' http://localhost:{port}/b")
+    audit = AuditLog(workspace.parent / "audit.jsonl")
+    approver = RecordingApprover(Approval("once", by="user", hosts=("127.0.0.1",),
+                                          remember_hosts=True))
+    tool = executor(workspace, approver, audit=audit)
+    try:
+        events = await run(tool, fetch)
+        (request,) = approver.requests
+        assert request.hosts == ("127.0.0.1", "localhost")
+        assert "network only to 127.0.0.1 through the studio's proxy" in (started(events).sandbox or "")
+        assert finished(events).result.splitlines()[-1] == "200 403"
+        # Remembered for the workspace: the next run reaches it without a network choice.
+        assert tool.grants.hosts(workspace.resolve()) == ["127.0.0.1"]
+        again = await run(tool, fetch)
+        assert finished(again).result.splitlines()[-1] == "200 403"
+    finally:
+        server.close()
+        await server.wait_closed()
+    connections = [(e.decision, e.extra["host"], e.extra["port"]) for e in audit.entries()
+                   if e.event == "connection"]
+    assert connections == [("allow", "127.0.0.1", port), ("deny", "localhost", port)] * 2

@@ -9,6 +9,7 @@ import asyncio
 import os
 import secrets
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -261,7 +262,7 @@ def test_missing_folders_are_left_out_rather_than_failing_the_bind(tmp_path: Pat
     box = Sandbox.for_run(tmp_path, tmp_path.parent / "no-such-workspace",
                           home=tmp_path / "no-such-home")
     assert box.writable == (tmp_path,) and box.hidden_home is None
-    assert bwrap_argv(box, tmp_path).count("--tmpfs") == 2  # /tmp and /run, no home
+    assert bwrap_argv(box, tmp_path, seccomp_fd=3).count("--tmpfs") == 3  # /dev/shm, /tmp, /run
 
 
 def test_a_writable_tmp_is_not_called_private(tmp_path: Path) -> None:
@@ -272,7 +273,7 @@ def test_bwrap_mounts_the_writable_folders_after_hiding_tmp_and_home(tmp_path: P
     home = tmp_path / "home"
     skill = home / "skill"
     skill.mkdir(parents=True)
-    argv = bwrap_argv(Sandbox.for_run(skill, home=home), skill)
+    argv = bwrap_argv(Sandbox.for_run(skill, home=home), skill, seccomp_fd=3)
     assert argv[:4] == ["bwrap", "--ro-bind", "/", "/"]
     tmp_at = argv.index("/tmp")
     home_at = argv.index(str(home))
@@ -282,7 +283,7 @@ def test_bwrap_mounts_the_writable_folders_after_hiding_tmp_and_home(tmp_path: P
     for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
         assert flag in argv
     assert argv[-1] == "--"
-    granted = bwrap_argv(Sandbox.for_run(skill, network=True), skill)
+    granted = bwrap_argv(Sandbox.for_run(skill, network=True), skill, seccomp_fd=3)
     assert "--unshare-net" not in granted
 
 
@@ -312,7 +313,7 @@ def test_a_read_only_folder_inside_a_writable_one_is_bound_back_read_only(tmp_pa
     assert box.writable == (tmp_path,) and box.guarded == (copies,)
     assert box.describe() == (f"writes only in {tmp_path}; no network; private /tmp; "
                               f"{copies} read-only")
-    argv = bwrap_argv(box, skill)
+    argv = bwrap_argv(box, skill, seccomp_fd=3)
     ro_at = len(argv) - 1 - argv[::-1].index("--ro-bind")
     assert argv.index("--bind") < ro_at and argv[ro_at + 1:ro_at + 3] == [str(copies)] * 2
     profile = sandbox_exec_profile(box).splitlines()
@@ -341,9 +342,21 @@ def test_a_read_only_folder_inside_the_hidden_home_stays_readable(tmp_path: Path
     skill.mkdir(parents=True)
     box = Sandbox.for_run(skill, home=home).with_read_only(copies)
     assert box.writable == () and box.guarded == (copies,)
-    argv = bwrap_argv(box, skill)
+    argv = bwrap_argv(box, skill, seccomp_fd=3)
     assert argv.index(str(home)) < argv.index(str(copies))
     assert argv[argv.index(str(copies)) - 1] == "--ro-bind"
     profile = sandbox_exec_profile(box).splitlines()
     assert f'(allow file-read* (subpath "{copies}"))' in profile
     assert Sandbox.for_run(skill).with_read_only(tmp_path / "missing").read_only == ()
+
+
+def test_other_processors_get_no_sandbox_and_are_told_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    import platform
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(platform, "machine", lambda: "aarch64")
+    support = detect.__wrapped__()
+    assert support.kind is None
+    assert support.problem == ("the sandbox's system-call filter is built for x86_64 only, and "
+                               "this machine is aarch64")
+    assert "every command is asked about" in support.notice()

@@ -30,7 +30,16 @@ async def test_the_sandbox_line_and_the_network_choice_are_shown() -> None:
     assert f"  sandbox: {SANDBOX}\n" in shown
     assert "  4. Execute once and allow network for this run\n" in shown
     assert "never the network" in shown
-    assert "Choose 1, 2, 3 or 4 [3]: " in shown
+    assert "Choose 1, 2, 3, 4 or 5 [3]: " in shown
+
+
+async def test_choice_5_runs_once_reaching_only_the_named_hosts() -> None:
+    offered = replace(request(), hosts=("pypi.org",))
+    approval, shown = await answer("5\n\ny\n", offered)
+    assert "5. Execute once and allow network only to hosts you name (it names pypi.org)" in shown
+    assert approval == Approval("once", by="user", hosts=("pypi.org",), remember_hosts=True)
+    approval, _ = await answer("5\nexample.com, *.pythonhosted.org\n\n", offered)
+    assert approval == Approval("once", by="user", hosts=("example.com", "*.pythonhosted.org"))
 
 
 async def test_choice_4_runs_once_with_the_network() -> None:

@@ -676,7 +676,9 @@ class ChatPane(QWidget):
         think = self.think_check.isChecked() and self.think_check.isEnabled()
         settings = turn_settings(backend, choice.name if choice is not None else "", think,
                                  self.settings_store.settings.prompts)
-        settings = replace(settings, create_in=self.skill_folder())
+        sandbox = self.settings_store.settings.sandbox
+        settings = replace(settings, create_in=self.skill_folder(), limits=sandbox.limits(),
+                           allow_env=tuple(sandbox.env))
         return self.agent_picker.apply(TurnSetup(settings, skills, overrides, self._chosen,
                                                  self._choose_skill_folder))
 

@@ -92,6 +92,9 @@ class ApprovalDialog(QDialog):
             no sandbox).
         network_check: "Allow network for this run", off by default; shown only when the sandbox
             would cut the network off.
+        hosts_check: "Allow network only to these hosts", off by default, with `hosts_edit`
+            (the hosts the command names, editable; `*` for any) and `remember_hosts_check`
+            (keep them for the workspace); shown with `network_check`.
         fork_label: which fork asks (a skill's sub-agent, see `studio.agent.fork`); hidden when
             the chat itself asks.
     """
@@ -177,6 +180,18 @@ class ApprovalDialog(QDialog):
         self.network_check.setToolTip("Only this run may use the network; the sandbox cuts it off "
                                       "otherwise, and Always allow never includes it")
         self.network_check.setVisible(request.network_choice)
+        self.hosts_check = QCheckBox("Allow network only to these hosts:")
+        self.hosts_check.setObjectName("approvalHosts")
+        self.hosts_check.setToolTip("The run reaches these hosts over HTTP(S) through the "
+                                    "studio's proxy, and nothing else; every connection is "
+                                    "logged. *.example.com covers subdomains, * any host")
+        self.hosts_edit = QLineEdit(" ".join(request.hosts))
+        self.hosts_edit.setPlaceholderText("pypi.org files.pythonhosted.org")
+        self.hosts_edit.textEdited.connect(self._on_hosts_edit_text_edited)
+        self.remember_hosts_check = QCheckBox("Remember these hosts for this workspace "
+                                              "(saved in grants.yaml)")
+        for widget in (self.hosts_check, self.hosts_edit, self.remember_hosts_check):
+            widget.setVisible(request.network_choice)
         self.reason_edit = QLineEdit()
         self.reason_edit.setPlaceholderText("Reason for the model if you deny (optional)")
         self.reason_edit.setClearButtonEnabled(True)
@@ -211,6 +226,11 @@ class ApprovalDialog(QDialog):
         layout.addWidget(self.sandbox_label)
         layout.addWidget(self.reasons_label)
         layout.addWidget(self.network_check)
+        hosts_row = QHBoxLayout()
+        hosts_row.addWidget(self.hosts_check)
+        hosts_row.addWidget(self.hosts_edit, 1)
+        layout.addLayout(hosts_row)
+        layout.addWidget(self.remember_hosts_check)
         layout.addWidget(self.scope_label)
         layout.addWidget(self.remember_check)
         layout.addWidget(self.reason_edit)
@@ -233,6 +253,9 @@ class ApprovalDialog(QDialog):
             return
         super().keyPressEvent(event)
 
+    def _on_hosts_edit_text_edited(self, text: str) -> None:
+        self.hosts_check.setChecked(bool(text.strip()))
+
     def _on_once_button_clicked(self) -> None:
         self._choice = "once"
         self.accept()
@@ -252,7 +275,12 @@ class ApprovalDialog(QDialog):
         if self.result() == QDialog.DialogCode.Accepted and self._choice != "deny":
             remember = self._choice == "always" and self.remember_check.isChecked()
             network = self.request.network_choice and self.network_check.isChecked()
-            return Approval(self._choice, by="user", remember=remember, network=network)
+            hosts: tuple[str, ...] = ()
+            if self.request.network_choice and self.hosts_check.isChecked() and not network:
+                hosts = tuple(self.hosts_edit.text().replace(",", " ").split())
+            return Approval(self._choice, by="user", remember=remember, network=network,
+                            hosts=hosts,
+                            remember_hosts=bool(hosts) and self.remember_hosts_check.isChecked())
         reason = self.reason_edit.text().strip()
         return Approval("deny", by="user", reason=reason or None)
 

@@ -63,6 +63,36 @@ def test_no_network_box_where_the_run_has_the_network_already(
     assert dialog.approval().network is False
 
 
+def test_hosts_are_offered_and_only_a_ticked_box_grants_them(
+        qtbot: QtBot, parent: QWidget) -> None:
+    from dataclasses import replace
+
+    asked = replace(request(), hosts=("pypi.org",))
+    dialog = open_approval(qtbot, parent, asked)
+    assert dialog.hosts_check.isVisible() and not dialog.hosts_check.isChecked()
+    assert dialog.hosts_edit.text() == "pypi.org"
+    qtbot.keyClick(dialog, Qt.Key.Key_1)
+    assert dialog.approval() == Approval("once", by="user")
+    dialog = open_approval(qtbot, parent, asked)
+    dialog.hosts_edit.clear()
+    qtbot.keyClicks(dialog.hosts_edit, "pypi.org, *.pythonhosted.org")
+    assert dialog.hosts_check.isChecked()
+    dialog.remember_hosts_check.setChecked(True)
+    dialog.once_button.click()
+    assert dialog.approval() == Approval("once", by="user", hosts=("pypi.org", "*.pythonhosted.org"),
+                                         remember_hosts=True)
+
+
+def test_no_hosts_box_where_the_run_has_the_network_already(
+        qtbot: QtBot, parent: QWidget) -> None:
+    dialog = open_approval(qtbot, parent, request(network_choice=False))
+    assert not dialog.hosts_check.isVisible() and not dialog.hosts_edit.isVisible()
+    dialog.hosts_check.setChecked(True)
+    dialog.hosts_edit.setText("pypi.org")
+    qtbot.keyClick(dialog, Qt.Key.Key_1)
+    assert dialog.approval().hosts == ()
+
+
 def test_without_a_sandbox_a_red_banner_says_so(qtbot: QtBot, parent: QWidget) -> None:
     dialog = open_approval(qtbot, parent, request(sandbox=NONE_HERE, network_choice=False,
                                          warnings=(("sandbox", NONE_HERE),)))
