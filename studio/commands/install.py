@@ -21,7 +21,7 @@ from studio.skills.install import (
     prepare_install,
 )
 from studio.skills.library import standard_locations
-from studio.skills.lockfile import read_lock
+from studio.skills.lockfile import InstallRecord, LockError, read_lock
 
 Ask = Callable[[str], bool]
 
@@ -61,12 +61,20 @@ def run(args: argparse.Namespace) -> int:
     into: Path = args.into if args.into is not None else standard_locations()[0]
     ask: Ask | None = _terminal_ask if sys.stdin.isatty() else None
     if args.update:
-        records = read_lock(into)
-        if not records:
+        try:
+            records = read_lock(into)
+        except LockError as exc:
+            print(f"studio install: {exc}", file=sys.stderr)
+            return 1
+        by_url: dict[str, list[InstallRecord]] = {}
+        for record in records:
+            by_url.setdefault(record.url, []).append(record)
+        if not by_url:
             print(f"studio install: {into} has no recorded installs to update", file=sys.stderr)
             return 1
-        codes = [install(r.url, into, args.yes, ask, args.max_size << 20, sys.stderr, r.sha256,
-                         set(r.skills)) for r in records]
+        codes = [install(url, into, args.yes, ask, args.max_size << 20, sys.stderr,
+                         str(group[0].studio.get("sha256", "")) or None,
+                         {record.name for record in group}) for url, group in by_url.items()]
         return max(codes)
     return install(args.url, into, args.yes, ask, args.max_size << 20, sys.stderr)
 

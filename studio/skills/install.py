@@ -25,7 +25,7 @@ import httpx
 
 from studio.skills.archive import ArchiveError, Limits, unpack
 from studio.skills.files import load_skill
-from studio.skills.lockfile import InstallRecord, record_install
+from studio.skills.lockfile import LockError, LockFile, lock_path, read_lock_file, studio_record
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity
 from studio.skills.validate import validate_skill
 
@@ -90,6 +90,16 @@ class InstallPlan:
         return lines
 
 
+def open_lock(into: Path) -> LockFile:
+    """The lock file installs into `into` record in. Raises InstallError, before anything is
+    written, for one that cannot be read: writing over it would lose another tool's records."""
+    try:
+        return read_lock_file(lock_path(into))
+    except LockError as exc:
+        raise InstallError(f"{exc}. The install stopped so that the lock file's records are "
+                           "not lost; nothing was written") from None
+
+
 def download(url: str, target: Path, max_bytes: int = MAX_DOWNLOAD,
              progress: Progress | None = None, timeout: float = 30.0) -> str:
     """Save `url` to `target`; return its sha256. Raises InstallError past `max_bytes`, on an
@@ -127,6 +137,7 @@ def prepare_install(url: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
                     limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None) -> InstallPlan:
     """Download and unpack `url` into a scratch folder inside `into`, and find and validate its
     skills. Raises InstallError (having removed the scratch folder) when any check fails."""
+    open_lock(into)
     try:
         into.mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=into))
@@ -188,6 +199,7 @@ def commit_install(plan: InstallPlan, *, now: datetime | None = None) -> None:
     if plan.invalid:
         names = ", ".join(skill.folder for skill in plan.invalid)
         raise InstallError(f"not installed: {names} has errors")
+    lock = open_lock(plan.into)
     moved: list[tuple[FoundSkill, Path | None]] = []
     try:
         for skill in plan.skills:
@@ -203,8 +215,9 @@ def commit_install(plan: InstallPlan, *, now: datetime | None = None) -> None:
                 raise
             moved.append((skill, old))
         when = (now or datetime.now(UTC)).isoformat(timespec="seconds")
-        record_install(plan.into, InstallRecord(
-            plan.url, plan.sha256, when, tuple(skill.folder for skill in plan.skills)))
+        for skill in plan.skills:
+            lock.put(studio_record(skill.folder, skill.destination, plan.url, when, plan.sha256))
+        lock.write()
     except OSError as exc:
         for skill, old in reversed(moved):
             with contextlib.suppress(OSError):

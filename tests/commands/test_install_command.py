@@ -71,8 +71,8 @@ def test_update_fetches_recorded_urls_again(
     server.files["/pack.zip"] = zip_pack(changed)
     assert main(["install", "--update", "--into", str(tmp_path)]) == 0
     assert "Version two." in (tmp_path / "alpha" / "SKILL.md").read_text(encoding="utf-8")
-    (record,) = read_lock(tmp_path)
-    assert record.url == url
+    assert [(record.name, record.url) for record in read_lock(tmp_path)] == [
+        ("alpha", url), ("beta", url)]
 
 
 def test_an_update_asks_before_replacing_a_skill_it_did_not_install(
