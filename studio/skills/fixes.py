@@ -19,12 +19,12 @@ from typing import Any
 
 from studio.fsutil import atomic_write_bytes
 from studio.skills import codes
-from studio.skills.walk import may_follow
 from studio.skills.clients import SPEC
 from studio.skills.files import list_skill_files, load_skill, skill_file_in
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.parse import MAX_SKILL_BYTES, UNREADABLE_CODES, parse_skill
 from studio.skills.validate import validate_skill
+from studio.skills.walk import may_follow
 from studio.skills.yamledit import apply_edits
 
 MAX_ROUNDS = 32

@@ -143,7 +143,7 @@ def test_replacing_swaps_the_folder_whole_and_an_invalid_skill_stops_the_install
 def test_a_lock_file_it_cannot_read_stops_the_install_and_is_kept(server: FileServer, tmp_path: Path) -> None:
     server.files["/pack.zip"] = zip_pack(good_pack())
     (tmp_path / "skills-lock.json").write_bytes(b'{"version": 1, "skills": {"x": ')
-    with pytest.raises(InstallError, match="not valid JSON.*nothing was written"):
+    with pytest.raises(InstallError, match=r"not valid JSON.*nothing was written"):
         prepare_install(server.url + "/pack.zip", tmp_path)
     assert _tree(tmp_path) == ["skills-lock.json"]
     assert (tmp_path / "skills-lock.json").read_bytes() == b'{"version": 1, "skills": {"x": '

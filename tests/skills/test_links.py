@@ -12,6 +12,7 @@ from studio.skills import codes
 from studio.skills.fixes import FixError, plan_fixes
 from studio.skills.library import SkillRoot, scan_library, scan_root
 from studio.skills.links import links_to
+from studio.skills.provenance import Provenance
 from tests.skills.helpers import frontmatter, write_skill
 
 
@@ -85,3 +86,12 @@ def test_links_to_names_every_client_folder_that_points_at_a_skill(tmp_path: Pat
     assert other / "my-pdf" in links_to(project / ".agents" / "skills" / "pdf", [other])
     assert links_to(project / ".agents" / "skills" / "xlsx", [other]) == [
         project / ".claude" / "skills" / "xlsx", project / ".codex" / "skills" / "xlsx"]
+
+
+def test_the_tooltip_says_where_a_skill_lives_and_who_links_to_it(tmp_path: Path) -> None:
+    project = _cli_project(tmp_path)
+    scan = scan_root(SkillRoot(project / ".claude" / "skills"))
+    pdf = next(s for s in scan.skills if s.name == "pdf")
+    assert Provenance().describe(pdf) == [
+        f"Linked from {project / '.claude' / 'skills' / 'pdf'}",
+        f"Linked from {project / '.codex' / 'skills' / 'pdf'}"]

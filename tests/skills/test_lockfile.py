@@ -82,7 +82,7 @@ def test_a_lock_file_we_do_not_understand_is_an_error_and_stays_as_it_was(
     tmp_path: Path, content: bytes
 ) -> None:
     (tmp_path / LOCK_FILE).write_bytes(content)
-    with pytest.raises(LockError, match="skills-lock.json"):
+    with pytest.raises(LockError, match=r"skills-lock\.json"):
         read_lock(tmp_path)
     assert (tmp_path / LOCK_FILE).read_bytes() == content
 
