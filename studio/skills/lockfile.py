@@ -48,8 +48,8 @@ class InstallRecord:
     Attributes:
         name: the key in `skills` (the installed folder's name).
         source: where it came from (`owner/repo`, a git URL, an archive URL, a local path).
-        source_type: the CLI's word for the kind of source (github, git, local, direct-url,
-            well-known).
+        source_type: the kind of source, in the CLI's words (github, git, local, well-known)
+            or ours (archive: a zip or tar.gz URL).
         computed_hash: the folder's hash as the CLI computes it (see `computed_hash`).
         ref: the branch, tag or commit asked for, when one was.
         studio: our own data (url, sha256, installedAt, path, clients, mode); {} for entries the
@@ -191,7 +191,7 @@ def _migrate(lock: LockFile, installs: list[Any]) -> None:
                 continue
             folder = root / name
             lock.put(InstallRecord(
-                name, url, "direct-url", computed_hash(folder) if folder.is_dir() else "",
+                name, url, "archive", computed_hash(folder) if folder.is_dir() else "",
                 None, {"url": url, "sha256": digest or "", "installedAt": when or ""},
             ))
     del lock.data["installs"]
@@ -211,7 +211,7 @@ def record_install(root: Path, record: InstallRecord) -> None:
 
 
 def studio_record(name: str, folder: Path, url: str, when: str, sha256: str = "", *,
-                  source: str | None = None, source_type: str = "direct-url",
+                  source: str | None = None, source_type: str = "archive",
                   ref: str | None = None, extra: dict[str, Any] | None = None) -> InstallRecord:
     """The entry for a skill we installed into `folder` from `url` at `when`."""
     studio: dict[str, Any] = {"url": url, "installedAt": when}

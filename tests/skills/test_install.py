@@ -43,7 +43,7 @@ def test_a_good_zip_pack_installs_every_skill_and_records_it(server: FileServer,
     alpha, beta = read_lock(into)
     assert (alpha.name, beta.name) == ("alpha", "beta")
     assert alpha.url.endswith("/pack.zip") and len(alpha.studio["sha256"]) == 64
-    assert alpha.source_type == "direct-url" and alpha.computed_hash == computed_hash(into / "alpha")
+    assert alpha.source_type == "archive" and alpha.computed_hash == computed_hash(into / "alpha")
     assert origins(into) == {"alpha": alpha.url, "beta": alpha.url}
 
 

@@ -35,7 +35,7 @@ def test_an_install_keeps_every_entry_and_key_of_the_cli_lock_file(tmp_path: Pat
     (into / "mine" / "SKILL.md").write_text("x", encoding="utf-8")
     (tmp_path / LOCK_FILE).write_text(json.dumps(CLI_LOCK), encoding="utf-8")
     assert lock_path(into) == tmp_path / LOCK_FILE
-    record_install(into, InstallRecord("mine", "https://e.org/p.zip", "direct-url",
+    record_install(into, InstallRecord("mine", "https://e.org/p.zip", "archive",
                                        computed_hash(into / "mine"), None, {"url": "https://e.org/p.zip"}))
     data = json.loads((tmp_path / LOCK_FILE).read_text(encoding="utf-8"))
     assert data["version"] == 1 and data["futureTopLevel"] == [1, 2]
@@ -65,7 +65,7 @@ def test_our_old_installs_list_is_migrated_without_losing_a_skill(tmp_path: Path
     (tmp_path / LOCK_FILE).write_text(json.dumps(old), encoding="utf-8")
     records = read_lock(tmp_path)
     assert [(r.name, r.url, r.source_type) for r in records] == [
-        ("alpha", "https://e.org/a.zip", "direct-url"), ("gone", "https://e.org/a.zip", "direct-url")]
+        ("alpha", "https://e.org/a.zip", "archive"), ("gone", "https://e.org/a.zip", "archive")]
     assert records[0].computed_hash == computed_hash(tmp_path / "alpha")
     assert records[0].studio["sha256"] == "0" * 64
     lock = read_lock_file(tmp_path / LOCK_FILE)
