@@ -24,6 +24,9 @@ COMMANDS = {
     "models": "studio.commands.models",
     "search": "studio.commands.search",
     "install": "studio.commands.install",
+    "list": "studio.commands.list",
+    "update": "studio.commands.update",
+    "remove": "studio.commands.remove",
     "eval": "studio.commands.eval",
 }
 

@@ -58,10 +58,13 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
             print(f"studio update: {', '.join(sorted(unknown))} not recorded in the lock file "
                   f"of {where.into}; see studio list", file=err)
             return 1
-        records = [record for record in records if record.name in names]
+    # A source holds more skills than those asked for: all it installed are its own to replace.
     by_source: dict[str, list[InstallRecord]] = {}
     for record in records:
         by_source.setdefault(_fetchable(record), []).append(record)
+    if names:
+        by_source = {source: group for source, group in by_source.items()
+                     if any(record.name in names for record in group)}
     if not by_source:
         print(f"studio update: {where.into} has no recorded installs to update", file=err)
         return 1

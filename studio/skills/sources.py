@@ -22,6 +22,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.skills.files import load_skill, skill_file_in
 from studio.skills.install import (
     MAX_DOWNLOAD,
     SCRATCH_PREFIX,
@@ -162,7 +163,8 @@ def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
     plan = InstallPlan(text, into, "", scratch, source_type=source.kind, source=source.label,
                        ref=source.ref)
     try:
-        fetched = scratch / "source"
+        fetched = scratch / "source" / _folder_name(source)
+        fetched.parent.mkdir()
         if source.is_git and (source.kind != "local" or source.ref):
             plan.commit = clone(source, fetched, timeout)
             shutil.rmtree(fetched / ".git")
@@ -176,6 +178,7 @@ def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
             base = fetched / source.subpath
             if ".." in Path(source.subpath).parts or not base.is_dir():
                 raise SourceError(f"{source.label} has no folder {source.subpath!r}")
+        base = _named_after_its_skill(base, scratch)
         plan.skills = found_skills(base, into)
     except SourceError as exc:
         plan.discard()
@@ -190,3 +193,23 @@ def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
         plan.discard()
         raise InstallError(f"{text} holds no skill (no folder with a SKILL.md)")
     return plan
+
+
+def _folder_name(source: Source) -> str:
+    """The folder a source is fetched into: its repository's or folder's name."""
+    last = source.location.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+    last = last.removesuffix(".git")
+    return last if last and not last.startswith(".") else "source"
+
+
+def _named_after_its_skill(base: Path, scratch: Path) -> Path:
+    """A source that is itself one skill (SKILL.md at its top) is installed under its skill's
+    name, as the skills CLI does, whatever its repository or folder is called."""
+    if skill_file_in(os.listdir(base)) is None:
+        return base
+    name = load_skill(base).name
+    if not name or "/" in name or "\\" in name or name.startswith(".") or name == base.name:
+        return base
+    named = scratch / "named"
+    named.mkdir()
+    return Path(shutil.move(base, named / name)).parent
