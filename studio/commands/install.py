@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from studio.skills.install import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
-from studio.skills.lockfile import computed_hash
+from studio.skills.install import MAX_DOWNLOAD, InstallError, commit_install
+from studio.skills.installed import unchanged
 from studio.skills.placement import (
     CLIENTS,
     PlacementError,
@@ -130,10 +130,11 @@ def run(args: argparse.Namespace) -> int:
 
 def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_bytes: int,
             err: TextIO, known_hashes: dict[str, str] | None = None,
-            ours: set[str] | frozenset[str] = frozenset()) -> int:
+            ours: set[str] | frozenset[str] = frozenset(), only: set[str] | None = None) -> int:
     """Install one source; 0 when installed or already up to date, 1 when refused. An update
     (`known_hashes`: each skill's recorded computedHash) replaces the skills this source
-    installed before (`ours`) without asking, and writes nothing when none changed."""
+    installed before (`ours`) without asking, and writes nothing when none changed; with
+    `only`, it installs those skills of the source and no other."""
     if isinstance(where, Path):
         where = Where(where)
     into = where.into
@@ -143,7 +144,14 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
         print(f"studio install: {exc}; nothing was written", file=err)
         return 1
     try:
-        if known_hashes is not None and _unchanged(plan, known_hashes):
+        if only is not None:
+            plan.skills = [skill for skill in plan.skills if skill.folder in only]
+            missing = only - {skill.folder for skill in plan.skills}
+            if missing:
+                print(f"studio install: {source} no longer holds {', '.join(sorted(missing))}",
+                      file=err)
+                return 1
+        if known_hashes is not None and unchanged(plan, known_hashes):
             print(f"{source}: up to date", file=err)
             return 0
         err.write("".join(line + "\n" for line in plan.describe()))
@@ -185,8 +193,3 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
                   f"placed for every client: {exc.strerror or exc}", file=err)
             return 1
     return 0
-
-
-def _unchanged(plan: InstallPlan, known: dict[str, str]) -> bool:
-    """Whether every skill of the fetched source hashes as the lock file recorded it."""
-    return all(known.get(skill.folder) == computed_hash(skill.staged) for skill in plan.skills)

@@ -18,6 +18,7 @@ from studio.commands.install import (
     where_of,
 )
 from studio.skills.install import MAX_DOWNLOAD
+from studio.skills.installed import fetchable
 from studio.skills.lockfile import InstallRecord, LockError, read_lock
 from studio.skills.placement import PlacementError, client_folders
 
@@ -61,7 +62,7 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
     # A source holds more skills than those asked for: all it installed are its own to replace.
     by_source: dict[str, list[InstallRecord]] = {}
     for record in records:
-        by_source.setdefault(_fetchable(record), []).append(record)
+        by_source.setdefault(fetchable(record), []).append(record)
     if names:
         by_source = {source: group for source, group in by_source.items()
                      if any(record.name in names for record in group)}
@@ -76,19 +77,9 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
             here = Where(where.into, where.base, where.user, tuple(clients),
                          tuple(client_folders(clients, where.base, where.user)),
                          group[0].studio.get("mode") == "copy")
+        # The skills CLI records each skill of a repository on its own: only those come back.
+        only = None if group[0].studio else {record.name for record in group}
         codes.append(install(source, here, yes, ask, max_bytes, err,
                              {record.name: record.computed_hash for record in group},
-                             {record.name for record in group}))
+                             {record.name for record in group}, only))
     return max(codes)
-
-
-def _fetchable(record: InstallRecord) -> str:
-    """What to fetch again: the URL we recorded, else the CLI's source, with its ref and (for
-    one skill of a repository) its path."""
-    url = record.url
-    if record.studio.get("url"):
-        return url
-    path = record.studio.get("path") or ""
-    if record.source_type == "github" and isinstance(path, str) and path:
-        url = f"{url}/{path.strip('/')}"
-    return f"{url}#{record.ref}" if record.ref else url

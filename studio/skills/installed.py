@@ -7,8 +7,15 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.skills.install import InstallPlan
 from studio.skills.links import links_to
-from studio.skills.lockfile import InstallRecord, computed_hash, lock_path, read_lock_file
+from studio.skills.lockfile import (
+    InstallRecord,
+    LockError,
+    computed_hash,
+    lock_path,
+    read_lock_file,
+)
 from studio.skills.placement import CLIENTS, client_folders, unplace
 
 
@@ -84,3 +91,34 @@ def remove_installed(into: Path, name: str, base: Path | None, user: bool) -> li
 def _unlink(link: Path) -> bool:
     link.unlink()
     return True
+
+
+def fetchable(record: InstallRecord) -> str:
+    """What to fetch again to update `record`: the URL we recorded, else the CLI's source with
+    its ref (`owner/repo#ref`)."""
+    if record.studio.get("url"):
+        return record.url
+    return f"{record.url}#{record.ref}" if record.ref else record.url
+
+
+def unchanged(plan: InstallPlan, known: dict[str, str]) -> bool:
+    """Whether every skill `plan` fetched hashes as the lock file recorded it (`known`: name to
+    computedHash), the skills CLI's own test for an update."""
+    return all(known.get(skill.folder) == computed_hash(skill.staged) for skill in plan.skills)
+
+
+def project_of(into: Path) -> tuple[Path, bool] | None:
+    """The project (or home, True) whose `.agents/skills` is `into`; None for another folder."""
+    if into.name != "skills" or into.parent.name != ".agents":
+        return None
+    base = into.parent.parent
+    return base, base == Path.home()
+
+
+def record_for(directory: Path) -> InstallRecord | None:
+    """The lock file entry of the skill folder `directory`, when it was installed (by studio or
+    the skills CLI); None otherwise, or when the lock file cannot be read."""
+    try:
+        return read_lock_file(lock_path(directory.parent)).get(directory.name)
+    except LockError:
+        return None

@@ -193,3 +193,23 @@ def test_sources_are_read_as_the_skills_cli_reads_them(
 def test_nonsense_is_refused_with_the_forms_it_takes() -> None:
     with pytest.raises(SourceError, match="owner/repo"):
         parse_source("just-a-word")
+
+
+def test_update_of_a_skills_cli_entry_fetches_its_source_and_replaces_only_that_skill(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "cli-project"
+    _write(project, ".agents/skills/alpha/SKILL.md", frontmatter("alpha", "Old."))
+    lock = {"version": 1, "skills": {"alpha": {
+        "source": f"file://{repo}", "sourceType": "git", "unknownKey": 1,
+        "computedHash": computed_hash(project / ".agents" / "skills" / "alpha")}}}
+    (project / "skills-lock.json").write_text(json.dumps(lock), encoding="utf-8")
+    assert main(["update", "--project", str(project)]) == 0
+    assert "Version two." in (project / ".agents/skills/alpha/SKILL.md").read_text(encoding="utf-8")
+    assert sorted(p.name for p in (project / ".agents" / "skills").iterdir()) == ["alpha"]
+    entry = _lock(project)["alpha"]
+    assert entry["unknownKey"] == 1
+    assert entry["computedHash"] == computed_hash(project / ".agents" / "skills" / "alpha")
+    capsys.readouterr()
+    assert main(["update", "--project", str(project)]) == 0
+    assert "up to date" in capsys.readouterr().err
