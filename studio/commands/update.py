@@ -77,8 +77,9 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
             here = Where(where.into, where.base, where.user, tuple(clients),
                          tuple(client_folders(clients, where.base, where.user)),
                          group[0].studio.get("mode") == "copy")
-        # The skills CLI records each skill of a repository on its own: only those come back.
-        only = None if group[0].studio else {record.name for record in group}
+        # An update brings back what was installed, not what the source has added since (as
+        # the skills CLI, which records each skill of a repository on its own).
+        only = {record.name for record in group}
         codes.append(install(source, here, yes, ask, max_bytes, err,
                              {record.name: record.computed_hash for record in group},
                              {record.name for record in group}, only))
