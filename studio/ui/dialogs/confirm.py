@@ -54,6 +54,18 @@ def delete_skill(parent: QWidget | None, directory: Path,
     return box
 
 
+def remove_installed(parent: QWidget | None, directory: Path,
+                     linked: Sequence[Path]) -> QMessageBox:
+    """Asked before removing an installed skill: its folder, the links to it, its lock entry."""
+    box = _box(parent, QMessageBox.Icon.Warning, "Remove installed skill",
+               f"Remove {directory.name}, the links to it and its entry in skills-lock.json?",
+               f"{directory} is deleted; install it again to get it back."
+               + _links_break(linked).replace("will lead nowhere", "are removed too"),
+               Button.Yes | Button.Cancel, Button.Cancel)
+    box.button(Button.Yes).setText("Remove")
+    return box
+
+
 def delete_permanently(parent: QWidget | None, directory: Path, why: str) -> QMessageBox:
     """Asked when the trash refused a folder: deleting it for good is a second, explicit choice."""
     box = _box(parent, QMessageBox.Icon.Critical, "Delete skill permanently",
