@@ -6,6 +6,8 @@
     https://host/any.git, git@host:o/r.git, ssh://..., file:///path/repo
     ./folder, /abs/folder, ~/folder  a folder on this machine (a git repository or not)
     https://host/pack.zip|.tar.gz   an archive (any other http(s) URL not ending in .git too)
+    https://host/.well-known/agent-skills/index.json   a site's published skills (also
+                                    `.well-known/skills/index.json`, the skills CLI's older path)
     ...#REF                         a branch, tag or commit of a git source
 
 A git source is cloned shallowly with the `git` binary (no credentials asked: a private
@@ -14,13 +16,14 @@ repository needs git's own set-up), within a time limit.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from studio.skills.files import load_skill, skill_file_in
 from studio.skills.install import (
@@ -29,6 +32,7 @@ from studio.skills.install import (
     InstallError,
     InstallPlan,
     Progress,
+    download,
     found_skills,
     open_lock,
     prepare_install,
@@ -40,6 +44,9 @@ GIT_TIMEOUT = 120.0
 _SHORTHAND = re.compile(r"^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)((?:/[^/#]+)*)/?$")
 _GITHUB = re.compile(r"^https?://github\.com/([^/]+)/([^/#?]+?)(?:\.git)?(?:/tree/([^/]+)(/.*)?)?/?$")
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
+_WELL_KNOWN = ("/.well-known/agent-skills/index.json", "/.well-known/skills/index.json")
+_INDEX_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
+MAX_INDEX_FILES = 2000
 
 
 class SourceError(Exception):
@@ -82,6 +89,8 @@ def parse_source(text: str) -> Source:
     body, _, ref = text.partition("#")
     ref_or_none = ref or None
     is_web = lowered.startswith(("http://", "https://"))
+    if is_web and lowered.endswith(_WELL_KNOWN):
+        return Source("well-known", text, text)
     if is_web and not _GITHUB.match(body) and not body.endswith(".git"):
         return Source("archive", text, text)  # a download link without a telling suffix
     if body.startswith(("/", "./", "../", "~")) or body in (".", ".."):
@@ -165,7 +174,9 @@ def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
     try:
         fetched = scratch / "source" / _folder_name(source)
         fetched.parent.mkdir()
-        if source.is_git and (source.kind != "local" or source.ref):
+        if source.kind == "well-known":
+            fetch_well_known(source.location, fetched, max_bytes, progress)
+        elif source.is_git and (source.kind != "local" or source.ref):
             plan.commit = clone(source, fetched, timeout)
             shutil.rmtree(fetched / ".git")
         elif Path(source.location).is_dir():
@@ -213,3 +224,43 @@ def _named_after_its_skill(base: Path, scratch: Path) -> Path:
     named = scratch / "named"
     named.mkdir()
     return Path(shutil.move(base, named / name)).parent
+
+
+def fetch_well_known(index_url: str, into: Path, max_bytes: int,
+                     progress: Progress | None = None) -> None:
+    """Download the skills a site's `index.json` lists (`{"skills": [{"name", "description",
+    "files": [...]}]}`, each file at `<index folder>/<name>/<file>`) into `into/<name>/`,
+    within `max_bytes` in all. Raises SourceError for an index it cannot use, naming the entry."""
+    into.mkdir()
+    index = into / ".index.json"
+    download(index_url, index, max_bytes)
+    try:
+        data = json.loads(index.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SourceError(f"{index_url} is not a JSON skills index: {exc}") from None
+    finally:
+        index.unlink()
+    entries = data.get("skills") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise SourceError(f"{index_url} has no \"skills\" list")
+    base = index_url.rsplit("/", 1)[0]
+    budget = max_bytes
+    count = 0
+    for position, entry in enumerate(entries):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        files = entry.get("files") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not _INDEX_NAME.match(name) or not isinstance(files, list):
+            raise SourceError(f"{index_url}: skill {position + 1} needs a lowercase \"name\" and a "
+                              "\"files\" list")
+        for file in files:
+            parts = PurePosixPath(file).parts if isinstance(file, str) else ()
+            if not parts or file.startswith(("/", "\\")) or ".." in parts or "\\" in file:
+                raise SourceError(f"{index_url}: {name} lists the file {file!r}, which is not a "
+                                  "path inside the skill")
+            count += 1
+            if count > MAX_INDEX_FILES:
+                raise SourceError(f"{index_url} lists more than {MAX_INDEX_FILES} files")
+            target = into / name / Path(*parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            download(f"{base}/{name}/{file}", target, budget, progress)
+            budget -= target.stat().st_size

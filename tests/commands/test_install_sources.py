@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
-from studio.skills.lockfile import computed_hash
+from studio.skills.lockfile import computed_hash, read_lock
 from studio.skills.sources import SourceError, parse_source
+from tests.fakes.files import FileServer
 from tests.skills.helpers import frontmatter
 
 
@@ -213,3 +214,20 @@ def test_update_of_a_skills_cli_entry_fetches_its_source_and_replaces_only_that_
     capsys.readouterr()
     assert main(["update", "--project", str(project)]) == 0
     assert "up to date" in capsys.readouterr().err
+
+
+def test_a_sites_well_known_index_installs_the_skills_it_lists(tmp_path: Path) -> None:
+    index = {"skills": [{"name": "alpha", "description": "A.", "files": ["SKILL.md", "refs/a.md"]}]}
+    files = {"/.well-known/agent-skills/index.json": json.dumps(index).encode(),
+             "/.well-known/agent-skills/alpha/SKILL.md": frontmatter("alpha").encode(),
+             "/.well-known/agent-skills/alpha/refs/a.md": b"# A\n"}
+    with FileServer(files) as server:
+        url = f"{server.url}/.well-known/agent-skills/index.json"
+        assert main(["install", url, "--into", str(tmp_path / "in")]) == 0
+        assert (tmp_path / "in" / "alpha" / "refs" / "a.md").read_bytes() == b"# A\n"
+        (record,) = read_lock(tmp_path / "in")
+        assert (record.source, record.source_type) == (url, "well-known")
+        server.files["/.well-known/agent-skills/index.json"] = json.dumps(
+            {"skills": [{"name": "bad", "files": ["../../etc/passwd"]}]}).encode()
+        assert main(["install", url, "--into", str(tmp_path / "other")]) == 1
+        assert not (tmp_path / "other" / "bad").exists()
