@@ -74,3 +74,23 @@ def test_install_with_a_client_link_then_update_and_remove_from_the_context_menu
     assert not os.path.lexists(link) and not (agents / "alpha").exists()
     assert read_lock(agents) == []
     assert window.library.summary_for(agents / "alpha") is None
+
+
+def test_a_link_from_one_root_into_another_shows_the_skill_once_in_its_folder(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    shared = tmp_path / "shared"
+    (shared / "common").mkdir(parents=True)
+    (shared / "common" / "SKILL.md").write_text(frontmatter("common"), encoding="utf-8")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "common").symlink_to(shared / "common")
+    window = make_window(mine, shared)
+    qtbot.waitUntil(lambda: window.library.summary_for(shared / "common") is not None,
+                    timeout=10000)
+    qtbot.waitUntil(lambda: all(not state.scanning for state in window.library.roots()),
+                    timeout=10000)
+    assert [s.directory for s in window.library.summaries()] == [shared / "common"]
+    assert window.library.summary_for(mine / "common") is None
+    # Reached first through the link from `mine` (a root scanned before `shared`), not SK302.
+    assert window.library.root_of_skill(shared / "common") == mine
