@@ -251,6 +251,24 @@ def test_deleting_a_linked_skill_names_the_links_that_lead_to_it(
     assert task.result() is False
 
 
+def test_renaming_a_linked_skill_names_the_links_first_and_cancel_keeps_it(
+    qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path
+) -> None:
+    codex = tmp_path / "project" / ".codex" / "skills"
+    codex.mkdir(parents=True)
+    (codex / "web-search").symlink_to(skills_root / "web-search")
+    window = make_window(skills_root, codex)
+    task = start(window.skill_ops.rename_skill(skills_root / "web-search"))
+    dialog = open_dialog(qtbot, RenameSkillDialog)
+    dialog.name_edit.setText("web-lookup")
+    dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+    box = open_dialog(qtbot, QMessageBox)
+    assert str(codex / "web-search") in box.informativeText()
+    click(box, Button.Cancel)
+    qtbot.waitUntil(task.done)
+    assert task.result() is False and (skills_root / "web-search" / "SKILL.md").is_file()
+
+
 def test_the_real_trash_is_used(qtbot: QtBot, make_window: WindowFactory,
                                 skills_root: Path, scratch_home: Path) -> None:
     window = make_window(skills_root)
