@@ -1,51 +1,108 @@
-"""`studio install URL [--into DIR] [--yes]` and `studio install --update [--into DIR]`.
+"""`studio install SOURCE [--client NAME ...] [--copy] [--global | --project DIR | --into DIR]`.
 
-Downloads a zip or tar.gz of skills, checks every entry, validates the skills and lists them (with
-their problems and what they would replace) before writing anything; replacing a skill asks, at a
-terminal, or needs --yes.
+SOURCE is a git repository (`owner/repo`, `owner/repo/path/to/skill`, a git URL, a folder, each
+with an optional `#ref`) or the URL of a zip or tar.gz (see `studio.skills.sources`). The skills
+go into `.agents/skills` of the project (the current folder, or --project) or, with --global, of
+the user's home; each client named with --client gets a link to them in its own folder (or a copy
+with --copy), as the skills CLI does. Every skill is validated and listed (with its problems and
+what it would replace) before anything is written; replacing asks at a terminal, or needs --yes.
+The install is recorded in `skills-lock.json`, shared with the skills CLI.
+
+`studio install --update` is `studio update`.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from studio.skills.install import (
-    MAX_DOWNLOAD,
-    InstallError,
-    InstallPlan,
-    commit_install,
-    prepare_install,
+from studio.skills.install import MAX_DOWNLOAD, InstallError, commit_install
+from studio.skills.installed import unchanged
+from studio.skills.placement import (
+    CLIENTS,
+    PlacementError,
+    blocking,
+    canonical_folder,
+    client_folders,
+    place,
 )
-from studio.skills.library import standard_locations
-from studio.skills.lockfile import read_lock
+from studio.skills.sources import prepare_source
 
 Ask = Callable[[str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where an install goes: the folder of the one copy, the client folders that get a link
+    or a copy, and the project (or home) they belong to (None with --into)."""
+
+    into: Path
+    base: Path | None = None
+    user: bool = False
+    clients: tuple[str, ...] = ()
+    folders: tuple[Path, ...] = field(default_factory=tuple)
+    copy: bool = False
+
+
+def add_where_arguments(parser: argparse.ArgumentParser, clients: bool = True) -> None:
+    """The options that say which skill folder a command works on (install, list, update,
+    remove share them)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--global", dest="user", action="store_true",
+                       help="the user's folders (~/.agents/skills and each client's) instead of "
+                       "the project's")
+    group.add_argument("--project", type=Path, default=None, metavar="DIR",
+                       help="the project whose .agents/skills to use (default: this folder)")
+    group.add_argument("--into", type=Path, default=None, metavar="DIR",
+                       help="a skill folder of your choice instead (no client links)")
+    if clients:
+        parser.add_argument("--client", action="append", default=[], choices=sorted(CLIENTS),
+                            metavar="NAME", help="also install for this client: a link in its "
+                            f"folder (repeat for several; one of {', '.join(sorted(CLIENTS))})")
+        parser.add_argument("--copy", action="store_true",
+                            help="give each client a copy instead of a link to the one copy")
+
+
+def where_of(args: argparse.Namespace) -> Where:
+    """Raises PlacementError for a combination that makes no sense."""
+    clients = tuple(getattr(args, "client", ()) or ())
+    copy = bool(getattr(args, "copy", False))
+    if args.into is not None:
+        if clients:
+            raise PlacementError("--client places links in a project's or the user's client "
+                                 "folders; it cannot be used with --into")
+        return Where(args.into)
+    base = Path.home() if args.user else (args.project or Path(os.getcwd())).resolve()
+    folders = client_folders(clients, base, args.user)
+    return Where(canonical_folder(base), base, args.user, clients, tuple(folders), copy)
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "install",
-        help="install skills from a zip or tar.gz at a URL",
-        description="Download a zip or tar.gz of skills (a repository's archive URL works), check "
-        "it, show what it holds and install it. Nothing is written when any check fails. "
-        "Exit 0 when installed (or up to date), 1 when refused, 2 on a usage error.",
+        help="install skills from a git repository, a folder or an archive URL",
+        description="Fetch skills (owner/repo, owner/repo/path/to/skill, a git URL, a folder, "
+        "each with an optional #branch, #tag or #commit; or a zip or tar.gz URL), check them, "
+        "show what they hold and install them into .agents/skills, with a link (or a copy) in "
+        "each --client's folder, as the skills CLI does. Nothing is written when any check "
+        "fails. Exit 0 when installed (or up to date), 1 when refused, 2 on a usage error.",
     )
-    parser.add_argument("url", nargs="?", metavar="URL")
-    parser.add_argument("--into", type=Path, default=None, metavar="DIR",
-                        help="the skill folder to install into (default: ~/.agents/skills)")
+    parser.add_argument("url", nargs="?", metavar="SOURCE")
+    add_where_arguments(parser)
     parser.add_argument("--update", action="store_true",
-                        help="download every URL recorded in DIR's skills-lock.json again")
+                        help="fetch every recorded install again (as studio update)")
     parser.add_argument("--yes", action="store_true", help="replace existing skills without asking")
     parser.add_argument("--max-size", type=int, default=MAX_DOWNLOAD >> 20, metavar="MB",
                         help=f"refuse downloads larger than this (default: {MAX_DOWNLOAD >> 20})")
     parser.set_defaults(handler=run)
 
 
-def _terminal_ask(question: str) -> bool:
+def terminal_ask(question: str) -> bool:
     print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
     try:
         answer = sys.stdin.readline()
@@ -56,42 +113,58 @@ def _terminal_ask(question: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     if (args.url is None) == (not args.update):
-        print("studio install: give a URL, or --update (not both)", file=sys.stderr)
+        print("studio install: give a SOURCE, or --update (not both)", file=sys.stderr)
         return 2
-    into: Path = args.into if args.into is not None else standard_locations()[0]
-    ask: Ask | None = _terminal_ask if sys.stdin.isatty() else None
-    if args.update:
-        records = read_lock(into)
-        if not records:
-            print(f"studio install: {into} has no recorded installs to update", file=sys.stderr)
-            return 1
-        codes = [install(r.url, into, args.yes, ask, args.max_size << 20, sys.stderr, r.sha256,
-                         set(r.skills)) for r in records]
-        return max(codes)
-    return install(args.url, into, args.yes, ask, args.max_size << 20, sys.stderr)
-
-
-def install(url: str, into: Path, yes: bool, ask: Ask | None, max_bytes: int, err: TextIO,
-            known_sha256: str | None = None, ours: set[str] | frozenset[str] = frozenset()) -> int:
-    """Install one URL; 0 when installed or already up to date, 1 when refused. An update
-    (`known_sha256`) replaces the skills this URL installed before (`ours`) without asking."""
     try:
-        plan = prepare_install(url, into, max_bytes=max_bytes)
+        where = where_of(args)
+    except PlacementError as exc:
+        print(f"studio install: {exc}", file=sys.stderr)
+        return 2
+    ask: Ask | None = terminal_ask if sys.stdin.isatty() else None
+    if args.update:
+        from studio.commands.update import update_all
+
+        return update_all(where, args.yes, ask, args.max_size << 20, sys.stderr)
+    return install(args.url, where, args.yes, ask, args.max_size << 20, sys.stderr)
+
+
+def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_bytes: int,
+            err: TextIO, known_hashes: dict[str, str] | None = None,
+            ours: set[str] | frozenset[str] = frozenset(), only: set[str] | None = None) -> int:
+    """Install one source; 0 when installed or already up to date, 1 when refused. An update
+    (`known_hashes`: each skill's recorded computedHash) replaces the skills this source
+    installed before (`ours`) without asking, and writes nothing when none changed; with
+    `only`, it installs those skills of the source and no other."""
+    if isinstance(where, Path):
+        where = Where(where)
+    into = where.into
+    try:
+        plan = prepare_source(source, into, max_bytes=max_bytes)
     except InstallError as exc:
         print(f"studio install: {exc}; nothing was written", file=err)
         return 1
     try:
-        if known_sha256 is not None and plan.sha256 == known_sha256:
-            print(f"{url}: up to date", file=err)
+        if only is not None:
+            plan.skills = [skill for skill in plan.skills if skill.folder in only]
+            missing = only - {skill.folder for skill in plan.skills}
+            if missing:
+                print(f"studio install: {source} no longer holds {', '.join(sorted(missing))}",
+                      file=err)
+                return 1
+        if known_hashes is not None and unchanged(plan, known_hashes):
+            print(f"{source}: up to date", file=err)
             return 0
-        _show(plan, err)
+        err.write("".join(line + "\n" for line in plan.describe()))
         if plan.invalid:
             print("studio install: refused because of the errors above; nothing was written",
                   file=err)
             return 1
-        others = [skill for skill in plan.replaced if skill.folder not in ours]
+        others = [skill.folder for skill in plan.replaced if skill.folder not in ours]
+        others += [str(path) for skill in plan.skills
+                   for path in blocking(skill.folder, where.folders, into)
+                   if skill.folder not in ours]
         if others and not yes:
-            folders = ", ".join(skill.folder for skill in others)
+            folders = ", ".join(others)
             if ask is None:
                 print(f"studio install: this would replace {folders}; pass --yes to replace "
                       "them (nothing was written)", file=err)
@@ -99,16 +172,24 @@ def install(url: str, into: Path, yes: bool, ask: Ask | None, max_bytes: int, er
             if not ask(f"Replace {folders} in {into}?"):
                 print("studio install: not replaced; nothing was written", file=err)
                 return 1
-        commit_install(plan)
+        studio: dict[str, Any] = {}
+        if where.clients:
+            studio = {"clients": list(where.clients), "mode": "copy" if where.copy else "link"}
+        commit_install(plan, studio=studio)
     except InstallError as exc:
         print(f"studio install: {exc}", file=err)
         return 1
     finally:
         plan.discard()
-    print(f"installed {len(plan.skills)} skill{'s' if len(plan.skills) != 1 else ''} into {into}",
-          file=err)
+    count = len(plan.skills)
+    print(f"installed {count} skill{'s' if count != 1 else ''} into {into}", file=err)
+    for skill in plan.skills:
+        try:
+            for placed in place(skill.folder, into, where.folders, where.copy):
+                how = "copied to" if where.copy else "linked from"
+                print(f"  {skill.folder}: {how} {placed}", file=err)
+        except OSError as exc:
+            print(f"studio install: {skill.folder} is installed in {into} but could not be "
+                  f"placed for every client: {exc.strerror or exc}", file=err)
+            return 1
     return 0
-
-
-def _show(plan: InstallPlan, err: TextIO) -> None:
-    err.write("".join(line + "\n" for line in plan.describe()))

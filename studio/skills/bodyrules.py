@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from studio.skills import codes
 from studio.skills.model import Diagnostic, Severity, Skill
+from studio.skills.nested import nested_skills_rule
 from studio.skills.textpos import position_in
 
 MAX_BODY_LINES = 500
@@ -152,4 +153,4 @@ def scripts_rule(skill: Skill) -> Iterator[Diagnostic]:
             )
 
 
-BODY_RULES = (body_length_rule, missing_files_rule, scripts_rule)
+BODY_RULES = (body_length_rule, missing_files_rule, scripts_rule, nested_skills_rule)

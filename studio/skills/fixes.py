@@ -24,6 +24,7 @@ from studio.skills.files import list_skill_files, load_skill, skill_file_in
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.parse import MAX_SKILL_BYTES, UNREADABLE_CODES, parse_skill
 from studio.skills.validate import validate_skill
+from studio.skills.walk import may_follow
 from studio.skills.yamledit import apply_edits
 
 MAX_ROUNDS = 32
@@ -179,13 +180,14 @@ def _load_whole(path: Path, root: Path | None) -> tuple[Skill, tuple[int, int, i
 
 def outside_root(skill_file: Path, root: Path | None) -> str | None:
     """Why a skill may not be written from `root`: its folder or SKILL.md leads, through a
-    link, out of it. None when it may."""
+    link, out of it to a place the library does not follow links into (see `may_follow`: a
+    client's skill folder is one it does). None when it may."""
     if root is None:
         return None
     real_root = os.path.realpath(root)
     for what, path in (("folder", skill_file.parent), ("SKILL.md", skill_file)):
         real = os.path.realpath(path)
-        if os.path.commonpath([real_root, real]) != real_root:
+        if not may_follow(real, real_root):
             return (
                 f"its {what} leads through a link to {real}, outside {root}; it was not "
                 f"changed. Run studio fix on {real} itself to fix it there"

@@ -20,12 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from studio.skills.archive import ArchiveError, Limits, unpack
 from studio.skills.files import load_skill
-from studio.skills.lockfile import InstallRecord, record_install
+from studio.skills.lockfile import LockError, LockFile, lock_path, read_lock_file, studio_record
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity
 from studio.skills.validate import validate_skill
 
@@ -61,11 +62,18 @@ class FoundSkill:
 
 @dataclass(slots=True)
 class InstallPlan:
+    """What an install would write. `url` is what was asked for; `source_type`, `source`
+    (the lock file's `source`) and `ref` say where it came from, `commit` the git commit."""
+
     url: str
     into: Path
     sha256: str
     scratch: Path
     skills: list[FoundSkill] = field(default_factory=list)
+    source_type: str = "archive"
+    source: str = ""
+    ref: str | None = None
+    commit: str = ""
 
     @property
     def replaced(self) -> list[FoundSkill]:
@@ -81,13 +89,24 @@ class InstallPlan:
     def describe(self) -> list[str]:
         """What the archive holds, as the command line and the window show it before writing:
         each skill, whether it is new or replaces one, and its problems."""
-        lines = [f"{self.url} (sha256 {self.sha256[:12]}…) holds:"]
+        what = f"commit {self.commit[:12]}" if self.commit else f"sha256 {self.sha256[:12]}…"
+        lines = [f"{self.url} ({what}) holds:"]
         for skill in self.skills:
             action = "replaces the installed one" if skill.replaces else "new"
             lines.append(f"  {skill.folder}: {action}")
             lines.extend(f"    {d.severity} {d.code} line {d.line}: {d.message}"
                          for d in skill.diagnostics)
         return lines
+
+
+def open_lock(into: Path) -> LockFile:
+    """The lock file installs into `into` record in. Raises InstallError, before anything is
+    written, for one that cannot be read: writing over it would lose another tool's records."""
+    try:
+        return read_lock_file(lock_path(into))
+    except LockError as exc:
+        raise InstallError(f"{exc}. The install stopped so that the lock file's records are "
+                           "not lost; nothing was written") from None
 
 
 def download(url: str, target: Path, max_bytes: int = MAX_DOWNLOAD,
@@ -127,6 +146,7 @@ def prepare_install(url: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
                     limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None) -> InstallPlan:
     """Download and unpack `url` into a scratch folder inside `into`, and find and validate its
     skills. Raises InstallError (having removed the scratch folder) when any check fails."""
+    open_lock(into)
     try:
         into.mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=into))
@@ -139,7 +159,7 @@ def prepare_install(url: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
         unpacked = scratch / "unpacked"
         unpacked.mkdir()
         unpack(archive, unpacked, limits)
-        plan.skills = _found_skills(unpacked, into)
+        plan.skills = found_skills(unpacked, into)
     except ArchiveError as exc:
         plan.discard()
         raise InstallError(f"{url} was refused: {exc}") from None
@@ -152,7 +172,9 @@ def prepare_install(url: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
     return plan
 
 
-def _found_skills(unpacked: Path, into: Path) -> list[FoundSkill]:
+def found_skills(unpacked: Path, into: Path) -> list[FoundSkill]:
+    """The skills in the folder `unpacked` (each folder holding a SKILL.md, not looking
+    further into it), validated, each with where it would go in `into`."""
     found: list[FoundSkill] = []
     by_folder: dict[str, Path] = {}
     for folder, dirs, files in os.walk(unpacked):
@@ -181,13 +203,15 @@ def _found_skills(unpacked: Path, into: Path) -> list[FoundSkill]:
     return found
 
 
-def commit_install(plan: InstallPlan, *, now: datetime | None = None) -> None:
+def commit_install(plan: InstallPlan, *, now: datetime | None = None,
+                   studio: dict[str, Any] | None = None) -> None:
     """Move every skill into place (a replaced skill's old folder is removed only once the new
     one is in place) and record the install. Raises InstallError when the plan has invalid
     skills; on a failure midway, what was moved is put back."""
     if plan.invalid:
         names = ", ".join(skill.folder for skill in plan.invalid)
         raise InstallError(f"not installed: {names} has errors")
+    lock = open_lock(plan.into)
     moved: list[tuple[FoundSkill, Path | None]] = []
     try:
         for skill in plan.skills:
@@ -203,8 +227,13 @@ def commit_install(plan: InstallPlan, *, now: datetime | None = None) -> None:
                 raise
             moved.append((skill, old))
         when = (now or datetime.now(UTC)).isoformat(timespec="seconds")
-        record_install(plan.into, InstallRecord(
-            plan.url, plan.sha256, when, tuple(skill.folder for skill in plan.skills)))
+        for skill in plan.skills:
+            extra = {"commit": plan.commit} if plan.commit else {}
+            extra.update(studio or {})
+            lock.put(studio_record(skill.folder, skill.destination, plan.url, when, plan.sha256,
+                                   source=plan.source or None, source_type=plan.source_type,
+                                   ref=plan.ref, extra=extra))
+        lock.write()
     except OSError as exc:
         for skill, old in reversed(moved):
             with contextlib.suppress(OSError):

@@ -29,7 +29,7 @@ from studio.skills.model import Diagnostic, Notice, Severity
 from studio.skills.stamps import Stamp
 from studio.skills.summary import SkillSummary, cache_entry
 from studio.skills.validate import validate_skill
-from studio.skills.walk import Fingerprints, Found, walk
+from studio.skills.walk import Fingerprints, Found, Link, walk
 
 STANDARD_PROJECT_LOCATIONS = (".agents/skills", ".claude/skills")
 STANDARD_USER_LOCATIONS = ("~/.agents/skills", "~/.claude/skills", "~/.codex/skills")
@@ -71,7 +71,9 @@ class RootScan:
 
     `walk` lists each skill folder with its SKILL.md's name and fingerprint, and `folders` the
     stamps of the other folders the walk read: together, everything the scan's findings depend
-    on; `notices`, what the walk found about the root itself (links it did not follow)."""
+    on; `notices`, what the walk found about the root itself (links it did not follow); `links`,
+    the links to folders it followed (in the root, into another root or a client's skill
+    folder)."""
 
     root: SkillRoot
     skills: list[SkillSummary] = field(default_factory=list)
@@ -79,6 +81,7 @@ class RootScan:
     walk: list[Found] = field(default_factory=list)
     folders: list[Stamp] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
 
 
 def scan_root(
@@ -87,9 +90,11 @@ def scan_root(
     on_skill: Callable[[SkillSummary], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     target: str = SPEC,
+    linked_roots: tuple[str, ...] = (),
 ) -> RootScan:
     """Find and validate every skill under a root as `target` judges them, using the cache where
-    nothing changed (a cache kept for another target is not used)."""
+    nothing changed (a cache kept for another target is not used). Links into `linked_roots`
+    (resolved paths of the library's other roots) are followed (see `walk`)."""
     result = RootScan(root)
     if cache is not None and cache.target != target:
         cache = None
@@ -107,7 +112,8 @@ def scan_root(
     with _Validation(root, cache, target) as validation:
         # Without a cache the fingerprints would serve nothing, and cost nearly a listing each.
         fingerprints: Fingerprints = "full" if cache is not None else "none"
-        for item in walk(path, root.include_hidden, result.folders, result.notices, fingerprints):
+        for item in walk(path, root.include_hidden, result.folders, result.notices, fingerprints,
+                         linked_roots=linked_roots, links=result.links):
             if cancelled is not None and cancelled():
                 complete = False
                 break
@@ -374,8 +380,17 @@ def scan_library(
     cancelled: Callable[[], bool] | None = None,
     target: str = SPEC,
 ) -> list[RootScan]:
-    """Scan every root, mark duplicate names across them, and save the cache."""
-    scans = [scan_root(root, cache, on_skill, cancelled, target) for root in roots]
+    """Scan every root, mark duplicate names across them, and save the cache. A skill reached
+    through a link from one root into another is listed once, in its real folder."""
+    real = [os.path.realpath(root.path) for root in roots]
+    scans: list[RootScan] = []
+    shown: set[Path] = set()
+    for position, root in enumerate(roots):
+        others = tuple(path for at, path in enumerate(real) if at != position)
+        scan = scan_root(root, cache, on_skill, cancelled, target, others)
+        scan.skills = [s for s in scan.skills if s.directory not in shown]
+        shown.update(s.directory for s in scan.skills)
+        scans.append(scan)
     mark_duplicates(scans)
     if cache is not None:
         cache.save()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from studio.skills.links import links_to
 from studio.skills.lockfile import LOCK_FILE, origins
 from studio.skills.stamps import Stamp, stamp_of
 from studio.skills.summary import USER, SkillSummary
@@ -37,12 +38,15 @@ class Provenance:
         return known[1].get(str(relative)) if len(relative.parts) == 1 else None
 
     def describe(self, summary: SkillSummary) -> list[str]:
-        """Lines for a tooltip: where it was installed from, who created and who changed it
-        ("Drafted by qwen3:0.6b on 2026-11-23")."""
+        """Lines for a tooltip: where it was installed from, the links that lead to it (a skill
+        the skills CLI installed is linked from each client's folder), who created and who
+        changed it ("Drafted by qwen3:0.6b on 2026-11-23")."""
         lines: list[str] = []
         url = self.origin(summary)
         if url is not None:
             lines.append(f"Installed from {url}")
+        if not summary.read_only:
+            lines.extend(f"Linked from {link}" for link in links_to(summary.directory))
         for who, when, verb in ((summary.created_by, summary.created_at, "Drafted"),
                                 (summary.updated_by, summary.updated_at, "Changed")):
             if who:

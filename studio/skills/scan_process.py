@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import marshal
+import os
 import struct
 import sys
 import time
@@ -78,13 +79,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--hidden", action="store_true")
     parser.add_argument("--target", choices=TARGETS, default=SPEC)
+    parser.add_argument("--linked-root", action="append", default=[], type=Path,
+                        help="another root of the library: links into it are followed")
     parser.add_argument("roots", nargs="*", type=Path)
     args = parser.parse_args(argv)
+    linked = {os.path.realpath(path) for path in [*args.linked_root, *args.roots]}
     out = sys.stdout.buffer
     cache = ScanCache(args.cache, args.target) if args.cache is not None else None
     for path in args.roots:
         batcher = _Batcher(out, str(path))
-        scan = scan_root(SkillRoot(path, args.hidden), cache, batcher.add, target=args.target)
+        others = tuple(sorted(linked - {os.path.realpath(path)}))
+        scan = scan_root(SkillRoot(path, args.hidden), cache, batcher.add, target=args.target,
+                         linked_roots=others)
         batcher.flush()
         write_frame(out, ("root", str(path), scan.error, [stamp[0] for stamp in scan.folders]))
     if cache is not None:

@@ -15,6 +15,7 @@ from typing import Literal, NamedTuple
 from studio.skills import codes
 from studio.skills.cache import Fingerprint
 from studio.skills.files import (
+    CLIENT_FOLDERS,
     MAX_DEPTH,
     SKIPPED_DIRS,
     VENV_MARKER,
@@ -123,6 +124,30 @@ class WalkMemo:
         self.fresh: Memo = {}
 
 
+def in_client_folder(real: str) -> bool:
+    """Whether the resolved path `real` is in a client's skill folder (`.agents/skills`,
+    `.claude/skills`, ...): where the skills CLI keeps the one copy its links lead to."""
+    parts = Path(real).parts
+    return any(parts[i] in CLIENT_FOLDERS and parts[i + 1] == "skills"
+               for i in range(len(parts) - 1))
+
+
+def may_follow(real: str, real_root: str, linked_roots: tuple[str, ...] = ()) -> bool:
+    """Whether a link below a root whose target resolves to `real` is followed: it stays in the
+    root (resolved, `real_root`), or leads into another library root (resolved, `linked_roots`)
+    or into a client's skill folder. A link anywhere else is reported (SK302), and nothing
+    behind it is read or written."""
+    return (is_inside(real, real_root) or in_client_folder(real)
+            or any(is_inside(real, other) for other in linked_roots))
+
+
+class Link(NamedTuple):
+    """A link the walk followed to a folder: where it is and where it leads (resolved)."""
+
+    path: str
+    target: str
+
+
 def walk(
     root: Path,
     include_hidden: bool,
@@ -130,6 +155,8 @@ def walk(
     notices: list[Notice] | None = None,
     fingerprints: Fingerprints = "full",
     memo: WalkMemo | None = None,
+    linked_roots: tuple[str, ...] = (),
+    links: list[Link] | None = None,
 ) -> Iterator[Found]:
     """Every skill folder below `root`, in a stable order, reading each folder once. The stamps
     of the other folders read go to `folders`.
@@ -140,9 +167,12 @@ def walk(
     the folders that did not change (see `WalkMemo`); with "none", nothing (a scan that keeps
     no cache): stamping every folder in every skill costs about as much as listing it.
 
-    Links to folders are followed while they stay inside `root` (each folder is read once, so a
-    link cycle ends); a link that leads out of it, to a folder or as a SKILL.md, is not followed
-    and goes to `notices`."""
+    Links to folders are followed where `may_follow` allows (inside `root`, into another root
+    of `linked_roots`, into a client's skill folder), and the walk goes on in the folder they
+    lead to, by its resolved path: a skill reached through a link is found once, in its real
+    folder, whichever way the walk reaches it first (each folder is read once, so a link cycle
+    ends); each link followed goes to `links`. A link that leads anywhere else, to a folder or
+    as a SKILL.md, is not followed and goes to `notices`."""
     seen: set[tuple[int, int]] = set()
     real_root: str | None = None
     stack = [str(root)]
@@ -195,7 +225,7 @@ def walk(
                 if real_root is None:
                     real_root = os.path.realpath(root)
                 target = os.path.realpath(skill_file.path)
-                if not is_inside(target, real_root):
+                if not may_follow(target, real_root, linked_roots):
                     if notices is not None:
                         notices.append(_link_out(skill_file.path, target, root))
                     if folders is not None:  # the link may be fixed: then this folder changes
@@ -225,10 +255,16 @@ def walk(
                     if real_root is None:
                         real_root = os.path.realpath(root)
                     target = os.path.realpath(entry.path)
-                    if not is_inside(target, real_root):
+                    if not may_follow(target, real_root, linked_roots):
                         if notices is not None:
                             notices.append(_link_out(entry.path, target, root))
                         continue
+                    if is_inside(target, real_root):  # shown under the root as the user named it
+                        target = str(root) + target[len(real_root.rstrip(os.sep)):]
+                    if links is not None:
+                        links.append(Link(entry.path, target))
+                    stack.append(target)
+                    continue
                 stack.append(entry.path)
             except OSError:
                 continue
@@ -251,8 +287,8 @@ def _light(folder: str, skill_name: str) -> Found:
 def _link_out(path: str, target: str, root: Path) -> Notice:
     return Notice(
         codes.LINK_OUT_OF_ROOT, path,
-        f"a link to {target}, outside {root}; not followed. Add {target} as a root of its own "
-        "to check the skills there",
+        f"a link to {target}, outside {root}, another root and the clients' skill folders; not "
+        f"followed. Add {target} as a root of its own to check the skills there",
     )
 
 

@@ -169,6 +169,10 @@ class LibraryLoader(QObject):
             arguments.append("--hidden")
         if target != SPEC:
             arguments += ["--target", target]
+        # Links from one root into another are followed (the skill shown once, in its folder).
+        for state in self._library.roots():
+            if not state.root.read_only:
+                arguments += ["--linked-root", str(state.path)]
         arguments += ["--", *(str(root.path) for root in self._running)]
         process = QProcess(self)
         environment = QProcessEnvironment.systemEnvironment()

@@ -158,6 +158,8 @@ class MainWindow(QMainWindow):
         self.library_panel.skill_activated.connect(self.editors.open_summary)
         self.library_panel.file_activated.connect(self.editors.open_library_file)
         self.library_panel.target_requested.connect(self.roots.set_target)
+        self.library_panel.update_requested.connect(self._on_library_panel_update_requested)
+        self.library_panel.remove_requested.connect(self._on_library_panel_remove_requested)
         self.problems_panel.problem_activated.connect(self.editors.go_to_problem)
         self.problems_panel.fix_requested.connect(self._on_problems_panel_fix_requested)
         self.problems_panel.fix_all_requested.connect(self._on_problems_panel_fix_all_requested)
@@ -193,6 +195,12 @@ class MainWindow(QMainWindow):
 
     # -- actions and menus ---------------------------------------------------------------------------
 
+    def _on_library_panel_update_requested(self, directory: Path) -> None:
+        self.tasks.spawn(self.installs.update_skill(directory))
+
+    def _on_library_panel_remove_requested(self, directory: Path) -> None:
+        self.tasks.spawn(self.installs.remove_skill(directory))
+
     def _spawn(self, make: Callable[[], Coroutine[Any, Any, object]]) -> Callable[[], None]:
         """A slot that starts the coroutine `make()` returns as one of the window's tasks."""
 
@@ -214,7 +222,7 @@ class MainWindow(QMainWindow):
             self, "Add &Zip of Skills…", self._spawn(lambda: roots.pick_root(zip_file=True)),
             None, "Add a zip archive (read-only) to the library")
         self.install_url_action = make_action(
-            self, "Install from &URL…", self._spawn(self.installs.install_from_url), None,
+            self, "&Install Skills…", self._spawn(self.installs.install_from_url), None,
             "Download a zip or tar.gz of skills, check it and install it")
         self.remove_root_action = make_action(self, "&Remove Root", lambda: roots.remove_root(),
                                               None, "Remove the selected root from the library")

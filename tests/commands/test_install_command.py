@@ -71,11 +71,11 @@ def test_update_fetches_recorded_urls_again(
     server.files["/pack.zip"] = zip_pack(changed)
     assert main(["install", "--update", "--into", str(tmp_path)]) == 0
     assert "Version two." in (tmp_path / "alpha" / "SKILL.md").read_text(encoding="utf-8")
-    (record,) = read_lock(tmp_path)
-    assert record.url == url
+    assert [(record.name, record.url) for record in read_lock(tmp_path)] == [
+        ("alpha", url), ("beta", url)]
 
 
-def test_an_update_asks_before_replacing_a_skill_it_did_not_install(
+def test_an_update_touches_only_the_skills_it_installed(
     server: FileServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = server.url + "/pack.zip"
@@ -83,8 +83,8 @@ def test_an_update_asks_before_replacing_a_skill_it_did_not_install(
     (tmp_path / "gamma").mkdir()
     (tmp_path / "gamma" / "SKILL.md").write_text(skill_md("gamma", "Mine."), encoding="utf-8")
     server.files["/pack.zip"] = zip_pack(good_pack() | {"pack-main/gamma/SKILL.md": skill_md("gamma")})
-    assert main(["install", "--update", "--into", str(tmp_path)]) == 1
-    assert "this would replace gamma; pass --yes" in capsys.readouterr().err
+    assert main(["install", "--update", "--into", str(tmp_path)]) == 0
+    assert "gamma" not in capsys.readouterr().err
     assert "Mine." in (tmp_path / "gamma" / "SKILL.md").read_text(encoding="utf-8")
 
 

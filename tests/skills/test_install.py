@@ -12,7 +12,7 @@ from skills.packs import good_pack, skill_md, tar_pack, zip_pack
 
 from studio.skills.archive import Limits
 from studio.skills.install import InstallError, commit_install, prepare_install
-from studio.skills.lockfile import origins, read_lock
+from studio.skills.lockfile import computed_hash, origins, read_lock
 from tests.fakes.files import FileServer
 
 
@@ -40,9 +40,11 @@ def test_a_good_zip_pack_installs_every_skill_and_records_it(server: FileServer,
         plan.discard()
     assert _tree(into) == ["alpha", "alpha/SKILL.md", "alpha/scripts", "alpha/scripts/run.sh",
                            "beta", "beta/SKILL.md", "skills-lock.json"]
-    (record,) = read_lock(into)
-    assert record.url.endswith("/pack.zip") and len(record.sha256) == 64
-    assert origins(into) == {"alpha": record.url, "beta": record.url}
+    alpha, beta = read_lock(into)
+    assert (alpha.name, beta.name) == ("alpha", "beta")
+    assert alpha.url.endswith("/pack.zip") and len(alpha.studio["sha256"]) == 64
+    assert alpha.source_type == "archive" and alpha.computed_hash == computed_hash(into / "alpha")
+    assert origins(into) == {"alpha": alpha.url, "beta": alpha.url}
 
 
 def test_a_tar_gz_pack_installs_and_keeps_the_executable_bit(server: FileServer, tmp_path: Path) -> None:
@@ -136,3 +138,12 @@ def test_replacing_swaps_the_folder_whole_and_an_invalid_skill_stops_the_install
     plan.discard()
     assert not (tmp_path / "gamma").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".studio")] == []
+
+
+def test_a_lock_file_it_cannot_read_stops_the_install_and_is_kept(server: FileServer, tmp_path: Path) -> None:
+    server.files["/pack.zip"] = zip_pack(good_pack())
+    (tmp_path / "skills-lock.json").write_bytes(b'{"version": 1, "skills": {"x": ')
+    with pytest.raises(InstallError, match=r"not valid JSON.*nothing was written"):
+        prepare_install(server.url + "/pack.zip", tmp_path)
+    assert _tree(tmp_path) == ["skills-lock.json"]
+    assert (tmp_path / "skills-lock.json").read_bytes() == b'{"version": 1, "skills": {"x": '

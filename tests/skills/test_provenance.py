@@ -20,7 +20,7 @@ def test_installed_and_drafted_skills_say_where_they_came_from(tmp_path: Path) -
     provenance = Provenance()
     skills = {s.name: s for s in scan_root(SkillRoot(tmp_path)).skills}
     assert provenance.origin(skills["packed"]) is None
-    record_install(tmp_path, InstallRecord("https://example.org/p.zip", "0" * 64, "now", ("packed",)))
+    record_install(tmp_path, InstallRecord("packed", "https://example.org/p.zip", "archive", ""))
     assert provenance.origin(skills["packed"]) == "https://example.org/p.zip"
     assert provenance.describe(skills["packed"]) == ["Installed from https://example.org/p.zip"]
     assert provenance.describe(skills["drafted"]) == ["Drafted by qwen3 on 2026-01-01"]

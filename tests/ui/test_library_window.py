@@ -232,6 +232,43 @@ def test_delete_asks_then_moves_to_the_trash(qtbot: QtBot, make_window: WindowFa
     assert window.library.summary_for(skills_root / "web-search") is None
 
 
+def test_deleting_a_linked_skill_names_the_links_that_lead_to_it(
+    qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(skill_ops, "trash", lambda path: None)
+    claude = tmp_path / "project" / ".claude" / "skills"
+    claude.mkdir(parents=True)
+    (claude / "web-search").symlink_to(skills_root / "web-search")
+    window = make_window(skills_root)
+    window.roots.add_root(claude)
+    task = start(window.skill_ops.delete_skill(skills_root / "web-search"))
+    box = open_dialog(qtbot, QMessageBox)
+    assert "1 link to it will lead nowhere" in box.informativeText()
+    assert str(claude / "web-search") in box.informativeText()
+    click(box, Button.Cancel)
+    qtbot.waitUntil(task.done)
+    assert task.result() is False
+
+
+def test_renaming_a_linked_skill_names_the_links_first_and_cancel_keeps_it(
+    qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path
+) -> None:
+    codex = tmp_path / "project" / ".codex" / "skills"
+    codex.mkdir(parents=True)
+    (codex / "web-search").symlink_to(skills_root / "web-search")
+    window = make_window(skills_root, codex)
+    task = start(window.skill_ops.rename_skill(skills_root / "web-search"))
+    dialog = open_dialog(qtbot, RenameSkillDialog)
+    dialog.name_edit.setText("web-lookup")
+    dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+    box = open_dialog(qtbot, QMessageBox)
+    assert str(codex / "web-search") in box.informativeText()
+    click(box, Button.Cancel)
+    qtbot.waitUntil(task.done)
+    assert task.result() is False and (skills_root / "web-search" / "SKILL.md").is_file()
+
+
 def test_the_real_trash_is_used(qtbot: QtBot, make_window: WindowFactory,
                                 skills_root: Path, scratch_home: Path) -> None:
     window = make_window(skills_root)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 from studio.editing.frontmatter_edit import set_field
 from studio.skills.collection import Library, Problem
 from studio.skills.fixes import FixError, apply_plan, plan_fixes
+from studio.skills.links import links_to
 from studio.skills.parse import parse_skill
 from studio.skills.scaffold import ScaffoldError, create_skill
 from studio.skills.zippath import enclosing_zip
@@ -106,7 +107,17 @@ class SkillOperations:
         dialog = RenameSkillDialog(directory, self._feedback.parent)
         if await asyncqt.ask(dialog) != QDialog.DialogCode.Accepted:
             return False
+        linked = self._links_to(directory)
+        if linked and not await asyncqt.confirmed(
+                confirm.links_break(self._feedback.parent, directory, linked)):
+            return False
         return self.rename_to(directory, dialog.name)
+
+    def _links_to(self, directory: Path) -> list[Path]:
+        """The links that lead to the skill folder (the skills CLI's from each client's folder):
+        deleting or renaming it leaves them leading nowhere."""
+        return links_to(directory, [state.path for state in self._library.roots()
+                                    if not state.root.read_only])
 
     def rename_to(self, directory: Path, new_name: str) -> bool:
         """Set `name:` and rename the folder together; nothing changes if either step fails."""
@@ -175,7 +186,8 @@ class SkillOperations:
             self._feedback.status("Skills inside a zip archive cannot be deleted here.")
             return False
         parent = self._feedback.parent
-        if not await asyncqt.confirmed(confirm.delete_skill(parent, directory)):
+        if not await asyncqt.confirmed(
+                confirm.delete_skill(parent, directory, self._links_to(directory))):
             return False
         done = "Moved {} to the trash"
         try:

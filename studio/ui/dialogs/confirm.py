@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox, QWidget
@@ -42,12 +43,26 @@ def changed_on_disk(parent: QWidget | None, path: Path) -> QMessageBox:
     return box
 
 
-def delete_skill(parent: QWidget | None, directory: Path) -> QMessageBox:
+def delete_skill(parent: QWidget | None, directory: Path,
+                 linked: Sequence[Path] = ()) -> QMessageBox:
+    """`linked`: the links that lead to the folder (core `links_to`); they stop working."""
     box = _box(parent, QMessageBox.Icon.Warning, "Delete skill",
                f"Delete the skill folder {directory.name} and everything in it?",
-               f"{directory} will be moved to the trash.",
+               f"{directory} will be moved to the trash." + _links_break(linked),
                Button.Yes | Button.Cancel, Button.Cancel)
     box.button(Button.Yes).setText("Delete")
+    return box
+
+
+def remove_installed(parent: QWidget | None, directory: Path,
+                     linked: Sequence[Path]) -> QMessageBox:
+    """Asked before removing an installed skill: its folder, the links to it, its lock entry."""
+    box = _box(parent, QMessageBox.Icon.Warning, "Remove installed skill",
+               f"Remove {directory.name}, the links to it and its entry in skills-lock.json?",
+               f"{directory} is deleted; install it again to get it back."
+               + _links_break(linked).replace("will lead nowhere", "are removed too"),
+               Button.Yes | Button.Cancel, Button.Cancel)
+    box.button(Button.Yes).setText("Remove")
     return box
 
 
@@ -60,6 +75,26 @@ def delete_permanently(parent: QWidget | None, directory: Path, why: str) -> QMe
                Button.Yes | Button.Cancel, Button.Cancel)
     box.button(Button.Yes).setText("Delete permanently")
     return box
+
+
+def links_break(parent: QWidget | None, directory: Path, linked: Sequence[Path]) -> QMessageBox:
+    """Asked before renaming a skill folder other places link to."""
+    box = _box(parent, QMessageBox.Icon.Warning, "Rename linked skill",
+               f"Other places link to {directory.name}.",
+               "Renaming it leaves those links leading nowhere." + _links_break(linked),
+               Button.Yes | Button.Cancel, Button.Cancel)
+    box.button(Button.Yes).setText("Rename anyway")
+    return box
+
+
+def _links_break(linked: Sequence[Path]) -> str:
+    if not linked:
+        return ""
+    shown = "\n".join(f"  {path}" for path in linked[:10])
+    more = f"\n  and {len(linked) - 10} more" if len(linked) > 10 else ""
+    return (f"\n\n{len(linked)} link{'s' if len(linked) != 1 else ''} to it will lead "
+            f"nowhere (a client such as Claude Code or Codex reads the skill through them):\n"
+            f"{shown}{more}")
 
 
 def rename_folder(parent: QWidget | None, directory: Path, new_name: str) -> QMessageBox:

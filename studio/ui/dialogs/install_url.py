@@ -1,15 +1,18 @@
-"""File ▸ Install from URL: the URL and the folder to install into, then what the archive holds
-before anything is written."""
+"""File ▸ Install: the source (a git repository, a folder or an archive URL), the folder to
+install into and the clients to link it for, then what the source holds before anything is
+written."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -18,35 +21,55 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills.install import InstallPlan
+from studio.skills.installed import project_of
+from studio.skills.placement import CLIENTS
 
 
 class InstallUrlDialog(QDialog):
-    """Asks for the URL of a zip or tar.gz of skills and the skill folder it goes into.
+    """Asks for the source of skills, the skill folder it goes into and, when that folder is
+    a project's (or the user's) `.agents/skills`, the clients that get a link to (or a copy of)
+    each skill in their own folder, as the skills CLI does.
 
     Attributes:
-        url_edit: the URL. folder_combo: the writable skill folders (editable: any folder).
+        url_edit: the source. folder_combo: the writable skill folders (editable: any folder).
+        client_boxes: one check box per client. copy_box: copies instead of links.
     """
 
     def __init__(self, folders: list[Path], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Install Skills from a URL")
-        self.setMinimumWidth(520)
+        self.setWindowTitle("Install Skills")
+        self.setMinimumWidth(560)
         self.url_edit = QLineEdit()
-        self.url_edit.setPlaceholderText("https://github.com/owner/repo/archive/refs/heads/main.zip")
+        self.url_edit.setPlaceholderText("owner/repo, owner/repo/path#ref, a git URL, a folder or "
+                                         "a .zip URL")
         self.folder_combo = QComboBox()
         self.folder_combo.setEditable(True)
         for folder in folders:
             self.folder_combo.addItem(str(folder))
-        note = QLabel("The archive is downloaded and checked, and what it holds is shown before "
-                      "anything is written.")
+        self.client_boxes: dict[str, QCheckBox] = {}
+        clients = QGridLayout()
+        for at, client in enumerate(sorted(CLIENTS)):
+            box = QCheckBox(client)
+            box.setToolTip(f"Link the skills from {CLIENTS[client][0]} too")
+            self.client_boxes[client] = box
+            clients.addWidget(box, at // 4, at % 4)
+        self.copy_box = QCheckBox("Copies instead of links")
+        self.clients_note = QLabel()
+        self.clients_note.setWordWrap(True)
+        note = QLabel("The source is fetched and checked, and what it holds is shown before "
+                      "anything is written. It is recorded in skills-lock.json, which the skills "
+                      "CLI (npx skills) shares.")
         note.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText("Download and Check")
         form = QFormLayout()
-        form.addRow("&URL", self.url_edit)
+        form.addRow("&Source", self.url_edit)
         form.addRow("&Into", self.folder_combo)
+        form.addRow("Clients", clients)
+        form.addRow("", self.copy_box)
+        form.addRow("", self.clients_note)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(note)
@@ -59,6 +82,24 @@ class InstallUrlDialog(QDialog):
 
     def _on_inputs_changed(self, _text: str = "") -> None:
         self.ok_button.setEnabled(bool(self.url().strip()) and bool(self.folder_combo.currentText().strip()))
+        linkable = bool(self.folder_combo.currentText().strip()) and self.project() is not None
+        for box in [*self.client_boxes.values(), self.copy_box]:
+            box.setEnabled(linkable)
+        self.clients_note.setText(
+            "" if linkable else "Clients get links only when installing into a project's or your "
+            ".agents/skills.")
+
+    def project(self) -> tuple[Path, bool] | None:
+        """The project (or home, True) whose .agents/skills the folder is."""
+        return project_of(self.folder())
+
+    def clients(self) -> list[str]:
+        if self.project() is None:
+            return []
+        return [client for client, box in self.client_boxes.items() if box.isChecked()]
+
+    def copies(self) -> bool:
+        return self.copy_box.isChecked() and self.project() is not None
 
     def url(self) -> str:
         return self.url_edit.text().strip()

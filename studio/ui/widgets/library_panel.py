@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills.clients import CLIENTS, SPEC
+from studio.skills.installed import record_for
 from studio.skills.search import SearchHit, SearchOutcome
 from studio.skills.summary import SkillSummary
 from studio.ui.models.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
@@ -54,6 +55,8 @@ class LibraryPanel(QWidget):
     file_activated = Signal(object, Path)
     search_requested = Signal(str)
     target_requested = Signal(Path, str)
+    update_requested = Signal(Path)
+    remove_requested = Signal(Path)
 
     def __init__(self, model: LibraryModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -128,6 +131,7 @@ class LibraryPanel(QWidget):
         self.model.rowsRemoved.connect(self._on_model_rows_removed)
         self.model.dataChanged.connect(self._on_model_rows_changed)
         self.model.dataChanged.connect(self._on_model_data_changed)
+        self.last_menu: QMenu | None = None  # the context menu shown last (tests read it)
         self.tree.customContextMenuRequested.connect(self._on_tree_custom_context_menu_requested)
         self.target_picker.target_picked.connect(self.target_requested)
         self._watch_current()
@@ -290,6 +294,9 @@ class LibraryPanel(QWidget):
 
     def _on_tree_custom_context_menu_requested(self, point: QPoint) -> None:
         index = self.tree.indexAt(point)
+        if index.isValid() and index.data(KIND_ROLE) == "skill":
+            self._skill_menu(index, point)
+            return
         if not index.isValid() or index.data(KIND_ROLE) != "root":
             return
         path = Path(index.data(PATH_ROLE))
@@ -306,6 +313,27 @@ class LibraryPanel(QWidget):
             action.triggered.connect(
                 lambda _checked=False, where=path, target=key:
                 self.target_requested.emit(where, target))
+        menu.popup(self.tree.viewport().mapToGlobal(point))
+
+    def _skill_menu(self, index: QModelIndex, point: QPoint) -> None:
+        """Update and Remove, for a skill recorded in its folder's skills-lock.json (installed
+        by studio or the skills CLI)."""
+        summary = index.data(SUMMARY_ROLE)
+        if summary is None or summary.read_only:
+            return
+        record = record_for(summary.directory)
+        if record is None:
+            return
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        directory: Path = summary.directory
+        update = menu.addAction("Update")
+        update.setToolTip(f"Fetch {record.source} again and replace the skill if it changed")
+        update.triggered.connect(lambda _checked=False: self.update_requested.emit(directory))
+        remove = menu.addAction("Remove…")
+        remove.setToolTip("Delete it, the links to it and its lock file entry")
+        remove.triggered.connect(lambda _checked=False: self.remove_requested.emit(directory))
+        self.last_menu = menu
         menu.popup(self.tree.viewport().mapToGlobal(point))
 
     def _on_filter_edit_text_changed(self, _text: str) -> None:

@@ -1,0 +1,88 @@
+"""`studio list` and `studio remove NAME ...`: the skills recorded in `skills-lock.json` (by
+studio or the skills CLI) for the project's `.agents/skills`, the user's (--global) or a folder
+(--into)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from studio.commands.install import add_where_arguments, where_of
+from studio.skills.installed import installed, remove_installed
+from studio.skills.lockfile import LockError, lock_path
+from studio.skills.placement import PlacementError
+
+
+def register_list(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "list", help="list installed skills (studio's and the skills CLI's)",
+        description="List the skills recorded in skills-lock.json: where each came from, "
+        "whether its files changed since, and which client folders link to it.")
+    add_where_arguments(parser, clients=False)
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(handler=run_list)
+
+
+def register_remove(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "remove", help="remove installed skills, their client links and their lock entries",
+        description="Remove installed skills: the folder in .agents/skills (or --into), the "
+        "links to it and the copies of it in the clients' folders, and the lock file entry.")
+    parser.add_argument("names", nargs="+", metavar="NAME")
+    add_where_arguments(parser, clients=False)
+    parser.set_defaults(handler=run_remove)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    try:
+        where = where_of(args)
+        found = installed(where.into)
+    except (PlacementError, LockError) as exc:
+        print(f"studio list: {exc}", file=sys.stderr)
+        return 1
+    if args.format == "json":
+        print(json.dumps([{
+            "name": item.record.name, "source": item.record.source,
+            "sourceType": item.record.source_type, "ref": item.record.ref,
+            "installedBy": item.record.installed_by, "folder": str(item.folder),
+            "present": item.present, "changed": item.changed,
+            "links": [str(link) for link in item.links],
+        } for item in found], indent=2))
+        return 0
+    if not found:
+        print(f"nothing recorded in {lock_path(where.into)}", file=sys.stderr)
+        return 0
+    for item in found:
+        record = item.record
+        ref = f"#{record.ref}" if record.ref else ""
+        state = ("missing" if not item.present else
+                 "changed since installed" if item.changed else "as installed")
+        print(f"{record.name}  {record.source}{ref} ({record.source_type}, by "
+              f"{record.installed_by}), {state}")
+        for link in item.links:
+            print(f"  linked from {link}")
+    return 0
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    try:
+        where = where_of(args)
+    except PlacementError as exc:
+        print(f"studio remove: {exc}", file=sys.stderr)
+        return 2
+    code = 0
+    for name in args.names:
+        try:
+            removed = remove_installed(where.into, name, where.base, where.user)
+        except LockError as exc:
+            print(f"studio remove: {exc}; nothing was removed", file=sys.stderr)
+            return 1
+        except KeyError:
+            print(f"studio remove: {name} is not recorded in {lock_path(where.into)}; see "
+                  "studio list", file=sys.stderr)
+            code = 1
+            continue
+        print(f"removed {name}" + "".join(f"\n  {path}" for path in removed), file=sys.stderr)
+    return code

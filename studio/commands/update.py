@@ -1,0 +1,86 @@
+"""`studio update [NAME ...] [--global | --project DIR | --into DIR] [--yes]`: fetch each
+recorded install again (studio's and the skills CLI's, from `skills-lock.json`) and replace the
+skills whose files changed; the others are up to date (the lock file's computedHash, computed as
+the skills CLI does, decides)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from studio.commands.install import (
+    Ask,
+    Where,
+    add_where_arguments,
+    install,
+    terminal_ask,
+    where_of,
+)
+from studio.skills.install import MAX_DOWNLOAD
+from studio.skills.installed import fetchable
+from studio.skills.lockfile import InstallRecord, LockError, read_lock
+from studio.skills.placement import PlacementError, client_folders
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "update", help="fetch installed skills again and replace those that changed",
+        description="Fetch each install recorded in skills-lock.json again (those of the skills "
+        "CLI too) and replace the skills whose files changed. Exit 0 when all are up to date "
+        "or updated, 1 when one failed.")
+    parser.add_argument("names", nargs="*", metavar="NAME", help="only these skills")
+    add_where_arguments(parser, clients=False)
+    parser.add_argument("--yes", action="store_true",
+                        help="replace skills the source now holds but did not install before")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        where = where_of(args)
+    except PlacementError as exc:
+        print(f"studio update: {exc}", file=sys.stderr)
+        return 2
+    ask: Ask | None = terminal_ask if sys.stdin.isatty() else None
+    return update_all(where, args.yes, ask, MAX_DOWNLOAD, sys.stderr, set(args.names))
+
+
+def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: TextIO,
+               names: set[str] | None = None) -> int:
+    try:
+        records = read_lock(where.into)
+    except LockError as exc:
+        print(f"studio update: {exc}", file=err)
+        return 1
+    if names:
+        unknown = names - {record.name for record in records}
+        if unknown:
+            print(f"studio update: {', '.join(sorted(unknown))} not recorded in the lock file "
+                  f"of {where.into}; see studio list", file=err)
+            return 1
+    # A source holds more skills than those asked for: all it installed are its own to replace.
+    by_source: dict[str, list[InstallRecord]] = {}
+    for record in records:
+        by_source.setdefault(fetchable(record), []).append(record)
+    if names:
+        by_source = {source: group for source, group in by_source.items()
+                     if any(record.name in names for record in group)}
+    if not by_source:
+        print(f"studio update: {where.into} has no recorded installs to update", file=err)
+        return 1
+    codes = []
+    for source, group in by_source.items():
+        clients = group[0].studio.get("clients")
+        here = where
+        if isinstance(clients, list) and where.base is not None:
+            here = Where(where.into, where.base, where.user, tuple(clients),
+                         tuple(client_folders(clients, where.base, where.user)),
+                         group[0].studio.get("mode") == "copy")
+        # An update brings back what was installed, not what the source has added since (as
+        # the skills CLI, which records each skill of a repository on its own).
+        only = {record.name for record in group}
+        codes.append(install(source, here, yes, ask, max_bytes, err,
+                             {record.name: record.computed_hash for record in group},
+                             {record.name for record in group}, only))
+    return max(codes)

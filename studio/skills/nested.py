@@ -1,0 +1,30 @@
+"""A SKILL.md inside another skill's folder: a plugin bundled in a skill's repository, a sample
+under `assets/`. The library takes the outer folder for the skill and does not look further in,
+and neither does Claude Code, which reads `skills/NAME/SKILL.md` one level deep; but the skills
+CLI installs such a file as a skill of its own when it searches a repository in depth
+(`npx skills add --full-depth`, or any repository with no skill where it first looks:
+vercel-labs/skills `src/skills.ts`, `findSkillDirs`). So each one is reported, never dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from studio.skills import codes
+from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity, Skill
+
+
+def nested_skills_rule(skill: Skill) -> Iterator[Diagnostic]:
+    for file in skill.files:
+        folder, _, base = file.relative.rpartition("/")
+        if not folder or base not in (SKILL_FILE, LOWERCASE_SKILL_FILE):
+            continue
+        yield Diagnostic(
+            codes.NESTED_SKILL, Severity.WARNING,
+            f"`{file.relative}` is a skill inside this skill's folder: Claude Code and this "
+            f"library never load it (they stop at this folder's SKILL.md), while the skills "
+            f"CLI, searching in depth, installs `{folder}` as a skill of its own. If it is a "
+            f"skill, move `{folder}` to a folder of its own beside this one; if it is a sample, "
+            f"rename it (for example `{folder}/{base}.example`)",
+            file=file.relative,
+        )
