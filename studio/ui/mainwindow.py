@@ -172,7 +172,8 @@ class MainWindow(QMainWindow):
         self.closed.connect(self.chat.pane.stop)
         self.closed.connect(self.search.close)
         self.closed.connect(self.installs.close)
-        self.closed.connect(self.mcp_serving.stop)
+        self.closed.connect(self.mcp_serving.close)
+        self.closed.connect(self.exports.close)
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from PySide6.QtCore import QObject
@@ -38,6 +39,8 @@ class SkillExports(QObject):
         self._feedback = feedback
         self._tasks = tasks
         self._target_directory = target_directory
+        # A worker of its own (qasync's default executor runs QThreads that outlive the window).
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="skill-export")
         self.menu = QMenu("E&xport", parent)
         self.menu.setToolTipsVisible(True)
         self.actions: dict[str, QAction] = {}
@@ -60,7 +63,8 @@ class SkillExports(QObject):
             if into is None:
                 return None
         try:
-            written = await asyncio.to_thread(_PACKERS[kind], directory, into)
+            written = await asyncio.get_running_loop().run_in_executor(
+                self._worker, _PACKERS[kind], directory, into)
         except PackError as exc:
             self._feedback.tell("Export failed", f"{directory.name} was not exported: {exc}")
             return None
@@ -70,6 +74,9 @@ class SkillExports(QObject):
             return None
         self._feedback.status(f"Exported {directory.name}: {written}", 15000)
         return written
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=False, cancel_futures=True)
 
     async def _ask_folder(self, kind: str, directory: Path) -> Path | None:
         title = {"skill": "Folder for the .skill archive", "plugin": "Empty folder for the plugin",

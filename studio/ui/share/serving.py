@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -41,6 +42,7 @@ class McpServing(QObject):
         self._tasks = tasks
         self._roots = roots
         self.service: LoopbackService | None = None
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="mcp-start")
         self._library: SkillLibrary | None = None
         self.action = QAction(ACTION_TEXT, parent)
         self.action.setCheckable(True)
@@ -63,7 +65,8 @@ class McpServing(QObject):
             return None
         self._feedback.status("Starting the MCP server…")
         try:
-            library, service = await asyncio.to_thread(_serve, roots)
+            library, service = await asyncio.get_running_loop().run_in_executor(
+                self._worker, _serve, roots)
         except OSError as exc:
             self._set_checked(False)
             self._feedback.tell("MCP server", f"The MCP server could not start: {exc.strerror or exc}.")
@@ -82,6 +85,11 @@ class McpServing(QObject):
         box.open()
         self.serving_changed.emit(service.url)
         return service.url
+
+    def close(self) -> None:
+        """Stop serving and let the worker go: the window is closing."""
+        self.stop()
+        self._worker.shutdown(wait=False, cancel_futures=True)
 
     def stop(self) -> None:
         service, library = self.service, self._library
