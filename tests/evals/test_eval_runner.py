@@ -122,6 +122,23 @@ async def test_an_outcome_eval_grades_each_expectation_from_the_trace_and_the_gr
     assert not grader_request.get("tools")
 
 
+async def test_an_eval_written_with_assertions_is_graded_on_them_and_fails_on_a_failed_one(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, root: Path, tmp_path: Path
+) -> None:
+    # The agentskills.io guide (docs/skill-creation/evaluating-skills.mdx) names the list
+    # `assertions`; an answer that fails one must fail the eval, not pass because it answered.
+    fake_ollama.script(reply("Good morning."), reply("FAIL\nIt never says hello."))
+    skills = catalog(root)
+    report = report_for(skills[0])
+    cases = parse_evals({"evals": [{"id": 1, "prompt": "Say hello", "assertions": [
+        {"contains": "hello"}, "The answer says hello"]}]}).evals
+    await make_runner(fake_ollama, http_client, tmp_path).outcomes(
+        skills[0], [skills[0]], cases, 1, report, report.evals, "with")
+    [result] = report.evals
+    assert [(v.passed, v.how) for v in result.expectations] == [(False, "trace"), (False, "model")]
+    assert (result.outcome, result.passed) == ("answered", False)
+
+
 async def test_without_the_skill_the_catalog_is_empty(
     fake_ollama: FakeOllama, http_client: httpx.AsyncClient, root: Path, tmp_path: Path
 ) -> None:
