@@ -35,6 +35,7 @@ from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, L
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.numbers import count_text
 from studio.ui.targets import target_label, target_tooltip
+from studio.ui.widgets.skill_toggles import add_toggle_menu
 from studio.ui.widgets.target_picker import TargetPicker
 
 FILTER_DELAY_MS = 120
@@ -290,6 +291,11 @@ class LibraryPanel(QWidget):
 
     def _on_tree_custom_context_menu_requested(self, point: QPoint) -> None:
         index = self.tree.indexAt(point)
+        if index.isValid() and index.data(KIND_ROLE) == "skill":
+            menu = QMenu(self)
+            if add_toggle_menu(menu, index.data(SUMMARY_ROLE), self) is not None:
+                menu.popup(self.tree.viewport().mapToGlobal(point))
+            return
         if not index.isValid() or index.data(KIND_ROLE) != "root":
             return
         path = Path(index.data(PATH_ROLE))
