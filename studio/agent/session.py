@@ -205,8 +205,8 @@ class ChatSession:
         Ends with `Done`; a server that cannot be reached gives `Error` then `Done("error")`."""
         if prompt is not None:
             self.messages.append(Message("user", prompt))
-        for notice in self._expand_invocations():
-            yield Notice(notice)
+        for said in self._expand_invocations():
+            yield Notice(said)
         try:
             agent = await self._connect()
         except LLMError as exc:

@@ -1,7 +1,8 @@
 """The eval files of a skill, in Anthropic's skill-creator shapes.
 
 `evals/evals.json`: `{"skill_name", "evals": [{"id", "prompt", "expected_output", "files",
-"expectations"}]}` (`assertions`, the agentskills.io guide's name, is read the same way), where an expectation is a sentence for a model to grade or one structured
+"expectations"}]}` (`assertions`, the agentskills.io guide's name, is read the same way),
+where an expectation is a sentence for a model to grade or one structured
 check (`{"contains": TEXT}`, `{"regex": ...}`, `{"activated": ...}`, `{"ran": ...}`,
 `{"read": ...}`, `{"exit_code": N}`). `evals/triggers.json`: `[{"query", "should_trigger"}]`, or
 skill-creator's other shape `{"evals": [{"prompt" | "query", "should_trigger"}]}`.

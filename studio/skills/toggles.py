@@ -80,7 +80,8 @@ def _read(path: Path) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise ToggleError(f"{path} cannot be read ({exc.strerror or exc}); nothing was changed")
+        raise ToggleError(f"{path} cannot be read ({exc.strerror or exc}); nothing was changed"
+                          ) from None
     if len(data) > MAX_BYTES:
         raise ToggleError(f"{path} is larger than 5 MB; nothing was changed")
     try:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QStringListModel, Qt
-from PySide6.QtWidgets import QCompleter, QPlainTextEdit
+from PySide6.QtWidgets import QAbstractItemView, QCompleter, QPlainTextEdit
 
 from studio.agent.invoke import PREFIXES
 from studio.skills.summary import SkillSummary
@@ -43,20 +43,30 @@ class InvocationCompleter(QCompleter):
         self.activated.connect(self._on_self_activated)
         editor.textChanged.connect(self._on_editor_text_changed)
 
+    def list_view(self) -> QAbstractItemView:
+        view = self.popup()
+        assert view is not None  # a completer always has its popup
+        return view
+
+    def showing(self) -> bool:
+        return self.list_view().isVisible()
+
     def _on_editor_text_changed(self) -> None:
         typed = _TYPING_A_NAME.fullmatch(self.editor.toPlainText())
         if typed is None:
-            self.popup().hide()
+            self.list_view().hide()
             return
         prefix = typed.group(1)
         self.names.setStringList([f"{prefix}{name}" for name, _ in self.source()])
         self.setCompletionPrefix(prefix + typed.group(2))
         if self.completionCount() == 0:
-            self.popup().hide()
+            self.list_view().hide()
             return
         rect = self.editor.cursorRect()
-        rect.setWidth(max(240, self.popup().sizeHintForColumn(0)
-                          + self.popup().verticalScrollBar().sizeHint().width()))
+        view = self.list_view()
+        bar = view.verticalScrollBar()
+        rect.setWidth(max(240, view.sizeHintForColumn(0)
+                          + (bar.sizeHint().width() if bar is not None else 0)))
         self.complete(rect)
 
     def _on_self_activated(self, text: str) -> None:
@@ -66,4 +76,4 @@ class InvocationCompleter(QCompleter):
         cursor = self.editor.textCursor()
         cursor.movePosition(cursor.MoveOperation.End)
         self.editor.setTextCursor(cursor)
-        self.popup().hide()
+        self.list_view().hide()

@@ -55,8 +55,8 @@ from studio.ui.chat.backend import (
     url_for,
 )
 from studio.ui.chat.chat_list_model import ChatListModel
-from studio.ui.chat.invoke_completer import InvocationCompleter, invocable_names
 from studio.ui.chat.first_run import FirstRunPanel
+from studio.ui.chat.invoke_completer import InvocationCompleter, invocable_names
 from studio.ui.chat.render import warm_up
 from studio.ui.chat.session import ChatSession, TurnSetup
 from studio.ui.chat.style import CHAT_STYLE
@@ -111,7 +111,7 @@ class PromptEdit(QPlainTextEdit):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # While `/NAME` completions show, these keys are the popup's (pick, close).
-        if self.completer is not None and self.completer.popup().isVisible() and event.key() in (
+        if self.completer is not None and self.completer.showing() and event.key() in (
                 Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape, Qt.Key.Key_Tab):
             event.ignore()
             return
