@@ -78,7 +78,10 @@ def fit_system_prompt(
     being tried) and then those most relevant to `query` (the user's message, or the recent
     conversation). `instructions` replace the default ones (INSTRUCTIONS) when not blank."""
     budget = int(context_length * share) if context_length else None
-    catalog = build_catalog(skills, budget=budget, query=query, keep=keep)
+    # A skill with `disable-model-invocation: true` is the user's to load (`/NAME`): Claude Code
+    # keeps even its description out of the model's context.
+    catalog = build_catalog([s for s in skills if s.model_invocable], budget=budget, query=query,
+                            keep=keep)
     parts = [instructions.strip() + "\n" if instructions.strip() else INSTRUCTIONS, catalog.xml]
     if extra:
         parts.append(extra)

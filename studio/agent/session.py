@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -26,13 +26,14 @@ from studio.agent.events import Done, Error, Event, Notice
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
 from studio.agent.guided_mode import GuidedMode
+from studio.agent.invoke import PREFIXES, parse_invocation
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.sandbox import Limits, Support
 from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
-from studio.agent.tools import SkillToolbox
+from studio.agent.tools import SkillToolbox, ToolError
 from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
 from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
 __all__ = ["WORKSPACE_MODES", "ChatSession", "SessionFactory", "SessionSettings", "WorkspaceMode",
            "make_executor", "make_toolbox", "session_prompt"]
 
+# What an expanded `/NAME` message says after the text as typed (and how one is recognised).
+_EXPANDED = "\n\nI invoke the skill "
 # The user's last messages that rank the catalog's skills for a turn.
 _QUERY_TURNS = 3
 
@@ -206,6 +209,8 @@ class ChatSession:
         Ends with `Done`; a server that cannot be reached gives `Error` then `Done("error")`."""
         if prompt is not None:
             self.messages.append(Message("user", prompt))
+        for said in self._expand_invocations():
+            yield Notice(said)
         try:
             agent = await self._connect()
         except LLMError as exc:
@@ -225,6 +230,43 @@ class ChatSession:
         async with contextlib.aclosing(events):
             async for event in events:
                 yield event
+
+    def invocable(self) -> list[tuple[str, str]]:
+        """The skills the user may invoke by name (`/NAME`), with their descriptions."""
+        return [(e.name, e.description) for e in self.executor.toolbox.user_invocable()]
+
+    def _expand_invocations(self) -> list[str]:
+        """Put each `/NAME arguments` (or `$NAME ...`) message of the user's in the conversation
+        as the skill's instructions with the arguments substituted (`studio.agent.invoke`); the
+        front ends keep the message as typed and hand it back each turn, so every one is expanded
+        again. Returns what to tell the user about the last message."""
+        toolbox = self.executor.toolbox
+        notices: list[str] = []
+        last = len(self.messages) - 1
+        for index, message in enumerate(self.messages):
+            if (message.role != "user" or not message.content.lstrip().startswith(PREFIXES)
+                    or _EXPANDED in message.content):
+                continue
+            invocation = parse_invocation(message.content, toolbox.all_names)
+            if invocation is None:
+                continue
+            try:
+                content = toolbox.invoke(invocation.name, invocation.arguments)
+            except ToolError as exc:
+                if index == last:
+                    notices.append(f"{exc}; the message was sent as typed.")
+                continue
+            self._keep.add(invocation.name)
+            given = (f" with the arguments: {invocation.arguments}" if invocation.arguments
+                     else "")
+            self.messages[index] = replace(message, content=(
+                f"{message.content.strip()}{_EXPANDED}`{invocation.name}`{given}. "
+                "Here are its instructions, with my arguments put in; follow them now.\n"
+                + content))
+            if index == last:
+                notices.append(f"Loaded the skill {invocation.name} as you asked"
+                               + (f" ({invocation.arguments})." if invocation.arguments else "."))
+        return notices
 
     async def _fit(self, agent: Agent) -> str | None:
         """Fit the system prompt's catalog to the model's context (learnt once) for this turn: the

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from studio.agent.drafts import DRAFT_TOOL_NAMES, DraftDesk
+from studio.agent.invoke import argument_names, substitute
 from studio.agent.search_tool import SEARCH, SkillSearch
 from studio.llm.types import ToolCall, ToolSpec
 from studio.skills.archive import ArchiveError
@@ -50,6 +51,9 @@ class SkillEntry:
     directory: Path
     skill_file: Path
     read_only: bool
+    # Claude Code's `disable-model-invocation` and `user-invocable`.
+    model_invocable: bool = True
+    user_invocable: bool = True
 
 
 class SkillToolbox:
@@ -83,16 +87,31 @@ class SkillToolbox:
         if drafts is not None:
             drafts.locate = self.writable_directory
         self._skills: dict[str, SkillEntry] = {}
+        # Skills the user invoked by name: the model may use their files even when it may not
+        # load them itself.
+        self.invoked: set[str] = set()
         for summary in skills:
             if summary.loadable and summary.name and summary.name not in self._skills:
                 self._skills[summary.name] = SkillEntry(
                     summary.name, (summary.description or "").strip(), summary.directory,
-                    summary.skill_file, summary.read_only,
+                    summary.skill_file, summary.read_only, summary.model_invocable,
+                    summary.user_invocable,
                 )
 
     @property
     def names(self) -> list[str]:
+        """The skills the model may name: those it may load, and those the user invoked."""
+        return [name for name, entry in self._skills.items()
+                if entry.model_invocable or name in self.invoked]
+
+    @property
+    def all_names(self) -> list[str]:
         return list(self._skills)
+
+    def user_invocable(self) -> list[SkillEntry]:
+        """The skills the user may invoke by name (`/NAME`), by name."""
+        return sorted((e for e in self._skills.values() if e.user_invocable),
+                      key=lambda e: e.name)
 
     @property
     def tool_names(self) -> tuple[str, ...]:
@@ -252,12 +271,33 @@ class SkillToolbox:
         return () if entry.read_only else list_skill_files(entry.directory)
 
     def activate(self, name: object) -> str:
+        """The model's `activate_skill`: refused for a skill only the user may load."""
         entry = self.entry(name)
+        if not entry.model_invocable and entry.name not in self.invoked:
+            raise ToolError(
+                f"skill {entry.name!r} has `disable-model-invocation: true`: only the user can "
+                f"load it, by typing /{entry.name}; do not use it")
         skill = self.load(entry.name)
+        return self._content(entry, skill.body, skill)
+
+    def invoke(self, name: str, arguments: str) -> str:
+        """The user's `/NAME arguments`: the skill's body with the arguments put in, as Claude
+        Code does (`studio.agent.invoke`). Raises ToolError for a skill the user may not
+        invoke."""
+        entry = self.entry(name)
+        if not entry.user_invocable:
+            raise ToolError(f"skill {name!r} has `user-invocable: false`: only the model loads it")
+        skill = self.load(entry.name)
+        body = substitute(skill.body.strip(), arguments, entry.directory,
+                          argument_names(skill.fields.get("arguments")))
+        self.invoked.add(entry.name)
+        return self._content(entry, body, skill)
+
+    def _content(self, entry: SkillEntry, body: str, skill: Skill) -> str:
         files = "\n".join(str(file.path) for file in skill.files) or "(none)"
         return (
             f'<skill_content name="{entry.name}" directory="{entry.directory}">\n'
-            f"{skill.body.strip()}\n"
+            f"{body.strip()}\n"
             "</skill_content>\n"
             f"<skill_files>\n{files}\n</skill_files>\n"
             "Paths in the instructions are relative to the skill's directory."

@@ -37,7 +37,7 @@ Rendered = tuple[str, str, int]
 
 # `studio.skills.clients.TARGETS` (a test keeps them equal): importing that module loads the rules,
 # which a rescan that finds nothing changed never needs.
-TARGETS = ("spec", "claude-code", "eino", "ollama", "codex")
+TARGETS = ("spec", "claude-code", "eino", "ollama", "codex", "claude-api")
 
 
 def register(subparsers: Any) -> None:

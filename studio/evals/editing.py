@@ -177,7 +177,7 @@ class EvalsFile(EditableFile):
         item = self.rows()[row]
         if not isinstance(item, dict):
             return json.dumps(item, ensure_ascii=False) if column == "prompt" else ""
-        value = item.get(column, [] if column == "expectations" else "")
+        value = item.get(_key(item, column), [] if column == "expectations" else "")
         if column == "expectations":
             return expectations_text(value)
         return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -192,7 +192,7 @@ class EvalsFile(EditableFile):
             value = parse_expectations_text(text)
         elif column == "id":
             value = int(text) if text.strip().isdigit() else text
-        item[column] = value
+        item[_key(item, column)] = value
         return True
 
     def add_row(self, prompt: str = "") -> int:
@@ -250,3 +250,11 @@ class TriggersFile(EditableFile):
         rows = self.rows()
         rows.append({"query": query, "should_trigger": should_trigger})
         return len(rows) - 1
+
+
+def _key(item: dict[str, Any], column: str) -> str:
+    """The key a column is kept under: an eval written with the agentskills.io guide's
+    `assertions` keeps them there, so editing never adds an `expectations` list beside it."""
+    if column == "expectations" and "assertions" in item and "expectations" not in item:
+        return "assertions"
+    return column

@@ -1,7 +1,8 @@
 """The eval files of a skill, in Anthropic's skill-creator shapes.
 
 `evals/evals.json`: `{"skill_name", "evals": [{"id", "prompt", "expected_output", "files",
-"expectations"}]}`, where an expectation is a sentence for a model to grade or one structured
+"expectations"}]}` (`assertions`, the agentskills.io guide's name, is read the same way),
+where an expectation is a sentence for a model to grade or one structured
 check (`{"contains": TEXT}`, `{"regex": ...}`, `{"activated": ...}`, `{"ran": ...}`,
 `{"read": ...}`, `{"exit_code": N}`). `evals/triggers.json`: `[{"query", "should_trigger"}]`, or
 skill-creator's other shape `{"evals": [{"prompt" | "query", "should_trigger"}]}`.
@@ -186,14 +187,25 @@ def parse_evals(data: Any, label: str = str(EVALS_FILE)) -> EvalSet:
         expected = item.get("expected_output", "")
         expected = _text(expected, label, f"{where}.expected_output", empty=True)
         files = _list(item.get("files", []), label, f"{where}.files")
-        expectations = _list(item.get("expectations", []), label, f"{where}.expectations")
+        key = _expectations_key(item, label, where)
+        expectations = _list(item.get(key, []), label, f"{where}.{key}")
         cases.append(EvalCase(
             case_id, prompt, expected,
             tuple(_file_entry(f, label, f"{where}.files[{n}]") for n, f in enumerate(files)),
-            tuple(_expectation(e, label, f"{where}.expectations[{n}]")
+            tuple(_expectation(e, label, f"{where}.{key}[{n}]")
                   for n, e in enumerate(expectations)),
         ))
     return EvalSet(skill_name, tuple(cases))
+
+
+def _expectations_key(item: dict[str, Any], label: str, where: str) -> str:
+    """`expectations` (skill-creator) or `assertions` (the agentskills.io guide,
+    docs/skill-creation/evaluating-skills.mdx): the same list under two names. Both in one eval
+    is refused, since grading on one would silently drop the other."""
+    if "expectations" in item and "assertions" in item:
+        raise EvalFileError(label, "has both `expectations` and `assertions`; keep one list",
+                            where=where)
+    return "assertions" if "assertions" in item else "expectations"
 
 
 def _list(value: Any, label: str, where: str) -> list[Any]:

@@ -31,7 +31,7 @@ SKIPPED_DIRS = frozenset(
 # goes into these even when it skips other hidden folders. The README lists them.
 CLIENT_FOLDERS = frozenset({
     ".claude", ".agents", ".codex", ".github", ".cursor", ".goose", ".opencode", ".kiro",
-    ".gemini", ".windsurf",
+    ".gemini", ".windsurf", ".ollama", ".copilot",
 })
 # A folder holding this file is a Python virtual environment, whatever its name.
 VENV_MARKER = "pyvenv.cfg"

@@ -37,6 +37,20 @@ def name_problems(name: str) -> list[str]:
     return problems
 
 
+def non_ascii_letters(name: str) -> list[str]:
+    """The letters and digits of `name` outside ASCII: the spec describes a name as `a-z`, `0-9`
+    and hyphens, and Ollama's and skill-creator's validators accept ASCII only, though
+    skills-ref's `isalnum` lets them through."""
+    return sorted({c for c in normalize(name) if c.isalnum() and not c.isascii()})
+
+
+def ascii_name(name: str) -> str:
+    """`name` with accents dropped and other non-ASCII characters turned into hyphens."""
+    decomposed = unicodedata.normalize("NFKD", normalize(name).lower())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return suggest_name("".join(c if c.isascii() else "-" for c in plain))
+
+
 def is_valid_name(name: str) -> bool:
     return bool(name.strip()) and not name_problems(name)
 

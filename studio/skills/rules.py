@@ -105,7 +105,7 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
         return
     name = names.normalize(raw)
     problems = names.name_problems(name)
-    if not problems and name == skill.dir_name:
+    if not problems and name == skill.dir_name and name.isascii():
         return
     suggestion = names.suggest_name(name) if problems else name
     use = f"use `{suggestion}`"
@@ -134,6 +134,16 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
         yield _diag(skill, codes.NAME_DOUBLE_HYPHEN, Severity.ERROR,
                     f"a name cannot hold two hyphens in a row: {use}", "name",
                     fix=fixed)
+    foreign = names.non_ascii_letters(name)
+    if foreign:
+        ascii_form = names.ascii_name(name)
+        yield _diag(
+            skill, codes.NAME_NOT_ASCII, Severity.WARNING,
+            "the name has letters outside ASCII (" + " ".join(repr(c) for c in foreign[:6])
+            + "); the spec describes names as a-z, 0-9 and hyphens, and Ollama and "
+            f"skill-creator refuse others: use `{ascii_form}`", "name",
+            fix=_ascii_fix(skill, name, ascii_form),
+        )
     directory = unicodedata.normalize("NFKC", skill.dir_name)
     if directory != name:
         yield _diag(
@@ -141,6 +151,19 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
             f"the name `{name}` must equal its folder's name `{skill.dir_name}`",
             "name", fix=_mismatch_fix(skill, name),
         )
+
+
+def _ascii_fix(skill: Skill, name: str, ascii_form: str) -> Fix | None:
+    """Rename to the ASCII form, and the folder with it when the folder bears the old name."""
+    if skill.read_only:
+        return None
+    edit = replace_value(skill, "name", scalar(ascii_form))
+    if edit is None:
+        return None
+    if unicodedata.normalize("NFKC", skill.dir_name) == name:
+        return Fix(f"Rename the skill and its folder to `{ascii_form}`", (edit,),
+                   rename_directory_to=ascii_form)
+    return Fix(f"Rename to `{ascii_form}`", (edit,))
 
 
 def _mismatch_fix(skill: Skill, name: str) -> Fix | None:

@@ -48,6 +48,10 @@ class SkillSummary:
     created_at: str | None = None
     updated_by: str | None = None
     updated_at: str | None = None
+    # Claude Code's `disable-model-invocation` and `user-invocable`: whether the model may load
+    # the skill on its own, and whether the user may invoke it by name (`/NAME`).
+    model_invocable: bool = True
+    user_invocable: bool = True
 
     @property
     def display_name(self) -> str:
@@ -108,13 +112,16 @@ class SkillSummary:
             created_at=_provenance(skill, "created-at"),
             updated_by=_provenance(skill, "updated-by"),
             updated_at=_provenance(skill, "updated-at"),
+            model_invocable=not flag(skill.fields.get("disable-model-invocation"), False),
+            user_invocable=flag(skill.fields.get("user-invocable"), True),
         )
 
     def to_cache(self) -> tuple[Any, ...]:
         return (
             str(self.directory), str(self.skill_file), self.name, self.description, self.valid,
             self.loadable, self.read_only, _cached_diagnostics(self.diagnostics),
-            (self.created_by, self.created_at, self.updated_by, self.updated_at),
+            (self.created_by, self.created_at, self.updated_by, self.updated_at,
+             self.model_invocable, self.user_invocable),
         )
 
     @classmethod
@@ -138,6 +145,23 @@ class SkillSummary:
             read_only,
             *made,
         )
+
+
+_TRUE_WORDS = frozenset({"true", "yes", "on"})
+_FALSE_WORDS = frozenset({"false", "no", "off"})
+
+
+def flag(value: Any, default: bool) -> bool:
+    """A boolean field as Claude Code reads it: true/false, or yes/no/on/off as words."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in _TRUE_WORDS:
+            return True
+        if word in _FALSE_WORDS:
+            return False
+    return default
 
 
 def _provenance(skill: Skill, key: str) -> str | None:
@@ -167,5 +191,7 @@ def cache_entry(result: ValidationResult) -> tuple[Any, ...]:
     return (
         str(skill.directory), str(skill.path), skill.name, skill.description, result.valid,
         result.loadable, skill.read_only, _cached_diagnostics(result.diagnostics),
-        tuple(_provenance(skill, key) for key in PROVENANCE_KEYS),
+        (*(_provenance(skill, key) for key in PROVENANCE_KEYS),
+         not flag(skill.fields.get("disable-model-invocation"), False),
+         flag(skill.fields.get("user-invocable"), True)),
     )

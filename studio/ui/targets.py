@@ -14,5 +14,8 @@ def target_tooltip(target: str) -> str:
     client = CLIENTS[target]
     if target == SPEC:
         return "Judged by the bare Agent Skills spec: a field outside it is an error (SK131)."
+    if client.strict:
+        return (f"Judged as {client.title} take an upload: the spec's six fields only; any other "
+                "field is an error (SK134).")
     return (f"Judged as {client.title} reads skills: the fields it reads are checked for their "
             f"values (SK133); a field it does not read is a warning (SK132).")

@@ -290,3 +290,19 @@ def test_a_fork_of_a_fork_is_indented_twice(
     err = capsys.readouterr().err
     assert "   | fork: skill forker runs in a fork (fork) on" in err
     assert "   |    | INNER" in err and "   |    | (fork answered)" in err
+
+
+def test_slash_name_invokes_a_skill_from_the_command_line(
+    fake_ollama: FakeOllama, workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(workspace / "skills", "greet",
+                frontmatter("greet", extra="disable-model-invocation: true\n")
+                + "Greet $0 warmly.\n")
+    fake_ollama.script(reply("Hello, Ada!"))
+    code = studio_chat(fake_ollama, workspace, "/greet", "Ada")
+    out, err = capsys.readouterr()
+    assert (code, out) == (0, "Hello, Ada!\n")
+    assert "Loaded the skill greet as you asked (Ada)." in err
+    sent = fake_ollama.chats[0]["messages"]
+    assert "Greet Ada warmly." in sent[-1]["content"]
+    assert "greet" not in sent[0]["content"].split("<available_skills>")[-1]

@@ -103,3 +103,17 @@ def test_a_damaged_history_starts_afresh(tmp_path: Path) -> None:
     path.write_text("{nope")
     history.add(HistoryEntry("x", "a", "m", 1.0, pass_rate=1.0))
     assert len(history.entries()) == 1
+
+
+def test_an_eval_written_with_assertions_is_shown_and_edited_there(tmp_path: Path) -> None:
+    folder = tmp_path / "evals"
+    folder.mkdir()
+    (folder / "evals.json").write_text(json.dumps(
+        {"evals": [{"id": 1, "prompt": "a", "assertions": ["It answers"]}]}))
+    evals = EvalsFile(tmp_path, "demo")
+    evals.load()
+    assert evals.cell(0, "expectations") == "It answers"
+    assert evals.set_cell(0, "expectations", "It answers\ncontains: x")
+    evals.save()
+    assert json.loads((folder / "evals.json").read_text())["evals"] == [
+        {"id": 1, "prompt": "a", "assertions": ["It answers", {"contains": "x"}]}]

@@ -95,3 +95,22 @@ def test_a_binary_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
     (tmp_path / "evals" / "evals.json").write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(EvalFileError, match="not UTF-8"):
         read_evals(tmp_path)
+
+
+def test_the_agentskills_guides_assertions_are_read_as_expectations() -> None:
+    # The example shape of agentskills.io's docs/skill-creation/evaluating-skills.mdx.
+    data = {"skill_name": "csv-analyzer", "evals": [{
+        "id": 1, "prompt": "Summarise sales.csv", "expected_output": "A summary",
+        "assertions": ["The output includes a chart", {"contains": "total"}],
+    }]}
+    [case] = parse_evals(data).evals
+    assert case.expectations == (Expectation("model", "The output includes a chart"),
+                                 Expectation("contains", "total"))
+
+
+def test_assertions_of_the_wrong_shape_name_their_own_path() -> None:
+    with pytest.raises(EvalFileError) as caught:
+        parse_evals({"evals": [{"prompt": "p", "assertions": [{"bogus": 1}]}]})
+    assert caught.value.where == "evals[0].assertions[0]"
+    with pytest.raises(EvalFileError, match="both `expectations` and `assertions`"):
+        parse_evals({"evals": [{"prompt": "p", "assertions": [], "expectations": []}]})

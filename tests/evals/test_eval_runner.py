@@ -122,6 +122,23 @@ async def test_an_outcome_eval_grades_each_expectation_from_the_trace_and_the_gr
     assert not grader_request.get("tools")
 
 
+async def test_an_eval_written_with_assertions_is_graded_on_them_and_fails_on_a_failed_one(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, root: Path, tmp_path: Path
+) -> None:
+    # The agentskills.io guide (docs/skill-creation/evaluating-skills.mdx) names the list
+    # `assertions`; an answer that fails one must fail the eval, not pass because it answered.
+    fake_ollama.script(reply("Good morning."), reply("FAIL\nIt never says hello."))
+    skills = catalog(root)
+    report = report_for(skills[0])
+    cases = parse_evals({"evals": [{"id": 1, "prompt": "Say hello", "assertions": [
+        {"contains": "hello"}, "The answer says hello"]}]}).evals
+    await make_runner(fake_ollama, http_client, tmp_path).outcomes(
+        skills[0], [skills[0]], cases, 1, report, report.evals, "with")
+    [result] = report.evals
+    assert [(v.passed, v.how) for v in result.expectations] == [(False, "trace"), (False, "model")]
+    assert (result.outcome, result.passed) == ("answered", False)
+
+
 async def test_without_the_skill_the_catalog_is_empty(
     fake_ollama: FakeOllama, http_client: httpx.AsyncClient, root: Path, tmp_path: Path
 ) -> None:
@@ -232,3 +249,23 @@ async def test_an_eval_runs_in_a_copy_of_the_skill_with_its_files_beside_it(
         skills[0], [skills[0]], case, 1, report, report.evals, "with")
     assert report.evals[0].expectations[0].passed, report.evals[0].trace
     assert (root / "demo" / "scripts" / "hello.py").read_text() == "print('hello from the skill')\n"
+
+
+async def test_evals_keep_a_skill_the_model_may_not_load_out_of_its_catalog(
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    skills_dir = tmp_path / "only-user"
+    write_skill(skills_dir, "deploy", frontmatter(
+        "deploy", "Deploys the app. Use when asked to deploy.",
+        extra="disable-model-invocation: true\n"))
+    write_skill(skills_dir, "other", frontmatter("other", "Tidies notes. Use when notes are messy."))
+    skills = catalog(skills_dir.resolve())
+    fake_ollama.script(reply("No skill needed."))
+    report = report_for(skills[0])
+    await make_runner(fake_ollama, http_client, tmp_path).triggers(
+        skills[0], skills, (TriggerQuery("deploy the app", True),), 1, report)
+    sent = fake_ollama.chats[0]
+    assert "other" in sent["messages"][0]["content"]
+    assert "deploy" not in sent["messages"][0]["content"].split("<available_skills>")[-1]
+    [tool] = [t for t in sent["tools"] if t["function"]["name"] == "activate_skill"]
+    assert tool["function"]["parameters"]["properties"]["name"]["enum"] == ["other"]

@@ -49,7 +49,7 @@ def test_a_claude_code_skill_is_valid_for_claude_code_and_not_for_the_spec(tmp_p
     [
         ("claude-code", "context: fork_with_context\n", [("SK133", "error", "context")]),
         ("claude-code", "model: 3\n", [("SK133", "error", "model")]),
-        ("claude-code", "user-invocable: 'no'\n", [("SK133", "error", "user-invocable")]),
+        ("claude-code", "user-invocable: 'maybe'\n", [("SK133", "error", "user-invocable")]),
         ("claude-code", "hooks: [a]\n", [("SK133", "error", "hooks")]),
         ("claude-code", "version: 1\n", [("SK132", "warning", "version")]),
         ("eino", "context: fork_with_context\nagent: a\nmodel: m\n", []),

@@ -59,3 +59,9 @@ def test_the_shipped_skills_eval_files_are_valid() -> None:
         assert (directory / "evals" / "triggers.json").is_file(), directory.name
         result = validate_skill(load_skill(directory))
         assert [d for d in result.diagnostics if d.code.startswith("EV")] == [], directory.name
+
+
+def test_a_bad_assertion_is_reported_like_a_bad_expectation(tmp_path: Path) -> None:
+    [found] = diagnostics(tmp_path, {"evals/evals.json": json.dumps(
+        {"evals": [{"prompt": "p", "assertions": [{"regex": "("}]}]})})
+    assert found.code == "EV001" and "evals[0].assertions[0].regex" in found.message

@@ -39,8 +39,8 @@ def test_a_clean_skill_is_valid_with_no_findings(tmp_path: Path) -> None:
         ("a" * 64, "a" * 64, []),
         ("other", "demo", ["SK108"]),
         ("demo", "demo ", ["SK108"]),
-        ("café", "café", []),
-        ("日本語", "日本語", []),
+        ("café", "café", ["SK109"]),
+        ("日本語", "日本語", ["SK109"]),
         ("ｄｅｍｏ", "demo", []),
         ("'123'", "123", []),
         ("123", "123", ["SK102"]),
@@ -52,7 +52,8 @@ def test_name_rules(tmp_path: Path, name: str, dir_name: str, expected: list[str
     result = check(tmp_path, frontmatter(name=name), dir_name)
     found = [c for c in codes(result) if c.startswith("SK1")]
     assert found == expected
-    assert result.valid is (not expected)
+    # SK109 (a non-ASCII name) is a warning: the spec's validator accepts the name.
+    assert result.valid is (not [c for c in expected if c != "SK109"])
 
 
 def test_name_message_suggests_a_valid_name(tmp_path: Path) -> None:

@@ -57,6 +57,7 @@ from studio.ui.chat.backend import (
 )
 from studio.ui.chat.chat_list_model import ChatListModel
 from studio.ui.chat.first_run import FirstRunPanel
+from studio.ui.chat.invoke_completer import InvocationCompleter, invocable_names
 from studio.ui.chat.render import warm_up
 from studio.ui.chat.session import ChatSession, TurnSetup
 from studio.ui.chat.style import CHAT_STYLE
@@ -107,8 +108,14 @@ class PromptEdit(QPlainTextEdit):
 
     submitted = Signal()
     stop_requested = Signal()
+    completer: InvocationCompleter | None = None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        # While `/NAME` completions show, these keys are the popup's (pick, close).
+        if self.completer is not None and self.completer.showing() and event.key() in (
+                Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape, Qt.Key.Key_Tab):
+            event.ignore()
+            return
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
                 event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
             self.submitted.emit()
@@ -231,6 +238,8 @@ class ChatPane(QWidget):
 
         self.input = PromptEdit()
         self.input.setObjectName("chatInput")
+        self.input.completer = InvocationCompleter(
+            self.input, lambda: invocable_names(self.skills.library_skills()))
         self.input.setPlaceholderText("Ask something; Enter sends, Shift+Enter starts a new line")
         self.input.setFixedHeight(self.input.fontMetrics().lineSpacing() * 4 + 12)
         self.send_button = QPushButton("Send")

@@ -30,6 +30,7 @@ from studio.skills import names
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.rules import MAX_COMPATIBILITY, MAX_DESCRIPTION
 from studio.ui.models.metadata_model import MetadataModel
+from studio.ui.widgets.openai_yaml_box import OpenAIYamlBox
 from studio.ui.widgets.target_fields import TargetFields
 
 
@@ -177,6 +178,7 @@ class FrontmatterForm(QWidget):
         self._update_counters()
 
     def _layout(self) -> None:
+        self.openai_yaml = OpenAIYamlBox(self)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
@@ -217,6 +219,7 @@ class FrontmatterForm(QWidget):
         outer.addWidget(self.notice)
         outer.addLayout(form)
         outer.addWidget(self.target_fields)
+        outer.addWidget(self.openai_yaml)
         outer.addStretch(1)
 
     def set_target(self, target: str) -> None:
@@ -253,6 +256,8 @@ class FrontmatterForm(QWidget):
             metadata = fields.get("metadata")
             self.metadata_model.set_metadata(metadata if isinstance(metadata, dict) else {})
         self.target_fields.show_fields(fields, keep=keep, editable=editable)
+        if keep is None:
+            self.openai_yaml.show_folder(None if skill.read_only else skill.directory)
         self._show_name_message(self.name_edit.text())
         self._update_counters()
 

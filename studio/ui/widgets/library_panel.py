@@ -36,6 +36,7 @@ from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, L
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.numbers import count_text
 from studio.ui.targets import target_label, target_tooltip
+from studio.ui.widgets.skill_toggles import add_toggle_menu
 from studio.ui.widgets.target_picker import TargetPicker
 
 FILTER_DELAY_MS = 120
@@ -316,23 +317,27 @@ class LibraryPanel(QWidget):
         menu.popup(self.tree.viewport().mapToGlobal(point))
 
     def _skill_menu(self, index: QModelIndex, point: QPoint) -> None:
-        """Update and Remove, for a skill recorded in its folder's skills-lock.json (installed
-        by studio or the skills CLI)."""
+        """On in Clients (Claude Code's and Codex's switches), and Update and Remove for a skill
+        recorded in its folder's skills-lock.json (installed by studio or the skills CLI)."""
         summary = index.data(SUMMARY_ROLE)
         if summary is None or summary.read_only:
             return
-        record = record_for(summary.directory)
-        if record is None:
-            return
         menu = QMenu(self)
         menu.setToolTipsVisible(True)
-        directory: Path = summary.directory
-        update = menu.addAction("Update")
-        update.setToolTip(f"Fetch {record.source} again and replace the skill if it changed")
-        update.triggered.connect(lambda _checked=False: self.update_requested.emit(directory))
-        remove = menu.addAction("Remove…")
-        remove.setToolTip("Delete it, the links to it and its lock file entry")
-        remove.triggered.connect(lambda _checked=False: self.remove_requested.emit(directory))
+        toggles = add_toggle_menu(menu, summary, self)
+        record = record_for(summary.directory)
+        if record is not None:
+            if toggles is not None:
+                menu.addSeparator()
+            directory: Path = summary.directory
+            update = menu.addAction("Update")
+            update.setToolTip(f"Fetch {record.source} again and replace the skill if it changed")
+            update.triggered.connect(lambda _checked=False: self.update_requested.emit(directory))
+            remove = menu.addAction("Remove…")
+            remove.setToolTip("Delete it, the links to it and its lock file entry")
+            remove.triggered.connect(lambda _checked=False: self.remove_requested.emit(directory))
+        if menu.isEmpty():
+            return
         self.last_menu = menu
         menu.popup(self.tree.viewport().mapToGlobal(point))
 

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.clients import CLIENTS, FLAG, MAPPING, SPEC, FieldKind
+from studio.skills.clients import CLIENTS, MAPPING, SPEC, FieldKind
+from studio.skills.summary import flag
 from studio.ui.models.metadata_model import value_text
 
 # Fields the spec's part of the form already shows.
@@ -112,7 +113,7 @@ class TargetFields(QWidget):
 
     def _control(self, key: str, kind: FieldKind) -> QWidget:
         widget: QWidget
-        if kind == FLAG:
+        if bool in kind.types:
             box = QCheckBox()
             box.toggled.connect(lambda on, field=key: self._on_flag_toggled(field, on))
             widget = box
@@ -199,10 +200,12 @@ class TargetFields(QWidget):
 
     def _show(self, key: str, widget: QWidget, value: Any) -> None:
         if isinstance(widget, QCheckBox):
-            shown = value if isinstance(value, bool) else FLAG_DEFAULTS.get(key, False)
+            # Claude Code reads yes/no/on/off as booleans too.
+            default = FLAG_DEFAULTS.get(key, False)
+            shown = flag(value, default)
             widget.setChecked(shown)
-            widget.setText("" if isinstance(value, bool) or value is None
-                           else f"not true or false: {value_text(value)}")
+            readable = isinstance(value, bool) or value is None or flag(value, not default) == shown
+            widget.setText("" if readable else f"not true or false: {value_text(value)}")
         elif isinstance(widget, QComboBox) and not widget.isEditable():
             kind = CLIENTS[self.target].fields[key]
             while widget.count() > 1 + len(kind.choices):

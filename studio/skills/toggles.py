@@ -1,0 +1,272 @@
+"""Turning a skill off without deleting it, in the files the clients themselves read.
+
+- Claude Code: `"skillOverrides": {"NAME": "off"}` in `.claude/settings.json` (the project) or
+  `~/.claude/settings.json` (the user). The settings page does not document the key; its values
+  (`off`: hidden from the model and the / menu, `user-invocable-only`, `name-only`) are those of
+  anthropics/claude-code issue 56494 (Claude Code 2.1.129), read 2026-11-26. Turning a skill on
+  removes its entry, so a value the studio does not know is only ever replaced on request.
+- Codex: `[[skills.config]]` tables with `path` (the SKILL.md, absolute) or `name`, and
+  `enabled = false`, in `~/.codex/config.toml` (https://developers.openai.com/codex/skills).
+  A project's `.codex/config.toml` is written the same way, but Codex 0.125 ignores skill entries
+  there (openai/codex issue 20210), which `ToggleState.note` says.
+
+Neither file is ever clobbered: keys the studio does not know are kept (tomlkit keeps the TOML's
+comments and layout), the new text is written to a temporary file beside the old and renamed over
+it, and a file that cannot be read or parsed stops the change with a message saying which file
+and what is wrong, leaving it as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
+Client = Literal["claude-code", "codex"]
+Scope = Literal["project", "user"]
+CLIENT_TITLES = {"claude-code": "Claude Code", "codex": "Codex"}
+CODEX_PROJECT_NOTE = ("Codex 0.125 ignores [[skills.config]] in a project's .codex/config.toml "
+                      "(openai/codex issue 20210); turn it off for the user to be sure")
+MAX_BYTES = 5_000_000
+
+
+class ToggleError(Exception):
+    """A settings file that cannot be read, parsed or written; nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleState:
+    """Whether one client, in one scope, has a skill turned off, and in which file.
+
+    Attributes:
+        value: the raw setting when it is not a plain on/off (a Claude Code override such as
+            `user-invocable-only`), else "".
+        note: what the user should know about this file ("" for nothing).
+    """
+
+    client: Client
+    scope: Scope
+    path: Path
+    enabled: bool
+    value: str = ""
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{CLIENT_TITLES[self.client]} ({self.scope})"
+
+
+def settings_path(client: Client, scope: Scope, project: Path | None, home: Path) -> Path | None:
+    """The file `client` reads for `scope` (None: a project scope without a project)."""
+    folder = ".claude" if client == "claude-code" else ".codex"
+    name = "settings.json" if client == "claude-code" else "config.toml"
+    if scope == "user":
+        return home / folder / name
+    return project / folder / name if project is not None else None
+
+
+def _read(path: Path) -> str | None:
+    """The file's text, or None when it does not exist."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ToggleError(f"{path} cannot be read ({exc.strerror or exc}); nothing was changed"
+                          ) from None
+    if len(data) > MAX_BYTES:
+        raise ToggleError(f"{path} is larger than 5 MB; nothing was changed")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ToggleError(f"{path} is not UTF-8 text (byte {exc.start}); nothing was changed"
+                          ) from None
+
+
+def _write(path: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `path` and rename it over `path`."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+                out.write(text)
+            os.chmod(temporary, mode)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise ToggleError(f"{path} cannot be written ({exc.strerror or exc}); it was left as it "
+                          "was") from None
+
+
+# -- Claude Code ------------------------------------------------------------------------------------
+
+def _claude_settings(path: Path) -> dict[str, Any]:
+    text = _read(path)
+    if text is None or not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ToggleError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                          f"{exc.msg}); fix it first, nothing was changed") from None
+    if not isinstance(data, dict):
+        raise ToggleError(f"{path} does not hold a JSON object; nothing was changed")
+    overrides = data.get("skillOverrides")
+    if overrides is not None and not isinstance(overrides, dict):
+        raise ToggleError(f"{path}: `skillOverrides` is not an object; nothing was changed")
+    return data
+
+
+def claude_override(path: Path, name: str) -> str | None:
+    """The skill's `skillOverrides` value in `path` (None: no entry, the skill is on)."""
+    value = _claude_settings(path).get("skillOverrides", {}).get(name)
+    return value if isinstance(value, str) else None
+
+
+def set_claude(path: Path, name: str, enabled: bool) -> None:
+    """Turn the skill off (`"off"`) or on (its entry removed) in a Claude Code settings file."""
+    data = _claude_settings(path)
+    overrides = data.get("skillOverrides")
+    if enabled:
+        if not overrides or name not in overrides:
+            return
+        del overrides[name]
+    else:
+        if overrides is None:
+            overrides = data["skillOverrides"] = {}
+        if overrides.get(name) == "off":
+            return
+        overrides[name] = "off"
+    _write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+# -- Codex --------------------------------------------------------------------------------------------
+
+def _codex_config(path: Path) -> tomlkit.TOMLDocument:
+    text = _read(path)
+    try:
+        document = tomlkit.parse(text or "")
+    except TOMLKitError as exc:
+        raise ToggleError(f"{path} is not valid TOML ({exc}); fix it first, nothing was changed"
+                          ) from None
+    skills = document.get("skills")
+    if skills is not None and not isinstance(skills, dict):
+        raise ToggleError(f"{path}: `skills` is not a table; nothing was changed")
+    entries = skills.get("config") if skills is not None else None
+    if entries is not None and not isinstance(entries, list):
+        raise ToggleError(f"{path}: `skills.config` is not an array of tables; nothing was "
+                          "changed")
+    return document
+
+
+def _entries(document: tomlkit.TOMLDocument) -> list[Any]:
+    skills = document.get("skills")
+    entries = skills.get("config") if skills is not None else None
+    return list(entries) if entries is not None else []
+
+
+def _matches(entry: Any, skill_file: Path, name: str) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    path = entry.get("path")
+    if isinstance(path, str):
+        return os.path.normpath(os.path.expanduser(path)) == os.path.normpath(str(skill_file))
+    return entry.get("name") == name
+
+
+def codex_enabled(path: Path, skill_file: Path, name: str) -> bool:
+    """Whether `path`'s `[[skills.config]]` leaves the skill on (the last match decides)."""
+    enabled = True
+    for entry in _entries(_codex_config(path)):
+        if _matches(entry, skill_file, name) and isinstance(entry.get("enabled"), bool):
+            enabled = bool(entry["enabled"])
+    return enabled
+
+
+def set_codex(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
+    """Turn the skill off (a `[[skills.config]]` with its SKILL.md's path and `enabled = false`)
+    or on (the entries naming it set to `enabled = true`)."""
+    document = _codex_config(path)
+    matching = [e for e in _entries(document) if _matches(e, skill_file, name)]
+    if all(bool(e.get("enabled", True)) == enabled for e in matching) and (matching or enabled):
+        return
+    for entry in matching:
+        entry["enabled"] = enabled
+    if not matching:
+        table = tomlkit.table()
+        table.add("path", str(skill_file))
+        table.add("enabled", False)
+        skills = document.get("skills")
+        if skills is None:
+            skills = tomlkit.table(is_super_table=True)
+            document.append("skills", skills)
+        if "config" in skills:
+            skills["config"].append(table)
+        else:
+            entries = tomlkit.aot()
+            entries.append(table)
+            skills.append("config", entries)
+    _write(path, tomlkit.dumps(document))
+
+
+# -- both -----------------------------------------------------------------------------------------------
+
+def skill_states(name: str, skill_file: Path, project: Path | None, home: Path
+                 ) -> list[ToggleState | ToggleError]:
+    """Each client's and scope's say on the skill; a file that cannot be read is its error."""
+    states: list[ToggleState | ToggleError] = []
+    clients: tuple[Client, ...] = ("claude-code", "codex")
+    scopes: tuple[Scope, ...] = ("project", "user")
+    for client in clients:
+        for scope in scopes:
+            path = settings_path(client, scope, project, home)
+            if path is None:
+                continue
+            try:
+                if client == "claude-code":
+                    value = claude_override(path, name)
+                    state = ToggleState(client, scope, path, value is None,
+                                        value if value not in (None, "off") else "")
+                else:
+                    note = CODEX_PROJECT_NOTE if scope == "project" else ""
+                    state = ToggleState(client, scope, path,
+                                        codex_enabled(path, skill_file, name), note=note)
+            except ToggleError as exc:
+                states.append(exc)
+                continue
+            states.append(state)
+    return states
+
+
+def set_enabled(state: ToggleState, name: str, skill_file: Path, enabled: bool) -> None:
+    """Turn the skill on or off in the file `state` names."""
+    setter: Callable[[], None] = (
+        (lambda: set_claude(state.path, name, enabled)) if state.client == "claude-code"
+        else (lambda: set_codex(state.path, skill_file, name, enabled)))
+    setter()
+
+
+def project_of(skill_directory: Path) -> Path | None:
+    """The project a skill in a client's folder belongs to (`P/.claude/skills/NAME` -> P), or
+    None for a skill elsewhere."""
+    parent = skill_directory.parent
+    if parent.name == "skills" and parent.parent.name.startswith("."):
+        return parent.parent.parent
+    return None
+
+
+__all__ = ["CLIENT_TITLES", "ToggleError", "ToggleState", "claude_override", "codex_enabled",
+           "project_of", "set_claude", "set_codex", "set_enabled", "settings_path",
+           "skill_states"]
