@@ -58,7 +58,8 @@ def test_install_with_a_client_link_then_update_and_remove_from_the_context_menu
     index = panel.tree.currentIndex()
     panel.tree.customContextMenuRequested.emit(panel.tree.visualRect(index).center())
     assert panel.last_menu is not None
-    assert [a.text() for a in panel.last_menu.actions()] == ["Update", "Remove…"]
+    texts = [a.text() for a in panel.last_menu.actions() if not a.isSeparator()]
+    assert texts == ["On in Clients", "Update", "Remove…"]
     panel.last_menu.close()
 
     task = start(window.installs.update_skill(agents / "alpha"))
