@@ -80,7 +80,8 @@ def comparable(reports: list[dict[str, Any]]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency", type=float, default=1.0)
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--turns", type=int, default=3)
