@@ -454,6 +454,21 @@ class LibraryModel(QAbstractItemModel):
             self.endRemoveRows()
         node.fetched = False
         self._changed(node)
+        self._ancestors_changed([node])
+
+    def _ancestors_changed(self, nodes: list[Node]) -> None:
+        """Tell the views (the filter above all: whether a folder or root still holds a match)
+        that the folders and roots holding `nodes` changed, each once, innermost first."""
+        seen: set[int] = set()
+        ancestors: list[Node] = []
+        for node in nodes:
+            parent = node.parent
+            while parent is not None and parent is not self._root and id(parent) not in seen:
+                seen.add(id(parent))
+                ancestors.append(parent)
+                parent = parent.parent
+        for ancestor in sorted(ancestors, key=lambda found: isinstance(found, RootNode)):
+            self._changed(ancestor)
 
     def _replace_skills(self, old: tuple[SkillSummary, ...],
                         new: tuple[SkillSummary, ...]) -> None:
@@ -475,6 +490,7 @@ class LibraryModel(QAbstractItemModel):
         for parent, first, last in spans.values():
             top = self.index(first, 0, self.index_of(parent))
             self.dataChanged.emit(top, top.siblingAtRow(last))
+        self._ancestors_changed([parent.children[first] for parent, first, _ in spans.values()])
 
     def _remove_skills(self, path: Path, summaries: tuple[SkillSummary, ...]) -> None:
         root = self.root_node(path)

@@ -125,6 +125,7 @@ class LibraryPanel(QWidget):
         self.results_view.activated.connect(self._on_results_view_activated)
         self.tree.activated.connect(self._on_tree_activated)
         self.model.rowsInserted.connect(self._on_model_rows_inserted)
+        self.proxy.rowsInserted.connect(self._on_proxy_rows_inserted)
         self.model.rowsRemoved.connect(self._on_model_rows_removed)
         self.model.dataChanged.connect(self._on_model_rows_changed)
         self.model.dataChanged.connect(self._on_model_data_changed)
@@ -242,8 +243,7 @@ class LibraryPanel(QWidget):
         total = self.model.skill_count
         roots = len(self.model.roots())
         if self.proxy.active:
-            shown = sum(1 for summary in self.model.library.summaries()
-                        if self.proxy.accepts(summary, self.model.filter_text_of(summary)))
+            shown = self.proxy.match_count
             self.count_label.setText(f"{count_text(shown)} of {count_text(total)} skills match")
         else:
             self.count_label.setText(f"{count_text(total)} skill{'s' * (total != 1)} in "
@@ -252,6 +252,16 @@ class LibraryPanel(QWidget):
     def _on_model_rows_inserted(self) -> None:
         self._update_count()
         self._show_target()
+
+    def _on_proxy_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        """A root or folder that came to hold a match (as a scan brings skills in) opens, as
+        the ones shown when the filter was typed did."""
+        if self.tree.model() is not self.proxy:
+            return
+        for row in range(first, last + 1):
+            index = self.proxy.index(row, 0, parent)
+            if index.data(KIND_ROLE) in ("root", "folder"):
+                self.tree.expand(index)
 
     def _on_model_rows_removed(self) -> None:
         self._update_count()
