@@ -340,12 +340,13 @@ class MainWindow(QMainWindow):
     # -- settings -------------------------------------------------------------------------------------
 
     async def open_settings(self) -> bool:
-        dialog = SettingsDialog(self.settings, self)
+        dialog = SettingsDialog(self.settings, self, session_roots=self.roots.session_roots)
         if await asyncqt.ask(dialog) != QDialog.DialogCode.Accepted:
             return False
         old_roots = set(self.roots.root_paths())
         old_hidden = self.settings.include_hidden
         self.store.settings = dialog.result_settings()
+        self.roots.session_roots = dialog.session_roots()
         try:
             self.store.save(explicit=True)
         except OSError as exc:
