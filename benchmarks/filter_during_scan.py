@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -99,7 +100,12 @@ def measure(root: Path, word: str, scratch: Path) -> dict[str, Any]:
 def run_case(root: Path, word: str, scratch: Path) -> dict[str, Any]:
     command = [sys.executable, __file__, "--measure", str(root), "--word", word,
                "--scratch", str(scratch)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+    # The studio of this checkout, not one installed elsewhere.
+    source = str(Path(__file__).resolve().parent.parent)
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, [source, os.environ.get("PYTHONPATH")])))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False,
+                          env=environment)
     if done.returncode != 0:
         raise SystemExit(f"the run failed:\n{done.stdout}\n{done.stderr}")
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -119,6 +119,11 @@ class LibraryPanel(QWidget):
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(FILTER_DELAY_MS)
         self._filter_timer.timeout.connect(self._on_filter_timer_timeout)
+        self._to_expand: list[QPersistentModelIndex] = []
+        self._expand_timer = QTimer(self)
+        self._expand_timer.setSingleShot(True)
+        self._expand_timer.setInterval(0)
+        self._expand_timer.timeout.connect(self._on_expand_timer_timeout)
         self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
         self.status_filter.currentIndexChanged.connect(self.apply_filter)
         self.search_button.toggled.connect(self._on_search_button_toggled)
@@ -258,10 +263,25 @@ class LibraryPanel(QWidget):
         the ones shown when the filter was typed did."""
         if self.tree.model() is not self.proxy:
             return
-        for row in range(first, last + 1):
-            index = self.proxy.index(row, 0, parent)
+        # Opened once the view has taken the rows in (it hears of them after this handler).
+        self._to_expand.extend(QPersistentModelIndex(self.proxy.index(row, 0, parent))
+                               for row in range(first, last + 1))
+        self._expand_timer.start()
+
+    def _on_expand_timer_timeout(self) -> None:
+        if self.tree.model() is not self.proxy:
+            self._to_expand.clear()
+            return
+        # A root that comes to hold a match brings its folders with it, without an insertion
+        # of their own: they open with it.
+        pending = [QModelIndex(index) for index in self._to_expand if index.isValid()]
+        self._to_expand.clear()
+        while pending:
+            index = pending.pop()
             if index.data(KIND_ROLE) in ("root", "folder"):
                 self.tree.expand(index)
+                pending.extend(self.proxy.index(row, 0, index)
+                               for row in range(self.proxy.rowCount(index)))
 
     def _on_model_rows_removed(self) -> None:
         self._update_count()
