@@ -5,6 +5,7 @@ the whole library per batch)."""
 from __future__ import annotations
 
 from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 from pytestqt.qtbot import QtBot
@@ -104,7 +105,7 @@ def test_a_filter_typed_during_a_scan_shows_its_matches_at_the_scans_pace(
         more = loader.drain()
         per_batch.append((library.skill_count - count, CountingFilter.calls))
         expected = {s.name for s in library.summaries() if s.name.startswith("zebra")}
-        qtbot.waitUntil(lambda: _shown_skills(panel) == expected, timeout=2000)
+        qtbot.waitUntil(lambda wanted=expected: _shown_skills(panel) == wanted, timeout=2000)
     assert library.skill_count == SKILLS and before < SKILLS
     expected = {s.name for s in summaries if s.name.startswith("zebra")}
     assert len(expected) == SKILLS // 100
