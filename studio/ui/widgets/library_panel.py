@@ -119,6 +119,7 @@ class LibraryPanel(QWidget):
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(FILTER_DELAY_MS)
         self._filter_timer.timeout.connect(self._on_filter_timer_timeout)
+        self._filter_before_search = ""
         self._to_expand: list[QPersistentModelIndex] = []
         self._expand_timer = QTimer(self)
         self._expand_timer.setSingleShot(True)
@@ -171,14 +172,23 @@ class LibraryPanel(QWidget):
     def _on_search_button_toggled(self, on: bool) -> None:
         self._filter_timer.stop()
         if on:
+            # The box searches with what it holds; the filter comes back as it was.
+            self._filter_before_search = self.filter_edit.text()
             self.filter_edit.setPlaceholderText("Search names, descriptions and instructions")
+            # The box takes the row's width: the status choice does not apply to a search.
+            self.status_filter.hide()
             self.proxy.set_text("")
             self.views.setCurrentWidget(self.results_view)
+            self.filter_edit.setFocus()
             self.search_requested.emit(self.filter_edit.text())
         else:
             self.filter_edit.setPlaceholderText("Filter by name or description (Ctrl+F)")
+            self.status_filter.show()
             self.results.set_hits([])
             self.views.setCurrentWidget(self.tree)
+            self.filter_edit.blockSignals(True)
+            self.filter_edit.setText(self._filter_before_search)
+            self.filter_edit.blockSignals(False)
             self.apply_filter()
 
     def show_search_results(self, outcome: SearchOutcome | None) -> None:
