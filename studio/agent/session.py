@@ -25,7 +25,7 @@ from studio.agent.drafts import DraftDesk, FolderChooser
 from studio.agent.events import Done, Error, Event, Notice
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
-from studio.agent.guided_mode import GuidedMode
+from studio.agent.guided_mode import CLI_HINT, GuidedMode
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
@@ -82,6 +82,8 @@ class SessionSettings:
         guided: carry a small model through a skill one constrained step at a time
             (`studio.agent.guided`): "on", "off", or "auto": when the server says the model is
             small (`studio.agent.guided_mode`).
+        guided_hint: how the user changes `guided`, for the notice "auto" gives (the CLI's
+            option by default; the window names its setting).
     """
 
     backend: str = "ollama"
@@ -104,6 +106,7 @@ class SessionSettings:
     instructions: str = ""
     tool_descriptions: Mapping[str, str] = field(default_factory=dict)
     guided: GuidedMode = "auto"
+    guided_hint: str = CLI_HINT
 
 
 def session_prompt(settings: SessionSettings,
@@ -260,7 +263,7 @@ class ChatSession:
                 self.executor.toolbox.drafts.author = model
             config = AgentConfig(model, think=settings.think, max_rounds=settings.max_rounds,
                                  tool_choice=settings.tool_choice, options=dict(settings.options),
-                                 guided=settings.guided)
+                                 guided=settings.guided, guided_hint=settings.guided_hint)
             self._agent = Agent(client, self.executor, config, SkillModes(self.agents))
         return self._agent
 
