@@ -172,7 +172,7 @@ def render(report: SkillReport, out: TextIO) -> None:
                 f"{_percent(max(figure.values, default=None))})"
                 for name, figure in spread.items()) + "\n")
         for miss in trigger.confusion:
-            what = "missed" if miss.should_trigger else f"picked wrongly ({miss.called or 'no tool'})"
+            what = "missed" if miss.should_trigger else f"picked wrongly ({miss.first_call or 'no tool'})"
             out.write(f"    {what}: {miss.query}\n")
     if report.evals:
         without = {(r.id, r.run): r for r in report.without_skill or []}

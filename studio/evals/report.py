@@ -15,6 +15,9 @@ class QueryResult:
 
     Attributes:
         called: the first tool the model called ("" when it answered without one).
+        skill: the skill that call named ("" when none: another skill than the one judged is
+            how a query goes wrong).
+        trace: the run up to that call (`Trace.to_json`), for its transcript.
     """
 
     query: str
@@ -22,15 +25,24 @@ class QueryResult:
     run: int
     triggered: bool
     called: str = ""
+    skill: str = ""
+    trace: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def first_call(self) -> str:
+        """ "activate_skill(pdf-tools)", "read_skill_file", or "" when it answered."""
+        return f"{self.called}({self.skill})" if self.called and self.skill else self.called
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "should_trigger": self.should_trigger, "run": self.run,
-                "triggered": self.triggered, "called": self.called}
+                "triggered": self.triggered, "called": self.called, "skill": self.skill,
+                "trace": self.trace}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> QueryResult:
         return cls(str(data["query"]), bool(data["should_trigger"]), int(data["run"]),
-                   bool(data["triggered"]), str(data.get("called", "")))
+                   bool(data["triggered"]), str(data.get("called", "")),
+                   str(data.get("skill") or ""), dict(data.get("trace") or {}))
 
 
 @dataclass(slots=True)

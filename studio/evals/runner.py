@@ -86,24 +86,30 @@ class EvalRunner:
                 report.cached += 1
             else:
                 self.progress(f"{name}: trigger {number}/{total}: {query.query[:60]}")
-                called, skill = await self._first_tool(catalog, query.query)
+                trace = Trace()
+                called, skill = await self._first_tool(catalog, query.query, trace)
                 # Only activating the skill counts: reading one of its files or running one of
                 # its scripts first is not the model choosing it from the catalog.
                 activated = called == ACTIVATE and skill == name
-                result = QueryResult(query.query, query.should_trigger, run, activated, called)
+                result = QueryResult(query.query, query.should_trigger, run, activated, called,
+                                     skill or "", trace.to_json())
                 if self.cache is not None:
                     self.cache.put(key, result.to_json())
             trigger.queries.append(result)
 
-    async def _first_tool(self, catalog: Sequence[SkillSummary], prompt: str) -> tuple[str, str | None]:
+    async def _first_tool(self, catalog: Sequence[SkillSummary], prompt: str,
+                          trace: Trace) -> tuple[str, str | None]:
         """The first tool the model calls for `prompt` and the skill it names; ("", None) when it
-        answers without one. The turn stops there: nothing runs."""
+        answers without one. The turn stops there: nothing runs. `trace` keeps the run's
+        transcript."""
         with tempfile.TemporaryDirectory(prefix="studio-eval-") as folder:
             settings = replace(self.settings, workspace=Path(folder), workspace_mode="project")
             session = self.factory.session(settings, catalog)
+            trace.start(prompt)
             events = cast(AsyncGenerator[Event, None], session.turn(prompt))
             async with contextlib.aclosing(events):
                 async for event in events:
+                    trace.add(event)
                     if isinstance(event, ToolCallRequested):
                         return event.tool, event.skill
                     if isinstance(event, Done) and event.reason == "error":
