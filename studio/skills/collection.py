@@ -377,7 +377,7 @@ class Library:
     def _update(self, summary: SkillSummary, old_directory: Path | None,
                 names: set[str]) -> bool:
         old_key = old_directory or summary.directory
-        names.add(summary.name)
+        names.add(summary.name or "")
         state = self._where.get(old_key)
         if state is None:
             return self.add_skills(summary.root, [summary]) > 0
@@ -385,7 +385,7 @@ class Library:
             self.remove_skill(summary.directory)
         row = self._row_of(state, old_key)
         old = state.skills[row]
-        names.add(old.name)
+        names.add(old.name or "")
         state.skills[row] = summary
         if summary.directory != old_key:
             del self._where[old_key]
@@ -403,7 +403,7 @@ class Library:
         row = self._row_of(state, directory)
         name = state.skills[row].name
         self._remove_rows(state, row, 1)
-        self._mark_names({name})
+        self._mark_names({name or ""})
         return True
 
     def mark_duplicate_names(self) -> None:

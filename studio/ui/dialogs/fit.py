@@ -10,17 +10,11 @@ from PySide6.QtWidgets import QScrollArea, QStyle, QWidget
 TITLE_BAR = 40
 
 
-def available_height(widget: QWidget) -> int:
-    """The height a window may take on the screen `widget` (or its parent) is on."""
-    anchor = widget.parentWidget() or widget
-    screen = anchor.screen() or QGuiApplication.primaryScreen()
-    return screen.availableGeometry().height() - TITLE_BAR
-
-
 def fit_to_screen(dialog: QWidget, scroll: QScrollArea) -> None:
     """Resize `dialog`, whose `scroll` holds its body, to show the whole body if the screen is
     tall enough, else as tall as the screen allows with the body scrolling."""
     body = scroll.widget()
+    assert body is not None
     screen = (dialog.parentWidget() or dialog).screen() or QGuiApplication.primaryScreen()
     available = screen.availableGeometry()
     hint = dialog.sizeHint()

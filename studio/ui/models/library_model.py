@@ -468,6 +468,31 @@ class LibraryModel(QAbstractItemModel):
         node.fetched = False
         self._changed(node)
         self._ancestors_changed([node])
+        if old.directory != new.directory:
+            self._move_to_its_place(node)
+
+    def _move_to_its_place(self, node: SkillNode) -> None:
+        """After a rename: move the skill among its sibling skills to where its new folder name
+        sorts (the scan lists folders by name; nested folders keep their places)."""
+        parent = node.parent
+        if parent is None:
+            return
+        assert node.summary is not None
+        key = node.summary.directory.name
+        siblings = parent.children
+        skills = [(row, sibling.summary.directory.name) for row, sibling in enumerate(siblings)
+                  if sibling is not node and isinstance(sibling, SkillNode)
+                  and sibling.summary is not None]
+        place = next((row for row, name in skills if name > key),
+                     skills[-1][0] + 1 if skills else node.row)
+        if place in (node.row, node.row + 1):
+            return
+        index = self.index_of(parent)
+        self.beginMoveRows(index, node.row, node.row, index, place)
+        del siblings[node.row]
+        siblings.insert(place - 1 if place > node.row else place, node)
+        self._renumber(parent)
+        self.endMoveRows()
 
     def _ancestors_changed(self, nodes: list[Node]) -> None:
         """Tell the views (the filter above all: whether a folder or root still holds a match)

@@ -284,7 +284,8 @@ class LibraryPanel(QWidget):
             return
         # A root that comes to hold a match brings its folders with it, without an insertion
         # of their own: they open with it.
-        pending = [QModelIndex(index) for index in self._to_expand if index.isValid()]
+        pending = [self.proxy.index(index.row(), 0, index.parent())
+                   for index in self._to_expand if index.isValid()]
         self._to_expand.clear()
         while pending:
             index = pending.pop()
