@@ -63,8 +63,11 @@ WELCOME = """
 <p><b>Ctrl+N</b> new skill &nbsp;·&nbsp; <b>Ctrl+O</b> add a folder of skills
 &nbsp;·&nbsp; <b>Ctrl+F</b> filter the library</p>
 <p><b>Ctrl+S</b> save &nbsp;·&nbsp; <b>Ctrl+.</b> apply a fix &nbsp;·&nbsp; <b>F2</b> rename</p>
-</div>
+{chat}</div>
 """
+# Said on the welcome screen while the chat's dock is closed (it starts so on a narrow screen).
+CHAT_HIDDEN = ("<p>The chat is closed to leave the editor room: <b>View ▸ Chat</b> opens it, "
+               "<b>Ctrl+Shift+T</b> tries the open skill in it.</p>")
 
 
 class MainWindow(QMainWindow):
@@ -99,7 +102,7 @@ class MainWindow(QMainWindow):
         self.problems_panel = ProblemsPanel()
 
         self.tabs = QTabWidget()
-        self.welcome = QLabel(WELCOME)
+        self.welcome = QLabel(WELCOME.format(chat=""))
         self.welcome.setObjectName("welcome")
         self.welcome.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.centre = QStackedWidget()
@@ -146,6 +149,7 @@ class MainWindow(QMainWindow):
         self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
                                data_dir() / HISTORY_FILE, self.tasks, self.autosaver, self)
         self.editors.model_names = self.chat.pane.backend.server.model_names
+        self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 
         self.editors.skill_opened.connect(self.library_panel.select_skill)
         self.library_panel.skill_activated.connect(self.editors.open_summary)
@@ -168,6 +172,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
         self.resizeDocks([self.problems_dock], [230], Qt.Orientation.Vertical)
         self._restore_geometry()
+        self._on_chat_dock_visibility_changed()
         self.problems.refresh()
 
     @property
@@ -358,6 +363,9 @@ class MainWindow(QMainWindow):
         return True
 
     # -- session --------------------------------------------------------------------------------------
+
+    def _on_chat_dock_visibility_changed(self, _visible: bool = False) -> None:
+        self.welcome.setText(WELCOME.format(chat=CHAT_HIDDEN if self.chat.dock.isHidden() else ""))
 
     def _restore_geometry(self) -> None:
         window = self.settings.window

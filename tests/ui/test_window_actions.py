@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from pytestqt.qtbot import QtBot
 
+from studio.ui.chat.dock import CHAT_MIN_WIDTH, EDITOR_MIN_WIDTH
 from tests.ui.helpers import WindowFactory
 
 
@@ -100,3 +101,21 @@ def test_binary_files_are_not_opened_for_editing(qtbot: QtBot, make_window: Wind
     tab = window.editors.open_file(image)
     assert tab is not None and tab.read_only
     assert "binary file" in tab.findChild(type(window.welcome), "banner").text()
+
+
+def test_the_welcome_says_where_the_chat_is_and_opening_it_spares_the_editor(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path) -> None:
+    window = make_window(skills_root)
+    window.resize(800, 700)
+    dock = window.chat.dock
+    assert dock.isHidden(), "the offscreen screen is narrower than SCREEN_WIDTH_FOR_CHAT"
+    assert "View ▸ Chat" in window.welcome.text()
+    tab = window.editors.open_skill(skills_root / "pdf-tools")
+    assert tab is not None
+    window.chat.try_action.trigger()
+    qtbot.waitUntil(lambda: dock.isVisible())
+    assert "View ▸ Chat" not in window.welcome.text()
+    # On a window this narrow there is no room for both: the chat floats beside the editor.
+    qtbot.waitUntil(dock.isFloating, timeout=3000)
+    qtbot.waitUntil(lambda: window.centralWidget().width() >= EDITOR_MIN_WIDTH, timeout=3000)
+    assert dock.width() >= CHAT_MIN_WIDTH
