@@ -35,9 +35,13 @@ class UrlInstalls(QObject):
         self._roots = roots
         self._feedback = feedback
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="install-from-url")
+        self._downloading = False
 
     def _show_download(self, received: int, total: int | None) -> None:
-        of = f" of {total / 1e6:.1f} MB" if total is not None else " MB"
+        # A report that arrives once the download is over would stand in for its outcome.
+        if not self._downloading:
+            return
+        of = f" of {total / 1e6:.1f} MB" if total else " MB"
         self._feedback.status(f"Downloading skills: {received / 1e6:.1f}{of}…")
 
     def _folders(self) -> list[Path]:
@@ -64,11 +68,15 @@ class UrlInstalls(QObject):
         def progress(received: int, total: int | None) -> None:
             loop.call_soon_threadsafe(self._show_download, received, total)
 
+        self._downloading = True
         try:
             plan = await self._in_worker(lambda: prepare_install(url, folder, progress=progress))
         except InstallError as exc:
             self._feedback.tell("Install from URL", f"{exc}. Nothing was written.")
             return False
+        finally:
+            self._downloading = False
+        self._feedback.status(f"Downloaded {url}; see what it holds before anything is written.")
         try:
             shown = InstallPlanDialog(plan, parent)
             try:
@@ -84,7 +92,7 @@ class UrlInstalls(QObject):
         finally:
             await self._in_worker(plan.discard)
         count = len(plan.skills)
-        self._feedback.status(f"Installed {count} skill{'s' * (count != 1)} into {folder}.")
+        self._feedback.status(f"Installed {count} skill{'s' * (count != 1)} into {folder}.", 30000)
         if self._library.root(folder) is not None:
             self._roots.rescan()
         else:
