@@ -119,3 +119,31 @@ def test_the_welcome_says_where_the_chat_is_and_opening_it_spares_the_editor(
     qtbot.waitUntil(dock.isFloating, timeout=3000)
     qtbot.waitUntil(lambda: window.centralWidget().width() >= EDITOR_MIN_WIDTH, timeout=3000)
     assert dock.width() >= CHAT_MIN_WIDTH
+
+
+def test_a_layout_saved_on_a_large_screen_comes_back_in_proportion(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path) -> None:
+    settings = tmp_path / "layout" / "settings.yaml"
+    big = make_window(skills_root, settings=settings)
+    big.resize(1600, 1000)
+    big.resizeDocks([big.problems_dock], [760], Qt.Orientation.Vertical)
+    big.resizeDocks([big.library_dock], [330], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: big.problems_dock.height() > 600)
+    big.remember_session()
+    assert "problemsDock=" in big.settings.window.docks
+    big.close_without_asking()
+
+    window = make_window(skills_root, settings=settings)
+    screen = window.screen().availableGeometry()
+    # (The offscreen screen is 800 px wide, less than the window's least width.)
+    assert window.height() <= screen.height()
+
+    def in_bounds() -> bool:
+        height = window.height()
+        return (120 <= window.problems_dock.height() <= 0.4 * height + 1
+                and window.library_dock.width() >= 200)
+
+    qtbot.waitUntil(in_bounds, timeout=3000)
+    assert window.library_dock.width() <= 0.4 * window.width() + 1
+    # The editor keeps most of the height: Problems had 76% of it, it gets its most, 40%.
+    assert window.problems_dock.height() >= 0.3 * window.height()
