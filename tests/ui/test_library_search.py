@@ -7,8 +7,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from studio.skills.collection import Library
 from studio.skills.search import SearchHit
+from studio.ui.models.library_model import LibraryModel
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
+from studio.ui.widgets.library_panel import LibraryPanel
 from tests.ui.helpers import WindowFactory, write_skill
 
 
@@ -82,3 +85,14 @@ def test_results_that_share_a_name_show_their_folders(qtbot: QtBot) -> None:
                     SearchHit("pdf", Path("/lib/team-a/pdf"), 0.5, "")])
     shown = [model.index(row).data() for row in range(3)]
     assert shown == ["ops  (team-a/ops)\nrun the [ops]", "ops  (team-b/ops)", "pdf"]
+
+
+def test_the_box_has_most_of_the_panel_s_width(qtbot: QtBot) -> None:
+    panel = LibraryPanel(LibraryModel(Library()))
+    qtbot.addWidget(panel)
+    panel.resize(290, 600)
+    panel.show()
+    for searching in (False, True):
+        panel.search_button.setChecked(searching)
+        panel.layout().activate()
+        assert panel.filter_edit.width() >= 0.6 * panel.width()

@@ -70,7 +70,9 @@ class LibraryPanel(QWidget):
         for label, status in (("All", ALL), ("Errors only", ERRORS), ("Warnings only", WARNINGS),
                               ("Drafted by a model", DRAFTED)):
             self.status_filter.addItem(label, status)
-        self.status_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.status_filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.status_filter.setMinimumContentsLength(8)
         self.status_filter.setToolTip("Show every skill, only skills with errors, only valid "
                                       "skills with warnings, or only skills a model drafted or "
                                       "changed (type a model's name to filter by it)")
@@ -101,11 +103,15 @@ class LibraryPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
-        layout.addWidget(self.toolbar)
+        # The status choice sits by the toolbar: beside the box it left the box 60 px at the
+        # dock's usual width, too little to read a query.
+        top_row = QHBoxLayout()
+        top_row.addWidget(self.toolbar, 1)
+        top_row.addWidget(self.status_filter)
+        layout.addLayout(top_row)
         box_row = QHBoxLayout()
         box_row.setSpacing(4)
         box_row.addWidget(self.filter_edit, 1)
-        box_row.addWidget(self.status_filter)
         box_row.addWidget(self.search_button)
         layout.addLayout(box_row)
         layout.addWidget(self.target_picker)
@@ -175,7 +181,7 @@ class LibraryPanel(QWidget):
             # The box searches with what it holds; the filter comes back as it was.
             self._filter_before_search = self.filter_edit.text()
             self.filter_edit.setPlaceholderText("Search names, descriptions and instructions")
-            # The box takes the row's width: the status choice does not apply to a search.
+            # The status choice does not apply to a search.
             self.status_filter.hide()
             self.proxy.set_text("")
             self.views.setCurrentWidget(self.results_view)
