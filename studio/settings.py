@@ -124,6 +124,9 @@ class WindowSettings:
 
     geometry: str = ""
     state: str = ""
+    # Each docked panel's share of the window when it was saved ("problemsDock=0.25,..."): the
+    # layout comes back in proportion on a screen of another size.
+    docks: str = ""
 
 
 @dataclass(slots=True)
@@ -347,9 +350,10 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
     # Files from before `servers` hold only the current backend's URL and model: they seed it.
     settings.backend.remember()
 
-    window = reader.section(data, "window", {"geometry", "state"})
+    window = reader.section(data, "window", {"geometry", "state", "docks"})
     settings.window = WindowSettings(
-        reader.text(window, "geometry", "", "window."), reader.text(window, "state", "", "window.")
+        reader.text(window, "geometry", "", "window."), reader.text(window, "state", "", "window."),
+        reader.text(window, "docks", "", "window."),
     )
 
     settings.prompts = _prompts(data, reader)

@@ -23,6 +23,9 @@ GuidedMode = Literal["auto", "on", "off"]
 GUIDED_MODES: tuple[GuidedMode, ...] = ("auto", "on", "off")
 _MODES: dict[str, GuidedMode] = {mode: mode for mode in GUIDED_MODES}
 SETTING_LABEL = "Guide through skills"
+# How the user turns guiding on or off, by front end: the notice names the one in use.
+CLI_HINT = "pass --guided on|off"
+WINDOW_HINT = f"set \"{SETTING_LABEL}\" in Settings ▸ Model backend"
 """The setting's name in Settings ▸ Model backend, as the notice of "auto" names it."""
 SMALL_MODEL = 2_000_000_000
 """Models with fewer parameters than this are guided in "auto"."""
@@ -97,9 +100,10 @@ def label(count: int) -> str:
     return str(count)
 
 
-def auto_guided(model: str, info: ModelInfo) -> str | None:
-    """In "auto", whether to guide the model `info` describes: the notice saying so and why, or
-    None (a large model, or one whose size the server does not tell)."""
+def auto_guided(model: str, info: ModelInfo, hint: str = CLI_HINT) -> str | None:
+    """In "auto", whether to guide the model `info` describes: the notice saying so and why,
+    ending with `hint` (how to change it), or None (a large model, or one whose size the server
+    does not tell)."""
     found = model_parameters(info)
     if found is None or found[0] >= SMALL_MODEL:
         return None
@@ -108,5 +112,4 @@ def auto_guided(model: str, info: ModelInfo) -> str | None:
     if model.lower().endswith(".gguf"):
         model = PurePath(model).name
     return (f"{model} has {label(count)} parameters ({source}): too few to use skills on its own, "
-            f"so it is guided through them one step at a time. To change that, set \"{SETTING_LABEL}\" "
-            "in Settings ▸ Model backend, or pass --guided on|off.")
+            f"so it is guided through them one step at a time. To change that, {hint}.")

@@ -39,7 +39,7 @@ from studio.agent.events import (
 )
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
-from studio.agent.guided_mode import GuidedMode, auto_guided
+from studio.agent.guided_mode import CLI_HINT, GuidedMode, auto_guided
 from studio.agent.tools import ACTIVATE, TOOL_NAMES
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, HTTPError, LLMError, ServerNotRunning, Timeout
@@ -71,6 +71,9 @@ class AgentConfig:
     # Carry a small model through a skill one constrained step at a time (see `guided`): True or
     # "on", False or "off", or "auto": when the server says the model is small (`guided_mode`).
     guided: bool | GuidedMode = False
+    # How the user changes `guided`, said in the notice that "auto" chose it (the CLI's option
+    # or the window's setting).
+    guided_hint: str = CLI_HINT
 
 
 class CallRunner(Protocol):
@@ -139,7 +142,8 @@ class Agent:
             self._capabilities_checked = True
             return
         self._capabilities_checked = True
-        if self.config.guided == "auto" and (why := auto_guided(self.config.model, info)):
+        if self.config.guided == "auto" and (why := auto_guided(self.config.model, info,
+                                                                   self.config.guided_hint)):
             self._guided = True
             yield Notice(why)
         if info.supports_tools is False:

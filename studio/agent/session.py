@@ -25,7 +25,7 @@ from studio.agent.drafts import DraftDesk, FolderChooser
 from studio.agent.events import Done, Error, Event, Notice
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
-from studio.agent.guided_mode import GuidedMode
+from studio.agent.guided_mode import CLI_HINT, GuidedMode
 from studio.agent.invoke import PREFIXES, parse_invocation
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
@@ -87,6 +87,8 @@ class SessionSettings:
             small (`studio.agent.guided_mode`).
         limits: what each sandboxed tool run may use (`studio.agent.sandbox.Limits`).
         allow_env: environment names passed to tool runs besides the allowlist.
+        guided_hint: how the user changes `guided`, for the notice "auto" gives (the CLI's
+            option by default; the window names its setting).
     """
 
     backend: str = "ollama"
@@ -111,6 +113,7 @@ class SessionSettings:
     guided: GuidedMode = "auto"
     limits: Limits = field(default_factory=Limits)
     allow_env: tuple[str, ...] = ()
+    guided_hint: str = CLI_HINT
 
 
 def session_prompt(settings: SessionSettings,
@@ -306,7 +309,7 @@ class ChatSession:
                 self.executor.toolbox.drafts.author = model
             config = AgentConfig(model, think=settings.think, max_rounds=settings.max_rounds,
                                  tool_choice=settings.tool_choice, options=dict(settings.options),
-                                 guided=settings.guided)
+                                 guided=settings.guided, guided_hint=settings.guided_hint)
             self._agent = Agent(client, self.executor, config, SkillModes(self.agents))
         return self._agent
 

@@ -18,6 +18,7 @@ class QueryResult:
         skill: the skill that call named ("" when none: another skill's name or one that does
             not exist is kept, so a wrong pick says what it picked).
         error: why the model's turn ended without a usable first choice ("" when it made one).
+        trace: the run up to that call (`Trace.to_json`), for its transcript.
     """
 
     query: str
@@ -27,12 +28,17 @@ class QueryResult:
     called: str = ""
     skill: str = ""
     error: str = ""
+    trace: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def first_call(self) -> str:
+        """ "activate_skill(pdf-tools)", "read_skill_file", or "" when it answered."""
+        return f"{self.called}({self.skill})" if self.called and self.skill else self.called
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"query": self.query, "should_trigger": self.should_trigger,
-                                "run": self.run, "triggered": self.triggered, "called": self.called}
-        if self.skill:
-            data["skill"] = self.skill
+                                "run": self.run, "triggered": self.triggered, "called": self.called,
+                                "skill": self.skill, "trace": self.trace}
         if self.error:
             data["error"] = self.error
         return data
@@ -40,8 +46,9 @@ class QueryResult:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> QueryResult:
         return cls(str(data["query"]), bool(data["should_trigger"]), int(data["run"]),
-                   bool(data["triggered"]), str(data.get("called", "")), str(data.get("skill", "")),
-                   str(data.get("error", "")))
+                   bool(data["triggered"]), str(data.get("called", "")),
+                   str(data.get("skill") or ""), str(data.get("error", "")),
+                   dict(data.get("trace") or {}))
 
     @property
     def choice(self) -> str:

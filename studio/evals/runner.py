@@ -101,30 +101,34 @@ class EvalRunner:
             report.cached += 1
             return QueryResult.from_json(cached)
         self.progress(f"{name}: trigger {counter}: {query.query[:60]}")
-        called, skill, error = await self._first_tool(catalog, query.query)
+        trace = Trace()
+        called, skill, error = await self._first_tool(catalog, query.query, trace)
         # Only activating the skill counts: reading one of its files or running one of its
         # scripts first is not the model choosing it from the catalog.
         activated = called == ACTIVATE and skill == name
         result = QueryResult(query.query, query.should_trigger, run, activated, called,
-                             skill or "", error)
+                             skill or "", error, trace.to_json())
         if self.cache is not None:
             self.cache.put(key, result.to_json())
         return result
 
-    async def _first_tool(self, catalog: Sequence[SkillSummary],
-                          prompt: str) -> tuple[str, str | None, str]:
+    async def _first_tool(self, catalog: Sequence[SkillSummary], prompt: str,
+                          trace: Trace) -> tuple[str, str | None, str]:
         """The first tool the model calls for `prompt`, the skill it names, and why the turn
         ended without a choice ("" when it made one); ("", None, "") when it answers without a
         tool. A first call that cannot run as written (another skill, one that does not exist)
         is the model's choice all the same. The turn stops at the choice: nothing runs. Only a
-        server failure raises (EvalError): that says nothing about the model."""
+        server failure raises (EvalError): that says nothing about the model. `trace` keeps the
+        run's transcript."""
         with tempfile.TemporaryDirectory(prefix="studio-eval-") as folder:
             settings = replace(self.settings, workspace=Path(folder), workspace_mode="project")
             session = self.factory.session(settings, catalog)
+            trace.start(prompt)
             events = cast(AsyncGenerator[Event, None], session.turn(prompt))
             error: Error | None = None
             async with contextlib.aclosing(events):
                 async for event in events:
+                    trace.add(event)
                     if isinstance(event, Notice) and event.invalid_call is not None:
                         return event.invalid_call[0], event.invalid_call[1], ""
                     if isinstance(event, ToolCallRequested):

@@ -359,8 +359,25 @@ class Library:
 
     def update_skill(self, summary: SkillSummary, old_directory: Path | None = None) -> bool:
         """Show a skill's new state: after a save, a rename (from `old_directory`), a reload, or
-        its creation (a skill not yet known is added to its root). False when no root holds it."""
+        its creation (a skill not yet known is added to its root). False when no root holds it.
+        The skills that shared its old name or share its new one are judged again (SK301)."""
+        names: set[str] = set()
+        done = self._update(summary, old_directory, names)
+        self._mark_names(names)
+        return done
+
+    def update_skills(self, summaries: Iterable[SkillSummary]) -> None:
+        """`update_skill` for many skills (read again after a fix of them all), with the names
+        they share judged once at the end rather than once per skill."""
+        names: set[str] = set()
+        for summary in summaries:
+            self._update(summary, None, names)
+        self._mark_names(names)
+
+    def _update(self, summary: SkillSummary, old_directory: Path | None,
+                names: set[str]) -> bool:
         old_key = old_directory or summary.directory
+        names.add(summary.name or "")
         state = self._where.get(old_key)
         if state is None:
             return self.add_skills(summary.root, [summary]) > 0
@@ -368,6 +385,7 @@ class Library:
             self.remove_skill(summary.directory)
         row = self._row_of(state, old_key)
         old = state.skills[row]
+        names.add(old.name or "")
         state.skills[row] = summary
         if summary.directory != old_key:
             del self._where[old_key]
@@ -382,7 +400,10 @@ class Library:
         state = self._where.get(directory)
         if state is None:
             return False
-        self._remove_rows(state, self._row_of(state, directory), 1)
+        row = self._row_of(state, directory)
+        name = state.skills[row].name
+        self._remove_rows(state, row, 1)
+        self._mark_names({name or ""})
         return True
 
     def mark_duplicate_names(self) -> None:
@@ -390,9 +411,22 @@ class Library:
         # Only the skills a name is shared with, and those marked before, can change: judging
         # just those kept the end of a scan of 10,000 skills from taking 100 ms of the window.
         names = Counter(s.name for state in self._roots for s in state.skills if s.name)
-        rows = [[row for row, s in enumerate(state.skills)
-                 if (s.name and names[s.name] > 1) or any(d.code == DUPLICATE_NAME for d in s.diagnostics)]
-                for state in self._roots]
+        self._judge_names([[row for row, s in enumerate(state.skills)
+                            if (s.name and names[s.name] > 1)
+                            or any(d.code == DUPLICATE_NAME for d in s.diagnostics)]
+                           for state in self._roots])
+
+    def _mark_names(self, names: set[str]) -> None:
+        """Judge again (SK301) the skills named one of `names`: after one of them changed, a
+        name another skill had may be shared now, or no longer."""
+        names.discard("")
+        if names:
+            self._judge_names([[row for row, s in enumerate(state.skills) if s.name in names]
+                               for state in self._roots])
+
+    def _judge_names(self, rows: list[list[int]]) -> None:
+        """Mark the skills at `rows` (per root) whose name another of them shares, unmark the
+        rest; `rows` holds every skill that bears any of the names concerned."""
         scans = [RootScan(state.root, [_without_duplicate_mark(state.skills[row]) for row in found])
                  for state, found in zip(self._roots, rows, strict=True)]
         mark_duplicates(scans)

@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 import traceback
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from types import TracebackType
 
@@ -20,7 +21,7 @@ import httpx
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from studio import __version__
-from studio.paths import cache_dir
+from studio.paths import cache_dir, data_dir
 from studio.settings import SettingsStore
 from studio.skills.library import env_roots
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
@@ -34,6 +35,32 @@ from studio.ui.theme import apply_style, window_icon
 log = logging.getLogger("studio.ui")
 
 SCAN_CACHE_FILE = "library-cache.marshal"
+LOG_FILE = "studio.log"
+LOG_BYTES = 2_000_000
+
+
+def configure_logging(log_file: Path) -> Path | None:
+    """Send the window's log (every HTTP request among it) to `log_file`, and only warnings and
+    errors to the terminal that started it. Returns the log file, None when it cannot be written
+    (then the terminal gets the warning saying so)."""
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    terminal = logging.StreamHandler()
+    terminal.setLevel(logging.WARNING)
+    terminal.setFormatter(logging.Formatter("studio: %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(terminal)
+    try:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        handler = RotatingFileHandler(log_file, maxBytes=LOG_BYTES, backupCount=2,
+                                      encoding="utf-8")
+    except OSError as exc:
+        log.warning("the log cannot be written to %s (%s); only warnings and errors are shown "
+                    "here", log_file, exc)
+        return None
+    handler.setLevel(logging.INFO)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    return log_file
 
 
 _open_reports: set[QMessageBox] = set()
@@ -177,7 +204,7 @@ def run_app(paths: list[str], smoke: bool = False) -> int:
 
     from studio.ui.qtcheck import problem
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(data_dir() / LOG_FILE)
     if sys.platform.startswith("linux") and not (
             os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
             or os.environ.get("QT_QPA_PLATFORM")):

@@ -11,7 +11,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -64,8 +64,29 @@ WELCOME = """
 <p><b>Ctrl+N</b> new skill &nbsp;·&nbsp; <b>Ctrl+O</b> add a folder of skills
 &nbsp;·&nbsp; <b>Ctrl+F</b> filter the library</p>
 <p><b>Ctrl+S</b> save &nbsp;·&nbsp; <b>Ctrl+.</b> apply a fix &nbsp;·&nbsp; <b>F2</b> rename</p>
-</div>
+{chat}</div>
 """
+# Said on the welcome screen while the chat's dock is closed (it starts so on a narrow screen).
+# Each panel's least size in pixels and largest share of the window, when a layout is restored.
+DOCK_BOUNDS = {"libraryDock": (200, 0.4), "problemsDock": (120, 0.4), "chatDock": (340, 0.45)}
+
+
+def dock_shares(text: str) -> dict[str, float]:
+    """"problemsDock=0.25,libraryDock=0.2" as a mapping; what cannot be read is left out."""
+    shares = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        try:
+            share = float(value)
+        except ValueError:
+            continue
+        if name.strip() in DOCK_BOUNDS and 0 < share < 1:
+            shares[name.strip()] = share
+    return shares
+
+
+CHAT_HIDDEN = ("<p>The chat is closed to leave the editor room: <b>View ▸ Chat</b> opens it, "
+               "<b>Ctrl+Shift+T</b> tries the open skill in it.</p>")
 
 
 class MainWindow(QMainWindow):
@@ -100,7 +121,7 @@ class MainWindow(QMainWindow):
         self.problems_panel = ProblemsPanel()
 
         self.tabs = QTabWidget()
-        self.welcome = QLabel(WELCOME)
+        self.welcome = QLabel(WELCOME.format(chat=""))
         self.welcome.setObjectName("welcome")
         self.welcome.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.centre = QStackedWidget()
@@ -153,6 +174,7 @@ class MainWindow(QMainWindow):
         self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
                                data_dir() / HISTORY_FILE, self.tasks, self.autosaver, self)
         self.editors.model_names = self.chat.pane.backend.server.model_names
+        self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 
         self.editors.skill_opened.connect(self.library_panel.select_skill)
         self.library_panel.skill_activated.connect(self.editors.open_summary)
@@ -179,6 +201,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
         self.resizeDocks([self.problems_dock], [230], Qt.Orientation.Vertical)
         self._restore_geometry()
+        self._on_chat_dock_visibility_changed()
         self.problems.refresh()
 
     @property
@@ -357,12 +380,13 @@ class MainWindow(QMainWindow):
     # -- settings -------------------------------------------------------------------------------------
 
     async def open_settings(self) -> bool:
-        dialog = SettingsDialog(self.settings, self)
+        dialog = SettingsDialog(self.settings, self, session_roots=self.roots.session_roots)
         if await asyncqt.ask(dialog) != QDialog.DialogCode.Accepted:
             return False
         old_roots = set(self.roots.root_paths())
         old_hidden = self.settings.include_hidden
         self.store.settings = dialog.result_settings()
+        self.roots.session_roots = dialog.session_roots()
         try:
             self.store.save(explicit=True)
         except OSError as exc:
@@ -375,6 +399,9 @@ class MainWindow(QMainWindow):
 
     # -- session --------------------------------------------------------------------------------------
 
+    def _on_chat_dock_visibility_changed(self, _visible: bool = False) -> None:
+        self.welcome.setText(WELCOME.format(chat=CHAT_HIDDEN if self.chat.dock.isHidden() else ""))
+
     def _restore_geometry(self) -> None:
         window = self.settings.window
         if not (self.settings.remember_window and window.geometry):
@@ -385,6 +412,52 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(QByteArray.fromBase64(window.geometry.encode("ascii")))
         if window.state:
             self.restoreState(QByteArray.fromBase64(window.state.encode("ascii")))
+        self._fit_geometry_to_screen()
+        self._saved_shares = dock_shares(window.docks)
+        # Applied once the window is laid out on its screen.
+        QTimer.singleShot(0, self, self._restore_dock_shares)
+
+    def _fit_geometry_to_screen(self) -> None:
+        screen = self.screen().availableGeometry()
+        if self.width() > screen.width() or self.height() > screen.height():
+            self.resize(min(self.width(), screen.width()), min(self.height(), screen.height()))
+            self.move(max(screen.left(), min(self.x(), screen.right() - self.width())),
+                      max(screen.top(), min(self.y(), screen.bottom() - self.height())))
+
+    def _docks(self) -> list[tuple[QDockWidget, Qt.Orientation]]:
+        """The docked panels with the direction their size is measured in."""
+        found = []
+        for dock in (self.library_dock, self.problems_dock, self.chat.dock):
+            if dock.isHidden() or dock.isFloating():
+                continue
+            area = self.dockWidgetArea(dock)
+            vertical = area in (Qt.DockWidgetArea.TopDockWidgetArea,
+                                Qt.DockWidgetArea.BottomDockWidgetArea)
+            found.append((dock, Qt.Orientation.Vertical if vertical
+                          else Qt.Orientation.Horizontal))
+        return found
+
+    def _dock_shares(self) -> list[tuple[QDockWidget, float]]:
+        shares = []
+        for dock, orientation in self._docks():
+            if orientation == Qt.Orientation.Vertical:
+                shares.append((dock, dock.height() / max(1, self.height())))
+            else:
+                shares.append((dock, dock.width() / max(1, self.width())))
+        return shares
+
+    def _restore_dock_shares(self) -> None:
+        """Give each docked panel its saved share of this window, within its bounds (a layout
+        saved at 1600x1000 came back at 720 px with Problems over most of the window)."""
+        for dock, orientation in self._docks():
+            vertical = orientation == Qt.Orientation.Vertical
+            whole = self.height() if vertical else self.width()
+            now = dock.height() if vertical else dock.width()
+            share = self._saved_shares.get(dock.objectName(), now / whole if whole else 0)
+            low, high = DOCK_BOUNDS[dock.objectName()]
+            size = round(min(max(share, low / whole if whole else 0), high) * whole)
+            if size != now:
+                self.resizeDocks([dock], [size], orientation)
 
     def _fit_to_screen(self) -> None:
         """First start: a generous size that fits the screen (1366x768 included), centred."""
@@ -399,6 +472,8 @@ class MainWindow(QMainWindow):
         if settings.remember_window:
             settings.window.geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
             settings.window.state = bytes(self.saveState().toBase64().data()).decode("ascii")
+            settings.window.docks = ",".join(
+                f"{dock.objectName()}={share:.3f}" for dock, share in self._dock_shares())
         if settings.remember_open_tabs:
             settings.open_tabs = [str(tab.directory) for tab in self.editors.editor_tabs()
                                   if isinstance(tab, SkillEditorTab)]

@@ -14,7 +14,7 @@ from studio.agent.approval import AutoApprover
 from studio.agent.events import Event, Notice
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided_mode import (
-    SETTING_LABEL,
+    WINDOW_HINT,
     auto_guided,
     gguf_parameters,
     guided_mode,
@@ -134,8 +134,7 @@ async def test_auto_guides_a_model_ollama_says_is_small(
     if guided and mode == "auto":
         assert notices == [f"{TOOL_MODEL} has 135M parameters (the server's parameter_size): too few to "
                            "use skills on its own, so it is guided through them one step at a time. To "
-                           f"change that, set \"{SETTING_LABEL}\" in Settings ▸ Model backend, or pass "
-                           "--guided on|off."]
+                           "change that, pass --guided on|off."]
     else:
         assert notices == []
     # Said once: the next turn is guided as well, without saying it again.
@@ -167,4 +166,8 @@ def test_a_model_named_by_its_files_path_is_named_by_the_file() -> None:
     info = ModelInfo("m", details={"parameter_size": "135M"})
     notice = auto_guided("/models/SmolLM2-135M.Q4_1.gguf", info) or ""
     assert notice.startswith("SmolLM2-135M.Q4_1.gguf has 135M parameters")
+    assert notice.endswith("To change that, pass --guided on|off.")
+    in_window = auto_guided("m", info, WINDOW_HINT) or ""
+    assert in_window.endswith('set "Guide through skills" in Settings ▸ Model backend.')
+    assert "--guided" not in in_window
     assert auto_guided("big", ModelInfo("big", details={"parameter_size": "8B"})) is None

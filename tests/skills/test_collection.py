@@ -173,6 +173,24 @@ def test_duplicate_names_are_marked_across_roots_and_unmarked_when_gone() -> Non
     assert library.problems() == []
 
 
+def test_a_changed_skill_s_shared_names_are_judged_again_without_a_rescan() -> None:
+    library = Library()
+    for root in ROOTS[:2]:
+        library.add_root(SkillRoot(root))
+    library.add_skills(ROOTS[0], [summary(ROOTS[0], "pdf"), summary(ROOTS[0], "csv")])
+    library.add_skills(ROOTS[1], [summary(ROOTS[1], "pdf")])
+    library.mark_duplicate_names()
+    # A skill read again from disk (after a save or a fix) comes without the mark.
+    library.update_skill(summary(ROOTS[1], "pdf"))
+    assert sorted(str(p.directory) for p in library.problems()) == ["/lib/a/pdf", "/lib/b/pdf"]
+    library.update_skills([summary(ROOTS[1], "pdf", "renamed")])
+    assert library.problems() == []
+    library.update_skill(summary(ROOTS[0], "csv", "renamed"))
+    assert [p.diagnostic.code for p in library.problems()] == ["SK301", "SK301"]
+    library.remove_skill(ROOTS[0] / "csv")
+    assert library.problems() == []
+
+
 def test_a_root_s_target_is_told_and_judges_its_skills_and_the_paths_below() -> None:
     library = Library()
     mirror = Mirror(library)

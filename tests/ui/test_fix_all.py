@@ -3,11 +3,16 @@ one step, and Edit ▸ Undo."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from studio.commands.validate import summary_counts
+from studio.skills.model import Severity
+from studio.skills.targets import collect
 from studio.ui.dialogs.fix_preview import FixPreviewDialog
 from tests.ui.helpers import WindowFactory, open_dialog, start, write_skill
 
@@ -84,3 +89,59 @@ def test_cancelling_the_preview_changes_nothing(qtbot: QtBot, make_window: Windo
     assert task.result() is False
     assert (folder / "SKILL.md").read_bytes() == before
     assert not window.undo_fix_all_action.isEnabled()
+
+
+def _validate_counts(root: Path) -> tuple[dict[str, int], Counter[str]]:
+    """What `studio validate` counts on the same files: severities, and findings per code."""
+    skills = collect([root]).skills
+    counts = summary_counts(skills)
+    codes = Counter(d.code for s in skills for d in s.diagnostics)
+    return {"errors": counts["errors"], "warnings": counts["warnings"]}, codes
+
+
+def _wait_for_counts(qtbot: QtBot, counts: Callable[[], object], expected: object) -> None:
+    try:
+        qtbot.waitUntil(lambda: counts() == expected, timeout=5000)
+    except qtbot.TimeoutError:
+        assert counts() == expected
+
+
+def test_counts_follow_fix_every_and_its_undo_duplicate_names_included(
+        qtbot: QtBot, make_window: WindowFactory, tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    # Pairs of skills in two folders share a name (SK301 on both); most carry `version` (SK131).
+    for number in range(6):
+        _with_version(root / "team-a", f"shared-{number}")
+        if number % 2:
+            _with_version(root / "team-b", f"shared-{number}")
+        else:
+            write_skill(root / "team-b", f"shared-{number}")
+    _with_version(root, "alone")
+    window = make_window(root)
+    panel = window.problems_panel
+    model = panel.model
+
+    def panel_counts() -> tuple[dict[str, int], Counter[str]]:
+        severities = model.severity_counts
+        return ({"errors": severities[Severity.ERROR], "warnings": severities[Severity.WARNING]},
+                Counter({code: count for code, count in model.code_counts.items() if count}))
+
+    window.validate_action.trigger()
+    expected = _validate_counts(root)
+    assert expected[1]["SK301"] == 12 and expected[1]["SK131"] == 10
+    qtbot.waitUntil(lambda: panel_counts() == expected, timeout=10000)
+
+    task = start(window.fix_all.fix_every("SK131", panel.skills_with_code("SK131")))
+    dialog = open_dialog(qtbot, FixPreviewDialog, timeout=15000)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    qtbot.waitUntil(task.done, timeout=20000)
+    expected = _validate_counts(root)
+    assert expected[1]["SK301"] == 12 and not expected[1]["SK131"]
+    _wait_for_counts(qtbot, panel_counts, expected)
+
+    panel.table.setFocus()
+    undo = start(window.fix_all.undo_last())
+    qtbot.waitUntil(undo.done, timeout=20000)
+    expected = _validate_counts(root)
+    assert expected[1]["SK301"] == 12 and expected[1]["SK131"] == 10
+    _wait_for_counts(qtbot, panel_counts, expected)

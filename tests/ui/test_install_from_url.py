@@ -38,12 +38,23 @@ def test_the_pack_is_shown_then_installed_into_the_chosen_root(
     assert "alpha: new" in shown.details.toPlainText()
     assert shown.install_button.text() == "Install"
     assert not (skills_root / "alpha").exists()
+    before = {path for path in skills_root.rglob("*") if path.is_file()}
+    preview = shown.details.toPlainText()
     shown.install_button.click()
     qtbot.waitUntil(task.done, timeout=10000)
     assert task.result() is True
     assert (skills_root / "alpha" / "SKILL.md").is_file()
+    # The preview named every file the install wrote, the lock file among them.
+    written = {path for path in skills_root.rglob("*") if path.is_file()} - before
+    assert skills_root / "skills-lock.json" in written
+    for path in written:
+        assert str(path) in preview, path
     qtbot.waitUntil(lambda: window.library.summary_for(skills_root / "beta") is not None,
                     timeout=10000)
+    assert window.statusBar().currentMessage().startswith("Installed 2 skills into")
+    # A download report arriving late leaves the outcome in place.
+    window.installs._show_download(0, 0)
+    assert window.statusBar().currentMessage().startswith("Installed 2 skills into")
 
 
 def test_cancel_writes_nothing_and_a_bad_archive_is_refused(

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from studio.skills.collection import Library
 from studio.skills.search import SearchHit
-from studio.ui.models.search_results import HIT_ROLE
+from studio.ui.models.library_model import LibraryModel
+from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
+from studio.ui.widgets.library_panel import LibraryPanel
 from tests.ui.helpers import WindowFactory, write_skill
 
 
@@ -51,3 +55,44 @@ def test_a_skill_added_after_the_first_search_is_found_by_the_next(
     panel.filter_edit.setText("zeppelin trips")
     qtbot.waitUntil(lambda: panel.results.rowCount() == 1, timeout=10000)
     assert panel.results.index(0).data(HIT_ROLE).name == "airships"
+
+
+def test_search_takes_the_row_and_the_focus_and_gives_the_filter_back(
+    qtbot: QtBot, make_window: WindowFactory, skills_root: Path
+) -> None:
+    window = make_window(skills_root)
+    window.activateWindow()
+    panel = window.library_panel
+    panel.filter_edit.setText("pdf")
+    panel.apply_filter()
+    assert panel.count_label.text() == "1 of 3 skills match"
+    qtbot.mouseClick(panel.search_button, Qt.MouseButton.LeftButton)
+    assert panel.searching and panel.status_filter.isHidden()
+    qtbot.waitUntil(panel.filter_edit.hasFocus, timeout=2000)
+    panel.filter_edit.setText("columns of csv files")
+    qtbot.waitUntil(lambda: panel.results.rowCount() >= 1, timeout=10000)
+
+    qtbot.mouseClick(panel.search_button, Qt.MouseButton.LeftButton)
+    assert not panel.searching and panel.status_filter.isVisibleTo(panel)
+    assert panel.filter_edit.text() == "pdf"
+    assert panel.count_label.text() == "1 of 3 skills match"
+
+
+def test_results_that_share_a_name_show_their_folders(qtbot: QtBot) -> None:
+    model = SearchResultsModel()
+    model.set_hits([SearchHit("ops", Path("/lib/team-a/ops"), 2.0, "run the [ops]"),
+                    SearchHit("ops", Path("/lib/team-b/ops"), 1.0, ""),
+                    SearchHit("pdf", Path("/lib/team-a/pdf"), 0.5, "")])
+    shown = [model.index(row).data() for row in range(3)]
+    assert shown == ["ops  (team-a/ops)\nrun the [ops]", "ops  (team-b/ops)", "pdf"]
+
+
+def test_the_box_has_most_of_the_panel_s_width(qtbot: QtBot) -> None:
+    panel = LibraryPanel(LibraryModel(Library()))
+    qtbot.addWidget(panel)
+    panel.resize(290, 600)
+    panel.show()
+    for searching in (False, True):
+        panel.search_button.setChecked(searching)
+        panel.layout().activate()
+        assert panel.filter_edit.width() >= 0.6 * panel.width()

@@ -395,3 +395,20 @@ def test_without_a_trash_delete_asks_again_before_deleting_for_good(
     qtbot.waitUntil(task.done)
     assert task.result() is True and not target.exists()
     assert window.library.summary_for(target) is None
+
+
+def test_a_renamed_skill_takes_its_new_place_in_the_tree(qtbot: QtBot, make_window: WindowFactory,
+                                                         skills_root: Path) -> None:
+    window = make_window(skills_root)
+    model = window.library_model
+    root = model.index(0, 0)
+
+    def names() -> list[str]:
+        return [model.index(row, 0, root).data() for row in range(model.rowCount(root))]
+
+    assert names() == ["csv-profiler", "pdf-tools", "web-search"]
+    assert window.skill_ops.rename_to(skills_root / "csv-profiler", "table-stats")
+    assert names() == ["pdf-tools", "table-stats", "web-search"]
+    assert window.skill_ops.rename_to(skills_root / "web-search", "ask-the-web")
+    assert names() == ["ask-the-web", "pdf-tools", "table-stats"]
+    assert model.skill_index(skills_root / "pdf-tools").row() == 1

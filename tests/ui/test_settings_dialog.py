@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from studio.settings import (
@@ -15,6 +16,7 @@ from studio.settings import (
     Settings,
 )
 from studio.ui.dialogs.settings_dialog import SettingsDialog
+from tests.ui.helpers import WindowFactory, open_dialog, start
 
 
 def test_the_timeouts_are_shown_and_saved(qtbot: QtBot) -> None:
@@ -68,3 +70,29 @@ def test_context_threads_workspace_and_model_folders_are_shown_and_saved(
     assert (edited.backend.context_size, edited.backend.threads) == (16384, 0)
     assert (edited.backend.workspace_mode, edited.backend.workspace) == ("project", str(tmp_path))
     assert edited.model_folders == ["/models/a", str(tmp_path / "gguf")]
+
+
+def test_the_root_given_on_the_command_line_is_listed_and_can_be_closed(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path) -> None:
+    window = make_window(skills_root)
+    task = start(window.open_settings())
+    dialog = open_dialog(qtbot, SettingsDialog)
+    shown = [dialog.roots_list.item(row) for row in range(dialog.roots_list.count())]
+    assert [item.data(Qt.ItemDataRole.UserRole) for item in shown] == [str(skills_root)]
+    assert "this session only" in shown[0].text()
+    assert dialog.result_settings().roots == []
+    dialog.roots_list.setCurrentRow(0)
+    dialog.roots_list.item(0).setSelected(True)
+    dialog._on_remove_clicked()
+    dialog.accept()
+    qtbot.waitUntil(task.done)
+    assert window.roots.session_roots == [] and not window.library.roots()
+    assert window.settings.roots == []
+
+
+def test_a_session_root_added_in_the_dialog_is_saved(qtbot: QtBot, tmp_path: Path) -> None:
+    dialog = SettingsDialog(Settings(roots=["~/skills"]), session_roots=[tmp_path / "more"])
+    qtbot.addWidget(dialog)
+    dialog.add_root(tmp_path / "more")
+    assert dialog.result_settings().roots == ["~/skills", str(tmp_path / "more")]
+    assert dialog.session_roots() == []

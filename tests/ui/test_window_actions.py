@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from pytestqt.qtbot import QtBot
 
+from studio.ui.chat.dock import CHAT_MIN_WIDTH, EDITOR_MIN_WIDTH
 from tests.ui.helpers import WindowFactory
 
 
@@ -100,3 +101,49 @@ def test_binary_files_are_not_opened_for_editing(qtbot: QtBot, make_window: Wind
     tab = window.editors.open_file(image)
     assert tab is not None and tab.read_only
     assert "binary file" in tab.findChild(type(window.welcome), "banner").text()
+
+
+def test_the_welcome_says_where_the_chat_is_and_opening_it_spares_the_editor(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path) -> None:
+    window = make_window(skills_root)
+    window.resize(800, 700)
+    dock = window.chat.dock
+    assert dock.isHidden(), "the offscreen screen is narrower than SCREEN_WIDTH_FOR_CHAT"
+    assert "View ▸ Chat" in window.welcome.text()
+    tab = window.editors.open_skill(skills_root / "pdf-tools")
+    assert tab is not None
+    window.chat.try_action.trigger()
+    qtbot.waitUntil(lambda: dock.isVisible())
+    assert "View ▸ Chat" not in window.welcome.text()
+    # On a window this narrow there is no room for both: the chat floats beside the editor.
+    qtbot.waitUntil(dock.isFloating, timeout=3000)
+    qtbot.waitUntil(lambda: window.centralWidget().width() >= EDITOR_MIN_WIDTH, timeout=3000)
+    assert dock.width() >= CHAT_MIN_WIDTH
+
+
+def test_a_layout_saved_on_a_large_screen_comes_back_in_proportion(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path) -> None:
+    settings = tmp_path / "layout" / "settings.yaml"
+    big = make_window(skills_root, settings=settings)
+    big.resize(1600, 1000)
+    big.resizeDocks([big.problems_dock], [760], Qt.Orientation.Vertical)
+    big.resizeDocks([big.library_dock], [330], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: big.problems_dock.height() > 600)
+    big.remember_session()
+    assert "problemsDock=" in big.settings.window.docks
+    big.close_without_asking()
+
+    window = make_window(skills_root, settings=settings)
+    screen = window.screen().availableGeometry()
+    # (The offscreen screen is 800 px wide, less than the window's least width.)
+    assert window.height() <= screen.height()
+
+    def in_bounds() -> bool:
+        height = window.height()
+        return (120 <= window.problems_dock.height() <= 0.4 * height + 1
+                and window.library_dock.width() >= 200)
+
+    qtbot.waitUntil(in_bounds, timeout=3000)
+    assert window.library_dock.width() <= 0.4 * window.width() + 1
+    # The editor keeps most of the height: Problems had 76% of it, it gets its most, 40%.
+    assert window.problems_dock.height() >= 0.3 * window.height()

@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 from PySide6.QtCore import QObject, Signal
 
+from studio.agent.guided_mode import WINDOW_HINT
 from studio.agent.server import ModelServer, engine_problem
 from studio.agent.session import SessionSettings
 from studio.llm.discovery import LocalModel, find_models
@@ -105,7 +106,7 @@ def turn_settings(settings: BackendSettings, model: str, think: bool,
         connect_timeout=settings.connect_timeout, idle_timeout=settings.idle_timeout,
         workspace_mode=settings.workspace_mode, workspace=Path(folder).expanduser() if folder else None,
         instructions=prompts.instructions, tool_descriptions=dict(prompts.tools),
-        guided=settings.guided,
+        guided=settings.guided, guided_hint=WINDOW_HINT,
     )
 
 

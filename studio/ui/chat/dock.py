@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtCore import QObject, QPoint, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
 
@@ -26,6 +26,10 @@ CHAT_WIDTH = 430
 # Below this width (a 1366x768 laptop, say) the editor needs the room: the dock starts hidden, and
 # View ▸ Chat or Try in Chat opens it.
 SCREEN_WIDTH_FOR_CHAT = 1600
+# The editor's width below which a body can no longer be read (Try in Chat once left it 130 px),
+# and the chat's below which it cannot: the dock narrows to spare the editor, or floats.
+EDITOR_MIN_WIDTH = 520
+CHAT_MIN_WIDTH = 340
 
 
 class WindowSkills:
@@ -77,6 +81,12 @@ class ChatDock(QObject):
         window.resizeDocks([self.dock], [CHAT_WIDTH], Qt.Orientation.Horizontal)
         if window.screen().availableGeometry().width() < SCREEN_WIDTH_FOR_CHAT:
             self.dock.hide()
+        self._resized = False
+        self._room_timer = QTimer(self)
+        self._room_timer.setSingleShot(True)
+        self._room_timer.setInterval(0)
+        self._room_timer.timeout.connect(self.give_the_editor_room)
+        self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         self._grants_dialog: GrantsDialog | None = None
         self._audit_dialog: AuditDialog | None = None
 
@@ -159,6 +169,44 @@ class ChatDock(QObject):
         action.triggered.connect(lambda: self.try_skill(tab))
         menu.addAction("Close Tab").triggered.connect(lambda: self._close_tab(tab))
         menu.popup(bar.mapToGlobal(point))
+
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        if visible:
+            # Once the window has laid the dock out.
+            self._room_timer.start()
+
+    def give_the_editor_room(self) -> None:
+        """If the docked chat leaves the editor too narrow to read, narrow the chat; when there is
+        no room for both (the window squeezes the chat instead), float it over the window's right
+        side."""
+        central = self._window.centralWidget()
+        if self.dock.isHidden() or self.dock.isFloating() or central is None:
+            return
+        screen = self._window.screen().availableGeometry()
+        # Docked, the chat may push the window past the screen's edge (its minimum width and
+        # the editor's): then it floats, and the window comes back to the screen's width.
+        grown = self._window.width() > screen.width()
+        if (not grown and central.width() >= EDITOR_MIN_WIDTH
+                and self.dock.width() >= CHAT_MIN_WIDTH):
+            self._resized = False
+            return
+        # The chat and the editor share what the other docks leave.
+        room = self.dock.width() + central.width() - EDITOR_MIN_WIDTH
+        if room >= CHAT_MIN_WIDTH and not self._resized and not grown:
+            self._window.resizeDocks([self.dock], [room], Qt.Orientation.Horizontal)
+            # Looked at again once laid out: the editor's own minimum may not let it narrow.
+            self._resized = True
+            self._room_timer.start()
+            return
+        self._resized = False
+        self.dock.setFloating(True)
+        if grown:
+            self._window.resize(screen.width(), self._window.height())
+        width = min(CHAT_WIDTH, screen.width())
+        height = min(self._window.height(), screen.height())
+        self.dock.resize(width, height)
+        self.dock.move(min(self._window.geometry().right(), screen.right()) - width + 1,
+                       max(self._window.geometry().top(), screen.top()))
 
     def show_grants(self) -> GrantsDialog:
         if self._grants_dialog is None:

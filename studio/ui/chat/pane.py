@@ -363,6 +363,9 @@ class ChatPane(QWidget):
     def apply_settings(self) -> asyncio.Task[None]:
         """Show the backend, model and options Settings now hold, and ask the server again."""
         self._load_backend_settings()
+        if self.first_run.local_note.isVisibleTo(self.first_run):
+            # What it said was found may have changed: a GGUF file set, a model folder added.
+            self._on_first_run_local_models_requested()
         return self.refresh_models()
 
     async def _refresh_models(self) -> None:
@@ -414,8 +417,16 @@ class ChatPane(QWidget):
         if problem is not None:
             self.first_run.show_engine_problem(problem)
             return
-        found = await local_models(self.settings_store.settings.model_folders)
-        self.first_run.show_local_models([local_choice(m) for m in found if m.facts is not None])
+        settings = self.settings_store.settings
+        found = await local_models(settings.model_folders)
+        choices = [local_choice(m) for m in found if m.facts is not None]
+        # The GGUF file Settings name is one on this computer too, wherever it is.
+        configured = settings.backend.gguf_path
+        if configured and Path(configured).is_file() and all(c.name != configured
+                                                             for c in choices):
+            choices.insert(0, ModelChoice(configured, Path(configured).name,
+                                          details="set in Settings"))
+        self.first_run.show_local_models(choices)
 
     def _fill_models(self, choices: list[ModelChoice]) -> None:
         backend = self.settings_store.settings.backend

@@ -217,6 +217,6 @@ class FixAll(QObject):
 
         with ThreadPoolExecutor(1, thread_name_prefix="fix-all-read") as pool:
             for start in range(0, len(known), CHUNK):
-                for summary in await loop.run_in_executor(pool, read, known[start:start + CHUNK]):
-                    library.update_skill(summary)
+                library.update_skills(await loop.run_in_executor(pool, read,
+                                                                 known[start:start + CHUNK]))
 

@@ -49,9 +49,13 @@ class UrlInstalls(QObject):
         self._roots = roots
         self._feedback = feedback
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="install-from-url")
+        self._downloading = False
 
     def _show_download(self, received: int, total: int | None) -> None:
-        of = f" of {total / 1e6:.1f} MB" if total is not None else " MB"
+        # A report that arrives once the download is over would stand in for its outcome.
+        if not self._downloading:
+            return
+        of = f" of {total / 1e6:.1f} MB" if total else " MB"
         self._feedback.status(f"Downloading skills: {received / 1e6:.1f}{of}…")
 
     def _folders(self) -> list[Path]:
@@ -84,11 +88,15 @@ class UrlInstalls(QObject):
             loop.call_soon_threadsafe(self._show_download, received, total)
 
         self._feedback.status(f"Fetching {source}…")
+        self._downloading = True
         try:
             plan = await self._in_worker(lambda: prepare_source(source, folder, progress=progress))
         except InstallError as exc:
             self._feedback.tell(title, f"{exc}. Nothing was written.")
             return False
+        finally:
+            self._downloading = False
+        self._feedback.status(f"Fetched {source}; see what it holds before anything is written.")
         try:
             if known is not None:
                 plan.skills = [skill for skill in plan.skills if skill.folder in known]
@@ -123,7 +131,8 @@ class UrlInstalls(QObject):
             await self._in_worker(plan.discard)
         count = len(plan.skills)
         linked = f", linked for {', '.join(clients)}" if clients else ""
-        self._feedback.status(f"Installed {count} skill{'s' * (count != 1)} into {folder}{linked}.")
+        self._feedback.status(f"Installed {count} skill{'s' * (count != 1)} into {folder}{linked}.",
+                              30000)
         if self._library.root(folder) is not None or self._library.deepest_root(folder):
             self._roots.rescan()
         else:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from studio.skills.collection import Library, LibraryEvent, RootState
 from studio.ui.controllers.editors import EditorTabs
+from studio.ui.models.library_model import root_labels
 from studio.ui.numbers import count_text
 from studio.ui.widgets.problems_panel import ProblemsPanel
 
@@ -20,13 +21,14 @@ LIBRARY_REFRESH_MS = 400
 TOP_CODES = 4
 
 
-def root_summary(state: RootState) -> str:
-    """ "skills: 1,713 valid, 6,531 with errors; top codes SK131 ×4,741, ..." for one root."""
+def root_summary(state: RootState, label: str | None = None) -> str:
+    """ "skills: 1,713 valid, 6,531 with errors; top codes SK131 ×4,741, ..." for one root,
+    named `label` (as the library tree names it) or by its folder's name."""
     skills = state.skills
     valid = sum(1 for summary in skills if summary.valid)
     with_errors = len(skills) - valid
     codes = Counter([d.code for summary in skills for d in summary.diagnostics])
-    text = f"{state.path.name or state.path}: {count_text(valid)} valid, " \
+    text = f"{label or state.path.name or state.path}: {count_text(valid)} valid, " \
            f"{count_text(with_errors)} with errors"
     if codes:
         top = ", ".join(f"{code} ×{count_text(count)}"
@@ -64,8 +66,13 @@ class ProblemsController(QObject):
         panel = self._panel
         if panel.library_scope:
             self._last_library_refresh = time.monotonic()
+            states = self._library.roots()
+            labels = root_labels([state.path for state in states])
             panel.set_findings(self._library.findings(), "No problems in the library.",
-                               [root_summary(state) for state in self._library.roots()])
+                               [root_summary(state, label)
+                                for state, label in zip(states, labels, strict=True)])
+            panel.roots_summary.setToolTip("\n".join(
+                f"{label}: {state.path}" for state, label in zip(states, labels, strict=True)))
             return
         tab = self._editors.current_skill_tab()
         if tab is None:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from studio.policy import AuditEntry, AuditLog
 from studio.policy.audit import AuditError
+from studio.ui.dialogs.fit import resize_within_screen
 from studio.ui.models.indexes import Index
 from studio.ui.models.rows import RowsModel
 
@@ -97,7 +98,7 @@ class AuditDialog(QDialog):
     def __init__(self, log: AuditLog, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Audit Log")
-        self.resize(980, 480)
+        resize_within_screen(self, 980, 480)
         self.model = AuditModel(log, self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)

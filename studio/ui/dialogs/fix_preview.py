@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from studio.editing.fix_batch import BatchPlan
 from studio.skills.fixes import FixPlan
+from studio.ui.dialogs.fit import resize_within_screen
 from studio.ui.icons import GREEN, RED
 from studio.ui.models.indexes import NO_PARENT, Index
 from studio.ui.numbers import count_text, plural
@@ -87,7 +88,7 @@ class FixPreviewDialog(QDialog):
         super().__init__(parent)
         self.batch = batch
         self.setWindowTitle(f"Fix Every {batch.code}")
-        self.resize(980, 620)
+        resize_within_screen(self, 980, 620)
         self.headline = QLabel(headline(batch))
         self.headline.setWordWrap(True)
         self.headline.setTextFormat(Qt.TextFormat.PlainText)

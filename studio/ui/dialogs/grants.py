@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.policy import Grant, Grants, GrantsError
+from studio.ui.dialogs.fit import resize_within_screen
 from studio.ui.models.indexes import Index
 from studio.ui.models.rows import RowsModel
 
@@ -61,7 +62,7 @@ class GrantsDialog(QDialog):
     def __init__(self, grants: Grants, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Approvals")
-        self.resize(760, 360)
+        resize_within_screen(self, 760, 360)
         self.grants = grants
         where = f" in {grants.path}" if grants.path is not None else ""
         intro = QLabel("Commands you chose to <b>always allow</b>. Grants for this session end "

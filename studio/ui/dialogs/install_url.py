@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from studio.skills.install import InstallPlan
 from studio.skills.installed import project_of
+from studio.skills.lockfile import lock_path
 from studio.skills.placement import CLIENTS
 
 
@@ -108,6 +109,19 @@ class InstallUrlDialog(QDialog):
         return Path(self.folder_combo.currentText().strip()).expanduser()
 
 
+def files_written(plan: InstallPlan) -> list[str]:
+    """Every file installing `plan` writes: each skill's files where they will go, and the lock
+    file that records where they came from."""
+    lines = ["Writes:"]
+    for skill in plan.skills:
+        for path in sorted(p for p in skill.staged.rglob("*") if p.is_file() or p.is_symlink()):
+            lines.append(f"  {skill.destination / path.relative_to(skill.staged)}")
+    lock = lock_path(plan.into)
+    lines.append(f"  {lock} ({'updated' if lock.exists() else 'new'}: records what was "
+                 "installed from where, shared with the skills CLI, for `studio update`)")
+    return lines
+
+
 class InstallPlanDialog(QDialog):
     """What an archive holds, and Install (or Replace and Install); nothing is written unless the
     user accepts. Skills with errors cannot be installed: the button is off and says why."""
@@ -116,7 +130,7 @@ class InstallPlanDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Install Skills from a URL")
         self.setMinimumSize(560, 360)
-        self.details = QPlainTextEdit("\n".join(plan.describe()))
+        self.details = QPlainTextEdit("\n".join([*plan.describe(), "", *files_written(plan)]))
         self.details.setReadOnly(True)
         self.message = QLabel()
         self.message.setWordWrap(True)

@@ -25,6 +25,7 @@ from studio.agent.session import SessionSettings, make_toolbox, session_prompt
 from studio.agent.tools import default_tool_descriptions
 from studio.settings import PromptSettings, SettingsStore
 from studio.skills.summary import SkillSummary
+from studio.ui.dialogs.fit import resize_within_screen
 
 # Typing pauses this long before the preview is built again (a catalog of thousands of skills).
 PREVIEW_DELAY_MS = 200
@@ -64,7 +65,7 @@ class PromptsDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("promptsDialog")
         self.setWindowTitle("Custom prompts")
-        self.resize(1150, 720)
+        resize_within_screen(self, 1150, 720)
         self._store = store
         self._next_turn = next_turn
         fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)

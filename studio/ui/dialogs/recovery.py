@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing.recovery import DiskState, RecoveredEntry, Unreadable
+from studio.ui.dialogs.fit import resize_within_screen
 from studio.ui.dialogs.fix_preview import DiffHighlighter
 
 # `done()` codes besides Accepted (restore the ticked ones) and Rejected (ask again next time).
@@ -99,7 +100,7 @@ class RecoveryDialog(QDialog):
         layout.addWidget(buttons)
         self.list.currentRowChanged.connect(self._on_list_current_row_changed)
         self.list.setCurrentRow(0)
-        self.resize(760, 520)
+        resize_within_screen(self, 760, 520)
 
     def ticked(self) -> list[RecoveredEntry]:
         return [entry for row, entry in enumerate(self.entries)

@@ -5,6 +5,7 @@ tool policy allows, and extra folders to look for models in."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -17,11 +18,14 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFontComboBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLineEdit,
     QListWidget,
+    QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -37,6 +41,10 @@ from studio.settings import (
     BackendKind,
     Settings,
 )
+from studio.ui.dialogs.fit import fit_to_screen
+
+PATH_ROLE = Qt.ItemDataRole.UserRole
+SESSION_ROLE = Qt.ItemDataRole.UserRole + 1
 
 WORKSPACE_LABELS = {
     "skill": "Each skill's own folder",
@@ -67,14 +75,20 @@ def _seconds_spin(limits: tuple[int, int], value: int) -> QSpinBox:
 class SettingsDialog(QDialog):
     """Edits a copy of the settings; `result_settings()` gives the edited copy after OK."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QWidget | None = None,
+                 session_roots: Sequence[Path] = ()) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.setMinimumWidth(560)
         self._settings = copy.deepcopy(settings)
 
         self.roots_list = QListWidget()
-        self.roots_list.addItems(self._settings.roots)
+        for text in self._settings.roots:
+            self.add_root(Path(text))
+        saved = {Path(text).expanduser() for text in self._settings.roots}
+        for path in session_roots:
+            if path not in saved:
+                self._add_root_item(path, session=True)
         self.roots_list.setMinimumHeight(110)
         add_folder = QPushButton("Add folder…")
         add_zip = QPushButton("Add zip…")
@@ -203,10 +217,22 @@ class SettingsDialog(QDialog):
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
-        layout = QVBoxLayout(self)
+        # The settings scroll, the buttons stay: on a 720 px screen the boxes are taller than it,
+        # and Save was off-screen.
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
         for box in (roots_box, editor_box, backend_box, session_box):
-            layout.addWidget(box)
+            content_layout.addWidget(box)
+        scroll = QScrollArea()
+        scroll.setWidget(content)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
         layout.addWidget(buttons)
+        fit_to_screen(self, scroll)
 
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -223,8 +249,8 @@ class SettingsDialog(QDialog):
 
     def result_settings(self) -> Settings:
         settings = self._settings
-        settings.roots = [self.roots_list.item(row).text()
-                          for row in range(self.roots_list.count())]
+        settings.roots = [str(self._root_item_path(row)) for row in range(self.roots_list.count())
+                          if not self.roots_list.item(row).data(SESSION_ROLE)]
         settings.include_hidden = self.hidden_check.isChecked()
         system_family = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family()
         family = self.font_combo.currentFont().family()
@@ -247,10 +273,35 @@ class SettingsDialog(QDialog):
         settings.remember_open_tabs = self.remember_tabs.isChecked()
         return settings
 
+    def session_roots(self) -> list[Path]:
+        """The roots given on the command line that are still listed (open for this session,
+        not saved)."""
+        return [self._root_item_path(row) for row in range(self.roots_list.count())
+                if self.roots_list.item(row).data(SESSION_ROLE)]
+
     def add_root(self, path: Path) -> None:
-        text = str(path)
-        if not self.roots_list.findItems(text, Qt.MatchFlag.MatchExactly):
-            self.roots_list.addItem(text)
+        self._add_root_item(path, session=False)
+
+    def _root_item_path(self, row: int) -> Path:
+        return Path(self.roots_list.item(row).data(PATH_ROLE))
+
+    def _add_root_item(self, path: Path, *, session: bool) -> None:
+        for row in range(self.roots_list.count()):
+            if self._root_item_path(row) == path:
+                # Added here, a root of this session only becomes a saved one.
+                item = self.roots_list.item(row)
+                if item.data(SESSION_ROLE) and not session:
+                    item.setData(SESSION_ROLE, False)
+                    item.setText(str(path))
+                    item.setToolTip("")
+                return
+        item = QListWidgetItem(f"{path}    (this session only)" if session else str(path))
+        item.setData(PATH_ROLE, str(path))
+        item.setData(SESSION_ROLE, session)
+        if session:
+            item.setToolTip("Given on the command line: open for this session, not saved. "
+                            "Add it with Add folder… to keep it; Remove closes it.")
+        self.roots_list.addItem(item)
 
     def _update_backend_fields(self) -> None:
         embedded = self.kind_combo.currentData() == "embedded"

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.evals.report import EvalResult, SkillReport, TriggerReport, pass_rate
+from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport, pass_rate
 from studio.evals.trace import transcript_messages
 from studio.ui.chat.transcript import Transcript
 
@@ -121,7 +121,7 @@ class TriggerResultsModel(_ResultsTable):
         if role == Qt.ItemDataRole.DisplayRole:
             return (query.query, "yes" if query.should_trigger else "no", query.run,
                     "yes" if query.triggered else "no", "right" if right else "WRONG",
-                    query.called or "(answered)")[index.column()]
+                    query.first_call or "(answered)")[index.column()]
         if role == Qt.ItemDataRole.BackgroundRole and index.column() == 4:
             return QBrush(PASSED if right else FAILED)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -235,6 +235,9 @@ class ResultsView(QWidget):
         layout.addWidget(split, 1)
         self.evals_view.selectionModel().currentChanged.connect(self._on_evals_view_current_changed)
         self.evals_view.clicked.connect(self._on_evals_view_clicked)
+        self.triggers_view.selectionModel().currentChanged.connect(
+            self._on_triggers_view_current_changed)
+        self.triggers_view.clicked.connect(self._on_triggers_view_clicked)
 
     def _table(self, model: QAbstractTableModel, stretch: int | None) -> QTableView:
         view = QTableView()
@@ -267,6 +270,29 @@ class ResultsView(QWidget):
         if not messages:
             self.transcript.set_placeholder("This result was kept without its transcript; run "
                                             "it again with the cache cleared to see one.")
+
+    def show_query(self, query: QueryResult) -> None:
+        """Show a trigger query's run: what it should have done, what it did, its transcript."""
+        right = query.triggered == query.should_trigger
+        did = (f"first called {html.escape(query.first_call)}" if query.called
+               else "answered without calling a tool")
+        should = "should pick the skill" if query.should_trigger else "should not pick the skill"
+        self.verdicts.setText(f"<b>{'Right' if right else 'Wrong'}</b> (run {query.run}): the "
+                              f"query {should}; the model {did}.")
+        messages = transcript_messages(query.trace)
+        self.transcript.show_messages(messages)
+        if not messages:
+            self.transcript.set_placeholder("This result was kept without its transcript; run "
+                                            "it again with the cache cleared to see one.")
+
+    def _on_triggers_view_current_changed(self, current: QModelIndex,
+                                          _previous: QModelIndex) -> None:
+        report = self.triggers_model.report
+        if current.isValid() and report is not None and current.row() < len(report.queries):
+            self.show_query(report.queries[current.row()])
+
+    def _on_triggers_view_clicked(self, index: QModelIndex) -> None:
+        self._on_triggers_view_current_changed(index, index)
 
     def _on_evals_view_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         found = self.evals_model.result_at(current)

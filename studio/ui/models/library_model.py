@@ -162,6 +162,7 @@ class LibraryModel(QAbstractItemModel):
         self.provenance = Provenance()
         self._root = Node(None, 0)
         self._by_directory: dict[Path, SkillNode] = {}
+        self._labels: dict[Path, str] | None = None
         for row, state in enumerate(library.roots()):
             self._on_library_event(RootAdded(row, state.root))
             self._on_library_event(SkillsAdded(state.path, 0, tuple(state.skills)))
@@ -269,6 +270,13 @@ class LibraryModel(QAbstractItemModel):
             return self._folder_data(node, role)
         return None
 
+    def root_label(self, path: Path) -> str:
+        """The root's name as the tree shows it (see `root_labels`)."""
+        if self._labels is None:
+            paths = [state.path for state in self.library.roots()]
+            self._labels = dict(zip(paths, root_labels(paths), strict=True))
+        return self._labels.get(path, path.name or str(path))
+
     def filter_text_of(self, summary: SkillSummary) -> str:
         return filter_text(summary, self.provenance.origin(summary))
 
@@ -301,7 +309,7 @@ class LibraryModel(QAbstractItemModel):
         scan = node.state
         assert scan is not None
         if role == DISPLAY:
-            label = scan.root.path.name or str(scan.root.path)
+            label = self.root_label(scan.path)
             count = f"{len(scan.skills):,}" + ("…" if scan.scanning else "")
             suffix = ", read-only" if scan.root.read_only else ""
             client = "" if scan.target == SPEC else f" · {target_label(scan.target)}"
@@ -370,10 +378,15 @@ class LibraryModel(QAbstractItemModel):
         elif isinstance(event, RootChanged | TargetChanged):
             self._changed(self._root.children[event.row])
             return
-        elif isinstance(event, RootAdded):
-            self._add_root(event.row)
-        elif isinstance(event, RootRemoved):
-            self._remove_root(event.row, event.skills)
+        elif isinstance(event, RootAdded | RootRemoved):
+            if isinstance(event, RootAdded):
+                self._add_root(event.row)
+            else:
+                self._remove_root(event.row, event.skills)
+            # Another root's name may need more of its path now, or less.
+            self._labels = None
+            for node in self._root.children:
+                self._changed(node)
         else:
             return
         self.skills_changed.emit(self.library.skill_count)
@@ -454,6 +467,46 @@ class LibraryModel(QAbstractItemModel):
             self.endRemoveRows()
         node.fetched = False
         self._changed(node)
+        self._ancestors_changed([node])
+        if old.directory != new.directory:
+            self._move_to_its_place(node)
+
+    def _move_to_its_place(self, node: SkillNode) -> None:
+        """After a rename: move the skill among its sibling skills to where its new folder name
+        sorts (the scan lists folders by name; nested folders keep their places)."""
+        parent = node.parent
+        if parent is None:
+            return
+        assert node.summary is not None
+        key = node.summary.directory.name
+        siblings = parent.children
+        skills = [(row, sibling.summary.directory.name) for row, sibling in enumerate(siblings)
+                  if sibling is not node and isinstance(sibling, SkillNode)
+                  and sibling.summary is not None]
+        place = next((row for row, name in skills if name > key),
+                     skills[-1][0] + 1 if skills else node.row)
+        if place in (node.row, node.row + 1):
+            return
+        index = self.index_of(parent)
+        self.beginMoveRows(index, node.row, node.row, index, place)
+        del siblings[node.row]
+        siblings.insert(place - 1 if place > node.row else place, node)
+        self._renumber(parent)
+        self.endMoveRows()
+
+    def _ancestors_changed(self, nodes: list[Node]) -> None:
+        """Tell the views (the filter above all: whether a folder or root still holds a match)
+        that the folders and roots holding `nodes` changed, each once, innermost first."""
+        seen: set[int] = set()
+        ancestors: list[Node] = []
+        for node in nodes:
+            parent = node.parent
+            while parent is not None and parent is not self._root and id(parent) not in seen:
+                seen.add(id(parent))
+                ancestors.append(parent)
+                parent = parent.parent
+        for ancestor in sorted(ancestors, key=lambda found: isinstance(found, RootNode)):
+            self._changed(ancestor)
 
     def _replace_skills(self, old: tuple[SkillSummary, ...],
                         new: tuple[SkillSummary, ...]) -> None:
@@ -475,6 +528,7 @@ class LibraryModel(QAbstractItemModel):
         for parent, first, last in spans.values():
             top = self.index(first, 0, self.index_of(parent))
             self.dataChanged.emit(top, top.siblingAtRow(last))
+        self._ancestors_changed([parent.children[first] for parent, first, _ in spans.values()])
 
     def _remove_skills(self, path: Path, summaries: tuple[SkillSummary, ...]) -> None:
         root = self.root_node(path)
@@ -518,6 +572,22 @@ class LibraryModel(QAbstractItemModel):
     def _renumber(node: Node) -> None:
         for row, child in enumerate(node.children):
             child.row = row
+
+
+def root_labels(paths: list[Path]) -> list[str]:
+    """How each root is named in the window: its folder's name, or, where roots share it, the
+    shortest end of its path that no other root's path ends with (`work/skills`, `home/skills`).
+    """
+    labels = []
+    for path in paths:
+        parts = path.parts
+        others = [other.parts for other in paths if other != path]
+        size = 1
+        while size < len(parts) and any(other[-size:] == parts[-size:] for other in others):
+            size += 1
+        tail = parts[-size:]
+        labels.append(str(PurePosixPath(*tail)) if tail and tail != parts else str(path))
+    return labels
 
 
 def filter_text(summary: SkillSummary, origin: str | None = None) -> str:

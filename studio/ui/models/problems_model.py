@@ -603,8 +603,6 @@ class ProblemsModel(QAbstractItemModel):
 
     def _group_data(self, group: SkillGroup, column: int, role: int) -> Any:
         if role == DISPLAY:
-            if column == self.CODE:
-                return count_text(len(group.rows))
             if column == self.MESSAGE:
                 return f"{group.name} — {group.count_text()}"
             if column == self.SKILL:
@@ -620,6 +618,4 @@ class ProblemsModel(QAbstractItemModel):
             return self._bold
         if role == TOOLTIP:
             return f"{group.directory}\n{group.count_text()}"
-        if role == ALIGNMENT and column == self.CODE:
-            return RIGHT
         return None

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from studio.skills.search import SearchHit
+from studio.ui.models.library_model import root_labels
 
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -13,15 +17,20 @@ Index = QModelIndex | QPersistentModelIndex
 
 class SearchResultsModel(QAbstractListModel):
     """One row per hit: the name and the matching words (a `[...]` marks each), the folder in a
-    tooltip; `HIT_ROLE` gives the hit itself."""
+    tooltip; `HIT_ROLE` gives the hit itself. Hits that share a name show as much of their
+    folders' paths as tells them apart."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._hits: list[SearchHit] = []
+        self._where: dict[Path, str] = {}
 
     def set_hits(self, hits: list[SearchHit]) -> None:
         self.beginResetModel()
         self._hits = list(hits)
+        names = Counter(hit.name for hit in self._hits)
+        shared = [hit.path for hit in self._hits if names[hit.name] > 1]
+        self._where = dict(zip(shared, root_labels(shared), strict=True))
         self.endResetModel()
 
     def hits(self) -> list[SearchHit]:
@@ -36,7 +45,9 @@ class SearchResultsModel(QAbstractListModel):
         hit = self._hits[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             snippet = " ".join(hit.snippet.split())
-            return f"{hit.name}\n{snippet}" if snippet else hit.name
+            where = self._where.get(hit.path)
+            title = f"{hit.name}  ({where})" if where else hit.name
+            return f"{title}\n{snippet}" if snippet else title
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{hit.path}\nscore {hit.score:.3f}"
         if role == HIT_ROLE:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -74,7 +74,9 @@ class LibraryPanel(QWidget):
         for label, status in (("All", ALL), ("Errors only", ERRORS), ("Warnings only", WARNINGS),
                               ("Drafted by a model", DRAFTED)):
             self.status_filter.addItem(label, status)
-        self.status_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.status_filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.status_filter.setMinimumContentsLength(8)
         self.status_filter.setToolTip("Show every skill, only skills with errors, only valid "
                                       "skills with warnings, or only skills a model drafted or "
                                       "changed (type a model's name to filter by it)")
@@ -105,11 +107,15 @@ class LibraryPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
-        layout.addWidget(self.toolbar)
+        # The status choice sits by the toolbar: beside the box it left the box 60 px at the
+        # dock's usual width, too little to read a query.
+        top_row = QHBoxLayout()
+        top_row.addWidget(self.toolbar, 1)
+        top_row.addWidget(self.status_filter)
+        layout.addLayout(top_row)
         box_row = QHBoxLayout()
         box_row.setSpacing(4)
         box_row.addWidget(self.filter_edit, 1)
-        box_row.addWidget(self.status_filter)
         box_row.addWidget(self.search_button)
         layout.addLayout(box_row)
         layout.addWidget(self.target_picker)
@@ -123,12 +129,19 @@ class LibraryPanel(QWidget):
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(FILTER_DELAY_MS)
         self._filter_timer.timeout.connect(self._on_filter_timer_timeout)
+        self._filter_before_search = ""
+        self._to_expand: list[QPersistentModelIndex] = []
+        self._expand_timer = QTimer(self)
+        self._expand_timer.setSingleShot(True)
+        self._expand_timer.setInterval(0)
+        self._expand_timer.timeout.connect(self._on_expand_timer_timeout)
         self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
         self.status_filter.currentIndexChanged.connect(self.apply_filter)
         self.search_button.toggled.connect(self._on_search_button_toggled)
         self.results_view.activated.connect(self._on_results_view_activated)
         self.tree.activated.connect(self._on_tree_activated)
         self.model.rowsInserted.connect(self._on_model_rows_inserted)
+        self.proxy.rowsInserted.connect(self._on_proxy_rows_inserted)
         self.model.rowsRemoved.connect(self._on_model_rows_removed)
         self.model.dataChanged.connect(self._on_model_rows_changed)
         self.model.dataChanged.connect(self._on_model_data_changed)
@@ -170,14 +183,23 @@ class LibraryPanel(QWidget):
     def _on_search_button_toggled(self, on: bool) -> None:
         self._filter_timer.stop()
         if on:
+            # The box searches with what it holds; the filter comes back as it was.
+            self._filter_before_search = self.filter_edit.text()
             self.filter_edit.setPlaceholderText("Search names, descriptions and instructions")
+            # The status choice does not apply to a search.
+            self.status_filter.hide()
             self.proxy.set_text("")
             self.views.setCurrentWidget(self.results_view)
+            self.filter_edit.setFocus()
             self.search_requested.emit(self.filter_edit.text())
         else:
             self.filter_edit.setPlaceholderText("Filter by name or description (Ctrl+F)")
+            self.status_filter.show()
             self.results.set_hits([])
             self.views.setCurrentWidget(self.tree)
+            self.filter_edit.blockSignals(True)
+            self.filter_edit.setText(self._filter_before_search)
+            self.filter_edit.blockSignals(False)
             self.apply_filter()
 
     def show_search_results(self, outcome: SearchOutcome | None) -> None:
@@ -247,8 +269,7 @@ class LibraryPanel(QWidget):
         total = self.model.skill_count
         roots = len(self.model.roots())
         if self.proxy.active:
-            shown = sum(1 for summary in self.model.library.summaries()
-                        if self.proxy.accepts(summary, self.model.filter_text_of(summary)))
+            shown = self.proxy.match_count
             self.count_label.setText(f"{count_text(shown)} of {count_text(total)} skills match")
         else:
             self.count_label.setText(f"{count_text(total)} skill{'s' * (total != 1)} in "
@@ -257,6 +278,32 @@ class LibraryPanel(QWidget):
     def _on_model_rows_inserted(self) -> None:
         self._update_count()
         self._show_target()
+
+    def _on_proxy_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        """A root or folder that came to hold a match (as a scan brings skills in) opens, as
+        the ones shown when the filter was typed did."""
+        if self.tree.model() is not self.proxy:
+            return
+        # Opened once the view has taken the rows in (it hears of them after this handler).
+        self._to_expand.extend(QPersistentModelIndex(self.proxy.index(row, 0, parent))
+                               for row in range(first, last + 1))
+        self._expand_timer.start()
+
+    def _on_expand_timer_timeout(self) -> None:
+        if self.tree.model() is not self.proxy:
+            self._to_expand.clear()
+            return
+        # A root that comes to hold a match brings its folders with it, without an insertion
+        # of their own: they open with it.
+        pending = [self.proxy.index(index.row(), 0, index.parent())
+                   for index in self._to_expand if index.isValid()]
+        self._to_expand.clear()
+        while pending:
+            index = pending.pop()
+            if index.data(KIND_ROLE) in ("root", "folder"):
+                self.tree.expand(index)
+                pending.extend(self.proxy.index(row, 0, index)
+                               for row in range(self.proxy.rowCount(index)))
 
     def _on_model_rows_removed(self) -> None:
         self._update_count()

@@ -11,10 +11,12 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from studio.llm.embedded import EmbeddedEngine
 from studio.settings import SettingsStore
+from studio.ui.chat import pane as pane_module
 from studio.ui.chat.first_run import SERVERS
 from studio.ui.chat.pane import ChatPane
 from studio.ui.dialogs.models import ModelsDialog
@@ -198,4 +200,25 @@ def test_a_late_answer_from_the_previous_backend_is_not_shown(
     qtbot.waitUntil(stale.done, timeout=10000)
     assert "Q4_K_M" in pane.model_combo.currentText()
     assert pane.backend.state == "idle" and pane.backend_combo.currentData() == "embedded"
+    run(qtbot, pane.shutdown())
+
+
+def test_no_model_file_found_goes_once_a_gguf_file_is_set_in_settings(
+        qtbot: QtBot, chat_http: httpx.AsyncClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def nothing_found(_folders: object) -> list[object]:
+        return []
+
+    monkeypatch.setattr(pane_module, "local_models", nothing_found)
+    pane = _down_pane(qtbot, chat_http, tmp_path)
+    panel = pane.first_run
+    panel.local_button.click()
+    qtbot.waitUntil(lambda: "Looking" not in panel.local_note.text(), timeout=10000)
+    assert "No model file was found" in panel.local_note.text(), panel.local_note.text()
+    model = write_gguf(tmp_path / "models" / "mine.gguf",
+                       {"general.architecture": "llama", "tokenizer.chat_template": TOOLS_TEMPLATE})
+    pane.settings_store.settings.backend.gguf_path = str(model)
+    pane.apply_settings()
+    qtbot.waitUntil(lambda: "No model file was found" not in panel.local_note.text(),
+                    timeout=10000)
+    assert panel.local_list.item(0).data(Qt.ItemDataRole.UserRole) == str(model)
     run(qtbot, pane.shutdown())

@@ -19,6 +19,7 @@ from studio.ui.mainwindow import MainWindow
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, hang, reply
 from tests.ui.chat.chat_helpers import ChatWindowFactory, run_turn
+from tests.ui.helpers import write_skill
 
 EVALS = {"skill_name": "demo", "note": "mine", "evals": [
     {"id": 1, "prompt": "Say hello", "expected_output": "a greeting", "files": [],
@@ -301,3 +302,25 @@ def test_files_changed_by_another_program_are_read_again_when_the_view_is_shown(
     views.setCurrentWidget(panel)
     assert panel.files.triggers_model.rowCount() == 1
     assert panel.files.evals_model.rowCount() == 2 and not panel.files.undo_stack.canUndo()
+
+
+def test_a_trigger_row_names_the_skill_activated_and_shows_its_transcript(
+    chat_window: ChatWindowFactory, chat_skills: Path, fake_ollama: FakeOllama, qtbot: QtBot
+) -> None:
+    write_skill(chat_skills, "notes-tidy", description="Tidies notes. Use for notes.")
+    write_evals(chat_skills, evals={"skill_name": "demo", "evals": []})
+    panel = open_panel(chat_window(), chat_skills)
+    fake_ollama.script(ACTIVATE, calls(Call("activate_skill", {"name": "notes-tidy"})))
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    wait_run(qtbot, panel)
+    triggers = panel.results.triggers_model
+    assert triggers.rowCount() == 2
+    assert triggers.index(0, 5).data() == "activate_skill(demo)"
+    assert triggers.index(1, 5).data() == "activate_skill(notes-tidy)"
+    view = panel.results.triggers_view
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.visualRect(triggers.index(1, 0)).center())
+    cards = [item for item in panel.results.transcript.items if isinstance(item, ToolCard)]
+    assert [card.record.tool for card in cards] == ["activate_skill"]
+    assert "notes-tidy" in panel.results.verdicts.text()
+    assert len(panel.results.transcript.items) == 2, "the query, then the call"

@@ -1,0 +1,161 @@
+"""How long the window takes to load a large library with a filter typed while it loads, beside
+the same load with no filter, in the same run.
+
+    python benchmarks/filter_during_scan.py [--skills N] [--word WORD] [--rounds R] [--no-check]
+
+Writes N skills shaped like public collections (benchmarks/corpus.py), then opens the real main
+window offscreen on them, each time in a fresh process with an empty scan cache: once untouched
+and once with WORD typed into the library filter as soon as the first skills show, R rounds of
+the two, alternating (the machine's load changes as the run goes). For each it reports the time
+from `show()` until the scan finished, and, with the filter, how many skills match and how many
+the tree shows under expanded rows when the scan ends (they must be equal). Exits 1 if the
+filtered load takes over 20% longer than the unfiltered one (the medians), or the tree misses
+matches, unless --no-check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from offscreen import offscreen_app
+
+TARGET_RATIO = 1.2
+TYPED_AFTER = 200
+
+
+def measure(root: Path, word: str, scratch: Path) -> dict[str, Any]:
+    """Open the window on `root`, type `word` (unless empty) once the first skills are in."""
+    app = offscreen_app(scratch)
+
+    import asyncio
+
+    import qasync
+    from PySide6.QtCore import QModelIndex
+
+    from studio.settings import SettingsStore
+    from studio.ui.mainwindow import MainWindow
+    from studio.ui.models.library_model import KIND_ROLE
+
+    figures: dict[str, Any] = {"word": word}
+
+    def shown(window: MainWindow) -> int:
+        tree = window.library_panel.tree
+        model = tree.model()
+        count = 0
+        pending = [QModelIndex()]
+        while pending:
+            parent = pending.pop()
+            for row in range(model.rowCount(parent)):
+                index = model.index(row, 0, parent)
+                if index.data(KIND_ROLE) == "skill":
+                    count += 1
+                elif tree.isExpanded(index):
+                    pending.append(index)
+        return count
+
+    async def run() -> None:
+        window = MainWindow(SettingsStore(scratch / "settings.yaml"),
+                            cache_path=scratch / "scan-cache.marshal", session_roots=[root])
+        finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def on_progressed(total: int) -> None:
+            if word and total >= TYPED_AFTER and "typed_at" not in figures:
+                figures["typed_at"] = total
+                window.library_panel.filter_edit.setText(word)
+                window.library_panel.apply_filter()
+
+        def on_scan_finished() -> None:
+            if not finished.done():
+                figures["scan_finished_s"] = time.perf_counter() - started
+                finished.set_result(None)
+
+        window.loader.progressed.connect(on_progressed)
+        window.loader.scan_finished.connect(on_scan_finished)
+        started = time.perf_counter()
+        window.show()
+        window.start()
+        await asyncio.wait_for(finished, timeout=600)
+        panel = window.library_panel
+        figures["skills"] = window.library_model.skill_count
+        figures["matches"] = panel.proxy.match_count if word else figures["skills"]
+        figures["shown"] = shown(window) if word else figures["skills"]
+        figures["label"] = panel.count_label.text()
+        window.close_without_asking()
+        window.deleteLater()
+
+    with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+        runner.run(run())
+    return figures
+
+
+def run_case(root: Path, word: str, scratch: Path) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--measure", str(root), "--word", word,
+               "--scratch", str(scratch)]
+    # The studio of this checkout, not one installed elsewhere.
+    source = str(Path(__file__).resolve().parent.parent)
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, [source, os.environ.get("PYTHONPATH")])))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False,
+                          env=environment)
+    if done.returncode != 0:
+        raise SystemExit(f"the run failed:\n{done.stdout}\n{done.stderr}")
+    figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--skills", type=int, default=8_000)
+    parser.add_argument("--word", default="pdf")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--no-check", action="store_true", help="report only; never fail")
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--scratch", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure is not None:
+        print(json.dumps(measure(args.measure, args.word, args.scratch)))
+        return 0
+
+    from corpus import generate_corpus
+
+    with tempfile.TemporaryDirectory(prefix="studio-bench-") as temp:
+        root = Path(temp) / "skills"
+        started = time.perf_counter()
+        generate_corpus(root, args.skills)
+        print(f"generated {args.skills:,} skills in {time.perf_counter() - started:.1f} s")
+        runs: dict[str, list[dict[str, Any]]] = {"": [], args.word: []}
+        for number in range(args.rounds):
+            for word in runs:
+                # A fresh scratch each time: every load starts with an empty scan cache.
+                runs[word].append(run_case(root, word, Path(temp) / f"scratch-{number}-{word}"))
+    plain = statistics.median(run["scan_finished_s"] for run in runs[""])
+    filtered = statistics.median(run["scan_finished_s"] for run in runs[args.word])
+    for word, found in runs.items():
+        times = ", ".join(f"{run['scan_finished_s']:.2f} s" for run in found)
+        what = f"filter '{word}' typed during the scan" if word else "no filter"
+        print(f"{what:<36} scan done in {times}")
+    last = runs[args.word][-1]
+    print(f"filtered/unfiltered (medians): {filtered / plain:.2f} (target ≤ {TARGET_RATIO})")
+    print(f"with the filter: {last['matches']:,} of {last['skills']:,} skills match, the tree "
+          f"shows {last['shown']:,}; the panel says \"{last['label']}\"")
+    missed = []
+    if filtered > plain * TARGET_RATIO:
+        missed.append(f"the filtered load took {filtered / plain:.2f} times the unfiltered one")
+    if any(run["shown"] != run["matches"] or not run["matches"] for run in runs[args.word]):
+        missed.append("the tree did not show every match when the scan ended")
+    for miss in missed:
+        print(f"missed: {miss}")
+    return 1 if missed and not args.no_check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Opens every dialog of studio/ui/dialogs on the screen the process has (the test gives it a
+1280x720 one) and prints, as JSON, each dialog's size and the buttons that fall outside it or off
+the screen. Run by tests/ui/test_dialogs_fit.py in a process of its own: the tests' shared
+application has the offscreen platform's default screen, whose size cannot change once made."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QScrollArea, QWidget
+
+from studio.agent.agents import AgentSpec
+from studio.agent.approval import ApprovalRequest
+from studio.agent.session import SessionSettings
+from studio.editing.fix_batch import BatchPlan, LeftOut
+from studio.editing.recovery import Unreadable
+from studio.policy.audit import AuditLog
+from studio.policy.grants import Grants
+from studio.settings import Settings, SettingsStore
+from studio.skills.install import InstallPlan
+from studio.ui.dialogs.agent_dialog import AgentDialog
+from studio.ui.dialogs.approval import ApprovalDialog
+from studio.ui.dialogs.audit import AuditDialog
+from studio.ui.dialogs.fix_preview import FixPreviewDialog
+from studio.ui.dialogs.grants import GrantsDialog
+from studio.ui.dialogs.install_url import InstallPlanDialog, InstallUrlDialog
+from studio.ui.dialogs.models import ModelsDialog
+from studio.ui.dialogs.prompts import PromptsDialog
+from studio.ui.dialogs.recovery import RecoveryDialog
+from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.dialogs.skill_folder import SkillFolderDialog
+from studio.ui.dialogs.skill_name import NewSkillDialog, RenameSkillDialog
+from studio.ui.theme import apply_style
+
+
+def dialogs(scratch: Path, parent: QWidget) -> dict[str, Callable[[], QDialog]]:
+    skills = scratch / "skills"
+    request = ApprovalRequest("run_skill_script", "demo", "python scripts/run.py --all",
+                              skills / "demo", skills, ("the skill runs a script",), (), None)
+    batch = BatchPlan("SK131", [], [LeftOut(skills / f"s{n}", "unsaved") for n in range(30)])
+    return {
+        "SettingsDialog": lambda: SettingsDialog(Settings(roots=[str(skills)]), parent,
+                                                 session_roots=[scratch / "more"]),
+        "ApprovalDialog": lambda: ApprovalDialog(request, parent),
+        "AgentDialog": lambda: AgentDialog("Save as agent", AgentSpec("helper"), [], parent),
+        "AuditDialog": lambda: AuditDialog(AuditLog(scratch / "audit.jsonl"), parent),
+        "GrantsDialog": lambda: GrantsDialog(Grants(scratch / "grants.json"), parent),
+        "FixPreviewDialog": lambda: FixPreviewDialog(batch, parent),
+        "InstallUrlDialog": lambda: InstallUrlDialog([skills], parent),
+        "InstallPlanDialog": lambda: InstallPlanDialog(
+            InstallPlan("https://example.org/skills.zip", skills, "0" * 64, scratch), parent),
+        "ModelsDialog": lambda: ModelsDialog(parent),
+        "PromptsDialog": lambda: PromptsDialog(SettingsStore(scratch / "settings.yaml"),
+                                               lambda: (SessionSettings(), []), parent),
+        "RecoveryDialog": lambda: RecoveryDialog(
+            [], [Unreadable(scratch / "r.json", "bad JSON")], parent),
+        "SkillFolderDialog": lambda: SkillFolderDialog([skills], "demo", parent),
+        "NewSkillDialog": lambda: NewSkillDialog([skills], None, parent),
+        "RenameSkillDialog": lambda: RenameSkillDialog(skills / "demo", parent),
+    }
+
+
+def main() -> None:
+    scratch = Path(sys.argv[1])
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    apply_style(app)
+    parent = QWidget()
+    parent.resize(1280, 720)
+    parent.show()
+    screen = app.primaryScreen().availableGeometry()
+    sizes: dict[str, dict[str, object]] = {}
+    for name, make in dialogs(scratch, parent).items():
+        dialog = make()
+        dialog.show()
+        app.processEvents()
+        frame = dialog.geometry()
+        outside = []
+        for button in dialog.findChildren(QAbstractButton):
+            if not button.isVisibleTo(dialog):
+                continue
+            # A button in a scrolling body is reached by scrolling: its scroll area must fit.
+            shown: QWidget = button
+            parent = button.parentWidget()
+            while parent is not None and parent is not dialog:
+                if isinstance(parent, QScrollArea):
+                    shown = parent
+                parent = parent.parentWidget()
+            rect = QRect(shown.mapTo(dialog, QPoint(0, 0)), shown.size())
+            on_screen = rect.translated(dialog.geometry().topLeft())
+            if not dialog.rect().contains(rect) or not screen.contains(on_screen):
+                outside.append(button.text() or button.objectName() or type(button).__name__)
+        sizes[name] = {"size": [frame.width(), frame.height()], "outside": outside}
+        dialog.close()
+        dialog.deleteLater()
+    print(json.dumps({"screen": [screen.width(), screen.height()], "dialogs": sizes}))
+
+
+if __name__ == "__main__":
+    main()
