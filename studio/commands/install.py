@@ -8,12 +8,15 @@ terminal, or needs --yes.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from studio.skills.install import (
+    DEFAULT_TRANSFER,
     MAX_DOWNLOAD,
     InstallError,
     InstallPlan,
@@ -55,6 +58,29 @@ def _terminal_ask(question: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    with _terminated_cleanly():
+        return _run(args)
+
+
+@contextlib.contextmanager
+def _terminated_cleanly() -> Iterator[None]:
+    """A SIGTERM (a `kill`, a closed CI job) ends the install through the same `finally` as an
+    error, so its scratch folder goes with it; a SIGKILL leaves it for the next install."""
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (a test, an embedding): nothing to restore
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     if (args.url is None) == (not args.update):
         print("studio install: give a URL, or --update (not both)", file=sys.stderr)
         return 2
@@ -76,7 +102,7 @@ def install(url: str, into: Path, yes: bool, ask: Ask | None, max_bytes: int, er
     """Install one URL; 0 when installed or already up to date, 1 when refused. An update
     (`known_sha256`) replaces the skills this URL installed before (`ours`) without asking."""
     try:
-        plan = prepare_install(url, into, max_bytes=max_bytes)
+        plan = prepare_install(url, into, max_bytes=max_bytes, transfer=DEFAULT_TRANSFER)
     except InstallError as exc:
         print(f"studio install: {exc}; nothing was written", file=err)
         return 1

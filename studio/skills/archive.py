@@ -22,10 +22,9 @@ import os
 import stat
 import struct
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import Protocol
 
 MAX_FILES = 5000
 MAX_UNPACKED = 200 << 20
@@ -39,6 +38,10 @@ MAX_RATIO = 200
 CHUNK = 1 << 16
 BLOCK = 512
 GIT = ".git"
+
+
+class _Readable(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
 
 
 class ArchiveError(Exception):
@@ -149,7 +152,7 @@ class _Checker:
             raise ArchiveError(
                 f"unpacking {name!r} passed the cap on the unpacked size (a zip bomb?)")
 
-    def copy(self, source: IO[bytes], target: Path | None, name: str, size: int | None) -> None:
+    def copy(self, source: _Readable, target: Path | None, name: str, size: int | None) -> None:
         """Copy (or, with no target, skip) an entry's bytes, counting each against the budget
         and, when the size is known, against it too."""
         cap = self.limits.max_entry if size is None else size
@@ -299,7 +302,7 @@ def _text(raw: bytes) -> str:
     return raw.split(b"\x00", 1)[0].decode("utf-8", "surrogateescape")
 
 
-def _read_exactly(source: IO[bytes], count: int) -> bytes:
+def _read_exactly(source: _Readable, count: int) -> bytes:
     data = source.read(count)
     if len(data) != count:
         raise ArchiveError("the archive ends in the middle of an entry")
