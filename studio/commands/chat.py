@@ -41,6 +41,7 @@ from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.session import WORKSPACE_MODES, SessionFactory, SessionSettings
 from studio.agent.terminal import TerminalApprover
 from studio.commands.guidance import guided_flag
+from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
@@ -195,13 +196,27 @@ def _skill_paths(args: argparse.Namespace, workspace: Path, agent: Agentfile | N
     return [path for path in standard_locations(workspace) if path.is_dir()]
 
 
+class _Escaped:
+    """A stream that writes each byte that is not UTF-8 (a lone surrogate: from a file name, the
+    command line or a model's `\\udcff`) as its `\\xNN` escape instead of failing."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        self.stream.write(utf8_text(text))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 class Renderer:
     """Prints events: answer text on stdout, everything else on stderr (or JSON lines)."""
 
     def __init__(self, as_json: bool, out: TextIO, err: TextIO) -> None:
         self.as_json = as_json
-        self.out = out
-        self.err = err
+        self.out = _Escaped(out)
+        self.err = _Escaped(err)
         self._open_line = False
         self._fork_line = False
 
@@ -218,7 +233,9 @@ class Renderer:
 
     def show(self, event: Event) -> None:
         if self.as_json:
-            self.out.write(json.dumps(event_to_json(event), ensure_ascii=False, default=str) + "\n")
+            # A lone surrogate as its JSON escape: `json.loads` gives the text back as it was.
+            self.out.write(utf8_json(json.dumps(event_to_json(event), ensure_ascii=False,
+                                                default=str)) + "\n")
             self.out.flush()
             return
         if isinstance(event, Nested):
