@@ -20,6 +20,7 @@ import httpx
 
 from studio.agent.agentfile import Agentfile, AgentfileError, read_agentfile
 from studio.agent.agents import AgentStore
+from studio.agent.answer_bound import MAX_ANSWER_SECONDS, MAX_ANSWER_TOKENS
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover, NobodyApprover
 from studio.agent.drafts import first_writable_folder
 from studio.agent.events import (
@@ -126,7 +127,25 @@ def register(subparsers: Any) -> None:
                         help="seconds the model server may send no piece of the answer (blank "
                         "keep-alive lines do not count) before the chat gives up; a cold model "
                         "takes longest to send the first (default: %(default)g)")
+    parser.add_argument("--max-answer-tokens", type=_positive_int, default=MAX_ANSWER_TOKENS,
+                        metavar="TOKENS",
+                        help="the most tokens one answer may stream before it is stopped "
+                        "(default: %(default)s)")
+    parser.add_argument("--max-answer-seconds", type=_seconds, default=float(MAX_ANSWER_SECONDS),
+                        metavar="SECONDS",
+                        help="the most seconds one answer may take, tool runs included, before "
+                        "it is stopped (default: %(default)g)")
     parser.set_defaults(handler=run)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number above 0")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -414,6 +433,7 @@ def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile
         backend=args.backend, url=url or "", model=args.model or (spec.model if spec else ""),
         think=args.think,
         connect_timeout=args.connect_timeout, idle_timeout=args.idle_timeout,
+        max_answer_tokens=args.max_answer_tokens, max_answer_seconds=args.max_answer_seconds,
         workspace_mode=args.workspace_mode, workspace=(args.workspace or Path.cwd()).resolve(),
         allow_network=args.allow_network, tool_timeout=args.timeout, max_rounds=args.max_rounds,
         tool_choice=args.tool_choice,
