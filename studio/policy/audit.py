@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.fsutil import json_text
 from studio.paths import data_dir
 from studio.policy.decision import Decision
 
@@ -121,21 +121,6 @@ class AuditEntry:
         )
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def json_line(value: object) -> str:
-    """`value` as one line of JSON that is always valid UTF-8: a string holding bytes that are
-    not UTF-8 (a command from the command line, a model's `\\udcff`, read as lone surrogates)
-    has each written as its `\\udcNN` escape, which `json.loads` reads back as it was."""
-    text = json.dumps(value, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
-    return text
-
-
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -157,7 +142,8 @@ class AuditLog:
         self._lock = threading.Lock()
 
     def append(self, entry: AuditEntry) -> AuditEntry:
-        data = (json_line(entry.to_json()) + "\n").encode("utf-8")
+        # Bytes that are not UTF-8 (a command line's, a model's) as escapes: never a crash.
+        data = (json_text(entry.to_json()) + "\n").encode("utf-8")
         with self._lock:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
