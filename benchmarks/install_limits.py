@@ -28,15 +28,16 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import ClassVar
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    files: dict[str, Path] = {}
+    files: ClassVar[dict[str, Path]] = {}
     trickle_every = 5.0
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         if self.path == "/trickle.zip":
             self.send_response(200)
             self.send_header("Content-Length", "10000000")
@@ -62,7 +63,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         except OSError:
             return
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -97,20 +98,19 @@ def run_install(url: str, work: Path, name: str) -> tuple[float, int, int, str, 
     into.mkdir()
     env = {**os.environ, "PYTHONPATH": str(REPO), "STUDIO_DATA_DIR": str(work / "data"),
            "STUDIO_CONFIG_DIR": str(work / "config"), "STUDIO_CACHE_DIR": str(work / "cache")}
+    err_path = work / f"{name}.stderr"
     start = time.monotonic()
-    child = subprocess.Popen([sys.executable, "-m", "studio", "install", url, "--into", str(into)],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=env)
-    assert child.stderr is not None
-    err_reader = threading.Thread(target=lambda: setattr(child, "said", child.stderr.read()))
-    err_reader.start()
-    _pid, status, usage = os.wait4(child.pid, 0)
+    with open(err_path, "wb") as err:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "studio", "install", url, "--into", str(into)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        # wait4, not wait: the child's own peak memory, not the largest of every child so far.
+        _pid, status, usage = os.wait4(child.pid, 0)
     seconds = time.monotonic() - start
-    err_reader.join()
-    child.returncode = os.waitstatus_to_exitcode(status)
-    said = getattr(child, "said", b"").decode("utf-8", "replace").strip().splitlines()
+    child.returncode = code = os.waitstatus_to_exitcode(status)
+    said = err_path.read_text("utf-8", "replace").strip().splitlines()
     left = sorted(str(p.relative_to(into)) for p in into.rglob("*"))
-    return seconds, usage.ru_maxrss, child.returncode, said[-1] if said else "", left
+    return seconds, usage.ru_maxrss, code, said[-1] if said else "", left
 
 
 def main() -> int:
