@@ -303,3 +303,51 @@ def test_a_tar_entry_that_is_shorter_than_it_says_is_damaged(tmp_path: Path) -> 
     (tmp_path / "out").mkdir()
     with pytest.raises(ArchiveError, match=r"ends inside|ends in the middle"):
         unpack(path, tmp_path / "out", Limits())
+
+
+# -- a real install, stopped and killed -----------------------------------------------------------
+
+def _install_child(url: str, into: Path, tmp_path: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+           "STUDIO_DATA_DIR": str(tmp_path / "data"), "STUDIO_CONFIG_DIR": str(tmp_path / "config"),
+           "STUDIO_CACHE_DIR": str(tmp_path / "cache")}
+    return subprocess.Popen([sys.executable, "-m", "studio", "install", url, "--into", str(into)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=env)
+
+
+def _downloading(into: Path) -> bool:
+    return any((folder / "download").exists() for folder in into.glob(f"{SCRATCH_PREFIX}*"))
+
+
+@pytest.mark.parametrize("how", ["terminated", "killed"])
+async def test_an_install_stopped_midway_leaves_nothing_in_the_library(
+    tmp_path: Path, server: FileServer, how: str
+) -> None:
+    import signal
+
+    from tests.waiting import eventually
+    into = tmp_path / "skills"
+    into.mkdir()
+    with TrickleServer(every=0.05, size=1) as trickle:
+        child = _install_child(trickle.url + "/pack.zip", into, tmp_path)
+        try:
+            assert await eventually(lambda: _downloading(into))
+            child.send_signal(signal.SIGTERM if how == "terminated" else signal.SIGKILL)
+            _out, err = child.communicate(timeout=60)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    assert b"Traceback" not in err
+    if how == "terminated":
+        assert child.returncode == 128 + signal.SIGTERM
+        assert _tree(into) == []
+        return
+    # A SIGKILL cannot be cleaned up after at once: the next install finds it and removes it.
+    assert [path.name.startswith(SCRATCH_PREFIX) for path in into.iterdir()] == [True]
+    server.files["/pack.zip"] = zip_pack({"b/SKILL.md": skill_md("b")})
+    plan = prepare_install(server.url + "/pack.zip", into)
+    commit_install(plan)
+    plan.discard()
+    assert _tree(into) == ["b", "b/SKILL.md", "skills-lock.json"]
