@@ -372,6 +372,8 @@ def _unpack_tar(path: Path, target: Path, checker: _Checker) -> None:
                 except ValueError:
                     raise ArchiveError(f"the entry {name!r} has a damaged size") from None
             pending.clear()
+            if size < 0:
+                raise ArchiveError(f"the entry {name!r} has a negative size")
             if kind in _LINK_TYPES:
                 raise ArchiveError(f"the entry {name!r} is a link; links are not installed")
             is_dir = kind == _DIR_TYPE or (kind in (b"0", b"\x00") and name.endswith("/"))

@@ -351,3 +351,14 @@ async def test_an_install_stopped_midway_leaves_nothing_in_the_library(
     commit_install(plan)
     plan.discard()
     assert _tree(into) == ["b", "b/SKILL.md", "skills-lock.json"]
+
+
+def test_a_pax_size_below_zero_is_refused(tmp_path: Path) -> None:
+    record = b"13 size=-512\n"
+    data = (_header("././@PaxHeader", len(record), tarfile.XHDTYPE) + record
+            + bytes(-len(record) % 512) + _header("a/f", 0, tarfile.REGTYPE) + bytes(1024))
+    path = tmp_path / "negative.tar.gz"
+    path.write_bytes(gzip.compress(data))
+    (tmp_path / "out").mkdir()
+    with pytest.raises(ArchiveError, match="negative size"):
+        unpack(path, tmp_path / "out", Limits())
