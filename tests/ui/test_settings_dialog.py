@@ -68,3 +68,16 @@ def test_context_threads_workspace_and_model_folders_are_shown_and_saved(
     assert (edited.backend.context_size, edited.backend.threads) == (16384, 0)
     assert (edited.backend.workspace_mode, edited.backend.workspace) == ("project", str(tmp_path))
     assert edited.model_folders == ["/models/a", str(tmp_path / "gguf")]
+
+
+def test_the_answer_bounds_are_shown_and_saved(qtbot: QtBot) -> None:
+    settings = Settings()
+    settings.backend.answer_tokens, settings.backend.answer_seconds = 4096, 120
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    assert (dialog.answer_tokens_spin.value(), dialog.answer_seconds_spin.value()) == (4096, 120)
+    dialog.answer_tokens_spin.setValue(20000)
+    dialog.answer_seconds_spin.setValue(1800)
+    edited = dialog.result_settings().backend
+    assert (edited.answer_tokens, edited.answer_seconds) == (20000, 1800)
+    assert (settings.backend.answer_tokens, settings.backend.answer_seconds) == (4096, 120)
