@@ -71,7 +71,8 @@ def studio_eval(urls: list[str], runs: int, home: Path) -> tuple[float, list[dic
 def comparable(reports: list[dict[str, Any]]) -> str:
     def scrub(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: scrub(v) for k, v in value.items() if k not in ("seconds", "model", "transcript")}
+            return {k: scrub(v) for k, v in value.items()
+                    if k not in ("seconds", "model", "transcript", "trace")}
         if isinstance(value, list):
             return [scrub(v) for v in value]
         return value

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from studio.fsutil import json_text, utf8_text
 from studio.llm.types import Message, ToolCall
 from studio.paths import data_dir
 
@@ -279,10 +280,10 @@ def title_for(prompt: str) -> str:
 
 def _tool_column(message: StoredMessage) -> str | None:
     if message.record is not None:
-        return json.dumps({"record": message.record.to_json()}, ensure_ascii=False)
+        return json_text({"record": message.record.to_json()})
     if message.calls:
         calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in message.calls]
-        return json.dumps({"calls": calls}, ensure_ascii=False)
+        return json_text({"calls": calls})
     return None
 
 
@@ -471,7 +472,8 @@ class ChatStore:
                 self._db.execute(
                     "INSERT INTO messages (chat_id, seq, role, content, thinking, tool, created) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (chat_id, seq, message.role, message.content, message.thinking,
+                    (chat_id, seq, message.role, utf8_text(message.content),
+                     None if message.thinking is None else utf8_text(message.thinking),
                      _tool_column(message), now),
                 )
                 self._db.execute("UPDATE chats SET updated = ? WHERE id = ?", (now, chat_id))

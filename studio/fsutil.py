@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import stat
@@ -145,3 +146,29 @@ def remove_stale_temps(path: Path) -> list[Path]:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write `text` as UTF-8 exactly as given (no newline translation), atomically."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: object) -> str:
+    """`value` as JSON that is always valid UTF-8 to write: a string holding bytes that are not
+    UTF-8 (a file name, a command from the command line, a model's `\\udcff`: Python reads them
+    as lone surrogates) has each written as its `\\udcNN` escape, which `json.loads` reads back
+    as it was."""
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return text
+
+
+def utf8_text(text: str) -> str:
+    """`text` with each lone surrogate written as the `\\xNN` escape of the byte it stands for,
+    so that it can be stored or shown as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda match: f"\\x{ord(match.group()) & 0xFF:02x}", text)
+    return text

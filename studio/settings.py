@@ -18,6 +18,12 @@ from typing import Any, Literal, cast, get_args
 import yaml
 
 from studio import paths
+from studio.agent.answer_bound import (
+    ANSWER_SECONDS_RANGE,
+    ANSWER_TOKENS_RANGE,
+    MAX_ANSWER_SECONDS,
+    MAX_ANSWER_TOKENS,
+)
 from studio.agent.guided_mode import GUIDED_MODES, GuidedMode, guided_mode
 from studio.agent.sandbox import Limits
 from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
@@ -89,6 +95,8 @@ class BackendSettings:
         workspace: the project folder for "project".
         servers: each backend's own URL and model (`url` and `model` are the current backend's),
             so that switching backends and back finds them as they were.
+        answer_tokens: the most tokens one answer may stream before it is stopped.
+        answer_seconds: the most seconds one answer may take (tool runs included).
     """
 
     kind: BackendKind = "ollama"
@@ -104,6 +112,8 @@ class BackendSettings:
     workspace: str = ""
     servers: dict[str, ServerChoice] = field(default_factory=dict)
     guided: GuidedMode = "auto"
+    answer_tokens: int = MAX_ANSWER_TOKENS
+    answer_seconds: int = MAX_ANSWER_SECONDS
 
     def remember(self) -> None:
         """Keep the current backend's URL and model in `servers`."""
@@ -346,6 +356,10 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
         workspace_mode=_workspace_mode(backend, where, reader.problems),
         workspace=reader.text(backend, "workspace", "", "backend."),
         servers=_servers(backend, reader),
+        answer_tokens=reader.number(backend, "answer_tokens", MAX_ANSWER_TOKENS,
+                                    *ANSWER_TOKENS_RANGE, "backend."),
+        answer_seconds=reader.number(backend, "answer_seconds", MAX_ANSWER_SECONDS,
+                                     *ANSWER_SECONDS_RANGE, "backend."),
     )
     # Files from before `servers` hold only the current backend's URL and model: they seed it.
     settings.backend.remember()

@@ -294,3 +294,17 @@ def test_export_quotes_a_forks_conversation_under_its_card(tmp_path: Path) -> No
     assert "> The answer." in text and "> **Error:** oops" in text
     assert "> > **Fork** of skill `inner` (fork) on `m:1`: answered, 1 tool run" in text
     assert "> > - error" in text
+
+
+def test_a_message_and_record_holding_bytes_that_are_not_utf8_are_saved(tmp_path: Path) -> None:
+    store = ChatStore(tmp_path / "chats.sqlite")
+    chat = store.create_chat()
+    command = "cat \udcff\udcfe.txt"
+    call = ToolCall("c1", "run_skill_script", {"skill": "demo", "command": command})
+    card = _card(command=command, summary=command, result="no such file: \udcff")
+    store.append(chat.id, StoredMessage("assistant", "said \udce9", thinking="\udc80", calls=(call,)))
+    store.append(chat.id, StoredMessage("tool", record=card))
+    said, tool = store.messages(chat.id)
+    assert (said.content, said.thinking) == ("said \\xe9", "\\x80")
+    assert said.calls[0].arguments["command"] == command
+    assert tool.record is not None and tool.record.command == command

@@ -111,7 +111,7 @@ class Error:
 
 _ENDINGS = {"answered": "Done", "round-limit": "Stopped at the round limit",
             "repeated-call": "Stopped: the same call again", "cancelled": "Cancelled",
-            "error": "Ended with an error"}
+            "error": "Ended with an error", "answer-limit": "Stopped at the answer's limit"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +119,8 @@ class Done:
     """The end of a turn. `rounds` counts the requests to the model; `model` is the model of the
     last one ("" when none was made), which a skill's `model:` may have switched mid-turn."""
 
-    reason: Literal["answered", "round-limit", "repeated-call", "cancelled", "error"]
+    reason: Literal["answered", "round-limit", "repeated-call", "cancelled", "error",
+                    "answer-limit"]
     text: str = ""
     rounds: int = 0
     usage: dict[str, Any] = field(default_factory=dict)

@@ -11,6 +11,7 @@ process group (see `studio.agent.execute`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
@@ -19,10 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from studio.agent.agents import AgentStore
+from studio.agent.answer_bound import MAX_ANSWER_SECONDS, MAX_ANSWER_TOKENS
 from studio.agent.approval import Approver
 from studio.agent.chat_skill import ChatSkillDraft, draft_from_chat
 from studio.agent.drafts import DraftDesk, FolderChooser
-from studio.agent.events import Done, Error, Event, Notice
+from studio.agent.events import Done, Error, Event, Nested, Notice, TextDelta, ThinkingDelta
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
 from studio.agent.guided_mode import CLI_HINT, GuidedMode
@@ -53,6 +55,9 @@ __all__ = ["WORKSPACE_MODES", "ChatSession", "SessionFactory", "SessionSettings"
 _EXPANDED = "\n\nI invoke the skill "
 # The user's last messages that rank the catalog's skills for a turn.
 _QUERY_TURNS = 3
+# A streamed piece is about a token; a piece sent whole (one large chunk) counts as ~4 characters
+# a token, so a server cannot slip a long answer past the bound in a few big pieces.
+_CHARS_PER_TOKEN = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +94,8 @@ class SessionSettings:
         allow_env: environment names passed to tool runs besides the allowlist.
         guided_hint: how the user changes `guided`, for the notice "auto" gives (the CLI's
             option by default; the window names its setting).
+        max_answer_tokens: the most tokens one answer may stream; past it the answer is ended.
+        max_answer_seconds: the most seconds one answer may take; past it the answer is ended.
     """
 
     backend: str = "ollama"
@@ -114,6 +121,8 @@ class SessionSettings:
     limits: Limits = field(default_factory=Limits)
     allow_env: tuple[str, ...] = ()
     guided_hint: str = CLI_HINT
+    max_answer_tokens: int = MAX_ANSWER_TOKENS
+    max_answer_seconds: float = float(MAX_ANSWER_SECONDS)
 
 
 def session_prompt(settings: SessionSettings,
@@ -209,7 +218,10 @@ class ChatSession:
 
     async def turn(self, prompt: str | None = None) -> AsyncIterator[Event]:
         """One turn answering `prompt` (None: the conversation's last message, already given).
-        Ends with `Done`; a server that cannot be reached gives `Error` then `Done("error")`."""
+        Ends with `Done`; a server that cannot be reached gives `Error` then `Done("error")`, and
+        an answer past the settings' bound on tokens or time `Error` then `Done("answer-limit")`
+        (its HTTP stream and any tool run closed)."""
+        deadline = asyncio.get_running_loop().time() + self.settings.max_answer_seconds
         if prompt is not None:
             self.messages.append(Message("user", prompt))
         for said in self._expand_invocations():
@@ -230,9 +242,37 @@ class ChatSession:
             yield Notice(notice)
         # Closing the loop's generator at once (on Stop, or an early return) closes the HTTP stream.
         events = cast(AsyncGenerator[Event, None], agent.run(self.messages))
+        settings = self.settings
+        tokens = 0
+        answer = ""
         async with contextlib.aclosing(events):
-            async for event in events:
+            while True:
+                try:
+                    # The timeout cancels the loop inside its own task: the HTTP stream closes.
+                    async with asyncio.timeout_at(deadline):
+                        event = await anext(events)
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    yield Error(f"The answer took longer than the {settings.max_answer_seconds:g} "
+                                "seconds allowed and was stopped. Raise “Most seconds an "
+                                "answer may take” in Settings (studio chat: --max-answer-seconds) "
+                                "if it needs longer.")
+                    yield Done("answer-limit", answer, model=agent.config.model)
+                    return
                 yield event
+                piece = _streamed(event)
+                if piece is None:
+                    continue
+                if isinstance(piece, TextDelta):
+                    answer += piece.text
+                tokens += max(1, len(piece.text) // _CHARS_PER_TOKEN)
+                if tokens > settings.max_answer_tokens:
+                    yield Error(f"The answer passed the {settings.max_answer_tokens:,} tokens "
+                                "allowed and was stopped. Raise “Most tokens in an answer” in "
+                                "Settings (studio chat: --max-answer-tokens) if it needs more.")
+                    yield Done("answer-limit", answer, model=agent.config.model)
+                    return
 
     def invocable(self) -> list[tuple[str, str]]:
         """The skills the user may invoke by name (`/NAME`), with their descriptions."""
@@ -312,6 +352,13 @@ class ChatSession:
                                  guided=settings.guided, guided_hint=settings.guided_hint)
             self._agent = Agent(client, self.executor, config, SkillModes(self.agents))
         return self._agent
+
+
+def _streamed(event: Event) -> TextDelta | ThinkingDelta | None:
+    """The text or thinking a model streamed in `event` (a fork's, nested, included)."""
+    while isinstance(event, Nested):
+        event = event.event
+    return event if isinstance(event, TextDelta | ThinkingDelta) else None
 
 
 class SessionFactory:

@@ -20,6 +20,7 @@ import httpx
 
 from studio.agent.agentfile import Agentfile, AgentfileError, read_agentfile
 from studio.agent.agents import AgentStore
+from studio.agent.answer_bound import MAX_ANSWER_SECONDS, MAX_ANSWER_TOKENS
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover, NobodyApprover
 from studio.agent.drafts import first_writable_folder
 from studio.agent.events import (
@@ -41,6 +42,7 @@ from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.session import WORKSPACE_MODES, SessionFactory, SessionSettings
 from studio.agent.terminal import TerminalApprover
 from studio.commands.guidance import guided_flag
+from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
@@ -125,7 +127,25 @@ def register(subparsers: Any) -> None:
                         help="seconds the model server may send no piece of the answer (blank "
                         "keep-alive lines do not count) before the chat gives up; a cold model "
                         "takes longest to send the first (default: %(default)g)")
+    parser.add_argument("--max-answer-tokens", type=_positive_int, default=MAX_ANSWER_TOKENS,
+                        metavar="TOKENS",
+                        help="the most tokens one answer may stream before it is stopped "
+                        "(default: %(default)s)")
+    parser.add_argument("--max-answer-seconds", type=_seconds, default=float(MAX_ANSWER_SECONDS),
+                        metavar="SECONDS",
+                        help="the most seconds one answer may take, tool runs included, before "
+                        "it is stopped (default: %(default)g)")
     parser.set_defaults(handler=run)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number above 0")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -195,13 +215,27 @@ def _skill_paths(args: argparse.Namespace, workspace: Path, agent: Agentfile | N
     return [path for path in standard_locations(workspace) if path.is_dir()]
 
 
+class _Escaped:
+    """A stream that writes each byte that is not UTF-8 (a lone surrogate: from a file name, the
+    command line or a model's `\\udcff`) as its `\\xNN` escape instead of failing."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        self.stream.write(utf8_text(text))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 class Renderer:
     """Prints events: answer text on stdout, everything else on stderr (or JSON lines)."""
 
     def __init__(self, as_json: bool, out: TextIO, err: TextIO) -> None:
         self.as_json = as_json
-        self.out = out
-        self.err = err
+        self.out = _Escaped(out)
+        self.err = _Escaped(err)
         self._open_line = False
         self._fork_line = False
 
@@ -218,7 +252,9 @@ class Renderer:
 
     def show(self, event: Event) -> None:
         if self.as_json:
-            self.out.write(json.dumps(event_to_json(event), ensure_ascii=False, default=str) + "\n")
+            # A lone surrogate as its JSON escape: `json.loads` gives the text back as it was.
+            self.out.write(utf8_json(json.dumps(event_to_json(event), ensure_ascii=False,
+                                                default=str)) + "\n")
             self.out.flush()
             return
         if isinstance(event, Nested):
@@ -398,6 +434,7 @@ def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile
         backend=args.backend, url=url or "", model=args.model or (spec.model if spec else ""),
         think=args.think,
         connect_timeout=args.connect_timeout, idle_timeout=args.idle_timeout,
+        max_answer_tokens=args.max_answer_tokens, max_answer_seconds=args.max_answer_seconds,
         workspace_mode=args.workspace_mode, workspace=(args.workspace or Path.cwd()).resolve(),
         allow_network=args.allow_network, tool_timeout=args.timeout, max_rounds=args.max_rounds,
         tool_choice=args.tool_choice,

@@ -14,9 +14,11 @@ The install is recorded in `skills-lock.json`, shared with the skills CLI.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -112,6 +114,29 @@ def terminal_ask(question: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    with _terminated_cleanly():
+        return _run(args)
+
+
+@contextlib.contextmanager
+def _terminated_cleanly() -> Iterator[None]:
+    """A SIGTERM (a `kill`, a closed CI job) ends the install through the same `finally` as an
+    error, so its scratch folder goes with it; a SIGKILL leaves it for the next install."""
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (a test, an embedding): nothing to restore
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     if (args.url is None) == (not args.update):
         print("studio install: give a SOURCE, or --update (not both)", file=sys.stderr)
         return 2

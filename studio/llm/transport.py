@@ -184,6 +184,18 @@ async def _lines(
             yield line
 
 
+def json_body(body: Any) -> bytes | None:
+    """A request's JSON as UTF-8; text holding bytes that are not UTF-8 (a model's `\\udcff`
+    in a tool call it made, sent back to it with the history) goes as `\\udcNN` escapes."""
+    if body is None:
+        return None
+    text = json.dumps(body, ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(body).encode("ascii")
+
+
 async def _read_body(response: httpx.Response, limit: int) -> tuple[bytes, bool]:
     """At most `limit` bytes of the body, and whether there was more."""
     body = bytearray()
@@ -288,7 +300,8 @@ class HTTPTransport:
             AsyncExitStack() as stack,
         ):
             response = await stack.enter_async_context(
-                self.http.stream(method, url, json=body, headers=self.headers, timeout=self.timeout)
+                self.http.stream(method, url, content=json_body(body),
+                                 headers=self._headers_for(body), timeout=self.timeout)
             )
             limit = MAX_ERROR_BODY if response.status_code >= 400 else MAX_BODY
             content, more = await _read_body(response, limit)
@@ -300,6 +313,12 @@ class HTTPTransport:
             return json.loads(content)
         except (ValueError, RecursionError) as exc:
             raise BadResponse(url, f"not JSON: {_excerpt(content)}", self.wrong_server_hint) from exc
+
+    def _headers_for(self, body: Any) -> dict[str, str]:
+        headers = dict(self.headers)
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        return headers
 
     @property
     def wrong_server_hint(self) -> str:
@@ -316,7 +335,8 @@ class HTTPTransport:
         async with self.translated(url, lambda: response is not None), AsyncExitStack() as stack:
             async with self.within(clock, url, extra=self.connect_timeout):
                 response = await stack.enter_async_context(
-                    self.http.stream("POST", url, json=body, headers=self.headers, timeout=self.timeout)
+                    self.http.stream("POST", url, content=json_body(body),
+                                     headers=self._headers_for(body), timeout=self.timeout)
                 )
             if response.status_code >= 400:
                 async with self.within(clock, url):

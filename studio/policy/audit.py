@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.fsutil import json_text
 from studio.paths import data_dir
 from studio.policy.decision import Decision
 
@@ -142,8 +143,8 @@ class AuditLog:
         self._lock = threading.Lock()
 
     def append(self, entry: AuditEntry) -> AuditEntry:
-        line = json.dumps(entry.to_json(), ensure_ascii=False) + "\n"
-        data = line.encode("utf-8")
+        # Bytes that are not UTF-8 (a command line's, a model's) as escapes: never a crash.
+        data = (json_text(entry.to_json()) + "\n").encode("utf-8")
         with self._lock:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)

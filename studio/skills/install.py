@@ -7,6 +7,11 @@
 
 The scratch folder sits beside the target (`into/.studio-install-*`), so moving a skill into
 place is a rename on the same file system: a reader sees the old skill or the new one, never half.
+The download streams into a file in it, never into memory, and must finish within a deadline at
+no less than a minimum rate (a server trickling a byte every few seconds is given up on). The
+install holds a lock on its scratch folder while it lives; a folder whose lock nobody holds was
+left by a killed install, and the next install into that folder removes it
+(`remove_leftovers`).
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ import contextlib
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,6 +32,11 @@ from typing import Any
 import httpx
 
 from studio.skills.archive import ArchiveError, Limits, unpack
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: leftovers are removed once an hour old
+    fcntl = None  # type: ignore[assignment]
 from studio.skills.files import load_skill
 from studio.skills.lockfile import LockError, LockFile, lock_path, read_lock_file, studio_record
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity
@@ -32,13 +44,33 @@ from studio.skills.validate import validate_skill
 
 MAX_DOWNLOAD = 50 << 20
 SCRATCH_PREFIX = ".studio-install-"
+_LOCK = ".lock"
+# A scratch folder without its lock yet is being made; one that stays so this long is a leftover.
+_UNLOCKED_GRACE = 3600.0
 DEFAULT_LIMITS = Limits()
+# Seconds a whole download may take, and the least it must send (bytes a second, over a window).
+DEADLINE = 120.0
+MIN_RATE = 1024
+RATE_WINDOW = 30.0
 
 Progress = Callable[[int, int | None], None]
 
 
 class InstallError(Exception):
     """The install is refused or failed; nothing was written. The message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """How long a download may take: `deadline` seconds in all, and at least `min_rate` bytes a
+    second over every `window` seconds (a server that sends nothing for `window` is given up)."""
+
+    deadline: float = DEADLINE
+    min_rate: int = MIN_RATE
+    window: float = RATE_WINDOW
+
+
+DEFAULT_TRANSFER = Transfer()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +106,9 @@ class InstallPlan:
     source: str = ""
     ref: str | None = None
     commit: str = ""
+    # The `.git` folders the archive carried, left out (their hooks and config run commands).
+    left_out: list[str] = field(default_factory=list)
+    lock: int | None = None
 
     @property
     def replaced(self) -> list[FoundSkill]:
@@ -84,7 +119,10 @@ class InstallPlan:
         return [skill for skill in self.skills if skill.errors]
 
     def discard(self) -> None:
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        _remove(self.scratch)
+        if self.lock is not None:
+            os.close(self.lock)
+            self.lock = None
 
     def describe(self) -> list[str]:
         """What the archive holds, as the command line and the window show it before writing:
@@ -96,6 +134,9 @@ class InstallPlan:
             lines.append(f"  {skill.folder}: {action}")
             lines.extend(f"    {d.severity} {d.code} line {d.line}: {d.message}"
                          for d in skill.diagnostics)
+        for git in self.left_out:
+            lines.append(f"  {git}: left out (a repository's own .git is never installed: its "
+                         "hooks and config could run commands)")
         return lines
 
 
@@ -110,12 +151,17 @@ def open_lock(into: Path) -> LockFile:
 
 
 def download(url: str, target: Path, max_bytes: int = MAX_DOWNLOAD,
-             progress: Progress | None = None, timeout: float = 30.0) -> str:
-    """Save `url` to `target`; return its sha256. Raises InstallError past `max_bytes`, on an
-    HTTP error status or when the server cannot be reached."""
+             progress: Progress | None = None, transfer: Transfer = DEFAULT_TRANSFER) -> str:
+    """Stream `url` into the file `target`; return its sha256. Raises InstallError past
+    `max_bytes`, past the transfer's deadline or under its minimum rate, on an HTTP error status
+    or when the server cannot be reached."""
     digest = hashlib.sha256()
+    start = time.monotonic()
+    wait = min(transfer.window, transfer.deadline)
+    timeout = httpx.Timeout(wait, connect=min(30.0, wait))
     try:
-        with httpx.stream("GET", url, follow_redirects=True, timeout=timeout) as response:
+        with httpx.stream("GET", url, follow_redirects=True, timeout=timeout,
+                          headers={"Accept-Encoding": "identity"}) as response:
             if response.status_code != 200:
                 raise InstallError(f"{url} answered {response.status_code} "
                                    f"{response.reason_phrase}; check the URL")
@@ -124,45 +170,131 @@ def download(url: str, target: Path, max_bytes: int = MAX_DOWNLOAD,
             if total is not None and total > max_bytes:
                 raise InstallError(f"{url} is {total} bytes, more than the {max_bytes} allowed")
             received = 0
+            window_start, window_bytes = start, 0
             with open(target, "xb") as out:
                 for chunk in response.iter_bytes():
                     received += len(chunk)
+                    window_bytes += len(chunk)
                     if received > max_bytes:
                         raise InstallError(f"{url} sent more than the {max_bytes} bytes allowed")
                     digest.update(chunk)
                     out.write(chunk)
                     if progress is not None:
                         progress(received, total)
+                    now = time.monotonic()
+                    if now - start > transfer.deadline:
+                        raise InstallError(_too_slow(url, received, transfer,
+                                                     f"did not finish within {transfer.deadline:g} s"))
+                    if now - window_start >= transfer.window:
+                        if window_bytes < transfer.min_rate * transfer.window:
+                            raise InstallError(_too_slow(
+                                url, received, transfer,
+                                f"sent {window_bytes:,} bytes in {now - window_start:.0f} s, less "
+                                f"than the {transfer.min_rate:,} bytes a second required"))
+                        window_start, window_bytes = now, 0
     except httpx.InvalidURL as exc:
         raise InstallError(f"{url!r} is not a URL that can be downloaded: {exc}") from None
     except httpx.UnsupportedProtocol:
         raise InstallError(f"{url!r} is not an http:// or https:// URL") from None
+    except httpx.TimeoutException:
+        raise InstallError(_too_slow(url, None, transfer,
+                                     f"sent nothing for {wait:g} s")) from None
     except httpx.HTTPError as exc:
         raise InstallError(f"cannot download {url}: {exc or type(exc).__name__}") from None
     return digest.hexdigest()
 
 
+def _too_slow(url: str, received: int | None, transfer: Transfer, what: str) -> str:
+    got = f" after {received:,} bytes" if received else ""
+    return (f"the download of {url} was stopped{got}: the server {what} (a download must end "
+            f"within {transfer.deadline:g} s); try again later or another source")
+
+
+def remove_leftovers(into: Path, *, now: float | None = None) -> list[Path]:
+    """Remove the scratch folders in `into` that killed installs left (none of them holds its
+    lock any more); the folders removed. A live install's folder is never touched."""
+    removed: list[Path] = []
+    try:
+        names = [name for name in os.listdir(into) if name.startswith(SCRATCH_PREFIX)]
+    except OSError:
+        return removed
+    now = time.time() if now is None else now
+    for name in names:
+        folder = into / name
+        try:
+            info = os.lstat(folder)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            continue
+        if _abandoned(folder, info.st_mtime, now):
+            _remove(folder)
+            removed.append(folder)
+    return removed
+
+
+def _abandoned(folder: Path, made: float, now: float) -> bool:
+    try:
+        fd = os.open(folder / _LOCK, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return now - made >= _UNLOCKED_GRACE
+    except OSError:
+        return False
+    try:
+        if fcntl is None:
+            return now - made >= _UNLOCKED_GRACE
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False  # a live install holds it
+        return True
+    finally:
+        os.close(fd)
+
+
+def _remove(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        for parent, _folders, _files in os.walk(folder):
+            os.chmod(parent, stat.S_IRWXU)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _lock(scratch: Path) -> int | None:
+    fd = os.open(scratch / _LOCK, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
 def prepare_install(url: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
-                    limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None) -> InstallPlan:
+                    limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None,
+                    transfer: Transfer = DEFAULT_TRANSFER) -> InstallPlan:
     """Download and unpack `url` into a scratch folder inside `into`, and find and validate its
-    skills. Raises InstallError (having removed the scratch folder) when any check fails."""
+    skills. Raises InstallError (having removed the scratch folder) when any check fails.
+    Leftovers of killed installs into `into` are removed first."""
     open_lock(into)
     try:
         into.mkdir(parents=True, exist_ok=True)
+        remove_leftovers(into)
         scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=into))
     except OSError as exc:
         raise InstallError(f"cannot write to {into}: {exc.strerror or exc}") from None
     plan = InstallPlan(url, into, "", scratch)
     try:
+        plan.lock = _lock(scratch)
         archive = scratch / "download"
-        plan.sha256 = download(url, archive, max_bytes, progress)
+        plan.sha256 = download(url, archive, max_bytes, progress, transfer)
         unpacked = scratch / "unpacked"
         unpacked.mkdir()
-        unpack(archive, unpacked, limits)
+        plan.left_out = unpack(archive, unpacked, limits).git
+        archive.unlink()
         plan.skills = found_skills(unpacked, into)
     except ArchiveError as exc:
         plan.discard()
         raise InstallError(f"{url} was refused: {exc}") from None
+    except OSError as exc:
+        plan.discard()
+        raise InstallError(f"cannot write to {scratch}: {exc.strerror or exc}") from None
     except BaseException:
         plan.discard()
         raise

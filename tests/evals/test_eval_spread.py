@@ -71,7 +71,9 @@ async def run_all(runner: EvalRunner | ServerPool, root_dir: Path) -> SkillRepor
 def figures(report: SkillReport) -> str:
     trigger = report.trigger
     assert trigger is not None
-    return json.dumps({"queries": [q.to_json() for q in trigger.queries],
+    # A run's trace holds the server's call ids, which differ from run to run.
+    return json.dumps({"queries": [{k: v for k, v in q.to_json().items() if k != "trace"}
+                                   for q in trigger.queries],
                        "evals": [[r.id, r.run, r.passed, [v.to_json() for v in r.expectations]]
                                  for r in report.evals]})
 

@@ -9,7 +9,19 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.fakes.httpserver import Exchange, Request, ScriptedHTTPServer
-from tests.fakes.script import Bytes, Call, Disconnect, Event, Hang, Pause, Raw, Trickle, Turn
+from tests.fakes.script import (
+    Bytes,
+    Call,
+    Disconnect,
+    Endless,
+    Event,
+    Hang,
+    Pause,
+    Raw,
+    Text,
+    Trickle,
+    Turn,
+)
 
 
 class ScriptedChatServer(ScriptedHTTPServer):
@@ -97,6 +109,10 @@ class ScriptedChatServer(ScriptedHTTPServer):
             elif isinstance(event, Trickle):
                 while True:
                     await exchange.chunk(event.text.encode())
+                    await exchange.pause(event.every)
+            elif isinstance(event, Endless):
+                while True:
+                    await exchange.chunk(self.encode_event(Text(event.text), body, call_index))
                     await exchange.pause(event.every)
             else:
                 await exchange.chunk(self.encode_event(event, body, call_index))

@@ -85,11 +85,21 @@ class Trickle:
 
 
 @dataclass(frozen=True)
+class Endless:
+    """Answer text `text` again and again, every `every` seconds, until the client hangs up: a
+    model that never stops."""
+
+    text: str = "more "
+    every: float = 0.0
+
+
+@dataclass(frozen=True)
 class StreamError:
     message: str
 
 
-Event = Text | Thinking | Call | Pause | Hang | Disconnect | Raw | Bytes | Trickle | StreamError
+Event = (Text | Thinking | Call | Pause | Hang | Disconnect | Raw | Bytes | Trickle | Endless
+         | StreamError)
 
 
 @dataclass

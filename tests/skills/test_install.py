@@ -88,7 +88,7 @@ def test_bad_archives_are_refused_and_nothing_is_written(
 def test_a_zip_bomb_is_stopped_by_the_unpacked_size_cap(server: FileServer, tmp_path: Path) -> None:
     server.files["/bomb.zip"] = zip_pack({"a/SKILL.md": skill_md("a"), "a/zeros.bin": b"\0" * (8 << 20)})
     assert len(server.files["/bomb.zip"]) < 64 << 10
-    with pytest.raises(InstallError, match="would unpack to"):
+    with pytest.raises(InstallError, match="zip bomb"):
         prepare_install(server.url + "/bomb.zip", tmp_path, limits=Limits(max_unpacked=1 << 20))
     assert _tree(tmp_path) == []
 

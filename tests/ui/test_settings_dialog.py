@@ -96,3 +96,16 @@ def test_a_session_root_added_in_the_dialog_is_saved(qtbot: QtBot, tmp_path: Pat
     dialog.add_root(tmp_path / "more")
     assert dialog.result_settings().roots == ["~/skills", str(tmp_path / "more")]
     assert dialog.session_roots() == []
+
+
+def test_the_answer_bounds_are_shown_and_saved(qtbot: QtBot) -> None:
+    settings = Settings()
+    settings.backend.answer_tokens, settings.backend.answer_seconds = 4096, 120
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    assert (dialog.answer_tokens_spin.value(), dialog.answer_seconds_spin.value()) == (4096, 120)
+    dialog.answer_tokens_spin.setValue(20000)
+    dialog.answer_seconds_spin.setValue(1800)
+    edited = dialog.result_settings().backend
+    assert (edited.answer_tokens, edited.answer_seconds) == (20000, 1800)
+    assert (settings.backend.answer_tokens, settings.backend.answer_seconds) == (4096, 120)

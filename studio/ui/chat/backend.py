@@ -106,7 +106,8 @@ def turn_settings(settings: BackendSettings, model: str, think: bool,
         connect_timeout=settings.connect_timeout, idle_timeout=settings.idle_timeout,
         workspace_mode=settings.workspace_mode, workspace=Path(folder).expanduser() if folder else None,
         instructions=prompts.instructions, tool_descriptions=dict(prompts.tools),
-        guided=settings.guided, guided_hint=WINDOW_HINT,
+        guided=settings.guided, guided_hint=WINDOW_HINT, max_answer_tokens=settings.answer_tokens,
+        max_answer_seconds=float(settings.answer_seconds),
     )
 
 

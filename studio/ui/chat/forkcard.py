@@ -27,6 +27,7 @@ FORK_STATES = {
     "running": ("running…", "#2f81f7"), "answered": ("answered", "#2da44e"),
     "cancelled": ("stopped", "#7a7f87"), "round-limit": ("stopped at the round limit", "#d99a00"),
     "repeated-call": ("stopped: it repeated a call", "#d99a00"), "error": ("error", "#d23a3a"),
+    "answer-limit": ("stopped at the answer's limit", "#d99a00"),
 }  # fmt: skip
 
 

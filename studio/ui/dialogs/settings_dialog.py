@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.agent.answer_bound import ANSWER_SECONDS_RANGE, ANSWER_TOKENS_RANGE
 from studio.agent.guided_mode import SETTING_LABEL as GUIDED_ROW
 from studio.settings import (
     BACKEND_KINDS,
@@ -153,6 +154,18 @@ class SettingsDialog(QDialog):
             "How long the server may go without sending any of the answer before the chat gives "
             "up. A model that is still loading sends nothing, so allow minutes on a slow machine."
         )
+        self.answer_tokens_spin = QSpinBox()
+        self.answer_tokens_spin.setRange(*ANSWER_TOKENS_RANGE)
+        self.answer_tokens_spin.setSingleStep(1024)
+        self.answer_tokens_spin.setValue(backend.answer_tokens)
+        self.answer_tokens_spin.setSuffix(" tokens")
+        self.answer_tokens_spin.setToolTip(
+            "The most one answer may stream (its thinking included) before the chat stops it: "
+            "a model caught in a loop never ends on its own.")
+        self.answer_seconds_spin = _seconds_spin(ANSWER_SECONDS_RANGE, backend.answer_seconds)
+        self.answer_seconds_spin.setToolTip(
+            "The most one answer may take, from the question to the end, tool runs and "
+            "approvals included, before the chat stops it.")
         self.context_spin = QSpinBox()
         self.context_spin.setRange(*CONTEXT_SIZE_RANGE)
         self.context_spin.setSingleStep(1024)
@@ -200,6 +213,8 @@ class SettingsDialog(QDialog):
         backend_form.addRow(GUIDED_ROW, self.guided_combo)
         backend_form.addRow("Connect timeout", self.connect_spin)
         backend_form.addRow("Idle timeout", self.idle_spin)
+        backend_form.addRow("Most tokens in an answer", self.answer_tokens_spin)
+        backend_form.addRow("Most seconds an answer may take", self.answer_seconds_spin)
         backend_form.addRow("Context size", self.context_spin)
         backend_form.addRow("Engine threads", self.threads_spin)
         backend_form.addRow("Workspace", self.workspace_combo)
@@ -263,6 +278,8 @@ class SettingsDialog(QDialog):
         backend.guided = self.guided_combo.currentData()
         backend.connect_timeout = self.connect_spin.value()
         backend.idle_timeout = self.idle_spin.value()
+        backend.answer_tokens = self.answer_tokens_spin.value()
+        backend.answer_seconds = self.answer_seconds_spin.value()
         backend.context_size = self.context_spin.value()
         backend.threads = self.threads_spin.value()
         backend.workspace_mode = self.workspace_combo.currentData()
