@@ -268,11 +268,13 @@ def _lock(scratch: Path) -> int | None:
 
 def prepare_install(url: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
                     limits: Limits = DEFAULT_LIMITS, progress: Progress | None = None,
-                    transfer: Transfer = DEFAULT_TRANSFER) -> InstallPlan:
+                    transfer: Transfer | None = None) -> InstallPlan:
     """Download and unpack `url` into a scratch folder inside `into`, and find and validate its
     skills. Raises InstallError (having removed the scratch folder) when any check fails.
-    Leftovers of killed installs into `into` are removed first."""
+    Leftovers of killed installs into `into` are removed first. `transfer` bounds the download
+    (default: `DEFAULT_TRANSFER`, read when called)."""
     open_lock(into)
+    transfer = transfer if transfer is not None else DEFAULT_TRANSFER
     try:
         into.mkdir(parents=True, exist_ok=True)
         remove_leftovers(into)

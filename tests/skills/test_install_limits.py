@@ -83,7 +83,6 @@ def test_studio_install_ends_a_trickle_with_a_clear_message(
     from studio.skills import install as core
     monkeypatch.setattr(core, "DEFAULT_TRANSFER", Transfer(deadline=60, min_rate=500, window=0.2))
     with TrickleServer(every=0.02, size=1) as trickle:
-        monkeypatch.setattr(command, "DEFAULT_TRANSFER", core.DEFAULT_TRANSFER)
         code = command.install(trickle.url + "/x.zip", tmp_path, False, None, 100 << 20, sys.stderr)
     assert code == 1
     err = capsys.readouterr().err
