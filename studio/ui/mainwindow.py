@@ -124,6 +124,8 @@ class MainWindow(QMainWindow):
         self.welcome = QLabel(WELCOME.format(chat=""))
         self.welcome.setObjectName("welcome")
         self.welcome.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # Its lines wrap: unwrapped, the longest set the least width of the whole window.
+        self.welcome.setWordWrap(True)
         self.centre = QStackedWidget()
         self.centre.addWidget(self.welcome)
         self.centre.addWidget(self.tabs)
@@ -456,7 +458,9 @@ class MainWindow(QMainWindow):
             share = self._saved_shares.get(dock.objectName(), now / whole if whole else 0)
             low, high = DOCK_BOUNDS[dock.objectName()]
             size = round(min(max(share, low / whole if whole else 0), high) * whole)
-            if size != now:
+            # Only ever smaller: a panel made larger than Qt laid it out widens the window past
+            # the size it was given.
+            if size < now:
                 self.resizeDocks([dock], [size], orientation)
 
     def _fit_to_screen(self) -> None:
