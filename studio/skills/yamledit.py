@@ -29,11 +29,14 @@ _DOCUMENT_END = re.compile(r"^\.\.\.[ \t]*(?:#[^\r\n]*)?\r?$", re.MULTILINE)
 
 # Characters YAML does not allow raw in a scalar: they must be escaped in double quotes.
 _NOT_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+# Characters a quoted scalar may not hold raw either: YAML 1.1's line breaks (NEL, LS, PS), which
+# single quotes fold into a space, a lone CR, and a byte-order mark, which a reader may drop.
+_ESCAPE_ONLY = re.compile("[\r\x85\u2028\u2029\ufeff]")
 
 
 def scalar(text: str) -> str:
     """`text` as a YAML scalar that reads back as exactly that string."""
-    if _NOT_PRINTABLE.search(text):
+    if _NOT_PRINTABLE.search(text) or _ESCAPE_ONLY.search(text):
         return yaml.safe_dump(text, default_style='"', allow_unicode=True, width=10**9).rstrip("\n")
     if text and text == text.strip() and "\n" not in text:
         try:
