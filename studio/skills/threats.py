@@ -1,0 +1,299 @@
+"""Threat findings: what in a skill's text or scripts could turn an agent against its user.
+
+A skill is instructions an agent follows and scripts it runs. These rules flag what a reviewer
+should look at before trusting one: characters a person cannot see (bidirectional controls,
+zero-width and tag characters, which can hide or reorder instructions), instructions hidden in
+HTML comments (a model reads them, a rendered page does not show them), a download or a decoded
+blob piped into a shell, a URL that carries data out (built from the environment or a file, or a
+webhook), and reads of credentials (SSH keys, cloud and registry tokens, secrets in the
+environment). They are warnings with their own codes (SK5xx, docs/codes.md): a finding is a
+reason to read the lines it points at, not proof of malice.
+
+Cost is bounded: SKILL.md is already in memory, and each pattern runs only after a cheap
+substring test finds a word it needs; of the other files, only those under `scripts/` and
+`references/` are read, at most `MAX_SCAN_BYTES` of each and `MAX_SCANNED_FILES` per skill.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+from studio.skills import codes
+from studio.skills.files import open_regular
+from studio.skills.model import Diagnostic, Severity, Skill
+from studio.skills.textpos import LineIndex
+
+MAX_SCAN_BYTES = 64 * 1024
+MAX_SCANNED_FILES = 32
+# At most this many findings of one code in one file: one is enough to look, a hundred is noise.
+MAX_PER_CODE = 5
+
+_HIDDEN = re.compile("[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
+_HIDDEN_KIND = {
+    **dict.fromkeys("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
+                    "a bidirectional control, which can make text read in another order than it "
+                    "runs"),
+    **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff",
+                    "an invisible zero-width character"),
+}
+
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
+# Comments that tools write into Markdown and that hold no instructions.
+_TOOL_COMMENT = re.compile(
+    r"\s*(?:toc|/toc|end ?toc|prettier-ignore[\w-]*|markdownlint[\w-]*|vale [\w.-]+|"
+    r"cspell:[^\n]*|lint[\w-]*|omit in toc|more|truncate|#region[^\n]*|#endregion)\s*\Z",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_COMMENT_WORDS = 5
+
+_SHELL = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:/usr)?(?:/bin/)?(?:ba|z|da|k|fi|c|tc)?sh\b"
+_FETCH_WORDS = ("curl", "wget", "iwr", "Invoke-WebRequest", "Invoke-RestMethod", "irm ")
+_PIPE_TO_SHELL = re.compile(
+    r"\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|;&]*"
+    r"\|\s*(?:" + _SHELL + r"|(?:sudo\s+)?python[0-9.]*\s*(?:-\s*)?(?:$|[|;&\n])|iex\b|"
+    r"Invoke-Expression\b)"
+    r"|\b(?:ba|z|da|k)?sh\s+(?:-c\s+)?[\"']?(?:<\(|\$\()\s*(?:curl|wget)\b"
+    r"|\b(?:source|\.)\s+<\(\s*(?:curl|wget)\b"
+    r"|\beval\s+[\"']?\$\(\s*(?:curl|wget)\b",
+    re.MULTILINE,
+)
+_BASE64_TO_SHELL = re.compile(
+    r"\bbase64\s+(?:-\w*d\w*|--decode)\b[^\n;&]*\|\s*" + _SHELL
+    + r"|\beval\s+[\"']?\$\([^)\n]*\bbase64\s+(?:-\w*d\w*|--decode)"
+    + r"|\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|__import__\(\s*['\"]base64['\"]\s*\))"
+    + r"|\b(?:exec|eval)\s*\(\s*(?:atob|Buffer\.from)\s*\(",
+)
+# A URL whose path or query holds a value built when the command runs: a variable, a command
+# substitution, a template placeholder with the environment or a file in it.
+_URL = re.compile(r"""https?://[^\s"'`<>)]*?(?:\$\{?\w|\$\(|`|\{[^}\n]*(?:environ|getenv|env\b|open\(|read))[^\s"'<>]*""")
+_WEBHOOK = re.compile(
+    r"https?://(?:hooks\.slack\.com/|(?:\w+\.)?discord(?:app)?\.com/api/webhooks/|webhook\.site/|"
+    r"[\w-]+\.(?:requestbin\.(?:com|net)|pipedream\.net|m\.pipedream\.net|ngrok(?:-free)?\.(?:io|app)|"
+    r"oast\.(?:fun|live|me|pro|site|online)|interact\.sh|burpcollaborator\.net)\b|"
+    r"api\.telegram\.org/bot|[\w.-]*webhook[\w.-]*\.[a-z]{2,}/)",
+    re.IGNORECASE,
+)
+_UPLOAD = re.compile(
+    r"\b(?:curl\b[^\n|;]*(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*[\"']?[\w-]*=?@"
+    r"|\s(?:-T|--upload-file)\s)|wget\b[^\n|;]*--post-file)"
+)
+_SECRET_FILE = re.compile(
+    r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|expanduser\(\s*['\"]~)?[/\\]?"
+    r"(?:\.ssh(?:[/\\]|\b)|\.aws[/\\]credentials|\.netrc\b|\.git-credentials|\.docker[/\\]config\.json"
+    r"|\.kube[/\\]config|\.pypirc|\.npmrc|\.config[/\\]gh[/\\]hosts\.yml|\.gnupg\b)"
+    r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|/etc/shadow\b"
+)
+_SECRET_ENV = re.compile(
+    r"(?:\$\{?|environ(?:\.get)?\s*[\[(]\s*['\"]|getenv\s*\(\s*['\"]|process\.env\.|ENV\[\s*['\"])"
+    r"([A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)"
+    r"[A-Z0-9_]*)\b"
+)
+_SECRET_WORDS = (".ssh", "id_", ".aws", ".netrc", "credentials", ".docker", ".kube", ".pypirc",
+                 ".npmrc", "hosts.yml", ".gnupg", "shadow")
+_ENV_WORDS = ("SECRET", "TOKEN", "PASSW", "KEY", "CREDENTIAL")
+
+
+def _codepoint(char: str) -> str:
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" {name}" if name else "")
+
+
+def _hidden(text: str, file: str, index: LineIndex) -> Iterator[Diagnostic]:
+    shown = 0
+    for match in _HIDDEN.finditer(text):
+        offset = match.start()
+        char = match.group()
+        if char == "\ufeff" and offset == 0:
+            continue  # a byte-order mark, which SK015 reports on SKILL.md
+        kind = _HIDDEN_KIND.get(char, "a Unicode tag character, invisible, which can spell out "
+                                "text a model reads and a person does not see")
+        line, column = index.position(offset)
+        yield Diagnostic(
+            codes.HIDDEN_UNICODE, Severity.WARNING,
+            f"{_codepoint(char)}: {kind}. Remove it, or look at what it hides with a hex viewer",
+            line, column, file=file,
+        )
+        shown += 1
+        if shown >= MAX_PER_CODE:
+            return
+
+
+def _html_comments(skill: Skill, index: LineIndex) -> Iterator[Diagnostic]:
+    body = skill.body
+    if "<!--" not in body:
+        return
+    base = skill.body_span.start
+    shown = 0
+    for match in _COMMENT.finditer(body):
+        inside = match.group(1)
+        if _TOOL_COMMENT.match(inside) or len(_WORD.findall(inside)) < _COMMENT_WORDS:
+            continue
+        line, column = index.position(base + match.start())
+        words = " ".join(inside.split())
+        excerpt = words if len(words) <= 60 else words[:57] + "..."
+        yield Diagnostic(
+            codes.HIDDEN_INSTRUCTIONS, Severity.WARNING,
+            f"an HTML comment holds text a model reads and a rendered page hides: \"{excerpt}\". "
+            "Move instructions into the visible text, or remove the comment",
+            line, column, file=skill.skill_file_name,
+        )
+        shown += 1
+        if shown >= MAX_PER_CODE:
+            return
+
+
+def _finding(
+    code: str, message: str, text: str, offset: int, file: str, index: LineIndex
+) -> Diagnostic:
+    line, column = index.position(offset)
+    return Diagnostic(code, Severity.WARNING, message, line, column, file=file)
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    shown = " ".join(text[start:end].split())
+    return shown if len(shown) <= 70 else shown[:67] + "..."
+
+
+def _commands(text: str, file: str, index: LineIndex, script: bool) -> Iterator[Diagnostic]:
+    """Pipes into a shell, data sent out and (in scripts) credentials read, each pattern run
+    only when a word it needs is in the text."""
+    found: list[Diagnostic] = []
+    if any(word in text for word in _FETCH_WORDS):
+        for match in list(_PIPE_TO_SHELL.finditer(text))[:MAX_PER_CODE]:
+            found.append(_finding(
+                codes.PIPE_TO_SHELL,
+                f"`{_excerpt(text, *match.span())}` runs whatever the server sends, unseen and "
+                "unchecked. Download to a file, check it (a pinned hash), then run it",
+                text, match.start(), file, index))
+    if "base64" in text or "atob" in text or "Buffer.from" in text:
+        for match in list(_BASE64_TO_SHELL.finditer(text))[:MAX_PER_CODE]:
+            found.append(_finding(
+                codes.ENCODED_TO_SHELL,
+                f"`{_excerpt(text, *match.span())}` runs code hidden in an encoded string. Write "
+                "the code out in plain text",
+                text, match.start(), file, index))
+    if "http" in text:
+        sent = [(match.start(), match.end(), "its address is built from values read when it "
+                 "runs (a variable, a command's output or a file), which can carry them out")
+                for match in _URL.finditer(text)]
+        sent += [(match.start(), match.end(), "it is a webhook or request collector, a common "
+                  "drop for stolen data") for match in _WEBHOOK.finditer(text)]
+        if "curl" in text or "wget" in text:
+            sent += [(match.start(), match.end(), "it uploads a file's content")
+                     for match in _UPLOAD.finditer(text)]
+        seen: set[int] = set()
+        for start, end, why in sorted(sent)[: MAX_PER_CODE * 2]:
+            line = index.position(start)[0]
+            if line in seen:
+                continue
+            seen.add(line)
+            found.append(_finding(
+                codes.DATA_OUT, f"`{_excerpt(text, start, end)}` may send data out: {why}. "
+                "Check what it sends and to whom", text, start, file, index))
+    if script:
+        if any(word in text for word in _SECRET_WORDS):
+            for match in list(_SECRET_FILE.finditer(text))[:MAX_PER_CODE]:
+                found.append(_finding(
+                    codes.READS_CREDENTIALS,
+                    f"`{_excerpt(text, *match.span())}`: reads credentials (SSH keys, cloud, "
+                    "registry or login tokens). A skill's script seldom needs them; check why",
+                    text, match.start(), file, index))
+        if any(word in text for word in _ENV_WORDS):
+            for match in list(_SECRET_ENV.finditer(text))[:MAX_PER_CODE]:
+                found.append(_finding(
+                    codes.READS_CREDENTIALS,
+                    f"reads the secret `{match.group(1)}` from the environment; check where it "
+                    "goes", text, match.start(), file, index))
+    lines: set[tuple[str, int]] = set()
+    for finding in found:
+        if (finding.code, finding.line) not in lines:
+            lines.add((finding.code, finding.line))
+            yield finding
+
+
+def skill_file_threats(skill: Skill) -> list[Diagnostic]:
+    """The threat findings in a skill's SKILL.md (already in memory)."""
+    text = skill.source
+    if not text:
+        return []
+    index: LineIndex | None = None
+    found: list[Diagnostic] = []
+    name = skill.skill_file_name
+    if _HIDDEN.search(text, 1) is not None:
+        index = LineIndex(text)
+        found.extend(_hidden(text, name, index))
+    if "<!--" in skill.body:
+        index = index or LineIndex(text)
+        found.extend(_html_comments(skill, index))
+    if "http" in text or "base64" in text or any(word in text for word in _FETCH_WORDS):
+        index = index or LineIndex(text)
+        found.extend(_commands(text, name, index, script=False))
+    return found
+
+
+def _read_head(path: str) -> str | None:
+    """The first `MAX_SCAN_BYTES` of a regular file as text; None when it cannot be read or
+    holds a NUL (a binary file)."""
+    try:
+        descriptor = open_regular(path)
+    except OSError:
+        return None
+    try:
+        data = os.read(descriptor, MAX_SCAN_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    if b"\x00" in data:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def text_threats(text: str, relative: str) -> list[Diagnostic]:
+    """The threat findings in the text of one of a skill's files (`relative` to its folder):
+    hidden characters everywhere, and under `scripts/` also pipes into a shell, data sent out
+    and credentials read."""
+    found: list[Diagnostic] = []
+    index: LineIndex | None = None
+    if _HIDDEN.search(text) is not None:
+        index = LineIndex(text)
+        found.extend(_hidden(text, relative, index))
+    script = relative.startswith("scripts/")
+    if script or relative.startswith("references/"):
+        index = index or LineIndex(text)
+        found.extend(_commands(text, relative, index, script=script))
+    return found
+
+
+def file_threats(directory: Path, relative: str) -> list[Diagnostic]:
+    """The threat findings in one file of a skill, read up to `MAX_SCAN_BYTES`."""
+    text = _read_head(os.path.join(directory, relative))
+    return text_threats(text, relative) if text is not None else []
+
+
+def _scanned(relative: str) -> bool:
+    return relative.startswith(("scripts/", "references/")) and not relative.rpartition("/")[
+        2].startswith(".")
+
+
+def threats_rule(skill: Skill) -> Iterator[Diagnostic]:
+    """The validator's rule: SKILL.md, then the first `MAX_SCANNED_FILES` files under
+    `scripts/` and `references/` (not inside an archive, whose members are not on disk)."""
+    yield from skill_file_threats(skill)
+    if skill.read_only:
+        return
+    files = [file.relative for file in skill.files if _scanned(file.relative)]
+    for relative in files[:MAX_SCANNED_FILES]:
+        with contextlib.suppress(OSError, ValueError):
+            yield from file_threats(skill.directory, relative)
+
+
+def skill_threats(skill: Skill) -> list[Diagnostic]:
+    """Every threat finding of a skill, as the validator gives them."""
+    return list(threats_rule(skill))
