@@ -22,6 +22,7 @@ from studio.skills.install import (
 )
 from studio.skills.library import standard_locations
 from studio.skills.lockfile import read_lock
+from studio.skills.threats import threat_report
 
 Ask = Callable[[str], bool]
 
@@ -112,3 +113,4 @@ def install(url: str, into: Path, yes: bool, ask: Ask | None, max_bytes: int, er
 
 def _show(plan: InstallPlan, err: TextIO) -> None:
     err.write("".join(line + "\n" for line in plan.describe()))
+    err.write("".join(f"{line}\n" for line in threat_report((s.folder, s.diagnostics) for s in plan.skills)))

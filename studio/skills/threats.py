@@ -20,7 +20,7 @@ import contextlib
 import os
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from studio.skills import codes
@@ -28,6 +28,7 @@ from studio.skills.files import open_regular
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.textpos import LineIndex
 
+THREAT_PREFIX = "SK5"
 MAX_SCAN_BYTES = 64 * 1024
 MAX_SCANNED_FILES = 32
 # At most this many findings of one code in one file: one is enough to look, a hundred is noise.
@@ -71,7 +72,10 @@ _BASE64_TO_SHELL = re.compile(
 )
 # A URL whose path or query holds a value built when the command runs: a variable, a command
 # substitution, a template placeholder with the environment or a file in it.
-_URL = re.compile(r"""https?://[^\s"'`<>)]*?(?:\$\{?\w|\$\(|`|\{[^}\n]*(?:environ|getenv|env\b|open\(|read))[^\s"'<>]*""")
+_URL = re.compile(
+    r"""https?://[^\s"'`<>)]*?(?:\$\{?\w|\$\(|`|\{[^}\n]*(?:environ|getenv|env\b|open\(|read))"""
+    r"""[^\s"'<>]*"""
+)
 _WEBHOOK = re.compile(
     r"https?://(?:hooks\.slack\.com/|(?:\w+\.)?discord(?:app)?\.com/api/webhooks/|webhook\.site/|"
     r"[\w-]+\.(?:requestbin\.(?:com|net)|pipedream\.net|m\.pipedream\.net|ngrok(?:-free)?\.(?:io|app)|"
@@ -297,3 +301,26 @@ def threats_rule(skill: Skill) -> Iterator[Diagnostic]:
 def skill_threats(skill: Skill) -> list[Diagnostic]:
     """Every threat finding of a skill, as the validator gives them."""
     return list(threats_rule(skill))
+
+
+def script_threats(directory: Path, relative: str) -> list[Diagnostic]:
+    """The threat findings of a file a command runs, read as a script wherever it lies in the
+    skill's folder."""
+    text = _read_head(os.path.join(directory, relative))
+    if text is None:
+        return []
+    as_script = relative if relative.startswith("scripts/") else f"scripts/{relative}"
+    return [finding._replace(file=relative) for finding in text_threats(text, as_script)]
+
+
+def threat_report(skills: Iterable[tuple[str, Sequence[Diagnostic]]]) -> list[str]:
+    """The threat findings of the skills an install would add (folder, diagnostics), as lines
+    that head a preview: empty when there are none."""
+    lines: list[str] = []
+    for folder, diagnostics in skills:
+        lines.extend(f"  {folder}/{d.file}:{d.line}:{d.column}: {d.code} {d.message}"
+                     for d in diagnostics if d.code.startswith(THREAT_PREFIX))
+    if not lines:
+        return []
+    count = f"{len(lines)} threat finding{'s' if len(lines) != 1 else ''}"
+    return [f"Read before installing: {count} (see docs/security-content.md):", *lines]

@@ -33,7 +33,7 @@ def test_a_file_of_another_user_stays_theirs_with_its_mode(
     skill_file = directory / "SKILL.md"
     os.chown(skill_file, 1234, 5678)
     os.chmod(skill_file, 0o640)
-    code, out, err = _fix(capsys, directory)
+    code, _out, err = _fix(capsys, directory)
     assert code == 0, err
     info = (tmp_path / "demo" / "SKILL.md").stat()
     assert "name: demo" in (tmp_path / "demo" / "SKILL.md").read_text()

@@ -15,7 +15,7 @@ BASE = "---\nname: demo\ndescription: Demo. Use when testing.\nmetadata:\n  owne
 # Text with a strong share of what YAML reads specially: line breaks of YAML 1.1, indicators,
 # comment and mapping marks, spaces at either end, byte-order marks and control characters.
 _SPECIAL = st.sampled_from(
-    list("\u2028\u2029\x85\r\n\t #:-?[]{},&*!|>'\"%@`\\\ufeff\x00\x7f\u200b") + [": ", " #", "---", "..."]
+    [*list("\u2028\u2029\x85\r\n\t #:-?[]{},&*!|>'\"%@`\\\ufeff\x00\x7f\u200b"), ": ", " #", "---", "..."]
 )
 _VALUES = st.lists(st.one_of(_SPECIAL, st.text(max_size=4)), max_size=8).map("".join)
 

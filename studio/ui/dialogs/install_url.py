@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills.install import InstallPlan
+from studio.skills.threats import threat_report
 
 
 class InstallUrlDialog(QDialog):
@@ -75,7 +76,8 @@ class InstallPlanDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Install Skills from a URL")
         self.setMinimumSize(560, 360)
-        self.details = QPlainTextEdit("\n".join(plan.describe()))
+        threats = threat_report((skill.folder, skill.diagnostics) for skill in plan.skills)
+        self.details = QPlainTextEdit("\n".join([*threats, *plan.describe()]))
         self.details.setReadOnly(True)
         self.message = QLabel()
         self.message.setWordWrap(True)
