@@ -113,4 +113,5 @@ def install(url: str, into: Path, yes: bool, ask: Ask | None, max_bytes: int, er
 
 def _show(plan: InstallPlan, err: TextIO) -> None:
     err.write("".join(line + "\n" for line in plan.describe()))
-    err.write("".join(f"{line}\n" for line in threat_report((s.folder, s.diagnostics) for s in plan.skills)))
+    err.write("".join(f"{line}\n" for line in threat_report((s.folder, s.staged, s.diagnostics)
+                                                             for s in plan.skills)))

@@ -19,18 +19,20 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from studio.skills import codes
-from studio.skills.files import open_regular
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.textpos import LineIndex
 
 THREAT_PREFIX = "SK5"
-MAX_SCAN_BYTES = 64 * 1024
+MAX_SCAN_BYTES = 16 * 1024
 MAX_SCANNED_FILES = 32
+# Of those, the validator reads only the first few scripts: it runs on every skill of a library.
+MAX_VALIDATED_SCRIPTS = 4
 # At most this many findings of one code in one file: one is enough to look, a hundred is noise.
 MAX_PER_CODE = 5
 
@@ -54,7 +56,6 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 _COMMENT_WORDS = 5
 
 _SHELL = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:/usr)?(?:/bin/)?(?:ba|z|da|k|fi|c|tc)?sh\b"
-_FETCH_WORDS = ("curl", "wget", "iwr", "Invoke-WebRequest", "Invoke-RestMethod", "irm ")
 _PIPE_TO_SHELL = re.compile(
     r"\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|;&]*"
     r"\|\s*(?:" + _SHELL + r"|(?:sudo\s+)?python[0-9.]*\s*(?:-\s*)?(?:$|[|;&\n])|iex\b|"
@@ -69,12 +70,6 @@ _BASE64_TO_SHELL = re.compile(
     + r"|\beval\s+[\"']?\$\([^)\n]*\bbase64\s+(?:-\w*d\w*|--decode)"
     + r"|\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|__import__\(\s*['\"]base64['\"]\s*\))"
     + r"|\b(?:exec|eval)\s*\(\s*(?:atob|Buffer\.from)\s*\(",
-)
-# A URL whose path or query holds a value built when the command runs: a variable, a command
-# substitution, a template placeholder with the environment or a file in it.
-_URL = re.compile(
-    r"""https?://[^\s"'`<>)]*?(?:\$\{?\w|\$\(|`|\{[^}\n]*(?:environ|getenv|env\b|open\(|read))"""
-    r"""[^\s"'<>]*"""
 )
 _WEBHOOK = re.compile(
     r"https?://(?:hooks\.slack\.com/|(?:\w+\.)?discord(?:app)?\.com/api/webhooks/|webhook\.site/|"
@@ -108,7 +103,7 @@ def _codepoint(char: str) -> str:
     return f"U+{ord(char):04X}" + (f" {name}" if name else "")
 
 
-def _hidden(text: str, file: str, index: LineIndex) -> Iterator[Diagnostic]:
+def _hidden(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
     shown = 0
     for match in _HIDDEN.finditer(text):
         offset = match.start()
@@ -117,7 +112,7 @@ def _hidden(text: str, file: str, index: LineIndex) -> Iterator[Diagnostic]:
             continue  # a byte-order mark, which SK015 reports on SKILL.md
         kind = _HIDDEN_KIND.get(char, "a Unicode tag character, invisible, which can spell out "
                                 "text a model reads and a person does not see")
-        line, column = index.position(offset)
+        line, column = where.position(offset)
         yield Diagnostic(
             codes.HIDDEN_UNICODE, Severity.WARNING,
             f"{_codepoint(char)}: {kind}. Remove it, or look at what it hides with a hex viewer",
@@ -128,7 +123,7 @@ def _hidden(text: str, file: str, index: LineIndex) -> Iterator[Diagnostic]:
             return
 
 
-def _html_comments(skill: Skill, index: LineIndex) -> Iterator[Diagnostic]:
+def _html_comments(skill: Skill, where: _Where) -> Iterator[Diagnostic]:
     body = skill.body
     if "<!--" not in body:
         return
@@ -138,7 +133,7 @@ def _html_comments(skill: Skill, index: LineIndex) -> Iterator[Diagnostic]:
         inside = match.group(1)
         if _TOOL_COMMENT.match(inside) or len(_WORD.findall(inside)) < _COMMENT_WORDS:
             continue
-        line, column = index.position(base + match.start())
+        line, column = where.position(base + match.start())
         words = " ".join(inside.split())
         excerpt = words if len(words) <= 60 else words[:57] + "..."
         yield Diagnostic(
@@ -152,10 +147,23 @@ def _html_comments(skill: Skill, index: LineIndex) -> Iterator[Diagnostic]:
             return
 
 
-def _finding(
-    code: str, message: str, text: str, offset: int, file: str, index: LineIndex
-) -> Diagnostic:
-    line, column = index.position(offset)
+class _Where:
+    """Line and column of offsets into one text: an index built only once several are asked."""
+
+    __slots__ = ("_index", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._index: LineIndex | None = None
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if self._index is None:
+            self._index = LineIndex(self._text)
+        return self._index.position(offset)
+
+
+def _finding(code: str, message: str, offset: int, file: str, where: _Where) -> Diagnostic:
+    line, column = where.position(offset)
     return Diagnostic(code, Severity.WARNING, message, line, column, file=file)
 
 
@@ -164,61 +172,120 @@ def _excerpt(text: str, start: int, end: int) -> str:
     return shown if len(shown) <= 70 else shown[:67] + "..."
 
 
-def _commands(text: str, file: str, index: LineIndex, script: bool) -> Iterator[Diagnostic]:
-    """Pipes into a shell, data sent out and (in scripts) credentials read, each pattern run
-    only when a word it needs is in the text."""
+# At most this many lines holding a trigger word are looked at in one file.
+MAX_LINES = 200
+
+
+def _lines_with(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The (start, end) of each line holding one of `words`, in order: the patterns then run on
+    those lines only, never over the whole text."""
+    starts: dict[int, int] = {}
+    find, rfind = text.find, text.rfind
+    for word in words:
+        at = find(word)
+        while at != -1 and len(starts) < MAX_LINES:
+            start = rfind("\n", 0, at) + 1
+            end = find("\n", at)
+            end = len(text) if end == -1 else end
+            starts[start] = end
+            at = find(word, end)
+    return sorted(starts.items())
+
+
+_URL_TOKEN = re.compile(r"""https?://[^\s"'<>)]*""")
+_URL_BUILT = re.compile(r"""\$\{?\w|\$\(|`|\{[^}\n]*(?:environ|getenv|env\b|open\(|read)""")
+_SHELL_WORDS = ("curl", "wget", "iwr", "irm", "Invoke-")
+_ENCODED_WORDS = ("base64", "atob", "Buffer.from")
+_UPLOAD_WORDS = ("curl", "wget")
+
+
+def _commands(text: str, file: str, where: _Where, script: bool) -> Iterator[Diagnostic]:
+    """Pipes into a shell, data sent out and (in scripts) credentials read. Each pattern runs
+    only on the lines holding a word it needs."""
     found: list[Diagnostic] = []
-    if any(word in text for word in _FETCH_WORDS):
-        for match in list(_PIPE_TO_SHELL.finditer(text))[:MAX_PER_CODE]:
-            found.append(_finding(
+    # Gates of rare characters: most texts pass none.
+    # A needle of one character is found with memchr; a longer one costs ten times more, so
+    # each longer test waits for its first character.
+    piped = "|" in text or ("$" in text and "$(" in text) or ("<" in text and "<(" in text)
+    if piped:
+        found.extend(_to_shell(text, file, where))
+    if piped or (script and ("(base64" in text or "(atob" in text or "(Buffer" in text)):
+        found.extend(_decoded(text, file, where))
+    if "://" in text:
+        found.extend(_sent_out(text, file, where))
+    if script:
+        found.extend(_credentials(text, file, where))
+    lines: set[tuple[str, int]] = set()
+    counts: dict[str, int] = {}
+    for finding in sorted(found, key=lambda d: (d.line, d.column)):
+        if (finding.code, finding.line) in lines or counts.get(finding.code, 0) >= MAX_PER_CODE:
+            continue
+        lines.add((finding.code, finding.line))
+        counts[finding.code] = counts.get(finding.code, 0) + 1
+        yield finding
+
+
+def _to_shell(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+    for start, end in _lines_with(text, _SHELL_WORDS):
+        for match in _PIPE_TO_SHELL.finditer(text, start, end):
+            yield _finding(
                 codes.PIPE_TO_SHELL,
                 f"`{_excerpt(text, *match.span())}` runs whatever the server sends, unseen and "
                 "unchecked. Download to a file, check it (a pinned hash), then run it",
-                text, match.start(), file, index))
-    if "base64" in text or "atob" in text or "Buffer.from" in text:
-        for match in list(_BASE64_TO_SHELL.finditer(text))[:MAX_PER_CODE]:
-            found.append(_finding(
+                match.start(), file, where)
+
+
+def _decoded(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+    for start, end in _lines_with(text, _ENCODED_WORDS):
+        for match in _BASE64_TO_SHELL.finditer(text, start, end):
+            yield _finding(
                 codes.ENCODED_TO_SHELL,
                 f"`{_excerpt(text, *match.span())}` runs code hidden in an encoded string. Write "
                 "the code out in plain text",
-                text, match.start(), file, index))
-    if "http" in text:
-        sent = [(match.start(), match.end(), "its address is built from values read when it "
-                 "runs (a variable, a command's output or a file), which can carry them out")
-                for match in _URL.finditer(text)]
-        sent += [(match.start(), match.end(), "it is a webhook or request collector, a common "
-                  "drop for stolen data") for match in _WEBHOOK.finditer(text)]
-        if "curl" in text or "wget" in text:
-            sent += [(match.start(), match.end(), "it uploads a file's content")
-                     for match in _UPLOAD.finditer(text)]
-        seen: set[int] = set()
-        for start, end, why in sorted(sent)[: MAX_PER_CODE * 2]:
-            line = index.position(start)[0]
-            if line in seen:
-                continue
-            seen.add(line)
-            found.append(_finding(
-                codes.DATA_OUT, f"`{_excerpt(text, start, end)}` may send data out: {why}. "
-                "Check what it sends and to whom", text, start, file, index))
-    if script:
-        if any(word in text for word in _SECRET_WORDS):
-            for match in list(_SECRET_FILE.finditer(text))[:MAX_PER_CODE]:
-                found.append(_finding(
-                    codes.READS_CREDENTIALS,
-                    f"`{_excerpt(text, *match.span())}`: reads credentials (SSH keys, cloud, "
-                    "registry or login tokens). A skill's script seldom needs them; check why",
-                    text, match.start(), file, index))
-        if any(word in text for word in _ENV_WORDS):
-            for match in list(_SECRET_ENV.finditer(text))[:MAX_PER_CODE]:
-                found.append(_finding(
-                    codes.READS_CREDENTIALS,
-                    f"reads the secret `{match.group(1)}` from the environment; check where it "
-                    "goes", text, match.start(), file, index))
-    lines: set[tuple[str, int]] = set()
-    for finding in found:
-        if (finding.code, finding.line) not in lines:
-            lines.add((finding.code, finding.line))
-            yield finding
+                match.start(), file, where)
+
+
+def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+    sent: list[tuple[int, int, str]] = []
+    for start, end in _lines_with(text, ("http://", "https://")):
+        at = text.find("http", start, end)
+        while at != -1:
+            token = _URL_TOKEN.match(text, at, end)
+            if token is not None:
+                url = token.group()
+                built = _URL_BUILT.search(url) if ("$" in url or "`" in url) else (
+                    _URL_BUILT.search(text, at, end) if "{" in url else None)
+                if built is not None:
+                    sent.append((at, token.end(), "its address is built from values read when "
+                                 "it runs (a variable, a command's output or a file), which can "
+                                 "carry them out"))
+                elif _WEBHOOK.match(text, at, end) is not None:
+                    sent.append((at, token.end(), "it is a webhook or request collector, a "
+                                 "common drop for stolen data"))
+            at = text.find("http", at + 4, end)
+    for start, end in _lines_with(text, _UPLOAD_WORDS):
+        sent.extend((match.start(), match.end(), "it uploads a file's content")
+                    for match in _UPLOAD.finditer(text, start, end))
+    for start, end, why in sorted(sent):
+        yield _finding(
+            codes.DATA_OUT, f"`{_excerpt(text, start, end)}` may send data out: {why}. "
+            "Check what it sends and to whom", start, file, where)
+
+
+def _credentials(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+    for start, end in _lines_with(text, _SECRET_WORDS):
+        for match in _SECRET_FILE.finditer(text, start, end):
+            yield _finding(
+                codes.READS_CREDENTIALS,
+                f"`{_excerpt(text, *match.span())}`: reads credentials (SSH keys, cloud, "
+                "registry or login tokens). A skill's script seldom needs them; check why",
+                match.start(), file, where)
+    for start, end in _lines_with(text, _ENV_WORDS):
+        for match in _SECRET_ENV.finditer(text, start, end):
+            yield _finding(
+                codes.READS_CREDENTIALS,
+                f"reads the secret `{match.group(1)}` from the environment; check where it "
+                "goes", match.start(), file, where)
 
 
 def skill_file_threats(skill: Skill) -> list[Diagnostic]:
@@ -226,18 +293,15 @@ def skill_file_threats(skill: Skill) -> list[Diagnostic]:
     text = skill.source
     if not text:
         return []
-    index: LineIndex | None = None
+    where = _Where(text)
     found: list[Diagnostic] = []
     name = skill.skill_file_name
-    if _HIDDEN.search(text, 1) is not None:
-        index = LineIndex(text)
-        found.extend(_hidden(text, name, index))
-    if "<!--" in skill.body:
-        index = index or LineIndex(text)
-        found.extend(_html_comments(skill, index))
-    if "http" in text or "base64" in text or any(word in text for word in _FETCH_WORDS):
-        index = index or LineIndex(text)
-        found.extend(_commands(text, name, index, script=False))
+    # An ASCII text (CPython knows it without a scan) holds no hidden character.
+    if not text.isascii() and _HIDDEN.search(text, 1) is not None:
+        found.extend(_hidden(text, name, where))
+    if "<" in text and "<!--" in skill.body:
+        found.extend(_html_comments(skill, where))
+    found.extend(_commands(text, name, where, script=False))
     return found
 
 
@@ -245,10 +309,14 @@ def _read_head(path: str) -> str | None:
     """The first `MAX_SCAN_BYTES` of a regular file as text; None when it cannot be read or
     holds a NUL (a binary file)."""
     try:
-        descriptor = open_regular(path)
+        # Non-blocking, and checked on the open descriptor: a FIFO put in its place is never
+        # waited on (one stat fewer than `open_regular`, on a path read for every script).
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
     try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
         data = os.read(descriptor, MAX_SCAN_BYTES)
     except OSError:
         return None
@@ -261,17 +329,15 @@ def _read_head(path: str) -> str | None:
 
 def text_threats(text: str, relative: str) -> list[Diagnostic]:
     """The threat findings in the text of one of a skill's files (`relative` to its folder):
-    hidden characters everywhere, and under `scripts/` also pipes into a shell, data sent out
-    and credentials read."""
+    hidden characters everywhere, and under `scripts/` and `references/` also pipes into a
+    shell and data sent out, and under `scripts/` credentials read."""
     found: list[Diagnostic] = []
-    index: LineIndex | None = None
-    if _HIDDEN.search(text) is not None:
-        index = LineIndex(text)
-        found.extend(_hidden(text, relative, index))
+    where = _Where(text)
+    if not text.isascii() and _HIDDEN.search(text) is not None:
+        found.extend(_hidden(text, relative, where))
     script = relative.startswith("scripts/")
     if script or relative.startswith("references/"):
-        index = index or LineIndex(text)
-        found.extend(_commands(text, relative, index, script=script))
+        found.extend(_commands(text, relative, where, script=script))
     return found
 
 
@@ -281,26 +347,40 @@ def file_threats(directory: Path, relative: str) -> list[Diagnostic]:
     return text_threats(text, relative) if text is not None else []
 
 
-def _scanned(relative: str) -> bool:
-    return relative.startswith(("scripts/", "references/")) and not relative.rpartition("/")[
-        2].startswith(".")
+def _scanned(relative: str, folders: tuple[str, ...]) -> bool:
+    return relative.startswith(folders) and not relative.rpartition("/")[2].startswith(".")
 
 
 def threats_rule(skill: Skill) -> Iterator[Diagnostic]:
-    """The validator's rule: SKILL.md, then the first `MAX_SCANNED_FILES` files under
-    `scripts/` and `references/` (not inside an archive, whose members are not on disk)."""
+    """The validator's rule: SKILL.md, then the first `MAX_VALIDATED_SCRIPTS` files under
+    `scripts/` (not inside an archive, whose members are not on disk). A library scan runs it
+    on every skill, so `references/` waits for `files_threats_of` (the install preview)."""
     yield from skill_file_threats(skill)
     if skill.read_only:
         return
-    files = [file.relative for file in skill.files if _scanned(file.relative)]
-    for relative in files[:MAX_SCANNED_FILES]:
+    files = [file.relative for file in skill.files if _scanned(file.relative, ("scripts/",))]
+    for relative in files[:MAX_VALIDATED_SCRIPTS]:
         with contextlib.suppress(OSError, ValueError):
             yield from file_threats(skill.directory, relative)
 
 
+def files_threats_of(skill: Skill) -> list[Diagnostic]:
+    """The threat findings of the first `MAX_SCANNED_FILES` files under `scripts/` and
+    `references/`: what a person about to trust the skill reads (the install preview)."""
+    if skill.read_only:
+        return []
+    found: list[Diagnostic] = []
+    files = [file.relative for file in skill.files
+             if _scanned(file.relative, ("scripts/", "references/"))]
+    for relative in files[:MAX_SCANNED_FILES]:
+        with contextlib.suppress(OSError, ValueError):
+            found.extend(file_threats(skill.directory, relative))
+    return found
+
+
 def skill_threats(skill: Skill) -> list[Diagnostic]:
-    """Every threat finding of a skill, as the validator gives them."""
-    return list(threats_rule(skill))
+    """Every threat finding of a skill: SKILL.md's, then its scripts' and references'."""
+    return [*skill_file_threats(skill), *files_threats_of(skill)]
 
 
 def script_threats(directory: Path, relative: str) -> list[Diagnostic]:
@@ -313,13 +393,22 @@ def script_threats(directory: Path, relative: str) -> list[Diagnostic]:
     return [finding._replace(file=relative) for finding in text_threats(text, as_script)]
 
 
-def threat_report(skills: Iterable[tuple[str, Sequence[Diagnostic]]]) -> list[str]:
-    """The threat findings of the skills an install would add (folder, diagnostics), as lines
-    that head a preview: empty when there are none."""
+def threat_report(skills: Iterable[tuple[str, Path, Sequence[Diagnostic]]]) -> list[str]:
+    """The threat findings of the skills an install would add (folder name, where it is staged,
+    its diagnostics), with those of its references and further scripts read now, as lines that
+    head a preview: empty when there are none."""
+    from studio.skills.files import load_skill  # the preview's one use; files imports much
+
     lines: list[str] = []
-    for folder, diagnostics in skills:
+    for folder, staged, diagnostics in skills:
+        found = [d for d in diagnostics if d.code.startswith(THREAT_PREFIX)]
+        try:
+            extra = files_threats_of(load_skill(staged))
+        except (OSError, ValueError):
+            extra = []
+        found.extend(d for d in extra if d not in found)
         lines.extend(f"  {folder}/{d.file}:{d.line}:{d.column}: {d.code} {d.message}"
-                     for d in diagnostics if d.code.startswith(THREAT_PREFIX))
+                     for d in found)
     if not lines:
         return []
     count = f"{len(lines)} threat finding{'s' if len(lines) != 1 else ''}"

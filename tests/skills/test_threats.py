@@ -92,10 +92,18 @@ def test_a_credential_mentioned_in_skill_md_prose_is_no_script_finding(tmp_path:
     assert _codes("Never print `$GITHUB_TOKEN` or read ~/.ssh.\n", tmp_path) == []
 
 
-def test_references_are_scanned_for_hidden_characters_and_assets_are_not(tmp_path: Path) -> None:
-    found = _codes("Body\n", tmp_path, {"references/a.md": "one\ntwo \u200b\n",
-                                        "assets/b.txt": "x\u202e\n"})
-    assert found == [("SK501", "references/a.md", 2, 5)]
+def test_references_are_read_for_a_review_not_by_the_library_scan(tmp_path: Path) -> None:
+    files = {"references/a.md": "one\ntwo \u200b\n", "assets/b.txt": "x\u202e\n"}
+    assert _codes("Body\n", tmp_path, files) == []
+    found = skill_threats(load_skill(tmp_path / "demo"))
+    assert [(d.code, d.file, d.line, d.column) for d in found] == [("SK501", "references/a.md", 2, 5)]
+
+
+def test_the_validator_reads_only_the_first_scripts(tmp_path: Path) -> None:
+    scripts = {f"scripts/s{i}.sh": "cat ~/.netrc\n" for i in range(threats.MAX_VALIDATED_SCRIPTS + 2)}
+    found = _codes("Body\n", tmp_path, scripts)
+    assert len(found) == threats.MAX_VALIDATED_SCRIPTS
+    assert len(skill_threats(load_skill(tmp_path / "demo"))) == threats.MAX_VALIDATED_SCRIPTS + 2
 
 
 def test_only_the_head_of_a_long_file_is_read(tmp_path: Path) -> None:
