@@ -20,7 +20,6 @@ import contextlib
 import os
 import re
 import stat
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -36,6 +35,22 @@ MAX_VALIDATED_SCRIPTS = 4
 # At most this many findings of one code in one file: one is enough to look, a hundred is noise.
 MAX_PER_CODE = 5
 
+class _Lazy:
+    """A pattern compiled when first used: most skills never need these, and compiling all of
+    them costs every process that imports the rules (each scan worker) some milliseconds."""
+
+    __slots__ = ("_args", "_pattern")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._args = (source, flags)
+        self._pattern: re.Pattern[str] | None = None
+
+    def get(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            self._pattern = re.compile(*self._args)
+        return self._pattern
+
+
 _HIDDEN = re.compile("[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
 _HIDDEN_KIND = {
     **dict.fromkeys("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
@@ -45,18 +60,18 @@ _HIDDEN_KIND = {
                     "an invisible zero-width character"),
 }
 
-_COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
+_COMMENT = _Lazy(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
 # Comments that tools write into Markdown and that hold no instructions.
-_TOOL_COMMENT = re.compile(
+_TOOL_COMMENT = _Lazy(
     r"\s*(?:toc|/toc|end ?toc|prettier-ignore[\w-]*|markdownlint[\w-]*|vale [\w.-]+|"
     r"cspell:[^\n]*|lint[\w-]*|omit in toc|more|truncate|#region[^\n]*|#endregion)\s*\Z",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[^\W\d_]{2,}")
+_WORD = _Lazy(r"[^\W\d_]{2,}")
 _COMMENT_WORDS = 5
 
 _SHELL = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:/usr)?(?:/bin/)?(?:ba|z|da|k|fi|c|tc)?sh\b"
-_PIPE_TO_SHELL = re.compile(
+_PIPE_TO_SHELL = _Lazy(
     r"\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|;&]*"
     r"\|\s*(?:" + _SHELL + r"|(?:sudo\s+)?python[0-9.]*\s*(?:-\s*)?(?:$|[|;&\n])|iex\b|"
     r"Invoke-Expression\b)"
@@ -65,30 +80,30 @@ _PIPE_TO_SHELL = re.compile(
     r"|\beval\s+[\"']?\$\(\s*(?:curl|wget)\b",
     re.MULTILINE,
 )
-_BASE64_TO_SHELL = re.compile(
+_BASE64_TO_SHELL = _Lazy(
     r"\bbase64\s+(?:-\w*d\w*|--decode)\b[^\n;&]*\|\s*" + _SHELL
     + r"|\beval\s+[\"']?\$\([^)\n]*\bbase64\s+(?:-\w*d\w*|--decode)"
     + r"|\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|__import__\(\s*['\"]base64['\"]\s*\))"
     + r"|\b(?:exec|eval)\s*\(\s*(?:atob|Buffer\.from)\s*\(",
 )
-_WEBHOOK = re.compile(
+_WEBHOOK = _Lazy(
     r"https?://(?:hooks\.slack\.com/|(?:\w+\.)?discord(?:app)?\.com/api/webhooks/|webhook\.site/|"
     r"[\w-]+\.(?:requestbin\.(?:com|net)|pipedream\.net|m\.pipedream\.net|ngrok(?:-free)?\.(?:io|app)|"
     r"oast\.(?:fun|live|me|pro|site|online)|interact\.sh|burpcollaborator\.net)\b|"
     r"api\.telegram\.org/bot|[\w.-]*webhook[\w.-]*\.[a-z]{2,}/)",
     re.IGNORECASE,
 )
-_UPLOAD = re.compile(
+_UPLOAD = _Lazy(
     r"\b(?:curl\b[^\n|;]*(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*[\"']?[\w-]*=?@"
     r"|\s(?:-T|--upload-file)\s)|wget\b[^\n|;]*--post-file)"
 )
-_SECRET_FILE = re.compile(
+_SECRET_FILE = _Lazy(
     r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|expanduser\(\s*['\"]~)?[/\\]?"
     r"(?:\.ssh(?:[/\\]|\b)|\.aws[/\\]credentials|\.netrc\b|\.git-credentials|\.docker[/\\]config\.json"
     r"|\.kube[/\\]config|\.pypirc|\.npmrc|\.config[/\\]gh[/\\]hosts\.yml|\.gnupg\b)"
     r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|/etc/shadow\b"
 )
-_SECRET_ENV = re.compile(
+_SECRET_ENV = _Lazy(
     r"(?:\$\{?|environ(?:\.get)?\s*[\[(]\s*['\"]|getenv\s*\(\s*['\"]|process\.env\.|ENV\[\s*['\"])"
     r"([A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)"
     r"[A-Z0-9_]*)\b"
@@ -99,6 +114,8 @@ _ENV_WORDS = ("SECRET", "TOKEN", "PASSW", "KEY", "CREDENTIAL")
 
 
 def _codepoint(char: str) -> str:
+    import unicodedata  # only when there is a finding to name
+
     name = unicodedata.name(char, "")
     return f"U+{ord(char):04X}" + (f" {name}" if name else "")
 
@@ -129,9 +146,9 @@ def _html_comments(skill: Skill, where: _Where) -> Iterator[Diagnostic]:
         return
     base = skill.body_span.start
     shown = 0
-    for match in _COMMENT.finditer(body):
+    for match in _COMMENT.get().finditer(body):
         inside = match.group(1)
-        if _TOOL_COMMENT.match(inside) or len(_WORD.findall(inside)) < _COMMENT_WORDS:
+        if _TOOL_COMMENT.get().match(inside) or len(_WORD.get().findall(inside)) < _COMMENT_WORDS:
             continue
         line, column = where.position(base + match.start())
         words = " ".join(inside.split())
@@ -192,8 +209,8 @@ def _lines_with(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
     return sorted(starts.items())
 
 
-_URL_TOKEN = re.compile(r"""https?://[^\s"'<>)]*""")
-_URL_BUILT = re.compile(r"""\$\{?\w|\$\(|`|\{[^}\n]*(?:environ|getenv|env\b|open\(|read)""")
+_URL_TOKEN = _Lazy(r"""https?://[^\s"'<>)]*""")
+_URL_BUILT = _Lazy(r"""\$\{?\w|\$\(|`|\{[^}\n]*(?:environ|getenv|env\b|open\(|read)""")
 _SHELL_WORDS = ("curl", "wget", "iwr", "irm", "Invoke-")
 _ENCODED_WORDS = ("base64", "atob", "Buffer.from")
 _UPLOAD_WORDS = ("curl", "wget")
@@ -227,7 +244,7 @@ def _commands(text: str, file: str, where: _Where, script: bool) -> Iterator[Dia
 
 def _to_shell(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
     for start, end in _lines_with(text, _SHELL_WORDS):
-        for match in _PIPE_TO_SHELL.finditer(text, start, end):
+        for match in _PIPE_TO_SHELL.get().finditer(text, start, end):
             yield _finding(
                 codes.PIPE_TO_SHELL,
                 f"`{_excerpt(text, *match.span())}` runs whatever the server sends, unseen and "
@@ -237,7 +254,7 @@ def _to_shell(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
 
 def _decoded(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
     for start, end in _lines_with(text, _ENCODED_WORDS):
-        for match in _BASE64_TO_SHELL.finditer(text, start, end):
+        for match in _BASE64_TO_SHELL.get().finditer(text, start, end):
             yield _finding(
                 codes.ENCODED_TO_SHELL,
                 f"`{_excerpt(text, *match.span())}` runs code hidden in an encoded string. Write "
@@ -250,22 +267,22 @@ def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
     for start, end in _lines_with(text, ("http://", "https://")):
         at = text.find("http", start, end)
         while at != -1:
-            token = _URL_TOKEN.match(text, at, end)
+            token = _URL_TOKEN.get().match(text, at, end)
             if token is not None:
                 url = token.group()
-                built = _URL_BUILT.search(url) if ("$" in url or "`" in url) else (
-                    _URL_BUILT.search(text, at, end) if "{" in url else None)
+                built = _URL_BUILT.get().search(url) if ("$" in url or "`" in url) else (
+                    _URL_BUILT.get().search(text, at, end) if "{" in url else None)
                 if built is not None:
                     sent.append((at, token.end(), "its address is built from values read when "
                                  "it runs (a variable, a command's output or a file), which can "
                                  "carry them out"))
-                elif _WEBHOOK.match(text, at, end) is not None:
+                elif _WEBHOOK.get().match(text, at, end) is not None:
                     sent.append((at, token.end(), "it is a webhook or request collector, a "
                                  "common drop for stolen data"))
             at = text.find("http", at + 4, end)
     for start, end in _lines_with(text, _UPLOAD_WORDS):
         sent.extend((match.start(), match.end(), "it uploads a file's content")
-                    for match in _UPLOAD.finditer(text, start, end))
+                    for match in _UPLOAD.get().finditer(text, start, end))
     for start, end, why in sorted(sent):
         yield _finding(
             codes.DATA_OUT, f"`{_excerpt(text, start, end)}` may send data out: {why}. "
@@ -274,14 +291,14 @@ def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
 
 def _credentials(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
     for start, end in _lines_with(text, _SECRET_WORDS):
-        for match in _SECRET_FILE.finditer(text, start, end):
+        for match in _SECRET_FILE.get().finditer(text, start, end):
             yield _finding(
                 codes.READS_CREDENTIALS,
                 f"`{_excerpt(text, *match.span())}`: reads credentials (SSH keys, cloud, "
                 "registry or login tokens). A skill's script seldom needs them; check why",
                 match.start(), file, where)
     for start, end in _lines_with(text, _ENV_WORDS):
-        for match in _SECRET_ENV.finditer(text, start, end):
+        for match in _SECRET_ENV.get().finditer(text, start, end):
             yield _finding(
                 codes.READS_CREDENTIALS,
                 f"reads the secret `{match.group(1)}` from the environment; check where it "
