@@ -30,8 +30,6 @@ from studio.skills.textpos import LineIndex
 THREAT_PREFIX = "SK5"
 MAX_SCAN_BYTES = 16 * 1024
 MAX_SCANNED_FILES = 32
-# Of those, the validator reads only the first few scripts: it runs on every skill of a library.
-MAX_VALIDATED_SCRIPTS = 4
 # At most this many findings of one code in one file: one is enough to look, a hundred is noise.
 MAX_PER_CODE = 5
 
@@ -369,16 +367,11 @@ def _scanned(relative: str, folders: tuple[str, ...]) -> bool:
 
 
 def threats_rule(skill: Skill) -> Iterator[Diagnostic]:
-    """The validator's rule: SKILL.md, then the first `MAX_VALIDATED_SCRIPTS` files under
-    `scripts/` (not inside an archive, whose members are not on disk). A library scan runs it
-    on every skill, so `references/` waits for `files_threats_of` (the install preview)."""
+    """The validator's rule: SKILL.md only. A library scan runs it on every skill, and reading
+    each skill's scripts costs it about 5% more (benchmarks/validate_corpus.py); scripts and
+    references are read where a person is about to trust them: the install preview
+    (`threat_report`) and a script's first run (`studio.agent.firstrun`)."""
     yield from skill_file_threats(skill)
-    if skill.read_only:
-        return
-    files = [file.relative for file in skill.files if _scanned(file.relative, ("scripts/",))]
-    for relative in files[:MAX_VALIDATED_SCRIPTS]:
-        with contextlib.suppress(OSError, ValueError):
-            yield from file_threats(skill.directory, relative)
 
 
 def files_threats_of(skill: Skill) -> list[Diagnostic]:

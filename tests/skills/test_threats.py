@@ -16,13 +16,17 @@ from tests.skills.helpers import write_skill
 HEAD = "---\nname: demo\ndescription: Demo. Use when testing.\n---\n"
 
 
-def _codes(body: str, tmp_path: Path, files: dict[str, str] | None = None) -> list[tuple[str, str, int, int]]:
+def _codes(body: str, tmp_path: Path, files: dict[str, str] | None = None, *,
+           review: bool = False) -> list[tuple[str, str, int, int]]:
+    """The threat findings of a skill: the validator's, or with `review` a review's (its
+    scripts and references read too)."""
     directory = write_skill(tmp_path, "demo", HEAD + body)
     for relative, text in (files or {}).items():
         path = directory / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    found = validate_skill(load_skill(directory)).diagnostics
+    skill = load_skill(directory)
+    found = skill_threats(skill) if review else validate_skill(skill).diagnostics
     return [(d.code, d.file, d.line, d.column) for d in found if d.code.startswith("SK5")]
 
 
@@ -84,7 +88,8 @@ SCRIPT_CASES = [
 
 @pytest.mark.parametrize(("text", "code"), SCRIPT_CASES)
 def test_script_threats(tmp_path: Path, text: str, code: str) -> None:
-    found = _codes("Run scripts/run.py\n", tmp_path, {"scripts/run.py": "#!/usr/bin/env python3\n" + text})
+    found = _codes("Run scripts/run.py\n", tmp_path, {"scripts/run.py": "#!/usr/bin/env python3\n" + text},
+                   review=True)
     assert (code, "scripts/run.py") in {(c, f) for c, f, _, _ in found}
 
 
@@ -99,17 +104,17 @@ def test_references_are_read_for_a_review_not_by_the_library_scan(tmp_path: Path
     assert [(d.code, d.file, d.line, d.column) for d in found] == [("SK501", "references/a.md", 2, 5)]
 
 
-def test_the_validator_reads_only_the_first_scripts(tmp_path: Path) -> None:
-    scripts = {f"scripts/s{i}.sh": "cat ~/.netrc\n" for i in range(threats.MAX_VALIDATED_SCRIPTS + 2)}
-    found = _codes("Body\n", tmp_path, scripts)
-    assert len(found) == threats.MAX_VALIDATED_SCRIPTS
-    assert len(skill_threats(load_skill(tmp_path / "demo"))) == threats.MAX_VALIDATED_SCRIPTS + 2
+def test_the_library_scan_reads_no_script_and_a_review_reads_them_all(tmp_path: Path) -> None:
+    scripts = {f"scripts/s{i}.sh": "cat ~/.netrc\n" for i in range(3)}
+    assert _codes("Body\n", tmp_path, scripts) == []
+    assert len(skill_threats(load_skill(tmp_path / "demo"))) == 3
 
 
 def test_only_the_head_of_a_long_file_is_read(tmp_path: Path) -> None:
     filler = "# padding\n" * (MAX_SCAN_BYTES // 10 + 10)
     found = _codes("Body\n", tmp_path, {"scripts/late.sh": filler + "cat ~/.ssh/id_rsa\n",
-                                        "scripts/early.sh": "cat ~/.ssh/id_rsa\n" + filler})
+                                        "scripts/early.sh": "cat ~/.ssh/id_rsa\n" + filler},
+                   review=True)
     assert [(code, file) for code, file, _, _ in found] == [("SK506", "scripts/early.sh")]
 
 
