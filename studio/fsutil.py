@@ -23,13 +23,34 @@ def _temp_prefix(path: Path) -> str:
     return f".{path.name}."
 
 
+class RefusedWrite(OSError):
+    """A rewrite refused because renaming a new file over the old one would change what the
+    old one is: its links, its owner, or that it was read-only. The message says which."""
+
+
+def _refusal(path: Path, info: os.stat_result) -> str | None:
+    """Why `path` (whose stat is `info`) must not be replaced by a new file; None when it may."""
+    if info.st_nlink > 1:
+        return (f"{path} has {info.st_nlink} hard links; writing a new file would split it from "
+                "the others, so it was left as it is. Fix the file the links share by hand, or "
+                "replace the links with one copy")
+    if info.st_mode & 0o222 == 0 or (os.geteuid() != 0 and not os.access(path, os.W_OK)):
+        return f"{path} is read-only; it was left as it is. Make it writable to change it"
+    return None
+
+
 def atomic_write_bytes(
     path: Path, data: bytes, *, durable: bool = True,
-    before_replace: Callable[[], None] | None = None,
+    before_replace: Callable[[], None] | None = None, strict: bool = False,
 ) -> None:
     """Write `data` to a temp file beside `path`, flush it to disk, then rename it over `path`.
 
-    The file's permission bits survive the rewrite, so an executable script stays executable.
+    The file's permission bits, owner and group survive the rewrite, so an executable script
+    stays executable and a file root rewrites for another user stays that user's (where the
+    owner cannot be kept, the write goes on as this user's file, unless `strict`).
+    With `strict` (the fixes of a user's files), a file the rename would change in another way
+    is refused with `RefusedWrite`: one with hard links (they would keep the old text), one
+    that is read-only, or one whose owner or group cannot be kept.
     A cache passes `durable=False` to skip waiting for the disk: after a power cut its file may
     be old or empty, which a cache that checks what it reads survives, and no reader ever sees
     half of one. `before_replace` runs last before the rename; whatever it raises leaves `path`
@@ -40,9 +61,12 @@ def atomic_write_bytes(
     """
     path = Path(path)
     try:
-        mode: int | None = path.stat().st_mode & 0o7777
+        info: os.stat_result | None = path.stat()
     except FileNotFoundError:
-        mode = None
+        info = None
+    if strict and info is not None and (reason := _refusal(path, info)) is not None:
+        raise RefusedWrite(reason)
+    mode = info.st_mode & 0o7777 if info is not None else None
     fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -55,7 +79,10 @@ def atomic_write_bytes(
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
+            if info is not None:
+                _keep_owner(tmp, path, info, strict)
             if mode is not None:
+                # After the owner: a change of owner clears the set-id bits.
                 os.chmod(tmp, mode)
             else:
                 umask = os.umask(0)
@@ -69,6 +96,21 @@ def atomic_write_bytes(
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _keep_owner(tmp: str, path: Path, info: os.stat_result, strict: bool) -> None:
+    """Give the temp file the owner and group of the file it replaces."""
+    made = os.stat(tmp)
+    if (made.st_uid, made.st_gid) == (info.st_uid, info.st_gid):
+        return
+    try:
+        os.chown(tmp, info.st_uid, info.st_gid)
+    except OSError as exc:
+        if strict:
+            raise RefusedWrite(
+                f"{path} belongs to user {info.st_uid}, group {info.st_gid}, which this user "
+                f"cannot give a new file ({exc.strerror or exc}); it was left as it is"
+            ) from exc
 
 
 def _is_our_temp(name: str, target: str) -> bool:

@@ -23,6 +23,7 @@ from studio.agent.events import (
     ToolStarted,
     ToolStatus,
 )
+from studio.agent.firstrun import FirstRunThreats
 from studio.agent.offload import off_loop
 from studio.agent.run import (
     DEFAULT_OUTPUT_CAP,
@@ -82,6 +83,8 @@ class ToolExecutor:
         self.allow_network = allow_network
         self.limits = limits if limits is not None else Limits()
         self.allow_env = allow_env
+        # Shared with forks (a shallow copy): a skill's findings are shown once per session.
+        self.first_runs = FirstRunThreats()
 
     def for_fork(self, approver: Approver, toolbox: SkillToolbox | None = None) -> ToolExecutor:
         """The tools of a fork: the same policy, workspace mode, grants, audit log, sandbox and
@@ -242,11 +245,14 @@ class ToolExecutor:
             return
         approved_by, how = "policy", "allow"
         unsandboxed = () if sandbox is not None else (("sandbox", self.support.notice()),)
-        if decision.verdict == "ask" or unsandboxed:
+        threats = await off_loop(self.first_runs.warnings, entry.name, cwd, command)
+        if decision.verdict == "ask" or unsandboxed or threats:
             proposal = decision.grant
             asked_because = tuple(decision.reasons) if decision.verdict == "ask" else (
-                "the policy would allow it inside a sandbox, and there is none here",)
-            warnings = (*unsandboxed, *((w.kind, w.message) for w in decision.warnings))
+                "the policy would allow it inside a sandbox, and there is none here",
+            ) if unsandboxed else ("the skill's script holds what could harm you (threat "
+                                   "findings below); read them before its first run",)
+            warnings = (*unsandboxed, *threats, *((w.kind, w.message) for w in decision.warnings))
             request = ApprovalRequest(
                 tool=call.name, skill=entry.name, command=command, cwd=cwd, workspace=workspace,
                 reasons=asked_because, warnings=warnings,

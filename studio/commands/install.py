@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from studio.skills.install import MAX_DOWNLOAD, InstallError, commit_install
+from studio.skills.install import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
 from studio.skills.installed import unchanged
 from studio.skills.placement import (
     CLIENTS,
@@ -34,6 +34,7 @@ from studio.skills.placement import (
     place,
 )
 from studio.skills.sources import prepare_source
+from studio.skills.threats import threat_report
 
 Ask = Callable[[str], bool]
 
@@ -179,7 +180,7 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
         if known_hashes is not None and unchanged(plan, known_hashes):
             print(f"{source}: up to date", file=err)
             return 0
-        err.write("".join(line + "\n" for line in plan.describe()))
+        _show(plan, err)
         if plan.invalid:
             print("studio install: refused because of the errors above; nothing was written",
                   file=err)
@@ -218,3 +219,9 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
                   f"placed for every client: {exc.strerror or exc}", file=err)
             return 1
     return 0
+
+
+def _show(plan: InstallPlan, err: TextIO) -> None:
+    err.write("".join(line + "\n" for line in plan.describe()))
+    err.write("".join(f"{line}\n" for line in threat_report((s.folder, s.staged, s.diagnostics)
+                                                             for s in plan.skills)))

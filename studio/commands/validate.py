@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
         help="check skills against the Agent Skills spec",
         description="Check skills: a skill folder, a SKILL.md, a folder of skills (searched "
         "recursively) or a .zip. Exit 0 when all are valid, 1 when any has an error, 2 when a "
-        "path or a SKILL.md cannot be read (SK006).",
+        "path, a folder below it (SK018) or a SKILL.md (SK006) cannot be read.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -91,7 +91,7 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
     from studio.commands.textsafe import one_line, shown_path, utf8_json
     from studio.skills.cache import ScanCache
-    from studio.skills.codes import CANNOT_READ
+    from studio.skills.codes import CANNOT_READ, FOLDER_UNREADABLE
     from studio.skills.targets import collect
 
     target = args.target
@@ -131,6 +131,7 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
         )
         out = "".join(lines)
     unreadable = any(d.code == CANNOT_READ for summary in skills for d in summary.diagnostics)
+    unreadable = unreadable or any(n.code == FOLDER_UNREADABLE for n in collected.notices)
     code = 2 if collected.problems or unreadable else (0 if counts["invalid"] == 0 else 1)
     return (out, errors, code), collected.stamps
 

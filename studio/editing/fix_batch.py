@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.fsutil import atomic_write_bytes
+from studio.fsutil import RefusedWrite, atomic_write_bytes
 from studio.skills.clients import SPEC
 from studio.skills.fixes import FixError, FixPlan, apply_plan, plan_fixes
 
@@ -125,7 +125,10 @@ def undo_one(change: FileChange, into: BatchResult) -> None:
 
     try:
         still_ours()
-        atomic_write_bytes(change.path, change.before, before_replace=still_ours)
+        atomic_write_bytes(change.path, change.before, before_replace=still_ours, strict=True)
+    except RefusedWrite as exc:
+        into.failed.append(LeftOut(change.directory, str(exc)))
+        return
     except (_Changed, FileNotFoundError):
         into.failed.append(LeftOut(change.directory, f"{change.path} changed since the fix, so "
                                    "it was left as it is"))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.fsutil import atomic_write_bytes
+from studio.fsutil import RefusedWrite, atomic_write_bytes
 from studio.skills import codes
 from studio.skills.clients import SPEC
 from studio.skills.files import list_skill_files, load_skill, skill_file_in
@@ -357,7 +357,10 @@ def apply_plan(plan: FixPlan) -> None:
         raise FixError(f"cannot rename the folder: {plan.rename_to} already exists")
     if plan.fixed != plan.original:
         try:
-            atomic_write_bytes(target, plan.fixed.encode("utf-8"), before_replace=unchanged)
+            atomic_write_bytes(target, plan.fixed.encode("utf-8"), before_replace=unchanged,
+                               strict=True)
+        except RefusedWrite as exc:
+            raise FixError(str(exc)) from exc
         except OSError as exc:
             raise FixError(f"cannot write {target}: {exc.strerror or exc}; it was not changed") from exc
     if plan.rename_to is not None:

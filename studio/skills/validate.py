@@ -11,6 +11,7 @@ from studio.skills.codes import MISSING_SKILL_FILE
 from studio.skills.evalrules import eval_files_rule
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.parse import UNREADABLE_CODES
+from studio.skills.threats import threats_rule
 
 
 @dataclass(slots=True)
@@ -74,6 +75,7 @@ def validate_skill(skill: Skill, target: str = SPEC) -> ValidationResult:
     if skill.source:
         for body_rule in BODY_RULES:
             diagnostics.extend(body_rule(skill))
+        diagnostics.extend(threats_rule(skill))
     diagnostics.extend(eval_files_rule(skill))
     diagnostics.sort(key=_sort_key)
     return ValidationResult(skill, diagnostics)

@@ -5,6 +5,7 @@ validation reads) and its folder's listing, read once for both.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Iterator
@@ -200,7 +201,8 @@ def walk(
                 continue
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=_name, reverse=True)
-        except OSError:
+        except OSError as exc:
+            _report_unreadable(folder, exc, notices, folders)
             continue
         names = [entry.name for entry in entries]
         keep = memo is not None and info.st_mtime_ns < trusted and not any(
@@ -271,6 +273,26 @@ def walk(
         if keep:
             assert memo is not None
             memo.fresh[folder] = (info.st_mtime_ns, info.st_ino, "", tuple(stack[pushed:]))
+
+
+def _report_unreadable(
+    folder: str, exc: OSError, notices: list[Notice] | None, folders: list[Stamp] | None
+) -> None:
+    """A folder the walk could not list (permission denied, an I/O error) becomes a notice;
+    one that vanished meanwhile does not. Its stamp is kept, so a cached report is redone once
+    its mode changes."""
+    if isinstance(exc, FileNotFoundError | NotADirectoryError):
+        return
+    if notices is not None:
+        notices.append(Notice(
+            codes.FOLDER_UNREADABLE, folder,
+            f"this folder cannot be listed ({exc.strerror or exc}); the skills in it were not "
+            "checked. Give this user read and execute permission on it, or remove it",
+        ))
+    if folders is not None:
+        with contextlib.suppress(OSError):
+            info = os.stat(folder)
+            folders.append((folder, info.st_size, info.st_mtime_ns, info.st_mode))
 
 
 def _light(folder: str, skill_name: str) -> Found:

@@ -29,11 +29,14 @@ _DOCUMENT_END = re.compile(r"^\.\.\.[ \t]*(?:#[^\r\n]*)?\r?$", re.MULTILINE)
 
 # Characters YAML does not allow raw in a scalar: they must be escaped in double quotes.
 _NOT_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+# Characters a quoted scalar may not hold raw either: YAML 1.1's line breaks (NEL, LS, PS), which
+# single quotes fold into a space, a lone CR, and a byte-order mark, which a reader may drop.
+_ESCAPE_ONLY = re.compile("[\r\x85\u2028\u2029\ufeff]")
 
 
 def scalar(text: str) -> str:
     """`text` as a YAML scalar that reads back as exactly that string."""
-    if _NOT_PRINTABLE.search(text):
+    if _NOT_PRINTABLE.search(text) or _ESCAPE_ONLY.search(text):
         return yaml.safe_dump(text, default_style='"', allow_unicode=True, width=10**9).rstrip("\n")
     if text and text == text.strip() and "\n" not in text:
         try:
@@ -317,9 +320,8 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
         at = meta_block[1]
 
         def append() -> tuple[TextEdit, ...]:
-            line = _metadata_line(skill, key, found)
             newline = newline_of(skill.source)
-            insert = TextEdit(at, at, f"{indent}{line}{newline}")
+            insert = TextEdit(at, at, _metadata_entry(skill, key, found, indent, newline))
             return _ordered(_removal(skill, key), insert, *inlined)
 
         return append
@@ -331,10 +333,9 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
             return None
 
         def fill() -> tuple[TextEdit, ...]:
-            line = _metadata_line(skill, key, found)
             newline = newline_of(skill.source)
             edit = TextEdit(replaced.start, replaced.end,
-                            f":{newline}  {line}{replaced.new_text[2:] or newline}")
+                            f":{newline}{_metadata_entry(skill, key, found, '  ', newline)}")
             return _ordered(_removal(skill, key), edit, *inlined)
 
         return fill
@@ -343,9 +344,9 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
         # A new field goes at the end of the mapping: before a `...` that ends the document.
         document_end = _DOCUMENT_END.search(fm.raw)
         end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
-        line = _metadata_line(skill, key, found)
         newline = newline_of(skill.source)
-        insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}  {line}{newline}")
+        entry = _metadata_entry(skill, key, found, "  ", newline)
+        insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}{entry}")
         return _ordered(_removal(skill, key), insert, *inlined)
 
     return add
@@ -357,6 +358,53 @@ def _removal(skill: Skill, key: str) -> TextEdit:
     if block is None:
         raise ValueError(f"`{key}` has no lines of its own to remove")
     return TextEdit(block[0], block[1], "")
+
+
+def _comments(skill: Skill, key: str) -> tuple[str | None, list[str]]:
+    """The comments among a field's lines: the one on the key's own line (None when there is
+    none) and the others, in order, each without its `#`. A moved value keeps them."""
+    block = field_block(skill, key)
+    if block is None:
+        return None, []
+    text = skill.source[block[0] : block[1]]
+    if "#" not in text:
+        return None, []
+    try:
+        covered = [(_at(token.start_mark), _at(token.end_mark)) for token in yaml.scan(text, Loader=_Loader)]
+    except yaml.YAMLError:
+        return None, []
+    first_line_end = len(text.splitlines()[0]) if text else 0
+    on_key: str | None = None
+    others: list[str] = []
+    at = text.find("#")
+    while at != -1:
+        inside = any(start <= at < end for start, end in covered)
+        if not inside and (at == 0 or text[at - 1] in " \t\r\n"):
+            end = len(text)
+            for stop in ("\r", "\n"):
+                found = text.find(stop, at)
+                if found != -1:
+                    end = min(end, found)
+            comment = text[at + 1 : end].strip()
+            if at < first_line_end and on_key is None:
+                on_key = comment
+            else:
+                others.append(comment)
+            at = text.find("#", end)
+            continue
+        at = text.find("#", at + 1)
+    return on_key, others
+
+
+def _metadata_entry(skill: Skill, key: str, found: FieldText, indent: str, newline: str) -> str:
+    """The lines of `key` as it goes under `metadata:` at `indent`, the comments of its lines
+    kept: the one on the key's line stays on it, the others come before it."""
+    line = _metadata_line(skill, key, found)
+    on_key, others = _comments(skill, key)
+    before = "".join(f"{indent}# {comment}{newline}" if comment else f"{indent}#{newline}"
+                     for comment in others)
+    trailing = f"  # {on_key}" if on_key else ""
+    return f"{before}{indent}{line}{trailing}{newline}"
 
 
 def _metadata_line(skill: Skill, key: str, found: FieldText) -> str:

@@ -213,6 +213,7 @@ def test_no_fix_leaves_an_alias_without_its_anchor_or_changes_what_it_names(
 
 
 def test_moving_an_anchored_field_puts_its_text_where_the_aliases_were(tmp_path: Path) -> None:
+    # Its comment moves with it (the issue: a moved value lost its comment).
     original = (
         '---\nname: demo\ndescription: Use when x\nversion: &v "1.0" # why\nmetadata:\n'
         "  release: *v\n  again: [*v, x]\nlater: other\nlast: *v\n---\nbody\n"
@@ -220,7 +221,7 @@ def test_moving_an_anchored_field_puts_its_text_where_the_aliases_were(tmp_path:
     text, _ = fixed_text(tmp_path, original)
     assert text == (
         '---\nname: demo\ndescription: Use when x\nmetadata:\n  release: "1.0"\n'
-        '  again: ["1.0", x]\n  version: \'1.0\'\n  later: other\n  last: \'1.0\'\n---\nbody\n'
+        '  again: ["1.0", x]\n  version: \'1.0\'  # why\n  later: other\n  last: \'1.0\'\n---\nbody\n'
     )
 
 

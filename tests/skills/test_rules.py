@@ -205,4 +205,6 @@ def test_the_new_skill_template_warns_that_its_description_is_a_placeholder(tmp_
 
     result = validate_skill(load_skill(create_skill(tmp_path, "pdf-forms").parent))
     assert result.valid
-    assert [d.code for d in result.warnings] == ["SK213"]
+    # SK502: the template's notes for the author are an HTML comment a model would read too;
+    # the note says to delete it, and the finding says so until it is.
+    assert [d.code for d in result.warnings] == ["SK213", "SK502"]

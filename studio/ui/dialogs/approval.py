@@ -38,7 +38,8 @@ COMMAND_LINES = 14
 
 # The rule: paths outside the workspace (and what hides or leaks) in red; network use and
 # writes to dotfiles or files in amber; running code is plain information.
-RED_KINDS = frozenset({"outside", "secrets", "history", "indirection", "parse", "sandbox"})
+RED_KINDS = frozenset({"outside", "secrets", "history", "indirection", "parse", "sandbox",
+                       "threat"})
 AMBER_KINDS = frozenset({"network", "dotfile", "write"})
 KIND_TITLES = {
     "outside": "Outside the workspace",
@@ -51,6 +52,7 @@ KIND_TITLES = {
     "write": "Writes files",
     "program": "Runs code",
     "sandbox": "No sandbox",
+    "threat": "Threat in the skill's script",
 }
 
 

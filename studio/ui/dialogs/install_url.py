@@ -24,6 +24,7 @@ from studio.skills.install import InstallPlan
 from studio.skills.installed import project_of
 from studio.skills.lockfile import lock_path
 from studio.skills.placement import CLIENTS
+from studio.skills.threats import threat_report
 
 
 class InstallUrlDialog(QDialog):
@@ -130,7 +131,10 @@ class InstallPlanDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Install Skills from a URL")
         self.setMinimumSize(560, 360)
-        self.details = QPlainTextEdit("\n".join([*plan.describe(), "", *files_written(plan)]))
+        threats = threat_report((skill.folder, skill.staged, skill.diagnostics)
+                                for skill in plan.skills)
+        self.details = QPlainTextEdit("\n".join([*threats, *plan.describe(), "",
+                                                 *files_written(plan)]))
         self.details.setReadOnly(True)
         self.message = QLabel()
         self.message.setWordWrap(True)
