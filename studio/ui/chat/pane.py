@@ -58,6 +58,7 @@ from studio.ui.chat.backend import (
 from studio.ui.chat.chat_list_model import ChatListModel
 from studio.ui.chat.first_run import FirstRunPanel
 from studio.ui.chat.invoke_completer import InvocationCompleter, invocable_names
+from studio.ui.chat.model_combo import ModelCombo
 from studio.ui.chat.render import warm_up
 from studio.ui.chat.session import ChatSession, TurnSetup
 from studio.ui.chat.style import CHAT_STYLE
@@ -171,7 +172,7 @@ class ChatPane(QWidget):
         self.backend_combo.setToolTip("Which kind of model server to chat with")
         self.backend_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.backend_combo.setMinimumContentsLength(7)
-        self.model_combo = QComboBox()
+        self.model_combo = ModelCombo()
         self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.model_combo.setMinimumContentsLength(6)
         self.model_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
