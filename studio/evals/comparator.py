@@ -5,16 +5,16 @@ small model's usual bias) falls on both versions alike, and a rerun asks the sam
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import re
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
+from studio.evals.replies import answer_text
 from studio.evals.report import EvalResult
 from studio.llm.client import ChatClient
-from studio.llm.types import Message, StreamEvent, TextChunk
+from studio.llm.types import Message
 
 MAX_SHOWN = 4_000
 COMPARATOR_SYSTEM = (
@@ -72,13 +72,7 @@ async def compare(client: ChatClient, model: str, request: str, new: EvalResult,
     first, second = (new_answer, old_answer) if side == "A" else (old_answer, new_answer)
     messages = [Message("system", COMPARATOR_SYSTEM),
                 Message("user", comparison_prompt(request, first, second))]
-    stream = cast(AsyncGenerator[StreamEvent, None], client.chat(model, messages, options=options))
-    parts: list[str] = []
-    async with contextlib.aclosing(stream):
-        async for event in stream:
-            if isinstance(event, TextChunk):
-                parts.append(event.text)
-    choice, reason = read_choice("".join(parts))
+    choice, reason = read_choice(await answer_text(client, model, messages, options))
     winner: Winner
     if choice is None:
         winner = "none"

@@ -6,14 +6,14 @@ each query first (the Evals tab, or `studio eval --generate-triggers`)."""
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import AsyncGenerator, Sequence
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import Any
 
 from studio.evals.files import TriggerQuery
+from studio.evals.replies import answer_text
 from studio.llm.client import ChatClient
-from studio.llm.types import Message, StreamEvent, TextChunk
+from studio.llm.types import Message
 from studio.skills.catalog import rank_skills
 from studio.skills.summary import SkillSummary
 
@@ -82,11 +82,4 @@ async def generate_triggers(client: ChatClient, model: str, skill: SkillSummary,
 
 
 async def _ask(client: ChatClient, model: str, prompt: str, options: dict[str, Any] | None) -> str:
-    stream = cast(AsyncGenerator[StreamEvent, None],
-                  client.chat(model, [Message("user", prompt)], options=options))
-    parts: list[str] = []
-    async with contextlib.aclosing(stream):
-        async for event in stream:
-            if isinstance(event, TextChunk):
-                parts.append(event.text)
-    return "".join(parts)
+    return await answer_text(client, model, [Message("user", prompt)], options)

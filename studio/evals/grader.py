@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import AsyncGenerator
-from typing import Any, cast
+from typing import Any
 
 from studio.evals.checks import Verdict
+from studio.evals.replies import answer_text
 from studio.evals.trace import Trace
 from studio.llm.client import ChatClient
-from studio.llm.types import Message, StreamEvent, TextChunk
+from studio.llm.types import Message
 
 # The transcript shown to the grader; a small model's context is a few thousand tokens.
 MAX_SHOWN = 6_000
@@ -49,13 +48,7 @@ async def grade(client: ChatClient, model: str, expectation: str, prompt: str, t
                 options: dict[str, Any] | None = None) -> Verdict:
     messages = [Message("system", GRADER_SYSTEM),
                 Message("user", grader_prompt(expectation, prompt, trace))]
-    stream = cast(AsyncGenerator[StreamEvent, None], client.chat(model, messages, options=options))
-    parts: list[str] = []
-    async with contextlib.aclosing(stream):
-        async for event in stream:
-            if isinstance(event, TextChunk):
-                parts.append(event.text)
-    passed, reason = read_verdict("".join(parts))
+    passed, reason = read_verdict(await answer_text(client, model, messages, options))
     if passed is None:
         return Verdict(expectation, False, "model",
                        f"the grader gave no PASS or FAIL: {reason[:200]!r}")

@@ -9,18 +9,18 @@ variant as the skill's description in the catalog).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import re
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any
 
 from studio.evals.files import TriggerQuery
+from studio.evals.replies import answer_text
 from studio.evals.report import QueryResult, SkillReport, TriggerReport
 from studio.evals.runner import EvalRunner
 from studio.llm.client import ChatClient
-from studio.llm.types import Message, StreamEvent, TextChunk
+from studio.llm.types import Message
 from studio.skills.summary import SkillSummary
 
 MAX_DESCRIPTION = 1024
@@ -87,14 +87,8 @@ async def propose_descriptions(client: ChatClient, model: str, skill: SkillSumma
                                tried: Sequence[tuple[str, str]] = ()) -> list[str]:
     """Description variants the model proposes from the trigger failures."""
     prompt = proposal_prompt(skill.display_name, skill.description or "", failures, count, tried)
-    stream = cast(AsyncGenerator[StreamEvent, None],
-                  client.chat(model, [Message("user", prompt)], options=options))
-    parts: list[str] = []
-    async with contextlib.aclosing(stream):
-        async for event in stream:
-            if isinstance(event, TextChunk):
-                parts.append(event.text)
-    return read_proposals("".join(parts), skill.description or "", count)
+    text = await answer_text(client, model, [Message("user", prompt)], options)
+    return read_proposals(text, skill.description or "", count)
 
 
 def with_description(skill: SkillSummary, description: str) -> SkillSummary:
