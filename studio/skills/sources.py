@@ -229,7 +229,8 @@ def _named_after_its_skill(base: Path, scratch: Path) -> Path:
 def fetch_well_known(index_url: str, into: Path, max_bytes: int,
                      progress: Progress | None = None) -> None:
     """Download the skills a site's `index.json` lists (`{"skills": [{"name", "description",
-    "files": [...]}]}`, each file at `<index folder>/<name>/<file>`) into `into/<name>/`,
+    "files": [...]}]}`, each file a path or, in the discovery RFC 0.2.0, `{"path", "digest"}`
+    checked against its sha256, at `<index folder>/<name>/<file>`) into `into/<name>/`,
     within `max_bytes` in all. Raises SourceError for an index it cannot use, naming the entry."""
     into.mkdir()
     index = into / ".index.json"
@@ -252,8 +253,13 @@ def fetch_well_known(index_url: str, into: Path, max_bytes: int,
         if not isinstance(name, str) or not _INDEX_NAME.match(name) or not isinstance(files, list):
             raise SourceError(f"{index_url}: skill {position + 1} needs a lowercase \"name\" and a "
                               "\"files\" list")
-        for file in files:
-            parts = PurePosixPath(file).parts if isinstance(file, str) else ()
+        for listed in files:
+            # The discovery RFC 0.2.0 lists {"path", "digest"}; 0.1.0 and the skills CLI, paths.
+            file = listed.get("path") if isinstance(listed, dict) else listed
+            digest = listed.get("digest") if isinstance(listed, dict) else None
+            if not isinstance(file, str):
+                file = ""
+            parts = PurePosixPath(file).parts
             if not parts or file.startswith(("/", "\\")) or ".." in parts or "\\" in file:
                 raise SourceError(f"{index_url}: {name} lists the file {file!r}, which is not a "
                                   "path inside the skill")
@@ -262,5 +268,8 @@ def fetch_well_known(index_url: str, into: Path, max_bytes: int,
                 raise SourceError(f"{index_url} lists more than {MAX_INDEX_FILES} files")
             target = into / name / Path(*parts)
             target.parent.mkdir(parents=True, exist_ok=True)
-            download(f"{base}/{name}/{file}", target, budget, progress)
+            got = download(f"{base}/{name}/{file}", target, budget, progress)
+            if isinstance(digest, str) and digest.removeprefix("sha256:").lower() != got:
+                raise SourceError(f"{index_url}: {name}/{file} does not match the digest the index "
+                                  "gives for it (changed or damaged on the way); nothing was installed")
             budget -= target.stat().st_size
