@@ -57,6 +57,28 @@ def pids_parent() -> Path | None:
     return None
 
 
+def sweep(parent: Path) -> list[Path]:
+    """Remove the groups studio processes that are gone left behind (a run cancelled while its
+    processes were still leaving): only folders named as ours, of a process that no longer
+    exists, and empty (the kernel refuses to remove one that is not). The folders removed."""
+    removed: list[Path] = []
+    try:
+        entries = list(parent.iterdir())
+    except OSError:
+        return removed
+    for folder in entries:
+        parts = folder.name.split("-")
+        if len(parts) != 4 or parts[:2] != ["studio", "run"] or not parts[2].isdigit():
+            continue
+        owner = int(parts[2])
+        if owner == os.getpid() or Path(f"/proc/{owner}").exists():
+            continue
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+            removed.append(folder)
+    return removed
+
+
 class ProcessCap:
     """One run's pids group: `prefix` enters it and becomes the sandbox; `remove` ends it.
 
@@ -73,6 +95,7 @@ class ProcessCap:
         parent = pids_parent()
         if parent is None or limit <= 0:
             return None
+        sweep(parent)
         folder = parent / f"studio-run-{os.getpid()}-{next(_COUNTER)}"
         try:
             folder.mkdir()

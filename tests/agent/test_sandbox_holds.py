@@ -409,3 +409,15 @@ async def test_the_network_by_host_holds_for_an_ordinary_user_too(place: Path, u
         await server.wait_closed()
     assert output.decode().splitlines() == ["ok 200", "403"]
     assert heard == [("127.0.0.1", port, True), ("localhost", port, False)]
+
+
+def test_groups_left_by_a_process_that_is_gone_are_swept(tmp_path: Path) -> None:
+    from studio.agent.cgroup import sweep
+
+    gone = tmp_path / "studio-run-999999999-3"
+    mine = tmp_path / f"studio-run-{os.getpid()}-1"
+    other = tmp_path / "someone-else"
+    for folder in (gone, mine, other):
+        folder.mkdir()
+    assert sweep(tmp_path) == [gone]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, other.name])
