@@ -184,6 +184,7 @@ def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
                             ignore=shutil.ignore_patterns(".git", "node_modules"))
         else:
             raise SourceError(f"{source.location} is not a folder")
+        _refuse_links_out(fetched)
         base = fetched
         if source.subpath:
             base = fetched / source.subpath
@@ -204,6 +205,20 @@ def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
         plan.discard()
         raise InstallError(f"{text} holds no skill (no folder with a SKILL.md)")
     return plan
+
+
+def _refuse_links_out(fetched: Path) -> None:
+    """A repository or folder may hold links (git keeps them): one that leads out of what was
+    fetched would put a path to the user's own files (`~/.ssh/id_rsa`) into the library. An
+    archive with any link is refused; here links inside the source are kept and any other is
+    refused, naming it."""
+    top = fetched.resolve()
+    for folder, names, files in os.walk(fetched):
+        for name in (*names, *files):
+            path = Path(folder) / name
+            if path.is_symlink() and not path.resolve().is_relative_to(top):
+                raise SourceError(f"{path.relative_to(fetched)} is a link to "
+                                  f"{os.readlink(path)}, outside the source; nothing was installed")
 
 
 def _folder_name(source: Source) -> str:

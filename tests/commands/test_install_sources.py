@@ -231,3 +231,25 @@ def test_a_sites_well_known_index_installs_the_skills_it_lists(tmp_path: Path) -
             {"skills": [{"name": "bad", "files": ["../../etc/passwd"]}]}).encode()
         assert main(["install", url, "--into", str(tmp_path / "other")]) == 1
         assert not (tmp_path / "other" / "bad").exists()
+
+
+@pytest.mark.parametrize("kind", ["git", "folder"])
+def test_a_link_out_of_the_source_is_refused_and_nothing_is_installed(
+    tmp_path: Path, kind: str
+) -> None:
+    source = tmp_path / "source"
+    source.mkdir()
+    _write(source, "skills/alpha/SKILL.md", frontmatter("alpha"))
+    (tmp_path / "id_rsa").write_text("secret\n")
+    os.symlink(tmp_path / "id_rsa", source / "skills" / "alpha" / "key")
+    os.symlink("SKILL.md", source / "skills" / "alpha" / "inside")
+    if kind == "git":
+        _git(source, "init", "-q")
+        _git(source, "add", "-A")
+        _git(source, "commit", "-q", "-m", "one")
+        text = f"file://{source}#HEAD"
+    else:
+        text = str(source)
+    into = tmp_path / "into"
+    assert main(["install", text, "--into", str(into)]) == 1
+    assert not (into / "alpha").exists()
