@@ -137,6 +137,9 @@ class WindowSettings:
     # Each docked panel's share of the window when it was saved ("problemsDock=0.25,..."): the
     # layout comes back in proportion on a screen of another size.
     docks: str = ""
+    # Where a skill tab's form stands and the split positions of its views ("body=1;others=0;
+    # side=left;form=380;split.evals=200:500", see `studio.ui.widgets.form_fold`).
+    tabs: str = ""
 
 
 @dataclass(slots=True)
@@ -364,10 +367,10 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
     # Files from before `servers` hold only the current backend's URL and model: they seed it.
     settings.backend.remember()
 
-    window = reader.section(data, "window", {"geometry", "state", "docks"})
+    window = reader.section(data, "window", {"geometry", "state", "docks", "tabs"})
     settings.window = WindowSettings(
         reader.text(window, "geometry", "", "window."), reader.text(window, "state", "", "window."),
-        reader.text(window, "docks", "", "window."),
+        reader.text(window, "docks", "", "window."), reader.text(window, "tabs", "", "window."),
     )
 
     settings.prompts = _prompts(data, reader)

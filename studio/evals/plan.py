@@ -17,7 +17,7 @@ from studio.evals.cache import skill_hash
 from studio.evals.comparator import compare, pairs
 from studio.evals.feedback import read_feedback
 from studio.evals.files import EvalCase, EvalFileError, read_evals, read_triggers
-from studio.evals.iteration import workspace_for, write_iteration
+from studio.evals.iteration import Iteration, workspace_for, write_iteration
 from studio.evals.report import EvalResult, SkillReport, Spread
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
@@ -164,6 +164,20 @@ def save_iteration(report: SkillReport, target: SkillSummary, into: Path | None 
     prompts = {case.id: case.prompt for case in evals.evals} if evals is not None else {}
     return write_iteration(workspace, target.display_name, target.directory, report.model,
                            results, prompts, analysis_notes(report), report.comparisons)
+
+
+def report_of(iteration: Iteration, skill: str) -> SkillReport:
+    """A saved iteration (the studio's or skill-creator's) as a report the views show."""
+    results = iteration.results
+    report = SkillReport(skill, "", f"iteration {iteration.folder.name}")
+    report.evals = list(results.get("with_skill", []))
+    if "without_skill" in results:
+        report.without_skill = list(results["without_skill"])
+    if "old_skill" in results:
+        report.old_skill = list(results["old_skill"])
+        report.old_ref = "the old skill"
+    report.notes.append(f"read from {iteration.folder}")
+    return report
 
 
 def not_run(report: SkillReport, trigger_runs: int, eval_runs: int) -> str:

@@ -414,6 +414,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(QByteArray.fromBase64(window.geometry.encode("ascii")))
         if window.state:
             self.restoreState(QByteArray.fromBase64(window.state.encode("ascii")))
+        self.editors.tab_layout.restore(window.tabs)
         self._fit_geometry_to_screen()
         self._saved_shares = dock_shares(window.docks)
         # Applied once the window is laid out on its screen.
@@ -478,6 +479,7 @@ class MainWindow(QMainWindow):
             settings.window.state = bytes(self.saveState().toBase64().data()).decode("ascii")
             settings.window.docks = ",".join(
                 f"{dock.objectName()}={share:.3f}" for dock, share in self._dock_shares())
+            settings.window.tabs = self.editors.tab_layout.to_text()
         if settings.remember_open_tabs:
             settings.open_tabs = [str(tab.directory) for tab in self.editors.editor_tabs()
                                   if isinstance(tab, SkillEditorTab)]

@@ -18,7 +18,8 @@ from studio.ui.chat.backend import turn_settings
 from studio.ui.chat.pane import ChatPane
 from studio.ui.controllers.autosaving import Autosaver, Unsaved
 from studio.ui.controllers.editors import EditorTabs
-from studio.ui.evals.panel import EvalServices, EvalsPanel
+from studio.ui.evals.panel import EvalsPanel
+from studio.ui.evals.services import EvalServices
 from studio.ui.tasks import TaskSet
 from studio.ui.widgets.editor_tab import SkillEditorTab
 
