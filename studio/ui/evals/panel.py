@@ -126,6 +126,7 @@ class EvalsPanel(QWidget):
         split.addWidget(self.result_tabs)
         split.setChildrenCollapsible(False)
         tab.tab_layout.follow("evals", split, [200, 500])
+        self.split = split
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(buttons)
