@@ -20,6 +20,11 @@ FAILED = QColor(210, 58, 58, 60)
 DISPLAY = Qt.ItemDataRole.DisplayRole
 
 
+def sentence(text: str) -> str:
+    """`text` with its first letter a capital (the rest as it is: "at HEAD" -> "At HEAD")."""
+    return text[:1].upper() + text[1:]
+
+
 def summary_text(report: SkillReport) -> str:
     """One line of figures: precision and recall, and the pass rates with and without."""
     parts = []
@@ -45,7 +50,7 @@ def summary_text(report: SkillReport) -> str:
             text += f"; at {report.old_ref}: {percent(pass_rate(report.old_skill))}"
         parts.append(text)
     if report.comparisons:
-        parts.append(comparison_summary(report).capitalize())
+        parts.append(sentence(comparison_summary(report)))
     if report.cached:
         parts.append(f"{report.cached} reused from the cache")
     if report.cancelled:
@@ -205,7 +210,7 @@ class EvalResultsModel(_ResultsTable):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == DISPLAY and section == self.OLD:
-            return self._labels[self.OLD].capitalize()
+            return sentence(self._labels[self.OLD])
         return super().headerData(section, orientation, role)
 
     def result_at(self, index: Index) -> tuple[EvalResult, str] | None:

@@ -106,7 +106,7 @@ class EvalsPanel(QWidget):
         self.progress.hide()
 
         self.chart = PassRateChart()
-        self.results = ResultsView(tab.tab_layout, side=self.chart)
+        self.results = ResultsView(tab.tab_layout, self._notes_folder, side=self.chart)
         self.variants = VariantsView()
         self.generated = GeneratedQueries()
         self.result_tabs = QTabWidget()
@@ -147,6 +147,9 @@ class EvalsPanel(QWidget):
         button = QPushButton(text)
         button.setToolTip(tip)
         return button
+
+    def _notes_folder(self) -> Path | None:
+        return None if self.tab.read_only else self.tab.directory
 
     @property
     def _actions(self) -> tuple[QPushButton, ...]:

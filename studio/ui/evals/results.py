@@ -6,6 +6,8 @@ comparison; beside them, the review of the result picked (`review`)."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtWidgets import (
@@ -31,6 +33,7 @@ from studio.ui.evals.models import (
     EvalResultsModel,
     RatesModel,
     TriggerResultsModel,
+    sentence,
     summary_text,
 )
 from studio.ui.evals.review import ReviewPane
@@ -66,9 +69,10 @@ class ResultsView(QWidget):
         review: the result picked, with its note and transcript.
     """
 
-    def __init__(self, tab_layout: TabLayout, side: QWidget | None = None,
-                 parent: QWidget | None = None) -> None:
-        """`side`: shown right of the figures (the pass rate chart)."""
+    def __init__(self, tab_layout: TabLayout, skill_dir: Callable[[], Path | None],
+                 side: QWidget | None = None, parent: QWidget | None = None) -> None:
+        """`skill_dir`: where review notes are kept (see `ReviewPane`); `side`: shown right of
+        the figures (the pass rate chart)."""
         super().__init__(parent)
         self.report: SkillReport | None = None
         self.summary = QLabel("Run the evals to see how the skill does on your model.")
@@ -94,7 +98,7 @@ class ResultsView(QWidget):
         analysis.setWidgetResizable(True)
         analysis.setFrameShape(QFrame.Shape.NoFrame)
         analysis.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.review = ReviewPane(tab_layout)
+        self.review = ReviewPane(tab_layout, skill_dir)
 
         self.tables = QTabWidget()
         self.tables.setDocumentMode(True)
@@ -201,7 +205,7 @@ def analysis_html(report: SkillReport) -> str:
     """The analysis (the core's notes) and the blind comparison with each verdict's reason."""
     lines = [html.escape(note) for note in analysis_notes(report)]
     if report.comparisons:
-        lines.append("<b>" + html.escape(comparison_summary(report).capitalize()) + "</b>")
+        lines.append("<b>" + html.escape(sentence(comparison_summary(report))) + "</b>")
         shown = {"new": "this version", "old": "the baseline", "tie": "a tie", "none": "no verdict"}
         for comparison in report.comparisons:
             winner = shown.get(str(comparison.get("winner")), "no verdict")

@@ -5,6 +5,7 @@ and the run's transcript with the chat's own cards, read-only."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -46,9 +47,12 @@ class ReviewPane(QWidget):
 
     note_saved = Signal(str, str)
 
-    def __init__(self, tab_layout: TabLayout, parent: QWidget | None = None) -> None:
+    def __init__(self, tab_layout: TabLayout, skill_dir: Callable[[], Path | None],
+                 parent: QWidget | None = None) -> None:
+        """`skill_dir`: the folder of the skill whose notes these are (None: notes cannot be
+        kept, as for a skill in an archive)."""
         super().__init__(parent)
-        self.skill_dir: Path | None = None
+        self._skill_dir = skill_dir
         self.eval_id = ""
         self.verdicts = QLabel()
         self.verdicts.setObjectName("evalVerdicts")
@@ -114,7 +118,7 @@ class ReviewPane(QWidget):
         self.note.setPlainText(note)
         self.note_status.setText("")
         for widget in (self.note, self.save_note):
-            widget.setEnabled(bool(eval_id) and self.skill_dir is not None)
+            widget.setEnabled(bool(eval_id) and self._skill_dir() is not None)
 
     def show_result(self, found: tuple[EvalResult, str] | None, note: str = "") -> None:
         """Show a result's output, verdicts, note and transcript (None: clear them)."""
@@ -150,11 +154,12 @@ class ReviewPane(QWidget):
             self.transcript.set_placeholder(NO_TRANSCRIPT)
 
     def _on_save_note_clicked(self) -> None:
-        if not self.eval_id or self.skill_dir is None:
+        folder = self._skill_dir()
+        if not self.eval_id or folder is None:
             return
         note = self.note.toPlainText()
         try:
-            write_feedback(self.skill_dir, self.eval_id, note)
+            write_feedback(folder, self.eval_id, note)
         except (EvalFileError, OSError) as exc:
             self.note_status.setText(f"Not saved: {exc}. Fix evals/feedback.json, then save "
                                      "again.")
