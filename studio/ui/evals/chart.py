@@ -108,12 +108,12 @@ class PassRateChart(QWidget):
             painter.drawText(QRectF(plot.left() + 4, y - 16, plot.width() - 8, 14),
                              int(Qt.AlignmentFlag.AlignLeft), label)
         if self.caption:
+            # Inside the plot, under the legend: the legend takes the top line.
             painter.setPen(text)
-            painter.drawText(QRectF(legend_x, 0, max(0.0, plot.right() - legend_x), MARGIN_TOP),
-                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+            painter.drawText(QRectF(plot.left(), plot.top() + 2, plot.width() - 4, 16),
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop),
                              painter.fontMetrics().elidedText(
-                                 self.caption, Qt.TextElideMode.ElideRight,
-                                 int(max(0.0, plot.right() - legend_x))))
+                                 self.caption, Qt.TextElideMode.ElideLeft, int(plot.width() - 4)))
         painter.setPen(text)
         count = len(self.versions)
         step = max(1, count // 8)

@@ -64,7 +64,10 @@ def result_text(result: EvalResult) -> str:
     failed = [f"{v.text}: {v.reason}" for v in result.expectations if not v.passed]
     if result.outcome != "answered":
         failed.insert(0, f"the run ended: {result.outcome}")
-    return "FAIL · " + "; ".join(failed)
+    # The first reason, whole; the rest are in the tooltip and the review (a cell that holds
+    # every reason is taller than the table).
+    more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+    return "FAIL · " + (failed[0] if failed else "") + more
 
 
 def verdicts_html(result: EvalResult, label: str) -> str:
@@ -249,13 +252,20 @@ class BenchmarkModel(_ResultsTable):
     """Each configuration's pass rate, seconds and tokens a run (mean ± spread), and how this
     version differs from it; the previous version from the history shows its means."""
 
-    HEADERS = ("Configuration", "Runs", "Pass rate", "Seconds a run", "Tokens a run",
-               "This version's change")
+    HEADERS = ("Configuration", "Runs", "Pass rate", "Seconds a run", "Tokens a run", "Change")
+    TIPS = ("", "", "", "Mean ± spread over the runs", "Prompt and completion tokens, mean ± "
+            "spread over the runs", "What this version changes over that configuration: pass "
+            "rate in points, seconds and tokens a run")
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.figures: list[Figures] = []
         self.previous: HistoryEntry | None = None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return self.TIPS[section] or None
+        return super().headerData(section, orientation, role)
 
     def set_figures(self, figures: list[Figures], previous: HistoryEntry | None) -> None:
         self.beginResetModel()

@@ -52,6 +52,7 @@ def fitted_table(model: QAbstractTableModel, stretch: tuple[int, ...]) -> QTable
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
     view.setWordWrap(True)
     view.verticalHeader().hide()
+    view.verticalHeader().setSectionResizeMode(FIT)
     view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     header = view.horizontalHeader()
     header.setMinimumSectionSize(30)
@@ -115,7 +116,7 @@ class ResultsView(QWidget):
         split.addWidget(self.tables)
         split.addWidget(self.review)
         split.setChildrenCollapsible(False)
-        tab_layout.follow("evals.results", split, [520, 480])
+        tab_layout.follow("evals.results", split, [600, 400])
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         if side is not None:

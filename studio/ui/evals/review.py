@@ -68,7 +68,7 @@ class ReviewPane(QWidget):
         self.note.setAccessibleName("Your note on this eval")
         self.note.setPlaceholderText("Your note on this eval's output: what was wrong, what to "
                                      "change. Kept in evals/feedback.json and shown at every run.")
-        self.note.setMaximumHeight(70)
+        self.note.setMaximumHeight(56)
         self.note.setTabChangesFocus(True)
         self.save_note = QPushButton("Save Note")
         self.save_note.setObjectName("saveNote")
