@@ -175,6 +175,7 @@ class MainWindow(QMainWindow):
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
         self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
                                data_dir() / HISTORY_FILE, self.tasks, self.autosaver, self)
+        self.menus.tools.addAction(self.evals.conflicts_action)
         self.editors.model_names = self.chat.pane.backend.server.model_names
         self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 
@@ -501,6 +502,7 @@ class MainWindow(QMainWindow):
         if self._close_allowed:
             self.loader.stop()
             self.autosaver.stop()
+            self.evals.close()
             self.remember_session()
             event.accept()
             self.closed.emit()

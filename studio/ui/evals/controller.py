@@ -1,12 +1,14 @@
-"""Gives every skill editor tab an Evals view, and answers what those views ask of the window:
-the model picked in the chat (its server, grants and audit log, with an approver of the run's
-own), the skills a skill is tried among, the chat's last prompt, and where history is kept."""
+"""Gives every skill editor tab an Evals view (and the window Tools ▸ Routing Conflicts), and
+answers what those views ask of the window: the model picked in the chat (its server, grants and
+audit log, with an approver of the run's own), the skills a skill is tried among, the chat's last
+prompt, and where history is kept."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
 
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover
 from studio.agent.session import SessionFactory, SessionSettings
@@ -18,6 +20,7 @@ from studio.ui.chat.backend import turn_settings
 from studio.ui.chat.pane import ChatPane
 from studio.ui.controllers.autosaving import Autosaver, Unsaved
 from studio.ui.controllers.editors import EditorTabs
+from studio.ui.evals.conflicts import ConflictsWindow
 from studio.ui.evals.panel import EvalsPanel
 from studio.ui.evals.services import EvalServices
 from studio.ui.tasks import TaskSet
@@ -45,7 +48,27 @@ class EvalsTabs(QObject):
         self.services = EvalServices(self._sessions, self._catalog, self._last_prompt,
                                      EvalHistory(history), tasks, ResultCache())
         self.panels: dict[SkillEditorTab, EvalsPanel] = {}
+        self.conflicts: ConflictsWindow | None = None
+        self.conflicts_action = QAction("Routing &Conflicts in the Library…", self)
+        self.conflicts_action.setStatusTip("Skills a model will confuse: overlapping descriptions, "
+                                           "and trigger queries of one skill that load another")
+        self.conflicts_action.triggered.connect(self.show_conflicts)
         editors.skill_opened.connect(self._on_editors_skill_opened)
+
+    def show_conflicts(self) -> ConflictsWindow:
+        """The library's routing conflicts, in a window of their own."""
+        if self.conflicts is None:
+            self.conflicts = ConflictsWindow(self._library.summaries, self._sessions,
+                                             self.services.tasks, self._editors.tabs.window())
+            self.conflicts.skill_open_requested.connect(self._editors.open_skill)
+        self.conflicts.show()
+        self.conflicts.raise_()
+        return self.conflicts
+
+    def close(self) -> None:
+        """The window is closing: stop what runs in threads of the Evals views' own."""
+        if self.conflicts is not None:
+            self.conflicts.shutdown()
 
     def panel_for(self, tab: SkillEditorTab) -> EvalsPanel | None:
         return self.panels.get(tab)
