@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,10 @@ from studio.evals.generate import add_queries, generate_triggers
 from studio.evals.history import HistoryEntry
 from studio.evals.improve import improve_description
 from studio.evals.iteration import IterationError, read_iteration, workspace_for
-from studio.evals.plan import report_of, run_skill, save_iteration
+from studio.evals.plan import Runner, report_of, run_skill, save_iteration
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
+from studio.evals.spread import ServerPool
 from studio.llm.errors import LLMError
 from studio.skills.summary import SkillSummary
 from studio.ui.evals.chart import PassRateChart
@@ -181,20 +183,28 @@ class EvalsPanel(QWidget):
     def _say(self, text: str) -> None:
         self.status.setText(text)
 
-    def _ready(self) -> tuple[EvalRunner, SkillSummary, list[SkillSummary], SkillReport] | None:
+    def _ready(self) -> tuple[Runner, SkillSummary, list[SkillSummary], SkillReport] | None:
         """What a run needs, or None after saying what is missing."""
         if self.busy:
             return None
         if self.tab.dirty:
             self._say("Save the skill first (Ctrl+S): the evals run the files on disk.")
             return None
-        found = self.services.sessions(bool(self.approve_combo.currentData()))
+        found = self.services.sessions(self.options.auto_approve)
         if isinstance(found, str):
             self._say(found)
             return None
         factory, settings = found
         target, catalog = self.services.catalog(self.tab)
-        runner = EvalRunner(factory, settings, cache=self.services.cache, progress=self._on_progress)
+        first = EvalRunner(factory, settings, cache=self.services.cache,
+                           progress=self._on_progress)
+        runner: Runner = first
+        others, per_server = self.services.servers(self.options.auto_approve)
+        if others or per_server > 1:
+            # As `studio eval --server URL --per-server N`: the same report, sooner.
+            runner = ServerPool([first, *(EvalRunner(
+                other, replace(settings, url=url), cache=self.services.cache,
+                progress=self._on_progress) for other, url in others)], per_server)
         report = SkillReport(target.display_name, skill_hash(self.tab.directory), runner.model_id)
         return runner, target, catalog, report
 
@@ -242,7 +252,9 @@ class EvalsPanel(QWidget):
             return None
 
         async def work() -> None:
-            improvement = await improve_description(runner, target, catalog, queries, report)
+            # The proposer talks to one server: the loop's rounds depend on each other.
+            single = runner.runners[0] if isinstance(runner, ServerPool) else runner
+            improvement = await improve_description(single, target, catalog, queries, report)
             self.variants.show_improvement(improvement)
             self.result_tabs.setCurrentWidget(self.variants)
 

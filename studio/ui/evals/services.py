@@ -14,6 +14,11 @@ from studio.ui.tasks import TaskSet
 from studio.ui.widgets.editor_tab import SkillEditorTab
 
 
+def no_servers(_auto_approve: bool) -> tuple[list[tuple[SessionFactory, str]], int]:
+    return [], 1
+
+
+
 @dataclass
 class EvalServices:
     """What an Evals tab asks the window.
@@ -26,6 +31,9 @@ class EvalServices:
         history: where each run's figures are kept.
         tasks: the window's background tasks, which runs join (closing the window cancels them).
         cache: where results are kept (None: never reused).
+        servers: the other servers to spread runs over besides the chat's (each with a session
+            factory of its own, auto-approving or not), and the runs one server is given at a
+            time; none by default.
     """
 
     sessions: Callable[[bool], tuple[SessionFactory, SessionSettings] | str]
@@ -34,3 +42,5 @@ class EvalServices:
     history: EvalHistory
     tasks: TaskSet
     cache: ResultCache | None = None
+    servers: Callable[[bool], tuple[list[tuple[SessionFactory, str]], int]] = no_servers
+

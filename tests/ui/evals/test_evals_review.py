@@ -2,7 +2,8 @@
 (answers and token counts known in advance): written queries reviewed before they are saved,
 per-query rates with a threshold and early stopping, the benchmark beside a baseline (a git ref,
 the previous version in the history, no skill) with its deltas on the chart, the blind comparison
-and the analysis, review notes kept in evals/feedback.json, and iterations saved and opened."""
+and the analysis, review notes kept in evals/feedback.json, iterations saved and opened, and runs
+spread over a second server that dies."""
 
 from __future__ import annotations
 
@@ -10,13 +11,17 @@ import json
 import subprocess
 from pathlib import Path
 
+import httpx
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from studio.agent.approval import AutoApprover
+from studio.agent.session import SessionFactory
 from studio.evals.feedback import read_feedback
 from studio.ui.evals.models import EvalResultsModel
+from tests.fakes.fixtures import OLLAMA_MODELS
 from tests.fakes.ollama import FakeOllama
-from tests.fakes.script import reply
+from tests.fakes.script import error, reply
 from tests.ui.chat.chat_helpers import ChatWindowFactory
 from tests.ui.evals.test_evals_tab import (
     ACTIVATE,
@@ -191,3 +196,31 @@ def test_a_run_is_saved_as_an_iteration_and_opened_again_unchanged(
     assert panel.results.evals_model.rowCount() == 1
     assert not panel.open_iteration(chat_skills / "demo")
     assert "not an iteration" in panel.status.text()
+
+
+def test_runs_spread_over_a_second_server_give_the_same_report_when_one_dies(
+    chat_window: ChatWindowFactory, chat_skills: Path, fake_ollama: FakeOllama, qtbot: QtBot,
+    chat_http: httpx.AsyncClient
+) -> None:
+    write_evals(chat_skills, evals={"evals": []}, triggers=[
+        {"query": f"say hello {n}", "should_trigger": True} for n in range(4)])
+    window = chat_window()
+    panel = open_panel(window, chat_skills)
+    second = FakeOllama(OLLAMA_MODELS)
+    second.start()
+    try:
+        pane = window.chat.pane
+        factory = SessionFactory(AutoApprover(), chat_http, grants=pane.sessions.grants,
+                                 audit=pane.sessions.audit)
+        window.evals.services.servers = lambda _auto: ([(factory, second.url)], 1)
+        fake_ollama.script(ACTIVATE, ACTIVATE, ACTIVATE, ACTIVATE)
+        second.script(error(500, {"error": "out of memory"}))   # dies at its first run
+        panel.run()
+        wait_run(qtbot, panel)
+        report = panel.report
+        assert report is not None and report.trigger is not None and not report.problems
+        assert [q.query for q in report.trigger.queries] == [f"say hello {n}" for n in range(4)]
+        assert report.trigger.recall == 1.0 and report.model.endswith("@2 servers")
+        assert len(second.chats) == 1 and len(fake_ollama.chats) == 4
+    finally:
+        second.stop()
