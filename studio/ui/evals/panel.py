@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTabWidget,
     QToolButton,
@@ -129,11 +130,22 @@ class EvalsPanel(QWidget):
         split.setChildrenCollapsible(False)
         tab.tab_layout.follow("evals", split, [200, 500])
         self.split = split
+        body = QWidget()
+        body_layout = QVBoxLayout(body)
+        body_layout.setContentsMargins(4, 4, 4, 4)
+        body_layout.addLayout(buttons)
+        body_layout.addWidget(self.options)
+        body_layout.addWidget(split, 1)
+        # Scrolled rather than squeezed below its least size: the editor tab, and so the window,
+        # need not be as large as the tables, results and chart together. At the sizes people
+        # have, it fits (tests/ui/evals/test_evals_layout.py).
+        scroll = QScrollArea()
+        scroll.setWidget(body)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(buttons)
-        layout.addWidget(self.options)
-        layout.addWidget(split, 1)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll)
 
         self.run_button.clicked.connect(self._on_run_button_clicked)
         self.without_button.clicked.connect(self._on_without_button_clicked)

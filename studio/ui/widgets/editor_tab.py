@@ -79,7 +79,7 @@ class SkillEditorTab(QWidget):
         form_scroll.setWidget(self.form)
         form_scroll.setWidgetResizable(True)
         form_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        form_scroll.setMinimumWidth(300)
+        form_scroll.setMinimumWidth(260)
 
         self.body_editor = CodeEditor()
         self.body_editor.route_undo = True
