@@ -208,15 +208,13 @@ class EvalsPanel(QWidget):
             return None
         factory, settings = found
         target, catalog = self.services.catalog(self.tab)
-        first = EvalRunner(factory, settings, cache=self.services.cache,
-                           progress=self._on_progress)
-        runner: Runner = first
-        others, per_server = self.services.servers(self.options.auto_approve)
-        if others or per_server > 1:
-            # As `studio eval --server URL --per-server N`: the same report, sooner.
-            runner = ServerPool([first, *(EvalRunner(
-                other, replace(settings, url=url), cache=self.services.cache,
-                progress=self._on_progress) for other, url in others)], per_server)
+        servers, per_server = self.services.servers(self.options.auto_approve)
+        runners = [EvalRunner(other, replace(settings, url=url), cache=self.services.cache,
+                              progress=self._on_progress) for other, url in servers] or [
+            EvalRunner(factory, settings, cache=self.services.cache, progress=self._on_progress)]
+        # As `studio eval --server URL --per-server N`: the same report, sooner.
+        runner: Runner = (ServerPool(runners, per_server) if len(runners) > 1 or per_server > 1
+                          else runners[0])
         report = SkillReport(target.display_name, skill_hash(self.tab.directory), runner.model_id)
         return runner, target, catalog, report
 

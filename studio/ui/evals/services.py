@@ -31,9 +31,9 @@ class EvalServices:
         history: where each run's figures are kept.
         tasks: the window's background tasks, which runs join (closing the window cancels them).
         cache: where results are kept (None: never reused).
-        servers: the other servers to spread runs over besides the chat's (each with a session
-            factory of its own, auto-approving or not), and the runs one server is given at a
-            time; none by default.
+        servers: the servers to spread runs over, each with a session factory of its own
+            (auto-approving or not), and the runs one server is given at a time; none (the
+            chat's server alone) by default.
     """
 
     sessions: Callable[[bool], tuple[SessionFactory, SessionSettings] | str]

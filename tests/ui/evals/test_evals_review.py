@@ -210,9 +210,10 @@ def test_runs_spread_over_a_second_server_give_the_same_report_when_one_dies(
     second.start()
     try:
         pane = window.chat.pane
-        factory = SessionFactory(AutoApprover(), chat_http, grants=pane.sessions.grants,
-                                 audit=pane.sessions.audit)
-        window.evals.services.servers = lambda _auto: ([(factory, second.url)], 1)
+        factories = [SessionFactory(AutoApprover(), chat_http, grants=pane.sessions.grants,
+                                    audit=pane.sessions.audit) for _ in range(2)]
+        window.evals.services.servers = lambda _auto: (
+            [(factories[0], fake_ollama.url), (factories[1], second.url)], 1)
         fake_ollama.script(ACTIVATE, ACTIVATE, ACTIVATE, ACTIVATE)
         second.script(error(500, {"error": "out of memory"}))   # dies at its first run
         panel.run()
