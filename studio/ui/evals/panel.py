@@ -75,8 +75,6 @@ class EvalsPanel(QWidget):
         self.report: SkillReport | None = None
         self.files = EvalFilesEditor(tab, services.last_prompt)
         self.options = RunOptions()
-        self.runs_box = self.options.runs_box
-        self.approve_combo = self.options.approve_combo
 
         self.run_button = self._button("Run", "Run the trigger queries and the evals on the "
                                        "model picked in the Chat pane")
@@ -271,18 +269,20 @@ class EvalsPanel(QWidget):
         return self._start(work(), report, 0, history=False)
 
     def _start(self, work: Coroutine[Any, Any, None], report: SkillReport, total: int, *,
-               history: bool = True) -> asyncio.Task[None]:
-        self.report = report
+               history: bool = True, shown: bool = True) -> asyncio.Task[None]:
+        """`shown`: the report replaces the results shown (not so for queries written)."""
+        if shown:
+            self.report = report
         self.progress.setRange(0, total)
         self.progress.setValue(0)
         self.progress.show()
         self._set_busy(True)
         self._say("Starting…")
-        self.task = self.services.tasks.spawn(self._run(work, report, history))
+        self.task = self.services.tasks.spawn(self._run(work, report, history, shown))
         return self.task
 
-    async def _run(self, work: Coroutine[Any, Any, None], report: SkillReport,
-                   history: bool) -> None:
+    async def _run(self, work: Coroutine[Any, Any, None], report: SkillReport, history: bool,
+                   shown: bool) -> None:
         try:
             await work
         except (EvalError, LLMError) as exc:
@@ -293,17 +293,18 @@ class EvalsPanel(QWidget):
             report.cancelled = True
             # The tab may be gone: closing it is what cancelled the run.
             if isValid(self):
-                self._finish(report, history=False)
+                self._finish(report, False, shown)
             raise
-        self._finish(report, history)
+        self._finish(report, history, shown)
 
-    def _finish(self, report: SkillReport, history: bool) -> None:
+    def _finish(self, report: SkillReport, history: bool, shown: bool) -> None:
         self._set_busy(False)
         self.progress.hide()
-        previous = (self.services.history.previous(self.tab.directory, report.skill_hash)
-                    if self.options.baseline == HISTORY else None)
-        self.results.show_report(report, previous)
-        self.chart.set_baseline(*self.results.baseline_for_chart())
+        if shown:
+            previous = (self.services.history.previous(self.tab.directory, report.skill_hash)
+                        if self.options.baseline == HISTORY else None)
+            self.results.show_report(report, previous)
+            self.chart.set_baseline(*self.results.baseline_for_chart())
         if report.problems:
             self._say("The run failed: " + "; ".join(report.problems))
         elif report.cancelled:
@@ -366,7 +367,7 @@ class EvalsPanel(QWidget):
                 raise EvalError("the model wrote no query that could be read; try again, or a "
                                 "larger model")
 
-        return self._start(work(), report, 0, history=False)
+        return self._start(work(), report, 0, history=False, shown=False)
 
     def add_generated(self, queries: list[TriggerQuery]) -> None:
         """Add the queries the author kept to evals/triggers.json."""

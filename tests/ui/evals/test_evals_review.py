@@ -225,3 +225,19 @@ def test_runs_spread_over_a_second_server_give_the_same_report_when_one_dies(
         assert len(second.chats) == 1 and len(fake_ollama.chats) == 4
     finally:
         second.stop()
+
+
+def test_written_queries_leave_the_results_shown_alone(
+    chat_window: ChatWindowFactory, chat_skills: Path, fake_ollama: FakeOllama, qtbot: QtBot
+) -> None:
+    write_evals(chat_skills, triggers=[])
+    panel = open_panel(chat_window(), chat_skills)
+    fake_ollama.script(*PASSING)
+    panel.run()
+    wait_run(qtbot, panel)
+    ran = panel.report
+    fake_ollama.script(reply("I cannot help with that."), reply("Nor that."))
+    panel.generate()
+    wait_run(qtbot, panel)
+    assert "the model wrote no query that could be read" in panel.status.text()
+    assert panel.report is ran and panel.results.evals_model.rowCount() == 1
