@@ -190,7 +190,7 @@ class LinesField(Field):
         self.text = QPlainTextEdit()
         self.text.setTabChangesFocus(True)
         self.text.setMaximumHeight(70)
-        self.text.setPlaceholderText("one a line")
+        self.text.setPlaceholderText(declared.spec.placeholder or "one a line")
         super().__init__(declared, self.text)
 
     def value(self) -> list[str]:
