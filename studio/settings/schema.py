@@ -219,7 +219,8 @@ class EvalSettings:
     servers: list[str] = setting(
         factory=list, help="Model servers that eval runs share out among them, one URL a line "
         "(http:// or https://); none: the chat's server.", label="Eval servers", page=MODELS,
-        group="Evals", placeholder="one a line, e.g. http://127.0.0.1:8080/v1", parse=_server_urls, expected="a list of http:// or https:// URLs")
+        group="Evals", placeholder="one a line, e.g. http://127.0.0.1:8080/v1",
+        parse=_server_urls, expected="a list of http:// or https:// URLs")
     concurrency: int = setting(
         1, help="How many eval runs each server takes at once. More than one only helps a "
         "server that answers requests in parallel (llama.cpp's --parallel, OLLAMA_NUM_PARALLEL).",
@@ -317,7 +318,8 @@ class SandboxSettings:
     env: list[str] = setting(
         factory=list, help="Environment variables a tool run sees besides PATH, HOME, LANG, LC_*, "
         "TERM, TZ, TMPDIR, USER, LOGNAME and SHELL, one name a line.", label="Environment",
-        page=SANDBOX, group="Each tool run", placeholder="one a line, e.g. JAVA_HOME", parse=_names,
+        page=SANDBOX, group="Each tool run", placeholder="one a line, e.g. JAVA_HOME",
+        parse=_names,
         expected="a list of environment variable names")
 
     def limits(self) -> Limits:
