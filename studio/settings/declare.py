@@ -111,7 +111,7 @@ def declared(cls: type[Any], prefix: str = "") -> list[Declared]:
     for item in dataclasses.fields(cls):
         hint = hints[item.name]
         if dataclasses.is_dataclass(hint):
-            found.extend(declared(cast_type(hint), f"{prefix}{item.name}."))
+            found.extend(declared(_as_type(hint), f"{prefix}{item.name}."))
             continue
         spec = item.metadata.get("setting")
         if spec is None:
@@ -126,11 +126,12 @@ def declared(cls: type[Any], prefix: str = "") -> list[Declared]:
 def sections(cls: type[Any]) -> dict[str, type[Any]]:
     """The sections of `cls` (a field that is itself a dataclass of settings), by name."""
     hints = typing.get_type_hints(cls)
-    return {item.name: cast_type(hints[item.name]) for item in dataclasses.fields(cls)
+    return {item.name: _as_type(hints[item.name]) for item in dataclasses.fields(cls)
             if dataclasses.is_dataclass(hints[item.name])}
 
 
-def cast_type(hint: Any) -> type[Any]:
+def _as_type(hint: Any) -> type[Any]:
+    """A type hint that names a dataclass, as the type it is."""
     return typing.cast(type[Any], hint)
 
 
@@ -164,10 +165,10 @@ class Reader:
             "the default is used instead"
         )
 
-    def value(self, setting: Declared, data: Mapping[str, Any], default: Any = None) -> Any:
-        """The setting's value in `data` (its section's), or its default (or `default`) with a
-        problem when the value is not one it takes."""
-        default = setting.default if default is None else default
+    def value(self, setting: Declared, data: Mapping[str, Any]) -> Any:
+        """The setting's value in `data` (its section's), or its default, with a problem when the
+        value is not one it takes."""
+        default = setting.default
         if setting.name not in data:
             return default
         value = data[setting.name]

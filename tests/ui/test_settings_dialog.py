@@ -16,6 +16,7 @@ from studio.settings import (
     IDLE_TIMEOUT_RANGE,
     LAYOUT,
     Settings,
+    declared,
 )
 from studio.ui.dialogs.settings_dialog import SettingsDialog, shown_settings
 from tests.test_settings import other_value
@@ -133,6 +134,11 @@ def test_every_shown_setting_is_on_its_page_and_saved_as_edited(qtbot: QtBot) ->
         assert page.isAncestorOf(made.widget), item.key
         assert made.editor.toolTip() == item.spec.help
     assert {item.key for item in shown_settings()} - set(dialog.fields) == {"roots"}
+    # The rest the studio keeps itself or other windows edit: a new setting is shown unless it
+    # joins these on purpose.
+    assert {item.key for item in declared(Settings) if not item.spec.page} == {
+        "backend.servers", "window.geometry", "window.state", "window.docks",
+        "prompts.instructions", "prompts.tools", "open_tabs", "root_targets"}
     # Each edited value lands in the setting (the kind last: it switches the URL and model).
     edited = {item.key: other_value(item) for item in shown_settings()
               if item.widget not in ("roots", "font") and item.key != "backend.kind"}

@@ -64,6 +64,7 @@ class SettingsDialog(QDialog):
             if path not in saved:
                 self._add_root_item(path, session=True)
 
+        self._shown = shown_settings()
         self.pages = QTabWidget()
         scrolls: list[QScrollArea] = []
         for page, groups in LAYOUT.items():
@@ -97,7 +98,7 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         self.editor("backend.kind").currentIndexChanged.connect(
             self._on_kind_combo_current_index_changed)
-        for key in {item.spec.enabled_when[0] for item in shown_settings() if item.spec.enabled_when}:
+        for key in {item.spec.enabled_when[0] for item in self._shown if item.spec.enabled_when}:
             self.editor(key).currentIndexChanged.connect(self._update_enabled)
         self._update_enabled()
 
@@ -108,7 +109,7 @@ class SettingsDialog(QDialog):
     def _group_box(self, page: str, group: str) -> QGroupBox:
         box = QGroupBox(group)
         form = QFormLayout(box)
-        for item in shown_settings():
+        for item in self._shown:
             if (item.spec.page, item.spec.group) != (page, group):
                 continue
             if item.widget == "roots":
