@@ -45,8 +45,9 @@ class EvalsTabs(QObject):
         self._pane = pane
         self._library = library
         self._factories: dict[bool, SessionFactory] = {}
+        self._server_factories: dict[tuple[bool, str], SessionFactory] = {}
         self.services = EvalServices(self._sessions, self._catalog, self._last_prompt,
-                                     EvalHistory(history), tasks, ResultCache())
+                                     EvalHistory(history), tasks, ResultCache(), self._servers)
         self.panels: dict[SkillEditorTab, EvalsPanel] = {}
         self.conflicts: ConflictsWindow | None = None
         self.conflicts_action = QAction("Routing &Conflicts in the Library…", self)
@@ -116,6 +117,24 @@ class EvalsTabs(QObject):
                 agents=chat.agents)
         backend = pane.settings_store.settings.backend
         return factory, turn_settings(backend, choice.name, False)
+
+    def _servers(self, auto_approve: bool) -> tuple[list[tuple[SessionFactory, str]], int]:
+        """The eval servers of Settings (none: the chat's alone), each with a session factory of
+        its own, so its own connection, sharing the chat's grants and audit log; and the runs
+        each takes at once."""
+        evals = self._pane.settings_store.settings.evals
+        found = []
+        for url in evals.servers:
+            key = (auto_approve, url)
+            factory = self._server_factories.get(key)
+            if factory is None:
+                chat = self._pane.sessions
+                approver: Approver = AutoApprover() if auto_approve else DenyAllApprover()
+                factory = self._server_factories[key] = SessionFactory(
+                    approver, chat.server.http, grants=chat.grants, audit=chat.audit,
+                    agents=chat.agents)
+            found.append((factory, url))
+        return found, evals.concurrency
 
     def _catalog(self, tab: SkillEditorTab) -> tuple[SkillSummary, list[SkillSummary]]:
         """The skill as saved, among the other loadable skills of its folder's parent (as

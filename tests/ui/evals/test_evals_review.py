@@ -11,15 +11,13 @@ import json
 import subprocess
 from pathlib import Path
 
-import httpx
+import yaml
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from studio.agent.approval import AutoApprover
-from studio.agent.session import SessionFactory
 from studio.evals.feedback import read_feedback
 from studio.ui.evals.models import EvalResultsModel
-from tests.fakes.fixtures import OLLAMA_MODELS
+from tests.fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import error, reply
 from tests.ui.chat.chat_helpers import ChatWindowFactory
@@ -198,22 +196,19 @@ def test_a_run_is_saved_as_an_iteration_and_opened_again_unchanged(
     assert "not an iteration" in panel.status.text()
 
 
-def test_runs_spread_over_a_second_server_give_the_same_report_when_one_dies(
+def test_runs_spread_over_the_eval_servers_of_settings_give_the_same_report_when_one_dies(
     chat_window: ChatWindowFactory, chat_skills: Path, fake_ollama: FakeOllama, qtbot: QtBot,
-    chat_http: httpx.AsyncClient
+    tmp_path: Path
 ) -> None:
     write_evals(chat_skills, evals={"evals": []}, triggers=[
         {"query": f"say hello {n}", "should_trigger": True} for n in range(4)])
-    window = chat_window()
-    panel = open_panel(window, chat_skills)
     second = FakeOllama(OLLAMA_MODELS)
     second.start()
     try:
-        pane = window.chat.pane
-        factories = [SessionFactory(AutoApprover(), chat_http, grants=pane.sessions.grants,
-                                    audit=pane.sessions.audit) for _ in range(2)]
-        window.evals.services.servers = lambda _auto: (
-            [(factories[0], fake_ollama.url), (factories[1], second.url)], 1)
+        (tmp_path / "chat-settings.yaml").write_text(yaml.safe_dump({
+            "backend": {"kind": "ollama", "url": fake_ollama.url, "model": TOOL_MODEL},
+            "evals": {"servers": [fake_ollama.url, second.url], "concurrency": 1}}))
+        panel = open_panel(chat_window(), chat_skills)
         fake_ollama.script(ACTIVATE, ACTIVATE, ACTIVATE, ACTIVATE)
         second.script(error(500, {"error": "out of memory"}))   # dies at its first run
         panel.run()
