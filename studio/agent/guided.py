@@ -37,7 +37,7 @@ from studio.agent.constrained import ANSWER_KEY, reply_schema
 from studio.agent.guided_args import Usage, fill, parse_usage, script_usage, split
 from studio.agent.tools import ACTIVATE, RUN, SkillToolbox, ToolError
 from studio.llm.types import Message, ToolSpec
-from studio.skills.catalog import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
+from studio.skills.search.catalog import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
 
 NO_SKILL = "none"
 """The name that picks no skill in step 1."""

@@ -47,8 +47,8 @@ from studio.settings import (
     Limits,
     WorkspaceMode,
 )
-from studio.skills.summary import SkillSummary
-from studio.skills.unzipped import UnpackedSkills
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.unzipped import UnpackedSkills
 
 if TYPE_CHECKING:
     # The app's one HTTP client, handed through to the model clients.

@@ -19,7 +19,7 @@ from studio.llm.errors import HTTPError
 from studio.llm.ollama import OllamaClient
 from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message, ToolCall
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI

@@ -43,7 +43,7 @@ from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdow
 from studio.fsutil import atomic_write_text
 from studio.llm.errors import LLMError
 from studio.settings import BACKEND_KINDS, BackendKind, SettingsStore
-from studio.skills.summary import SkillSummary
+from studio.skills.library.summary import SkillSummary
 from studio.ui import asyncqt
 from studio.ui.chat.agent_picker import AgentPicker
 from studio.ui.chat.backend import (

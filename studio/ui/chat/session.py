@@ -43,7 +43,7 @@ from studio.chatstore import (
     title_for,
 )
 from studio.llm.types import Message
-from studio.skills.summary import SkillSummary
+from studio.skills.library.summary import SkillSummary
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.transcript import AssistantItem, Transcript
 from studio.ui.tasks import TaskSet
