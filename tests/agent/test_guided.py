@@ -16,7 +16,7 @@ from studio.agent.approval import AutoApprover
 from studio.agent.constrained import FORCED_MAX_TOKENS
 from studio.agent.events import Done, Event, Notice, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided import (
+from studio.agent.guided.replies import (
     ANSWER_MAX_TOKENS,
     CALL_MAX_TOKENS,
     EXAMPLE,

@@ -13,7 +13,7 @@ import pytest
 from studio.agent.approval import AutoApprover
 from studio.agent.events import Event, Notice
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided_mode import (
+from studio.agent.guided.mode import (
     WINDOW_HINT,
     auto_guided,
     gguf_parameters,

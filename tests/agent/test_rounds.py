@@ -11,7 +11,7 @@ import pytest
 
 from studio.agent.constrained import FORCED_MAX_TOKENS
 from studio.agent.events import Error, Event, Notice, TextDelta
-from studio.agent.guided import ANSWER_MAX_TOKENS, CALL_MAX_TOKENS, NO_SKILL, Guide
+from studio.agent.guided.replies import ANSWER_MAX_TOKENS, CALL_MAX_TOKENS, NO_SKILL, Guide
 from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round
 from studio.agent.tools import SkillToolbox
 from studio.llm.client import ChatClient

@@ -8,11 +8,11 @@ import re
 import tempfile
 from pathlib import Path
 
-from studio.policy.call import Call, Handler, parse_options, shown
-from studio.policy.expand import Arg
-from studio.policy.paths import is_inside, lexical, resolve, words
-from studio.policy.skillfolders import skill_deleted
-from studio.policy.skillguard import replaces_skill_file
+from studio.policy.programs.call import Call, Handler, parse_options, shown
+from studio.policy.programs.paths import is_inside, lexical, resolve, words
+from studio.policy.programs.skillfolders import skill_deleted
+from studio.policy.programs.skillguard import replaces_skill_file
+from studio.policy.shell.expand import Arg
 
 FORMATTERS = words(
     "mkfs mke2fs mkswap mkntfs mkdosfs newfs wipefs fdisk sfdisk cfdisk gdisk sgdisk parted blkdiscard"

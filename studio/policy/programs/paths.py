@@ -7,7 +7,7 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
-from studio.policy.budget import tick
+from studio.policy.shell.budget import tick
 
 
 def words(text: str) -> frozenset[str]:

@@ -34,7 +34,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from studio.agent.constrained import ANSWER_KEY, reply_schema
-from studio.agent.guided_args import Usage, fill, parse_usage, script_usage, split
+from studio.agent.guided.arguments import Usage, fill, parse_usage, script_usage, split
 from studio.agent.tools import ACTIVATE, RUN, SkillToolbox, ToolError
 from studio.llm.types import Message, ToolSpec
 from studio.skills.search.catalog import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms

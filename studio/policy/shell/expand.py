@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.policy.budget import CheckAborted, tick
-from studio.policy.escapes import decode_escapes
-from studio.policy.syntax import Arith, Lit, Param, Script, SimpleCommand, Subst, Word, WordPart
+from studio.policy.shell.budget import CheckAborted, tick
+from studio.policy.shell.escapes import decode_escapes
+from studio.policy.shell.syntax import Arith, Lit, Param, Script, SimpleCommand, Subst, Word, WordPart
 
 MAX_ARGS_PER_WORD = 256
 MAX_BRACE_GROUPS = 32

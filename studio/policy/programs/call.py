@@ -11,8 +11,7 @@ from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from studio.policy.decision import Finding, PolicyContext, Verdict, asking, blocked, strictest
-from studio.policy.expand import Arg, Env, Value
-from studio.policy.paths import (
+from studio.policy.programs.paths import (
     credential,
     disk_device,
     display,
@@ -28,6 +27,7 @@ from studio.policy.paths import (
     unfollowed,
     words,
 )
+from studio.policy.shell.expand import Arg, Env, Value
 
 # Programs that show only a file's name, size, kind or line count, never its content: a secret's
 # file name inside the workspace (`ls keys/*.pem`, `wc -l x.env`) is not a secret read for them.

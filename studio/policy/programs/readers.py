@@ -8,16 +8,16 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from studio.policy.awkscript import read_awk
-from studio.policy.call import Call, Handler, parse_options
-from studio.policy.danger import unknowable
 from studio.policy.decision import shorten
-from studio.policy.escapes import NAME
-from studio.policy.expand import Arg, literal_arg
-from studio.policy.paths import is_inside, resolve, words
-from studio.policy.runners import guarded
-from studio.policy.sedscript import SPECIAL_FILES, read_sed
-from studio.policy.skillguard import find_deletes, replaces_skill_file
+from studio.policy.programs.awkscript import read_awk
+from studio.policy.programs.call import Call, Handler, parse_options
+from studio.policy.programs.danger import unknowable
+from studio.policy.programs.paths import is_inside, resolve, words
+from studio.policy.programs.runners import guarded
+from studio.policy.programs.sedscript import SPECIAL_FILES, read_sed
+from studio.policy.programs.skillguard import find_deletes, replaces_skill_file
+from studio.policy.shell.escapes import NAME
+from studio.policy.shell.expand import Arg, literal_arg
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from studio.policy.escapes import NAME
-from studio.policy.lexer import MAX_DEPTH, Lexer, Token
-from studio.policy.syntax import (
+from studio.policy.shell.escapes import NAME
+from studio.policy.shell.lexer import MAX_DEPTH, Lexer, Token
+from studio.policy.shell.syntax import (
     Assignment,
     Heredoc,
     Lit,

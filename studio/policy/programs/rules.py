@@ -7,11 +7,11 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from studio.policy import allowlist, danger, network, readers, repos, runners, wrappers, writers
-from studio.policy.call import Call, Handler, Inv, Part, State, Walker
 from studio.policy.decision import asking
-from studio.policy.links import follows_links
-from studio.policy.paths import display, is_inside, lexical, resolve, words
+from studio.policy.programs import allowlist, danger, network, readers, repos, runners, wrappers, writers
+from studio.policy.programs.call import Call, Handler, Inv, Part, State, Walker
+from studio.policy.programs.links import follows_links
+from studio.policy.programs.paths import display, is_inside, lexical, resolve, words
 
 SYSTEM_BIN_DIRS = words(
     "/bin /usr/bin /sbin /usr/sbin /usr/local/bin /usr/local/sbin /opt/homebrew/bin "

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from studio.policy.call import Call, Handler, parse_options
-from studio.policy.danger import dangerous_mode
-from studio.policy.expand import Arg
-from studio.policy.paths import words
-from studio.policy.skillguard import replaces_skill_file, takes_skill
+from studio.policy.programs.call import Call, Handler, parse_options
+from studio.policy.programs.danger import dangerous_mode
+from studio.policy.programs.paths import words
+from studio.policy.programs.skillguard import replaces_skill_file, takes_skill
+from studio.policy.shell.expand import Arg
 
 
 def _mode_check(call: Call, modes: list[Arg]) -> None:

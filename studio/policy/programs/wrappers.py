@@ -8,11 +8,11 @@ import re
 import shlex
 from dataclasses import replace
 
-from studio.policy.call import Call, Handler, parse_options
-from studio.policy.escapes import NAME
-from studio.policy.expand import Arg, literal_arg
-from studio.policy.paths import words
-from studio.policy.runners import guarded
+from studio.policy.programs.call import Call, Handler, parse_options
+from studio.policy.programs.paths import words
+from studio.policy.programs.runners import guarded
+from studio.policy.shell.escapes import NAME
+from studio.policy.shell.expand import Arg, literal_arg
 
 DANGEROUS_VARIABLES = words(
     "PATH LD_PRELOAD LD_LIBRARY_PATH LD_AUDIT BASH_ENV ENV IFS PROMPT_COMMAND SHELLOPTS BASHOPTS "

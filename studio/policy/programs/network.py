@@ -3,11 +3,11 @@ connections, and tools that hand out stored secrets."""
 
 from __future__ import annotations
 
-from studio.policy.call import Call, Handler, parse_options
 from studio.policy.decision import shorten
-from studio.policy.expand import Arg
-from studio.policy.paths import is_remote, is_url, words
-from studio.policy.skillguard import rsync_deletes
+from studio.policy.programs.call import Call, Handler, parse_options
+from studio.policy.programs.paths import is_remote, is_url, words
+from studio.policy.programs.skillguard import rsync_deletes
+from studio.policy.shell.expand import Arg
 
 RAW_CONNECTIONS = frozenset(["nc", "ncat", "netcat", "socat", "telnet"])
 FILE_TRANSFER = frozenset(["scp", "sftp", "ftp", "tftp", "lftp"])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from studio.policy.budget import tick
+from studio.policy.shell.budget import tick
 
 _TOKEN = re.compile(
     r"""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from studio.policy.budget import tick
+from studio.policy.shell.budget import tick
 
 # Commands that only print or edit the text going through.
 _SIMPLE = frozenset("=dDgGhHnNpPxzF")

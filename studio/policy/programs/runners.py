@@ -8,10 +8,10 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from studio.policy.call import Call, Handler, Part, parse_options
-from studio.policy.expand import Arg, literal_arg
-from studio.policy.paths import is_url, words
-from studio.policy.skillguard import inline_deletes, replaces_skill_file
+from studio.policy.programs.call import Call, Handler, Part, parse_options
+from studio.policy.programs.paths import is_url, words
+from studio.policy.programs.skillguard import inline_deletes, replaces_skill_file
+from studio.policy.shell.expand import Arg, literal_arg
 
 SHELLS = words("sh bash zsh dash ksh mksh ash fish csh tcsh yash posh")
 

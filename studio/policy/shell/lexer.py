@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from studio.policy.budget import tick
-from studio.policy.escapes import NAME, decode_escapes
-from studio.policy.syntax import Arith, Heredoc, Lit, Param, Script, Subst, Word, WordPart
+from studio.policy.shell.budget import tick
+from studio.policy.shell.escapes import NAME, decode_escapes
+from studio.policy.shell.syntax import Arith, Heredoc, Lit, Param, Script, Subst, Word, WordPart
 
 MAX_DEPTH = 24
 

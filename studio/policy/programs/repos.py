@@ -6,11 +6,11 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
-from studio.policy.call import Call, Handler, parse_options
-from studio.policy.expand import Arg
-from studio.policy.paths import credential, is_inside, is_url, words
-from studio.policy.skillfolders import SKILL_FILES
-from studio.policy.skillguard import git_clean, replaces_skill_file, takes_skill
+from studio.policy.programs.call import Call, Handler, parse_options
+from studio.policy.programs.paths import credential, is_inside, is_url, words
+from studio.policy.programs.skillfolders import SKILL_FILES
+from studio.policy.programs.skillguard import git_clean, replaces_skill_file, takes_skill
+from studio.policy.shell.expand import Arg
 
 _GIT_READ = words(
     "status log diff show blame annotate ls-files ls-tree cat-file rev-parse rev-list describe "

@@ -17,10 +17,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from studio.policy.call import Call
-from studio.policy.expand import Arg
-from studio.policy.paths import unfollowed
-from studio.policy.skillfolders import SKILL_FILES, skill_deleted
+from studio.policy.programs.call import Call
+from studio.policy.programs.paths import unfollowed
+from studio.policy.programs.skillfolders import SKILL_FILES, skill_deleted
+from studio.policy.shell.expand import Arg
 
 MAX_MATCHES = 200
 LEFT_TO_USER = "deleting, moving or replacing a skill is left to the user, in the window"

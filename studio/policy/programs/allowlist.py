@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from studio.policy.expand import Arg
-from studio.policy.paths import words
+from studio.policy.programs.paths import words
+from studio.policy.shell.expand import Arg
 
 
 @dataclass(frozen=True, slots=True)

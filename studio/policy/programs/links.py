@@ -12,9 +12,9 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from studio.policy.budget import tick
-from studio.policy.call import Call
-from studio.policy.paths import display, is_inside
+from studio.policy.programs.call import Call
+from studio.policy.programs.paths import display, is_inside
+from studio.policy.shell.budget import tick
 
 MAX_LINK_SCAN = 4096
 _TICK_EVERY = 64
