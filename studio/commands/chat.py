@@ -39,8 +39,8 @@ from studio.agent.events import (
 from studio.agent.loop import DEFAULT_MAX_ROUNDS
 from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.session import WORKSPACE_MODES, SessionFactory, SessionSettings
-from studio.agent.terminal import TerminalApprover
 from studio.commands.guidance import guided_flag
+from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError

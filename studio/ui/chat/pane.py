@@ -39,7 +39,7 @@ from studio.agent.agents import AgentSpec
 from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
 from studio.agent.server import engine_problem
 from studio.agent.session import SessionFactory, SessionSettings
-from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
+from studio.chats import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
 from studio.fsutil import atomic_write_text
 from studio.llm.errors import LLMError
 from studio.settings import BACKEND_KINDS, BackendKind, SettingsStore

@@ -34,7 +34,7 @@ from studio.agent.events import (
 from studio.agent.records import record_for, stop_record, update_record
 from studio.agent.session import ChatSession as CoreSession
 from studio.agent.session import SessionFactory, SessionSettings
-from studio.chatstore import (
+from studio.chats import (
     ChatInfo,
     ChatStore,
     ChatStoreError,

@@ -10,15 +10,15 @@ moved aside and a fresh one started, and `problem` says so.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
-from studio.fsutil import json_text, utf8_text
+from studio.chats.records import ToolRecord
+from studio.fsutil import json_text, move_aside, utf8_text
 from studio.llm.types import Message, ToolCall
 from studio.paths import data_dir
 
@@ -86,156 +86,6 @@ class ChatInfo:
     drafts_folder: Path | None = None
 
 
-@dataclass(slots=True)
-class ToolRecord:
-    """A tool call as its card shows it, and what went back to the model.
-
-    Attributes:
-        status: "requested", "asking", "running", or a `ToolFinished` status (ok, failed,
-            blocked, denied, error, timeout, cancelled).
-        approval: choice ("once", "always", "deny", "allow"), by ("user", "policy"...), reason
-            and scope, once someone or something decided.
-        output: what the command printed, as it streamed (empty for the skill tools).
-        result: the text the model was given.
-        sandbox: what the sandbox let the command do, or that there was none.
-        fork: the sub-conversation, when the call started a fork (a `context: fork` skill).
-    """
-
-    call_id: str
-    tool: str
-    skill: str | None = None
-    summary: str = ""
-    arguments: dict[str, Any] = field(default_factory=dict)
-    command: str | None = None
-    cwd: str | None = None
-    status: str = "requested"
-    reasons: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-    approval: dict[str, str | None] | None = None
-    output: str = ""
-    result: str = ""
-    exit_code: int | None = None
-    duration: float | None = None
-    truncated: bool = False
-    sandbox: str | None = None
-    fork: ForkRecord | None = None
-
-    @property
-    def finished(self) -> bool:
-        return self.status not in ("requested", "asking", "running")
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "call_id": self.call_id, "tool": self.tool, "skill": self.skill,
-            "summary": self.summary, "arguments": self.arguments, "command": self.command,
-            "cwd": self.cwd, "status": self.status, "reasons": list(self.reasons),
-            "warnings": list(self.warnings), "approval": self.approval, "output": self.output,
-            "result": self.result, "exit_code": self.exit_code, "duration": self.duration,
-            "truncated": self.truncated, "sandbox": self.sandbox,
-            "fork": self.fork.to_json() if self.fork is not None else None,
-        }  # fmt: skip
-
-    @classmethod
-    def from_json(cls, data: object, depth: int = 0) -> ToolRecord | None:
-        """The record a stored object holds; None when it is not one (a damaged row). `depth`
-        counts the forks it is nested in; deeper than forks can go, it is damage too."""
-        if not isinstance(data, dict) or depth > MAX_FORK_DEPTH:
-            return None
-        call_id, tool = data.get("call_id"), data.get("tool")
-        if not isinstance(call_id, str) or not isinstance(tool, str):
-            return None
-        approval = data.get("approval")
-        exit_code = data.get("exit_code")
-        duration = data.get("duration")
-        arguments = data.get("arguments")
-        return cls(
-            call_id,
-            tool,
-            _text_or_none(data.get("skill")),
-            _text(data.get("summary")),
-            dict(arguments) if isinstance(arguments, dict) else {},
-            _text_or_none(data.get("command")),
-            _text_or_none(data.get("cwd")),
-            _text(data.get("status")) or "error",
-            _texts(data.get("reasons")),
-            _texts(data.get("warnings")),
-            {str(k): _text_or_none(v) for k, v in approval.items()} if isinstance(approval, dict) else None,
-            _text(data.get("output")),
-            _text(data.get("result")),
-            exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None,
-            float(duration) if isinstance(duration, int | float) and not isinstance(duration, bool) else None,
-            data.get("truncated") is True,
-            _text_or_none(data.get("sandbox")),
-            ForkRecord.from_json(data.get("fork"), depth + 1),
-        )
-
-
-# Far deeper than the agent lets forks nest (`studio.agent.fork.FORK_DEPTH_LIMIT`).
-MAX_FORK_DEPTH = 16
-ForkNoteKind = Literal["text", "notice", "error"]
-
-
-@dataclass(slots=True)
-class ForkNote:
-    """A part of a fork's sub-conversation that is not a tool call: text of its answer, a notice
-    or an error."""
-
-    kind: ForkNoteKind
-    text: str
-
-
-@dataclass(slots=True)
-class ForkRecord:
-    """The sub-conversation of a fork, as its nested card shows it.
-
-    Attributes:
-        skill, context, model, agent: the skill that forked, its `context`, the model the fork
-            ran on and the saved agent it ran as (None: none).
-        items: what the fork said and did, in order; a `ToolRecord`'s own `fork` holds a fork of
-            this fork.
-        status: "running" until the fork ends, then how it ended ("answered", "error",
-            "cancelled", ...).
-    """
-
-    skill: str
-    context: str
-    model: str
-    agent: str | None = None
-    items: list[ForkNote | ToolRecord] = field(default_factory=list)
-    status: str = "running"
-
-    @property
-    def tool_runs(self) -> int:
-        return sum(isinstance(item, ToolRecord) for item in self.items)
-
-    def call(self, call_id: str) -> ToolRecord | None:
-        """The fork's tool call `call_id` (the latest, should a model reuse an id)."""
-        return next((item for item in reversed(self.items)
-                     if isinstance(item, ToolRecord) and item.call_id == call_id), None)
-
-    def to_json(self) -> dict[str, Any]:
-        items = [item.to_json() if isinstance(item, ToolRecord)
-                 else {"kind": item.kind, "text": item.text} for item in self.items]
-        return {"skill": self.skill, "context": self.context, "model": self.model,
-                "agent": self.agent, "status": self.status, "items": items}
-
-    @classmethod
-    def from_json(cls, data: object, depth: int = 1) -> ForkRecord | None:
-        if not isinstance(data, dict) or depth > MAX_FORK_DEPTH:
-            return None
-        items: list[ForkNote | ToolRecord] = []
-        raw = data.get("items")
-        for item in raw if isinstance(raw, list) else []:
-            if isinstance(item, dict) and item.get("kind") in ("text", "notice", "error"):
-                items.append(ForkNote(item["kind"], _text(item.get("text"))))
-                continue
-            record = ToolRecord.from_json(item, depth)
-            if record is not None:
-                items.append(record)
-        return cls(_text(data.get("skill")), _text(data.get("context")), _text(data.get("model")),
-                   _text_or_none(data.get("agent")), items, _text(data.get("status")) or "error")
-
-
 @dataclass(frozen=True, slots=True)
 class StoredMessage:
     """One entry of a chat, in the order it was shown.
@@ -253,18 +103,6 @@ class StoredMessage:
     record: ToolRecord | None = None
     seq: int = 0
     created: float = 0.0
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _text_or_none(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _texts(value: object) -> tuple[str, ...]:
-    return tuple(str(item) for item in value) if isinstance(value, list) else ()
 
 
 def title_for(prompt: str) -> str:
@@ -396,13 +234,7 @@ class ChatStore:
                 raise
 
     def _move_aside(self) -> Path:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.broken-{stamp}")
-        counter = 1
-        while target.exists():
-            counter += 1
-            target = self.path.with_name(f"{self.path.name}.broken-{stamp}-{counter}")
-        os.replace(self.path, target)
+        target = move_aside(self.path)
         for suffix in ("-wal", "-shm"):
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
         return target
@@ -520,79 +352,3 @@ def history(messages: Sequence[StoredMessage]) -> list[Message]:
         pending.extend(message.calls)
     close_pending()
     return result
-
-
-def export_markdown(chat: ChatInfo, messages: Sequence[StoredMessage]) -> str:
-    """The chat as a Markdown document: prompts, answers, and each tool call with its outcome."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(chat.created))
-    lines = [f"# {chat.title}", ""]
-    about = [f"Started {when}"]
-    if chat.model:
-        about.append(f"model `{chat.model}` ({chat.backend})" if chat.backend else f"model `{chat.model}`")
-    if chat.skills is not None:
-        about.append("skills: " + (", ".join(f"`{s}`" for s in chat.skills) or "none"))
-    lines += ["_" + "; ".join(about) + "_", ""]
-    for message in messages:
-        if message.role == "user":
-            lines += ["## You", "", message.content.rstrip(), ""]
-        elif message.role == "assistant":
-            if not message.content.strip() and not message.thinking:
-                continue
-            lines += ["## Assistant", ""]
-            if message.thinking:
-                lines += ["<details><summary>Thinking</summary>", "", message.thinking.strip(), "",
-                          "</details>", ""]
-            lines += [message.content.rstrip(), ""]
-        elif message.role == "tool" and message.record is not None:
-            lines += _export_record(message.record)
-        elif message.role in ("notice", "error"):
-            lines += [f"> **{message.role.capitalize()}:** {message.content}", ""]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _fence(text: str) -> str:
-    longest = max((len(run) for run in text.split("\n") if set(run) == {"`"}), default=0)
-    ticks = "`" * max(3, longest + 1)
-    return f"{ticks}\n{text.rstrip()}\n{ticks}"
-
-
-def _export_record(record: ToolRecord) -> list[str]:
-    head = f"**Tool `{record.tool}`**" + (f" (skill `{record.skill}`)" if record.skill else "")
-    lines = [head + f": {record.summary}" if record.summary else head, ""]
-    if record.command:
-        lines += [_fence(record.command), ""]
-    if record.approval:
-        approval = record.approval
-        line = f"- approval: {approval.get('choice')} by {approval.get('by')}"
-        if approval.get("scope"):
-            line += f" ({approval['scope']})"
-        if approval.get("reason"):
-            line += f": {approval['reason']}"
-        lines.append(line)
-    outcome = f"- {record.status}"
-    if record.exit_code is not None:
-        outcome += f", exit code {record.exit_code}"
-    if record.duration is not None:
-        outcome += f", {record.duration:.2f} s"
-    lines += [outcome, ""]
-    if record.fork is not None:
-        lines += [f"> {line}".rstrip() for line in _export_fork(record.fork)] + [""]
-    shown = record.output if record.output else record.result
-    if shown.strip():
-        lines += [_fence(shown), ""]
-    return lines
-
-
-def _export_fork(fork: ForkRecord) -> list[str]:
-    """A fork's sub-conversation, to be quoted under the card of the call that started it."""
-    agent = f" as the agent `{fork.agent}`" if fork.agent else ""
-    lines = [f"**Fork** of skill `{fork.skill}` ({fork.context}) on `{fork.model}`{agent}: "
-             f"{fork.status}, {fork.tool_runs} tool run{'' if fork.tool_runs == 1 else 's'}", ""]
-    for item in fork.items:
-        if isinstance(item, ToolRecord):
-            lines += _export_record(item)
-        elif item.kind == "text":
-            lines += [item.text.strip(), ""]
-        else:
-            lines += [f"**{item.kind.capitalize()}:** {item.text}", ""]
-    return lines[:-1]

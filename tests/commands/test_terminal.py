@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from studio.agent.approval import Approval, ApprovalRequest
-from studio.agent.terminal import TerminalApprover
+from studio.commands.terminal import TerminalApprover
 
 SANDBOX = "writes only in /w/demo; no network; private /tmp"
 

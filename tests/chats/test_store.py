@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.chatstore import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
+from studio.chats import (
     ChatStore,
     ChatStoreError,
     ForkNote,
@@ -26,6 +24,7 @@ from studio.chatstore import (
     history,
     title_for,
 )
+from studio.chats.store import MIGRATIONS, SCHEMA_VERSION
 from studio.llm.types import ToolCall
 from studio.paths import data_dir
 
@@ -225,7 +224,7 @@ def test_a_killed_writer_loses_nothing_it_committed(tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
         import sys, time, pathlib
         sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
-        from studio.chatstore import ChatStore, StoredMessage
+        from studio.chats import ChatStore, StoredMessage
         store = ChatStore(pathlib.Path({str(path)!r}))
         chat = store.create_chat(title="kept")
         for n in range(3):
