@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills import library
-from studio.skills.cache import ScanCache
+from studio.skills.checks.validate import ValidationResult
 from studio.skills.files import Listing
-from studio.skills.library import PARALLEL_MIN, SkillRoot, scan_root
+from studio.skills.library import roots as library
+from studio.skills.library.cache import ScanCache
+from studio.skills.library.roots import PARALLEL_MIN, SkillRoot, scan_root
 from studio.skills.model import Skill
-from studio.skills.validate import ValidationResult
 from tests.skills.helpers import frontmatter, write_skill
 from tests.waiting import eventually
 
