@@ -95,9 +95,9 @@ def test_a_damaged_archive_is_a_problem_of_the_root_not_a_traceback(tmp_path: Pa
 _KILLED_PARENT = """
 import os, signal, sys
 from unittest import mock
-from studio.skills import library
+from studio.skills.library import roots
 with mock.patch.object(os, "cpu_count", lambda: 2):
-    pool = library._pool()
+    pool = roots._pool()
 assert pool is not None
 list(pool.map(abs, range(4)))
 print(" ".join(str(pid) for pid in pool._processes), flush=True)
