@@ -27,7 +27,6 @@ from studio.commands.chat import parse_options
 from studio.commands.guidance import guided_flag
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.feedback import write_feedback
-from studio.evals.files import EvalFileError
 from studio.evals.iteration import IterationError, read_iteration
 from studio.evals.plan import (
     RunPlan,
@@ -46,8 +45,9 @@ from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import collect
+from studio.skills.checks.evalfiles import EvalFileError
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.targets import collect
 
 EXIT_INTERRUPTED = 130
 

@@ -28,7 +28,6 @@ from studio.evals.conflicts import (
     local_embedder,
     trigger_sets,
 )
-from studio.evals.files import TriggerQuery
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.llm.embeddings import Embedder
@@ -36,8 +35,9 @@ from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import collect
+from studio.skills.checks.evalfiles import TriggerQuery
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.targets import collect
 
 
 async def conflicts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

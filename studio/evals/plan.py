@@ -16,14 +16,14 @@ from studio.evals.baseline import BaselineError, snapshot_at
 from studio.evals.cache import skill_hash
 from studio.evals.comparator import compare, pairs
 from studio.evals.feedback import read_feedback
-from studio.evals.files import EvalCase, EvalFileError, read_evals, read_triggers
 from studio.evals.iteration import Iteration, workspace_for, write_iteration
 from studio.evals.report import EvalResult, SkillReport, Spread
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
 from studio.llm.errors import LLMError
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import collect
+from studio.skills.checks.evalfiles import EvalCase, EvalFileError, read_evals, read_triggers
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.targets import collect
 
 Runner = EvalRunner | ServerPool
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.evals.files import TriggerQuery
+from studio.skills.checks.evalfiles import TriggerQuery
 
 Index = QModelIndex | QPersistentModelIndex
 CHECK = Qt.ItemDataRole.CheckStateRole

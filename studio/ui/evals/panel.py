@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid
 
 from studio.evals.cache import skill_hash
-from studio.evals.files import EvalFileError, TriggerQuery, read_evals, read_triggers
 from studio.evals.generate import add_queries, generate_triggers
 from studio.evals.history import HistoryEntry
 from studio.evals.improve import improve_description
@@ -44,7 +43,8 @@ from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
 from studio.llm.errors import LLMError
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_evals, read_triggers
+from studio.skills.library.summary import SkillSummary
 from studio.ui.evals.chart import PassRateChart
 from studio.ui.evals.editor import EvalFilesEditor
 from studio.ui.evals.generated import GeneratedQueries

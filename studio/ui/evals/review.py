@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from studio.evals.feedback import write_feedback
-from studio.evals.files import EvalFileError
 from studio.evals.report import EvalResult, QueryResult
 from studio.evals.trace import transcript_messages
+from studio.skills.checks.evalfiles import EvalFileError
 from studio.ui.chat.transcript import Transcript
 from studio.ui.evals.models import verdicts_html
 from studio.ui.widgets.form_fold import TabLayout

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
-from studio.skills.summary import SkillSummary
+from studio.skills.library.summary import SkillSummary
 from studio.ui.tasks import TaskSet
 from studio.ui.widgets.editor_tab import SkillEditorTab
 
