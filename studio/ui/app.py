@@ -170,7 +170,7 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     asyncgens = AsyncGenHooks(loop)
     asyncgens.install()
     http = httpx.AsyncClient()
-    window.chat.pane.attach(http)
+    window.chat.pane.model_bar.attach(http)
     window.show()
     window.start()
     if instance is not None:

@@ -173,9 +173,11 @@ class MainWindow(QMainWindow):
         self.menus.tools.addAction(self.mcp_serving.action)
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
-        self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
-                               data_dir() / HISTORY_FILE, self.tasks, self.autosaver, self)
-        self.editors.model_names = self.chat.pane.backend.server.model_names
+        pane = self.chat.pane
+        self.evals = EvalsTabs(self.editors, pane.model_bar, pane.sessions, pane.last_prompt,
+                               self.library, data_dir() / HISTORY_FILE, self.tasks, self.autosaver,
+                               self)
+        self.editors.model_names = pane.model_bar.backend.server.model_names
         self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 
         self.editors.skill_opened.connect(self.library_panel.select_skill)
@@ -347,7 +349,7 @@ class MainWindow(QMainWindow):
     def _on_library_model_skills_changed(self, _count: int) -> None:
         if not self.loader.busy:
             self._show_count()
-        self.chat.pane.refresh_skills()
+        self.chat.pane.skill_chooser.refresh()
 
     def _on_loader_scan_finished(self) -> None:
         self.scan_progress.hide()
@@ -396,7 +398,7 @@ class MainWindow(QMainWindow):
                                 f"{self.store.path} could not be written: {exc}")
         self.editors.set_editor_font(editor_font(self.settings.editor_font))
         self.roots.settings_changed(old_roots, old_hidden)
-        self.chat.pane.apply_settings()
+        self.chat.pane.model_bar.apply_settings()
         return True
 
     # -- session --------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_after_ctrl_n_the_library_the_status_bar_and_the_chat_count_the_same(
     assert len(summaries) == window.library.skill_count == 4
     assert window.library_panel.count_label.text() == "4 skills in 1 root"
     assert window.scan_label.text() == "4 skills"
-    assert window.chat.pane.skills_button.text() == f"All in the library ({loadable})"
+    assert window.chat.pane.skill_chooser.skills_button.text() == f"All in the library ({loadable})"
     assert "invoice-parser" in [s.name for s in window.chat.pane.skills.library_skills()]
 
 

@@ -71,7 +71,7 @@ class TurnSetup:
     choose_folder: FolderChooser | None = None
 
 
-class ChatSession(QObject):
+class OpenChat(QObject):
     """The chat shown in a transcript, and its running turn.
 
     Attributes:

@@ -163,7 +163,7 @@ def test_without_an_agent_the_chats_setup_is_exported(
         qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama,
         tmp_path: Path, chat_skills: Path) -> None:
     window = chat_window()
-    window.chat.pane.set_chosen_skills(("demo",))
+    window.chat.pane.skill_chooser.set_chosen(("demo",))
     target = tmp_path / "setup.agentfile"
     task = start(window.chat.agent_files.export_to(target))
     qtbot.waitUntil(task.done)
