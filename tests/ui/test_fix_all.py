@@ -122,9 +122,9 @@ def test_counts_follow_fix_every_and_its_undo_duplicate_names_included(
     model = panel.model
 
     def panel_counts() -> tuple[dict[str, int], Counter[str]]:
-        severities = model.severity_counts
+        severities = model.findings.severity_counts
         return ({"errors": severities[Severity.ERROR], "warnings": severities[Severity.WARNING]},
-                Counter({code: count for code, count in model.code_counts.items() if count}))
+                Counter({code: count for code, count in model.findings.code_counts.items() if count}))
 
     window.validate_action.trigger()
     expected = _validate_counts(root)

@@ -14,7 +14,8 @@ from pytestqt.qtbot import QtBot
 from studio.skills.collection import Problem
 from studio.skills.model import Diagnostic, Fix, Severity
 from studio.ui.models import problems_model
-from studio.ui.models.problems_model import GROUP_ROLE, SYNC_ROWS, ProblemFilter, ProblemsModel
+from studio.ui.models.findings import SYNC_ROWS, ProblemFilter
+from studio.ui.models.problems_model import GROUP_ROLE, ProblemsModel
 from studio.ui.numbers import count_text
 from studio.ui.widgets.problems_panel import ProblemsPanel
 from tests.ui.helpers import WindowFactory, write_skill
@@ -79,7 +80,7 @@ def test_filtering_by_severity_code_and_text(qtbot: QtBot, problems: list[Proble
     assert [p.diagnostic.code for p in model.problems()] == ["SK401"]
     model.set_filter(ProblemFilter())
     assert len(model.problems()) == 5
-    assert model.finding_count() == 5
+    assert model.findings.finding_count() == 5
 
 
 def test_grouping_by_skill_is_a_tree_with_counts(qtbot: QtBot, problems: list[Problem]) -> None:
@@ -123,7 +124,7 @@ def test_the_first_fixable_finding_follows_what_is_shown(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: not model.busy)
 
     def first() -> str | None:
-        found = model.first_fixable()
+        found = model.findings.first_fixable()
         return None if found is None else found.diagnostic.message
 
     assert first() == "finding 5"
@@ -217,7 +218,7 @@ def test_the_context_menu_offers_to_fix_every_finding_of_a_code(
     model = panel.model
     beta = next(row for row in range(model.rowCount())
                 if model.index(row, model.SKILL).data() == "beta")
-    assert model.group_codes(model.groups()[beta]) == ["SK131", "SK209"]
+    assert model.findings.group_codes(model.findings.groups[beta]) == ["SK131", "SK209"]
     panel.tree.expand(model.index(beta, 0))
     child = model.index(0, model.MESSAGE, model.index(beta, 0))
     point = panel.tree.visualRect(child).center()

@@ -47,7 +47,7 @@ def claude_root(tmp_path: Path) -> Path:
 
 
 def _codes(window: MainWindow) -> dict[str, int]:
-    return dict(window.problems_panel.model.code_counts)
+    return dict(window.problems_panel.model.findings.code_counts)
 
 
 def _pick(window: MainWindow, target: str) -> None:
@@ -78,7 +78,7 @@ def test_picking_claude_code_clears_the_spec_errors_in_place_and_is_kept(
     _pick(window, "claude-code")
 
     qtbot.waitUntil(lambda: not window.loader.busy and not _codes(window))
-    assert window.problems_panel.model.finding_count() == 0
+    assert window.problems_panel.model.findings.finding_count() == 0
     assert window.library.skill_count == 2
     assert not removed, "the skills are validated again in place, not emptied and refilled"
     assert window.library_model.index(0, 0).data() == "skills (2) · Claude Code"

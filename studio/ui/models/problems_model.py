@@ -1,31 +1,36 @@
-"""The problems table: the findings of the open skill or of the whole library, sorted,
-filtered, and flat or grouped by skill (a tree: each skill, then its findings).
+"""The problems table: a Qt model over the `FindingsIndex` (the findings of the open skill or of
+the whole library, sorted, filtered, flat or grouped by skill: a tree of each skill, then its
+findings).
 
-The model adapts the core's findings as the `Library` lists them (a skill's folder, name and
-diagnostics). A finding is held as one integer (its skill's number times a stride, plus its
-number in the skill) and a `Problem` is made only for the rows asked for: 40,000 tuples made at
-every refresh would wake Python's full garbage collection, which walks every object of a large
-library and freezes the window for a quarter of a second.
-Sorting and filtering are done here over plain Python keys, in one pass each, rather than by a
-`QSortFilterProxyModel`, which would call `data()` once per comparison: at 40,000 findings that
-is the difference between a few tens of milliseconds and seconds of a frozen window.
+The index does the work in plain Python; this model drives its rebuilds a slice at a time on the
+event loop (a large one never stalls the window), gives the tree its skills a page at a time, and
+answers Qt's questions about rows.
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 
 from studio.skills.collection import Problem
-from studio.skills.model import Diagnostic, Severity
+from studio.skills.model import Diagnostic
 from studio.ui.icons import severity_icon
+from studio.ui.models import findings
+from studio.ui.models.findings import (
+    Findings,
+    FindingsIndex,
+    ProblemFilter,
+    Rebuild,
+    Row,
+    SkillGroup,
+    problem_of,
+    shown_file,
+)
 from studio.ui.models.indexes import NO_PARENT, Index
 from studio.ui.numbers import count_text, plural
 
@@ -42,12 +47,7 @@ ANSWERED = frozenset({DISPLAY, DECORATION, TOOLTIP, ALIGNMENT, FONT, int(PROBLEM
                       int(GROUP_ROLE)})
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
-SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
-# A rebuild (new findings, a sort, a filter) of more rows than this is done in slices of at
-# most SLICE_SECONDS per turn of the event loop, so the window never stalls; a smaller one is done
-# at once, and the caller sees its result immediately.
-SYNC_ROWS = 4000
-SLICE_ROWS = 1000
+# A large rebuild (see `findings.SYNC_ROWS`) runs at most this long per turn of the event loop.
 SLICE_SECONDS = 0.012
 # Grouped, the skills given to the tree at first, and then a page more each time it scrolls to
 # its end: the tree lays out every top-level row it is given, and 9,600 of them took 40 to 90 ms.
@@ -56,116 +56,24 @@ GROUP_PAGE = 500
 # internalId of a top-level row; a finding inside a group has its group's row + 1.
 TOP = 0
 
-# One finding: its diagnostic, its skill's folder and the skill's shown name.
-Row = tuple[Diagnostic, Path, str]
-SkillFindings = tuple[Path, str, Sequence[Diagnostic]]
-Findings = Iterable[SkillFindings]
 
-
-def shown_file(diagnostic: Diagnostic, directory: Path) -> str:
-    """The file a finding is about, relative to its skill's folder (as the validator names it, or
-    cut down to the folder when it gave a full path)."""
-    name = diagnostic.file
-    if name.startswith("/"):
-        try:
-            return PurePath(name).relative_to(directory).as_posix()
-        except ValueError:
-            return name
-    return name
-
-
-def _problem(row: Row) -> Problem:
-    return Problem(row[1], row[2], row[0])
-
-
-@dataclass(slots=True)
-class SkillGroup:
-    """One skill's findings, as a row of the grouped view.
-
-    Attributes:
-        directory: the skill's folder.
-        name: the name shown for it.
-        rows: its findings that pass the filter, in the shown order.
-    """
-
-    directory: Path
-    name: str
-    rows: list[int] = field(default_factory=list)
-    errors: int = 0
-    warnings: int = 0
-
-    def count_text(self) -> str:
-        parts = []
-        if self.errors:
-            parts.append(plural(self.errors, "error"))
-        if self.warnings:
-            parts.append(plural(self.warnings, "warning"))
-        others = len(self.rows) - self.errors - self.warnings
-        if others:
-            parts.append(plural(others, "note"))
-        return ", ".join(parts)
-
-    @property
-    def worst(self) -> str:
-        return "error" if self.errors else "warning" if self.warnings else "info"
-
-
-@dataclass(frozen=True, slots=True)
-class ProblemFilter:
-    """Which findings are shown: of a severity, with a code, holding a text (all when empty)."""
-
-    severity: str = ""
-    code: str = ""
-    text: str = ""
-
-    @property
-    def active(self) -> bool:
-        return bool(self.severity or self.code or self.text.strip())
-
-
-def _sort_key(column: int, at: Callable[[int], Diagnostic],
-              name_of: Callable[[int], str]) -> Callable[[int], Any]:
-    """The key of a finding for `column`: a string or an integer, never a tuple (see above)."""
-    if column == ProblemsModel.CODE:
-        return lambda r: at(r).code
-    if column == ProblemsModel.MESSAGE:
-        return lambda r: at(r).message.lower()
-    if column == ProblemsModel.SKILL:
-        return lambda r: name_of(r).lower()
-    if column == ProblemsModel.FILE:
-        return lambda r: f"{at(r).file.lower()}\0{at(r).line:09d}"
-    if column == ProblemsModel.LINE:
-        return lambda r: at(r).line * 1_000_000 + at(r).column
-    return lambda r: f"{SEVERITY_RANK.get(at(r).severity, 3)}{at(r).code}"
-
-
-def _key(skills: list[SkillFindings], stride: int, column: int) -> Callable[[int], Any]:
-    def at(number: int) -> Diagnostic:
-        return skills[number // stride][2][number % stride]
-
-    def name_of(number: int) -> str:
-        return skills[number // stride][1]
-
-    return _sort_key(column, at, name_of)
-
-
-def _group_key(column: int, item_key: Callable[[int], Any]) -> Callable[[SkillGroup], Any]:
-    if column == ProblemsModel.SEVERITY:
-        return lambda g: (SEVERITY_RANK[g.worst], -g.errors, -g.warnings)
-    if column == ProblemsModel.CODE:
-        return lambda g: -len(g.rows)
-    if column == ProblemsModel.SKILL:
-        return lambda g: g.name.lower()
-    return lambda g: item_key(g.rows[0])
+def group_text(group: SkillGroup) -> str:
+    """"2 errors, 1 warning" for a group's findings shown."""
+    parts = []
+    if group.errors:
+        parts.append(plural(group.errors, "error"))
+    if group.warnings:
+        parts.append(plural(group.warnings, "warning"))
+    if group.notes:
+        parts.append(plural(group.notes, "note"))
+    return ", ".join(parts)
 
 
 class ProblemsModel(QAbstractItemModel):
     """Findings in rows; grouped, a skill's row holds its findings.
 
     Attributes:
-        grouped: whether findings are shown under their skill.
-        sort_column, sort_order: how rows are ordered (-1: as the library lists them).
-        code_counts, severity_counts, fixable_count: of every finding held, shown or not.
+        findings: the index of findings shown (counts, filter, grouping, sort, the groups).
 
     Signals:
         rebuilt: what is shown was rebuilt (after new findings, a sort, a filter, grouping).
@@ -173,46 +81,30 @@ class ProblemsModel(QAbstractItemModel):
 
     rebuilt = Signal()
 
-    COLUMNS = ("", "Code", "Message", "Skill", "File", "Line")
-    SEVERITY, CODE, MESSAGE, SKILL, FILE, LINE = range(6)
+    COLUMNS = findings.COLUMNS
+    SEVERITY, CODE, MESSAGE, SKILL, FILE, LINE = (findings.SEVERITY, findings.CODE,
+                                                  findings.MESSAGE, findings.SKILL,
+                                                  findings.FILE, findings.LINE)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._skills: list[SkillFindings] = []
-        self._stride = 1
-        self._all: list[int] = []
-        self._haystacks: list[str] | None = None
-        self.code_counts: Counter[str] = Counter()
-        self.severity_counts: Counter[str] = Counter()
-        self.fixable_count = 0
-        self._job: Iterator[None] | None = None
+        self.findings = FindingsIndex()
+        self._job: Iterator[bool] | None = None
         self._adopting = False
-        self._large = False
         self._slices = QTimer(self)
         self._slices.setSingleShot(True)
         self._slices.setInterval(0)
         self._slices.timeout.connect(self._advance)
-        self._shown: list[int] = []
-        self._groups: list[SkillGroup] = []
-        # How many of `_groups` the views have been given (see GROUP_PAGE).
+        # How many of the groups the views have been given (see GROUP_PAGE).
         self._paged = 0
-        self._first_fix: int | None = None
-        # Made when first needed after a rebuild: a skill's number by its folder, and a group's
-        # row by its skill's number.
-        self._skill_numbers: dict[Path, int] | None = None
-        self._group_rows: dict[int, int] | None = None
-        self._filter = ProblemFilter()
-        self.grouped = False
-        self.sort_column = -1
-        self.sort_order = Qt.SortOrder.AscendingOrder
         self._bold = QFont()
         self._bold.setBold(True)
 
     # -- what is shown -------------------------------------------------------------------------------
 
-    def set_findings(self, findings: Findings) -> None:
+    def set_findings(self, found: Findings) -> None:
         """Show the findings of these skills: (folder, name, diagnostics) each."""
-        self._start(findings)
+        self._start(found)
 
     def set_problems(self, problems: Iterable[Problem]) -> None:
         by_skill: dict[Path, tuple[str, list[Diagnostic]]] = {}
@@ -227,77 +119,43 @@ class ProblemsModel(QAbstractItemModel):
         """A rebuild is under way (the rows shown are the previous ones until it is done)."""
         return self._job is not None
 
+    @property
+    def sort_order(self) -> Qt.SortOrder:
+        return Qt.SortOrder.DescendingOrder if self.findings.descending \
+            else Qt.SortOrder.AscendingOrder
+
     def set_filter(self, wanted: ProblemFilter) -> None:
-        if wanted != self._filter:
-            self._filter = wanted
+        if wanted != self.findings.filter:
+            self.findings.filter = wanted
             self._start(None)
 
-    @property
-    def filter(self) -> ProblemFilter:
-        return self._filter
-
     def set_grouped(self, grouped: bool) -> None:
-        if grouped != self.grouped:
+        if grouped != self.findings.grouped:
             self.beginResetModel()
-            self.grouped = grouped
-            self._groups = []
+            self.findings.set_grouped(grouped)
             self._paged = 0
-            self._group_rows = None
             self.endResetModel()
             self._start(None)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if (column, order) != (self.sort_column, self.sort_order):
-            self.sort_column, self.sort_order = column, order
+        if (column, order) != (self.findings.sort_column, self.sort_order):
+            self.findings.sort_column = column
+            self.findings.descending = order == Qt.SortOrder.DescendingOrder
             self._start(None)
-
-    def finding_count(self) -> int:
-        """How many findings are held, shown or not."""
-        return len(self._all)
-
-    def skills_with_code(self, code: str) -> list[Path]:
-        """The folders of the skills with a finding of `code` (shown or not), in library order."""
-        return [directory for directory, _name, diagnostics in self._skills
-                if any(d.code == code for d in diagnostics)]
 
     def problems(self) -> list[Problem]:
         """The findings shown, in the order shown (groups flattened)."""
-        return [_problem(self._row(number)) for number in self._shown_ids()]
-
-    def first_fixable(self) -> Problem | None:
-        """The first finding shown that has a fix (found while rebuilding: a walk over 40,000
-        findings after every sort or filter stalled the window)."""
-        return None if self._first_fix is None else _problem(self._row(self._first_fix))
-
-    def group_codes(self, group: SkillGroup) -> list[str]:
-        """The codes of a group's findings shown, in order."""
-        return sorted({self._row(number)[0].code for number in group.rows})
-
-    def _shown_ids(self) -> Iterable[int]:
-        if self.grouped:
-            return (number for group in self._groups for number in group.rows)
-        return self._shown
-
-    def _row(self, number: int) -> Row:
-        directory, name, diagnostics = self._skills[number // self._stride]
-        return diagnostics[number % self._stride], directory, name
-
-    def groups(self) -> list[SkillGroup]:
-        return self._groups
-
-    def shown_count(self) -> int:
-        return len(self._shown)
+        return self.findings.problems()
 
     # -- rebuilding, a slice at a time ----------------------------------------------------------------
 
-    def _start(self, findings: Findings | None) -> None:
+    def _start(self, found: Findings | None) -> None:
         """Rebuild what is shown (from new findings, or from the ones held): all at once when it
         is small, else in slices of at most `SLICE_SECONDS` per turn of the event loop."""
-        if findings is None and self._job is not None and self._adopting:
+        if found is None and self._job is not None and self._adopting:
             return  # the rebuild under way reads the sort, filter and grouping after adopting
-        self._adopting = findings is not None
-        self._job = self._steps(findings)
-        self._large = False
+        self._adopting = found is not None
+        self._job = self._steps(self.findings.rebuild(found))
         self._advance()
 
     def _advance(self) -> None:
@@ -305,144 +163,21 @@ class ProblemsModel(QAbstractItemModel):
         if job is None:
             return
         deadline = time.perf_counter() + SLICE_SECONDS
-        for _ in job:
-            if self._large and time.perf_counter() > deadline:
+        for large in job:
+            if large and time.perf_counter() > deadline:
                 self._slices.start()
                 return
         if self._job is job:
             self._job = None
 
-    def _steps(self, findings: Findings | None) -> Iterator[None]:
-        """The rebuild, yielding between slices of about `SLICE_ROWS` rows."""
-        if findings is not None:
-            skills: list[SkillFindings] = []
-            count = 0
-            mark = SLICE_ROWS
-            for found in findings:
-                if found[2]:
-                    skills.append(found)
-                    count += len(found[2])
-                    if count >= mark:
-                        mark += SLICE_ROWS
-                        self._large = count > SYNC_ROWS
-                        yield
-            stride = max((len(found[2]) for found in skills), default=0) + 1
-            rows: list[int] = []
-            codes: Counter[str] = Counter()
-            severities: Counter[str] = Counter()
-            fixable = 0
-            for first in range(0, len(skills), SLICE_ROWS // 4):
-                for number, (_directory, _name, diagnostics) in enumerate(
-                        skills[first:first + SLICE_ROWS // 4], first):
-                    rows.extend(range(number * stride, number * stride + len(diagnostics)))
-                    codes.update([d.code for d in diagnostics])
-                    severities.update([d.severity for d in diagnostics])
-                    fixable += sum(1 for d in diagnostics if d.fix is not None)
-                yield
-            haystacks: list[str] | None = None
-            counts = (codes, severities, fixable)
-        else:
-            skills, stride, rows, haystacks = self._skills, self._stride, self._all, self._haystacks
-            counts = None
-        self._large = len(rows) > SYNC_ROWS
-        haystacks = yield from self._haystacks_of(skills, stride, rows, haystacks)
-        shown = yield from self._matching(skills, stride, rows, haystacks)
-        reverse = self.sort_order == Qt.SortOrder.DescendingOrder
-        if self.sort_column >= 0 and shown:
-            key = _key(skills, stride, self.sort_column)
-            keys: list[Any] = []
-            for first in range(0, len(shown), SLICE_ROWS):
-                keys.extend([key(row) for row in shown[first:first + SLICE_ROWS]])
-                yield
-            order = sorted(range(len(shown)), key=keys.__getitem__, reverse=reverse)
-            yield
-            shown = [shown[number] for number in order]
-            yield
-        groups: list[SkillGroup] = []
-        if self.grouped:
-            by_skill: dict[int, SkillGroup] = {}
-            for first in range(0, len(shown), SLICE_ROWS):
-                for number in shown[first:first + SLICE_ROWS]:
-                    group = by_skill.get(number // stride)
-                    directory, name, diagnostics = skills[number // stride]
-                    if group is None:
-                        group = by_skill[number // stride] = SkillGroup(directory, name)
-                        groups.append(group)
-                    group.rows.append(number)
-                    severity = diagnostics[number % stride].severity
-                    if severity == Severity.ERROR:
-                        group.errors += 1
-                    elif severity == Severity.WARNING:
-                        group.warnings += 1
-                yield
-            if self.sort_column >= 0:
-                groups.sort(key=_group_key(self.sort_column,
-                                           _key(skills, stride, self.sort_column)),
-                            reverse=reverse)
-                yield
-        shown_order: Iterable[int] = shown
-        if self.grouped:
-            shown_order = (number for group in groups for number in group.rows)
-        first_fix = yield from self._first_fixable_of(skills, stride, shown_order)
+    def _steps(self, rebuild: Rebuild) -> Iterator[bool]:
+        built = yield from rebuild
         self.beginResetModel()
-        self._first_fix = first_fix
-        self._skill_numbers = None if skills is not self._skills else self._skill_numbers
-        self._group_rows = None
-        self._skills, self._stride, self._all, self._haystacks = skills, stride, rows, haystacks
-        if counts is not None:
-            self.code_counts, self.severity_counts, self.fixable_count = counts
-            self._adopting = False
-        self._shown = shown
-        self._groups = groups
-        self._paged = min(len(groups), GROUP_PAGE)
+        self.findings.adopt(built)
+        self._adopting = False
+        self._paged = min(len(self.findings.groups), GROUP_PAGE)
         self.endResetModel()
         self.rebuilt.emit()
-
-    def _first_fixable_of(self, skills: list[SkillFindings], stride: int,
-                          order: Iterable[int]) -> Generator[None, None, int | None]:
-        for seen, number in enumerate(order, 1):
-            if skills[number // stride][2][number % stride].fix is not None:
-                return number
-            if seen % SLICE_ROWS == 0:
-                yield
-        return None
-
-    def _haystacks_of(self, skills: list[SkillFindings], stride: int, rows: list[int],
-                      haystacks: list[str] | None) -> Generator[None, None, list[str] | None]:
-        """What the text filter searches in, one lowercased string per finding (made when first
-        needed)."""
-        if haystacks is not None or not self._filter.text.split():
-            return haystacks
-        made: list[str] = []
-        for first in range(0, len(rows), SLICE_ROWS):
-            for number in rows[first:first + SLICE_ROWS]:
-                _directory, name, diagnostics = skills[number // stride]
-                d = diagnostics[number % stride]
-                made.append(f"{d.code} {d.message} {name} {d.file}".lower())
-            yield
-        return made
-
-    def _matching(self, skills: list[SkillFindings], stride: int, rows: list[int],
-                  haystacks: list[str] | None) -> Generator[None, None, list[int]]:
-        wanted = self._filter
-        words = wanted.text.lower().split()
-        if not (words or wanted.severity or wanted.code):
-            return list(rows)
-        found: list[int] = []
-        for first in range(0, len(rows), SLICE_ROWS):
-            piece = rows[first:first + SLICE_ROWS]
-            if words and haystacks is not None:
-                hays = haystacks[first:first + SLICE_ROWS]
-                piece = [row for row, hay in zip(piece, hays, strict=True)
-                         if all(word in hay for word in words)]
-            if wanted.severity:
-                piece = [n for n in piece
-                         if skills[n // stride][2][n % stride].severity == wanted.severity]
-            if wanted.code:
-                piece = [n for n in piece if skills[n // stride][2][n % stride].code == wanted.code]
-            found.extend(piece)
-            yield
-        return found
 
     # -- finding rows ----------------------------------------------------------------------------------
 
@@ -450,70 +185,54 @@ class ProblemsModel(QAbstractItemModel):
         if not index.isValid():
             return None
         parent_id = index.internalId()
-        if self.grouped:
+        found = self.findings
+        if found.grouped:
             if parent_id == TOP:
                 return None
-            rows = self._groups[parent_id - 1].rows
-            return self._row(rows[index.row()]) if index.row() < len(rows) else None
-        return self._row(self._shown[index.row()]) if index.row() < len(self._shown) else None
+            rows = found.groups[parent_id - 1].rows
+            return found.row(rows[index.row()]) if index.row() < len(rows) else None
+        return found.row(found.shown[index.row()]) if index.row() < len(found.shown) else None
 
     def problem(self, index: Index) -> Problem | None:
         row = self.row(index)
-        return _problem(row) if row is not None else None
+        return problem_of(row) if row is not None else None
 
     def group(self, index: Index) -> SkillGroup | None:
-        if not (self.grouped and index.isValid() and index.internalId() == TOP):
+        if not (self.findings.grouped and index.isValid() and index.internalId() == TOP):
             return None
-        return self._groups[index.row()] if index.row() < self._paged else None
+        return self.findings.groups[index.row()] if index.row() < self._paged else None
 
     def index_of(self, problem: Problem) -> QModelIndex:
-        """Where `problem` is shown (column 0), or an invalid index. Found through lookups made
-        once per rebuild: comparing it with each of 40,000 findings after every sort or filter
-        (to keep the selection) stalled the window."""
-        number = self._number_of(problem)
+        """Where `problem` is shown (column 0), or an invalid index."""
+        found = self.findings
+        number = found.number_of(problem)
         if number is None:
             return QModelIndex()
-        if self.grouped:
-            if self._group_rows is None:
-                self._group_rows = {group.rows[0] // self._stride: place
-                                    for place, group in enumerate(self._groups) if group.rows}
-            place = self._group_rows.get(number // self._stride)
+        if found.grouped:
+            place = found.group_place(number)
             if place is None:
                 return QModelIndex()
             self._page_to(place)
-            rows = self._groups[place].rows
+            rows = found.groups[place].rows
             return self.createIndex(rows.index(number), 0, place + 1) if number in rows \
                 else QModelIndex()
         try:
-            return self.createIndex(self._shown.index(number), 0, TOP)
+            return self.createIndex(found.shown.index(number), 0, TOP)
         except ValueError:
             return QModelIndex()
 
-    def _number_of(self, problem: Problem) -> int | None:
-        if self._skill_numbers is None:
-            self._skill_numbers = {directory: number
-                                   for number, (directory, _name, _found) in enumerate(self._skills)}
-        skill = self._skill_numbers.get(problem.directory)
-        if skill is None:
-            return None
-        _directory, name, diagnostics = self._skills[skill]
-        if name != problem.skill_name:
-            return None
-        for place, diagnostic in enumerate(diagnostics):
-            if diagnostic is problem.diagnostic or diagnostic == problem.diagnostic:
-                return skill * self._stride + place
-        return None
-
     # -- Qt's model interface -----------------------------------------------------------------------
+
+    def _top_rows(self) -> int:
+        return self._paged if self.findings.grouped else len(self.findings.shown)
 
     def index(self, row: int, column: int, parent: Index = NO_PARENT) -> QModelIndex:
         if row < 0 or column < 0 or column >= len(self.COLUMNS):
             return QModelIndex()
         if not parent.isValid():
-            size = self._paged if self.grouped else len(self._shown)
-            return self.createIndex(row, column, TOP) if row < size else QModelIndex()
-        if (self.grouped and parent.internalId() == TOP and parent.row() < self._paged
-                and row < len(self._groups[parent.row()].rows)):
+            return self.createIndex(row, column, TOP) if row < self._top_rows() else QModelIndex()
+        if (self.findings.grouped and parent.internalId() == TOP and parent.row() < self._paged
+                and row < len(self.findings.groups[parent.row()].rows)):
             return self.createIndex(row, column, parent.row() + 1)
         return QModelIndex()
 
@@ -524,9 +243,9 @@ class ProblemsModel(QAbstractItemModel):
 
     def rowCount(self, parent: Index = NO_PARENT) -> int:
         if not parent.isValid():
-            return self._paged if self.grouped else len(self._shown)
-        if self.grouped and parent.internalId() == TOP and parent.column() == 0:
-            return len(self._groups[parent.row()].rows)
+            return self._top_rows()
+        if self.findings.grouped and parent.internalId() == TOP and parent.column() == 0:
+            return len(self.findings.groups[parent.row()].rows)
         return 0
 
     def columnCount(self, parent: Index = NO_PARENT) -> int:
@@ -536,11 +255,12 @@ class ProblemsModel(QAbstractItemModel):
         # The tree asks this of every skill at each layout: answered without counting (a group
         # always holds at least one finding).
         if not parent.isValid():
-            return bool(self._paged if self.grouped else self._shown)
-        return self.grouped and parent.internalId() == TOP and parent.column() == 0
+            return bool(self._top_rows())
+        return self.findings.grouped and parent.internalId() == TOP and parent.column() == 0
 
     def canFetchMore(self, parent: Index) -> bool:
-        return self.grouped and not parent.isValid() and self._paged < len(self._groups)
+        return (self.findings.grouped and not parent.isValid()
+                and self._paged < len(self.findings.groups))
 
     def fetchMore(self, parent: Index) -> None:
         if self.canFetchMore(parent):
@@ -548,7 +268,7 @@ class ProblemsModel(QAbstractItemModel):
 
     def _page_to(self, place: int) -> None:
         """Give the views every group up to the one at `place`."""
-        last = min(place, len(self._groups) - 1)
+        last = min(place, len(self.findings.groups) - 1)
         if last < self._paged:
             return
         self.beginInsertRows(QModelIndex(), self._paged, last)
@@ -569,8 +289,8 @@ class ProblemsModel(QAbstractItemModel):
         role = int(role)
         if role not in ANSWERED or not index.isValid():
             return None
-        if self.grouped and index.internalId() == TOP:
-            return self._group_data(self._groups[index.row()], index.column(), role)
+        if self.findings.grouped and index.internalId() == TOP:
+            return self._group_data(self.findings.groups[index.row()], index.column(), role)
         row = self.row(index)
         if row is None:
             return None
@@ -589,7 +309,7 @@ class ProblemsModel(QAbstractItemModel):
                 return f"{count_text(diagnostic.line)}:{diagnostic.column}"
             return None
         if role == PROBLEM_ROLE:
-            return _problem(row)
+            return problem_of(row)
         if role == DECORATION and column == self.SEVERITY:
             return severity_icon(str(diagnostic.severity))
         if role == TOOLTIP:
@@ -604,7 +324,7 @@ class ProblemsModel(QAbstractItemModel):
     def _group_data(self, group: SkillGroup, column: int, role: int) -> Any:
         if role == DISPLAY:
             if column == self.MESSAGE:
-                return f"{group.name} — {group.count_text()}"
+                return f"{group.name} — {group_text(group)}"
             if column == self.SKILL:
                 return group.name
             if column == self.FILE:
@@ -617,5 +337,5 @@ class ProblemsModel(QAbstractItemModel):
         if role == FONT and column == self.MESSAGE:
             return self._bold
         if role == TOOLTIP:
-            return f"{group.directory}\n{group.count_text()}"
+            return f"{group.directory}\n{group_text(group)}"
         return None

@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
 
 from studio.skills.collection import Problem
 from studio.skills.model import Severity
-from studio.ui.models.problems_model import Findings, ProblemFilter, ProblemsModel
+from studio.ui.models.findings import Findings, ProblemFilter
+from studio.ui.models.problems_model import ProblemsModel
 from studio.ui.numbers import count_text, plural
 
 SCOPE_SKILL, SCOPE_LIBRARY = 0, 1
@@ -160,7 +161,7 @@ class ProblemsPanel(QWidget):
     @property
     def view(self) -> QTableView | QTreeView:
         """The view shown: the table, or the tree when grouped."""
-        return self.tree if self.model.grouped else self.table
+        return self.tree if self.model.findings.grouped else self.table
 
     def _size_columns(self, header: QHeaderView) -> None:
         """Widths from the font, never from the rows: measuring 40,000 rows to fit a column
@@ -218,7 +219,7 @@ class ProblemsPanel(QWidget):
         self._on_selection_changed()
 
     def _fill_codes(self) -> None:
-        counts = self.model.code_counts
+        counts = self.model.findings.code_counts
         current = self.code.currentData() or ""
         self.code.blockSignals(True)
         try:
@@ -235,23 +236,23 @@ class ProblemsPanel(QWidget):
             self.code.blockSignals(False)
 
     def _update_summary(self) -> None:
-        total = self.model.finding_count()
+        total = self.model.findings.finding_count()
         if not total:
             self.summary.setText(self._empty_text)
             return
-        severities = self.model.severity_counts
+        severities = self.model.findings.severity_counts
         errors, warnings = severities[Severity.ERROR], severities[Severity.WARNING]
         text = f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
         others = total - errors - warnings
         if others:
             text += f", {plural(others, 'note')}"
-        fixable = self.model.fixable_count
+        fixable = self.model.findings.fixable_count
         if fixable:
             text += f" — {count_text(fixable)} can be fixed automatically (⚡)"
-        if self.model.filter.active:
-            text += f" — showing {count_text(self.model.shown_count())} that match"
-        if self.model.grouped:
-            text += f" in {plural(len(self.model.groups()), 'skill')}"
+        if self.model.findings.filter.active:
+            text += f" — showing {count_text(len(self.model.findings.shown))} that match"
+        if self.model.findings.grouped:
+            text += f" in {plural(len(self.model.findings.groups), 'skill')}"
         self.summary.setText(text)
 
     def apply_filter(self) -> None:
@@ -289,15 +290,15 @@ class ProblemsPanel(QWidget):
         selected = self.selected_problem()
         if selected is not None and selected.diagnostic.fix is not None:
             return selected
-        return self.model.first_fixable()
+        return self.model.findings.first_fixable()
 
     def skills_with_code(self, code: str) -> list[Path]:
         """The folders of the skills with a finding of `code` (shown or not), in library order."""
-        return self.model.skills_with_code(code)
+        return self.model.findings.skills_with_code(code)
 
     def _update_header(self) -> None:
         self.table.setColumnHidden(ProblemsModel.SKILL, not self.library_scope)
-        if self.model.grouped:
+        if self.model.findings.grouped:
             self.tree.setColumnHidden(ProblemsModel.SKILL, True)
 
     def _on_table_double_clicked(self, index: QModelIndex) -> None:
@@ -312,7 +313,7 @@ class ProblemsPanel(QWidget):
         if problem is not None:
             codes = [problem.diagnostic.code]
         elif group is not None:
-            codes = self.model.group_codes(group)
+            codes = self.model.findings.group_codes(group)
         else:
             return
         if self._menu is not None:
@@ -360,12 +361,12 @@ class ProblemsPanel(QWidget):
             self.tree.setModel(self.model)
             self._size_columns(self.tree.header())
             self.tree.header().resizeSection(ProblemsModel.SEVERITY, 48)
-            self.tree.header().setSortIndicator(self.model.sort_column, self.model.sort_order)
+            self.tree.header().setSortIndicator(self.model.findings.sort_column, self.model.sort_order)
             self.tree.setSortingEnabled(True)
             self.tree.selectionModel().selectionChanged.connect(self._on_selection_changed)
             self.views.setCurrentWidget(self.tree)
         else:
-            self.table.horizontalHeader().setSortIndicator(self.model.sort_column,
+            self.table.horizontalHeader().setSortIndicator(self.model.findings.sort_column,
                                                            self.model.sort_order)
         self._update_header()
 
