@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QPlainTextEdit, QTextEd
 
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.fix_all import FixAll
-from studio.ui.evals.editor import EvalFilesEditor
 from studio.ui.menus import make_action
 from studio.ui.tasks import TaskSet
 from studio.ui.widgets.editor_tab import SkillEditorTab
@@ -22,11 +21,15 @@ History = QUndoStack | QTextDocument
 
 def focused_history(focus: QWidget | None) -> History | None:
     """The undo history the focused widget edits: its editor tab's, its Evals tables', or a text
-    box's own (the chat's message); None elsewhere."""
+    box's own (the chat's message); None elsewhere.
+
+    A view that keeps a history of its own (the Evals tables) names it `undo_stack`; asked by that
+    name, so the Edit menu need not know every such view."""
     widget = focus
     while widget is not None:
-        if isinstance(widget, EvalFilesEditor):
-            return widget.undo_stack
+        stack = getattr(widget, "undo_stack", None)
+        if isinstance(stack, QUndoStack):
+            return stack
         if isinstance(widget, SkillEditorTab | FileTab):
             return widget.document
         widget = widget.parentWidget()
