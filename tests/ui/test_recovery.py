@@ -28,7 +28,7 @@ def _crash(window: MainWindow) -> None:
 
 
 def _restore(qtbot: QtBot, window: MainWindow, button: str = "restore") -> int:
-    task = start(window.editors.restore_autosaves())
+    task = start(window.recovery.restore_autosaves())
     dialog = open_dialog(qtbot, RecoveryDialog)
     getattr(dialog, f"{button}_button").click()
     qtbot.waitUntil(task.done)
@@ -64,7 +64,7 @@ def test_unsaved_edits_survive_a_crash(qtbot: QtBot, make_window: WindowFactory,
     _crash(first)
 
     second = make_window(skills_root)
-    task = start(second.editors.restore_autosaves())
+    task = start(second.recovery.restore_autosaves())
     dialog = open_dialog(qtbot, RecoveryDialog)
     assert dialog.list.count() == 1
     assert "web-search/SKILL.md" in dialog.list.item(0).text()
@@ -95,7 +95,7 @@ def test_a_file_changed_on_disk_since_is_said_so(qtbot: QtBot, make_window: Wind
                           encoding="utf-8")
 
     second = make_window(skills_root)
-    task = start(second.editors.restore_autosaves())
+    task = start(second.recovery.restore_autosaves())
     dialog = open_dialog(qtbot, RecoveryDialog)
     assert "changed on disk since" in dialog.list.item(0).text()
     assert "-Added elsewhere." in dialog.compare.toPlainText()
@@ -176,7 +176,7 @@ def test_unticked_ones_are_deleted(qtbot: QtBot, make_window: WindowFactory,
         tab.set_field("license", "MIT")
     _crash(first)
     second = make_window(skills_root)
-    task = start(second.editors.restore_autosaves())
+    task = start(second.recovery.restore_autosaves())
     dialog = open_dialog(qtbot, RecoveryDialog)
     dialog.list.item(0).setCheckState(dialog.list.item(0).checkState().Unchecked)
     dialog.restore_button.click()
@@ -196,7 +196,7 @@ def test_a_running_windows_copies_are_not_offered_to_another(
     assert first.autosaver.flush()
 
     second = make_window(skills_root)
-    task = start(second.editors.restore_autosaves())
+    task = start(second.recovery.restore_autosaves())
     qtbot.waitUntil(task.done)
     assert task.result() == 0
     assert len(_records(tmp_path / "recovery")) == 1
@@ -208,7 +208,7 @@ def test_a_corrupt_copy_is_skipped_with_a_message(qtbot: QtBot, make_window: Win
     session.mkdir(parents=True)
     (session / "skill-0.json").write_text('{"format": 1, "text": ', encoding="utf-8")
     window = make_window(skills_root)
-    task = start(window.editors.restore_autosaves())
+    task = start(window.recovery.restore_autosaves())
     qtbot.waitUntil(task.done)
     assert task.result() == 0
     box = open_dialog(qtbot, QMessageBox)

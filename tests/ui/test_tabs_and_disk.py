@@ -104,7 +104,7 @@ def test_our_own_save_is_not_taken_for_an_external_change(qtbot: QtBot,
 
     # What the watcher does when it sees the write; whether the kernel's event for our own atomic
     # save reaches it before it re-arms is a race, so the test runs the check itself.
-    check = start(window.editors.file_changed_on_disk(tab.path))
+    check = start(window.disk_changes.file_changed_on_disk(tab.path))
     qtbot.waitUntil(lambda: check.done() or asking())
     assert not asking()
     assert "license: Apache-2.0" in tab.doc.text()

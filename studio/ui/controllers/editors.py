@@ -12,13 +12,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
 
 from studio.agent.agents import AgentStore
-from studio.agent.drafts import write_new_skill
-from studio.editing.recovery import DiskState, RecoveredEntry
 from studio.llm.errors import LLMError
-from studio.skills import names
 from studio.skills.collection import Library, LibraryEvent, Problem, TargetChanged
 from studio.skills.files import load_skill, load_zip_skills
 from studio.skills.model import SKILL_FILE, Skill
@@ -28,8 +25,8 @@ from studio.skills.zippath import enclosing_zip
 from studio.ui import asyncqt
 from studio.ui.controllers.autosaving import Autosaver
 from studio.ui.controllers.feedback import Feedback
+from studio.ui.controllers.untitled import write_untitled
 from studio.ui.dialogs import confirm
-from studio.ui.dialogs.recovery import RecoveryDialog
 from studio.ui.tasks import TaskSet
 from studio.ui.watcher import FileWatcher
 from studio.ui.widgets.editor_tab import SkillEditorTab
@@ -337,7 +334,7 @@ class EditorTabs(QObject):
         self._watcher.rearm(tab.path)
         if isinstance(tab, SkillEditorTab):
             tab.doc.validate_now()
-            self._show_in_library(tab)
+            self.show_in_library(tab)
         self.update_tab_title(tab)
         self._feedback.status(f"Saved {tab.path}")
         return True
@@ -345,32 +342,8 @@ class EditorTabs(QObject):
     async def save_untitled(self, tab: SkillEditorTab) -> bool:
         """Ask which folder an untitled draft goes in, and create its skill folder there (named
         as its `name:` says); False when the user cancelled or it could not be written."""
-        roots = [state.path for state in self._library.roots()
-                 if not state.root.read_only and state.path.is_dir()]
-        dialog = QFileDialog(self._feedback.parent, "Save the skill in which folder?",
-                             str(roots[0]) if roots else "")
-        dialog.setFileMode(QFileDialog.FileMode.Directory)
-        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
-        dialog.setLabelText(QFileDialog.DialogLabel.Accept, "Save Here")
-        if await asyncqt.ask(dialog) != QFileDialog.DialogCode.Accepted or not dialog.selectedFiles():
-            return False
-        parent = Path(dialog.selectedFiles()[0])
-        name = tab.doc.skill.name or tab.directory.name
-        if not names.is_valid_name(name):
-            self._feedback.tell("Not saved", f"“{name}” cannot be a skill's folder name. Give the "
-                                "skill a valid name (lowercase letters, digits and hyphens) in "
-                                "the form, then save again.")
-            return False
-        target = parent / names.normalize(name)
-        try:
-            write_new_skill(target, {SKILL_FILE: tab.text()})
-        except FileExistsError:
-            self._feedback.tell("Not saved", f"{target} already exists. Pick another folder, or "
-                                "rename the skill in the form, then save again.")
-            return False
-        except OSError as exc:
-            self._feedback.tell("Not saved", f"{target} could not be written: {exc.strerror or exc}. "
-                                "The draft is still in the editor; pick another folder.")
+        target = await write_untitled(tab, self._library, self._feedback)
+        if target is None:
             return False
         self._library.stop_editing(tab.directory)
         self._watcher.unwatch_file(tab.path)
@@ -389,7 +362,7 @@ class EditorTabs(QObject):
         self._feedback.status(f"Saved {tab.path}")
         return True
 
-    def _show_in_library(self, tab: SkillEditorTab) -> None:
+    def show_in_library(self, tab: SkillEditorTab) -> None:
         """The library shows a skill as saved: after a save or a reload from disk."""
         if self._library.summary_for(tab.directory) is not None:
             self._library.update_skill(self.summary_of(tab))
@@ -455,90 +428,3 @@ class EditorTabs(QObject):
                 tab.retarget(target / tab.path.relative_to(directory))
             self._watcher.watch_file(tab.path)
             self.update_tab_title(tab)
-
-    # -- changes on disk, autosaves ------------------------------------------------------------------
-
-    async def file_changed_on_disk(self, path: Path) -> None:
-        tab = self.tab_for_path(path)
-        if tab is None:
-            return
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            tab.document.setModified(True)
-            self._feedback.status(f"{path} was deleted or moved by another program; save "
-                                  "(Ctrl+S) to write it again.", 15000)
-            return
-        except OSError:
-            return
-        disk = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
-        if disk == tab.disk_text:
-            return
-        if tab.dirty and not await asyncqt.confirmed(
-                confirm.changed_on_disk(self._feedback.parent, path)):
-            tab.disk_text = disk
-            return
-        tab.reload(data.decode("utf-8", errors="replace"))
-        if isinstance(tab, SkillEditorTab):
-            self._show_in_library(tab)
-        self._autosaver.forget(tab)
-        self.update_tab_title(tab)
-        self._feedback.status(f"Reloaded {path.name}: another program changed it.")
-
-    async def restore_autosaves(self) -> int:
-        """Offer back the unsaved texts that studios closed without saving kept (not those of
-        one still running); returns how many were restored."""
-        claims = self._autosaver.store.claim_orphans()
-        try:
-            entries = [entry for claim in claims for entry in claim.entries]
-            unreadable = [bad for claim in claims for bad in claim.unreadable]
-            if not entries:
-                if unreadable:
-                    self._feedback.tell("Unsaved changes not restored",
-                                        "\n\n".join(bad.message for bad in unreadable))
-                return 0
-            dialog = RecoveryDialog(entries, unreadable, self._feedback.parent)
-            answer = await asyncqt.ask(dialog)
-            if answer == RecoveryDialog.DialogCode.Rejected:
-                return 0
-            chosen = dialog.ticked() if answer == RecoveryDialog.DialogCode.Accepted else []
-            for entry in chosen:
-                self._restore(entry, dialog.states[dialog.entries.index(entry)])
-            if chosen and not self._autosaver.flush():
-                # The restored texts live only in their tabs: the old copies stay until then.
-                return len(chosen)
-            for claim in claims:
-                for entry in list(claim.entries):
-                    claim.remove(entry)
-            return len(chosen)
-        finally:
-            for claim in claims:
-                claim.release()
-
-    def _restore(self, entry: RecoveredEntry, state: DiskState) -> None:
-        record = entry.record
-        note = f"Restored unsaved changes kept {record.when}; save them, or close the tab to " \
-               "discard them."
-        if state is DiskState.CHANGED:
-            note += f" {record.path.name} was changed on disk since: saving replaces that change."
-        tab: Tab | None = None
-        if record.kind == "file":
-            tab = self.open_file(record.path)
-            if tab is None:
-                tab = FileTab(record.path, "", self.code_font)
-                tab.make_folder = True
-                self.add_tab(tab, str(record.path))
-                note += f" {record.path} no longer exists; saving writes it again."
-        elif record.kind == "skill" and record.path.parent.is_dir():
-            tab = self.open_skill(record.path.parent)
-            if tab is not None and tab.read_only:
-                tab = None
-        if tab is None:
-            name = record.name or record.path.parent.name
-            tab = self.open_draft(name if names.is_valid_name(name) else "recovered-skill",
-                                  record.text)
-            if record.kind == "skill":
-                note += (f" Its folder {record.path.parent} is gone or read-only now, so it "
-                         "opens as a draft: Save asks where it goes.")
-        tab.set_text(record.text)
-        tab.show_note(note)
