@@ -1,7 +1,7 @@
 """The studio's main window: the library on the left, editor tabs in the centre, problems below.
 
 The window builds the pieces and wires them; the work is done by controllers with one job each
-(`studio.ui.controllers`): the editor tabs, autosaves, the library's roots, the operations on
+(in the feature packages beside it): the editor tabs, autosaves, the library's roots, the operations on
 skills and the problems list, over one core `Library`. Nothing imports this module but the app.
 """
 
@@ -34,30 +34,30 @@ from studio.skills.library import standard_locations
 from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.dock import ChatDock
-from studio.ui.controllers.autosaving import Autosaver
-from studio.ui.controllers.disk_changes import DiskChanges
-from studio.ui.controllers.edit_undo import EditUndo
-from studio.ui.controllers.editors import EditorTabs
-from studio.ui.controllers.feedback import Feedback
-from studio.ui.controllers.fix_all import FixAll
-from studio.ui.controllers.installs import UrlInstalls
-from studio.ui.controllers.problems import ProblemsController
-from studio.ui.controllers.recovery import Recovery
-from studio.ui.controllers.roots import LibraryRoots
-from studio.ui.controllers.search import LibrarySearch
-from studio.ui.controllers.skill_ops import SkillOperations
-from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.edit_undo import EditUndo
+from studio.ui.editor.autosaving import Autosaver
+from studio.ui.editor.disk_changes import DiskChanges
+from studio.ui.editor.editor_tab import SkillEditorTab
+from studio.ui.editor.restore import Recovery
+from studio.ui.editor.tabs import EditorTabs
 from studio.ui.evals.controller import HISTORY_FILE, EvalsTabs
-from studio.ui.library_loader import LibraryLoader
+from studio.ui.feedback import Feedback
+from studio.ui.library.installs import UrlInstalls
+from studio.ui.library.library_model import LibraryModel
+from studio.ui.library.library_panel import LibraryPanel
+from studio.ui.library.library_search import LibrarySearch
+from studio.ui.library.loader import LibraryLoader
+from studio.ui.library.roots import LibraryRoots
+from studio.ui.library.skill_ops import SkillOperations
 from studio.ui.menus import make_action, make_menus
-from studio.ui.models.library_model import LibraryModel
+from studio.ui.problems.fix_all import FixAll
+from studio.ui.problems.problems_controller import ProblemsController
+from studio.ui.problems.problems_panel import ProblemsPanel
+from studio.ui.settings.settings_dialog import SettingsDialog
 from studio.ui.share import McpServing, SkillExports
 from studio.ui.tasks import TaskSet
 from studio.ui.theme import editor_font
 from studio.ui.watcher import FileWatcher
-from studio.ui.widgets.editor_tab import SkillEditorTab
-from studio.ui.widgets.library_panel import LibraryPanel
-from studio.ui.widgets.problems_panel import ProblemsPanel
 from studio.ui.window_geometry import WindowGeometry
 
 WELCOME = """

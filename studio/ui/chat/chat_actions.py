@@ -29,10 +29,10 @@ from studio.fsutil import atomic_write_text
 from studio.llm.errors import LLMError
 from studio.ui import asyncqt
 from studio.ui.chat.chat_list_model import ChatListModel
-from studio.ui.chat.session import OpenChat, TurnSetup
+from studio.ui.chat.open_chat import OpenChat, TurnSetup
 from studio.ui.chat.skill_chooser import SkillSource
+from studio.ui.chat.skill_folder_dialog import SkillFolderDialog
 from studio.ui.chat.transcript import Transcript
-from studio.ui.dialogs.skill_folder import SkillFolderDialog
 from studio.ui.tasks import TaskSet
 
 

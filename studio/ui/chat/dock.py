@@ -15,12 +15,12 @@ from studio.settings import SettingsStore
 from studio.skills.collection import Library
 from studio.skills.summary import SkillSummary
 from studio.ui.chat.agentfiles import AgentFiles
+from studio.ui.chat.audit_dialog import AuditDialog
+from studio.ui.chat.grants_dialog import GrantsDialog
 from studio.ui.chat.pane import ChatPane
-from studio.ui.controllers.editors import EditorTabs
-from studio.ui.dialogs.audit import AuditDialog
-from studio.ui.dialogs.grants import GrantsDialog
+from studio.ui.editor.editor_tab import SkillEditorTab
+from studio.ui.editor.tabs import EditorTabs
 from studio.ui.menus import Menus
-from studio.ui.widgets.editor_tab import SkillEditorTab
 
 CHAT_WIDTH = 430
 # Below this width (a 1366x768 laptop, say) the editor needs the room: the dock starts hidden, and

@@ -28,7 +28,7 @@ from studio.ui.chat.backend import (
 )
 from studio.ui.chat.first_run import FirstRunPanel
 from studio.ui.chat.model_combo import ModelCombo
-from studio.ui.dialogs.models import ModelsDialog
+from studio.ui.chat.models_dialog import ModelsDialog
 from studio.ui.tasks import TaskSet
 
 LIGHT_COLOURS = {"ready": "#2da44e", "checking": "#d99a00", "starting": "#d99a00",

@@ -30,15 +30,15 @@ from studio.chatstore import ChatInfo, ChatStore, ChatStoreError
 from studio.settings import SettingsStore
 from studio.skills.summary import SkillSummary
 from studio.ui.chat.agent_picker import AgentPicker
+from studio.ui.chat.approval_dialog import DialogApprover
 from studio.ui.chat.chat_actions import ChatActions
 from studio.ui.chat.invoke_completer import InvocationCompleter, invocable_names
 from studio.ui.chat.model_bar import ModelBar
+from studio.ui.chat.open_chat import OpenChat, TurnSetup
 from studio.ui.chat.render import warm_up
-from studio.ui.chat.session import OpenChat, TurnSetup
 from studio.ui.chat.skill_chooser import NoSkills, SkillChooser, SkillSource
 from studio.ui.chat.style import CHAT_STYLE
 from studio.ui.chat.transcript import Transcript
-from studio.ui.dialogs.approval import DialogApprover
 from studio.ui.tasks import TaskSet
 
 DEFAULT_PLACEHOLDER = "Ask something; Enter sends, Shift+Enter starts a new line"

@@ -16,11 +16,11 @@ from studio.evals.history import EvalHistory
 from studio.skills.collection import Library
 from studio.skills.summary import SkillSummary
 from studio.ui.chat.model_bar import ModelBar
-from studio.ui.controllers.autosaving import Autosaver, Unsaved
-from studio.ui.controllers.editors import EditorTabs
+from studio.ui.editor.autosaving import Autosaver, Unsaved
+from studio.ui.editor.editor_tab import SkillEditorTab
+from studio.ui.editor.tabs import EditorTabs
 from studio.ui.evals.panel import EvalServices, EvalsPanel
 from studio.ui.tasks import TaskSet
-from studio.ui.widgets.editor_tab import SkillEditorTab
 
 HISTORY_FILE = "eval-history.json"
 TAB_TITLE = "Evals"

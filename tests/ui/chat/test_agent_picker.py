@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from studio.agent.agents import AgentSpec, AgentStore
+from studio.ui.chat.agent_dialog import AgentDialog
 from studio.ui.chat.agent_picker import NO_AGENT
 from studio.ui.chat.pane import ChatPane
 from studio.ui.chat.transcript import NoticeItem
-from studio.ui.dialogs.agent_dialog import AgentDialog
 from tests.fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

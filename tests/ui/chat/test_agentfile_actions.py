@@ -16,7 +16,7 @@ from studio.agent.agents import AgentSpec, AgentStore
 from studio.agent.prompt import INSTRUCTIONS
 from studio.agent.tools import default_tool_descriptions
 from studio.settings import PromptSettings, load_settings
-from studio.ui.dialogs.agent_dialog import AgentDialog
+from studio.ui.chat.agent_dialog import AgentDialog
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import reply

@@ -11,7 +11,7 @@ from shiboken6 import isValid
 
 from studio.agent.approval import Approval, ApprovalRequest
 from studio.chatstore import ChatStore
-from studio.ui.dialogs.approval import ApprovalDialog
+from studio.ui.chat.approval_dialog import ApprovalDialog
 from tests.agent.processes import processes_in
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

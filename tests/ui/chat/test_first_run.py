@@ -18,9 +18,9 @@ from studio.llm.embedded import EmbeddedEngine
 from studio.settings import SettingsStore
 from studio.ui.chat import model_bar as model_bar_module
 from studio.ui.chat.first_run import SERVERS
+from studio.ui.chat.models_dialog import ModelsDialog
 from studio.ui.chat.pane import ChatPane
-from studio.ui.dialogs.models import ModelsDialog
-from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.settings.settings_dialog import SettingsDialog
 from tests.fakes.ggufwriter import write_gguf
 from tests.ui.helpers import WindowFactory, open_dialog, run, start
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from studio.ui.widgets.editor_tab import SkillEditorTab
+from studio.ui.editor.editor_tab import SkillEditorTab
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import reply

@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 from pytestqt.qtbot import QtBot
 
-from studio.ui.dialogs.approval import ApprovalDialog
-from studio.ui.dialogs.skill_folder import SkillFolderDialog
+from studio.ui.chat.approval_dialog import ApprovalDialog
+from studio.ui.chat.skill_folder_dialog import SkillFolderDialog
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
 from tests.ui.chat.chat_helpers import ChatWindowFactory
