@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing.recovery import DiskState, RecoveredEntry, Unreadable
+from studio.ui.editor.diff_highlighter import DiffHighlighter
 from studio.ui.fit import resize_within_screen
-from studio.ui.problems.fix_preview import DiffHighlighter
 
 # `done()` codes besides Accepted (restore the ticked ones) and Rejected (ask again next time).
 DISCARD = 2

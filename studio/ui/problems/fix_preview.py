@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QFontDatabase, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 
 from studio.editing.fix_batch import BatchPlan
 from studio.skills.fixes import FixPlan
+from studio.ui.editor.diff_highlighter import DiffHighlighter
 from studio.ui.fit import resize_within_screen
-from studio.ui.icons import GREEN, RED
 from studio.ui.indexes import NO_PARENT, Index
 from studio.ui.numbers import count_text, plural
 
@@ -51,23 +51,6 @@ class PlansModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{plan.skill_file}\n" + "\n".join(plan.applied)
         return None
-
-
-class DiffHighlighter(QSyntaxHighlighter):
-    """Added lines green, removed lines red."""
-
-    def __init__(self, document: QTextDocument) -> None:
-        super().__init__(document)
-        self._added = QTextCharFormat()
-        self._added.setForeground(GREEN)
-        self._removed = QTextCharFormat()
-        self._removed.setForeground(RED)
-
-    def highlightBlock(self, text: str) -> None:
-        if text.startswith("+") and not text.startswith("+++"):
-            self.setFormat(0, len(text), self._added)
-        elif text.startswith("-") and not text.startswith("---"):
-            self.setFormat(0, len(text), self._removed)
 
 
 def headline(batch: BatchPlan) -> str:
