@@ -238,7 +238,7 @@ class WindowSettings:
     # layout comes back in proportion on a screen of another size.
     docks: str = setting("", help="Each docked panel's share of the window when it was saved.")
     # Where a skill tab's form stands and the split positions of its views ("body=1;others=0;
-    # side=left;form=380;split.evals=200:500", see `studio.ui.widgets.form_fold`).
+    # side=left;form=380;split.evals=200:500", see `studio.ui.editor.form_fold`).
     tabs: str = setting("", help="Where a skill tab's frontmatter form stands (beside which "
                         "views, on which side) and the split positions of its views.")
 

@@ -45,6 +45,7 @@ from studio.evals.spread import ServerPool
 from studio.llm.errors import LLMError
 from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_evals, read_triggers
 from studio.skills.library.summary import SkillSummary
+from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.chart import PassRateChart
 from studio.ui.evals.editor import EvalFilesEditor
 from studio.ui.evals.generated import GeneratedQueries
@@ -52,7 +53,6 @@ from studio.ui.evals.options import HISTORY, RunOptions
 from studio.ui.evals.results import ResultsView
 from studio.ui.evals.services import EvalServices
 from studio.ui.evals.variants import VariantsView
-from studio.ui.widgets.editor_tab import SkillEditorTab
 
 
 class EvalsPanel(QWidget):

@@ -28,6 +28,7 @@ from studio.evals.history import HistoryEntry
 from studio.evals.plan import analysis_notes, benchmark, comparison_summary, percent
 from studio.evals.report import EvalResult, SkillReport, pass_rate
 from studio.ui.chat.transcript import Transcript
+from studio.ui.editor.form_fold import TabLayout
 from studio.ui.evals.models import (
     BenchmarkModel,
     EvalResultsModel,
@@ -37,7 +38,6 @@ from studio.ui.evals.models import (
     summary_text,
 )
 from studio.ui.evals.review import ReviewPane
-from studio.ui.widgets.form_fold import TabLayout
 
 STRETCH = QHeaderView.ResizeMode.Stretch
 FIT = QHeaderView.ResizeMode.ResizeToContents

@@ -26,8 +26,8 @@ from studio.evals.report import EvalResult, QueryResult
 from studio.evals.trace import transcript_messages
 from studio.skills.checks.evalfiles import EvalFileError
 from studio.ui.chat.transcript import Transcript
+from studio.ui.editor.form_fold import TabLayout
 from studio.ui.evals.models import verdicts_html
-from studio.ui.widgets.form_fold import TabLayout
 
 NO_TRANSCRIPT = ("This result was kept without its transcript; run it again with the cache "
                  "cleared to see one.")

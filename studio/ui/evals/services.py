@@ -10,8 +10,8 @@ from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
 from studio.skills.library.summary import SkillSummary
+from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.tasks import TaskSet
-from studio.ui.widgets.editor_tab import SkillEditorTab
 
 
 def no_servers(_auto_approve: bool) -> tuple[list[tuple[SessionFactory, str]], int]:
