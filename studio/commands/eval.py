@@ -12,11 +12,7 @@ import argparse
 import asyncio
 import json
 import signal
-import statistics
 import sys
-import tempfile
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,21 +25,27 @@ from studio.agent.session import SessionFactory, SessionSettings
 from studio.commands.arguments import positive
 from studio.commands.chat import parse_options
 from studio.commands.guidance import guided_flag
-from studio.evals.analysis import analyse
-from studio.evals.baseline import BaselineError, snapshot_at
 from studio.evals.cache import ResultCache, skill_hash
-from studio.evals.comparator import compare, pairs
-from studio.evals.feedback import read_feedback, write_feedback
-from studio.evals.iteration import IterationError, read_iteration, workspace_for, write_iteration
-from studio.evals.report import EvalResult, SkillReport, pass_counts, pass_rate
-from studio.evals.runner import EvalError, EvalRunner
+from studio.evals.feedback import write_feedback
+from studio.evals.iteration import IterationError, read_iteration
+from studio.evals.plan import (
+    RunPlan,
+    analysis_notes,
+    comparison_summary,
+    deltas,
+    percent,
+    run_skill,
+    save_iteration,
+)
+from studio.evals.report import SkillReport, pass_counts, pass_rate
+from studio.evals.runner import EvalRunner
 from studio.evals.spread import ServerPool
 from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
-from studio.skills.checks.evalfiles import EvalCase, EvalFileError, EvalSet, read_evals, read_triggers
+from studio.skills.checks.evalfiles import EvalFileError
 from studio.skills.library.summary import SkillSummary
 from studio.skills.library.targets import collect
 
@@ -205,109 +207,21 @@ async def evaluate(args: argparse.Namespace, reports: list[SkillReport], err: Te
 async def _evaluate_one(args: argparse.Namespace, runner: EvalRunner | ServerPool, report: SkillReport,
                         target: SkillSummary, distractors: list[SkillSummary] | None,
                         neighbours: list[SkillSummary]) -> str:
-    """Run one skill's triggers and evals into `report`; returns why the server failed ("" when it
-    did not). What finished before a failure stays in the report (and the cache), and the report
-    says what did not run; a model's unusable reply is a result, never a failure here."""
-    triggers = evals = None
-    try:
-        triggers = read_triggers(target.directory) if args.only != "evals" else None
-        evals = read_evals(target.directory) if args.only != "triggers" else None
-    except EvalFileError as exc:
-        report.problems.append(str(exc))
-        return ""
-    try:
-        report.feedback = read_feedback(target.directory)
-    except EvalFileError as exc:
-        report.problems.append(str(exc))
-    if triggers is None and evals is None:
-        report.problems.append(f"{target.directory} has no evals/triggers.json or evals/evals.json")
-        return ""
-    try:
-        if triggers:
-            catalog = [target, *(s for s in distractors if s.directory != target.directory)] \
-                if distractors is not None else neighbours
-            await runner.triggers(target, catalog, triggers, args.runs, report,
-                                  threshold=args.trigger_threshold, early_stop=args.early_stop)
-        if evals is not None and evals.evals:
-            await runner.outcomes(target, [target], evals.evals, args.runs, report, report.evals,
-                                  "with")
-            if args.without_skill:
-                report.without_skill = []
-                await runner.outcomes(target, [], evals.evals, args.runs, report,
-                                      report.without_skill, "without")
-            if args.baseline:
-                await _run_baseline(args, runner, report, target, evals.evals)
-            if args.compare:
-                await _compare(args, runner, report, {case.id: case.prompt for case in evals.evals})
-        _save_iteration(args, report, target, evals)
-    except (EvalError, LLMError) as exc:
-        _save_iteration(args, report, target, evals)
-        reason = exc.user_message if isinstance(exc, LLMError) else str(exc)
-        report.problems.append(reason)
-        missing = _not_run(report, len(triggers or []) * args.runs,
-                           len(evals.evals if evals is not None else []) * args.runs)
-        if missing:
-            report.problems.append(f"did not run: {missing}")
-        return reason
-    return ""
-
-
-async def _run_baseline(args: argparse.Namespace, runner: EvalRunner | ServerPool,
-                        report: SkillReport, target: SkillSummary,
-                        cases: Sequence[EvalCase]) -> None:
-    """The evals on the skill as `--baseline` has it, into `report.old_skill`."""
-    with tempfile.TemporaryDirectory(prefix="studio-baseline-") as scratch:
+    """Run one skill into `report` (see `plan.run_skill`); returns why the server failed ("" when
+    it did not). With --save-iteration, what finished is written either way."""
+    catalog = [target, *(s for s in distractors if s.directory != target.directory)] \
+        if distractors is not None else neighbours
+    plan = RunPlan(runs=args.runs, threshold=args.trigger_threshold, early_stop=args.early_stop,
+                   without_skill=args.without_skill, baseline=args.baseline or "",
+                   compare=args.compare, only=args.only, grader_model=args.grader_model)
+    failed = await run_skill(runner, plan, report, target, catalog)
+    if args.save_iteration is not None and report.evals:
+        into = Path(args.save_iteration) if args.save_iteration else None
         try:
-            folder = snapshot_at(target.directory, args.baseline, Path(scratch))
-        except BaselineError as exc:
-            report.problems.append(f"no baseline: {exc}")
-            return
-        old = next((s for s in collect([folder]).skills if s.loadable), None)
-        if old is None:
-            report.problems.append(f"no baseline: the skill at {args.baseline} would not load")
-            return
-        report.old_ref = args.baseline
-        report.old_skill = []
-        await runner.outcomes(old, [old], cases, args.runs, report, report.old_skill,
-                              f"old:{skill_hash(folder)}")
-
-
-async def _compare(args: argparse.Namespace, runner: EvalRunner | ServerPool, report: SkillReport,
-                   prompts: dict[str, str]) -> None:
-    """Each answer beside the baseline's (the earlier version, else no skill), judged blind."""
-    baseline = report.old_skill if report.old_skill else report.without_skill
-    if not baseline:
-        report.problems.append("--compare needs --baseline REF or --without-skill to compare with")
-        return
-    single = runner.runners[0] if isinstance(runner, ServerPool) else runner
-    client, model = await single.factory.server.open(args.grader_model or single.settings.model)
-    for new, old in pairs(report.evals, baseline):
-        comparison = await compare(client, model, prompts.get(new.id, ""), new, old,
-                                   dict(single.settings.options))
-        report.comparisons.append(comparison.to_json())
-
-
-def _save_iteration(args: argparse.Namespace, report: SkillReport, target: SkillSummary,
-                    evals: EvalSet | None) -> None:
-    """With --save-iteration, the outcome evals that finished as the workspace's next iteration."""
-    if args.save_iteration is None or not report.evals:
-        return
-    results = {"with_skill": report.evals}
-    if report.old_skill:
-        results["old_skill"] = report.old_skill
-    if report.without_skill:
-        results["without_skill"] = report.without_skill
-    workspace = (workspace_for(target.directory) if not args.save_iteration
-                 else Path(args.save_iteration) / f"{target.directory.name}-workspace")
-    prompts = {case.id: case.prompt for case in evals.evals} if evals is not None else {}
-    try:
-        written = write_iteration(workspace, target.display_name, target.directory, report.model,
-                                  results, prompts, _analysis_notes(report), report.comparisons)
-    except OSError as exc:
-        report.problems.append(f"the iteration could not be written in {workspace}: "
-                               f"{exc.strerror or exc}")
-        return
-    report.notes.append(f"results written to {written}")
+            report.notes.append(f"results written to {save_iteration(report, target, into)}")
+        except OSError as exc:
+            report.problems.append(f"the iteration could not be written: {exc.strerror or exc}")
+    return failed
 
 
 def _set_feedback(skills: list[Path], eval_id: str, note: str) -> int:
@@ -334,7 +248,7 @@ def _show_iterations(folders: list[Path], out: TextIO, err: TextIO) -> int:
         out.write(f"{folder}\n")
         for configuration, results in iteration.results.items():
             tokens = [r.tokens for r in results]
-            out.write(f"  {configuration}: {_percent(pass_rate(results))} of {len(results)} runs "
+            out.write(f"  {configuration}: {percent(pass_rate(results))} of {len(results)} runs "
                       f"passed, {sum(r.seconds for r in results) / len(results):.1f} s and "
                       f"{sum(tokens) / len(tokens):,.0f} tokens a run\n")
             for result in results:
@@ -343,17 +257,6 @@ def _show_iterations(folders: list[Path], out: TextIO, err: TextIO) -> int:
                           f"{'pass' if result.passed else 'FAIL'}"
                           + "".join(f"\n      failed: {v.text}: {v.reason}" for v in failed) + "\n")
     return code
-
-
-def _not_run(report: SkillReport, trigger_runs: int, eval_runs: int) -> str:
-    """What a run that stopped early left out, for the report ("" when nothing)."""
-    parts = []
-    done_triggers = len(report.trigger.queries) if report.trigger is not None else 0
-    if trigger_runs > done_triggers:
-        parts.append(f"{trigger_runs - done_triggers} of {trigger_runs} trigger query runs")
-    if eval_runs > len(report.evals):
-        parts.append(f"{eval_runs - len(report.evals)} of {eval_runs} eval runs")
-    return ", ".join(parts)
 
 
 def _share(text: str) -> float:
@@ -367,25 +270,6 @@ def _share(text: str) -> float:
     return value
 
 
-def _deltas(results: list[EvalResult], baseline: list[EvalResult]) -> str:
-    """The change a skill makes over its baseline, each figure a mean over runs with its spread."""
-    def figures(runs: list[EvalResult]) -> tuple[float, float, float]:
-        count = len(runs)
-        return (sum(r.passed for r in runs) / count, sum(r.seconds for r in runs) / count,
-                sum(r.tokens for r in runs) / count)
-
-    rate, seconds, tokens = figures(results)
-    old_rate, old_seconds, old_tokens = figures(baseline)
-    spread = statistics.pstdev([r.seconds for r in results]) if len(results) > 1 else 0.0
-    return (f"pass rate {rate - old_rate:+.0%} ({_percent(old_rate)} -> {_percent(rate)}), "
-            f"time {seconds - old_seconds:+.1f} s a run ({seconds:.1f} ± {spread:.1f} s), "
-            f"tokens {tokens - old_tokens:+,.0f} a run ({tokens:,.0f})")
-
-
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.0%}"
-
-
 def render(report: SkillReport, out: TextIO) -> None:
     out.write(f"{report.skill} (hash {report.skill_hash}) on {report.model}"
               + (" - stopped before the end" if report.cancelled else "") + "\n")
@@ -393,20 +277,20 @@ def render(report: SkillReport, out: TextIO) -> None:
         out.write(f"  problem: {problem}\n")
     if report.trigger is not None:
         trigger = report.trigger
-        out.write(f"  triggers: precision {_percent(trigger.precision)}, recall "
-                  f"{_percent(trigger.recall)} over {len(trigger.queries)} query runs\n")
+        out.write(f"  triggers: precision {percent(trigger.precision)}, recall "
+                  f"{percent(trigger.recall)} over {len(trigger.queries)} query runs\n")
         if trigger.runs > 1:
             spread = trigger.spread()
             out.write("  over " + str(trigger.runs) + " runs: " + "; ".join(
-                f"{name} {_percent(figure.mean)} ± {_percent(figure.stdev)} "
-                f"(from {_percent(min(figure.values, default=None))} to "
-                f"{_percent(max(figure.values, default=None))})"
+                f"{name} {percent(figure.mean)} ± {percent(figure.stdev)} "
+                f"(from {percent(min(figure.values, default=None))} to "
+                f"{percent(max(figure.values, default=None))})"
                 for name, figure in spread.items()) + "\n")
         if trigger.runs > 1:
             rates = trigger.rates()
             out.write(f"  per query (triggered at a rate of {trigger.threshold:.0%} or more): "
                       f"{sum(r.passed for r in rates)} of {len(rates)} right, precision "
-                      f"{_percent(trigger.query_precision)}, recall {_percent(trigger.query_recall)}\n")
+                      f"{percent(trigger.query_precision)}, recall {percent(trigger.query_recall)}\n")
             for rate in rates:
                 expected = "should trigger" if rate.should_trigger else "should not"
                 out.write(f"    [{'PASS' if rate.passed else 'FAIL'}] {rate.triggers}/{rate.runs} "
@@ -416,20 +300,15 @@ def render(report: SkillReport, out: TextIO) -> None:
             out.write(f"    {what}: {miss.query}\n")
     if report.evals:
         without = {(r.id, r.run): r for r in report.without_skill or []}
-        out.write(f"  evals: {_percent(pass_rate(report.evals))} passed"
-                  + (f" (without the skill: {_percent(pass_rate(report.without_skill or []))})"
+        out.write(f"  evals: {percent(pass_rate(report.evals))} passed"
+                  + (f" (without the skill: {percent(pass_rate(report.without_skill or []))})"
                      if report.without_skill is not None else "") + "\n")
         if report.comparisons:
-            counts = Counter(c["winner"] for c in report.comparisons)
-            against = report.old_ref or "no skill"
-            out.write(f"    blind comparison against {against}: this version preferred in "
-                      f"{counts['new']} of {len(report.comparisons)}, the baseline in "
-                      f"{counts['old']}, tied {counts['tie']}"
-                      + (f", no verdict {counts['none']}" if counts["none"] else "") + "\n")
+            out.write(f"    {comparison_summary(report)}\n")
         for label, baseline in ((f"against {report.old_ref}", report.old_skill),
                                 ("against no skill", report.without_skill)):
             if baseline:
-                out.write(f"    {label}: {_deltas(report.evals, baseline)}\n")
+                out.write(f"    {label}: {deltas(report.evals, baseline)}\n")
         if any(runs > 1 for _, runs in pass_counts(report.evals).values()):
             without_counts = pass_counts(report.without_skill or [])
             for case, (passed, runs) in pass_counts(report.evals).items():
@@ -449,7 +328,7 @@ def render(report: SkillReport, out: TextIO) -> None:
             for verdict in result.expectations:
                 if not verdict.passed:
                     out.write(f"      failed ({verdict.how}): {verdict.text}: {verdict.reason}\n")
-    for note in _analysis_notes(report):
+    for note in analysis_notes(report):
         out.write(f"  analysis: {note}\n")
     for note in report.notes:
         out.write(f"  {note}\n")
@@ -461,21 +340,13 @@ def _print(reports: list[SkillReport], as_json: bool, out: TextIO) -> None:
     for report in reports:
         if as_json:
             data = report.to_json()
-            notes = _analysis_notes(report)
+            notes = analysis_notes(report)
             if notes:
                 data["analysis"] = notes
             out.write(json.dumps(data, ensure_ascii=False) + "\n")
         else:
             render(report, out)
     out.flush()
-
-
-def _analysis_notes(report: SkillReport) -> list[str]:
-    """What the figures say about the evals: only with a baseline or several runs to compare."""
-    if not report.evals or (report.without_skill is None
-                            and len({r.run for r in report.evals}) < 2):
-        return []
-    return analyse(report.evals, report.without_skill).notes()
 
 
 def _exit_code(reports: list[SkillReport]) -> int:

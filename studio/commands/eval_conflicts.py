@@ -20,7 +20,14 @@ import httpx
 from studio.agent.approval import DenyAllApprover
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.commands.chat import parse_options
-from studio.evals.conflicts import CrossTrigger, Overlap, cross_triggers, description_overlaps
+from studio.evals.conflicts import (
+    CrossTrigger,
+    Overlap,
+    cross_triggers,
+    description_overlaps,
+    local_embedder,
+    trigger_sets,
+)
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.llm.embeddings import Embedder
@@ -28,7 +35,7 @@ from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
-from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_triggers
+from studio.skills.checks.evalfiles import TriggerQuery
 from studio.skills.library.summary import SkillSummary
 from studio.skills.library.targets import collect
 
@@ -63,28 +70,18 @@ async def conflicts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _embedder(no_embed: bool, err: TextIO) -> Embedder | None:
-    from studio.llm import minilm
-    from studio.llm.embeddings import embedder_for
-
-    if no_embed or not minilm.available():
+    if no_embed:
         return None
-    try:
-        return embedder_for("local", "", "")
-    except ValueError as exc:
-        err.write(f"studio eval: {exc}; comparing words only\n")
-        return None
+    embedder, why = local_embedder()
+    if why:
+        err.write(f"studio eval: {why}; comparing words only\n")
+    return embedder
 
 
 def _queries(library: list[SkillSummary], err: TextIO) -> dict[str, list[TriggerQuery]]:
-    found: dict[str, list[TriggerQuery]] = {}
-    for skill in library:
-        try:
-            queries = read_triggers(skill.directory)
-        except EvalFileError as exc:
-            err.write(f"studio eval: {exc}\n")
-            continue
-        if queries:
-            found[skill.display_name] = list(queries)
+    found, problems = trigger_sets(library)
+    for problem in problems:
+        err.write(f"studio eval: {problem}\n")
     return found
 
 

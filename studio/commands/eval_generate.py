@@ -19,8 +19,7 @@ import httpx
 from studio.agent.approval import DenyAllApprover
 from studio.agent.session import SessionFactory
 from studio.commands.chat import parse_options
-from studio.evals.editing import TriggersFile
-from studio.evals.generate import generate_triggers
+from studio.evals.generate import add_queries, generate_triggers
 from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
@@ -45,24 +44,6 @@ def chosen(answer: str, count: int) -> list[int] | None:
     if any(not 1 <= number <= count for number in dropped):
         return None
     return [index for index in range(count) if index + 1 not in dropped]
-
-
-def save(skill: SkillSummary, queries: list[TriggerQuery]) -> int:
-    """Add `queries` to the skill's evals/triggers.json; returns how many were new."""
-    file = TriggersFile(skill.directory)
-    file.load()
-    if file.problem:
-        raise OSError(file.problem)
-    present = {file.query(row).strip().lower() for row in range(len(file.rows()))}
-    added = 0
-    for query in queries:
-        if query.query.strip().lower() not in present:
-            file.add_row(query.query, query.should_trigger)
-            present.add(query.query.strip().lower())
-            added += 1
-    if added:
-        file.save()
-    return added
 
 
 async def _generate(args: argparse.Namespace, skill: SkillSummary, library: list[SkillSummary],
@@ -128,7 +109,7 @@ def _review(skill: SkillSummary, generated: list[TriggerQuery], write: bool, out
         out.write("Nothing saved: run in a terminal to choose, or pass --write to keep them all.\n")
         return 0
     try:
-        added = save(skill, [generated[index] for index in keep])
+        added = add_queries(skill.directory, [generated[index] for index in keep])
     except OSError as exc:
         err.write(f"studio eval: {skill.directory / 'evals' / 'triggers.json'} was not written: "
                   f"{exc}\n")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from studio.evals.report import QueryResult, SkillReport
 from studio.evals.runner import EvalRunner
 from studio.llm.embeddings import Embedder
-from studio.skills.checks.evalfiles import TriggerQuery
+from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_triggers
 from studio.skills.library.summary import SkillSummary
 from studio.skills.search.catalog import terms
 
@@ -140,3 +140,33 @@ async def cross_triggers(runner: EvalRunner, library: Sequence[SkillSummary],
             if result.called == "activate_skill" and result.skill and result.skill != skill.display_name:
                 found.append(CrossTrigger(skill, result.skill, query.query))
     return found
+
+
+def trigger_sets(library: Sequence[SkillSummary]) -> tuple[dict[str, list[TriggerQuery]], list[str]]:
+    """Each skill's trigger queries by its name (those with none left out), and what could not
+    be read."""
+    found: dict[str, list[TriggerQuery]] = {}
+    problems: list[str] = []
+    for skill in library:
+        try:
+            queries = read_triggers(skill.directory)
+        except EvalFileError as exc:
+            problems.append(str(exc))
+            continue
+        if queries:
+            found[skill.display_name] = list(queries)
+    return found, problems
+
+
+def local_embedder() -> tuple[Embedder | None, str]:
+    """The local embedding model when it is installed, or None and why not ("" when it is
+    simply not installed): descriptions are then compared by their words."""
+    from studio.llm import minilm
+    from studio.llm.embeddings import embedder_for
+
+    if not minilm.available():
+        return None, ""
+    try:
+        return embedder_for("local", "", ""), ""
+    except ValueError as exc:
+        return None, str(exc)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from studio.evals.editing import TriggersFile
 from studio.evals.replies import answer_text
 from studio.llm.client import ChatClient
 from studio.llm.types import Message
@@ -79,6 +81,26 @@ async def generate_triggers(client: ChatClient, model: str, skill: SkillSummary,
                 known.add(query.lower())
                 generated.append(TriggerQuery(query, flag))
     return generated
+
+
+def add_queries(skill_dir: Path, queries: Sequence[TriggerQuery]) -> int:
+    """Add the queries the author kept to the skill's evals/triggers.json (what is there stays,
+    duplicates are left out, the file is written whole); returns how many were new. OSError when
+    the file cannot be read as queries or written."""
+    file = TriggersFile(skill_dir)
+    file.load()
+    if file.problem:
+        raise OSError(file.problem)
+    present = {file.query(row).strip().lower() for row in range(len(file.rows()))}
+    added = 0
+    for query in queries:
+        if query.query.strip().lower() not in present:
+            file.add_row(query.query, query.should_trigger)
+            present.add(query.query.strip().lower())
+            added += 1
+    if added:
+        file.save()
+    return added
 
 
 async def _ask(client: ChatClient, model: str, prompt: str, options: dict[str, Any] | None) -> str:

@@ -19,6 +19,7 @@ from studio.fsutil import atomic_write_bytes
 # Runs, over every skill; the oldest go first.
 MAX_ENTRIES = 5000
 _FIGURES = ("pass_rate", "without_pass_rate", "precision", "recall")
+_COSTS = ("seconds", "tokens")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,15 +32,21 @@ class HistoryEntry:
     without_pass_rate: float | None = None
     precision: float | None = None
     recall: float | None = None
+    # Seconds and tokens an eval run, on average: the previous version's cost beside this one's.
+    seconds: float | None = None
+    tokens: float | None = None
 
     @classmethod
     def of(cls, directory: Path, report: SkillReport, when: float | None = None) -> HistoryEntry:
         trigger = report.trigger
+        runs = report.evals
         return cls(str(directory), report.skill_hash, report.model,
                    time.time() if when is None else when, pass_rate(report.evals),
                    pass_rate(report.without_skill) if report.without_skill is not None else None,
                    trigger.precision if trigger is not None else None,
-                   trigger.recall if trigger is not None else None)
+                   trigger.recall if trigger is not None else None,
+                   sum(r.seconds for r in runs) / len(runs) if runs else None,
+                   sum(r.tokens for r in runs) / len(runs) if runs else None)
 
     @classmethod
     def from_json(cls, data: Any) -> HistoryEntry | None:
@@ -47,8 +54,9 @@ class HistoryEntry:
             return None
         try:
             figures = {key: _figure(data.get(key)) for key in _FIGURES}
+            costs = {key: _cost(data.get(key)) for key in _COSTS}
             return cls(str(data["skill"]), str(data["skill_hash"]), str(data.get("model", "")),
-                       float(data["when"]), **figures)
+                       float(data["when"]), **figures, **costs)
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -57,6 +65,14 @@ def _figure(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ValueError(value)
+    return float(value)
+
+
+def _cost(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
         raise ValueError(value)
     return float(value)
 
@@ -95,7 +111,17 @@ class EvalHistory:
             first.setdefault(entry.skill_hash, entry.when)
             before = latest.get(entry.skill_hash)
             if before is not None:
-                entry = replace(entry, **{key: getattr(before, key) for key in _FIGURES
+                entry = replace(entry, **{key: getattr(before, key) for key in _FIGURES + _COSTS
                                           if getattr(entry, key) is None})
             latest[entry.skill_hash] = entry
         return sorted(latest.values(), key=lambda e: first[e.skill_hash])
+
+    def previous(self, directory: Path, skill_hash: str) -> HistoryEntry | None:
+        """The version of the skill run before the one with `skill_hash` (the latest other
+        version when that one was never run): the baseline the history gives."""
+        versions = self.versions(directory)
+        hashes = [v.skill_hash for v in versions]
+        if skill_hash in hashes:
+            index = hashes.index(skill_hash)
+            return versions[index - 1] if index > 0 else None
+        return versions[-1] if versions else None

@@ -237,6 +237,10 @@ class WindowSettings:
     # Each docked panel's share of the window when it was saved ("problemsDock=0.25,..."): the
     # layout comes back in proportion on a screen of another size.
     docks: str = setting("", help="Each docked panel's share of the window when it was saved.")
+    # Where a skill tab's form stands and the split positions of its views ("body=1;others=0;
+    # side=left;form=380;split.evals=200:500", see `studio.ui.editor.form_fold`).
+    tabs: str = setting("", help="Where a skill tab's frontmatter form stands (beside which "
+                        "views, on which side) and the split positions of its views.")
 
 
 def _tool_texts(value: object, reader: Reader, key: str) -> dict[str, str]:

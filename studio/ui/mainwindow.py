@@ -165,7 +165,8 @@ class MainWindow(QMainWindow):
         pane = self.chat.pane
         self.evals = EvalsTabs(self.editors, pane.model_bar, pane.sessions, pane.last_prompt,
                                self.library, data_dir() / HISTORY_FILE, self.tasks, self.autosaver,
-                               self)
+                               lambda: self.settings.evals, self)
+        self.menus.tools.addAction(self.evals.conflicts_action)
         self.editors.model_names = pane.model_bar.backend.server.model_names
         self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 
@@ -195,6 +196,8 @@ class MainWindow(QMainWindow):
         self.geometry_keeper = WindowGeometry(
             self, [self.library_dock, self.problems_dock, self.chat.dock])
         self.geometry_keeper.restore(self.settings)
+        if self.settings.remember_window:
+            self.editors.tab_layout.restore(self.settings.window.tabs)
         self._on_chat_dock_visibility_changed()
         self.problems.refresh()
 
@@ -397,6 +400,7 @@ class MainWindow(QMainWindow):
         settings = self.settings
         if settings.remember_window:
             self.geometry_keeper.remember(settings)
+            settings.window.tabs = self.editors.tab_layout.to_text()
         if settings.remember_open_tabs:
             settings.open_tabs = [str(tab.directory) for tab in self.editors.editor_tabs()
                                   if isinstance(tab, SkillEditorTab)]
@@ -418,6 +422,7 @@ class MainWindow(QMainWindow):
         if self._close_allowed:
             self.loader.stop()
             self.autosaver.stop()
+            self.evals.close()
             self.remember_session()
             event.accept()
             self.closed.emit()

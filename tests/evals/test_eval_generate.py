@@ -8,8 +8,8 @@ from pathlib import Path
 
 import httpx
 
-from studio.commands.eval_generate import chosen, save
-from studio.evals.generate import generate_triggers, neighbours_of, read_queries
+from studio.commands.eval_generate import chosen
+from studio.evals.generate import add_queries, generate_triggers, neighbours_of, read_queries
 from studio.llm.ollama import OllamaClient
 from studio.skills.checks.evalfiles import TriggerQuery, read_triggers
 from studio.skills.library.targets import collect
@@ -74,7 +74,8 @@ def test_kept_queries_join_the_file_and_nothing_is_lost(tmp_path: Path) -> None:
     (target.directory / "evals").mkdir()
     (target.directory / "evals" / "triggers.json").write_text(json.dumps(
         [{"query": "Total this invoice", "should_trigger": True, "note": "mine"}]))
-    added = save(target, [TriggerQuery("total this invoice", True), TriggerQuery("tide at 3?", False)])
+    added = add_queries(target.directory, [TriggerQuery("total this invoice", True),
+                                           TriggerQuery("tide at 3?", False)])
     assert added == 1
     data = json.loads((target.directory / "evals" / "triggers.json").read_text())
     assert data[0] == {"query": "Total this invoice", "should_trigger": True, "note": "mine"}

@@ -1,4 +1,5 @@
-"""The editor tab of one skill: the frontmatter form beside the body, raw text, preview and files.
+"""The editor tab of one skill: the frontmatter form beside the body (folded away for the other
+views, see `form_fold`), raw text, preview and files.
 
 Every view edits the one `SkillDocument`: the raw view shows its QTextDocument directly; the
 body editor and the form turn what the user typed into the smallest edit of that text, and are
@@ -33,6 +34,7 @@ from studio.skills.model import SKILL_FILE, Diagnostic, Skill
 from studio.ui.editor.code_editor import CodeEditor
 from studio.ui.editor.document import SkillDocument, plain_text, replace_text
 from studio.ui.editor.files_model import FILE_ROLE, FilesModel
+from studio.ui.editor.form_fold import FormFold, TabLayout
 from studio.ui.editor.frontmatter_form import FrontmatterForm
 from studio.ui.editor.highlighter import MarkdownHighlighter
 from studio.ui.editor.preview import PreviewView
@@ -54,7 +56,8 @@ class SkillEditorTab(QWidget):
     file_open_requested = Signal(Path, int)
 
     def __init__(self, skill: Skill, font: QFont, parent: QWidget | None = None,
-                 target: str = SPEC, *, untitled: bool = False) -> None:
+                 target: str = SPEC, *, untitled: bool = False,
+                 tab_layout: TabLayout | None = None) -> None:
         super().__init__(parent)
         self.doc = SkillDocument(skill, self, target, untitled=untitled)
         self._origin: str | None = None
@@ -76,7 +79,7 @@ class SkillEditorTab(QWidget):
         form_scroll.setWidget(self.form)
         form_scroll.setWidgetResizable(True)
         form_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        form_scroll.setMinimumWidth(300)
+        form_scroll.setMinimumWidth(260)
 
         self.body_editor = CodeEditor()
         self.body_editor.route_undo = True
@@ -112,11 +115,12 @@ class SkillEditorTab(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(form_scroll)
         splitter.addWidget(self.views)
-        splitter.setStretchFactor(0, 0)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([400, 700])
         splitter.setChildrenCollapsible(False)
         self.splitter = splitter
+        self.form_pane = form_scroll
+        # The form stands beside the Body view and folds away for the views that need the room.
+        self.tab_layout = tab_layout if tab_layout is not None else TabLayout(parent=self)
+        self.fold = FormFold(splitter, form_scroll, self.views, self.body_editor, self.tab_layout)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

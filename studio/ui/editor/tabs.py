@@ -26,6 +26,7 @@ from studio.ui import asyncqt, confirm
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.file_tab import FileTab, decode_text, read_text_file
+from studio.ui.editor.form_fold import TabLayout
 from studio.ui.editor.target_fields import AGENT_FIELD, MODEL_FIELD
 from studio.ui.editor.untitled import write_untitled
 from studio.ui.feedback import Feedback
@@ -71,6 +72,8 @@ class EditorTabs(QObject):
         self._tasks = tasks
         self.model_names: Callable[[], Awaitable[list[str]]] | None = None
         self.agent_names: Callable[[], list[str]] = AgentStore().names
+        # Where every skill tab's form stands and how its splits are; the window keeps it.
+        self.tab_layout = TabLayout(parent=self)
         tabs.setTabsClosable(True)
         tabs.setMovable(True)
         tabs.setDocumentMode(True)
@@ -241,7 +244,8 @@ class EditorTabs(QObject):
 
     def open_parsed(self, skill: Skill) -> SkillEditorTab:
         tab = SkillEditorTab(skill, self.code_font,
-                             target=self._library.target_of(skill.directory))
+                             target=self._library.target_of(skill.directory),
+                             tab_layout=self.tab_layout)
         self.add_tab(tab, str(skill.path))
         self._offer_names(tab)
         self.skill_opened.emit(skill.directory)
@@ -252,7 +256,7 @@ class EditorTabs(QObject):
         saves it and picks its folder."""
         directory = UNTITLED / str(next(_untitled_numbers)) / name
         skill = parse_skill(text.encode("utf-8"), directory / SKILL_FILE, directory=directory)
-        tab = SkillEditorTab(skill, self.code_font, untitled=True)
+        tab = SkillEditorTab(skill, self.code_font, untitled=True, tab_layout=self.tab_layout)
         self.add_tab(tab, f"{name} (not saved yet)")
         return tab
 

@@ -1,5 +1,7 @@
 """The pass rate per version of a skill, oldest on the left: a small line chart drawn with
-QPainter, with the run without the skill and the trigger recall when they were measured."""
+QPainter, with the run without the skill and the trigger recall when they were measured, the
+baseline's pass rate as a dashed line, and this version's change over it (pass rate, seconds and
+tokens a run) in a caption."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from studio.evals.history import HistoryEntry
-from studio.ui.evals.results import percent
+from studio.evals.plan import percent
 
 SERIES = (
     ("pass_rate", "pass rate", QColor("#2f81f7")),
@@ -26,6 +28,8 @@ class PassRateChart(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.versions: list[HistoryEntry] = []
+        self.baseline: tuple[str, float] | None = None
+        self.caption = ""
         self.setMinimumHeight(110)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
@@ -38,6 +42,12 @@ class PassRateChart(QWidget):
             f"version {v.skill_hash[:8]}: pass rate {percent(v.pass_rate)}, without the skill "
             f"{percent(v.without_pass_rate)}, precision {percent(v.precision)}, recall "
             f"{percent(v.recall)}" for v in self.versions) or "No run of this skill's evals yet.")
+        self.update()
+
+    def set_baseline(self, baseline: tuple[str, float] | None, caption: str) -> None:
+        """The baseline's name and pass rate (drawn dashed), and this version's change over it."""
+        self.baseline = baseline
+        self.caption = caption
         self.update()
 
     def points(self, key: str) -> list[QPointF]:
@@ -90,6 +100,20 @@ class PassRateChart(QWidget):
                 painter.drawEllipse(point, 3.5, 3.5)
             painter.drawText(QPointF(legend_x, MARGIN_TOP - 5), f"● {label}")
             legend_x += painter.fontMetrics().horizontalAdvance(f"● {label}") + 14
+        if self.baseline is not None:
+            label, rate = self.baseline
+            y = plot.bottom() - plot.height() * rate
+            painter.setPen(QPen(SERIES[1][2], 1, Qt.PenStyle.DashLine))
+            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+            painter.drawText(QRectF(plot.left() + 4, y - 16, plot.width() - 8, 14),
+                             int(Qt.AlignmentFlag.AlignLeft), label)
+        if self.caption:
+            # Inside the plot, under the legend: the legend takes the top line.
+            painter.setPen(text)
+            painter.drawText(QRectF(plot.left(), plot.top() + 2, plot.width() - 4, 16),
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop),
+                             painter.fontMetrics().elidedText(
+                                 self.caption, Qt.TextElideMode.ElideLeft, int(plot.width() - 4)))
         painter.setPen(text)
         count = len(self.versions)
         step = max(1, count // 8)

@@ -1,6 +1,7 @@
-"""Gives every skill editor tab an Evals view, and answers what those views ask of the window:
-the model picked in the chat (its server, grants and audit log, with an approver of the run's
-own), the skills a skill is tried among, the chat's last prompt, and where history is kept."""
+"""Gives every skill editor tab an Evals view (and the window Tools ▸ Routing Conflicts), and
+answers what those views ask of the window: the model picked in the chat (its server, grants and
+audit log, with an approver of the run's own), the skills a skill is tried among, the chat's last
+prompt, and where history is kept."""
 
 from __future__ import annotations
 
@@ -8,18 +9,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
 
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
+from studio.settings import EvalSettings
 from studio.skills.library.collection import Library
 from studio.skills.library.summary import SkillSummary
 from studio.ui.chat.model_bar import ModelBar
 from studio.ui.editor.autosaving import Autosaver, Unsaved
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.tabs import EditorTabs
-from studio.ui.evals.panel import EvalServices, EvalsPanel
+from studio.ui.evals.conflicts import ConflictsWindow
+from studio.ui.evals.panel import EvalsPanel
+from studio.ui.evals.services import EvalServices
 from studio.ui.tasks import TaskSet
 
 HISTORY_FILE = "eval-history.json"
@@ -34,7 +39,9 @@ class EvalsTabs(QObject):
 
     def __init__(self, editors: EditorTabs, model_bar: ModelBar, chat: SessionFactory,
                  last_prompt: Callable[[], str | None], library: Library, history: Path,
-                 tasks: TaskSet, autosaver: Autosaver, parent: QObject | None = None) -> None:
+                 tasks: TaskSet, autosaver: Autosaver, eval_servers: Callable[[], EvalSettings],
+                 parent: QObject | None = None) -> None:
+        """`eval_servers`: the servers Settings give evals, and the runs each takes at once."""
         super().__init__(parent)
         self._editors = editors
         self._autosaver = autosaver
@@ -43,10 +50,32 @@ class EvalsTabs(QObject):
         self._chat = chat
         self._library = library
         self._factories: dict[bool, SessionFactory] = {}
+        self._servers_settings = eval_servers
+        self._server_factories: dict[tuple[bool, str], SessionFactory] = {}
         self.services = EvalServices(self._sessions, self._catalog, last_prompt,
-                                     EvalHistory(history), tasks, ResultCache())
+                                     EvalHistory(history), tasks, ResultCache(), self._servers)
         self.panels: dict[SkillEditorTab, EvalsPanel] = {}
+        self.conflicts: ConflictsWindow | None = None
+        self.conflicts_action = QAction("Routing &Conflicts in the Library…", self)
+        self.conflicts_action.setStatusTip("Skills a model will confuse: overlapping descriptions, "
+                                           "and trigger queries of one skill that load another")
+        self.conflicts_action.triggered.connect(self.show_conflicts)
         editors.skill_opened.connect(self._on_editors_skill_opened)
+
+    def show_conflicts(self) -> ConflictsWindow:
+        """The library's routing conflicts, in a window of their own."""
+        if self.conflicts is None:
+            self.conflicts = ConflictsWindow(self._library.summaries, self._sessions,
+                                             self.services.tasks, self._editors.tabs.window())
+            self.conflicts.skill_open_requested.connect(self._editors.open_skill)
+        self.conflicts.show()
+        self.conflicts.raise_()
+        return self.conflicts
+
+    def close(self) -> None:
+        """The window is closing: stop what runs in threads of the Evals views' own."""
+        if self.conflicts is not None:
+            self.conflicts.shutdown()
 
     def panel_for(self, tab: SkillEditorTab) -> EvalsPanel | None:
         return self.panels.get(tab)
@@ -91,6 +120,24 @@ class EvalsTabs(QObject):
                 approver, server=chat.server, grants=chat.grants, audit=chat.audit,
                 agents=chat.agents)
         return factory, self._model_bar.turn_settings(False)
+
+    def _servers(self, auto_approve: bool) -> tuple[list[tuple[SessionFactory, str]], int]:
+        """The eval servers of Settings (none: the chat's alone), each with a session factory of
+        its own, so its own connection, sharing the chat's grants and audit log; and the runs
+        each takes at once."""
+        evals = self._servers_settings()
+        found = []
+        for url in evals.servers:
+            key = (auto_approve, url)
+            factory = self._server_factories.get(key)
+            if factory is None:
+                chat = self._chat
+                approver: Approver = AutoApprover() if auto_approve else DenyAllApprover()
+                factory = self._server_factories[key] = SessionFactory(
+                    approver, chat.server.http, grants=chat.grants, audit=chat.audit,
+                    agents=chat.agents)
+            found.append((factory, url))
+        return found, evals.concurrency
 
     def _catalog(self, tab: SkillEditorTab) -> tuple[SkillSummary, list[SkillSummary]]:
         """The skill as saved, among the other loadable skills of its folder's parent (as

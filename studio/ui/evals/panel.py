@@ -1,7 +1,8 @@
 """The Evals tab of one skill: its outcome evals and trigger queries in tables (`editor`), runs
-in the background with progress and Cancel, the
-results with and without the skill side by side, the pass rate per version, and description
-variants to apply.
+in the background with progress and Cancel (each run what `studio eval` makes of the same choices,
+`studio.evals.plan`), the results with and without the skill and against a baseline side by side,
+the pass rate per version, trigger queries the model writes for review, saved iterations, and
+description variants to apply.
 
 What it needs from the window (the model, the catalog, the chat's last prompt, where history is
 kept) comes in an `EvalServices`; it builds no model client of its own.
@@ -10,63 +11,48 @@ kept) comes in an `EvalServices`; it builds no model client of its own.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from collections.abc import Coroutine
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QProgressBar,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QSplitter,
     QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 from shiboken6 import isValid
 
-from studio.agent.session import SessionFactory, SessionSettings
-from studio.evals.cache import ResultCache, skill_hash
-from studio.evals.history import EvalHistory, HistoryEntry
+from studio.evals.cache import skill_hash
+from studio.evals.generate import add_queries, generate_triggers
+from studio.evals.history import HistoryEntry
 from studio.evals.improve import improve_description
+from studio.evals.iteration import IterationError, read_iteration, workspace_for
+from studio.evals.plan import Runner, report_of, run_skill, save_iteration
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
+from studio.evals.spread import ServerPool
 from studio.llm.errors import LLMError
-from studio.skills.checks.evalfiles import EvalFileError, read_evals, read_triggers
+from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_evals, read_triggers
 from studio.skills.library.summary import SkillSummary
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.chart import PassRateChart
 from studio.ui.evals.editor import EvalFilesEditor
+from studio.ui.evals.generated import GeneratedQueries
+from studio.ui.evals.options import HISTORY, RunOptions
 from studio.ui.evals.results import ResultsView
+from studio.ui.evals.services import EvalServices
 from studio.ui.evals.variants import VariantsView
-from studio.ui.tasks import TaskSet
-
-
-@dataclass
-class EvalServices:
-    """What an Evals tab asks the window.
-
-    Attributes:
-        sessions: the session factory (auto-approving when True, denying when False) and the
-            settings of the model picked in the chat; or what the user must do first.
-        catalog: the skill of an editor tab as saved, and the skills it is tried among.
-        last_prompt: the chat's last prompt, if any.
-        history: where each run's figures are kept.
-        tasks: the window's background tasks, which runs join (closing the window cancels them).
-        cache: where results are kept (None: never reused).
-    """
-
-    sessions: Callable[[bool], tuple[SessionFactory, SessionSettings] | str]
-    catalog: Callable[[SkillEditorTab], tuple[SkillSummary, list[SkillSummary]]]
-    last_prompt: Callable[[], str | None]
-    history: EvalHistory
-    tasks: TaskSet
-    cache: ResultCache | None = None
 
 
 class EvalsPanel(QWidget):
@@ -74,7 +60,8 @@ class EvalsPanel(QWidget):
 
     Attributes:
         files: the tables of the eval files.
-        report: the last run's results (None before the first run).
+        options: the choices of the next run.
+        report: the last run's results, or the iteration opened (None before either).
         task: the run under way, if any.
     """
 
@@ -87,64 +74,69 @@ class EvalsPanel(QWidget):
         self.task: asyncio.Task[None] | None = None
         self.report: SkillReport | None = None
         self.files = EvalFilesEditor(tab, services.last_prompt)
+        self.options = RunOptions()
 
-        self.run_button = QPushButton("Run")
-        self.run_button.setToolTip("Run the trigger queries and the evals on the model picked "
-                                   "in the Chat pane")
-        self.without_button = QPushButton("Run Without Skill")
-        self.without_button.setToolTip("Run the evals with the skill and without it, side by "
-                                       "side, to see what the skill adds")
-        self.improve_button = QPushButton("Improve Description")
-        self.improve_button.setToolTip("Have the model propose descriptions from the trigger "
-                                       "queries that went wrong, and measure each")
-        self.cancel_button = QPushButton("Cancel")
+        self.run_button = self._button("Run", "Run the trigger queries and the evals on the "
+                                       "model picked in the Chat pane")
+        self.without_button = self._button("Run Without Skill", "Run the evals with the skill "
+                                           "and without it, side by side, to see what it adds")
+        self.improve_button = self._button("Improve Description", "Have the model propose "
+                                           "descriptions from the trigger queries that went "
+                                           "wrong, and measure each")
+        self.generate_button = self._button("Generate Queries", "Have the model write trigger "
+                                            "queries (half near misses from the skill's "
+                                            "neighbours) for you to review")
+        self.cancel_button = self._button("Cancel", "Stop the run; what finished is kept")
         self.cancel_button.setEnabled(False)
-        self.runs_box = QSpinBox()
-        self.runs_box.setRange(1, 20)
-        self.runs_box.setPrefix("Runs: ")
-        self.runs_box.setToolTip("How many times each query and eval runs: a small model's "
-                                 "choices vary from run to run")
-        self.approve_combo = QComboBox()
-        self.approve_combo.addItem("Run asked commands", True)
-        self.approve_combo.addItem("Deny asked commands", False)
-        self.approve_combo.setToolTip("What the run answers when the policy asks about a "
-                                      "command: run it in the sandbox, or deny it. Blocked "
-                                      "commands stay blocked either way.")
+        self.iterations_button = QToolButton()
+        self.iterations_button.setText("Iterations")
+        self.iterations_button.setToolTip("Save the last run as the skill workspace's next "
+                                          "iteration-N/ (as skill-creator's viewer reads it), or "
+                                          "open a saved one")
+        self.iterations_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.iterations_button)
+        self.save_iteration_action = menu.addAction("Save Run as Next Iteration",
+                                                    self.save_iteration)
+        menu.addAction("Open Iteration…", self._on_open_iteration_triggered)
+        self.iterations_button.setMenu(menu)
         self.status = QLabel()
         self.status.setObjectName("evalStatus")
         self.status.setWordWrap(True)
         self.progress = QProgressBar()
-        self.progress.setMaximumWidth(160)
+        self.progress.setMaximumWidth(120)
         self.progress.hide()
 
         self.chart = PassRateChart()
-        self.results = ResultsView(side=self.chart)
+        self.results = ResultsView(tab.tab_layout, self._notes_folder, side=self.chart)
         self.variants = VariantsView()
+        self.generated = GeneratedQueries()
         self.result_tabs = QTabWidget()
         self.result_tabs.setDocumentMode(True)
         self.result_tabs.addTab(self.results, "Results")
         self.result_tabs.addTab(self.variants, "Description Variants")
+        self.result_tabs.addTab(self.generated, "Generated Queries")
 
         buttons = QHBoxLayout()
         for button in (self.run_button, self.without_button, self.improve_button,
-                       self.cancel_button):
+                       self.generate_button, self.cancel_button, self.iterations_button):
             buttons.addWidget(button)
         buttons.addWidget(self.progress)
         buttons.addWidget(self.status, 1)
-        buttons.addWidget(self.runs_box)
-        buttons.addWidget(self.approve_combo)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.files)
         split.addWidget(self.result_tabs)
-        split.setSizes([200, 500])
         split.setChildrenCollapsible(False)
+        tab.tab_layout.follow("evals", split, [200, 500])
+        self.split = split
         body = QWidget()
         body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(4, 4, 4, 4)
         body_layout.addLayout(buttons)
+        body_layout.addWidget(self.options)
         body_layout.addWidget(split, 1)
-        # Scrolled rather than squeezed: the editor tab, and so the window, must not have to be
-        # as large as the tables, results and chart together.
+        # Scrolled rather than squeezed below its least size: the editor tab, and so the window,
+        # need not be as large as the tables, results and chart together. At the sizes people
+        # have, it fits (tests/ui/evals/test_evals_layout.py).
         scroll = QScrollArea()
         scroll.setWidget(body)
         scroll.setWidgetResizable(True)
@@ -156,10 +148,24 @@ class EvalsPanel(QWidget):
         self.run_button.clicked.connect(self._on_run_button_clicked)
         self.without_button.clicked.connect(self._on_without_button_clicked)
         self.improve_button.clicked.connect(self._on_improve_button_clicked)
+        self.generate_button.clicked.connect(self._on_generate_button_clicked)
         self.cancel_button.clicked.connect(self.cancel)
         self.variants.apply_requested.connect(self.apply_description)
+        self.generated.add_requested.connect(self.add_generated)
         self.files.message_shown.connect(self._say)
         self.reload()
+
+    def _button(self, text: str, tip: str) -> QPushButton:
+        button = QPushButton(text)
+        button.setToolTip(tip)
+        return button
+
+    def _notes_folder(self) -> Path | None:
+        return None if self.tab.read_only else self.tab.directory
+
+    @property
+    def _actions(self) -> tuple[QPushButton, ...]:
+        return (self.run_button, self.without_button, self.improve_button, self.generate_button)
 
     # -- the files --------------------------------------------------------------------------------
 
@@ -171,7 +177,7 @@ class EvalsPanel(QWidget):
         if read_only:
             self._say("This skill is read-only (in an archive): copy it into a folder of "
                       "skills to write and run its evals.")
-        for button in (self.run_button, self.without_button, self.improve_button):
+        for button in self._actions:
             button.setEnabled(not read_only)
 
     def reload_if_changed(self) -> None:
@@ -187,25 +193,32 @@ class EvalsPanel(QWidget):
     def _say(self, text: str) -> None:
         self.status.setText(text)
 
-    def _ready(self) -> tuple[EvalRunner, SkillSummary, list[SkillSummary], SkillReport] | None:
+    def _ready(self) -> tuple[Runner, SkillSummary, list[SkillSummary], SkillReport] | None:
         """What a run needs, or None after saying what is missing."""
         if self.busy:
             return None
         if self.tab.dirty:
             self._say("Save the skill first (Ctrl+S): the evals run the files on disk.")
             return None
-        found = self.services.sessions(bool(self.approve_combo.currentData()))
+        found = self.services.sessions(self.options.auto_approve)
         if isinstance(found, str):
             self._say(found)
             return None
         factory, settings = found
         target, catalog = self.services.catalog(self.tab)
-        runner = EvalRunner(factory, settings, cache=self.services.cache, progress=self._on_progress)
+        servers, per_server = self.services.servers(self.options.auto_approve)
+        runners = [EvalRunner(other, replace(settings, url=url), cache=self.services.cache,
+                              progress=self._on_progress) for other, url in servers] or [
+            EvalRunner(factory, settings, cache=self.services.cache, progress=self._on_progress)]
+        # As `studio eval --server URL --per-server N`: the same report, sooner.
+        runner: Runner = (ServerPool(runners, per_server) if len(runners) > 1 or per_server > 1
+                          else runners[0])
         report = SkillReport(target.display_name, skill_hash(self.tab.directory), runner.model_id)
         return runner, target, catalog, report
 
     def run(self, without: bool = False) -> asyncio.Task[None] | None:
-        """Run the trigger queries and the evals (and the evals without the skill)."""
+        """Run the trigger queries and the evals as the options say (and the evals without the
+        skill), as `studio eval` would."""
         ready = self._ready()
         if ready is None:
             return None
@@ -219,19 +232,15 @@ class EvalsPanel(QWidget):
         if not triggers and not (evals and evals.evals):
             self._say("Add a trigger query or an eval first.")
             return None
-        cases = evals.evals if evals is not None else ()
-        runs = self.runs_box.value()
-        total = (len(triggers or ()) + len(cases) * (2 if without else 1)) * runs
+        plan = self.options.plan(without)
+        cases = len(evals.evals) if evals is not None else 0
+        sides = 1 + without + bool(plan.baseline)
+        total = (len(triggers or ()) + cases * sides) * plan.runs
 
         async def work() -> None:
-            if triggers:
-                await runner.triggers(target, catalog, triggers, runs, report)
-            if cases:
-                await runner.outcomes(target, [target], cases, runs, report, report.evals, "with")
-                if without:
-                    report.without_skill = []
-                    await runner.outcomes(target, [], cases, runs, report, report.without_skill,
-                                          "without")
+            failed = await run_skill(runner, plan, report, target, catalog)
+            if failed:
+                raise EvalError(failed)
 
         return self._start(work(), report, total)
 
@@ -251,41 +260,51 @@ class EvalsPanel(QWidget):
             return None
 
         async def work() -> None:
-            improvement = await improve_description(runner, target, catalog, queries, report)
+            # The proposer talks to one server: the loop's rounds depend on each other.
+            single = runner.runners[0] if isinstance(runner, ServerPool) else runner
+            improvement = await improve_description(single, target, catalog, queries, report)
             self.variants.show_improvement(improvement)
             self.result_tabs.setCurrentWidget(self.variants)
 
         return self._start(work(), report, 0, history=False)
 
     def _start(self, work: Coroutine[Any, Any, None], report: SkillReport, total: int, *,
-               history: bool = True) -> asyncio.Task[None]:
-        self.report = report
+               history: bool = True, shown: bool = True) -> asyncio.Task[None]:
+        """`shown`: the report replaces the results shown (not so for queries written)."""
+        if shown:
+            self.report = report
         self.progress.setRange(0, total)
         self.progress.setValue(0)
         self.progress.show()
         self._set_busy(True)
         self._say("Starting…")
-        self.task = self.services.tasks.spawn(self._run(work, report, history))
+        self.task = self.services.tasks.spawn(self._run(work, report, history, shown))
         return self.task
 
-    async def _run(self, work: Coroutine[Any, Any, None], report: SkillReport,
-                   history: bool) -> None:
+    async def _run(self, work: Coroutine[Any, Any, None], report: SkillReport, history: bool,
+                   shown: bool) -> None:
         try:
             await work
         except (EvalError, LLMError) as exc:
-            report.problems.append(exc.user_message if isinstance(exc, LLMError) else str(exc))
+            reason = exc.user_message if isinstance(exc, LLMError) else str(exc)
+            if reason not in report.problems:
+                report.problems.append(reason)
         except asyncio.CancelledError:
             report.cancelled = True
             # The tab may be gone: closing it is what cancelled the run.
             if isValid(self):
-                self._finish(report, history=False)
+                self._finish(report, False, shown)
             raise
-        self._finish(report, history)
+        self._finish(report, history, shown)
 
-    def _finish(self, report: SkillReport, history: bool) -> None:
+    def _finish(self, report: SkillReport, history: bool, shown: bool) -> None:
         self._set_busy(False)
         self.progress.hide()
-        self.results.show_report(report)
+        if shown:
+            previous = (self.services.history.previous(self.tab.directory, report.skill_hash)
+                        if self.options.baseline == HISTORY else None)
+            self.results.show_report(report, previous)
+            self.chart.set_baseline(*self.results.baseline_for_chart())
         if report.problems:
             self._say("The run failed: " + "; ".join(report.problems))
         elif report.cancelled:
@@ -304,7 +323,7 @@ class EvalsPanel(QWidget):
             self.task.cancel()
 
     def _set_busy(self, busy: bool) -> None:
-        for button in (self.run_button, self.without_button, self.improve_button):
+        for button in self._actions:
             button.setEnabled(not busy)
         self.cancel_button.setEnabled(busy)
 
@@ -318,6 +337,91 @@ class EvalsPanel(QWidget):
 
     def show_history(self) -> None:
         self.chart.set_versions(self.services.history.versions(self.tab.directory))
+
+    # -- written queries and iterations -----------------------------------------------------------
+
+    def generate(self, count: int = 20) -> asyncio.Task[None] | None:
+        """Have the model write trigger queries, shown for review in Generated Queries."""
+        if self.busy:
+            return None
+        found = self.services.sessions(False)
+        if isinstance(found, str):
+            self._say(found)
+            return None
+        factory, settings = found
+        target, catalog = self.services.catalog(self.tab)
+        try:
+            existing = list(read_triggers(self.tab.directory) or ())
+        except EvalFileError as exc:
+            self._say(f"Fix the trigger queries first: {exc}")
+            return None
+        report = SkillReport(target.display_name, "", settings.model)
+
+        async def work() -> None:
+            client, model = await factory.server.open(settings.model)
+            written = await generate_triggers(client, model, target, catalog, count, existing,
+                                              dict(settings.options))
+            self.generated.show_queries(written)
+            self.result_tabs.setCurrentWidget(self.generated)
+            if not written:
+                raise EvalError("the model wrote no query that could be read; try again, or a "
+                                "larger model")
+
+        return self._start(work(), report, 0, history=False, shown=False)
+
+    def add_generated(self, queries: list[TriggerQuery]) -> None:
+        """Add the queries the author kept to evals/triggers.json."""
+        if not queries:
+            self._say("No query is checked to keep.")
+            return
+        try:
+            added = add_queries(self.tab.directory, queries)
+        except OSError as exc:
+            self._say(f"The queries were not added: {exc}. Fix evals/triggers.json first.")
+            return
+        self.generated.clear()
+        self.files.reload()
+        self.files.setCurrentIndex(1)
+        self._say(f"{added} queries added to evals/triggers.json"
+                  + (f" ({len(queries) - added} were there already)." if added < len(queries)
+                     else "."))
+
+    def save_iteration(self) -> Path | None:
+        """Write the last run's evals as the workspace's next iteration-N/."""
+        report = self.report
+        if report is None or not report.evals or not report.skill_hash:
+            self._say("Run the evals first: an iteration holds a run's outcome evals.")
+            return None
+        target, _catalog = self.services.catalog(self.tab)
+        try:
+            folder = save_iteration(report, target)
+        except OSError as exc:
+            self._say(f"The iteration was not saved: {exc.strerror or exc}.")
+            return None
+        self._say(f"Saved as {folder}; skill-creator's viewer opens it too.")
+        return folder
+
+    def _on_open_iteration_triggered(self) -> None:
+        workspace = workspace_for(self.tab.directory)
+        dialog = QFileDialog(self, "Open an Iteration",
+                             str(workspace if workspace.is_dir() else self.tab.directory.parent))
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
+        dialog.fileSelected.connect(lambda folder: self.open_iteration(Path(folder)))
+        dialog.open()
+
+    def open_iteration(self, folder: Path) -> bool:
+        """Show a saved iteration (the studio's or skill-creator's) in the results."""
+        try:
+            iteration = read_iteration(folder)
+        except IterationError as exc:
+            self._say(f"That folder is not an iteration: {exc}. Pick an iteration-N folder.")
+            return False
+        self.report = report_of(iteration, self.tab.title)
+        self.results.show_report(self.report)
+        self.result_tabs.setCurrentWidget(self.results)
+        self._say(f"Showing {folder} (saved results; Run measures the skill again).")
+        return True
 
     # -- the description --------------------------------------------------------------------------
 
@@ -338,4 +442,7 @@ class EvalsPanel(QWidget):
 
     def _on_improve_button_clicked(self) -> None:
         self.improve()
+
+    def _on_generate_button_clicked(self) -> None:
+        self.generate()
 

@@ -281,7 +281,7 @@ def test_several_runs_show_each_run_and_the_spread(
 ) -> None:
     write_evals(chat_skills, evals={"evals": []})
     panel = open_panel(chat_window(), chat_skills)
-    panel.runs_box.setValue(2)
+    panel.options.runs_box.setValue(2)
     # Query by query, run by run: the greeting is picked once of twice, the notes never.
     fake_ollama.script(ACTIVATE, reply("Hi"), reply("no"), reply("no"))
     panel.run()

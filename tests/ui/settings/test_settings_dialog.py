@@ -137,7 +137,7 @@ def test_every_shown_setting_is_on_its_page_and_saved_as_edited(qtbot: QtBot) ->
     # The rest the studio keeps itself or other windows edit: a new setting is shown unless it
     # joins these on purpose.
     assert {item.key for item in declared(Settings) if not item.spec.page} == {
-        "backend.servers", "window.geometry", "window.state", "window.docks",
+        "backend.servers", "window.geometry", "window.state", "window.docks", "window.tabs",
         "prompts.instructions", "prompts.tools", "open_tabs", "root_targets"}
     # Each edited value lands in the setting (the kind last: it switches the URL and model).
     edited = {item.key: other_value(item) for item in shown_settings()
