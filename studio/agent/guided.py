@@ -34,9 +34,14 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from studio.agent.constrained import ANSWER_KEY, reply_schema
+from studio.agent.guided_answer import answer_line, denial_prompt, denial_reason, sentence_schema
 from studio.agent.guided_args import Usage, fill, parse_usage, script_usage, split
-from studio.agent.tools import ACTIVATE, RUN, SkillToolbox, ToolError
-from studio.llm.types import Message, ToolSpec
+from studio.agent.guided_fill import EXAMPLE as FILLED_EXAMPLE
+from studio.agent.guided_fill import compose, fill_hint, filled_spec, is_filled
+from studio.agent.guided_repair import MAX_RUNS, read_spec, repair_hint, run_results, trimmed
+from studio.agent.guided_values import Described, describe, referenced_files
+from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
+from studio.llm.types import Message, ToolCall, ToolSpec
 from studio.skills.catalog import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
 
 NO_SKILL = "none"
@@ -113,6 +118,9 @@ class Guide:
 
     def __init__(self, toolbox: SkillToolbox) -> None:
         self.toolbox = toolbox
+        # Whether the model fills a run's arguments under a schema (`guided_fill`) rather than
+        # picks among the commands word affinity puts together: set from the model's size.
+        self.fills = False
         self._declined: object = None
 
     def declined(self, messages: Sequence[Message]) -> None:
@@ -126,13 +134,23 @@ class Guide:
         loaded, ran, failed = _progress(turn)
         if loaded is None:
             names = self.choices(messages, offered)
-            if not names or self._declined == _turn_key(messages):
+            # Small talk, or a question no skill's words share a term with: an answer, with no
+            # skill to pick first (SmolLM2-135M loaded a skill for "Hello! What can you do?").
+            if not names or self._declined == _turn_key(messages) or \
+                    not self._points_at_any(messages, offered):
                 return Step(reply_schema([], require_call=False), answer_tokens, False)
             return Step(reply_schema([_activate_spec([*names, NO_SKILL])], require_call=True),
                         CALL_MAX_TOKENS, True)
+        results = run_results(turn, loaded)
+        if results and denial_reason(results[-1][1]) is not None:
+            # Denied: the model answers within the user's reason; asked again, it asks again.
+            return Step(reply_schema([], require_call=False), answer_tokens, False)
         invocations = self.invocations(loaded)
         quotes = _quotes(turn, _turn_key(messages)[1]) if ran else []
         if not invocations or (ran and not failed):
+            sentence = sentence_schema(answer_line(quotes)) if self.fills and quotes else None
+            if sentence is not None:
+                return Step(sentence, answer_tokens, False)
             return _answer_step(quotes, answer_tokens)
         request = next((m.content for m in reversed(messages[:len(messages) - len(turn)])
                         if m.role == "user"), "")
@@ -142,13 +160,75 @@ class Guide:
         # the document is invalid: that is its answer): a run after a failed one is another one.
         tried = {str(call.arguments.get("command")) for message in turn for call in message.tool_calls
                  if call.name == RUN and call.arguments.get("skill") == loaded}
-        runs = [spec for start in invocations
-                if (spec := _run_spec(loaded, start, _usage(commands, start), words, tried))]
+        runs = [spec for start in invocations if (spec := self._run(loaded, start, commands, words, tried))]
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
-        if not runs:
+        if not runs or len(results) >= MAX_RUNS:
             return _answer_step(quotes, answer_tokens)
-        return Step(reply_schema(runs, require_call=False), answer_tokens, False)
+        # The repair step: run again with other values, read a file the SKILL.md names for its
+        # values, or answer saying what failed.
+        read = [m.tool_calls[0].arguments.get("path") for m in turn
+                if m.tool_calls and m.tool_calls[0].name == READ]
+        unread = [path for path in self._referenced(loaded) if path not in read]
+        reads = [read_spec(loaded, unread)] if unread else []
+        return Step(reply_schema([*runs, *reads], require_call=False), answer_tokens, False)
+
+    def _run(self, skill: str, start: str, commands: list[str], words: list[str],
+             tried: Collection[str]) -> ToolSpec | None:
+        usage = _usage(commands, start)
+        if self.fills and usage is not None:
+            return filled_spec(skill, start, usage, self._described(skill, usage, commands))
+        return _run_spec(skill, start, usage, words, tried)
+
+    def _described(self, skill: str, usage: Usage, commands: Sequence[str]) -> list[Described]:
+        def read(path: str) -> str | None:
+            try:
+                return self.toolbox.read_file(skill, path)
+            except (ToolError, OSError):
+                return None
+        return describe(usage.placeholders, self.toolbox.load(skill).body, read, commands)
+
+    def _referenced(self, skill: str) -> list[str]:
+        """The files the skill's SKILL.md names that are there to read (not its scripts)."""
+        found = []
+        for path in referenced_files(self.toolbox.load(skill).body):
+            try:
+                self.toolbox.read_file(skill, path)
+            except (ToolError, OSError):
+                continue
+            found.append(path)
+        return found
+
+    def _points_at_any(self, messages: Sequence[Message], offered: Collection[str] | None) -> bool:
+        """Whether a term of the current turn's message is one of an offered skill's name,
+        description or instructions: a greeting or a question of general knowledge shares none."""
+        wanted = set(terms(_turn_key(messages)[1]))
+        if not wanted:
+            return False
+        for name in self.toolbox.names:
+            if offered is not None and name not in offered:
+                continue
+            entry = self.toolbox.entry(name)
+            said = f"{name.replace('-', ' ')} {entry.description} {self._body(name)}"
+            if wanted & set(terms(said)):
+                return True
+        return False
+
+    def resolve(self, call: ToolCall) -> ToolCall:
+        """A call as it is run: a filled run (`{"script": START, "VALUE": ...}`) as its command."""
+        if not is_filled(call):
+            return call
+        skill, start = str(call.arguments.get("skill")), str(call.arguments.get("script"))
+        usage = _usage(self._commands(skill), start)
+        return compose(call, usage) if usage is not None else call
+
+    def denial(self, messages: Sequence[Message]) -> str | None:
+        """The reason the user gave for denying the current turn's last run ("" for none), or
+        None when it was not denied."""
+        turn = _current_turn(messages)
+        loaded = _progress(turn)[0]
+        results = run_results(turn, loaded) if loaded else []
+        return denial_reason(results[-1][1]) if results else None
 
     def ranked(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
         """The offered skills, those most relevant to the current turn's message first (the
@@ -241,7 +321,7 @@ class Guide:
             lines.append(f"- {name}: {description}")
         system = Message("system", INSTRUCTIONS + ("\n".join(lines) or "(none)"))
         start = 1 if messages and messages[0].role == "system" else 0
-        plain = [system, *EXAMPLE, *self._plain(messages[start:])]
+        plain = [system, *(FILLED_EXAMPLE if self.fills else EXAMPLE), *self._plain(messages[start:])]
         fitting = self._fitting(messages, offered)
         if plain[-1].role == "user" and _progress(_current_turn(messages))[0] is None and fitting:
             # Offered only the skill a CSV task plainly needs, or none, SmolLM2-135M still picks
@@ -271,23 +351,46 @@ class Guide:
 
     def _result(self, tool: str, arguments: dict[str, Any], content: str) -> str:
         """A tool's result as the small model is shown it."""
+        skill = arguments.get("name" if tool == ACTIVATE else "skill")
+        reason = denial_reason(content) if tool == RUN else None
+        if reason is not None and isinstance(skill, str):
+            return denial_prompt(str(arguments.get("command", "")), reason, self._body(skill))
         if content.startswith(("error:", "blocked", "denied")):
             return f"The {tool} call failed: {content}"
         if tool == ACTIVATE:
-            skill = arguments.get("name")
             invocations = self.invocations(skill) if isinstance(skill, str) else []
             if invocations:
                 shown = self._commands(str(skill)) or invocations
-                return f"Skill {skill} is loaded. Its script runs like this:\n" + "\n".join(shown)
+                return f"Skill {skill} is loaded. Its script runs like this:\n" + "\n".join(shown) + \
+                    self._fill_hint(str(skill), shown, invocations)
         if tool == RUN:
             match = _RUN_LINE.match(content)
             # A checker's exit code 1 comes with its verdict: shown as output, it is answered
             # from; shown as a failure, a tiny model writes anything.
             if match and match.group(1) == "0":
                 return "Output of the command:\n" + content[match.end():]
-            if match and content[match.end():].strip():
-                return f"Output of the command (exit code {match.group(1)}):\n" + content[match.end():]
+            if match and content[match.end():].strip() and isinstance(skill, str):
+                return (f"Output of the command (exit code {match.group(1)}):\n"
+                        + trimmed(content[match.end():])
+                        + repair_hint(self._commands(skill), self._referenced(skill)))
+        if tool == READ:
+            return f"Result of {tool}:\n{trimmed(content, head=True)}"
         return f"Result of {tool}:\n{content}"
+
+    def _body(self, skill: str) -> str:
+        try:
+            return self.toolbox.load(skill).body
+        except (ToolError, OSError):
+            return ""
+
+    def _fill_hint(self, skill: str, commands: list[str], invocations: list[str]) -> str:
+        """What a model that fills the arguments is told of the first script's placeholders."""
+        if not self.fills:
+            return ""
+        usage = _usage(commands, invocations[0])
+        if usage is None:
+            return ""
+        return "\n" + fill_hint(self._described(skill, usage, commands), usage)
 
 
 def cut_answer(text: str) -> str | None:

@@ -39,7 +39,9 @@ from studio.agent.events import (
 )
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
-from studio.agent.guided_mode import CLI_HINT, GuidedMode, auto_guided
+from studio.agent.guided_answer import repeats_denial
+from studio.agent.guided_fill import FILL_MODEL
+from studio.agent.guided_mode import CLI_HINT, GuidedMode, auto_guided, model_parameters
 from studio.agent.tools import ACTIVATE, TOOL_NAMES
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, HTTPError, LLMError, ServerNotRunning, Timeout
@@ -74,6 +76,10 @@ class AgentConfig:
     # How the user changes `guided`, said in the notice that "auto" chose it (the CLI's option
     # or the window's setting).
     guided_hint: str = CLI_HINT
+    # Guided, whether the model fills a run's arguments under a schema built from the skill
+    # (`guided_fill`), or picks among commands put together from the user's words; None: when
+    # the server says the model has `FILL_MODEL` parameters or more.
+    guided_fill: bool | None = None
 
 
 class CallRunner(Protocol):
@@ -126,6 +132,7 @@ class Agent:
         self._can_constrain = True
         self._offer_thinking = config.think
         self._guide = Guide(executor.toolbox)
+        self._guide.fills = bool(config.guided_fill)
         self._guided = config.guided in (True, "on")
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:
@@ -142,6 +149,9 @@ class Agent:
             self._capabilities_checked = True
             return
         self._capabilities_checked = True
+        if self.config.guided_fill is None:
+            size = model_parameters(info)
+            self._guide.fills = size is not None and size[0] >= FILL_MODEL
         if self.config.guided == "auto" and (why := auto_guided(self.config.model, info,
                                                                    self.config.guided_hint)):
             self._guided = True
@@ -279,6 +289,13 @@ class Agent:
                     )
                     yield Done("error", answer, round_number, usage, model=asked)
                     return
+                reason = self._guide.denial(sent) if step is not None else None
+                if isinstance(parsed, str) and reason and repeats_denial(parsed, reason):
+                    yield Notice("the model's reply only said your reason for the denial back, so "
+                                 "it is not shown as an answer. Ask again in other words, or allow "
+                                 "the run.")
+                    yield Done("answered", "", round_number, usage, model=asked)
+                    return
                 if isinstance(parsed, str):
                     text, calls = parsed, []
                     yield TextDelta(parsed)
@@ -287,7 +304,7 @@ class Agent:
                     self._guide.declined(sent)
                     continue
                 else:
-                    text, calls = "", [parsed]
+                    text, calls = "", [self._guide.resolve(parsed)]
             else:
                 if not calls and tools:
                     calls, text = extract_tool_calls(text, self.executor.toolbox_tool_names)

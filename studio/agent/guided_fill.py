@@ -1,0 +1,118 @@
+"""A guided run whose arguments the model fills under a schema built from the skill's own words.
+
+A model of half a billion parameters can fill a small schema when asked the right question: one
+property per placeholder of the usage line (`VALUE FROM TO`), each held to the values the skill
+lists for it (`guided_values`: the codes `km`, `mi` where the user wrote "miles") or to its kind
+(a number, a date), and the command is put together from them here, each value one argument
+(a quoted phrase stays whole). A tiny model cannot (SmolLM2-135M copies the example or repeats a
+value): it keeps the affinity enum of `guided_args`.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from typing import Any
+
+from studio.agent.guided_args import PLACEHOLDER, Usage
+from studio.agent.guided_values import Described
+from studio.agent.tools import RUN
+from studio.llm.types import Message, ToolCall, ToolSpec
+
+SCRIPT_KEY = "script"
+"""The property of a filled run that says which script (its start, `python3 scripts/x.py`)."""
+FILL_MODEL = 300_000_000
+"""Models with at least this many parameters fill a run's arguments under a schema."""
+_VALUE_CHARS = 160
+_SHOWN_VALUES = 40
+_NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "quantity", "limit",
+                           "size", "digits", "top", "max", "min", "seconds", "width", "height"})
+_DATE_NAMES = frozenset({"date", "day", "since", "until"})
+
+EXAMPLE: tuple[Message, ...] = (
+    Message("user", "How many words are in the file notes.txt?"),
+    Message("assistant", '{"tool": "activate_skill", "arguments": {"name": "word-count"}}'),
+    Message("user", "Skill word-count is loaded. Its script runs like this:\n"
+                    "python3 scripts/count.py FILE\npython3 scripts/count.py report.txt\n"
+                    "Fill in each word in capitals from the user's message:\n"
+                    "- FILE: the text file to count"),
+    Message("assistant", '{"tool": "run_skill_script", "arguments": {"skill": "word-count", '
+                         '"script": "python3 scripts/count.py", "FILE": "notes.txt"}}'),
+    Message("user", "Output of the command:\nnotes.txt: 120 words"),
+    Message("assistant", '{"answer": "The file notes.txt has 120 words."}'),
+)
+"""The worked example for a model that fills the arguments: the same task, its shape."""
+
+
+def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Described]) -> ToolSpec:
+    """`run_skill_script` of `skill`'s script `start` with one property per placeholder of
+    `usage`: held to the values the skill lists for it, else to its kind, else any short text.
+    A placeholder of an optional group (`[--digits N]`) may be "" (the group is left out)."""
+    optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
+    required = set(usage.placeholders) - optional
+    properties: dict[str, Any] = {"skill": {"type": "string", "enum": [skill]},
+                                  SCRIPT_KEY: {"type": "string", "enum": [start]}}
+    by_name = {d.name: d for d in described}
+    for name in usage.placeholders:
+        values = by_name[name].values if name in by_name else ()
+        blank = [""] if name not in required else []
+        if values:
+            properties[name] = {"type": "string", "enum": [*values, *blank]}
+        else:
+            properties[name] = _kind(name, name not in required)
+    return ToolSpec(RUN, "", {"type": "object", "properties": properties,
+                              "required": ["skill", SCRIPT_KEY, *usage.placeholders]})
+
+
+def _kind(name: str, optional: bool) -> dict[str, Any]:
+    words = set(name.lower().split("_"))
+    # An optional value may be blank, which a kind's pattern would not allow.
+    if not optional and words & _DATE_NAMES:
+        return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+    if not optional and words & _NUMBER_NAMES:
+        return {"type": "string", "pattern": "^-?[0-9][0-9.,/]{0,20}$"}
+    return {"type": "string", "minLength": 0 if optional else 1, "maxLength": _VALUE_CHARS}
+
+
+def compose(call: ToolCall, usage: Usage) -> ToolCall:
+    """The run a filled call stands for: `{"script": START, "VALUE": "10", ...}` as the command
+    `START 10 ...`, each value one argument (quoted when it must be), an optional group left out
+    when its placeholder is blank. The call keeps its id."""
+    arguments = call.arguments
+    values = {name: str(arguments.get(name, "")).strip() for name in usage.placeholders}
+    words: list[str] = [str(arguments.get(SCRIPT_KEY, ""))]
+    for word in usage.required:
+        words.append(shlex.quote(values[word]) if PLACEHOLDER.match(word) else word)
+    for group in usage.optional:
+        names = [word for word in group if PLACEHOLDER.match(word)]
+        if names and all(values[name] for name in names):
+            words += [shlex.quote(values[w]) if PLACEHOLDER.match(w) else w for w in group]
+    return ToolCall(call.id, RUN, {"skill": arguments.get("skill"), "command": " ".join(words)})
+
+
+def is_filled(call: ToolCall) -> bool:
+    return call.name == RUN and SCRIPT_KEY in call.arguments and "command" not in call.arguments
+
+
+def fill_hint(described: Sequence[Described], usage: Usage) -> str:
+    """What the model is told of each placeholder: the values it takes or what the skill says."""
+    optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
+    lines = ["Fill in each word in capitals from the user's message:"]
+    for item in described:
+        parts = []
+        if item.values:
+            shown = ", ".join(item.values[:_SHOWN_VALUES])
+            more = " ..." if len(item.values) > _SHOWN_VALUES else ""
+            parts.append(f"one of {shown}{more}")
+        if item.said:
+            parts.append(item.said)
+        if item.name in optional:
+            parts.append('"" to leave it out')
+        lines.append(f"- {item.name}: " + ("; ".join(parts) or "a value from the message"))
+    return "\n".join(lines)
+
+
+def figures(line: str) -> list[str]:
+    """The numbers of an output's line, as written (`42.1648`, `1,024`)."""
+    return re.findall(r"-?\d+(?:[.,]\d+)*", line)

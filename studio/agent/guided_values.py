@@ -1,0 +1,168 @@
+"""What a skill's own words say about each placeholder of a usage line (`VALUE FROM TO`): the
+sentence that mentions it, and, when a table or list in the SKILL.md or in a file it names
+enumerates the values, those values, as the closed set a model picks from.
+
+A skill written by someone else documents codes (`km`, `mi`) where the user writes words
+("miles"): a model filling FROM with the user's word runs the script into an error, while a
+model shown the codes (and held to them) maps the word to the code. The values are found where
+a writer puts them: in the line that names the placeholder (`FORMAT is one of `json`, `csv``),
+in the table or list right after it or under a heading that names it ("## Units" for UNIT), or
+in the file that line names (`LEVEL is one of those in references/levels.md`). Nothing is run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+_CODE = re.compile(r"`([^`\n]+)`")
+_FILE = re.compile(r"(?<![\w/.-])((?:references|assets|docs|reference)/[\w./-]+\.[A-Za-z0-9]+)")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)$")
+_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
+_TOKEN = re.compile(r"[\w.+-]+\Z")
+_MIN_VALUES = 2
+_MAX_VALUES = 80
+_SAID_CHARS = 200
+_FILE_CHARS = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class Described:
+    """A placeholder as the skill documents it: what a line says of it (or ""), and the values
+    it takes when they are listed (empty when open)."""
+
+    name: str
+    said: str
+    values: tuple[str, ...]
+
+
+def describe(placeholders: Sequence[str], body: str, read: Callable[[str], str | None],
+             usage_lines: Sequence[str] = ()) -> list[Described]:
+    """Each of `placeholders` as `body` (a SKILL.md's body) documents it; `read` gives the text
+    of a file of the skill the body names (None when it cannot be read). The usage lines
+    themselves say nothing of a placeholder."""
+    lines = body.splitlines()
+    found = []
+    for name in placeholders:
+        said = ""
+        values: tuple[str, ...] = ()
+        for index, line in enumerate(lines):
+            if not _mentions(line, name) or any(usage in line for usage in usage_lines):
+                continue
+            said = said or _sentence(line, name)
+            values = values or _values_near(lines, index, name, read)
+        if not values:
+            values = _values_under_heading(lines, name)
+        found.append(Described(name, said, values))
+    return found
+
+
+def referenced_files(body: str) -> list[str]:
+    """The files of the skill its SKILL.md names (`references/units.md`), in order."""
+    return list(dict.fromkeys(match.group(1).rstrip(".") for match in _FILE.finditer(body)))
+
+
+def _mentions(line: str, name: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", line) is not None
+
+
+def _sentence(line: str, name: str) -> str:
+    """The sentence of `line` that names `name`, without markdown's list marks."""
+    text = " ".join(line.strip().lstrip("-*+#>|").split())
+    for sentence in re.split(r"(?<=[.;])\s+", text):
+        if _mentions(sentence, name):
+            return sentence[:_SAID_CHARS]
+    return text[:_SAID_CHARS]
+
+
+def _values_near(lines: Sequence[str], index: int, name: str,
+                 read: Callable[[str], str | None]) -> tuple[str, ...]:
+    """The values the line at `index` (which names `name`) lists, else those of the table or
+    list right after it, else those of the first file it names."""
+    line = lines[index]
+    inline = [value for value in _CODE.findall(line.split(name, 1)[-1])
+              if _TOKEN.match(value) and value != name]
+    if len(inline) >= _MIN_VALUES:
+        return _closed(inline)
+    listed = _block_values(lines, index + 1)
+    if listed:
+        return listed
+    for path in referenced_files(line):
+        text = read(path)
+        if text:
+            values = _file_values(text[:_FILE_CHARS])
+            if values:
+                return values
+    return ()
+
+
+def _values_under_heading(lines: Sequence[str], name: str) -> tuple[str, ...]:
+    """The values of the first table or list under a heading that names the placeholder's word
+    ("## Units" for UNIT, "## Levels" for LEVEL)."""
+    words = {part for part in name.lower().split("_") if len(part) > 2}
+    for index, line in enumerate(lines):
+        heading = _HEADING.match(line)
+        if heading is None:
+            continue
+        said = {word.rstrip("s") for word in re.findall(r"[a-z]+", heading.group(1).lower())}
+        if words & said:
+            values = _block_values(lines, index + 1, skip_prose=True)
+            if values:
+                return values
+    return ()
+
+
+def _block_values(lines: Sequence[str], start: int, *, skip_prose: bool = False) -> tuple[str, ...]:
+    """The first cell's or the leading code of each row of the table or item of the list that
+    starts at `start` (after blank lines, and after prose when `skip_prose`)."""
+    index = start
+    while index < len(lines) and (not lines[index].strip() or (
+            skip_prose and not _ROW.match(lines[index]) and not _ITEM.match(lines[index])
+            and not _HEADING.match(lines[index]))):
+        index += 1
+    values: list[str] = []
+    header = True
+    while index < len(lines):
+        line = lines[index]
+        row, item = _ROW.match(line), _ITEM.match(line)
+        if row:
+            if _RULE.match(line):
+                header = False
+            elif not header or not _RULE.match(lines[index + 1] if index + 1 < len(lines) else ""):
+                values += _leading(row.group(1).split("|")[0])
+        elif item:
+            values += _leading(item.group(1))
+        else:
+            break
+        index += 1
+    return _closed(values)
+
+
+def _file_values(text: str) -> tuple[str, ...]:
+    """The values of the first table or list of a referenced file."""
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        if _ROW.match(line) or _ITEM.match(line):
+            values = _block_values(lines, index)
+            if values:
+                return values
+    return ()
+
+
+def _leading(cell: str) -> list[str]:
+    """The value a table cell or list item starts with: its first code span, or a lone word
+    before a colon or dash."""
+    text = cell.strip()
+    code = _CODE.match(text)
+    if code:
+        return [code.group(1)] if _TOKEN.match(code.group(1)) else []
+    head = re.split(r"\s[-–—:]\s|:\s|\s\(", text, maxsplit=1)[0].strip().strip("*")
+    return [head] if head and _TOKEN.match(head) else []
+
+
+def _closed(values: Sequence[str]) -> tuple[str, ...]:
+    unique = tuple(dict.fromkeys(values))
+    return unique if _MIN_VALUES <= len(unique) <= _MAX_VALUES else ()
