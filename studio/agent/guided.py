@@ -148,7 +148,8 @@ class Guide:
         invocations = self.invocations(loaded)
         quotes = _quotes(turn, _turn_key(messages)[1]) if ran else []
         if not invocations or (ran and not failed):
-            sentence = sentence_schema(answer_line(quotes)) if self.fills and quotes else None
+            sentence = (sentence_schema(answer_line(quotes), results[-1][0])
+                        if self.fills and quotes and results else None)
             if sentence is not None:
                 return Step(sentence, answer_tokens, False)
             return _answer_step(quotes, answer_tokens)
@@ -160,24 +161,35 @@ class Guide:
         # the document is invalid: that is its answer): a run after a failed one is another one.
         tried = {str(call.arguments.get("command")) for message in turn for call in message.tool_calls
                  if call.name == RUN and call.arguments.get("skill") == loaded}
-        runs = [spec for start in invocations if (spec := self._run(loaded, start, commands, words, tried))]
+        candidates = [*_phrases(request), *(word for word in words if not word.startswith("-"))]
+        runs = [spec for start in invocations
+                if (spec := self._run(loaded, start, commands, words, candidates, tried))]
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
         if not runs or len(results) >= MAX_RUNS:
             return _answer_step(quotes, answer_tokens)
+        if self.fills:
+            # The usage line may be wrong (an example read as one): the repair may also run
+            # the script with the message's words and the options the SKILL.md shows.
+            runs += [spec for start in invocations if _usage(commands, start) is not None
+                     and (spec := _run_spec(loaded, start, None, words, tried))]
         # The repair step: run again with other values, read a file the SKILL.md names for its
         # values, or answer saying what failed.
         read = [m.tool_calls[0].arguments.get("path") for m in turn
                 if m.tool_calls and m.tool_calls[0].name == READ]
-        unread = [path for path in self._referenced(loaded) if path not in read]
+        unread = [path for path in self._referenced(loaded, results[-1][1]) if path not in read]
         reads = [read_spec(loaded, unread)] if unread else []
-        return Step(reply_schema([*runs, *reads], require_call=False), answer_tokens, False)
+        # Or an answer quoting what the output says (a checker's verdict, or what failed).
+        answer = _answer_step(quotes, answer_tokens)
+        schema = reply_schema([*runs, *reads], require_call=True)
+        return Step({"oneOf": [*schema.get("oneOf", [schema]), *answer.schema.get("oneOf", [answer.schema])]},
+                    answer.max_tokens, False)
 
     def _run(self, skill: str, start: str, commands: list[str], words: list[str],
-             tried: Collection[str]) -> ToolSpec | None:
+             candidates: list[str], tried: Collection[str]) -> ToolSpec | None:
         usage = _usage(commands, start)
         if self.fills and usage is not None:
-            return filled_spec(skill, start, usage, self._described(skill, usage, commands))
+            return filled_spec(skill, start, usage, self._described(skill, usage, commands), candidates)
         return _run_spec(skill, start, usage, words, tried)
 
     def _described(self, skill: str, usage: Usage, commands: Sequence[str]) -> list[Described]:
@@ -188,10 +200,11 @@ class Guide:
                 return None
         return describe(usage.placeholders, self.toolbox.load(skill).body, read, commands)
 
-    def _referenced(self, skill: str) -> list[str]:
-        """The files the skill's SKILL.md names that are there to read (not its scripts)."""
+    def _referenced(self, skill: str, output: str = "") -> list[str]:
+        """The files the skill's SKILL.md, or a run's `output` (an error pointing at the list of
+        the values it accepts), names that are there to read (not its scripts)."""
         found = []
-        for path in referenced_files(self.toolbox.load(skill).body):
+        for path in referenced_files(f"{self._body(skill)}\n{output}"):
             try:
                 self.toolbox.read_file(skill, path)
             except (ToolError, OSError):
@@ -372,7 +385,7 @@ class Guide:
             if match and content[match.end():].strip() and isinstance(skill, str):
                 return (f"Output of the command (exit code {match.group(1)}):\n"
                         + trimmed(content[match.end():])
-                        + repair_hint(self._commands(skill), self._referenced(skill)))
+                        + repair_hint(self._commands(skill), self._referenced(skill, content)))
         if tool == READ:
             return f"Result of {tool}:\n{trimmed(content, head=True)}"
         return f"Result of {tool}:\n{content}"
@@ -463,6 +476,13 @@ def _quotes(turn: Sequence[Message], request: str) -> list[str]:
     best = max(shared, default=0)
     pointed = [line for line, count in zip(lines, shared, strict=True) if best and count == best]
     return list(dict.fromkeys([*pointed[:_QUOTED_LINES], text]))
+
+
+def _phrases(request: str) -> list[str]:
+    """The quoted phrases of the user's message ("reverse \"the quick brown fox\""): each is one
+    value."""
+    return [next(filter(None, groups)) for groups in
+            re.findall(r'"([^"\n]+)"|\u201c([^\u201d\n]+)\u201d', request)]
 
 
 def _answer_step(quotes: list[str], answer_tokens: int) -> Step:

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from studio.agent.constrained import ANSWER_KEY
+from studio.agent.guided_args import split
 from studio.agent.guided_fill import figures
 from studio.skills.catalog import terms
 
@@ -30,10 +31,11 @@ _REPEAT_SHARE = 0.8
 _BODY_CHARS = 2000
 
 
-def sentence_schema(line: str) -> dict[str, Any] | None:
-    """The schema of an answer that contains the figures of the output's `line` (up to three,
-    in order); None when the line has none."""
-    found = figures(line)[:_MAX_FIGURES]
+def sentence_schema(line: str, command: str) -> dict[str, Any] | None:
+    """The schema of an answer that contains the figures of the output's `line` that `command`
+    did not give it (up to three, in order); None when the line has none: a result in words
+    ("MMXXIV", "Thursday") is quoted, as a sentence could leave it out."""
+    found = figures(line, split(command))[:_MAX_FIGURES]
     if not found:
         return None
     pattern = "^" + _GAP + _GAP.join(re.escape(f).replace("\\-", "-") for f in found) + _GAP + "$"

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
-from studio.agent.guided_args import PLACEHOLDER, Usage
+from studio.agent.guided_args import PLACEHOLDER, Usage, affinity
 from studio.agent.guided_values import Described
 from studio.agent.tools import RUN
 from studio.llm.types import Message, ToolCall, ToolSpec
@@ -45,9 +45,11 @@ EXAMPLE: tuple[Message, ...] = (
 """The worked example for a model that fills the arguments: the same task, its shape."""
 
 
-def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Described]) -> ToolSpec:
+def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Described],
+                candidates: Sequence[str]) -> ToolSpec:
     """`run_skill_script` of `skill`'s script `start` with one property per placeholder of
-    `usage`: held to the values the skill lists for it, else to its kind, else any short text.
+    `usage`: held to the values the skill lists for it, else to the `candidates` (the values
+    the user's message holds: its words and quoted phrases) of its kind, else to its kind.
     A placeholder of an optional group (`[--digits N]`) may be "" (the group is left out)."""
     optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
     required = set(usage.placeholders) - optional
@@ -57,12 +59,27 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
     for name in usage.placeholders:
         values = by_name[name].values if name in by_name else ()
         blank = [""] if name not in required else []
+        given = _of_kind(name, candidates)
         if values:
             properties[name] = {"type": "string", "enum": [*values, *blank]}
+        elif given:
+            # A model shown the SKILL.md's example copies its values ("5 km mi" for "3 miles").
+            properties[name] = {"type": "string", "enum": [*given, *blank]}
         else:
+            # A value the message writes otherwise ("29 February 2024" for a DATE).
             properties[name] = _kind(name, name not in required)
     return ToolSpec(RUN, "", {"type": "object", "properties": properties,
                               "required": ["skill", SCRIPT_KEY, *usage.placeholders]})
+
+
+def _of_kind(name: str, candidates: Sequence[str]) -> list[str]:
+    """The `candidates` of the placeholder's kind (`guided_args.affinity`: a number for VALUE, a
+    path for FILE); all of them for a placeholder of no kind a pattern holds; none for a number
+    or a date none of them is."""
+    fitting = [c for c in candidates if affinity(name, c)]
+    if fitting or set(name.lower().split("_")) & (_DATE_NAMES | _NUMBER_NAMES):
+        return fitting
+    return list(candidates)
 
 
 def _kind(name: str, optional: bool) -> dict[str, Any]:
@@ -113,6 +130,8 @@ def fill_hint(described: Sequence[Described], usage: Usage) -> str:
     return "\n".join(lines)
 
 
-def figures(line: str) -> list[str]:
-    """The numbers of an output's line, as written (`42.1648`, `1,024`)."""
-    return re.findall(r"-?\d+(?:[.,]\d+)*", line)
+def figures(line: str, inputs: Collection[str] = ()) -> list[str]:
+    """The numbers of an output's line, as written (`42.1648`, `1,024`), but those of a date or
+    a name (`2024-02-29`, `v2`) and those the command gave it (`inputs`): the result's own."""
+    return [number for number in re.findall(r"(?<![\w.-])-?\d+(?:[.,]\d+)*(?![\w-])", line)
+            if number not in inputs]

@@ -23,6 +23,7 @@ _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
 _TOKEN = re.compile(r"[\w.+-]+\Z")
+_SENTENCE = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z`(])")
 _MIN_VALUES = 2
 _MAX_VALUES = 80
 _SAID_CHARS = 200
@@ -80,14 +81,23 @@ def _sentence(line: str, name: str) -> str:
 
 def _values_near(lines: Sequence[str], index: int, name: str,
                  read: Callable[[str], str | None]) -> tuple[str, ...]:
-    """The values the line at `index` (which names `name`) lists, else those of the table or
-    list right after it, else those of the first file it names."""
-    line = lines[index]
+    """The values the line at `index` (which names `name`) lists, with the rest of its
+    paragraph, else those of the table or list right after it, else those of the first file it
+    names."""
+    end = index + 1
+    while end < len(lines) and lines[end].strip() and not (
+            _ROW.match(lines[end]) or _ITEM.match(lines[end]) or _HEADING.match(lines[end])):
+        end += 1
+    # Only the sentences that name it speak of it ("AMOUNT is the price. COUNTRY is one of ...").
+    sentences = _SENTENCE.split(" ".join(lines[index:end]).strip())
+    line = " ".join(sentence for sentence in sentences if _mentions(sentence, name))
     inline = [value for value in _CODE.findall(line.split(name, 1)[-1])
               if _TOKEN.match(value) and value != name]
     if len(inline) >= _MIN_VALUES:
         return _closed(inline)
-    listed = _block_values(lines, index + 1)
+    # A table or list right after the paragraph is its values when the paragraph's last
+    # sentence names it ("FROM and TO are codes from the table below:").
+    listed = _block_values(lines, end) if _mentions(sentences[-1], name) else ()
     if listed:
         return listed
     for path in referenced_files(line):
