@@ -74,6 +74,7 @@ _REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
+_USAGE_ERROR = re.compile(r"^\s*usage:", re.IGNORECASE | re.MULTILINE)
 
 INSTRUCTIONS = """\
 You are an assistant that uses skills. Reply with one JSON object only.
@@ -179,6 +180,9 @@ class Guide:
                 if m.tool_calls and m.tool_calls[0].name == READ]
         unread = [path for path in self._referenced(loaded, results[-1][1]) if path not in read]
         reads = [read_spec(loaded, unread)] if unread else []
+        if _USAGE_ERROR.search(results[-1][1]):
+            # The script said how it runs: the call was wrong, and quoting that is no answer.
+            return Step(reply_schema([*runs, *reads], require_call=True), CALL_MAX_TOKENS, True)
         # Or an answer quoting what the output says (a checker's verdict, or what failed).
         answer = _answer_step(quotes, answer_tokens)
         schema = reply_schema([*runs, *reads], require_call=True)
@@ -346,7 +350,10 @@ class Guide:
     def _plain(self, messages: Sequence[Message]) -> list[Message]:
         plain: list[Message] = []
         calls: dict[str, tuple[str, dict[str, Any]]] = {}
+        request = ""
         for message in messages:
+            if message.role == "user":
+                request = message.content
             if message.role == "assistant" and message.tool_calls:
                 written = []
                 for call in message.tool_calls:
@@ -357,12 +364,12 @@ class Guide:
                 plain.append(Message("assistant", json.dumps({ANSWER_KEY: message.content})))
             elif message.role == "tool":
                 name, arguments = calls.get(message.tool_call_id or "", (message.tool_name or "", {}))
-                plain.append(Message("user", self._result(name, arguments, message.content)))
+                plain.append(Message("user", self._result(name, arguments, message.content, request)))
             else:
                 plain.append(message)
         return plain
 
-    def _result(self, tool: str, arguments: dict[str, Any], content: str) -> str:
+    def _result(self, tool: str, arguments: dict[str, Any], content: str, request: str = "") -> str:
         """A tool's result as the small model is shown it."""
         skill = arguments.get("name" if tool == ACTIVATE else "skill")
         reason = denial_reason(content) if tool == RUN else None
@@ -373,9 +380,14 @@ class Guide:
         if tool == ACTIVATE:
             invocations = self.invocations(skill) if isinstance(skill, str) else []
             if invocations:
-                shown = self._commands(str(skill)) or invocations
+                commands = self._commands(str(skill))
+                shown = commands or invocations
+                usages = [c for c in commands if any(parse_usage(c, start) for start in invocations)]
+                if self.fills and usages:
+                    # Shown the SKILL.md's examples, a model copies their values ("5 km mi").
+                    shown = usages
                 return f"Skill {skill} is loaded. Its script runs like this:\n" + "\n".join(shown) + \
-                    self._fill_hint(str(skill), shown, invocations)
+                    self._fill_hint(str(skill), commands, invocations, request)
         if tool == RUN:
             match = _RUN_LINE.match(content)
             # A checker's exit code 1 comes with its verdict: shown as output, it is answered
@@ -396,14 +408,14 @@ class Guide:
         except (ToolError, OSError):
             return ""
 
-    def _fill_hint(self, skill: str, commands: list[str], invocations: list[str]) -> str:
+    def _fill_hint(self, skill: str, commands: list[str], invocations: list[str], request: str) -> str:
         """What a model that fills the arguments is told of the first script's placeholders."""
         if not self.fills:
             return ""
         usage = _usage(commands, invocations[0])
         if usage is None:
             return ""
-        return "\n" + fill_hint(self._described(skill, usage, commands), usage)
+        return "\n" + fill_hint(self._described(skill, usage, commands), usage, request)
 
 
 def cut_answer(text: str) -> str | None:

@@ -19,6 +19,7 @@ from studio.agent.guided_args import PLACEHOLDER, Usage, affinity
 from studio.agent.guided_values import Described
 from studio.agent.tools import RUN
 from studio.llm.types import Message, ToolCall, ToolSpec
+from studio.skills.catalog import STOP_WORDS
 
 SCRIPT_KEY = "script"
 """The property of a filled run that says which script (its start, `python3 scripts/x.py`)."""
@@ -26,6 +27,7 @@ FILL_MODEL = 300_000_000
 """Models with at least this many parameters fill a run's arguments under a schema."""
 _VALUE_CHARS = 160
 _SHOWN_VALUES = 40
+_NOTE_CHARS = 60
 _NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "quantity", "limit",
                            "size", "digits", "top", "max", "min", "seconds", "width", "height"})
 _DATE_NAMES = frozenset({"date", "day", "since", "until"})
@@ -73,6 +75,8 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
 
 
 def _of_kind(name: str, candidates: Sequence[str]) -> list[str]:
+    # The word naming the placeholder says what the value is, not the value ("kg" for KG).
+    candidates = [c for c in candidates if c.lower() != name.lower()]
     """The `candidates` of the placeholder's kind (`guided_args.affinity`: a number for VALUE, a
     path for FILE); all of them for a placeholder of no kind a pattern holds; none for a number
     or a date none of them is."""
@@ -112,22 +116,45 @@ def is_filled(call: ToolCall) -> bool:
     return call.name == RUN and SCRIPT_KEY in call.arguments and "command" not in call.arguments
 
 
-def fill_hint(described: Sequence[Described], usage: Usage) -> str:
-    """What the model is told of each placeholder: the values it takes or what the skill says."""
+def fill_hint(described: Sequence[Described], usage: Usage, request: str) -> str:
+    """What the model is told of each placeholder: the values it takes (with what the skill says
+    of each, `mi (mile)`: the user writes "miles"), what the skill says of it, and the values the
+    user's `request` names as written ("SHA-256" for `sha256`)."""
     optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
     lines = ["Fill in each word in capitals from the user's message:"]
     for item in described:
         parts = []
         if item.values:
-            shown = ", ".join(item.values[:_SHOWN_VALUES])
+            notes = item.notes or ("",) * len(item.values)
+            shown = ", ".join(f"{value} ({_short(note)})" if note else value
+                              for value, note in zip(item.values[:_SHOWN_VALUES], notes, strict=False))
             more = " ..." if len(item.values) > _SHOWN_VALUES else ""
             parts.append(f"one of {shown}{more}")
+            named = named_values(item.values, request)
+            if named:
+                parts.append(f"the message names {', '.join(named)}")
         if item.said:
             parts.append(item.said)
         if item.name in optional:
             parts.append('"" to leave it out')
         lines.append(f"- {item.name}: " + ("; ".join(parts) or "a value from the message"))
     return "\n".join(lines)
+
+
+def named_values(values: Sequence[str], request: str) -> list[str]:
+    """The `values` the request names as written, give or take case and punctuation ("SHA-256"
+    names `sha256`, "snake_case" names `snake`)."""
+    # A stop word names nothing ("are in 3 miles" does not name the code `in`).
+    words = [word for word in re.findall(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*", request)
+             if word.lower() not in STOP_WORDS]
+    flat = {re.sub(r"[^a-z0-9]", "", word.lower()) for word in words}
+    parts = {part for word in words for part in re.split(r"[-_.]", word.lower())}
+    return [value for value in values
+            if re.sub(r"[^a-z0-9]", "", value.lower()) in flat or value.lower() in parts]
+
+
+def _short(note: str) -> str:
+    return note if len(note) <= _NOTE_CHARS else note[:_NOTE_CHARS].rsplit(" ", 1)[0] + " ..."
 
 
 def figures(line: str, inputs: Collection[str] = ()) -> list[str]:

@@ -30,14 +30,20 @@ _SAID_CHARS = 200
 _FILE_CHARS = 20_000
 
 
+Pairs = tuple[tuple[str, str], ...]
+"""Values with what the skill says of each."""
+
+
 @dataclass(frozen=True, slots=True)
 class Described:
     """A placeholder as the skill documents it: what a line says of it (or ""), and the values
-    it takes when they are listed (empty when open)."""
+    it takes when they are listed (empty when open), each with what its row or item says of it
+    ("mi": "mile"; "" when nothing)."""
 
     name: str
     said: str
     values: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
 
 def describe(placeholders: Sequence[str], body: str, read: Callable[[str], str | None],
@@ -49,15 +55,15 @@ def describe(placeholders: Sequence[str], body: str, read: Callable[[str], str |
     found = []
     for name in placeholders:
         said = ""
-        values: tuple[str, ...] = ()
+        values: Pairs = ()
         for index, line in enumerate(lines):
             if not _mentions(line, name) or any(usage in line for usage in usage_lines):
                 continue
-            said = said or _sentence(line, name)
+            said = said or _sentence(_paragraph(lines, index), name)
             values = values or _values_near(lines, index, name, read)
         if not values:
             values = _values_under_heading(lines, name)
-        found.append(Described(name, said, values))
+        found.append(Described(name, said, tuple(v for v, _ in values), tuple(n for _, n in values)))
     return found
 
 
@@ -70,28 +76,39 @@ def _mentions(line: str, name: str) -> bool:
     return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", line) is not None
 
 
-def _sentence(line: str, name: str) -> str:
-    """The sentence of `line` that names `name`, without markdown's list marks."""
-    text = " ".join(line.strip().lstrip("-*+#>|").split())
-    for sentence in re.split(r"(?<=[.;])\s+", text):
+def _paragraph(lines: Sequence[str], index: int) -> str:
+    """The line at `index` and the rest of its paragraph (up to a blank line, a table, a list or
+    a heading)."""
+    end = index + 1
+    while end < len(lines) and lines[end].strip() and not (
+            _ROW.match(lines[end]) or _ITEM.match(lines[end]) or _HEADING.match(lines[end])):
+        end += 1
+    return " ".join(line.strip() for line in lines[index:end])
+
+
+def _sentence(text: str, name: str) -> str:
+    """The sentence of `text` that names `name`, without markdown's list marks."""
+    text = " ".join(text.strip().lstrip("-*+#>|").split())
+    for sentence in _SENTENCE.split(text):
         if _mentions(sentence, name):
             return sentence[:_SAID_CHARS]
     return text[:_SAID_CHARS]
 
 
 def _values_near(lines: Sequence[str], index: int, name: str,
-                 read: Callable[[str], str | None]) -> tuple[str, ...]:
+                 read: Callable[[str], str | None]) -> Pairs:
     """The values the line at `index` (which names `name`) lists, with the rest of its
     paragraph, else those of the table or list right after it, else those of the first file it
     names."""
+    paragraph = _paragraph(lines, index)
     end = index + 1
     while end < len(lines) and lines[end].strip() and not (
             _ROW.match(lines[end]) or _ITEM.match(lines[end]) or _HEADING.match(lines[end])):
         end += 1
     # Only the sentences that name it speak of it ("AMOUNT is the price. COUNTRY is one of ...").
-    sentences = _SENTENCE.split(" ".join(lines[index:end]).strip())
+    sentences = _SENTENCE.split(paragraph)
     line = " ".join(sentence for sentence in sentences if _mentions(sentence, name))
-    inline = [value for value in _CODE.findall(line.split(name, 1)[-1])
+    inline = [(value, "") for value in _CODE.findall(line.split(name, 1)[-1])
               if _TOKEN.match(value) and value != name]
     if len(inline) >= _MIN_VALUES:
         return _closed(inline)
@@ -109,7 +126,7 @@ def _values_near(lines: Sequence[str], index: int, name: str,
     return ()
 
 
-def _values_under_heading(lines: Sequence[str], name: str) -> tuple[str, ...]:
+def _values_under_heading(lines: Sequence[str], name: str) -> Pairs:
     """The values of the first table or list under a heading that names the placeholder's word
     ("## Units" for UNIT, "## Levels" for LEVEL)."""
     words = {part for part in name.lower().split("_") if len(part) > 2}
@@ -125,7 +142,7 @@ def _values_under_heading(lines: Sequence[str], name: str) -> tuple[str, ...]:
     return ()
 
 
-def _block_values(lines: Sequence[str], start: int, *, skip_prose: bool = False) -> tuple[str, ...]:
+def _block_values(lines: Sequence[str], start: int, *, skip_prose: bool = False) -> Pairs:
     """The first cell's or the leading code of each row of the table or item of the list that
     starts at `start` (after blank lines, and after prose when `skip_prose`)."""
     index = start
@@ -133,7 +150,7 @@ def _block_values(lines: Sequence[str], start: int, *, skip_prose: bool = False)
             skip_prose and not _ROW.match(lines[index]) and not _ITEM.match(lines[index])
             and not _HEADING.match(lines[index]))):
         index += 1
-    values: list[str] = []
+    values: list[tuple[str, str]] = []
     header = True
     while index < len(lines):
         line = lines[index]
@@ -142,16 +159,17 @@ def _block_values(lines: Sequence[str], start: int, *, skip_prose: bool = False)
             if _RULE.match(line):
                 header = False
             elif not header or not _RULE.match(lines[index + 1] if index + 1 < len(lines) else ""):
-                values += _leading(row.group(1).split("|")[0])
+                cells = [cell.strip() for cell in row.group(1).split("|")]
+                values += [(value, ", ".join(filter(None, cells[1:]))) for value in _leading(cells[0])]
         elif item:
-            values += _leading(item.group(1))
+            values += [(value, _rest(item.group(1))) for value in _leading(item.group(1))]
         else:
             break
         index += 1
     return _closed(values)
 
 
-def _file_values(text: str) -> tuple[str, ...]:
+def _file_values(text: str) -> Pairs:
     """The values of the first table or list of a referenced file."""
     lines = text.splitlines()
     for index, line in enumerate(lines):
@@ -173,6 +191,15 @@ def _leading(cell: str) -> list[str]:
     return [head] if head and _TOKEN.match(head) else []
 
 
-def _closed(values: Sequence[str]) -> tuple[str, ...]:
-    unique = tuple(dict.fromkeys(values))
-    return unique if _MIN_VALUES <= len(unique) <= _MAX_VALUES else ()
+def _rest(item: str) -> str:
+    """What a list item says of the value it starts with (`snake`: "words joined by ...")."""
+    text = _CODE.sub(lambda m: m.group(1), item.strip(), count=1)
+    parts = re.split(r"\s[-–—:]\s|:\s", text, maxsplit=1)
+    return parts[1].strip() if len(parts) > 1 else ""
+
+
+def _closed(values: Sequence[tuple[str, str]]) -> Pairs:
+    first: dict[str, str] = {}
+    for value, note in values:
+        first.setdefault(value, note)
+    return tuple(first.items()) if _MIN_VALUES <= len(first) <= _MAX_VALUES else ()

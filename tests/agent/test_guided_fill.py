@@ -122,7 +122,9 @@ async def test_the_model_fills_each_placeholder_with_the_codes_the_skill_lists(
     # VALUE is a number of the message, not the SKILL.md example's 5.
     assert run["VALUE"]["enum"] == ["3"] and run["script"]["enum"] == ["python3 scripts/length.py"]
     shown = second["messages"][-1]["content"]
-    assert "- FROM: one of km, mi, ft; FROM and TO are unit codes from the table below" in shown
+    # Each code with what its row says of it (the user writes "miles"), not the examples.
+    assert "- FROM: one of km (kilometre), mi (mile), ft (foot); FROM and TO are unit codes" in shown
+    assert "5 km mi" not in shown
 
     calls = [e for e in events if isinstance(e, ToolCallRequested)]
     assert calls[1].arguments == {"skill": "length", "command": "python3 scripts/length.py 3 mi ft"}
