@@ -37,7 +37,7 @@ from studio.agent.constrained import ANSWER_KEY, reply_schema
 from studio.agent.guided_answer import answer_line, denial_prompt, denial_reason, sentence_schema
 from studio.agent.guided_args import Usage, fill, parse_usage, script_usage, split
 from studio.agent.guided_fill import EXAMPLE as FILLED_EXAMPLE
-from studio.agent.guided_fill import compose, fill_hint, filled_spec, is_filled
+from studio.agent.guided_fill import compose, fill_hint, filled_spec, is_filled, iso_dates
 from studio.agent.guided_repair import MAX_RUNS, read_spec, repair_hint, run_results, trimmed
 from studio.agent.guided_values import Described, describe, referenced_files
 from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
@@ -162,9 +162,10 @@ class Guide:
         # the document is invalid: that is its answer): a run after a failed one is another one.
         tried = {str(call.arguments.get("command")) for message in turn for call in message.tool_calls
                  if call.name == RUN and call.arguments.get("skill") == loaded}
-        candidates = [*_phrases(request), *(word for word in words if not word.startswith("-"))]
+        candidates = [*_phrases(request), *iso_dates(request),
+                      *(word for word in words if not word.startswith("-"))]
         runs = [spec for start in invocations
-                if (spec := self._run(loaded, start, commands, words, candidates, tried))]
+                if (spec := self._run(loaded, start, commands, words, candidates, tried, request))]
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
         if not runs or len(results) >= MAX_RUNS:
@@ -190,10 +191,11 @@ class Guide:
                     answer.max_tokens, False)
 
     def _run(self, skill: str, start: str, commands: list[str], words: list[str],
-             candidates: list[str], tried: Collection[str]) -> ToolSpec | None:
+             candidates: list[str], tried: Collection[str], request: str) -> ToolSpec | None:
         usage = _usage(commands, start)
         if self.fills and usage is not None:
-            return filled_spec(skill, start, usage, self._described(skill, usage, commands), candidates)
+            return filled_spec(skill, start, usage, self._described(skill, usage, commands), candidates,
+                               request)
         return _run_spec(skill, start, usage, words, tried)
 
     def _described(self, skill: str, usage: Usage, commands: Sequence[str]) -> list[Described]:
@@ -236,8 +238,11 @@ class Guide:
         if not is_filled(call):
             return call
         skill, start = str(call.arguments.get("skill")), str(call.arguments.get("script"))
-        usage = _usage(self._commands(skill), start)
-        return compose(call, usage) if usage is not None else call
+        commands = self._commands(skill)
+        usage = _usage(commands, start)
+        if usage is None:
+            return call
+        return compose(call, usage, self._described(skill, usage, commands))
 
     def denial(self, messages: Sequence[Message]) -> str | None:
         """The reason the user gave for denying the current turn's last run ("" for none), or

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -27,6 +28,8 @@ FILL_MODEL = 300_000_000
 """Models with at least this many parameters fill a run's arguments under a schema."""
 _VALUE_CHARS = 160
 _SHOWN_VALUES = 40
+_SHORT_NOTE = 24
+_EDGES = "\"'`.,;:!?()[]{}<>"
 _NOTE_CHARS = 60
 _NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "quantity", "limit",
                            "size", "digits", "top", "max", "min", "seconds", "width", "height"})
@@ -48,22 +51,28 @@ EXAMPLE: tuple[Message, ...] = (
 
 
 def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Described],
-                candidates: Sequence[str]) -> ToolSpec:
+                candidates: Sequence[str], request: str) -> ToolSpec:
     """`run_skill_script` of `skill`'s script `start` with one property per placeholder of
-    `usage`: held to the values the skill lists for it, else to the `candidates` (the values
-    the user's message holds: its words and quoted phrases) of its kind, else to its kind.
-    A placeholder of an optional group (`[--digits N]`) may be "" (the group is left out)."""
+    `usage`: held to the values the skill lists for it (those the user's `request` names, when
+    it names one for each placeholder that takes them), else to the `candidates` (the values the
+    message holds: its words, quoted phrases and dates) of its kind, else to its kind. A listed
+    value is offered as what the skill says of it (`mile: mi`; `choices`). A placeholder of an
+    optional group (`[--digits N]`) may be "" (the group is left out)."""
     optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
     required = set(usage.placeholders) - optional
     properties: dict[str, Any] = {"skill": {"type": "string", "enum": [skill]},
                                   SCRIPT_KEY: {"type": "string", "enum": [start]}}
     by_name = {d.name: d for d in described}
+    sharing = Counter(d.values for d in described if d.values)
     for name in usage.placeholders:
-        values = by_name[name].values if name in by_name else ()
+        item = by_name.get(name, Described(name, "", ()))
         blank = [""] if name not in required else []
-        given = _of_kind(name, candidates)
-        if values:
-            properties[name] = {"type": "string", "enum": [*values, *blank]}
+        given = _of_kind(name, candidates, request)
+        if item.values:
+            named = named_values(item.values, request)
+            # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
+            kept = named if named and len(named) >= sharing[item.values] else list(item.values)
+            properties[name] = {"type": "string", "enum": [*choices(item, kept), *blank]}
         elif given:
             # A model shown the SKILL.md's example copies its values ("5 km mi" for "3 miles").
             properties[name] = {"type": "string", "enum": [*given, *blank]}
@@ -74,12 +83,38 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
                               "required": ["skill", SCRIPT_KEY, *usage.placeholders]})
 
 
-def _of_kind(name: str, candidates: Sequence[str]) -> list[str]:
+def choices(item: Described, values: Sequence[str]) -> list[str]:
+    """The enum of a placeholder's listed `values`: each as what the skill says of it, then the
+    value (`mile: mi`), when every value has a short note: a small model maps the user's
+    "miles" to the note "mile" where it does not map it to the code `mi`."""
+    notes = dict(zip(item.values, item.notes, strict=False))
+    if not all(0 < len(notes.get(value, "")) <= _SHORT_NOTE for value in values):
+        return list(values)
+    return [f"{notes[value]}: {value}" for value in values]
+
+
+def chosen(item: Described, written: str) -> str:
+    """The value a filled placeholder stands for (`mi` for "mile: mi")."""
+    for value, note in zip(item.values, item.notes, strict=False):
+        if written == f"{note}: {value}":
+            return value
+    return written
+
+
+def _of_kind(name: str, candidates: Sequence[str], request: str) -> list[str]:
+    """The `candidates` of the placeholder's kind (`guided_args.affinity`: a number for VALUE, a
+    path for FILE), or those next to a word naming it ("70" in "70 kg" for KG); all of them for
+    a placeholder of no kind a pattern holds; none for a number or a date none of them is."""
+    words = [word.strip(_EDGES) for word in request.split()]
+    beside = {words[j] for i, word in enumerate(words) if word.lower() == name.lower()
+              for j in (i - 1, i + 1) if 0 <= j < len(words)}
     # The word naming the placeholder says what the value is, not the value ("kg" for KG).
     candidates = [c for c in candidates if c.lower() != name.lower()]
-    """The `candidates` of the placeholder's kind (`guided_args.affinity`: a number for VALUE, a
-    path for FILE); all of them for a placeholder of no kind a pattern holds; none for a number
-    or a date none of them is."""
+    near = [c for c in candidates if c in beside]
+    # "175 cm tall": the figure is the value, not the word after the unit.
+    figures_near = [c for c in near if any(ch.isdigit() for ch in c)]
+    if figures_near or near:
+        return figures_near or near
     fitting = [c for c in candidates if affinity(name, c)]
     if fitting or set(name.lower().split("_")) & (_DATE_NAMES | _NUMBER_NAMES):
         return fitting
@@ -96,12 +131,16 @@ def _kind(name: str, optional: bool) -> dict[str, Any]:
     return {"type": "string", "minLength": 0 if optional else 1, "maxLength": _VALUE_CHARS}
 
 
-def compose(call: ToolCall, usage: Usage) -> ToolCall:
+def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -> ToolCall:
     """The run a filled call stands for: `{"script": START, "VALUE": "10", ...}` as the command
-    `START 10 ...`, each value one argument (quoted when it must be), an optional group left out
-    when its placeholder is blank. The call keeps its id."""
+    `START 10 ...`, each value one argument (quoted when it must be; a listed value offered with
+    its note as the value itself), an optional group left out when its placeholder is blank.
+    The call keeps its id."""
     arguments = call.arguments
+    by_name = {d.name: d for d in described}
     values = {name: str(arguments.get(name, "")).strip() for name in usage.placeholders}
+    values = {name: chosen(by_name[name], value) if name in by_name else value
+              for name, value in values.items()}
     words: list[str] = [str(arguments.get(SCRIPT_KEY, ""))]
     for word in usage.required:
         words.append(shlex.quote(values[word]) if PLACEHOLDER.match(word) else word)
@@ -126,8 +165,10 @@ def fill_hint(described: Sequence[Described], usage: Usage, request: str) -> str
         parts = []
         if item.values:
             notes = item.notes or ("",) * len(item.values)
-            shown = ", ".join(f"{value} ({_short(note)})" if note else value
-                              for value, note in zip(item.values[:_SHOWN_VALUES], notes, strict=False))
+            listed = choices(item, item.values[:_SHOWN_VALUES])
+            shown = "; ".join(listed) if listed[0] != item.values[0] else ", ".join(
+                f"{value} ({_short(note)})" if note else value
+                for value, note in zip(item.values[:_SHOWN_VALUES], notes, strict=False))
             more = " ..." if len(item.values) > _SHOWN_VALUES else ""
             parts.append(f"one of {shown}{more}")
             named = named_values(item.values, request)
@@ -162,3 +203,27 @@ def figures(line: str, inputs: Collection[str] = ()) -> list[str]:
     a name (`2024-02-29`, `v2`) and those the command gave it (`inputs`): the result's own."""
     return [number for number in re.findall(r"(?<![\w.-])-?\d+(?:[.,]\d+)*(?![\w-])", line)
             if number not in inputs]
+
+
+_MONTHS = {name: number for number, names in enumerate(
+    [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+     ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+     ("oct", "october"), ("nov", "november"), ("dec", "december")], start=1) for name in names}
+_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})\b")
+_MONTH_DAY_YEAR = re.compile(r"\b([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
+
+
+def iso_dates(request: str) -> list[str]:
+    """The dates the message writes in words ("29 February 2024", "July 20, 1969"), as a script
+    takes them (YYYY-MM-DD): a small model held to a date's pattern mistypes the year."""
+    found = []
+    for day, month, year in _DAY_MONTH_YEAR.findall(request):
+        found.append((year, month, day))
+    for month, day, year in _MONTH_DAY_YEAR.findall(request):
+        found.append((year, month, day))
+    dates = []
+    for year, month, day in found:
+        number = _MONTHS.get(month.lower())
+        if number is not None and 1 <= int(day) <= 31:
+            dates.append(f"{year}-{number:02d}-{int(day):02d}")
+    return list(dict.fromkeys(dates))

@@ -110,7 +110,8 @@ async def test_the_model_fills_each_placeholder_with_the_codes_the_skill_lists(
     fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_openai.script(reply(activate("length")),
-                       reply(filled("length", "python3 scripts/length.py", VALUE="3", FROM="mi", TO="ft")),
+                       reply(filled("length", "python3 scripts/length.py", VALUE="3", FROM="mile: mi",
+                                    TO="foot: ft")),
                        reply('{"answer": "3 miles are 15840 feet."}'))
     agent, messages = agent_for(fake_openai, http_client, project, "How many feet are in 3 miles?")
     events: list[Event] = [event async for event in agent.run(messages)]
@@ -118,12 +119,13 @@ async def test_the_model_fills_each_placeholder_with_the_codes_the_skill_lists(
 
     # The user wrote "miles" and "feet"; the schema holds FROM and TO to the table's codes.
     run = arguments_of(branches(second)["run_skill_script"])
-    assert run["FROM"]["enum"] == run["TO"]["enum"] == ["km", "mi", "ft"]
+    # Each code offered as what its row says of it, then the code (the user wrote "miles").
+    assert run["FROM"]["enum"] == run["TO"]["enum"] == ["kilometre: km", "mile: mi", "foot: ft"]
     # VALUE is a number of the message, not the SKILL.md example's 5.
     assert run["VALUE"]["enum"] == ["3"] and run["script"]["enum"] == ["python3 scripts/length.py"]
     shown = second["messages"][-1]["content"]
-    # Each code with what its row says of it (the user writes "miles"), not the examples.
-    assert "- FROM: one of km (kilometre), mi (mile), ft (foot); FROM and TO are unit codes" in shown
+    # Each code with what its row says of it, not the examples.
+    assert "- FROM: one of kilometre: km; mile: mi; foot: ft; FROM and TO are unit codes" in shown
     assert "5 km mi" not in shown
 
     calls = [e for e in events if isinstance(e, ToolCallRequested)]
@@ -153,12 +155,12 @@ async def test_values_listed_only_in_a_referenced_file_are_the_enum(
     fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_openai.script(reply(activate("vat")),
-                       reply(filled("vat", "python3 scripts/vat.py", AMOUNT="200", COUNTRY="de")),
+                       reply(filled("vat", "python3 scripts/vat.py", AMOUNT="200", COUNTRY="Germany, 19%: de")),
                        reply('{"answer": "gross 238.0"}'))
     agent, messages = agent_for(fake_openai, http_client, project, "200 with VAT in Germany?")
     events = [event async for event in agent.run(messages)]
     run = arguments_of(branches(fake_openai.chats[1])["run_skill_script"])
-    assert run["COUNTRY"]["enum"] == ["de", "fr"]
+    assert run["COUNTRY"]["enum"] == ["Germany, 19%: de", "France, 20%: fr"]
     assert "gross 238.0" in [e for e in events if isinstance(e, ToolFinished)][-1].result
 
 
