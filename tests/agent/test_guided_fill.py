@@ -15,7 +15,9 @@ import pytest
 from studio.agent.approval import AutoApprover
 from studio.agent.events import Done, Event, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided_values import describe
+from studio.agent.guided_args import parse_usage
+from studio.agent.guided_fill import filled_spec, iso_dates
+from studio.agent.guided_values import Described, describe
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import SkillToolbox
@@ -155,7 +157,8 @@ async def test_values_listed_only_in_a_referenced_file_are_the_enum(
     fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_openai.script(reply(activate("vat")),
-                       reply(filled("vat", "python3 scripts/vat.py", AMOUNT="200", COUNTRY="Germany, 19%: de")),
+                       reply(filled("vat", "python3 scripts/vat.py", AMOUNT="200",
+                                    COUNTRY="Germany, 19%: de")),
                        reply('{"answer": "gross 238.0"}'))
     agent, messages = agent_for(fake_openai, http_client, project, "200 with VAT in Germany?")
     events = [event async for event in agent.run(messages)]
@@ -213,3 +216,24 @@ FILE is the path of the input.
     assert found["LEVEL"].values == ("low", "high")
     assert found["FILE"].values == () and found["FILE"].said == "FILE is the path of the input."
     assert found["MODE"].values == ("fast", "full")  # under a heading that names it
+
+
+def enums(usage: str, described: list[Described], request: str) -> dict[str, list[str]]:
+    parsed = parse_usage(usage, "python3 x.py")
+    assert parsed is not None
+    words = [w.strip(".,?\"") for w in request.split()]
+    spec = filled_spec("s", "python3 x.py", parsed, described, [*iso_dates(request), *words], request)
+    return {name: p["enum"] for name, p in spec.parameters["properties"].items()
+            if name not in ("skill", "script") and "enum" in p}
+
+
+def test_the_message_decides_among_the_values_when_it_names_them() -> None:
+    algorithms = Described("ALGORITHM", "", ("md5", "sha256"))
+    # "SHA-256" names sha256, give or take case and the hyphen: the only choice left.
+    assert enums("python3 x.py ALGORITHM FILE", [algorithms], "The SHA-256 of a.txt?")[
+        "ALGORITHM"] == ["sha256"]
+    # The figure beside the word naming the placeholder, not the other one.
+    assert enums("python3 x.py --weight KG --height CM", [], "I weigh 70 kg and am 175 cm tall")[
+        "KG"] == ["70"]
+    # A date written in words, offered as the script takes it.
+    assert enums("python3 x.py DATE", [], "Which day was 29 February 2024?")["DATE"] == ["2024-02-29"]
