@@ -110,14 +110,18 @@ def _of_kind(name: str, candidates: Sequence[str], request: str) -> list[str]:
               for j in (i - 1, i + 1) if 0 <= j < len(words)}
     # The word naming the placeholder says what the value is, not the value ("kg" for KG).
     candidates = [c for c in candidates if c.lower() != name.lower()]
+    # Those that fit best: `a.schema.json` names SCHEMA, where any path is of its kind.
+    top = max((affinity(name, c) for c in candidates), default=0)
+    fitting = [c for c in candidates if top and affinity(name, c) == top]
     near = [c for c in candidates if c in beside]
+    if fitting:
+        return [c for c in near if c in fitting] or fitting
+    if set(name.lower().split("_")) & (_DATE_NAMES | _NUMBER_NAMES):
+        return []
     # "175 cm tall": the figure is the value, not the word after the unit.
     figures_near = [c for c in near if any(ch.isdigit() for ch in c)]
     if figures_near or near:
         return figures_near or near
-    fitting = [c for c in candidates if affinity(name, c)]
-    if fitting or set(name.lower().split("_")) & (_DATE_NAMES | _NUMBER_NAMES):
-        return fitting
     return list(candidates)
 
 
