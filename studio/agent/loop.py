@@ -23,11 +23,12 @@ from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested, T
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided import Guide
 from studio.agent.guided_fill import FILL_MODEL
-from studio.agent.guided_mode import CLI_HINT, GuidedMode, auto_guided, model_parameters
+from studio.agent.guided_mode import CLI_HINT, auto_guided, model_parameters
 from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round, skill_of
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
 from studio.llm.types import Message, ToolCall, ToolSpec
+from studio.settings import GuidedMode
 
 DEFAULT_MAX_ROUNDS = 8
 REPEAT_LIMIT = 3

@@ -24,18 +24,14 @@ from tests.fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI
 from tests.fakes.script import Call, calls, error, reply
-from tests.skills.helpers import frontmatter, write_skill
 
 IDLE = 20.0
 ASKED = [Message("system", "You use skills."), Message("user", "say hello with the demo skill")]
 
 
 @pytest.fixture
-def toolbox(tmp_path: Path) -> SkillToolbox:
-    skills = tmp_path / "skills"
-    write_skill(skills, "demo", frontmatter("demo") + "Say hello.\n")
-    write_skill(skills, "other", frontmatter("other", "Another skill. Use when asked."))
-    return SkillToolbox(scan_root(SkillRoot(skills)).skills, tmp_path)
+def toolbox(project: Path) -> SkillToolbox:
+    return SkillToolbox(scan_root(SkillRoot(project / "skills")).skills, project)
 
 
 def ollama(server: FakeOllama, http: httpx.AsyncClient) -> OllamaClient:
