@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from studio.agent.approval import Approval, ApprovalRequest
+from studio.agent.approval import Approval
 from studio.agent.events import Done, Event, Notice, TextDelta, ToolCallRequested
 from studio.agent.execute import ToolExecutor
 from studio.agent.loop import Agent, AgentConfig
@@ -20,6 +20,7 @@ from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL
+from tests.fakes.approvers import RecordingApprover
 from tests.fakes.openai import FakeOpenAI
 from tests.fakes.script import reply
 from tests.skills.helpers import frontmatter, write_skill
@@ -32,15 +33,9 @@ RUN = ('{"tool": "run_skill_script", "arguments": {"skill": "circle-area", '
        '"command": "python3 scripts/area.py 2"}}')
 
 
-class DenyWithReason:
+def deny_with_reason() -> RecordingApprover:
     """The user denies every run, saying why."""
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-
-    async def approve(self, request: ApprovalRequest) -> Approval:
-        self.asked.append(request.command)
-        return Approval("deny", "user", reason=REASON)
+    return RecordingApprover(Approval("deny", "user", reason=REASON))
 
 
 @pytest.fixture
@@ -54,7 +49,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def agent_for(server: FakeOpenAI, http: httpx.AsyncClient, project: Path,
-              approver: DenyWithReason, prompt: str) -> tuple[Agent, list[Message]]:
+              approver: RecordingApprover, prompt: str) -> tuple[Agent, list[Message]]:
     skills = scan_root(SkillRoot(project / "skills")).skills
     executor = ToolExecutor(SkillToolbox(skills, project), approver,
                             Grants(project.parent / "grants.yaml"), AuditLog(project.parent / "a.jsonl"),
@@ -75,7 +70,7 @@ async def test_small_talk_is_answered_without_loading_a_skill(
     fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_openai.script(reply('{"answer": "Hello! I can use skills such as circle-area."}'))
-    agent, messages = agent_for(fake_openai, http_client, project, DenyWithReason(),
+    agent, messages = agent_for(fake_openai, http_client, project, deny_with_reason(),
                                 "Hello! What can you do?")
     events: list[Event] = [event async for event in agent.run(messages)]
     assert choices(fake_openai.chats[0]) == {"answer"}
@@ -89,11 +84,11 @@ async def test_a_denied_run_is_answered_within_the_users_reason(
 ) -> None:
     fake_openai.script(reply('{"tool": "activate_skill", "arguments": {"name": "circle-area"}}'),
                        reply(RUN), reply('{"answer": "The area is pi r^2: pi times the radius squared."}'))
-    approver = DenyWithReason()
+    approver = deny_with_reason()
     agent, messages = agent_for(fake_openai, http_client, project, approver,
                                 "What is the area of a circle of radius 2?")
     events = [event async for event in agent.run(messages)]
-    assert len(approver.asked) == 1  # not asked a second time
+    assert len(approver.requests) == 1  # not asked a second time
     after = fake_openai.chats[2]
     assert choices(after) == {"answer"}
     shown = after["messages"][-1]["content"]
@@ -106,7 +101,7 @@ async def test_a_reply_that_only_repeats_the_denial_is_not_the_answer(
 ) -> None:
     fake_openai.script(reply('{"tool": "activate_skill", "arguments": {"name": "circle-area"}}'),
                        reply(RUN), reply('{"answer": "Formula.. Do not run it another way; tell the user."}'))
-    agent, messages = agent_for(fake_openai, http_client, project, DenyWithReason(),
+    agent, messages = agent_for(fake_openai, http_client, project, deny_with_reason(),
                                 "What is the area of a circle of radius 2?")
     events = [event async for event in agent.run(messages)]
     assert not [e for e in events if isinstance(e, TextDelta)]
