@@ -19,8 +19,8 @@ from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
-from tests.fakes.fixtures import OPENAI_MODEL
 from tests.fakes.approvers import RecordingApprover
+from tests.fakes.fixtures import OPENAI_MODEL
 from tests.fakes.openai import FakeOpenAI
 from tests.fakes.script import reply
 from tests.skills.helpers import frontmatter, write_skill
