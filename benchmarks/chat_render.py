@@ -84,7 +84,7 @@ def document(tokens: int) -> list[str]:
 
 
 def history_messages(count: int) -> list[Any]:
-    from studio.chatstore import StoredMessage
+    from studio.chats import StoredMessage
 
     messages = []
     for n in range(count):

@@ -21,9 +21,9 @@ from typing import Any, Protocol
 from studio.agent.budget import fit_history
 from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided import Guide
-from studio.agent.guided_fill import FILL_MODEL
-from studio.agent.guided_mode import CLI_HINT, auto_guided, model_parameters
+from studio.agent.guided.fill import FILL_MODEL
+from studio.agent.guided.mode import CLI_HINT, auto_guided, model_parameters
+from studio.agent.guided.replies import Guide
 from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round, skill_of
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
@@ -49,7 +49,7 @@ class AgentConfig:
     # or the window's setting).
     guided_hint: str = CLI_HINT
     # Guided, whether the model fills a run's arguments under a schema built from the skill
-    # (`guided_fill`), or picks among commands put together from the user's words; None: when
+    # (`guided.fill`), or picks among commands put together from the user's words; None: when
     # the server says the model has `FILL_MODEL` parameters or more.
     guided_fill: bool | None = None
 

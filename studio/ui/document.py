@@ -15,12 +15,12 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from studio.editing.textsync import changed_range, qt_position
 from studio.fsutil import atomic_write_text
-from studio.skills.clients import SPEC
+from studio.skills.checks.clients import SPEC
+from studio.skills.checks.validate import ValidationResult, validate_skill
 from studio.skills.codes import BINARY, NOT_UTF8, TOO_LARGE
 from studio.skills.files import list_skill_files
-from studio.skills.fixes import reparse
+from studio.skills.library.fixes import reparse
 from studio.skills.model import Skill
-from studio.skills.validate import ValidationResult, validate_skill
 
 VALIDATE_DELAY_MS = 250
 UNEDITABLE_CODES = frozenset({TOO_LARGE, BINARY, NOT_UTF8})
@@ -59,7 +59,7 @@ class SkillDocument(QObject):
         read_only: the skill is in an archive or its file cannot be edited as text.
         why_read_only: says why, for a banner.
         untitled: a draft not on disk yet (its folder is a placeholder); saving asks where.
-        target: the client the skill is judged for (`studio.skills.clients`).
+        target: the client the skill is judged for (`studio.skills.checks.clients`).
 
     Signals:
         text_changed: the text changed, from any view.

@@ -1,6 +1,6 @@
 """Scanning skill roots in a child process and feeding the core `Library` in small batches.
 
-The child (`studio.skills.scan_process`) parses and validates; this side reads its frames as they
+The child (`studio.skills.library.scan_process`) parses and validates; this side reads its frames as they
 arrive and moves them into the library a batch per tick of a short timer, each batch sized to take
 about `TICK_BUDGET_S` of the window's thread, so the window stays responsive however large the
 library is and however busy the machine (why a process: see scan_process).
@@ -19,11 +19,11 @@ from typing import Any
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 import studio
-from studio.skills.clients import SPEC
-from studio.skills.collection import Library
-from studio.skills.library import SkillRoot
-from studio.skills.scan_process import read_frames
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.clients import SPEC
+from studio.skills.library.collection import Library
+from studio.skills.library.roots import SkillRoot
+from studio.skills.library.scan_process import read_frames
+from studio.skills.library.summary import SkillSummary
 from studio.ui import collector
 
 log = logging.getLogger(__name__)
@@ -162,7 +162,7 @@ class LibraryLoader(QObject):
         self._queue = [root for root in self._queue if root not in self._running]
         self._ignored.clear()
         hidden, target = options
-        arguments = ["-m", "studio.skills.scan_process"]
+        arguments = ["-m", "studio.skills.library.scan_process"]
         if self._cache_path is not None:
             arguments += ["--cache", str(cache_for(self._cache_path, target))]
         if hidden:

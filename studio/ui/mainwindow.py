@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 from studio.editing.recovery import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
-from studio.skills.collection import Library, Problem
-from studio.skills.library import standard_locations
-from studio.skills.search import INDEX_FILE
+from studio.skills.library.collection import Library, Problem
+from studio.skills.library.roots import standard_locations
+from studio.skills.search.index import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.dock import ChatDock
 from studio.ui.controllers.autosaving import Autosaver

@@ -1,8 +1,8 @@
-"""How the studio names the validation targets (`studio.skills.clients`) to the user."""
+"""How the studio names the validation targets (`studio.skills.checks.clients`) to the user."""
 
 from __future__ import annotations
 
-from studio.skills.clients import CLIENTS, SPEC
+from studio.skills.checks.clients import CLIENTS, SPEC
 
 
 def target_label(target: str) -> str:

@@ -15,9 +15,9 @@ import pytest
 from studio.agent.approval import AutoApprover
 from studio.agent.events import Done, Event, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided_args import parse_usage
-from studio.agent.guided_fill import filled_spec, iso_dates
-from studio.agent.guided_values import Described, describe
+from studio.agent.guided.arguments import parse_usage
+from studio.agent.guided.fill import filled_spec, iso_dates
+from studio.agent.guided.values import Described, describe
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import SkillToolbox

@@ -21,7 +21,7 @@ from studio.editing.recovery import Unreadable
 from studio.policy.audit import AuditLog
 from studio.policy.grants import Grants
 from studio.settings import Settings, SettingsStore
-from studio.skills.install import InstallPlan
+from studio.skills.install.download import InstallPlan
 from studio.ui.dialogs.agent_dialog import AgentDialog
 from studio.ui.dialogs.approval import ApprovalDialog
 from studio.ui.dialogs.audit import AuditDialog

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 from pytestqt.qtbot import QtBot
 
-from studio.skills.collection import Library
-from studio.skills.library import SkillRoot
-from studio.skills.summary import SkillSummary
+from studio.skills.library.collection import Library
+from studio.skills.library.roots import SkillRoot
+from studio.skills.library.summary import SkillSummary
 from studio.ui.library_loader import LibraryLoader
 from studio.ui.models import library_filter
 from studio.ui.models.library_filter import LibraryFilter

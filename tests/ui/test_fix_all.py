@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from studio.commands.validate import summary_counts
+from studio.skills.library.targets import collect
 from studio.skills.model import Severity
-from studio.skills.targets import collect
 from studio.ui.dialogs.fix_preview import FixPreviewDialog
 from tests.ui.helpers import WindowFactory, open_dialog, start, write_skill
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from studio.skills.install import prepare_install
+from studio.skills.install.download import prepare_install
 from studio.ui.dialogs.install_url import InstallPlanDialog
 from tests.fakes.files import FileServer
 from tests.skills.packs import skill_md, zip_pack

@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from studio.skills.lockfile import read_lock
+from studio.skills.install.lockfile import read_lock
 from studio.ui.dialogs.install_url import InstallPlanDialog, InstallUrlDialog
 from tests.skills.helpers import frontmatter
 from tests.ui.helpers import WindowFactory, click, open_dialog, start

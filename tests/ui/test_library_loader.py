@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from studio.skills.collection import Library, LibraryEvent, SkillsAdded
-from studio.skills.library import SkillRoot
-from studio.skills.summary import SkillSummary
+from studio.skills.library.collection import Library, LibraryEvent, SkillsAdded
+from studio.skills.library.roots import SkillRoot
+from studio.skills.library.summary import SkillSummary
 from studio.ui import library_loader
 from studio.ui.library_loader import (
     FIRST_BATCH,

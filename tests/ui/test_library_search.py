@@ -7,8 +7,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from studio.skills.collection import Library
-from studio.skills.search import SearchHit
+from studio.skills.library.collection import Library
+from studio.skills.search.index import SearchHit
 from studio.ui.models.library_model import LibraryModel
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.widgets.library_panel import LibraryPanel

@@ -11,7 +11,7 @@ from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
-from studio.skills.collection import Problem
+from studio.skills.library.collection import Problem
 from studio.skills.model import Diagnostic, Fix, Severity
 from studio.ui.models import problems_model
 from studio.ui.models.problems_model import GROUP_ROLE, SYNC_ROWS, ProblemFilter, ProblemsModel

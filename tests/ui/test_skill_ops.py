@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from studio.skills.collection import Problem
+from studio.skills.library.collection import Problem
 from studio.skills.model import Diagnostic, Fix, Severity, TextEdit
 from tests.ui.helpers import WindowFactory, open_dialog, run, write_skill
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
-from studio.skills.library import SkillRoot, scan_root
-from studio.skills.summary import SkillSummary
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
 from studio.ui.widgets.skill_toggles import add_toggle_menu
 from tests.skills.helpers import frontmatter, write_skill
 

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox
 from pytestqt.qtbot import QtBot
 
 from studio.agent.server import ModelServer
-from studio.skills.clients import CLIENTS
-from studio.skills.targets import collect
+from studio.skills.checks.clients import CLIENTS
+from studio.skills.library.targets import collect
 from studio.ui.mainwindow import MainWindow
 from studio.ui.widgets.editor_tab import SkillEditorTab
 from tests.fakes.fixtures import OLLAMA_MODELS

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from studio.agent.agents import AgentError, AgentSpec, AgentStore
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import Collected, collect
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.targets import Collected, collect
 from studio.ui import asyncqt
 from studio.ui.chat.session import TurnSetup
 from studio.ui.dialogs.agent_dialog import AgentDialog, delete_agent, replace_agent

@@ -12,8 +12,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
 
 from studio.settings import SettingsStore
-from studio.skills.collection import Library
-from studio.skills.summary import SkillSummary
+from studio.skills.library.collection import Library
+from studio.skills.library.summary import SkillSummary
 from studio.ui.chat.agentfiles import AgentFiles
 from studio.ui.chat.pane import ChatPane
 from studio.ui.controllers.editors import EditorTabs

@@ -39,11 +39,11 @@ from studio.agent.agents import AgentSpec
 from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
 from studio.agent.server import engine_problem
 from studio.agent.session import SessionFactory, SessionSettings
-from studio.chatstore import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
+from studio.chats import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
 from studio.fsutil import atomic_write_text
 from studio.llm.errors import LLMError
 from studio.settings import BACKEND_KINDS, BackendKind, SettingsStore
-from studio.skills.summary import SkillSummary
+from studio.skills.library.summary import SkillSummary
 from studio.ui import asyncqt
 from studio.ui.chat.agent_picker import AgentPicker
 from studio.ui.chat.backend import (

@@ -34,7 +34,7 @@ from studio.agent.events import (
 from studio.agent.records import record_for, stop_record, update_record
 from studio.agent.session import ChatSession as CoreSession
 from studio.agent.session import SessionFactory, SessionSettings
-from studio.chatstore import (
+from studio.chats import (
     ChatInfo,
     ChatStore,
     ChatStoreError,
@@ -43,7 +43,7 @@ from studio.chatstore import (
     title_for,
 )
 from studio.llm.types import Message
-from studio.skills.summary import SkillSummary
+from studio.skills.library.summary import SkillSummary
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.transcript import AssistantItem, Transcript
 from studio.ui.tasks import TaskSet

@@ -18,13 +18,13 @@ from studio.agent.agents import AgentStore
 from studio.agent.drafts import write_new_skill
 from studio.editing.recovery import DiskState, RecoveredEntry
 from studio.llm.errors import LLMError
-from studio.skills import names
-from studio.skills.collection import Library, LibraryEvent, Problem, TargetChanged
+from studio.skills.checks import names
 from studio.skills.files import load_skill, load_zip_skills
+from studio.skills.library.collection import Library, LibraryEvent, Problem, TargetChanged
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.zippath import enclosing_zip
 from studio.skills.model import SKILL_FILE, Skill
 from studio.skills.parse import parse_skill
-from studio.skills.summary import SkillSummary
-from studio.skills.zippath import enclosing_zip
 from studio.ui import asyncqt
 from studio.ui.controllers.autosaving import Autosaver
 from studio.ui.controllers.feedback import Feedback

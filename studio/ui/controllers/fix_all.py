@@ -27,8 +27,8 @@ from studio.editing.fix_batch import (
     plan_one,
     undo_one,
 )
-from studio.skills.collection import Library
-from studio.skills.summary import SkillSummary
+from studio.skills.library.collection import Library
+from studio.skills.library.summary import SkillSummary
 from studio.ui import asyncqt
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.feedback import Feedback

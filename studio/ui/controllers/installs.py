@@ -17,19 +17,19 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog
 
-from studio.skills.collection import Library
-from studio.skills.install import InstallError, InstallPlan, commit_install
-from studio.skills.installed import (
+from studio.skills.install.download import InstallError, InstallPlan, commit_install
+from studio.skills.install.installed import (
     fetchable,
     project_of,
     record_for,
     remove_installed,
     unchanged,
 )
-from studio.skills.links import links_to
-from studio.skills.lockfile import LockError
-from studio.skills.placement import blocking, client_folders, place
-from studio.skills.sources import prepare_source
+from studio.skills.install.lockfile import LockError
+from studio.skills.install.placement import blocking, client_folders, place
+from studio.skills.install.sources import prepare_source
+from studio.skills.library.collection import Library
+from studio.skills.library.links import links_to
 from studio.ui import asyncqt
 from studio.ui.controllers.feedback import Feedback
 from studio.ui.controllers.roots import LibraryRoots

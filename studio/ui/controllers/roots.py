@@ -11,15 +11,15 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QFileDialog
 
 from studio.settings import SettingsStore
-from studio.skills.clients import CLIENTS, SPEC
-from studio.skills.collection import Library
+from studio.skills.checks.clients import CLIENTS, SPEC
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill, skill_file_in, walks_into
-from studio.skills.library import SkillRoot
-from studio.skills.listing import skill_entries
-from studio.skills.stamps import Stamp
-from studio.skills.summary import SkillSummary
-from studio.skills.validate import validate_skill
-from studio.skills.walk import discover
+from studio.skills.library.collection import Library
+from studio.skills.library.listing import skill_entries
+from studio.skills.library.roots import SkillRoot
+from studio.skills.library.stamps import Stamp
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.walk import discover
 from studio.ui import asyncqt
 from studio.ui.controllers.feedback import Feedback
 from studio.ui.library_loader import LibraryLoader
@@ -127,7 +127,7 @@ class LibraryRoots(QObject):
     # -- targets --------------------------------------------------------------------------------------
 
     def set_target(self, path: Path, target: str) -> None:
-        """Judge the root's skills for `target` (a key of `studio.skills.clients.CLIENTS`) from
+        """Judge the root's skills for `target` (a key of `studio.skills.checks.clients.CLIENTS`) from
         now on: kept in the settings, and the skills validated again in the background, where
         the library shows each one's new findings as they arrive."""
         if target not in CLIENTS:

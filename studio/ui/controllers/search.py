@@ -18,8 +18,8 @@ from typing import TypeVar
 
 from PySide6.QtCore import QObject
 
-from studio.skills.collection import Library, LibraryEvent
-from studio.skills.search import SearchIndex, SearchOutcome
+from studio.skills.library.collection import Library, LibraryEvent
+from studio.skills.search.index import SearchIndex, SearchOutcome
 from studio.ui.tasks import TaskSet
 from studio.ui.widgets.library_panel import LibraryPanel
 

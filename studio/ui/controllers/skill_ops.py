@@ -12,12 +12,12 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication, QDialog
 
 from studio.editing.frontmatter_edit import set_field
-from studio.skills.collection import Library, Problem
-from studio.skills.fixes import FixError, apply_plan, plan_fixes
-from studio.skills.links import links_to
+from studio.skills.install.scaffold import ScaffoldError, create_skill
+from studio.skills.library.collection import Library, Problem
+from studio.skills.library.fixes import FixError, apply_plan, plan_fixes
+from studio.skills.library.links import links_to
+from studio.skills.library.zippath import enclosing_zip
 from studio.skills.parse import parse_skill
-from studio.skills.scaffold import ScaffoldError, create_skill
-from studio.skills.zippath import enclosing_zip
 from studio.ui import asyncqt
 from studio.ui.controllers.editors import EditorTabs
 from studio.ui.controllers.feedback import Feedback

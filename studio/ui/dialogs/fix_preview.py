@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing.fix_batch import BatchPlan
-from studio.skills.fixes import FixPlan
+from studio.skills.library.fixes import FixPlan
 from studio.ui.dialogs.fit import resize_within_screen
 from studio.ui.icons import GREEN, RED
 from studio.ui.models.indexes import NO_PARENT, Index

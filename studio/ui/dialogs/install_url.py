@@ -20,11 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.install import InstallPlan
-from studio.skills.installed import project_of
-from studio.skills.lockfile import lock_path
-from studio.skills.placement import CLIENTS
-from studio.skills.threats import threat_report
+from studio.skills.checks.threats import threat_report
+from studio.skills.install.download import InstallPlan
+from studio.skills.install.installed import project_of
+from studio.skills.install.lockfile import lock_path
+from studio.skills.install.placement import CLIENTS
 
 
 class InstallUrlDialog(QDialog):

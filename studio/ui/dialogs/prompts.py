@@ -24,7 +24,7 @@ from studio.agent.prompt import INSTRUCTIONS
 from studio.agent.session import SessionSettings, make_toolbox, session_prompt
 from studio.agent.tools import default_tool_descriptions
 from studio.settings import PromptSettings, SettingsStore
-from studio.skills.summary import SkillSummary
+from studio.skills.library.summary import SkillSummary
 from studio.ui.dialogs.fit import resize_within_screen
 
 # Typing pauses this long before the preview is built again (a catalog of thousands of skills).

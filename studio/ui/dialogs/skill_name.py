@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills import names
+from studio.skills.checks import names
 
 
 def name_check(name: str, parent: Path | None) -> str:

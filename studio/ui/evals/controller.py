@@ -12,8 +12,8 @@ from studio.agent.approval import Approver, AutoApprover, DenyAllApprover
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
-from studio.skills.collection import Library
-from studio.skills.summary import SkillSummary
+from studio.skills.library.collection import Library
+from studio.skills.library.summary import SkillSummary
 from studio.ui.chat.backend import turn_settings
 from studio.ui.chat.pane import ChatPane
 from studio.ui.controllers.autosaving import Autosaver, Unsaved

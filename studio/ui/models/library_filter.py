@@ -23,7 +23,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
 )
 
-from studio.skills.summary import SkillSummary
+from studio.skills.library.summary import SkillSummary
 from studio.ui.models.library_model import FILTER_ROLE, KIND_ROLE, SUMMARY_ROLE
 
 ALL, ERRORS, WARNINGS, DRAFTED = "", "errors", "warnings", "drafted"

@@ -27,8 +27,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication, QStyle
 
-from studio.skills.clients import CLIENTS, SPEC
-from studio.skills.collection import (
+from studio.skills.checks.clients import CLIENTS, SPEC
+from studio.skills.install.provenance import Provenance
+from studio.skills.library.collection import (
     Library,
     LibraryEvent,
     RootAdded,
@@ -41,10 +42,9 @@ from studio.skills.collection import (
     SkillsReplaced,
     TargetChanged,
 )
-from studio.skills.listing import STANDARD_FOLDERS, Entry
+from studio.skills.library.listing import STANDARD_FOLDERS, Entry
+from studio.skills.library.summary import SkillSummary
 from studio.skills.model import SKILL_FILE
-from studio.skills.provenance import Provenance
-from studio.skills.summary import SkillSummary
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
 from studio.ui.models.indexes import NO_PARENT, Index
 from studio.ui.targets import target_label

@@ -23,7 +23,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 
-from studio.skills.collection import Problem
+from studio.skills.library.collection import Problem
 from studio.skills.model import Diagnostic, Severity
 from studio.ui.icons import severity_icon
 from studio.ui.models.indexes import NO_PARENT, Index

@@ -25,11 +25,11 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing.frontmatter_edit import set_field, set_flag, set_metadata
-from studio.skills import fixes
-from studio.skills.clients import SPEC
+from studio.skills.checks.clients import SPEC
+from studio.skills.checks.validate import ValidationResult
 from studio.skills.codes import UNCLOSED_FRONTMATTER
+from studio.skills.library import fixes
 from studio.skills.model import SKILL_FILE, Diagnostic, Skill
-from studio.skills.validate import ValidationResult
 from studio.ui.document import SkillDocument, plain_text, replace_text
 from studio.ui.models.files_model import FILE_ROLE, FilesModel
 from studio.ui.widgets.code_editor import CodeEditor

@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills import names
+from studio.skills.checks import names
+from studio.skills.checks.rules import MAX_COMPATIBILITY, MAX_DESCRIPTION
 from studio.skills.model import Diagnostic, Severity, Skill
-from studio.skills.rules import MAX_COMPATIBILITY, MAX_DESCRIPTION
 from studio.ui.models.metadata_model import MetadataModel
 from studio.ui.widgets.openai_yaml_box import OpenAIYamlBox
 from studio.ui.widgets.target_fields import TargetFields
@@ -223,7 +223,7 @@ class FrontmatterForm(QWidget):
         outer.addStretch(1)
 
     def set_target(self, target: str) -> None:
-        """Show the controls of the fields `target` (`studio.skills.clients`) reads."""
+        """Show the controls of the fields `target` (`studio.skills.checks.clients`) reads."""
         self.target_fields.set_target(target)
 
     # -- showing a skill ---------------------------------------------------------------------------------

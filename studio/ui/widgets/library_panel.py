@@ -27,10 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.clients import CLIENTS, SPEC
-from studio.skills.installed import record_for
-from studio.skills.search import SearchHit, SearchOutcome
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.clients import CLIENTS, SPEC
+from studio.skills.install.installed import record_for
+from studio.skills.library.summary import SkillSummary
+from studio.skills.search.index import SearchHit, SearchOutcome
 from studio.ui.models.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
 from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, LibraryModel
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel

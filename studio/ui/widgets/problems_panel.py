@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.collection import Problem
+from studio.skills.library.collection import Problem
 from studio.skills.model import Severity
 from studio.ui.models.problems_model import Findings, ProblemFilter, ProblemsModel
 from studio.ui.numbers import count_text, plural

@@ -1,6 +1,6 @@
 """The library's "On in Clients" submenu: whether Claude Code and Codex, per project and for the
 user, have a skill turned off, and a checkable action each to turn it on or off in the file that
-client reads (`studio.skills.toggles`)."""
+client reads (`studio.skills.library.toggles`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from studio.skills.summary import SkillSummary
-from studio.skills.toggles import (
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.toggles import (
     ToggleError,
     ToggleState,
     project_of,

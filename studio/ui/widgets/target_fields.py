@@ -1,6 +1,6 @@
 """The frontmatter fields a skill's target client reads beyond the spec, as controls of the form.
 
-Which fields and what values they take come from `studio.skills.clients`: a field with a few
+Which fields and what values they take come from `studio.skills.checks.clients`: a field with a few
 documented values (`context`, `effort`) is a picker, a flag (`user-invocable`) a checkbox,
 `model` an editable list of the backend's models, `agent` an editable list of the saved agents,
 the rest text. A mapping (`hooks`) and a list value stay in the SKILL.md view. Like the form, the
@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.clients import CLIENTS, MAPPING, SPEC, FieldKind
-from studio.skills.summary import flag
+from studio.skills.checks.clients import CLIENTS, MAPPING, SPEC, FieldKind
+from studio.skills.library.summary import flag
 from studio.ui.models.metadata_model import value_text
 
 # Fields the spec's part of the form already shows.

@@ -1,6 +1,6 @@
 """The picker of a library root's validation target: "Validate for: Spec / Claude Code / ...".
 
-Each root of the library is judged for one client (`studio.skills.clients`); the picker shows
+Each root of the library is judged for one client (`studio.skills.checks.clients`); the picker shows
 the target of the root selected in the library (or of the only root) and asks for another.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from studio.skills.clients import CLIENTS, SPEC
+from studio.skills.checks.clients import CLIENTS, SPEC
 from studio.ui.targets import target_label, target_tooltip
 
 

@@ -12,7 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QInputDialog
 from pytestqt.qtbot import QtBot
 
-from studio.chatstore import ChatStore
+from studio.chats import ChatStore
 from studio.ui.chat import pane as pane_module
 from tests.fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 from shiboken6 import isValid
 
 from studio.agent.approval import Approval, ApprovalRequest
-from studio.chatstore import ChatStore
+from studio.chats import ChatStore
 from studio.ui.dialogs.approval import ApprovalDialog
 from tests.agent.processes import processes_in
 from tests.fakes.ollama import FakeOllama
