@@ -21,7 +21,8 @@ from typing import Any, Protocol
 from studio.agent.budget import fit_history
 from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided.mode import CLI_HINT, auto_guided
+from studio.agent.guided.fill import FILL_MODEL
+from studio.agent.guided.mode import CLI_HINT, auto_guided, model_parameters
 from studio.agent.guided.replies import Guide
 from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round, skill_of
 from studio.llm.client import ChatClient
@@ -47,6 +48,10 @@ class AgentConfig:
     # How the user changes `guided`, said in the notice that "auto" chose it (the CLI's option
     # or the window's setting).
     guided_hint: str = CLI_HINT
+    # Guided, whether the model fills a run's arguments under a schema built from the skill
+    # (`guided.fill`), or picks among commands put together from the user's words; None: when
+    # the server says the model has `FILL_MODEL` parameters or more.
+    guided_fill: bool | None = None
 
 
 class CallRunner(Protocol):
@@ -85,6 +90,7 @@ class Agent:
         self._can_constrain = True
         self._offer_thinking = config.think
         self._guide = Guide(executor.toolbox)
+        self._guide.fills = bool(config.guided_fill)
         self._guided = config.guided in (True, "on")
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:
@@ -101,6 +107,9 @@ class Agent:
             self._capabilities_checked = True
             return
         self._capabilities_checked = True
+        if self.config.guided_fill is None:
+            size = model_parameters(info)
+            self._guide.fills = size is not None and size[0] >= FILL_MODEL
         if self.config.guided == "auto" and (why := auto_guided(self.config.model, info,
                                                                    self.config.guided_hint)):
             self._guided = True

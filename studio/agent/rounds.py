@@ -27,6 +27,7 @@ from studio.agent.constrained import (
     reply_schema,
 )
 from studio.agent.events import Error, Event, Notice, TextDelta, ThinkingDelta
+from studio.agent.guided.answer import repeats_denial
 from studio.agent.guided.replies import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
 from studio.agent.tools import ACTIVATE, TOOL_NAMES, SkillToolbox
 from studio.llm.client import ChatClient
@@ -229,6 +230,14 @@ class GuidedRound:
             outcome.kind = "again"
             self.guide.declined(sent)
             return
+        reason = self.guide.denial(sent)
+        if isinstance(parsed, str) and reason and repeats_denial(parsed, reason):
+            outcome.usage, outcome.text = reply.usage, ""
+            yield Notice("the model's reply only said your reason for the denial back, so it is not "
+                         "shown as an answer. Ask again in other words, or allow the run.")
+            return
+        if isinstance(parsed, ToolCall):
+            parsed = self.guide.resolve(parsed)
         async for event in _settle(reply, parsed, options["max_tokens"], outcome):
             yield event
 

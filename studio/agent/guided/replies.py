@@ -34,9 +34,14 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from studio.agent.constrained import ANSWER_KEY, reply_schema
+from studio.agent.guided.answer import answer_line, denial_prompt, denial_reason, sentence_schema
 from studio.agent.guided.arguments import Usage, fill, parse_usage, script_usage, split
-from studio.agent.tools import ACTIVATE, RUN, SkillToolbox, ToolError
-from studio.llm.types import Message, ToolSpec
+from studio.agent.guided.fill import EXAMPLE as FILLED_EXAMPLE
+from studio.agent.guided.fill import compose, fill_hint, filled_spec, is_filled, iso_dates
+from studio.agent.guided.repair import MAX_RUNS, read_spec, repair_hint, run_results, trimmed
+from studio.agent.guided.values import Described, describe, referenced_files
+from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
+from studio.llm.types import Message, ToolCall, ToolSpec
 from studio.skills.search.catalog import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
 
 NO_SKILL = "none"
@@ -69,6 +74,7 @@ _REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
+_USAGE_ERROR = re.compile(r"^\s*usage:", re.IGNORECASE | re.MULTILINE)
 
 INSTRUCTIONS = """\
 You are an assistant that uses skills. Reply with one JSON object only.
@@ -113,6 +119,9 @@ class Guide:
 
     def __init__(self, toolbox: SkillToolbox) -> None:
         self.toolbox = toolbox
+        # Whether the model fills a run's arguments under a schema (`guided.fill`) rather than
+        # picks among the commands word affinity puts together: set from the model's size.
+        self.fills = False
         self._declined: object = None
 
     def declined(self, messages: Sequence[Message]) -> None:
@@ -126,13 +135,24 @@ class Guide:
         loaded, ran, failed = _progress(turn)
         if loaded is None:
             names = self.choices(messages, offered)
-            if not names or self._declined == _turn_key(messages):
+            # Small talk, or a question no skill's words share a term with: an answer, with no
+            # skill to pick first (SmolLM2-135M loaded a skill for "Hello! What can you do?").
+            if not names or self._declined == _turn_key(messages) or \
+                    not self._points_at_any(messages, offered):
                 return Step(reply_schema([], require_call=False), answer_tokens, False)
             return Step(reply_schema([_activate_spec([*names, NO_SKILL])], require_call=True),
                         CALL_MAX_TOKENS, True)
+        results = run_results(turn, loaded)
+        if results and denial_reason(results[-1][1]) is not None:
+            # Denied: the model answers within the user's reason; asked again, it asks again.
+            return Step(reply_schema([], require_call=False), answer_tokens, False)
         invocations = self.invocations(loaded)
         quotes = _quotes(turn, _turn_key(messages)[1]) if ran else []
         if not invocations or (ran and not failed):
+            sentence = (sentence_schema(answer_line(quotes), results[-1][0])
+                        if self.fills and quotes and results else None)
+            if sentence is not None:
+                return Step(sentence, answer_tokens, False)
             return _answer_step(quotes, answer_tokens)
         request = next((m.content for m in reversed(messages[:len(messages) - len(turn)])
                         if m.role == "user"), "")
@@ -142,13 +162,95 @@ class Guide:
         # the document is invalid: that is its answer): a run after a failed one is another one.
         tried = {str(call.arguments.get("command")) for message in turn for call in message.tool_calls
                  if call.name == RUN and call.arguments.get("skill") == loaded}
+        candidates = [*_phrases(request), *iso_dates(request),
+                      *(word for word in words if not word.startswith("-"))]
         runs = [spec for start in invocations
-                if (spec := _run_spec(loaded, start, _usage(commands, start), words, tried))]
+                if (spec := self._run(loaded, start, commands, words, candidates, tried, request))]
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
-        if not runs:
+        if not runs or len(results) >= MAX_RUNS:
             return _answer_step(quotes, answer_tokens)
-        return Step(reply_schema(runs, require_call=False), answer_tokens, False)
+        if self.fills:
+            # The usage line may be wrong (an example read as one): the repair may also run
+            # the script with the message's words and the options the SKILL.md shows.
+            runs += [spec for start in invocations if _usage(commands, start) is not None
+                     and (spec := _run_spec(loaded, start, None, words, tried))]
+        # The repair step: run again with other values, read a file the SKILL.md names for its
+        # values, or answer saying what failed.
+        read = [m.tool_calls[0].arguments.get("path") for m in turn
+                if m.tool_calls and m.tool_calls[0].name == READ]
+        unread = [path for path in self._referenced(loaded, results[-1][1]) if path not in read]
+        reads = [read_spec(loaded, unread)] if unread else []
+        if _USAGE_ERROR.search(results[-1][1]):
+            # The script said how it runs: the call was wrong, and quoting that is no answer.
+            return Step(reply_schema([*runs, *reads], require_call=True), CALL_MAX_TOKENS, True)
+        # Or an answer quoting what the output says (a checker's verdict, or what failed).
+        answer = _answer_step(quotes, answer_tokens)
+        schema = reply_schema([*runs, *reads], require_call=True)
+        return Step({"oneOf": [*schema.get("oneOf", [schema]), *answer.schema.get("oneOf", [answer.schema])]},
+                    answer.max_tokens, False)
+
+    def _run(self, skill: str, start: str, commands: list[str], words: list[str],
+             candidates: list[str], tried: Collection[str], request: str) -> ToolSpec | None:
+        usage = _usage(commands, start)
+        if self.fills and usage is not None:
+            return filled_spec(skill, start, usage, self._described(skill, usage, commands), candidates,
+                               request)
+        return _run_spec(skill, start, usage, words, tried)
+
+    def _described(self, skill: str, usage: Usage, commands: Sequence[str]) -> list[Described]:
+        def read(path: str) -> str | None:
+            try:
+                return self.toolbox.read_file(skill, path)
+            except (ToolError, OSError):
+                return None
+        return describe(usage.placeholders, self.toolbox.load(skill).body, read, commands)
+
+    def _referenced(self, skill: str, output: str = "") -> list[str]:
+        """The files the skill's SKILL.md, or a run's `output` (an error pointing at the list of
+        the values it accepts), names that are there to read (not its scripts)."""
+        found = []
+        for path in referenced_files(f"{self._body(skill)}\n{output}"):
+            try:
+                self.toolbox.read_file(skill, path)
+            except (ToolError, OSError):
+                continue
+            found.append(path)
+        return found
+
+    def _points_at_any(self, messages: Sequence[Message], offered: Collection[str] | None) -> bool:
+        """Whether a term of the current turn's message is one of an offered skill's name,
+        description or instructions: a greeting or a question of general knowledge shares none."""
+        wanted = set(terms(_turn_key(messages)[1]))
+        if not wanted:
+            return False
+        for name in self.toolbox.names:
+            if offered is not None and name not in offered:
+                continue
+            entry = self.toolbox.entry(name)
+            said = f"{name.replace('-', ' ')} {entry.description} {self._body(name)}"
+            if wanted & set(terms(said)):
+                return True
+        return False
+
+    def resolve(self, call: ToolCall) -> ToolCall:
+        """A call as it is run: a filled run (`{"script": START, "VALUE": ...}`) as its command."""
+        if not is_filled(call):
+            return call
+        skill, start = str(call.arguments.get("skill")), str(call.arguments.get("script"))
+        commands = self._commands(skill)
+        usage = _usage(commands, start)
+        if usage is None:
+            return call
+        return compose(call, usage, self._described(skill, usage, commands))
+
+    def denial(self, messages: Sequence[Message]) -> str | None:
+        """The reason the user gave for denying the current turn's last run ("" for none), or
+        None when it was not denied."""
+        turn = _current_turn(messages)
+        loaded = _progress(turn)[0]
+        results = run_results(turn, loaded) if loaded else []
+        return denial_reason(results[-1][1]) if results else None
 
     def ranked(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
         """The offered skills, those most relevant to the current turn's message first (the
@@ -241,7 +343,7 @@ class Guide:
             lines.append(f"- {name}: {description}")
         system = Message("system", INSTRUCTIONS + ("\n".join(lines) or "(none)"))
         start = 1 if messages and messages[0].role == "system" else 0
-        plain = [system, *EXAMPLE, *self._plain(messages[start:])]
+        plain = [system, *(FILLED_EXAMPLE if self.fills else EXAMPLE), *self._plain(messages[start:])]
         fitting = self._fitting(messages, offered)
         if plain[-1].role == "user" and _progress(_current_turn(messages))[0] is None and fitting:
             # Offered only the skill a CSV task plainly needs, or none, SmolLM2-135M still picks
@@ -253,7 +355,10 @@ class Guide:
     def _plain(self, messages: Sequence[Message]) -> list[Message]:
         plain: list[Message] = []
         calls: dict[str, tuple[str, dict[str, Any]]] = {}
+        request = ""
         for message in messages:
+            if message.role == "user":
+                request = message.content
             if message.role == "assistant" and message.tool_calls:
                 written = []
                 for call in message.tool_calls:
@@ -264,30 +369,58 @@ class Guide:
                 plain.append(Message("assistant", json.dumps({ANSWER_KEY: message.content})))
             elif message.role == "tool":
                 name, arguments = calls.get(message.tool_call_id or "", (message.tool_name or "", {}))
-                plain.append(Message("user", self._result(name, arguments, message.content)))
+                plain.append(Message("user", self._result(name, arguments, message.content, request)))
             else:
                 plain.append(message)
         return plain
 
-    def _result(self, tool: str, arguments: dict[str, Any], content: str) -> str:
+    def _result(self, tool: str, arguments: dict[str, Any], content: str, request: str = "") -> str:
         """A tool's result as the small model is shown it."""
+        skill = arguments.get("name" if tool == ACTIVATE else "skill")
+        reason = denial_reason(content) if tool == RUN else None
+        if reason is not None and isinstance(skill, str):
+            return denial_prompt(str(arguments.get("command", "")), reason, self._body(skill))
         if content.startswith(("error:", "blocked", "denied")):
             return f"The {tool} call failed: {content}"
         if tool == ACTIVATE:
-            skill = arguments.get("name")
             invocations = self.invocations(skill) if isinstance(skill, str) else []
             if invocations:
-                shown = self._commands(str(skill)) or invocations
-                return f"Skill {skill} is loaded. Its script runs like this:\n" + "\n".join(shown)
+                commands = self._commands(str(skill))
+                shown = commands or invocations
+                usages = [c for c in commands if any(parse_usage(c, start) for start in invocations)]
+                if self.fills and usages:
+                    # Shown the SKILL.md's examples, a model copies their values ("5 km mi").
+                    shown = usages
+                return f"Skill {skill} is loaded. Its script runs like this:\n" + "\n".join(shown) + \
+                    self._fill_hint(str(skill), commands, invocations, request)
         if tool == RUN:
             match = _RUN_LINE.match(content)
             # A checker's exit code 1 comes with its verdict: shown as output, it is answered
             # from; shown as a failure, a tiny model writes anything.
             if match and match.group(1) == "0":
                 return "Output of the command:\n" + content[match.end():]
-            if match and content[match.end():].strip():
-                return f"Output of the command (exit code {match.group(1)}):\n" + content[match.end():]
+            if match and content[match.end():].strip() and isinstance(skill, str):
+                return (f"Output of the command (exit code {match.group(1)}):\n"
+                        + trimmed(content[match.end():])
+                        + repair_hint(self._commands(skill), self._referenced(skill, content)))
+        if tool == READ:
+            return f"Result of {tool}:\n{trimmed(content, head=True)}"
         return f"Result of {tool}:\n{content}"
+
+    def _body(self, skill: str) -> str:
+        try:
+            return self.toolbox.load(skill).body
+        except (ToolError, OSError):
+            return ""
+
+    def _fill_hint(self, skill: str, commands: list[str], invocations: list[str], request: str) -> str:
+        """What a model that fills the arguments is told of the first script's placeholders."""
+        if not self.fills:
+            return ""
+        usage = _usage(commands, invocations[0])
+        if usage is None:
+            return ""
+        return "\n" + fill_hint(self._described(skill, usage, commands), usage, request)
 
 
 def cut_answer(text: str) -> str | None:
@@ -360,6 +493,13 @@ def _quotes(turn: Sequence[Message], request: str) -> list[str]:
     best = max(shared, default=0)
     pointed = [line for line, count in zip(lines, shared, strict=True) if best and count == best]
     return list(dict.fromkeys([*pointed[:_QUOTED_LINES], text]))
+
+
+def _phrases(request: str) -> list[str]:
+    """The quoted phrases of the user's message ("reverse \"the quick brown fox\""): each is one
+    value."""
+    return [next(filter(None, groups)) for groups in
+            re.findall(r'"([^"\n]+)"|\u201c([^\u201d\n]+)\u201d', request)]
 
 
 def _answer_step(quotes: list[str], answer_tokens: int) -> Step:

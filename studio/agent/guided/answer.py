@@ -1,0 +1,80 @@
+"""The guided answer: a sentence held to a script's figures, and an answer after a denial.
+
+A model that fills a schema writes a better answer than a quote of the output ("26.2 miles is
+42.1648 km" rather than the script's report), but left free it may also round or invent the
+figure; held by a pattern that must contain the output's own figures, in order, it cannot.
+Without figures (a verdict, a list of names) the answer quotes the output, as for a tiny model.
+
+A run the user denied with a reason ("Do not run scripts; just tell me the formula.") is not
+asked again: the model answers within that reason from the skill's instructions; a reply that
+only says the reason back is not an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from studio.agent.constrained import ANSWER_KEY
+from studio.agent.guided.arguments import split
+from studio.agent.guided.fill import figures
+from studio.skills.search.catalog import terms
+
+_MAX_FIGURES = 3
+_GAP = '[^"\\\\]*'
+"""Any text between the figures but a quote or a backslash, which would end the JSON string."""
+_DENIED = re.compile(r"^denied by [^:.]+(?:: (?P<reason>.*?))?\. Do not run it another way; "
+                     r"tell the user\.$", re.DOTALL)
+_DENIAL_WORDS = frozenset(terms("denied do not run it another way tell the user script scripts"))
+_REPEAT_SHARE = 0.8
+"""An answer whose terms are at least this share the denial's says the denial back."""
+_BODY_CHARS = 2000
+
+
+def sentence_schema(line: str, command: str) -> dict[str, Any] | None:
+    """The schema of an answer that contains the figures of the output's `line` that `command`
+    did not give it (up to three, in order); None when the line has none: a result in words
+    ("MMXXIV", "Thursday") is quoted, as a sentence could leave it out."""
+    found = figures(line, split(command))[:_MAX_FIGURES]
+    if not found:
+        return None
+    pattern = "^" + _GAP + _GAP.join(re.escape(f).replace("\\-", "-") for f in found) + _GAP + "$"
+    return {"type": "object", "properties": {ANSWER_KEY: {"type": "string", "pattern": pattern}},
+            "required": [ANSWER_KEY], "additionalProperties": False}
+
+
+def answer_line(quotes: list[str]) -> str:
+    """The line of the output an answer states: the one the request points at (the first of
+    `quotes` when there are several), else the first with a figure."""
+    if len(quotes) > 1:
+        return quotes[0]
+    lines = quotes[0].splitlines() if quotes else []
+    return next((line for line in lines if figures(line)), "")
+
+
+def denial_reason(result: str) -> str | None:
+    """The reason the user gave when denying a run (`denied by user: REASON. Do not run it ...`);
+    "" for a denial without one, None for a result that is no denial."""
+    match = _DENIED.match(result.strip())
+    if match is None:
+        return None
+    return (match.group("reason") or "").strip()
+
+
+def denial_prompt(command: str, reason: str, body: str) -> str:
+    """What the model is told after a denial: answer within the reason, from the instructions."""
+    said = f' and said: "{reason}"' if reason else ""
+    instructions = body.strip()[:_BODY_CHARS]
+    return (f"The user did not allow running `{command}`{said}. Do not ask to run it again. "
+            "Answer the user's question without running anything, within what the user said, "
+            f"from the skill's instructions:\n{instructions}")
+
+
+def repeats_denial(answer: str, reason: str) -> bool:
+    """Whether `answer` only says the denial back: (nearly) all its words are the reason's or
+    the denial's own."""
+    said = set(terms(answer))
+    if not said:
+        return True
+    known = set(terms(reason)) | _DENIAL_WORDS
+    return len(said & known) >= _REPEAT_SHARE * len(said)

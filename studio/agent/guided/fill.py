@@ -1,0 +1,233 @@
+"""A guided run whose arguments the model fills under a schema built from the skill's own words.
+
+A model of half a billion parameters can fill a small schema when asked the right question: one
+property per placeholder of the usage line (`VALUE FROM TO`), each held to the values the skill
+lists for it (`guided.values`: the codes `km`, `mi` where the user wrote "miles") or to its kind
+(a number, a date), and the command is put together from them here, each value one argument
+(a quoted phrase stays whole). A tiny model cannot (SmolLM2-135M copies the example or repeats a
+value): it keeps the affinity enum of `guided.arguments`.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections import Counter
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity
+from studio.agent.guided.values import Described
+from studio.agent.tools import RUN
+from studio.llm.types import Message, ToolCall, ToolSpec
+from studio.skills.search.catalog import STOP_WORDS
+
+SCRIPT_KEY = "script"
+"""The property of a filled run that says which script (its start, `python3 scripts/x.py`)."""
+FILL_MODEL = 300_000_000
+"""Models with at least this many parameters fill a run's arguments under a schema."""
+_VALUE_CHARS = 160
+_SHOWN_VALUES = 40
+_SHORT_NOTE = 24
+_EDGES = "\"'`.,;:!?()[]{}<>"
+_NOTE_CHARS = 60
+_NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "quantity", "limit",
+                           "size", "digits", "top", "max", "min", "seconds", "width", "height"})
+_DATE_NAMES = frozenset({"date", "day", "since", "until"})
+
+EXAMPLE: tuple[Message, ...] = (
+    Message("user", "How many words are in the file notes.txt?"),
+    Message("assistant", '{"tool": "activate_skill", "arguments": {"name": "word-count"}}'),
+    Message("user", "Skill word-count is loaded. Its script runs like this:\n"
+                    "python3 scripts/count.py FILE\npython3 scripts/count.py report.txt\n"
+                    "Fill in each word in capitals from the user's message:\n"
+                    "- FILE: the text file to count"),
+    Message("assistant", '{"tool": "run_skill_script", "arguments": {"skill": "word-count", '
+                         '"script": "python3 scripts/count.py", "FILE": "notes.txt"}}'),
+    Message("user", "Output of the command:\nnotes.txt: 120 words"),
+    Message("assistant", '{"answer": "The file notes.txt has 120 words."}'),
+)
+"""The worked example for a model that fills the arguments: the same task, its shape."""
+
+
+def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Described],
+                candidates: Sequence[str], request: str) -> ToolSpec:
+    """`run_skill_script` of `skill`'s script `start` with one property per placeholder of
+    `usage`: held to the values the skill lists for it (those the user's `request` names, when
+    it names one for each placeholder that takes them), else to the `candidates` (the values the
+    message holds: its words, quoted phrases and dates) of its kind, else to its kind. A listed
+    value is offered as what the skill says of it (`mile: mi`; `choices`). A placeholder of an
+    optional group (`[--digits N]`) may be "" (the group is left out)."""
+    optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
+    required = set(usage.placeholders) - optional
+    properties: dict[str, Any] = {"skill": {"type": "string", "enum": [skill]},
+                                  SCRIPT_KEY: {"type": "string", "enum": [start]}}
+    by_name = {d.name: d for d in described}
+    sharing = Counter(d.values for d in described if d.values)
+    for name in usage.placeholders:
+        item = by_name.get(name, Described(name, "", ()))
+        blank = [""] if name not in required else []
+        given = _of_kind(name, candidates, request)
+        if item.values:
+            named = named_values(item.values, request)
+            # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
+            kept = named if named and len(named) >= sharing[item.values] else list(item.values)
+            properties[name] = {"type": "string", "enum": [*choices(item, kept), *blank]}
+        elif given:
+            # A model shown the SKILL.md's example copies its values ("5 km mi" for "3 miles").
+            properties[name] = {"type": "string", "enum": [*given, *blank]}
+        else:
+            # A value the message writes otherwise ("29 February 2024" for a DATE).
+            properties[name] = _kind(name, name not in required)
+    return ToolSpec(RUN, "", {"type": "object", "properties": properties,
+                              "required": ["skill", SCRIPT_KEY, *usage.placeholders]})
+
+
+def choices(item: Described, values: Sequence[str]) -> list[str]:
+    """The enum of a placeholder's listed `values`: each as what the skill says of it, then the
+    value (`mile: mi`), when every value has a short note: a small model maps the user's
+    "miles" to the note "mile" where it does not map it to the code `mi`."""
+    notes = dict(zip(item.values, item.notes, strict=False))
+    if not all(0 < len(notes.get(value, "")) <= _SHORT_NOTE for value in values):
+        return list(values)
+    return [f"{notes[value]}: {value}" for value in values]
+
+
+def chosen(item: Described, written: str) -> str:
+    """The value a filled placeholder stands for (`mi` for "mile: mi")."""
+    for value, note in zip(item.values, item.notes, strict=False):
+        if written == f"{note}: {value}":
+            return value
+    return written
+
+
+def _of_kind(name: str, candidates: Sequence[str], request: str) -> list[str]:
+    """The `candidates` of the placeholder's kind (`guided.arguments.affinity`: a number for VALUE, a
+    path for FILE), or those next to a word naming it ("70" in "70 kg" for KG); all of them for
+    a placeholder of no kind a pattern holds; none for a number or a date none of them is."""
+    words = [word.strip(_EDGES) for word in request.split()]
+    beside = {words[j] for i, word in enumerate(words) if word.lower() == name.lower()
+              for j in (i - 1, i + 1) if 0 <= j < len(words)}
+    # The word naming the placeholder says what the value is, not the value ("kg" for KG).
+    candidates = [c for c in candidates if c.lower() != name.lower()]
+    # Those that fit best: `a.schema.json` names SCHEMA, where any path is of its kind.
+    top = max((affinity(name, c) for c in candidates), default=0)
+    fitting = [c for c in candidates if top and affinity(name, c) == top]
+    near = [c for c in candidates if c in beside]
+    if fitting:
+        return [c for c in near if c in fitting] or fitting
+    if set(name.lower().split("_")) & (_DATE_NAMES | _NUMBER_NAMES):
+        return []
+    # "175 cm tall": the figure is the value, not the word after the unit.
+    figures_near = [c for c in near if any(ch.isdigit() for ch in c)]
+    if figures_near or near:
+        return figures_near or near
+    return list(candidates)
+
+
+def _kind(name: str, optional: bool) -> dict[str, Any]:
+    words = set(name.lower().split("_"))
+    # An optional value may be blank, which a kind's pattern would not allow.
+    if not optional and words & _DATE_NAMES:
+        return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+    if not optional and words & _NUMBER_NAMES:
+        return {"type": "string", "pattern": "^-?[0-9][0-9.,/]{0,20}$"}
+    return {"type": "string", "minLength": 0 if optional else 1, "maxLength": _VALUE_CHARS}
+
+
+def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -> ToolCall:
+    """The run a filled call stands for: `{"script": START, "VALUE": "10", ...}` as the command
+    `START 10 ...`, each value one argument (quoted when it must be; a listed value offered with
+    its note as the value itself), an optional group left out when its placeholder is blank.
+    The call keeps its id."""
+    arguments = call.arguments
+    by_name = {d.name: d for d in described}
+    values = {name: str(arguments.get(name, "")).strip() for name in usage.placeholders}
+    values = {name: chosen(by_name[name], value) if name in by_name else value
+              for name, value in values.items()}
+    words: list[str] = [str(arguments.get(SCRIPT_KEY, ""))]
+    for word in usage.required:
+        words.append(shlex.quote(values[word]) if PLACEHOLDER.match(word) else word)
+    for group in usage.optional:
+        names = [word for word in group if PLACEHOLDER.match(word)]
+        if names and all(values[name] for name in names):
+            words += [shlex.quote(values[w]) if PLACEHOLDER.match(w) else w for w in group]
+    return ToolCall(call.id, RUN, {"skill": arguments.get("skill"), "command": " ".join(words)})
+
+
+def is_filled(call: ToolCall) -> bool:
+    return call.name == RUN and SCRIPT_KEY in call.arguments and "command" not in call.arguments
+
+
+def fill_hint(described: Sequence[Described], usage: Usage, request: str) -> str:
+    """What the model is told of each placeholder: the values it takes (with what the skill says
+    of each, `mi (mile)`: the user writes "miles"), what the skill says of it, and the values the
+    user's `request` names as written ("SHA-256" for `sha256`)."""
+    optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
+    lines = ["Fill in each word in capitals from the user's message:"]
+    for item in described:
+        parts = []
+        if item.values:
+            notes = item.notes or ("",) * len(item.values)
+            listed = choices(item, item.values[:_SHOWN_VALUES])
+            shown = "; ".join(listed) if listed[0] != item.values[0] else ", ".join(
+                f"{value} ({_short(note)})" if note else value
+                for value, note in zip(item.values[:_SHOWN_VALUES], notes, strict=False))
+            more = " ..." if len(item.values) > _SHOWN_VALUES else ""
+            parts.append(f"one of {shown}{more}")
+            named = named_values(item.values, request)
+            if named:
+                parts.append(f"the message names {', '.join(named)}")
+        if item.said:
+            parts.append(item.said)
+        if item.name in optional:
+            parts.append('"" to leave it out')
+        lines.append(f"- {item.name}: " + ("; ".join(parts) or "a value from the message"))
+    return "\n".join(lines)
+
+
+def named_values(values: Sequence[str], request: str) -> list[str]:
+    """The `values` the request names as written, give or take case and punctuation ("SHA-256"
+    names `sha256`, "snake_case" names `snake`)."""
+    # A stop word names nothing ("are in 3 miles" does not name the code `in`).
+    words = [word for word in re.findall(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*", request)
+             if word.lower() not in STOP_WORDS]
+    flat = {re.sub(r"[^a-z0-9]", "", word.lower()) for word in words}
+    parts = {part for word in words for part in re.split(r"[-_.]", word.lower())}
+    return [value for value in values
+            if re.sub(r"[^a-z0-9]", "", value.lower()) in flat or value.lower() in parts]
+
+
+def _short(note: str) -> str:
+    return note if len(note) <= _NOTE_CHARS else note[:_NOTE_CHARS].rsplit(" ", 1)[0] + " ..."
+
+
+def figures(line: str, inputs: Collection[str] = ()) -> list[str]:
+    """The numbers of an output's line, as written (`42.1648`, `1,024`), but those of a date or
+    a name (`2024-02-29`, `v2`) and those the command gave it (`inputs`): the result's own."""
+    return [number for number in re.findall(r"(?<![\w.-])-?\d+(?:[.,]\d+)*(?![\w-])", line)
+            if number not in inputs]
+
+
+_MONTHS = {name: number for number, names in enumerate(
+    [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+     ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+     ("oct", "october"), ("nov", "november"), ("dec", "december")], start=1) for name in names}
+_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})\b")
+_MONTH_DAY_YEAR = re.compile(r"\b([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
+
+
+def iso_dates(request: str) -> list[str]:
+    """The dates the message writes in words ("29 February 2024", "July 20, 1969"), as a script
+    takes them (YYYY-MM-DD): a small model held to a date's pattern mistypes the year."""
+    found = []
+    for day, month, year in _DAY_MONTH_YEAR.findall(request):
+        found.append((year, month, day))
+    for month, day, year in _MONTH_DAY_YEAR.findall(request):
+        found.append((year, month, day))
+    dates = []
+    for year, month, day in found:
+        number = _MONTHS.get(month.lower())
+        if number is not None and 1 <= int(day) <= 31:
+            dates.append(f"{year}-{number:02d}-{int(day):02d}")
+    return list(dict.fromkeys(dates))
