@@ -45,7 +45,7 @@ def measure(root: Path, word: str, scratch: Path) -> dict[str, Any]:
 
     from studio.settings import SettingsStore
     from studio.ui.mainwindow import MainWindow
-    from studio.ui.models.library_model import KIND_ROLE
+    from studio.ui.models.library_rows import KIND_ROLE
 
     figures: dict[str, Any] = {"word": word}
 

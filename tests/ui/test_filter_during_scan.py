@@ -16,7 +16,8 @@ from studio.skills.summary import SkillSummary
 from studio.ui.library_loader import LibraryLoader
 from studio.ui.models import library_filter
 from studio.ui.models.library_filter import LibraryFilter
-from studio.ui.models.library_model import KIND_ROLE, LibraryModel
+from studio.ui.models.library_model import LibraryModel
+from studio.ui.models.library_rows import KIND_ROLE
 from studio.ui.widgets import library_panel
 from studio.ui.widgets.library_panel import LibraryPanel
 

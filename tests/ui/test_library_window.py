@@ -13,7 +13,8 @@ from pytestqt.qtbot import QtBot
 
 from studio.ui.controllers import roots, skill_ops
 from studio.ui.dialogs.skill_name import NewSkillDialog, RenameSkillDialog
-from studio.ui.models.library_model import KIND_ROLE, LibraryModel
+from studio.ui.models.library_model import LibraryModel
+from studio.ui.models.library_rows import KIND_ROLE
 from tests.ui.helpers import WindowFactory, click, open_dialog, start, write_skill
 
 Button = QMessageBox.StandardButton

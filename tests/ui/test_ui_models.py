@@ -13,7 +13,8 @@ from studio.skills.library import SkillRoot, scan_root
 from studio.skills.listing import Entry
 from studio.skills.summary import SkillSummary
 from studio.skills.validate import validate_skill
-from studio.ui.models.library_model import SUMMARY_ROLE, LibraryModel
+from studio.ui.models.library_model import LibraryModel
+from studio.ui.models.library_rows import SUMMARY_ROLE
 from studio.ui.models.metadata_model import MetadataModel
 from studio.ui.models.problems_model import ProblemsModel
 from studio.ui.widgets.preview import render_markdown, render_skill

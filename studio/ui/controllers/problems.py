@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from studio.skills.collection import Library, LibraryEvent, RootState
 from studio.ui.controllers.editors import EditorTabs
-from studio.ui.models.library_model import root_labels
+from studio.ui.models.library_rows import root_labels
 from studio.ui.numbers import count_text
 from studio.ui.widgets.problems_panel import ProblemsPanel
 

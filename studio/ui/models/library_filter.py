@@ -32,7 +32,7 @@ from PySide6.QtCore import (
 )
 
 from studio.skills.summary import SkillSummary
-from studio.ui.models.library_model import FILTER_ROLE, KIND_ROLE, SUMMARY_ROLE
+from studio.ui.models.library_rows import FILTER_ROLE, KIND_ROLE, SUMMARY_ROLE
 
 ALL, ERRORS, WARNINGS, DRAFTED = "", "errors", "warnings", "drafted"
 # A skill no agent can load has errors too.

@@ -32,7 +32,8 @@ from studio.skills.installed import record_for
 from studio.skills.search import SearchHit, SearchOutcome
 from studio.skills.summary import SkillSummary
 from studio.ui.models.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
-from studio.ui.models.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, LibraryModel
+from studio.ui.models.library_model import LibraryModel
+from studio.ui.models.library_rows import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.numbers import count_text
 from studio.ui.targets import target_label, target_tooltip
