@@ -99,6 +99,9 @@ class LibraryPanel(QWidget):
         self.tree.setModel(model)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
+        # Names and folders of a collection share their beginnings (`owner--repo/skills/...`,
+        # `pdf-...`): the middle goes, so the ends that tell them apart stay.
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setAnimated(False)
