@@ -20,29 +20,35 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from studio.agent.agents import AgentStore
-from studio.agent.answer_bound import MAX_ANSWER_SECONDS, MAX_ANSWER_TOKENS
 from studio.agent.approval import Approver
 from studio.agent.chat_skill import ChatSkillDraft, draft_from_chat
 from studio.agent.drafts import DraftDesk, FolderChooser
 from studio.agent.events import Done, Error, Event, Nested, Notice, TextDelta, ThinkingDelta
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
-from studio.agent.guided_mode import CLI_HINT, GuidedMode
+from studio.agent.guided.mode import CLI_HINT
 from studio.agent.invoke import PREFIXES, parse_invocation
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
-from studio.agent.sandbox import Limits, Support
+from studio.agent.sandbox import Support
 from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox, ToolError
-from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
 from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
-from studio.skills.summary import SkillSummary
-from studio.skills.unzipped import UnpackedSkills
+from studio.settings import (
+    MAX_ANSWER_SECONDS,
+    MAX_ANSWER_TOKENS,
+    WORKSPACE_MODES,
+    GuidedMode,
+    Limits,
+    WorkspaceMode,
+)
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.unzipped import UnpackedSkills
 
 if TYPE_CHECKING:
     # The app's one HTTP client, handed through to the model clients.
@@ -88,8 +94,8 @@ class SessionSettings:
         tool_descriptions: a tool's name -> the description the model is given instead of the
             studio's (blank: the studio's).
         guided: carry a small model through a skill one constrained step at a time
-            (`studio.agent.guided`): "on", "off", or "auto": when the server says the model is
-            small (`studio.agent.guided_mode`).
+            (`studio.agent.guided.replies`): "on", "off", or "auto": when the server says the model is
+            small (`studio.agent.guided.mode`).
         limits: what each sandboxed tool run may use (`studio.agent.sandbox.Limits`).
         allow_env: environment names passed to tool runs besides the allowlist.
         guided_hint: how the user changes `guided`, for the notice "auto" gives (the CLI's

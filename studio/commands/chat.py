@@ -20,7 +20,6 @@ import httpx
 
 from studio.agent.agentfile import Agentfile, AgentfileError, read_agentfile
 from studio.agent.agents import AgentStore
-from studio.agent.answer_bound import MAX_ANSWER_SECONDS, MAX_ANSWER_TOKENS
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover, NobodyApprover
 from studio.agent.drafts import first_writable_folder
 from studio.agent.events import (
@@ -40,8 +39,8 @@ from studio.agent.events import (
 from studio.agent.loop import DEFAULT_MAX_ROUNDS
 from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.session import WORKSPACE_MODES, SessionFactory, SessionSettings
-from studio.agent.terminal import TerminalApprover
 from studio.commands.guidance import guided_flag
+from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm.client import BACKENDS
 from studio.llm.errors import LLMError
@@ -49,10 +48,16 @@ from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
 from studio.paths import cache_dir, config_dir, data_dir
 from studio.policy import AuditLog, Grants
-from studio.settings import PromptSettings, Settings, load_settings
-from studio.skills.library import standard_locations
-from studio.skills.search import INDEX_FILE
-from studio.skills.targets import collect
+from studio.settings import (
+    MAX_ANSWER_SECONDS,
+    MAX_ANSWER_TOKENS,
+    PromptSettings,
+    Settings,
+    load_settings,
+)
+from studio.skills.library.roots import standard_locations
+from studio.skills.library.targets import collect
+from studio.skills.search.index import INDEX_FILE
 
 # Bytes of `--system @FILE`: instructions, not a book.
 MAX_INSTRUCTIONS = 64 * 1024

@@ -14,7 +14,7 @@ from studio.cli import build_parser
 from studio.commands.chat import session_settings
 from studio.settings import BackendSettings, Settings, load_settings, save_settings
 from studio.ui.chat.backend import turn_settings
-from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.settings.settings_dialog import SettingsDialog
 
 
 @pytest.mark.parametrize(("flags", "mode"), [
@@ -72,7 +72,7 @@ def test_the_settings_dialog_shows_and_saves_it(qtbot: QtBot) -> None:
     settings = Settings()
     dialog = SettingsDialog(settings)
     qtbot.addWidget(dialog)
-    combo = dialog.guided_combo
+    combo = dialog.editor("backend.guided")
     assert combo.currentData() == "auto" and combo.count() == 3
     combo.setCurrentIndex(combo.findData("off"))
     assert dialog.result_settings().backend.guided == "off"
@@ -80,4 +80,4 @@ def test_the_settings_dialog_shows_and_saves_it(qtbot: QtBot) -> None:
     settings.backend.guided = "on"
     again = SettingsDialog(settings)
     qtbot.addWidget(again)
-    assert again.guided_combo.currentText() == "Always"
+    assert again.editor("backend.guided").currentText() == "Always"
