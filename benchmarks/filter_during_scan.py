@@ -1,9 +1,11 @@
 """How long the window takes to load a large library with a filter typed while it loads, beside
 the same load with no filter, in the same run.
 
-    python benchmarks/filter_during_scan.py [--skills N] [--word WORD] [--rounds R] [--no-check]
+    python benchmarks/filter_during_scan.py [--skills N] [--word WORD] [--rounds R]
+        [--layout collection|flat] [--no-check]
 
-Writes N skills shaped like public collections (benchmarks/corpus.py), then opens the real main
+Writes N skills shaped like a public collection (benchmarks/corpus.py, `--layout collection`:
+`owner--repo` folders 3 to 6 deep, names shared between forks), then opens the real main
 window offscreen on them, each time in a fresh process with an empty scan cache: once untouched
 and once with WORD typed into the library filter as soon as the first skills show, R rounds of
 the two, alternating (the machine's load changes as the run goes). For each it reports the time
@@ -42,7 +44,7 @@ def measure(root: Path, word: str, scratch: Path) -> dict[str, Any]:
     from PySide6.QtCore import QModelIndex
 
     from studio.settings import SettingsStore
-    from studio.ui.library.library_model import KIND_ROLE
+    from studio.ui.library.library_rows import KIND_ROLE
     from studio.ui.mainwindow import MainWindow
 
     figures: dict[str, Any] = {"word": word}
@@ -117,6 +119,7 @@ def main() -> int:
     parser.add_argument("--skills", type=int, default=8_000)
     parser.add_argument("--word", default="pdf")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--layout", choices=("collection", "flat"), default="collection")
     parser.add_argument("--no-check", action="store_true", help="report only; never fail")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--scratch", type=Path, help=argparse.SUPPRESS)
@@ -130,8 +133,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="studio-bench-") as temp:
         root = Path(temp) / "skills"
         started = time.perf_counter()
-        generate_corpus(root, args.skills)
-        print(f"generated {args.skills:,} skills in {time.perf_counter() - started:.1f} s")
+        generate_corpus(root, args.skills, layout=args.layout)
+        print(f"generated {args.skills:,} skills ({args.layout} layout) in "
+              f"{time.perf_counter() - started:.1f} s")
         runs: dict[str, list[dict[str, Any]]] = {"": [], args.word: []}
         for number in range(args.rounds):
             for word in runs:

@@ -15,7 +15,8 @@ from studio.skills.library.roots import SkillRoot, scan_root
 from studio.skills.library.summary import SkillSummary
 from studio.ui.editor.metadata_model import MetadataModel
 from studio.ui.editor.preview import render_markdown, render_skill
-from studio.ui.library.library_model import SUMMARY_ROLE, LibraryModel
+from studio.ui.library.library_model import LibraryModel
+from studio.ui.library.library_rows import SUMMARY_ROLE
 from studio.ui.problems.problems_model import ProblemsModel
 
 Fatal = QAbstractItemModelTester.FailureReportingMode.Fatal

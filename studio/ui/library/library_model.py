@@ -12,9 +12,7 @@ it reads no disk or archive itself.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from html import escape
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
@@ -25,9 +23,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtWidgets import QApplication, QStyle
 
-from studio.skills.checks.clients import CLIENTS, SPEC
 from studio.skills.install.provenance import Provenance
 from studio.skills.library.collection import (
     Library,
@@ -35,113 +31,26 @@ from studio.skills.library.collection import (
     RootAdded,
     RootChanged,
     RootRemoved,
-    RootState,
     SkillChanged,
     SkillsAdded,
     SkillsRemoved,
     SkillsReplaced,
     TargetChanged,
 )
-from studio.skills.library.listing import STANDARD_FOLDERS, Entry
+from studio.skills.library.listing import Entry
 from studio.skills.library.summary import SkillSummary
-from studio.skills.model import SKILL_FILE
-from studio.ui.icons import STATUS_TOOLTIPS, status_icon
 from studio.ui.indexes import NO_PARENT, Index
-from studio.ui.library.target_labels import target_label
-
-KIND_ROLE = Qt.ItemDataRole.UserRole + 1
-SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 2
-PATH_ROLE = Qt.ItemDataRole.UserRole + 3
-FILTER_ROLE = Qt.ItemDataRole.UserRole + 4
-
-# Computed once: combining Qt's enum flags in Python is slow, and views ask for every row.
-ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-NO_FLAGS = Qt.ItemFlag.NoItemFlags
-DISPLAY = Qt.ItemDataRole.DisplayRole
-DECORATION = Qt.ItemDataRole.DecorationRole
-TOOLTIP = Qt.ItemDataRole.ToolTipRole
-
-
-@dataclass(eq=False, slots=True)
-class Node:
-    parent: Node | None
-    row: int
-    children: list[Node] = field(default_factory=list)
-
-
-@dataclass(eq=False, slots=True)
-class RootNode(Node):
-    state: RootState | None = None
-    folders: dict[str, FolderNode] = field(default_factory=dict)
-
-    @property
-    def path(self) -> Path:
-        assert self.state is not None
-        return self.state.path
-
-
-@dataclass(eq=False, slots=True)
-class FolderNode(Node):
-    """A folder between a root and the skills nested in it, e.g. `plugins/pdf/skills`."""
-
-    relative: str = ""
-    root: RootNode | None = None
-
-
-@dataclass(eq=False, slots=True)
-class SkillNode(Node):
-    summary: SkillSummary | None = None
-    fetched: bool = False
-
-
-@dataclass(eq=False, slots=True)
-class FileNode(Node):
-    relative: PurePosixPath = field(default_factory=PurePosixPath)
-    is_dir: bool = False
-    skill: SkillNode | None = None
-
-
-def _file_tree(summary: SkillSummary, entries: list[Entry], skill: SkillNode) -> list[Node]:
-    """The entries as nested nodes: SKILL.md first, then the standard folders, then the rest."""
-    top = Node(None, 0)
-    folders: dict[PurePosixPath, Node] = {PurePosixPath("."): top}
-
-    def folder_node(relative: PurePosixPath) -> Node:
-        found = folders.get(relative)
-        if found is None:
-            parent = folder_node(relative.parent)
-            found = FileNode(parent, 0, relative=relative, is_dir=True, skill=skill)
-            folders[relative] = found
-            parent.children.append(found)
-        return found
-
-    for entry in entries:
-        if entry.is_dir:
-            folder_node(entry.relative)
-            continue
-        parent = folder_node(entry.relative.parent)
-        parent.children.append(FileNode(parent, 0, relative=entry.relative, skill=skill))
-    for child in top.children:
-        child.parent = skill
-    _order(top.children)
-    return top.children
-
-
-def _order(nodes: list[Node]) -> None:
-    def key(node: Node) -> tuple[int, str]:
-        assert isinstance(node, FileNode)
-        if node.relative.name in (SKILL_FILE, SKILL_FILE.lower()) and node.relative.parent.name == "":
-            return (0, "")
-        standard = node.is_dir and node.relative.name in STANDARD_FOLDERS
-        return (1 if standard else 2 if node.is_dir else 3,
-                f"{STANDARD_FOLDERS.index(node.relative.name):02d}" if standard
-                else node.relative.name.lower())
-
-    nodes.sort(key=key)
-    for row, node in enumerate(nodes):
-        node.row = row
-        if node.children:
-            _order(node.children)
+from studio.ui.library.library_nodes import FileNode, FolderNode, Node, RootNode, SkillNode, file_tree
+from studio.ui.library.library_rows import (
+    ITEM_FLAGS,
+    NO_FLAGS,
+    file_data,
+    filter_text,
+    folder_data,
+    root_data,
+    root_labels,
+    skill_data,
+)
 
 
 class LibraryModel(QAbstractItemModel):
@@ -248,7 +157,7 @@ class LibraryModel(QAbstractItemModel):
         node = self._by_directory.get(summary.directory)
         if node is None or node.summary is not summary or node.children or not entries:
             return
-        children = _file_tree(summary, entries, node)
+        children = file_tree(summary, entries, node)
         self.beginInsertRows(self.index_of(node), 0, len(children) - 1)
         node.children = children
         self.endInsertRows()
@@ -261,13 +170,15 @@ class LibraryModel(QAbstractItemModel):
             return None
         node = self.node(index)
         if isinstance(node, SkillNode):
-            return self._skill_data(node, role)
+            assert node.summary is not None
+            return skill_data(node.summary, role, self.provenance)
         if isinstance(node, RootNode):
-            return self._root_data(node, role)
+            assert node.state is not None
+            return root_data(node.state, role, self.root_label(node.state.path))
         if isinstance(node, FileNode):
-            return self._file_data(node, role)
+            return file_data(node, role)
         if isinstance(node, FolderNode):
-            return self._folder_data(node, role)
+            return folder_data(node, role)
         return None
 
     def root_label(self, path: Path) -> str:
@@ -280,91 +191,6 @@ class LibraryModel(QAbstractItemModel):
     def filter_text_of(self, summary: SkillSummary) -> str:
         return filter_text(summary, self.provenance.origin(summary))
 
-    def _skill_data(self, node: SkillNode, role: int) -> Any:
-        summary = node.summary
-        assert summary is not None
-        if role == DISPLAY:
-            return summary.display_name
-        if role == DECORATION:
-            return status_icon(summary.status)
-        if role == TOOLTIP:
-            problem = summary.first_problem
-            lines = [f"<b>{escape(summary.display_name)}</b> — {STATUS_TOOLTIPS[summary.status]}"]
-            if problem is not None:
-                lines.append(f"{problem.code} (line {problem.line}): {escape(problem.message)}")
-            lines.extend(escape(line) for line in self.provenance.describe(summary))
-            lines.append(f"<span style='color:gray'>{escape(str(summary.directory))}</span>")
-            return "<br>".join(lines)
-        if role == KIND_ROLE:
-            return "skill"
-        if role == SUMMARY_ROLE:
-            return summary
-        if role == PATH_ROLE:
-            return str(summary.skill_file)
-        if role == FILTER_ROLE:
-            return self.filter_text_of(summary)
-        return None
-
-    def _root_data(self, node: RootNode, role: int) -> Any:
-        scan = node.state
-        assert scan is not None
-        if role == DISPLAY:
-            label = self.root_label(scan.path)
-            count = f"{len(scan.skills):,}" + ("…" if scan.scanning else "")
-            suffix = ", read-only" if scan.root.read_only else ""
-            client = "" if scan.target == SPEC else f" · {target_label(scan.target)}"
-            return f"{label} ({count}{suffix}){client}"
-        if role == DECORATION:
-            style = QApplication.style()
-            if scan.error is not None:
-                return style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
-            pixmap = (QStyle.StandardPixmap.SP_DriveHDIcon if scan.root.is_zip
-                      else QStyle.StandardPixmap.SP_DirIcon)
-            return style.standardIcon(pixmap)
-        if role == TOOLTIP:
-            text = str(scan.root.path)
-            if scan.root.read_only:
-                text += "\nA zip archive: its skills open read-only."
-            text += f"\nValidated for {CLIENTS[scan.target].title} (right-click to change)."
-            if scan.error is not None:
-                text += f"\n{scan.error}"
-            return text
-        if role == KIND_ROLE:
-            return "root"
-        if role == PATH_ROLE:
-            return str(scan.root.path)
-        return None
-
-    def _folder_data(self, node: FolderNode, role: int) -> Any:
-        if role == DISPLAY:
-            return f"{node.relative} ({len(node.children):,})"
-        if role == DECORATION:
-            return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon)
-        if role in (TOOLTIP, PATH_ROLE):
-            assert node.root is not None
-            return str(node.root.path / node.relative)
-        if role == KIND_ROLE:
-            return "folder"
-        return None
-
-    def _file_data(self, node: FileNode, role: int) -> Any:
-        skill = node.skill
-        assert skill is not None and skill.summary is not None
-        if role == DISPLAY:
-            return node.relative.name + ("/" if node.is_dir else "")
-        if role == DECORATION:
-            pixmap = (QStyle.StandardPixmap.SP_DirIcon if node.is_dir
-                      else QStyle.StandardPixmap.SP_FileIcon)
-            return QApplication.style().standardIcon(pixmap)
-        if role in (TOOLTIP, PATH_ROLE):
-            return str(skill.summary.directory / node.relative)
-        if role == KIND_ROLE:
-            return "dir" if node.is_dir else "file"
-        if role == SUMMARY_ROLE:
-            return skill.summary
-        return None
-
-    # -- following the library ----------------------------------------------------------------------
 
     def _on_library_event(self, event: LibraryEvent) -> None:
         if isinstance(event, SkillsAdded):
@@ -572,30 +398,3 @@ class LibraryModel(QAbstractItemModel):
     def _renumber(node: Node) -> None:
         for row, child in enumerate(node.children):
             child.row = row
-
-
-def root_labels(paths: list[Path]) -> list[str]:
-    """How each root is named in the window: its folder's name, or, where roots share it, the
-    shortest end of its path that no other root's path ends with (`work/skills`, `home/skills`).
-    """
-    labels = []
-    for path in paths:
-        parts = path.parts
-        others = [other.parts for other in paths if other != path]
-        size = 1
-        while size < len(parts) and any(other[-size:] == parts[-size:] for other in others):
-            size += 1
-        tail = parts[-size:]
-        labels.append(str(PurePosixPath(*tail)) if tail and tail != parts else str(path))
-    return labels
-
-
-def filter_text(summary: SkillSummary, origin: str | None = None) -> str:
-    """What the library filter searches: name, description, folder name, who drafted or changed
-    it and the URL the skill was installed from, lowercased."""
-    text = f"{summary.display_name}\n{summary.description or ''}\n{summary.directory.name}"
-    authors = {who for who in (summary.created_by, summary.updated_by) if who}
-    if authors:
-        text += "\n" + "\n".join(sorted(authors))
-    return (text + f"\n{origin}" if origin else text).lower()
-

@@ -32,7 +32,8 @@ from studio.skills.install.installed import record_for
 from studio.skills.library.summary import SkillSummary
 from studio.skills.search.index import SearchHit, SearchOutcome
 from studio.ui.library.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
-from studio.ui.library.library_model import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE, LibraryModel
+from studio.ui.library.library_model import LibraryModel
+from studio.ui.library.library_rows import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE
 from studio.ui.library.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.library.skill_toggles import add_toggle_menu
 from studio.ui.library.target_labels import target_label, target_tooltip
@@ -98,6 +99,9 @@ class LibraryPanel(QWidget):
         self.tree.setModel(model)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
+        # Names and folders of a collection share their beginnings (`owner--repo/skills/...`,
+        # `pdf-...`): the middle goes, so the ends that tell them apart stay.
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setAnimated(False)

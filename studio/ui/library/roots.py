@@ -106,6 +106,8 @@ class LibraryRoots(QObject):
         self.scan_and_watch(self.root_paths())
 
     def _on_loader_scan_finished(self) -> None:
+        # The filter's matches held back to be shown together show now, all of them.
+        self._panel.proxy.release()
         for path in sorted(self._expand_when_scanned):
             state = self._library.root(path)
             node = self._model.root_node(path)

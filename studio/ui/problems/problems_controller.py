@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from studio.skills.library.collection import Library, LibraryEvent, RootState
 from studio.ui.editor.tabs import EditorTabs
-from studio.ui.library.library_model import root_labels
+from studio.ui.library.library_rows import root_labels
 from studio.ui.numbers import count_text
 from studio.ui.problems.problems_panel import ProblemsPanel
 

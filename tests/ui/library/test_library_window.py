@@ -6,13 +6,14 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from studio.ui.library import roots, skill_ops
-from studio.ui.library.library_model import KIND_ROLE, LibraryModel
+from studio.ui.library.library_model import LibraryModel
+from studio.ui.library.library_rows import KIND_ROLE
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
 from tests.ui.helpers import WindowFactory, click, open_dialog, start, write_skill
 
@@ -412,3 +413,30 @@ def test_a_renamed_skill_takes_its_new_place_in_the_tree(qtbot: QtBot, make_wind
     assert window.skill_ops.rename_to(skills_root / "web-search", "ask-the-web")
     assert names() == ["ask-the-web", "pdf-tools", "table-stats"]
     assert model.skill_index(skills_root / "pdf-tools").row() == 1
+
+
+def test_in_a_collection_a_renamed_skill_sorts_within_its_repository_folder_filtered(
+        qtbot: QtBot, make_window: WindowFactory, tmp_path: Path) -> None:
+    root = tmp_path / "collection"
+    for owner in ("acme--tools", "zed--kit"):
+        for name in ("csv-profiler", "pdf-tools", "web-search"):
+            write_skill(root / owner / "skills", name)
+    window = make_window(root)
+    panel = window.library_panel
+    # Long names lose their middle, not the end that tells forks apart.
+    assert panel.tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+    panel.filter_edit.setText("s")
+    panel.apply_filter()
+    proxy = panel.proxy
+
+    def names(repository: int) -> list[str]:
+        # Looked up afresh each time: a move re-lays the proxy's rows out.
+        folder = proxy.index(repository, 0, proxy.index(0, 0))
+        return [proxy.index(row, 0, folder).data() for row in range(proxy.rowCount(folder))]
+
+    assert proxy.index(1, 0, proxy.index(0, 0)).data() == "zed--kit/skills (3)"
+    assert names(1) == ["csv-profiler", "pdf-tools", "web-search"]
+    assert window.skill_ops.rename_to(root / "zed--kit" / "skills" / "csv-profiler", "table-stats")
+    qtbot.waitUntil(lambda: names(1) == ["pdf-tools", "table-stats", "web-search"], timeout=2000)
+    # The fork of the same name in the other repository stays where it was.
+    assert names(0) == ["csv-profiler", "pdf-tools", "web-search"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
-from studio.ui.library.library_model import root_labels
+from studio.ui.library.library_rows import root_labels
 from tests.ui.helpers import WindowFactory, write_skill
 
 

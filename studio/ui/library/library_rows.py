@@ -1,0 +1,145 @@
+"""What the library tree's rows show: the item roles the views and the filter read, and each
+kind of row's text, icon and tooltip, with how roots are named and what the filter searches."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QStyle
+
+from studio.skills.checks.clients import CLIENTS, SPEC
+from studio.skills.install.provenance import Provenance
+from studio.skills.library.collection import RootState
+from studio.skills.library.summary import SkillSummary
+from studio.ui.icons import STATUS_TOOLTIPS, status_icon
+from studio.ui.library.library_nodes import FileNode, FolderNode
+from studio.ui.library.target_labels import target_label
+
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 2
+PATH_ROLE = Qt.ItemDataRole.UserRole + 3
+FILTER_ROLE = Qt.ItemDataRole.UserRole + 4
+
+# Computed once: combining Qt's enum flags in Python is slow, and views ask for every row.
+ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+NO_FLAGS = Qt.ItemFlag.NoItemFlags
+DISPLAY = Qt.ItemDataRole.DisplayRole
+DECORATION = Qt.ItemDataRole.DecorationRole
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+
+
+def skill_data(summary: SkillSummary, role: int, provenance: Provenance) -> Any:
+    """What a skill's row shows for `role`."""
+    if role == DISPLAY:
+        return summary.display_name
+    if role == DECORATION:
+        return status_icon(summary.status)
+    if role == TOOLTIP:
+        problem = summary.first_problem
+        lines = [f"<b>{escape(summary.display_name)}</b> — {STATUS_TOOLTIPS[summary.status]}"]
+        if problem is not None:
+            lines.append(f"{problem.code} (line {problem.line}): {escape(problem.message)}")
+        lines.extend(escape(line) for line in provenance.describe(summary))
+        lines.append(f"<span style='color:gray'>{escape(str(summary.directory))}</span>")
+        return "<br>".join(lines)
+    if role == KIND_ROLE:
+        return "skill"
+    if role == SUMMARY_ROLE:
+        return summary
+    if role == PATH_ROLE:
+        return str(summary.skill_file)
+    if role == FILTER_ROLE:
+        return filter_text(summary, provenance.origin(summary))
+    return None
+
+
+def root_data(scan: RootState, role: int, label: str) -> Any:
+    """What a root's row shows for `role`; `label` is its name in the window (`root_labels`)."""
+    if role == DISPLAY:
+        count = f"{len(scan.skills):,}" + ("…" if scan.scanning else "")
+        suffix = ", read-only" if scan.root.read_only else ""
+        client = "" if scan.target == SPEC else f" · {target_label(scan.target)}"
+        return f"{label} ({count}{suffix}){client}"
+    if role == DECORATION:
+        style = QApplication.style()
+        if scan.error is not None:
+            return style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        pixmap = (QStyle.StandardPixmap.SP_DriveHDIcon if scan.root.is_zip
+                  else QStyle.StandardPixmap.SP_DirIcon)
+        return style.standardIcon(pixmap)
+    if role == TOOLTIP:
+        text = str(scan.root.path)
+        if scan.root.read_only:
+            text += "\nA zip archive: its skills open read-only."
+        text += f"\nValidated for {CLIENTS[scan.target].title} (right-click to change)."
+        if scan.error is not None:
+            text += f"\n{scan.error}"
+        return text
+    if role == KIND_ROLE:
+        return "root"
+    if role == PATH_ROLE:
+        return str(scan.root.path)
+    return None
+
+
+def folder_data(node: FolderNode, role: int) -> Any:
+    if role == DISPLAY:
+        return f"{node.relative} ({len(node.children):,})"
+    if role == DECORATION:
+        return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon)
+    if role in (TOOLTIP, PATH_ROLE):
+        assert node.root is not None
+        return str(node.root.path / node.relative)
+    if role == KIND_ROLE:
+        return "folder"
+    return None
+
+
+def file_data(node: FileNode, role: int) -> Any:
+    skill = node.skill
+    assert skill is not None and skill.summary is not None
+    if role == DISPLAY:
+        return node.relative.name + ("/" if node.is_dir else "")
+    if role == DECORATION:
+        pixmap = (QStyle.StandardPixmap.SP_DirIcon if node.is_dir
+                  else QStyle.StandardPixmap.SP_FileIcon)
+        return QApplication.style().standardIcon(pixmap)
+    if role in (TOOLTIP, PATH_ROLE):
+        return str(skill.summary.directory / node.relative)
+    if role == KIND_ROLE:
+        return "dir" if node.is_dir else "file"
+    if role == SUMMARY_ROLE:
+        return skill.summary
+    return None
+
+# -- following the library ----------------------------------------------------------------------
+
+
+def root_labels(paths: list[Path]) -> list[str]:
+    """How each root is named in the window: its folder's name, or, where roots share it, the
+    shortest end of its path that no other root's path ends with (`work/skills`, `home/skills`).
+    """
+    labels = []
+    for path in paths:
+        parts = path.parts
+        others = [other.parts for other in paths if other != path]
+        size = 1
+        while size < len(parts) and any(other[-size:] == parts[-size:] for other in others):
+            size += 1
+        tail = parts[-size:]
+        labels.append(str(PurePosixPath(*tail)) if tail and tail != parts else str(path))
+    return labels
+
+
+def filter_text(summary: SkillSummary, origin: str | None = None) -> str:
+    """What the library filter searches: name, description, folder name, who drafted or changed
+    it and the URL the skill was installed from, lowercased."""
+    text = f"{summary.display_name}\n{summary.description or ''}\n{summary.directory.name}"
+    authors = {who for who in (summary.created_by, summary.updated_by) if who}
+    if authors:
+        text += "\n" + "\n".join(sorted(authors))
+    return (text + f"\n{origin}" if origin else text).lower()
+
