@@ -13,16 +13,23 @@ out below, so anyone can check it against `measure_shape`'s print-out:
   0.5% have frontmatter no YAML parser accepts.
 The other faults real libraries have (bad or mismatched names, over-long or missing descriptions,
 CRLF line endings, a byte-order mark) come at the rates of `FAULTS`.
+
+`--layout collection` (`generate_corpus(..., layout="collection")`) writes the same skills in the
+folders of a real collection, one `owner--repo` folder per repository, with forks sharing names,
+skills with no name and SKILL.md files nested in other skills (`collection.py`, issue 27); the
+default, `flat`, writes exactly what it wrote before, so older figures stay comparable.
 """
 
 from __future__ import annotations
 
+import argparse
 import bisect
 import math
 import os
 import random
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,6 +67,7 @@ PARAGRAPH = (
     "When a value is missing, say so and ask the user rather than guessing.\n"
 )
 VERSIONS = ("1.0", "1.0.0", "2.1", "0.3.2", '"1.2"')
+LAYOUTS = ("flat", "collection")
 CODE_BLOCK = "```bash\npython scripts/run.py --input data.csv --output report.md\n```\n"
 
 
@@ -175,6 +183,8 @@ def _frontmatter(rng: random.Random, faults: set[str], name: str, words: list[st
         lines += ["metadata:", f"  owner: {rng.choice(WORDS)}-team"]
     for key in extra:
         lines += _extra_value(rng, key)
+    if "no-name" in faults:
+        lines = [line for line in lines if not line.startswith("name:")]
     if broken:
         # A colon inside a plain value: pyyaml, libyaml and strictyaml all refuse it.
         lines.insert(1, "description: Reads files: and writes them")
@@ -209,26 +219,83 @@ def _write_files(rng: random.Random, directory: Path, count: int) -> list[str]:
     return written
 
 
-def generate_corpus(root: Path, count: int, seed: int = 0, *, small: bool = False) -> Shape:
+@dataclass
+class _Drawn:
+    """What one skill's first draws decided, before its place is known."""
+
+    name: str
+    words: list[str]
+    extra: list[str]
+    faults: set[str]
+    broken: bool
+
+
+def _draw(rng: random.Random, index: int, field_names: list[str],
+          field_weights: list[int]) -> _Drawn:
+    faults = {kind for kind, share in FAULTS if rng.random() < share}
+    broken = rng.random() < BROKEN_YAML_SHARE
+    extra: list[str] = []
+    if rng.random() < UNKNOWN_FIELDS_SHARE:
+        wanted = rng.randint(1, 4)
+        while len(extra) < wanted:
+            key = rng.choices(field_names, field_weights)[0]
+            if key not in extra:
+                extra.append(key)
+    words = rng.sample(WORDS, rng.randint(1, 3))
+    return _Drawn(f"{'-'.join(words)}-{index}", words, extra, faults, broken)
+
+
+def _write_skill(rng: random.Random, directory: Path, drawn: _Drawn, small: bool,
+                 shape: Shape, text: str | None = None,
+                 styled: Callable[[random.Random, str], str] | None = None) -> str:
+    """Write one skill's folder and return its SKILL.md's text (before line endings and a
+    byte-order mark are applied); `text` given is written instead of a new one (a fork), and
+    `styled` rewrites a new one's frontmatter."""
+    directory.mkdir(parents=True)
+    file_count = 1 if small else quantile(FILES_PER_SKILL, rng.random())
+    files = _write_files(rng, directory, file_count - 1)
+    if text is None:
+        size = rng.randint(600, 1400) if small else quantile(BODY_BYTES, rng.random())
+        body = _body(rng, size, files)
+        frontmatter = _frontmatter(rng, drawn.faults, drawn.name, drawn.words, drawn.extra,
+                                   drawn.broken)
+        text = (styled(rng, frontmatter) if styled else frontmatter) + body
+    else:
+        body = text.split("\n---\n", 1)[-1]
+    written = text.replace("\n", "\r\n") if "crlf" in drawn.faults else text
+    data = written.encode("utf-8")
+    if "bom" in drawn.faults:
+        data = b"\xef\xbb\xbf" + data
+    (directory / "SKILL.md").write_bytes(data)
+    shape.skills += 1
+    shape.body_bytes.append(len(body.encode("utf-8")))
+    shape.files.append(file_count)
+    shape.extra_fields.update(drawn.extra)
+    shape.with_extra_fields += bool(drawn.extra)
+    shape.broken_yaml += drawn.broken
+    shape.faults.update(drawn.faults)
+    return text
+
+
+def generate_corpus(root: Path, count: int, seed: int = 0, *, small: bool = False,
+                    layout: str = "flat") -> Shape:
     """Write `count` skill folders below `root` and return their shape as written. `small`
-    skills have a body of about 1 KB and no other files (the 100,000-skill benchmark)."""
+    skills have a body of about 1 KB and no other files (the 100,000-skill benchmark).
+    `layout` "flat" is the corpus of issue 15 (skills one to three folders below category
+    folders), "collection" the folder shape of a real collection (see `collection.py`)."""
+    if layout == "collection":
+        from collection import generate_collection
+
+        return generate_collection(root, count, seed, small=small)
+    if layout != "flat":
+        raise ValueError(f"unknown layout {layout!r}: pick one of {', '.join(LAYOUTS)}")
     rng = random.Random(seed)
     field_names = [name for name, _ in EXTRA_FIELDS]
     field_weights = [weight for _, weight in EXTRA_FIELDS]
     shape = Shape()
     for index in range(count):
-        faults = {kind for kind, share in FAULTS if rng.random() < share}
-        broken = rng.random() < BROKEN_YAML_SHARE
-        extra: list[str] = []
-        if rng.random() < UNKNOWN_FIELDS_SHARE:
-            wanted = rng.randint(1, 4)
-            while len(extra) < wanted:
-                key = rng.choices(field_names, field_weights)[0]
-                if key not in extra:
-                    extra.append(key)
-        words = rng.sample(WORDS, rng.randint(1, 3))
-        name = f"{'-'.join(words)}-{index}"
-        folder_name = f"{name}-old" if "name-mismatch" in faults else name
+        drawn = _draw(rng, index, field_names, field_weights)
+        folder_name = f"{drawn.name}-old" if "name-mismatch" in drawn.faults else drawn.name
         if rng.random() < DOT_FOLDER_SHARE:
             parents = [f"repos/project-{rng.randint(0, 99)}", *rng.choice(DOT_FOLDERS).split("/")]
             shape.under_dot_folders += 1
@@ -236,41 +303,29 @@ def generate_corpus(root: Path, count: int, seed: int = 0, *, small: bool = Fals
             depth = rng.choice((1, 1, 2, 3))
             parents = [rng.choice(CATEGORIES)] + [f"group-{rng.randint(0, 20)}"
                                                   for _ in range(depth - 1)]
-        directory = root.joinpath(*parents, folder_name)
-        directory.mkdir(parents=True)
-        file_count = 1 if small else quantile(FILES_PER_SKILL, rng.random())
-        files = _write_files(rng, directory, file_count - 1)
-        size = rng.randint(600, 1400) if small else quantile(BODY_BYTES, rng.random())
-        body = _body(rng, size, files)
-        text = _frontmatter(rng, faults, name, words, extra, broken) + body
-        if "crlf" in faults:
-            text = text.replace("\n", "\r\n")
-        data = text.encode("utf-8")
-        if "bom" in faults:
-            data = b"\xef\xbb\xbf" + data
-        (directory / "SKILL.md").write_bytes(data)
-        shape.skills += 1
-        shape.body_bytes.append(len(body.encode("utf-8")))
-        shape.files.append(file_count)
-        shape.extra_fields.update(extra)
-        shape.with_extra_fields += bool(extra)
-        shape.broken_yaml += broken
-        shape.faults.update(faults)
+        _write_skill(rng, root.joinpath(*parents, folder_name), drawn, small, shape)
     return shape
 
 
-def main() -> None:
-    import argparse
+def add_layout_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--layout", choices=LAYOUTS, default="flat",
+        help="flat: the corpus of issue 15 (the figures before issue 27); collection: a real "
+             "collection's folders (owner--repo/..., forks sharing names, nested skills)")
 
+
+def main() -> None:
     parser = argparse.ArgumentParser(description="Write a generated library of skills to a folder.")
     parser.add_argument("folder", type=Path, help="where to write it (must not exist yet)")
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--small", action="store_true", help="1 KB bodies and no other files")
+    add_layout_option(parser)
     args = parser.parse_args()
     if args.folder.exists():
         parser.error(f"{args.folder} already exists; pick a new folder")
-    shape = generate_corpus(args.folder, args.count, args.seed, small=args.small)
+    shape = generate_corpus(args.folder, args.count, args.seed, small=args.small,
+                            layout=args.layout)
     print(f"wrote {args.folder}:\n{shape.report()}")
 
 
