@@ -24,7 +24,7 @@ from tests.skills.helpers import frontmatter, write_skill
 def test_a_dying_worker_costs_only_its_skill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if threading.active_count() > 1:
         pytest.skip("the scan forks workers only from a process with one thread")
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(library, "usable_cores", lambda: 2)
     root = tmp_path / "lib"
     names = [f"skill-{number:03d}" for number in range(PARALLEL_MIN * 2)]
     for name in names:
