@@ -96,7 +96,7 @@ _KILLED_PARENT = """
 import os, signal, sys
 from unittest import mock
 from studio.skills.library import roots
-with mock.patch.object(os, "cpu_count", lambda: 2):
+with mock.patch.object(roots, "usable_cores", lambda: 2):
     pool = roots._pool()
 assert pool is not None
 list(pool.map(abs, range(4)))
