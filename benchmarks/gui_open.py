@@ -1,6 +1,7 @@
 """How fast the studio window opens a library of 10,000 skills, and whether it stays responsive.
 
-    python benchmarks/gui_open.py [--skills N] [--no-check] [--keep DIR]
+    python benchmarks/gui_open.py [--skills N] [--no-check] [--keep DIR] [--layout collection]
+                                  [--before DIR [--turns N]]
 
 Generates N skills (a mix of valid ones, ones with warnings and ones with errors) in a temp folder,
 then opens the real main window offscreen on them twice, each time in a fresh process: once with
@@ -8,12 +9,19 @@ an empty scan cache (cold, the headline) and once with the cache that run left (
 reports the time from `show()` until the library model holds every skill, the GUI thread's longest
 stall (the worst lateness of a 5 ms timer), and the peak memory of the window's process and of the
 scan process. Exits 1 if a cold or warm figure misses its target, unless --no-check.
+
+`--layout collection` generates the skills with `corpus.py` in a real collection's shape
+(owner--repo folders, forks sharing names: see collection.py) instead of the uniform groups.
+`--before DIR` (a checkout of older code, e.g. `git worktree add /tmp/perf-before main`) opens
+the window cold with this code and with that one in turns, `--turns` times, each in a fresh
+process with an empty cache, so both meet the same load.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -22,7 +30,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from corpus import generate_corpus
 from offscreen import offscreen_app
+
+REPO = Path(__file__).resolve().parent.parent
 
 TARGET_SECONDS = 3.0
 TARGET_STALL_MS = 100.0
@@ -122,10 +133,15 @@ def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
     return figures
 
 
-def run_case(case: str, root: Path, count: int, scratch: Path) -> dict[str, Any]:
+def run_case(case: str, root: Path, count: int, scratch: Path,
+             code: Path = REPO) -> dict[str, Any]:
+    """Measure in a fresh process that imports the studio from `code`."""
     command = [sys.executable, __file__, "--measure", str(root), "--skills", str(count),
                "--scratch", str(scratch)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, (str(code), os.environ.get("PYTHONPATH")))))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False,
+                          env=env)
     if done.returncode != 0:
         raise SystemExit(f"the {case} run failed:\n{done.stdout}\n{done.stderr}")
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -169,6 +185,11 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="generate the skills here and keep them")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--scratch", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--layout", choices=("groups", "collection"), default="groups",
+                        help="groups: uniform groups of 100 (the figures before issue 27); "
+                             "collection: corpus.py's real collection shape")
+    parser.add_argument("--before", type=Path, help="a checkout of older code to open in turns")
+    parser.add_argument("--turns", type=int, default=2, help="cold runs of each with --before")
     args = parser.parse_args()
     if args.measure is not None:
         print(json.dumps(measure(args.measure, args.skills, args.scratch)))
@@ -180,17 +201,31 @@ def main() -> int:
         scratch = Path(temp) / "scratch"
         if not root.exists():
             started = time.perf_counter()
-            generate(root, args.skills)
+            if args.layout == "collection":
+                print(generate_corpus(root, args.skills, layout="collection").report())
+            else:
+                generate(root, args.skills)
             print(f"generated {args.skills:,} skills in {time.perf_counter() - started:.1f} s "
                   f"under {root}")
-        rows = [run_case("cold", root, args.skills, scratch),
-                run_case("warm", root, args.skills, scratch)]
+        print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        if args.before is not None:
+            rows = []
+            for turn in range(1, args.turns + 1):
+                for label, code in (("now", REPO), ("before", args.before)):
+                    rows.append(run_case(f"cold {label} #{turn}", root, args.skills,
+                                         Path(temp) / f"scratch-{label}-{turn}", code))
+        else:
+            rows = [run_case("cold", root, args.skills, scratch),
+                    run_case("warm", root, args.skills, scratch)]
+        print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print_table(rows)
     missed = [miss for row in rows for miss in misses(row)]
     for row in rows:
         if row["stalls"]:
-            shown = ", ".join(f"{ms} ms at {at:.2f} s" for at, ms in row["stalls"][:8])
-            print(f"{row['case']}: stalls over {STALL_NOTE_MS} ms: {shown}")
+            worst = sorted(row["stalls"], key=lambda stall: -stall[1])[:8]
+            shown = ", ".join(f"{ms} ms at {at:.2f} s" for at, ms in worst)
+            print(f"{row['case']}: {len(row['stalls'])} stalls over {STALL_NOTE_MS} ms, the worst: "
+                  f"{shown}")
     for miss in missed:
         print(f"missed: {miss}")
     return 1 if missed and not args.no_check else 0

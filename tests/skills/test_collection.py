@@ -173,6 +173,32 @@ def test_duplicate_names_are_marked_across_roots_and_unmarked_when_gone() -> Non
     assert library.problems() == []
 
 
+def test_shared_names_judged_a_slice_at_a_time_match_all_at_once_one_event_per_root() -> None:
+    def fill(library: Library) -> None:
+        for root in ROOTS:
+            library.add_root(SkillRoot(root))
+            library.add_skills(root, [summary(root, f"{name}-{root.name}", name)
+                                      for name in NAMES])
+        library.add_skills(ROOTS[0], [summary(ROOTS[0], "alone")])
+
+    whole, sliced = Library(), Library()
+    mirror = Mirror(sliced)
+    fill(whole)
+    fill(sliced)
+    whole.mark_duplicate_names()
+    names = sliced.names_to_judge()
+    assert names == sorted(NAMES)
+    for start in range(0, len(names), 2):
+        before = len(mirror.events)
+        sliced.mark_names(names[start:start + 2])
+        events = mirror.events[before:]
+        assert [type(e) for e in events] == [SkillsReplaced] * len(ROOTS)
+        assert all(len(e.rows) == len(names[start:start + 2]) for e in events)
+    assert library_state(sliced) == library_state(whole)
+    assert len(whole.problems()) == len(NAMES) * len(ROOTS)
+    assert mirror.state() == library_state(sliced)
+
+
 def test_a_changed_skill_s_shared_names_are_judged_again_without_a_rescan() -> None:
     library = Library()
     for root in ROOTS[:2]:

@@ -27,7 +27,7 @@ from tests.waiting import eventually
 def test_a_dying_worker_costs_only_its_skill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if threading.active_count() > 1:
         pytest.skip("the scan forks workers only from a process with one thread")
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(library, "usable_cores", lambda: 2)
     root = tmp_path / "lib"
     names = [f"skill-{number:03d}" for number in range(PARALLEL_MIN * 2)]
     for name in names:
@@ -96,7 +96,7 @@ _KILLED_PARENT = """
 import os, signal, sys
 from unittest import mock
 from studio.skills.library import roots
-with mock.patch.object(os, "cpu_count", lambda: 2):
+with mock.patch.object(roots, "usable_cores", lambda: 2):
     pool = roots._pool()
 assert pool is not None
 list(pool.map(abs, range(4)))

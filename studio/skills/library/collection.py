@@ -408,13 +408,21 @@ class Library:
 
     def mark_duplicate_names(self) -> None:
         """Warn (SK301) on every skill whose name another skill in the library also uses."""
-        # Only the skills a name is shared with, and those marked before, can change: judging
-        # just those kept the end of a scan of 10,000 skills from taking 100 ms of the window.
+        self.mark_names(self.names_to_judge())
+
+    def names_to_judge(self) -> list[str]:
+        """The names whose skills `mark_duplicate_names` judges: the shared ones and the ones
+        marked before. Only their skills can change, and a name's skills are judged apart from
+        every other name's, so a caller may judge them a slice at a time (`mark_names`)."""
         names = Counter(s.name for state in self._roots for s in state.skills if s.name)
-        self._judge_names([[row for row, s in enumerate(state.skills)
-                            if (s.name and names[s.name] > 1)
-                            or any(d.code == DUPLICATE_NAME for d in s.diagnostics)]
-                           for state in self._roots])
+        judged = {name for name, count in names.items() if count > 1}
+        judged.update(s.name for state in self._roots for s in state.skills
+                      if s.name and any(d.code == DUPLICATE_NAME for d in s.diagnostics))
+        return sorted(judged)
+
+    def mark_names(self, names: Iterable[str]) -> None:
+        """Warn (SK301) on the skills named one of `names` that share it, unmark the others."""
+        self._mark_names(set(names))
 
     def _mark_names(self, names: set[str]) -> None:
         """Judge again (SK301) the skills named one of `names`: after one of them changed, a
@@ -430,12 +438,19 @@ class Library:
         scans = [RootScan(state.root, [_without_duplicate_mark(state.skills[row]) for row in found])
                  for state, found in zip(self._roots, rows, strict=True)]
         mark_duplicates(scans)
+        # One event per root, not per skill: listeners that count or list the library (the chat's
+        # skills button, the Problems panel) ran once per skill, and at the end of a scan of a
+        # collection where 1,500 forks share names that froze the window for half a second.
         for state, found, scan in zip(list(self._roots), rows, scans, strict=True):
-            for row, new in zip(found, scan.skills, strict=True):
-                old = state.skills[row]
-                if old != new:
-                    state.skills[row] = new
-                    self._emit(SkillChanged(state.path, row, old, new))
+            changed = [(row, state.skills[row], new)
+                       for row, new in zip(found, scan.skills, strict=True)
+                       if state.skills[row] != new]
+            for row, _, new in changed:
+                state.skills[row] = new
+            if changed:
+                self._emit(SkillsReplaced(state.path, tuple(row for row, _, _ in changed),
+                                          tuple(old for _, old, _ in changed),
+                                          tuple(new for _, _, new in changed)))
 
     # -- open editors ------------------------------------------------------------------------------
 

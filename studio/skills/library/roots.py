@@ -203,10 +203,21 @@ def _validate_isolated(
     )
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: its affinity (taskset, a container's cpuset), not the
+    machine's count, which `os.cpu_count` gives; a worker per core it may not use only waits."""
+    counted = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if counted is not None:
+        return int(counted() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def _pool() -> ProcessPoolExecutor | None:
     """Worker processes for a cold scan, when the process can fork safely (one thread, a
-    platform with fork) and there is more than one core."""
-    workers = min(os.cpu_count() or 1, 8)
+    platform with fork) and it may use more than one core."""
+    workers = min(usable_cores(), 8)
     if workers < 2 or threading.active_count() > 1:
         return None
     try:
