@@ -3,8 +3,9 @@
 
 import re
 import sys
+from collections.abc import Callable
 
-STYLES = {
+STYLES: dict[str, Callable[[list[str]], str]] = {
     "snake": lambda w: "_".join(x.lower() for x in w),
     "camel": lambda w: w[0].lower() + "".join(x.capitalize() for x in w[1:]),
     "pascal": lambda w: "".join(x.capitalize() for x in w),
