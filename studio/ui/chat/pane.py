@@ -35,10 +35,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.agents import AgentSpec
-from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
-from studio.agent.server import engine_problem
-from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent import (
+    AgentSpec,
+    ChatSkillDraft,
+    DraftUnusable,
+    SessionFactory,
+    SessionSettings,
+    engine_problem,
+)
 from studio.chats import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
 from studio.fsutil import atomic_write_text
 from studio.llm.errors import LLMError

@@ -14,8 +14,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QTabWidget, QWidget
 
-from studio.agent.agents import AgentStore
-from studio.agent.drafts import write_new_skill
+from studio.agent import AgentStore, write_new_skill
 from studio.editing.recovery import DiskState, RecoveredEntry
 from studio.llm.errors import LLMError
 from studio.skills.checks import names

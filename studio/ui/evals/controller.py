@@ -8,8 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 
-from studio.agent.approval import Approver, AutoApprover, DenyAllApprover
-from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent import Approver, AutoApprover, DenyAllApprover, SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
 from studio.skills.library.collection import Library

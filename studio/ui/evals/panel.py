@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.history import EvalHistory, HistoryEntry
 from studio.evals.improve import improve_description
