@@ -170,7 +170,7 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     asyncgens = AsyncGenHooks(loop)
     asyncgens.install()
     http = httpx.AsyncClient()
-    window.chat.pane.attach(http)
+    window.chat.pane.model_bar.attach(http)
     window.show()
     window.start()
     if instance is not None:
@@ -178,7 +178,7 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     try:
         if smoke:
             return smoke_test(app, window)
-        await window.editors.restore_autosaves()
+        await window.recovery.restore_autosaves()
         window.editors.reopen([Path(text) for text in window.settings.open_tabs])
         for directory in to_open:
             window.editors.open_skill(directory)

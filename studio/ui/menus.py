@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-from studio.ui.dialogs.about import show_about
+from studio.ui.about import show_about
 
 Shortcut = QKeySequence | QKeySequence.StandardKey | str | None
 

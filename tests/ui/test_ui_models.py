@@ -13,10 +13,10 @@ from studio.skills.library.collection import Library, Problem
 from studio.skills.library.listing import Entry
 from studio.skills.library.roots import SkillRoot, scan_root
 from studio.skills.library.summary import SkillSummary
-from studio.ui.models.library_model import SUMMARY_ROLE, LibraryModel
-from studio.ui.models.metadata_model import MetadataModel
-from studio.ui.models.problems_model import ProblemsModel
-from studio.ui.widgets.preview import render_markdown, render_skill
+from studio.ui.editor.metadata_model import MetadataModel
+from studio.ui.editor.preview import render_markdown, render_skill
+from studio.ui.library.library_model import SUMMARY_ROLE, LibraryModel
+from studio.ui.problems.problems_model import ProblemsModel
 
 Fatal = QAbstractItemModelTester.FailureReportingMode.Fatal
 

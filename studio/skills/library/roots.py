@@ -8,9 +8,13 @@ read-only.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
 import threading
+import time
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -30,6 +34,9 @@ from studio.skills.library.stamps import Stamp
 from studio.skills.library.summary import SkillSummary, cache_entry
 from studio.skills.library.walk import Fingerprints, Found, Link, walk
 from studio.skills.model import Diagnostic, Notice, Severity
+
+# prctl(2): deliver a signal to this process when its parent ends.
+_PR_SET_PDEATHSIG = 1
 
 STANDARD_PROJECT_LOCATIONS = (".agents/skills", ".claude/skills")
 STANDARD_USER_LOCATIONS = ("~/.agents/skills", "~/.claude/skills", "~/.codex/skills")
@@ -181,7 +188,9 @@ def _validate_isolated(
     dies again is halved until the skill that kills it stands alone, and only that one is
     reported as failed."""
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(1, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        1, mp_context=context, initializer=_end_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         try:
             return pool.submit(work, found, target).result()
         except BrokenProcessPool:
@@ -204,7 +213,29 @@ def _pool() -> ProcessPoolExecutor | None:
         context = multiprocessing.get_context("fork")
     except ValueError:
         return None
-    return ProcessPoolExecutor(workers, mp_context=context)
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_end_with_parent, initargs=(os.getpid(),)
+    )
+
+
+def _end_with_parent(parent: int) -> None:
+    """Make a worker end when the scanning process does. The window stops a scan by killing its
+    process, which cannot tell its workers; they hold the write end of their own task queue, so
+    they would wait on it forever. Linux ends them with the parent (prctl); elsewhere a thread
+    watches for the parent to be gone."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+            if os.getppid() != parent:  # gone before prctl took hold
+                os._exit(1)
+            return
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
 
 
 Chunk = tuple[list[Found], "Future[list[tuple[Any, ...]]] | None"]
