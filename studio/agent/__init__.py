@@ -1,2 +1,122 @@
 """The agent: a loop that streams a model's answer, offers it the skill tools, judges every tool
-run through the policy and asks an `Approver` when the policy says so. No Qt, no HTTP here."""
+run through the policy and asks an `Approver` when the policy says so. No Qt, no HTTP here.
+
+The front door: other packages import what they use from here, never from the modules inside
+(an import-linter contract keeps it so). Names load on first use (`studio.frontdoor`)."""
+
+from typing import TYPE_CHECKING
+
+from studio.frontdoor import lazy
+
+if TYPE_CHECKING:
+    from studio.agent.agentfile import (
+        Agentfile,
+        AgentfileError,
+        parse_agentfile,
+        read_agentfile,
+        to_agentfile,
+    )
+    from studio.agent.agents import AgentError, AgentSpec, AgentStore, valid_name
+    from studio.agent.approval import (
+        Approval,
+        ApprovalRequest,
+        Approver,
+        AutoApprover,
+        Choice,
+        DenyAllApprover,
+        NobodyApprover,
+    )
+    from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
+    from studio.agent.drafts import FolderChooser, first_writable_folder, write_new_skill
+    from studio.agent.events import (
+        ApprovalGiven,
+        Done,
+        Error,
+        Event,
+        ForkStarted,
+        Nested,
+        Notice,
+        TextDelta,
+        ThinkingDelta,
+        ToolCallRequested,
+        ToolFinished,
+        ToolOutput,
+        ToolStarted,
+        event_to_json,
+    )
+    from studio.agent.guided.mode import WINDOW_HINT
+    from studio.agent.invoke import PREFIXES
+    from studio.agent.loop import DEFAULT_MAX_ROUNDS
+    from studio.agent.prompt import INSTRUCTIONS
+    from studio.agent.records import record_for, stop_record, update_record
+    from studio.agent.run import DEFAULT_TIMEOUT
+    from studio.agent.server import ModelServer, engine_problem
+    from studio.agent.session import (
+        WORKSPACE_MODES,
+        ChatSession,
+        SessionFactory,
+        SessionSettings,
+        make_toolbox,
+        session_prompt,
+    )
+    from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError, default_tool_descriptions
+
+__all__ = [
+    "ACTIVATE",
+    "DEFAULT_MAX_ROUNDS",
+    "DEFAULT_TIMEOUT",
+    "INSTRUCTIONS",
+    "PREFIXES",
+    "WINDOW_HINT",
+    "WORKSPACE_MODES",
+    "AgentError",
+    "AgentSpec",
+    "AgentStore",
+    "Agentfile",
+    "AgentfileError",
+    "Approval",
+    "ApprovalGiven",
+    "ApprovalRequest",
+    "Approver",
+    "AutoApprover",
+    "ChatSession",
+    "ChatSkillDraft",
+    "Choice",
+    "DenyAllApprover",
+    "Done",
+    "DraftUnusable",
+    "Error",
+    "Event",
+    "FolderChooser",
+    "ForkStarted",
+    "ModelServer",
+    "Nested",
+    "NobodyApprover",
+    "Notice",
+    "SessionFactory",
+    "SessionSettings",
+    "SkillToolbox",
+    "TextDelta",
+    "ThinkingDelta",
+    "ToolCallRequested",
+    "ToolError",
+    "ToolFinished",
+    "ToolOutput",
+    "ToolStarted",
+    "default_tool_descriptions",
+    "engine_problem",
+    "event_to_json",
+    "first_writable_folder",
+    "make_toolbox",
+    "parse_agentfile",
+    "read_agentfile",
+    "record_for",
+    "session_prompt",
+    "stop_record",
+    "to_agentfile",
+    "update_record",
+    "valid_name",
+    "write_new_skill",
+]
+
+__getattr__ = lazy(__name__)

@@ -18,27 +18,34 @@ from typing import Any, TextIO
 
 import httpx
 
-from studio.agent.agentfile import Agentfile, AgentfileError, read_agentfile
-from studio.agent.agents import AgentStore
-from studio.agent.approval import Approver, AutoApprover, DenyAllApprover, NobodyApprover
-from studio.agent.drafts import first_writable_folder
-from studio.agent.events import (
+from studio.agent import (
+    DEFAULT_MAX_ROUNDS,
+    DEFAULT_TIMEOUT,
+    WORKSPACE_MODES,
+    Agentfile,
+    AgentfileError,
+    AgentStore,
     ApprovalGiven,
+    Approver,
+    AutoApprover,
+    DenyAllApprover,
     Done,
     Error,
     Event,
     ForkStarted,
     Nested,
+    NobodyApprover,
     Notice,
+    SessionFactory,
+    SessionSettings,
     TextDelta,
     ThinkingDelta,
     ToolCallRequested,
     ToolFinished,
     event_to_json,
+    first_writable_folder,
+    read_agentfile,
 )
-from studio.agent.loop import DEFAULT_MAX_ROUNDS
-from studio.agent.run import DEFAULT_TIMEOUT
-from studio.agent.session import WORKSPACE_MODES, SessionFactory, SessionSettings
 from studio.commands.guidance import guided_flag
 from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text

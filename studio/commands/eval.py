@@ -19,9 +19,14 @@ from typing import Any, TextIO
 
 import httpx
 
-from studio.agent.approval import Approver, AutoApprover, DenyAllApprover
-from studio.agent.loop import DEFAULT_MAX_ROUNDS
-from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent import (
+    DEFAULT_MAX_ROUNDS,
+    Approver,
+    AutoApprover,
+    DenyAllApprover,
+    SessionFactory,
+    SessionSettings,
+)
 from studio.commands.arguments import positive
 from studio.commands.chat import parse_options
 from studio.commands.guidance import guided_flag

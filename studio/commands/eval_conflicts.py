@@ -17,8 +17,7 @@ from typing import TextIO
 
 import httpx
 
-from studio.agent.approval import DenyAllApprover
-from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent import DenyAllApprover, SessionFactory, SessionSettings
 from studio.commands.chat import parse_options
 from studio.evals.conflicts import (
     CrossTrigger,

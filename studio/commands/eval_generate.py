@@ -16,8 +16,7 @@ from typing import TextIO
 
 import httpx
 
-from studio.agent.approval import DenyAllApprover
-from studio.agent.session import SessionFactory
+from studio.agent import DenyAllApprover, SessionFactory
 from studio.commands.chat import parse_options
 from studio.evals.generate import add_queries, generate_triggers
 from studio.llm.errors import LLMError

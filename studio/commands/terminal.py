@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import TextIO
 
-from studio.agent.approval import Approval, ApprovalRequest
+from studio.agent import Approval, ApprovalRequest
 
 
 class TerminalApprover:

@@ -20,9 +20,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested
-from studio.agent.session import SessionFactory, SessionSettings
-from studio.agent.tools import ACTIVATE
+from studio.agent import (
+    ACTIVATE,
+    Done,
+    Error,
+    Event,
+    Notice,
+    SessionFactory,
+    SessionSettings,
+    ToolCallRequested,
+)
 from studio.evals.cache import ResultCache, key_of
 from studio.evals.checks import Verdict, check
 from studio.evals.grader import grade

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from studio.agent.events import (
+from studio.agent import (
     Done,
     Error,
     Event,
@@ -16,8 +16,9 @@ from studio.agent.events import (
     ToolCallRequested,
     ToolFinished,
     ToolStarted,
+    record_for,
+    update_record,
 )
-from studio.agent.records import record_for, update_record
 from studio.chats import StoredMessage, ToolRecord
 
 

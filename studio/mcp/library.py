@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.agent.tools import SkillToolbox, ToolError
+from studio.agent import SkillToolbox, ToolError
 from studio.llm.embeddings import Embedder
 from studio.llm.errors import LLMError
 from studio.skills.files import list_skill_files

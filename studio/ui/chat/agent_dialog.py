@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.agents import AgentSpec, valid_name
+from studio.agent import AgentSpec, valid_name
 
 _WARNINGS_SHOWN = 8
 

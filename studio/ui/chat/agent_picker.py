@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.agents import AgentError, AgentSpec, AgentStore
+from studio.agent import AgentError, AgentSpec, AgentStore
 from studio.skills.library.summary import SkillSummary
 from studio.skills.library.targets import Collected, collect
 from studio.ui import asyncqt

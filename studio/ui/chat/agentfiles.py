@@ -17,8 +17,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QDockWidget, QFileDialog, QMainWindow
 
-from studio.agent.agentfile import AgentfileError, parse_agentfile, read_agentfile, to_agentfile
-from studio.agent.agents import AgentSpec
+from studio.agent import AgentfileError, AgentSpec, parse_agentfile, read_agentfile, to_agentfile
 from studio.fsutil import atomic_write_text
 from studio.settings import SettingsStore
 from studio.ui import asyncqt

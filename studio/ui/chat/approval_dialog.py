@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.approval import Approval, ApprovalRequest, Choice
+from studio.agent import Approval, ApprovalRequest, Choice
 from studio.ui import asyncqt
 from studio.ui.chat.style import APPROVAL_STYLE
 from studio.ui.chat.textbox import FittedText, code_spans

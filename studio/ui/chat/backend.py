@@ -14,9 +14,7 @@ from pathlib import Path
 import httpx
 from PySide6.QtCore import QObject, Signal
 
-from studio.agent.guided.mode import WINDOW_HINT
-from studio.agent.server import ModelServer, engine_problem
-from studio.agent.session import SessionSettings
+from studio.agent import WINDOW_HINT, ModelServer, SessionSettings, engine_problem
 from studio.llm.discovery import LocalModel, find_models
 from studio.llm.errors import LLMError
 from studio.llm.hub import format_size

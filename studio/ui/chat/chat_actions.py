@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
-from studio.agent.session import SessionFactory
+from studio.agent import ChatSkillDraft, DraftUnusable, SessionFactory
 from studio.chats import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
 from studio.fsutil import atomic_write_text
 from studio.llm.errors import LLMError

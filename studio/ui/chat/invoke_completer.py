@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QStringListModel, Qt
 from PySide6.QtWidgets import QAbstractItemView, QCompleter, QPlainTextEdit
 
-from studio.agent.invoke import PREFIXES
+from studio.agent import PREFIXES
 from studio.skills.library.summary import SkillSummary
 
 _TYPING_A_NAME = re.compile(r"\s*([/$])([\w.-]*)")

@@ -19,21 +19,24 @@ from typing import TypeVar, cast
 from PySide6.QtCore import QObject, Signal
 from shiboken6 import isValid
 
-from studio.agent.drafts import FolderChooser
-from studio.agent.events import (
+from studio.agent import ChatSession as CoreSession
+from studio.agent import (
     Done,
     Error,
     Event,
+    FolderChooser,
     Notice,
+    SessionFactory,
+    SessionSettings,
     TextDelta,
     ThinkingDelta,
     ToolCallRequested,
     ToolFinished,
     ToolOutput,
+    record_for,
+    stop_record,
+    update_record,
 )
-from studio.agent.records import record_for, stop_record, update_record
-from studio.agent.session import ChatSession as CoreSession
-from studio.agent.session import SessionFactory, SessionSettings
 from studio.chats import (
     ChatInfo,
     ChatStore,

@@ -24,8 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.agents import AgentSpec
-from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent import AgentSpec, SessionFactory, SessionSettings
 from studio.chats import ChatInfo, ChatStore, ChatStoreError
 from studio.settings import SettingsStore
 from studio.skills.library.summary import SkillSummary

@@ -20,9 +20,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.prompt import INSTRUCTIONS
-from studio.agent.session import SessionSettings, make_toolbox, session_prompt
-from studio.agent.tools import default_tool_descriptions
+from studio.agent import (
+    INSTRUCTIONS,
+    SessionSettings,
+    default_tool_descriptions,
+    make_toolbox,
+    session_prompt,
+)
 from studio.settings import PromptSettings, SettingsStore
 from studio.skills.library.summary import SkillSummary
 from studio.ui.fit import resize_within_screen

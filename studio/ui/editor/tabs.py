@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
 
-from studio.agent.agents import AgentStore
+from studio.agent import AgentStore
 from studio.llm.errors import LLMError
 from studio.skills.files import load_skill, load_zip_skills
 from studio.skills.library.collection import Library, LibraryEvent, Problem, TargetChanged

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
 
-from studio.agent.drafts import write_new_skill
+from studio.agent import write_new_skill
 from studio.skills.checks import names
 from studio.skills.library.collection import Library
 from studio.skills.model import SKILL_FILE

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent import SessionFactory, SessionSettings
 from studio.evals.conflicts import (
     CrossTrigger,
     Overlap,

@@ -11,8 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
-from studio.agent.approval import Approver, AutoApprover, DenyAllApprover
-from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent import Approver, AutoApprover, DenyAllApprover, SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
 from studio.settings import EvalSettings

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from studio.agent.session import SessionFactory, SessionSettings
+from studio.agent import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
 from studio.skills.library.summary import SkillSummary

@@ -1,0 +1,43 @@
+"""Front doors that import nothing until asked: a package's `__init__` lists what other packages
+may use under `if TYPE_CHECKING:` (what mypy and import-linter read) and gets its names from
+there at run time, on first use (PEP 562). So `import studio.agent.events` does not load the
+whole agent, and `studio --help` and the scan process stay as cheap as before."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+
+def _exports(file: str) -> dict[str, tuple[str, str]]:
+    """Each name the `if TYPE_CHECKING:` block of `file` imports: (module, name in it)."""
+    table: dict[str, tuple[str, str]] = {}
+    for node in ast.parse(Path(file).read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for item in node.body:
+                if isinstance(item, ast.ImportFrom) and item.module:
+                    for alias in item.names:
+                        table[alias.asname or alias.name] = (item.module, alias.name)
+    return table
+
+
+def lazy(package: str) -> Callable[[str], object]:
+    """The `__getattr__` of `package`'s front door: a listed name is imported from its module
+    when first asked for and kept; any other name is an AttributeError, as for any module."""
+    table: dict[str, tuple[str, str]] = {}
+
+    def __getattr__(name: str) -> object:
+        module = sys.modules[package]
+        if not table:
+            table.update(_exports(str(module.__file__)))
+        if name not in table:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        source, original = table[name]
+        value = getattr(importlib.import_module(source), original)
+        setattr(module, name, value)
+        return value
+
+    return __getattr__
