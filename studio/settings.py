@@ -97,6 +97,9 @@ class BackendSettings:
             so that switching backends and back finds them as they were.
         answer_tokens: the most tokens one answer may stream before it is stopped.
         answer_seconds: the most seconds one answer may take (tool runs included).
+        embed_model: an embedding model on the chat's server (Ollama or OpenAI-compatible, e.g.
+            nomic-embed-text) that search ranks by meaning with; empty: all-MiniLM-L6-v2 in the
+            studio when it is installed, else words only.
     """
 
     kind: BackendKind = "ollama"
@@ -114,6 +117,7 @@ class BackendSettings:
     guided: GuidedMode = "auto"
     answer_tokens: int = MAX_ANSWER_TOKENS
     answer_seconds: int = MAX_ANSWER_SECONDS
+    embed_model: str = ""
 
     def remember(self) -> None:
         """Keep the current backend's URL and model in `servers`."""
@@ -360,6 +364,7 @@ def _read(data: dict[str, Any], where: Path) -> tuple[Settings, list[str]]:
                                     *ANSWER_TOKENS_RANGE, "backend."),
         answer_seconds=reader.number(backend, "answer_seconds", MAX_ANSWER_SECONDS,
                                      *ANSWER_SECONDS_RANGE, "backend."),
+        embed_model=reader.text(backend, "embed_model", "", "backend."),
     )
     # Files from before `servers` hold only the current backend's URL and model: they seed it.
     settings.backend.remember()

@@ -42,7 +42,7 @@ from studio.ui.controllers.fix_all import FixAll
 from studio.ui.controllers.installs import UrlInstalls
 from studio.ui.controllers.problems import ProblemsController
 from studio.ui.controllers.roots import LibraryRoots
-from studio.ui.controllers.search import LibrarySearch
+from studio.ui.controllers.search import LibrarySearch, settings_embedder
 from studio.ui.controllers.skill_ops import SkillOperations
 from studio.ui.dialogs.settings_dialog import SettingsDialog
 from studio.ui.evals.controller import HISTORY_FILE, EvalsTabs
@@ -163,7 +163,8 @@ class MainWindow(QMainWindow):
         self.installs = UrlInstalls(self.library, self.roots, feedback, self)
         self.search = LibrarySearch(
             self.library, self.library_panel, self.tasks,
-            cache_path.parent / INDEX_FILE if cache_path is not None else None, self)
+            cache_path.parent / INDEX_FILE if cache_path is not None else None, self,
+            settings_embedder(lambda: self.settings.backend))
         self._make_actions()
         self.exports = SkillExports(feedback, self.tasks, self.skill_ops.target_directory, self)
         self.menus.skill.insertMenu(self.validate_action, self.exports.menu)

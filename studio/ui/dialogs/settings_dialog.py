@@ -130,6 +130,11 @@ class SettingsDialog(QDialog):
         self.url_edit = QLineEdit(backend.url)
         self.model_edit = QLineEdit(backend.model)
         self.model_edit.setPlaceholderText("e.g. qwen3:4b")
+        self.embed_edit = QLineEdit(backend.embed_model)
+        self.embed_edit.setPlaceholderText("empty: all-MiniLM-L6-v2 in the studio, when installed")
+        self.embed_edit.setToolTip(
+            "An embedding model on this server (e.g. nomic-embed-text) that the library's search "
+            "ranks skills by meaning with, besides their words")
         self.gguf_edit = QLineEdit(backend.gguf_path)
         self.gguf_edit.setPlaceholderText("path to a .gguf model file")
         browse = QPushButton("Browse…")
@@ -208,6 +213,7 @@ class SettingsDialog(QDialog):
         backend_form.addRow("Kind", self.kind_combo)
         backend_form.addRow("Server URL", self.url_edit)
         backend_form.addRow("Model", self.model_edit)
+        backend_form.addRow("Search embedding model", self.embed_edit)
         backend_form.addRow("GGUF file", gguf_row)
         backend_form.addRow("", self.think_check)
         backend_form.addRow(GUIDED_ROW, self.guided_combo)
@@ -274,6 +280,7 @@ class SettingsDialog(QDialog):
         self._keep_server_fields()
         backend = settings.backend
         backend.gguf_path = self.gguf_edit.text().strip()
+        backend.embed_model = self.embed_edit.text().strip()
         backend.think = self.think_check.isChecked()
         backend.guided = self.guided_combo.currentData()
         backend.connect_timeout = self.connect_spin.value()
