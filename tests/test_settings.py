@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -12,14 +13,18 @@ from studio import paths
 from studio.settings import (
     DEFAULT_URLS,
     BackendSettings,
+    Declared,
     EditorFont,
     PromptSettings,
+    ServerChoice,
     Settings,
     SettingsStore,
+    declared,
     load_settings,
     save_settings,
     settings_path,
 )
+from studio.settings.reference import reference
 
 
 def test_defaults_when_the_file_is_missing(tmp_path: Path) -> None:
@@ -222,8 +227,7 @@ def test_each_root_keeps_its_target_and_a_bad_one_is_reported(tmp_path: Path) ->
 def test_sandbox_limits_and_granted_names_round_trip_and_a_bad_one_falls_back(
     tmp_path: Path,
 ) -> None:
-    from studio.agent.sandbox import Limits
-    from studio.settings import SandboxSettings
+    from studio.settings import Limits, SandboxSettings
 
     path = tmp_path / "settings.yaml"
     settings = Settings(sandbox=SandboxSettings(processes=64, memory_mb=0, env=["JAVA_HOME"]))
@@ -237,3 +241,62 @@ def test_sandbox_limits_and_granted_names_round_trip_and_a_bad_one_falls_back(
     assert any("`sandbox.processes` should be a whole number from 0 to" in p for p in result.problems)
     assert any("`sandbox.env` should be a list of environment variable names" in p
                for p in result.problems)
+
+
+# A value of each kind that is not the default; a mapping has one per setting, so that a new one
+# needs its own here.
+MAPPINGS = {
+    "backend.servers": {"ollama": ServerChoice("http://box:11434", "qwen3")},
+    "prompts.tools": {"run_skill_script": "Run it."},
+    "root_targets": {"/skills/a": "claude-code"},
+}
+
+
+def other_value(item: Declared) -> Any:
+    if item.kind == "bool":
+        return not item.default
+    if item.kind == "int":
+        return item.spec.high if item.default != item.spec.high else item.spec.low
+    if item.kind == "choice":
+        return next(value for value in item.values if value != item.default)
+    if item.kind == "list":
+        return ["http://box:8080/v1", "https://other:8081"]
+    if item.kind == "mapping":
+        return MAPPINGS[item.key]
+    return f"set-{item.key}"
+
+
+def test_every_declared_setting_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "settings.yaml"
+    settings = Settings()
+    for item in declared(Settings):
+        owner = getattr(settings, item.section) if item.section else settings
+        setattr(owner, item.name, other_value(item))
+    save_settings(settings, path)
+    loaded = load_settings(path)
+    assert loaded.problems == []
+    for item in declared(Settings):
+        owner = getattr(loaded.settings, item.section) if item.section else loaded.settings
+        written = getattr(settings, item.section) if item.section else settings
+        assert getattr(owner, item.name) == getattr(written, item.name), item.key
+        assert getattr(owner, item.name) != item.default or item.key == "backend.servers", item.key
+
+
+def test_eval_servers_take_http_urls_and_each_one_run_at_a_time_by_default(tmp_path: Path) -> None:
+    assert (Settings().evals.servers, Settings().evals.concurrency) == ([], 1)
+    path = tmp_path / "settings.yaml"
+    path.write_text("evals:\n  servers: [' http://a:8080/v1 ', 'ftp://b']\n  concurrency: 0\n")
+    result = load_settings(path)
+    assert (result.settings.evals.servers, result.settings.evals.concurrency) == ([], 1)
+    joined = "\n".join(result.problems)
+    assert "`evals.servers` should be a list of http:// or https:// URLs" in joined
+    assert "`evals.concurrency` should be a whole number from 1 to 64" in joined
+    path.write_text("evals:\n  servers: [' http://a:8080/v1 ', 'https://b']\n  concurrency: 2\n")
+    evals = load_settings(path).settings.evals
+    assert (evals.servers, evals.concurrency) == (["http://a:8080/v1", "https://b"], 2)
+
+
+def test_the_settings_page_of_the_manual_is_the_declarations() -> None:
+    page = Path(__file__).resolve().parents[1] / "docs" / "settings.md"
+    assert page.read_text(encoding="utf-8") == reference(), (
+        "docs/settings.md is stale: run `python -m studio.settings.reference > docs/settings.md`")

@@ -33,12 +33,13 @@ from studio.agent.run import (
     command_problem,
     run_command,
 )
-from studio.agent.sandbox import Limits, Sandbox, Support, detect
+from studio.agent.sandbox import Sandbox, Support, detect
 from studio.agent.search_tool import SEARCH
 from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
 from studio.llm.types import ToolCall
 from studio.policy import AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
 from studio.policy.audit import AuditError
+from studio.settings import Limits
 
 
 class ToolExecutor:

@@ -14,19 +14,17 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path, PurePath
-from typing import Any, Literal
+from typing import Any
 
 from studio.llm.gguf import GGUFError, is_gguf, read_metadata
 from studio.llm.types import ModelInfo
+from studio.settings import BACKEND_GROUP, BackendSettings, declared
 
-GuidedMode = Literal["auto", "on", "off"]
-GUIDED_MODES: tuple[GuidedMode, ...] = ("auto", "on", "off")
-_MODES: dict[str, GuidedMode] = {mode: mode for mode in GUIDED_MODES}
-SETTING_LABEL = "Guide through skills"
 # How the user turns guiding on or off, by front end: the notice names the one in use.
 CLI_HINT = "pass --guided on|off"
-WINDOW_HINT = f"set \"{SETTING_LABEL}\" in Settings ▸ Model backend"
-"""The setting's name in Settings ▸ Model backend, as the notice of "auto" names it."""
+_SETTING = next(item.spec for item in declared(BackendSettings) if item.name == "guided")
+WINDOW_HINT = f"set \"{_SETTING.label}\" in Settings ▸ {BACKEND_GROUP}"
+"""Where the setting is in the Settings dialog, as the notice of "auto" names it."""
 SMALL_MODEL = 2_000_000_000
 """Models with fewer parameters than this are guided in "auto"."""
 _BITS_PER_WEIGHT = 4.5
@@ -34,14 +32,6 @@ _BITS_PER_WEIGHT = 4.5
 is then on the high side for a file of more bits a weight, which leaves such a model unguided."""
 _LABEL = re.compile(r"^\s*(?:(\d+)\s*x\s*)?(\d+(?:\.\d+)?)\s*([KMBT])\s*$", re.IGNORECASE)
 _SCALE = {"k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12}
-
-
-def guided_mode(value: object) -> GuidedMode | None:
-    """`value` as a mode: "auto", "on" or "off", or a boolean as older settings files hold it
-    (true: "on"); None when it is neither."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return _MODES.get(value.strip().lower()) if isinstance(value, str) else None
 
 
 def parameters_of_label(label: object) -> int | None:

@@ -4,57 +4,30 @@ It streams the model's answer, takes the tool calls it makes (native ones, or ca
 wrote as text), runs them through `ToolExecutor` (policy, approval, run) and feeds the results
 back, until the model answers without a call, a round cap is reached, or the model repeats itself.
 
-Each request is kept within the model's context (the oldest turns left out when needed). When the
-model has no tool calling of its own, or its call cannot be run (an unknown tool, arguments that are
-not an object, a call left in its text), the round is asked again with the reply constrained by a
-JSON schema to a valid call or an answer (see `constrained`), capped in tokens and read only as long
-as it can still be valid.
+Each request is kept within the model's context (the oldest turns left out when needed). How a
+round asks the model is a strategy in `rounds`: with its own tool calling; when the model has none,
+or its call cannot be run (an unknown tool, arguments that are not an object, a call left in its
+text), with the reply constrained by a JSON schema to a valid call or an answer; or guided, for a
+small model, one step of a skill at a time.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Collection
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from studio.agent.budget import fit_history
-from studio.agent.constrained import (
-    FORCED_MAX_TOKENS,
-    as_plain_messages,
-    format_hint,
-    read_reply,
-    reply_schema,
-)
-from studio.agent.events import (
-    Done,
-    Error,
-    Event,
-    Notice,
-    TextDelta,
-    ThinkingDelta,
-    ToolCallRequested,
-    ToolFinished,
-)
+from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
-from studio.agent.guided_mode import CLI_HINT, GuidedMode, auto_guided
-from studio.agent.tools import ACTIVATE, TOOL_NAMES
+from studio.agent.guided import Guide
+from studio.agent.guided_mode import CLI_HINT, auto_guided
+from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round, skill_of
 from studio.llm.client import ChatClient
-from studio.llm.errors import BadURL, HTTPError, LLMError, ServerNotRunning, Timeout
-from studio.llm.jsonprefix import object_prefix
-from studio.llm.textcalls import extract_tool_calls
-from studio.llm.types import (
-    Message,
-    StreamEnd,
-    StreamEvent,
-    TextChunk,
-    ThinkingChunk,
-    ToolCall,
-    ToolCallChunk,
-    ToolSpec,
-)
+from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
+from studio.llm.types import Message, ToolCall, ToolSpec
+from studio.settings import GuidedMode
 
 DEFAULT_MAX_ROUNDS = 8
 REPEAT_LIMIT = 3
@@ -87,20 +60,6 @@ class CallRunner(Protocol):
 
 def _call_key(call: ToolCall) -> str:
     return call.name + "\x00" + json.dumps(call.arguments, sort_keys=True, default=str)
-
-
-@dataclass(slots=True)
-class _Reply:
-    """What one request to the model gave: its text, thinking and calls, and, for a constrained
-    reply, how its JSON ended ("complete", "invalid", "partial": cut short, or "looped": a guided
-    answer stopped where it started to repeat itself)."""
-
-    text: str = ""
-    thinking: str = ""
-    calls: list[ToolCall] = field(default_factory=list)
-    usage: dict[str, Any] = field(default_factory=dict)
-    shape: str = "partial"
-    kept: str | None = None  # a guided answer cut where it started to loop ("looped")
 
 
 class Agent:
@@ -165,6 +124,19 @@ class Agent:
             return self.executor.toolbox.specs(offered=self.offered)
         return []
 
+    def _round(self, tools: list[ToolSpec], retry: str, first: bool) -> Round:
+        """How this round asks the model: guided, held to a valid call or an answer (a model
+        without tool calling, or its own call failed), or with its own tool calling."""
+        choice = self.config.tool_choice if tools and first else None
+        if tools and self._can_constrain:
+            if self._guided:
+                return GuidedRound(self._guide, self.offered)
+            if retry or not self._native_tools:
+                return ConstrainedRound(tools, require_call=choice not in (None, "auto", "none"),
+                                        plain=not self._native_tools)
+        return NativeRound(tools, self.executor.toolbox, self.executor.toolbox_tool_names,
+                           choice, may_retry=self._can_constrain and not retry)
+
     async def run(self, messages: list[Message]) -> AsyncIterator[Event]:
         try:
             async for notice in self._check_capabilities():
@@ -183,11 +155,6 @@ class Agent:
             # Read each round: activating a skill with `model:` switches the chat's model mid-turn.
             model = self.config.model
             tools = self._tools()
-            guided = self._guided and bool(tools) and self._can_constrain
-            constrained = bool(tools) and self._can_constrain and (
-                guided or bool(retry) or not self._native_tools)
-            choice = self.config.tool_choice if tools and round_number == 1 and not guided else None
-            forced = choice not in (None, "auto", "none")
             sent: list[Message] = messages
             if self.context_length:
                 trim = fit_history(messages, tools, self.context_length)
@@ -210,101 +177,31 @@ class Agent:
                     )
                     yield Done("error", answer, round_number, usage, model=asked)
                     return
-            options = dict(self.config.options)
-            step = self._guide.step(sent, self.offered, ANSWER_MAX_TOKENS) if guided else None
-            if constrained or forced:
-                caps = [options.pop(key) for key in ("max_tokens", "num_predict")
-                        if isinstance(options.get(key), int)]
-                options["max_tokens"] = min([*caps, step.max_tokens if step else FORCED_MAX_TOKENS])
-                # A held reply is a choice among few valid ones: sampling only adds ways to pick
-                # a worse one. A temperature the user set still wins.
-                options.setdefault("temperature", 0)
+            strategy = self._round(tools, retry, round_number == 1)
             asked = model
-            if step is not None:
-                schema = step.schema
-                request = self._guide.request(sent, self.offered)
-                stream = self.client.chat(model, request, think=False, options=options,
-                                          schema=schema)
-            elif constrained:
-                schema = reply_schema(tools, require_call=forced)
-                hint = format_hint(tools, require_call=forced)
-                request = sent if self._native_tools else as_plain_messages(sent)
-                if request and request[0].role == "system":
-                    request = [Message("system", request[0].content + hint), *request[1:]]
-                stream = self.client.chat(model, request, think=self._offer_thinking,
-                                          options=options or None, schema=schema)
-            else:
-                stream = self.client.chat(model, sent, tools=tools or None, think=self._offer_thinking,
-                                          tool_choice=choice, options=options or None)
-            reply = _Reply()
+            outcome = Outcome()
             try:
-                async for event in self._read(stream, reply, constrained, step is not None):
+                async for event in strategy.play(
+                        self.client, Ask(model, sent, self.config.options, self._offer_thinking), outcome):
                     yield event
-            except HTTPError as exc:
-                if not constrained:
-                    yield Error(exc.user_message)
-                    yield Done("error", answer, round_number, model=asked)
-                    return
-                self._can_constrain = False
-                yield Notice(f"the server refused a constrained reply ({exc.user_message}); going on without")
-                continue
             except LLMError as exc:
                 yield Error(exc.user_message)
                 yield Done("error", answer, round_number, model=asked)
                 return
-            usage = _added(usage, reply.usage)
-            text, calls = reply.text, reply.calls
-            if constrained:
-                parsed = read_reply(text) if reply.shape == "complete" else None
-                if reply.shape == "looped":
-                    parsed = reply.kept
-                    yield Notice("the model's answer started repeating itself; it was stopped there")
-                if parsed is None and reply.shape == "partial" and step is not None:
-                    parsed = cut_answer(text)
-                    if parsed is not None:
-                        yield Notice(f"the model's answer was cut at {options['max_tokens']} tokens")
-                if parsed is None and reply.shape == "invalid" and not text.lstrip().startswith("{"):
-                    # The server ignored the schema: the model wrote prose. Ask again without it.
-                    self._can_constrain = False
-                    yield Notice("the server did not hold the model to the reply's schema; going on "
-                                 "without it")
-                    continue
-                if parsed is None:
-                    how = "was cut short" if reply.shape == "partial" else "stopped being valid JSON"
-                    yield Error(
-                        f"The model's reply {how} even when constrained to a tool call or an answer "
-                        f"({len(text):,} characters, at most {options['max_tokens']} tokens). Ask again, or "
-                        "pick a larger model.",
-                        cause="model",
-                    )
-                    yield Done("error", answer, round_number, usage, model=asked)
-                    return
-                if isinstance(parsed, str):
-                    text, calls = parsed, []
-                    yield TextDelta(parsed)
-                elif step is not None and parsed.name == ACTIVATE and \
-                        parsed.arguments.get("name") == NO_SKILL:
-                    self._guide.declined(sent)
-                    continue
-                else:
-                    text, calls = "", [parsed]
-            else:
-                if not calls and tools:
-                    calls, text = extract_tool_calls(text, self.executor.toolbox_tool_names)
-                calls = [self.executor.toolbox.repair_call(call) for call in calls]
-                toolbox = self.executor.toolbox
-                failure = _failure(calls, text, toolbox.tool_names, toolbox.names) if tools else None
-                if failure and self._can_constrain and not retry:
-                    retry = failure
-                    yield Notice(
-                        f"the model's tool call was not valid ({failure}); asking again with its reply "
-                        "constrained to a valid call or an answer",
-                        invalid_call=(calls[0].name, _skill_of(calls[0])) if calls else None,
-                    )
-                    continue
+            usage = _added(usage, outcome.usage)
+            if outcome.kind == "failed":
+                yield Done("error", answer, round_number, usage, model=asked)
+                return
+            if outcome.kind == "unheld":
+                self._can_constrain = False
+            if outcome.kind == "retry":
+                retry = outcome.why
+            if outcome.kind != "reply":
+                continue
             retry = ""
+            text, calls = outcome.text, outcome.calls
             messages.append(
-                Message("assistant", text, tool_calls=list(calls), thinking=reply.thinking or None)
+                Message("assistant", text, tool_calls=list(calls), thinking=outcome.thinking or None)
             )
             answer = text
             if not calls:
@@ -323,7 +220,7 @@ class Agent:
                     return
                 yield ToolCallRequested(
                     call.id, call.name, dict(call.arguments),
-                    _skill_of(call), self.executor.describe(call), constrained,
+                    skill_of(call), self.executor.describe(call), strategy.held,
                 )
                 result_text = ""
                 source = (self.runner.execute(self, call, messages) if self.runner is not None
@@ -342,57 +239,6 @@ class Agent:
         )
         yield Done("round-limit", answer, self.config.max_rounds, usage, model=asked)
 
-    async def _read(self, stream: AsyncIterator[StreamEvent], reply: _Reply,
-                    constrained: bool, guided: bool) -> AsyncIterator[Event]:
-        """Stream one reply into `reply`. A constrained reply is JSON, not shown as it comes; it
-        is read only until it is a whole object or can no longer become one (the stream is
-        closed there rather than left to run to the token cap), or, guided, until its answer
-        starts to loop."""
-        text: list[str] = []
-        thinking: list[str] = []
-        events = cast(AsyncGenerator[StreamEvent, None], stream)
-        async with contextlib.aclosing(events):
-            async for chunk in events:
-                if isinstance(chunk, TextChunk):
-                    text.append(chunk.text)
-                    if not constrained:
-                        yield TextDelta(chunk.text)
-                        continue
-                    state = object_prefix("".join(text))
-                    if state.status != "partial":
-                        reply.shape = state.status
-                        break
-                    if guided and (kept := looped_answer("".join(text))) is not None:
-                        reply.shape, reply.kept = "looped", kept
-                        break
-                elif isinstance(chunk, ThinkingChunk):
-                    thinking.append(chunk.text)
-                    yield ThinkingDelta(chunk.text)
-                elif isinstance(chunk, ToolCallChunk):
-                    reply.calls.append(chunk.call)
-                elif isinstance(chunk, StreamEnd):
-                    reply.usage = dict(chunk.usage or {})
-        reply.text, reply.thinking = "".join(text), "".join(thinking)
-
-
-def _failure(calls: list[ToolCall], text: str, tools: Collection[str],
-             skills: Collection[str]) -> str | None:
-    """Why the model's own calls cannot be run as they are, or None. Only the skill tools
-    (`TOOL_NAMES`) must name a skill there is; the others (search, drafts) take other arguments."""
-    for call in calls:
-        if call.name not in tools:
-            return f"there is no tool {call.name!r}"
-        if call.invalid_arguments is not None:
-            return f"the arguments of {call.name} are not a JSON object"
-        if call.name not in TOOL_NAMES:
-            continue
-        skill = _skill_of(call)
-        if skill not in skills:
-            return f"{call.name} names no skill there is" if skill is None else f"there is no skill {skill!r}"
-    if not calls and any(name in text for name in tools):
-        return "it wrote a call in its text that could not be read"
-    return None
-
 
 def _added(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
     """The token counts of a turn so far: each round's counts added (what a run of an eval cost),
@@ -405,7 +251,3 @@ def _added(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
             summed[key] = total[key] + more[key]
     return summed
 
-
-def _skill_of(call: ToolCall) -> str | None:
-    value = call.arguments.get("name") if call.name == "activate_skill" else call.arguments.get("skill")
-    return value if isinstance(value, str) else None

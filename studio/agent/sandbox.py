@@ -25,6 +25,7 @@ from pathlib import Path
 
 from studio.agent import seccomp
 from studio.agent.netproxy import FORWARDER, INSIDE_SOCKET
+from studio.settings import Limits
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 _PROBE_TIMEOUT = 10.0
@@ -64,32 +65,10 @@ UNPRIVILEGED_ID = 65534
 RUN_SIZE = 16 * MIB
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """What one sandboxed run may use; 0 means no limit of that kind.
-
-    Attributes:
-        processes: processes and threads at once (RLIMIT_NPROC, counted inside the sandbox's
-            own user namespace, so the user's other processes do not count).
-        memory_mb: address space of each process (RLIMIT_AS), in MiB.
-        file_size_mb: the largest file a process may write (RLIMIT_FSIZE), in MiB.
-        cpu_seconds: CPU time of each process (RLIMIT_CPU).
-        open_files: open files of each process (RLIMIT_NOFILE).
-        tmp_mb: the private /tmp, /dev/shm and hidden home folder, each, in MiB (they live in
-            memory).
-    """
-
-    processes: int = 512
-    memory_mb: int = 8192
-    file_size_mb: int = 1024
-    cpu_seconds: int = 600
-    open_files: int = 4096
-    tmp_mb: int = 1024
-
-    def rlimits(self) -> list[int]:
-        """The values the launcher sets, in its order: NPROC, AS, FSIZE, CPU, NOFILE."""
-        return [self.processes, self.memory_mb * MIB, self.file_size_mb * MIB,
-                self.cpu_seconds, self.open_files]
+def _rlimits(limits: Limits) -> list[int]:
+    """The values the launcher sets, in its order: NPROC, AS, FSIZE, CPU, NOFILE."""
+    return [limits.processes, limits.memory_mb * MIB, limits.file_size_mb * MIB,
+            limits.cpu_seconds, limits.open_files]
 
 
 # Run inside the sandbox before the command: sets the limits (here, inside the user namespace,
@@ -290,7 +269,7 @@ def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *, seccomp_fd:
     # the command from reaching the studio's terminal (TIOCSTI).
     argv += ["--die-with-parent", "--new-session", "--seccomp", str(seccomp_fd),
              "--chdir", str(cwd.resolve()), "--",
-             python, "-I", "-S", "-c", LAUNCHER, *map(str, sandbox.limits.rlimits()), "--"]
+             python, "-I", "-S", "-c", LAUNCHER, *map(str, _rlimits(sandbox.limits)), "--"]
     return argv
 
 

@@ -20,28 +20,34 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from studio.agent.agents import AgentStore
-from studio.agent.answer_bound import MAX_ANSWER_SECONDS, MAX_ANSWER_TOKENS
 from studio.agent.approval import Approver
 from studio.agent.chat_skill import ChatSkillDraft, draft_from_chat
 from studio.agent.drafts import DraftDesk, FolderChooser
 from studio.agent.events import Done, Error, Event, Nested, Notice, TextDelta, ThinkingDelta
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
-from studio.agent.guided_mode import CLI_HINT, GuidedMode
+from studio.agent.guided_mode import CLI_HINT
 from studio.agent.invoke import PREFIXES, parse_invocation
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
 from studio.agent.run import DEFAULT_TIMEOUT
-from studio.agent.sandbox import Limits, Support
+from studio.agent.sandbox import Support
 from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox, ToolError
-from studio.agent.workspace import WORKSPACE_MODES, WorkspaceMode
 from studio.llm.embeddings import Embedder
 from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
+from studio.settings import (
+    MAX_ANSWER_SECONDS,
+    MAX_ANSWER_TOKENS,
+    WORKSPACE_MODES,
+    GuidedMode,
+    Limits,
+    WorkspaceMode,
+)
 from studio.skills.summary import SkillSummary
 from studio.skills.unzipped import UnpackedSkills
 

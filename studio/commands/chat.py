@@ -20,7 +20,6 @@ import httpx
 
 from studio.agent.agentfile import Agentfile, AgentfileError, read_agentfile
 from studio.agent.agents import AgentStore
-from studio.agent.answer_bound import MAX_ANSWER_SECONDS, MAX_ANSWER_TOKENS
 from studio.agent.approval import Approver, AutoApprover, DenyAllApprover, NobodyApprover
 from studio.agent.drafts import first_writable_folder
 from studio.agent.events import (
@@ -50,7 +49,13 @@ from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
 from studio.paths import cache_dir, config_dir, data_dir
 from studio.policy import AuditLog, Grants
-from studio.settings import PromptSettings, Settings, load_settings
+from studio.settings import (
+    MAX_ANSWER_SECONDS,
+    MAX_ANSWER_TOKENS,
+    PromptSettings,
+    Settings,
+    load_settings,
+)
 from studio.skills.library import standard_locations
 from studio.skills.search import INDEX_FILE
 from studio.skills.targets import collect

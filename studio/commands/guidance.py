@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from studio.agent.guided_mode import GUIDED_MODES
+from studio.settings import GUIDED_MODES
 
 
 def guided_flag(parser: argparse.ArgumentParser) -> None:

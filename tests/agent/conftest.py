@@ -1,5 +1,7 @@
-"""The agent tests run against the scripted servers in tests/fakes."""
+"""The agent tests run against the scripted servers in tests/fakes, in the project of
+tests/fakes/projects.py."""
 
 from tests.fakes.fixtures import fake_ollama, fake_openai, http_client
+from tests.fakes.projects import project
 
-__all__ = ["fake_ollama", "fake_openai", "http_client"]
+__all__ = ["fake_ollama", "fake_openai", "http_client", "project"]

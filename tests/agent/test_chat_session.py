@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from studio.agent.approval import Approval, ApprovalRequest, AutoApprover
+from studio.agent.approval import Approval, AutoApprover
 from studio.agent.events import (
     Done,
     Error,
@@ -24,34 +24,13 @@ from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 from tests.agent.processes import processes_in
+from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI
 from tests.fakes.script import Call, calls, reply
-from tests.skills.helpers import frontmatter, write_skill
 
 READ_OUTSIDE_THE_SKILL = "cat ../../notes.txt"
-
-
-class RecordingApprover:
-    """Answers every request with `answer` and keeps the requests."""
-
-    def __init__(self, answer: Approval) -> None:
-        self.answer = answer
-        self.requests: list[ApprovalRequest] = []
-
-    async def approve(self, request: ApprovalRequest) -> Approval:
-        self.requests.append(request)
-        return self.answer
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    write_skill(root / "skills", "demo", frontmatter("demo") + "Run `python3 scripts/hello.py`.\n",
-                {"scripts/hello.py": "print('hello from the skill')\n"})
-    (root / "notes.txt").write_text("the project's notes\n")
-    return root.resolve()
 
 
 def skills_of(project: Path) -> list[SkillSummary]:

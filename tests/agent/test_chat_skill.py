@@ -11,7 +11,6 @@ import httpx
 import pytest
 import yaml
 
-from studio.agent.approval import Approval, ApprovalRequest
 from studio.agent.chat_skill import (
     DRAFT_SCHEMA,
     DraftUnusable,
@@ -25,6 +24,7 @@ from studio.llm.client import make_client
 from studio.llm.types import Message, ToolCall
 from studio.skills.parse import parse_skill
 from studio.skills.validate import validate_skill
+from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI
@@ -141,16 +141,11 @@ def test_a_long_chat_is_cut_from_its_start() -> None:
     assert "first" not in shown
 
 
-class _NoApprover:
-    async def approve(self, request: ApprovalRequest) -> Approval:
-        raise AssertionError("drafting from a chat asks nothing")
-
-
 async def test_the_session_factory_drafts_with_the_chat_model(
         fake_ollama: FakeOllama, http_client: httpx.AsyncClient, tmp_path: Path) -> None:
     fake_ollama.script(reply(_answer(name="csv-profiler", description="Profiles CSV files. Use "
                                      "when asked about a CSV.", body="# Profile\n\n1. Run it.")))
-    factory = SessionFactory(_NoApprover(), http_client, server=ModelServer(http_client))
+    factory = SessionFactory(RecordingApprover(), http_client, server=ModelServer(http_client))
     settings = SessionSettings(backend="ollama", url=fake_ollama.url, model=TOOL_MODEL)
 
     draft = await factory.draft_skill(settings, CONVERSATION)

@@ -29,20 +29,11 @@ from tests.fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI
 from tests.fakes.script import Call, Hang, Text, Turn, calls, error, reply
-from tests.skills.helpers import frontmatter, write_skill
 
 ACTIVATE_DEMO = '{"tool": "activate_skill", "arguments": {"name": "demo"}}'
 # Long enough for a test to fail rather than hang when the stream is not stopped early, short
 # enough that nothing waits on it when it is.
 IDLE = 20.0
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    write_skill(root / "skills", "demo", frontmatter("demo") + "Say hello.\n")
-    write_skill(root / "skills", "other", frontmatter("other", "Another skill. Use when asked."))
-    return root
 
 
 def agent_for(client: ChatClient, project: Path, model: str, **config: Any) -> tuple[Agent, list[Message]]:

@@ -10,7 +10,7 @@ import httpx
 import pytest
 import yaml
 
-from studio.agent.approval import Approval, ApprovalRequest
+from studio.agent.approval import Approval
 from studio.agent.drafts import DraftDesk, DraftRefused
 from studio.agent.events import Event, ToolFinished
 from studio.agent.execute import ToolExecutor
@@ -21,6 +21,7 @@ from studio.llm.client import make_client
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
+from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
@@ -28,16 +29,6 @@ from tests.skills.helpers import frontmatter, write_skill
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 BODY = "# Greeting\n\nSay hello to the user by name.\n"
-
-
-class RecordingApprover:
-    def __init__(self, *answers: Approval) -> None:
-        self.answers = list(answers)
-        self.requests: list[ApprovalRequest] = []
-
-    async def approve(self, request: ApprovalRequest) -> Approval:
-        self.requests.append(request)
-        return self.answers.pop(0)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from studio.agent.tools import SkillToolbox
 from studio.llm.types import ToolCall
 from studio.policy import Grants
 from studio.skills.library import SkillRoot, scan_root
-from tests.skills.helpers import frontmatter, write_skill
+from tests.fakes.approvers import RecordingApprover
 
 NONE_HERE = Support(None, problem="this test has none")
 needs_sandbox = pytest.mark.skipif(
@@ -29,30 +29,11 @@ ALLOWED = "echo hi"
 ASKS = "python3 scripts/hello.py"
 
 
-class RecordingApprover:
-    def __init__(self, answer: Approval) -> None:
-        self.answer = answer
-        self.requests: list[ApprovalRequest] = []
-
-    async def approve(self, request: ApprovalRequest) -> Approval:
-        self.requests.append(request)
-        return self.answer
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    (tmp_path / "home").mkdir()
-    write_skill(root / "skills", "demo", frontmatter("demo") + "Say hello.\n",
-                {"scripts/hello.py": "print('hello from the skill')\n"})
-    return root
-
-
-def executor(workspace: Path, approver: object, **options: object) -> ToolExecutor:
-    skills = scan_root(SkillRoot(workspace / "skills")).skills
+def executor(project: Path, approver: object, **options: object) -> ToolExecutor:
+    skills = scan_root(SkillRoot(project / "skills")).skills
     return ToolExecutor(
-        SkillToolbox(skills, workspace), approver, Grants(workspace.parent / "grants.yaml"),  # type: ignore[arg-type]
-        home=workspace.parent / "home", **options,  # type: ignore[arg-type]
+        SkillToolbox(skills, project), approver, Grants(project.parent / "grants.yaml"),  # type: ignore[arg-type]
+        home=project.parent / "home", **options,  # type: ignore[arg-type]
     )
 
 
@@ -71,9 +52,9 @@ def finished(events: list[Event]) -> ToolFinished:
     return event
 
 
-async def test_without_a_sandbox_what_the_policy_allows_is_asked_about(workspace: Path) -> None:
+async def test_without_a_sandbox_what_the_policy_allows_is_asked_about(project: Path) -> None:
     approver = RecordingApprover(Approval("once", by="user"))
-    events = await run(executor(workspace, approver, support=NONE_HERE), ALLOWED)
+    events = await run(executor(project, approver, support=NONE_HERE), ALLOWED)
     (request,) = approver.requests
     assert request.sandbox.startswith("no sandbox: this test has none.")
     assert request.warnings[0] == ("sandbox", NONE_HERE.notice())
@@ -85,38 +66,38 @@ async def test_without_a_sandbox_what_the_policy_allows_is_asked_about(workspace
     assert finished(events).status == "ok"
 
 
-async def test_without_a_sandbox_a_denial_stops_an_allowed_command(workspace: Path) -> None:
+async def test_without_a_sandbox_a_denial_stops_an_allowed_command(project: Path) -> None:
     approver = RecordingApprover(Approval("deny", by="user"))
-    events = await run(executor(workspace, approver, support=NONE_HERE), ALLOWED)
+    events = await run(executor(project, approver, support=NONE_HERE), ALLOWED)
     assert finished(events).status == "denied"
     assert not any(isinstance(e, ToolStarted) for e in events)
 
 
 @needs_sandbox
-async def test_an_allowed_command_runs_sandboxed_without_network(workspace: Path) -> None:
+async def test_an_allowed_command_runs_sandboxed_without_network(project: Path) -> None:
     approver = RecordingApprover(Approval("deny", by="user"))
-    events = await run(executor(workspace, approver), ALLOWED)
+    events = await run(executor(project, approver), ALLOWED)
     assert approver.requests == []
     description = started(events).sandbox
-    assert description == (f"writes only in {workspace.resolve()}; no network; private /tmp; "
+    assert description == (f"writes only in {project.resolve()}; no network; private /tmp; "
                            "home folder hidden")
 
 
 @needs_sandbox
-async def test_auto_approve_never_grants_the_network(workspace: Path) -> None:
-    tool = executor(workspace, RecordingApprover(Approval("once", by="auto-approve")))
+async def test_auto_approve_never_grants_the_network(project: Path) -> None:
+    tool = executor(project, RecordingApprover(Approval("once", by="auto-approve")))
     events = await run(tool, ASKS)
     assert "; no network;" in (started(events).sandbox or "")
-    assert await AutoApprover().approve(tool_request(workspace)) == Approval("once", "auto-approve")
+    assert await AutoApprover().approve(tool_request(project)) == Approval("once", "auto-approve")
 
 
-def tool_request(workspace: Path) -> ApprovalRequest:
-    return ApprovalRequest("run_skill_script", "demo", ASKS, workspace, workspace, (), (), None,
+def tool_request(project: Path) -> ApprovalRequest:
+    return ApprovalRequest("run_skill_script", "demo", ASKS, project, project, (), (), None,
                            "writes only in here; no network", True)
 
 
 @needs_sandbox
-async def test_network_is_granted_for_the_one_run_whose_approval_says_so(workspace: Path) -> None:
+async def test_network_is_granted_for_the_one_run_whose_approval_says_so(project: Path) -> None:
     received = asyncio.Event()
 
     async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -128,13 +109,13 @@ async def test_network_is_granted_for_the_one_run_whose_approval_says_so(workspa
     command = f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}))\""
     try:
         approver = RecordingApprover(Approval("once", by="user", network=True))
-        tool = executor(workspace, approver)
+        tool = executor(project, approver)
         events = await run(tool, command)
         assert approver.requests[0].network_choice is True
         assert "; no network;" in approver.requests[0].sandbox
         assert "network allowed" in (started(events).sandbox or "")
         assert finished(events).exit_code == 0 and received.is_set()
-        approver.answer = Approval("always", by="user")
+        approver.answers = [Approval("always", by="user")]
         received.clear()
         events = await run(tool, command)
         assert finished(events).exit_code != 0 and not received.is_set()
@@ -144,18 +125,18 @@ async def test_network_is_granted_for_the_one_run_whose_approval_says_so(workspa
 
 
 @needs_sandbox
-async def test_allow_network_opens_every_run(workspace: Path) -> None:
+async def test_allow_network_opens_every_run(project: Path) -> None:
     approver = RecordingApprover(Approval("once", by="auto-approve"))
-    tool = executor(workspace, approver, allow_network=True)
+    tool = executor(project, approver, allow_network=True)
     assert "network allowed" in (started(await run(tool, ALLOWED)).sandbox or "")
     await run(tool, ASKS)
     assert approver.requests[0].network_choice is False
 
 
-async def test_a_command_too_long_to_run_is_refused_before_anyone_is_asked(workspace: Path) -> None:
+async def test_a_command_too_long_to_run_is_refused_before_anyone_is_asked(project: Path) -> None:
     approver = RecordingApprover(Approval("once", by="user"))
     command = "echo " + "x" * MAX_COMMAND_BYTES
-    events = await run(executor(workspace, approver, support=NONE_HERE), command)
+    events = await run(executor(project, approver, support=NONE_HERE), command)
     assert approver.requests == []
     result = finished(events)
     assert result.status == "error"
@@ -163,10 +144,10 @@ async def test_a_command_too_long_to_run_is_refused_before_anyone_is_asked(works
 
 
 async def test_a_sandbox_that_cannot_start_is_an_error_not_an_unsandboxed_run(
-    workspace: Path,
+    project: Path,
 ) -> None:
-    broken = Support("bwrap", str(workspace / "no-such-bwrap"))
-    events = await run(executor(workspace, AutoApprover(), support=broken), ALLOWED)
+    broken = Support("bwrap", str(project / "no-such-bwrap"))
+    events = await run(executor(project, AutoApprover(), support=broken), ALLOWED)
     result = finished(events)
     assert result.status == "error"
     assert result.result.startswith("error: the command could not be started: ")
@@ -174,7 +155,7 @@ async def test_a_sandbox_that_cannot_start_is_an_error_not_an_unsandboxed_run(
 
 @needs_sandbox
 async def test_hosts_granted_in_an_approval_are_reached_through_the_proxy_and_audited(
-    workspace: Path,
+    project: Path,
 ) -> None:
     from studio.policy import AuditLog
 
@@ -188,10 +169,10 @@ async def test_hosts_granted_in_an_approval_are_reached_through_the_proxy_and_au
     port = server.sockets[0].getsockname()[1]
     fetch = (f"curl -s -o /dev/null -w '%{{http_code}} ' http://127.0.0.1:{port}/a; "
              f"curl -s -o /dev/null -w '%{{http_code}}' http://localhost:{port}/b")
-    audit = AuditLog(workspace.parent / "audit.jsonl")
+    audit = AuditLog(project.parent / "audit.jsonl")
     approver = RecordingApprover(Approval("once", by="user", hosts=("127.0.0.1",),
                                           remember_hosts=True))
-    tool = executor(workspace, approver, audit=audit)
+    tool = executor(project, approver, audit=audit)
     try:
         events = await run(tool, fetch)
         (request,) = approver.requests
@@ -199,7 +180,7 @@ async def test_hosts_granted_in_an_approval_are_reached_through_the_proxy_and_au
         assert "network only to 127.0.0.1 through the studio's proxy" in (started(events).sandbox or "")
         assert finished(events).result.splitlines()[-1] == "200 403"
         # Remembered for the workspace: the next run reaches it without a network choice.
-        assert tool.grants.hosts(workspace.resolve()) == ["127.0.0.1"]
+        assert tool.grants.hosts(project.resolve()) == ["127.0.0.1"]
         again = await run(tool, fetch)
         assert finished(again).result.splitlines()[-1] == "200 403"
     finally:

@@ -11,12 +11,12 @@ from studio.agent.approval import Approval
 from studio.agent.firstrun import FirstRunThreats
 from tests.agent.test_execute_sandbox import (
     NONE_HERE,
-    RecordingApprover,
     executor,
     finished,
     needs_sandbox,
     run,
 )
+from tests.fakes.approvers import RecordingApprover
 from tests.skills.helpers import frontmatter, write_skill
 
 LEAKY = "import os\nprint(os.environ.get('GITHUB_TOKEN'))\n"

@@ -17,7 +17,6 @@ from studio.agent.guided_mode import (
     WINDOW_HINT,
     auto_guided,
     gguf_parameters,
-    guided_mode,
     label,
     model_parameters,
     parameters_of_label,
@@ -30,6 +29,7 @@ from studio.llm.ollama import OllamaClient
 from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message, ModelInfo
 from studio.policy import AuditLog, Grants
+from studio.settings import guided_mode
 from studio.skills.library import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
 from tests.fakes.ggufwriter import write_gguf

@@ -1,13 +1,11 @@
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 import httpx
-import pytest
 
-from studio.agent.approval import Approval, ApprovalRequest, AutoApprover, DenyAllApprover
+from studio.agent.approval import Approval, AutoApprover, DenyAllApprover
 from studio.agent.events import (
     ApprovalNeeded,
     Done,
@@ -29,56 +27,30 @@ from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library import SkillRoot, scan_root
 from tests.agent.processes import processes_in
+from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
-from tests.skills.helpers import frontmatter, write_skill
 from tests.waiting import eventually
-
-
-class RecordingApprover:
-    def __init__(self, *answers: Approval) -> None:
-        self.answers = list(answers)
-        self.requests: list[ApprovalRequest] = []
-
-    async def approve(self, request: ApprovalRequest) -> Approval:
-        self.requests.append(request)
-        return self.answers.pop(0)
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    directory = write_skill(
-        root / "skills",
-        "demo",
-        frontmatter("demo") + "Run `python3 scripts/hello.py`.\n",
-        {
-            "scripts/hello.py": "#!/usr/bin/env python3\nprint('hello from the skill')\n",
-            "references/notes.md": "notes",
-        },
-    )
-    os.chmod(directory / "scripts/hello.py", 0o755)
-    return root
 
 
 def make_agent(
     server: FakeOllama,
     http: httpx.AsyncClient,
-    workspace: Path,
+    project: Path,
     approver: object,
     model: str = TOOL_MODEL,
     **config: object,
 ) -> tuple[Agent, list[Message], Grants, AuditLog]:
-    skills = scan_root(SkillRoot(workspace / "skills")).skills
-    grants = Grants(workspace.parent / "grants.yaml")
-    audit = AuditLog(workspace.parent / "audit.jsonl")
+    skills = scan_root(SkillRoot(project / "skills")).skills
+    grants = Grants(project.parent / "grants.yaml")
+    audit = AuditLog(project.parent / "audit.jsonl")
     executor = ToolExecutor(
-        SkillToolbox(skills, workspace),
+        SkillToolbox(skills, project),
         approver,
         grants,
         audit,  # type: ignore[arg-type]
-        home=workspace.parent / "home",
+        home=project.parent / "home",
     )
     agent = Agent(make_client("ollama", server.url, http), executor, AgentConfig(model, **config))  # type: ignore[arg-type]
     prompt, _ = system_prompt(skills)
@@ -90,10 +62,10 @@ async def run_all(agent: Agent, messages: list[Message]) -> list[Event]:
 
 
 async def test_a_plain_answer_streams(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_ollama.script(reply("Hel", "lo"))
-    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, AutoApprover())
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, project, AutoApprover())
     events = await run_all(agent, messages)
     assert [e.text for e in events if isinstance(e, TextDelta)] == ["Hel", "lo"]
     assert events[-1] == Done("answered", "Hello", 1, events[-1].usage,  # type: ignore[union-attr]
@@ -109,7 +81,7 @@ async def test_a_plain_answer_streams(
 
 
 async def test_activate_then_run_with_approval(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_ollama.script(
         calls(Call("activate_skill", {"name": "demo"})),
@@ -117,7 +89,7 @@ async def test_activate_then_run_with_approval(
         reply("It said hello."),
     )
     approver = RecordingApprover(Approval("once", by="user"))
-    agent, messages, _, audit = make_agent(fake_ollama, http_client, workspace, approver)
+    agent, messages, _, audit = make_agent(fake_ollama, http_client, project, approver)
     events = await run_all(agent, messages)
     finished = [e for e in events if isinstance(e, ToolFinished)]
     assert [f.status for f in finished] == ["ok", "ok"]
@@ -135,14 +107,14 @@ async def test_activate_then_run_with_approval(
 
 
 async def test_deny_sends_the_reason_back(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_ollama.script(
         calls(Call("run_skill_script", {"skill": "demo", "command": "python3 scripts/hello.py"})),
         reply("OK, I will not."),
     )
     approver = RecordingApprover(Approval("deny", by="user", reason="not today"))
-    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, approver)
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, project, approver)
     events = await run_all(agent, messages)
     [finished] = [e for e in events if isinstance(e, ToolFinished)]
     assert finished.status == "denied" and "not today" in finished.result
@@ -151,25 +123,25 @@ async def test_deny_sends_the_reason_back(
 
 
 async def test_always_allow_skips_the_next_approval_for_that_scope(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     command = {"skill": "demo", "command": "python3 scripts/hello.py"}
     fake_ollama.script(
         calls(Call("run_skill_script", command)), calls(Call("run_skill_script", command)), reply("done")
     )
     approver = RecordingApprover(Approval("always", by="user"))
-    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, approver)
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, project, approver)
     events = await run_all(agent, messages)
     assert len(approver.requests) == 1
     assert [e.status for e in events if isinstance(e, ToolFinished)] == ["ok", "ok"]
 
 
 async def test_blocked_commands_never_reach_the_approver(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_ollama.script(calls(Call("run_skill_script", {"skill": "demo", "command": "rm -rf ~"})), reply("ok"))
     approver = RecordingApprover()
-    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, approver)
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, project, approver)
     events = await run_all(agent, messages)
     [finished] = [e for e in events if isinstance(e, ToolFinished)]
     assert finished.status == "blocked" and finished.result.startswith("blocked")
@@ -177,17 +149,17 @@ async def test_blocked_commands_never_reach_the_approver(
 
 
 async def test_the_same_call_three_times_stops_the_loop(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     call = Call("read_skill_file", {"skill": "demo", "path": "references/notes.md"})
     fake_ollama.script(calls(call), calls(call), calls(call), reply("never"))
-    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, DenyAllApprover())
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, project, DenyAllApprover())
     events = await run_all(agent, messages)
     assert isinstance(events[-1], Done) and events[-1].reason == "repeated-call"
     assert len(fake_ollama.chats) == 3
 
 
-async def test_round_cap(fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path) -> None:
+async def test_round_cap(fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path) -> None:
     fake_ollama.script(
         *[
             calls(
@@ -197,30 +169,30 @@ async def test_round_cap(fake_ollama: FakeOllama, http_client: httpx.AsyncClient
             for i in range(3)
         ]
     )
-    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, DenyAllApprover(), max_rounds=2)
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, project, DenyAllApprover(), max_rounds=2)
     events = await run_all(agent, messages)
     assert isinstance(events[-1], Done) and events[-1].reason == "round-limit"
     assert any(isinstance(e, Notice) and "2 rounds" in e.message for e in events)
 
 
 async def test_a_call_written_as_text_is_taken(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_ollama.script(
         reply('<tool_call>{"name": "activate_skill", "arguments": {"name": "demo"}}</tool_call>'),
         reply("done"),
     )
-    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, DenyAllApprover())
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, project, DenyAllApprover())
     events = await run_all(agent, messages)
     assert [e.tool for e in events if isinstance(e, ToolCallRequested)] == ["activate_skill"]
 
 
 async def test_a_model_without_tools_gets_its_replies_constrained_to_a_call_or_an_answer(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     fake_ollama.script(reply('{"answer": "plain"}'))
     agent, messages, _, _ = make_agent(
-        fake_ollama, http_client, workspace, DenyAllApprover(), model=PLAIN_MODEL
+        fake_ollama, http_client, project, DenyAllApprover(), model=PLAIN_MODEL
     )
     events = await run_all(agent, messages)
     assert any(isinstance(e, Notice) and "constrained to a tool call" in e.message for e in events)
@@ -233,10 +205,10 @@ async def test_a_model_without_tools_gets_its_replies_constrained_to_a_call_or_a
 
 
 async def test_server_errors_become_an_error_event(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
     agent, messages, _, _ = make_agent(
-        fake_ollama, http_client, workspace, DenyAllApprover(), model="missing:1b"
+        fake_ollama, http_client, project, DenyAllApprover(), model="missing:1b"
     )
     events = await run_all(agent, messages)
     [error] = [e for e in events if isinstance(e, Error)]
@@ -245,9 +217,9 @@ async def test_server_errors_become_an_error_event(
 
 
 async def test_closing_the_turn_kills_a_running_tool(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
-    marker = workspace / "pid"
+    marker = project / "pid"
     fake_ollama.script(
         calls(
             Call(
@@ -257,35 +229,35 @@ async def test_closing_the_turn_kills_a_running_tool(
         ),
         reply("x"),
     )
-    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, AutoApprover())
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, project, AutoApprover())
     stream = agent.run(messages)
     async for event in stream:
         if isinstance(event, ToolOutput):
             break
-    folder = (workspace / "skills" / "demo").resolve()
+    folder = (project / "skills" / "demo").resolve()
     assert processes_in(folder)
     await stream.aclose()
     assert await eventually(lambda: not processes_in(folder))
 
 
 async def test_a_broken_grants_file_keeps_the_grant_for_the_session(
-    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, workspace: Path
+    fake_ollama: FakeOllama, http_client: httpx.AsyncClient, project: Path
 ) -> None:
-    (workspace.parent / "grants.yaml").write_text("- {{{ not yaml\n")
+    (project.parent / "grants.yaml").write_text("- {{{ not yaml\n")
     command = {"skill": "demo", "command": "python3 scripts/hello.py"}
     fake_ollama.script(
         calls(Call("run_skill_script", command)), calls(Call("run_skill_script", command)), reply("ok")
     )
     approver = RecordingApprover(Approval("always", by="user", remember=True))
-    agent, messages, _, _ = make_agent(fake_ollama, http_client, workspace, approver)
+    agent, messages, _, _ = make_agent(fake_ollama, http_client, project, approver)
     events = await run_all(agent, messages)
     assert any(isinstance(e, Notice) and "this session only" in e.message for e in events)
     assert len(approver.requests) == 1
-    assert (workspace.parent / "grants.yaml").read_text() == "- {{{ not yaml\n"
+    assert (project.parent / "grants.yaml").read_text() == "- {{{ not yaml\n"
 
 
 async def test_a_server_that_hangs_ends_the_turn_after_one_timeout(
-    http_client: httpx.AsyncClient, workspace: Path
+    http_client: httpx.AsyncClient, project: Path
 ) -> None:
     requests: list[bytes] = []
     silent: list[asyncio.StreamWriter] = []
@@ -297,7 +269,7 @@ async def test_a_server_that_hangs_ends_the_turn_after_one_timeout(
     server = await asyncio.start_server(never_answer, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
     client = make_client("ollama", f"http://127.0.0.1:{port}", http_client, idle_timeout=0.3)
-    executor = ToolExecutor(SkillToolbox([], workspace), DenyAllApprover(), Grants(persist=False))
+    executor = ToolExecutor(SkillToolbox([], project), DenyAllApprover(), Grants(persist=False))
     try:
         events = await run_all(Agent(client, executor, AgentConfig(TOOL_MODEL)),
                                [Message("user", "hi")])

@@ -8,12 +8,12 @@ from pathlib import Path
 import httpx
 
 from studio.agent.approval import AutoApprover
-from studio.agent.guided_mode import GUIDED_MODES
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import key_of
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalRunner
 from studio.policy import AuditLog, Grants
+from studio.settings import GUIDED_MODES
 
 
 async def test_each_guided_mode_has_its_own_cache_key(tmp_path: Path) -> None:

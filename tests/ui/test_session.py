@@ -46,10 +46,10 @@ def test_the_settings_dialog_saves_and_applies(qtbot: QtBot, make_window: Window
     task = start(window.open_settings())
     dialog = open_dialog(qtbot, SettingsDialog)
     dialog.add_root(skills_root)
-    dialog.size_spin.setValue(15)
-    dialog.kind_combo.setCurrentIndex(1)
-    assert dialog.url_edit.text() == "http://127.0.0.1:8080/v1"
-    dialog.model_edit.setText("qwen3")
+    dialog.editor("editor_font.size").setValue(15)
+    dialog.editor("backend.kind").setCurrentIndex(1)
+    assert dialog.editor("backend.url").text() == "http://127.0.0.1:8080/v1"
+    dialog.editor("backend.model").setText("qwen3")
     dialog.accept()
     qtbot.waitUntil(task.done)
     assert task.result() is True

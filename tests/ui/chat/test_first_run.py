@@ -159,7 +159,7 @@ def test_settings_reach_the_dock_at_once(
     qtbot.waitUntil(lambda: pane.backend.state == "down", timeout=10000)
     running = start(window.open_settings())
     dialog = open_dialog(qtbot, SettingsDialog)
-    dialog.url_edit.setText("http://127.0.0.1:7/")
+    dialog.editor("backend.url").setText("http://127.0.0.1:7/")
     dialog.accept()
     qtbot.waitUntil(running.done, timeout=5000)
     assert running.result() is True

@@ -72,7 +72,7 @@ def test_the_settings_dialog_shows_and_saves_it(qtbot: QtBot) -> None:
     settings = Settings()
     dialog = SettingsDialog(settings)
     qtbot.addWidget(dialog)
-    combo = dialog.guided_combo
+    combo = dialog.editor("backend.guided")
     assert combo.currentData() == "auto" and combo.count() == 3
     combo.setCurrentIndex(combo.findData("off"))
     assert dialog.result_settings().backend.guided == "off"
@@ -80,4 +80,4 @@ def test_the_settings_dialog_shows_and_saves_it(qtbot: QtBot) -> None:
     settings.backend.guided = "on"
     again = SettingsDialog(settings)
     qtbot.addWidget(again)
-    assert again.guided_combo.currentText() == "Always"
+    assert again.editor("backend.guided").currentText() == "Always"

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from pytestqt.qtbot import QtBot
 
-from studio.agent.approval import Approval, ApprovalRequest
+from studio.agent.approval import Approval
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.cli import build_parser
 from studio.commands.chat import session_settings
@@ -18,6 +18,7 @@ from studio.policy import AuditLog, Grants
 from studio.settings import BackendSettings
 from studio.skills.library import SkillRoot, scan_root
 from studio.ui.chat.backend import turn_settings
+from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
@@ -26,15 +27,6 @@ from tests.ui.helpers import start
 
 COMMANDS = ["cat ../../notes.txt", "ls ..", "python3 scripts/hello.py", "rm -rf ~",
             "cat references/notes.md"]
-
-
-class OnceApprover:
-    def __init__(self) -> None:
-        self.requests: list[ApprovalRequest] = []
-
-    async def approve(self, request: ApprovalRequest) -> Approval:
-        self.requests.append(request)
-        return Approval("once", by="user")
 
 
 def cli_settings(url: str, mode: str, project: Path) -> SessionSettings:
@@ -70,7 +62,7 @@ def test_the_studio_and_the_cli_judge_a_command_alike(
     results: dict[str, tuple[list[tuple[Any, ...]], list[tuple[str, str]]]] = {}
 
     async def run(name: str, settings: SessionSettings) -> None:
-        approver = OnceApprover()
+        approver = RecordingApprover(Approval("once", by="user"))
         audit = AuditLog(tmp_path / f"{name}-audit.jsonl")
         async with httpx.AsyncClient() as http:
             sessions = SessionFactory(approver, http, grants=Grants(persist=False), audit=audit,
