@@ -102,6 +102,7 @@ class EvalsPanel(QWidget):
         self.runs_box = QSpinBox()
         self.runs_box.setRange(1, 20)
         self.runs_box.setPrefix("Runs: ")
+        self.runs_box.setAccessibleName("Runs of each query and eval")
         self.runs_box.setToolTip("How many times each query and eval runs: a small model's "
                                  "choices vary from run to run")
         self.approve_combo = QComboBox()

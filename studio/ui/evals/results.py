@@ -193,9 +193,9 @@ class ResultsView(QWidget):
         self.summary.setObjectName("evalSummary")
         self.summary.setWordWrap(True)
         self.triggers_model = TriggerResultsModel(self)
-        self.triggers_view = self._table(self.triggers_model, 0)
+        self.triggers_view = self._table(self.triggers_model, 0, "Trigger results")
         self.evals_model = EvalResultsModel(self)
-        self.evals_view = self._table(self.evals_model, None)
+        self.evals_view = self._table(self.evals_model, None, "Eval results")
         header = self.evals_view.horizontalHeader()
         for column in (EvalResultsModel.WITH, EvalResultsModel.WITHOUT):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
@@ -239,8 +239,9 @@ class ResultsView(QWidget):
             self._on_triggers_view_current_changed)
         self.triggers_view.clicked.connect(self._on_triggers_view_clicked)
 
-    def _table(self, model: QAbstractTableModel, stretch: int | None) -> QTableView:
+    def _table(self, model: QAbstractTableModel, stretch: int | None, name: str) -> QTableView:
         view = QTableView()
+        view.setAccessibleName(name)
         view.setModel(model)
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         view.setWordWrap(True)
