@@ -7,6 +7,7 @@ an installed wheel carries none, and the action then says where to read them.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
@@ -68,7 +69,7 @@ class ManualDialog(QDialog):
         splitter.addWidget(self.pages)
         splitter.addWidget(self.view)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([200, 640])
+        splitter.setSizes([280, 720])
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -77,7 +78,7 @@ class ManualDialog(QDialog):
         self.pages.currentItemChanged.connect(self._on_pages_current_item_changed)
         self.view.anchorClicked.connect(self._on_view_anchor_clicked)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.resize(900, 640)
+        self.resize(1000, 680)
         if pages:
             self.pages.setCurrentRow(0)
 
@@ -93,7 +94,11 @@ class ManualDialog(QDialog):
         if item is None:
             return
         page = Path(item.data(PAGE_ROLE))
-        self.view.setHtml(render_markdown(page.read_text(encoding="utf-8", errors="replace")))
+        rendered = render_markdown(page.read_text(encoding="utf-8", errors="replace"))
+        # The pages' screenshots are as wide as a screen: shown at the page's width, they leave
+        # no text to scroll sideways to.
+        width = max(200, self.view.viewport().width() - 24)
+        self.view.setHtml(re.sub(r"<img ", f'<img width="{width}" ', rendered))
 
     def _on_view_anchor_clicked(self, url: QUrl) -> None:
         if url.isRelative() and url.path().endswith(".md"):
