@@ -27,11 +27,13 @@ from studio.ui.dialogs.approval import ApprovalDialog
 from studio.ui.dialogs.audit import AuditDialog
 from studio.ui.dialogs.fix_preview import FixPreviewDialog
 from studio.ui.dialogs.grants import GrantsDialog
+from studio.ui.dialogs.manual import ManualDialog, manual_folder
 from studio.ui.dialogs.install_url import InstallPlanDialog, InstallUrlDialog
 from studio.ui.dialogs.models import ModelsDialog
 from studio.ui.dialogs.prompts import PromptsDialog
 from studio.ui.dialogs.recovery import RecoveryDialog
 from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.dialogs.shortcuts import ShortcutsDialog
 from studio.ui.dialogs.skill_folder import SkillFolderDialog
 from studio.ui.dialogs.skill_name import NewSkillDialog, RenameSkillDialog
 from studio.ui.theme import apply_style
@@ -61,6 +63,8 @@ def dialogs(scratch: Path, parent: QWidget) -> dict[str, Callable[[], QDialog]]:
         "SkillFolderDialog": lambda: SkillFolderDialog([skills], "demo", parent),
         "NewSkillDialog": lambda: NewSkillDialog([skills], None, parent),
         "RenameSkillDialog": lambda: RenameSkillDialog(skills / "demo", parent),
+        "ShortcutsDialog": lambda: ShortcutsDialog(parent),
+        "ManualDialog": lambda: ManualDialog(manual_folder() or scratch, parent),
     }
 
 
