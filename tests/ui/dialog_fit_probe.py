@@ -27,8 +27,8 @@ from studio.ui.dialogs.approval import ApprovalDialog
 from studio.ui.dialogs.audit import AuditDialog
 from studio.ui.dialogs.fix_preview import FixPreviewDialog
 from studio.ui.dialogs.grants import GrantsDialog
-from studio.ui.dialogs.manual import ManualDialog, manual_folder
 from studio.ui.dialogs.install_url import InstallPlanDialog, InstallUrlDialog
+from studio.ui.dialogs.manual import ManualDialog, manual_folder
 from studio.ui.dialogs.models import ModelsDialog
 from studio.ui.dialogs.prompts import PromptsDialog
 from studio.ui.dialogs.recovery import RecoveryDialog
