@@ -84,7 +84,7 @@ def document(tokens: int) -> list[str]:
 
 
 def history_messages(count: int) -> list[Any]:
-    from studio.chatstore import StoredMessage
+    from studio.chats import StoredMessage
 
     messages = []
     for n in range(count):
@@ -205,9 +205,9 @@ def measure(tokens: int, rate: float, history: int) -> dict[str, Any]:
         async def open_client(name: str) -> tuple[Any, str]:
             return model, name
 
-        pane.backend.list_models = list_models  # type: ignore[method-assign]
-        pane.backend.server.open = open_client  # type: ignore[method-assign, assignment]
-        await pane.refresh_models()
+        pane.model_bar.backend.list_models = list_models  # type: ignore[method-assign]
+        pane.model_bar.backend.server.open = open_client  # type: ignore[method-assign, assignment]
+        await pane.model_bar.refresh_models()
         pane.transcript.show_messages(history_messages(history))
         pane.transcript.scroll_to_end()
         await asyncio.sleep(0.3)

@@ -42,8 +42,8 @@ def measure(root: Path, word: str, scratch: Path) -> dict[str, Any]:
     from PySide6.QtCore import QModelIndex
 
     from studio.settings import SettingsStore
+    from studio.ui.library.library_model import KIND_ROLE
     from studio.ui.mainwindow import MainWindow
-    from studio.ui.models.library_model import KIND_ROLE
 
     figures: dict[str, Any] = {"word": word}
 

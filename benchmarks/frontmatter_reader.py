@@ -5,7 +5,7 @@
 Generates skills shaped like public collections (see corpus.py) in a temp folder, walks them
 once, then validates them all as a scan's worker does (`_validate_folders`: list the files, read
 and parse SKILL.md, run every rule, build the cache tuple), `--runs` times with the plain reader
-(`studio.skills.plainyaml`) and as many times without it (every frontmatter through libyaml), in
+(`studio.skills.yaml.plainyaml`) and as many times without it (every frontmatter through libyaml), in
 turns and in this one process, so that load from elsewhere falls on both alike. It prints the
 CPU time per skill of each (median and minimum), parsing alone the same way, and how many
 frontmatters the plain reader took.
@@ -25,9 +25,10 @@ from typing import Any
 
 from corpus import generate_corpus
 
-from studio.skills import parse, plainyaml
-from studio.skills.library import _validate_folders
-from studio.skills.walk import walk
+from studio.skills import parse
+from studio.skills.library.roots import _validate_folders
+from studio.skills.library.walk import walk
+from studio.skills.yaml import plainyaml
 
 
 def _off(raw: str, base: int) -> None:

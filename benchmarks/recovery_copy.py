@@ -36,9 +36,9 @@ def main() -> int:
 
         from studio.editing.recovery import RecoveryStore
         from studio.skills.files import load_skill
-        from studio.ui.controllers.autosaving import Autosaver
-        from studio.ui.controllers.feedback import Feedback
-        from studio.ui.widgets.editor_tab import SkillEditorTab
+        from studio.ui.editor.autosaving import Autosaver
+        from studio.ui.editor.editor_tab import SkillEditorTab
+        from studio.ui.feedback import Feedback
 
         app = QApplication.instance() or QApplication(sys.argv[:1])
         assert isinstance(app, QApplication)

@@ -86,7 +86,7 @@ def measure(root: Path, scratch: Path) -> list[dict[str, Any]]:
             ticker.stop()
             figures["rows_removed"] = removed[0]
             figures["skills"] = window.library.skill_count
-            figures["findings"] = window.problems_panel.model.finding_count()
+            figures["findings"] = window.problems_panel.model.findings.finding_count()
             rows.append(figures)
         window.close_without_asking()
         window.deleteLater()

@@ -8,6 +8,7 @@ import os
 import re
 import stat
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -214,3 +215,17 @@ def utf8_text(text: str) -> str:
     except UnicodeEncodeError:
         return _SURROGATE.sub(lambda match: f"\\x{ord(match.group()) & 0xFF:02x}", text)
     return text
+
+
+def move_aside(path: Path) -> Path:
+    """Rename an unreadable file to `NAME.broken-STAMP` (a counter added should that exist), so
+    that nothing is lost and a fresh file can take its place; the new path is returned. The
+    rename is atomic: the file is either where it was or aside, never half of each."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.broken-{stamp}")
+    counter = 1
+    while target.exists():
+        counter += 1
+        target = path.with_name(f"{path.name}.broken-{stamp}-{counter}")
+    os.replace(path, target)
+    return target

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.fsutil import atomic_write_bytes, remove_stale_temps
+from studio.fsutil import atomic_write_bytes, move_aside, remove_stale_temps
 
 
 def test_a_stale_temp_file_is_removed_and_nothing_else(tmp_path: Path) -> None:
@@ -90,3 +90,16 @@ def test_a_temp_file_another_process_holds_open_is_left_alone(tmp_path: Path) ->
             holder.stdin.close()
             holder.wait(timeout=60)
     assert remove_stale_temps(target) == [temp] and not temp.exists()
+
+
+def test_move_aside_keeps_every_broken_file(tmp_path: Path) -> None:
+    """Two files moved aside within the same second both survive, each under its own name."""
+    path = tmp_path / "chats.sqlite"
+    path.write_text("first")
+    first = move_aside(path)
+    path.write_text("second")
+    second = move_aside(path)
+    assert not path.exists()
+    assert first != second
+    assert first.name.startswith("chats.sqlite.broken-")
+    assert (first.read_text(), second.read_text()) == ("first", "second")

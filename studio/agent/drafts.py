@@ -27,12 +27,12 @@ import yaml
 from studio.editing.frontmatter_edit import set_field, set_metadata_entry
 from studio.fsutil import atomic_write_text
 from studio.llm.types import ToolSpec
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import list_skill_files, load_skill
-from studio.skills.fixes import reparse
+from studio.skills.library.fixes import reparse
 from studio.skills.model import SKILL_FILE, Severity, Skill, SkillFile
 from studio.skills.parse import parse_skill
-from studio.skills.validate import validate_skill
-from studio.skills.yamledit import newline_of
+from studio.skills.yaml.yamledit import newline_of
 
 CREATE = "create_skill"
 UPDATE = "update_skill"

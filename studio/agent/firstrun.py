@@ -1,5 +1,5 @@
 """What a skill's scripts hold that its user should read before the first run: the threat
-findings (SK5xx, `studio.skills.threats`) of the files a command runs, once per skill per
+findings (SK5xx, `studio.skills.checks.threats`) of the files a command runs, once per skill per
 session, as warnings of the approval that run then needs."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 import shlex
 from pathlib import Path
 
-from studio.skills.threats import script_threats
+from studio.skills.checks.threats import script_threats
 
 THREAT_KIND = "threat"
 # A command names few files; a hostile one naming thousands is not read file by file.

@@ -2,7 +2,7 @@
 (Codex), with the arguments put into the skill's body as Claude Code does.
 
 From https://code.claude.com/docs/en/skills ("Pass arguments to skills"; read 2026-11-26
-through the mirrors cited in studio/skills/clients.py): `$ARGUMENTS` is everything after the
+through the mirrors cited in studio/skills/checks/clients.py): `$ARGUMENTS` is everything after the
 name; `$ARGUMENTS[N]` and its shorthand `$N` are the N-th argument, counted from 0, the
 arguments split as a shell splits words (quotes keep spaces); a name listed in the skill's
 `arguments` field stands for the argument at its position (`$issue`); `${CLAUDE_SKILL_DIR}` is

@@ -21,8 +21,8 @@ from typing import Any, Protocol
 from studio.agent.budget import fit_history
 from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided import Guide
-from studio.agent.guided_mode import CLI_HINT, auto_guided
+from studio.agent.guided.mode import CLI_HINT, auto_guided
+from studio.agent.guided.replies import Guide
 from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round, skill_of
 from studio.llm.client import ChatClient
 from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout

@@ -1,4 +1,4 @@
-"""How a turn's events become the records its tool cards show (`studio.chatstore.ToolRecord`),
+"""How a turn's events become the records its tool cards show (`studio.chats.ToolRecord`),
 forks included: the chat pane applies each event here and only redraws, so what a card says is
 decided once, in the core, for every front end that shows cards.
 
@@ -24,7 +24,7 @@ from studio.agent.events import (
     ToolStarted,
 )
 from studio.agent.tools import RUN
-from studio.chatstore import ForkNote, ForkNoteKind, ForkRecord, ToolRecord
+from studio.chats import ForkNote, ForkNoteKind, ForkRecord, ToolRecord
 
 
 def record_for(event: ToolCallRequested) -> ToolRecord:

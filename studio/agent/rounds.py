@@ -27,7 +27,7 @@ from studio.agent.constrained import (
     reply_schema,
 )
 from studio.agent.events import Error, Event, Notice, TextDelta, ThinkingDelta
-from studio.agent.guided import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
+from studio.agent.guided.replies import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
 from studio.agent.tools import ACTIVATE, TOOL_NAMES, SkillToolbox
 from studio.llm.client import ChatClient
 from studio.llm.errors import HTTPError

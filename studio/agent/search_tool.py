@@ -13,8 +13,8 @@ from pathlib import Path
 from studio.llm.embeddings import Embedder
 from studio.llm.errors import LLMError
 from studio.llm.types import ToolSpec
-from studio.skills.search import SearchIndex
-from studio.skills.summary import SkillSummary
+from studio.skills.library.summary import SkillSummary
+from studio.skills.search.index import SearchIndex
 
 SEARCH = "search_skills"
 RESULTS = 5

@@ -26,7 +26,7 @@ from studio.agent.drafts import DraftDesk, FolderChooser
 from studio.agent.events import Done, Error, Event, Nested, Notice, TextDelta, ThinkingDelta
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
-from studio.agent.guided_mode import CLI_HINT
+from studio.agent.guided.mode import CLI_HINT
 from studio.agent.invoke import PREFIXES, parse_invocation
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
@@ -48,8 +48,8 @@ from studio.settings import (
     Limits,
     WorkspaceMode,
 )
-from studio.skills.summary import SkillSummary
-from studio.skills.unzipped import UnpackedSkills
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.unzipped import UnpackedSkills
 
 if TYPE_CHECKING:
     # The app's one HTTP client, handed through to the model clients.
@@ -96,8 +96,8 @@ class SessionSettings:
         tool_descriptions: a tool's name -> the description the model is given instead of the
             studio's (blank: the studio's).
         guided: carry a small model through a skill one constrained step at a time
-            (`studio.agent.guided`): "on", "off", or "auto": when the server says the model is
-            small (`studio.agent.guided_mode`).
+            (`studio.agent.guided.replies`): "on", "off", or "auto": when the server says the model is
+            small (`studio.agent.guided.mode`).
         limits: what each sandboxed tool run may use (`studio.agent.sandbox.Limits`).
         allow_env: environment names passed to tool runs besides the allowlist.
         guided_hint: how the user changes `guided`, for the notice "auto" gives (the CLI's

@@ -39,8 +39,8 @@ from studio.agent.events import (
 from studio.agent.loop import DEFAULT_MAX_ROUNDS
 from studio.agent.run import DEFAULT_TIMEOUT
 from studio.agent.session import WORKSPACE_MODES, SessionFactory, SessionSettings
-from studio.agent.terminal import TerminalApprover
 from studio.commands.guidance import guided_flag
+from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm.client import BACKENDS
 from studio.llm.embeddings import search_embedder
@@ -56,9 +56,9 @@ from studio.settings import (
     Settings,
     load_settings,
 )
-from studio.skills.library import standard_locations
-from studio.skills.search import INDEX_FILE
-from studio.skills.targets import collect
+from studio.skills.library.roots import standard_locations
+from studio.skills.library.targets import collect
+from studio.skills.search.index import INDEX_FILE
 
 # Bytes of `--system @FILE`: instructions, not a book.
 MAX_INSTRUCTIONS = 64 * 1024

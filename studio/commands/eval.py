@@ -34,7 +34,6 @@ from studio.evals.baseline import BaselineError, snapshot_at
 from studio.evals.cache import ResultCache, skill_hash
 from studio.evals.comparator import compare, pairs
 from studio.evals.feedback import read_feedback, write_feedback
-from studio.evals.files import EvalCase, EvalFileError, EvalSet, read_evals, read_triggers
 from studio.evals.iteration import IterationError, read_iteration, workspace_for, write_iteration
 from studio.evals.report import EvalResult, SkillReport, pass_counts, pass_rate
 from studio.evals.runner import EvalError, EvalRunner
@@ -44,8 +43,9 @@ from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import collect
+from studio.skills.checks.evalfiles import EvalCase, EvalFileError, EvalSet, read_evals, read_triggers
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.targets import collect
 
 EXIT_INTERRUPTED = 130
 

@@ -21,7 +21,6 @@ from studio.agent.approval import DenyAllApprover
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.commands.chat import parse_options
 from studio.evals.conflicts import CrossTrigger, Overlap, cross_triggers, description_overlaps
-from studio.evals.files import EvalFileError, TriggerQuery, read_triggers
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.llm.embeddings import Embedder
@@ -29,8 +28,9 @@ from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import collect
+from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_triggers
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.targets import collect
 
 
 async def conflicts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

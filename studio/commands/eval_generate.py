@@ -20,14 +20,14 @@ from studio.agent.approval import DenyAllApprover
 from studio.agent.session import SessionFactory
 from studio.commands.chat import parse_options
 from studio.evals.editing import TriggersFile
-from studio.evals.files import EvalFileError, TriggerQuery, read_triggers
 from studio.evals.generate import generate_triggers
 from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import collect
+from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_triggers
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.targets import collect
 
 
 def chosen(answer: str, count: int) -> list[int] | None:

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import remove_stale_temps
-from studio.skills.clients import SPEC, TARGETS
-from studio.skills.fixes import FixError, FixPlan, apply_plan, outside_root, plan_fixes
+from studio.skills.checks.clients import SPEC, TARGETS
+from studio.skills.library.fixes import FixError, FixPlan, apply_plan, outside_root, plan_fixes
+from studio.skills.library.walk import discover
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
-from studio.skills.walk import discover
 
 
 def register(subparsers: Any) -> None:

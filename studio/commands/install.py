@@ -1,7 +1,7 @@
 """`studio install SOURCE [--client NAME ...] [--copy] [--global | --project DIR | --into DIR]`.
 
 SOURCE is a git repository (`owner/repo`, `owner/repo/path/to/skill`, a git URL, a folder, each
-with an optional `#ref`) or the URL of a zip or tar.gz (see `studio.skills.sources`). The skills
+with an optional `#ref`) or the URL of a zip or tar.gz (see `studio.skills.install.sources`). The skills
 go into `.agents/skills` of the project (the current folder, or --project) or, with --global, of
 the user's home; each client named with --client gets a link to them in its own folder (or a copy
 with --copy), as the skills CLI does. Every skill is validated and listed (with its problems and
@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from studio.skills.install import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
-from studio.skills.installed import unchanged
-from studio.skills.placement import (
+from studio.skills.checks.threats import threat_report
+from studio.skills.install.download import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
+from studio.skills.install.installed import unchanged
+from studio.skills.install.placement import (
     CLIENTS,
     PlacementError,
     blocking,
@@ -33,8 +34,7 @@ from studio.skills.placement import (
     client_folders,
     place,
 )
-from studio.skills.sources import prepare_source
-from studio.skills.threats import threat_report
+from studio.skills.install.sources import prepare_source
 
 Ask = Callable[[str], bool]
 

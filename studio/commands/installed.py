@@ -10,9 +10,9 @@ import sys
 from typing import Any
 
 from studio.commands.install import add_where_arguments, where_of
-from studio.skills.installed import installed, remove_installed
-from studio.skills.lockfile import LockError, lock_path
-from studio.skills.placement import PlacementError
+from studio.skills.install.installed import installed, remove_installed
+from studio.skills.install.lockfile import LockError, lock_path
+from studio.skills.install.placement import PlacementError
 
 
 def register_list(subparsers: Any) -> None:

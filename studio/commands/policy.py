@@ -11,7 +11,7 @@ from typing import Any
 
 from studio.policy import AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
 from studio.policy.audit import AuditError
-from studio.policy.paths import is_inside
+from studio.policy.programs.paths import is_inside
 
 EXIT_USAGE = 2
 

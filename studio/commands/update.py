@@ -17,10 +17,10 @@ from studio.commands.install import (
     terminal_ask,
     where_of,
 )
-from studio.skills.install import MAX_DOWNLOAD
-from studio.skills.installed import fetchable
-from studio.skills.lockfile import InstallRecord, LockError, read_lock
-from studio.skills.placement import PlacementError, client_folders
+from studio.skills.install.download import MAX_DOWNLOAD
+from studio.skills.install.installed import fetchable
+from studio.skills.install.lockfile import InstallRecord, LockError, read_lock
+from studio.skills.install.placement import PlacementError, client_folders
 
 
 def register(subparsers: Any) -> None:

@@ -22,20 +22,20 @@ from typing import TYPE_CHECKING, Any
 
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
-from studio.skills.cache import SPEC, STAMP
-from studio.skills.stamps import Stamp, unchanged
+from studio.skills.library.cache import SPEC, STAMP
+from studio.skills.library.stamps import Stamp, unchanged
 
 if TYPE_CHECKING:
     import json
 
-    from studio.skills.summary import SkillSummary
+    from studio.skills.library.summary import SkillSummary
 
 CACHE_FILE = "validate-cache.marshal"
 MEMO_FOLDER = "validate-output"
 
 Rendered = tuple[str, str, int]
 
-# `studio.skills.clients.TARGETS` (a test keeps them equal): importing that module loads the rules,
+# `studio.skills.checks.clients.TARGETS` (a test keeps them equal): importing that module loads the rules,
 # which a rescan that finds nothing changed never needs.
 TARGETS = ("spec", "claude-code", "eino", "ollama", "codex", "claude-api")
 
@@ -90,9 +90,9 @@ def _location(summary: SkillSummary, file: str) -> Path:
 def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list[Stamp]]:
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
     from studio.commands.textsafe import one_line, shown_path, utf8_json
-    from studio.skills.cache import ScanCache
     from studio.skills.codes import CANNOT_READ, FOLDER_UNREADABLE
-    from studio.skills.targets import collect
+    from studio.skills.library.cache import ScanCache
+    from studio.skills.library.targets import collect
 
     target = args.target
     cache = None if args.no_cache else ScanCache(_cache_file(target), target)
@@ -139,7 +139,7 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
 def _with_fixes(summary: SkillSummary, target: str) -> str:
     """A skill's JSON with every fix its findings offer, title and edits; an archive's skills
     and findings without a fix get none."""
-    from studio.skills.fixes import fixes_json
+    from studio.skills.library.fixes import fixes_json
 
     data = summary.to_json()
     if summary.diagnostics and not summary.read_only:

@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.fsutil import RefusedWrite, atomic_write_bytes
-from studio.skills.clients import SPEC
-from studio.skills.fixes import FixError, FixPlan, apply_plan, plan_fixes
+from studio.skills.checks.clients import SPEC
+from studio.skills.library.fixes import FixError, FixPlan, apply_plan, plan_fixes
 
 
 @dataclass(frozen=True, slots=True)
 class Target:
     """A skill to fix: its folder, the root the user added (nothing is written outside), and
-    the client the skill is judged for (`studio.skills.clients`)."""
+    the client the skill is judged for (`studio.skills.checks.clients`)."""
 
     directory: Path
     root: Path | None

@@ -1,6 +1,6 @@
 """Rewriting one frontmatter field of a SKILL.md text for the form, keeping every other byte.
 
-A thin layer over `studio.skills.yamledit`: it adds inserting a field that is not there yet,
+A thin layer over `studio.skills.yaml.yamledit`: it adds inserting a field that is not there yet,
 removing an optional one that was cleared, writing the `metadata` mapping from a table, and
 setting one entry of `metadata` with the others (and their comments) left as they are.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from studio.skills.fixes import reparse
+from studio.skills.library.fixes import reparse
 from studio.skills.model import Skill
-from studio.skills.yamledit import apply_edits, field_block, newline_of, replace_value, scalar
+from studio.skills.yaml.yamledit import apply_edits, field_block, newline_of, replace_value, scalar
 
 REQUIRED_FIELDS = frozenset({"name", "description"})
 

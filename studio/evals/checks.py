@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from studio.evals.files import MAX_PATTERN, Expectation
 from studio.evals.trace import Trace
+from studio.skills.checks.evalfiles import MAX_PATTERN, Expectation
 
 # With the pattern's length capped too, this bounds the work a backtracking pattern can cause.
 MAX_REGEX_TEXT = 20_000

@@ -18,12 +18,12 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from studio.evals.files import TriggerQuery
 from studio.evals.report import QueryResult, SkillReport
 from studio.evals.runner import EvalRunner
 from studio.llm.embeddings import Embedder
-from studio.skills.catalog import terms
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.evalfiles import TriggerQuery
+from studio.skills.library.summary import SkillSummary
+from studio.skills.search.catalog import terms
 
 LEXICAL_MIN = 0.45
 SEMANTIC_MIN = 0.85

@@ -16,8 +16,8 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any
 
-from studio.evals.files import CHECK_KINDS, EVALS_FILE, TRIGGERS_FILE, EvalFileError, load_json
 from studio.fsutil import atomic_write_bytes
+from studio.skills.checks.evalfiles import CHECK_KINDS, EVALS_FILE, TRIGGERS_FILE, EvalFileError, load_json
 
 EVAL_COLUMNS = ("id", "prompt", "expected_output", "expectations")
 TRIGGER_COLUMNS = ("query", "should_trigger")

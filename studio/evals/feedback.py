@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path, PurePosixPath
 
-from studio.evals.files import EvalFileError, load_json
 from studio.fsutil import atomic_write_bytes
+from studio.skills.checks.evalfiles import EvalFileError, load_json
 
 FEEDBACK_FILE = PurePosixPath("evals/feedback.json")
 

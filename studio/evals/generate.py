@@ -10,12 +10,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from studio.evals.files import TriggerQuery
 from studio.evals.replies import answer_text
 from studio.llm.client import ChatClient
 from studio.llm.types import Message
-from studio.skills.catalog import rank_skills
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.evalfiles import TriggerQuery
+from studio.skills.library.summary import SkillSummary
+from studio.skills.search.catalog import rank_skills
 
 DEFAULT_COUNT = 20
 NEIGHBOURS = 5

@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from studio.evals.files import TriggerQuery
 from studio.evals.replies import answer_text
 from studio.evals.report import QueryResult, SkillReport, TriggerReport
 from studio.evals.runner import EvalRunner
 from studio.llm.client import ChatClient
 from studio.llm.types import Message
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.evalfiles import TriggerQuery
+from studio.skills.library.summary import SkillSummary
 
 MAX_DESCRIPTION = 1024
 # skill-creator's run_loop stops after 5 iterations by default.

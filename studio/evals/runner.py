@@ -25,13 +25,13 @@ from studio.agent.session import SessionFactory, SessionSettings
 from studio.agent.tools import ACTIVATE
 from studio.evals.cache import ResultCache, key_of
 from studio.evals.checks import Verdict, check
-from studio.evals.files import EvalCase, TriggerQuery
 from studio.evals.grader import grade
 from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport, decided
 from studio.evals.trace import Trace
 from studio.llm.errors import LLMError
-from studio.skills.library import SkillRoot, scan_root
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.evalfiles import EvalCase, TriggerQuery
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
 
 # What the guided mode adds to a result's cache key: "guided" for on, as before there was auto.
 _GUIDED_KEYS: dict[str, tuple[str, ...]] = {"on": ("guided",), "auto": ("guided-auto",), "off": ()}

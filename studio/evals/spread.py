@@ -17,10 +17,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Generic, TypeVar
 
-from studio.evals.files import EvalCase, TriggerQuery
 from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport, decided
 from studio.evals.runner import EvalError, EvalRunner, eval_units, trigger_units
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.evalfiles import EvalCase, TriggerQuery
+from studio.skills.library.summary import SkillSummary
 
 U = TypeVar("U")
 R = TypeVar("R")

@@ -18,7 +18,7 @@ from studio.agent.events import (
     ToolStarted,
 )
 from studio.agent.records import record_for, update_record
-from studio.chatstore import StoredMessage, ToolRecord
+from studio.chats import StoredMessage, ToolRecord
 
 
 @dataclass(slots=True)

@@ -18,9 +18,9 @@ from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm.embeddings import Embedder
 from studio.llm.errors import LLMError
 from studio.skills.files import list_skill_files
-from studio.skills.search import SearchIndex
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import collect
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.targets import collect
+from studio.skills.search.index import SearchIndex
 
 MAX_RESULTS = 20
 

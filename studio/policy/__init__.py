@@ -8,7 +8,7 @@ from studio.policy.audit import AuditEntry, AuditLog
 from studio.policy.decision import Decision, PolicyContext, PolicyWarning, Verdict
 from studio.policy.grants import Grant, GrantProposal, Grants, GrantsError
 from studio.policy.judge import judge, propose_grant
-from studio.policy.shell import split_commands
+from studio.policy.shell.cmdline import split_commands
 
 __all__ = [
     "AuditEntry",

@@ -10,8 +10,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from studio.policy.allowed_tools import refusal
-from studio.policy.budget import Budget, CheckAborted, running, tick
-from studio.policy.call import Call, Inv, Part, State
 from studio.policy.decision import (
     GRANTABLE_KINDS,
     Decision,
@@ -24,8 +22,16 @@ from studio.policy.decision import (
     shorten,
     strictest,
 )
-from studio.policy.escapes import NAME
-from studio.policy.expand import (
+from studio.policy.grants import Grant, GrantProposal, Grants
+from studio.policy.programs.call import Call, Inv, Part, State
+from studio.policy.programs.paths import is_inside
+from studio.policy.programs.rules import dispatch
+from studio.policy.programs.skillguard import replaces_skill_file
+from studio.policy.programs.wrappers import dangerous_variable
+from studio.policy.shell.budget import Budget, CheckAborted, running, tick
+from studio.policy.shell.cmdline import parse
+from studio.policy.shell.escapes import NAME
+from studio.policy.shell.expand import (
     POSITIONAL_SEPARATOR,
     Arg,
     Env,
@@ -34,14 +40,8 @@ from studio.policy.expand import (
     expand_words,
     pipeline_output,
 )
-from studio.policy.grants import Grant, GrantProposal, Grants
-from studio.policy.lexer import MAX_DEPTH
-from studio.policy.paths import is_inside
-from studio.policy.rules import dispatch
-from studio.policy.shell import parse
-from studio.policy.skillguard import replaces_skill_file
-from studio.policy.syntax import Arith, Param, Script, SimpleCommand, Word
-from studio.policy.wrappers import dangerous_variable
+from studio.policy.shell.lexer import MAX_DEPTH
+from studio.policy.shell.syntax import Arith, Param, Script, SimpleCommand, Word
 
 MAX_COMMAND = 100_000
 MAX_PER_KIND = 8

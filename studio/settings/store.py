@@ -10,8 +10,6 @@ as `settings.yaml.broken-<timestamp>` so nothing the user wrote is ever overwrit
 from __future__ import annotations
 
 import logging
-import os
-import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ from typing import Any
 import yaml
 
 from studio import paths
-from studio.fsutil import atomic_write_text
+from studio.fsutil import atomic_write_text, move_aside
 from studio.settings.declare import Reader, declared, plain, sections, type_name
 from studio.settings.schema import DEFAULT_URLS, Settings
 
@@ -158,13 +156,7 @@ class SettingsStore:
         return True
 
     def _move_broken_aside(self) -> None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.broken-{stamp}")
-        counter = 1
-        while target.exists():
-            counter += 1
-            target = self.path.with_name(f"{self.path.name}.broken-{stamp}-{counter}")
         if self.path.exists():
-            os.replace(self.path, target)
+            target = move_aside(self.path)
             log.warning("moved the unreadable settings file aside to %s", target)
         self.broken = False

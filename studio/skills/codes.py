@@ -70,7 +70,7 @@ DUPLICATE_NAME = "SK301"
 LINK_OUT_OF_ROOT = "SK302"
 NESTED_SKILL = "SK303"
 
-# Threats in a skill's content (SK5xx): see studio/skills/threats.py
+# Threats in a skill's content (SK5xx): see studio/skills/checks/threats.py
 HIDDEN_UNICODE = "SK501"
 HIDDEN_INSTRUCTIONS = "SK502"
 PIPE_TO_SHELL = "SK503"

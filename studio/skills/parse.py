@@ -39,9 +39,9 @@ from studio.skills.model import (
     Span,
     TextEdit,
 )
-from studio.skills.plainyaml import Fields, read_plain
-from studio.skills.textpos import LineIndex, position_in
-from studio.skills.yamlload import MAX_NESTING, TooDeep, load_yaml
+from studio.skills.yaml.plainyaml import Fields, read_plain
+from studio.skills.yaml.textpos import LineIndex, position_in
+from studio.skills.yaml.yamlload import MAX_NESTING, TooDeep, load_yaml
 
 MAX_SKILL_BYTES = 1024 * 1024
 BOM = "\ufeff"

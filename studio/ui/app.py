@@ -23,9 +23,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from studio import __version__
 from studio.paths import cache_dir, log_file
 from studio.settings import SettingsStore
-from studio.skills.library import env_roots
+from studio.skills.install.scaffold import TEMPLATE
+from studio.skills.library.roots import env_roots
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
-from studio.skills.scaffold import TEMPLATE
 from studio.ui.chat.asyncgens import AsyncGenHooks
 from studio.ui.instance import InstanceServer, hand_over
 from studio.ui.mainwindow import MainWindow
@@ -169,7 +169,7 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     asyncgens = AsyncGenHooks(loop)
     asyncgens.install()
     http = httpx.AsyncClient()
-    window.chat.pane.attach(http)
+    window.chat.pane.model_bar.attach(http)
     window.show()
     window.start()
     if instance is not None:
@@ -177,7 +177,7 @@ async def main(app: QApplication, paths: list[str], settings_path: Path | None =
     try:
         if smoke:
             return smoke_test(app, window)
-        await window.editors.restore_autosaves()
+        await window.recovery.restore_autosaves()
         window.editors.reopen([Path(text) for text in window.settings.open_tabs])
         for directory in to_open:
             window.editors.open_skill(directory)

@@ -1,7 +1,7 @@
 """The studio's main window: the library on the left, editor tabs in the centre, problems below.
 
 The window builds the pieces and wires them; the work is done by controllers with one job each
-(`studio.ui.controllers`): the editor tabs, autosaves, the library's roots, the operations on
+(in the feature packages beside it): the editor tabs, autosaves, the library's roots, the operations on
 skills and the problems list, over one core `Library`. Nothing imports this module but the app.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -29,33 +29,36 @@ from PySide6.QtWidgets import (
 from studio.editing.recovery import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
-from studio.skills.collection import Library, Problem
-from studio.skills.library import standard_locations
-from studio.skills.search import INDEX_FILE
+from studio.skills.library.collection import Library, Problem
+from studio.skills.library.roots import standard_locations
+from studio.skills.search.index import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.dock import ChatDock
-from studio.ui.controllers.autosaving import Autosaver
-from studio.ui.controllers.edit_undo import EditUndo
-from studio.ui.controllers.editors import EditorTabs
-from studio.ui.controllers.feedback import Feedback
-from studio.ui.controllers.fix_all import FixAll
-from studio.ui.controllers.installs import UrlInstalls
-from studio.ui.controllers.problems import ProblemsController
-from studio.ui.controllers.roots import LibraryRoots
-from studio.ui.controllers.search import LibrarySearch, settings_embedder
-from studio.ui.controllers.skill_ops import SkillOperations
-from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.edit_undo import EditUndo
+from studio.ui.editor.autosaving import Autosaver
+from studio.ui.editor.disk_changes import DiskChanges
+from studio.ui.editor.editor_tab import SkillEditorTab
+from studio.ui.editor.restore import Recovery
+from studio.ui.editor.tabs import EditorTabs
 from studio.ui.evals.controller import HISTORY_FILE, EvalsTabs
-from studio.ui.library_loader import LibraryLoader
+from studio.ui.feedback import Feedback
+from studio.ui.library.installs import UrlInstalls
+from studio.ui.library.library_model import LibraryModel
+from studio.ui.library.library_panel import LibraryPanel
+from studio.ui.library.library_search import LibrarySearch, settings_embedder
+from studio.ui.library.loader import LibraryLoader
+from studio.ui.library.roots import LibraryRoots
+from studio.ui.library.skill_ops import SkillOperations
 from studio.ui.menus import make_action, make_menus
-from studio.ui.models.library_model import LibraryModel
+from studio.ui.problems.fix_all import FixAll
+from studio.ui.problems.problems_controller import ProblemsController
+from studio.ui.problems.problems_panel import ProblemsPanel
+from studio.ui.settings.settings_dialog import SettingsDialog
 from studio.ui.share import McpServing, SkillExports
 from studio.ui.tasks import TaskSet
 from studio.ui.theme import editor_font
 from studio.ui.watcher import FileWatcher
-from studio.ui.widgets.editor_tab import SkillEditorTab
-from studio.ui.widgets.library_panel import LibraryPanel
-from studio.ui.widgets.problems_panel import ProblemsPanel
+from studio.ui.window_geometry import WindowGeometry
 
 WELCOME = """
 <div style='text-align:center'>
@@ -67,24 +70,6 @@ WELCOME = """
 {chat}</div>
 """
 # Said on the welcome screen while the chat's dock is closed (it starts so on a narrow screen).
-# Each panel's least size in pixels and largest share of the window, when a layout is restored.
-DOCK_BOUNDS = {"libraryDock": (200, 0.4), "problemsDock": (120, 0.4), "chatDock": (340, 0.45)}
-
-
-def dock_shares(text: str) -> dict[str, float]:
-    """"problemsDock=0.25,libraryDock=0.2" as a mapping; what cannot be read is left out."""
-    shares = {}
-    for part in text.split(","):
-        name, _, value = part.partition("=")
-        try:
-            share = float(value)
-        except ValueError:
-            continue
-        if name.strip() in DOCK_BOUNDS and 0 < share < 1:
-            shares[name.strip()] = share
-    return shares
-
-
 CHAT_HIDDEN = ("<p>The chat is closed to leave the editor room: <b>View ▸ Chat</b> opens it, "
                "<b>Ctrl+Shift+T</b> tries the open skill in it.</p>")
 
@@ -94,7 +79,8 @@ class MainWindow(QMainWindow):
 
     Attributes:
         library: the core state of the library, which every view reads.
-        editors, autosaver, roots, skill_ops, problems: the controllers.
+        editors, autosaver, recovery, disk_changes, roots, skill_ops, problems: the controllers.
+        geometry_keeper: restores and remembers the window's size and its panels' layout.
 
     Signals:
         closed: the window closed (after every unsaved change was saved or discarded).
@@ -152,6 +138,9 @@ class MainWindow(QMainWindow):
         self.editors = EditorTabs(self.tabs, self.centre, self.welcome, self.library,
                                   self.watcher, self.autosaver, feedback, self.tasks,
                                   editor_font(self.settings.editor_font), self)
+        self.recovery = Recovery(self.editors, self.autosaver, feedback, self)
+        self.disk_changes = DiskChanges(self.editors, self.watcher, self.autosaver, feedback,
+                                        self.tasks, self)
         self.roots = LibraryRoots(self.library, self.library_model, self.loader, self.watcher,
                                   store, self.library_panel, feedback,
                                   lambda directory: self.editors.skill_tab(directory) is not None,
@@ -174,9 +163,11 @@ class MainWindow(QMainWindow):
         self.menus.tools.addAction(self.mcp_serving.action)
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
-        self.evals = EvalsTabs(self.editors, self.chat.pane, self.library,
-                               data_dir() / HISTORY_FILE, self.tasks, self.autosaver, self)
-        self.editors.model_names = self.chat.pane.backend.server.model_names
+        pane = self.chat.pane
+        self.evals = EvalsTabs(self.editors, pane.model_bar, pane.sessions, pane.last_prompt,
+                               self.library, data_dir() / HISTORY_FILE, self.tasks, self.autosaver,
+                               self)
+        self.editors.model_names = pane.model_bar.backend.server.model_names
         self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 
         self.editors.skill_opened.connect(self.library_panel.select_skill)
@@ -193,7 +184,6 @@ class MainWindow(QMainWindow):
         self.loader.scan_started.connect(self._on_loader_scan_started)
         self.loader.progressed.connect(self._on_loader_progressed)
         self.loader.scan_finished.connect(self._on_loader_scan_finished)
-        self.watcher.file_changed.connect(self._on_watcher_file_changed)
         self.closed.connect(self.chat.pane.stop)
         self.closed.connect(self.search.close)
         self.closed.connect(self.installs.close)
@@ -203,7 +193,9 @@ class MainWindow(QMainWindow):
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
         self.resizeDocks([self.problems_dock], [230], Qt.Orientation.Vertical)
-        self._restore_geometry()
+        self.geometry_keeper = WindowGeometry(
+            self, [self.library_dock, self.problems_dock, self.chat.dock])
+        self.geometry_keeper.restore(self.settings)
         self._on_chat_dock_visibility_changed()
         self.problems.refresh()
 
@@ -348,7 +340,7 @@ class MainWindow(QMainWindow):
     def _on_library_model_skills_changed(self, _count: int) -> None:
         if not self.loader.busy:
             self._show_count()
-        self.chat.pane.refresh_skills()
+        self.chat.pane.skill_chooser.refresh()
 
     def _on_loader_scan_finished(self) -> None:
         self.scan_progress.hide()
@@ -377,9 +369,6 @@ class MainWindow(QMainWindow):
         self.undo_fix_all_action.setEnabled(bool(title))
         self.undo_fix_all_action.setText(f"Undo {title}" if title else "Undo Fix of Many Skills")
 
-    def _on_watcher_file_changed(self, path: Path) -> None:
-        self.tasks.spawn(self.editors.file_changed_on_disk(path))
-
     # -- settings -------------------------------------------------------------------------------------
 
     async def open_settings(self) -> bool:
@@ -397,7 +386,7 @@ class MainWindow(QMainWindow):
                                 f"{self.store.path} could not be written: {exc}")
         self.editors.set_editor_font(editor_font(self.settings.editor_font))
         self.roots.settings_changed(old_roots, old_hidden)
-        self.chat.pane.apply_settings()
+        self.chat.pane.model_bar.apply_settings()
         return True
 
     # -- session --------------------------------------------------------------------------------------
@@ -405,80 +394,10 @@ class MainWindow(QMainWindow):
     def _on_chat_dock_visibility_changed(self, _visible: bool = False) -> None:
         self.welcome.setText(WELCOME.format(chat=CHAT_HIDDEN if self.chat.dock.isHidden() else ""))
 
-    def _restore_geometry(self) -> None:
-        window = self.settings.window
-        if not (self.settings.remember_window and window.geometry):
-            self._fit_to_screen()
-        if not self.settings.remember_window:
-            return
-        if window.geometry:
-            self.restoreGeometry(QByteArray.fromBase64(window.geometry.encode("ascii")))
-        if window.state:
-            self.restoreState(QByteArray.fromBase64(window.state.encode("ascii")))
-        self._fit_geometry_to_screen()
-        self._saved_shares = dock_shares(window.docks)
-        # Applied once the window is laid out on its screen.
-        QTimer.singleShot(0, self, self._restore_dock_shares)
-
-    def _fit_geometry_to_screen(self) -> None:
-        screen = self.screen().availableGeometry()
-        if self.width() > screen.width() or self.height() > screen.height():
-            self.resize(min(self.width(), screen.width()), min(self.height(), screen.height()))
-            self.move(max(screen.left(), min(self.x(), screen.right() - self.width())),
-                      max(screen.top(), min(self.y(), screen.bottom() - self.height())))
-
-    def _docks(self) -> list[tuple[QDockWidget, Qt.Orientation]]:
-        """The docked panels with the direction their size is measured in."""
-        found = []
-        for dock in (self.library_dock, self.problems_dock, self.chat.dock):
-            if dock.isHidden() or dock.isFloating():
-                continue
-            area = self.dockWidgetArea(dock)
-            vertical = area in (Qt.DockWidgetArea.TopDockWidgetArea,
-                                Qt.DockWidgetArea.BottomDockWidgetArea)
-            found.append((dock, Qt.Orientation.Vertical if vertical
-                          else Qt.Orientation.Horizontal))
-        return found
-
-    def _dock_shares(self) -> list[tuple[QDockWidget, float]]:
-        shares = []
-        for dock, orientation in self._docks():
-            if orientation == Qt.Orientation.Vertical:
-                shares.append((dock, dock.height() / max(1, self.height())))
-            else:
-                shares.append((dock, dock.width() / max(1, self.width())))
-        return shares
-
-    def _restore_dock_shares(self) -> None:
-        """Give each docked panel its saved share of this window, within its bounds (a layout
-        saved at 1600x1000 came back at 720 px with Problems over most of the window)."""
-        for dock, orientation in self._docks():
-            vertical = orientation == Qt.Orientation.Vertical
-            whole = self.height() if vertical else self.width()
-            now = dock.height() if vertical else dock.width()
-            share = self._saved_shares.get(dock.objectName(), now / whole if whole else 0)
-            low, high = DOCK_BOUNDS[dock.objectName()]
-            size = round(min(max(share, low / whole if whole else 0), high) * whole)
-            # Only ever smaller: a panel made larger than Qt laid it out widens the window past
-            # the size it was given.
-            if size < now:
-                self.resizeDocks([dock], [size], orientation)
-
-    def _fit_to_screen(self) -> None:
-        """First start: a generous size that fits the screen (1366x768 included), centred."""
-        screen = self.screen().availableGeometry()
-        width, height = min(1440, screen.width()), min(900, screen.height())
-        self.resize(width, height)
-        self.move(screen.x() + (screen.width() - width) // 2,
-                  screen.y() + (screen.height() - height) // 2)
-
     def remember_session(self) -> None:
         settings = self.settings
         if settings.remember_window:
-            settings.window.geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
-            settings.window.state = bytes(self.saveState().toBase64().data()).decode("ascii")
-            settings.window.docks = ",".join(
-                f"{dock.objectName()}={share:.3f}" for dock, share in self._dock_shares())
+            self.geometry_keeper.remember(settings)
         if settings.remember_open_tabs:
             settings.open_tabs = [str(tab.directory) for tab in self.editors.editor_tabs()
                                   if isinstance(tab, SkillEditorTab)]

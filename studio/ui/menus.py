@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-from studio.ui.dialogs.about import show_about
-from studio.ui.dialogs.manual import show_manual
-from studio.ui.dialogs.shortcuts import show_shortcuts
+from studio.ui.about import show_about
+from studio.ui.manual import show_manual
+from studio.ui.shortcuts import show_shortcuts
 
 Shortcut = QKeySequence | QKeySequence.StandardKey | str | None
 

@@ -29,7 +29,7 @@ from studio.llm.embedded import EmbeddedEngine
 from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message, ModelInfo
 from studio.policy import AuditLog, Grants
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.localmodels import INSTALL_HINT, smollm2_gguf
 
 pytestmark = pytest.mark.engine

@@ -21,8 +21,8 @@ from studio.agent.server import ModelServer
 from studio.agent.session import SessionFactory, SessionSettings, WorkspaceMode
 from studio.llm.embedded import EmbeddedEngine
 from studio.policy import AuditLog, Grants
-from studio.skills.library import SkillRoot, scan_root
-from studio.skills.summary import SkillSummary
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
 from tests.agent.processes import processes_in
 from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import TOOL_MODEL

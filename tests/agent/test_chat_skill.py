@@ -22,8 +22,8 @@ from studio.agent.server import ModelServer
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.llm.client import make_client
 from studio.llm.types import Message, ToolCall
+from studio.skills.checks.validate import validate_skill
 from studio.skills.parse import parse_skill
-from studio.skills.validate import validate_skill
 from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

@@ -20,7 +20,7 @@ from studio.agent.tools import SkillToolbox
 from studio.llm.client import make_client
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

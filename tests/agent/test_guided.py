@@ -16,7 +16,7 @@ from studio.agent.approval import AutoApprover
 from studio.agent.constrained import FORCED_MAX_TOKENS
 from studio.agent.events import Done, Event, Notice, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided import (
+from studio.agent.guided.replies import (
     ANSWER_MAX_TOKENS,
     CALL_MAX_TOKENS,
     EXAMPLE,
@@ -31,7 +31,7 @@ from studio.agent.tools import SkillToolbox
 from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message, ToolCall
 from studio.policy import AuditLog, Grants
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL
 from tests.fakes.openai import FakeOpenAI
 from tests.fakes.script import reply

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from studio.agent.guided_args import Usage, affinity, fill, parse_usage, script_usage
+from studio.agent.guided.arguments import Usage, affinity, fill, parse_usage, script_usage
 
 START = "python3 scripts/tool.py"
 

@@ -13,7 +13,7 @@ import pytest
 from studio.agent.approval import AutoApprover
 from studio.agent.events import Event, Notice
 from studio.agent.execute import ToolExecutor
-from studio.agent.guided_mode import (
+from studio.agent.guided.mode import (
     WINDOW_HINT,
     auto_guided,
     gguf_parameters,
@@ -30,7 +30,7 @@ from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message, ModelInfo
 from studio.policy import AuditLog, Grants
 from studio.settings import guided_mode
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
 from tests.fakes.ggufwriter import write_gguf
 from tests.fakes.ollama import FakeOllama

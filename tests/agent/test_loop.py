@@ -25,7 +25,7 @@ from studio.agent.tools import SkillToolbox
 from studio.llm.client import make_client
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.roots import SkillRoot, scan_root
 from tests.agent.processes import processes_in
 from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import PLAIN_MODEL, TOOL_MODEL

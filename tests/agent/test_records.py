@@ -16,7 +16,7 @@ from studio.agent.events import (
     ToolStarted,
 )
 from studio.agent.records import record_for, stop_record, update_record
-from studio.chatstore import ForkNote, ToolRecord
+from studio.chats import ForkNote, ToolRecord
 
 RUN = ToolCallRequested("r1", "run_skill_script", {"skill": "demo", "command": "ls"}, "demo", "ls")
 

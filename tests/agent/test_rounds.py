@@ -11,7 +11,7 @@ import pytest
 
 from studio.agent.constrained import FORCED_MAX_TOKENS
 from studio.agent.events import Error, Event, Notice, TextDelta
-from studio.agent.guided import ANSWER_MAX_TOKENS, CALL_MAX_TOKENS, NO_SKILL, Guide
+from studio.agent.guided.replies import ANSWER_MAX_TOKENS, CALL_MAX_TOKENS, NO_SKILL, Guide
 from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round
 from studio.agent.tools import SkillToolbox
 from studio.llm.client import ChatClient
@@ -19,7 +19,7 @@ from studio.llm.errors import HTTPError
 from studio.llm.ollama import OllamaClient
 from studio.llm.openai import OpenAIClient
 from studio.llm.types import Message, ToolCall
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI

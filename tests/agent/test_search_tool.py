@@ -12,8 +12,8 @@ import pytest
 from studio.agent.search_tool import SkillSearch
 from studio.agent.session import SessionSettings, make_toolbox
 from studio.llm.errors import LLMError
-from studio.skills.library import SkillRoot, scan_root
-from studio.skills.summary import SkillSummary
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
 from tests.fakes.embeddings import FakeEmbedder
 from tests.skills.helpers import frontmatter, write_skill
 

@@ -14,7 +14,7 @@ import pytest
 
 from studio.cli import main
 from studio.skills import files
-from studio.skills.yamlload import MAX_NESTING
+from studio.skills.yaml.yamlload import MAX_NESTING
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import reply

@@ -11,7 +11,7 @@ from skills.packs import good_pack, skill_md, zip_pack
 
 from studio.cli import main
 from studio.commands.install import install
-from studio.skills.lockfile import read_lock
+from studio.skills.install.lockfile import read_lock
 from tests.fakes.files import FileServer
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
-from studio.skills.lockfile import computed_hash, read_lock
-from studio.skills.sources import SourceError, parse_source
+from studio.skills.install.lockfile import computed_hash, read_lock
+from studio.skills.install.sources import SourceError, parse_source
 from tests.fakes.files import FileServer
 from tests.skills.helpers import frontmatter
 

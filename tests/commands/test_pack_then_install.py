@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from studio.commands.install import install
-from studio.skills.pack import pack_index
+from studio.skills.install.pack import pack_index
 from tests.fakes.files import FileServer
 from tests.skills.helpers import frontmatter, write_skill
 

@@ -6,9 +6,9 @@ import pytest
 
 from studio.agent.events import Done, TextDelta, ToolCallRequested, ToolFinished, ToolStarted
 from studio.evals.checks import MAX_REGEX_TEXT, check
-from studio.evals.files import Expectation
 from studio.evals.grader import read_verdict
 from studio.evals.trace import Trace
+from studio.skills.checks.evalfiles import Expectation
 
 
 def a_run() -> Trace:

@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 
 from studio.evals.conflicts import cross_triggers, description_overlaps
-from studio.evals.files import TriggerQuery
-from studio.skills.targets import collect
+from studio.skills.checks.evalfiles import TriggerQuery
+from studio.skills.library.targets import collect
 from tests.evals.test_eval_runner import make_runner, report_for
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

@@ -15,7 +15,7 @@ from studio.evals.editing import (
     parse_expectations_text,
 )
 from studio.evals.history import EvalHistory, HistoryEntry
-from studio.skills.evalrules import evals_problems, triggers_problems
+from studio.skills.checks.evalrules import evals_problems, triggers_problems
 
 
 def test_expectations_go_to_lines_and_back() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from studio.evals.feedback import read_feedback, write_feedback
-from studio.evals.files import EvalFileError
+from studio.skills.checks.evalfiles import EvalFileError
 from tests.commands.test_eval_command import EVALS, finish, skill_with_evals, studio
 from tests.fakes.fixtures import TOOL_MODEL, fake_ollama
 from tests.fakes.ollama import FakeOllama

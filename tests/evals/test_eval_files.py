@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.evals.files import (
+from studio.skills.checks.evalfiles import (
     MAX_PATTERN,
     EvalFileError,
     Expectation,

@@ -9,10 +9,10 @@ from pathlib import Path
 import httpx
 
 from studio.commands.eval_generate import chosen, save
-from studio.evals.files import TriggerQuery, read_triggers
 from studio.evals.generate import generate_triggers, neighbours_of, read_queries
 from studio.llm.ollama import OllamaClient
-from studio.skills.targets import collect
+from studio.skills.checks.evalfiles import TriggerQuery, read_triggers
+from studio.skills.library.targets import collect
 from tests.commands.test_eval_command import finish, studio
 from tests.fakes.fixtures import TOOL_MODEL, fake_ollama
 from tests.fakes.ollama import FakeOllama

@@ -9,7 +9,6 @@ import httpx
 
 from studio.agent.approval import AutoApprover
 from studio.agent.session import SessionFactory, SessionSettings
-from studio.evals.files import TriggerQuery
 from studio.evals.improve import (
     propose_descriptions,
     read_proposals,
@@ -20,7 +19,8 @@ from studio.evals.report import QueryResult, SkillReport
 from studio.evals.runner import EvalRunner
 from studio.llm.client import make_client
 from studio.policy import AuditLog, Grants
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.checks.evalfiles import TriggerQuery
+from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

@@ -8,9 +8,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from studio.evals.files import TriggerQuery
 from studio.evals.report import QueryResult, TriggerReport, decided
 from studio.evals.spread import ServerPool
+from studio.skills.checks.evalfiles import TriggerQuery
 from tests.evals.test_eval_runner import catalog, make_runner, report_for, root
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

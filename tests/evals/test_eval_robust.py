@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from studio.evals.cache import ResultCache
-from studio.evals.files import parse_evals
 from studio.evals.runner import EvalError
+from studio.skills.checks.evalfiles import parse_evals
 from tests.evals.test_eval_runner import QUERIES, catalog, make_runner, report_for, root
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, error, reply

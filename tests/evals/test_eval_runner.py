@@ -15,12 +15,12 @@ import pytest
 from studio.agent.approval import AutoApprover, DenyAllApprover
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache, skill_hash
-from studio.evals.files import TriggerQuery, parse_evals
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.policy import AuditLog, Grants
-from studio.skills.library import SkillRoot, scan_root
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.evalfiles import TriggerQuery, parse_evals
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, error, hang, reply

@@ -9,10 +9,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from studio.evals.files import TriggerQuery, parse_evals
 from studio.evals.improve import improve_description, split_held_out
 from studio.evals.report import EvalResult, pass_counts
 from studio.evals.trace import transcript_messages
+from studio.skills.checks.evalfiles import TriggerQuery, parse_evals
 from tests.evals.test_eval_runner import EVALS, QUERIES, catalog, make_runner, report_for, root
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

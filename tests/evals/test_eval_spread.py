@@ -13,10 +13,10 @@ import httpx
 import pytest
 
 from studio.evals.cache import ResultCache
-from studio.evals.files import TriggerQuery, parse_evals
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
+from studio.skills.checks.evalfiles import TriggerQuery, parse_evals
 from tests.evals.test_eval_runner import catalog, make_runner, report_for, root
 from tests.fakes.fixtures import OLLAMA_MODELS
 from tests.fakes.ollama import FakeOllama

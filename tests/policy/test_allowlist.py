@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from studio.policy.allowlist import option_spec, resolve_long, unknown_options
-from studio.policy.escapes import decode_escapes
-from studio.policy.expand import literal_arg
+from studio.policy.programs.allowlist import option_spec, resolve_long, unknown_options
+from studio.policy.shell.escapes import decode_escapes
+from studio.policy.shell.expand import literal_arg
 
 _SORT = option_spec("-r -k: --reverse --key= --random-sort !--output !--compress-program")
 

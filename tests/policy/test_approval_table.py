@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from studio.policy import PolicyContext, judge
-from studio.policy.budget import Budget
+from studio.policy.shell.budget import Budget
 from tests.policy.world import World, build_world
 
 ALLOW, ASK, BLOCK = "allow", "ask", "block"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from studio.policy.awkscript import read_awk
-from studio.policy.sedscript import read_sed
+from studio.policy.programs.awkscript import read_awk
+from studio.policy.programs.sedscript import read_sed
 
 SAFE, DANGER, UNREADABLE = "safe", "danger", "unreadable"
 

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from studio.policy import judge
-from studio.policy.budget import Budget
-from studio.policy.call import Call
-from studio.policy.rules import HANDLERS
+from studio.policy.programs.call import Call
+from studio.policy.programs.rules import HANDLERS
+from studio.policy.shell.budget import Budget
 from tests.policy.world import World
 
 # Benign pieces that are allowed on their own, so that the tricky piece decides.

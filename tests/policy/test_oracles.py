@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from studio.policy.awkscript import read_awk
-from studio.policy.paths import resolve, unfollowed
-from studio.policy.sedscript import read_sed
+from studio.policy.programs.awkscript import read_awk
+from studio.policy.programs.paths import resolve, unfollowed
+from studio.policy.programs.sedscript import read_sed
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studio.policy import PolicyContext, judge, split_commands
-from studio.policy.expand import Env, expand_words
-from studio.policy.shell import parse
-from studio.policy.syntax import Param, Subst
+from studio.policy.shell.cmdline import parse
+from studio.policy.shell.expand import Env, expand_words
+from studio.policy.shell.syntax import Param, Subst
 
 
 def words(text: str, index: int = 0) -> list[str | None]:

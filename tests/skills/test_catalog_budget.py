@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studio.skills.catalog import build_catalog, estimate_tokens, rank_skills
+from studio.skills.search.catalog import build_catalog, estimate_tokens, rank_skills
 from tests.skills.helpers import summary
 
 SKILLS = [

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from studio.commands.validate import TARGETS as COMMAND_TARGETS
-from studio.skills.cache import SPEC as CACHE_SPEC
-from studio.skills.cache import ScanCache
-from studio.skills.clients import CLIENTS, SPEC, TARGETS, frontmatter_rules
+from studio.skills.checks.clients import CLIENTS, SPEC, TARGETS, frontmatter_rules
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.cache import SPEC as CACHE_SPEC
+from studio.skills.library.cache import ScanCache
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.targets import collect
 from studio.skills.model import Diagnostic, Severity
-from studio.skills.targets import collect
-from studio.skills.validate import validate_skill
 from tests.skills.helpers import frontmatter, write_skill
 
 CLAUDE_SKILL = frontmatter(extra=(

@@ -1,5 +1,5 @@
 """The 2026 rules of each client, each tried on the client's own documented example (the sources
-are cited in studio/skills/clients.py)."""
+are cited in studio/skills/checks/clients.py)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.clients import CLAUDE_LISTING_CAP
+from studio.skills.checks.clients import CLAUDE_LISTING_CAP
+from studio.skills.checks.openai_yaml import describe, parse_openai_yaml, read_openai_yaml
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import CLIENT_FOLDERS, load_skill, walks_into
-from studio.skills.fixes import apply_fix_to_text
+from studio.skills.library.fixes import apply_fix_to_text
 from studio.skills.model import Diagnostic, Severity
-from studio.skills.openai_yaml import describe, parse_openai_yaml, read_openai_yaml
-from studio.skills.validate import validate_skill
 from tests.skills.helpers import frontmatter, write_skill
 
 # Claude Code's skills page: a skill only the user runs, with arguments.

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from studio.skills.collection import (
+from studio.skills.library.collection import (
     EditingChanged,
     Library,
     LibraryEvent,
@@ -20,9 +20,9 @@ from studio.skills.collection import (
     SkillsReplaced,
     TargetChanged,
 )
-from studio.skills.library import SkillRoot
+from studio.skills.library.roots import SkillRoot
+from studio.skills.library.summary import SkillSummary
 from studio.skills.model import Diagnostic, Severity
-from studio.skills.summary import SkillSummary
 
 ROOTS = (Path("/lib/a"), Path("/lib/b"), Path("/lib/c"))
 NAMES = ("alpha", "beta", "gamma", "delta", "pdf")

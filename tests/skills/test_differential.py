@@ -27,9 +27,9 @@ from hypothesis import event, example, given, settings
 from skills_ref.parser import parse_frontmatter
 from skills_ref.validator import validate
 
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
 from studio.skills.model import Skill
-from studio.skills.validate import validate_skill
 from tests.skills.strategies import YAML11_BREAKS, SkillCase, skill_cases
 
 EXAMPLES = 1500

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
 from studio.skills.model import Diagnostic, Severity
-from studio.skills.validate import validate_skill
 from tests.skills.helpers import frontmatter, write_skill
 
 

@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
-from studio.skills import fixes
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
-from studio.skills.fixes import FixError, apply_plan, plan_fixes
+from studio.skills.library import fixes
+from studio.skills.library.fixes import FixError, apply_plan, plan_fixes
 from studio.skills.model import Fix, Skill
 from studio.skills.parse import MAX_SKILL_BYTES, parse_skill
-from studio.skills.validate import validate_skill
-from studio.skills.yamledit import apply_edits
+from studio.skills.yaml.yamledit import apply_edits
 from tests.skills.helpers import write_skill
 
 
@@ -367,7 +367,7 @@ def test_a_plan_that_would_cut_the_body_is_never_written(tmp_path: Path) -> None
 def test_validation_only_decides_a_move_its_edits_are_built_when_asked_for(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from studio.skills import yamledit
+    from studio.skills.yaml import yamledit
 
     text = "---\nname: demo\ndescription: Demo. Use when testing.\ntags: [a, b]\n---\nbody\n"
     skill = load_skill(write_skill(tmp_path, "demo", text))

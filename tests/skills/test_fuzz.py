@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.skills import names
-from studio.skills.fixes import apply_plan, plan_fixes
+from studio.skills.checks import names
+from studio.skills.checks.validate import ValidationResult, validate_skill
+from studio.skills.library.fixes import apply_plan, plan_fixes
+from studio.skills.library.summary import SkillSummary
 from studio.skills.model import Diagnostic, Skill, TextEdit
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
-from studio.skills.summary import SkillSummary
-from studio.skills.validate import ValidationResult, validate_skill
-from studio.skills.yamledit import apply_edits
+from studio.skills.yaml.yamledit import apply_edits
 from tests.skills.strategies import skill_cases, skill_texts
 
 SKILL_PATH = Path("/x/skill-dir/SKILL.md")

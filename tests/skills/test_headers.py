@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills import headers
-from studio.skills.cache import ScanCache
-from studio.skills.catalog import build_catalog
-from studio.skills.headers import HEADERS, collect_headers
-from studio.skills.targets import collect
+from studio.skills.library import headers
+from studio.skills.library.cache import ScanCache
+from studio.skills.library.headers import HEADERS, collect_headers
+from studio.skills.library.targets import collect
+from studio.skills.search.catalog import build_catalog
 from tests.skills.helpers import frontmatter, write_skill
 
 

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import list_skill_files, load_skill, load_skill_file
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.walk import walk
 from studio.skills.model import Diagnostic, Notice
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
-from studio.skills.validate import validate_skill
-from studio.skills.walk import walk
-from studio.skills.yamlload import MAX_NESTING
+from studio.skills.yaml.yamlload import MAX_NESTING
 from tests.skills.helpers import frontmatter, write_skill
 
 pytestmark = pytest.mark.timeout(60)  # a regression here hangs on a FIFO: fail instead

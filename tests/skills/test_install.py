@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from skills.packs import good_pack, skill_md, tar_pack, zip_pack
 
-from studio.skills.archive import Limits
-from studio.skills.install import InstallError, commit_install, prepare_install
-from studio.skills.lockfile import computed_hash, origins, read_lock
+from studio.skills.install.download import InstallError, commit_install, prepare_install
+from studio.skills.install.lockfile import computed_hash, origins, read_lock
+from studio.skills.library.archive import Limits
 from tests.fakes.files import FileServer
 
 

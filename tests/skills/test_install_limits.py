@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 from skills.packs import skill_md, tar_pack, zip_pack
 
-from studio.skills.archive import ArchiveError, Limits, unpack
-from studio.skills.install import (
+from studio.skills.install.download import (
     SCRATCH_PREFIX,
     InstallError,
     Transfer,
@@ -28,6 +27,7 @@ from studio.skills.install import (
     prepare_install,
     remove_leftovers,
 )
+from studio.skills.library.archive import ArchiveError, Limits, unpack
 from tests.fakes.files import FileServer
 from tests.fakes.trickle import TrickleServer
 
@@ -80,7 +80,7 @@ def test_studio_install_ends_a_trickle_with_a_clear_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from studio.commands import install as command
-    from studio.skills import install as core
+    from studio.skills.install import download as core
     monkeypatch.setattr(core, "DEFAULT_TRANSFER", Transfer(deadline=60, min_rate=500, window=0.2))
     with TrickleServer(every=0.02, size=1) as trickle:
         code = command.install(trickle.url + "/x.zip", tmp_path, False, None, 100 << 20, sys.stderr)
@@ -206,7 +206,7 @@ def test_unpacking_a_pax_bomb_keeps_memory_small(tmp_path: Path) -> None:
     archive.write_bytes(_pax_bomb(1 << 34, 4 << 20))
     script = textwrap.dedent(f"""
         from pathlib import Path
-        from studio.skills.archive import ArchiveError, Limits, unpack
+        from studio.skills.library.archive import ArchiveError, Limits, unpack
         out = Path({str(tmp_path / 'out')!r}); out.mkdir()
         try:
             unpack(Path({str(archive)!r}), out, Limits())

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.cache import ScanCache
-from studio.skills.catalog import build_catalog
 from studio.skills.files import list_skill_files
-from studio.skills.library import SkillRoot, scan_library, scan_root, standard_locations
+from studio.skills.library.cache import ScanCache
+from studio.skills.library.roots import SkillRoot, scan_library, scan_root, standard_locations
+from studio.skills.library.walk import discover, walk
 from studio.skills.model import Diagnostic
-from studio.skills.walk import discover, walk
+from studio.skills.search.catalog import build_catalog
 from tests.skills.helpers import frontmatter, write_skill
 
 
@@ -76,7 +76,7 @@ def test_rescan_uses_the_cache_and_notices_changes(tmp_path: Path, monkeypatch) 
     scan_library([SkillRoot(library)], ScanCache(cache_file))
     assert cache_file.exists()
 
-    import studio.skills.library as library_module
+    import studio.skills.library.roots as library_module
 
     loads: list[Path] = []
     real_load = library_module.load_skill_file

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.lockfile import (
+from studio.skills.install.lockfile import (
     LOCK_FILE,
     InstallRecord,
     LockError,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from studio.skills.parse import parse_skill
-from studio.skills.yamledit import apply_edits, move_under_metadata
+from studio.skills.yaml.yamledit import apply_edits, move_under_metadata
 
 HEAD = "---\nname: demo\ndescription: D. Use when x.\n"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from studio.skills.files import load_zip_skills
-from studio.skills.pack import (
+from studio.skills.install.pack import (
     PackError,
     index_problems,
     marketplace_problems,

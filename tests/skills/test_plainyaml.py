@@ -16,12 +16,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from studio.skills import parse
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
 from studio.skills.model import Skill
 from studio.skills.parse import parse_skill
-from studio.skills.plainyaml import read_plain
-from studio.skills.validate import validate_skill
-from studio.skills.yamlload import load_yaml
+from studio.skills.yaml.plainyaml import read_plain
+from studio.skills.yaml.yamlload import load_yaml
 
 REPO = Path(__file__).resolve().parents[2]
 BASE = 4  # where the frontmatter starts in its file: after "---\n"

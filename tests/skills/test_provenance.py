@@ -6,10 +6,10 @@ from pathlib import Path
 
 from skills.helpers import frontmatter, write_skill
 
-from studio.skills.library import SkillRoot, scan_root
-from studio.skills.lockfile import InstallRecord, record_install
-from studio.skills.provenance import Provenance
-from studio.skills.summary import SkillSummary
+from studio.skills.install.lockfile import InstallRecord, record_install
+from studio.skills.install.provenance import Provenance
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
 
 
 def test_installed_and_drafted_skills_say_where_they_came_from(tmp_path: Path) -> None:

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from studio.skills.checks.validate import ValidationResult, validate_skill
 from studio.skills.files import load_skill
 from studio.skills.model import Severity
-from studio.skills.validate import ValidationResult, validate_skill
 from tests.skills.helpers import frontmatter, write_skill
 
 
@@ -201,7 +201,7 @@ def test_a_written_description_is_no_placeholder(tmp_path: Path, description: st
 
 
 def test_the_new_skill_template_warns_that_its_description_is_a_placeholder(tmp_path: Path) -> None:
-    from studio.skills.scaffold import create_skill
+    from studio.skills.install.scaffold import create_skill
 
     result = validate_skill(load_skill(create_skill(tmp_path, "pdf-forms").parent))
     assert result.valid

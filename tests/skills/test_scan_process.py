@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills import scan_process
-from studio.skills.library import SkillRoot, scan_root
-from studio.skills.summary import SkillSummary
+from studio.skills.library import scan_process
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
 from tests.skills.helpers import frontmatter, write_skill
 
 

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import faulthandler
 import os
 import signal
+import sys
 import threading
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from studio.skills import library
-from studio.skills.cache import ScanCache
+from studio.skills.checks.validate import ValidationResult
 from studio.skills.files import Listing
-from studio.skills.library import PARALLEL_MIN, SkillRoot, scan_root
+from studio.skills.library import roots as library
+from studio.skills.library.cache import ScanCache
+from studio.skills.library.roots import PARALLEL_MIN, SkillRoot, scan_root
 from studio.skills.model import Skill
-from studio.skills.validate import ValidationResult
 from tests.skills.helpers import frontmatter, write_skill
+from tests.waiting import eventually
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes are forked")
@@ -87,3 +90,44 @@ def test_a_damaged_archive_is_a_problem_of_the_root_not_a_traceback(tmp_path: Pa
     archive.write_bytes(bytes(data))
     scan = scan_root(SkillRoot(archive))
     assert scan.error is not None and "cannot read the archive" in scan.error
+
+
+_KILLED_PARENT = """
+import os, signal, sys
+from unittest import mock
+from studio.skills.library import roots
+with mock.patch.object(os, "cpu_count", lambda: 2):
+    pool = roots._pool()
+assert pool is not None
+list(pool.map(abs, range(4)))
+print(" ".join(str(pid) for pid in pool._processes), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+async def test_workers_end_when_the_scanning_process_is_killed(tmp_path: Path) -> None:
+    """The window stops a scan by killing its process; the workers it forked must not stay
+    behind waiting for work (they once did, for as long as the machine ran)."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _KILLED_PARENT, cwd=Path(__file__).parents[2],
+        stdout=asyncio.subprocess.PIPE)
+    assert child.stdout is not None
+    # One line, then wait for the exit: orphaned workers would hold the pipe open forever.
+    line = await child.stdout.readline()
+    assert await child.wait() == -signal.SIGKILL
+    workers = [int(pid) for pid in line.split()]
+    assert len(workers) == 2
+    try:
+        assert await eventually(lambda: not any(_alive(pid) for pid in workers))
+    finally:
+        for pid in filter(_alive, workers):
+            os.kill(pid, signal.SIGKILL)

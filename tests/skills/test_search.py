@@ -10,9 +10,9 @@ import pytest
 from skills.helpers import frontmatter, write_skill
 
 from studio.llm.embeddings import EmbeddingEndpoint
-from studio.skills.library import SkillRoot, scan_library
-from studio.skills.search import SearchIndex, fts_query
-from studio.skills.summary import SkillSummary
+from studio.skills.library.roots import SkillRoot, scan_library
+from studio.skills.library.summary import SkillSummary
+from studio.skills.search.index import SearchIndex, fts_query
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI
 

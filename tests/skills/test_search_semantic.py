@@ -15,10 +15,10 @@ from skills.helpers import frontmatter, write_skill
 from studio.llm import minilm
 from studio.llm.embeddings import embedder_for
 from studio.llm.errors import LLMError
-from studio.skills import search
-from studio.skills.library import SkillRoot, scan_library
-from studio.skills.search import SearchIndex
-from studio.skills.summary import SkillSummary
+from studio.skills.library.roots import SkillRoot, scan_library
+from studio.skills.library.summary import SkillSummary
+from studio.skills.search import index as search
+from studio.skills.search.index import SearchIndex
 
 # Each concept is one axis; a text points along the concepts its words name.
 CONCEPTS = (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.stamps import stamp_of, unchanged
+from studio.skills.library.stamps import stamp_of, unchanged
 
 
 @pytest.fixture

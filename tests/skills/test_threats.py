@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills import threats
+from studio.skills.checks import threats
+from studio.skills.checks.threats import MAX_SCAN_BYTES, skill_threats, text_threats
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
-from studio.skills.threats import MAX_SCAN_BYTES, skill_threats, text_threats
-from studio.skills.validate import validate_skill
 from tests.skills.helpers import write_skill
 
 HEAD = "---\nname: demo\ndescription: Demo. Use when testing.\n---\n"

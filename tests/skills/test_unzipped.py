@@ -15,9 +15,9 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from studio.skills import unzipped
-from studio.skills.archive import ArchiveError, Limits
-from studio.skills.unzipped import UnpackedSkills
+from studio.skills.library import unzipped
+from studio.skills.library.archive import ArchiveError, Limits
+from studio.skills.library.unzipped import UnpackedSkills
 from tests.skills.helpers import frontmatter
 
 SCRIPT = "print('hello from the zip')\n"

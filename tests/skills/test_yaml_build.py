@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.skills import yamlload
+from studio.skills.yaml import yamlload
 
 STOCK = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

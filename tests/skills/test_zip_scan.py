@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from studio.skills.catalog import build_catalog
 from studio.skills.files import load_zip_skills
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.search.catalog import build_catalog
 from tests.skills.helpers import frontmatter
 
 

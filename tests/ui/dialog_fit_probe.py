@@ -1,4 +1,4 @@
-"""Opens every dialog of studio/ui/dialogs on the screen the process has (the test gives it a
+"""Opens every dialog of studio/ui on the screen the process has (the test gives it a
 1280x720 one) and prints, as JSON, each dialog's size and the buttons that fall outside it or off
 the screen. Run by tests/ui/test_dialogs_fit.py in a process of its own: the tests' shared
 application has the offscreen platform's default screen, whose size cannot change once made."""
@@ -21,21 +21,21 @@ from studio.editing.recovery import Unreadable
 from studio.policy.audit import AuditLog
 from studio.policy.grants import Grants
 from studio.settings import Settings, SettingsStore
-from studio.skills.install import InstallPlan
-from studio.ui.dialogs.agent_dialog import AgentDialog
-from studio.ui.dialogs.approval import ApprovalDialog
-from studio.ui.dialogs.audit import AuditDialog
-from studio.ui.dialogs.fix_preview import FixPreviewDialog
-from studio.ui.dialogs.grants import GrantsDialog
-from studio.ui.dialogs.install_url import InstallPlanDialog, InstallUrlDialog
-from studio.ui.dialogs.manual import ManualDialog, manual_folder
-from studio.ui.dialogs.models import ModelsDialog
-from studio.ui.dialogs.prompts import PromptsDialog
-from studio.ui.dialogs.recovery import RecoveryDialog
-from studio.ui.dialogs.settings_dialog import SettingsDialog
-from studio.ui.dialogs.shortcuts import ShortcutsDialog
-from studio.ui.dialogs.skill_folder import SkillFolderDialog
-from studio.ui.dialogs.skill_name import NewSkillDialog, RenameSkillDialog
+from studio.skills.install.download import InstallPlan
+from studio.ui.chat.agent_dialog import AgentDialog
+from studio.ui.chat.approval_dialog import ApprovalDialog
+from studio.ui.chat.audit_dialog import AuditDialog
+from studio.ui.chat.grants_dialog import GrantsDialog
+from studio.ui.chat.models_dialog import ModelsDialog
+from studio.ui.chat.prompts_dialog import PromptsDialog
+from studio.ui.chat.skill_folder_dialog import SkillFolderDialog
+from studio.ui.editor.recovery_dialog import RecoveryDialog
+from studio.ui.library.install_url import InstallPlanDialog, InstallUrlDialog
+from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
+from studio.ui.manual import ManualDialog, manual_folder
+from studio.ui.problems.fix_preview import FixPreviewDialog
+from studio.ui.settings.settings_dialog import SettingsDialog
+from studio.ui.shortcuts import ShortcutsDialog
 from studio.ui.theme import apply_style
 
 

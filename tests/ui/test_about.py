@@ -15,9 +15,9 @@ from pytestqt.qtbot import QtBot
 
 from studio import __version__
 from studio.paths import cache_dir, config_dir, data_dir, log_file
-from studio.ui.dialogs.about import OPEN_LOGS
-from studio.ui.dialogs.manual import ManualDialog, manual_folder
-from studio.ui.dialogs.shortcuts import ShortcutsDialog
+from studio.ui.about import OPEN_LOGS
+from studio.ui.manual import ManualDialog, manual_folder
+from studio.ui.shortcuts import ShortcutsDialog
 from tests.ui.helpers import WindowFactory, open_dialog
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QDialog
 
-import studio.ui.dialogs
-from studio.ui.dialogs.fit import TITLE_BAR
+import studio.ui
+from studio.ui.fit import TITLE_BAR
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREEN = (1280, 720)
@@ -23,8 +23,9 @@ SCREEN = (1280, 720)
 
 def _dialog_classes() -> set[str]:
     found = set()
-    for module_info in pkgutil.iter_modules(studio.ui.dialogs.__path__):
-        module = importlib.import_module(f"studio.ui.dialogs.{module_info.name}")
+    # Every dialog of the window's features, wherever its feature keeps it.
+    for module_info in pkgutil.walk_packages(studio.ui.__path__, "studio.ui."):
+        module = importlib.import_module(module_info.name)
         for name, value in vars(module).items():
             if (inspect.isclass(value) and issubclass(value, QDialog)
                     and value.__module__ == module.__name__ and not name.startswith("_")):

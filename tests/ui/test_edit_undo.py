@@ -9,9 +9,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.panel import EvalsPanel
 from studio.ui.mainwindow import MainWindow
-from studio.ui.widgets.editor_tab import SkillEditorTab
 from tests.ui.helpers import WindowFactory
 
 

@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from studio.settings import SettingsStore, load_settings
 from studio.ui import app as studio_app
-from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.settings.settings_dialog import SettingsDialog
 from tests.ui.helpers import WindowFactory, open_dialog, start
 
 

@@ -7,16 +7,16 @@ from pathlib import Path, PurePosixPath
 from PySide6.QtTest import QAbstractItemModelTester
 from pytestqt.qtbot import QtBot
 
-from studio.skills.collection import Library, Problem
+from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
-from studio.skills.library import SkillRoot, scan_root
-from studio.skills.listing import Entry
-from studio.skills.summary import SkillSummary
-from studio.skills.validate import validate_skill
-from studio.ui.models.library_model import SUMMARY_ROLE, LibraryModel
-from studio.ui.models.metadata_model import MetadataModel
-from studio.ui.models.problems_model import ProblemsModel
-from studio.ui.widgets.preview import render_markdown, render_skill
+from studio.skills.library.collection import Library, Problem
+from studio.skills.library.listing import Entry
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
+from studio.ui.editor.metadata_model import MetadataModel
+from studio.ui.editor.preview import render_markdown, render_skill
+from studio.ui.library.library_model import SUMMARY_ROLE, LibraryModel
+from studio.ui.problems.problems_model import ProblemsModel
 
 Fatal = QAbstractItemModelTester.FailureReportingMode.Fatal
 

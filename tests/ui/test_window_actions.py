@@ -25,7 +25,7 @@ def test_the_keyboard_shortcuts(make_window: WindowFactory, action: str, keys: s
 
 def test_f2_opens_the_rename_dialog_for_the_open_skill(qtbot: QtBot, make_window: WindowFactory,
                                                        skills_root: Path) -> None:
-    from studio.ui.dialogs.skill_name import RenameSkillDialog
+    from studio.ui.library.skill_name import RenameSkillDialog
     from tests.ui.helpers import open_dialog
 
     window = make_window(skills_root)

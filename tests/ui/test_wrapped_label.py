@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
-from studio.ui.widgets.wrapped_label import WrappedLabel
+from studio.ui.wrapped_label import WrappedLabel
 
 TEXT = ("Runs code: python3 runs scripts/convert.py, code that can do anything the user can, "
         "in the skill's folder, with the network cut off and the home folder hidden.")

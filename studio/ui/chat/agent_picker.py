@@ -25,11 +25,11 @@ from PySide6.QtWidgets import (
 )
 
 from studio.agent.agents import AgentError, AgentSpec, AgentStore
-from studio.skills.summary import SkillSummary
-from studio.skills.targets import Collected, collect
+from studio.skills.library.summary import SkillSummary
+from studio.skills.library.targets import Collected, collect
 from studio.ui import asyncqt
-from studio.ui.chat.session import TurnSetup
-from studio.ui.dialogs.agent_dialog import AgentDialog, delete_agent, replace_agent
+from studio.ui.chat.agent_dialog import AgentDialog, delete_agent, replace_agent
+from studio.ui.chat.open_chat import TurnSetup
 from studio.ui.tasks import TaskSet
 
 NO_AGENT = "No agent (current settings)"

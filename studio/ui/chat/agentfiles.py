@@ -22,10 +22,10 @@ from studio.agent.agents import AgentSpec
 from studio.fsutil import atomic_write_text
 from studio.settings import SettingsStore
 from studio.ui import asyncqt
+from studio.ui.chat.agent_dialog import AgentDialog, overwrite_file, unused_lines
 from studio.ui.chat.agent_picker import AgentPicker
-from studio.ui.dialogs.agent_dialog import AgentDialog, overwrite_file, unused_lines
-from studio.ui.dialogs.confirm import information
-from studio.ui.dialogs.prompts import NextTurn, PromptsDialog
+from studio.ui.chat.prompts_dialog import NextTurn, PromptsDialog
+from studio.ui.confirm import information
 from studio.ui.menus import Menus
 from studio.ui.tasks import TaskSet
 

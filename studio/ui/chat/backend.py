@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 from PySide6.QtCore import QObject, Signal
 
-from studio.agent.guided_mode import WINDOW_HINT
+from studio.agent.guided.mode import WINDOW_HINT
 from studio.agent.server import ModelServer, engine_problem
 from studio.agent.session import SessionSettings
 from studio.llm.discovery import LocalModel, find_models

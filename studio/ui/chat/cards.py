@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.chatstore import ToolRecord
+from studio.chats import ToolRecord
 from studio.ui.chat.forkcard import ForkCard
 from studio.ui.chat.textbox import FittedText, code_spans
 

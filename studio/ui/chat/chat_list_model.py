@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from studio.chatstore import ChatInfo, ChatStore
+from studio.chats import ChatInfo, ChatStore
 
 NEW_CHAT_LABEL = "New chat"
 CHAT_ROLE = Qt.ItemDataRole.UserRole + 1

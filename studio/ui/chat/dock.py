@@ -12,15 +12,15 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
 
 from studio.settings import SettingsStore
-from studio.skills.collection import Library
-from studio.skills.summary import SkillSummary
+from studio.skills.library.collection import Library
+from studio.skills.library.summary import SkillSummary
 from studio.ui.chat.agentfiles import AgentFiles
+from studio.ui.chat.audit_dialog import AuditDialog
+from studio.ui.chat.grants_dialog import GrantsDialog
 from studio.ui.chat.pane import ChatPane
-from studio.ui.controllers.editors import EditorTabs
-from studio.ui.dialogs.audit import AuditDialog
-from studio.ui.dialogs.grants import GrantsDialog
+from studio.ui.editor.editor_tab import SkillEditorTab
+from studio.ui.editor.tabs import EditorTabs
 from studio.ui.menus import Menus
-from studio.ui.widgets.editor_tab import SkillEditorTab
 
 CHAT_WIDTH = 430
 # Below this width (a 1366x768 laptop, say) the editor needs the room: the dock starts hidden, and
@@ -104,7 +104,7 @@ class ChatDock(QObject):
         self.audit_action.triggered.connect(self.show_audit)
         self.models_action = QAction("&Models…", window)
         self.models_action.setStatusTip("Download a small model that can use skills, and chat with it")
-        self.models_action.triggered.connect(self.pane.show_models_dialog)
+        self.models_action.triggered.connect(self.pane.model_bar.show_models_dialog)
 
         first = menus.skill.actions()[:1]
         if first:
@@ -132,7 +132,7 @@ class ChatDock(QObject):
         bar.customContextMenuRequested.connect(self._on_tab_bar_custom_context_menu_requested)
         tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.pane.busy_changed.connect(self._on_pane_busy_changed)
-        self.pane.skill_drafted.connect(self._on_pane_skill_drafted)
+        self.pane.chat_actions.skill_drafted.connect(self._on_chat_actions_skill_drafted)
         self._on_tabs_current_changed(tabs.currentIndex())
 
     def try_skill(self, tab: SkillEditorTab) -> bool:
@@ -146,7 +146,7 @@ class ChatDock(QObject):
         if tab is not None:
             self.try_skill(tab)
 
-    def _on_pane_skill_drafted(self, name: str, text: str) -> None:
+    def _on_chat_actions_skill_drafted(self, name: str, text: str) -> None:
         self._editors.open_draft(name, text)
 
     def _on_pane_busy_changed(self, busy: bool) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from studio.chatstore import ForkNote, ForkRecord, ToolRecord
+from studio.chats import ForkNote, ForkRecord, ToolRecord
 from studio.ui.chat.render import render_markdown, stylesheet
 from studio.ui.chat.textbox import FittedText
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.chatstore import StoredMessage, ToolRecord
+from studio.chats import StoredMessage, ToolRecord
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.render import render_finished_blocks, stylesheet
 from studio.ui.chat.textbox import FittedText

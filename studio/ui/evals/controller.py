@@ -4,6 +4,7 @@ own), the skills a skill is tried among, the chat's last prompt, and where histo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject
@@ -12,15 +13,14 @@ from studio.agent.approval import Approver, AutoApprover, DenyAllApprover
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
-from studio.skills.collection import Library
-from studio.skills.summary import SkillSummary
-from studio.ui.chat.backend import turn_settings
-from studio.ui.chat.pane import ChatPane
-from studio.ui.controllers.autosaving import Autosaver, Unsaved
-from studio.ui.controllers.editors import EditorTabs
+from studio.skills.library.collection import Library
+from studio.skills.library.summary import SkillSummary
+from studio.ui.chat.model_bar import ModelBar
+from studio.ui.editor.autosaving import Autosaver, Unsaved
+from studio.ui.editor.editor_tab import SkillEditorTab
+from studio.ui.editor.tabs import EditorTabs
 from studio.ui.evals.panel import EvalServices, EvalsPanel
 from studio.ui.tasks import TaskSet
-from studio.ui.widgets.editor_tab import SkillEditorTab
 
 HISTORY_FILE = "eval-history.json"
 TAB_TITLE = "Evals"
@@ -32,16 +32,18 @@ class EvalsTabs(QObject):
         panels: the Evals view of each open skill, by its editor tab.
     """
 
-    def __init__(self, editors: EditorTabs, pane: ChatPane, library: Library, history: Path,
+    def __init__(self, editors: EditorTabs, model_bar: ModelBar, chat: SessionFactory,
+                 last_prompt: Callable[[], str | None], library: Library, history: Path,
                  tasks: TaskSet, autosaver: Autosaver, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._editors = editors
         self._autosaver = autosaver
         autosaver.add_source(self._unsaved_edits)
-        self._pane = pane
+        self._model_bar = model_bar
+        self._chat = chat
         self._library = library
         self._factories: dict[bool, SessionFactory] = {}
-        self.services = EvalServices(self._sessions, self._catalog, self._last_prompt,
+        self.services = EvalServices(self._sessions, self._catalog, last_prompt,
                                      EvalHistory(history), tasks, ResultCache())
         self.panels: dict[SkillEditorTab, EvalsPanel] = {}
         editors.skill_opened.connect(self._on_editors_skill_opened)
@@ -78,20 +80,17 @@ class EvalsTabs(QObject):
             panel.reload_if_changed()
 
     def _sessions(self, auto_approve: bool) -> tuple[SessionFactory, SessionSettings] | str:
-        pane = self._pane
-        choice = pane.current_model()
-        if choice is None:
+        if self._model_bar.current_model() is None:
             return ("Pick a model in the Chat pane first: the evals run on it (View ▸ Chat "
                     "shows the pane).")
         factory = self._factories.get(auto_approve)
         if factory is None:
             approver: Approver = AutoApprover() if auto_approve else DenyAllApprover()
-            chat = pane.sessions
+            chat = self._chat
             factory = self._factories[auto_approve] = SessionFactory(
                 approver, server=chat.server, grants=chat.grants, audit=chat.audit,
                 agents=chat.agents)
-        backend = pane.settings_store.settings.backend
-        return factory, turn_settings(backend, choice.name, False)
+        return factory, self._model_bar.turn_settings(False)
 
     def _catalog(self, tab: SkillEditorTab) -> tuple[SkillSummary, list[SkillSummary]]:
         """The skill as saved, among the other loadable skills of its folder's parent (as
@@ -101,7 +100,3 @@ class EvalsTabs(QObject):
                       if s.directory.parent == tab.directory.parent and s.loadable
                       and s.directory != tab.directory and not s.read_only]
         return target, [target, *neighbours]
-
-    def _last_prompt(self) -> str | None:
-        message = self._pane.session.last_prompt()
-        return message.content if message is not None else None

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from studio.evals.editing import EVAL_COLUMNS, EditableFile, EvalsFile, TriggersFile
-from studio.skills.evalrules import evals_problems, triggers_problems
+from studio.skills.checks.evalrules import evals_problems, triggers_problems
 from studio.skills.model import Diagnostic
+from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.tables import Change, EvalsTableModel, EvalTable, TriggersTableModel
-from studio.ui.widgets.editor_tab import SkillEditorTab
 
 _ROW = re.compile(r"(?:^|: )(?:evals)?\[(\d+)\]")
 

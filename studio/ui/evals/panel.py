@@ -32,19 +32,19 @@ from shiboken6 import isValid
 
 from studio.agent.session import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache, skill_hash
-from studio.evals.files import EvalFileError, read_evals, read_triggers
 from studio.evals.history import EvalHistory, HistoryEntry
 from studio.evals.improve import improve_description
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.llm.errors import LLMError
-from studio.skills.summary import SkillSummary
+from studio.skills.checks.evalfiles import EvalFileError, read_evals, read_triggers
+from studio.skills.library.summary import SkillSummary
+from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.chart import PassRateChart
 from studio.ui.evals.editor import EvalFilesEditor
 from studio.ui.evals.results import ResultsView
 from studio.ui.evals.variants import VariantsView
 from studio.ui.tasks import TaskSet
-from studio.ui.widgets.editor_tab import SkillEditorTab
 
 
 @dataclass

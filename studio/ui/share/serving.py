@@ -15,8 +15,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from studio.mcp import LoopbackService, SkillLibrary, build_server
-from studio.ui.controllers.feedback import Feedback
-from studio.ui.dialogs import confirm
+from studio.ui import confirm
+from studio.ui.feedback import Feedback
 from studio.ui.tasks import TaskSet
 
 ACTION_TEXT = "Serve Library over &MCP"

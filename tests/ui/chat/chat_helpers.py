@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from studio.agent.approval import ApprovalRequest
+from studio.ui.chat.approval_dialog import ApprovalDialog
 from studio.ui.chat.pane import ChatPane
-from studio.ui.dialogs.approval import ApprovalDialog
 from studio.ui.mainwindow import MainWindow
 
 ChatWindowFactory = Callable[..., MainWindow]

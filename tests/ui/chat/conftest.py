@@ -92,8 +92,8 @@ def chat_window(chat_http: httpx.AsyncClient, make_window: WindowFactory, fake_o
         window = make_window(chat_skills, settings=settings)
         window.chat.dock.show()
         pane = window.chat.pane
-        pane.attach(chat_http)
-        qtbot.waitUntil(lambda: pane.backend.state == "ready", timeout=5000)
+        pane.model_bar.attach(chat_http)
+        qtbot.waitUntil(lambda: pane.model_bar.backend.state == "ready", timeout=5000)
         return window
 
     return make

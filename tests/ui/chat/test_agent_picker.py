@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from studio.agent.agents import AgentSpec, AgentStore
+from studio.ui.chat.agent_dialog import AgentDialog
 from studio.ui.chat.agent_picker import NO_AGENT
 from studio.ui.chat.pane import ChatPane
 from studio.ui.chat.transcript import NoticeItem
-from studio.ui.dialogs.agent_dialog import AgentDialog
 from tests.fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
@@ -70,7 +70,8 @@ def test_picking_an_agent_runs_the_next_turns_as_it_and_no_agent_goes_back(
 
     pick(qtbot, pane, "helper")
     assert picker.combo.currentText() == f"helper · {OTHER_MODEL}"
-    assert not pane.skills_button.isEnabled() and pane.skills_button.text() == "demo"
+    button = pane.skill_chooser.skills_button
+    assert not button.isEnabled() and button.text() == "demo"
     assert "HELPER-SYSTEM-TEXT" in picker.combo.toolTip()
     fake_ollama.script(reply("as the helper"), reply("as myself"))
     run_turn(qtbot, pane, "hello")
@@ -81,7 +82,7 @@ def test_picking_an_agent_runs_the_next_turns_as_it_and_no_agent_goes_back(
     assert "<name>demo</name>" in system and "<name>other-skill</name>" not in system
 
     pick(qtbot, pane, None)
-    assert picker.combo.itemText(1) == "helper" and pane.skills_button.isEnabled()
+    assert picker.combo.itemText(1) == "helper" and pane.skill_chooser.skills_button.isEnabled()
     run_turn(qtbot, pane, "and now?")
     request = fake_ollama.chats[-1]
     assert request["model"] == TOOL_MODEL and "temperature" not in request.get("options", {})
@@ -96,7 +97,7 @@ def test_an_agent_without_skills_keeps_the_chats_choice_and_a_broken_one_is_name
     store.save(AgentSpec("plain", system="PLAIN-SYSTEM"))
     store.save(AgentSpec("gone", skills=(str(extra_skills / "no-such-skill"),)))
     pane = chat_window().chat.pane
-    pane.set_chosen_skills(("other-skill",))
+    pane.skill_chooser.set_chosen(("other-skill",))
     pick(qtbot, pane, "plain")
     fake_ollama.script(reply("ok"))
     run_turn(qtbot, pane, "hi")
@@ -131,7 +132,7 @@ def test_save_as_agent_checks_the_name_and_stores_the_current_setup(
         qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama,
         extra_skills: Path) -> None:
     pane = chat_window().chat.pane
-    pane.set_chosen_skills(("demo",))
+    pane.skill_chooser.set_chosen(("demo",))
     task = start(pane.agent_picker.save_as())
     dialog = save_dialog(qtbot)
     assert not save_button(dialog).isEnabled() and "Type a name" in dialog.message.text()
@@ -150,7 +151,7 @@ def test_save_as_agent_checks_the_name_and_stores_the_current_setup(
 
     # Saving the whole library's setup under a taken name asks before replacing.
     pick(qtbot, pane, None)
-    pane.set_chosen_skills(None)
+    pane.skill_chooser.set_chosen(None)
     for answer, kept in ((QMessageBox.StandardButton.Cancel, expected),
                          (QMessageBox.StandardButton.Yes, AgentSpec("tester", TOOL_MODEL))):
         task = start(pane.agent_picker.save_as())

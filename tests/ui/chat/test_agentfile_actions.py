@@ -16,7 +16,7 @@ from studio.agent.agents import AgentSpec, AgentStore
 from studio.agent.prompt import INSTRUCTIONS
 from studio.agent.tools import default_tool_descriptions
 from studio.settings import PromptSettings, load_settings
-from studio.ui.dialogs.agent_dialog import AgentDialog
+from studio.ui.chat.agent_dialog import AgentDialog
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import reply
@@ -163,7 +163,7 @@ def test_without_an_agent_the_chats_setup_is_exported(
         qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama,
         tmp_path: Path, chat_skills: Path) -> None:
     window = chat_window()
-    window.chat.pane.set_chosen_skills(("demo",))
+    window.chat.pane.skill_chooser.set_chosen(("demo",))
     target = tmp_path / "setup.agentfile"
     task = start(window.chat.agent_files.export_to(target))
     qtbot.waitUntil(task.done)

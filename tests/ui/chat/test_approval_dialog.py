@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from studio.agent.approval import ApprovalRequest
-from studio.ui.dialogs.approval import ApprovalDialog, DialogApprover, banner_level
+from studio.ui.chat.approval_dialog import ApprovalDialog, DialogApprover, banner_level
 from tests.ui.chat.chat_helpers import open_approval
 from tests.ui.helpers import open_dialog
 

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from studio.agent.approval import ApprovalRequest
-from studio.ui.dialogs.approval import ApprovalDialog
+from studio.ui.chat.approval_dialog import ApprovalDialog
 
 DIFF = "--- a/SKILL.md\n+++ b/SKILL.md\n@@ -1 +1 @@\n-old\n+new\n"
 

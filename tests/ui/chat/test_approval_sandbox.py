@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from studio.agent.approval import Approval, ApprovalRequest
 from studio.agent.sandbox import Support
-from studio.chatstore import ToolRecord
+from studio.chats import ToolRecord
 from studio.ui.chat.cards import ToolCard
 from tests.ui.chat.chat_helpers import open_approval
 

@@ -39,7 +39,7 @@ def test_one_chat_asks_about_its_model_once_until_its_settings_change(
     assert _shows(fake_ollama) == asked
 
     # Changed settings make a new session, which asks again.
-    pane.think_check.setChecked(True)
+    pane.model_bar.think_check.setChecked(True)
     run_turn(qtbot, pane, "third")
     assert _shows(fake_ollama) > asked
     assert fake_ollama.chats[3]["think"] is True

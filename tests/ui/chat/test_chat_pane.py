@@ -12,7 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QInputDialog
 from pytestqt.qtbot import QtBot
 
-from studio.chatstore import ChatStore
+from studio.chats import ChatStore
 from studio.ui.chat import pane as pane_module
 from tests.fakes.fixtures import PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
@@ -49,7 +49,7 @@ def test_a_finished_answer_is_saved_and_listed(qtbot: QtBot, chat_window: ChatWi
     assert pane.transcript.answers()[-1].text == "Hello `there`"
     chats = ChatStore().chats()
     assert [(c.title, c.backend, c.model) for c in chats] == [("Say hello", "ollama", TOOL_MODEL)]
-    assert pane.chat_combo.currentText().startswith("Say hello")
+    assert pane.chat_actions.chat_combo.currentText().startswith("Say hello")
     sent = fake_ollama.chats[0]
     assert sent["model"] == TOOL_MODEL
     assert "<available_skills>" in sent["messages"][0]["content"]
@@ -66,9 +66,9 @@ def test_a_chat_survives_closing_and_reopening_the_app(
 
     second = chat_window()
     pane = second.chat.pane
-    assert pane.chat_list.rowCount() == 2
-    pane.chat_combo.setCurrentIndex(1)
-    pane.chat_combo.activated.emit(1)
+    assert pane.chat_actions.chat_list.rowCount() == 2
+    pane.chat_actions.chat_combo.setCurrentIndex(1)
+    pane.chat_actions.chat_combo.activated.emit(1)
     items = pane.transcript.items
     assert [type(item).__name__ for item in items] == ["UserItem", "ToolCard", "AssistantItem"]
     assert pane.transcript.cards()[0].record.status == "ok"
@@ -85,16 +85,16 @@ def test_a_chat_survives_closing_and_reopening_the_app(
 def test_the_model_picker_marks_models_without_tools(
         qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama) -> None:
     pane = chat_window().chat.pane
-    labels = [pane.model_combo.itemText(i) for i in range(pane.model_combo.count())]
+    labels = [pane.model_bar.model_combo.itemText(i) for i in range(pane.model_bar.model_combo.count())]
     assert labels == [f"{PLAIN_MODEL} — no tools", TOOL_MODEL]
-    assert pane.model_combo.currentText() == TOOL_MODEL
-    assert pane.think_check.isEnabled()
-    pane.model_combo.setCurrentIndex(0)
-    assert not pane.think_check.isEnabled()
+    assert pane.model_bar.model_combo.currentText() == TOOL_MODEL
+    assert pane.model_bar.think_check.isEnabled()
+    pane.model_bar.model_combo.setCurrentIndex(0)
+    assert not pane.model_bar.think_check.isEnabled()
     assert pane.settings_store.settings.backend.model == PLAIN_MODEL
-    assert pane.status_light.toolTip().endswith("is answering.")
-    pane.model_combo.setCurrentIndex(1)
-    pane.think_check.setChecked(True)
+    assert pane.model_bar.status_light.toolTip().endswith("is answering.")
+    pane.model_bar.model_combo.setCurrentIndex(1)
+    pane.model_bar.think_check.setChecked(True)
     assert pane.settings_store.settings.backend.think
     fake_ollama.script(reply("thought about it", thinking=("let me see",)))
     run_turn(qtbot, pane, "think first")
@@ -113,12 +113,12 @@ def test_the_embedded_backend_offers_its_model_file(
     settings.write_text(yaml.safe_dump({"backend": {"kind": "embedded", "gguf_path": str(model)}}))
     window = make_window(settings=settings)
     pane = window.chat.pane
-    pane.attach(chat_http)  # type: ignore[arg-type]
-    qtbot.waitUntil(lambda: pane.backend.state != "unknown")
-    assert pane.backend_combo.currentText() == "Embedded"
-    assert pane.model_combo.currentText() == "tiny.gguf"
-    assert pane.backend.state == "idle"
-    assert pane.backend.message == "The embedded engine starts when you send a message."
+    pane.model_bar.attach(chat_http)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: pane.model_bar.backend.state != "unknown")
+    assert pane.model_bar.backend_combo.currentText() == "Embedded"
+    assert pane.model_bar.model_combo.currentText() == "tiny.gguf"
+    assert pane.model_bar.backend.state == "idle"
+    assert pane.model_bar.backend.message == "The embedded engine starts when you send a message."
     task = pane.send("hello?")
     assert task is not None
     qtbot.waitUntil(task.done, timeout=10000)
@@ -133,11 +133,11 @@ def test_a_server_that_is_not_there_is_explained(
     settings.write_text(yaml.safe_dump({"backend": {"kind": "ollama", "url": url}}))
     window = make_window(settings=settings)
     pane = window.chat.pane
-    pane.attach(chat_http)  # type: ignore[arg-type]
-    qtbot.waitUntil(lambda: pane.backend.state == "down", timeout=5000)
-    message = pane.server_message.text()
+    pane.model_bar.attach(chat_http)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: pane.model_bar.backend.state == "down", timeout=5000)
+    message = pane.model_bar.server_message.text()
     assert url in message and "ollama serve" in message
-    assert pane.server_message.isVisibleTo(pane)
+    assert pane.model_bar.server_message.isVisibleTo(pane)
     task = pane.send("hello?")
     assert task is not None
     qtbot.waitUntil(task.done)
@@ -155,9 +155,9 @@ def test_regenerate_copy_and_export(qtbot: QtBot, chat_window: ChatWindowFactory
     assert [a.text for a in pane.transcript.answers()] == ["Second *answer*."]
     assert [m.role for m in ChatStore().messages(pane.session.chat.id)] == ["user", "assistant"]  # type: ignore[union-attr]
     assert len(fake_ollama.chats[1]["messages"]) == 2
-    pane.copy_last_answer()
+    pane.chat_actions.copy_last_answer()
     assert QGuiApplication.clipboard().text() == "Second *answer*."
-    target = pane.export_to(tmp_path / "chat.md")
+    target = pane.chat_actions.export_to(tmp_path / "chat.md")
     assert target is not None
     text = target.read_text(encoding="utf-8")
     assert "## You\n\nanswer me" in text and "Second *answer*." in text
@@ -169,11 +169,11 @@ def test_new_chat_and_delete(qtbot: QtBot, chat_window: ChatWindowFactory,
     fake_ollama.script(reply("one"), reply("two"))
     pane = chat_window().chat.pane
     run_turn(qtbot, pane, "first chat")
-    pane.new_chat()
-    assert pane.transcript.items == [] and pane.chat_combo.currentIndex() == 0
+    pane.chat_actions.new_chat()
+    assert pane.transcript.items == [] and pane.chat_actions.chat_combo.currentIndex() == 0
     run_turn(qtbot, pane, "second chat")
-    assert [c.title for c in pane.chat_list.chats()] == ["second chat", "first chat"]
-    pane.delete_chat()
+    assert [c.title for c in pane.chat_actions.chat_list.chats()] == ["second chat", "first chat"]
+    pane.chat_actions.delete_chat()
     assert [c.title for c in ChatStore().chats()] == ["first chat"]
     assert pane.session.chat is None
 
@@ -182,11 +182,11 @@ def test_a_chat_can_be_renamed(qtbot: QtBot, chat_window: ChatWindowFactory,
                               fake_ollama: FakeOllama) -> None:
     fake_ollama.script(reply("one"))
     pane = chat_window().chat.pane
-    assert not pane.rename_action.isEnabled()
+    assert not pane.chat_actions.rename_action.isEnabled()
     run_turn(qtbot, pane, "first chat")
-    assert pane.rename_action.isEnabled()
+    assert pane.chat_actions.rename_action.isEnabled()
 
-    task = start(pane.rename_chat())
+    task = start(pane.chat_actions.rename_chat())
     dialog = open_dialog(qtbot, QInputDialog)
     assert dialog.textValue() == "first chat"
     dialog.setTextValue("  Orders   profile ")
@@ -194,13 +194,13 @@ def test_a_chat_can_be_renamed(qtbot: QtBot, chat_window: ChatWindowFactory,
     qtbot.waitUntil(task.done)
     assert task.result() is True
     assert [c.title for c in ChatStore().chats()] == ["Orders profile"]
-    assert pane.chat_combo.currentText().startswith("Orders profile")
+    assert pane.chat_actions.chat_combo.currentText().startswith("Orders profile")
 
-    task = start(pane.rename_chat())
+    task = start(pane.chat_actions.rename_chat())
     open_dialog(qtbot, QInputDialog).reject()
     qtbot.waitUntil(task.done)
     assert task.result() is False
-    task = start(pane.rename_chat())
+    task = start(pane.chat_actions.rename_chat())
     dialog = open_dialog(qtbot, QInputDialog)
     dialog.setTextValue("   ")
     dialog.accept()
@@ -216,7 +216,7 @@ def test_a_new_chat_while_answering_stops_the_answer_first(
     task = pane.send("go on")
     assert task is not None
     qtbot.waitUntil(lambda: bool(pane.transcript.answers()))
-    pane.new_chat()
+    pane.chat_actions.new_chat()
     qtbot.waitUntil(lambda: task.done() and pane.session.chat is None)
     assert pane.transcript.items == []
     [chat] = ChatStore().chats()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QTextDocument
 from pytestqt.qtbot import QtBot
 
-from studio.chatstore import ToolRecord
+from studio.chats import ToolRecord
 from studio.ui.chat.cards import FOLD_LINES, ToolCard, approval_text, status_text
 from studio.ui.chat.render import render_finished_blocks, render_markdown
 from studio.ui.chat.transcript import MessageView

@@ -10,8 +10,8 @@ from pytestqt.qtbot import QtBot
 from shiboken6 import isValid
 
 from studio.agent.approval import Approval, ApprovalRequest
-from studio.chatstore import ChatStore
-from studio.ui.dialogs.approval import ApprovalDialog
+from studio.chats import ChatStore
+from studio.ui.chat.approval_dialog import ApprovalDialog
 from tests.agent.processes import processes_in
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
@@ -181,7 +181,7 @@ def test_try_in_chat_uses_the_editors_unsaved_text(
     assert window.chat.try_action.isEnabled() and window.chat.try_button.isVisible()
     window.chat.try_action.trigger()
     pane = window.chat.pane
-    assert pane.skills_button.text() == "demo"
+    assert pane.skill_chooser.skills_button.text() == "demo"
     fake_ollama.script(calls(Call("activate_skill", {"name": "demo"})), reply("Loaded."))
     run_turn(qtbot, pane, "use it")
     system = fake_ollama.chats[0]["messages"][0]["content"]
@@ -199,12 +199,12 @@ def test_chosen_skills_limit_the_catalog(
     write_skill(chat_skills, "second-skill")
     window = chat_window()
     pane = window.chat.pane
-    assert pane.skills_button.text() == "All in the library (2)"
-    pane.skills_menu.aboutToShow.emit()
-    names = [a.text() for a in pane.skills_menu.actions() if a.isCheckable()]
+    assert pane.skill_chooser.skills_button.text() == "All in the library (2)"
+    pane.skill_chooser.skills_menu.aboutToShow.emit()
+    names = [a.text() for a in pane.skill_chooser.skills_menu.actions() if a.isCheckable()]
     assert names == ["All loadable skills in the library", "demo", "second-skill"]
-    next(a for a in pane.skills_menu.actions() if a.text() == "second-skill").setChecked(True)
-    assert pane.skills_button.text() == "second-skill"
+    next(a for a in pane.skill_chooser.skills_menu.actions() if a.text() == "second-skill").setChecked(True)
+    assert pane.skill_chooser.skills_button.text() == "second-skill"
     fake_ollama.script(reply("ok"))
     run_turn(qtbot, pane, "hi")
     system = fake_ollama.chats[0]["messages"][0]["content"]

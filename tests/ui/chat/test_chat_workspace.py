@@ -9,7 +9,7 @@ import pytest
 import yaml
 from pytestqt.qtbot import QtBot
 
-from studio.ui.dialogs.approval import ApprovalDialog
+from studio.ui.chat.approval_dialog import ApprovalDialog
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

@@ -10,7 +10,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from studio.paths import cache_dir
-from studio.ui.dialogs.approval import ApprovalDialog
+from studio.ui.chat.approval_dialog import ApprovalDialog
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
 from tests.ui.chat.chat_helpers import ChatWindowFactory

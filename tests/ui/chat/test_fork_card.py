@@ -9,10 +9,10 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from studio.chatstore import ChatStore, ForkNote, ForkRecord, ToolRecord
+from studio.chats import ChatStore, ForkNote, ForkRecord, ToolRecord
+from studio.ui.chat.approval_dialog import ApprovalDialog
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.forkcard import ForkCard
-from studio.ui.dialogs.approval import ApprovalDialog
 from tests.agent.processes import processes_in
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

@@ -14,7 +14,7 @@ from studio.cli import build_parser
 from studio.commands.chat import session_settings
 from studio.settings import BackendSettings, Settings, load_settings, save_settings
 from studio.ui.chat.backend import turn_settings
-from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.settings.settings_dialog import SettingsDialog
 
 
 @pytest.mark.parametrize(("flags", "mode"), [

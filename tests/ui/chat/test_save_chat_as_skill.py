@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from studio.ui.widgets.editor_tab import SkillEditorTab
+from studio.ui.editor.editor_tab import SkillEditorTab
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import reply
@@ -33,9 +33,9 @@ def test_the_draft_opens_unsaved_and_is_written_only_where_the_user_saves_it(
     run_turn(qtbot, pane, "say hello to Ada")
     before = _folders(chat_skills)
     # The pane hears that the turn is over from the task's done callback, a loop turn later.
-    qtbot.waitUntil(pane.save_skill_action.isEnabled)
+    qtbot.waitUntil(pane.chat_actions.save_skill_action.isEnabled)
 
-    draft = run(qtbot, pane.save_as_skill())
+    draft = run(qtbot, pane.chat_actions.save_as_skill())
 
     assert draft is not None and draft.name == "greeter"
     asked = fake_ollama.chats[-1]
@@ -92,10 +92,10 @@ def test_an_unusable_answer_offers_a_retry(
     pane = window.chat.pane
     run_turn(qtbot, pane, "hello")
 
-    drafting = start(pane.save_as_skill())
+    drafting = start(pane.chat_actions.save_as_skill())
     box = open_dialog(qtbot, QMessageBox)
     assert "Sorry, I cannot." in box.informativeText()
-    assert not pane.save_skill_action.isEnabled()
+    assert not pane.chat_actions.save_skill_action.isEnabled()
     click(box, QMessageBox.StandardButton.Retry)
     qtbot.waitUntil(drafting.done)
 
@@ -112,14 +112,14 @@ def test_giving_up_says_so_and_opens_nothing(
     pane = window.chat.pane
     run_turn(qtbot, pane, "hello")
 
-    drafting = start(pane.save_as_skill())
+    drafting = start(pane.chat_actions.save_as_skill())
     box = open_dialog(qtbot, QMessageBox)
     click(box, QMessageBox.StandardButton.Cancel)
     qtbot.waitUntil(drafting.done)
 
     assert drafting.result() is None
     assert window.editors.current_skill_tab() is None
-    qtbot.waitUntil(pane.save_skill_action.isEnabled)
+    qtbot.waitUntil(pane.chat_actions.save_skill_action.isEnabled)
 
 
 def test_closing_an_untitled_draft_with_save_asks_where_it_goes(

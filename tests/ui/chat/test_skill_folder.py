@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 from pytestqt.qtbot import QtBot
 
-from studio.ui.dialogs.approval import ApprovalDialog
-from studio.ui.dialogs.skill_folder import SkillFolderDialog
+from studio.ui.chat.approval_dialog import ApprovalDialog
+from studio.ui.chat.skill_folder_dialog import SkillFolderDialog
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
 from tests.ui.chat.chat_helpers import ChatWindowFactory
@@ -33,7 +33,7 @@ def test_the_first_create_asks_for_the_folder_and_the_chat_remembers_it(
     window = chat_window()
     window.roots.add_root(second_root)
     pane = window.chat.pane
-    assert not pane.skill_folder_label.isVisibleTo(pane)
+    assert not pane.chat_actions.skill_folder_label.isVisibleTo(pane)
 
     first = pane.send("make a greeting skill")
     assert first is not None
@@ -49,9 +49,9 @@ def test_the_first_create_asks_for_the_folder_and_the_chat_remembers_it(
     made = yaml.safe_load((second_root / "greeter" / "SKILL.md").read_text().split("---\n")[1])
     assert made["name"] == "greeter"
     assert not (chat_skills / "greeter").exists()
-    assert pane.skill_folder_label.isVisibleTo(pane)
-    assert "second" in pane.skill_folder_label.text()
-    assert pane.skill_folder() == second_root
+    assert pane.chat_actions.skill_folder_label.isVisibleTo(pane)
+    assert "second" in pane.chat_actions.skill_folder_label.text()
+    assert pane.chat_actions.skill_folder() == second_root
 
     again = pane.send("and a waving one")
     assert again is not None
@@ -61,20 +61,20 @@ def test_the_first_create_asks_for_the_folder_and_the_chat_remembers_it(
 
     chat = pane.session.chat
     assert chat is not None
-    pane.new_chat()
-    assert pane.skill_folder() is None
-    assert not pane.skill_folder_label.isVisibleTo(pane)
+    pane.chat_actions.new_chat()
+    assert pane.chat_actions.skill_folder() is None
+    assert not pane.chat_actions.skill_folder_label.isVisibleTo(pane)
 
     # Saved with the chat: reopening it, even in another window, still knows where skills go.
-    pane.open_chat(chat.id)
-    qtbot.waitUntil(lambda: pane.skill_folder() == second_root)
-    assert "second" in pane.skill_folder_label.text()
+    pane.chat_actions.open_chat(chat.id)
+    qtbot.waitUntil(lambda: pane.chat_actions.skill_folder() == second_root)
+    assert "second" in pane.chat_actions.skill_folder_label.text()
     reopened = chat_window().chat.pane
-    reopened.open_chat(chat.id)
-    qtbot.waitUntil(lambda: reopened.skill_folder() == second_root)
+    reopened.chat_actions.open_chat(chat.id)
+    qtbot.waitUntil(lambda: reopened.chat_actions.skill_folder() == second_root)
     # A folder that went since is asked for again, not written into.
     shutil.rmtree(second_root)
-    assert reopened.skill_folder() is None
+    assert reopened.chat_actions.skill_folder() is None
 
 
 def test_declining_writes_nothing_and_tells_the_model(
@@ -91,4 +91,4 @@ def test_declining_writes_nothing_and_tells_the_model(
     assert not (chat_skills / "greeter").exists()
     result = fake_ollama.chats[-1]["messages"][-1]["content"]
     assert "picked no folder" in result
-    assert pane.skill_folder() is None
+    assert pane.chat_actions.skill_folder() is None

@@ -1,0 +1,486 @@
+"""Guided replies: a small model carried through a skill one constrained step at a time.
+
+A model of a few hundred million parameters does not use skills on its own: shown the catalog
+and the tools, it answers from its own head, or names a skill as a tool, or invents a script.
+Guided, each round's reply is held by a JSON schema to the one step that makes sense next, and
+the model chooses only what is its to choose:
+
+1. no skill is loaded yet: `activate_skill` of one of the offered skills or of "none" (an
+   enum: given the choice between a call and an answer, a tiny model answers from its head even
+   when told which skill to use); when the user's message clearly points at a few skills (the
+   catalog's term score), only those, with a note of them after the message; "none" makes the
+   next round an answer;
+2. a skill with scripts is loaded and none ran: `run_skill_script` of that skill, one of its
+   own scripts started as its SKILL.md starts it, the placeholders of its usage line
+   (`VALUE FROM TO`) filled with distinct words of the user's message, each with the words that
+   fit it (`guided_args`; a tiny model otherwise copies the SKILL.md's example values, repeats
+   itself, or swaps two files);
+3. a script ran: an answer quoting its output, or (when it failed) another run of the skill's
+   scripts.
+
+The request is made short for a small context: a compact system prompt (the steps, one line per
+skill), a worked example as earlier turns, the skill's usage lines in place of its whole body
+when it has scripts, and a script's output without the run's timing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from studio.agent.constrained import ANSWER_KEY, reply_schema
+from studio.agent.guided.arguments import Usage, fill, parse_usage, script_usage, split
+from studio.agent.tools import ACTIVATE, RUN, SkillToolbox, ToolError
+from studio.llm.types import Message, ToolSpec
+from studio.skills.search.catalog import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
+
+NO_SKILL = "none"
+"""The name that picks no skill in step 1."""
+CALL_MAX_TOKENS = 160
+"""The most tokens a guided call may take: the longest command a skill shows is far shorter."""
+ANSWER_MAX_TOKENS = 256
+"""The most tokens a guided answer may take: a small model that copies a script's output goes
+on copying past its end; what it wrote up to the cap is its answer."""
+_DESCRIPTION_CHARS = 160
+_QUOTE_CHARS = 1500
+"""The most of a script's output a guided answer quotes: a report's first screen."""
+_QUOTED_LINES = 3
+_QUOTE_SLACK = 16
+_LOOP_UNIT = 64
+_LOOP_COPIES = 4
+_LOOP_WORD = 4
+_LOOP_CHARS = 24
+"""An answer ending in 4 copies of a piece of up to 64 characters, 24 or more in all, loops."""
+_SHORTLIST = 3
+_CLEAR_TERMS = 2
+"""A skill is clearly pointed at by a word of its name or two of its description."""
+_CLEAR_SHARE = 0.5
+"""A skill is among the few step 1 offers when it scores at least this share of the best."""
+_MAX_ARGUMENTS = 12
+_MAX_COMMANDS = 2000
+_PROTOCOL_WORDS = frozenset({"skill", "skill's", "skills", "script", "scripts", "run"})
+_WORD_EDGES = "\"'`.,;:!?()[]{}<>"
+_REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
+_INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
+                 ".rb": "ruby", ".pl": "perl", ".php": "php"}
+_RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
+
+INSTRUCTIONS = """\
+You are an assistant that uses skills. Reply with one JSON object only.
+Step 1: pick the skill for the task: {"tool": "activate_skill", "arguments": {"name": SKILL}}
+Step 2: run its script, each word of its usage line in capitals replaced by a value from the \
+user's message: {"tool": "run_skill_script", "arguments": {"skill": SKILL, "command": COMMAND}}
+Step 3: answer with the script's output: {"answer": TEXT}
+If no skill fits the task, pick "none" in step 1, then answer: {"answer": TEXT}
+
+Skills:
+"""
+
+EXAMPLE: tuple[Message, ...] = (
+    Message("user", "How many words are in the file notes.txt?"),
+    Message("assistant", '{"tool": "activate_skill", "arguments": {"name": "word-count"}}'),
+    Message("user", "Skill word-count is loaded. Its script runs like this:\n"
+                    "python3 scripts/count.py FILE\npython3 scripts/count.py report.txt"),
+    Message("assistant", '{"tool": "run_skill_script", "arguments": {"skill": "word-count", '
+                         '"command": "python3 scripts/count.py notes.txt"}}'),
+    Message("user", "Output of the command:\nnotes.txt: 120 words"),
+    Message("assistant", '{"answer": "notes.txt: 120 words"}'),
+)
+"""A worked example, given as earlier turns: small models copy a shape far better than they
+follow a description of it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One guided round: the reply's schema and its token cap."""
+
+    schema: dict[str, Any]
+    max_tokens: int
+    require_call: bool
+
+
+class Guide:
+    """Works out the next step of a turn from the conversation, and the short request for it.
+
+    Attributes:
+        toolbox: the skills and their files.
+    """
+
+    def __init__(self, toolbox: SkillToolbox) -> None:
+        self.toolbox = toolbox
+        self._declined: object = None
+
+    def declined(self, messages: Sequence[Message]) -> None:
+        """The model picked no skill for the current turn of `messages`: it is to answer."""
+        self._declined = _turn_key(messages)
+
+    def step(self, messages: Sequence[Message], offered: Collection[str] | None,
+             answer_tokens: int) -> Step:
+        """The step after `messages` (the conversation, the current turn last)."""
+        turn = _current_turn(messages)
+        loaded, ran, failed = _progress(turn)
+        if loaded is None:
+            names = self.choices(messages, offered)
+            if not names or self._declined == _turn_key(messages):
+                return Step(reply_schema([], require_call=False), answer_tokens, False)
+            return Step(reply_schema([_activate_spec([*names, NO_SKILL])], require_call=True),
+                        CALL_MAX_TOKENS, True)
+        invocations = self.invocations(loaded)
+        quotes = _quotes(turn, _turn_key(messages)[1]) if ran else []
+        if not invocations or (ran and not failed):
+            return _answer_step(quotes, answer_tokens)
+        request = next((m.content for m in reversed(messages[:len(messages) - len(turn)])
+                        if m.role == "user"), "")
+        commands = self._commands(loaded)
+        words = self._words(loaded, request)
+        # A command that ran already gives the same output again (a checker's exit code 1 says
+        # the document is invalid: that is its answer): a run after a failed one is another one.
+        tried = {str(call.arguments.get("command")) for message in turn for call in message.tool_calls
+                 if call.name == RUN and call.arguments.get("skill") == loaded}
+        runs = [spec for start in invocations
+                if (spec := _run_spec(loaded, start, _usage(commands, start), words, tried))]
+        if not ran:
+            return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
+        if not runs:
+            return _answer_step(quotes, answer_tokens)
+        return Step(reply_schema(runs, require_call=False), answer_tokens, False)
+
+    def ranked(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
+        """The offered skills, those most relevant to the current turn's message first (the
+        catalog's term score)."""
+        entries = [self.toolbox.entry(name) for name in self.toolbox.names
+                   if offered is None or name in offered]
+        scores = relevance(entries, _turn_key(messages)[1])
+        order = sorted(range(len(entries)), key=lambda index: (-scores[index], index))
+        return [entries[index].name for index in order]
+
+    def choices(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
+        """The skills step 1 offers: when the current turn's message clearly points at a few
+        (each scores at least half the best score), only those; else every offered skill. A tiny
+        model picks "none" out of seven names for a task one of them plainly fits (a CSV file,
+        a commit message), and an enum's order does not sway it: the grammar only allows words,
+        the model's own odds choose among them. "none" stays a choice in any case."""
+        return self._fitting(messages, offered) or self.ranked(messages, offered)
+
+    def _fitting(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
+        """The few skills the current turn's message clearly points at, best first; none when it
+        points at none clearly (the best shares no word with the message but one of its
+        description's: "write" fits many skills)."""
+        query = _turn_key(messages)[1]
+        entries = [self.toolbox.entry(name) for name in self.ranked(messages, offered)]
+        if not entries:
+            return []
+        in_name, in_description = shared_terms(entries[0], query)
+        if not in_name and in_description < _CLEAR_TERMS:
+            return []
+        scores = relevance(entries, query)
+        return [entry.name for entry, score in zip(entries, scores, strict=True)
+                if score >= scores[0] * _CLEAR_SHARE][:_SHORTLIST]
+
+    def invocations(self, name: str) -> list[str]:
+        """How the skill's scripts are started (`python3 scripts/convert.py`), as its SKILL.md
+        starts them, else with the usual interpreter for the script's suffix."""
+        try:
+            scripts, usage = self.toolbox.scripts(name)
+        except (ToolError, OSError):
+            return []
+        commands = _commands(usage, scripts)
+        return list(dict.fromkeys(_start(commands, script) for script in scripts))
+
+    def _commands(self, name: str) -> list[str]:
+        """The commands the skill's SKILL.md shows for its scripts, and for a script it shows no
+        usage line of, the one the script's own leading docstring or comment gives (read from
+        the file: a script is never run to find out how it runs)."""
+        scripts, usage = self.toolbox.scripts(name)
+        commands = _commands(usage, scripts)
+        for script in scripts:
+            start = _start(commands, script)
+            if any(parse_usage(command, start) for command in commands):
+                continue
+            try:
+                text = self.toolbox.read_file(name, script)
+            except (ToolError, OSError):
+                continue
+            line = script_usage(text, script, start)
+            if line is not None and parse_usage(line, start) is not None:
+                commands.append(line)
+        return commands
+
+    def _words(self, skill: str, request: str) -> list[str]:
+        """The arguments a guided run may use: the words of the user's `request` (without the
+        punctuation around them) and the options the skill's usage lines show."""
+        options = [word for command in self._commands(skill) for word in split(command)
+                   if word.startswith("-")]
+        words = [word.strip(_WORD_EDGES) for word in request.split()]
+        # The skill's name and the word "skill" say which skill, not what to run it on; so do
+        # the words of its name ("Convert 5 kilograms to pounds" ran `convert.py 5 kilograms
+        # Convert` with unit-convert).
+        skip = {*STOP_WORDS, *_PROTOCOL_WORDS, *(name.lower() for name in self.toolbox.names),
+                *(part for part in re.split(r"[-_.]", skill.lower()) if len(part) > 2)}
+        words = [word for word in words if word.lower() not in skip]
+        found: list[str] = []
+        for word in [*words, *options]:
+            if word and not any(c in word for c in "\"\\") and word not in found:
+                found.append(word)
+        return found
+
+    def request(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[Message]:
+        """What the model is sent for a guided round: the compact system prompt, the worked
+        example, then the conversation with calls and results written as plain turns."""
+        names = self.ranked(messages, offered)
+        lines = []
+        for name in names:
+            description = " ".join(self.toolbox.entry(name).description.split())
+            if len(description) > _DESCRIPTION_CHARS:
+                description = description[:_DESCRIPTION_CHARS].rsplit(" ", 1)[0] + " ..."
+            lines.append(f"- {name}: {description}")
+        system = Message("system", INSTRUCTIONS + ("\n".join(lines) or "(none)"))
+        start = 1 if messages and messages[0].role == "system" else 0
+        plain = [system, *EXAMPLE, *self._plain(messages[start:])]
+        fitting = self._fitting(messages, offered)
+        if plain[-1].role == "user" and _progress(_current_turn(messages))[0] is None and fitting:
+            # Offered only the skill a CSV task plainly needs, or none, SmolLM2-135M still picks
+            # none; told after the message which skills fit, it picks the skill (and a task no
+            # skill clearly fits gets no such note).
+            plain[-1] = Message("user", f"{plain[-1].content}\n(Skills that fit: {', '.join(fitting)})")
+        return plain
+
+    def _plain(self, messages: Sequence[Message]) -> list[Message]:
+        plain: list[Message] = []
+        calls: dict[str, tuple[str, dict[str, Any]]] = {}
+        for message in messages:
+            if message.role == "assistant" and message.tool_calls:
+                written = []
+                for call in message.tool_calls:
+                    calls[call.id] = (call.name, call.arguments)
+                    written.append(json.dumps({"tool": call.name, "arguments": call.arguments}))
+                plain.append(Message("assistant", "\n".join(written)))
+            elif message.role == "assistant":
+                plain.append(Message("assistant", json.dumps({ANSWER_KEY: message.content})))
+            elif message.role == "tool":
+                name, arguments = calls.get(message.tool_call_id or "", (message.tool_name or "", {}))
+                plain.append(Message("user", self._result(name, arguments, message.content)))
+            else:
+                plain.append(message)
+        return plain
+
+    def _result(self, tool: str, arguments: dict[str, Any], content: str) -> str:
+        """A tool's result as the small model is shown it."""
+        if content.startswith(("error:", "blocked", "denied")):
+            return f"The {tool} call failed: {content}"
+        if tool == ACTIVATE:
+            skill = arguments.get("name")
+            invocations = self.invocations(skill) if isinstance(skill, str) else []
+            if invocations:
+                shown = self._commands(str(skill)) or invocations
+                return f"Skill {skill} is loaded. Its script runs like this:\n" + "\n".join(shown)
+        if tool == RUN:
+            match = _RUN_LINE.match(content)
+            # A checker's exit code 1 comes with its verdict: shown as output, it is answered
+            # from; shown as a failure, a tiny model writes anything.
+            if match and match.group(1) == "0":
+                return "Output of the command:\n" + content[match.end():]
+            if match and content[match.end():].strip():
+                return f"Output of the command (exit code {match.group(1)}):\n" + content[match.end():]
+        return f"Result of {tool}:\n{content}"
+
+
+def cut_answer(text: str) -> str | None:
+    """The answer a reply cut at the token cap had written so far (`{"answer": "26.2 mi = 4`),
+    or None when it is not an answer."""
+    start = re.match(r'\s*\{\s*"answer"\s*:\s*"', text)
+    if start is None:
+        return None
+    body = text[start.end():]
+    # The cut may fall inside an escape (`\`, `\u00`): drop what cannot be read.
+    for end in range(len(body), max(len(body) - 6, -1), -1):
+        try:
+            value = json.loads('"' + body[:end] + '"')
+        except ValueError:
+            continue
+        return value if isinstance(value, str) else None
+    return None
+
+
+def looped_answer(text: str) -> str | None:
+    """When the answer a guided reply is writing (`{"answer": "46.5 1. 1. 1. 1. 1. ...`) has
+    started to repeat itself, the answer up to the end of the loop's first round ("46.5 1."),
+    else None. A tiny model that copies a script's output goes on repeating a line or a list
+    number to the token cap; the server's repeat penalty is no help (an OpenAI-compatible
+    server may refuse the option, and it also keeps the model from copying the output's own
+    figures), so the loop is cut where it is seen, on any backend."""
+    answer = cut_answer(text)
+    if answer is None:
+        return None
+    for size in range(2, _LOOP_UNIT + 1):
+        # Where the answer's tail of period `size` begins: the loop's first round starts there.
+        start = len(answer) - size
+        while start > 0 and answer[start - 1] == answer[start - 1 + size]:
+            start -= 1
+        unit = answer[start:start + size]
+        looping = len(answer) - start >= max(_LOOP_COPIES * size, _LOOP_CHARS)
+        # A word repeated is a loop; a long number ("1000000") or a table's rule ("|---|") is not.
+        if looping and any(c.isalnum() for c in unit) and len(set(unit)) > 1 and (
+                size >= _LOOP_WORD or not all(c.isalnum() for c in unit)):
+            return answer[:start + size].rstrip()
+    return None
+
+
+def _quotes(turn: Sequence[Message], request: str) -> list[str]:
+    """What a guided answer after a script's output may say: the lines of the output that share
+    the most words with the user's `request` (up to three), and the output itself (its head, cut
+    at a line, when long). Free, SmolLM2-135M copies an output badly: it repeats a list number to
+    the cap, or writes the worked example's answer; held to quoting, it answers with the script's
+    own figures, as an agent's tool that returns its result directly does. Empty without output."""
+    commands = {call.id: str(call.arguments.get("command", "")) for message in turn
+                for call in message.tool_calls if call.name == RUN}
+    result = next((m for m in reversed(turn) if m.role == "tool" and m.tool_call_id in commands), None)
+    if result is None:
+        return []
+    output, command = result.content, commands[result.tool_call_id or ""]
+    match = _RUN_LINE.match(output)
+    if match is None or not output[match.end():].strip():
+        return []
+    text = output[match.end():].strip()
+    if len(text) > _QUOTE_CHARS:
+        head = text[:_QUOTE_CHARS]
+        text = head.rsplit("\n", 1)[0] if "\n" in head else head
+    # The command's own words come back in its output ("File: orders.csv"): they say what was
+    # asked, not which line answers it.
+    arguments = split(command)[2:]
+    lines = [line for line in dict.fromkeys(line.strip() for line in text.splitlines())
+             if line and not any(argument in line for argument in arguments)]
+    wanted = set(terms(request)) - set(terms(command))
+    shared = [len(wanted & set(terms(line))) for line in lines]
+    best = max(shared, default=0)
+    pointed = [line for line, count in zip(lines, shared, strict=True) if best and count == best]
+    return list(dict.fromkeys([*pointed[:_QUOTED_LINES], text]))
+
+
+def _answer_step(quotes: list[str], answer_tokens: int) -> Step:
+    """The answer: one of `quotes`, with the tokens the longest needs, or free without them."""
+    if not quotes:
+        return Step(reply_schema([], require_call=False), answer_tokens, False)
+    schema = {"type": "object", "properties": {ANSWER_KEY: {"type": "string", "enum": quotes}},
+              "required": [ANSWER_KEY], "additionalProperties": False}
+    return Step(schema, max(answer_tokens, max(map(estimate_tokens, quotes)) + _QUOTE_SLACK), False)
+
+
+def _turn_key(messages: Sequence[Message]) -> tuple[int, str]:
+    """The current turn: where its user message is, and what it says."""
+    index = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    return index, messages[index].content if index >= 0 else ""
+
+
+def _current_turn(messages: Sequence[Message]) -> Sequence[Message]:
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    return messages[last_user + 1:]
+
+
+def _progress(turn: Sequence[Message]) -> tuple[str | None, bool, bool]:
+    """The skill this turn loaded (the last one), whether one of its scripts ran, and whether
+    the last run failed."""
+    pending: dict[str, tuple[str, dict[str, Any]]] = {}
+    loaded: str | None = None
+    ran = failed = False
+    for message in turn:
+        for call in message.tool_calls:
+            pending[call.id] = (call.name, call.arguments)
+        if message.role != "tool" or message.tool_call_id not in pending:
+            continue
+        name, arguments = pending[message.tool_call_id]
+        ok = not message.content.startswith(("error:", "blocked", "denied"))
+        if name == ACTIVATE and ok and isinstance(arguments.get("name"), str):
+            loaded, ran, failed = arguments["name"], False, False
+        elif name == RUN and arguments.get("skill") == loaded:
+            match = _RUN_LINE.match(message.content)
+            ran, failed = True, not (ok and match is not None and match.group(1) == "0")
+    return loaded, ran, failed
+
+
+def _activate_spec(names: list[str]) -> ToolSpec:
+    return ToolSpec(ACTIVATE, "", {"type": "object", "properties": {
+        "name": {"type": "string", "enum": names}}, "required": ["name"]})
+
+
+def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str],
+              tried: Collection[str] = ()) -> ToolSpec | None:
+    """`run_skill_script` of `skill` with the script `start` runs. With a usage line, the command
+    is one of those that fill its placeholders (`VALUE FROM TO`) with distinct `words`, each with
+    the words that fit it (`guided_args`): a tiny model given a free list of arguments repeats
+    one, or swaps two. Otherwise (or when there would be too many of those) it is `start` and up
+    to a dozen of `words` (no word holds a quote or a backslash, which would break the JSON
+    string). The commands in `tried` are left out of the enum; None when none is left."""
+    command: dict[str, Any] = {"type": "string"}
+    # A placeholder stands for a value: an option there (`md_toc.py --check`) leaves out the file.
+    values = [word for word in words if not word.startswith("-")]
+    filled = fill(usage, values, _MAX_COMMANDS) if usage is not None else None
+    if filled:
+        command["enum"] = [c for arguments in filled if (c := f"{start} {arguments}") not in tried]
+        if not command["enum"]:
+            return None
+    else:
+        choices = "|".join(_literal(word) for word in words)
+        arguments = f"( ({choices})){{0,{_MAX_ARGUMENTS}}}" if choices else ""
+        command["pattern"] = f"^{_literal(start)}{arguments}$"
+    return ToolSpec(RUN, "", {"type": "object", "properties": {
+        "skill": {"type": "string", "enum": [skill]}, "command": command,
+    }, "required": ["skill", "command"]})
+
+
+def _literal(text: str) -> str:
+    """`text` as a pattern matching itself, escaped only where a regex needs it: llama.cpp's
+    pattern grammar knows fewer escapes than Python's `re.escape` writes."""
+    return _REGEX_SPECIAL.sub(r"\\\1", text)
+
+
+def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
+    """The commands in a SKILL.md's usage lines that start one of `scripts`: a line that is a
+    command, or the `code` spans of a line of prose."""
+    found: list[str] = []
+    for line in usage:
+        spans = re.findall(r"`([^`]+)`", line) or [line]
+        for span in spans:
+            command = span.strip()
+            if any(script in command for script in scripts) and command not in found:
+                found.append(command)
+    return found
+
+
+def _usage(commands: Sequence[str], start: str) -> Usage | None:
+    """The first usage line of the script `start` runs among `commands`
+    (`python3 scripts/convert.py VALUE FROM TO [TO ...]`); None without one."""
+    return next((usage for command in commands if (usage := parse_usage(command, start))), None)
+
+
+def _start(commands: Sequence[str], script: str) -> str:
+    """How `script` is started: as one of `commands` starts it, else with the usual interpreter
+    for its suffix."""
+    start = next((prefix for command in commands
+                  if (prefix := _invocation(command, script)) is not None), None)
+    if start is None:
+        interpreter = _INTERPRETERS.get(PurePosixPath(script).suffix.lower())
+        start = f"{interpreter} {script}" if interpreter else f"./{script}"
+    return start
+
+
+def _invocation(command: str, script: str) -> str | None:
+    """The start of `command` up to `script` (its interpreter and path), from the last `|` on;
+    None when the script is not in it or is preceded by more than an interpreter."""
+    segment = command.rsplit("|", 1)[-1]
+    try:
+        words = shlex.split(segment)
+    except ValueError:
+        return None
+    for index, word in enumerate(words):
+        if word in (script, f"./{script}"):
+            before = words[:index]
+            if len(before) > 2 or any("/" in w or "=" in w or w.startswith("-") for w in before):
+                return None
+            return " ".join([*before, word])
+    return None

@@ -1,0 +1,332 @@
+"""The clients a skill can be written for, and the frontmatter fields each one reads.
+
+`studio validate --target T` judges a skill the way client T treats it: a field T reads is
+checked for its type and values (SK133, an error), a field T does not read is a warning (SK132)
+where the bare spec (`spec`, the default) makes it an error (SK131); a client that refuses a
+skill outright (claude.ai and the API on an unknown field, Ollama on a non-ASCII name or an
+empty body) makes that an error.
+
+Where each rule comes from (all read 2026-11-26; where a page could only be read through a
+mirror, the mirror is named):
+
+- The spec: https://agentskills.io/specification (name: `a-z`, `0-9` and hyphens;
+  `allowed-tools`: a space-separated string). skill-creator's quick_validate.py accepts ASCII
+  names only.
+- Claude Code: https://code.claude.com/docs/en/skills, read through its mirrors
+  skillsmp.com/skills/hlibkoval-claudemd-skills-skills-doc-skill-md and
+  skills.sh/bfollington/terma/skill-management: `when_to_use`, `argument-hint`, `arguments`
+  (a space-separated string or a list), `disable-model-invocation`, `user-invocable`,
+  `allowed-tools` (space- or comma-separated, or a list), `model`, `effort` (low, medium,
+  high, xhigh, max), `context`, `agent`, `hooks`, `paths`, `shell`; the description and
+  `when_to_use` together are cut at 1,536 characters in the skill listing; `$ARGUMENTS`,
+  `$ARGUMENTS[N]`, `$N` and `${CLAUDE_SKILL_DIR}` in the body. `disallowed-tools`,
+  `background`, `display-name`, `default-enabled`, `fallback` and yes/no/on/off booleans are
+  taken from issue 21's survey of Claude Code; no page readable here gives their types, so the
+  types below are the plain reading of each name (a tool list, flags, text) and `fallback` is
+  not checked at all. `skillOverrides` (studio/skills/library/toggles.py) is undocumented on the
+  settings page: its values come from anthropics/claude-code issue 56494.
+- claude.ai and the Claude API (`claude-api`): the six spec fields only;
+  https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview ("Skill
+  structure", read through git-online.yishihui.com/howard/Agent/src/tanjingyu/dev/docs/ref/
+  skills.md): a name without XML tags or the reserved words "anthropic" and "claude", a
+  description without XML tags.
+- Ollama: https://github.com/ollama/ollama/blob/main/agent/skills.go (commit 0593581):
+  roots `~/.agents/skills`, `$OLLAMA_SKILLS` (else `$XDG_CONFIG_HOME/ollama/skills`, else
+  `~/.ollama/skills`), a project's `.agents/skills` and `.ollama/skills`; a skill needs a name
+  matching `^[a-z0-9]+(?:-[a-z0-9]+)*$` and equal to its folder, a description and a non-empty
+  body; it reads `name`, `description` and `metadata`.
+- Codex: https://developers.openai.com/codex/skills: the spec's fields in SKILL.md, its own in
+  `agents/openai.yaml` (`interface`, `policy.allow_implicit_invocation`, `dependencies.tools`;
+  studio/skills/checks/openai_yaml.py), skills turned off with `[[skills.config]]` `enabled = false`
+  in `~/.codex/config.toml`.
+- Eino: its skill middleware's documentation (`context: fork | fork_with_context`, `agent`,
+  `model`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from studio.skills import codes
+from studio.skills.checks.openai_yaml import openai_yaml_rule
+from studio.skills.checks.rules import FRONTMATTER_RULES, Rule, kind_of, unknown_fields_rule
+from studio.skills.model import Diagnostic, Fix, Severity, Skill
+from studio.skills.yaml.yamledit import move_plan, replace_value, scalar
+
+SPEC = "spec"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldKind:
+    """What one field's value must be: one of `types` (YAML's: str, bool, dict, list) and, when
+    `choices` is set, one of those strings."""
+
+    types: tuple[type, ...]
+    choices: tuple[str, ...] = ()
+
+    def problem(self, value: object) -> str | None:
+        if not self.types:
+            return None
+        if not isinstance(value, self.types) or (
+            isinstance(value, bool) and bool not in self.types
+        ):
+            wanted = " or ".join(_TYPE_WORDS[t] for t in self.types)
+            return f"must be {wanted}, but it is {kind_of(value)}"
+        if self.choices and isinstance(value, str) and value not in self.choices:
+            return "must be one of " + ", ".join(f"`{c}`" for c in self.choices) + f", not `{value}`"
+        return None
+
+
+_TYPE_WORDS = {str: "a string", bool: "true or false", dict: "a mapping", list: "a list"}
+
+TEXT = FieldKind((str,))
+FLAG = FieldKind((bool,))
+MAPPING = FieldKind((dict,))
+TEXT_OR_LIST = FieldKind((str, list))
+# Claude Code reads yes/no/on/off as booleans too (YAML 1.2, as the studio reads it, does not).
+CLAUDE_FLAG = FieldKind((bool, str), ("true", "false", "yes", "no", "on", "off"))
+UNCHECKED = FieldKind(())
+CLAUDE_LISTING_CAP = 1536
+
+# The spec's own fields keep the spec's rules (SK1xx); every client reads them.
+_SPEC_FIELDS = frozenset({"name", "description", "license", "compatibility", "metadata",
+                          "allowed-tools"})
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    """A target: its name on the command line, how messages name it, and the fields beyond the
+    spec's that it reads."""
+
+    key: str
+    title: str
+    fields: dict[str, FieldKind]
+    # Codes this client makes errors of (it refuses the skill), and codes that do not apply.
+    refuses: frozenset[str] = frozenset()
+    ignores: frozenset[str] = frozenset()
+    rules: tuple[Rule, ...] = ()
+    # Whether a field outside the spec's six makes the client refuse the skill (SK134).
+    strict: bool = False
+
+    def reads(self, key: str) -> bool:
+        return key in _SPEC_FIELDS or key in self.fields
+
+
+def _at(skill: Skill, code: str, severity: Severity, message: str, key: str,
+        fix: Fix | None = None) -> Diagnostic:
+    return _diagnostic(skill, code, severity, message, key, fix=fix)
+
+
+def claude_listing_rule(skill: Skill) -> Iterator[Diagnostic]:
+    """Claude Code lists `description` and `when_to_use` together, cut at 1,536 characters."""
+    description = skill.fields.get("description")
+    when = skill.fields.get("when_to_use")
+    parts = [p for p in (description, when) if isinstance(p, str) and p.strip()]
+    total = sum(len(p) for p in parts) + max(len(parts) - 1, 0)
+    if total > CLAUDE_LISTING_CAP:
+        what = "the description and `when_to_use` together are" if len(parts) == 2 \
+            else "the description is"
+        yield _at(skill, codes.DESCRIPTION_CUT_IN_LISTING, Severity.WARNING,
+                  f"{what} {total:,} characters long; Claude Code lists only the first "
+                  f"{CLAUDE_LISTING_CAP:,}, so the model never sees the rest: put what decides "
+                  "when to use the skill first, or shorten it", "description")
+
+
+_RESERVED = re.compile(r"anthropic|claude", re.IGNORECASE)
+_XML_TAG = re.compile(r"<\s*/?\s*[A-Za-z][^<>]*>")
+
+
+def claude_api_rule(skill: Skill) -> Iterator[Diagnostic]:
+    """claude.ai and the API refuse a name with a reserved word or an XML tag, and a
+    description with an XML tag."""
+    name = skill.fields.get("name")
+    if isinstance(name, str):
+        found = _RESERVED.search(name)
+        if found is not None:
+            yield _at(skill, codes.NAME_RESERVED_WORD, Severity.ERROR,
+                      f"claude.ai and the Claude API refuse a name holding the reserved word "
+                      f"`{found.group(0).lower()}`: rename the skill", "name")
+    for key in ("name", "description"):
+        value = skill.fields.get(key)
+        tag = _XML_TAG.search(value) if isinstance(value, str) else None
+        if tag is not None:
+            yield _at(skill, codes.REJECTED_BY_TARGET, Severity.ERROR,
+                      f"claude.ai and the Claude API refuse a `{key}` holding an XML tag "
+                      f"(`{tag.group(0)}`): remove it", key)
+
+
+def ollama_body_rule(skill: Skill) -> Iterator[Diagnostic]:
+    """Ollama refuses a skill whose instructions, the body after the frontmatter, are empty."""
+    if not skill.body.strip():
+        line = skill.body_span.line
+        yield Diagnostic(codes.BODY_EMPTY, Severity.ERROR,
+                         "the body is empty; Ollama refuses a skill without instructions: "
+                         "write what the agent should do", line, 1, file=skill.skill_file_name)
+
+
+def _split_commas(text: str) -> list[str] | None:
+    """The tools of a comma-separated `allowed-tools`, or None when no comma separates two
+    (a comma inside parentheses belongs to a tool's pattern, as in `Bash(git diff,log)`)."""
+    depth, parts, current, split = 0, [], "", False
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current, split = "", True
+        else:
+            current += char
+    parts.append(current.strip())
+    return [p for p in parts if p] if split else None
+
+
+def spaced_tools_rule(skill: Skill) -> Iterator[Diagnostic]:
+    """The spec's `allowed-tools` is one space-separated string; commas are Claude Code's."""
+    value = skill.fields.get("allowed-tools")
+    if not isinstance(value, str):
+        return
+    tools = _split_commas(value)
+    if tools is None:
+        return
+    joined = " ".join(tools)
+    edit = None if skill.read_only else replace_value(skill, "allowed-tools", scalar(joined))
+    yield _at(skill, codes.ALLOWED_TOOLS_COMMAS, Severity.WARNING,
+              "`allowed-tools` separates tools with commas, as only Claude Code reads it; the "
+              f"spec separates them with spaces: `{joined}`", "allowed-tools",
+              fix=Fix("Separate the tools with spaces", (edit,)) if edit is not None else None)
+
+
+CLIENTS: dict[str, Client] = {
+    client.key: client
+    for client in (
+        Client("spec", "the Agent Skills spec", {}),
+        Client("claude-code", "Claude Code", {
+            "when_to_use": TEXT,
+            "argument-hint": TEXT,
+            "arguments": TEXT_OR_LIST,
+            "disable-model-invocation": CLAUDE_FLAG,
+            "user-invocable": CLAUDE_FLAG,
+            "allowed-tools": TEXT_OR_LIST,
+            "disallowed-tools": TEXT_OR_LIST,
+            "model": TEXT,
+            "effort": FieldKind((str,), ("low", "medium", "high", "xhigh", "max")),
+            "context": FieldKind((str,), ("fork",)),
+            "agent": TEXT,
+            "hooks": MAPPING,
+            "paths": TEXT_OR_LIST,
+            "shell": FieldKind((str,), ("bash", "powershell")),
+            "background": CLAUDE_FLAG,
+            "display-name": TEXT,
+            "default-enabled": CLAUDE_FLAG,
+            "fallback": UNCHECKED,
+        }, ignores=frozenset({codes.ALLOWED_TOOLS_LIST}), rules=(claude_listing_rule,)),
+        Client("eino", "Eino", {
+            "context": FieldKind((str,), ("fork", "fork_with_context")),
+            "agent": TEXT,
+            "model": TEXT,
+        }),
+        # Ollama's agent skills read the name, the description and the metadata; Codex reads the
+        # spec's fields (its extras live in agents/openai.yaml, not in the frontmatter).
+        Client("ollama", "Ollama", {}, refuses=frozenset({codes.NAME_NOT_ASCII}),
+               rules=(ollama_body_rule, spaced_tools_rule)),
+        Client("codex", "Codex", {}, rules=(openai_yaml_rule, spaced_tools_rule)),
+        Client("claude-api", "claude.ai and the Claude API", {}, strict=True,
+               refuses=frozenset({codes.DESCRIPTION_ANGLE_BRACKETS}),
+               rules=(claude_api_rule, spaced_tools_rule)),
+    )
+}
+TARGETS = tuple(CLIENTS)
+
+# The context modes the chat can run: every mode any client documents.
+FORK_MODES = frozenset({"fork", "fork_with_context"})
+
+
+def _diagnostic(
+    skill: Skill, code: str, severity: Severity, message: str, key: str, *,
+    fix: Fix | None = None, at_value: bool = True,
+) -> Diagnostic:
+    spans = skill.field_spans(key)
+    span = (spans.value if at_value else spans.key) if spans is not None else None
+    return Diagnostic(
+        code, severity, message, span.line if span else 1, span.column if span else 1, fix,
+        span.end_line if span else None, span.end_column if span else None,
+        skill.skill_file_name, key,
+    )
+
+
+def client_fields_rule(client: Client) -> Rule:
+    """The rule that takes the place of SK131 for a client other than the bare spec."""
+
+    def rule(skill: Skill) -> Iterator[Diagnostic]:
+        for key, value in skill.fields.items():
+            if key in _SPEC_FIELDS:
+                continue
+            kind = client.fields.get(key)
+            if kind is None and client.strict:
+                plan = None if skill.read_only else move_plan(skill, key)
+                fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan else None
+                yield _diagnostic(
+                    skill, codes.REJECTED_BY_TARGET, Severity.ERROR,
+                    f"{client.title} accept only the spec's six fields and refuse `{key}`: "
+                    "move it under `metadata:`", key, fix=fix, at_value=False,
+                )
+                continue
+            if kind is None:
+                plan = None if skill.read_only else move_plan(skill, key)
+                fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan else None
+                yield _diagnostic(
+                    skill, codes.UNKNOWN_TO_TARGET, Severity.WARNING,
+                    f"{client.title} does not read `{key}`; it ignores the field", key,
+                    fix=fix, at_value=False,
+                )
+                continue
+            problem = kind.problem(value)
+            if problem is not None:
+                yield _diagnostic(
+                    skill, codes.INVALID_FOR_TARGET, Severity.ERROR,
+                    f"for {client.title}, `{key}` {problem}", key
+                )
+
+    return rule
+
+
+def _judged(rule: Rule, client: Client) -> Rule:
+    """`rule` with the findings `client` refuses made errors and those it ignores dropped."""
+
+    def judged(skill: Skill) -> Iterator[Diagnostic]:
+        for found in rule(skill):
+            if found.code in client.ignores:
+                continue
+            if found.code in client.refuses and found.severity is not Severity.ERROR:
+                found = found._replace(
+                    severity=Severity.ERROR,
+                    message=f"{found.message} ({client.title} refuses the skill)")
+            yield found
+
+    return judged
+
+
+def _rules_for(client: Client) -> tuple[Rule, ...]:
+    replacement = client_fields_rule(client)
+    rules = [replacement if r is unknown_fields_rule else r for r in FRONTMATTER_RULES]
+    rules.extend(client.rules)
+    if client.refuses or client.ignores:
+        return tuple(_judged(r, client) for r in rules)
+    return tuple(rules)
+
+
+_RULES = {key: _rules_for(client) for key, client in CLIENTS.items() if key != SPEC}
+
+
+def frontmatter_rules(target: str) -> tuple[Rule, ...]:
+    """The frontmatter rules for a target; the spec's own for `spec` (and nothing else runs
+    per field, so the default path costs what it did)."""
+    if target == SPEC:
+        return FRONTMATTER_RULES
+    try:
+        return _RULES[target]
+    except KeyError:
+        raise ValueError(
+            f"unknown target {target!r}: choose one of {', '.join(TARGETS)}"
+        ) from None

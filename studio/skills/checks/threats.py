@@ -1,0 +1,425 @@
+"""Threat findings: what in a skill's text or scripts could turn an agent against its user.
+
+A skill is instructions an agent follows and scripts it runs. These rules flag what a reviewer
+should look at before trusting one: characters a person cannot see (bidirectional controls,
+zero-width and tag characters, which can hide or reorder instructions), instructions hidden in
+HTML comments (a model reads them, a rendered page does not show them), a download or a decoded
+blob piped into a shell, a URL that carries data out (built from the environment or a file, or a
+webhook), and reads of credentials (SSH keys, cloud and registry tokens, secrets in the
+environment). They are warnings with their own codes (SK5xx, docs/codes.md): a finding is a
+reason to read the lines it points at, not proof of malice.
+
+Cost is bounded: SKILL.md is already in memory, and each pattern runs only after a cheap
+substring test finds a word it needs; of the other files, only those under `scripts/` and
+`references/` are read, at most `MAX_SCAN_BYTES` of each and `MAX_SCANNED_FILES` per skill.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import stat
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from studio.skills import codes
+from studio.skills.model import Diagnostic, Severity, Skill
+from studio.skills.yaml.textpos import LineIndex
+
+THREAT_PREFIX = "SK5"
+MAX_SCAN_BYTES = 16 * 1024
+MAX_SCANNED_FILES = 32
+# At most this many findings of one code in one file: one is enough to look, a hundred is noise.
+MAX_PER_CODE = 5
+
+class _Lazy:
+    """A pattern compiled when first used: most skills never need these, and compiling all of
+    them costs every process that imports the rules (each scan worker) some milliseconds."""
+
+    __slots__ = ("_args", "_pattern")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._args = (source, flags)
+        self._pattern: re.Pattern[str] | None = None
+
+    def get(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            self._pattern = re.compile(*self._args)
+        return self._pattern
+
+
+_HIDDEN = re.compile("[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
+_HIDDEN_KIND = {
+    **dict.fromkeys("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
+                    "a bidirectional control, which can make text read in another order than it "
+                    "runs"),
+    **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff",
+                    "an invisible zero-width character"),
+}
+
+_COMMENT = _Lazy(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
+# Comments that tools write into Markdown and that hold no instructions.
+_TOOL_COMMENT = _Lazy(
+    r"\s*(?:toc|/toc|end ?toc|prettier-ignore[\w-]*|markdownlint[\w-]*|vale [\w.-]+|"
+    r"cspell:[^\n]*|lint[\w-]*|omit in toc|more|truncate|#region[^\n]*|#endregion)\s*\Z",
+    re.IGNORECASE,
+)
+_WORD = _Lazy(r"[^\W\d_]{2,}")
+_COMMENT_WORDS = 5
+
+_SHELL = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:/usr)?(?:/bin/)?(?:ba|z|da|k|fi|c|tc)?sh\b"
+_PIPE_TO_SHELL = _Lazy(
+    r"\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|;&]*"
+    r"\|\s*(?:" + _SHELL + r"|(?:sudo\s+)?python[0-9.]*\s*(?:-\s*)?(?:$|[|;&\n])|iex\b|"
+    r"Invoke-Expression\b)"
+    r"|\b(?:ba|z|da|k)?sh\s+(?:-c\s+)?[\"']?(?:<\(|\$\()\s*(?:curl|wget)\b"
+    r"|\b(?:source|\.)\s+<\(\s*(?:curl|wget)\b"
+    r"|\beval\s+[\"']?\$\(\s*(?:curl|wget)\b",
+    re.MULTILINE,
+)
+_BASE64_TO_SHELL = _Lazy(
+    r"\bbase64\s+(?:-\w*d\w*|--decode)\b[^\n;&]*\|\s*" + _SHELL
+    + r"|\beval\s+[\"']?\$\([^)\n]*\bbase64\s+(?:-\w*d\w*|--decode)"
+    + r"|\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|__import__\(\s*['\"]base64['\"]\s*\))"
+    + r"|\b(?:exec|eval)\s*\(\s*(?:atob|Buffer\.from)\s*\(",
+)
+_WEBHOOK = _Lazy(
+    r"https?://(?:hooks\.slack\.com/|(?:\w+\.)?discord(?:app)?\.com/api/webhooks/|webhook\.site/|"
+    r"[\w-]+\.(?:requestbin\.(?:com|net)|pipedream\.net|m\.pipedream\.net|ngrok(?:-free)?\.(?:io|app)|"
+    r"oast\.(?:fun|live|me|pro|site|online)|interact\.sh|burpcollaborator\.net)\b|"
+    r"api\.telegram\.org/bot|[\w.-]*webhook[\w.-]*\.[a-z]{2,}/)",
+    re.IGNORECASE,
+)
+_UPLOAD = _Lazy(
+    r"\b(?:curl\b[^\n|;]*(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*[\"']?[\w-]*=?@"
+    r"|\s(?:-T|--upload-file)\s)|wget\b[^\n|;]*--post-file)"
+)
+_SECRET_FILE = _Lazy(
+    r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|expanduser\(\s*['\"]~)?[/\\]?"
+    r"(?:\.ssh(?:[/\\]|\b)|\.aws[/\\]credentials|\.netrc\b|\.git-credentials|\.docker[/\\]config\.json"
+    r"|\.kube[/\\]config|\.pypirc|\.npmrc|\.config[/\\]gh[/\\]hosts\.yml|\.gnupg\b)"
+    r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|/etc/shadow\b"
+)
+_SECRET_ENV = _Lazy(
+    r"(?:\$\{?|environ(?:\.get)?\s*[\[(]\s*['\"]|getenv\s*\(\s*['\"]|process\.env\.|ENV\[\s*['\"])"
+    r"([A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)"
+    r"[A-Z0-9_]*)\b"
+)
+_SECRET_WORDS = (".ssh", "id_", ".aws", ".netrc", "credentials", ".docker", ".kube", ".pypirc",
+                 ".npmrc", "hosts.yml", ".gnupg", "shadow")
+_ENV_WORDS = ("SECRET", "TOKEN", "PASSW", "KEY", "CREDENTIAL")
+
+
+def _codepoint(char: str) -> str:
+    import unicodedata  # only when there is a finding to name
+
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" {name}" if name else "")
+
+
+def _hidden(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+    shown = 0
+    for match in _HIDDEN.finditer(text):
+        offset = match.start()
+        char = match.group()
+        if char == "\ufeff" and offset == 0:
+            continue  # a byte-order mark, which SK015 reports on SKILL.md
+        kind = _HIDDEN_KIND.get(char, "a Unicode tag character, invisible, which can spell out "
+                                "text a model reads and a person does not see")
+        line, column = where.position(offset)
+        yield Diagnostic(
+            codes.HIDDEN_UNICODE, Severity.WARNING,
+            f"{_codepoint(char)}: {kind}. Remove it, or look at what it hides with a hex viewer",
+            line, column, file=file,
+        )
+        shown += 1
+        if shown >= MAX_PER_CODE:
+            return
+
+
+def _html_comments(skill: Skill, where: _Where) -> Iterator[Diagnostic]:
+    body = skill.body
+    if "<!--" not in body:
+        return
+    base = skill.body_span.start
+    shown = 0
+    for match in _COMMENT.get().finditer(body):
+        inside = match.group(1)
+        if _TOOL_COMMENT.get().match(inside) or len(_WORD.get().findall(inside)) < _COMMENT_WORDS:
+            continue
+        line, column = where.position(base + match.start())
+        words = " ".join(inside.split())
+        excerpt = words if len(words) <= 60 else words[:57] + "..."
+        yield Diagnostic(
+            codes.HIDDEN_INSTRUCTIONS, Severity.WARNING,
+            f"an HTML comment holds text a model reads and a rendered page hides: \"{excerpt}\". "
+            "Move instructions into the visible text, or remove the comment",
+            line, column, file=skill.skill_file_name,
+        )
+        shown += 1
+        if shown >= MAX_PER_CODE:
+            return
+
+
+class _Where:
+    """Line and column of offsets into one text: an index built only once several are asked."""
+
+    __slots__ = ("_index", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._index: LineIndex | None = None
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if self._index is None:
+            self._index = LineIndex(self._text)
+        return self._index.position(offset)
+
+
+def _finding(code: str, message: str, offset: int, file: str, where: _Where) -> Diagnostic:
+    line, column = where.position(offset)
+    return Diagnostic(code, Severity.WARNING, message, line, column, file=file)
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    shown = " ".join(text[start:end].split())
+    return shown if len(shown) <= 70 else shown[:67] + "..."
+
+
+# At most this many lines holding a trigger word are looked at in one file.
+MAX_LINES = 200
+
+
+def _lines_with(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The (start, end) of each line holding one of `words`, in order: the patterns then run on
+    those lines only, never over the whole text."""
+    starts: dict[int, int] = {}
+    find, rfind = text.find, text.rfind
+    for word in words:
+        at = find(word)
+        while at != -1 and len(starts) < MAX_LINES:
+            start = rfind("\n", 0, at) + 1
+            end = find("\n", at)
+            end = len(text) if end == -1 else end
+            starts[start] = end
+            at = find(word, end)
+    return sorted(starts.items())
+
+
+_URL_TOKEN = _Lazy(r"""https?://[^\s"'<>)]*""")
+_URL_BUILT = _Lazy(r"""\$\{?\w|\$\(|`|\{[^}\n]*(?:environ|getenv|env\b|open\(|read)""")
+_SHELL_WORDS = ("curl", "wget", "iwr", "irm", "Invoke-")
+_ENCODED_WORDS = ("base64", "atob", "Buffer.from")
+_UPLOAD_WORDS = ("curl", "wget")
+
+
+def _commands(text: str, file: str, where: _Where, script: bool) -> Iterator[Diagnostic]:
+    """Pipes into a shell, data sent out and (in scripts) credentials read. Each pattern runs
+    only on the lines holding a word it needs."""
+    found: list[Diagnostic] = []
+    # Gates of rare characters: most texts pass none.
+    # A needle of one character is found with memchr; a longer one costs ten times more, so
+    # each longer test waits for its first character.
+    piped = "|" in text or ("$" in text and "$(" in text) or ("<" in text and "<(" in text)
+    if piped:
+        found.extend(_to_shell(text, file, where))
+    if piped or (script and ("(base64" in text or "(atob" in text or "(Buffer" in text)):
+        found.extend(_decoded(text, file, where))
+    if "://" in text:
+        found.extend(_sent_out(text, file, where))
+    if script:
+        found.extend(_credentials(text, file, where))
+    lines: set[tuple[str, int]] = set()
+    counts: dict[str, int] = {}
+    for finding in sorted(found, key=lambda d: (d.line, d.column)):
+        if (finding.code, finding.line) in lines or counts.get(finding.code, 0) >= MAX_PER_CODE:
+            continue
+        lines.add((finding.code, finding.line))
+        counts[finding.code] = counts.get(finding.code, 0) + 1
+        yield finding
+
+
+def _to_shell(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+    for start, end in _lines_with(text, _SHELL_WORDS):
+        for match in _PIPE_TO_SHELL.get().finditer(text, start, end):
+            yield _finding(
+                codes.PIPE_TO_SHELL,
+                f"`{_excerpt(text, *match.span())}` runs whatever the server sends, unseen and "
+                "unchecked. Download to a file, check it (a pinned hash), then run it",
+                match.start(), file, where)
+
+
+def _decoded(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+    for start, end in _lines_with(text, _ENCODED_WORDS):
+        for match in _BASE64_TO_SHELL.get().finditer(text, start, end):
+            yield _finding(
+                codes.ENCODED_TO_SHELL,
+                f"`{_excerpt(text, *match.span())}` runs code hidden in an encoded string. Write "
+                "the code out in plain text",
+                match.start(), file, where)
+
+
+def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+    sent: list[tuple[int, int, str]] = []
+    for start, end in _lines_with(text, ("http://", "https://")):
+        at = text.find("http", start, end)
+        while at != -1:
+            token = _URL_TOKEN.get().match(text, at, end)
+            if token is not None:
+                url = token.group()
+                built = _URL_BUILT.get().search(url) if ("$" in url or "`" in url) else (
+                    _URL_BUILT.get().search(text, at, end) if "{" in url else None)
+                if built is not None:
+                    sent.append((at, token.end(), "its address is built from values read when "
+                                 "it runs (a variable, a command's output or a file), which can "
+                                 "carry them out"))
+                elif _WEBHOOK.get().match(text, at, end) is not None:
+                    sent.append((at, token.end(), "it is a webhook or request collector, a "
+                                 "common drop for stolen data"))
+            at = text.find("http", at + 4, end)
+    for start, end in _lines_with(text, _UPLOAD_WORDS):
+        sent.extend((match.start(), match.end(), "it uploads a file's content")
+                    for match in _UPLOAD.get().finditer(text, start, end))
+    for start, end, why in sorted(sent):
+        yield _finding(
+            codes.DATA_OUT, f"`{_excerpt(text, start, end)}` may send data out: {why}. "
+            "Check what it sends and to whom", start, file, where)
+
+
+def _credentials(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+    for start, end in _lines_with(text, _SECRET_WORDS):
+        for match in _SECRET_FILE.get().finditer(text, start, end):
+            yield _finding(
+                codes.READS_CREDENTIALS,
+                f"`{_excerpt(text, *match.span())}`: reads credentials (SSH keys, cloud, "
+                "registry or login tokens). A skill's script seldom needs them; check why",
+                match.start(), file, where)
+    for start, end in _lines_with(text, _ENV_WORDS):
+        for match in _SECRET_ENV.get().finditer(text, start, end):
+            yield _finding(
+                codes.READS_CREDENTIALS,
+                f"reads the secret `{match.group(1)}` from the environment; check where it "
+                "goes", match.start(), file, where)
+
+
+def skill_file_threats(skill: Skill) -> list[Diagnostic]:
+    """The threat findings in a skill's SKILL.md (already in memory)."""
+    text = skill.source
+    if not text:
+        return []
+    where = _Where(text)
+    found: list[Diagnostic] = []
+    name = skill.skill_file_name
+    # An ASCII text (CPython knows it without a scan) holds no hidden character.
+    if not text.isascii() and _HIDDEN.search(text, 1) is not None:
+        found.extend(_hidden(text, name, where))
+    if "<" in text and "<!--" in skill.body:
+        found.extend(_html_comments(skill, where))
+    found.extend(_commands(text, name, where, script=False))
+    return found
+
+
+def _read_head(path: str) -> str | None:
+    """The first `MAX_SCAN_BYTES` of a regular file as text; None when it cannot be read or
+    holds a NUL (a binary file)."""
+    try:
+        # Non-blocking, and checked on the open descriptor: a FIFO put in its place is never
+        # waited on (one stat fewer than `open_regular`, on a path read for every script).
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        data = os.read(descriptor, MAX_SCAN_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    if b"\x00" in data:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def text_threats(text: str, relative: str) -> list[Diagnostic]:
+    """The threat findings in the text of one of a skill's files (`relative` to its folder):
+    hidden characters everywhere, and under `scripts/` and `references/` also pipes into a
+    shell and data sent out, and under `scripts/` credentials read."""
+    found: list[Diagnostic] = []
+    where = _Where(text)
+    if not text.isascii() and _HIDDEN.search(text) is not None:
+        found.extend(_hidden(text, relative, where))
+    script = relative.startswith("scripts/")
+    if script or relative.startswith("references/"):
+        found.extend(_commands(text, relative, where, script=script))
+    return found
+
+
+def file_threats(directory: Path, relative: str) -> list[Diagnostic]:
+    """The threat findings in one file of a skill, read up to `MAX_SCAN_BYTES`."""
+    text = _read_head(os.path.join(directory, relative))
+    return text_threats(text, relative) if text is not None else []
+
+
+def _scanned(relative: str, folders: tuple[str, ...]) -> bool:
+    return relative.startswith(folders) and not relative.rpartition("/")[2].startswith(".")
+
+
+def threats_rule(skill: Skill) -> Iterator[Diagnostic]:
+    """The validator's rule: SKILL.md only. A library scan runs it on every skill, and reading
+    each skill's scripts costs it about 5% more (benchmarks/validate_corpus.py); scripts and
+    references are read where a person is about to trust them: the install preview
+    (`threat_report`) and a script's first run (`studio.agent.firstrun`)."""
+    yield from skill_file_threats(skill)
+
+
+def files_threats_of(skill: Skill) -> list[Diagnostic]:
+    """The threat findings of the first `MAX_SCANNED_FILES` files under `scripts/` and
+    `references/`: what a person about to trust the skill reads (the install preview)."""
+    if skill.read_only:
+        return []
+    found: list[Diagnostic] = []
+    files = [file.relative for file in skill.files
+             if _scanned(file.relative, ("scripts/", "references/"))]
+    for relative in files[:MAX_SCANNED_FILES]:
+        with contextlib.suppress(OSError, ValueError):
+            found.extend(file_threats(skill.directory, relative))
+    return found
+
+
+def skill_threats(skill: Skill) -> list[Diagnostic]:
+    """Every threat finding of a skill: SKILL.md's, then its scripts' and references'."""
+    return [*skill_file_threats(skill), *files_threats_of(skill)]
+
+
+def script_threats(directory: Path, relative: str) -> list[Diagnostic]:
+    """The threat findings of a file a command runs, read as a script wherever it lies in the
+    skill's folder."""
+    text = _read_head(os.path.join(directory, relative))
+    if text is None:
+        return []
+    as_script = relative if relative.startswith("scripts/") else f"scripts/{relative}"
+    return [finding._replace(file=relative) for finding in text_threats(text, as_script)]
+
+
+def threat_report(skills: Iterable[tuple[str, Path, Sequence[Diagnostic]]]) -> list[str]:
+    """The threat findings of the skills an install would add (folder name, where it is staged,
+    its diagnostics), with those of its references and further scripts read now, as lines that
+    head a preview: empty when there are none."""
+    from studio.skills.files import load_skill  # the preview's one use; files imports much
+
+    lines: list[str] = []
+    for folder, staged, diagnostics in skills:
+        found = [d for d in diagnostics if d.code.startswith(THREAT_PREFIX)]
+        try:
+            extra = files_threats_of(load_skill(staged))
+        except (OSError, ValueError):
+            extra = []
+        found.extend(d for d in extra if d not in found)
+        lines.extend(f"  {folder}/{d.file}:{d.line}:{d.column}: {d.code} {d.message}"
+                     for d in found)
+    if not lines:
+        return []
+    count = f"{len(lines)} threat finding{'s' if len(lines) != 1 else ''}"
+    return [f"Read before installing: {count} (see docs/security-content.md):", *lines]

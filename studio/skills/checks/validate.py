@@ -1,0 +1,82 @@
+"""Running every rule over a skill, and what the result means: valid, and loadable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from studio.skills.checks.bodyrules import BODY_RULES
+from studio.skills.checks.clients import SPEC, frontmatter_rules
+from studio.skills.checks.evalrules import eval_files_rule
+from studio.skills.checks.threats import threats_rule
+from studio.skills.codes import MISSING_SKILL_FILE
+from studio.skills.model import Diagnostic, Severity, Skill
+from studio.skills.parse import UNREADABLE_CODES
+
+
+@dataclass(slots=True)
+class ValidationResult:
+    skill: Skill
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def loadable(self) -> bool:
+        return is_loadable(self.skill, self.diagnostics)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.skill.directory),
+            "name": self.skill.name,
+            "valid": self.valid,
+            "loadable": self.loadable,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+def is_loadable(skill: Skill, diagnostics: list[Diagnostic]) -> bool:
+    """Whether a client following the spec's client guide would still load the skill.
+
+    Such clients skip a skill whose file cannot be read or parsed, or which lacks a name or a
+    description; they only warn about a name that is too long, badly formed or unlike its folder.
+    """
+    if any(
+        (d.code in UNREADABLE_CODES or d.code == MISSING_SKILL_FILE) and d.severity is Severity.ERROR
+        for d in diagnostics
+    ):
+        return False
+    name, description = skill.name, skill.description
+    return bool(name) and bool(description and description.strip())
+
+
+def _sort_key(diagnostic: Diagnostic) -> tuple[int, str, int, int]:
+    return (0 if diagnostic.file == "SKILL.md" or diagnostic.file == "skill.md" else 1,
+            diagnostic.file, diagnostic.line, diagnostic.column)
+
+
+def validate_skill(skill: Skill, target: str = SPEC) -> ValidationResult:
+    """Every diagnostic for a skill, judged as `target` (a key of `studio.skills.checks.clients`)
+    treats it."""
+    diagnostics = list(skill.problems)
+    if skill.frontmatter is not None:
+        for rule in frontmatter_rules(target):
+            diagnostics.extend(rule(skill))
+    if skill.source:
+        for body_rule in BODY_RULES:
+            diagnostics.extend(body_rule(skill))
+        diagnostics.extend(threats_rule(skill))
+    diagnostics.extend(eval_files_rule(skill))
+    diagnostics.sort(key=_sort_key)
+    return ValidationResult(skill, diagnostics)
+

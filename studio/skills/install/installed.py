@@ -1,0 +1,124 @@
+"""What was installed into a skill folder, by studio or the skills CLI, from its lock file:
+listing, updating and removing it (`studio list`, `studio update`, `studio remove`)."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from studio.skills.install.download import InstallPlan
+from studio.skills.install.lockfile import (
+    InstallRecord,
+    LockError,
+    computed_hash,
+    lock_path,
+    read_lock_file,
+)
+from studio.skills.install.placement import CLIENTS, client_folders, unplace
+from studio.skills.library.links import links_to
+
+
+@dataclass(frozen=True, slots=True)
+class Installed:
+    """One lock file entry and what is on disk for it.
+
+    Attributes:
+        record: the entry.
+        folder: where its copy is (`INTO/NAME`).
+        present: whether that folder exists.
+        changed: whether its files differ from the recorded hash (edited since the install);
+            None when it is missing or the entry has no hash.
+        links: the links that lead to it (from the clients' folders).
+    """
+
+    record: InstallRecord
+    folder: Path
+    present: bool
+    changed: bool | None
+    links: tuple[Path, ...]
+
+
+def installed(into: Path) -> list[Installed]:
+    """Every entry of the lock file for `into`, by name. Raises LockError."""
+    found: list[Installed] = []
+    for record in read_lock_file(lock_path(into)).records():
+        folder = into / record.name
+        present = folder.is_dir()
+        changed = (computed_hash(folder) != record.computed_hash
+                   if present and record.computed_hash else None)
+        found.append(Installed(record, folder, present, changed,
+                               tuple(links_to(folder)) if present else ()))
+    return found
+
+
+def client_places(record: InstallRecord, base: Path, user: bool) -> list[Path]:
+    """The client folders an install may have placed `record` in: those it recorded, else
+    every client's (the skills CLI records none)."""
+    clients = record.studio.get("clients")
+    names = [c for c in clients if c in CLIENTS] if isinstance(clients, list) else sorted(CLIENTS)
+    return client_folders(names, base, user)
+
+
+def remove_installed(into: Path, name: str, base: Path | None, user: bool) -> list[Path]:
+    """Remove the installed skill `name`: the links to it and the copies of it in the client
+    folders of `base` (the project, or with `user` the home), its folder in `into`, and its lock
+    entry; return the paths removed. Raises LockError (the lock file unreadable: nothing is
+    removed) or KeyError (no such entry)."""
+    lock = read_lock_file(lock_path(into))
+    record = lock.get(name)
+    if record is None:
+        raise KeyError(name)
+    folder = into / name
+    removed: list[Path] = []
+    hashes = frozenset(h for h in (record.computed_hash,) if h)
+    if folder.is_dir():
+        hashes |= {computed_hash(folder)}
+    if base is not None:
+        removed.extend(unplace(name, into, client_places(record, base, user), hashes))
+    removed.extend(link for link in links_to(folder) if link.is_symlink() and _unlink(link))
+    if folder.is_symlink():
+        folder.unlink()
+        removed.append(folder)
+    elif folder.is_dir():
+        shutil.rmtree(folder)
+        removed.append(folder)
+    lock.remove(name)
+    lock.write()
+    return removed
+
+
+def _unlink(link: Path) -> bool:
+    link.unlink()
+    return True
+
+
+def fetchable(record: InstallRecord) -> str:
+    """What to fetch again to update `record`: the URL we recorded, else the CLI's source with
+    its ref (`owner/repo#ref`)."""
+    if record.studio.get("url"):
+        return record.url
+    return f"{record.url}#{record.ref}" if record.ref else record.url
+
+
+def unchanged(plan: InstallPlan, known: dict[str, str]) -> bool:
+    """Whether every skill `plan` fetched hashes as the lock file recorded it (`known`: name to
+    computedHash), the skills CLI's own test for an update."""
+    return all(known.get(skill.folder) == computed_hash(skill.staged) for skill in plan.skills)
+
+
+def project_of(into: Path) -> tuple[Path, bool] | None:
+    """The project (or home, True) whose `.agents/skills` is `into`; None for another folder."""
+    if into.name != "skills" or into.parent.name != ".agents":
+        return None
+    base = into.parent.parent
+    return base, base == Path.home()
+
+
+def record_for(directory: Path) -> InstallRecord | None:
+    """The lock file entry of the skill folder `directory`, when it was installed (by studio or
+    the skills CLI); None otherwise, or when the lock file cannot be read."""
+    try:
+        return read_lock_file(lock_path(directory.parent)).get(directory.name)
+    except LockError:
+        return None

@@ -1,0 +1,81 @@
+"""A cache of validation results keyed by each skill's files' paths, sizes and mtimes, so that a
+rescan of an unchanged library reads no SKILL.md at all.
+
+The file is written with `marshal` (plain tuples and strings only: loading it cannot run code) and
+starts with a version stamp; a stamp from another version or a damaged file is simply ignored.
+"""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+from typing import Any
+
+from studio import __version__
+from studio.fsutil import atomic_write_bytes
+
+# Raised whenever what a validation reports changes, so no cache holds older findings
+# (2: the placeholder description warning SK213; 3: summaries carry their provenance).
+RULES_VERSION = 3
+# `studio.skills.checks.clients.SPEC`, spelled out: `studio validate`'s fast path imports this module and
+# must not load the rules with it.
+SPEC = "spec"
+STAMP = f"skill-studio-cache/{__version__}/{RULES_VERSION}"
+
+Fingerprint = tuple[Any, ...]
+
+
+class ScanCache:
+    """Maps a key (a SKILL.md or zip path) to (fingerprint, cached summaries), as one validation
+    target (`studio.skills.checks.clients`) judged them: a file kept for another target is ignored."""
+
+    def __init__(self, path: Path | None, target: str = SPEC) -> None:
+        self.path = path
+        self.target = target
+        self._stamp = STAMP if target == SPEC else f"{STAMP}/{target}"
+        self._entries: dict[str, tuple[Fingerprint, Any]] = {}
+        self._fresh: dict[str, tuple[Fingerprint, Any]] = {}
+        self._changed = False
+        if path is not None:
+            self._load(path)
+
+    def _load(self, path: Path) -> None:
+        try:
+            with open(path, "rb") as handle:
+                stamp, entries = marshal.loads(handle.read())
+        except (OSError, EOFError, ValueError, TypeError):
+            return
+        if stamp == self._stamp and isinstance(entries, dict):
+            self._entries = entries
+
+    def get(self, key: str, fingerprint: Fingerprint) -> Any | None:
+        entry = self._entries.get(key)
+        if entry is None or entry[0] != fingerprint:
+            return None
+        self._fresh[key] = entry
+        return entry[1]
+
+    def put(self, key: str, fingerprint: Fingerprint, value: Any) -> None:
+        self._fresh[key] = (fingerprint, value)
+        self._changed = True
+
+    def save(self) -> None:
+        """Keep what this scan saw (and what it did not reach); drop nothing else silently."""
+        if self.path is None:
+            return
+        if not self._changed and len(self._fresh) == len(self._entries):
+            return
+        merged = {**self._entries, **self._fresh}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self.path, marshal.dumps((self._stamp, merged)), durable=False)
+        except OSError:
+            return
+        self._entries = merged
+        self._changed = False
+
+    def forget_missing(self, seen: set[str], under: str) -> None:
+        """Drop entries below `under` that a complete scan of it did not see."""
+        for key in [k for k in self._entries if k.startswith(under) and k not in seen]:
+            del self._entries[key]
+            self._changed = True

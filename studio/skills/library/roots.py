@@ -1,0 +1,428 @@
+"""Skill roots, scanning them with a cache, and names that more than one skill uses.
+
+A root is a folder searched recursively (skipping `.git`, `node_modules`, virtual environments,
+hidden folders other than the clients' own such as `.claude` unless asked, symlink loops, and
+links that lead out of the root; see `studio.skills.library.walk`) or a `.zip` archive of skills, which is
+read-only.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from studio.skills import codes
+from studio.skills.checks.clients import SPEC
+from studio.skills.checks.validate import validate_skill
+from studio.skills.codes import CRASHED
+from studio.skills.files import load_skill_file, load_zip_skills
+from studio.skills.library.cache import Fingerprint, ScanCache
+from studio.skills.library.stamps import Stamp
+from studio.skills.library.summary import SkillSummary, cache_entry
+from studio.skills.library.walk import Fingerprints, Found, Link, walk
+from studio.skills.model import Diagnostic, Notice, Severity
+
+# prctl(2): deliver a signal to this process when its parent ends.
+_PR_SET_PDEATHSIG = 1
+
+STANDARD_PROJECT_LOCATIONS = (".agents/skills", ".claude/skills")
+STANDARD_USER_LOCATIONS = ("~/.agents/skills", "~/.claude/skills", "~/.codex/skills")
+
+
+def env_roots() -> list[Path]:
+    """The folders STUDIO_SKILLS lists (separated like PATH, as OLLAMA_SKILLS), existing or not."""
+    return [Path(p).expanduser() for p in os.environ.get("STUDIO_SKILLS", "").split(os.pathsep) if p]
+
+
+def standard_locations(project: Path | None = None, home: Path | None = None) -> list[Path]:
+    """The places agents look for skills, for the app to offer as roots (existing or not), and
+    those STUDIO_SKILLS lists (separated like PATH, as OLLAMA_SKILLS)."""
+    home = home if home is not None else Path.home()
+    found = env_roots()
+    if project is not None:
+        found.extend(project / rel for rel in STANDARD_PROJECT_LOCATIONS)
+    found.extend(home / rel[2:] for rel in STANDARD_USER_LOCATIONS)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class SkillRoot:
+    path: Path
+    include_hidden: bool = False
+
+    @property
+    def is_zip(self) -> bool:
+        return self.path.suffix.lower() == ".zip" and not self.path.is_dir()
+
+    @property
+    def read_only(self) -> bool:
+        return self.is_zip
+
+
+@dataclass(slots=True)
+class RootScan:
+    """What scanning one root found: its skills, and what went wrong reading it.
+
+    `walk` lists each skill folder with its SKILL.md's name and fingerprint, and `folders` the
+    stamps of the other folders the walk read: together, everything the scan's findings depend
+    on; `notices`, what the walk found about the root itself (links it did not follow); `links`,
+    the links to folders it followed (in the root, into another root or a client's skill
+    folder)."""
+
+    root: SkillRoot
+    skills: list[SkillSummary] = field(default_factory=list)
+    error: str | None = None
+    walk: list[Found] = field(default_factory=list)
+    folders: list[Stamp] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+
+
+def scan_root(
+    root: SkillRoot,
+    cache: ScanCache | None = None,
+    on_skill: Callable[[SkillSummary], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    target: str = SPEC,
+    linked_roots: tuple[str, ...] = (),
+) -> RootScan:
+    """Find and validate every skill under a root as `target` judges them, using the cache where
+    nothing changed (a cache kept for another target is not used). Links into `linked_roots`
+    (resolved paths of the library's other roots) are followed (see `walk`)."""
+    result = RootScan(root)
+    if cache is not None and cache.target != target:
+        cache = None
+    path = root.path
+    if not path.exists():
+        result.error = f"{path} does not exist"
+        return result
+    if root.is_zip:
+        return _scan_zip(root, cache, result, on_skill, target)
+    if not path.is_dir():
+        result.error = f"{path} is neither a folder nor a .zip archive"
+        return result
+    complete = True
+    seen: set[str] = set()
+    with _Validation(root, cache, target) as validation:
+        # Without a cache the fingerprints would serve nothing, and cost nearly a listing each.
+        fingerprints: Fingerprints = "full" if cache is not None else "none"
+        for item in walk(path, root.include_hidden, result.folders, result.notices, fingerprints,
+                         linked_roots=linked_roots, links=result.links):
+            if cancelled is not None and cancelled():
+                complete = False
+                break
+            result.walk.append(item)
+            validation.add(item)
+        for key, summary in validation.results() if complete else ():
+            if cancelled is not None and cancelled():
+                complete = False
+                break
+            seen.add(key)
+            result.skills.append(summary)
+            if on_skill is not None:
+                on_skill(summary)
+    if cache is not None and complete:
+        cache.forget_missing(seen, str(path) + os.sep)
+    return result
+
+
+# Below this many skills to read, starting worker processes costs more than it saves.
+PARALLEL_MIN = 64
+CHUNK = 64
+
+
+def _validate_folders(found: list[Found], target: str = SPEC) -> list[tuple[Any, ...]]:
+    """Validate skills the walk found, in a worker process; summaries come back as cache tuples."""
+    return [_validate_folder(item, target) for item in found]
+
+
+def _validate_folder(found: Found, target: str) -> tuple[Any, ...]:
+    try:
+        return cache_entry(validate_skill(
+            load_skill_file(Path(found.folder), found.skill_name, found.listing, sizes=False),
+            target,
+        ))
+    except Exception as exc:  # a bug met on one skill costs that skill, not the scan
+        return _crashed(found, f"{type(exc).__name__}: {exc}")
+
+
+def _crashed(found: Found, what: str = "the process reading it died") -> tuple[Any, ...]:
+    """The cache tuple of a skill whose validation failed: raised `what`, or killed the worker
+    process validating it."""
+    message = (
+        f"validating this skill failed ({what}); the rest of the scan went on. This is a bug: "
+        "please report it with this skill"
+    )
+    return (
+        found.folder, os.path.join(found.folder, found.skill_name), None, None, False, False,
+        False, ((CRASHED, Severity.ERROR.value, message, 1, 1, found.skill_name, None),),
+        (None, None, None, None),
+    )
+
+
+def _is_crash(cached: tuple[Any, ...]) -> bool:
+    # A summary's tuple starts with its folder; the tuples of `studio.skills.library.headers` with None.
+    return cached[0] is not None and bool(cached[7]) and cached[7][0][0] == CRASHED
+
+
+Work = Callable[[list[Found], str], list[tuple[Any, ...]]]
+
+
+def _validate_isolated(
+    found: list[Found], target: str, work: Work = _validate_folders
+) -> list[tuple[Any, ...]]:
+    """Validate skills whose worker died, each batch in a worker of its own: a batch whose worker
+    dies again is halved until the skill that kills it stands alone, and only that one is
+    reported as failed."""
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(
+        1, mp_context=context, initializer=_end_with_parent, initargs=(os.getpid(),)
+    ) as pool:
+        try:
+            return pool.submit(work, found, target).result()
+        except BrokenProcessPool:
+            pass
+    if len(found) == 1:
+        return [_crashed(found[0])]
+    half = len(found) // 2
+    return _validate_isolated(found[:half], target, work) + _validate_isolated(
+        found[half:], target, work
+    )
+
+
+def _pool() -> ProcessPoolExecutor | None:
+    """Worker processes for a cold scan, when the process can fork safely (one thread, a
+    platform with fork) and there is more than one core."""
+    workers = min(os.cpu_count() or 1, 8)
+    if workers < 2 or threading.active_count() > 1:
+        return None
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        return None
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_end_with_parent, initargs=(os.getpid(),)
+    )
+
+
+def _end_with_parent(parent: int) -> None:
+    """Make a worker end when the scanning process does. The window stops a scan by killing its
+    process, which cannot tell its workers; they hold the write end of their own task queue, so
+    they would wait on it forever. Linux ends them with the parent (prctl); elsewhere a thread
+    watches for the parent to be gone."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+            if os.getppid() != parent:  # gone before prctl took hold
+                os._exit(1)
+            return
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
+Chunk = tuple[list[Found], "Future[list[tuple[Any, ...]]] | None"]
+
+
+class _Validation:
+    """The skills of one scan, in order: from the cache where nothing changed, validated afresh
+    where something did. Once PARALLEL_MIN skills need validating, they go in chunks to worker
+    processes while the walk goes on, so the workers start before the walk ends. A worker that
+    dies (a crash in a C library) costs only the skill it was on: see `_validate_isolated`."""
+
+    def __init__(
+        self,
+        root: SkillRoot,
+        cache: ScanCache | None,
+        target: str = SPEC,
+        work: Work = _validate_folders,
+    ) -> None:
+        self.root = root
+        self.cache = cache
+        self.target = target
+        # What a worker does with a chunk: a module-level function, so a forked worker finds it.
+        self.work = work
+        self._plan: list[tuple[str, Fingerprint, Any]] = []
+        self._stale: list[Found] = []
+        self._chunks: list[Chunk] = []
+        self._pool: ProcessPoolExecutor | None = None
+        self._pool_tried = False
+
+    def __enter__(self) -> _Validation:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+    def add(self, found: Found) -> None:
+        key = os.path.join(found.folder, found.skill_name)
+        fingerprint = found.fingerprint
+        cache = self.cache
+        cached = cache.get(key, fingerprint) if cache is not None and fingerprint else None
+        if cached is None:
+            self._stale.append(found)
+            if len(self._stale) >= CHUNK:
+                self._flush()
+        self._plan.append((key, fingerprint, cached))
+
+    def _flush(self) -> None:
+        if not self._stale:
+            return
+        self._chunks.append((self._stale, None))
+        self._stale = []
+        if self._pool is None and not self._pool_tried:
+            if sum(len(found) for found, _ in self._chunks) < PARALLEL_MIN:
+                return
+            self._pool_tried = True
+            self._pool = _pool()
+        if self._pool is not None:
+            self._chunks = [
+                (found, future if future is not None else self._submit(found))
+                for found, future in self._chunks
+            ]
+
+    def _submit(self, found: list[Found]) -> Future[list[tuple[Any, ...]]] | None:
+        assert self._pool is not None
+        try:
+            return self._pool.submit(self.work, found, self.target)
+        except BrokenProcessPool:
+            # A worker died on an earlier chunk; that chunk is retried on its own in `_outcome`,
+            # and the rest go to a fresh pool.
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = _pool()
+            if self._pool is None:
+                return None
+            return self._pool.submit(self.work, found, self.target)
+
+    def _outcome(self, chunk: Chunk) -> list[tuple[Any, ...]]:
+        found, future = chunk
+        if future is None:
+            return self.work(found, self.target)
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            return _validate_isolated(found, self.target, self.work)
+
+    def results(self) -> Iterator[tuple[str, SkillSummary]]:
+        """Each skill's cache key (its SKILL.md's path) and summary, in the order added."""
+        for key, cached in self.entries():
+            yield key, SkillSummary.from_cache(self.root.path, cached)
+
+    def entries(self) -> Iterator[tuple[str, tuple[Any, ...]]]:
+        """Each skill's cache key and what `work` made of it (or the cache kept), in the order
+        added."""
+        self._flush()
+        fresh: Iterator[tuple[Any, ...]] = (
+            item for chunk in self._chunks for item in self._outcome(chunk)
+        )
+        for key, fingerprint, cached in self._plan:
+            if cached is None:
+                cached = next(fresh)
+                # A crash is not cached: the next scan tries the skill again.
+                if self.cache is not None and fingerprint and not _is_crash(cached):
+                    self.cache.put(key, fingerprint, cached)
+            yield key, cached
+
+
+def _scan_zip(
+    root: SkillRoot,
+    cache: ScanCache | None,
+    result: RootScan,
+    on_skill: Callable[[SkillSummary], None] | None,
+    target: str,
+) -> RootScan:
+    path = root.path
+    key = str(path)
+    try:
+        info = path.stat()
+        fingerprint: Fingerprint = (info.st_size, info.st_mtime_ns)
+        cached = cache.get(key, fingerprint) if cache is not None else None
+        if cached is not None:
+            summaries = [SkillSummary.from_cache(path, item) for item in cached]
+        else:
+            summaries = [
+                SkillSummary.from_result(path, validate_skill(skill, target))
+                for skill in load_zip_skills(path)
+            ]
+            if cache is not None:
+                cache.put(key, fingerprint, tuple(s.to_cache() for s in summaries))
+    except (OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError, ValueError) as exc:
+        result.error = f"cannot read the archive {path}: {exc}"
+        return result
+    for summary in summaries:
+        result.skills.append(summary)
+        if on_skill is not None:
+            on_skill(summary)
+    return result
+
+
+def duplicate_names(scans: list[RootScan]) -> dict[str, list[SkillSummary]]:
+    """Names that more than one skill across all roots uses."""
+    by_name: dict[str, list[SkillSummary]] = {}
+    for scan in scans:
+        for summary in scan.skills:
+            if summary.name:
+                by_name.setdefault(summary.name, []).append(summary)
+    return {name: found for name, found in by_name.items() if len(found) > 1}
+
+
+def mark_duplicates(scans: list[RootScan]) -> None:
+    """Add an SK301 warning to every skill whose name another skill also uses."""
+    duplicates = duplicate_names(scans)
+    if not duplicates:
+        return
+    for scan in scans:
+        for position, summary in enumerate(scan.skills):
+            others = [s for s in duplicates.get(summary.name or "", []) if s is not summary]
+            if not others:
+                continue
+            where = ", ".join(str(other.directory) for other in others[:3])
+            warning = Diagnostic(
+                codes.DUPLICATE_NAME, Severity.WARNING,
+                f"another skill is also named `{summary.name}` ({where}); "
+                "an agent will see only one of them",
+                file=summary.skill_file.name, field="name",
+            )
+            scan.skills[position] = summary.with_extra([warning])
+
+
+def scan_library(
+    roots: list[SkillRoot],
+    cache: ScanCache | None = None,
+    on_skill: Callable[[SkillSummary], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    target: str = SPEC,
+) -> list[RootScan]:
+    """Scan every root, mark duplicate names across them, and save the cache. A skill reached
+    through a link from one root into another is listed once, in its real folder."""
+    real = [os.path.realpath(root.path) for root in roots]
+    scans: list[RootScan] = []
+    shown: set[Path] = set()
+    for position, root in enumerate(roots):
+        others = tuple(path for at, path in enumerate(real) if at != position)
+        scan = scan_root(root, cache, on_skill, cancelled, target, others)
+        scan.skills = [s for s in scan.skills if s.directory not in shown]
+        shown.update(s.directory for s in scan.skills)
+        scans.append(scan)
+    mark_duplicates(scans)
+    if cache is not None:
+        cache.save()
+    return scans

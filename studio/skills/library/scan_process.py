@@ -1,0 +1,103 @@
+"""The library scan as a child process:
+`python -m studio.skills.library.scan_process [--cache F] [--hidden] [--target T] ROOT...`.
+
+Why a process and not a thread: scanning 10,000 skills is seconds of pure Python, and a thread
+would hold the GIL for most of that time, so the GUI thread would stutter. Threads as such are
+safe beside Qt as long as they never call into Qt: short pure-Python work, such as the chat
+pane's lexer warm-up, may run in one. (The reference-count corruption once blamed on threads is
+a bug of one PySide6 build on Python 3.11 that happens without any thread; `studio.ui.qtcheck`
+refuses to start on it.) This module imports no Qt.
+
+It writes frames to stdout: a 4-byte big-endian length, then a `marshal`led tuple:
+`("skills", root, [summary.to_cache(), ...])`, `("root", root, error or None, [folder, ...])`
+(the folders below the root that are not skills, for the window to watch), `("end",)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import marshal
+import os
+import struct
+import sys
+import time
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from studio.skills.checks.clients import SPEC, TARGETS
+from studio.skills.library.cache import ScanCache
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
+
+HEADER = struct.Struct(">I")
+FLUSH_COUNT = 250
+FLUSH_SECONDS = 0.03
+
+
+def write_frame(out: BinaryIO, message: tuple[Any, ...]) -> None:
+    data = marshal.dumps(message)
+    out.write(HEADER.pack(len(data)) + data)
+    out.flush()
+
+
+def read_frames(buffer: bytearray) -> list[tuple[Any, ...]]:
+    """Take every complete frame off the front of `buffer`."""
+    frames: list[tuple[Any, ...]] = []
+    offset = 0
+    while len(buffer) - offset >= HEADER.size:
+        (length,) = HEADER.unpack_from(buffer, offset)
+        end = offset + HEADER.size + length
+        if len(buffer) < end:
+            break
+        frames.append(marshal.loads(bytes(buffer[offset + HEADER.size:end])))
+        offset = end
+    del buffer[:offset]
+    return frames
+
+
+class _Batcher:
+    def __init__(self, out: BinaryIO, root: str) -> None:
+        self.out = out
+        self.root = root
+        self.pending: list[tuple[Any, ...]] = []
+        self.last = time.monotonic()
+
+    def add(self, summary: SkillSummary) -> None:
+        self.pending.append(summary.to_cache())
+        if len(self.pending) >= FLUSH_COUNT or time.monotonic() - self.last > FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            write_frame(self.out, ("skills", self.root, self.pending))
+            self.pending = []
+        self.last = time.monotonic()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m studio.skills.library.scan_process")
+    parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--hidden", action="store_true")
+    parser.add_argument("--target", choices=TARGETS, default=SPEC)
+    parser.add_argument("--linked-root", action="append", default=[], type=Path,
+                        help="another root of the library: links into it are followed")
+    parser.add_argument("roots", nargs="*", type=Path)
+    args = parser.parse_args(argv)
+    linked = {os.path.realpath(path) for path in [*args.linked_root, *args.roots]}
+    out = sys.stdout.buffer
+    cache = ScanCache(args.cache, args.target) if args.cache is not None else None
+    for path in args.roots:
+        batcher = _Batcher(out, str(path))
+        others = tuple(sorted(linked - {os.path.realpath(path)}))
+        scan = scan_root(SkillRoot(path, args.hidden), cache, batcher.add, target=args.target,
+                         linked_roots=others)
+        batcher.flush()
+        write_frame(out, ("root", str(path), scan.error, [stamp[0] for stamp in scan.folders]))
+    if cache is not None:
+        cache.save()
+    write_frame(out, ("end",))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Finding skills: the full-text and semantic index, and the catalog an agent's prompt carries."""

@@ -1,0 +1,236 @@
+"""Reading the plain frontmatter most skills have without libyaml, to the same values and marks.
+
+Most public frontmatter is `key: value` lines: plain or quoted one-line scalars, `[a, b]` lists,
+and a few keys holding an indented list of scalars or a mapping of scalars. Parsing that through
+libyaml and pyyaml's nodes costs more than all the rules that read it. `read_plain` reads only that
+subset, and only where it is sure that `yamlload.load_yaml` gives the same value (same types, same
+key order, duplicates kept for the duplicate-key check) and its nodes the same marks; anything else
+(block scalars, escapes, anchors, tags, deeper nesting, tabs, odd characters or line breaks, a
+value continued on the next line) returns None and goes through libyaml. Plain scalars are typed
+by pyyaml's own resolver and constructors, so `yes`, `0x1F`, `1_000`, `.inf`, `~` and dates read
+as they always have. `tests/skills/test_plainyaml.py` compares both readers on generated nasty
+frontmatter.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import accumulate
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+
+from studio.skills.model import Span
+from studio.skills.yaml.yamlload import FrontmatterLoader
+
+_STR_TAG = "tag:yaml.org,2002:str"
+# The tags a plain scalar of this subset may resolve to, built by pyyaml's own constructors.
+_SCALAR_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("bool", "int", "float", "null", "timestamp")
+)
+
+
+class _Resolver(yaml.resolver.Resolver):
+    """The studio loader's resolver without its parser: the same implicit tags."""
+
+    yaml_implicit_resolvers = FrontmatterLoader.yaml_implicit_resolvers
+
+
+_RESOLVER = _Resolver()
+_CONSTRUCTOR = SafeConstructor()
+_RESOLVED_FIRSTS = frozenset(key for key in FrontmatterLoader.yaml_implicit_resolvers if key)
+
+# Characters libyaml reads as plain text everywhere: no tab, no control character, none of the
+# YAML 1.1 line breaks (NEL, LS, PS) that `load_yaml` swaps, no byte-order mark. (A lone CR is
+# refused apart.)
+_UNUSUAL = re.compile(
+    "[^\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
+_KEY = r"([A-Za-z_][A-Za-z0-9_.\-]{0,99}):"
+# A one-line scalar: plain (to the end of the line; a comment is cut off after), single-quoted,
+# double-quoted without escapes, or a flow list; then spaces and maybe a comment.
+_VALUE = r"""(?:([^-?:,\[\]{}#&*!|>'"%@` ][^\n]*)|'((?:[^']|'')*)'|"([^"\\]*)"|\[([^\]]*)\])(?: +#.*| *)$"""
+# A top-level field: a key at column 0, then a value or nothing (spaces, maybe a comment).
+_TOP = re.compile(_KEY + r"(?: +" + _VALUE + r"| *$| +#.*)")
+# A field of a nested mapping and an item of a block list: their indent, then a value.
+_NESTED = re.compile(r"( *)" + _KEY + " +" + _VALUE)
+_ITEM = re.compile(r"( *)- +" + _VALUE)
+# An item of a one-line flow list: a plain scalar without anything flow context reads specially.
+_FLOW_ITEM = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@` ][^:,\[\]{}#'\"]*")
+
+
+class _Unsupported(Exception):
+    """Something outside the subset: libyaml reads the frontmatter instead."""
+
+
+# Spans built in one C call, as a NamedTuple's own constructor is Python code.
+_new = tuple.__new__
+
+# The frontmatter's value, and each top-level key with the spans of the key and its value, in
+# order (duplicates too).
+Fields = list[tuple[str, Span, Span]]
+
+
+def read_plain(raw: str, base: int) -> tuple[dict[str, Any], Fields] | None:
+    """The frontmatter's value and its top-level fields when the text is in the plain subset
+    described above, with spans in the file (the frontmatter starting at offset `base` on line
+    2); None otherwise."""
+    if _UNUSUAL.search(raw) is not None or raw.count("\r") != raw.count("\r\n"):
+        return None
+    try:
+        return _read(raw, base)
+    except _Unsupported:
+        return None
+
+
+@lru_cache(maxsize=4096)
+def _typed(text: str) -> Any:
+    """A plain scalar's value when some implicit tag may claim it, typed as pyyaml types it."""
+    tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+    if tag == _STR_TAG:
+        return text
+    if tag not in _SCALAR_TAGS:
+        raise _Unsupported
+    try:
+        return FrontmatterLoader.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, text))
+    except Exception as exc:
+        # A value pyyaml resolves but cannot build (`2024-13-45`): the slow path reports it.
+        raise _Unsupported from exc
+
+
+def _plain(text: str) -> Any:
+    return _typed(text) if text[0] in _RESOLVED_FIRSTS else text
+
+
+def _value(match: re.Match[str], group: int) -> tuple[Any, int, int]:
+    """The value a `_VALUE` match at `group` holds, and where its token starts and ends."""
+    plain = match.group(group)
+    if plain is not None:
+        start = match.start(group)
+        comment = plain.find(" #")
+        if comment >= 0:
+            plain = plain[:comment]
+        plain = plain.rstrip(" ")
+        if ": " in plain or plain[-1] == ":":
+            raise _Unsupported
+        return _plain(plain), start, start + len(plain)
+    single = match.group(group + 1)
+    if single is not None:
+        return single.replace("''", "'"), match.start(group + 1) - 1, match.end(group + 1) + 1
+    double = match.group(group + 2)
+    if double is not None:
+        return double, match.start(group + 2) - 1, match.end(group + 2) + 1
+    inner = match.group(group + 3)
+    items = []
+    if inner.strip(" "):
+        for part in inner.split(","):
+            item = part.strip(" ")
+            if _FLOW_ITEM.fullmatch(item) is None:
+                raise _Unsupported
+            items.append(_plain(item))
+    return items, match.start(group + 3) - 1, match.end(group + 3) + 1
+
+
+def _content(lines: list[str], line: int) -> int:
+    """The next line from `line` on with something other than spaces and a comment (or the
+    number of lines)."""
+    count = len(lines)
+    while line < count:
+        text = lines[line]
+        if text and text[0] != "#" and text[0] != " ":
+            return line
+        stripped = text.lstrip(" ")
+        if stripped and stripped[0] != "#":
+            return line
+        line += 1
+    return line
+
+
+def _read(raw: str, base: int) -> tuple[dict[str, Any], Fields]:
+    lines = raw.splitlines()
+    starts = [0, *accumulate(map(len, raw.splitlines(keepends=True)))]
+    count = len(lines)
+    data: dict[str, Any] = {}
+    fields: Fields = []
+    line = _content(lines, 0)
+    if line == count:
+        raise _Unsupported
+    while line < count:
+        text = lines[line]
+        match = _TOP.match(text)
+        if match is None:
+            raise _Unsupported
+        key, plain = match.group(1, 2)
+        if text[0] in _RESOLVED_FIRSTS and not isinstance(_typed(key), str):
+            raise _Unsupported
+        at = base + starts[line]
+        number = line + 2
+        length = len(key)
+        key_span = _new(Span, (number, 1, number, length + 1, at, at + length))
+        if match.lastindex != 1:
+            if plain is not None and " #" not in plain and ": " not in plain:
+                # Nearly every field: a plain scalar with no comment after it.
+                start = match.start(2)
+                plain = plain.rstrip(" ")
+                if plain[-1] == ":":
+                    raise _Unsupported
+                value = _typed(plain) if plain[0] in _RESOLVED_FIRSTS else plain
+                end = start + len(plain)
+            else:
+                value, start, end = _value(match, 2)
+            value_span = _new(Span, (number, start + 1, number, end + 1, at + start, at + end))
+            line += 1
+            if line < count:
+                text = lines[line]
+                if not text or text[0] == " " or text[0] == "#":
+                    line = _content(lines, line)
+                    if line < count and lines[line][0] == " ":
+                        raise _Unsupported
+        else:
+            value, value_span, line = _block(lines, starts, line, length, base)
+        data[key] = value
+        fields.append((key, key_span, value_span))
+    return data, fields
+
+
+def _block(
+    lines: list[str], starts: list[int], key_line: int, key_length: int, base: int
+) -> tuple[Any, Span, int]:
+    """The value of a key with nothing after its `:`: null, or a list or mapping of one-line
+    scalars on the lines below; its span, and the line of the next key."""
+    count = len(lines)
+    first = _content(lines, key_line + 1)
+    text = lines[first] if first < count else ""
+    indent = len(text) - len(text.lstrip(" "))
+    is_list = text.startswith("- ", indent)
+    if first == count or (indent == 0 and not is_list):
+        number = key_line + 2
+        at = base + starts[key_line] + key_length + 1
+        return None, _new(Span, (number, key_length + 2, number, key_length + 2, at, at)), first
+    pattern = _ITEM if is_list else _NESTED
+    items: list[Any] = []
+    mapping: dict[str, Any] = {}
+    line = first
+    while line < count:
+        text = lines[line]
+        match = pattern.match(text)
+        if text[0] != " ":
+            # Column 0 ends the block, but for the items of a list as indented as its key.
+            if indent or match is None:
+                break
+        elif not indent or match is None or len(match.group(1)) != indent:
+            raise _Unsupported
+        if is_list:
+            items.append(_value(match, 2)[0])
+        else:
+            key = match.group(2)
+            if key[0] in _RESOLVED_FIRSTS and not isinstance(_typed(key), str):
+                raise _Unsupported
+            mapping[key] = _value(match, 3)[0]
+        line = _content(lines, line + 1)
+    # A block ends where the next key starts, or at the start of the line after the last.
+    start, end = starts[first] + indent, starts[line]
+    span = _new(Span, (first + 2, indent + 1, line + 2, 1, base + start, base + end))
+    return (items if is_list else mapping), span, line

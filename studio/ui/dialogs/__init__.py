@@ -1,1 +1,0 @@
-"""The studio's dialogs, all opened with `open()` and awaited (see `studio.ui.asyncqt`)."""

@@ -1,0 +1,282 @@
+"""Scanning skill roots in a child process and feeding the core `Library` in small batches.
+
+The child (`studio.skills.library.scan_process`) parses and validates; this side reads its frames as they
+arrive and moves them into the library a batch per tick of a short timer, each batch sized to take
+about `TICK_BUDGET_S` of the window's thread, so the window stays responsive however large the
+library is and however busy the machine (why a process: see scan_process).
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
+
+import studio
+from studio.skills.checks.clients import SPEC
+from studio.skills.library.collection import Library
+from studio.skills.library.roots import SkillRoot
+from studio.skills.library.scan_process import read_frames
+from studio.skills.library.summary import SkillSummary
+from studio.ui import collector
+
+log = logging.getLogger(__name__)
+
+# The window's time a tick may spend moving skills into the library. What a skill costs there
+# grows with what listens (the tree, the Problems panel, a filter) and with the machine's load,
+# so the batch follows the measured cost: a fixed 250 took 35 ms on a quiet machine and over
+# 100 ms on a busy one (benchmarks/problems_panel.py).
+TICK_BUDGET_S = 0.012
+FIRST_BATCH = 100
+MIN_BATCH = 10
+MAX_BATCH = 1000
+DRAIN_INTERVAL_MS = 15
+SOURCE_DIR = Path(studio.__file__).resolve().parent.parent
+
+
+def cache_for(cache_path: Path, target: str) -> Path:
+    """The scan cache of a target: the spec's is `cache_path`, another's sits beside it."""
+    if target == SPEC:
+        return cache_path
+    return cache_path.with_name(f"{cache_path.stem}-{target}{cache_path.suffix}")
+
+
+def next_batch(batch: int, moved: int, seconds: float) -> int:
+    """The size of the next batch after `moved` skills took `seconds`: what fits the tick's
+    budget at that pace, moving halfway there (one slow tick, the system busy elsewhere for a
+    moment, should not shrink the batch to nothing, nor one fast tick of tiny skills grow it
+    past the budget)."""
+    if moved < batch:
+        # A partial batch (the scan's end, or a slow stream) says little about the pace.
+        return batch
+    fits = int(TICK_BUDGET_S * moved / seconds) if seconds > 0 else MAX_BATCH
+    return max(MIN_BATCH, min(MAX_BATCH, (batch + fits) // 2))
+
+
+class LibraryLoader(QObject):
+    """Scans queued roots, one child process at a time.
+
+    Signals:
+        scan_started: roots were queued for scanning.
+        progressed: carries how many skills the library holds so far while scanning.
+        root_scanned: (Path, list[Path]) a root is in the library; the list holds the folders
+            below it that are not skills (where new skills may appear).
+        scan_finished: every queued root was scanned (or the scan was stopped).
+    """
+
+    scan_started = Signal()
+    progressed = Signal(int)
+    root_scanned = Signal(Path, list)
+    scan_finished = Signal()
+
+    def __init__(self, library: Library, cache_path: Path | None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._library = library
+        self._cache_path = cache_path
+        self._queue: list[SkillRoot] = []
+        self._found: collections.deque[tuple[Path, tuple[Any, ...]]] = collections.deque()
+        # How many of `_found` belong to each root: a root is finished once none is left.
+        self._waiting: collections.Counter[Path] = collections.Counter()
+        self._unmarked = False
+        self._done: collections.deque[tuple[Path, str | None, list[Path]]] = collections.deque()
+        self._buffer = bytearray()
+        self._errors = bytearray()
+        self._process: QProcess | None = None
+        self._running: list[SkillRoot] = []
+        self._ignored: set[Path] = set()
+        self._batch = FIRST_BATCH
+        self._draining = False
+        self._stopped = False
+        # Started again after each tick's work, not on a fixed beat: a beat that fell due while a
+        # tick ran fired again at once, and two ticks' work ran back to back.
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DRAIN_INTERVAL_MS)
+        self._timer.timeout.connect(self._on_timer_timeout)
+
+    @property
+    def busy(self) -> bool:
+        """True from `scan()` until `scan_finished` (the drain timer runs exactly that long)."""
+        return self._timer.isActive() or self._draining or self._process is not None
+
+    def scan(self, roots: list[SkillRoot], *, refresh: bool = False) -> None:
+        """Queue roots for scanning; a root already in the library is emptied and scanned again,
+        or with `refresh` validated again with its skills left in place (each is replaced as its
+        new findings arrive: after its target changed)."""
+        running = {root.path for root in self._running}
+        for root in roots:
+            known = self._library.root(root.path) is not None
+            self._library.add_root(root)
+            if refresh and known:
+                self._library.start_refresh(root.path)
+            else:
+                self._library.clear_root(root.path)
+            self._library.set_scanning(root.path, True)
+            self._found = collections.deque(item for item in self._found if item[0] != root.path)
+            self._waiting.pop(root.path, None)
+            self._done = collections.deque(item for item in self._done if item[0] != root.path)
+            if root.path in running:
+                # What the running scan still sends for it was found under the old settings.
+                self._ignored.add(root.path)
+        self._stopped = False
+        self._queue.extend(root for root in roots if root not in self._queue)
+        # A skill elsewhere may share a name with one found now, or no longer with one gone.
+        self._unmarked = True
+        if self._process is None:
+            self._start_next()
+        if not self._timer.isActive():
+            self._timer.start()
+        self.scan_started.emit()
+
+    def stop(self) -> None:
+        """Kill a running scan and forget the queue: used when the window closes."""
+        self._queue.clear()
+        process = self._process
+        if process is not None:
+            process.finished.disconnect(self._on_process_finished)
+            process.kill()
+            process.waitForFinished(2000)
+            self._process = None
+        self._found.clear()
+        self._waiting.clear()
+        # A stop from a handler of this tick's signals (the window closing) ends the ticks too.
+        self._stopped = True
+        self._timer.stop()
+
+    def _start_next(self) -> None:
+        if not self._queue:
+            return
+        # One child scans the roots that share its options: whether to walk hidden folders, and
+        # the target they are judged for (each target keeps a cache of its own).
+        first = self._queue[0]
+        options = (first.include_hidden, self._library.target_of(first.path))
+        self._running = [root for root in self._queue
+                         if (root.include_hidden, self._library.target_of(root.path)) == options]
+        self._queue = [root for root in self._queue if root not in self._running]
+        self._ignored.clear()
+        hidden, target = options
+        arguments = ["-m", "studio.skills.library.scan_process"]
+        if self._cache_path is not None:
+            arguments += ["--cache", str(cache_for(self._cache_path, target))]
+        if hidden:
+            arguments.append("--hidden")
+        if target != SPEC:
+            arguments += ["--target", target]
+        # Links from one root into another are followed (the skill shown once, in its folder).
+        for state in self._library.roots():
+            if not state.root.read_only:
+                arguments += ["--linked-root", str(state.path)]
+        arguments += ["--", *(str(root.path) for root in self._running)]
+        process = QProcess(self)
+        environment = QProcessEnvironment.systemEnvironment()
+        python_path = environment.value("PYTHONPATH")
+        environment.insert("PYTHONPATH", os.pathsep.join(filter(None, [str(SOURCE_DIR),
+                                                                       python_path])))
+        process.setProcessEnvironment(environment)
+        process.readyReadStandardOutput.connect(self._on_process_ready_read_standard_output)
+        process.readyReadStandardError.connect(self._on_process_ready_read_standard_error)
+        process.finished.connect(self._on_process_finished)
+        self._buffer.clear()
+        self._errors.clear()
+        self._process = process
+        process.start(sys.executable, arguments)
+
+    def _on_process_ready_read_standard_output(self) -> None:
+        if self._process is None:
+            return
+        self._buffer += self._process.readAllStandardOutput().data()
+        for frame in read_frames(self._buffer):
+            if len(frame) > 1 and Path(frame[1]) in self._ignored:
+                continue
+            if frame[0] == "skills":
+                self.queue_found(Path(frame[1]), frame[2])
+            elif frame[0] == "root":
+                self._done.append((Path(frame[1]), frame[2], [Path(f) for f in frame[3]]))
+
+    def queue_found(self, root: Path, items: list[tuple[Any, ...]]) -> None:
+        """Skills of `root` (in their cached form) to move into the library on the next ticks."""
+        self._found.extend((root, item) for item in items)
+        self._waiting[root] += len(items)
+
+    def _on_process_ready_read_standard_error(self) -> None:
+        if self._process is not None:
+            self._errors += self._process.readAllStandardError().data()
+
+    def _on_process_finished(self, exit_code: int, _status: QProcess.ExitStatus) -> None:
+        self._on_process_ready_read_standard_output()
+        finished = {path for path, _, _ in self._done}
+        if exit_code != 0:
+            detail = self._errors.decode("utf-8", "replace").strip().splitlines()
+            reason = detail[-1] if detail else f"exit code {exit_code}"
+            log.error("the library scan failed: %s", self._errors.decode("utf-8", "replace"))
+            for root in self._running:
+                if root.path not in finished and root.path not in self._ignored:
+                    self._done.append((root.path, f"the scan of this folder stopped: {reason}", []))
+        process = self._process
+        self._process = None
+        self._running = []
+        if process is not None:
+            process.deleteLater()
+        self._start_next()
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _on_timer_timeout(self) -> None:
+        self._draining = True
+        try:
+            more = self.drain()
+        finally:
+            self._draining = False
+        if more and not self._stopped and not self._timer.isActive():
+            self._timer.start()
+
+    def drain(self) -> bool:
+        """Move what the scan found into the library; True while there is more to come.
+
+        Each tick does one of: finish a root all of whose skills are in, move a batch of skills
+        in, mark the names skills share once all are in, or end the scan. Each of these took
+        30 to 80 ms of the window's thread with 10,000 skills; together in one tick they froze
+        it for over 100 ms."""
+        if self._done and (not self._found or not self._waiting[self._done[0][0]]):
+            path, error, folders = self._done.popleft()
+            self._library.finish_refresh(path)
+            self._library.set_scanning(path, False, error)
+            self.root_scanned.emit(path, folders)
+            return True
+        if self._found:
+            self._move_batch()
+            return True
+        if self._process is not None or self._queue or self._done:
+            return True
+        if self._unmarked:
+            self._unmarked = False
+            self._library.mark_duplicate_names()
+            return True
+        self._timer.stop()
+        self.scan_finished.emit()
+        return False
+
+    def _move_batch(self) -> None:
+        started = time.perf_counter()
+        moved = min(self._batch, len(self._found))
+        batch: dict[Path, list[SkillSummary]] = {}
+        for _ in range(moved):
+            path, data = self._found.popleft()
+            batch.setdefault(path, []).append(SkillSummary.from_cache(path, data))
+        for path, summaries in batch.items():
+            self._waiting[path] -= len(summaries)
+            if self._waiting[path] <= 0:
+                del self._waiting[path]
+            self._library.add_skills(path, summaries)
+        # The summaries live as long as the library (see studio.ui.collector).
+        collector.settle()
+        self._unmarked = True
+        self.progressed.emit(self._library.skill_count)
+        self._batch = next_batch(self._batch, moved, time.perf_counter() - started)

@@ -1,1 +1,0 @@
-"""Qt item models: thin adapters over the skill core's objects."""

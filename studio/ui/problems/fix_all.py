@@ -1,0 +1,222 @@
+"""Fix every finding of one code across the library: plan in the background, preview the diffs,
+apply in the background with progress, as one step that Edit ▸ Undo takes back.
+
+The file work runs in a worker thread a chunk at a time; between chunks the GUI thread shows the
+progress, hears Cancel and hands the library the skills' new state, so the window never stalls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QDialog, QProgressDialog
+
+from studio.editing.fix_batch import (
+    BatchPlan,
+    BatchResult,
+    FileChange,
+    LeftOut,
+    Target,
+    apply_one,
+    plan_one,
+    undo_one,
+)
+from studio.skills.library.collection import Library
+from studio.skills.library.summary import SkillSummary
+from studio.ui import asyncqt
+from studio.ui.editor.tabs import EditorTabs
+from studio.ui.feedback import Feedback
+from studio.ui.library.roots import summary_of
+from studio.ui.numbers import plural
+from studio.ui.problems.fix_preview import FixPreviewDialog
+
+CHUNK = 25
+SHOWN_REASONS = 12
+Item = TypeVar("Item")
+
+
+@dataclass(frozen=True, slots=True)
+class FixStep:
+    """One applied fix-all, as it can be undone."""
+
+    code: str
+    changes: tuple[FileChange, ...]
+
+    @property
+    def title(self) -> str:
+        return f"Fix of {self.code} in {plural(len(self.changes), 'Skill')}"
+
+
+def _reasons(items: Sequence[LeftOut]) -> str:
+    lines = [f"• {item.directory.name}: {item.reason}" for item in items[:SHOWN_REASONS]]
+    if len(items) > SHOWN_REASONS:
+        lines.append(f"… and {plural(len(items) - SHOWN_REASONS, 'more skill')}")
+    return "\n".join(lines)
+
+
+class FixAll(QObject):
+    """Fix every finding of a code, and undo it.
+
+    Signals:
+        undo_changed: (str) the title of the step Undo would take back, "" when there is none.
+    """
+
+    undo_changed = Signal(str)
+
+    def __init__(self, library: Library, editors: EditorTabs, feedback: Feedback,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._library = library
+        self._editors = editors
+        self._feedback = feedback
+        self._steps: list[FixStep] = []
+        self.busy = False
+        self.progress: QProgressDialog | None = None
+
+    @property
+    def undo_title(self) -> str:
+        return self._steps[-1].title if self._steps else ""
+
+    # -- doing -------------------------------------------------------------------------------------
+
+    async def fix_every(self, code: str, directories: Sequence[Path]) -> bool:
+        """Plan, preview and apply the fixes of `code` in the skills at `directories`."""
+        if self.busy:
+            self._feedback.status("A fix of many skills is already under way; wait for it.")
+            return False
+        self.busy = True
+        try:
+            batch = await self._plan(code, directories)
+            if batch is None:
+                return False
+            dialog = FixPreviewDialog(batch, self._feedback.parent)
+            if await asyncqt.ask(dialog) != QDialog.DialogCode.Accepted:
+                self._feedback.status(f"Nothing was changed: the fix of {code} was cancelled.")
+                return False
+            result = BatchResult()
+            try:
+                await self._in_chunks(f"Fixing {code}…", batch.plans, apply_one, result)
+            finally:
+                # Whatever stopped it, what was written can be undone.
+                if result.changed:
+                    self._steps.append(FixStep(code, tuple(result.changed)))
+                    self.undo_changed.emit(self.undo_title)
+            await self._show_new_state(sorted({c.directory for c in result.changed}))
+        finally:
+            self.busy = False
+        done = f"Fixed {code} in {plural(len(result.changed), 'skill')}."
+        if result.failed:
+            self._feedback.tell("Some skills were not fixed",
+                                f"{done} {plural(len(result.failed), 'skill')} were left as "
+                                f"they were:\n{_reasons(result.failed)}")
+        else:
+            self._feedback.status(f"{done} Edit ▸ Undo takes it back.", 15000)
+        return bool(result.changed)
+
+    async def undo_last(self) -> bool:
+        """Put back every file the last fix-all rewrote, except those changed since."""
+        if self.busy or not self._steps:
+            return False
+        step = self._steps.pop()
+        self.undo_changed.emit(self.undo_title)
+        self.busy = True
+        try:
+            result = BatchResult()
+            await self._in_chunks(f"Undoing the {step.title.lower()}…", step.changes, undo_one,
+                                  result)
+            await self._show_new_state(sorted({c.directory for c in result.changed}
+                                              | {f.directory for f in result.failed}))
+        finally:
+            self.busy = False
+        done = f"Undid the fix of {step.code} in {plural(len(result.changed), 'skill')}."
+        if result.failed:
+            self._feedback.tell("Some files were not put back",
+                                f"{done} {plural(len(result.failed), 'file')} changed since the "
+                                f"fix and were left as they are:\n{_reasons(result.failed)}")
+        else:
+            self._feedback.status(done, 15000)
+        return True
+
+    # -- inside ----------------------------------------------------------------------------------------
+
+    async def _plan(self, code: str, directories: Sequence[Path]) -> BatchPlan | None:
+        batch = BatchPlan(code)
+        targets: list[Target] = []
+        for directory in directories:
+            tab = self._editors.skill_tab(directory)
+            if tab is not None and tab.dirty:
+                batch.left_out.append(LeftOut(directory, "it has unsaved changes in its tab; "
+                                              "save or close it, then fix again"))
+                continue
+            root = self._library.deepest_root(directory)
+            if root is not None and root.root.read_only:
+                batch.left_out.append(LeftOut(directory, "it is inside an archive"))
+                continue
+            targets.append(Target(directory, root.path if root is not None else None,
+                                  self._library.target_of(directory)))
+
+        def plan(target: Target, into: BatchPlan) -> None:
+            plan_one(target, code, into)
+
+        if not await self._in_chunks(f"Working out the fixes of {code}…", targets, plan, batch):
+            self._feedback.status(f"Nothing was changed: the fix of {code} was cancelled.")
+            return None
+        return batch
+
+    async def _in_chunks(self, label: str, items: Sequence[Item],
+                         work: Callable[[Item, Any], None], into: object) -> bool:
+        """Run `work(item, into)` for every item in a worker thread, a chunk at a time, with a
+        progress dialog whose Cancel stops after the chunk under way. False when cancelled."""
+        parent = self._feedback.parent
+        progress = QProgressDialog(label, "Cancel", 0, len(items), parent)
+        progress.setWindowModality(Qt.WindowModality.NonModal)
+        progress.setMinimumDuration(0)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        self.progress = progress
+        progress.show()
+        loop = asyncio.get_running_loop()
+        pool = ThreadPoolExecutor(1, thread_name_prefix="fix-all")
+
+        def run(chunk: Sequence[Item]) -> None:
+            for item in chunk:
+                work(item, into)
+
+        try:
+            for start in range(0, len(items), CHUNK):
+                if progress.wasCanceled():
+                    return False
+                await loop.run_in_executor(pool, run, items[start:start + CHUNK])
+                progress.setValue(min(len(items), start + CHUNK))
+                progress.setLabelText(f"{label} {start + CHUNK:,} of {len(items):,}"
+                                      if start + CHUNK < len(items) else label)
+        finally:
+            pool.shutdown(wait=False)
+            self.progress = None
+            progress.close()
+            progress.deleteLater()
+        return True
+
+    async def _show_new_state(self, directories: Sequence[Path]) -> None:
+        """Read the changed skills again (in the worker) and give the library their new state,
+        a chunk per turn of the event loop."""
+        loop = asyncio.get_running_loop()
+        library = self._library
+        known = [(summary.directory, summary.root, library.target_of(summary.directory))
+                 for summary in (library.summary_for(directory) for directory in directories)
+                 if summary is not None]
+
+        def read(chunk: Sequence[tuple[Path, Path, str]]) -> list[SkillSummary]:
+            return [summary_of(directory, root, target) for directory, root, target in chunk]
+
+        with ThreadPoolExecutor(1, thread_name_prefix="fix-all-read") as pool:
+            for start in range(0, len(known), CHUNK):
+                library.update_skills(await loop.run_in_executor(pool, read,
+                                                                 known[start:start + CHUNK]))
+

@@ -1,0 +1,98 @@
+"""The Problems panel kept in step with the core `Library`: the current tab's problems, or the
+whole library's (with the open editors' live problems in place of the saved ones), and a
+summary line per root."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+from PySide6.QtCore import QObject, QTimer
+
+from studio.skills.library.collection import Library, LibraryEvent, RootState
+from studio.ui.editor.tabs import EditorTabs
+from studio.ui.library.library_model import root_labels
+from studio.ui.numbers import count_text
+from studio.ui.problems.problems_panel import ProblemsPanel
+
+# While a scan or a fix of thousands of skills reports in batches, the whole library's list is
+# rebuilt at most this often, so the rebuilds never add up to a frozen window.
+LIBRARY_REFRESH_MS = 400
+TOP_CODES = 4
+
+
+def root_summary(state: RootState, label: str | None = None) -> str:
+    """ "skills: 1,713 valid, 6,531 with errors; top codes SK131 ×4,741, ..." for one root,
+    named `label` (as the library tree names it) or by its folder's name."""
+    skills = state.skills
+    valid = sum(1 for summary in skills if summary.valid)
+    with_errors = len(skills) - valid
+    codes = Counter([d.code for summary in skills for d in summary.diagnostics])
+    text = f"{label or state.path.name or state.path}: {count_text(valid)} valid, " \
+           f"{count_text(with_errors)} with errors"
+    if codes:
+        top = ", ".join(f"{code} ×{count_text(count)}"
+                        for code, count in codes.most_common(TOP_CODES))
+        text += f"; top codes {top}"
+        if len(codes) > TOP_CODES:
+            text += ", …"
+    if state.scanning:
+        text += " (scanning…)"
+    return text
+
+
+class ProblemsController(QObject):
+    """Fills the Problems panel from the library.
+
+    The whole library's list is rebuilt once per turn of the event loop however many changes
+    arrive in it, and at most every `LIBRARY_REFRESH_MS` while they keep coming."""
+
+    def __init__(self, library: Library, editors: EditorTabs, panel: ProblemsPanel,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._library = library
+        self._editors = editors
+        self._panel = panel
+        self._last_library_refresh = 0.0
+        self._library_pending = QTimer(self)
+        self._library_pending.setSingleShot(True)
+        self._library_pending.timeout.connect(self.refresh)
+        library.connect(self._on_library_event)
+        panel.scope_changed.connect(self._on_panel_scope_changed)
+        editors.tabs.currentChanged.connect(self._on_tabs_current_changed)
+
+    def refresh(self) -> None:
+        self._library_pending.stop()
+        panel = self._panel
+        if panel.library_scope:
+            self._last_library_refresh = time.monotonic()
+            states = self._library.roots()
+            labels = root_labels([state.path for state in states])
+            panel.set_findings(self._library.findings(), "No problems in the library.",
+                               [root_summary(state, label)
+                                for state, label in zip(states, labels, strict=True)])
+            panel.roots_summary.setToolTip("\n".join(
+                f"{label}: {state.path}" for state, label in zip(states, labels, strict=True)))
+            return
+        tab = self._editors.current_skill_tab()
+        if tab is None:
+            panel.set_problems([], "Open a skill to see its problems.")
+            return
+        panel.set_problems(self._library.problems_of(tab.directory),
+                           f"No problems in {tab.title}.")
+
+    def _on_library_event(self, _event: LibraryEvent) -> None:
+        if not self._panel.library_scope:
+            self.refresh()
+            return
+        if self._library_pending.isActive():
+            return
+        since = (time.monotonic() - self._last_library_refresh) * 1000
+        self._library_pending.start(max(0, int(LIBRARY_REFRESH_MS - since)))
+
+    def _on_panel_scope_changed(self, _scope: int) -> None:
+        self.refresh()
+
+    def _on_tabs_current_changed(self, _index: int) -> None:
+        if not self._panel.library_scope:
+            self.refresh()

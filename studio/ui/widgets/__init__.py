@@ -1,1 +1,0 @@
-"""The studio window's widgets: library, editor tabs, problems."""

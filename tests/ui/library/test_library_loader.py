@@ -1,0 +1,108 @@
+"""The loader moves what the scan found into the library in batches sized to the window's time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from studio.skills.library.collection import Library, LibraryEvent, SkillsAdded
+from studio.skills.library.roots import SkillRoot
+from studio.skills.library.summary import SkillSummary
+from studio.ui.library import loader as library_loader
+from studio.ui.library.loader import (
+    FIRST_BATCH,
+    MAX_BATCH,
+    MIN_BATCH,
+    TICK_BUDGET_S,
+    LibraryLoader,
+    next_batch,
+)
+
+
+def test_a_tick_over_its_budget_makes_the_next_batch_smaller() -> None:
+    assert next_batch(100, 100, TICK_BUDGET_S * 4) < 100
+
+
+def test_a_tick_well_under_its_budget_makes_the_next_batch_larger() -> None:
+    assert next_batch(100, 100, TICK_BUDGET_S / 4) > 100
+
+
+def test_the_batch_stays_within_its_bounds() -> None:
+    assert next_batch(MIN_BATCH, MIN_BATCH, 60.0) == MIN_BATCH
+    assert next_batch(MAX_BATCH, MAX_BATCH, 0.0) == MAX_BATCH
+    assert next_batch(MAX_BATCH, MAX_BATCH, 1e-9) == MAX_BATCH
+
+
+def test_a_partial_batch_leaves_the_size_alone() -> None:
+    """The last few skills of a scan, however slow, say nothing about the pace."""
+    assert next_batch(200, 3, 1.0) == 200
+
+
+def _write_skills(root: Path, count: int) -> None:
+    for number in range(count):
+        folder = root / f"group-{number % 3}" / f"skill-{number:03d}"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: skill-{number:03d}\ndescription: Skill {number}. Use it for tests.\n---\n"
+            "Body.\n", encoding="utf-8")
+
+
+def test_slow_listeners_get_smaller_batches(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "skills"
+    library = Library()
+    library.add_root(SkillRoot(root))
+    # A clock that only moves when the library's listeners work: each skill costs 1 ms, so
+    # TICK_BUDGET_S / 1 ms skills fit a tick.
+    clock = [0.0]
+    monkeypatch.setattr(library_loader.time, "perf_counter", lambda: clock[0])
+    sizes: list[int] = []
+
+    def on_event(event: LibraryEvent) -> None:
+        if isinstance(event, SkillsAdded):
+            sizes.append(len(event.summaries))
+            clock[0] += 0.001 * len(event.summaries)
+
+    library.connect(on_event)
+    loader = LibraryLoader(library, None)
+    found = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
+                          f"skill-{n}", "A skill.", True, True, ()) for n in range(1000)]
+    loader.queue_found(root, [summary.to_cache() for summary in found])
+    while loader.drain():
+        pass
+
+    assert library.skill_count == 1000 and sum(sizes) == 1000
+    assert sizes[0] == FIRST_BATCH
+    fits = int(TICK_BUDGET_S / 0.001)
+    assert all(fits // 2 <= size <= fits * 2 for size in sizes[6:-1]), sizes
+
+
+def test_every_skill_the_scan_finds_arrives(qtbot: QtBot, tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    _write_skills(root, 400)
+    library = Library()
+    library.add_root(SkillRoot(root))
+    loader = LibraryLoader(library, None)
+    with qtbot.waitSignal(loader.scan_finished, timeout=60_000):
+        loader.scan([SkillRoot(root)])
+    assert library.skill_count == 400
+    assert {summary.name for summary in library.summaries()} == {
+        f"skill-{number:03d}" for number in range(400)}
+
+
+def test_a_stop_during_a_tick_ends_the_ticks(qtbot: QtBot, tmp_path: Path) -> None:
+    """The window closing from a handler of the loader's own signals: no tick comes after, and
+    no `scan_finished` reaches a window that is going away."""
+    root = tmp_path / "skills"
+    _write_skills(root, 300)
+    library = Library()
+    loader = LibraryLoader(library, None)
+    finished: list[bool] = []
+    loader.scan_finished.connect(lambda: finished.append(True))
+    loader.progressed.connect(lambda _count: loader.stop())
+    with qtbot.waitSignal(loader.progressed, timeout=60_000):
+        loader.scan([SkillRoot(root)])
+    qtbot.waitUntil(lambda: not loader.busy)
+    assert finished == [] and library.skill_count < 300

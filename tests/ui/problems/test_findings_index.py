@@ -1,0 +1,75 @@
+"""The Problems panel's findings index on its own, without Qt: a rebuild changes nothing until
+adopted, and the filter, sort and grouping it reads are those set when it runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from studio.skills.model import Diagnostic, Fix, Severity
+from studio.ui.problems.findings import (
+    CODE,
+    SEVERITY,
+    Built,
+    Findings,
+    FindingsIndex,
+    ProblemFilter,
+    Rebuild,
+)
+
+
+def _finish(rebuild: Rebuild) -> Built:
+    while True:
+        try:
+            next(rebuild)
+        except StopIteration as done:
+            built: Built = done.value
+            return built
+
+
+def _rebuilt(index: FindingsIndex, found: Findings | None = None) -> FindingsIndex:
+    index.adopt(_finish(index.rebuild(found)))
+    return index
+
+
+def _findings() -> list[tuple[Path, str, list[Diagnostic]]]:
+    fix = Fix("Remove it")
+    return [
+        (Path("/lib/beta"), "beta", [Diagnostic("SK131", Severity.WARNING, "`version`", 3, 1),
+                                     Diagnostic("SK209", Severity.WARNING, "when?", 2, 1)]),
+        (Path("/lib/alpha"), "alpha", [Diagnostic("SK104", Severity.ERROR, "uppercase", 2, 1),
+                                       Diagnostic("SK131", Severity.WARNING, "`author`", 4, 1,
+                                                  fix=fix)]),
+        (Path("/lib/empty"), "empty", []),
+    ]
+
+
+def test_a_rebuild_shows_nothing_new_until_it_is_adopted() -> None:
+    index = FindingsIndex()
+    rebuild = index.rebuild(_findings())
+    assert index.finding_count() == 0
+    index.adopt(_finish(rebuild))
+    assert index.finding_count() == 4
+    assert index.code_counts["SK131"] == 2 and index.severity_counts["error"] == 1
+    assert index.fixable_count == 1
+    assert index.skills_with_code("SK131") == [Path("/lib/beta"), Path("/lib/alpha")]
+
+
+def test_filter_sort_and_groups() -> None:
+    index = _rebuilt(FindingsIndex(), _findings())
+    index.filter = ProblemFilter(code="SK131")
+    index.sort_column, index.descending = CODE, False
+    _rebuilt(index)
+    assert [p.skill_name for p in index.problems()] == ["beta", "alpha"]
+    fixable = index.first_fixable()
+    assert fixable is not None and fixable.skill_name == "alpha"
+
+    index.filter = ProblemFilter()
+    index.set_grouped(True)
+    index.sort_column = SEVERITY
+    _rebuilt(index)
+    assert [(g.name, g.errors, g.warnings) for g in index.groups] == [("alpha", 1, 1),
+                                                                      ("beta", 0, 2)]
+    assert index.group_codes(index.groups[1]) == ["SK131", "SK209"]
+    problem = index.problems()[-1]
+    number = index.number_of(problem)
+    assert number is not None and index.group_place(number) == 1

@@ -1,0 +1,147 @@
+"""Fixing every finding of a code from the Problems panel: preview, apply in the background as
+one step, and Edit ▸ Undo."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from studio.commands.validate import summary_counts
+from studio.skills.library.targets import collect
+from studio.skills.model import Severity
+from studio.ui.problems.fix_preview import FixPreviewDialog
+from tests.ui.helpers import WindowFactory, open_dialog, start, write_skill
+
+
+def _with_version(root: Path, name: str) -> Path:
+    folder = write_skill(root, name)
+    text = (folder / "SKILL.md").read_text().replace("---\n#", "version: 1.0\n---\n#")
+    (folder / "SKILL.md").write_text(text)
+    return folder
+
+
+def test_fix_every_previews_applies_and_undoes(qtbot: QtBot, make_window: WindowFactory,
+                                               tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    folders = [_with_version(root, f"skill-{n}") for n in range(4)]
+    write_skill(root, "clean-skill")
+    before = {folder: (folder / "SKILL.md").read_bytes() for folder in folders}
+    window = make_window(root)
+    dirty = window.editors.open_skill(folders[3])
+    assert dirty is not None
+    dirty.set_text(dirty.text() + "\nMore.\n")
+    window.validate_action.trigger()
+    panel = window.problems_panel
+    assert len(panel.skills_with_code("SK131")) == 4
+
+    task = start(window.fix_all.fix_every("SK131", panel.skills_with_code("SK131")))
+    dialog = open_dialog(qtbot, FixPreviewDialog, timeout=15000)
+    assert dialog.model.rowCount() == 3
+    assert "Move `version` under `metadata:`" in dialog.headline.text()
+    assert "in 3 skills" in dialog.headline.text()
+    assert "+  version: '1.0'" in dialog.shown_diff() or "+  version:" in dialog.shown_diff()
+    assert "skill-3: it has unsaved changes" in dialog.left_out.toPlainText()
+    assert all((f / "SKILL.md").read_bytes() == before[f] for f in folders), "nothing yet"
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    qtbot.waitUntil(task.done, timeout=20000)
+
+    assert task.result() is True
+    for folder in folders[:3]:
+        text = (folder / "SKILL.md").read_text()
+        assert "metadata:" in text and "\nversion:" not in text
+        assert text.endswith("Steps.\n")
+    assert (folders[3] / "SKILL.md").read_bytes() == before[folders[3]]
+    qtbot.waitUntil(lambda: len(panel.skills_with_code("SK131")) == 1, timeout=5000)
+    assert window.undo_fix_all_action.isEnabled()
+    assert window.undo_fix_all_action.text() == "Undo Fix of SK131 in 3 Skills"
+
+    changed_since = folders[1] / "SKILL.md"
+    changed_since.write_text(changed_since.read_text() + "Edited elsewhere.\n")
+    edited = changed_since.read_bytes()
+    panel.table.setFocus()
+    window.undo_action.trigger()
+    box = open_dialog(qtbot, QMessageBox, timeout=20000)
+
+    assert "changed since the fix" in box.text() and "skill-1" in box.text()
+    assert (folders[0] / "SKILL.md").read_bytes() == before[folders[0]]
+    assert (folders[2] / "SKILL.md").read_bytes() == before[folders[2]]
+    assert changed_since.read_bytes() == edited
+    assert not window.undo_fix_all_action.isEnabled()
+    qtbot.waitUntil(lambda: len(panel.skills_with_code("SK131")) == 3, timeout=5000)
+
+
+def test_cancelling_the_preview_changes_nothing(qtbot: QtBot, make_window: WindowFactory,
+                                                tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    folder = _with_version(root, "only-skill")
+    before = (folder / "SKILL.md").read_bytes()
+    window = make_window(root)
+
+    task = start(window.fix_all.fix_every("SK131", [folder]))
+    dialog = open_dialog(qtbot, FixPreviewDialog, timeout=15000)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
+    qtbot.waitUntil(task.done, timeout=5000)
+
+    assert task.result() is False
+    assert (folder / "SKILL.md").read_bytes() == before
+    assert not window.undo_fix_all_action.isEnabled()
+
+
+def _validate_counts(root: Path) -> tuple[dict[str, int], Counter[str]]:
+    """What `studio validate` counts on the same files: severities, and findings per code."""
+    skills = collect([root]).skills
+    counts = summary_counts(skills)
+    codes = Counter(d.code for s in skills for d in s.diagnostics)
+    return {"errors": counts["errors"], "warnings": counts["warnings"]}, codes
+
+
+def _wait_for_counts(qtbot: QtBot, counts: Callable[[], object], expected: object) -> None:
+    try:
+        qtbot.waitUntil(lambda: counts() == expected, timeout=5000)
+    except qtbot.TimeoutError:
+        assert counts() == expected
+
+
+def test_counts_follow_fix_every_and_its_undo_duplicate_names_included(
+        qtbot: QtBot, make_window: WindowFactory, tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    # Pairs of skills in two folders share a name (SK301 on both); most carry `version` (SK131).
+    for number in range(6):
+        _with_version(root / "team-a", f"shared-{number}")
+        if number % 2:
+            _with_version(root / "team-b", f"shared-{number}")
+        else:
+            write_skill(root / "team-b", f"shared-{number}")
+    _with_version(root, "alone")
+    window = make_window(root)
+    panel = window.problems_panel
+    model = panel.model
+
+    def panel_counts() -> tuple[dict[str, int], Counter[str]]:
+        severities = model.findings.severity_counts
+        return ({"errors": severities[Severity.ERROR], "warnings": severities[Severity.WARNING]},
+                Counter({code: count for code, count in model.findings.code_counts.items() if count}))
+
+    window.validate_action.trigger()
+    expected = _validate_counts(root)
+    assert expected[1]["SK301"] == 12 and expected[1]["SK131"] == 10
+    qtbot.waitUntil(lambda: panel_counts() == expected, timeout=10000)
+
+    task = start(window.fix_all.fix_every("SK131", panel.skills_with_code("SK131")))
+    dialog = open_dialog(qtbot, FixPreviewDialog, timeout=15000)
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    qtbot.waitUntil(task.done, timeout=20000)
+    expected = _validate_counts(root)
+    assert expected[1]["SK301"] == 12 and not expected[1]["SK131"]
+    _wait_for_counts(qtbot, panel_counts, expected)
+
+    panel.table.setFocus()
+    undo = start(window.fix_all.undo_last())
+    qtbot.waitUntil(undo.done, timeout=20000)
+    expected = _validate_counts(root)
+    assert expected[1]["SK301"] == 12 and expected[1]["SK131"] == 10
+    _wait_for_counts(qtbot, panel_counts, expected)
