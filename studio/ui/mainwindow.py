@@ -33,6 +33,7 @@ from studio.skills.library.collection import Library, Problem
 from studio.skills.library.roots import standard_locations
 from studio.skills.search.index import INDEX_FILE
 from studio.ui import asyncqt, collector
+from studio.ui.chat.backend import settings_embedder
 from studio.ui.chat.dock import ChatDock
 from studio.ui.edit_undo import EditUndo
 from studio.ui.editor.autosaving import Autosaver
@@ -45,7 +46,7 @@ from studio.ui.feedback import Feedback
 from studio.ui.library.installs import UrlInstalls
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
-from studio.ui.library.library_search import LibrarySearch, settings_embedder
+from studio.ui.library.library_search import LibrarySearch
 from studio.ui.library.loader import LibraryLoader
 from studio.ui.library.roots import LibraryRoots
 from studio.ui.library.skill_ops import SkillOperations

@@ -25,33 +25,16 @@ from typing import TypeVar
 
 from PySide6.QtCore import QObject
 
-from studio.llm.embeddings import Embedder, search_embedder
+from studio.llm.embeddings import Embedder
 from studio.llm.errors import LLMError
-from studio.settings import BackendSettings
 from studio.skills.library.collection import Library, LibraryEvent
 from studio.skills.search.index import SearchIndex, SearchOutcome
-from studio.ui.chat.backend import url_for
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.tasks import TaskSet
 
 RESULTS = 50
 T = TypeVar("T")
 EmbedderSource = Callable[[], Embedder | None]
-
-
-def settings_embedder(backend: Callable[[], BackendSettings]) -> EmbedderSource:
-    """The embedding model Settings give: their search embedding model on the chat's server, else
-    the studio's own when installed; None (words only) when there is none or it cannot be used."""
-
-    def source() -> Embedder | None:
-        settings = backend()
-        try:
-            return search_embedder(settings.kind, url_for(settings, settings.kind),
-                                   settings.embed_model)
-        except ValueError:
-            return None
-
-    return source
 
 
 class LibrarySearch(QObject):
