@@ -25,7 +25,7 @@ def test_the_approval_dialog_names_and_reaches_every_control(qtbot: QtBot, paren
 def test_the_first_run_panel_names_and_reaches_every_control(
         qtbot: QtBot, chat_http: httpx.AsyncClient, tmp_path: Path) -> None:
     pane = _down_pane(qtbot, chat_http, tmp_path)
-    panel = pane.first_run
+    panel = pane.model_bar.first_run
     assert panel.isVisible()
     assert unnamed_controls(panel) == []
     assert unreachable_controls(panel) == []
