@@ -37,3 +37,8 @@ def data_dir() -> Path:
 
 def cache_dir() -> Path:
     return Path(os.environ.get("STUDIO_CACHE_DIR") or platformdirs.user_cache_dir(APP_NAME))
+
+
+def log_file() -> Path:
+    """The window's log (rotated beside itself: studio.log.1, studio.log.2)."""
+    return data_dir() / "studio.log"

@@ -150,7 +150,7 @@ class ToolExecutor:
             if call.name == ACTIVATE:
                 result = self.toolbox.activate(call.arguments.get("name"))
             elif call.name == SEARCH and self.toolbox.search is not None:
-                result = self.toolbox.search.find(call.arguments.get("query"))
+                result = await self.toolbox.search.answer(call.arguments.get("query"))
             else:
                 result = self.toolbox.read_file(call.arguments.get("skill"), call.arguments.get("path"))
         except (ToolError, OSError) as exc:

@@ -35,6 +35,7 @@ from studio.agent.sandbox import Support
 from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox, ToolError
+from studio.llm.embeddings import Embedder
 from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message
@@ -84,6 +85,7 @@ class SessionSettings:
         tool_choice: forces the first reply to be a tool call ("required" or a tool's name).
         options: sampling options passed to the server.
         search_index: where the `search_skills` tool keeps its index (None: no such tool).
+        search_embedder: the embedding model `search_skills` fuses with words (None: words only).
         create_in: the folder `create_skill` writes new skills in (None: creating is refused,
             with why); `update_skill` changes skills where they are, after approval.
         keep: skills the catalog always holds, however small the model's context (pinned ones;
@@ -118,6 +120,7 @@ class SessionSettings:
     tool_choice: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     search_index: Path | None = None
+    search_embedder: Embedder | None = None
     create_in: Path | None = None
     keep: tuple[str, ...] = ()
     system: str = ""
@@ -158,7 +161,7 @@ def make_toolbox(settings: SessionSettings, skills: Sequence[SkillSummary],
     """The tools a session with `settings` offers over `skills`, described as the model sees them;
     the scripts of zipped skills run from their copies in `unpacked`."""
     workspace = (settings.workspace or Path.cwd()).resolve()
-    search = (SkillSearch(skills, settings.search_index)
+    search = (SkillSearch(skills, settings.search_index, settings.search_embedder)
               if settings.search_index is not None else None)
     # The author is the model, known once the session has connected (see `ChatSession._connect`).
     drafts = DraftDesk(settings.create_in, settings.model or "model", choose_folder=choose_folder)

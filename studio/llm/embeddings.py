@@ -80,6 +80,25 @@ def embedder_for(backend: str, model: str, url: str, timeout: float = 60.0) -> E
     return EmbeddingEndpoint(kind, url, model, timeout)
 
 
+_LOCAL: list[Embedder] = []
+
+
+def search_embedder(server_kind: str = "", server_url: str = "", embed_model: str = "") -> Embedder | None:
+    """The embedding model search uses when one is at hand: `embed_model` on the chat's server
+    (Ollama or OpenAI-compatible) when the user named one, else all-MiniLM-L6-v2 in this process
+    when it is installed, else None (search ranks by words only). The in-process model is made
+    once: its weights are read on its first use, and every search shares them."""
+    if embed_model.strip() and server_kind in ("ollama", "openai"):
+        return embedder_for(server_kind, embed_model.strip(), server_url)
+    from studio.llm import minilm
+
+    if not minilm.available():
+        return None
+    if not _LOCAL:
+        _LOCAL.append(minilm.MiniLM())
+    return _LOCAL[0]
+
+
 def embed(endpoint: EmbeddingEndpoint, texts: Sequence[str]) -> list[list[float]]:
     """One unit-length vector per text, in order. Raises LLMError with a message a person can
     act on when the server is not there or answers something that is not embeddings."""

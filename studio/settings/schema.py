@@ -198,6 +198,13 @@ class BackendSettings:
         "tool runs and approvals included, before the chat stops it.",
         label="Most seconds an answer may take", page=CHAT, group="Answers",
         low=ANSWER_SECONDS_RANGE[0], high=ANSWER_SECONDS_RANGE[1], suffix=" s")
+    embed_model: str = setting(
+        "", help="An embedding model on this server (e.g. nomic-embed-text) the library's search "
+        "and search_skills rank skills by meaning with, besides their words. Empty: "
+        "all-MiniLM-L6-v2 in the studio when it is installed, else words only.",
+        label="Search embedding model", page=MODELS, group=BACKEND_GROUP,
+        placeholder="empty: all-MiniLM-L6-v2 in the studio, when installed",
+        enabled_when=("backend.kind", ("ollama", "openai")))
 
     def remember(self) -> None:
         """Keep the current backend's URL and model in `servers`."""

@@ -21,7 +21,7 @@ import httpx
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from studio import __version__
-from studio.paths import cache_dir, data_dir
+from studio.paths import cache_dir, log_file
 from studio.settings import SettingsStore
 from studio.skills.install.scaffold import TEMPLATE
 from studio.skills.library.roots import env_roots
@@ -35,7 +35,6 @@ from studio.ui.theme import apply_style, window_icon
 log = logging.getLogger("studio.ui")
 
 SCAN_CACHE_FILE = "library-cache.marshal"
-LOG_FILE = "studio.log"
 LOG_BYTES = 2_000_000
 
 
@@ -204,7 +203,7 @@ def run_app(paths: list[str], smoke: bool = False) -> int:
 
     from studio.ui.qtcheck import problem
 
-    configure_logging(data_dir() / LOG_FILE)
+    configure_logging(log_file())
     if sys.platform.startswith("linux") and not (
             os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
             or os.environ.get("QT_QPA_PLATFORM")):

@@ -33,6 +33,7 @@ from studio.skills.library.collection import Library, Problem
 from studio.skills.library.roots import standard_locations
 from studio.skills.search.index import INDEX_FILE
 from studio.ui import asyncqt, collector
+from studio.ui.chat.backend import settings_embedder
 from studio.ui.chat.dock import ChatDock
 from studio.ui.edit_undo import EditUndo
 from studio.ui.editor.autosaving import Autosaver
@@ -152,7 +153,8 @@ class MainWindow(QMainWindow):
         self.installs = UrlInstalls(self.library, self.roots, feedback, self)
         self.search = LibrarySearch(
             self.library, self.library_panel, self.tasks,
-            cache_path.parent / INDEX_FILE if cache_path is not None else None, self)
+            cache_path.parent / INDEX_FILE if cache_path is not None else None, self,
+            settings_embedder(lambda: self.settings.backend))
         self._make_actions()
         self.exports = SkillExports(feedback, self.tasks, self.skill_ops.target_directory, self)
         self.menus.skill.insertMenu(self.validate_action, self.exports.menu)

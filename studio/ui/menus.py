@@ -10,6 +10,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from studio.ui.about import show_about
+from studio.ui.manual import show_manual
+from studio.ui.shortcuts import show_shortcuts
 
 Shortcut = QKeySequence | QKeySequence.StandardKey | str | None
 
@@ -43,7 +45,7 @@ def make_menus(window: QMainWindow, file: list[QAction | QMenu | None],
                edit: list[QAction | QMenu | None], skill: list[QAction | QMenu | None],
                view: list[QAction | QMenu | None], locations: QMenu) -> Menus:
     """The menu bar: File, Edit, Skill, View and Tools, each filled in order (None is a
-    separator), and Help with About."""
+    separator), and Help with the keyboard shortcuts, the manual and About."""
     bar = window.menuBar()
     built: list[QMenu] = []
     for title, items in (("&File", file), ("&Edit", edit), ("&Skill", skill), ("&View", view),
@@ -59,6 +61,14 @@ def make_menus(window: QMainWindow, file: list[QAction | QMenu | None],
         built.append(menu)
     file_menu, edit_menu, skill_menu, view_menu, tools_menu = built
     help_menu = bar.addMenu("&Help")
+    shortcuts = make_action(window, "&Keyboard Shortcuts", lambda: show_shortcuts(window), "Ctrl+/",
+                            "Every shortcut of the window, searchable")
+    manual = make_action(window, "&Manual", lambda: show_manual(window),
+                         QKeySequence.StandardKey.HelpContents,
+                         "The studio's manual (the docs/ pages), read in the window")
+    help_menu.addAction(shortcuts)
+    help_menu.addAction(manual)
+    help_menu.addSeparator()
     about = make_action(window, "&About Skill Studio", lambda: show_about(window), None,
                         "The studio's version, its Qt and the folders it keeps its files in")
     about.setMenuRole(QAction.MenuRole.AboutRole)

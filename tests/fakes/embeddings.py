@@ -4,8 +4,10 @@ while sharing no word, as a real embedding model would place them."""
 
 from __future__ import annotations
 
+import math
 import re
 import zlib
+from collections.abc import Sequence
 
 CONCEPTS = (
     ("presentation", "slides", "slide", "deck", "keynote"),
@@ -42,3 +44,27 @@ def texts_of(body: object) -> list[str] | None:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return value
     return None
+
+
+class FakeEmbedder:
+    """An in-process embedding model over `vector_for` (what search's `Embedder` asks), for tests
+    that give the window or the agent a model without a server or real weights.
+
+    Attributes:
+        embedded: how many texts it has embedded.
+    """
+
+    key = "fake:concepts"
+    label = "the fake concepts model"
+
+    def __init__(self) -> None:
+        self.embedded = 0
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.embedded += len(texts)
+        vectors = []
+        for text in texts:
+            vector = vector_for(text)
+            norm = math.sqrt(sum(x * x for x in vector))
+            vectors.append([x / norm for x in vector])
+        return vectors

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from studio.editing.recovery import RecoveryStore
+from studio.llm import minilm
 from studio.settings import SettingsStore
 from studio.ui.mainwindow import MainWindow
 from studio.ui.qtcheck import problem
@@ -33,6 +34,13 @@ def sound_qt_binding(qapp: QApplication) -> None:
     if broken is not None:
         pytest.fail(broken, pytrace=False)
     apply_style(qapp)
+
+
+@pytest.fixture(autouse=True)
+def no_local_embedding_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window's search ranks by meaning with all-MiniLM-L6-v2 when it is installed: its tests
+    rank by words, or by the fake embeddings a test gives the window, never by real weights."""
+    monkeypatch.setattr(minilm, "available", lambda: False)
 
 
 @pytest.fixture

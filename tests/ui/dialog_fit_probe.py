@@ -32,8 +32,10 @@ from studio.ui.chat.skill_folder_dialog import SkillFolderDialog
 from studio.ui.editor.recovery_dialog import RecoveryDialog
 from studio.ui.library.install_url import InstallPlanDialog, InstallUrlDialog
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
+from studio.ui.manual import ManualDialog, manual_folder
 from studio.ui.problems.fix_preview import FixPreviewDialog
 from studio.ui.settings.settings_dialog import SettingsDialog
+from studio.ui.shortcuts import ShortcutsDialog
 from studio.ui.theme import apply_style
 
 
@@ -61,6 +63,8 @@ def dialogs(scratch: Path, parent: QWidget) -> dict[str, Callable[[], QDialog]]:
         "SkillFolderDialog": lambda: SkillFolderDialog([skills], "demo", parent),
         "NewSkillDialog": lambda: NewSkillDialog([skills], None, parent),
         "RenameSkillDialog": lambda: RenameSkillDialog(skills / "demo", parent),
+        "ShortcutsDialog": lambda: ShortcutsDialog(parent),
+        "ManualDialog": lambda: ManualDialog(manual_folder() or scratch, parent),
     }
 
 

@@ -272,10 +272,25 @@ class SearchIndex:
         cancelled: Callable[[], bool] | None = None,
     ) -> int:
         """Embed the skills searched that this model has no vector for yet. Each batch is kept as
-        soon as it is done, so a run that is cancelled or fails half-way keeps what it did.
+        soon as it is done, so a run that is cancelled or fails half-way keeps what it did. The
+        index is free between batches: the window searches by words while it embeds.
         Returns how many skills were embedded; raises LLMError when the model fails."""
         with self._lock:
-            return self._embed_missing(embedder, progress, cancelled)
+            missing = self._missing(embedder.key)
+        done = 0
+        for start in range(0, len(missing), EMBED_CHUNK):
+            if cancelled is not None and cancelled():
+                break
+            chunk = missing[start : start + EMBED_CHUNK]
+            with self._lock:
+                texts = [self._text_of(rowid) for _, rowid in chunk]
+            vectors = embedder.embed(texts)
+            with self._lock:
+                self._keep(embedder, chunk, vectors)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, len(missing))
+        return done
 
     def _lexical(self, query: str, limit: int) -> list[tuple[int, SearchHit]]:
         match = fts_query(query)
@@ -328,34 +343,46 @@ class SearchIndex:
         progress: Progress | None,
         cancelled: Callable[[], bool] | None,
     ) -> int:
-        db = self._db
-        rows = db.execute(
-            "SELECT docs.id, docs.hash FROM docs "
-            "LEFT JOIN vectors ON vectors.hash = docs.hash AND vectors.model = ? "
-            "WHERE vectors.hash IS NULL",
-            (embedder.key,),
-        ).fetchall()
-        missing = list({text_hash: rowid for rowid, text_hash in rows if rowid in self._scope}.items())
+        missing = self._missing(embedder.key)
         done = 0
         for start in range(0, len(missing), EMBED_CHUNK):
             if cancelled is not None and cancelled():
                 break
             chunk = missing[start : start + EMBED_CHUNK]
-            vectors = embedder.embed([self._text_of(rowid) for _, rowid in chunk])
-            if len(vectors) != len(chunk):
-                raise LLMError(f"The embedding model {embedder.label} answered {len(vectors)} vectors "
-                               f"for {len(chunk)} texts. Check that it is an embedding model.")
-            db.executemany(
-                "INSERT OR REPLACE INTO vectors (hash, model, vector) VALUES (?, ?, ?)",
-                [(text_hash, embedder.key, array("f", vector).tobytes())
-                 for (text_hash, _), vector in zip(chunk, vectors, strict=True)],
-            )
-            db.commit()
-            self._vectors.pop(embedder.key, None)
+            self._keep(embedder, chunk, embedder.embed([self._text_of(rowid) for _, rowid in chunk]))
             done += len(chunk)
             if progress is not None:
                 progress(done, len(missing))
         return done
+
+    def _missing(self, key: str) -> list[tuple[str, int]]:
+        """(text hash, row) of the skills searched that the model `key` has no vector for."""
+        rows = self._db.execute(
+            "SELECT docs.id, docs.hash FROM docs "
+            "LEFT JOIN vectors ON vectors.hash = docs.hash AND vectors.model = ? "
+            "WHERE vectors.hash IS NULL",
+            (key,),
+        ).fetchall()
+        return list({text_hash: rowid for rowid, text_hash in rows if rowid in self._scope}.items())
+
+    def _keep(self, embedder: Embedder, chunk: list[tuple[str, int]],
+              vectors: list[list[float]]) -> None:
+        if len(vectors) != len(chunk):
+            raise LLMError(f"The embedding model {embedder.label} answered {len(vectors)} vectors "
+                           f"for {len(chunk)} texts. Check that it is an embedding model.")
+        self._db.executemany(
+            "INSERT OR REPLACE INTO vectors (hash, model, vector) VALUES (?, ?, ?)",
+            [(text_hash, embedder.key, array("f", vector).tobytes())
+             for (text_hash, _), vector in zip(chunk, vectors, strict=True)],
+        )
+        self._db.commit()
+        self._vectors.pop(embedder.key, None)
+
+    def missing(self, embedder: Embedder) -> int:
+        """How many of the skills searched this model has no vector for yet (0: a search with it
+        ranks by meaning at once, embedding nothing first)."""
+        with self._lock:
+            return len(self._missing(embedder.key))
 
     def _vectors_of(self, key: str) -> _Vectors:
         """The vectors of the skills searched, from this model, held in memory until the index or

@@ -139,7 +139,10 @@ class ApprovalDialog(QDialog):
         self.command_box = FittedText(monospace=True, max_lines=COMMAND_LINES)
         self.command_box.setObjectName("approvalCommand")
         self.command_box.setPlainText(request.command)
-        self.command_box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        # Reached by Tab too, so the keyboard can select and copy it; Tab leaves it again.
+        self.command_box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.command_box.setTabChangesFocus(True)
+        self.command_box.setAccessibleName("Command to approve")
         # A drafted skill's new files or diff, in full: what Save writes.
         self.preview_box = QPlainTextEdit()
         self.preview_box.setObjectName("approvalPreview")
@@ -189,6 +192,7 @@ class ApprovalDialog(QDialog):
                                     "logged. *.example.com covers subdomains, * any host")
         self.hosts_edit = QLineEdit(" ".join(request.hosts))
         self.hosts_edit.setPlaceholderText("pypi.org files.pythonhosted.org")
+        self.hosts_edit.setAccessibleName("Hosts the run may reach")
         self.hosts_edit.textEdited.connect(self._on_hosts_edit_text_edited)
         self.remember_hosts_check = QCheckBox("Remember these hosts for this workspace "
                                               "(saved in grants.yaml)")
@@ -197,6 +201,7 @@ class ApprovalDialog(QDialog):
         self.reason_edit = QLineEdit()
         self.reason_edit.setPlaceholderText("Reason for the model if you deny (optional)")
         self.reason_edit.setClearButtonEnabled(True)
+        self.reason_edit.setAccessibleName("Reason for the model if you deny")
 
         self.once_button = QPushButton("1  Save" if drafted else "1  Execute once")
         self.always_button = QPushButton("2  Always allow")

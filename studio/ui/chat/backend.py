@@ -6,7 +6,7 @@ clients and runs the embedded engine; the app's one `httpx.AsyncClient` is attac
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.agent import WINDOW_HINT, ModelServer, SessionSettings, engine_problem
 from studio.llm.discovery import LocalModel, find_models
+from studio.llm.embeddings import Embedder, search_embedder
 from studio.llm.errors import LLMError
 from studio.llm.hub import format_size
 from studio.llm.types import ModelInfo
@@ -216,3 +217,18 @@ def _choice(model: ModelInfo, info: ModelInfo | None) -> ModelChoice:
     if info is not None:
         return ModelChoice(model.name, model.name, info.supports_tools, info.supports_thinking)
     return ModelChoice(model.name, model.name)
+
+
+def settings_embedder(backend: Callable[[], BackendSettings]) -> Callable[[], Embedder | None]:
+    """The embedding model Settings give: their search embedding model on the chat's server, else
+    the studio's own when installed; None (words only) when there is none or it cannot be used."""
+
+    def source() -> Embedder | None:
+        settings = backend()
+        try:
+            return search_embedder(settings.kind, url_for(settings, settings.kind),
+                                   settings.embed_model)
+        except ValueError:
+            return None
+
+    return source

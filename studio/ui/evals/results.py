@@ -88,6 +88,11 @@ class ResultsView(QWidget):
         self.triggers_view = fitted_table(self.triggers_model, (0, 5))
         self.benchmark_model = BenchmarkModel(self)
         self.benchmark_view = fitted_table(self.benchmark_model, (0, 5))
+        for view, name in ((self.evals_view, "Eval results"),
+                           (self.rates_view, "Trigger rate of each query"),
+                           (self.triggers_view, "Trigger query runs"),
+                           (self.benchmark_view, "Benchmark figures beside the baselines")):
+            view.setAccessibleName(name)
         self.analysis = QLabel("The analysis of a run with a baseline, or of several runs, "
                                "shows here.")
         self.analysis.setObjectName("evalAnalysis")

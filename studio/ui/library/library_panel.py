@@ -95,6 +95,9 @@ class LibraryPanel(QWidget):
         self.target_picker = TargetPicker()
         self.count_label = QLabel()
         self.count_label.setObjectName("libraryCount")
+        # A long count (the ranking, and the embedding's progress) wraps rather than widening
+        # the panel.
+        self.count_label.setWordWrap(True)
         self.tree = QTreeView()
         self.tree.setModel(model)
         self.tree.setHeaderHidden(True)
@@ -134,6 +137,7 @@ class LibraryPanel(QWidget):
         self._filter_timer.setInterval(FILTER_DELAY_MS)
         self._filter_timer.timeout.connect(self._on_filter_timer_timeout)
         self._filter_before_search = ""
+        self._search_summary = ""
         self._to_expand: list[QPersistentModelIndex] = []
         self._expand_timer = QTimer(self)
         self._expand_timer.setSingleShot(True)
@@ -206,20 +210,29 @@ class LibraryPanel(QWidget):
             self.filter_edit.blockSignals(False)
             self.apply_filter()
 
-    def show_search_results(self, outcome: SearchOutcome | None) -> None:
-        """Show a search's hits (None: the box is empty), unless search mode was left meanwhile."""
+    def show_search_results(self, outcome: SearchOutcome | None, progress: str = "") -> None:
+        """Show a search's hits (None: the box is empty), unless search mode was left meanwhile;
+        the count says which ranking was used, and `progress` what is still being prepared."""
         if not self.searching:
             return
         self.results.set_hits(outcome.hits if outcome is not None else [])
         if outcome is None:
-            self.count_label.setText("Type what the skill should do")
-            return
-        found = len(outcome.hits)
-        how = "ranked by words" if outcome.mode == "lexical" else "ranked by words and meaning"
-        self.count_label.setText(
-            f"{found} skill{'s' * (found != 1)} found, {how}" if found else "No skill matches"
-        )
-        self.count_label.setToolTip(outcome.note or "")
+            self._search_summary = "Type what the skill should do"
+            self.count_label.setToolTip("")
+        else:
+            found = len(outcome.hits)
+            how = "words + meaning" if outcome.mode != "lexical" else "words only"
+            self._search_summary = (f"{found} skill{'s' * (found != 1)} found, ranked by {how}"
+                                    if found else "No skill matches")
+            self.count_label.setToolTip(outcome.note or "")
+        self.show_search_progress(progress)
+
+    def show_search_progress(self, progress: str) -> None:
+        """What the search is still preparing (embedding the library for meaning), after the
+        results' count; empty when nothing is."""
+        if self.searching:
+            tail = f"({progress})" if progress else ""
+            self.count_label.setText(f"{self._search_summary} {tail}".strip())
 
     def show_search_status(self, text: str) -> None:
         if self.searching:

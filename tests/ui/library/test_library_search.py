@@ -32,7 +32,7 @@ def test_search_mode_ranks_skills_and_opens_the_one_activated(
     assert all(isinstance(hit, SearchHit) for hit in hits)
     assert [hit.name for hit in hits] == ["csv-profiler", "sheet-stats"]
     assert "[columns]" in panel.results.index(1).data()
-    assert panel.count_label.text() == "2 skills found, ranked by words"
+    assert panel.count_label.text() == "2 skills found, ranked by words only"
     panel.results_view.activated.emit(panel.results.index(1))
     assert [s.name for s in opened] == ["sheet-stats"]  # type: ignore[attr-defined]
 

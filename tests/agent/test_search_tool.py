@@ -1,0 +1,60 @@
+"""`search_skills` ranks as `studio search` does: by words and meaning fused when the session has
+an embedding model, by words otherwise, and its answer says which; a model that fails leaves the
+conversation's searches to words, with the reason."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from studio.agent.search_tool import SkillSearch
+from studio.agent.session import SessionSettings, make_toolbox
+from studio.llm.errors import LLMError
+from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.library.summary import SkillSummary
+from tests.fakes.embeddings import FakeEmbedder
+from tests.skills.helpers import frontmatter, write_skill
+
+
+@pytest.fixture
+def skills(tmp_path: Path) -> list[SkillSummary]:
+    root = tmp_path / "skills"
+    write_skill(root, "keynote-builder", frontmatter("keynote-builder", "Builds a presentation."))
+    write_skill(root, "floor-cleaner", frontmatter("floor-cleaner", "Scrubs wooden floors."))
+    write_skill(root, "invoice-totals", frontmatter("invoice-totals", "Adds up invoices."))
+    return scan_root(SkillRoot(root)).skills
+
+
+class BrokenEmbedder(FakeEmbedder):
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        raise LLMError("The embedding server at http://127.0.0.1:9 is not running.")
+
+
+def test_with_a_model_the_search_fuses_meaning_and_says_so(skills: list[SkillSummary]) -> None:
+    assert SkillSearch(skills, None).find("make slides") == (
+        "no skill matches 'make slides'; try other words")
+    found = SkillSearch(skills, None, FakeEmbedder()).find("make slides")
+    assert found.startswith("- keynote-builder: Builds a presentation.")
+    assert found.endswith("(Ranked by words + meaning)")
+    lexical = SkillSearch(skills, None).find("invoices")
+    assert lexical == ("- invoice-totals: Adds up invoices.\nLoad one with activate_skill. "
+                       "(Ranked by words only)")
+
+
+def test_a_failing_model_leaves_words_with_the_reason(skills: list[SkillSummary]) -> None:
+    found = SkillSearch(skills, None, BrokenEmbedder()).find("invoices")
+    assert found.startswith("- invoice-totals")
+    assert found.endswith("(Ranked by words only; words only: The embedding server at "
+                          "http://127.0.0.1:9 is not running.)")
+
+
+async def test_the_session_s_model_reaches_the_tool_and_runs_off_the_loop(
+        skills: list[SkillSummary], tmp_path: Path) -> None:
+    model = FakeEmbedder()
+    toolbox = make_toolbox(SessionSettings(search_index=tmp_path / "index.sqlite3",
+                                           search_embedder=model), skills)
+    assert toolbox.search is not None
+    found = await toolbox.search.answer("a slide deck for the board")
+    assert found.startswith("- keynote-builder") and model.embedded == 4  # three skills, one query
