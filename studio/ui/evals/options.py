@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -67,13 +68,21 @@ class RunOptions(QWidget):
         self.approve_combo.setToolTip("What the run answers when the policy asks about a "
                                       "command: run it in the sandbox, or deny it. Blocked "
                                       "commands stay blocked either way.")
-        layout = QHBoxLayout(self)
+        # Two rows: in one, the options alone needed more width than the view gets at 1600x1000
+        # with the library and the chat dock open, and the whole view scrolled sideways.
+        how = QHBoxLayout()
+        for first in (self.runs_box, self.threshold_box, self.early_stop):
+            how.addWidget(first)
+        how.addStretch(1)
+        how.addWidget(self.approve_combo)
+        against = QHBoxLayout()
+        for second in (self.baseline_combo, self.ref_edit, self.compare_box):
+            against.addWidget(second)
+        against.addStretch(1)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.runs_box, self.threshold_box, self.early_stop, self.baseline_combo,
-                       self.ref_edit, self.compare_box):
-            layout.addWidget(widget)
-        layout.addStretch(1)
-        layout.addWidget(self.approve_combo)
+        layout.addLayout(how)
+        layout.addLayout(against)
         self.baseline_combo.currentIndexChanged.connect(self._on_baseline_combo_changed)
         self._on_baseline_combo_changed()
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
 from studio.settings import load_settings
@@ -106,3 +106,19 @@ def test_the_form_follows_the_users_choice_and_side_and_is_kept(
     reopened = panel.tab
     assert reopened.form_pane.isVisible() and reopened.splitter.indexOf(reopened.form_pane) == 1
     assert panel.split.sizes()[0] == moved[0]
+
+
+# What the view gets at 1600x1000 with the library panel and the chat dock open at their first
+# widths (about 700 px, seen on a virtual screen); its options in one row once needed 781.
+ROOM_BESIDE_LIBRARY_AND_CHAT = 700
+
+
+def test_the_evals_view_needs_no_more_room_than_it_gets_beside_library_and_chat(
+    chat_window: ChatWindowFactory, chat_skills: Path, fake_ollama: FakeOllama, qtbot: QtBot
+) -> None:
+    write_evals(chat_skills)
+    window = chat_window()
+    panel = run_with_results(qtbot, window, chat_skills, fake_ollama)
+    settle(qtbot, panel)
+    body = panel.findChild(QScrollArea).widget()
+    assert body.minimumSizeHint().width() <= ROOM_BESIDE_LIBRARY_AND_CHAT
