@@ -5,11 +5,10 @@ says which ranking it used."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from studio.agent.offload import off_loop
 from studio.llm.embeddings import Embedder
 from studio.llm.errors import LLMError
 from studio.llm.types import ToolSpec
@@ -18,10 +17,6 @@ from studio.skills.search.index import SearchIndex
 
 SEARCH = "search_skills"
 RESULTS = 5
-# Searches run away from the event loop (embedding a library the first time takes a while), in a
-# plain thread of the module's own: never the loop's default executor, which in the window is
-# made of QThreads that Qt aborts on at exit.
-_WORKER = ThreadPoolExecutor(1, thread_name_prefix="search-skills")
 
 
 class SkillSearch:
@@ -51,8 +46,10 @@ class SkillSearch:
         )
 
     async def answer(self, query: object) -> str:
-        """`find`, run in the search thread."""
-        return await asyncio.wrap_future(_WORKER.submit(self.find, query))
+        """`find`, away from the event loop (embedding a library the first time takes a while), in
+        a thread that ends with the search: a thread kept for good would stop the library forking
+        its scan workers, which it does only from a process with one thread."""
+        return await off_loop(self.find, query)
 
     def find(self, query: object) -> str:
         if not isinstance(query, str) or not query.strip():

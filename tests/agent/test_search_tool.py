@@ -4,6 +4,7 @@ conversation's searches to words, with the reason."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from studio.skills.library.roots import SkillRoot, scan_root
 from studio.skills.library.summary import SkillSummary
 from tests.fakes.embeddings import FakeEmbedder
 from tests.skills.helpers import frontmatter, write_skill
+from tests.waiting import eventually
 
 
 @pytest.fixture
@@ -58,3 +60,13 @@ async def test_the_session_s_model_reaches_the_tool_and_runs_off_the_loop(
     assert toolbox.search is not None
     found = await toolbox.search.answer("a slide deck for the board")
     assert found.startswith("- keynote-builder") and model.embedded == 4  # three skills, one query
+
+
+async def test_no_thread_outlives_a_search(skills: list[SkillSummary]) -> None:
+    """A thread kept for good would stop the library forking its scan workers (it forks only
+    from a process with one thread); the search's thread ends with the search."""
+    before = {thread.ident for thread in threading.enumerate()}
+    found = await SkillSearch(skills, None).answer("invoices")
+    assert found.startswith("- invoice-totals")
+    assert await eventually(
+        lambda: {thread.ident for thread in threading.enumerate()} <= before)
