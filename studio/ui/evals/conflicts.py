@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -38,6 +38,7 @@ from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.llm.errors import LLMError
 from studio.skills.library.summary import SkillSummary
+from studio.ui.rows import RowsModel
 from studio.ui.tasks import TaskSet
 
 Index = QModelIndex | QPersistentModelIndex
@@ -45,48 +46,33 @@ Conflict = Overlap | CrossTrigger
 Sessions = Callable[[bool], tuple[SessionFactory, SessionSettings] | str]
 
 
-class ConflictsModel(QAbstractTableModel):
+class ConflictsModel(RowsModel):
     """One row per conflict: its kind, the two skills (shown as links), and why."""
 
-    HEADERS = ("Kind", "Skill", "Confused with", "Why")
+    COLUMNS = ("Kind", "Skill", "Confused with", "Why")
     FIRST, SECOND = 1, 2
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.rows: list[Conflict] = []
         self._by_name: dict[str, SkillSummary] = {}
 
     def set_conflicts(self, rows: list[Conflict], library: list[SkillSummary]) -> None:
-        self.beginResetModel()
-        self.rows = rows
         self._by_name = {s.display_name: s for s in library}
-        self.endResetModel()
+        self.set_rows(rows)
 
     def skill_at(self, index: Index) -> SkillSummary | None:
         """The skill a cell of the two skill columns names (None elsewhere)."""
         if not index.isValid() or index.column() not in (self.FIRST, self.SECOND):
             return None
-        row = self.rows[index.row()]
+        row = self._rows[index.row()]
         if isinstance(row, Overlap):
             return row.first if index.column() == self.FIRST else row.second
         return row.owner if index.column() == self.FIRST else self._by_name.get(row.loaded)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row = self.rows[index.row()]
+        row = self._rows[index.row()]
         skill = self.skill_at(index)
         if role == Qt.ItemDataRole.DisplayRole:
             if index.column() == 0:

@@ -4,10 +4,11 @@ the kept ones to evals/triggers.json (what is there stays, duplicates are left o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills.checks.evalfiles import TriggerQuery
+from studio.ui.rows import RowsModel
 
 Index = QModelIndex | QPersistentModelIndex
 CHECK = Qt.ItemDataRole.CheckStateRole
@@ -34,35 +36,21 @@ class Proposal:
     keep: bool = True
 
 
-class ProposalsModel(QAbstractTableModel):
+class ProposalsModel(RowsModel):
     """Keep (a check), the query (edited in place), should trigger (a check)."""
 
-    HEADERS = ("Keep", "Query", "Should trigger")
+    COLUMNS = ("Keep", "Query", "Should trigger")
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.proposals: list[Proposal] = []
+    @property
+    def proposals(self) -> Sequence[Proposal]:
+        return self._rows
 
     def set_queries(self, queries: list[TriggerQuery]) -> None:
-        self.beginResetModel()
-        self.proposals = [Proposal(q.query, q.should_trigger) for q in queries]
-        self.endResetModel()
+        self.set_rows([Proposal(q.query, q.should_trigger) for q in queries])
 
     def kept(self) -> list[TriggerQuery]:
         return [TriggerQuery(p.query.strip(), p.should_trigger) for p in self.proposals
                 if p.keep and p.query.strip()]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self.proposals)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
