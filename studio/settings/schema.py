@@ -383,6 +383,9 @@ class Settings:
     remember_window: bool = setting(True, help="Restore the window's size and layout at start.",
                                     label="Restore the window's size and layout", page=LIBRARY,
                                     group="At start")
+    library_flat: bool = setting(
+        False, help="The library lists each root's skills in one list sorted by name (View > "
+        "Flat Library List), not under their repository folders.")
     remember_open_tabs: bool = setting(True, help="Reopen the skills that were open at start.",
                                        label="Reopen the skills that were open", page=LIBRARY,
                                        group="At start")

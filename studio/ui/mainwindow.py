@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         self.loader = LibraryLoader(self.library, cache_path, self)
         self.watcher = FileWatcher(self)
         self.library_panel = LibraryPanel(self.library_model)
+        self.library_panel.flat_action.setChecked(self.settings.library_flat)
         self.problems_panel = ProblemsPanel()
 
         self.tabs = QTabWidget()
@@ -285,7 +286,8 @@ class MainWindow(QMainWindow):
                   self.filter_action, self.fix_action],
             skill=[self.rename_action, self.delete_action, None, self.validate_action,
                    self.rescan_action],
-            view=[self.library_dock.toggleViewAction(), self.problems_dock.toggleViewAction()],
+            view=[self.library_dock.toggleViewAction(), self.library_panel.flat_action,
+                  self.problems_dock.toggleViewAction()],
             locations=self.locations_menu)
 
         toolbar = self.library_panel.toolbar
@@ -400,6 +402,7 @@ class MainWindow(QMainWindow):
 
     def remember_session(self) -> None:
         settings = self.settings
+        settings.library_flat = self.library_panel.flat_action.isChecked()
         if settings.remember_window:
             self.geometry_keeper.remember(settings)
             settings.window.tabs = self.editors.tab_layout.to_text()

@@ -32,7 +32,13 @@ from PySide6.QtCore import (
 )
 
 from studio.skills.library.summary import SkillSummary
-from studio.ui.library.library_rows import FILTER_ROLE, KIND_ROLE, SUMMARY_ROLE
+from studio.ui.library.library_rows import (
+    COUNTED_ROLE,
+    DISPLAY,
+    FILTER_ROLE,
+    KIND_ROLE,
+    SUMMARY_ROLE,
+)
 
 ALL, ERRORS, WARNINGS, DRAFTED = "", "errors", "warnings", "drafted"
 # A skill no agent can load has errors too.
@@ -154,6 +160,17 @@ class LibraryFilter(QSortFilterProxyModel):
                 parent = parent.parent()
             return parent.isValid() and self._verdict(parent)
         return False
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        """A root's or folder's row counts the matches shown in it, of all its skills."""
+        if role == DISPLAY and self.active:
+            source = self.mapToSource(index)
+            parts = self.sourceModel().data(source, COUNTED_ROLE)
+            if parts is not None:
+                before, total, after = parts
+                shown = self._counts.get(source.internalPointer(), 0)
+                return f"{before}{shown:,} of {total}{after}"
+        return super().data(index, role)
 
     def release(self) -> None:
         """Show the matches held back (see the module's docstring)."""

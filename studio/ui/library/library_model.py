@@ -3,10 +3,10 @@
 The model keeps no state of its own beyond a light node per row: it turns the `Library`'s events
 into `beginInsertRows`/`endInsertRows`, `beginRemoveRows`/`endRemoveRows` and `dataChanged`
 (napari's pattern). Skills directly in a root are its children; skills nested deeper sit under
-one node per folder that holds them (labelled by its path from the root), as on disk, so no level
-holds thousands of rows unless the disk does. A skill's files are listed only when it is
-expanded, and not by the model: it asks (`files_requested`) and is answered with `set_files`, so
-it reads no disk or archive itself.
+the first folder below the root that holds them (a collection's `owner--repo`), or, in the flat
+view, every skill of a root is its child, sorted by name (`library_places`). A skill's files are
+listed only when it is expanded, and not by the model: it asks (`files_requested`) and is
+answered with `set_files`, so it reads no disk or archive itself.
 """
 
 from __future__ import annotations
@@ -16,11 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractItemModel,
     QModelIndex,
     QObject,
     Qt,
-    QTimer,
     Signal,
 )
 
@@ -37,13 +35,22 @@ from studio.skills.library.collection import (
     SkillsReplaced,
     TargetChanged,
 )
-from studio.skills.library.listing import Entry
 from studio.skills.library.summary import SkillSummary
-from studio.ui.indexes import NO_PARENT, Index
-from studio.ui.library.library_nodes import FileNode, FolderNode, Node, RootNode, SkillNode, file_tree
+from studio.ui.indexes import Index
+from studio.ui.library.library_nodes import FileNode, FolderNode, Node, RootNode, SkillNode
+from studio.ui.library.library_places import (
+    count_name,
+    detail,
+    flat_key,
+    group_of,
+    lay_out,
+    move_to,
+    place_of,
+    same_name,
+    sorted_runs,
+)
 from studio.ui.library.library_rows import (
-    ITEM_FLAGS,
-    NO_FLAGS,
+    DETAIL_ROLE,
     file_data,
     filter_text,
     folder_data,
@@ -51,26 +58,23 @@ from studio.ui.library.library_rows import (
     root_labels,
     skill_data,
 )
+from studio.ui.library.library_tree import NodeTree
 
 
-class LibraryModel(QAbstractItemModel):
-    """Roots -> skills -> files, over a core `Library`.
+class LibraryModel(NodeTree):
+    """Roots -> repository folders -> skills -> files, over a core `Library`; `set_flat` lists
+    each root's skills in one list sorted by name instead.
 
     Signals:
-        files_requested: (SkillSummary) a skill was expanded: list its files and hand them to
-            `set_files`.
         skills_changed: (int) skills were added, removed or changed; carries the library's count.
     """
 
-    files_requested = Signal(object)
     skills_changed = Signal(int)
 
     def __init__(self, library: Library, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.library = library
         self.provenance = Provenance()
-        self._root = Node(None, 0)
-        self._by_directory: dict[Path, SkillNode] = {}
         self._labels: dict[Path, str] | None = None
         for row, state in enumerate(library.roots()):
             self._on_library_event(RootAdded(row, state.root))
@@ -94,83 +98,14 @@ class LibraryModel(QAbstractItemModel):
         assert isinstance(node, RootNode)
         return node
 
-    def node(self, index: Index) -> Node:
-        # Called hundreds of thousands of times while a big library loads: kept minimal.
-        node: Node = index.internalPointer() if index.isValid() else self._root
-        return node
-
-    def index_of(self, node: Node, column: int = 0) -> QModelIndex:
-        if node is self._root or node.parent is None:
-            return QModelIndex()
-        return self.createIndex(node.row, column, node)
-
-    def skill_index(self, directory: Path) -> QModelIndex:
-        node = self._by_directory.get(directory)
-        return self.index_of(node) if node is not None else QModelIndex()
-
-    # -- Qt's model interface --------------------------------------------------------------------
-
-    def index(self, row: int, column: int, parent: Index = NO_PARENT) -> QModelIndex:
-        children = (parent.internalPointer() if parent.isValid() else self._root).children
-        if column or not 0 <= row < len(children):
-            return QModelIndex()
-        return self.createIndex(row, 0, children[row])
-
-    def parent(self, index: Index = NO_PARENT) -> QModelIndex:  # type: ignore[override]
-        if not index.isValid():
-            return QModelIndex()
-        parent = self.node(index).parent
-        if parent is None or parent is self._root:
-            return QModelIndex()
-        return self.createIndex(parent.row, 0, parent)
-
-    def rowCount(self, parent: Index = NO_PARENT) -> int:
-        if parent.isValid() and parent.column() != 0:
-            return 0
-        return len(self.node(parent).children)
-
-    def columnCount(self, parent: Index = NO_PARENT) -> int:
-        return 1
-
-    def hasChildren(self, parent: Index = NO_PARENT) -> bool:
-        node = self.node(parent)
-        if isinstance(node, SkillNode) and not node.fetched:
-            return True
-        return bool(node.children)
-
-    def canFetchMore(self, parent: Index) -> bool:
-        node = self.node(parent)
-        return isinstance(node, SkillNode) and not node.fetched
-
-    def fetchMore(self, parent: Index) -> None:
-        node = self.node(parent)
-        if not isinstance(node, SkillNode) or node.fetched or node.summary is None:
-            return
-        node.fetched = True
-        summary = node.summary
-        # Asked on the next turn of the event loop: views (and Qt's model tester) ask for more
-        # while they handle rowsInserted, and inserting rows from inside that is not allowed.
-        QTimer.singleShot(0, self, lambda: self.files_requested.emit(summary))
-
-    def set_files(self, summary: SkillSummary, entries: list[Entry]) -> None:
-        """Show the files of an expanded skill (ignored if the skill changed meanwhile)."""
-        node = self._by_directory.get(summary.directory)
-        if node is None or node.summary is not summary or node.children or not entries:
-            return
-        children = file_tree(summary, entries, node)
-        self.beginInsertRows(self.index_of(node), 0, len(children) - 1)
-        node.children = children
-        self.endInsertRows()
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        return ITEM_FLAGS if index.isValid() else NO_FLAGS
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         node = self.node(index)
         if isinstance(node, SkillNode):
             assert node.summary is not None
+            if role == DETAIL_ROLE:
+                return detail(self._root_of(node), node, self.flat)
             return skill_data(node.summary, role, self.provenance)
         if isinstance(node, RootNode):
             assert node.state is not None
@@ -191,6 +126,18 @@ class LibraryModel(QAbstractItemModel):
     def filter_text_of(self, summary: SkillSummary) -> str:
         return filter_text(summary, self.provenance.origin(summary))
 
+    def set_flat(self, flat: bool) -> None:
+        """Show each root's skills in one list sorted by name (True), or under their
+        repository folders; the tree is laid out again (rows collapse)."""
+        if flat == self.flat:
+            return
+        self.beginResetModel()
+        self.flat = flat
+        for root in self.roots():
+            assert root.state is not None
+            nodes = [self._skill_node(root, summary) for summary in root.state.skills]
+            lay_out(root, nodes, flat)
+        self.endResetModel()
 
     def _on_library_event(self, event: LibraryEvent) -> None:
         if isinstance(event, SkillsAdded):
@@ -198,7 +145,7 @@ class LibraryModel(QAbstractItemModel):
         elif isinstance(event, SkillChanged):
             self._change_skill(event.old, event.new)
         elif isinstance(event, SkillsReplaced):
-            self._replace_skills(event.old, event.new)
+            self._replace_skills(event.root, event.old, event.new)
         elif isinstance(event, SkillsRemoved):
             self._remove_skills(event.root, event.summaries)
         elif isinstance(event, RootChanged | TargetChanged):
@@ -217,10 +164,6 @@ class LibraryModel(QAbstractItemModel):
             return
         self.skills_changed.emit(self.library.skill_count)
 
-    def _changed(self, node: Node) -> None:
-        index = self.index_of(node)
-        self.dataChanged.emit(index, index)
-
     def _add_root(self, row: int) -> None:
         node = RootNode(self._root, row, state=self.library.roots()[row])
         self.beginInsertRows(QModelIndex(), row, row)
@@ -236,57 +179,98 @@ class LibraryModel(QAbstractItemModel):
             self._by_directory.pop(summary.directory, None)
         self.endRemoveRows()
 
-    def _folder_key(self, root: RootNode, summary: SkillSummary) -> str:
-        """The folder, relative to the root, that holds the skill ("" when the root itself does)."""
-        # On strings: pathlib's relative_to, for every skill of a batch, was a third of the
-        # tree's share of a loader tick.
-        parent = os.path.dirname(str(summary.directory))
-        base = str(root.path).rstrip(os.sep)
-        if not parent.startswith(base + os.sep) or summary.directory == root.path:
-            return ""
-        return parent[len(base) + 1:].replace(os.sep, "/")
+    def _skill_node(self, root: RootNode, summary: SkillSummary) -> SkillNode:
+        """A node for the skill, known by its folder, placed nowhere yet."""
+        group, inner = place_of(str(root.path).rstrip(os.sep) + os.sep, str(summary.directory))
+        node = SkillNode(None, 0, summary=summary, group=group, inner=inner)
+        self._by_directory[summary.directory] = node
+        return node
 
     def _add_skills(self, path: Path, summaries: tuple[SkillSummary, ...]) -> None:
         root = self.root_node(path)
         if root is None:
             return
-        groups: dict[str, list[SkillSummary]] = {}
-        for summary in summaries:
-            groups.setdefault(self._folder_key(root, summary), []).append(summary)
-        new_folders = [key for key in groups if key and key not in root.folders]
+        nodes = [self._skill_node(root, summary) for summary in summaries]
+        shared = [self._name_of(node) for node in nodes if count_name(root, node, 1)]
+        if self.flat:
+            self._insert_sorted(root, nodes)
+        else:
+            self._insert_grouped(root, nodes)
+        self._names_changed(root, shared)
+        self._changed(root)
+
+    @staticmethod
+    def _name_of(node: SkillNode) -> tuple[str, str]:
+        assert node.summary is not None
+        return (node.group, node.summary.display_name)
+
+    def _insert_grouped(self, root: RootNode, nodes: list[SkillNode]) -> None:
+        groups: dict[str, list[SkillNode]] = {}
+        for node in nodes:
+            groups.setdefault(node.group, []).append(node)
+        new_folders = [group for group in groups if group and group not in root.folders]
         if new_folders:
             first = len(root.children)
             self.beginInsertRows(self.index_of(root), first, first + len(new_folders) - 1)
-            for offset, key in enumerate(new_folders):
-                folder = FolderNode(root, first + offset, relative=key, root=root)
-                root.folders[key] = folder
-                root.children.append(folder)
+            for group in new_folders:
+                root.children.append(group_of(root, group)[0])
             self.endInsertRows()
-        for key, group in groups.items():
-            parent: Node = root.folders[key] if key else root
+        for group, members in groups.items():
+            parent = group_of(root, group)[0]
             first = len(parent.children)
-            self.beginInsertRows(self.index_of(parent), first, first + len(group) - 1)
-            for offset, summary in enumerate(group):
-                skill = SkillNode(parent, first + offset, summary=summary)
-                parent.children.append(skill)
-                self._by_directory[summary.directory] = skill
+            self.beginInsertRows(self.index_of(parent), first, first + len(members) - 1)
+            for offset, node in enumerate(members):
+                node.parent, node.row = parent, first + offset
+            parent.children.extend(members)
             self.endInsertRows()
-            if key:
+            if group:
                 self._changed(parent)
-        self._changed(root)
 
-    def _root_of(self, node: Node) -> RootNode:
-        while not isinstance(node, RootNode):
-            assert node.parent is not None
-            node = node.parent
-        return node
+    def _insert_sorted(self, root: RootNode, nodes: list[SkillNode]) -> None:
+        """Each run of the batch that goes between the same two rows goes in at once; the rows
+        after it are renumbered once, at the end (a renumbering per run was quadratic)."""
+        nodes.sort(key=flat_key)
+        parent = self.index_of(root)
+        for row, run in sorted_runs(root.children, nodes):
+            for node in run:
+                node.parent = root
+            self.beginInsertRows(parent, row, row + len(run) - 1)
+            root.children[row:row] = run
+            self._stale = root
+            self.endInsertRows()
+        self._renumber_stale()
+
+    def _names_changed(self, root: RootNode, names: list[tuple[str, str]]) -> None:
+        """The rows of names (group, name) that came to be shared, or no longer are, say so
+        (`detail`)."""
+        for group, name in dict.fromkeys(names):
+            for found in same_name(root, group, name, self.flat):
+                self._changed(found)
+
+    def _rename(self, node: SkillNode, new: SkillSummary, names: list[tuple[str, str]]) -> bool:
+        """Give the node its skill's new summary, counting its name out and in (the names whose
+        rows say more or less now go into `names`); True when its place may have changed."""
+        assert node.summary is not None
+        old = node.summary
+        root = self._root_of(node)
+        renamed = old.display_name != new.display_name
+        if renamed and count_name(root, node, -1):
+            names.append(self._name_of(node))
+        node.summary = new
+        if old.directory != new.directory:
+            base = str(root.path).rstrip(os.sep) + os.sep
+            node.group, node.inner = place_of(base, str(new.directory))
+        if renamed and count_name(root, node, 1):
+            names.append(self._name_of(node))
+        return old.directory != new.directory or (renamed and self.flat)
 
     def _change_skill(self, old: SkillSummary, new: SkillSummary) -> None:
         node = self._by_directory.pop(old.directory, None)
         if node is None:
             return
         self._by_directory[new.directory] = node
-        node.summary = new
+        names: list[tuple[str, str]] = []
+        moved = self._rename(node, new, names)
         if node.children:
             self.beginRemoveRows(self.index_of(node), 0, len(node.children) - 1)
             node.children = []
@@ -294,23 +278,17 @@ class LibraryModel(QAbstractItemModel):
         node.fetched = False
         self._changed(node)
         self._ancestors_changed([node])
-        if old.directory != new.directory:
+        if moved:
             self._move_to_its_place(node)
+        self._names_changed(self._root_of(node), names)
 
     def _move_to_its_place(self, node: SkillNode) -> None:
-        """After a rename: move the skill among its sibling skills to where its new folder name
-        sorts (the scan lists folders by name; nested folders keep their places)."""
+        """After a rename: move the skill among its sibling skills to where it now sorts."""
         parent = node.parent
         if parent is None:
             return
-        assert node.summary is not None
-        key = node.summary.directory.name
         siblings = parent.children
-        skills = [(row, sibling.summary.directory.name) for row, sibling in enumerate(siblings)
-                  if sibling is not node and isinstance(sibling, SkillNode)
-                  and sibling.summary is not None]
-        place = next((row for row, name in skills if name > key),
-                     skills[-1][0] + 1 if skills else node.row)
+        place = move_to(siblings, node, self.flat)
         if place in (node.row, node.row + 1):
             return
         index = self.index_of(parent)
@@ -334,15 +312,18 @@ class LibraryModel(QAbstractItemModel):
         for ancestor in sorted(ancestors, key=lambda found: isinstance(found, RootNode)):
             self._changed(ancestor)
 
-    def _replace_skills(self, old: tuple[SkillSummary, ...],
+    def _replace_skills(self, path: Path, old: tuple[SkillSummary, ...],
                         new: tuple[SkillSummary, ...]) -> None:
         """Skills judged again in place: one dataChanged per parent for the whole batch."""
         spans: dict[int, tuple[Node, int, int]] = {}
+        names: list[tuple[str, str]] = []
+        moved: list[SkillNode] = []
         for before, after in zip(old, new, strict=True):
             node = self._by_directory.get(before.directory)
             if node is None or node.parent is None:
                 continue
-            node.summary = after
+            if self._rename(node, after, names):
+                moved.append(node)
             if node.children:
                 self.beginRemoveRows(self.index_of(node), 0, len(node.children) - 1)
                 node.children = []
@@ -355,6 +336,11 @@ class LibraryModel(QAbstractItemModel):
             top = self.index(first, 0, self.index_of(parent))
             self.dataChanged.emit(top, top.siblingAtRow(last))
         self._ancestors_changed([parent.children[first] for parent, first, _ in spans.values()])
+        for node in moved:
+            self._move_to_its_place(node)
+        root = self.root_node(path)
+        if names and root is not None:
+            self._names_changed(root, names)
 
     def _remove_skills(self, path: Path, summaries: tuple[SkillSummary, ...]) -> None:
         root = self.root_node(path)
@@ -364,8 +350,8 @@ class LibraryModel(QAbstractItemModel):
         if not root.state.skills:
             self._clear(root, summaries)
             return
-        for summary in summaries:
-            self._remove_skill(root, summary.directory)
+        names = [name for summary in summaries for name in self._remove_skill(root, summary.directory)]
+        self._names_changed(root, names)
         self._changed(root)
 
     def _clear(self, root: RootNode, summaries: tuple[SkillSummary, ...]) -> None:
@@ -375,13 +361,17 @@ class LibraryModel(QAbstractItemModel):
             self.beginRemoveRows(self.index_of(root), 0, len(root.children) - 1)
             root.children = []
             root.folders = {}
+            root.names = {}
             self.endRemoveRows()
         self._changed(root)
 
-    def _remove_skill(self, root: RootNode, directory: Path) -> None:
+    def _remove_skill(self, root: RootNode, directory: Path) -> list[tuple[str, str]]:
+        """Remove the skill's row (and its folder's when it was the last), returning its name
+        if the rows of that name say less now."""
         node = self._by_directory.pop(directory, None)
         if node is None or node.parent is None:
-            return
+            return []
+        shared = [self._name_of(node)] if count_name(root, node, -1) else []
         parent = node.parent
         removed: Node = node
         if isinstance(parent, FolderNode) and len(parent.children) == 1:
@@ -393,8 +383,4 @@ class LibraryModel(QAbstractItemModel):
         self.endRemoveRows()
         if parent is not root:
             self._changed(parent)
-
-    @staticmethod
-    def _renumber(node: Node) -> None:
-        for row, child in enumerate(node.children):
-            child.row = row
+        return shared

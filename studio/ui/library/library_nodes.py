@@ -21,8 +21,12 @@ class Node:
 
 @dataclass(eq=False, slots=True)
 class RootNode(Node):
+    """A root; `folders` are its repository folders by name (none in the flat view), and
+    `names` counts its skills by (repository folder, name), to tell apart those sharing one."""
+
     state: RootState | None = None
     folders: dict[str, FolderNode] = field(default_factory=dict)
+    names: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @property
     def path(self) -> Path:
@@ -32,7 +36,8 @@ class RootNode(Node):
 
 @dataclass(eq=False, slots=True)
 class FolderNode(Node):
-    """A folder between a root and the skills nested in it, e.g. `plugins/pdf/skills`."""
+    """The first folder below a root that holds skills (in a collection, a repository's
+    `owner--repo`), over every skill below it however deep."""
 
     relative: str = ""
     root: RootNode | None = None
@@ -40,8 +45,13 @@ class FolderNode(Node):
 
 @dataclass(eq=False, slots=True)
 class SkillNode(Node):
+    """A skill; `group` is its repository folder ("" when its folder is directly in the root)
+    and `inner` its folder's path below that (`skills/pdf`)."""
+
     summary: SkillSummary | None = None
     fetched: bool = False
+    group: str = ""
+    inner: str = ""
 
 
 @dataclass(eq=False, slots=True)

@@ -22,6 +22,11 @@ KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 2
 PATH_ROLE = Qt.ItemDataRole.UserRole + 3
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 4
+# What a skill's row says, dimmed, after its name (`library_places.detail`), or None.
+DETAIL_ROLE = Qt.ItemDataRole.UserRole + 5
+# A root's or folder's text split around its count of skills, (before, count, after): under a
+# filter the count of matches goes in front ("pdf (3 of 12)").
+COUNTED_ROLE = Qt.ItemDataRole.UserRole + 6
 
 # Computed once: combining Qt's enum flags in Python is slow, and views ask for every row.
 ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -29,6 +34,7 @@ NO_FLAGS = Qt.ItemFlag.NoItemFlags
 DISPLAY = Qt.ItemDataRole.DisplayRole
 DECORATION = Qt.ItemDataRole.DecorationRole
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
+STATUS_TIP = Qt.ItemDataRole.StatusTipRole
 
 
 def skill_data(summary: SkillSummary, role: int, provenance: Provenance) -> Any:
@@ -45,6 +51,8 @@ def skill_data(summary: SkillSummary, role: int, provenance: Provenance) -> Any:
         lines.extend(escape(line) for line in provenance.describe(summary))
         lines.append(f"<span style='color:gray'>{escape(str(summary.directory))}</span>")
         return "<br>".join(lines)
+    if role == STATUS_TIP:
+        return str(summary.directory)
     if role == KIND_ROLE:
         return "skill"
     if role == SUMMARY_ROLE:
@@ -58,11 +66,11 @@ def skill_data(summary: SkillSummary, role: int, provenance: Provenance) -> Any:
 
 def root_data(scan: RootState, role: int, label: str) -> Any:
     """What a root's row shows for `role`; `label` is its name in the window (`root_labels`)."""
-    if role == DISPLAY:
-        count = f"{len(scan.skills):,}" + ("…" if scan.scanning else "")
-        suffix = ", read-only" if scan.root.read_only else ""
+    if role in (DISPLAY, COUNTED_ROLE):
+        suffix = ("…" if scan.scanning else "") + (", read-only" if scan.root.read_only else "")
         client = "" if scan.target == SPEC else f" · {target_label(scan.target)}"
-        return f"{label} ({count}{suffix}){client}"
+        parts = (f"{label} (", f"{len(scan.skills):,}", f"{suffix}){client}")
+        return "".join(parts) if role == DISPLAY else parts
     if role == DECORATION:
         style = QApplication.style()
         if scan.error is not None:
@@ -86,15 +94,18 @@ def root_data(scan: RootState, role: int, label: str) -> Any:
 
 
 def folder_data(node: FolderNode, role: int) -> Any:
+    """What a repository folder's row shows: its name and how many skills it holds."""
     if role == DISPLAY:
         return f"{node.relative} ({len(node.children):,})"
     if role == DECORATION:
         return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon)
-    if role in (TOOLTIP, PATH_ROLE):
+    if role in (TOOLTIP, PATH_ROLE, STATUS_TIP):
         assert node.root is not None
         return str(node.root.path / node.relative)
     if role == KIND_ROLE:
         return "folder"
+    if role == COUNTED_ROLE:
+        return (f"{node.relative} (", f"{len(node.children):,}", ")")
     return None
 
 

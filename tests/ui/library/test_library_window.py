@@ -434,7 +434,7 @@ def test_in_a_collection_a_renamed_skill_sorts_within_its_repository_folder_filt
         folder = proxy.index(repository, 0, proxy.index(0, 0))
         return [proxy.index(row, 0, folder).data() for row in range(proxy.rowCount(folder))]
 
-    assert proxy.index(1, 0, proxy.index(0, 0)).data() == "zed--kit/skills (3)"
+    assert proxy.index(1, 0, proxy.index(0, 0)).data() == "zed--kit (3 of 3)"
     assert names(1) == ["csv-profiler", "pdf-tools", "web-search"]
     assert window.skill_ops.rename_to(root / "zed--kit" / "skills" / "csv-profiler", "table-stats")
     qtbot.waitUntil(lambda: names(1) == ["pdf-tools", "table-stats", "web-search"], timeout=2000)
