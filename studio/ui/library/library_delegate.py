@@ -8,7 +8,7 @@ tells forks apart, `owner--repo`, keeps its ends)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
-from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtGui import QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from studio.ui.library.library_rows import DETAIL_ROLE
@@ -63,12 +63,18 @@ class LibraryDelegate(QStyledItemDelegate):
         painter.setFont(item.font)
         painter.setPen(text)
         name_rect = QRect(rect.left(), rect.top(), name_width, rect.height())
-        painter.drawText(name_rect, align,
-                         metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, name_width))
+        painter.drawText(name_rect, align, _fit(metrics, name, name_width))
         if detail_width > metrics.horizontalAdvance("…"):
             painter.setPen(dim)
             detail_rect = QRect(name_rect.right() + 1 + GAP, rect.top(), detail_width,
                                 rect.height())
-            painter.drawText(detail_rect, align, metrics.elidedText(
-                detail, Qt.TextElideMode.ElideMiddle, detail_width))
+            painter.drawText(detail_rect, align, _fit(metrics, detail, detail_width))
         painter.restore()
+
+
+def _fit(metrics: QFontMetrics, text: str, width: int) -> str:
+    """`text`, elided in the middle if it is wider than `width` (Qt's eliding also cuts a text
+    exactly as wide as the room, to a third of it)."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    return metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, width)

@@ -44,10 +44,6 @@ from studio.ui.library.tree_menus import root_menu, skill_menu
 from studio.ui.numbers import count_text
 
 FILTER_DELAY_MS = 120
-# A root with more rows than this stays collapsed after its scan: laying out that many rows at
-# once would stall the window; the user opens it when they want it. Expanding a collection's
-# root of 1,550 repository folders took 100 to 200 ms at the end of its scan (issue 27).
-EXPAND_LIMIT = 500
 
 
 class LibraryPanel(QWidget):
@@ -201,12 +197,12 @@ class LibraryPanel(QWidget):
 
     def _on_flat_action_toggled(self, flat: bool) -> None:
         current = self.selected_summary()
+        # The roots open before stay open (those the user opened, however many rows they hold).
+        opened = [node.path for node in self.model.roots()
+                  if self.tree.isExpanded(self._to_view(self.model.index_of(node)))]
         self.model.set_flat(flat)
-        shown = self.tree.model()
-        for node in self.model.roots():
-            index = self._to_view(self.model.index_of(node))
-            if index.isValid() and shown.rowCount(index) <= EXPAND_LIMIT:
-                self.tree.expand(index)
+        for path in opened:
+            self.expand_root(path)
         if self.proxy.active:
             self.tree.expandToDepth(1)
         if current is not None:
