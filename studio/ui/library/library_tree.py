@@ -42,7 +42,7 @@ class NodeTree(QAbstractItemModel):
         return node
 
     def index_of(self, node: Node, column: int = 0) -> QModelIndex:
-        if self._stale is not None:
+        if self._stale is not None and node.parent is self._stale:
             self._renumber_stale()
         if node is self._root or node.parent is None:
             return QModelIndex()
@@ -66,7 +66,7 @@ class NodeTree(QAbstractItemModel):
         parent = self.node(index).parent
         if parent is None or parent is self._root:
             return QModelIndex()
-        if self._stale is not None:
+        if self._stale is not None and parent.parent is self._stale:
             self._renumber_stale()
         return self.createIndex(parent.row, 0, parent)
 

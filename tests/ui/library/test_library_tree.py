@@ -94,6 +94,13 @@ def test_under_a_filter_the_counts_are_of_matches(
     assert root.data() == "collection (3 of 6)"
     assert sorted(index.data() for index in _rows(proxy, root)) == [
         "acme--tools (2 of 3)", "zed--kit (1 of 3)"]
+    # Flat, filtered: the matches straight under their root, each with its repository.
+    panel.flat_action.trigger()
+    root = proxy.index(0, 0)
+    assert root.data() == "collection (3 of 6)"
+    assert _shown(proxy, root) == [("pdf", "acme--tools/.claude/skills/pdf"),
+                                   ("pdf", "acme--tools/skills/pdf"), ("pdf", "zed--kit")]
+    assert panel.tree.isExpanded(root)
     panel.filter_edit.setText("")
     panel.apply_filter()
     assert panel.tree.model().index(0, 0).data() == "collection (6)"
