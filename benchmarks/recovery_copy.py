@@ -35,7 +35,7 @@ def main() -> int:
         from PySide6.QtWidgets import QApplication, QStatusBar
 
         from studio.editing.recovery import RecoveryStore
-        from studio.skills.files import load_skill
+        from studio.skills import load_skill
         from studio.ui.editor.autosaving import Autosaver
         from studio.ui.editor.editor_tab import SkillEditorTab
         from studio.ui.feedback import Feedback

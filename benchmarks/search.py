@@ -30,8 +30,8 @@ from corpus import generate_corpus
 
 from studio.llm.embeddings import EMBED_BACKENDS, Embedder, embedder_for
 from studio.llm.errors import LLMError
-from studio.skills.library.roots import SkillRoot, scan_library
-from studio.skills.search.index import SearchIndex, SearchOutcome
+from studio.skills.library import SkillRoot, scan_library
+from studio.skills.search import SearchIndex, SearchOutcome
 
 SHIPPED = Path(__file__).resolve().parent.parent / "skills"
 

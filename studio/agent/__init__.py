@@ -6,8 +6,6 @@ The front door: other packages import what they use from here, never from the mo
 
 from typing import TYPE_CHECKING
 
-from studio.frontdoor import lazy
-
 if TYPE_CHECKING:
     from studio.agent.agentfile import (
         Agentfile,
@@ -119,4 +117,10 @@ __all__ = [
     "write_new_skill",
 ]
 
-__getattr__ = lazy(__name__)
+
+def __getattr__(name: str) -> object:
+    # The loader is imported here, not above, so that importing a module inside imports nothing
+    # more.
+    from studio.frontdoor import load
+
+    return load(__name__, name)

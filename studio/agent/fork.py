@@ -41,9 +41,8 @@ from studio.agent.prompt import system_prompt
 from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError
 from studio.llm.errors import LLMError
 from studio.llm.types import Message, ToolCall
-from studio.skills.checks.clients import FORK_MODES
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.targets import collect
+from studio.skills.checks import FORK_MODES
+from studio.skills.library import SkillSummary, collect
 
 FORK_DEPTH_LIMIT = 3
 

@@ -12,8 +12,8 @@ from studio.agent.offload import off_loop
 from studio.llm.embeddings import Embedder
 from studio.llm.errors import LLMError
 from studio.llm.types import ToolSpec
-from studio.skills.library.summary import SkillSummary
-from studio.skills.search.index import SearchIndex
+from studio.skills.library import SkillSummary
+from studio.skills.search import SearchIndex
 
 SEARCH = "search_skills"
 RESULTS = 5

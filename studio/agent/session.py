@@ -48,8 +48,7 @@ from studio.settings import (
     Limits,
     WorkspaceMode,
 )
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.unzipped import UnpackedSkills
+from studio.skills.library import SkillSummary, UnpackedSkills
 
 if TYPE_CHECKING:
     # The app's one HTTP client, handed through to the model clients.

@@ -63,9 +63,8 @@ from studio.settings import (
     Settings,
     load_settings,
 )
-from studio.skills.library.roots import standard_locations
-from studio.skills.library.targets import collect
-from studio.skills.search.index import INDEX_FILE
+from studio.skills.library import collect, standard_locations
+from studio.skills.search import INDEX_FILE
 
 # Bytes of `--system @FILE`: instructions, not a book.
 MAX_INSTRUCTIONS = 64 * 1024

@@ -17,8 +17,8 @@ from typing import Any
 
 from studio.commands.arguments import port_number
 from studio.paths import cache_dir
-from studio.skills.library.roots import standard_locations
-from studio.skills.search.index import index_path
+from studio.skills.library import standard_locations
+from studio.skills.search import index_path
 
 
 def register(subparsers: Any) -> None:

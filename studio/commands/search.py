@@ -17,10 +17,8 @@ from studio.commands.arguments import positive
 from studio.llm.embeddings import Embedder, embedder_for
 from studio.llm.errors import LLMError
 from studio.paths import cache_dir
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.roots import standard_locations
-from studio.skills.library.targets import collect
-from studio.skills.search.index import SearchIndex, index_path
+from studio.skills.library import ScanCache, collect, standard_locations
+from studio.skills.search import SearchIndex, index_path
 
 SCAN_CACHE_FILE = "validate-cache.marshal"
 DEFAULT_EMBED_URLS = {"ollama": "http://127.0.0.1:11434", "openai": "http://127.0.0.1:8080"}

@@ -17,10 +17,9 @@ from pathlib import Path
 from studio.agent import SkillToolbox, ToolError
 from studio.llm.embeddings import Embedder
 from studio.llm.errors import LLMError
-from studio.skills.files import list_skill_files
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.targets import collect
-from studio.skills.search.index import SearchIndex
+from studio.skills import list_skill_files
+from studio.skills.library import SkillSummary, collect
+from studio.skills.search import SearchIndex
 
 MAX_RESULTS = 20
 

@@ -29,9 +29,8 @@ from PySide6.QtWidgets import (
 from studio.editing.recovery import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
-from studio.skills.library.collection import Library, Problem
-from studio.skills.library.roots import standard_locations
-from studio.skills.search.index import INDEX_FILE
+from studio.skills.library import Library, Problem, standard_locations
+from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.backend import settings_embedder
 from studio.ui.chat.dock import ChatDock

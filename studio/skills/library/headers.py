@@ -29,7 +29,7 @@ from studio.skills.library.roots import (
 )
 from studio.skills.library.summary import SkillSummary
 from studio.skills.library.targets import root_for
-from studio.skills.library.walk import Found, WalkMemo, walk
+from studio.skills.library.walk import Found, WalkMemo, walk_skills
 from studio.skills.model import Diagnostic, Notice, Severity
 from studio.skills.parse import parse_skill
 
@@ -126,7 +126,7 @@ def _scan_headers(root: SkillRoot, cache: ScanCache | None, notices: list[Notice
     found: list[SkillHeader | SkillSummary] = []
     seen: set[str] = set()
     with _Validation(root, cache, SPEC, _header_entries) as headers:
-        for item in walk(path, root.include_hidden, None, notices, "skill-file", memo):
+        for item in walk_skills(path, root.include_hidden, None, notices, "skill-file", memo):
             headers.add(item)
         for key, entry in headers.entries():
             seen.add(key)

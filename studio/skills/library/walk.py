@@ -13,7 +13,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from studio.skills import codes
+import studio.skills.codes as codes
 from studio.skills.files import (
     CLIENT_FOLDERS,
     MAX_DEPTH,
@@ -107,7 +107,7 @@ MTIME_SLACK_NS = 3_000_000_000
 Memo = dict[str, tuple[int, int, str | None, tuple[str, ...]]]
 
 
-# What a walk stamps of each skill it finds (see `walk`).
+# What a walk stamps of each skill it finds (see `walk_skills`).
 Fingerprints = Literal["full", "skill-file", "none"]
 
 
@@ -149,7 +149,7 @@ class Link(NamedTuple):
     target: str
 
 
-def walk(
+def walk_skills(
     root: Path,
     include_hidden: bool,
     folders: list[Stamp] | None = None,
@@ -322,5 +322,5 @@ def discover(
 ) -> Iterator[tuple[Path, str]]:
     """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order.
     The stamps of the other folders read go to `folders`, links not followed to `notices`."""
-    for found in walk(root, include_hidden, folders, notices):
+    for found in walk_skills(root, include_hidden, folders, notices):
         yield Path(found.folder), found.skill_name

@@ -16,12 +16,8 @@ from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
 
 from studio.agent import AgentStore
 from studio.llm.errors import LLMError
-from studio.skills.files import load_skill, load_zip_skills
-from studio.skills.library.collection import Library, LibraryEvent, Problem, TargetChanged
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.zippath import enclosing_zip
-from studio.skills.model import SKILL_FILE, Skill
-from studio.skills.parse import parse_skill
+from studio.skills import SKILL_FILE, Skill, load_skill, load_zip_skills, parse_skill
+from studio.skills.library import Library, LibraryEvent, Problem, SkillSummary, TargetChanged, enclosing_zip
 from studio.ui import asyncqt, confirm
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.editor_tab import SkillEditorTab

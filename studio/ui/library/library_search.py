@@ -27,8 +27,8 @@ from PySide6.QtCore import QObject
 
 from studio.llm.embeddings import Embedder
 from studio.llm.errors import LLMError
-from studio.skills.library.collection import Library, LibraryEvent
-from studio.skills.search.index import SearchIndex, SearchOutcome
+from studio.skills.library import Library, LibraryEvent
+from studio.skills.search import SearchIndex, SearchOutcome
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.tasks import TaskSet
 

@@ -27,8 +27,7 @@ from studio.editing.fix_batch import (
     plan_one,
     undo_one,
 )
-from studio.skills.library.collection import Library
-from studio.skills.library.summary import SkillSummary
+from studio.skills.library import Library, SkillSummary
 from studio.ui import asyncqt
 from studio.ui.editor.tabs import EditorTabs
 from studio.ui.feedback import Feedback
