@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     )
     from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
     from studio.agent.drafts import FolderChooser, first_writable_folder, write_new_skill
+    from studio.agent.embedders import SearchEmbedder, default_search_embedder, search_embedder_for
     from studio.agent.events import (
         ApprovalGiven,
         Done,
@@ -91,6 +92,7 @@ __all__ = [
     "Nested",
     "NobodyApprover",
     "Notice",
+    "SearchEmbedder",
     "SessionFactory",
     "SessionSettings",
     "SkillToolbox",
@@ -101,6 +103,7 @@ __all__ = [
     "ToolFinished",
     "ToolOutput",
     "ToolStarted",
+    "default_search_embedder",
     "default_tool_descriptions",
     "engine_problem",
     "event_to_json",
@@ -109,6 +112,7 @@ __all__ = [
     "parse_agentfile",
     "read_agentfile",
     "record_for",
+    "search_embedder_for",
     "session_prompt",
     "stop_record",
     "to_agentfile",

@@ -35,7 +35,6 @@ from studio.agent.sandbox import Support
 from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox, ToolError
-from studio.llm.embeddings import Embedder
 from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message
@@ -49,6 +48,7 @@ from studio.settings import (
     WorkspaceMode,
 )
 from studio.skills.library import SkillSummary, UnpackedSkills
+from studio.skills.search import Embedder
 
 if TYPE_CHECKING:
     # The app's one HTTP client, handed through to the model clients.

@@ -42,6 +42,7 @@ from studio.agent import (
     ThinkingDelta,
     ToolCallRequested,
     ToolFinished,
+    default_search_embedder,
     event_to_json,
     first_writable_folder,
     read_agentfile,
@@ -50,7 +51,6 @@ from studio.commands.guidance import guided_flag
 from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm.client import BACKENDS
-from studio.llm.embeddings import search_embedder
 from studio.llm.errors import LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
@@ -452,7 +452,7 @@ def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile
         tool_choice=args.tool_choice,
         options={**(spec.parameters if spec else {}), **parse_options(args.option)},
         keep=tuple(args.pin), search_index=cache_dir() / INDEX_FILE,
-        search_embedder=search_embedder(),
+        search_embedder=default_search_embedder(),
         create_in=getattr(args, "create_in", None) or first_writable_folder(list(skill_paths)),
         system=spec.system if spec else "",
         instructions=prompts.instructions,

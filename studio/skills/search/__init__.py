@@ -18,11 +18,14 @@ if TYPE_CHECKING:
         shared_terms,
         terms,
     )
+    from studio.skills.search.embedder import Embedder, EmbeddingError
     from studio.skills.search.index import INDEX_FILE, SearchHit, SearchIndex, SearchOutcome, index_path
 
 __all__ = [
     "INDEX_FILE",
     "STOP_WORDS",
+    "Embedder",
+    "EmbeddingError",
     "SearchHit",
     "SearchIndex",
     "SearchOutcome",
