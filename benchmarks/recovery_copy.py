@@ -38,7 +38,7 @@ def main() -> int:
         from studio.skills import load_skill
         from studio.ui.editor.autosaving import Autosaver
         from studio.ui.editor.editor_tab import SkillEditorTab
-        from studio.ui.feedback import Feedback
+        from studio.ui.status_messages import Feedback
 
         app = QApplication.instance() or QApplication(sys.argv[:1])
         assert isinstance(app, QApplication)

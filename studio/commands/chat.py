@@ -28,6 +28,7 @@ from studio.agent import (
     ApprovalGiven,
     Approver,
     AutoApprover,
+    ChatNotice,
     DenyAllApprover,
     Done,
     Error,
@@ -35,7 +36,6 @@ from studio.agent import (
     ForkStarted,
     Nested,
     NobodyApprover,
-    Notice,
     SessionFactory,
     SessionSettings,
     TextDelta,
@@ -278,7 +278,7 @@ class Renderer:
         elif isinstance(event, ThinkingDelta):
             self.err.write(event.text)
             self.err.flush()
-        elif isinstance(event, Notice):
+        elif isinstance(event, ChatNotice):
             self.note(f"studio: {event.message}")
         elif isinstance(event, Error):
             self.note(f"studio: error: {event.message}")
@@ -313,7 +313,7 @@ class Renderer:
             self.err.flush()
             self._fork_line = not text.endswith("\n")
             return
-        if isinstance(event, Notice):
+        if isinstance(event, ChatNotice):
             self.note(f"{indent}studio: {event.message}")
         elif isinstance(event, Error):
             self.note(f"{indent}studio: error: {event.message}")
@@ -494,10 +494,10 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
         try:
             session = sessions.session(settings, collected.skills, history=history)
             if session.skipped:
-                renderer.show(Notice("left out of the catalog (they would not load): "
+                renderer.show(ChatNotice("left out of the catalog (they would not load): "
                                      + ", ".join(session.skipped)))
             if not collected.skills:
-                renderer.show(Notice("no skills found; pass --skills PATH to give the model some"))
+                renderer.show(ChatNotice("no skills found; pass --skills PATH to give the model some"))
             async for event in session.turn(" ".join(args.prompt)):
                 renderer.show(event)
                 if isinstance(event, Done):

@@ -22,10 +22,10 @@ from typing import Any, cast
 
 from studio.agent import (
     ACTIVATE,
+    ChatNotice,
     Done,
     Error,
     Event,
-    Notice,
     SessionFactory,
     SessionSettings,
     ToolCallRequested,
@@ -135,7 +135,7 @@ class EvalRunner:
             async with contextlib.aclosing(events):
                 async for event in events:
                     trace.add(event)
-                    if isinstance(event, Notice) and event.invalid_call is not None:
+                    if isinstance(event, ChatNotice) and event.invalid_call is not None:
                         return event.invalid_call[0], event.invalid_call[1], ""
                     if isinstance(event, ToolCallRequested):
                         return event.tool, event.skill, ""

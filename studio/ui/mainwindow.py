@@ -41,7 +41,6 @@ from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.restore import Recovery
 from studio.ui.editor.tabs import EditorTabs
 from studio.ui.evals.controller import HISTORY_FILE, EvalsTabs
-from studio.ui.feedback import Feedback
 from studio.ui.library.installs import UrlInstalls
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
@@ -55,6 +54,7 @@ from studio.ui.problems.problems_controller import ProblemsController
 from studio.ui.problems.problems_panel import ProblemsPanel
 from studio.ui.settings.settings_dialog import SettingsDialog
 from studio.ui.share import McpServing, SkillExports
+from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
 from studio.ui.theme import editor_font
 from studio.ui.watcher import FileWatcher

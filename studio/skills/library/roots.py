@@ -33,7 +33,7 @@ from studio.skills.library.cache import Fingerprint, ScanCache
 from studio.skills.library.stamps import Stamp
 from studio.skills.library.summary import SkillSummary, cache_entry
 from studio.skills.library.walk import Fingerprints, Found, Link, walk_skills
-from studio.skills.model import Diagnostic, Notice, Severity
+from studio.skills.model import Diagnostic, RootNotice, Severity
 
 # prctl(2): deliver a signal to this process when its parent ends.
 _PR_SET_PDEATHSIG = 1
@@ -87,7 +87,7 @@ class RootScan:
     error: str | None = None
     walk: list[Found] = field(default_factory=list)
     folders: list[Stamp] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
+    notices: list[RootNotice] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
 
 

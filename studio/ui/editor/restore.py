@@ -12,7 +12,7 @@ from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.file_tab import FileTab
 from studio.ui.editor.recovery_dialog import RecoveryDialog
 from studio.ui.editor.tabs import EditorTabs, Tab
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 
 
 class Recovery(QObject):

@@ -25,7 +25,7 @@ from studio.ui.editor.file_tab import FileTab, decode_text, read_text_file
 from studio.ui.editor.form_fold import TabLayout
 from studio.ui.editor.target_fields import AGENT_FIELD, MODEL_FIELD
 from studio.ui.editor.untitled import write_untitled
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
 from studio.ui.watcher import FileWatcher
 

@@ -14,7 +14,7 @@ from studio.skills.checks import is_valid_name, normalize
 from studio.skills.library import Library
 from studio.ui import asyncqt
 from studio.ui.editor.editor_tab import SkillEditorTab
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 
 
 async def write_untitled(tab: SkillEditorTab, library: Library, feedback: Feedback) -> Path | None:

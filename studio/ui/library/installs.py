@@ -34,9 +34,9 @@ from studio.skills.install import (
 )
 from studio.skills.library import Library, links_to
 from studio.ui import asyncqt, confirm
-from studio.ui.feedback import Feedback
 from studio.ui.library.install_url import InstallPlanDialog, InstallUrlDialog
 from studio.ui.library.roots import LibraryRoots
+from studio.ui.status_messages import Feedback
 
 T = TypeVar("T")
 

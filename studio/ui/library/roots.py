@@ -15,10 +15,10 @@ from studio.skills import load_skill, skill_file_in, walks_into
 from studio.skills.checks import CLIENTS, SPEC, validate_skill
 from studio.skills.library import Library, SkillRoot, SkillSummary, Stamp, discover, skill_entries
 from studio.ui import asyncqt
-from studio.ui.feedback import Feedback
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.loader import LibraryLoader
+from studio.ui.status_messages import Feedback
 from studio.ui.watcher import FileWatcher
 
 # New skills found below a changed folder that are validated on the spot; more (a pack copied

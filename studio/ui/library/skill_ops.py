@@ -18,10 +18,10 @@ from studio.skills.library import FixError, Library, Problem, apply_plan, enclos
 from studio.ui import asyncqt, confirm
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.tabs import EditorTabs
-from studio.ui.feedback import Feedback
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.roots import summary_of
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
+from studio.ui.status_messages import Feedback
 
 
 def remove_folder(path: Path) -> None:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QWidget
 
 from studio.skills.install import PackError, pack_index, pack_plugin, pack_skill
 from studio.ui import asyncqt
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
 
 KINDS = {
