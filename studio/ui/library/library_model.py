@@ -22,8 +22,8 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from studio.skills.install.provenance import Provenance
-from studio.skills.library.collection import (
+from studio.skills.install import Provenance
+from studio.skills.library import (
     Library,
     LibraryEvent,
     RootAdded,
@@ -33,9 +33,9 @@ from studio.skills.library.collection import (
     SkillsAdded,
     SkillsRemoved,
     SkillsReplaced,
+    SkillSummary,
     TargetChanged,
 )
-from studio.skills.library.summary import SkillSummary
 from studio.ui.indexes import Index
 from studio.ui.library.library_nodes import FileNode, FolderNode, Node, RootNode, SkillNode
 from studio.ui.library.library_places import (

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.checks.clients import SPEC
-from studio.skills.library.summary import SkillSummary
-from studio.skills.search.index import SearchHit, SearchOutcome
+from studio.skills.checks import SPEC
+from studio.skills.library import SkillSummary
+from studio.skills.search import SearchHit, SearchOutcome
 from studio.ui.library.library_delegate import LibraryDelegate
 from studio.ui.library.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
 from studio.ui.library.library_model import LibraryModel

@@ -11,8 +11,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 from PySide6.QtTest import QAbstractItemModelTester
 from pytestqt.qtbot import QtBot
 
-from studio.skills.library.collection import Library
-from studio.skills.library.roots import SkillRoot
+from studio.skills.library import Library, SkillRoot
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_rows import DETAIL_ROLE, KIND_ROLE
 from studio.ui.library.roots import summary_of
