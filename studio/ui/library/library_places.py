@@ -100,6 +100,17 @@ def sorted_runs(children: list[Node], nodes: list[SkillNode]) -> list[tuple[int,
     return runs
 
 
+def row_runs(rows: list[int], gap: int) -> list[tuple[int, int]]:
+    """The rows as (first, last) runs, rows less than `gap` apart in one run."""
+    runs: list[tuple[int, int]] = []
+    for row in sorted(rows):
+        if runs and row - runs[-1][1] < gap:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
+
+
 def group_of(root: RootNode, group: str) -> tuple[Node, bool]:
     """The row that holds the skills of the repository folder `group` (the root for ""),
     and whether it is new (made here, not yet among the root's children)."""
