@@ -2,7 +2,7 @@
 the same load with no filter, in the same run.
 
     python benchmarks/filter_during_scan.py [--skills N] [--word WORD] [--rounds R]
-        [--layout collection|flat] [--no-check]
+        [--layout collection|flat] [--before OTHER_CHECKOUT] [--no-check]
 
 Writes N skills shaped like a public collection (benchmarks/corpus.py, `--layout collection`:
 `owner--repo` folders 3 to 6 deep, names shared between forks), then opens the real main
@@ -12,7 +12,8 @@ the two, alternating (the machine's load changes as the run goes). For each it r
 from `show()` until the scan finished and the tree shows its matches (their folders opened), and,
 with the filter, how many skills match and how many the tree shows under expanded rows then
 (they must be equal). Exits 1 if the filtered load takes over 20% longer than the unfiltered
-one (the medians), or the tree misses matches, unless --no-check.
+one (the medians), or the tree misses matches, unless --no-check. With --before, the loads of
+another checkout (say the code before a change) take their turns among them.
 """
 
 from __future__ import annotations
@@ -107,13 +108,13 @@ def measure(root: Path, word: str, scratch: Path) -> dict[str, Any]:
     return figures
 
 
-def run_case(root: Path, word: str, scratch: Path) -> dict[str, Any]:
+def run_case(root: Path, word: str, scratch: Path, source: Path) -> dict[str, Any]:
+    """One load in a fresh process, on the studio of `source` (a checkout), not one installed
+    elsewhere."""
     command = [sys.executable, __file__, "--measure", str(root), "--word", word,
                "--scratch", str(scratch)]
-    # The studio of this checkout, not one installed elsewhere.
-    source = str(Path(__file__).resolve().parent.parent)
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        filter(None, [source, os.environ.get("PYTHONPATH")])))
+        filter(None, [str(source), os.environ.get("PYTHONPATH")])))
     done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False,
                           env=environment)
     if done.returncode != 0:
@@ -128,6 +129,9 @@ def main() -> int:
     parser.add_argument("--word", default="pdf")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--layout", choices=("collection", "flat"), default="collection")
+    parser.add_argument("--before", type=Path,
+                        help="another checkout (the code before a change) to load in the same "
+                             "turns, for a before/after")
     parser.add_argument("--no-check", action="store_true", help="report only; never fail")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--scratch", type=Path, help=argparse.SUPPRESS)
@@ -138,31 +142,41 @@ def main() -> int:
 
     from corpus import generate_corpus
 
+    here = Path(__file__).resolve().parent.parent
+    sources = {"": here} | ({"before: ": args.before.resolve()} if args.before else {})
     with tempfile.TemporaryDirectory(prefix="studio-bench-") as temp:
         root = Path(temp) / "skills"
         started = time.perf_counter()
         generate_corpus(root, args.skills, layout=args.layout)
         print(f"generated {args.skills:,} skills ({args.layout} layout) in "
               f"{time.perf_counter() - started:.1f} s")
-        runs: dict[str, list[dict[str, Any]]] = {"": [], args.word: []}
+        runs: dict[tuple[str, str], list[dict[str, Any]]] = {
+            (label, word): [] for label in sources for word in ("", args.word)}
         for number in range(args.rounds):
-            for word in runs:
+            for (label, word), found in runs.items():
                 # A fresh scratch each time: every load starts with an empty scan cache.
-                runs[word].append(run_case(root, word, Path(temp) / f"scratch-{number}-{word}"))
-    plain = statistics.median(run["shown_s"] for run in runs[""])
-    filtered = statistics.median(run["shown_s"] for run in runs[args.word])
-    for word, found in runs.items():
+                scratch = Path(temp) / f"scratch-{number}-{word}-{len(label)}"
+                found.append(run_case(root, word, scratch, sources[label]))
+    medians = {case: statistics.median(run["shown_s"] for run in found)
+               for case, found in runs.items()}
+    for (label, word), found in runs.items():
         times = ", ".join(f"{run['shown_s']:.2f} s" for run in found)
-        what = f"filter '{word}' typed during the scan" if word else "no filter"
-        print(f"{what:<36} done in {times}")
-    last = runs[args.word][-1]
+        what = label + (f"filter '{word}' typed during the scan" if word else "no filter")
+        print(f"{what:<44} done in {times}")
+    plain, filtered = medians[("", "")], medians[("", args.word)]
     print(f"filtered/unfiltered (medians): {filtered / plain:.2f} (target ≤ {TARGET_RATIO})")
+    if args.before:
+        before_plain, before_filtered = medians[("before: ", "")], medians[("before: ", args.word)]
+        print(f"before: filtered/unfiltered {before_filtered / before_plain:.2f}; "
+              f"unfiltered now/before {plain / before_plain:.2f}, "
+              f"filtered now/before {filtered / before_filtered:.2f}")
+    last = runs[("", args.word)][-1]
     print(f"with the filter: {last['matches']:,} of {last['skills']:,} skills match, the tree "
           f"shows {last['shown']:,}; the panel says \"{last['label']}\"")
     missed = []
     if filtered > plain * TARGET_RATIO:
         missed.append(f"the filtered load took {filtered / plain:.2f} times the unfiltered one")
-    if any(run["shown"] != run["matches"] or not run["matches"] for run in runs[args.word]):
+    if any(run["shown"] != run["matches"] or not run["matches"] for run in runs[("", args.word)]):
         missed.append("the tree did not show every match when the scan ended")
     for miss in missed:
         print(f"missed: {miss}")
