@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
-from studio.skills.library.collection import Library
-from studio.skills.library.roots import SkillRoot
-from studio.skills.library.summary import SkillSummary
+from studio.skills.library import Library, SkillRoot, SkillSummary
 from studio.ui.chat import skill_chooser
 from studio.ui.library import library_filter, loader
 from studio.ui.library.library_model import LibraryModel
