@@ -11,9 +11,11 @@ and once with WORD typed into the library filter as soon as the first skills sho
 the two, alternating (the machine's load changes as the run goes). For each it reports the time
 from `show()` until the scan finished and the tree shows its matches (their folders opened), and,
 with the filter, how many skills match and how many the tree shows under expanded rows then
-(they must be equal). Exits 1 if the filtered load takes over 20% longer than the unfiltered
-one (the medians), or the tree misses matches, unless --no-check. With --before, the loads of
-another checkout (say the code before a change) take their turns among them.
+(they must be equal), and the CPU the load took: the window's thread and the scan's processes
+(the load changes CPU far less than the wall clock). Exits 1 if the filtered load takes over
+20% longer than the unfiltered one (the medians), or the tree misses matches, unless
+--no-check. With --before, the loads of another checkout (say the code before a change) take
+their turns among them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -86,6 +89,7 @@ def measure(root: Path, word: str, scratch: Path) -> dict[str, Any]:
         window.loader.progressed.connect(on_progressed)
         window.loader.scan_finished.connect(on_scan_finished)
         started = time.perf_counter()
+        cpu_started = time.thread_time()
         window.show()
         window.start()
         await asyncio.wait_for(finished, timeout=600)
@@ -98,6 +102,11 @@ def measure(root: Path, word: str, scratch: Path) -> dict[str, Any]:
         while word and shown(window) != figures["matches"] and time.perf_counter() < deadline:
             await asyncio.sleep(0)
         figures["shown_s"] = time.perf_counter() - started
+        # CPU, which the machine's load changes far less than the wall clock: the window's
+        # thread, and the scan (its process and workers, all ended by now).
+        figures["window_cpu_s"] = time.thread_time() - cpu_started
+        scan = resource.getrusage(resource.RUSAGE_CHILDREN)
+        figures["scan_cpu_s"] = scan.ru_utime + scan.ru_stime
         figures["shown"] = shown(window) if word else figures["skills"]
         figures["label"] = panel.count_label.text()
         window.close_without_asking()
@@ -163,7 +172,14 @@ def main() -> int:
         times = ", ".join(f"{run['shown_s']:.2f} s" for run in found)
         what = label + (f"filter '{word}' typed during the scan" if word else "no filter")
         print(f"{what:<44} done in {times}")
+    for (label, word), found in runs.items():
+        what = label + (f"filter '{word}'" if word else "no filter")
+        cpu = ", ".join(f"{run['window_cpu_s']:.2f} + {run['scan_cpu_s']:.2f}" for run in found)
+        print(f"{what:<44} CPU (window + scan) {cpu} s")
     plain, filtered = medians[("", "")], medians[("", args.word)]
+    cpu = {case: statistics.median(run["window_cpu_s"] + run["scan_cpu_s"] for run in found)
+           for case, found in runs.items()}
+    print(f"CPU filtered/unfiltered (medians): {cpu[('', args.word)] / cpu[('', '')]:.2f}")
     print(f"filtered/unfiltered (medians): {filtered / plain:.2f} (target ≤ {TARGET_RATIO})")
     if args.before:
         before_plain, before_filtered = medians[("before: ", "")], medians[("before: ", args.word)]
