@@ -343,13 +343,16 @@ class MainWindow(QMainWindow):
         self.scan_progress.show()
 
     def _on_library_model_skills_changed(self, _count: int) -> None:
-        if not self.loader.busy:
-            self._show_count()
+        if self.loader.busy:
+            self.chat.pane.skill_chooser.refresh_later()
+            return
+        self._show_count()
         self.chat.pane.skill_chooser.refresh()
 
     def _on_loader_scan_finished(self) -> None:
         self.scan_progress.hide()
         self._show_count()
+        self.chat.pane.skill_chooser.refresh()
         errors = [state.error for state in self.library.roots() if state.error]
         if errors:
             self.statusBar().showMessage(errors[0], 15000)

@@ -23,19 +23,17 @@ class Provenance:
 
     def origin(self, summary: SkillSummary) -> str | None:
         """The URL the skill was installed from, when its root records one."""
-        if summary.read_only:
-            return None
         root = summary.root
+        # The lock file lists only skills directly in the root: any other is answered without
+        # its stat (the filter asks this of every skill a scan brings in).
+        if summary.read_only or summary.directory.parent != root:
+            return None
         stamp = stamp_of(str(root / LOCK_FILE))
         known = self._origins.get(root)
         if known is None or known[0] != stamp:
             known = (stamp, origins(root) if stamp[1] != -1 else {})
             self._origins[root] = known
-        try:
-            relative = summary.directory.relative_to(root)
-        except ValueError:
-            return None
-        return known[1].get(str(relative)) if len(relative.parts) == 1 else None
+        return known[1].get(summary.directory.name)
 
     def describe(self, summary: SkillSummary) -> list[str]:
         """Lines for a tooltip: where it was installed from, the links that lead to it (a skill

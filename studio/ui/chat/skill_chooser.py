@@ -7,12 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QSizePolicy, QToolButton
 
 from studio.skills.library import SkillSummary
 from studio.ui.chat.agent_picker import AgentPicker
 from studio.ui.numbers import count_text
+
+# How often, at most, the button counts the library's skills again while a scan brings them in:
+# counting walks every skill, and a scan brings a batch many times a second.
+REFRESH_LATER_MS = 400
 
 
 class SkillSource(Protocol):
@@ -75,6 +79,11 @@ class SkillChooser(QObject):
         self.skills_button.setMenu(self.skills_menu)
         self.skills_button.setToolTip("Which skills the model sees")
 
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(REFRESH_LATER_MS)
+        self._refresh_timer.timeout.connect(self.refresh)
+
         self.skills_menu.aboutToShow.connect(self._on_skills_menu_about_to_show)
         agent_picker.agent_changed.connect(self.refresh)
 
@@ -131,8 +140,15 @@ class SkillChooser(QObject):
             return f"All in the library ({count_text(count)})"
         return ", ".join(self.chosen) if self.chosen else "None"
 
+    def refresh_later(self) -> None:
+        """Refresh within REFRESH_LATER_MS, once however often asked meanwhile (while a scan
+        brings skills in)."""
+        if not self._refresh_timer.isActive():
+            self._refresh_timer.start()
+
     def refresh(self) -> None:
         """Show the library's skills again (after a scan, or an agent picked)."""
+        self._refresh_timer.stop()
         text = self._skills_text()
         self.skills_button.setText(text)
         agent = self._agent_picker.active

@@ -20,6 +20,7 @@ as a growing array's copies do), else after HOLD_MS; `release` shows them at the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -32,19 +33,13 @@ from PySide6.QtCore import (
 )
 
 from studio.skills.library import SkillSummary
-from studio.ui.library.library_rows import (
-    COUNTED_ROLE,
-    DISPLAY,
-    FILTER_ROLE,
-    KIND_ROLE,
-    SUMMARY_ROLE,
-)
+from studio.ui.library.library_model import LibraryModel
+from studio.ui.library.library_nodes import FileNode, Node, RootNode, SkillNode
+from studio.ui.library.library_rows import COUNTED_ROLE, DISPLAY
 
 ALL, ERRORS, WARNINGS, DRAFTED = "", "errors", "warnings", "drafted"
 # A skill no agent can load has errors too.
 STATUSES = {ERRORS: ("errors", "not-loadable"), WARNINGS: ("warnings",)}
-CONTAINERS = ("root", "folder")
-FILES = ("file", "dir")
 # How long a match that arrived may wait for others before the tree shows it.
 HOLD_MS = 500
 
@@ -64,15 +59,16 @@ class LibraryFilter(QSortFilterProxyModel):
         super().__init__(parent)
         self._words: list[str] = []
         self._status = ALL
-        # Keyed by the source model's nodes (its indexes' internal pointers), which live as long
-        # as their rows: a skill node's verdict on its summary (a changed skill has a new one),
-        # the matching skills counted, and the matches under each root and folder.
-        self._verdicts: dict[Any, tuple[object, bool]] = {}
-        self._matched: set[Any] = set()
-        self._counts: dict[Any, int] = {}
+        self._model: LibraryModel | None = None
+        # Keyed by the source model's nodes, which live as long as their rows: a skill node's
+        # verdict on its summary (a changed skill has a new one), the matching skills counted,
+        # and the matches under each root and folder.
+        self._verdicts: dict[Node, tuple[SkillSummary | None, bool]] = {}
+        self._matched: set[Node] = set()
+        self._counts: dict[Node, int] = {}
         self._total = 0
-        # Matches that arrived and are not shown yet, by node.
-        self._held: dict[Any, QPersistentModelIndex] = {}
+        # Matches that arrived and are not shown yet, in the order they came.
+        self._held: dict[SkillNode, None] = {}
         self._release_timer = QTimer(self)
         self._release_timer.setSingleShot(True)
         self._release_timer.timeout.connect(self.release)
@@ -99,7 +95,9 @@ class LibraryFilter(QSortFilterProxyModel):
         return self._release_timer.isActive() and self._release_timer.interval() == 0
 
     def setSourceModel(self, model: QAbstractItemModel) -> None:
-        old = self.sourceModel()
+        if not isinstance(model, LibraryModel):
+            raise TypeError(f"the library filter shows a LibraryModel, not {type(model).__name__}")
+        old = self._model
         if old is not None:
             old.rowsInserted.disconnect(self._on_source_rows_inserted)
             old.rowsAboutToBeRemoved.disconnect(self._on_source_rows_about_to_be_removed)
@@ -110,6 +108,7 @@ class LibraryFilter(QSortFilterProxyModel):
         # announces their root and folder changed, so those rows are asked about with the counts
         # of the batch in.
         super().setSourceModel(model)
+        self._model = model
         model.rowsInserted.connect(self._on_source_rows_inserted)
         model.rowsAboutToBeRemoved.connect(self._on_source_rows_about_to_be_removed)
         model.dataChanged.connect(self._on_source_data_changed)
@@ -137,35 +136,30 @@ class LibraryFilter(QSortFilterProxyModel):
         self.endFilterChange()
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
-        if not self.active:
+        if not self.active or self._model is None:
             return True
-        model = self.sourceModel()
-        index = model.index(source_row, 0, source_parent)
-        kind = model.data(index, KIND_ROLE)
-        if kind == "skill":
-            node = index.internalPointer()
+        # Read off the model's nodes, not through its indexes and roles: Qt asks about every
+        # row a scan brings in, and each call into the model from here costs a crossing from
+        # Qt to Python and back (three per row made the filter's share of a scan double).
+        node = self._model.node(source_parent).children[source_row]
+        if isinstance(node, SkillNode):
             if node not in self._verdicts:
                 # A skill arriving under a row the proxy holds: the proxy asks before this
                 # filter hears of the rows inserted. A match is held back with the others.
-                if self._verdict(index):
-                    self._add(index, 1, hold=True)
+                if self._verdict(node):
+                    self._add(node, 1, hold=True)
                 return False
-            return self._verdict(index) and node not in self._held
-        if kind in CONTAINERS:
-            return self._counts.get(index.internalPointer(), 0) > 0
-        if kind in FILES:
-            # A file shows with its skill, whose row is this one's nearest skill ancestor.
-            parent = index.parent()
-            while parent.isValid() and model.data(parent, KIND_ROLE) != "skill":
-                parent = parent.parent()
-            return parent.isValid() and self._verdict(parent)
-        return False
+            return self._verdict(node) and node not in self._held
+        if isinstance(node, FileNode):
+            # A file shows with its skill.
+            return node.skill is not None and self._verdict(node.skill)
+        return self._counts.get(node, 0) > 0
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         """A root's or folder's row counts the matches shown in it, of all its skills."""
-        if role == DISPLAY and self.active:
+        if role == DISPLAY and self.active and self._model is not None:
             source = self.mapToSource(index)
-            parts = self.sourceModel().data(source, COUNTED_ROLE)
+            parts = self._model.data(source, COUNTED_ROLE)
             if parts is not None:
                 before, total, after = parts
                 shown = self._counts.get(source.internalPointer(), 0)
@@ -175,26 +169,28 @@ class LibraryFilter(QSortFilterProxyModel):
     def release(self) -> None:
         """Show the matches held back (see the module's docstring)."""
         self._release_timer.stop()
-        if not self._held:
+        model = self._model
+        if not self._held or model is None:
             return
-        held = [index.sibling(index.row(), 0) for index in self._held.values() if index.isValid()]
+        held = list(self._held)
         self._held.clear()
-        for index in held:
-            self._count_shown(index, 1)
-        # The proxy, filtering dynamically, asks again about a row whose data changed, and
-        # only about it: the matches, then the folders and roots that came to hold one,
-        # innermost first (a folder's row is judged before its root's). Re-filtering every row
-        # the proxy holds took a pass over the library's folders per release.
-        model = self.sourceModel()
-        ancestors: dict[Any, QModelIndex] = {}
-        for index in held:
-            model.dataChanged.emit(index, index)
-            parent = index.parent()
-            while parent.isValid() and parent.internalPointer() not in ancestors:
-                ancestors[parent.internalPointer()] = parent
-                parent = parent.parent()
-        for parent in sorted(ancestors.values(), key=lambda found: found.data(KIND_ROLE) == "root"):
-            model.dataChanged.emit(parent, parent)
+        for node in held:
+            self._count_shown(node, 1)
+        # The proxy, filtering dynamically, asks again about the rows whose data changed, and
+        # only about them: the matches, then the folders and roots that came to hold one,
+        # innermost first (a folder's row is judged before its root's), one span of rows per
+        # parent. Re-filtering every row the proxy holds took a pass over the library's folders
+        # per release; a signal per row, a pass over every listener of the model per match.
+        folders: dict[Node, None] = {}
+        roots: dict[Node, None] = {}
+        for node in held:
+            parent = node.parent
+            while parent is not None and parent.parent is not None:
+                (roots if isinstance(parent, RootNode) else folders)[parent] = None
+                parent = parent.parent
+        self._announce(model, held)
+        self._announce(model, list(folders))
+        self._announce(model, list(roots))
 
     def accepts(self, summary: SkillSummary, text: str) -> bool:
         """Whether the skill `summary` describes, whose `filter_text` is `text`, is shown."""
@@ -207,62 +203,73 @@ class LibraryFilter(QSortFilterProxyModel):
 
     # -- the matches under each root and folder -------------------------------------------------------
 
-    def _verdict(self, index: QModelIndex) -> bool:
-        node = index.internalPointer()
-        model = self.sourceModel()
-        summary = model.data(index, SUMMARY_ROLE)
+    @staticmethod
+    def _announce(model: LibraryModel, nodes: Sequence[Node]) -> None:
+        """Emit the model's dataChanged over the rows of `nodes`, one span per parent."""
+        spans: dict[Node, tuple[QModelIndex, QModelIndex]] = {}
+        for node in nodes:
+            if node.parent is None:
+                continue
+            index = model.index_of(node)
+            known = spans.get(node.parent)
+            if known is None:
+                spans[node.parent] = (index, index)
+            else:
+                first, last = known
+                spans[node.parent] = (index if index.row() < first.row() else first,
+                                      index if index.row() > last.row() else last)
+        for first, last in spans.values():
+            model.dataChanged.emit(first, last)
+
+    def _verdict(self, node: SkillNode) -> bool:
+        summary = node.summary
         known = self._verdicts.get(node)
         if known is not None and known[0] is summary:
             return known[1]
-        verdict = (isinstance(summary, SkillSummary)
-                   and self.accepts(summary, str(model.data(index, FILTER_ROLE))))
+        verdict = (summary is not None and self._model is not None
+                   and self.accepts(summary, self._model.filter_text_of(summary)))
         self._verdicts[node] = (summary, verdict)
         return verdict
 
-    def _add(self, index: QModelIndex, step: int, hold: bool = False) -> None:
+    def _add(self, node: SkillNode, step: int, hold: bool = False) -> None:
         """Count a matching skill in (step 1) or out (step -1): among the matches, and, unless
         it is held back (or was), in its roots and folders."""
-        node = index.internalPointer()
         if step > 0:
             self._matched.add(node)
         else:
             self._matched.discard(node)
         self._total += step
         if hold:
-            self._held[node] = QPersistentModelIndex(index)
-        elif step < 0 and self._held.pop(node, None) is not None:
-            return
+            self._held[node] = None
+        elif step < 0 and node in self._held:
+            del self._held[node]
         else:
-            self._count_shown(index, step)
+            self._count_shown(node, step)
 
-    def _count_shown(self, index: QModelIndex, step: int) -> None:
-        parent = index.parent()
-        while parent.isValid():
-            node = parent.internalPointer()
-            self._counts[node] = self._counts.get(node, 0) + step
-            parent = parent.parent()
+    def _count_shown(self, node: Node, step: int) -> None:
+        # Every row above it but the model's invisible top node.
+        parent = node.parent
+        while parent is not None and parent.parent is not None:
+            self._counts[parent] = self._counts.get(parent, 0) + step
+            parent = parent.parent
 
-    def _count_in(self, index: QModelIndex, hold: bool = False) -> None:
-        kind = index.data(KIND_ROLE)
-        if kind == "skill":
-            if self._verdict(index) and index.internalPointer() not in self._matched:
-                self._add(index, 1, hold)
-        elif kind in CONTAINERS:
-            model = self.sourceModel()
-            for row in range(model.rowCount(index)):
-                self._count_in(model.index(row, 0, index), hold)
+    def _count_in(self, node: Node, hold: bool = False) -> None:
+        if isinstance(node, SkillNode):
+            if self._verdict(node) and node not in self._matched:
+                self._add(node, 1, hold)
+        elif not isinstance(node, FileNode):
+            for child in node.children:
+                self._count_in(child, hold)
 
-    def _count_out(self, index: QModelIndex) -> None:
-        kind = index.data(KIND_ROLE)
-        if kind == "skill":
-            self._verdicts.pop(index.internalPointer(), None)
-            if index.internalPointer() in self._matched:
-                self._add(index, -1)
-        elif kind in CONTAINERS:
-            model = self.sourceModel()
-            for row in range(model.rowCount(index)):
-                self._count_out(model.index(row, 0, index))
-            self._counts.pop(index.internalPointer(), None)
+    def _count_out(self, node: Node) -> None:
+        if isinstance(node, SkillNode):
+            self._verdicts.pop(node, None)
+            if node in self._matched:
+                self._add(node, -1)
+        elif not isinstance(node, FileNode):
+            for child in node.children:
+                self._count_out(child)
+            self._counts.pop(node, None)
 
     def _recount(self) -> None:
         self._verdicts.clear()
@@ -271,18 +278,19 @@ class LibraryFilter(QSortFilterProxyModel):
         self._total = 0
         self._held.clear()
         self._release_timer.stop()
-        model = self.sourceModel()
-        if model is None or not self.active:
+        if self._model is None or not self.active:
             return
-        for row in range(model.rowCount()):
-            self._count_in(model.index(row, 0))
+        for node in self._model.node(QModelIndex()).children:
+            self._count_in(node)
 
     def _on_source_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
-        if not self.active or parent.data(KIND_ROLE) in ("skill", *FILES):
+        if not self.active or self._model is None:
             return
-        model = self.sourceModel()
-        for row in range(first, last + 1):
-            self._count_in(model.index(row, 0, parent), hold=True)
+        node = self._model.node(parent)
+        if isinstance(node, SkillNode | FileNode):
+            return
+        for child in node.children[first:last + 1]:
+            self._count_in(child, hold=True)
         if not self._held:
             return
         if len(self._held) >= self._total - len(self._held):
@@ -294,20 +302,24 @@ class LibraryFilter(QSortFilterProxyModel):
 
     def _on_source_rows_about_to_be_removed(self, parent: QModelIndex, first: int,
                                             last: int) -> None:
-        if not self.active or parent.data(KIND_ROLE) in ("skill", *FILES):
+        if not self.active or self._model is None:
             return
-        model = self.sourceModel()
-        for row in range(first, last + 1):
-            self._count_out(model.index(row, 0, parent))
+        node = self._model.node(parent)
+        if isinstance(node, SkillNode | FileNode):
+            return
+        for child in node.children[first:last + 1]:
+            self._count_out(child)
 
     def _on_source_data_changed(self, top_left: QModelIndex, bottom_right: QModelIndex) -> None:
-        if not self.active:
+        if not self.active or self._model is None:
             return
-        for row in range(top_left.row(), bottom_right.row() + 1):
-            index = top_left.siblingAtRow(row)
-            if index.data(KIND_ROLE) != "skill":
+        parent = self._model.node(top_left).parent
+        if parent is None:
+            return
+        for node in parent.children[top_left.row():bottom_right.row() + 1]:
+            if not isinstance(node, SkillNode):
                 continue
-            before = index.internalPointer() in self._matched
-            after = self._verdict(index)
+            before = node in self._matched
+            after = self._verdict(node)
             if after != before:
-                self._add(index, 1 if after else -1)
+                self._add(node, 1 if after else -1)
