@@ -194,3 +194,23 @@ def test_the_library_panel_keeps_its_width(qtbot: QtBot, make_window: WindowFact
 
     again = make_window(collection)
     qtbot.waitUntil(lambda: abs(again.library_dock.width() - wide) <= 10, timeout=3000)
+
+
+def test_a_scan_into_the_flat_view_under_a_filter_shows_its_matches_sorted(
+        qtbot: QtBot, make_window: WindowFactory, collection: Path) -> None:
+    window = make_window()
+    panel = window.library_panel
+    panel.flat_action.trigger()
+    panel.filter_edit.setText("pdf")
+    panel.apply_filter()
+    tester = QAbstractItemModelTester(panel.proxy,
+                                      QAbstractItemModelTester.FailureReportingMode.Fatal)
+    window.roots.add_root(collection)
+    qtbot.waitUntil(lambda: not window.loader.busy, timeout=10000)
+    proxy = panel.proxy
+    root = proxy.index(0, 0)
+    qtbot.waitUntil(lambda: proxy.rowCount(proxy.index(0, 0)) == 3)
+    assert root.data() == "collection (3 of 6)"
+    assert [index.data(DETAIL_ROLE) for index in _rows(proxy, root)] == [
+        "acme--tools/.claude/skills/pdf", "acme--tools/skills/pdf", "zed--kit"]
+    del tester
