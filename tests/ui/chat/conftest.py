@@ -82,14 +82,15 @@ def chat_skills(tmp_path: Path) -> Path:
 def chat_window(chat_http: httpx.AsyncClient, make_window: WindowFactory, fake_ollama: FakeOllama,
                 chat_skills: Path, tmp_path: Path, qtbot: QtBot) -> ChatWindowFactory:
     """Windows whose chat talks to the scripted Ollama server with its tool model picked. Every
-    window of one test shares the settings file (and, through the scratch home, the chats)."""
+    window of one test shares the settings file (and, through the scratch home, the chats). A
+    window given a `cache_path` keeps its scan cache and search index there, as the app does."""
     settings = tmp_path / "chat-settings.yaml"
     if not settings.exists():
         settings.write_text(yaml.safe_dump({"backend": {"kind": "ollama", "url": fake_ollama.url,
                                                         "model": TOOL_MODEL}}), encoding="utf-8")
 
-    def make() -> MainWindow:
-        window = make_window(chat_skills, settings=settings)
+    def make(cache_path: Path | None = None) -> MainWindow:
+        window = make_window(chat_skills, settings=settings, cache_path=cache_path)
         window.chat.dock.show()
         pane = window.chat.pane
         pane.model_bar.attach(chat_http)
