@@ -11,6 +11,7 @@ collector outside the loop ("async generator ignored GeneratorExit", "no running
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import weakref
@@ -40,6 +41,16 @@ class AsyncGenHooks:
         self._live.add(generator)
 
     def _on_finalize(self, generator: AnyAsyncGen) -> None:
+        # Called wherever the generator is collected, often a worker thread (any thread's
+        # allocations start the garbage collector): the task is made on the loop's thread, as
+        # asyncio's own hook does. Made here, qasync would start its timer from the wrong thread,
+        # which Qt refuses, and the generator would never be closed.
+        if self.loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):   # the loop closed meanwhile
+            self.loop.call_soon_threadsafe(self._schedule_close, generator)
+
+    def _schedule_close(self, generator: AnyAsyncGen) -> None:
         if self.loop.is_closed():
             return
         task = self.loop.create_task(self._close(generator))
