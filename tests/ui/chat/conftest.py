@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,12 +38,18 @@ sleep 60
 def asyncgen_hooks(qloop: asyncio.AbstractEventLoop, qtbot: QtBot) -> Iterator[None]:
     """The app's async-generator hooks (see studio.ui.chat.asyncgens), so that HTTP streams
     dropped during a test are closed on the test's loop as they are in the app."""
+    before = sys.get_asyncgen_hooks()
     hooks = AsyncGenHooks(qloop)
     hooks.install()
     yield
     gc.collect()
     closing = asyncio.ensure_future(hooks.shutdown())
-    qtbot.waitUntil(closing.done, timeout=5000)
+    try:
+        qtbot.waitUntil(closing.done, timeout=5000)
+    finally:
+        # Restored even when a stream never closes: the next tests' generators must not get
+        # hooks on this test's loop.
+        sys.set_asyncgen_hooks(*before)
 
 
 @pytest.fixture
