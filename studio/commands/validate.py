@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
-from studio.skills.library.cache import SPEC, STAMP
-from studio.skills.library.stamps import Stamp, unchanged
+from studio.skills.checks import SPEC
+from studio.skills.library import STAMP, Stamp, unchanged
 
 if TYPE_CHECKING:
     import json
 
-    from studio.skills.library.summary import SkillSummary
+    from studio.skills.library import SkillSummary
 
 CACHE_FILE = "validate-cache.marshal"
 MEMO_FOLDER = "validate-output"
@@ -65,7 +65,7 @@ def register(subparsers: Any) -> None:
 
 
 def summary_counts(skills: list[SkillSummary]) -> dict[str, int]:
-    from studio.skills.model import Severity
+    from studio.skills import Severity
 
     def count(severity: Severity) -> int:
         return sum(1 for s in skills for d in s.diagnostics if d.severity is severity)
@@ -90,9 +90,8 @@ def _location(summary: SkillSummary, file: str) -> Path:
 def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list[Stamp]]:
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
     from studio.commands.textsafe import one_line, shown_path, utf8_json
-    from studio.skills.codes import CANNOT_READ, FOLDER_UNREADABLE
-    from studio.skills.library.cache import ScanCache
-    from studio.skills.library.targets import collect
+    from studio.skills import CANNOT_READ, FOLDER_UNREADABLE
+    from studio.skills.library import ScanCache, collect
 
     target = args.target
     cache = None if args.no_cache else ScanCache(_cache_file(target), target)
@@ -139,7 +138,7 @@ def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list
 def _with_fixes(summary: SkillSummary, target: str) -> str:
     """A skill's JSON with every fix its findings offer, title and edits; an archive's skills
     and findings without a fix get none."""
-    from studio.skills.library.fixes import fixes_json
+    from studio.skills.library import fixes_json
 
     data = summary.to_json()
     if summary.diagnostics and not summary.read_only:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from studio.skills.search.index import INDEX_FILE, SearchIndex
+from studio.skills.search import INDEX_FILE, SearchIndex
 from tests.fakes.embeddings import FakeEmbedder
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
