@@ -100,6 +100,8 @@ def test_under_a_filter_the_counts_are_of_matches(
     assert _shown(proxy, root) == [("pdf", "acme--tools/.claude/skills/pdf"),
                                    ("pdf", "acme--tools/skills/pdf"), ("pdf", "zed--kit")]
     assert panel.tree.isExpanded(root)
+    # The skills stay closed: their files are not what the filter looks for.
+    assert not any(panel.tree.isExpanded(index) for index in _rows(proxy, root))
     panel.filter_edit.setText("")
     panel.apply_filter()
     assert panel.tree.model().index(0, 0).data() == "collection (6)"
