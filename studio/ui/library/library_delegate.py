@@ -2,7 +2,7 @@
 skills of the same name (where it sits in its repository, or in the flat view its repository).
 
 A view elides one text per row; here the name and the dimmed part share the row, each elided in
-the middle when the row is narrow, the name keeping at least half of the room (the part that
+the middle when the row is narrow, the name keeping up to two thirds of the room (the part that
 tells forks apart, `owner--repo`, keeps its ends)."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class LibraryDelegate(QStyledItemDelegate):
         name_width = metrics.horizontalAdvance(name)
         detail_width = metrics.horizontalAdvance(detail)
         if name_width + GAP + detail_width > room:
-            name_width = min(name_width, max(room // 2, room - GAP - detail_width))
+            name_width = min(name_width, max(room * 2 // 3, room - GAP - detail_width))
             detail_width = max(0, room - GAP - name_width)
         selected = bool(item.state & QStyle.StateFlag.State_Selected)
         group = (QPalette.ColorGroup.Active if item.state & QStyle.StateFlag.State_Active
