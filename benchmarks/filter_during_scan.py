@@ -174,8 +174,8 @@ def main() -> int:
         print(f"{what:<44} done in {times}")
     for (label, word), found in runs.items():
         what = label + (f"filter '{word}'" if word else "no filter")
-        cpu = ", ".join(f"{run['window_cpu_s']:.2f} + {run['scan_cpu_s']:.2f}" for run in found)
-        print(f"{what:<44} CPU (window + scan) {cpu} s")
+        spent = ", ".join(f"{run['window_cpu_s']:.2f} + {run['scan_cpu_s']:.2f}" for run in found)
+        print(f"{what:<44} CPU (window + scan) {spent} s")
     plain, filtered = medians[("", "")], medians[("", args.word)]
     cpu = {case: statistics.median(run["window_cpu_s"] + run["scan_cpu_s"] for run in found)
            for case, found in runs.items()}

@@ -27,6 +27,16 @@ def app_icon(size: int | None = None) -> Path:
     return RESOURCES_DIR / "app" / name
 
 
+def manual_folder() -> Path | None:
+    """The manual's pages (docs/*.md and their screenshots): `studio/manual` in a wheel, where
+    setup.py maps docs/ at build time; `docs/` beside the package when run from a checkout or an
+    editable install. None when neither is there."""
+    for folder in (Path(str(files("studio") / "manual")), Path(str(files("studio"))).parent / "docs"):
+        if (folder / "editor.md").is_file():
+            return folder
+    return None
+
+
 def config_dir() -> Path:
     return Path(os.environ.get("STUDIO_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME))
 

@@ -1,7 +1,8 @@
 """The studio as a user installs it: `python -m build` gives an sdist and a wheel carrying what the
 app reads (templates, icons, style); the wheel, installed in a fresh virtual environment outside
 the checkout, runs `studio --version`, `studio new`, `studio validate` and opens the window
-(offscreen) with its icon, from a folder outside the checkout.
+(offscreen) with its icon, from a folder outside the checkout. The manual (docs/) ships in the wheel
+as studio/manual, and Help ▸ Manual finds it there.
 
 The environment sees the system's packages (PySide6, xllamacpp... are not downloaded again) but
 not the checkout: the test checks that `studio` there is the wheel's.
@@ -26,6 +27,7 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 SHIPPED = ("studio/resources/templates/SKILL.md.tmpl", "studio/resources/style/studio.qss",
            "studio/resources/icons/close.svg", "studio/resources/app/skill-studio.svg",
            "studio/resources/app/skill-studio-256.png")
+MANUAL = sorted(page.name for page in (CHECKOUT / "docs").iterdir() if page.suffix in (".md", ".png"))
 
 
 def _run(command: list[str | Path], cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -65,7 +67,11 @@ def test_the_sdist_and_the_wheel_carry_the_resources(built: tuple[Path, Path]) -
     for name in SHIPPED:
         assert name in in_wheel, f"{name} is not in the wheel"
         assert name in in_sdist, f"{name} is not in the sdist"
-    assert not any(name.startswith(("resources/", "tests/")) for name in in_wheel)
+    assert not any(name.startswith(("resources/", "tests/", "docs/")) for name in in_wheel)
+    assert "editor.md" in MANUAL and "screenshot-window.png" in MANUAL
+    for name in MANUAL:
+        assert f"studio/manual/{name}" in in_wheel, f"the manual's {name} is not in the wheel"
+        assert f"docs/{name}" in in_sdist, f"the manual's {name} is not in the sdist"
 
 
 def test_the_installed_wheel_works_outside_the_checkout(built: tuple[Path, Path], tmp_path: Path) -> None:
@@ -85,6 +91,10 @@ def test_the_installed_wheel_works_outside_the_checkout(built: tuple[Path, Path]
 
     where = _run([python, "-c", "import studio.paths as p; print(p.RESOURCES_DIR)"], elsewhere, env)
     assert Path(where.strip()).is_relative_to(venv), f"not the wheel's studio: {where}"
+    manual = Path(_run([python, "-c", "import studio.paths as p; print(p.manual_folder())"],
+                       elsewhere, env).strip())
+    assert manual.is_relative_to(venv), f"the manual is not the wheel's: {manual}"
+    assert sorted(page.name for page in manual.iterdir()) == MANUAL
     assert _run([studio, "--version"], elsewhere, env).strip() == f"studio {__version__}"
     _run([studio, "new", "demo", "--in", elsewhere], elsewhere, env)
     assert (elsewhere / "demo" / "SKILL.md").is_file()

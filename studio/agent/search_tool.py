@@ -69,7 +69,9 @@ class SkillSearch:
         then leaves the conversation's searches to words, with the reason."""
         if self._index is None:
             self._index = SearchIndex(self.index_file)
-            self._index.update(self._skills)
+            # Not pruned: the file is shared with `studio search` and the window's search, which
+            # hold skills this conversation does not see.
+            self._index.update(self._skills, prune=False)
             if self.embedder is not None:
                 try:
                     self._index.embed(self.embedder)

@@ -39,6 +39,7 @@ from studio.evals.plan import (
     comparison_summary,
     deltas,
     percent,
+    report_of,
     run_skill,
     save_iteration,
 )
@@ -260,6 +261,8 @@ def _show_iterations(folders: list[Path], out: TextIO, err: TextIO) -> int:
                 out.write(f"    eval {result.id} run {result.run}: "
                           f"{'pass' if result.passed else 'FAIL'}"
                           + "".join(f"\n      failed: {v.text}: {v.reason}" for v in failed) + "\n")
+        if iteration.comparisons:
+            out.write(f"  {comparison_summary(report_of(iteration, folder.name))}\n")
     return code
 
 

@@ -8,6 +8,7 @@ studio's runs open in skill-creator's viewer and its runs open here:
         eval-<id>/<configuration>/run-<n>/timing.json    (tokens and duration)
         eval-<id>/<configuration>/run-<n>/outputs/answer.md
         benchmark.json                                    (runs, run_summary with the delta)
+        comparisons.json                                  (blind comparisons, when there were)
 
 Configurations are `with_skill`, `without_skill`, or `old_skill` for a previous version, the
 names the viewer groups by. An iteration is written whole in a staging folder and renamed into
@@ -24,7 +25,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -43,10 +44,13 @@ class IterationError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Iteration:
-    """What an iteration folder holds: each configuration's results, and its folder."""
+    """What an iteration folder holds: each configuration's results, the blind comparisons'
+    verdicts (`Comparison.to_json`'s objects; none when it has no comparisons.json), and its
+    folder."""
 
     folder: Path
     results: dict[str, list[EvalResult]]
+    comparisons: list[dict[str, Any]] = field(default_factory=list)
 
 
 def workspace_for(skill_dir: Path) -> Path:
@@ -200,7 +204,19 @@ def read_iteration(folder: Path) -> Iteration:
                     results.setdefault(config_dir.name, []).append(_read_run(eval_id, run, run_dir))
     if not results:
         raise IterationError(f"{folder} holds no eval-*/<configuration>/grading.json")
-    return Iteration(folder, results)
+    return Iteration(folder, results, _comparisons(folder / "comparisons.json"))
+
+
+def _comparisons(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise IterationError(f"{path} cannot be read as JSON: {exc}") from None
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+        raise IterationError(f"{path} must hold a JSON list of objects (one a comparison)")
+    return data
 
 
 def _read_run(eval_id: str, run: int, run_dir: Path) -> EvalResult:

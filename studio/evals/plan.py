@@ -175,6 +175,7 @@ def report_of(iteration: Iteration, skill: str) -> SkillReport:
     if "old_skill" in results:
         report.old_skill = list(results["old_skill"])
         report.old_ref = "the old skill"
+    report.comparisons = list(iteration.comparisons)
     report.notes.append(f"read from {iteration.folder}")
     return report
 

@@ -61,17 +61,17 @@ class EmbeddingEndpoint:
 
 def embedder_for(backend: str, model: str, url: str, timeout: float = 60.0) -> Embedder:
     """The embedder a user picked: `local` runs all-MiniLM-L6-v2 in this process (`model` must be
-    empty or that name); `ollama` and `openai` ask the server at `url` for `model`. Raises
-    ValueError saying what is wrong with the choice."""
+    empty or that name; every caller shares one, `minilm.shared`); `ollama` and `openai` ask the
+    server at `url` for `model`. Raises ValueError saying what is wrong with the choice."""
     if backend == "local":
-        from studio.llm.minilm import MODEL_NAME, MiniLM
+        from studio.llm.minilm import MODEL_NAME, shared
 
         if model and model.lower() != MODEL_NAME.lower():
             raise ValueError(
                 f"the local embedding backend runs {MODEL_NAME} only, not {model!r}; leave the model "
                 "empty, or serve that model with Ollama or an OpenAI-compatible server"
             )
-        return MiniLM()
+        return shared()
     if backend not in ("ollama", "openai"):
         raise ValueError(f"unknown embedding backend {backend!r}: pick one of {', '.join(EMBED_BACKENDS)}")
     if not model:
@@ -80,23 +80,16 @@ def embedder_for(backend: str, model: str, url: str, timeout: float = 60.0) -> E
     return EmbeddingEndpoint(kind, url, model, timeout)
 
 
-_LOCAL: list[Embedder] = []
-
-
 def search_embedder(server_kind: str = "", server_url: str = "", embed_model: str = "") -> Embedder | None:
     """The embedding model search uses when one is at hand: `embed_model` on the chat's server
     (Ollama or OpenAI-compatible) when the user named one, else all-MiniLM-L6-v2 in this process
-    when it is installed, else None (search ranks by words only). The in-process model is made
-    once: its weights are read on its first use, and every search shares them."""
+    when it is installed, else None (search ranks by words only). The in-process model is
+    `minilm.shared`: its weights are read on its first use, and every search shares them."""
     if embed_model.strip() and server_kind in ("ollama", "openai"):
         return embedder_for(server_kind, embed_model.strip(), server_url)
     from studio.llm import minilm
 
-    if not minilm.available():
-        return None
-    if not _LOCAL:
-        _LOCAL.append(minilm.MiniLM())
-    return _LOCAL[0]
+    return minilm.shared() if minilm.available() else None
 
 
 def embed(endpoint: EmbeddingEndpoint, texts: Sequence[str]) -> list[list[float]]:

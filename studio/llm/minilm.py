@@ -170,6 +170,26 @@ class MiniLM:
             ) from None
 
 
+_SHARED: dict[Path, MiniLM] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared() -> MiniLM:
+    """The installed model, one instance per process for each file it is read from: its weights
+    (about 90 MB) are read once, whoever embeds (the window's search, the model's search_skills,
+    a Routing Conflicts run). Keyed by the file found now, so a process that finds none (or
+    another) never embeds with weights read from elsewhere: without the package, a model that
+    says how to install it."""
+    source = model_zip()
+    if source is None:
+        return MiniLM()
+    with _SHARED_LOCK:
+        model = _SHARED.get(source)
+        if model is None:
+            model = _SHARED[source] = MiniLM(source)
+        return model
+
+
 def _threads_for(tokens: int) -> contextlib.AbstractContextManager[object]:
     """One BLAS thread for a few tokens (a query): their products are too small to share, and on
     a busy machine two threads that wait for each other took 1 to 3 s where one takes 0.1 s.

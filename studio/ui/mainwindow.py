@@ -151,10 +151,9 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
         self.fix_all = FixAll(self.library, self.editors, feedback, self)
         self.installs = UrlInstalls(self.library, self.roots, feedback, self)
-        self.search = LibrarySearch(
-            self.library, self.library_panel, self.tasks,
-            cache_path.parent / INDEX_FILE if cache_path is not None else None, self,
-            settings_embedder(lambda: self.settings.backend))
+        index_file = cache_path.parent / INDEX_FILE if cache_path is not None else None
+        self.search = LibrarySearch(self.library, self.library_panel, self.tasks, index_file, self,
+                                    settings_embedder(lambda: self.settings.backend))
         self._make_actions()
         self.exports = SkillExports(feedback, self.tasks, self.skill_ops.target_directory, self)
         self.menus.skill.insertMenu(self.validate_action, self.exports.menu)
@@ -165,6 +164,8 @@ class MainWindow(QMainWindow):
         self.chat = ChatDock(self, store, self.library, self.editors, self.menus,
                              lambda tab: self.tasks.spawn(self.editors.close_tab(tab)))
         pane = self.chat.pane
+        # The model's search_skills ranks as the library's search does, on the same index.
+        pane.search_index, pane.search_embedder = index_file, lambda: self.search.embedder_source()
         self.evals = EvalsTabs(self.editors, pane.model_bar, pane.sessions, pane.last_prompt,
                                self.library, data_dir() / HISTORY_FILE, self.tasks, self.autosaver,
                                lambda: self.settings.evals, self)

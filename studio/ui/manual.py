@@ -1,8 +1,8 @@
 """Help ▸ Manual: the pages of `docs/`, rendered in the window by the preview's Markdown renderer,
 with their links between pages followed in place and links out opened in the browser.
 
-The pages are found beside the package (a checkout, an editable install or an unpacked sdist);
-an installed wheel carries none, and the action then says where to read them.
+The pages are the wheel's copy of docs/ or, run from a checkout, docs/ itself (`studio.paths`);
+a copy installed some other way without them gets a message saying where to read them.
 """
 
 from __future__ import annotations
@@ -24,17 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import studio
+from studio.paths import manual_folder
 from studio.ui.editor.preview import render_markdown
 
 PAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 FIRST_PAGES = ("editor.md", "chat.md", "evals.md", "cli.md", "settings.md", "security.md")
-
-
-def manual_folder() -> Path | None:
-    """The folder of the manual's pages beside the package, or None when there is none."""
-    folder = Path(studio.__file__).resolve().parent.parent / "docs"
-    return folder if (folder / "editor.md").is_file() else None
 
 
 def page_title(page: Path) -> str:

@@ -14,7 +14,7 @@ from studio.agent.search_tool import SkillSearch
 from studio.agent.session import SessionSettings, make_toolbox
 from studio.skills.library.roots import SkillRoot, scan_root
 from studio.skills.library.summary import SkillSummary
-from studio.skills.search import EmbeddingError
+from studio.skills.search import EmbeddingError, SearchIndex
 from tests.fakes.embeddings import FakeEmbedder
 from tests.skills.helpers import frontmatter, write_skill
 from tests.waiting import eventually
@@ -70,3 +70,20 @@ async def test_no_thread_outlives_a_search(skills: list[SkillSummary]) -> None:
     assert found.startswith("- invoice-totals")
     assert await eventually(
         lambda: {thread.ident for thread in threading.enumerate()} <= before)
+
+
+def test_a_search_over_some_skills_leaves_the_others_in_a_shared_index(
+        skills: list[SkillSummary], tmp_path: Path) -> None:
+    """The window's search and a chat over some of its skills share one file: the chat's search
+    must not drop the rows of the skills it does not see."""
+    shared = tmp_path / "index.sqlite3"
+    with SearchIndex(shared) as window:
+        window.update(skills)
+        search = SkillSearch([s for s in skills if s.name == "invoice-totals"], shared)
+        assert search.find("floors").startswith("no skill matches")
+        search.close()
+        assert [hit.name for hit in window.search("floors").hits] == ["floor-cleaner"]
+    with SearchIndex(shared) as later:
+        later.update(skills)
+        assert [hit.name for hit in later.search("floors").hits] == ["floor-cleaner"]
+        assert later.update(skills) == 0

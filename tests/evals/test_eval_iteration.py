@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from studio.cli import main
 from studio.evals.checks import Verdict
 from studio.evals.iteration import IterationError, read_iteration, workspace_for, write_iteration
 from studio.evals.report import EvalResult
@@ -83,6 +84,30 @@ def test_a_damaged_iteration_is_named_with_its_file(tmp_path: Path, grading: str
     (run / "grading.json").write_text(grading)
     with pytest.raises(IterationError, match=r"grading\.json"):
         read_iteration(tmp_path / "iteration-1")
+
+
+def test_the_blind_comparisons_are_read_back_and_shown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    written = {"with_skill": [result("1", 1, True)], "without_skill": [result("1", 1, False)]}
+    verdicts = [{"eval_id": "1", "run": 1, "winner": "new", "new_shown_as": "B",
+                 "reasoning": "B greets by name."}]
+    folder = write_iteration(tmp_path / "w", "demo", tmp_path / "demo", "ollama:m", written,
+                             comparisons=verdicts)
+    assert read_iteration(folder).comparisons == verdicts
+    assert main(["eval", "--show-iteration", str(folder)]) == 0
+    assert ("blind comparison against no skill: this version preferred in 1 of 1, the baseline "
+            "in 0, tied 0") in capsys.readouterr().out
+    alone = write_iteration(tmp_path / "w", "demo", tmp_path / "demo", "ollama:m", written)
+    assert read_iteration(alone).comparisons == []
+
+
+@pytest.mark.parametrize("comparisons", ["{oops", json.dumps({"winner": "new"}), json.dumps([1])])
+def test_a_damaged_comparisons_file_is_named(tmp_path: Path, comparisons: str) -> None:
+    folder = write_iteration(tmp_path / "w", "demo", tmp_path / "demo", "ollama:m",
+                             {"with_skill": [result("1", 1, True)]})
+    (folder / "comparisons.json").write_text(comparisons)
+    with pytest.raises(IterationError, match=r"comparisons\.json"):
+        read_iteration(folder)
 
 
 def test_studio_eval_saves_an_iteration_and_shows_it_again(fake_ollama: FakeOllama, tmp_path: Path) -> None:

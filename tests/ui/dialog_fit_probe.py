@@ -18,6 +18,7 @@ from studio.agent.approval import ApprovalRequest
 from studio.agent.session import SessionSettings
 from studio.editing.fix_batch import BatchPlan, LeftOut
 from studio.editing.recovery import Unreadable
+from studio.paths import manual_folder
 from studio.policy.audit import AuditLog
 from studio.policy.grants import Grants
 from studio.settings import Settings, SettingsStore
@@ -32,7 +33,7 @@ from studio.ui.chat.skill_folder_dialog import SkillFolderDialog
 from studio.ui.editor.recovery_dialog import RecoveryDialog
 from studio.ui.library.install_url import InstallPlanDialog, InstallUrlDialog
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
-from studio.ui.manual import ManualDialog, manual_folder
+from studio.ui.manual import ManualDialog
 from studio.ui.problems.fix_preview import FixPreviewDialog
 from studio.ui.settings.settings_dialog import SettingsDialog
 from studio.ui.shortcuts import ShortcutsDialog

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from studio import __version__
-from studio.paths import cache_dir, config_dir, data_dir, log_file
+from studio.paths import cache_dir, config_dir, data_dir, log_file, manual_folder
 from studio.ui.about import OPEN_LOGS
-from studio.ui.manual import ManualDialog, manual_folder
+from studio.ui.manual import ManualDialog
 from studio.ui.shortcuts import ShortcutsDialog
 from tests.ui.helpers import WindowFactory, open_dialog
 

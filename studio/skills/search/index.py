@@ -150,8 +150,12 @@ class SearchIndex:
             );
             """
         )
-        weights = ", ".join(str(w) for w in WEIGHTS)
-        db.execute("INSERT INTO fts (fts, rank) VALUES ('rank', ?)", (f"bm25({weights})",))
+        rank = f"bm25({', '.join(str(w) for w in WEIGHTS)})"
+        # Written only when it differs: writing it, even unchanged, fails the next query of every
+        # other connection to the file ("SQL logic error"), and the window's search and its chat
+        # each hold one.
+        if db.execute("SELECT v FROM fts_config WHERE k = 'rank'").fetchone() != (rank,):
+            db.execute("INSERT INTO fts (fts, rank) VALUES ('rank', ?)", (rank,))
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.commit()
         return db
@@ -171,18 +175,23 @@ class SearchIndex:
         skills: Sequence[SkillSummary],
         progress: Progress | None = None,
         cancelled: Callable[[], bool] | None = None,
+        *,
+        prune: bool = True,
     ) -> int:
         """Make the index hold exactly these skills (the ones searched from now on): read again
         those whose SKILL.md changed since it was indexed, drop the rows of skills under the same
-        roots that are gone. Returns how many skills were (re)read."""
+        roots that are gone. Without `prune` the other rows stay, only out of this index's
+        searches: a chat over some of a library's skills shares the file with the window's search
+        over all of them. Returns how many skills were (re)read."""
         with self._lock:
-            return self._update(skills, progress, cancelled)
+            return self._update(skills, progress, cancelled, prune)
 
     def _update(
         self,
         skills: Sequence[SkillSummary],
         progress: Progress | None,
         cancelled: Callable[[], bool] | None,
+        prune: bool,
     ) -> int:
         db = self._db
         known = {key: (rowid, stamp) for rowid, key, stamp in db.execute("SELECT id, key, stamp FROM docs")}
@@ -199,7 +208,7 @@ class SearchIndex:
         keep = {str(summary.skill_file) for summary in skills}
         gone = [
             rowid for key, (rowid, _) in known.items()
-            if key not in keep and any(_under(key, root) for root in roots)
+            if prune and key not in keep and any(_under(key, root) for root in roots)
         ]
         for rowid in gone:
             db.execute("DELETE FROM docs WHERE id = ?", (rowid,))

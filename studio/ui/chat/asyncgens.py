@@ -11,8 +11,10 @@ collector outside the loop ("async generator ignored GeneratorExit", "no running
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
+import threading
 import weakref
 from collections.abc import AsyncGenerator
 from typing import Any
@@ -31,8 +33,11 @@ class AsyncGenHooks:
         self._live: weakref.WeakSet[AnyAsyncGen] = weakref.WeakSet()
         self._closing: set[asyncio.Task[None]] = set()
         self._previous: Any = None
+        self._thread = threading.get_ident()
 
     def install(self) -> None:
+        """Install the hooks; called on the loop's thread (hooks are per thread)."""
+        self._thread = threading.get_ident()
         self._previous = sys.get_asyncgen_hooks()
         sys.set_asyncgen_hooks(firstiter=self._on_first_iteration, finalizer=self._on_finalize)
 
@@ -40,6 +45,18 @@ class AsyncGenHooks:
         self._live.add(generator)
 
     def _on_finalize(self, generator: AnyAsyncGen) -> None:
+        # Called wherever the generator is collected, often a worker thread (any thread's
+        # allocations start the garbage collector): there the task is made on the loop's thread,
+        # as asyncio's own hook does. Made in the worker, qasync would start its timer from the
+        # wrong thread, which Qt refuses, and the generator would never be closed. On the loop's
+        # thread it is made at once, so that `shutdown` waits for it.
+        if threading.get_ident() != self._thread:
+            with contextlib.suppress(RuntimeError):   # the loop closed meanwhile
+                self.loop.call_soon_threadsafe(self._schedule_close, generator)
+        else:
+            self._schedule_close(generator)
+
+    def _schedule_close(self, generator: AnyAsyncGen) -> None:
         if self.loop.is_closed():
             return
         task = self.loop.create_task(self._close(generator))

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
@@ -28,6 +30,7 @@ from studio.agent import AgentSpec, SessionFactory, SessionSettings
 from studio.chats import ChatInfo, ChatStore, ChatStoreError
 from studio.settings import SettingsStore
 from studio.skills.library import SkillSummary
+from studio.skills.search import Embedder
 from studio.ui.chat.agent_picker import AgentPicker
 from studio.ui.chat.approval_dialog import DialogApprover
 from studio.ui.chat.chat_actions import ChatActions
@@ -83,6 +86,10 @@ class ChatPane(QWidget):
         sessions: makes the core chat sessions the turns run in; holds the model server,
             the approver, the grants ("always allow") and the audit log they share.
         store: the saved chats (None when the file cannot be opened; chats then are not saved).
+        search_index: the window's search index, which the model's `search_skills` shares, so
+            each ranks with the vectors the other made (None: the model is not offered the tool).
+        search_embedder: gives the embedding model the window's search ranks by meaning with
+            (None: words only); asked at each turn, as the window's search asks at each search.
 
     Signals:
         busy_changed: (bool) an answer started or ended.
@@ -103,6 +110,8 @@ class ChatPane(QWidget):
         self.sessions = SessionFactory(self.approver, server=self.model_bar.backend.server)
         self._store_problem: str | None = None
         self.store = chat_store if chat_store is not None else self._open_store()
+        self.search_index: Path | None = None
+        self.search_embedder: Callable[[], Embedder | None] = lambda: None
 
         self.transcript = Transcript()
         self.session = OpenChat(self.store, self.transcript, self.sessions, self)
@@ -238,7 +247,9 @@ class ChatPane(QWidget):
                                                 self.settings_store.settings.prompts)
         sandbox = self.settings_store.settings.sandbox
         settings = replace(settings, create_in=self.chat_actions.skill_folder(),
-                           limits=sandbox.limits(), allow_env=tuple(sandbox.env))
+                           limits=sandbox.limits(), allow_env=tuple(sandbox.env),
+                           search_index=self.search_index,
+                           search_embedder=self.search_embedder() if self.search_index else None)
         return self.agent_picker.apply(TurnSetup(settings, skills, overrides,
                                                  self.skill_chooser.chosen,
                                                  self.chat_actions.choose_skill_folder))

@@ -192,8 +192,13 @@ class LibraryPanel(QWidget):
             if current is not None:
                 self.select_skill(current.directory)
         if self.proxy.active:
-            self.tree.expandToDepth(1)
+            self._open_matches()
         self._update_count()
+
+    def _open_matches(self) -> None:
+        """Under a filter, the roots and repository folders open (not the skills, whose files
+        would be listed): the matches show."""
+        self.tree.expandToDepth(0 if self.model.flat else 1)
 
     def _on_flat_action_toggled(self, flat: bool) -> None:
         current = self.selected_summary()
@@ -204,7 +209,7 @@ class LibraryPanel(QWidget):
         for path in opened:
             self.expand_root(path)
         if self.proxy.active:
-            self.tree.expandToDepth(1)
+            self._open_matches()
         if current is not None:
             self.select_skill(current.directory)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,12 +38,18 @@ sleep 60
 def asyncgen_hooks(qloop: asyncio.AbstractEventLoop, qtbot: QtBot) -> Iterator[None]:
     """The app's async-generator hooks (see studio.ui.chat.asyncgens), so that HTTP streams
     dropped during a test are closed on the test's loop as they are in the app."""
+    before = sys.get_asyncgen_hooks()
     hooks = AsyncGenHooks(qloop)
     hooks.install()
     yield
     gc.collect()
     closing = asyncio.ensure_future(hooks.shutdown())
-    qtbot.waitUntil(closing.done, timeout=5000)
+    try:
+        qtbot.waitUntil(closing.done, timeout=5000)
+    finally:
+        # Restored even when a stream never closes: the next tests' generators must not get
+        # hooks on this test's loop.
+        sys.set_asyncgen_hooks(*before)
 
 
 @pytest.fixture
@@ -82,14 +89,15 @@ def chat_skills(tmp_path: Path) -> Path:
 def chat_window(chat_http: httpx.AsyncClient, make_window: WindowFactory, fake_ollama: FakeOllama,
                 chat_skills: Path, tmp_path: Path, qtbot: QtBot) -> ChatWindowFactory:
     """Windows whose chat talks to the scripted Ollama server with its tool model picked. Every
-    window of one test shares the settings file (and, through the scratch home, the chats)."""
+    window of one test shares the settings file (and, through the scratch home, the chats). A
+    window given a `cache_path` keeps its scan cache and search index there, as the app does."""
     settings = tmp_path / "chat-settings.yaml"
     if not settings.exists():
         settings.write_text(yaml.safe_dump({"backend": {"kind": "ollama", "url": fake_ollama.url,
                                                         "model": TOOL_MODEL}}), encoding="utf-8")
 
-    def make() -> MainWindow:
-        window = make_window(chat_skills, settings=settings)
+    def make(cache_path: Path | None = None) -> MainWindow:
+        window = make_window(chat_skills, settings=settings, cache_path=cache_path)
         window.chat.dock.show()
         pane = window.chat.pane
         pane.model_bar.attach(chat_http)

@@ -121,6 +121,15 @@ def test_the_benchmark_sets_this_version_beside_a_git_ref_and_no_skill_and_compa
     assert panel.chart.baseline == ("at HEAD: 0%", 0.0)
     assert panel.chart.caption.startswith("this version: +100 pts")
 
+    # Saved and opened again, the iteration shows the verdicts as the run did.
+    folder = panel.save_iteration()
+    assert folder is not None and panel.open_iteration(folder)
+    assert panel.report is not report and panel.report is not None
+    assert panel.report.comparisons == report.comparisons
+    assert ("Blind comparison against the old skill: this version preferred in 0 of 1, the "
+            "baseline in 0, tied 1") in panel.results.summary.text()
+    assert "eval 1 run 1: a tie: Both fine." in panel.results.analysis.text()
+
 
 def test_the_previous_version_in_the_history_is_a_baseline(
     chat_window: ChatWindowFactory, chat_skills: Path, fake_ollama: FakeOllama, qtbot: QtBot

@@ -100,6 +100,8 @@ def test_under_a_filter_the_counts_are_of_matches(
     assert _shown(proxy, root) == [("pdf", "acme--tools/.claude/skills/pdf"),
                                    ("pdf", "acme--tools/skills/pdf"), ("pdf", "zed--kit")]
     assert panel.tree.isExpanded(root)
+    # The skills stay closed: their files are not what the filter looks for.
+    assert not any(panel.tree.isExpanded(index) for index in _rows(proxy, root))
     panel.filter_edit.setText("")
     panel.apply_filter()
     assert panel.tree.model().index(0, 0).data() == "collection (6)"
@@ -194,3 +196,23 @@ def test_the_library_panel_keeps_its_width(qtbot: QtBot, make_window: WindowFact
 
     again = make_window(collection)
     qtbot.waitUntil(lambda: abs(again.library_dock.width() - wide) <= 10, timeout=3000)
+
+
+def test_a_scan_into_the_flat_view_under_a_filter_shows_its_matches_sorted(
+        qtbot: QtBot, make_window: WindowFactory, collection: Path) -> None:
+    window = make_window()
+    panel = window.library_panel
+    panel.flat_action.trigger()
+    panel.filter_edit.setText("pdf")
+    panel.apply_filter()
+    tester = QAbstractItemModelTester(panel.proxy,
+                                      QAbstractItemModelTester.FailureReportingMode.Fatal)
+    window.roots.add_root(collection)
+    qtbot.waitUntil(lambda: not window.loader.busy, timeout=10000)
+    proxy = panel.proxy
+    root = proxy.index(0, 0)
+    qtbot.waitUntil(lambda: proxy.rowCount(proxy.index(0, 0)) == 3)
+    assert root.data() == "collection (3 of 6)"
+    assert [index.data(DETAIL_ROLE) for index in _rows(proxy, root)] == [
+        "acme--tools/.claude/skills/pdf", "acme--tools/skills/pdf", "zed--kit"]
+    del tester
