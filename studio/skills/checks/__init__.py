@@ -25,7 +25,7 @@ if TYPE_CHECKING:
         MAX_NAME_LENGTH,
         is_valid_name,
         name_problems,
-        normalize,
+        normalize_name,
         suggest_name,
     )
     from studio.skills.checks.openai_yaml import OPENAI_YAML, describe, read_openai_yaml
@@ -58,7 +58,7 @@ __all__ = [
     "is_valid_name",
     "load_json",
     "name_problems",
-    "normalize",
+    "normalize_name",
     "read_evals",
     "read_openai_yaml",
     "read_triggers",
