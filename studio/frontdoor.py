@@ -8,7 +8,6 @@ importing a module behind a door (as the scan process does) does not load even t
 from __future__ import annotations
 
 import ast
-import importlib
 import sys
 from pathlib import Path
 
@@ -38,6 +37,8 @@ def load(package: str, name: str) -> object:
     if name not in table:
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
     source, original = table[name]
-    value = getattr(importlib.import_module(source), original)
+    # `__import__`, not importlib.import_module: the import statement's path, so `python -X
+    # importtime` lists what a door loads, as it lists every other import.
+    value = getattr(__import__(source, fromlist=[original]), original)
     setattr(module, name, value)
     return value

@@ -54,8 +54,5 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    # The loader is imported here, not above, so that importing a module inside (as the scan
-    # process does) imports nothing more.
-    from studio.frontdoor import load
-
+    from studio.frontdoor import load  # here: importing the door loads nothing (see there)
     return load(__name__, name)

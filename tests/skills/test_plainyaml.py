@@ -155,6 +155,9 @@ def frontmatters(draw: st.DrawFn) -> str:
 @example("a:\n  - x\n  y\n")
 @example("a:\n  k: v\n  - x\n")
 @example("a: b\na: c\n")
+# Ending in fewer spaces than the block's indent, without a newline: libyaml ends the block there.
+@example("name:\n  - x\n ")
+@example("name:\n  - x\n  ")
 def test_plain_reader_reads_as_libyaml_does(raw: str) -> None:
     assert_same_reading(raw)
 

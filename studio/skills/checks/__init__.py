@@ -1,11 +1,7 @@
 """What makes a skill valid or worth a warning: the rules (spec, body, evals, threats), the
 clients and the fields each reads, names, and the eval files' format the rules check.
 
-The front door: other packages import what they use from here, never from the modules inside
-(an import-linter contract keeps it so). Names load on first use (`studio.frontdoor`).
-
-The front door: other packages import what they use from here, never from the modules inside
-(an import-linter contract keeps it so). Names load on first use (`studio.frontdoor`)."""
+Other packages import from this front door only (see `studio.skills`)."""
 
 from typing import TYPE_CHECKING
 
@@ -29,7 +25,7 @@ if TYPE_CHECKING:
         MAX_NAME_LENGTH,
         is_valid_name,
         name_problems,
-        normalize,
+        normalize_name,
         suggest_name,
     )
     from studio.skills.checks.openai_yaml import OPENAI_YAML, describe, read_openai_yaml
@@ -62,7 +58,7 @@ __all__ = [
     "is_valid_name",
     "load_json",
     "name_problems",
-    "normalize",
+    "normalize_name",
     "read_evals",
     "read_openai_yaml",
     "read_triggers",
@@ -75,8 +71,5 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    # The loader is imported here, not above, so that importing a module inside (as the scan
-    # process does) imports nothing more.
-    from studio.frontdoor import load
-
+    from studio.frontdoor import load  # here: importing the door loads nothing (see there)
     return load(__name__, name)

@@ -8,7 +8,7 @@ import unicodedata
 MAX_NAME_LENGTH = 64
 
 
-def normalize(name: str) -> str:
+def normalize_name(name: str) -> str:
     return unicodedata.normalize("NFKC", name.strip())
 
 
@@ -18,7 +18,7 @@ _PLAIN_VALID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 def name_problems(name: str) -> list[str]:
     """What is wrong with a (non-empty) name, in plain words; empty when it is a valid name."""
-    value = normalize(name)
+    value = normalize_name(name)
     if len(value) <= MAX_NAME_LENGTH and _PLAIN_VALID.fullmatch(value):
         return []
     problems = []
@@ -41,12 +41,12 @@ def non_ascii_letters(name: str) -> list[str]:
     """The letters and digits of `name` outside ASCII: the spec describes a name as `a-z`, `0-9`
     and hyphens, and Ollama's and skill-creator's validators accept ASCII only, though
     skills-ref's `isalnum` lets them through."""
-    return sorted({c for c in normalize(name) if c.isalnum() and not c.isascii()})
+    return sorted({c for c in normalize_name(name) if c.isalnum() and not c.isascii()})
 
 
 def ascii_name(name: str) -> str:
     """`name` with accents dropped and other non-ASCII characters turned into hyphens."""
-    decomposed = unicodedata.normalize("NFKD", normalize(name).lower())
+    decomposed = unicodedata.normalize("NFKD", normalize_name(name).lower())
     plain = "".join(c for c in decomposed if not unicodedata.combining(c))
     return suggest_name("".join(c if c.isascii() else "-" for c in plain))
 
@@ -57,7 +57,7 @@ def is_valid_name(name: str) -> bool:
 
 def suggest_name(text: str) -> str:
     """A valid name close to `text`: lowercase, other characters turned into single hyphens."""
-    value = normalize(text).lower()
+    value = normalize_name(text).lower()
     value = "".join(c if c.isalnum() else "-" for c in value)
     value = re.sub(r"-{2,}", "-", value).strip("-")
     if len(value) > MAX_NAME_LENGTH:

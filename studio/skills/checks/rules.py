@@ -104,7 +104,7 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
             fix=fix,
         )
         return
-    name = names.normalize(raw)
+    name = names.normalize_name(raw)
     problems = names.name_problems(name)
     if not problems and name == skill.dir_name and name.isascii():
         return

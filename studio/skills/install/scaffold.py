@@ -32,7 +32,7 @@ def create_skill(parent: Path, name: str) -> Path:
         raise ScaffoldError(
             f"`{name}` is not a valid skill name: {'; '.join(problems)}. Try `{suggestion}`."
         )
-    name = names.normalize(name)
+    name = names.normalize_name(name)
     if not parent.is_dir():
         raise ScaffoldError(f"{parent} is not a folder")
     directory = parent / name

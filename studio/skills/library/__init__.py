@@ -2,11 +2,7 @@
 kept in a Qt-free `Library` that tells listeners what changed; archives and zipped skills; the
 fixes applied to skills on disk.
 
-The front door: other packages import what they use from here, never from the modules inside
-(an import-linter contract keeps it so). Names load on first use (`studio.frontdoor`).
-
-The front door: other packages import what they use from here, never from the modules inside
-(an import-linter contract keeps it so). Names load on first use (`studio.frontdoor`)."""
+Other packages import from this front door only (see `studio.skills`)."""
 
 from typing import TYPE_CHECKING
 
@@ -115,8 +111,5 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    # The loader is imported here, not above, so that importing a module inside (as the scan
-    # process does) imports nothing more.
-    from studio.frontdoor import load
-
+    from studio.frontdoor import load  # here: importing the door loads nothing (see there)
     return load(__name__, name)

@@ -1,10 +1,6 @@
 """Finding skills: the full-text and semantic index, and the catalog an agent's prompt carries.
 
-The front door: other packages import what they use from here, never from the modules inside
-(an import-linter contract keeps it so). Names load on first use (`studio.frontdoor`).
-
-The front door: other packages import what they use from here, never from the modules inside
-(an import-linter contract keeps it so). Names load on first use (`studio.frontdoor`)."""
+Other packages import from this front door only (see `studio.skills`)."""
 
 from typing import TYPE_CHECKING
 
@@ -40,8 +36,5 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    # The loader is imported here, not above, so that importing a module inside (as the scan
-    # process does) imports nothing more.
-    from studio.frontdoor import load
-
+    from studio.frontdoor import load  # here: importing the door loads nothing (see there)
     return load(__name__, name)

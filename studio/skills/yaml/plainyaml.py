@@ -230,7 +230,13 @@ def _block(
                 raise _Unsupported
             mapping[key] = _value(match, 3)[0]
         line = _content(lines, line + 1)
-    # A block ends where the next key starts, or at the start of the line after the last.
+    # A block ends where the next key starts, or at the start of the line after the last; but
+    # where the text ends without a newline in fewer spaces than the block is indented, at its end
+    # (libyaml ends the block there, before it ends the text).
     start, end = starts[first] + indent, starts[line]
-    span = _new(Span, (first + 2, indent + 1, line + 2, 1, base + start, base + end))
+    end_line, end_column = line + 2, 1
+    last = lines[line - 1]
+    if line == count and end - starts[line - 1] == len(last) < indent and not last.strip(" "):
+        end_line, end_column = line + 1, len(last) + 1
+    span = _new(Span, (first + 2, indent + 1, end_line, end_column, base + start, base + end))
     return (items if is_list else mapping), span, line

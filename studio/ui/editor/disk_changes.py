@@ -47,10 +47,15 @@ class DiskChanges(QObject):
         disk = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
         if disk == tab.disk_text:
             return
-        if tab.dirty and not await asyncqt.confirmed(
-                confirm.changed_on_disk(self._feedback.parent, path)):
-            tab.disk_text = disk
-            return
+        if tab.dirty:
+            reload = await asyncqt.confirmed(confirm.changed_on_disk(self._feedback.parent, path))
+            # While the question was open the tab may have closed (its folder went, the window
+            # shut): then there is nothing left to reload or to remember.
+            if self._editors.tab_for_path(path) is not tab:
+                return
+            if not reload:
+                tab.disk_text = disk
+                return
         tab.reload(data.decode("utf-8", errors="replace"))
         if isinstance(tab, SkillEditorTab):
             self._editors.show_in_library(tab)

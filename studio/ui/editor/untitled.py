@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from studio.agent import write_new_skill
 from studio.skills import SKILL_FILE
-from studio.skills.checks import is_valid_name, normalize
+from studio.skills.checks import is_valid_name, normalize_name
 from studio.skills.library import Library
 from studio.ui import asyncqt
 from studio.ui.editor.editor_tab import SkillEditorTab
@@ -36,7 +36,7 @@ async def write_untitled(tab: SkillEditorTab, library: Library, feedback: Feedba
                       "skill a valid name (lowercase letters, digits and hyphens) in "
                       "the form, then save again.")
         return None
-    target = parent / normalize(name)
+    target = parent / normalize_name(name)
     try:
         write_new_skill(target, {SKILL_FILE: tab.text()})
     except FileExistsError:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.checks import name_problems, normalize, suggest_name
+from studio.skills.checks import name_problems, normalize_name, suggest_name
 
 
 def name_check(name: str, parent: Path | None) -> str:
@@ -27,8 +27,8 @@ def name_check(name: str, parent: Path | None) -> str:
     if problems:
         said = "; ".join(p.removeprefix("it has ").removeprefix("it ") for p in problems)
         return f"{said[0].upper()}{said[1:]}: use `{suggest_name(name)}`."
-    if parent is not None and (parent / normalize(name)).exists():
-        return f"`{parent / normalize(name)}` already exists: pick another name."
+    if parent is not None and (parent / normalize_name(name)).exists():
+        return f"`{parent / normalize_name(name)}` already exists: pick another name."
     return ""
 
 
@@ -61,7 +61,7 @@ class _NameDialog(QDialog):
 
     @property
     def name(self) -> str:
-        return normalize(self.name_edit.text())
+        return normalize_name(self.name_edit.text())
 
     def parent_folder(self) -> Path | None:
         raise NotImplementedError
@@ -128,6 +128,6 @@ class RenameSkillDialog(_NameDialog):
         return self.directory.parent
 
     def problem(self) -> str:
-        if normalize(self.name_edit.text()) == self.directory.name:
+        if normalize_name(self.name_edit.text()) == self.directory.name:
             return "Type the new name."
         return super().problem()

@@ -131,3 +131,22 @@ def test_an_external_change_to_a_dirty_tab_asks(qtbot: QtBot, make_window: Windo
     click(open_dialog(qtbot, QMessageBox, timeout=5000), Button.Yes)
     qtbot.waitUntil(lambda: tab.doc.text() == newer)
     assert not tab.dirty
+
+
+def test_a_tab_closed_while_its_disk_change_is_asked_about_is_left_alone(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path) -> None:
+    window = make_window(skills_root)
+    skill_file = skills_root / "web-search" / "SKILL.md"
+    tab = window.editors.open_skill(skill_file.parent)
+    assert tab is not None
+    tab.set_field("license", "MIT")
+    skill_file.write_text(skill_file.read_text(encoding="utf-8") + "Changed elsewhere.\n",
+                          encoding="utf-8")
+    check = start(window.disk_changes.file_changed_on_disk(tab.path))
+    box = open_dialog(qtbot, QMessageBox, timeout=5000)
+    # The folder went (or the window closed the tab) while the question was open.
+    window.editors.remove_tab(tab)
+    click(box, Button.Yes)
+    qtbot.waitUntil(check.done)
+    assert check.exception() is None
+    assert window.editors.tab_for_path(skill_file) is None
