@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPoint,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QStatusTipEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -116,6 +126,7 @@ class LibraryPanel(QWidget):
         self.tree.setItemDelegate(LibraryDelegate(self.tree))
         # Hovering a row puts its folder in the window's status bar (its status tip).
         self.tree.setMouseTracking(True)
+        self.tree.viewport().installEventFilter(self)
         self.flat_action = QAction("&Flat Library List", self)
         self.flat_action.setIconText("Flat")
         self.flat_action.setCheckable(True)
@@ -385,12 +396,23 @@ class LibraryPanel(QWidget):
         self.target_picker.show_root(path if state is not None else None,
                                      state.target if state is not None else SPEC)
 
-    def _on_tree_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+    def _on_tree_current_changed(self, _current: QModelIndex, _previous: QModelIndex) -> None:
         self._show_target()
-        # The selected skill's folder goes in the window's status bar, as a hovered row's does.
+        self._show_current_folder()
+
+    def _show_current_folder(self) -> None:
+        """The selected skill's folder in the window's status bar, as a hovered row's is."""
+        current = self.tree.currentIndex()
         if current.data(KIND_ROLE) == "skill":
             tip = QStatusTipEvent(str(current.data(Qt.ItemDataRole.StatusTipRole)))
             QApplication.sendEvent(self, tip)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Leaving the tree clears the hovered row's folder (the view does, after this filter):
+        # the selected skill's comes back once it has.
+        if watched is self.tree.viewport() and event.type() == QEvent.Type.Leave:
+            QTimer.singleShot(0, self, self._show_current_folder)
+        return super().eventFilter(watched, event)
 
     def _on_model_data_changed(self, top_left: QModelIndex, _bottom_right: QModelIndex) -> None:
         if top_left.data(KIND_ROLE) == "root":

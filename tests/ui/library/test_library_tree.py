@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, Qt
+from PySide6.QtGui import QStatusTipEvent
 from PySide6.QtTest import QAbstractItemModelTester
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from studio.skills.library import Library, SkillRoot
@@ -80,6 +82,19 @@ def test_selecting_a_skill_puts_its_folder_in_the_status_bar(
     window.library_panel.select_skill(folder)
     assert window.statusBar().currentMessage() == str(folder)
     assert window.library_panel.tree.hasMouseTracking()
+
+
+def test_leaving_the_tree_brings_back_the_selected_skills_folder(
+        qtbot: QtBot, make_window: WindowFactory, collection: Path) -> None:
+    window = make_window(collection)
+    folder = collection / "zed--kit" / "skills" / "web-search"
+    window.library_panel.select_skill(folder)
+    viewport = window.library_panel.tree.viewport()
+    # What the tree does as the mouse passes over another row and then leaves it.
+    QApplication.sendEvent(viewport, QStatusTipEvent("somewhere else"))
+    QApplication.sendEvent(window.library_panel, QStatusTipEvent(""))
+    QApplication.sendEvent(viewport, QEvent(QEvent.Type.Leave))
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == str(folder))
 
 
 def test_under_a_filter_the_counts_are_of_matches(
