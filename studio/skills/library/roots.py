@@ -300,7 +300,7 @@ Chunk = tuple[list[Found], "Future[list[tuple[Any, ...]]] | None"]
 
 # Chunks a worker may have waiting beside the one it is on: enough that none idles while the
 # scanning process catches up, few enough that results do not pile up in memory.
-IN_FLIGHT_PER_WORKER = 3
+IN_FLIGHT_PER_WORKER = 8
 
 
 class _Validation:
