@@ -34,7 +34,7 @@ from studio.agent.tools import SkillToolbox  # noqa: E402
 from studio.llm.client import ChatClient, make_client  # noqa: E402
 from studio.llm.types import Message, ModelInfo, StreamEvent, ToolSpec  # noqa: E402
 from studio.policy import AuditLog, Grants  # noqa: E402
-from studio.skills.library.roots import SkillRoot, scan_root  # noqa: E402
+from studio.skills.library import SkillRoot, scan_root  # noqa: E402
 from tests.fakes.ollama import FakeOllama  # noqa: E402
 from tests.fakes.script import Call, calls, reply  # noqa: E402
 

@@ -3,7 +3,7 @@
     python benchmarks/frontmatter_reader.py [--count 10000] [--runs 5] [--seed 0]
 
 Generates skills shaped like public collections (see corpus.py) in a temp folder, walks them
-once, then validates them all as a scan's worker does (`_validate_folders`: list the files, read
+once, then validates them all as a scan's worker does (`validate_folders`: list the files, read
 and parse SKILL.md, run every rule, build the cache tuple), `--runs` times with the plain reader
 (`studio.skills.yaml.plainyaml`) and as many times without it (every frontmatter through libyaml), in
 turns and in this one process, so that load from elsewhere falls on both alike. It prints the
@@ -14,6 +14,7 @@ frontmatters the plain reader took.
 from __future__ import annotations
 
 import argparse
+import importlib
 import shutil
 import statistics
 import sys
@@ -25,10 +26,12 @@ from typing import Any
 
 from corpus import generate_corpus
 
-from studio.skills import parse
-from studio.skills.library.roots import _validate_folders
-from studio.skills.library.walk import walk
-from studio.skills.yaml import plainyaml
+from studio.skills import parse_skill
+from studio.skills.library import validate_folders, walk_skills
+from studio.skills.yaml import read_plain
+
+# The module itself, not its front door's names: the benchmark swaps the reader it calls.
+PARSE_MODULE = importlib.import_module("studio.skills.parse")
 
 
 def _off(raw: str, base: int) -> None:
@@ -51,24 +54,24 @@ def main(argv: list[str] | None = None) -> int:
     try:
         shape = generate_corpus(scratch / "library", args.count, args.seed)
         print(shape.report())
-        found = list(walk(scratch / "library", False, [], [], "none"))
+        found = list(walk_skills(scratch / "library", False, [], [], "none"))
         sources = [(Path(item.folder) / item.skill_name) for item in found]
         files = [(path.read_bytes(), path) for path in sources]
-        reader = plainyaml.read_plain
+        reader = read_plain
         frontmatters = [skill.frontmatter for skill in
-                        (parse.parse_skill(data, path) for data, path in files)]
+                        (parse_skill(data, path) for data, path in files)]
         took = sum(fm is not None and reader(fm.raw, 0) is not None for fm in frontmatters)
         times: dict[str, list[float]] = {"validate, with": [], "validate, without": [],
                                          "parse, with": [], "parse, without": []}
         for _ in range(args.runs):
             for side, read in (("with", reader), ("without", _off)):
                 # What parse calls: the reader, or nothing, sending every frontmatter to libyaml.
-                vars(parse)["read_plain"] = read
+                vars(PARSE_MODULE)["read_plain"] = read
                 times[f"validate, {side}"].append(
-                    per_skill(lambda: _validate_folders(found), len(found)))
+                    per_skill(lambda: validate_folders(found), len(found)))
                 times[f"parse, {side}"].append(per_skill(
-                    lambda: [parse.parse_skill(data, path) for data, path in files], len(files)))
-        vars(parse)["read_plain"] = reader
+                    lambda: [parse_skill(data, path) for data, path in files], len(files)))
+        vars(PARSE_MODULE)["read_plain"] = reader
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"the plain reader took {took:,} of {len(files):,} frontmatters")

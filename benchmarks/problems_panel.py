@@ -63,8 +63,8 @@ SHAPES = (
 
 
 def summaries(root: Path, count: int, per_skill: int) -> list[Any]:
-    from studio.skills.library.summary import SkillSummary
-    from studio.skills.model import Diagnostic, Severity
+    from studio.skills import Diagnostic, Severity
+    from studio.skills.library import SkillSummary
 
     made = []
     for number in range(count):
@@ -87,7 +87,7 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> d
     from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 
     from studio.settings import SettingsStore
-    from studio.skills.library.roots import SkillRoot
+    from studio.skills.library import SkillRoot
     from studio.ui.mainwindow import MainWindow
 
     root = corpus or scratch / "library"

@@ -35,10 +35,10 @@ def main() -> int:
         from PySide6.QtWidgets import QApplication, QStatusBar
 
         from studio.editing.recovery import RecoveryStore
-        from studio.skills.files import load_skill
+        from studio.skills import load_skill
         from studio.ui.editor.autosaving import Autosaver
         from studio.ui.editor.editor_tab import SkillEditorTab
-        from studio.ui.feedback import Feedback
+        from studio.ui.status_messages import Feedback
 
         app = QApplication.instance() or QApplication(sys.argv[:1])
         assert isinstance(app, QApplication)

@@ -28,10 +28,10 @@ from pathlib import Path
 
 from corpus import generate_corpus
 
-from studio.llm.embeddings import EMBED_BACKENDS, Embedder, embedder_for
-from studio.llm.errors import LLMError
-from studio.skills.library.roots import SkillRoot, scan_library
-from studio.skills.search.index import SearchIndex, SearchOutcome
+from studio.agent import search_embedder_for
+from studio.llm.embeddings import EMBED_BACKENDS
+from studio.skills.library import SkillRoot, scan_library
+from studio.skills.search import Embedder, EmbeddingError, SearchIndex, SearchOutcome
 
 SHIPPED = Path(__file__).resolve().parent.parent / "skills"
 
@@ -123,7 +123,7 @@ def _embedder(args: argparse.Namespace) -> Embedder | None:
     if not args.embed_model and args.embed_backend != "local":
         return None
     try:
-        return embedder_for(args.embed_backend, args.embed_model, args.embed_url, 600)
+        return search_embedder_for(args.embed_backend, args.embed_model, args.embed_url, 600)
     except ValueError as exc:
         raise SystemExit(f"benchmarks/search.py: {exc}") from None
 
@@ -165,7 +165,7 @@ def main() -> int:
                 try:
                     count = index.embed(embedder, lambda done, total: print(
                         f"  embedded {done}/{total} in {time.perf_counter() - started:.0f} s", flush=True))
-                except LLMError as exc:
+                except EmbeddingError as exc:
                     raise SystemExit(f"benchmarks/search.py: {exc.user_message}") from None
                 embedding = (f"embedding {count} skills with {embedder.label}: "
                              f"{time.perf_counter() - started:.1f} s\n")

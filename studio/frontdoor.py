@@ -1,15 +1,19 @@
 """Front doors that import nothing until asked: a package's `__init__` lists what other packages
 may use under `if TYPE_CHECKING:` (what mypy and import-linter read) and gets its names from
-there at run time, on first use (PEP 562). So `import studio.agent.events` does not load the
-whole agent, and `studio --help` and the scan process stay as cheap as before."""
+there at run time, on first use (PEP 562), with a module `__getattr__` that calls `load`. So
+`import studio.agent.events` does not load the whole agent, and `studio --help` and the scan
+process stay as cheap as before. The door imports this module inside its `__getattr__`, so that
+importing a module behind a door (as the scan process does) does not load even this one."""
 
 from __future__ import annotations
 
 import ast
 import importlib
 import sys
-from collections.abc import Callable
 from pathlib import Path
+
+# Each door's table of names, read from its `__init__` when the first name is asked for.
+_TABLES: dict[str, dict[str, tuple[str, str]]] = {}
 
 
 def _exports(file: str) -> dict[str, tuple[str, str]]:
@@ -24,20 +28,16 @@ def _exports(file: str) -> dict[str, tuple[str, str]]:
     return table
 
 
-def lazy(package: str) -> Callable[[str], object]:
-    """The `__getattr__` of `package`'s front door: a listed name is imported from its module
-    when first asked for and kept; any other name is an AttributeError, as for any module."""
-    table: dict[str, tuple[str, str]] = {}
-
-    def __getattr__(name: str) -> object:
-        module = sys.modules[package]
-        if not table:
-            table.update(_exports(str(module.__file__)))
-        if name not in table:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        source, original = table[name]
-        value = getattr(importlib.import_module(source), original)
-        setattr(module, name, value)
-        return value
-
-    return __getattr__
+def load(package: str, name: str) -> object:
+    """What `package`'s front door gives for `name`: a listed name is imported from its module
+    and kept on the package; any other name is an AttributeError, as for any module."""
+    module = sys.modules[package]
+    table = _TABLES.get(package)
+    if table is None:
+        table = _TABLES[package] = _exports(str(module.__file__))
+    if name not in table:
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    source, original = table[name]
+    value = getattr(importlib.import_module(source), original)
+    setattr(module, name, value)
+    return value

@@ -12,7 +12,10 @@ import pytest
 
 from studio.frontdoor import _exports
 
-FRONT_DOORS = ["studio.agent", "studio.chats"]
+FRONT_DOORS = [
+    "studio.agent", "studio.chats", "studio.policy", "studio.skills", "studio.skills.checks",
+    "studio.skills.install", "studio.skills.library", "studio.skills.search", "studio.skills.yaml",
+]
 
 
 @pytest.mark.parametrize("name", FRONT_DOORS)
@@ -34,3 +37,11 @@ def test_lazy_front_door_loads_nothing_until_asked() -> None:
             "a.ChatSession; print(before, 'studio.agent.session' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
+
+
+def test_a_module_behind_a_lazy_door_imports_not_even_the_loader() -> None:
+    # The scan process imports the library's modules, so each door on the way runs its `__init__`.
+    code = ("import sys, studio.skills.library.scan_process; "
+            "print('studio.frontdoor' in sys.modules, 'studio.skills.library.collection' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

@@ -6,8 +6,6 @@ The front door: other packages import what they use from here, never from the mo
 
 from typing import TYPE_CHECKING
 
-from studio.frontdoor import lazy
-
 if TYPE_CHECKING:
     from studio.agent.agentfile import (
         Agentfile,
@@ -28,14 +26,15 @@ if TYPE_CHECKING:
     )
     from studio.agent.chat_skill import ChatSkillDraft, DraftUnusable
     from studio.agent.drafts import FolderChooser, first_writable_folder, write_new_skill
+    from studio.agent.embedders import SearchEmbedder, default_search_embedder, search_embedder_for
     from studio.agent.events import (
         ApprovalGiven,
+        ChatNotice,
         Done,
         Error,
         Event,
         ForkStarted,
         Nested,
-        Notice,
         TextDelta,
         ThinkingDelta,
         ToolCallRequested,
@@ -79,6 +78,7 @@ __all__ = [
     "ApprovalRequest",
     "Approver",
     "AutoApprover",
+    "ChatNotice",
     "ChatSession",
     "ChatSkillDraft",
     "Choice",
@@ -92,7 +92,7 @@ __all__ = [
     "ModelServer",
     "Nested",
     "NobodyApprover",
-    "Notice",
+    "SearchEmbedder",
     "SessionFactory",
     "SessionSettings",
     "SkillToolbox",
@@ -103,6 +103,7 @@ __all__ = [
     "ToolFinished",
     "ToolOutput",
     "ToolStarted",
+    "default_search_embedder",
     "default_tool_descriptions",
     "engine_problem",
     "event_to_json",
@@ -111,6 +112,7 @@ __all__ = [
     "parse_agentfile",
     "read_agentfile",
     "record_for",
+    "search_embedder_for",
     "session_prompt",
     "stop_record",
     "to_agentfile",
@@ -119,4 +121,10 @@ __all__ = [
     "write_new_skill",
 ]
 
-__getattr__ = lazy(__name__)
+
+def __getattr__(name: str) -> object:
+    # The loader is imported here, not above, so that importing a module inside imports nothing
+    # more.
+    from studio.frontdoor import load
+
+    return load(__name__, name)

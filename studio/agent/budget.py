@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studio.llm.types import Message, ToolSpec
-from studio.skills.search.catalog import estimate_tokens
+from studio.skills.search import estimate_tokens
 
 MESSAGE_OVERHEAD = 4
 """The tokens a chat template adds around each message (role markers, separators)."""

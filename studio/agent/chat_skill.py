@@ -21,8 +21,8 @@ from studio.agent.drafts import DraftRefused, skill_text, validate_texts
 from studio.llm.client import ChatClient
 from studio.llm.jsonrepair import repair_json
 from studio.llm.types import Message, StreamEvent, TextChunk
-from studio.skills.checks.names import MAX_NAME_LENGTH, suggest_name
-from studio.skills.model import SKILL_FILE
+from studio.skills import SKILL_FILE
+from studio.skills.checks import MAX_NAME_LENGTH, suggest_name
 
 MAX_DESCRIPTION = 1024
 # The conversation's text the model is shown, from its end: what was done last matters most,

@@ -27,12 +27,10 @@ import yaml
 from studio.editing.frontmatter_edit import set_field, set_metadata_entry
 from studio.fsutil import atomic_write_text
 from studio.llm.types import ToolSpec
-from studio.skills.checks.validate import validate_skill
-from studio.skills.files import list_skill_files, load_skill
-from studio.skills.library.fixes import reparse
-from studio.skills.model import SKILL_FILE, Severity, Skill, SkillFile
-from studio.skills.parse import parse_skill
-from studio.skills.yaml.yamledit import newline_of
+from studio.skills import SKILL_FILE, Severity, Skill, SkillFile, list_skill_files, load_skill, parse_skill
+from studio.skills.checks import validate_skill
+from studio.skills.library import reparse
+from studio.skills.yaml import newline_of
 
 CREATE = "create_skill"
 UPDATE = "update_skill"

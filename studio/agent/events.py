@@ -22,7 +22,7 @@ class ThinkingDelta:
 
 
 @dataclass(frozen=True, slots=True)
-class Notice:
+class ChatNotice:
     """Something the user should know that is not an error (skills left out, tools unsupported).
 
     `invalid_call` is set on the notice that a call of the model's could not be run as it was
@@ -167,7 +167,7 @@ class Nested:
 
 
 Event = (
-    TextDelta | ThinkingDelta | Notice | ToolCallRequested | ApprovalNeeded | ApprovalGiven
+    TextDelta | ThinkingDelta | ChatNotice | ToolCallRequested | ApprovalNeeded | ApprovalGiven
     | ToolStarted | ToolOutput | ToolFinished | Error | Done | ForkStarted | Nested
 )
 

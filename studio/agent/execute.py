@@ -16,8 +16,8 @@ from studio.agent.drafts import CREATE, UPDATE, DraftRefused
 from studio.agent.events import (
     ApprovalGiven,
     ApprovalNeeded,
+    ChatNotice,
     Event,
-    Notice,
     ToolFinished,
     ToolOutput,
     ToolStarted,
@@ -37,8 +37,7 @@ from studio.agent.sandbox import Sandbox, Support, detect
 from studio.agent.search_tool import SEARCH
 from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
 from studio.llm.types import ToolCall
-from studio.policy import AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
-from studio.policy.audit import AuditError
+from studio.policy import AuditError, AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
 from studio.settings import Limits
 
 
@@ -271,7 +270,7 @@ class ToolExecutor:
                 try:
                     self.grants.add_proposal(proposal, remember=approval.remember)
                 except GrantsError as exc:
-                    yield Notice(f"the grant holds for this session only: {exc}")
+                    yield ChatNotice(f"the grant holds for this session only: {exc}")
             log.approval(approval)
             approved_by, how = approval.by, approval.choice
             yield ApprovalGiven(
@@ -298,14 +297,14 @@ class ToolExecutor:
         for notice in log.notices():
             yield notice
 
-    def _remember_hosts(self, approval: Approval, workspace: Path) -> list[Notice]:
+    def _remember_hosts(self, approval: Approval, workspace: Path) -> list[ChatNotice]:
         if not approval.remember_hosts:
             return []
         try:
             for host in approval.hosts:
                 self.grants.add_host(host, workspace, remember=True)
         except GrantsError as exc:
-            return [Notice(f"the hosts hold for this run only: {exc}")]
+            return [ChatNotice(f"the hosts hold for this run only: {exc}")]
         return []
 
     async def _spawn(
@@ -387,9 +386,9 @@ class _AuditTrail:
         except AuditError as exc:
             self._failures.append(str(exc))
 
-    def notices(self) -> list[Notice]:
+    def notices(self) -> list[ChatNotice]:
         failures, self._failures = self._failures, []
-        return [Notice(f"{failure}; the run was not logged") for failure in failures[:1]]
+        return [ChatNotice(f"{failure}; the run was not logged") for failure in failures[:1]]
 
     def decision(self, decision: Decision) -> None:
         self._write(lambda log: log.record_decision(

@@ -8,7 +8,7 @@ import os
 import shlex
 from pathlib import Path
 
-from studio.skills.checks.threats import script_threats
+from studio.skills.checks import script_threats
 
 THREAT_KIND = "threat"
 # A command names few files; a hostile one naming thousands is not read file by file.

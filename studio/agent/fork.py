@@ -26,11 +26,11 @@ from typing import cast
 from studio.agent.agents import AgentError, AgentSpec, AgentStore
 from studio.agent.approval import ForkApprover
 from studio.agent.events import (
+    ChatNotice,
     Done,
     Event,
     ForkStarted,
     Nested,
-    Notice,
     ToolFinished,
     ToolStarted,
     ToolStatus,
@@ -41,9 +41,8 @@ from studio.agent.prompt import system_prompt
 from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError
 from studio.llm.errors import LLMError
 from studio.llm.types import Message, ToolCall
-from studio.skills.checks.clients import FORK_MODES
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.targets import collect
+from studio.skills.checks import FORK_MODES
+from studio.skills.library import SkillSummary, collect
 
 FORK_DEPTH_LIMIT = 3
 
@@ -120,16 +119,16 @@ class SkillModes:
         except LLMError:
             return False
 
-    async def _switch_model(self, agent: Agent, skill: str, model: str) -> Notice:
+    async def _switch_model(self, agent: Agent, skill: str, model: str) -> ChatNotice:
         current = agent.config.model
         if model == current:
-            return Notice(f"skill {skill} asks for {model}, which the chat already uses")
+            return ChatNotice(f"skill {skill} asks for {model}, which the chat already uses")
         if not await self._has_model(agent, model):
-            return Notice(f"skill {skill} asks for the model {model}, which the server does not "
+            return ChatNotice(f"skill {skill} asks for the model {model}, which the server does not "
                           f"have; the chat stays on {current}. Pull it (`ollama pull {model}`) "
                           "to try the skill as its client would.")
         agent.config.model = model
-        return Notice(f"skill {skill} asks for the model {model}: the chat's next answers "
+        return ChatNotice(f"skill {skill} asks for the model {model}: the chat's next answers "
                       f"come from {model} (was {current})")
 
     def _named_agent(self, name: str | None) -> AgentSpec | None:
@@ -165,7 +164,7 @@ class SkillModes:
         model = mode.model or (named.model if named is not None else "") or agent.config.model
         notes: list[Event] = []
         if model != agent.config.model and not await self._has_model(agent, model):
-            notes.append(Notice(f"skill {name} asks for the model {model}, which the server does "
+            notes.append(ChatNotice(f"skill {name} asks for the model {model}, which the server does "
                                 f"not have; its fork runs on {agent.config.model}"))
             model = agent.config.model
         toolbox = (SkillToolbox(own, workspace, unpacked=agent.executor.toolbox.unpacked)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from studio.agent.budget import fit_history
-from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested, ToolFinished
+from studio.agent.events import ChatNotice, Done, Error, Event, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided.fill import FILL_MODEL
 from studio.agent.guided.mode import CLI_HINT, auto_guided, model_parameters
@@ -113,17 +113,17 @@ class Agent:
         if self.config.guided == "auto" and (why := auto_guided(self.config.model, info,
                                                                    self.config.guided_hint)):
             self._guided = True
-            yield Notice(why)
+            yield ChatNotice(why)
         if info.supports_tools is False:
             self._native_tools = False
             if self.executor.toolbox.names:
-                yield Notice(
+                yield ChatNotice(
                     f"{self.config.model} has no tool calling of its own; its replies are "
                     "constrained to a tool call or an answer so that it can still use skills."
                 )
         if self.config.think and info.supports_thinking is False:
             self._offer_thinking = False
-            yield Notice(f"{self.config.model} does not support thinking; it is switched off.")
+            yield ChatNotice(f"{self.config.model} does not support thinking; it is switched off.")
 
     def _tools(self) -> list[ToolSpec]:
         """The tools this turn offers: natively, or as the choices of a constrained reply."""
@@ -171,7 +171,7 @@ class Agent:
                 if trim.dropped_turns and not trimmed:
                     trimmed = True
                     turns = "turn was" if trim.dropped_turns == 1 else f"{trim.dropped_turns} turns were"
-                    yield Notice(
+                    yield ChatNotice(
                         f"the conversation no longer fit {model}'s context ({self.context_length:,} "
                         f"tokens), so its oldest {turns} left out of what the model sees. Start a "
                         "new chat to begin afresh."
@@ -224,7 +224,7 @@ class Agent:
                         f"stopped: the model asked for the same call ({call.name}) "
                         f"{REPEAT_LIMIT} times in a row"
                     )
-                    yield Notice(message)
+                    yield ChatNotice(message)
                     yield Done("repeated-call", answer, round_number, usage, model=asked)
                     return
                 yield ToolCallRequested(
@@ -243,7 +243,7 @@ class Agent:
                         role="tool", content=result_text, tool_name=call.name, tool_call_id=call.id
                     )
                 )
-        yield Notice(
+        yield ChatNotice(
             f"stopped after {self.config.max_rounds} rounds of tool calls without a final answer"
         )
         yield Done("round-limit", answer, self.config.max_rounds, usage, model=asked)

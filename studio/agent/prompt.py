@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from studio.skills.library.summary import SkillSummary
-from studio.skills.search.catalog import build_catalog
+from studio.skills.library import SkillSummary
+from studio.skills.search import build_catalog
 
 CATALOG_SHARE = 0.25
 """The part of the model's context the catalog may take by default; the rest is for the

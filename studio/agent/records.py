@@ -11,12 +11,12 @@ from __future__ import annotations
 from studio.agent.events import (
     ApprovalGiven,
     ApprovalNeeded,
+    ChatNotice,
     Done,
     Error,
     Event,
     ForkStarted,
     Nested,
-    Notice,
     TextDelta,
     ToolCallRequested,
     ToolFinished,
@@ -72,7 +72,7 @@ def update_record(record: ToolRecord, event: Event) -> None:
 def _update_fork(fork: ForkRecord, event: Event) -> None:
     if isinstance(event, TextDelta):
         _add_note(fork, "text", event.text)
-    elif isinstance(event, Notice):
+    elif isinstance(event, ChatNotice):
         _add_note(fork, "notice", event.message)
     elif isinstance(event, Error):
         _add_note(fork, "error", event.message)

@@ -26,7 +26,7 @@ from studio.agent.constrained import (
     read_reply,
     reply_schema,
 )
-from studio.agent.events import Error, Event, Notice, TextDelta, ThinkingDelta
+from studio.agent.events import ChatNotice, Error, Event, TextDelta, ThinkingDelta
 from studio.agent.guided.answer import repeats_denial
 from studio.agent.guided.replies import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
 from studio.agent.tools import ACTIVATE, TOOL_NAMES, SkillToolbox
@@ -142,7 +142,7 @@ class NativeRound:
                    if self.tools else None)
         if failure and self.may_retry:
             outcome.kind, outcome.why = "retry", failure
-            yield Notice(
+            yield ChatNotice(
                 f"the model's tool call was not valid ({failure}); asking again with its reply "
                 "constrained to a valid call or an answer",
                 invalid_call=(calls[0].name, skill_of(calls[0])) if calls else None,
@@ -181,7 +181,7 @@ class ConstrainedRound:
                 yield event
         except HTTPError as exc:
             outcome.kind = "unheld"
-            yield Notice(f"the server refused a constrained reply ({exc.user_message}); going on without")
+            yield ChatNotice(f"the server refused a constrained reply ({exc.user_message}); going on without")
             return
         parsed = read_reply(reply.text) if reply.shape == "complete" else None
         async for event in _settle(reply, parsed, options["max_tokens"], outcome):
@@ -213,17 +213,17 @@ class GuidedRound:
                 yield event
         except HTTPError as exc:
             outcome.kind = "unheld"
-            yield Notice(f"the server refused a constrained reply ({exc.user_message}); going on without")
+            yield ChatNotice(f"the server refused a constrained reply ({exc.user_message}); going on without")
             return
         text = reply.text
         parsed = read_reply(text) if reply.shape == "complete" else None
         if reply.shape == "looped":
             parsed = reply.kept
-            yield Notice("the model's answer started repeating itself; it was stopped there")
+            yield ChatNotice("the model's answer started repeating itself; it was stopped there")
         if parsed is None and reply.shape == "partial":
             parsed = cut_answer(text)
             if parsed is not None:
-                yield Notice(f"the model's answer was cut at {options['max_tokens']} tokens")
+                yield ChatNotice(f"the model's answer was cut at {options['max_tokens']} tokens")
         if isinstance(parsed, ToolCall) and parsed.name == ACTIVATE and \
                 parsed.arguments.get("name") == NO_SKILL:
             outcome.usage = reply.usage
@@ -233,7 +233,7 @@ class GuidedRound:
         reason = self.guide.denial(sent)
         if isinstance(parsed, str) and reason and repeats_denial(parsed, reason):
             outcome.usage, outcome.text = reply.usage, ""
-            yield Notice("the model's reply only said your reason for the denial back, so it is not "
+            yield ChatNotice("the model's reply only said your reason for the denial back, so it is not "
                          "shown as an answer. Ask again in other words, or allow the run.")
             return
         if isinstance(parsed, ToolCall):
@@ -250,7 +250,7 @@ async def _settle(reply: _Reply, parsed: ToolCall | str | None, cap: int,
     if parsed is None and reply.shape == "invalid" and not text.lstrip().startswith("{"):
         # The server ignored the schema: the model wrote prose. Ask again without it.
         outcome.kind = "unheld"
-        yield Notice("the server did not hold the model to the reply's schema; going on without it")
+        yield ChatNotice("the server did not hold the model to the reply's schema; going on without it")
         return
     if parsed is None:
         how = "was cut short" if reply.shape == "partial" else "stopped being valid JSON"

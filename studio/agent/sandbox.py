@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from studio.agent import seccomp
+import studio.agent.seccomp as seccomp
 from studio.agent.netproxy import FORWARDER, INSIDE_SOCKET
 from studio.settings import Limits
 

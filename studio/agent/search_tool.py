@@ -9,11 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from studio.agent.offload import off_loop
-from studio.llm.embeddings import Embedder
-from studio.llm.errors import LLMError
 from studio.llm.types import ToolSpec
-from studio.skills.library.summary import SkillSummary
-from studio.skills.search.index import SearchIndex
+from studio.skills.library import SkillSummary
+from studio.skills.search import Embedder, EmbeddingError, SearchIndex
 
 SEARCH = "search_skills"
 RESULTS = 5
@@ -75,7 +73,7 @@ class SkillSearch:
             if self.embedder is not None:
                 try:
                     self._index.embed(self.embedder)
-                except LLMError as exc:
+                except EmbeddingError as exc:
                     self._note = f"words only: {exc.user_message}"
                     self.embedder = None
         return self._index

@@ -23,7 +23,7 @@ from studio.agent.agents import AgentStore
 from studio.agent.approval import Approver
 from studio.agent.chat_skill import ChatSkillDraft, draft_from_chat
 from studio.agent.drafts import DraftDesk, FolderChooser
-from studio.agent.events import Done, Error, Event, Nested, Notice, TextDelta, ThinkingDelta
+from studio.agent.events import ChatNotice, Done, Error, Event, Nested, TextDelta, ThinkingDelta
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
 from studio.agent.guided.mode import CLI_HINT
@@ -35,7 +35,6 @@ from studio.agent.sandbox import Support
 from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox, ToolError
-from studio.llm.embeddings import Embedder
 from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import Message
@@ -48,8 +47,8 @@ from studio.settings import (
     Limits,
     WorkspaceMode,
 )
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.unzipped import UnpackedSkills
+from studio.skills.library import SkillSummary, UnpackedSkills
+from studio.skills.search import Embedder
 
 if TYPE_CHECKING:
     # The app's one HTTP client, handed through to the model clients.
@@ -234,7 +233,7 @@ class ChatSession:
         if prompt is not None:
             self.messages.append(Message("user", prompt))
         for said in self._expand_invocations():
-            yield Notice(said)
+            yield ChatNotice(said)
         try:
             agent = await self._connect()
         except LLMError as exc:
@@ -248,7 +247,7 @@ class ChatSession:
             yield Done("error")
             return
         if notice is not None:
-            yield Notice(notice)
+            yield ChatNotice(notice)
         # Closing the loop's generator at once (on Stop, or an early return) closes the HTTP stream.
         events = cast(AsyncGenerator[Event, None], agent.run(self.messages))
         settings = self.settings

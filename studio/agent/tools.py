@@ -16,19 +16,17 @@ from studio.agent.drafts import DRAFT_TOOL_NAMES, DraftDesk
 from studio.agent.invoke import argument_names, substitute
 from studio.agent.search_tool import SEARCH, SkillSearch
 from studio.llm.types import ToolCall, ToolSpec
-from studio.skills.files import (
+from studio.skills import (
     NotRegularFile,
+    Skill,
+    SkillFile,
     list_skill_files,
     load_skill,
     load_zip_skills,
     open_regular,
+    parse_skill,
 )
-from studio.skills.library.archive import ArchiveError
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.unzipped import UnpackedSkills
-from studio.skills.library.zippath import enclosing_zip
-from studio.skills.model import Skill, SkillFile
-from studio.skills.parse import parse_skill
+from studio.skills.library import ArchiveError, SkillSummary, UnpackedSkills, enclosing_zip
 
 ACTIVATE = "activate_skill"
 READ = "read_skill_file"

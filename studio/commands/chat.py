@@ -28,6 +28,7 @@ from studio.agent import (
     ApprovalGiven,
     Approver,
     AutoApprover,
+    ChatNotice,
     DenyAllApprover,
     Done,
     Error,
@@ -35,13 +36,13 @@ from studio.agent import (
     ForkStarted,
     Nested,
     NobodyApprover,
-    Notice,
     SessionFactory,
     SessionSettings,
     TextDelta,
     ThinkingDelta,
     ToolCallRequested,
     ToolFinished,
+    default_search_embedder,
     event_to_json,
     first_writable_folder,
     read_agentfile,
@@ -50,7 +51,6 @@ from studio.commands.guidance import guided_flag
 from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm.client import BACKENDS
-from studio.llm.embeddings import search_embedder
 from studio.llm.errors import LLMError
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
 from studio.llm.types import Message, ToolCall, new_call_id
@@ -63,9 +63,8 @@ from studio.settings import (
     Settings,
     load_settings,
 )
-from studio.skills.library.roots import standard_locations
-from studio.skills.library.targets import collect
-from studio.skills.search.index import INDEX_FILE
+from studio.skills.library import collect, standard_locations
+from studio.skills.search import INDEX_FILE
 
 # Bytes of `--system @FILE`: instructions, not a book.
 MAX_INSTRUCTIONS = 64 * 1024
@@ -279,7 +278,7 @@ class Renderer:
         elif isinstance(event, ThinkingDelta):
             self.err.write(event.text)
             self.err.flush()
-        elif isinstance(event, Notice):
+        elif isinstance(event, ChatNotice):
             self.note(f"studio: {event.message}")
         elif isinstance(event, Error):
             self.note(f"studio: error: {event.message}")
@@ -314,7 +313,7 @@ class Renderer:
             self.err.flush()
             self._fork_line = not text.endswith("\n")
             return
-        if isinstance(event, Notice):
+        if isinstance(event, ChatNotice):
             self.note(f"{indent}studio: {event.message}")
         elif isinstance(event, Error):
             self.note(f"{indent}studio: error: {event.message}")
@@ -453,7 +452,7 @@ def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile
         tool_choice=args.tool_choice,
         options={**(spec.parameters if spec else {}), **parse_options(args.option)},
         keep=tuple(args.pin), search_index=cache_dir() / INDEX_FILE,
-        search_embedder=search_embedder(),
+        search_embedder=default_search_embedder(),
         create_in=getattr(args, "create_in", None) or first_writable_folder(list(skill_paths)),
         system=spec.system if spec else "",
         instructions=prompts.instructions,
@@ -495,10 +494,10 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
         try:
             session = sessions.session(settings, collected.skills, history=history)
             if session.skipped:
-                renderer.show(Notice("left out of the catalog (they would not load): "
+                renderer.show(ChatNotice("left out of the catalog (they would not load): "
                                      + ", ".join(session.skipped)))
             if not collected.skills:
-                renderer.show(Notice("no skills found; pass --skills PATH to give the model some"))
+                renderer.show(ChatNotice("no skills found; pass --skills PATH to give the model some"))
             async for event in session.turn(" ".join(args.prompt)):
                 renderer.show(event)
                 if isinstance(event, Done):

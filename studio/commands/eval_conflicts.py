@@ -34,9 +34,8 @@ from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
-from studio.skills.checks.evalfiles import TriggerQuery
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.targets import collect
+from studio.skills.checks import TriggerQuery
+from studio.skills.library import SkillSummary, collect
 
 
 async def conflicts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -23,9 +23,8 @@ from studio.llm.errors import LLMError
 from studio.llm.transport import checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
-from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_triggers
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.targets import collect
+from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers
+from studio.skills.library import SkillSummary, collect
 
 
 def chosen(answer: str, count: int) -> list[int] | None:

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import remove_stale_temps
-from studio.skills.checks.clients import SPEC, TARGETS
-from studio.skills.library.fixes import FixError, FixPlan, apply_plan, outside_root, plan_fixes
-from studio.skills.library.walk import discover
-from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE
+from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE
+from studio.skills.checks import SPEC, TARGETS
+from studio.skills.library import FixError, FixPlan, apply_plan, discover, outside_root, plan_fixes
 
 
 def register(subparsers: Any) -> None:

@@ -23,18 +23,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from studio.skills.checks.threats import threat_report
-from studio.skills.install.download import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
-from studio.skills.install.installed import unchanged
-from studio.skills.install.placement import (
+from studio.skills.checks import threat_report
+from studio.skills.install import (
     CLIENTS,
+    MAX_DOWNLOAD,
+    InstallError,
+    InstallPlan,
     PlacementError,
     blocking,
     canonical_folder,
     client_folders,
+    commit_install,
     place,
+    prepare_source,
+    unchanged,
 )
-from studio.skills.install.sources import prepare_source
 
 Ask = Callable[[str], bool]
 

@@ -10,9 +10,7 @@ import sys
 from typing import Any
 
 from studio.commands.install import add_where_arguments, where_of
-from studio.skills.install.installed import installed, remove_installed
-from studio.skills.install.lockfile import LockError, lock_path
-from studio.skills.install.placement import PlacementError
+from studio.skills.install import LockError, PlacementError, list_installed, lock_path, remove_installed
 
 
 def register_list(subparsers: Any) -> None:
@@ -38,7 +36,7 @@ def register_remove(subparsers: Any) -> None:
 def run_list(args: argparse.Namespace) -> int:
     try:
         where = where_of(args)
-        found = installed(where.into)
+        found = list_installed(where.into)
     except (PlacementError, LockError) as exc:
         print(f"studio list: {exc}", file=sys.stderr)
         return 1

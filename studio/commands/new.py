@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.skills.install.scaffold import ScaffoldError, create_skill
+from studio.skills.install import ScaffoldError, create_skill
 
 
 def register(subparsers: Any) -> None:

@@ -45,7 +45,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from studio.skills.install.pack import (
+    from studio.skills.install import (
         PackError,
         pack_index,
         pack_marketplace,

@@ -9,9 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.policy import AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
-from studio.policy.audit import AuditError
-from studio.policy.programs.paths import is_inside
+from studio.policy import AuditError, AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
 
 EXIT_USAGE = 2
 
@@ -98,7 +96,7 @@ def run_check(args: argparse.Namespace) -> int:
     skill_dir = _folder("--skill-dir", args.skill_dir, workspace)
     if skill_dir is None:
         return EXIT_USAGE
-    if not is_inside(skill_dir, workspace):
+    if not skill_dir.is_relative_to(workspace):
         print(
             f"studio policy check: --skill-dir {skill_dir} is not inside the workspace {workspace}; "
             "pass a --workspace that contains it",

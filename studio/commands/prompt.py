@@ -9,9 +9,8 @@ from typing import Any
 
 from studio.commands.textsafe import one_line, shown_path, utf8_text
 from studio.paths import cache_dir
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.headers import HEADERS, collect_headers
-from studio.skills.search.catalog import build_catalog
+from studio.skills.library import HEADERS, ScanCache, collect_headers
+from studio.skills.search import build_catalog
 
 CACHE_FILE = "prompt-cache.marshal"
 

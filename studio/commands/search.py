@@ -13,14 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.agent import search_embedder_for
 from studio.commands.arguments import positive
-from studio.llm.embeddings import Embedder, embedder_for
-from studio.llm.errors import LLMError
 from studio.paths import cache_dir
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.roots import standard_locations
-from studio.skills.library.targets import collect
-from studio.skills.search.index import SearchIndex, index_path
+from studio.skills.library import ScanCache, collect, standard_locations
+from studio.skills.search import Embedder, EmbeddingError, SearchIndex, index_path
 
 SCAN_CACHE_FILE = "validate-cache.marshal"
 DEFAULT_EMBED_URLS = {"ollama": "http://127.0.0.1:11434", "openai": "http://127.0.0.1:8080"}
@@ -62,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if args.embed_model or args.embed_backend == "local":
         url = args.embed_url or DEFAULT_EMBED_URLS.get(args.embed_backend, "")
         try:
-            embedder = embedder_for(args.embed_backend, args.embed_model, url)
+            embedder = search_embedder_for(args.embed_backend, args.embed_model, url)
         except ValueError as exc:
             print(f"studio search: {exc}", file=sys.stderr)
             return 2
@@ -102,7 +99,7 @@ def _embed(index: SearchIndex, embedder: Embedder) -> str | None:
 
     try:
         index.embed(embedder, progress)
-    except LLMError as exc:
+    except EmbeddingError as exc:
         return f"lexical ranking only: {exc.user_message}"
     finally:
         if shown and end == "\r":

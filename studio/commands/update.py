@@ -17,10 +17,15 @@ from studio.commands.install import (
     terminal_ask,
     where_of,
 )
-from studio.skills.install.download import MAX_DOWNLOAD
-from studio.skills.install.installed import fetchable
-from studio.skills.install.lockfile import InstallRecord, LockError, read_lock
-from studio.skills.install.placement import PlacementError, client_folders
+from studio.skills.install import (
+    MAX_DOWNLOAD,
+    InstallRecord,
+    LockError,
+    PlacementError,
+    client_folders,
+    fetchable,
+    read_lock,
+)
 
 
 def register(subparsers: Any) -> None:

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
-from studio.skills.library.cache import SPEC, STAMP
-from studio.skills.library.stamps import Stamp, unchanged
+from studio.skills.checks import SPEC
+from studio.skills.library import STAMP, Stamp, unchanged
 
 if TYPE_CHECKING:
-    from studio.skills.library.summary import SkillSummary
+    from studio.skills.library import SkillSummary
 
 CACHE_FILE = "validate-cache.marshal"
 MEMO_FOLDER = "validate-output"
@@ -63,7 +63,7 @@ def register(subparsers: Any) -> None:
 
 
 def summary_counts(skills: list[SkillSummary]) -> dict[str, int]:
-    from studio.skills.model import Severity
+    from studio.skills import Severity
 
     def count(severity: Severity) -> int:
         return sum(1 for s in skills for d in s.diagnostics if d.severity is severity)
@@ -87,9 +87,8 @@ def _report(
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
     from studio.commands.textsafe import one_line, shown_path
     from studio.commands.validate_report import Report
-    from studio.skills.codes import FOLDER_UNREADABLE
-    from studio.skills.library.cache import ScanCache
-    from studio.skills.library.targets import collect_entries
+    from studio.skills import FOLDER_UNREADABLE
+    from studio.skills.library import ScanCache, collect_entries
 
     target = args.target
     cache = None if args.no_cache else ScanCache(_cache_file(target), target)

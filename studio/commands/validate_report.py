@@ -20,10 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.commands.textsafe import one_line, shown_path, utf8_json
-from studio.skills.codes import CANNOT_READ
-from studio.skills.library.roots import duplicate_warning
-from studio.skills.library.summary import SkillSummary
-from studio.skills.model import Diagnostic, Severity
+from studio.skills import CANNOT_READ, Diagnostic, Severity
+from studio.skills.library import SkillSummary, duplicate_warning
 
 _ERROR, _WARNING, _INFO = Severity.ERROR.value, Severity.WARNING.value, Severity.INFO.value
 
@@ -175,7 +173,7 @@ def _line(directory: str, skill_file: str, d: tuple[Any, ...]) -> str:
 def _with_fixes(summary: SkillSummary, target: str) -> str:
     """A skill's JSON with every fix its findings offer, title and edits; an archive's skills
     and findings without a fix get none."""
-    from studio.skills.library.fixes import fixes_json
+    from studio.skills.library import fixes_json
 
     data = summary.to_json()
     if summary.diagnostics and not summary.read_only:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from studio.skills.library.fixes import reparse
-from studio.skills.model import Skill
-from studio.skills.yaml.yamledit import apply_edits, field_block, newline_of, replace_value, scalar
+from studio.skills import Skill
+from studio.skills.library import reparse
+from studio.skills.yaml import apply_edits, field_block, newline_of, replace_value, scalar
 
 REQUIRED_FIELDS = frozenset({"name", "description"})
 

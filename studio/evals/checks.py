@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from studio.evals.trace import Trace
-from studio.skills.checks.evalfiles import MAX_PATTERN, Expectation
+from studio.skills.checks import MAX_PATTERN, Expectation
 
 # With the pattern's length capped too, this bounds the work a backtracking pattern can cause.
 MAX_REGEX_TEXT = 20_000

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from studio.evals.report import QueryResult, SkillReport
 from studio.evals.runner import EvalRunner
 from studio.llm.embeddings import Embedder
-from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_triggers
-from studio.skills.library.summary import SkillSummary
-from studio.skills.search.catalog import terms
+from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers
+from studio.skills.library import SkillSummary
+from studio.skills.search import terms
 
 LEXICAL_MIN = 0.45
 SEMANTIC_MIN = 0.85

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import atomic_write_bytes
-from studio.skills.checks.evalfiles import CHECK_KINDS, EVALS_FILE, TRIGGERS_FILE, EvalFileError, load_json
+from studio.skills.checks import CHECK_KINDS, EVALS_FILE, TRIGGERS_FILE, EvalFileError, load_json
 
 EVAL_COLUMNS = ("id", "prompt", "expected_output", "expectations")
 TRIGGER_COLUMNS = ("query", "should_trigger")

@@ -8,7 +8,7 @@ import json
 from pathlib import Path, PurePosixPath
 
 from studio.fsutil import atomic_write_bytes
-from studio.skills.checks.evalfiles import EvalFileError, load_json
+from studio.skills.checks import EvalFileError, load_json
 
 FEEDBACK_FILE = PurePosixPath("evals/feedback.json")
 

@@ -15,9 +15,9 @@ from studio.evals.editing import TriggersFile
 from studio.evals.replies import answer_text
 from studio.llm.client import ChatClient
 from studio.llm.types import Message
-from studio.skills.checks.evalfiles import TriggerQuery
-from studio.skills.library.summary import SkillSummary
-from studio.skills.search.catalog import rank_skills
+from studio.skills.checks import TriggerQuery
+from studio.skills.library import SkillSummary
+from studio.skills.search import rank_skills
 
 DEFAULT_COUNT = 20
 NEIGHBOURS = 5

@@ -20,8 +20,8 @@ from studio.evals.report import QueryResult, SkillReport, TriggerReport
 from studio.evals.runner import EvalRunner
 from studio.llm.client import ChatClient
 from studio.llm.types import Message
-from studio.skills.checks.evalfiles import TriggerQuery
-from studio.skills.library.summary import SkillSummary
+from studio.skills.checks import TriggerQuery
+from studio.skills.library import SkillSummary
 
 MAX_DESCRIPTION = 1024
 # skill-creator's run_loop stops after 5 iterations by default.

@@ -21,9 +21,8 @@ from studio.evals.report import EvalResult, SkillReport, Spread
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
 from studio.llm.errors import LLMError
-from studio.skills.checks.evalfiles import EvalCase, EvalFileError, read_evals, read_triggers
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.targets import collect
+from studio.skills.checks import EvalCase, EvalFileError, read_evals, read_triggers
+from studio.skills.library import SkillSummary, collect
 
 Runner = EvalRunner | ServerPool
 

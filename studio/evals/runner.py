@@ -22,10 +22,10 @@ from typing import Any, cast
 
 from studio.agent import (
     ACTIVATE,
+    ChatNotice,
     Done,
     Error,
     Event,
-    Notice,
     SessionFactory,
     SessionSettings,
     ToolCallRequested,
@@ -36,9 +36,8 @@ from studio.evals.grader import grade
 from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport, decided
 from studio.evals.trace import Trace
 from studio.llm.errors import LLMError
-from studio.skills.checks.evalfiles import EvalCase, TriggerQuery
-from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
+from studio.skills.checks import EvalCase, TriggerQuery
+from studio.skills.library import SkillRoot, SkillSummary, scan_root
 
 # What the guided mode adds to a result's cache key: "guided" for on, as before there was auto.
 _GUIDED_KEYS: dict[str, tuple[str, ...]] = {"on": ("guided",), "auto": ("guided-auto",), "off": ()}
@@ -136,7 +135,7 @@ class EvalRunner:
             async with contextlib.aclosing(events):
                 async for event in events:
                     trace.add(event)
-                    if isinstance(event, Notice) and event.invalid_call is not None:
+                    if isinstance(event, ChatNotice) and event.invalid_call is not None:
                         return event.invalid_call[0], event.invalid_call[1], ""
                     if isinstance(event, ToolCallRequested):
                         return event.tool, event.skill, ""

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.agent import (
+    ChatNotice,
     Done,
     Error,
     Event,
-    Notice,
     TextDelta,
     ToolCallRequested,
     ToolFinished,
@@ -73,8 +73,8 @@ class Trace:
         elif isinstance(event, ToolCallRequested):
             record = self._records[event.call_id] = record_for(event)
             entries.append({"role": "tool", "record": record})
-        elif isinstance(event, Notice | Error):
-            entries.append({"role": "notice" if isinstance(event, Notice) else "error",
+        elif isinstance(event, ChatNotice | Error):
+            entries.append({"role": "notice" if isinstance(event, ChatNotice) else "error",
                             "content": event.message})
         else:
             called = self._records.get(getattr(event, "call_id", ""))

@@ -15,12 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.agent import SkillToolbox, ToolError
-from studio.llm.embeddings import Embedder
-from studio.llm.errors import LLMError
-from studio.skills.files import list_skill_files
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.targets import collect
-from studio.skills.search.index import SearchIndex
+from studio.skills import list_skill_files
+from studio.skills.library import SkillSummary, collect
+from studio.skills.search import Embedder, EmbeddingError, SearchIndex
 
 MAX_RESULTS = 20
 
@@ -114,7 +111,7 @@ class SkillLibrary:
                 self._embedded = True
                 try:
                     self._index.embed(self._embedder)
-                except LLMError as exc:
+                except EmbeddingError as exc:
                     self._embed_note = f"lexical ranking only: {exc.user_message}"
                     self._embedder = None
             return self._embedder

@@ -2,16 +2,20 @@
 
 `judge(command, context, grants)` is the entry point; `Grants` keeps what the user chose to
 "always allow"; `AuditLog` records every decision and run.
+
+The front door: other packages import what they use from here, never from the modules inside
+(an import-linter contract keeps it so).
 """
 
-from studio.policy.audit import AuditEntry, AuditLog
+from studio.policy.audit import AuditEntry, AuditError, AuditLog
 from studio.policy.decision import Decision, PolicyContext, PolicyWarning, Verdict
 from studio.policy.grants import Grant, GrantProposal, Grants, GrantsError
-from studio.policy.judge import judge, propose_grant
+from studio.policy.judging import judge, propose_grant
 from studio.policy.shell.cmdline import split_commands
 
 __all__ = [
     "AuditEntry",
+    "AuditError",
     "AuditLog",
     "Decision",
     "Grant",

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
 from studio.llm.types import DEFAULT_CONTEXT_SIZE
 from studio.settings.declare import Reader, setting
-from studio.skills.checks.clients import SPEC, TARGETS
+from studio.skills.checks import SPEC, TARGETS
 
 BackendKind = Literal["ollama", "openai", "embedded"]
 BACKEND_KINDS: tuple[str, ...] = get_args(BackendKind)

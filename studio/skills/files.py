@@ -9,7 +9,7 @@ import zipfile
 from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
-from studio.skills import codes
+import studio.skills.codes as codes
 from studio.skills.codes import CANNOT_READ, UNSAFE_ARCHIVE_PATH
 from studio.skills.model import (
     LOWERCASE_SKILL_FILE,

@@ -123,7 +123,7 @@ class Diagnostic(NamedTuple):
         return data
 
 
-class Notice(NamedTuple):
+class RootNotice(NamedTuple):
     """A finding about a root rather than about one skill (a link the walk did not follow).
 
     Attributes:

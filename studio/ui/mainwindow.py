@@ -29,9 +29,8 @@ from PySide6.QtWidgets import (
 from studio.editing.recovery import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
-from studio.skills.library.collection import Library, Problem
-from studio.skills.library.roots import standard_locations
-from studio.skills.search.index import INDEX_FILE
+from studio.skills.library import Library, Problem, standard_locations
+from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.backend import settings_embedder
 from studio.ui.chat.dock import ChatDock
@@ -42,7 +41,6 @@ from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.restore import Recovery
 from studio.ui.editor.tabs import EditorTabs
 from studio.ui.evals.controller import HISTORY_FILE, EvalsTabs
-from studio.ui.feedback import Feedback
 from studio.ui.library.installs import UrlInstalls
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
@@ -56,6 +54,7 @@ from studio.ui.problems.problems_controller import ProblemsController
 from studio.ui.problems.problems_panel import ProblemsPanel
 from studio.ui.settings.settings_dialog import SettingsDialog
 from studio.ui.share import McpServing, SkillExports
+from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
 from studio.ui.theme import editor_font
 from studio.ui.watcher import FileWatcher

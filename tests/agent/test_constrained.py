@@ -13,7 +13,7 @@ import pytest
 
 from studio.agent.approval import AutoApprover
 from studio.agent.constrained import FORCED_MAX_TOKENS
-from studio.agent.events import Done, Error, Event, Notice, TextDelta, ToolCallRequested, ToolFinished
+from studio.agent.events import ChatNotice, Done, Error, Event, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
@@ -177,7 +177,7 @@ async def test_a_failed_call_is_asked_again_constrained(
     assert retried["options"]["num_predict"] == FORCED_MAX_TOKENS
     assert len(retried["messages"]) == len(first["messages"]), "the failed reply is not kept"
     assert "tools" in after and "format" not in after
-    assert any(isinstance(e, Notice) and "was not valid" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "was not valid" in e.message for e in events)
     assert [(e.tool, e.constrained) for e in requested(events)] == [("activate_skill", True)]
     assert events[-1] == Done("answered", "Hello", 3, events[-1].usage,  # type: ignore[union-attr]
                             model=TOOL_MODEL)
@@ -190,7 +190,7 @@ async def test_a_server_that_ignores_the_schema_is_asked_again_without_it(
     agent, messages = agent_for(ollama(fake_ollama, http_client), project, PLAIN_MODEL)
     events = await run_all(agent, messages)
     assert "format" in fake_ollama.chats[0] and "format" not in fake_ollama.chats[1]
-    assert any(isinstance(e, Notice) and "did not hold the model" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "did not hold the model" in e.message for e in events)
     assert events[-1] == Done("answered", "Hello there", 2, events[-1].usage,  # type: ignore[union-attr]
                             model=PLAIN_MODEL)
 
@@ -213,7 +213,7 @@ async def test_a_server_that_refuses_the_schema_is_asked_again_without_it(
     events = await run_all(agent, messages)
     assert "format" in fake_ollama.chats[0]
     assert "format" not in fake_ollama.chats[1] and "tools" not in fake_ollama.chats[1]
-    assert any(isinstance(e, Notice) and "refused a constrained reply" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "refused a constrained reply" in e.message for e in events)
     assert events[-1] == Done("answered", "hi", 2, events[-1].usage,  # type: ignore[union-attr]
                             model=PLAIN_MODEL)
 
@@ -226,4 +226,4 @@ async def test_without_skills_a_model_without_tools_just_chats(
     agent, messages = agent_for(ollama(fake_ollama, http_client), tmp_path / "empty", PLAIN_MODEL)
     events = await run_all(agent, messages)
     assert "format" not in fake_ollama.chats[0] and "tools" not in fake_ollama.chats[0]
-    assert not any(isinstance(e, Notice) for e in events) and events[-1].reason == "answered"  # type: ignore[union-attr]
+    assert not any(isinstance(e, ChatNotice) for e in events) and events[-1].reason == "answered"  # type: ignore[union-attr]

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from studio.agent.approval import AutoApprover
-from studio.agent.events import Done, Error, Event, Notice, ToolCallRequested, ToolFinished
+from studio.agent.events import ChatNotice, Done, Error, Event, ToolCallRequested, ToolFinished
 from studio.agent.session import ChatSession, SessionFactory, SessionSettings
 from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
@@ -88,7 +88,7 @@ async def test_400_skills_and_a_4096_token_model_first_request_fits_and_holds_th
     assert NEEDED in included and 5 < len(included) < 100
     enum = first["tools"][0]["function"]["parameters"]["properties"]["name"]["enum"]
     assert set(enum) == included
-    notices = [e.message for e in events if isinstance(e, Notice)]
+    notices = [e.message for e in events if isinstance(e, ChatNotice)]
     assert any(f"{400 - len(included)} skills did not fit" in n and "pin it" in n for n in notices)
     assert [e.status for e in events if isinstance(e, ToolFinished)] == ["ok"]
     assert events[-1] == Done("answered", "42.2 km", 2, events[-1].usage,  # type: ignore[union-attr]
@@ -101,7 +101,7 @@ async def test_without_a_known_context_every_skill_is_offered(
     fake_ollama.script(reply("hi"))
     events = await run(session_for(fake_ollama, http_client, library, tmp_path), QUESTION)
     assert len(catalog_names(fake_ollama.chats[0])) == 400
-    assert not any(isinstance(e, Notice) for e in events)
+    assert not any(isinstance(e, ChatNotice) for e in events)
 
 
 async def test_pinned_skills_and_skills_named_in_the_message_stay_in_the_catalog(
@@ -134,7 +134,7 @@ async def test_the_oldest_turns_are_left_out_when_the_history_outgrows_the_conte
     contents = [m["content"] for m in sent["messages"]]
     assert contents[0].startswith("You are a helpful assistant") and contents[-1] == QUESTION
     assert "question 11 " in contents[-3] and not any(c.startswith("question 0 ") for c in contents)
-    assert any(isinstance(e, Notice) and "oldest" in e.message and "turns were left out" in e.message
+    assert any(isinstance(e, ChatNotice) and "oldest" in e.message and "turns were left out" in e.message
                for e in events)
     assert [m.content for m in session.messages[1:-2]] == [m.content for m in history], (
         "the conversation keeps (and the studio saves) every turn")

@@ -15,11 +15,11 @@ import pytest
 from studio.agent.agents import AgentSpec, AgentStore
 from studio.agent.approval import Approval, ApprovalRequest, Approver, AutoApprover
 from studio.agent.events import (
+    ChatNotice,
     Done,
     Event,
     ForkStarted,
     Nested,
-    Notice,
     TextDelta,
     ToolFinished,
 )
@@ -95,7 +95,7 @@ async def test_model_switches_the_chats_next_requests(
     events = await run(session, "hi")
     await run(session, "more")
     assert [chat["model"] for chat in server.chats] == [TOOL_MODEL, OTHER_MODEL, OTHER_MODEL]
-    assert any(isinstance(e, Notice) and f"come from {OTHER_MODEL}" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and f"come from {OTHER_MODEL}" in e.message for e in events)
 
 
 async def test_a_model_the_server_lacks_keeps_the_current_one_with_a_notice(
@@ -104,7 +104,7 @@ async def test_a_model_the_server_lacks_keeps_the_current_one_with_a_notice(
     server.script(activate("absent"), reply("answered"))
     events = await run(make_session(tmp_path, server, http_client), "hi")
     assert [chat["model"] for chat in server.chats] == [TOOL_MODEL, TOOL_MODEL]
-    assert any(isinstance(e, Notice) and "does not have" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "does not have" in e.message for e in events)
 
 
 async def test_a_fork_starts_from_the_skill_and_its_answer_returns_to_the_parent(

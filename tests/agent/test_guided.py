@@ -14,7 +14,7 @@ import pytest
 
 from studio.agent.approval import AutoApprover
 from studio.agent.constrained import FORCED_MAX_TOKENS
-from studio.agent.events import Done, Event, Notice, TextDelta, ToolCallRequested, ToolFinished
+from studio.agent.events import ChatNotice, Done, Event, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided.replies import (
     ANSWER_MAX_TOKENS,
@@ -317,7 +317,7 @@ async def test_a_guided_answer_cut_at_the_cap_is_the_answer(
     fake_openai.script(reply('{"answer": "Paris, the capital of Fra'))
     agent, messages = agent_for(fake_openai, http_client, project)
     events = [event async for event in agent.run(messages)]
-    assert any(isinstance(e, Notice) and "cut at" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "cut at" in e.message for e in events)
     done = events[-1]
     assert isinstance(done, Done) and done.reason == "answered"
     assert done.text == "Paris, the capital of Fra"
@@ -351,7 +351,7 @@ async def test_a_guided_answer_that_loops_is_stopped_and_keeps_what_came_before(
     fake_openai.script(reply(*(looping[i:i + 4] for i in range(0, len(looping), 4))))
     agent, messages = agent_for(fake_openai, http_client, project)
     events = [event async for event in agent.run(messages)]
-    assert any(isinstance(e, Notice) and "repeating itself" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "repeating itself" in e.message for e in events)
     done = events[-1]
     assert isinstance(done, Done) and done.reason == "answered" and done.text == "Hello, Bo! 1."
 

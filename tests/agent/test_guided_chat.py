@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from studio.agent.approval import Approval
-from studio.agent.events import Done, Event, Notice, TextDelta, ToolCallRequested
+from studio.agent.events import ChatNotice, Done, Event, TextDelta, ToolCallRequested
 from studio.agent.execute import ToolExecutor
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
@@ -105,6 +105,6 @@ async def test_a_reply_that_only_repeats_the_denial_is_not_the_answer(
                                 "What is the area of a circle of radius 2?")
     events = [event async for event in agent.run(messages)]
     assert not [e for e in events if isinstance(e, TextDelta)]
-    assert any(isinstance(e, Notice) and "only said your reason" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "only said your reason" in e.message for e in events)
     done = events[-1]
     assert isinstance(done, Done) and done.text == ""

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from studio.agent.approval import AutoApprover
-from studio.agent.events import Done, Event, Notice, TextDelta, ToolCallRequested, ToolFinished
+from studio.agent.events import ChatNotice, Done, Event, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
@@ -51,7 +51,8 @@ async def test_guided_smollm2_converts_with_the_unit_convert_skill(tmp_path: Pat
         agent = Agent(OpenAIClient(engine.base_url, http, idle_timeout=TIMEOUT), executor, config)
         events = await asyncio.wait_for(_collect(agent, messages), TIMEOUT)
     report = f"events: {events}"
-    assert any(isinstance(e, Notice) and "smollm2 has 135M parameters" in e.message for e in events), report
+    assert any(isinstance(e, ChatNotice) and "smollm2 has 135M parameters" in e.message
+               for e in events), report
     calls = [e for e in events if isinstance(e, ToolCallRequested)]
     assert [(c.tool, c.skill, c.constrained) for c in calls[:2]] == [
         ("activate_skill", "unit-convert", True), ("run_skill_script", "unit-convert", True)], report

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from studio.agent.approval import AutoApprover
-from studio.agent.events import Event, Notice
+from studio.agent.events import ChatNotice, Event
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided.mode import (
     WINDOW_HINT,
@@ -130,7 +130,7 @@ async def test_auto_guides_a_model_ollama_says_is_small(
                                 project, TOOL_MODEL, mode)
     events = await run(agent, messages)
     assert guided_request(fake_ollama.chats[0]) is guided
-    notices = [e.message for e in events if isinstance(e, Notice)]
+    notices = [e.message for e in events if isinstance(e, ChatNotice)]
     if guided and mode == "auto":
         assert notices == [f"{TOOL_MODEL} has 135M parameters (the server's parameter_size): too few to "
                            "use skills on its own, so it is guided through them one step at a time. To "
@@ -140,7 +140,7 @@ async def test_auto_guides_a_model_ollama_says_is_small(
     # Said once: the next turn is guided as well, without saying it again.
     events = await run(agent, [*messages, Message("user", "Hi again")])
     assert guided_request(fake_ollama.chats[1]) is guided
-    assert not [e for e in events if isinstance(e, Notice)]
+    assert not [e for e in events if isinstance(e, ChatNotice)]
 
 
 async def test_auto_guides_a_model_whose_gguf_file_llama_cpp_names_is_small(
@@ -156,7 +156,7 @@ async def test_auto_guides_a_model_whose_gguf_file_llama_cpp_names_is_small(
                                     project, OPENAI_MODEL, "auto")
         events = await run(agent, messages)
         assert guided_request(server.chats[0])
-        assert any(isinstance(e, Notice) and "135M parameters (its GGUF file's general.size_label)"
+        assert any(isinstance(e, ChatNotice) and "135M parameters (its GGUF file's general.size_label)"
                    in e.message for e in events)
     finally:
         server.stop()

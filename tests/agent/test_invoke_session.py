@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from studio.agent.approval import AutoApprover
-from studio.agent.events import Notice, ToolFinished
+from studio.agent.events import ChatNotice, ToolFinished
 from studio.agent.session import ChatSession, SessionFactory, SessionSettings
 from studio.agent.tools import ToolError
 from studio.llm.types import Message
@@ -83,7 +83,7 @@ async def test_slash_name_loads_the_skill_with_its_arguments_put_in(
     directory = tmp_path.resolve() / "skills" / "deploy"
     assert sent["role"] == "user" and sent["content"].startswith("/deploy staging\n")
     assert f"Deploy to staging from {directory} (all: staging)." in sent["content"]
-    assert [e.message for e in events if isinstance(e, Notice)] == [
+    assert [e.message for e in events if isinstance(e, ChatNotice)] == [
         "Loaded the skill deploy as you asked (staging)."]
     # The next turn neither expands it twice nor refuses the model the skill it now has.
     fake_ollama.script(calls(Call("activate_skill", {"name": "deploy"})), reply("Done."))
@@ -106,6 +106,6 @@ async def test_a_skill_that_is_not_user_invocable_is_sent_as_typed(
     fake_ollama.script(reply("Sure."))
     events = [event async for event in session.turn("/legacy-system-context")]
     assert fake_ollama.chats[0]["messages"][-1]["content"] == "/legacy-system-context"
-    [notice] = [e.message for e in events if isinstance(e, Notice)]
+    [notice] = [e.message for e in events if isinstance(e, ChatNotice)]
     assert "user-invocable: false" in notice
     assert [name for name, _ in session.invocable()] == ["deploy", "notes"]

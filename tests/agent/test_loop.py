@@ -8,10 +8,10 @@ import httpx
 from studio.agent.approval import Approval, AutoApprover, DenyAllApprover
 from studio.agent.events import (
     ApprovalNeeded,
+    ChatNotice,
     Done,
     Error,
     Event,
-    Notice,
     TextDelta,
     ToolCallRequested,
     ToolFinished,
@@ -172,7 +172,7 @@ async def test_round_cap(fake_ollama: FakeOllama, http_client: httpx.AsyncClient
     agent, messages, _, _ = make_agent(fake_ollama, http_client, project, DenyAllApprover(), max_rounds=2)
     events = await run_all(agent, messages)
     assert isinstance(events[-1], Done) and events[-1].reason == "round-limit"
-    assert any(isinstance(e, Notice) and "2 rounds" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "2 rounds" in e.message for e in events)
 
 
 async def test_a_call_written_as_text_is_taken(
@@ -195,7 +195,7 @@ async def test_a_model_without_tools_gets_its_replies_constrained_to_a_call_or_a
         fake_ollama, http_client, project, DenyAllApprover(), model=PLAIN_MODEL
     )
     events = await run_all(agent, messages)
-    assert any(isinstance(e, Notice) and "constrained to a tool call" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "constrained to a tool call" in e.message for e in events)
     sent = fake_ollama.chats[0]
     assert "tools" not in sent
     assert len(sent["format"]["oneOf"]) == 4
@@ -251,7 +251,7 @@ async def test_a_broken_grants_file_keeps_the_grant_for_the_session(
     approver = RecordingApprover(Approval("always", by="user", remember=True))
     agent, messages, _, _ = make_agent(fake_ollama, http_client, project, approver)
     events = await run_all(agent, messages)
-    assert any(isinstance(e, Notice) and "this session only" in e.message for e in events)
+    assert any(isinstance(e, ChatNotice) and "this session only" in e.message for e in events)
     assert len(approver.requests) == 1
     assert (project.parent / "grants.yaml").read_text() == "- {{{ not yaml\n"
 

@@ -4,11 +4,11 @@ included."""
 from __future__ import annotations
 
 from studio.agent.events import (
+    ChatNotice,
     Done,
     Error,
     ForkStarted,
     Nested,
-    Notice,
     TextDelta,
     ToolCallRequested,
     ToolFinished,
@@ -30,7 +30,7 @@ def started() -> ToolRecord:
 
 def test_a_forks_text_notices_calls_and_output_land_in_its_record() -> None:
     record = started()
-    for event in (TextDelta("Let me "), TextDelta("look."), Notice("a note"), RUN,
+    for event in (TextDelta("Let me "), TextDelta("look."), ChatNotice("a note"), RUN,
                   ToolStarted("r1", "run_skill_script", "demo", "/w", "ls"),
                   ToolOutput("r1", "a\n"), ToolFinished("r1", "run_skill_script", "ok", "a", 0),
                   TextDelta("Found a."), Error("late"), Done("answered", "Found a.")):

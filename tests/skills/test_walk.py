@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from studio.skills.files import CLIENT_FOLDERS
-from studio.skills.library.walk import WalkMemo, discover, walk
+from studio.skills.library.walk import WalkMemo, discover, walk_skills
 from tests.skills.helpers import frontmatter, write_skill
 
 
@@ -68,7 +68,7 @@ def _memo_walk(root: Path, memo: WalkMemo, listed: list[str]) -> list[str]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(os, "scandir", counting)
         found = [Path(item.folder).relative_to(root).as_posix()
-                 for item in walk(root, False, None, None, "skill-file", memo)]
+                 for item in walk_skills(root, False, None, None, "skill-file", memo)]
     memo.kept, memo.fresh = memo.fresh, {}
     return sorted(found)
 

@@ -18,7 +18,7 @@ from typing import Any
 from studio.agent.constrained import ANSWER_KEY
 from studio.agent.guided.arguments import split
 from studio.agent.guided.fill import figures
-from studio.skills.search.catalog import terms
+from studio.skills.search import terms
 
 _MAX_FIGURES = 3
 _GAP = '[^"\\\\]*'

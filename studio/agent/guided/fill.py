@@ -20,7 +20,7 @@ from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity
 from studio.agent.guided.values import Described
 from studio.agent.tools import RUN
 from studio.llm.types import Message, ToolCall, ToolSpec
-from studio.skills.search.catalog import STOP_WORDS
+from studio.skills.search import STOP_WORDS
 
 SCRIPT_KEY = "script"
 """The property of a filled run that says which script (its start, `python3 scripts/x.py`)."""

@@ -42,7 +42,7 @@ from studio.agent.guided.repair import MAX_RUNS, read_spec, repair_hint, run_res
 from studio.agent.guided.values import Described, describe, referenced_files
 from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
 from studio.llm.types import Message, ToolCall, ToolSpec
-from studio.skills.search.catalog import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
+from studio.skills.search import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
 
 NO_SKILL = "none"
 """The name that picks no skill in step 1."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from studio.skills import codes
+import studio.skills.codes as codes
 from studio.skills.checks.nested import nested_skills_rule
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.yaml.textpos import position_in

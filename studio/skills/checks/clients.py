@@ -49,7 +49,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from studio.skills import codes
+import studio.skills.codes as codes
 from studio.skills.checks.openai_yaml import openai_yaml_rule
 from studio.skills.checks.rules import FRONTMATTER_RULES, Rule, kind_of, unknown_fields_rule
 from studio.skills.model import Diagnostic, Fix, Severity, Skill

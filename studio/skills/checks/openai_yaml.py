@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
-from studio.skills import codes
+import studio.skills.codes as codes
 from studio.skills.model import Diagnostic, Severity, Skill
 
 OPENAI_YAML = PurePosixPath("agents/openai.yaml")

@@ -12,8 +12,8 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from studio.skills import codes
-from studio.skills.checks import names
+import studio.skills.checks.names as names
+import studio.skills.codes as codes
 from studio.skills.model import LOWERCASE_SKILL_FILE as LOWER_FILE
 from studio.skills.model import Diagnostic, Fix, Severity, Skill, Span, TextEdit
 from studio.skills.yaml.yamledit import move_plan, newline_of, replace_value, scalar

@@ -23,7 +23,7 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from studio.skills import codes
+import studio.skills.codes as codes
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.yaml.textpos import LineIndex
 

@@ -39,7 +39,7 @@ class Installed:
     links: tuple[Path, ...]
 
 
-def installed(into: Path) -> list[Installed]:
+def list_installed(into: Path) -> list[Installed]:
     """Every entry of the lock file for `into`, by name. Raises LockError."""
     found: list[Installed] = []
     for record in read_lock_file(lock_path(into)).records():

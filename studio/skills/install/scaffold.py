@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import studio.skills.checks.names as names
 from studio.fsutil import atomic_write_text
 from studio.paths import RESOURCES_DIR
-from studio.skills.checks import names
 
 TEMPLATE = RESOURCES_DIR / "templates" / "SKILL.md.tmpl"
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import studio.skills.codes as codes
 from studio.fsutil import RefusedWrite, atomic_write_bytes
-from studio.skills import codes
 from studio.skills.checks.clients import SPEC
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import list_skill_files, load_skill, skill_file_in
@@ -249,7 +249,7 @@ def _plan_rounds(
             plan.refused.append(f"{label}: not applied, it makes no progress")
             continue
         after = reparse(skill, text, directory, max_bytes=None)
-        why = _unplanned_change(skill, after, diagnostic)
+        why = unplanned_change(skill, after, diagnostic)
         if why is not None:
             left_out.add((diagnostic.code, fix.title))
             plan.refused.append(f"{label}: not applied, {why}")
@@ -288,7 +288,7 @@ def _same(a: Any, b: Any) -> bool:
 _MOVED_UNDER_METADATA = frozenset({codes.UNKNOWN_FIELD, codes.UNKNOWN_TO_TARGET})
 
 
-def _unplanned_change(before: Skill, after: Skill, diagnostic: Diagnostic) -> str | None:
+def unplanned_change(before: Skill, after: Skill, diagnostic: Diagnostic) -> str | None:
     """Why `after` is not `before` with only the change `diagnostic`'s fix is for, or None."""
     if after.body != before.body:
         return "it would change the body"

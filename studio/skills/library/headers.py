@@ -29,8 +29,8 @@ from studio.skills.library.roots import (
 )
 from studio.skills.library.summary import SkillSummary
 from studio.skills.library.targets import root_for
-from studio.skills.library.walk import Found, WalkMemo, walk
-from studio.skills.model import Diagnostic, Notice, Severity
+from studio.skills.library.walk import Found, WalkMemo, walk_skills
+from studio.skills.model import Diagnostic, RootNotice, Severity
 from studio.skills.parse import parse_skill
 
 # The kind of scan cache this module keeps (a `ScanCache` target of its own).
@@ -70,7 +70,7 @@ class Headers:
 
     skills: list[SkillHeader] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
+    notices: list[RootNotice] = field(default_factory=list)
 
 
 def _header_entries(found: list[Found], target: str) -> list[tuple[Any, ...]]:
@@ -115,7 +115,7 @@ def _header(root: Path, entry: tuple[Any, ...]) -> SkillHeader | SkillSummary:
     return SkillHeader(folder, skill_file, name, description, loadable, first)
 
 
-def _scan_headers(root: SkillRoot, cache: ScanCache | None, notices: list[Notice]) -> list[
+def _scan_headers(root: SkillRoot, cache: ScanCache | None, notices: list[RootNotice]) -> list[
     SkillHeader | SkillSummary
 ]:
     """The headers of the skills below a folder. The cache keeps the walk's memo too, under a
@@ -126,7 +126,7 @@ def _scan_headers(root: SkillRoot, cache: ScanCache | None, notices: list[Notice
     found: list[SkillHeader | SkillSummary] = []
     seen: set[str] = set()
     with _Validation(root, cache, SPEC, _header_entries) as headers:
-        for item in walk(path, root.include_hidden, None, notices, "skill-file", memo):
+        for item in walk_skills(path, root.include_hidden, None, notices, "skill-file", memo):
             headers.add(item)
         for key, entry in headers.entries():
             seen.add(key)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.skills import codes
+import studio.skills.codes as codes
 from studio.skills.checks.clients import SPEC
 from studio.skills.checks.validate import validate_skill
 from studio.skills.codes import CRASHED
@@ -33,8 +33,8 @@ from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.library.cache import Fingerprint, ScanCache
 from studio.skills.library.stamps import Stamp
 from studio.skills.library.summary import SkillSummary, cache_entry
-from studio.skills.library.walk import Fingerprints, Found, Link, walk
-from studio.skills.model import Diagnostic, Notice, Severity
+from studio.skills.library.walk import Fingerprints, Found, Link, walk_skills
+from studio.skills.model import Diagnostic, RootNotice, Severity
 
 # prctl(2): deliver a signal to this process when its parent ends.
 _PR_SET_PDEATHSIG = 1
@@ -77,7 +77,7 @@ class SkillRoot:
 class RootScan:
     """What scanning one root found: its skills, and what went wrong reading it.
 
-    `walk` lists each skill folder with its SKILL.md's name and fingerprint, and `folders` the
+    `walk_skills` lists each skill folder with its SKILL.md's name and fingerprint, and `folders` the
     stamps of the other folders the walk read: together, everything the scan's findings depend
     on; `notices`, what the walk found about the root itself (links it did not follow); `links`,
     the links to folders it followed (in the root, into another root or a client's skill
@@ -88,7 +88,7 @@ class RootScan:
     error: str | None = None
     walk: list[Found] = field(default_factory=list)
     folders: list[Stamp] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
+    notices: list[RootNotice] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
 
 
@@ -102,7 +102,7 @@ def scan_root(
 ) -> RootScan:
     """Find and validate every skill under a root as `target` judges them, using the cache where
     nothing changed (a cache kept for another target is not used). Links into `linked_roots`
-    (resolved paths of the library's other roots) are followed (see `walk`)."""
+    (resolved paths of the library's other roots) are followed (see `walk_skills`)."""
     path = root.path
     skills: list[SkillSummary] = []
 
@@ -149,7 +149,7 @@ def scan_entries(
     with _Validation(root, cache, target) as validation:
         # Without a cache the fingerprints would serve nothing, and cost nearly a listing each.
         fingerprints: Fingerprints = "full" if cache is not None else "none"
-        for item in walk(path, root.include_hidden, result.folders, result.notices, fingerprints,
+        for item in walk_skills(path, root.include_hidden, result.folders, result.notices, fingerprints,
                          linked_roots=linked_roots, links=result.links):
             if cancelled is not None and cancelled():
                 complete = False
@@ -178,7 +178,7 @@ PARALLEL_MIN = 64
 CHUNK = 64
 
 
-def _validate_folders(found: list[Found], target: str = SPEC) -> list[tuple[Any, ...]]:
+def validate_folders(found: list[Found], target: str = SPEC) -> list[tuple[Any, ...]]:
     """Validate skills the walk found, in a worker process; summaries come back as cache tuples."""
     return [_validate_folder(item, target) for item in found]
 
@@ -216,7 +216,7 @@ Work = Callable[[list[Found], str], list[tuple[Any, ...]]]
 
 
 def _validate_isolated(
-    found: list[Found], target: str, work: Work = _validate_folders
+    found: list[Found], target: str, work: Work = validate_folders
 ) -> list[tuple[Any, ...]]:
     """Validate skills whose worker died, each batch in a worker of its own: a batch whose worker
     dies again is halved until the skill that kills it stands alone, and only that one is
@@ -319,7 +319,7 @@ class _Validation:
         root: SkillRoot,
         cache: ScanCache | None,
         target: str = SPEC,
-        work: Work = _validate_folders,
+        work: Work = validate_folders,
     ) -> None:
         self.root = root
         self.cache = cache

@@ -18,7 +18,7 @@ from studio.skills.library.roots import (
 )
 from studio.skills.library.stamps import Stamp, stamp_of
 from studio.skills.library.summary import SkillSummary
-from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Notice
+from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, RootNotice
 
 
 @dataclass(slots=True)
@@ -29,7 +29,7 @@ class Collected:
 
     skills: list[SkillSummary] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
+    notices: list[RootNotice] = field(default_factory=list)
     stamps: list[Stamp] = field(default_factory=list)
 
 

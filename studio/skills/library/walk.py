@@ -13,7 +13,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from studio.skills import codes
+import studio.skills.codes as codes
 from studio.skills.files import (
     CLIENT_FOLDERS,
     MAX_DEPTH,
@@ -27,7 +27,7 @@ from studio.skills.files import (
 )
 from studio.skills.library.cache import Fingerprint
 from studio.skills.library.stamps import Stamp
-from studio.skills.model import Notice
+from studio.skills.model import RootNotice
 
 
 class Found(NamedTuple):
@@ -107,7 +107,7 @@ MTIME_SLACK_NS = 3_000_000_000
 Memo = dict[str, tuple[int, int, str | None, tuple[str, ...]]]
 
 
-# What a walk stamps of each skill it finds (see `walk`).
+# What a walk stamps of each skill it finds (see `walk_skills`).
 Fingerprints = Literal["full", "skill-file", "none"]
 
 
@@ -149,11 +149,11 @@ class Link(NamedTuple):
     target: str
 
 
-def walk(
+def walk_skills(
     root: Path,
     include_hidden: bool,
     folders: list[Stamp] | None = None,
-    notices: list[Notice] | None = None,
+    notices: list[RootNotice] | None = None,
     fingerprints: Fingerprints = "full",
     memo: WalkMemo | None = None,
     linked_roots: tuple[str, ...] = (),
@@ -276,7 +276,7 @@ def walk(
 
 
 def _report_unreadable(
-    folder: str, exc: OSError, notices: list[Notice] | None, folders: list[Stamp] | None
+    folder: str, exc: OSError, notices: list[RootNotice] | None, folders: list[Stamp] | None
 ) -> None:
     """A folder the walk could not list (permission denied, an I/O error) becomes a notice;
     one that vanished meanwhile does not. Its stamp is kept, so a cached report is redone once
@@ -284,7 +284,7 @@ def _report_unreadable(
     if isinstance(exc, FileNotFoundError | NotADirectoryError):
         return
     if notices is not None:
-        notices.append(Notice(
+        notices.append(RootNotice(
             codes.FOLDER_UNREADABLE, folder,
             f"this folder cannot be listed ({exc.strerror or exc}); the skills in it were not "
             "checked. Give this user read and execute permission on it, or remove it",
@@ -306,8 +306,8 @@ def _light(folder: str, skill_name: str) -> Found:
     return Found(folder, skill_name, ((path, found.st_size, found.st_mtime_ns, found.st_mode),), None)
 
 
-def _link_out(path: str, target: str, root: Path) -> Notice:
-    return Notice(
+def _link_out(path: str, target: str, root: Path) -> RootNotice:
+    return RootNotice(
         codes.LINK_OUT_OF_ROOT, path,
         f"a link to {target}, outside {root}, another root and the clients' skill folders; not "
         f"followed. Add {target} as a root of its own to check the skills there",
@@ -318,9 +318,9 @@ def discover(
     root: Path,
     include_hidden: bool = False,
     folders: list[Stamp] | None = None,
-    notices: list[Notice] | None = None,
+    notices: list[RootNotice] | None = None,
 ) -> Iterator[tuple[Path, str]]:
     """Yield (skill folder, SKILL.md file name) for every skill below `root`, in a stable order.
     The stamps of the other folders read go to `folders`, links not followed to `notices`."""
-    for found in walk(root, include_hidden, folders, notices):
+    for found in walk_skills(root, include_hidden, folders, notices):
         yield Path(found.folder), found.skill_name

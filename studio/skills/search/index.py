@@ -28,11 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from studio.llm.embeddings import Embedder
-from studio.llm.errors import LLMError
 from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.library.stamps import stamp_of
 from studio.skills.library.summary import SkillSummary
+from studio.skills.search.embedder import Embedder, EmbeddingError
 
 INDEX_FILE = "search-index.sqlite3"
 SCHEMA_VERSION = 1
@@ -258,7 +257,7 @@ class SearchIndex:
                 return SearchOutcome([hit for _, hit in lexical[:limit]], "lexical", note)
             try:
                 semantic = self._semantic(query, embedder, max(limit, CANDIDATES))
-            except LLMError as exc:
+            except EmbeddingError as exc:
                 note = f"lexical ranking only: {exc.user_message}"
                 return SearchOutcome([hit for _, hit in lexical[:limit]], "lexical", note)
             if semantic_only:
@@ -274,7 +273,7 @@ class SearchIndex:
         """Embed the skills searched that this model has no vector for yet. Each batch is kept as
         soon as it is done, so a run that is cancelled or fails half-way keeps what it did. The
         index is free between batches: the window searches by words while it embeds.
-        Returns how many skills were embedded; raises LLMError when the model fails."""
+        Returns how many skills were embedded; raises EmbeddingError when the model fails."""
         with self._lock:
             missing = self._missing(embedder.key)
         done = 0
@@ -368,7 +367,7 @@ class SearchIndex:
     def _keep(self, embedder: Embedder, chunk: list[tuple[str, int]],
               vectors: list[list[float]]) -> None:
         if len(vectors) != len(chunk):
-            raise LLMError(f"The embedding model {embedder.label} answered {len(vectors)} vectors "
+            raise EmbeddingError(f"The embedding model {embedder.label} answered {len(vectors)} vectors "
                            f"for {len(chunk)} texts. Check that it is an embedding model.")
         self._db.executemany(
             "INSERT OR REPLACE INTO vectors (hash, model, vector) VALUES (?, ?, ?)",

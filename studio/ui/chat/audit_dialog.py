@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.policy import AuditEntry, AuditLog
-from studio.policy.audit import AuditError
+from studio.policy import AuditEntry, AuditError, AuditLog
 from studio.ui.fit import resize_within_screen
 from studio.ui.indexes import Index
 from studio.ui.rows import RowsModel

@@ -14,13 +14,13 @@ from pathlib import Path
 import httpx
 from PySide6.QtCore import QObject, Signal
 
-from studio.agent import WINDOW_HINT, ModelServer, SessionSettings, engine_problem
+from studio.agent import WINDOW_HINT, ModelServer, SessionSettings, default_search_embedder, engine_problem
 from studio.llm.discovery import LocalModel, find_models
-from studio.llm.embeddings import Embedder, search_embedder
 from studio.llm.errors import LLMError
 from studio.llm.hub import format_size
 from studio.llm.types import ModelInfo
 from studio.settings import DEFAULT_URLS, BackendSettings, PromptSettings
+from studio.skills.search import Embedder
 
 BACKEND_LABELS = {"ollama": "Ollama", "openai": "OpenAI-compatible", "embedded": "Embedded"}
 # Plain Python threads, not qasync's QThread executor: its threads outlive the loop that made them.
@@ -226,7 +226,7 @@ def settings_embedder(backend: Callable[[], BackendSettings]) -> Callable[[], Em
     def source() -> Embedder | None:
         settings = backend()
         try:
-            return search_embedder(settings.kind, url_for(settings, settings.kind),
+            return default_search_embedder(settings.kind, url_for(settings, settings.kind),
                                    settings.embed_model)
         except ValueError:
             return None

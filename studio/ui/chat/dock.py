@@ -12,8 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
 
 from studio.settings import SettingsStore
-from studio.skills.library.collection import Library
-from studio.skills.library.summary import SkillSummary
+from studio.skills.library import Library, SkillSummary
 from studio.ui.chat.agentfiles import AgentFiles
 from studio.ui.chat.audit_dialog import AuditDialog
 from studio.ui.chat.grants_dialog import GrantsDialog

@@ -19,13 +19,12 @@ from typing import TypeVar, cast
 from PySide6.QtCore import QObject, Signal
 from shiboken6 import isValid
 
-from studio.agent import ChatSession as CoreSession
 from studio.agent import (
+    ChatNotice,
     Done,
     Error,
     Event,
     FolderChooser,
-    Notice,
     SessionFactory,
     SessionSettings,
     TextDelta,
@@ -37,6 +36,7 @@ from studio.agent import (
     stop_record,
     update_record,
 )
+from studio.agent import ChatSession as CoreSession
 from studio.chats import (
     ChatInfo,
     ChatStore,
@@ -46,7 +46,7 @@ from studio.chats import (
     title_for,
 )
 from studio.llm.types import Message
-from studio.skills.library.summary import SkillSummary
+from studio.skills.library import SkillSummary
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.transcript import AssistantItem, Transcript
 from studio.ui.tasks import TaskSet
@@ -258,7 +258,7 @@ class OpenChat(QObject):
             self._answer_item().append_text(event.text)
         elif isinstance(event, ThinkingDelta):
             self._answer_item().append_thinking(event.text)
-        elif isinstance(event, Notice):
+        elif isinstance(event, ChatNotice):
             self._notice(event.message)
         elif isinstance(event, Error):
             self._finish_answer()

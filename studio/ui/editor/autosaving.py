@@ -23,7 +23,7 @@ from studio.editing.recovery import (
 )
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.file_tab import FileTab
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 
 # Quiet time after the last edit before its text is kept: never a write per keystroke.
 RECOVERY_DELAY_MS = 1000

@@ -11,7 +11,7 @@ from studio.ui import asyncqt, confirm
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.tabs import EditorTabs
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
 from studio.ui.watcher import FileWatcher
 

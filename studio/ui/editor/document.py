@@ -15,12 +15,9 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from studio.editing.textsync import changed_range, qt_position
 from studio.fsutil import atomic_write_text
-from studio.skills.checks.clients import SPEC
-from studio.skills.checks.validate import ValidationResult, validate_skill
-from studio.skills.codes import BINARY, NOT_UTF8, TOO_LARGE
-from studio.skills.files import list_skill_files
-from studio.skills.library.fixes import reparse
-from studio.skills.model import Skill
+from studio.skills import BINARY, NOT_UTF8, TOO_LARGE, Skill, list_skill_files
+from studio.skills.checks import SPEC, ValidationResult, validate_skill
+from studio.skills.library import reparse
 
 VALIDATE_DELAY_MS = 250
 UNEDITABLE_CODES = frozenset({TOO_LARGE, BINARY, NOT_UTF8})

@@ -26,11 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing.frontmatter_edit import set_field, set_flag, set_metadata
-from studio.skills.checks.clients import SPEC
-from studio.skills.checks.validate import ValidationResult
-from studio.skills.codes import UNCLOSED_FRONTMATTER
-from studio.skills.library import fixes
-from studio.skills.model import SKILL_FILE, Diagnostic, Skill
+from studio.skills import SKILL_FILE, UNCLOSED_FRONTMATTER, Diagnostic, Skill
+from studio.skills.checks import SPEC, ValidationResult
+from studio.skills.library import apply_fix_to_text, reparse, unplanned_change
 from studio.ui.editor.code_editor import CodeEditor
 from studio.ui.editor.document import SkillDocument, plain_text, replace_text
 from studio.ui.editor.files_model import FILE_ROLE, FilesModel
@@ -261,9 +259,9 @@ class SkillEditorTab(QWidget):
             return "no fix is offered for it"
         if fix.edits:
             skill = self.doc.skill
-            text = fixes.apply_fix_to_text(skill, fix)
-            after = fixes.reparse(skill, text, max_bytes=None)
-            why = fixes._unplanned_change(skill, after, diagnostic)
+            text = apply_fix_to_text(skill, fix)
+            after = reparse(skill, text, max_bytes=None)
+            why = unplanned_change(skill, after, diagnostic)
             if why is not None:
                 return why
             self.doc.set_text(text)

@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from studio.skills.model import SkillFile
+from studio.skills import SkillFile
 from studio.ui.indexes import Index
 from studio.ui.rows import RowsModel
 

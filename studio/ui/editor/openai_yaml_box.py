@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from studio.skills.checks.openai_yaml import OPENAI_YAML, describe, read_openai_yaml
+from studio.skills.checks import OPENAI_YAML, describe, read_openai_yaml
 
 
 class OpenAIYamlBox(QGroupBox):

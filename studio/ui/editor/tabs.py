@@ -16,12 +16,8 @@ from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
 
 from studio.agent import AgentStore
 from studio.llm.errors import LLMError
-from studio.skills.files import load_skill, load_zip_skills
-from studio.skills.library.collection import Library, LibraryEvent, Problem, TargetChanged
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.zippath import enclosing_zip
-from studio.skills.model import SKILL_FILE, Skill
-from studio.skills.parse import parse_skill
+from studio.skills import SKILL_FILE, Skill, load_skill, load_zip_skills, parse_skill
+from studio.skills.library import Library, LibraryEvent, Problem, SkillSummary, TargetChanged, enclosing_zip
 from studio.ui import asyncqt, confirm
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.editor_tab import SkillEditorTab
@@ -29,7 +25,7 @@ from studio.ui.editor.file_tab import FileTab, decode_text, read_text_file
 from studio.ui.editor.form_fold import TabLayout
 from studio.ui.editor.target_fields import AGENT_FIELD, MODEL_FIELD
 from studio.ui.editor.untitled import write_untitled
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
 from studio.ui.watcher import FileWatcher
 

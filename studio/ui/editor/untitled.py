@@ -9,12 +9,12 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog
 
 from studio.agent import write_new_skill
-from studio.skills.checks import names
-from studio.skills.library.collection import Library
-from studio.skills.model import SKILL_FILE
+from studio.skills import SKILL_FILE
+from studio.skills.checks import is_valid_name, normalize
+from studio.skills.library import Library
 from studio.ui import asyncqt
 from studio.ui.editor.editor_tab import SkillEditorTab
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 
 
 async def write_untitled(tab: SkillEditorTab, library: Library, feedback: Feedback) -> Path | None:
@@ -31,12 +31,12 @@ async def write_untitled(tab: SkillEditorTab, library: Library, feedback: Feedba
         return None
     parent = Path(dialog.selectedFiles()[0])
     name = tab.doc.skill.name or tab.directory.name
-    if not names.is_valid_name(name):
+    if not is_valid_name(name):
         feedback.tell("Not saved", f"“{name}” cannot be a skill's folder name. Give the "
                       "skill a valid name (lowercase letters, digits and hyphens) in "
                       "the form, then save again.")
         return None
-    target = parent / names.normalize(name)
+    target = parent / normalize(name)
     try:
         write_new_skill(target, {SKILL_FILE: tab.text()})
     except FileExistsError:

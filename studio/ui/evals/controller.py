@@ -15,8 +15,7 @@ from studio.agent import Approver, AutoApprover, DenyAllApprover, SessionFactory
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
 from studio.settings import EvalSettings
-from studio.skills.library.collection import Library
-from studio.skills.library.summary import SkillSummary
+from studio.skills.library import Library, SkillSummary
 from studio.ui.chat.model_bar import ModelBar
 from studio.ui.editor.autosaving import Autosaver, Unsaved
 from studio.ui.editor.editor_tab import SkillEditorTab

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from studio.evals.editing import EVAL_COLUMNS, EditableFile, EvalsFile, TriggersFile
-from studio.skills.checks.evalrules import evals_problems, triggers_problems
-from studio.skills.model import Diagnostic
+from studio.skills import Diagnostic
+from studio.skills.checks import evals_problems, triggers_problems
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.tables import Change, EvalsTableModel, EvalTable, TriggersTableModel
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.checks.evalfiles import TriggerQuery
+from studio.skills.checks import TriggerQuery
 from studio.ui.rows import RowsModel
 
 Index = QModelIndex | QPersistentModelIndex

@@ -43,8 +43,8 @@ from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
 from studio.llm.errors import LLMError
-from studio.skills.checks.evalfiles import EvalFileError, TriggerQuery, read_evals, read_triggers
-from studio.skills.library.summary import SkillSummary
+from studio.skills.checks import EvalFileError, TriggerQuery, read_evals, read_triggers
+from studio.skills.library import SkillSummary
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.chart import PassRateChart
 from studio.ui.evals.editor import EvalFilesEditor

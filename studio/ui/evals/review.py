@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from studio.evals.feedback import write_feedback
 from studio.evals.report import EvalResult, QueryResult
 from studio.evals.trace import transcript_messages
-from studio.skills.checks.evalfiles import EvalFileError
+from studio.skills.checks import EvalFileError
 from studio.ui.chat.transcript import Transcript
 from studio.ui.editor.form_fold import TabLayout
 from studio.ui.evals.models import verdicts_html

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from studio.agent import SessionFactory, SessionSettings
 from studio.evals.cache import ResultCache
 from studio.evals.history import EvalHistory
-from studio.skills.library.summary import SkillSummary
+from studio.skills.library import SkillSummary
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.tasks import TaskSet
 

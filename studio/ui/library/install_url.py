@@ -20,11 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.checks.threats import threat_report
-from studio.skills.install.download import InstallPlan
-from studio.skills.install.installed import project_of
-from studio.skills.install.lockfile import lock_path
-from studio.skills.install.placement import CLIENTS
+from studio.skills.checks import threat_report
+from studio.skills.install import CLIENTS, InstallPlan, lock_path, project_of
 
 
 class InstallUrlDialog(QDialog):

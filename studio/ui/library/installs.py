@@ -17,23 +17,26 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog
 
-from studio.skills.install.download import InstallError, InstallPlan, commit_install
-from studio.skills.install.installed import (
+from studio.skills.install import (
+    InstallError,
+    InstallPlan,
+    LockError,
+    blocking,
+    client_folders,
+    commit_install,
     fetchable,
+    place,
+    prepare_source,
     project_of,
     record_for,
     remove_installed,
     unchanged,
 )
-from studio.skills.install.lockfile import LockError
-from studio.skills.install.placement import blocking, client_folders, place
-from studio.skills.install.sources import prepare_source
-from studio.skills.library.collection import Library
-from studio.skills.library.links import links_to
+from studio.skills.library import Library, links_to
 from studio.ui import asyncqt, confirm
-from studio.ui.feedback import Feedback
 from studio.ui.library.install_url import InstallPlanDialog, InstallUrlDialog
 from studio.ui.library.roots import LibraryRoots
+from studio.ui.status_messages import Feedback
 
 T = TypeVar("T")
 

@@ -31,7 +31,7 @@ from PySide6.QtCore import (
     QTimer,
 )
 
-from studio.skills.library.summary import SkillSummary
+from studio.skills.library import SkillSummary
 from studio.ui.library.library_rows import FILTER_ROLE, KIND_ROLE, SUMMARY_ROLE
 
 ALL, ERRORS, WARNINGS, DRAFTED = "", "errors", "warnings", "drafted"

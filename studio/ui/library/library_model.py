@@ -24,8 +24,9 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from studio.skills.install.provenance import Provenance
-from studio.skills.library.collection import (
+from studio.skills.install import Provenance
+from studio.skills.library import (
+    Entry,
     Library,
     LibraryEvent,
     RootAdded,
@@ -35,10 +36,9 @@ from studio.skills.library.collection import (
     SkillsAdded,
     SkillsRemoved,
     SkillsReplaced,
+    SkillSummary,
     TargetChanged,
 )
-from studio.skills.library.listing import Entry
-from studio.skills.library.summary import SkillSummary
 from studio.ui.indexes import NO_PARENT, Index
 from studio.ui.library.library_nodes import FileNode, FolderNode, Node, RootNode, SkillNode, file_tree
 from studio.ui.library.library_rows import (

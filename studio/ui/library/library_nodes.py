@@ -6,10 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from studio.skills.library.collection import RootState
-from studio.skills.library.listing import STANDARD_FOLDERS, Entry
-from studio.skills.library.summary import SkillSummary
-from studio.skills.model import SKILL_FILE
+from studio.skills import SKILL_FILE
+from studio.skills.library import STANDARD_FOLDERS, Entry, RootState, SkillSummary
 
 
 @dataclass(eq=False, slots=True)

@@ -27,10 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.checks.clients import CLIENTS, SPEC
-from studio.skills.install.installed import record_for
-from studio.skills.library.summary import SkillSummary
-from studio.skills.search.index import SearchHit, SearchOutcome
+from studio.skills.checks import CLIENTS, SPEC
+from studio.skills.install import record_for
+from studio.skills.library import SkillSummary
+from studio.skills.search import SearchHit, SearchOutcome
 from studio.ui.library.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_rows import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE

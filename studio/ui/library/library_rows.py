@@ -10,10 +10,9 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
-from studio.skills.checks.clients import CLIENTS, SPEC
-from studio.skills.install.provenance import Provenance
-from studio.skills.library.collection import RootState
-from studio.skills.library.summary import SkillSummary
+from studio.skills.checks import CLIENTS, SPEC
+from studio.skills.install import Provenance
+from studio.skills.library import RootState, SkillSummary
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
 from studio.ui.library.library_nodes import FileNode, FolderNode
 from studio.ui.library.target_labels import target_label

@@ -2,7 +2,7 @@
 progress in the panel) whenever the library changed since, then the query runs there too.
 
 With an embedding model at hand (the one named in Settings on the chat's server, else
-all-MiniLM-L6-v2 in the studio when installed: `studio.llm.embeddings.search_embedder`), the
+all-MiniLM-L6-v2 in the studio when installed: `studio.agent.default_search_embedder`), the
 library is embedded in a second worker thread, with progress in the panel; until it is done the
 results are ranked by words, then the query runs again ranked as `studio search` ranks it: words
 and meaning fused. The panel says which ranking each result list used.
@@ -25,10 +25,8 @@ from typing import TypeVar
 
 from PySide6.QtCore import QObject
 
-from studio.llm.embeddings import Embedder
-from studio.llm.errors import LLMError
-from studio.skills.library.collection import Library, LibraryEvent
-from studio.skills.search.index import SearchIndex, SearchOutcome
+from studio.skills.library import Library, LibraryEvent
+from studio.skills.search import Embedder, EmbeddingError, SearchIndex, SearchOutcome
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.tasks import TaskSet
 
@@ -148,7 +146,7 @@ class LibrarySearch(QObject):
         self._panel.show_search_progress(self._progress)
         try:
             await loop.run_in_executor(self._embed_worker, embed_all)
-        except LLMError as exc:
+        except EmbeddingError as exc:
             self._failed[embedder.key] = f"ranked by words only: {exc.user_message}"
         else:
             self._embedded = embedder.key

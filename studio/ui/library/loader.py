@@ -19,11 +19,8 @@ from typing import Any
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 import studio
-from studio.skills.checks.clients import SPEC
-from studio.skills.library.collection import Library
-from studio.skills.library.roots import SkillRoot
-from studio.skills.library.scan_process import read_frames
-from studio.skills.library.summary import SkillSummary
+from studio.skills.checks import SPEC
+from studio.skills.library import Library, SkillRoot, SkillSummary, read_frames
 from studio.ui import collector
 
 log = logging.getLogger(__name__)

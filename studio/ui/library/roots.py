@@ -11,20 +11,14 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QFileDialog
 
 from studio.settings import SettingsStore
-from studio.skills.checks.clients import CLIENTS, SPEC
-from studio.skills.checks.validate import validate_skill
-from studio.skills.files import load_skill, skill_file_in, walks_into
-from studio.skills.library.collection import Library
-from studio.skills.library.listing import skill_entries
-from studio.skills.library.roots import SkillRoot
-from studio.skills.library.stamps import Stamp
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.walk import discover
+from studio.skills import load_skill, skill_file_in, walks_into
+from studio.skills.checks import CLIENTS, SPEC, validate_skill
+from studio.skills.library import Library, SkillRoot, SkillSummary, Stamp, discover, skill_entries
 from studio.ui import asyncqt
-from studio.ui.feedback import Feedback
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.loader import LibraryLoader
+from studio.ui.status_messages import Feedback
 from studio.ui.watcher import FileWatcher
 
 # New skills found below a changed folder that are validated on the spot; more (a pack copied

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from studio.skills.search.index import SearchHit
+from studio.skills.search import SearchHit
 from studio.ui.library.library_rows import root_labels
 
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1

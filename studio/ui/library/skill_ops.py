@@ -12,19 +12,16 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication, QDialog
 
 from studio.editing.frontmatter_edit import set_field
-from studio.skills.install.scaffold import ScaffoldError, create_skill
-from studio.skills.library.collection import Library, Problem
-from studio.skills.library.fixes import FixError, apply_plan, plan_fixes
-from studio.skills.library.links import links_to
-from studio.skills.library.zippath import enclosing_zip
-from studio.skills.parse import parse_skill
+from studio.skills import parse_skill
+from studio.skills.install import ScaffoldError, create_skill
+from studio.skills.library import FixError, Library, Problem, apply_plan, enclosing_zip, links_to, plan_fixes
 from studio.ui import asyncqt, confirm
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.tabs import EditorTabs
-from studio.ui.feedback import Feedback
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.roots import summary_of
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
+from studio.ui.status_messages import Feedback
 
 
 def remove_folder(path: Path) -> None:

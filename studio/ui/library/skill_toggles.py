@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from studio.skills.library.summary import SkillSummary
-from studio.skills.library.toggles import (
+from studio.skills.library import (
+    SkillSummary,
     ToggleError,
     ToggleState,
     project_of,

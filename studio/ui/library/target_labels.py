@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studio.skills.checks.clients import CLIENTS, SPEC
+from studio.skills.checks import CLIENTS, SPEC
 
 
 def target_label(target: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from studio.skills.checks.clients import CLIENTS, SPEC
+from studio.skills.checks import CLIENTS, SPEC
 from studio.ui.library.target_labels import target_label, target_tooltip
 
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
-from studio.skills.library.collection import Problem
-from studio.skills.model import Diagnostic, Severity
+from studio.skills import Diagnostic, Severity
+from studio.skills.library import Problem
 
 COLUMNS = ("", "Code", "Message", "Skill", "File", "Line")
 SEVERITY, CODE, MESSAGE, SKILL, FILE, LINE = range(6)

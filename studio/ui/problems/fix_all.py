@@ -27,14 +27,13 @@ from studio.editing.fix_batch import (
     plan_one,
     undo_one,
 )
-from studio.skills.library.collection import Library
-from studio.skills.library.summary import SkillSummary
+from studio.skills.library import Library, SkillSummary
 from studio.ui import asyncqt
 from studio.ui.editor.tabs import EditorTabs
-from studio.ui.feedback import Feedback
 from studio.ui.library.roots import summary_of
 from studio.ui.numbers import plural
 from studio.ui.problems.fix_preview import FixPreviewDialog
+from studio.ui.status_messages import Feedback
 
 CHUNK = 25
 SHOWN_REASONS = 12

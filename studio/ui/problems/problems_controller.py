@@ -9,7 +9,7 @@ from collections import Counter
 
 from PySide6.QtCore import QObject, QTimer
 
-from studio.skills.library.collection import Library, LibraryEvent, RootState
+from studio.skills.library import Library, LibraryEvent, RootState
 from studio.ui.editor.tabs import EditorTabs
 from studio.ui.library.library_rows import root_labels
 from studio.ui.numbers import count_text

@@ -17,8 +17,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 
-from studio.skills.library.collection import Problem
-from studio.skills.model import Diagnostic
+from studio.skills import Diagnostic
+from studio.skills.library import Problem
 from studio.ui.icons import severity_icon
 from studio.ui.indexes import NO_PARENT, Index
 from studio.ui.numbers import count_text, plural

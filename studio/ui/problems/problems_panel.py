@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.library.collection import Problem
-from studio.skills.model import Severity
+from studio.skills import Severity
+from studio.skills.library import Problem
 from studio.ui.numbers import count_text, plural
 from studio.ui.problems.findings import Findings, ProblemFilter
 from studio.ui.problems.problems_model import ProblemsModel

@@ -13,9 +13,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QWidget
 
-from studio.skills.install.pack import PackError, pack_index, pack_plugin, pack_skill
+from studio.skills.install import PackError, pack_index, pack_plugin, pack_skill
 from studio.ui import asyncqt
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
 
 KINDS = {

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from studio.mcp import LoopbackService, SkillLibrary, build_server
 from studio.ui import confirm
-from studio.ui.feedback import Feedback
+from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
 
 ACTION_TEXT = "Serve Library over &MCP"

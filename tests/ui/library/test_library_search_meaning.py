@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from studio.llm.errors import LLMError
+from studio.skills.search import EmbeddingError
 from studio.skills.search.index import SearchIndex
 from studio.ui.library.search_results import HIT_ROLE
 from studio.ui.mainwindow import MainWindow
@@ -78,7 +78,7 @@ def test_the_window_ranks_like_the_core_s_fused_search(
 class GatedEmbedder(FakeEmbedder):
     """Embeds only once the test opens the gate; raises what it is given instead."""
 
-    def __init__(self, error: LLMError | None = None) -> None:
+    def __init__(self, error: EmbeddingError | None = None) -> None:
         super().__init__()
         self.gate = threading.Event()
         self.error = error
@@ -114,7 +114,7 @@ def test_words_rank_while_the_library_is_embedded_then_meaning_joins(
 def test_a_model_that_fails_leaves_the_search_to_words_and_says_why(
         qtbot: QtBot, make_window: WindowFactory, skills_root: Path) -> None:
     window = make_window(skills_root)
-    model = GatedEmbedder(LLMError("The embedding server at http://127.0.0.1:9 is not running."))
+    model = GatedEmbedder(EmbeddingError("The embedding server at http://127.0.0.1:9 is not running."))
     model.gate.set()
     window.search.embedder_source = lambda: model
     panel = window.library_panel
