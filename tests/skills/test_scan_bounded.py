@@ -14,7 +14,7 @@ from studio.skills.library.roots import SkillRoot, scan_entries
 from tests.skills.helpers import frontmatter, write_skill
 
 CHUNK = 4
-SKILLS = 300
+SKILLS = 600
 
 
 class _Recorded(library._Validation):

@@ -299,8 +299,10 @@ def _watch_parent(parent: int) -> None:
 Chunk = tuple[list[Found], "Future[list[tuple[Any, ...]]] | None"]
 
 # Chunks a worker may have waiting beside the one it is on: enough that none idles while the
-# scanning process catches up, few enough that results do not pile up in memory.
-IN_FLIGHT_PER_WORKER = 8
+# scanning process catches up (on a loaded machine it gets little time, and the window's scan
+# process waits for the window to read its frames), few enough that results do not pile up:
+# 2,048 skills a worker, a few MB.
+IN_FLIGHT_PER_WORKER = 16
 
 
 class _Validation:
