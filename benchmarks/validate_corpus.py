@@ -63,28 +63,47 @@ def skills_ref_pass(root: Path) -> tuple[int, int]:
     return len(folders), valid
 
 
+# Runs the CLI as `python -m studio` does, then writes this process's peak memory (VmHWM) to
+# the file named by its first argument. The peak is read from /proc because `ru_maxrss` of a
+# child started from this process counts this process's own memory, which its exec inherits.
+_PEAK_WRAPPER = """
+import runpy, sys
+peak_file = sys.argv.pop(1)
+sys.argv[0] = "studio"
+try:
+    runpy.run_module("studio", run_name="__main__", alter_sys=True)
+finally:
+    with open("/proc/self/status") as status:
+        peak = next((line.split()[1] for line in status if line.startswith("VmHWM:")), "0")
+    with open(peak_file, "w") as out:
+        out.write(peak)
+"""
+
+
 def studio_pass(root: Path, cache: Path, *options: str, code: Path = REPO,
                 cpu: list[float] = CPU, memory: list[float] | None = None) -> tuple[int, int]:
     """Run the CLI of the code in `code` as a user would, adding its CPU time (workers
-    included) to `cpu` and its peak memory (the largest process of the run: the command
-    itself, whose workers are smaller) in MB to `memory`; return (skills listed, valid) from
-    its JSON."""
+    included) to `cpu` and the command's own peak memory in MB (its workers are smaller) to
+    `memory`; return (skills listed, valid) from its JSON."""
     path = os.pathsep.join(filter(None, (str(code), os.environ.get("PYTHONPATH"))))
     env = dict(os.environ, STUDIO_CACHE_DIR=str(cache), PYTHONPATH=path)
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r") as peak:
         process = subprocess.Popen(
-            [sys.executable, "-m", "studio", "validate", str(root), "--format", "json", *options],
+            [sys.executable, "-c", _PEAK_WRAPPER, peak.name,
+             "validate", str(root), "--format", "json", *options],
             stdout=out, stderr=err, env=env,
         )
-        # wait4 rather than wait: it gives the run's own CPU time and peak memory.
+        # wait4 rather than wait: it gives the run's CPU time, its workers' included.
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()
+        peak_kb = peak.read().strip()
     cpu.append(usage.ru_utime + usage.ru_stime)
-    if memory is not None:
-        memory.append(usage.ru_maxrss / 1024)
+    if memory is not None and peak_kb.isdigit():
+        memory.append(int(peak_kb) / 1024)
     try:
         if process.returncode not in (0, 1):
             raise ValueError(f"exit code {process.returncode}")
