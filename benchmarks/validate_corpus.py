@@ -92,7 +92,9 @@ def studio_pass(root: Path, cache: Path, *options: str, code: Path = REPO,
         process = subprocess.Popen(
             [sys.executable, "-c", _PEAK_WRAPPER, peak.name,
              "validate", str(root), "--format", "json", *options],
-            stdout=out, stderr=err, env=env,
+            # In the code's own folder: Python puts the working folder first on the path, so run
+            # from another checkout the command would import that one's code.
+            stdout=out, stderr=err, env=env, cwd=code,
         )
         # wait4 rather than wait: it gives the run's CPU time, its workers' included.
         _, status, usage = os.wait4(process.pid, 0)
