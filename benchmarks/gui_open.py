@@ -140,8 +140,10 @@ def run_case(case: str, root: Path, count: int, scratch: Path,
                "--scratch", str(scratch)]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         filter(None, (str(code), os.environ.get("PYTHONPATH")))))
+    # In the code's own folder: the window starts its scan process with `python -m`, which puts
+    # the working folder first on the path, so from another checkout it would scan with that code.
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False,
-                          env=env)
+                          env=env, cwd=code)
     if done.returncode != 0:
         raise SystemExit(f"the {case} run failed:\n{done.stdout}\n{done.stderr}")
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
