@@ -136,8 +136,8 @@ def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
 def run_case(case: str, root: Path, count: int, scratch: Path,
              code: Path = REPO) -> dict[str, Any]:
     """Measure in a fresh process that imports the studio from `code`."""
-    command = [sys.executable, __file__, "--measure", str(root), "--skills", str(count),
-               "--scratch", str(scratch)]
+    command = [sys.executable, os.path.abspath(__file__), "--measure", str(root.resolve()),
+               "--skills", str(count), "--scratch", str(scratch.resolve())]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         filter(None, (str(code), os.environ.get("PYTHONPATH")))))
     # In the code's own folder: the window starts its scan process with `python -m`, which puts
