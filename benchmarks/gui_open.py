@@ -136,12 +136,14 @@ def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
 def run_case(case: str, root: Path, count: int, scratch: Path,
              code: Path = REPO) -> dict[str, Any]:
     """Measure in a fresh process that imports the studio from `code`."""
-    command = [sys.executable, __file__, "--measure", str(root), "--skills", str(count),
-               "--scratch", str(scratch)]
+    command = [sys.executable, os.path.abspath(__file__), "--measure", str(root.resolve()),
+               "--skills", str(count), "--scratch", str(scratch.resolve())]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         filter(None, (str(code), os.environ.get("PYTHONPATH")))))
+    # In the code's own folder: the window starts its scan process with `python -m`, which puts
+    # the working folder first on the path, so from another checkout it would scan with that code.
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False,
-                          env=env)
+                          env=env, cwd=code)
     if done.returncode != 0:
         raise SystemExit(f"the {case} run failed:\n{done.stdout}\n{done.stderr}")
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])

@@ -43,6 +43,9 @@ CPU: list[float] = []
 REF_CPU: list[float] = []
 # CPU seconds of each cold run of the code given with --before, in order.
 BEFORE_CPU: list[float] = []
+# Peak memory in MB of each cold run, this code's and the code before's.
+MEMORY: list[float] = []
+BEFORE_MEMORY: list[float] = []
 
 
 def skills_ref_pass(root: Path) -> tuple[int, int]:
@@ -60,27 +63,56 @@ def skills_ref_pass(root: Path) -> tuple[int, int]:
     return len(folders), valid
 
 
+# Runs the CLI as `python -m studio` does, then writes this process's peak memory (VmHWM) to
+# the file named by its first argument. The peak is read from /proc because `ru_maxrss` of a
+# child started from this process counts this process's own memory, which its exec inherits.
+_PEAK_WRAPPER = """
+import runpy, sys
+peak_file = sys.argv.pop(1)
+sys.argv[0] = "studio"
+try:
+    runpy.run_module("studio", run_name="__main__", alter_sys=True)
+finally:
+    with open("/proc/self/status") as status:
+        peak = next((line.split()[1] for line in status if line.startswith("VmHWM:")), "0")
+    with open(peak_file, "w") as out:
+        out.write(peak)
+"""
+
+
 def studio_pass(root: Path, cache: Path, *options: str, code: Path = REPO,
-                cpu: list[float] = CPU) -> tuple[int, int]:
-    """Run the CLI of the code in `code` as a user would, adding its CPU time to `cpu`; return
-    (skills listed, valid) from its JSON."""
+                cpu: list[float] = CPU, memory: list[float] | None = None) -> tuple[int, int]:
+    """Run the CLI of the code in `code` as a user would, adding its CPU time (workers
+    included) to `cpu` and the command's own peak memory in MB (its workers are smaller) to
+    `memory`; return (skills listed, valid) from its JSON."""
     path = os.pathsep.join(filter(None, (str(code), os.environ.get("PYTHONPATH"))))
     env = dict(os.environ, STUDIO_CACHE_DIR=str(cache), PYTHONPATH=path)
-    before = os.times()
-    completed = subprocess.run(
-        [sys.executable, "-m", "studio", "validate", str(root), "--format", "json", *options],
-        capture_output=True, env=env, check=False,
-    )
-    after = os.times()
-    cpu.append(after.children_user + after.children_system
-               - before.children_user - before.children_system)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r") as peak:
+        process = subprocess.Popen(
+            [sys.executable, "-c", _PEAK_WRAPPER, peak.name,
+             "validate", str(root), "--format", "json", *options],
+            # In the code's own folder: Python puts the working folder first on the path, so run
+            # from another checkout the command would import that one's code.
+            stdout=out, stderr=err, env=env, cwd=code,
+        )
+        # wait4 rather than wait: it gives the run's CPU time, its workers' included.
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+        peak_kb = peak.read().strip()
+    cpu.append(usage.ru_utime + usage.ru_stime)
+    if memory is not None and peak_kb.isdigit():
+        memory.append(int(peak_kb) / 1024)
     try:
-        if completed.returncode not in (0, 1):
-            raise ValueError(f"exit code {completed.returncode}")
-        payload = json.loads(completed.stdout)
+        if process.returncode not in (0, 1):
+            raise ValueError(f"exit code {process.returncode}")
+        payload = json.loads(stdout)
     except ValueError as exc:
         sys.exit(f"studio validate did not give its JSON report ({exc}):\n"
-                 f"{completed.stderr.decode(errors='replace')[-2000:]}")
+                 f"{stderr.decode(errors='replace')[-2000:]}")
     skills = payload["skills"]
     return len(skills), sum(1 for skill in skills if skill["valid"])
 
@@ -125,11 +157,13 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.runs):
             seconds, found["skills-ref"] = timed(partial(skills_ref_pass, root))
             reference.append(seconds)
-            seconds, found["studio"] = timed(partial(studio_pass, root, cache, "--no-cache"))
+            seconds, found["studio"] = timed(partial(studio_pass, root, cache, "--no-cache",
+                                                     memory=MEMORY))
             cold.append(seconds)
             if args.before is not None:
                 seconds, found["before"] = timed(partial(
-                    studio_pass, root, cache, "--no-cache", code=args.before, cpu=BEFORE_CPU))
+                    studio_pass, root, cache, "--no-cache", code=args.before, cpu=BEFORE_CPU,
+                    memory=BEFORE_MEMORY))
                 earlier.append(seconds)
         cold_cpu = CPU[:]
         studio_pass(root, cache)  # keeps the cache and the report the rescans reuse
@@ -157,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
         before_cpu = statistics.median(BEFORE_CPU)
         print(f"before, cold, CPU: median {before_cpu:.2f} s, "
               f"{before_cpu / args.count * 1e6:.0f} µs a skill; now {1 - cpu / before_cpu:.0%} less")
+    print(f"studio cold, peak memory of the command: median {statistics.median(MEMORY):.0f} MB"
+          + (f"; before: {statistics.median(BEFORE_MEMORY):.0f} MB" if BEFORE_MEMORY else ""))
     reference_cpu = statistics.median(REF_CPU)
     print(f"skills-ref, CPU: median {reference_cpu:.2f} s, "
           f"{reference_cpu / args.count * 1e6:.0f} µs a skill; CPU ratio {reference_cpu / cpu:.1f}x "
@@ -186,6 +222,14 @@ def main(argv: list[str] | None = None) -> int:
     if not listed_everything:
         print(f"not every side listed all {args.count} skills (skills-ref: and {nested} nested)",
               file=sys.stderr)
+    summary = (f"summary: cold {cold_ratio:.1f}x skills-ref (pairs "
+               + ", ".join(f"{ratio:.1f}x" for ratio in pairs) + ")")
+    if earlier:
+        summary += (f"; the code before {statistics.median(reference) / statistics.median(earlier):.1f}x"
+                    f"; CPU {cpu:.2f} s vs {statistics.median(BEFORE_CPU):.2f} s; peak memory "
+                    f"{statistics.median(MEMORY):.0f} MB vs {statistics.median(BEFORE_MEMORY):.0f} MB")
+    summary += f"; load average {os.getloadavg()[0]:.1f}"
+    print(summary)
     _remove(scratch)
     if args.no_check:
         return 0

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import gc
+import io
 import marshal
 import os
 import sys
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
@@ -26,8 +26,6 @@ from studio.skills.checks import SPEC
 from studio.skills.library import STAMP, Stamp, unchanged
 
 if TYPE_CHECKING:
-    import json
-
     from studio.skills.library import SkillSummary
 
 CACHE_FILE = "validate-cache.marshal"
@@ -81,73 +79,39 @@ def summary_counts(skills: list[SkillSummary]) -> dict[str, int]:
     }
 
 
-def _location(summary: SkillSummary, file: str) -> Path:
-    if file == summary.skill_file.name:
-        return summary.skill_file
-    return summary.directory / file
-
-
-def _render(args: argparse.Namespace, paths: list[Path]) -> tuple[Rendered, list[Stamp]]:
+def _report(
+    args: argparse.Namespace, paths: list[Path], out: TextIO, keep: bool
+) -> tuple[Rendered, list[Stamp]]:
+    """Validate the paths and write the report to `out` as `Report` streams it; the rendered
+    report holds the output too when `keep` (for the memo), else "" in its place."""
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
-    from studio.commands.textsafe import one_line, shown_path, utf8_json
-    from studio.skills import CANNOT_READ, FOLDER_UNREADABLE
-    from studio.skills.library import ScanCache, collect
+    from studio.commands.textsafe import one_line, shown_path
+    from studio.commands.validate_report import Report
+    from studio.skills import FOLDER_UNREADABLE
+    from studio.skills.library import ScanCache, collect_entries
 
     target = args.target
     cache = None if args.no_cache else ScanCache(_cache_file(target), target)
-    rendered = _JsonSkills() if args.format == "json" else None
-    collected = collect(paths, cache, rendered, target)
-    errors = "".join(f"studio validate: {one_line(problem)}\n" for problem in collected.problems)
-    errors += "".join(
-        f"studio validate: {shown_path(notice.path)}: notice {notice.code}: "
-        f"{one_line(notice.message)}\n"
-        for notice in collected.notices
-    )
-    skills = collected.skills
-    counts = summary_counts(skills)
-    if rendered is not None:
-        tail: dict[str, Any] = {"summary": counts}
+    with Report(args.format, target if args.with_fixes else None) as report:
+        collected = collect_entries(paths, report.add, cache, target)
+        errors = "".join(f"studio validate: {one_line(problem)}\n" for problem in collected.problems)
+        errors += "".join(
+            f"studio validate: {shown_path(notice.path)}: notice {notice.code}: "
+            f"{one_line(notice.message)}\n"
+            for notice in collected.notices
+        )
+        tail: dict[str, Any] = {}
         if collected.problems:
             tail["problems"] = collected.problems
         if collected.notices:
             tail["notices"] = [notice.to_json() for notice in collected.notices]
-        texts = (_with_fixes(s, target) if args.with_fixes else rendered.text_of(s) for s in skills)
-        out = utf8_json(
-            '{"skills": [' + ", ".join(texts) + "], "
-            + _dumps(tail)[1:] + "\n"
-        )
-    else:
-        lines = [
-            f"{shown_path(str(_location(summary, d.file)))}:{d.line}:{d.column}: {d.severity} "
-            f"{d.code}: {one_line(d.message)}\n"
-            for summary in skills
-            for d in summary.diagnostics
-        ]
-        lines.append(
-            f"{counts['skills']} skill{'s' if counts['skills'] != 1 else ''} checked: "
-            f"{counts['valid']} valid, {counts['invalid']} invalid "
-            f"({counts['errors']} errors, {counts['warnings']} warnings)\n"
-        )
-        out = "".join(lines)
-    unreadable = any(d.code == CANNOT_READ for summary in skills for d in summary.diagnostics)
-    unreadable = unreadable or any(n.code == FOLDER_UNREADABLE for n in collected.notices)
-    code = 2 if collected.problems or unreadable else (0 if counts["invalid"] == 0 else 1)
-    return (out, errors, code), collected.stamps
-
-
-def _with_fixes(summary: SkillSummary, target: str) -> str:
-    """A skill's JSON with every fix its findings offer, title and edits; an archive's skills
-    and findings without a fix get none."""
-    from studio.skills.library import fixes_json
-
-    data = summary.to_json()
-    if summary.diagnostics and not summary.read_only:
-        offered = fixes_json(summary.skill_file, target)
-        for d, shown in zip(summary.diagnostics, data["diagnostics"], strict=True):
-            fix = offered.get((d.code, d.line, d.column, d.field, d.message))
-            if fix is not None:
-                shown["fix"] = fix
-    return _dumps(data)
+        sys.stderr.write(errors)
+        kept = io.StringIO() if keep else None
+        report.write(out.write if kept is None else lambda text: (kept.write(text), out.write(text)),
+                     tail)
+    unreadable = report.unreadable or any(n.code == FOLDER_UNREADABLE for n in collected.notices)
+    code = 2 if collected.problems or unreadable else (0 if report.counts["invalid"] == 0 else 1)
+    return (kept.getvalue() if kept is not None else "", errors, code), collected.stamps
 
 
 def _cache_file(target: str) -> Path:
@@ -176,42 +140,15 @@ def _run(args: argparse.Namespace) -> int:
         cache_dir() / MEMO_FOLDER, kind, paths, args.target
     )
     rendered = memo.get() if memo is not None else None
-    if rendered is None:
-        rendered, stamps = _render(args, paths)
-        if memo is not None:
-            memo.put(stamps, rendered)
-    out, errors, code = rendered
-    sys.stderr.write(errors)
-    sys.stdout.write(out)
-    return code
-
-
-def _dumps(value: Any) -> str:
-    return _json_encoder().encode(value)
-
-
-@functools.cache
-def _json_encoder() -> json.JSONEncoder:
-    import json
-
-    # One encoder for the whole report: json.dumps with an option set builds a new one per call.
-    return json.JSONEncoder(ensure_ascii=False)
-
-
-class _JsonSkills:
-    """Each skill's JSON, rendered as the scan hands it over, while worker processes are still
-    validating the rest; what `json.dumps` of the whole report would print, in pieces."""
-
-    def __init__(self) -> None:
-        self._texts: dict[int, tuple[SkillSummary, str]] = {}
-
-    def __call__(self, summary: SkillSummary) -> None:
-        self._texts[id(summary)] = (summary, _dumps(summary.to_json()))
-
-    def text_of(self, summary: SkillSummary) -> str:
-        # The summary is kept beside its text, so an id here is never one reused by another.
-        entry = self._texts.get(id(summary))
-        return entry[1] if entry is not None and entry[0] is summary else _dumps(summary.to_json())
+    if rendered is not None:
+        out, errors, code = rendered
+        sys.stderr.write(errors)
+        sys.stdout.write(out)
+        return code
+    rendered, stamps = _report(args, paths, sys.stdout, keep=memo is not None)
+    if memo is not None:
+        memo.put(stamps, rendered)
+    return rendered[2]
 
 
 class OutputMemo:

@@ -179,11 +179,11 @@ def list_skill_files(
         in_scripts = prefix.startswith("scripts/")
         for name, is_dir, is_link, is_file in listing:
             relative = prefix + name
-            path = folder + sep + name
             if is_file and not sizes and not in_scripts:
                 if prefix or name not in (SKILL_FILE, LOWERCASE_SKILL_FILE):
                     found.append(SkillFile(relative, None, None))
                 continue
+            path = folder + sep + name
             if is_dir:
                 if depth < MAX_DEPTH and name not in SKIPPED_DIRS:
                     stack.append((path, relative + "/", depth + 1, None))

@@ -34,7 +34,8 @@ class FileWatcher(QObject):
         super().__init__(parent)
         self._watcher = QFileSystemWatcher(self)
         self._files: set[Path] = set()
-        self._folders: set[Path] = set()
+        # As strings: a library's thousands of folders as `Path`s cost the window's thread.
+        self._folders: set[str] = set()
         self._pending: set[Path] = set()
         self._adding: dict[str, None] = {}
         self._adder = QTimer(self)
@@ -63,35 +64,54 @@ class FileWatcher(QObject):
 
     def watch_folders(self, paths: list[Path]) -> None:
         """Watch many folders at once (a library may have thousands)."""
-        self._folders.update(paths)
+        self._watch_names([str(path) for path in paths])
+
+    def watch_folders_below(self, root: Path, names: list[str]) -> None:
+        """Watch `root` and the folders `names` below it (as the scan gives them: a scan of a
+        public collection names thousands), and no other folder below it. On strings
+        throughout: making and hashing a `Path` for each took over 100 ms of the window's
+        thread when a scan of 10,000 skills ended."""
+        top = str(root)
+        keep = set(names)
+        keep.add(top)
+        below = top.rstrip(os.sep) + os.sep
+        self._unwatch_names([name for name in self._folders
+                             if name not in keep and (name == top or name.startswith(below))])
+        self._watch_names([top, *names])
+
+    def _watch_names(self, names: list[str]) -> None:
+        self._folders.update(names)
         watched = set(self._watcher.directories())
         # A folder deleted and made again drops out of QFileSystemWatcher: add it again. One gone
         # is simply refused by addPaths; asking first would stat thousands of folders on the
         # window's thread after every scan.
-        for path in paths:
-            if str(path) not in watched:
-                self._adding[str(path)] = None
+        adding = self._adding
+        for name in names:
+            if name not in watched:
+                adding[name] = None
         self._add_some()
 
     def unwatch_folders(self, paths: list[Path]) -> None:
-        gone = [path for path in paths if path in self._folders]
+        self._unwatch_names([str(path) for path in paths])
+
+    def _unwatch_names(self, names: list[str]) -> None:
+        gone = [name for name in names if name in self._folders]
         self._folders.difference_update(gone)
-        for path in gone:
-            self._adding.pop(str(path), None)
+        for name in gone:
+            self._adding.pop(name, None)
         watched = set(self._watcher.directories())
-        removing = [str(path) for path in gone if str(path) in watched]
+        removing = [name for name in gone if name in watched]
         if removing:
             self._watcher.removePaths(removing)
 
     def folders_below(self, path: Path) -> list[Path]:
         """The watched folders at or below `path`."""
-        # On strings: `is_relative_to` over a library's thousands of folders took 13 ms.
-        below = str(path).rstrip(os.sep) + os.sep
-        return [folder for folder in self._folders
-                if folder == path or str(folder).startswith(below)]
+        top = str(path)
+        below = top.rstrip(os.sep) + os.sep
+        return [Path(name) for name in self._folders if name == top or name.startswith(below)]
 
     def watches_folder(self, path: Path) -> bool:
-        return path in self._folders
+        return str(path) in self._folders
 
     def rearm(self, path: Path) -> None:
         """Watch a file again after it was replaced (e.g. by our own atomic save)."""
@@ -128,5 +148,5 @@ class FileWatcher(QObject):
             if path in self._files:
                 self.rearm(path)
                 self.file_changed.emit(path)
-            elif path in self._folders:
+            elif str(path) in self._folders:
                 self.folder_changed.emit(path)

@@ -62,3 +62,21 @@ def test_a_folder_gone_before_its_turn_is_skipped_and_the_rest_still_watched(
     with qtbot.waitSignal(files.folder_changed, timeout=20_000,
                           check_params_cb=lambda path: path == folders[8]):
         (folders[8] / "new-skill").mkdir()
+
+
+def test_the_folders_a_scan_found_replace_those_below_its_root(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(watcher, "ADD_CHUNK", 3)
+    root = tmp_path / "root"
+    root.mkdir()
+    old, kept, new = _folders(root, 3)
+    elsewhere = _folders(tmp_path, 1)[0]
+    files = FileWatcher()
+    files.watch_folders([root, old, kept, elsewhere])
+    # As the scan names them: strings, thousands of them for a public collection.
+    files.watch_folders_below(root, [str(kept), str(new)])
+
+    assert sorted(files.folders_below(root)) == [root, kept, new]
+    assert not files.watches_folder(old) and files.watches_folder(elsewhere)
+    qtbot.waitUntil(lambda: str(new) in files._watcher.directories())
+    assert str(old) not in files._watcher.directories()

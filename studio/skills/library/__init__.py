@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from studio.skills.library.listing import STANDARD_FOLDERS, Entry, skill_entries
     from studio.skills.library.roots import (
         SkillRoot,
+        duplicate_warning,
         env_roots,
         scan_library,
         scan_root,
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from studio.skills.library.scan_process import read_frames
     from studio.skills.library.stamps import Stamp, unchanged
     from studio.skills.library.summary import SkillSummary, flag
-    from studio.skills.library.targets import Collected, collect
+    from studio.skills.library.targets import Collected, collect, collect_entries
     from studio.skills.library.toggles import ToggleError, ToggleState, project_of, set_enabled, skill_states
     from studio.skills.library.unzipped import UnpackedSkills
     from studio.skills.library.walk import discover, walk_skills
@@ -85,8 +86,10 @@ __all__ = [
     "apply_fix_to_text",
     "apply_plan",
     "collect",
+    "collect_entries",
     "collect_headers",
     "discover",
+    "duplicate_warning",
     "enclosing_zip",
     "env_roots",
     "fixes_json",

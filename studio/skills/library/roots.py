@@ -17,6 +17,7 @@ import threading
 import time
 import zipfile
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -102,6 +103,35 @@ def scan_root(
     """Find and validate every skill under a root as `target` judges them, using the cache where
     nothing changed (a cache kept for another target is not used). Links into `linked_roots`
     (resolved paths of the library's other roots) are followed (see `walk_skills`)."""
+    path = root.path
+    skills: list[SkillSummary] = []
+
+    def keep(entry: tuple[Any, ...]) -> None:
+        summary = SkillSummary.from_cache(path, entry)
+        skills.append(summary)
+        if on_skill is not None:
+            on_skill(summary)
+
+    result = scan_entries(root, keep, cache, cancelled, target, linked_roots, keep_walk=True)
+    result.skills = skills
+    return result
+
+
+def scan_entries(
+    root: SkillRoot,
+    on_entry: Callable[[tuple[Any, ...]], None],
+    cache: ScanCache | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    target: str = SPEC,
+    linked_roots: tuple[str, ...] = (),
+    *,
+    keep_walk: bool = False,
+) -> RootScan:
+    """`scan_root` for a caller that streams: each skill goes to `on_entry`, in order, as its
+    cache tuple (`SkillSummary.to_cache`), as soon as it and every skill before it are
+    validated, and the result keeps neither the skills nor (unless `keep_walk`) the walk. A
+    few chunks of skills are in flight at a time (see `_Validation`), so memory does not grow
+    with the library."""
     result = RootScan(root)
     if cache is not None and cache.target != target:
         cache = None
@@ -110,12 +140,12 @@ def scan_root(
         result.error = f"{path} does not exist"
         return result
     if root.is_zip:
-        return _scan_zip(root, cache, result, on_skill, target)
+        return _scan_zip(root, cache, result, on_entry, target)
     if not path.is_dir():
         result.error = f"{path} is neither a folder nor a .zip archive"
         return result
     complete = True
-    seen: set[str] = set()
+    seen: set[str] | None = set() if cache is not None else None
     with _Validation(root, cache, target) as validation:
         # Without a cache the fingerprints would serve nothing, and cost nearly a listing each.
         fingerprints: Fingerprints = "full" if cache is not None else "none"
@@ -124,17 +154,21 @@ def scan_root(
             if cancelled is not None and cancelled():
                 complete = False
                 break
-            result.walk.append(item)
+            if keep_walk or cache is not None:
+                result.walk.append(item if item.listing is None else item._replace(listing=None))
             validation.add(item)
-        for key, summary in validation.results() if complete else ():
+            for key, entry in validation.ready():
+                if seen is not None:
+                    seen.add(key)
+                on_entry(entry)
+        for key, entry in validation.entries() if complete else ():
             if cancelled is not None and cancelled():
                 complete = False
                 break
-            seen.add(key)
-            result.skills.append(summary)
-            if on_skill is not None:
-                on_skill(summary)
-    if cache is not None and complete:
+            if seen is not None:
+                seen.add(key)
+            on_entry(entry)
+    if cache is not None and seen is not None and complete:
         cache.forget_missing(seen, str(path) + os.sep)
     return result
 
@@ -214,10 +248,14 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
+def _workers() -> int:
+    return min(usable_cores(), 8)
+
+
 def _pool() -> ProcessPoolExecutor | None:
     """Worker processes for a cold scan, when the process can fork safely (one thread, a
     platform with fork) and it may use more than one core."""
-    workers = min(usable_cores(), 8)
+    workers = _workers()
     if workers < 2 or threading.active_count() > 1:
         return None
     try:
@@ -233,7 +271,12 @@ def _end_with_parent(parent: int) -> None:
     """Make a worker end when the scanning process does. The window stops a scan by killing its
     process, which cannot tell its workers; they hold the write end of their own task queue, so
     they would wait on it forever. Linux ends them with the parent (prctl); elsewhere a thread
-    watches for the parent to be gone."""
+    watches for the parent to be gone.
+
+    Ctrl+C reaches the whole foreground group: a worker ends at once and quietly (one waiting
+    for its next chunk would otherwise print a traceback), and the scanning process reports
+    it."""
+    signal.signal(signal.SIGINT, _end_quietly)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
@@ -241,6 +284,10 @@ def _end_with_parent(parent: int) -> None:
                 os._exit(1)
             return
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _end_quietly(_signal: int, _frame: object) -> None:
+    os._exit(1)
 
 
 def _watch_parent(parent: int) -> None:
@@ -251,12 +298,23 @@ def _watch_parent(parent: int) -> None:
 
 Chunk = tuple[list[Found], "Future[list[tuple[Any, ...]]] | None"]
 
+# Chunks a worker may have waiting beside the one it is on: enough that none idles while the
+# scanning process catches up (on a loaded machine it gets little time, and the window's scan
+# process waits for the window to read its frames), few enough that results do not pile up:
+# 2,048 skills a worker, a few MB.
+IN_FLIGHT_PER_WORKER = 16
+
 
 class _Validation:
     """The skills of one scan, in order: from the cache where nothing changed, validated afresh
     where something did. Once PARALLEL_MIN skills need validating, they go in chunks to worker
     processes while the walk goes on, so the workers start before the walk ends. A worker that
-    dies (a crash in a C library) costs only the skill it was on: see `_validate_isolated`."""
+    dies (a crash in a C library) costs only the skill it was on: see `_validate_isolated`.
+
+    Results are handed out in the order the skills were added, as soon as they are ready
+    (`ready`), and a few chunks per worker are in flight at most: when that many wait, `ready`
+    waits for the oldest. So the skills held at once (added, not yet handed out) stay under
+    `bound` however large the library; `peak` says how many were held at most."""
 
     def __init__(
         self,
@@ -270,11 +328,22 @@ class _Validation:
         self.target = target
         # What a worker does with a chunk: a module-level function, so a forked worker finds it.
         self.work = work
-        self._plan: list[tuple[str, Fingerprint, Any]] = []
+        # Each skill added and not yet handed out: (key, fingerprint, cached tuple or None).
+        self._plan: deque[tuple[str, Fingerprint, Any]] = deque()
         self._stale: list[Found] = []
-        self._chunks: list[Chunk] = []
+        self._chunks: deque[Chunk] = deque()
+        # Results of chunks taken off `_chunks`, for the skills at the front of `_plan`.
+        self._fresh: deque[tuple[Any, ...]] = deque()
         self._pool: ProcessPoolExecutor | None = None
         self._pool_tried = False
+        self._in_flight = 2 * IN_FLIGHT_PER_WORKER
+        self.peak = 0
+
+    @property
+    def bound(self) -> int:
+        """The most skills held at once: the chunks in flight, the one being filled, and the
+        skills from the cache between them."""
+        return (self._in_flight + 2) * CHUNK
 
     def __enter__(self) -> _Validation:
         return self
@@ -293,22 +362,27 @@ class _Validation:
             if len(self._stale) >= CHUNK:
                 self._flush()
         self._plan.append((key, fingerprint, cached))
+        if len(self._plan) > self.peak:
+            self.peak = len(self._plan)
 
     def _flush(self) -> None:
         if not self._stale:
             return
-        self._chunks.append((self._stale, None))
-        self._stale = []
+        stale, self._stale = self._stale, []
         if self._pool is None and not self._pool_tried:
-            if sum(len(found) for found, _ in self._chunks) < PARALLEL_MIN:
+            if len(stale) + sum(len(found) for found, _ in self._chunks) < PARALLEL_MIN:
+                self._chunks.append((stale, None))
                 return
             self._pool_tried = True
             self._pool = _pool()
-        if self._pool is not None:
-            self._chunks = [
-                (found, future if future is not None else self._submit(found))
-                for found, future in self._chunks
-            ]
+            if self._pool is not None:
+                self._in_flight = _workers() * IN_FLIGHT_PER_WORKER
+                self._chunks = deque(
+                    (found, self._submit(found) if future is None else future)
+                    for found, future in self._chunks
+                )
+        future = self._submit(stale) if self._pool is not None else None
+        self._chunks.append((stale, future))
 
     def _submit(self, found: list[Found]) -> Future[list[tuple[Any, ...]]] | None:
         assert self._pool is not None
@@ -332,32 +406,48 @@ class _Validation:
         except BrokenProcessPool:
             return _validate_isolated(found, self.target, self.work)
 
-    def results(self) -> Iterator[tuple[str, SkillSummary]]:
-        """Each skill's cache key (its SKILL.md's path) and summary, in the order added."""
-        for key, cached in self.entries():
-            yield key, SkillSummary.from_cache(self.root.path, cached)
+    def ready(self) -> Iterator[tuple[str, tuple[Any, ...]]]:
+        """The skills at the front whose results are in, in the order added; waits for the
+        oldest chunk only when too many are in flight. Without worker processes a full chunk
+        is validated here, so a serial scan holds no more than a parallel one."""
+        while self._plan:
+            if self._plan[0][2] is None and not self._fresh:
+                if not self._chunks:
+                    return
+                chunk = self._chunks[0]
+                if chunk[1] is None and not self._pool_tried:
+                    return  # too few yet to tell whether workers are worth starting
+                waiting = chunk[1] is not None and not chunk[1].done()
+                if waiting and len(self._chunks) <= self._in_flight:
+                    return
+                self._chunks.popleft()
+                self._fresh.extend(self._outcome(chunk))
+            yield self._next()
+
+    def _next(self) -> tuple[str, tuple[Any, ...]]:
+        key, fingerprint, cached = self._plan.popleft()
+        if cached is None:
+            cached = self._fresh.popleft()
+            # A crash is not cached: the next scan tries the skill again.
+            if self.cache is not None and fingerprint and not _is_crash(cached):
+                self.cache.put(key, fingerprint, cached)
+        return key, cached
 
     def entries(self) -> Iterator[tuple[str, tuple[Any, ...]]]:
-        """Each skill's cache key and what `work` made of it (or the cache kept), in the order
-        added."""
+        """Each skill not yet handed out: its cache key and what `work` made of it (or the
+        cache kept), in the order added, waiting for the workers as needed."""
         self._flush()
-        fresh: Iterator[tuple[Any, ...]] = (
-            item for chunk in self._chunks for item in self._outcome(chunk)
-        )
-        for key, fingerprint, cached in self._plan:
-            if cached is None:
-                cached = next(fresh)
-                # A crash is not cached: the next scan tries the skill again.
-                if self.cache is not None and fingerprint and not _is_crash(cached):
-                    self.cache.put(key, fingerprint, cached)
-            yield key, cached
+        while self._plan:
+            if self._plan[0][2] is None and not self._fresh:
+                self._fresh.extend(self._outcome(self._chunks.popleft()))
+            yield self._next()
 
 
 def _scan_zip(
     root: SkillRoot,
     cache: ScanCache | None,
     result: RootScan,
-    on_skill: Callable[[SkillSummary], None] | None,
+    on_entry: Callable[[tuple[Any, ...]], None],
     target: str,
 ) -> RootScan:
     path = root.path
@@ -379,9 +469,7 @@ def _scan_zip(
         result.error = f"cannot read the archive {path}: {exc}"
         return result
     for summary in summaries:
-        result.skills.append(summary)
-        if on_skill is not None:
-            on_skill(summary)
+        on_entry(summary.to_cache())
     return result
 
 
@@ -395,6 +483,17 @@ def duplicate_names(scans: list[RootScan]) -> dict[str, list[SkillSummary]]:
     return {name: found for name, found in by_name.items() if len(found) > 1}
 
 
+def duplicate_warning(name: str, others: list[str], skill_file_name: str) -> Diagnostic:
+    """The SK301 warning of a skill named `name`, which the skills in the folders `others`
+    (in the library's order) also use."""
+    where = ", ".join(others[:3])
+    return Diagnostic(
+        codes.DUPLICATE_NAME, Severity.WARNING,
+        f"another skill is also named `{name}` ({where}); an agent will see only one of them",
+        file=skill_file_name, field="name",
+    )
+
+
 def mark_duplicates(scans: list[RootScan]) -> None:
     """Add an SK301 warning to every skill whose name another skill also uses."""
     duplicates = duplicate_names(scans)
@@ -405,12 +504,9 @@ def mark_duplicates(scans: list[RootScan]) -> None:
             others = [s for s in duplicates.get(summary.name or "", []) if s is not summary]
             if not others:
                 continue
-            where = ", ".join(str(other.directory) for other in others[:3])
-            warning = Diagnostic(
-                codes.DUPLICATE_NAME, Severity.WARNING,
-                f"another skill is also named `{summary.name}` ({where}); "
-                "an agent will see only one of them",
-                file=summary.skill_file.name, field="name",
+            warning = duplicate_warning(
+                summary.name or "", [str(other.directory) for other in others[:3]],
+                summary.skill_file.name,
             )
             scan.skills[position] = summary.with_extra([warning])
 

@@ -26,8 +26,7 @@ from typing import Any, BinaryIO
 
 from studio.skills.checks.clients import SPEC, TARGETS
 from studio.skills.library.cache import ScanCache
-from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
+from studio.skills.library.roots import SkillRoot, scan_entries
 
 HEADER = struct.Struct(">I")
 FLUSH_COUNT = 250
@@ -62,8 +61,9 @@ class _Batcher:
         self.pending: list[tuple[Any, ...]] = []
         self.last = time.monotonic()
 
-    def add(self, summary: SkillSummary) -> None:
-        self.pending.append(summary.to_cache())
+    def add(self, entry: tuple[Any, ...]) -> None:
+        """One skill, as the scan hands it over: already the tuple the frame carries."""
+        self.pending.append(entry)
         if len(self.pending) >= FLUSH_COUNT or time.monotonic() - self.last > FLUSH_SECONDS:
             self.flush()
 
@@ -89,8 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.roots:
         batcher = _Batcher(out, str(path))
         others = tuple(sorted(linked - {os.path.realpath(path)}))
-        scan = scan_root(SkillRoot(path, args.hidden), cache, batcher.add, target=args.target,
-                         linked_roots=others)
+        # Streamed: this process holds a few chunks of skills at a time, not the library.
+        scan = scan_entries(SkillRoot(path, args.hidden), batcher.add, cache, target=args.target,
+                            linked_roots=others)
         batcher.flush()
         write_frame(out, ("root", str(path), scan.error, [stamp[0] for stamp in scan.folders]))
     if cache is not None:

@@ -188,10 +188,17 @@ def cache_entry(result: ValidationResult) -> tuple[Any, ...]:
     """`SkillSummary.from_result(root, result).to_cache()`, without the summary in between: a
     worker process validating thousands of skills only sends these tuples back."""
     skill = result.skill
+    fields = skill.fields
+    # Most skills keep no provenance: one look at `metadata` spares four.
+    made = (*(_provenance(skill, key) for key in PROVENANCE_KEYS),) if fields.get("metadata") \
+        else _NO_PROVENANCE
     return (
         str(skill.directory), str(skill.path), skill.name, skill.description, result.valid,
         result.loadable, skill.read_only, _cached_diagnostics(result.diagnostics),
-        (*(_provenance(skill, key) for key in PROVENANCE_KEYS),
-         not flag(skill.fields.get("disable-model-invocation"), False),
-         flag(skill.fields.get("user-invocable"), True)),
+        (*made,
+         not flag(fields.get("disable-model-invocation"), False),
+         flag(fields.get("user-invocable"), True)),
     )
+
+
+_NO_PROVENANCE = (None,) * len(PROVENANCE_KEYS)

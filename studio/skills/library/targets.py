@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import missing_skill_file
@@ -13,7 +14,7 @@ from studio.skills.library.roots import (
     RootScan,
     SkillRoot,
     mark_duplicates,
-    scan_root,
+    scan_entries,
 )
 from studio.skills.library.stamps import Stamp, stamp_of
 from studio.skills.library.summary import SkillSummary
@@ -43,26 +44,44 @@ def root_for(path: Path) -> SkillRoot | str:
     return SkillRoot(path)
 
 
-def collect(
+def collect(paths: list[Path], cache: ScanCache | None = None, target: str = SPEC) -> Collected:
+    """Validate every skill the paths name, as `target` judges them, and mark the names more
+    than one of them uses. Paths that cannot be read become `problems`."""
+    skills: list[SkillSummary] = []
+    collected = collect_entries(
+        paths, lambda root, entry: skills.append(SkillSummary.from_cache(root, entry)), cache,
+        target,
+    )
+    scan = RootScan(SkillRoot(Path()), skills)
+    mark_duplicates([scan])
+    collected.skills = scan.skills
+    return collected
+
+
+def collect_entries(
     paths: list[Path],
+    on_entry: Callable[[Path, tuple[Any, ...]], None],
     cache: ScanCache | None = None,
-    on_skill: Callable[[SkillSummary], None] | None = None,
     target: str = SPEC,
 ) -> Collected:
-    """Validate every skill the paths name, as `target` judges them. Paths that cannot be read
-    become `problems`.
-
-    `on_skill` sees each summary as soon as it is ready; the ones in the result may differ from
-    those it saw where a later step added to them (a duplicate name)."""
+    """`collect` for a caller that streams: each skill goes to `on_entry` as its root and cache
+    tuple (`SkillSummary.to_cache`), in order, as soon as it is validated, and the result
+    keeps no skills (see `scan_entries`). Duplicate names are the caller's to mark."""
     collected = Collected()
-    scans: list[RootScan] = []
     for path in paths:
         collected.stamps.append(stamp_of(str(path)))
         root = root_for(path)
         if isinstance(root, str):
             collected.problems.append(root)
             continue
-        scan = scan_root(root, cache, on_skill, target=target)
+        count = 0
+
+        def counted(entry: tuple[Any, ...], root_path: Path = root.path) -> None:
+            nonlocal count
+            count += 1
+            on_entry(root_path, entry)
+
+        scan = scan_entries(root, counted, cache, target=target)
         collected.stamps.extend(scan.folders)
         collected.notices.extend(scan.notices)
         for found in scan.walk:
@@ -71,13 +90,9 @@ def collect(
         if scan.error is not None:
             collected.problems.append(scan.error)
             continue
-        if not scan.skills and path.is_dir():
-            summary = SkillSummary.from_result(path, validate_skill(missing_skill_file(path), target))
-            scan.skills.append(summary)
-        scans.append(scan)
-    mark_duplicates(scans)
-    for scan in scans:
-        collected.skills.extend(scan.skills)
+        if not count and path.is_dir():
+            missing = validate_skill(missing_skill_file(path), target)
+            on_entry(path, SkillSummary.from_result(path, missing).to_cache())
     if cache is not None:
         cache.save()
     return collected

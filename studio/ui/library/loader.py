@@ -66,7 +66,7 @@ class LibraryLoader(QObject):
     Signals:
         scan_started: roots were queued for scanning.
         progressed: carries how many skills the library holds so far while scanning.
-        root_scanned: (Path, list[Path]) a root is in the library; the list holds the folders
+        root_scanned: (Path, list[str]) a root is in the library; the list holds the folders
             below it that are not skills (where new skills may appear).
         scan_finished: every queued root was scanned (or the scan was stopped).
     """
@@ -87,7 +87,7 @@ class LibraryLoader(QObject):
         self._waiting: collections.Counter[Path] = collections.Counter()
         self._unmarked = False
         self._unjudged: collections.deque[str] = collections.deque()
-        self._done: collections.deque[tuple[Path, str | None, list[Path]]] = collections.deque()
+        self._done: collections.deque[tuple[Path, str | None, list[str]]] = collections.deque()
         self._buffer = bytearray()
         self._errors = bytearray()
         self._process: QProcess | None = None
@@ -201,7 +201,7 @@ class LibraryLoader(QObject):
             if frame[0] == "skills":
                 self.queue_found(Path(frame[1]), frame[2])
             elif frame[0] == "root":
-                self._done.append((Path(frame[1]), frame[2], [Path(f) for f in frame[3]]))
+                self._done.append((Path(frame[1]), frame[2], frame[3]))
 
     def queue_found(self, root: Path, items: list[tuple[Any, ...]]) -> None:
         """Skills of `root` (in their cached form) to move into the library on the next ticks."""

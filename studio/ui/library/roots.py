@@ -110,13 +110,10 @@ class LibraryRoots(QObject):
                 self._panel.expand_root(path)
         self._expand_when_scanned.clear()
 
-    def _on_loader_root_scanned(self, root: Path, folders: list[Path]) -> None:
+    def _on_loader_root_scanned(self, root: Path, folders: list[str]) -> None:
         state = self._library.root(root)
         if state is not None and not state.root.is_zip:
-            keep = {root, *folders}
-            self._watcher.unwatch_folders([f for f in self._watcher.folders_below(root)
-                                           if f not in keep])
-            self._watcher.watch_folders([root, *folders])
+            self._watcher.watch_folders_below(root, folders)
 
     def _on_model_files_requested(self, summary: SkillSummary) -> None:
         self._model.set_files(summary, skill_entries(summary))

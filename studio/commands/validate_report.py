@@ -1,0 +1,185 @@
+"""`studio validate`'s report, written as the scan hands over each skill rather than once the
+whole library is held.
+
+Each skill's part of the report (its JSON object, or its lines of text) is rendered from the
+scan's compact tuple as soon as the skill is validated, while worker processes go on with the
+rest, and goes to a temporary file. Only a skill's name and folder stay in memory: a name that
+more than one skill uses (forks of one skill in several repositories) adds a warning to every
+one of them, the first included, which is known only once the last skill is in. The report
+is then copied from the file to the output, with those warnings added on the way.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from studio.commands.textsafe import one_line, shown_path, utf8_json
+from studio.skills import CANNOT_READ, Diagnostic, Severity
+from studio.skills.library import SkillSummary, duplicate_warning
+
+_ERROR, _WARNING, _INFO = Severity.ERROR.value, Severity.WARNING.value, Severity.INFO.value
+
+
+def dumps(value: Any) -> str:
+    return _json_encoder().encode(value)
+
+
+@functools.cache
+def _json_encoder() -> json.JSONEncoder:
+    # One encoder for the whole report: json.dumps with an option set builds a new one per call.
+    return json.JSONEncoder(ensure_ascii=False)
+
+
+class Report:
+    """The report of one run, skill by skill.
+
+    Attributes:
+        counts: the summary's figures so far (skills, valid, invalid, loadable, errors,
+            warnings, infos).
+        unreadable: whether a SKILL.md could not be read (SK006).
+    """
+
+    def __init__(self, output_format: str, with_fixes: str | None = None) -> None:
+        """`with_fixes` is the target whose fixes each skill's JSON lists, or None for none."""
+        self.json = output_format == "json"
+        self.with_fixes = with_fixes
+        self.counts = dict.fromkeys(
+            ("skills", "valid", "invalid", "loadable", "errors", "warnings", "infos"), 0
+        )
+        self.unreadable = False
+        # What the duplicate-name warnings need of each skill: name, folder, SKILL.md's path.
+        self._names: list[str | None] = []
+        self._folders: list[str] = []
+        self._files: list[str] = []
+        self._sizes: list[int] = []  # each skill's part of the spool, in characters
+        # Closed with the report, which is a context manager.
+        self._spool = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")  # noqa: SIM115
+
+    def close(self) -> None:
+        self._spool.close()
+
+    def __enter__(self) -> Report:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add(self, root: Path, entry: tuple[Any, ...]) -> None:
+        """One skill, as `SkillSummary.to_cache` gives it."""
+        directory, skill_file, name, _, valid, loadable, _, diagnostics, _ = entry
+        counts = self.counts
+        counts["skills"] += 1
+        counts["valid" if valid else "invalid"] += 1
+        counts["loadable"] += bool(loadable)
+        for diagnostic in diagnostics:
+            severity = diagnostic[1]
+            if severity == _ERROR:
+                counts["errors"] += 1
+            elif severity == _WARNING:
+                counts["warnings"] += 1
+            elif severity == _INFO:
+                counts["infos"] += 1
+            if diagnostic[0] == CANNOT_READ:
+                self.unreadable = True
+        if self.with_fixes is not None:
+            text = _with_fixes(SkillSummary.from_cache(root, entry), self.with_fixes)
+        elif self.json:
+            text = utf8_json(dumps({
+                "path": directory, "name": name, "valid": valid, "loadable": loadable,
+                "diagnostics": [_diagnostic_json(d) for d in diagnostics],
+            }))
+        else:
+            text = "".join(_line(directory, skill_file, d) for d in diagnostics)
+        self._names.append(name)
+        self._folders.append(directory)
+        self._files.append(skill_file)
+        self._sizes.append(len(text))
+        self._spool.write(text)
+
+    def write(self, out: Callable[[str], object], tail: dict[str, Any]) -> None:
+        """The whole report, piece by piece, to `out`, with `tail` (problems, notices) after the skills in the
+        JSON. Adds the duplicate names' warnings to `counts` first."""
+        extra = self._duplicates()
+        self.counts["warnings"] += len(extra)
+        spool = self._spool
+        spool.seek(0)
+        if self.json:
+            out('{"skills": [')
+        for position, size in enumerate(self._sizes):
+            text = spool.read(size)
+            warning = extra.get(position)
+            if self.json:
+                if position:
+                    out(", ")
+                if warning is not None:
+                    shown = utf8_json(dumps(_diagnostic_json(_cached(warning))))
+                    text = text[:-2] + (", " if not text.endswith("[]}") else "") + shown + "]}"
+            elif warning is not None:
+                text += _line(self._folders[position], self._files[position], _cached(warning))
+            out(text)
+        counts = self.counts
+        if self.json:
+            out("], " + utf8_json(dumps({"summary": counts, **tail}))[1:] + "\n")
+        else:
+            out(
+                f"{counts['skills']} skill{'s' if counts['skills'] != 1 else ''} checked: "
+                f"{counts['valid']} valid, {counts['invalid']} invalid "
+                f"({counts['errors']} errors, {counts['warnings']} warnings)\n"
+            )
+
+    def _duplicates(self) -> dict[int, Diagnostic]:
+        """The warning of each skill (by position) whose name another skill also uses."""
+        by_name: dict[str, list[int]] = {}
+        for position, name in enumerate(self._names):
+            if name:
+                by_name.setdefault(name, []).append(position)
+        extra: dict[int, Diagnostic] = {}
+        for name, positions in by_name.items():
+            if len(positions) < 2:
+                continue
+            for position in positions:
+                others = [self._folders[other] for other in positions if other != position]
+                file_name = os.path.basename(self._files[position])
+                extra[position] = duplicate_warning(name, others, file_name)
+        return extra
+
+
+def _cached(d: Diagnostic) -> tuple[Any, ...]:
+    return (d.code, d.severity.value, d.message, d.line, d.column, d.file, d.field)
+
+
+def _diagnostic_json(d: tuple[Any, ...]) -> dict[str, Any]:
+    """`Diagnostic.to_json` of a cached diagnostic (which has no fix)."""
+    code, severity, message, line, column, file, field = d
+    data = {"code": code, "severity": severity, "message": message, "line": line,
+            "column": column, "file": file}
+    if field is not None:
+        data["field"] = field
+    return data
+
+
+def _line(directory: str, skill_file: str, d: tuple[Any, ...]) -> str:
+    code, severity, message, line, column, file, _ = d
+    where = skill_file if file == os.path.basename(skill_file) else str(Path(directory) / file)
+    return f"{shown_path(where)}:{line}:{column}: {severity} {code}: {one_line(message)}\n"
+
+
+def _with_fixes(summary: SkillSummary, target: str) -> str:
+    """A skill's JSON with every fix its findings offer, title and edits; an archive's skills
+    and findings without a fix get none."""
+    from studio.skills.library import fixes_json
+
+    data = summary.to_json()
+    if summary.diagnostics and not summary.read_only:
+        offered = fixes_json(summary.skill_file, target)
+        for d, shown in zip(summary.diagnostics, data["diagnostics"], strict=True):
+            fix = offered.get((d.code, d.line, d.column, d.field, d.message))
+            if fix is not None:
+                shown["fix"] = fix
+    return utf8_json(dumps(data))
