@@ -123,9 +123,10 @@ def test_nested_skills_sit_under_their_folder(qtbot: QtBot, tmp_path: Path) -> N
     library.add_skills(root, scan_root(SkillRoot(root)).skills)
     top = model.index(0, 0)
     labels = [model.index(row, 0, top).data() for row in range(model.rowCount(top))]
-    assert sorted(labels) == ["plugins/pdf (2)", "top-level"]
+    # Under the first folder below the root, as a collection's repository folder.
+    assert sorted(labels) == ["plugins (2)", "top-level"]
     assert top.data() == "lib (3)"
-    folder = model.index(labels.index("plugins/pdf (2)"), 0, top)
+    folder = model.index(labels.index("plugins (2)"), 0, top)
     assert model.skill_index(root / "plugins" / "pdf" / "pdf-tools").parent() == folder
     library.remove_skill(root / "plugins" / "pdf" / "pdf-tools")
     library.remove_skill(root / "plugins" / "pdf" / "pdf-forms")

@@ -12,21 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import (
-    QEvent,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QPoint,
-    QSize,
-    Qt,
-    QTimer,
-    Signal,
-)
-from PySide6.QtGui import QAction, QStatusTipEvent
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -44,6 +33,7 @@ from PySide6.QtWidgets import (
 from studio.skills.checks import SPEC
 from studio.skills.library import SkillSummary
 from studio.skills.search import SearchHit, SearchOutcome
+from studio.ui.library.folder_tip import FolderTip
 from studio.ui.library.library_delegate import LibraryDelegate
 from studio.ui.library.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
 from studio.ui.library.library_model import LibraryModel
@@ -126,7 +116,7 @@ class LibraryPanel(QWidget):
         self.tree.setItemDelegate(LibraryDelegate(self.tree))
         # Hovering a row puts its folder in the window's status bar (its status tip).
         self.tree.setMouseTracking(True)
-        self.tree.viewport().installEventFilter(self)
+        self._folder_tip = FolderTip(self.tree, self)
         self.flat_action = QAction("&Flat Library List", self)
         self.flat_action.setIconText("Flat")
         self.flat_action.setCheckable(True)
@@ -398,21 +388,7 @@ class LibraryPanel(QWidget):
 
     def _on_tree_current_changed(self, _current: QModelIndex, _previous: QModelIndex) -> None:
         self._show_target()
-        self._show_current_folder()
-
-    def _show_current_folder(self) -> None:
-        """The selected skill's folder in the window's status bar, as a hovered row's is."""
-        current = self.tree.currentIndex()
-        if current.data(KIND_ROLE) == "skill":
-            tip = QStatusTipEvent(str(current.data(Qt.ItemDataRole.StatusTipRole)))
-            QApplication.sendEvent(self, tip)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # Leaving the tree clears the hovered row's folder (the view does, after this filter):
-        # the selected skill's comes back once it has.
-        if watched is self.tree.viewport() and event.type() == QEvent.Type.Leave:
-            QTimer.singleShot(0, self, self._show_current_folder)
-        return super().eventFilter(watched, event)
+        self._folder_tip.show_current()
 
     def _on_model_data_changed(self, top_left: QModelIndex, _bottom_right: QModelIndex) -> None:
         if top_left.data(KIND_ROLE) == "root":
