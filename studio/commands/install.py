@@ -15,77 +15,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, TextIO
+from collections.abc import Iterator
+from typing import Any
 
-from studio.skills.checks import threat_report
-from studio.skills.install import (
-    CLIENTS,
-    MAX_DOWNLOAD,
-    InstallError,
-    InstallPlan,
-    PlacementError,
-    blocking,
-    canonical_folder,
-    client_folders,
-    commit_install,
-    place,
-    prepare_source,
-    unchanged,
-)
-
-Ask = Callable[[str], bool]
-
-
-@dataclass(frozen=True, slots=True)
-class Where:
-    """Where an install goes: the folder of the one copy, the client folders that get a link
-    or a copy, and the project (or home) they belong to (None with --into)."""
-
-    into: Path
-    base: Path | None = None
-    user: bool = False
-    clients: tuple[str, ...] = ()
-    folders: tuple[Path, ...] = field(default_factory=tuple)
-    copy: bool = False
-
-
-def add_where_arguments(parser: argparse.ArgumentParser, clients: bool = True) -> None:
-    """The options that say which skill folder a command works on (install, list, update,
-    remove share them)."""
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--global", dest="user", action="store_true",
-                       help="the user's folders (~/.agents/skills and each client's) instead of "
-                       "the project's")
-    group.add_argument("--project", type=Path, default=None, metavar="DIR",
-                       help="the project whose .agents/skills to use (default: this folder)")
-    group.add_argument("--into", type=Path, default=None, metavar="DIR",
-                       help="a skill folder of your choice instead (no client links)")
-    if clients:
-        parser.add_argument("--client", action="append", default=[], choices=sorted(CLIENTS),
-                            metavar="NAME", help="also install for this client: a link in its "
-                            f"folder (repeat for several; one of {', '.join(sorted(CLIENTS))})")
-        parser.add_argument("--copy", action="store_true",
-                            help="give each client a copy instead of a link to the one copy")
-
-
-def where_of(args: argparse.Namespace) -> Where:
-    """Raises PlacementError for a combination that makes no sense."""
-    clients = tuple(getattr(args, "client", ()) or ())
-    copy = bool(getattr(args, "copy", False))
-    if args.into is not None:
-        if clients:
-            raise PlacementError("--client places links in a project's or the user's client "
-                                 "folders; it cannot be used with --into")
-        return Where(args.into)
-    base = Path.home() if args.user else (args.project or Path(os.getcwd())).resolve()
-    folders = client_folders(clients, base, args.user)
-    return Where(canonical_folder(base), base, args.user, clients, tuple(folders), copy)
+from studio.commands.installing import Ask, add_where_arguments, install, terminal_ask, where_of
+from studio.commands.update import update_all
+from studio.skills.install import MAX_DOWNLOAD, PlacementError
 
 
 def register(subparsers: Any) -> None:
@@ -106,15 +43,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--max-size", type=int, default=MAX_DOWNLOAD >> 20, metavar="MB",
                         help=f"refuse downloads larger than this (default: {MAX_DOWNLOAD >> 20})")
     parser.set_defaults(handler=run)
-
-
-def terminal_ask(question: str) -> bool:
-    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
-    try:
-        answer = sys.stdin.readline()
-    except (OSError, ValueError):
-        return False
-    return answer.strip().lower() in ("y", "yes")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -151,80 +79,5 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     ask: Ask | None = terminal_ask if sys.stdin.isatty() else None
     if args.update:
-        from studio.commands.update import update_all
-
         return update_all(where, args.yes, ask, args.max_size << 20, sys.stderr)
     return install(args.url, where, args.yes, ask, args.max_size << 20, sys.stderr)
-
-
-def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_bytes: int,
-            err: TextIO, known_hashes: dict[str, str] | None = None,
-            ours: set[str] | frozenset[str] = frozenset(), only: set[str] | None = None) -> int:
-    """Install one source; 0 when installed or already up to date, 1 when refused. An update
-    (`known_hashes`: each skill's recorded computedHash) replaces the skills this source
-    installed before (`ours`) without asking, and writes nothing when none changed; with
-    `only`, it installs those skills of the source and no other."""
-    if isinstance(where, Path):
-        where = Where(where)
-    into = where.into
-    try:
-        plan = prepare_source(source, into, max_bytes=max_bytes)
-    except InstallError as exc:
-        print(f"studio install: {exc}; nothing was written", file=err)
-        return 1
-    try:
-        if only is not None:
-            plan.skills = [skill for skill in plan.skills if skill.folder in only]
-            missing = only - {skill.folder for skill in plan.skills}
-            if missing:
-                print(f"studio install: {source} no longer holds {', '.join(sorted(missing))}",
-                      file=err)
-                return 1
-        if known_hashes is not None and unchanged(plan, known_hashes):
-            print(f"{source}: up to date", file=err)
-            return 0
-        _show(plan, err)
-        if plan.invalid:
-            print("studio install: refused because of the errors above; nothing was written",
-                  file=err)
-            return 1
-        others = [skill.folder for skill in plan.replaced if skill.folder not in ours]
-        others += [str(path) for skill in plan.skills
-                   for path in blocking(skill.folder, where.folders, into)
-                   if skill.folder not in ours]
-        if others and not yes:
-            folders = ", ".join(others)
-            if ask is None:
-                print(f"studio install: this would replace {folders}; pass --yes to replace "
-                      "them (nothing was written)", file=err)
-                return 1
-            if not ask(f"Replace {folders} in {into}?"):
-                print("studio install: not replaced; nothing was written", file=err)
-                return 1
-        studio: dict[str, Any] = {}
-        if where.clients:
-            studio = {"clients": list(where.clients), "mode": "copy" if where.copy else "link"}
-        commit_install(plan, studio=studio)
-    except InstallError as exc:
-        print(f"studio install: {exc}", file=err)
-        return 1
-    finally:
-        plan.discard()
-    count = len(plan.skills)
-    print(f"installed {count} skill{'s' if count != 1 else ''} into {into}", file=err)
-    for skill in plan.skills:
-        try:
-            for placed in place(skill.folder, into, where.folders, where.copy):
-                how = "copied to" if where.copy else "linked from"
-                print(f"  {skill.folder}: {how} {placed}", file=err)
-        except OSError as exc:
-            print(f"studio install: {skill.folder} is installed in {into} but could not be "
-                  f"placed for every client: {exc.strerror or exc}", file=err)
-            return 1
-    return 0
-
-
-def _show(plan: InstallPlan, err: TextIO) -> None:
-    err.write("".join(line + "\n" for line in plan.describe()))
-    err.write("".join(f"{line}\n" for line in threat_report((s.folder, s.staged, s.diagnostics)
-                                                             for s in plan.skills)))

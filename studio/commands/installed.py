@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any
 
-from studio.commands.install import add_where_arguments, where_of
+from studio.commands.installing import add_where_arguments, where_of
 from studio.skills.install import LockError, PlacementError, list_installed, lock_path, remove_installed
 
 

@@ -9,7 +9,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from studio.commands.install import (
+from studio.commands.installing import (
     Ask,
     Where,
     add_where_arguments,

@@ -10,7 +10,7 @@ import pytest
 from skills.packs import good_pack, skill_md, zip_pack
 
 from studio.cli import main
-from studio.commands.install import install
+from studio.commands.installing import install
 from studio.skills.install.lockfile import read_lock
 from tests.fakes.files import FileServer
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from studio.commands.install import install
+from studio.commands.installing import install
 from studio.skills.install.pack import pack_index
 from tests.fakes.files import FileServer
 from tests.skills.helpers import frontmatter, write_skill

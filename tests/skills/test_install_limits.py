@@ -79,7 +79,7 @@ def test_a_silent_server_is_given_up_after_the_window(tmp_path: Path) -> None:
 def test_studio_install_ends_a_trickle_with_a_clear_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from studio.commands import install as command
+    from studio.commands import installing as command
     from studio.skills.install import download as core
     monkeypatch.setattr(core, "DEFAULT_TRANSFER", Transfer(deadline=60, min_rate=500, window=0.2))
     with TrickleServer(every=0.02, size=1) as trickle:

@@ -28,7 +28,11 @@ def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
     body = skill.body
     if not body:
         return
-    lines = body.count("\n") + (0 if body.endswith("\n") else 1)
+    span = skill.body_span
+    # Without a CR the body's line breaks are its `\n`s, which the parse already counted for
+    # the span's end: counting them again would read the whole body once more.
+    breaks = span.end_line - span.line if "\r" not in body else body.count("\n")
+    lines = breaks + (0 if body.endswith("\n") else 1)
     if lines > MAX_BODY_LINES:
         yield Diagnostic(
             codes.BODY_TOO_MANY_LINES, Severity.WARNING,

@@ -34,9 +34,13 @@ def _problem(code: str, error: EvalFileError) -> Diagnostic:
                       file=error.file)
 
 
+# As a str: `EVALS_FILE.parent` makes a new path object at each call, once per skill.
+_EVALS_FOLDER = str(EVALS_FILE.parent)
+
+
 def eval_files_rule(skill: Skill) -> Iterator[Diagnostic]:
     # Both files live in evals/: one `stat` tells that a skill has neither, as most have.
-    if skill.read_only or not os.path.isdir(os.path.join(skill.directory, EVALS_FILE.parent)):
+    if skill.read_only or not os.path.isdir(os.path.join(skill.directory, _EVALS_FOLDER)):
         return
     for relative in (EVALS_FILE, TRIGGERS_FILE):
         path = skill.directory / relative

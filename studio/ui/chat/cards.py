@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.chats import ToolRecord
-from studio.ui.chat.forkcard import ForkCard
+from studio.ui.chat.forkcard import ForkCard, RecordCard
 from studio.ui.chat.textbox import FittedText, code_spans
 
 FOLD_LINES = 6
@@ -95,7 +95,7 @@ def sandbox_text(record: ToolRecord) -> str:
     return f"<b>Sandbox:</b> {html.escape(record.sandbox)}"
 
 
-class ToolCard(QFrame):
+class ToolCard(RecordCard):
     """Shows one `ToolRecord`; `show_record` after the record changed, `append_output` for output
     as it streams (cheaper than showing it all again).
 
@@ -105,8 +105,7 @@ class ToolCard(QFrame):
     """
 
     def __init__(self, record: ToolRecord, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.record = record
+        super().__init__(record, parent)
         self.setObjectName("toolCard")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self._folded = True

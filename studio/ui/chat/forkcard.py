@@ -9,17 +9,12 @@ RENDER_INTERVAL_MS, however fast the fork streams.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from studio.chats import ForkNote, ForkRecord, ToolRecord
 from studio.ui.chat.render import render_markdown, stylesheet
 from studio.ui.chat.textbox import FittedText
-
-if TYPE_CHECKING:
-    from studio.ui.chat.cards import ToolCard
 
 RENDER_INTERVAL_MS = 50
 
@@ -65,6 +60,22 @@ class _NoteView(FittedText):
             self.setPlainText(("Error: " if note.kind == "error" else "") + note.text)
 
 
+class RecordCard(QFrame):
+    """A card that shows one tool call's record, the kind a fork nests (`cards.ToolCard` is
+    one): named here so that a fork's card needs nothing of the module of the card holding it.
+
+    Attributes:
+        record: the call shown.
+    """
+
+    def __init__(self, record: ToolRecord, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.record = record
+
+    def show_record(self) -> None:
+        """Draw the record as it is now; each kind of card draws its own."""
+
+
 class ForkCard(QFrame):
     """Shows one `ForkRecord`; `show_record` after it changed.
 
@@ -76,7 +87,7 @@ class ForkCard(QFrame):
             the class of the card holding this one) for each call, a text view for the rest.
     """
 
-    def __init__(self, record: ForkRecord, card_type: type[ToolCard],
+    def __init__(self, record: ForkRecord, card_type: type[RecordCard],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.record = record
@@ -101,7 +112,7 @@ class ForkCard(QFrame):
         self._column.setContentsMargins(10, 0, 0, 2)
         self._column.setSpacing(4)
         self.body.hide()
-        self.items: list[ToolCard | _NoteView] = []
+        self.items: list[RecordCard | _NoteView] = []
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._on_timer_timeout)
@@ -145,7 +156,7 @@ class ForkCard(QFrame):
                 view = _NoteView(item)
             self._replace(index, view)
 
-    def _replace(self, index: int, view: ToolCard | _NoteView) -> None:
+    def _replace(self, index: int, view: RecordCard | _NoteView) -> None:
         if index < len(self.items):
             old = self.items[index]
             self._column.replaceWidget(old, view)

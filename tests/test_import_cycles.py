@@ -1,0 +1,62 @@
+"""No two modules of the studio import each other, however indirectly: the layers contracts
+keep packages apart, this keeps modules inside a package apart too (imports inside functions and
+under TYPE_CHECKING count, as they do for a reader)."""
+
+from __future__ import annotations
+
+import grimp
+
+
+def _cycles(imports: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in sorted(imports):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(imports[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            module, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(imports[target]))))
+                    break
+                if target in on_stack:
+                    low[module] = min(low[module], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        found.append(sorted(group))
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    graph = grimp.build_graph("studio", cache_dir=None)
+    imports = {module: {target for target in graph.find_modules_directly_imported_by(module)
+                        if target.startswith("studio")}
+               for module in graph.modules if module.startswith("studio")}
+    assert _cycles(imports) == []
