@@ -34,7 +34,7 @@ def main() -> int:
         from PySide6.QtGui import QFont
         from PySide6.QtWidgets import QApplication, QStatusBar
 
-        from studio.editing.recovery import RecoveryStore
+        from studio.editing import RecoveryStore
         from studio.skills import load_skill
         from studio.ui.editor.autosaving import Autosaver
         from studio.ui.editor.editor_tab import SkillEditorTab

@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from studio.editing.frontmatter_edit import set_field, set_metadata_entry
+from studio.editing import set_field, set_metadata_entry
 from studio.fsutil import atomic_write_text
 from studio.llm.types import ToolSpec
 from studio.skills import SKILL_FILE, Severity, Skill, SkillFile, list_skill_files, load_skill, parse_skill

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.editing.recovery import RecoveryStore
+from studio.editing import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
 from studio.skills.library import Library, Problem, standard_locations

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from studio.editing.recovery import (
+from studio.editing import (
     Kind,
     RecoveryRecord,
     RecoveryStore,

@@ -15,7 +15,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
-from studio.editing.textsync import utf16_length
+from studio.editing import utf16_length
 from studio.ui.theme import tone
 
 

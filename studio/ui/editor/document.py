@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout
 
-from studio.editing.textsync import changed_range, qt_position
+from studio.editing import changed_range, qt_position
 from studio.fsutil import atomic_write_text
 from studio.skills import BINARY, NOT_UTF8, TOO_LARGE, Skill, list_skill_files
 from studio.skills.checks import SPEC, ValidationResult, validate_skill

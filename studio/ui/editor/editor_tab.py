@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.editing.frontmatter_edit import set_field, set_flag, set_metadata
+from studio.editing import set_field, set_flag, set_metadata
 from studio.skills import SKILL_FILE, UNCLOSED_FRONTMATTER, Diagnostic, Skill
 from studio.skills.checks import SPEC, ValidationResult
 from studio.skills.library import apply_fix_to_text, reparse, unplanned_change

@@ -6,7 +6,7 @@ import re
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
-from studio.editing.textsync import utf16_length
+from studio.editing import utf16_length
 from studio.ui.theme import tone
 
 NORMAL, CODE_BLOCK, FRONTMATTER = 0, 1, 2

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.editing.recovery import DiskState, RecoveredEntry, Unreadable
+from studio.editing import DiskState, RecoveredEntry, Unreadable
 from studio.ui.editor.diff_highlighter import DiffHighlighter
 from studio.ui.fit import resize_within_screen
 

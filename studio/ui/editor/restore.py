@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from studio.editing.recovery import DiskState, RecoveredEntry
+from studio.editing import DiskState, RecoveredEntry
 from studio.skills.checks import is_valid_name
 from studio.ui import asyncqt
 from studio.ui.editor.autosaving import Autosaver

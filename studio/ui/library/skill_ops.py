@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QDialog
 
-from studio.editing.frontmatter_edit import set_field
+from studio.editing import set_field
 from studio.skills import parse_skill
 from studio.skills.install import ScaffoldError, create_skill
 from studio.skills.library import FixError, Library, Problem, apply_plan, enclosing_zip, links_to, plan_fixes

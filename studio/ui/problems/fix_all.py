@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QProgressDialog
 
-from studio.editing.fix_batch import (
+from studio.editing import (
     BatchPlan,
     BatchResult,
     FileChange,

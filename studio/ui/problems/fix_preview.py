@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.editing.fix_batch import BatchPlan
+from studio.editing import BatchPlan
 from studio.skills.library import FixPlan
 from studio.ui.editor.diff_highlighter import DiffHighlighter
 from studio.ui.fit import resize_within_screen
