@@ -337,7 +337,11 @@ class MainWindow(QMainWindow):
         self.scan_label.setText(f"{count:,} skill{'s' * (count != 1)}")
 
     def _on_loader_progressed(self, count: int) -> None:
-        self.scan_label.setText(f"Scanning skills… {count:,} found")
+        unchecked = self.library.unchecked_count
+        if unchecked:
+            self.scan_label.setText(f"Checking skills… {count - unchecked:,} of {count:,}")
+        else:
+            self.scan_label.setText(f"Scanning skills… {count:,} found")
 
     def _on_loader_scan_started(self) -> None:
         self.scan_label.setText("Scanning skills…")

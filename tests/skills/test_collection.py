@@ -266,6 +266,7 @@ def test_a_listed_skill_takes_its_validated_summary_in_place() -> None:
     assert library.add_skills(root, [summary(root, "alpha", checked=False),
                                      summary(root, "beta", checked=False)]) == 2
     assert [s.status for s in library.summaries()] == ["checking", "checking"]
+    assert library.unchecked_count == 2
     events = len(mirror.events)
     assert library.add_skills(root, [summary(root, "alpha", checked=False)]) == 0
     assert len(mirror.events) == events, "listed twice: nothing to tell"
@@ -275,6 +276,7 @@ def test_a_listed_skill_takes_its_validated_summary_in_place() -> None:
     replaced = mirror.events[-1]
     assert isinstance(replaced, SkillsReplaced) and replaced.rows == (1, 0)
     assert [s.status for s in library.summaries()] == ["valid", "errors"]
+    assert library.unchecked_count == 0
     assert library.skill_count == 2
     # Once validated, a skill is not replaced by another scan's result outside a refresh.
     assert library.add_skills(root, [summary(root, "alpha", diagnostics=bad)]) == 0
@@ -358,6 +360,7 @@ class LibraryMachine(RuleBasedStateMachine):
     def count_and_lookups_agree(self) -> None:
         every = self.library.summaries()
         assert self.library.skill_count == len(every)
+        assert self.library.unchecked_count == sum(1 for s in every if not s.checked)
         assert len({s.directory for s in every}) == len(every)
         for found in every:
             assert self.library.summary_for(found.directory) == found

@@ -165,6 +165,7 @@ class Library:
         self._editing: dict[Path, _Editing] = {}
         self._listeners: list[Listener] = []
         self._count = 0
+        self._unchecked = 0
 
     # -- listening ---------------------------------------------------------------------------------
 
@@ -183,6 +184,11 @@ class Library:
     @property
     def skill_count(self) -> int:
         return self._count
+
+    @property
+    def unchecked_count(self) -> int:
+        """The skills listed but not yet validated (`SkillSummary.checked`)."""
+        return self._unchecked
 
     def roots(self) -> Sequence[RootState]:
         return tuple(self._roots)
@@ -348,7 +354,7 @@ class Library:
                 old = state.skills[row]
                 if summary.checked and (state.stale is not None or not old.checked):
                     replaced.append((row, old, summary))
-                    state.skills[row] = summary
+                    self._put(state, row, summary)
                     if state.stale is not None:
                         state.stale.discard(summary.directory)
                 continue
@@ -373,6 +379,7 @@ class Library:
         for summary in fresh:
             self._where[summary.directory] = state
         self._count += len(fresh)
+        self._unchecked += sum(1 for summary in fresh if not summary.checked)
         self._emit(SkillsAdded(path, first, tuple(fresh)))
         return len(fresh)
 
@@ -405,7 +412,7 @@ class Library:
         row = self._row_of(state, old_key)
         old = state.skills[row]
         names.add(old.name or "")
-        state.skills[row] = summary
+        self._put(state, row, summary)
         if summary.directory != old_key:
             if state.index is not None:
                 del state.index[old_key]
@@ -468,7 +475,7 @@ class Library:
                        for row, new in zip(found, scan.skills, strict=True)
                        if state.skills[row] != new]
             for row, _, new in changed:
-                state.skills[row] = new
+                self._put(state, row, new)
             if changed:
                 self._emit(SkillsReplaced(state.path, tuple(row for row, _, _ in changed),
                                           tuple(old for _, old, _ in changed),
@@ -490,6 +497,11 @@ class Library:
 
     # -- inside --------------------------------------------------------------------------------------
 
+    def _put(self, state: RootState, row: int, summary: SkillSummary) -> None:
+        """Put `summary` in the root's row `row`, in place of the one there."""
+        self._unchecked += state.skills[row].checked - summary.checked
+        state.skills[row] = summary
+
     @staticmethod
     def _row_of(state: RootState, directory: Path) -> int:
         return state.row_of(directory)
@@ -505,6 +517,7 @@ class Library:
         for summary in summaries:
             if self._where.pop(summary.directory, None) is not None:
                 self._count -= 1
+                self._unchecked -= not summary.checked
 
 
 def _without_duplicate_mark(summary: SkillSummary) -> SkillSummary:

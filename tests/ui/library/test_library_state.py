@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from studio.skills.library import SkillRoot, scan_root
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
 from studio.ui.mainwindow import MainWindow
@@ -78,3 +79,20 @@ def test_adding_a_root_shows_the_scan_then_the_count(qtbot: QtBot, make_window: 
     assert not window.scan_progress.isVisibleTo(window)
     assert window.scan_label.text() == "3 skills"
     assert window.library_panel.count_label.text() == "3 skills in 1 root"
+
+
+def test_while_listed_skills_wait_for_validation_the_status_bar_counts_them_checked(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path) -> None:
+    """A cold scan lists the skills first: the status bar says how many are checked so far."""
+    window = make_window()
+    window.library.add_root(SkillRoot(skills_root))
+    folders = sorted(path for path in skills_root.iterdir() if (path / "SKILL.md").exists())
+    listed = [(str(folder), str(folder / "SKILL.md"), folder.name, "Does it.", True,
+               (None, None, None, None, True, True)) for folder in folders]
+    window.loader.queue_found(skills_root, listed)
+    window.loader.drain()
+    assert window.scan_label.text() == f"Checking skills… 0 of {len(folders)}"
+    checked = [summary.to_cache() for summary in scan_root(SkillRoot(skills_root)).skills]
+    window.loader.queue_found(skills_root, checked[:1])
+    window.loader.drain()
+    assert window.scan_label.text() == f"Checking skills… 1 of {len(folders)}"
