@@ -46,9 +46,7 @@ from studio.evals.plan import (
 from studio.evals.report import SkillReport, pass_counts, pass_rate
 from studio.evals.runner import EvalRunner
 from studio.evals.spread import ServerPool
-from studio.llm.client import BACKENDS
-from studio.llm.errors import LLMError
-from studio.llm.transport import checked_url
+from studio.llm import BACKENDS, LLMError, checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills.checks import EvalFileError

@@ -36,7 +36,7 @@ from studio.evals.conflicts import (
 )
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
-from studio.llm.errors import LLMError
+from studio.llm import LLMError
 from studio.skills.library import SkillSummary
 from studio.ui.rows import RowsModel
 from studio.ui.tasks import TaskSet

@@ -42,7 +42,7 @@ from studio.evals.plan import Runner, report_of, run_skill, save_iteration
 from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
-from studio.llm.errors import LLMError
+from studio.llm import LLMError
 from studio.skills.checks import EvalFileError, TriggerQuery, read_evals, read_triggers
 from studio.skills.library import SkillSummary
 from studio.ui.editor.editor_tab import SkillEditorTab
