@@ -18,7 +18,7 @@ import httpx
 
 from studio.agent import DenyAllApprover, SessionFactory
 from studio.commands.chat import parse_options
-from studio.evals.generate import add_queries, generate_triggers
+from studio.evals import add_queries, generate_triggers
 from studio.llm import LLMError, checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants

@@ -33,15 +33,24 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from studio.evals.cache import skill_hash
-from studio.evals.generate import add_queries, generate_triggers
-from studio.evals.history import HistoryEntry
-from studio.evals.improve import improve_description
-from studio.evals.iteration import IterationError, read_iteration, workspace_for
-from studio.evals.plan import Runner, report_of, run_skill, save_iteration
-from studio.evals.report import SkillReport
-from studio.evals.runner import EvalError, EvalRunner
-from studio.evals.spread import ServerPool
+from studio.evals import (
+    EvalError,
+    EvalRunner,
+    HistoryEntry,
+    IterationError,
+    Runner,
+    ServerPool,
+    SkillReport,
+    add_queries,
+    generate_triggers,
+    improve_description,
+    read_iteration,
+    report_of,
+    run_skill,
+    save_iteration,
+    skill_hash,
+    workspace_for,
+)
 from studio.llm import LLMError
 from studio.skills.checks import EvalFileError, TriggerQuery, read_evals, read_triggers
 from studio.skills.library import SkillSummary

@@ -7,8 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from studio.agent import SessionFactory, SessionSettings
-from studio.evals.cache import ResultCache
-from studio.evals.history import EvalHistory
+from studio.evals import EvalHistory, ResultCache
 from studio.skills.library import SkillSummary
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.tasks import TaskSet
