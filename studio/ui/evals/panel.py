@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,6 @@ from shiboken6 import isValid
 
 from studio.evals import (
     EvalError,
-    EvalRunner,
     HistoryEntry,
     IterationError,
     Runner,
@@ -209,19 +207,11 @@ class EvalsPanel(QWidget):
         if self.tab.dirty:
             self._say("Save the skill first (Ctrl+S): the evals run the files on disk.")
             return None
-        found = self.services.sessions(self.options.auto_approve)
-        if isinstance(found, str):
-            self._say(found)
+        runner = self.services.runner(self.options.auto_approve, self._on_progress)
+        if isinstance(runner, str):
+            self._say(runner)
             return None
-        factory, settings = found
         target, catalog = self.services.catalog(self.tab)
-        servers, per_server = self.services.servers(self.options.auto_approve)
-        runners = [EvalRunner(other, replace(settings, url=url), cache=self.services.cache,
-                              progress=self._on_progress) for other, url in servers] or [
-            EvalRunner(factory, settings, cache=self.services.cache, progress=self._on_progress)]
-        # As `studio eval --server URL --per-server N`: the same report, sooner.
-        runner: Runner = (ServerPool(runners, per_server) if len(runners) > 1 or per_server > 1
-                          else runners[0])
         report = SkillReport(target.display_name, skill_hash(self.tab.directory), runner.model_id)
         return runner, target, catalog, report
 
