@@ -18,6 +18,7 @@ STATUS_TOOLTIPS = {
     "warnings": "Valid, with warnings",
     "errors": "Has errors: agents that follow the spec strictly will refuse it",
     "not-loadable": "Not loadable: no agent can load it as it is",
+    "checking": "Being checked: its problems show once the scan has validated it",
 }
 
 
@@ -83,6 +84,15 @@ def _slashed_circle() -> QIcon:
     return _finish(pixmap, painter)
 
 
+def _dotted_ring() -> QIcon:
+    """A skill listed but not yet validated: a hollow ring of dots, like a clock face."""
+    pixmap, painter = _canvas()
+    painter.setPen(QPen(GREY, 7, Qt.PenStyle.DotLine, Qt.PenCapStyle.RoundCap))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawEllipse(QRectF(8, 8, 48, 48))
+    return _finish(pixmap, painter)
+
+
 def _info() -> QIcon:
     pixmap, painter = _canvas()
     painter.setPen(Qt.PenStyle.NoPen)
@@ -96,9 +106,10 @@ def _info() -> QIcon:
 
 @cache
 def status_icon(status: str) -> QIcon:
-    """The icon for a skill status: "valid", "warnings", "errors" or "not-loadable"."""
+    """The icon for a skill status: "valid", "warnings", "errors", "not-loadable" or
+    "checking"."""
     painters = {"valid": _check, "warnings": _triangle, "errors": _cross,
-                "not-loadable": _slashed_circle}
+                "not-loadable": _slashed_circle, "checking": _dotted_ring}
     return painters.get(status, _slashed_circle)()
 
 

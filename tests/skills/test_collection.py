@@ -29,11 +29,12 @@ NAMES = ("alpha", "beta", "gamma", "delta", "pdf")
 
 
 def summary(root: Path, folder: str, name: str | None = None,
-            diagnostics: tuple[Diagnostic, ...] = ()) -> SkillSummary:
+            diagnostics: tuple[Diagnostic, ...] = (), checked: bool = True) -> SkillSummary:
     directory = root / folder
     return SkillSummary(root=root, directory=directory, skill_file=directory / "SKILL.md",
-                        name=name or folder, description="Does it.", valid=not diagnostics,
-                        loadable=True, diagnostics=diagnostics)
+                        name=name or folder, description="Does it.",
+                        valid=not diagnostics and checked, loadable=True,
+                        diagnostics=diagnostics, checked=checked)
 
 
 class Mirror:
@@ -255,6 +256,44 @@ def test_a_refresh_replaces_skills_in_place_and_drops_those_not_found_again() ->
     assert [p.diagnostic for p in library.problems()] == list(bad)
 
 
+def test_a_listed_skill_takes_its_validated_summary_in_place() -> None:
+    """A cold scan lists skills before it validates them (`listed_first`): the validated summary
+    replaces the unchecked one in its row, whether it comes in a later batch or the same one."""
+    library = Library()
+    mirror = Mirror(library)
+    root = ROOTS[0]
+    library.add_root(SkillRoot(root))
+    assert library.add_skills(root, [summary(root, "alpha", checked=False),
+                                     summary(root, "beta", checked=False)]) == 2
+    assert [s.status for s in library.summaries()] == ["checking", "checking"]
+    events = len(mirror.events)
+    assert library.add_skills(root, [summary(root, "alpha", checked=False)]) == 0
+    assert len(mirror.events) == events, "listed twice: nothing to tell"
+    bad = (Diagnostic("SK131", Severity.ERROR, "not a field of the spec"),)
+    assert library.add_skills(root, [summary(root, "beta", diagnostics=bad),
+                                     summary(root, "alpha")]) == 0
+    replaced = mirror.events[-1]
+    assert isinstance(replaced, SkillsReplaced) and replaced.rows == (1, 0)
+    assert [s.status for s in library.summaries()] == ["valid", "errors"]
+    assert library.skill_count == 2
+    # Once validated, a skill is not replaced by another scan's result outside a refresh.
+    assert library.add_skills(root, [summary(root, "alpha", diagnostics=bad)]) == 0
+    assert library.summary_for(root / "alpha") == summary(root, "alpha")
+    # Listed and validated in one batch: one row, validated.
+    assert library.add_skills(root, [summary(root, "gamma", checked=False),
+                                     summary(root, "gamma", diagnostics=bad)]) == 1
+    assert library.summary_for(root / "gamma") == summary(root, "gamma", diagnostics=bad)
+    # While a root is refreshed, a listing leaves the old findings until the validated ones.
+    library.start_refresh(root)
+    library.add_skills(root, [summary(root, "beta", checked=False)])
+    assert library.summary_for(root / "beta") == summary(root, "beta", diagnostics=bad)
+    library.add_skills(root, [summary(root, "beta")])
+    library.finish_refresh(root)
+    assert [s.name for s in library.summaries()] == ["beta"]
+    assert library.summary_for(root / "beta") == summary(root, "beta")
+    assert mirror.state() == library_state(library)
+
+
 class LibraryMachine(RuleBasedStateMachine):
     """Random adds, removes, renames and updates: a listener that only sees the events always
     holds the same rows as the library, and the count and lookups agree with the rows."""
@@ -276,9 +315,11 @@ class LibraryMachine(RuleBasedStateMachine):
     def clear_root(self, root: Path) -> None:
         self.library.clear_root(root)
 
-    @rule(root=st.sampled_from(ROOTS), folders=st.lists(st.sampled_from(NAMES), max_size=4))
-    def add_skills(self, root: Path, folders: list[str]) -> None:
-        self.library.add_skills(root, [summary(root, folder) for folder in folders])
+    @rule(root=st.sampled_from(ROOTS),
+          folders=st.lists(st.tuples(st.sampled_from(NAMES), st.booleans()), max_size=4))
+    def add_skills(self, root: Path, folders: list[tuple[str, bool]]) -> None:
+        self.library.add_skills(root, [summary(root, folder, checked=checked)
+                                       for folder, checked in folders])
 
     @rule(root=st.sampled_from(ROOTS), folder=st.sampled_from(NAMES), valid=st.booleans())
     def update(self, root: Path, folder: str, valid: bool) -> None:

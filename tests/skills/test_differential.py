@@ -203,8 +203,9 @@ def test_validity_agrees_with_skills_ref() -> None:
 
     agree()
     assert stats["cases"] >= EXAMPLES * 0.9, stats
-    # It must not pass vacuously: most cases are compared, with both verdicts among them.
-    assert stats["compared"] >= stats["cases"] * 0.5, stats
+    # It must not pass vacuously: many cases are compared, with both verdicts among them. (About
+    # half are, by how the cases are drawn: 0.5 itself failed once at 750 of 1,502.)
+    assert stats["compared"] >= stats["cases"] * 0.4, stats
     assert stats["compared-valid"] >= stats["cases"] * 0.1, stats
     assert stats["compared-invalid"] >= stats["cases"] * 0.2, stats
 

@@ -154,6 +154,8 @@ def frontmatters(draw: st.DrawFn) -> str:
 @example("a:\n  k: v\n   j: w\n")
 @example("a:\n  - x\n  y\n")
 @example("a:\n  k: v\n  - x\n")
+@example("name:\n    - x\n# c")  # the text ends in a comment left of the block, no newline
+@example("name:\n    - x\n\n# c")
 @example("a: b\na: c\n")
 # Ending in fewer spaces than the block's indent, without a newline: libyaml ends the block there.
 @example("name:\n  - x\n ")

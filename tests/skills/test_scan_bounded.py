@@ -46,7 +46,7 @@ def test_a_scan_holds_a_bounded_number_of_skills(
 ) -> None:
     # Threads stand in for worker processes: what is bounded is the scanning side's buffer.
     pool = ThreadPoolExecutor(workers) if workers else None
-    monkeypatch.setattr(library, "_pool", lambda: pool)
+    monkeypatch.setattr(library, "_pool", lambda niceness=0: pool)
     monkeypatch.setattr(library, "_workers", lambda: max(workers, 1))
     folders: list[str] = []
     scan = scan_entries(SkillRoot(small_chunks), lambda entry: folders.append(entry[0]))

@@ -43,6 +43,8 @@ def test_scan_process_main_writes_every_root(skills_root: Path, tmp_path: Path,
     frames = scan_process.read_frames(bytearray(captured.out))
     kinds = [frame[0] for frame in frames]
     assert kinds[-1] == "end"
+    assert kinds[:3] == ["listed", "skills", "root"], "listed first, then validated"
+    assert sum(len(f[2]) for f in frames if f[0] == "listed") == 3
     assert sum(len(f[2]) for f in frames if f[0] == "skills") == 3
     roots = [f for f in frames if f[0] == "root"]
     assert roots[0] == ("root", str(skills_root), None, [str(skills_root)])

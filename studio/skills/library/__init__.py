@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     )
     from studio.skills.library.scan_process import read_frames
     from studio.skills.library.stamps import Stamp, unchanged
-    from studio.skills.library.summary import SkillSummary, flag
+    from studio.skills.library.summary import LISTING_LENGTH, SkillSummary, flag
     from studio.skills.library.targets import Collected, collect, collect_entries
     from studio.skills.library.toggles import ToggleError, ToggleState, project_of, set_enabled, skill_states
     from studio.skills.library.unzipped import UnpackedSkills
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HEADERS",
+    "LISTING_LENGTH",
     "STAMP",
     "STANDARD_FOLDERS",
     "ArchiveError",

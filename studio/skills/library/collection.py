@@ -44,6 +44,9 @@ class RootState:
         error: why reading it failed, if it did.
         target: the client its skills are judged for (`studio.skills.checks.clients`).
         stale: while its skills are validated again in place, those not yet seen again.
+        index: each skill's row by its folder, made when first needed and kept while rows are
+            only appended or replaced (a batch of a scan looked its rows up in a new index
+            each time: quadratic in the library's size).
     """
 
     root: SkillRoot
@@ -52,10 +55,17 @@ class RootState:
     error: str | None = None
     target: str = SPEC
     stale: set[Path] | None = None
+    index: dict[Path, int] | None = field(default=None, repr=False)
 
     @property
     def path(self) -> Path:
         return self.root.path
+
+    def row_of(self, directory: Path) -> int:
+        """The row of the skill at `directory`; KeyError when the root has none there."""
+        if self.index is None:
+            self.index = {summary.directory: row for row, summary in enumerate(self.skills)}
+        return self.index[directory]
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,29 +330,36 @@ class Library:
     # -- skills --------------------------------------------------------------------------------------
 
     def add_skills(self, path: Path, summaries: Iterable[SkillSummary]) -> int:
-        """Append skills a scan found under the root at `path`; those already known are left
-        out, or, while the root is refreshed, take the place of its own. Returns how many were
-        added."""
+        """Append skills a scan found under the root at `path`. A validated one already known
+        takes the place of the unchecked one listed before it (`SkillSummary.checked`), or of
+        its old one while the root is refreshed; other known ones are left out. Returns how
+        many were added."""
         state = self.root(path)
         if state is None:
             return 0
         fresh: list[SkillSummary] = []
-        seen: set[Path] = set()
-        rows: dict[Path, int] | None = None
+        seen: dict[Path, int] = {}  # where each in `fresh` is
         replaced: list[tuple[int, SkillSummary, SkillSummary]] = []
         for summary in summaries:
-            if state.stale is not None and self._where.get(summary.directory) is state:
-                if rows is None:
-                    rows = {known.directory: row for row, known in enumerate(state.skills)}
-                row = rows[summary.directory]
-                replaced.append((row, state.skills[row], summary))
-                state.skills[row] = summary
-                state.stale.discard(summary.directory)
+            if self._where.get(summary.directory) is state:
+                # Known: a validated summary takes the place of an unchecked one (listed before
+                # it was validated) or, while the root is refreshed, of its old one.
+                row = state.row_of(summary.directory)
+                old = state.skills[row]
+                if summary.checked and (state.stale is not None or not old.checked):
+                    replaced.append((row, old, summary))
+                    state.skills[row] = summary
+                    if state.stale is not None:
+                        state.stale.discard(summary.directory)
                 continue
-            if summary.directory in self._where or summary.directory in seen:
+            if summary.directory in self._where:
                 continue
-            seen.add(summary.directory)
-            fresh.append(summary)
+            at = seen.get(summary.directory)
+            if at is None:
+                seen[summary.directory] = len(fresh)
+                fresh.append(summary)
+            elif summary.checked and not fresh[at].checked:  # listed and validated in one batch
+                fresh[at] = summary
         if replaced:
             self._emit(SkillsReplaced(path, tuple(row for row, _, _ in replaced),
                                       tuple(old for _, old, _ in replaced),
@@ -351,6 +368,8 @@ class Library:
             return 0
         first = len(state.skills)
         state.skills.extend(fresh)
+        if state.index is not None:
+            state.index.update((summary.directory, row) for row, summary in enumerate(fresh, first))
         for summary in fresh:
             self._where[summary.directory] = state
         self._count += len(fresh)
@@ -388,6 +407,9 @@ class Library:
         names.add(old.name or "")
         state.skills[row] = summary
         if summary.directory != old_key:
+            if state.index is not None:
+                del state.index[old_key]
+                state.index[summary.directory] = row
             del self._where[old_key]
             self._where[summary.directory] = state
             editing = self._editing.pop(old_key, None)
@@ -470,14 +492,12 @@ class Library:
 
     @staticmethod
     def _row_of(state: RootState, directory: Path) -> int:
-        for row, summary in enumerate(state.skills):
-            if summary.directory == directory:
-                return row
-        raise LookupError(directory)
+        return state.row_of(directory)
 
     def _remove_rows(self, state: RootState, first: int, count: int) -> None:
         removed = state.skills[first:first + count]
         del state.skills[first:first + count]
+        state.index = None  # the rows after them moved up
         self._forget(removed)
         self._emit(SkillsRemoved(state.path, first, tuple(removed)))
 

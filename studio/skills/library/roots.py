@@ -8,6 +8,7 @@ read-only.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import os
@@ -252,7 +253,7 @@ def _workers() -> int:
     return min(usable_cores(), 8)
 
 
-def _pool() -> ProcessPoolExecutor | None:
+def _pool(niceness: int = 0) -> ProcessPoolExecutor | None:
     """Worker processes for a cold scan, when the process can fork safely (one thread, a
     platform with fork) and it may use more than one core."""
     workers = _workers()
@@ -263,11 +264,12 @@ def _pool() -> ProcessPoolExecutor | None:
     except ValueError:
         return None
     return ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_end_with_parent, initargs=(os.getpid(),)
+        workers, mp_context=context, initializer=_end_with_parent,
+        initargs=(os.getpid(), niceness),
     )
 
 
-def _end_with_parent(parent: int) -> None:
+def _end_with_parent(parent: int, niceness: int = 0) -> None:
     """Make a worker end when the scanning process does. The window stops a scan by killing its
     process, which cannot tell its workers; they hold the write end of their own task queue, so
     they would wait on it forever. Linux ends them with the parent (prctl); elsewhere a thread
@@ -275,7 +277,13 @@ def _end_with_parent(parent: int) -> None:
 
     Ctrl+C reaches the whole foreground group: a worker ends at once and quietly (one waiting
     for its next chunk would otherwise print a traceback), and the scanning process reports
-    it."""
+    it.
+
+    A worker `niceness` above 0 yields the cores to the processes that show the library (see
+    `studio.skills.library.listed_first`)."""
+    if niceness:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(niceness)
     signal.signal(signal.SIGINT, _end_quietly)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
@@ -322,12 +330,18 @@ class _Validation:
         cache: ScanCache | None,
         target: str = SPEC,
         work: Work = validate_folders,
+        *,
+        store: bool = True,
+        niceness: int = 0,
     ) -> None:
         self.root = root
         self.cache = cache
         self.target = target
         # What a worker does with a chunk: a module-level function, so a forked worker finds it.
         self.work = work
+        # Whether what `work` makes goes into the cache: not when it is less than a validation.
+        self.store = store
+        self.niceness = niceness
         # Each skill added and not yet handed out: (key, fingerprint, cached tuple or None).
         self._plan: deque[tuple[str, Fingerprint, Any]] = deque()
         self._stale: list[Found] = []
@@ -374,7 +388,7 @@ class _Validation:
                 self._chunks.append((stale, None))
                 return
             self._pool_tried = True
-            self._pool = _pool()
+            self._pool = _pool(self.niceness)
             if self._pool is not None:
                 self._in_flight = _workers() * IN_FLIGHT_PER_WORKER
                 self._chunks = deque(
@@ -392,7 +406,7 @@ class _Validation:
             # A worker died on an earlier chunk; that chunk is retried on its own in `_outcome`,
             # and the rest go to a fresh pool.
             self._pool.shutdown(cancel_futures=True)
-            self._pool = _pool()
+            self._pool = _pool(self.niceness)
             if self._pool is None:
                 return None
             return self._pool.submit(self.work, found, self.target)
@@ -429,7 +443,7 @@ class _Validation:
         if cached is None:
             cached = self._fresh.popleft()
             # A crash is not cached: the next scan tries the skill again.
-            if self.cache is not None and fingerprint and not _is_crash(cached):
+            if self.store and self.cache is not None and fingerprint and not _is_crash(cached):
                 self.cache.put(key, fingerprint, cached)
         return key, cached
 

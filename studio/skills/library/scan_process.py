@@ -8,9 +8,12 @@ pane's lexer warm-up, may run in one. (The reference-count corruption once blame
 a bug of one PySide6 build on Python 3.11 that happens without any thread; `studio.ui.qtcheck`
 refuses to start on it.) This module imports no Qt.
 
-It writes frames to stdout: a 4-byte big-endian length, then a `marshal`led tuple:
-`("skills", root, [summary.to_cache(), ...])`, `("root", root, error or None, [folder, ...])`
-(the folders below the root that are not skills, for the window to watch), `("end",)`.
+It scans each root in two passes (`studio.skills.library.listed_first`: the skills listed, then
+validated) and writes frames to stdout: a 4-byte big-endian length, then a `marshal`led tuple:
+`("listed", root, [entry, ...])` (each a `listing_entry` tuple, or a summary's cache tuple when
+the cache had it), `("skills", root, [summary.to_cache(), ...])` (the listed skills validated),
+`("root", root, error or None, [folder, ...])` (the folders below the root that are not skills,
+for the window to watch), `("end",)`.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from typing import Any, BinaryIO
 
 from studio.skills.checks.clients import SPEC, TARGETS
 from studio.skills.library.cache import ScanCache
-from studio.skills.library.roots import SkillRoot, scan_entries
+from studio.skills.library.listed_first import scan_listed_first
+from studio.skills.library.roots import SkillRoot
 
 HEADER = struct.Struct(">I")
 FLUSH_COUNT = 250
@@ -55,21 +59,33 @@ def read_frames(buffer: bytearray) -> list[tuple[Any, ...]]:
 
 
 class _Batcher:
+    """Skills of one root into frames of one kind ("listed" or "skills"), in the order given."""
+
     def __init__(self, out: BinaryIO, root: str) -> None:
         self.out = out
         self.root = root
+        self.kind = "listed"
         self.pending: list[tuple[Any, ...]] = []
         self.last = time.monotonic()
 
-    def add(self, entry: tuple[Any, ...]) -> None:
+    def listed(self, entry: tuple[Any, ...]) -> None:
+        self._add("listed", entry)
+
+    def checked(self, entry: tuple[Any, ...]) -> None:
+        self._add("skills", entry)
+
+    def _add(self, kind: str, entry: tuple[Any, ...]) -> None:
         """One skill, as the scan hands it over: already the tuple the frame carries."""
+        if kind != self.kind:
+            self.flush()
+            self.kind = kind
         self.pending.append(entry)
         if len(self.pending) >= FLUSH_COUNT or time.monotonic() - self.last > FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> None:
         if self.pending:
-            write_frame(self.out, ("skills", self.root, self.pending))
+            write_frame(self.out, (self.kind, self.root, self.pending))
             self.pending = []
         self.last = time.monotonic()
 
@@ -89,9 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.roots:
         batcher = _Batcher(out, str(path))
         others = tuple(sorted(linked - {os.path.realpath(path)}))
-        # Streamed: this process holds a few chunks of skills at a time, not the library.
-        scan = scan_entries(SkillRoot(path, args.hidden), batcher.add, cache, target=args.target,
-                            linked_roots=others)
+        # Streamed: this process holds the walk of the skills not yet validated, not the library.
+        scan = scan_listed_first(SkillRoot(path, args.hidden), batcher.listed, batcher.checked,
+                                 cache, args.target, others)
         batcher.flush()
         write_frame(out, ("root", str(path), scan.error, [stamp[0] for stamp in scan.folders]))
     if cache is not None:

@@ -8,7 +8,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from studio.skills.checks.validate import ValidationResult
+from studio.skills.checks.validate import ValidationResult, is_loadable
 from studio.skills.model import Diagnostic, Severity, Skill
 
 CachedDiagnostic = tuple[str, str, str, int, int, str, str | None]
@@ -33,6 +33,9 @@ class SkillSummary:
         read_only: it lives in an archive.
         created_by, created_at, updated_by, updated_at: its provenance, from `metadata:` (the
             model or "user" that drafted or last changed it, and when), as text.
+        checked: False while only its SKILL.md has been read (the window lists a cold library
+            before validating it: `studio.skills.library.listed_first`); then `valid` says
+            nothing yet, `diagnostics` is empty and the checked summary replaces it.
     """
 
     root: Path
@@ -52,6 +55,7 @@ class SkillSummary:
     # the skill on its own, and whether the user may invoke it by name (`/NAME`).
     model_invocable: bool = True
     user_invocable: bool = True
+    checked: bool = True
 
     @property
     def display_name(self) -> str:
@@ -65,7 +69,10 @@ class SkillSummary:
 
     @property
     def status(self) -> str:
-        """One of "not-loadable", "errors", "warnings", "valid": what a status icon shows."""
+        """One of "checking", "not-loadable", "errors", "warnings", "valid": what a status icon
+        shows."""
+        if not self.checked:
+            return "checking"
         if not self.loadable:
             return "not-loadable"
         if not self.valid:
@@ -147,6 +154,28 @@ class SkillSummary:
         )
 
 
+    @classmethod
+    def from_listing(cls, root: Path, data: tuple[Any, ...]) -> SkillSummary:
+        """An unchecked summary from a `listing_entry` tuple."""
+        directory, skill_file, name, description, loadable, made = data
+        created_by, created_at, updated_by, updated_at, model_invocable, user_invocable = made
+        return cls(root, Path(directory), Path(skill_file), name, description, False, loadable,
+                   (), False, created_by, created_at, updated_by, updated_at, model_invocable,
+                   user_invocable, checked=False)
+
+
+# A `listing_entry` tuple has this many items; a cache tuple (`to_cache`) has nine.
+LISTING_LENGTH = 6
+
+
+def listing_entry(skill: Skill) -> tuple[Any, ...]:
+    """What the library shows of a skill whose SKILL.md alone has been read: its name,
+    description, whether a client would load it, its provenance and invocation flags, as
+    `cache_entry` gives them (`SkillSummary.from_listing` reads it)."""
+    return (str(skill.directory), str(skill.path), skill.name, skill.description,
+            is_loadable(skill, skill.problems), _made(skill))
+
+
 _TRUE_WORDS = frozenset({"true", "yes", "on"})
 _FALSE_WORDS = frozenset({"false", "no", "off"})
 
@@ -188,17 +217,20 @@ def cache_entry(result: ValidationResult) -> tuple[Any, ...]:
     """`SkillSummary.from_result(root, result).to_cache()`, without the summary in between: a
     worker process validating thousands of skills only sends these tuples back."""
     skill = result.skill
+    return (
+        str(skill.directory), str(skill.path), skill.name, skill.description, result.valid,
+        result.loadable, skill.read_only, _cached_diagnostics(result.diagnostics), _made(skill),
+    )
+
+
+def _made(skill: Skill) -> tuple[Any, ...]:
+    """The provenance and the invocation flags, as a cache tuple keeps them."""
     fields = skill.fields
     # Most skills keep no provenance: one look at `metadata` spares four.
     made = (*(_provenance(skill, key) for key in PROVENANCE_KEYS),) if fields.get("metadata") \
         else _NO_PROVENANCE
-    return (
-        str(skill.directory), str(skill.path), skill.name, skill.description, result.valid,
-        result.loadable, skill.read_only, _cached_diagnostics(result.diagnostics),
-        (*made,
-         not flag(fields.get("disable-model-invocation"), False),
-         flag(fields.get("user-invocable"), True)),
-    )
+    return (*made, not flag(fields.get("disable-model-invocation"), False),
+            flag(fields.get("user-invocable"), True))
 
 
 _NO_PROVENANCE = (None,) * len(PROVENANCE_KEYS)

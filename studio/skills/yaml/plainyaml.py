@@ -231,12 +231,13 @@ def _block(
             mapping[key] = _value(match, 3)[0]
         line = _content(lines, line + 1)
     # A block ends where the next key starts, or at the start of the line after the last; but
-    # where the text ends without a newline in fewer spaces than the block is indented, at its end
-    # (libyaml ends the block there, before it ends the text).
+    # where the text ends without a newline on a line (blank, or a comment) shorter than the
+    # block's indent, at its end: libyaml ends the block where its scan stops, at a column left
+    # of the block, before it ends the text.
     start, end = starts[first] + indent, starts[line]
     end_line, end_column = line + 2, 1
     last = lines[line - 1]
-    if line == count and end - starts[line - 1] == len(last) < indent and not last.strip(" "):
+    if line == count and end - starts[line - 1] == len(last) < indent:
         end_line, end_column = line + 1, len(last) + 1
     span = _new(Span, (first + 2, indent + 1, end_line, end_column, base + start, base + end))
     return (items if is_list else mapping), span, line

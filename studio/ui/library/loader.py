@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signa
 
 import studio
 from studio.skills.checks import SPEC
-from studio.skills.library import Library, SkillRoot, SkillSummary, read_frames
+from studio.skills.library import LISTING_LENGTH, Library, SkillRoot, SkillSummary, read_frames
 from studio.ui import collector
 
 log = logging.getLogger(__name__)
@@ -28,12 +28,19 @@ log = logging.getLogger(__name__)
 # The window's time a tick may spend moving skills into the library. What a skill costs there
 # grows with what listens (the tree, the Problems panel, a filter) and with the machine's load,
 # so the batch follows the measured cost: a fixed 250 took 35 ms on a quiet machine and over
-# 100 ms on a busy one (benchmarks/problems_panel.py).
-TICK_BUDGET_S = 0.012
+# 100 ms on a busy one (benchmarks/problems_panel.py). Each tick also costs a repaint and the
+# listeners' once-per-batch work: moving 10,000 skills listed and then validated took the window
+# 130-150 and 170 µs a skill at 12 ms, 120-126 and 137-140 µs at 20 ms (at load 3.7), and a
+# keypress still waits at most one tick.
+TICK_BUDGET_S = 0.02
 FIRST_BATCH = 100
 MIN_BATCH = 10
 MAX_BATCH = 1000
 DRAIN_INTERVAL_MS = 15
+# Between ticks while more skills wait than one batch holds: the window's other events (input,
+# painting) still come between two ticks, but a library of 10,000 skills no longer waits 15 ms
+# idle after every 12 ms of work (that alone made listing it take over 3 s).
+BACKLOG_INTERVAL_MS = 1
 # Names judged for sharing (SK301) per tick at the end of a scan. A real collection of 8,000
 # skills has 400 names shared by 1,300 forks; judging all in one tick froze the window for over
 # half a second, most of it the tree telling its views of every folder whose skill changed.
@@ -198,13 +205,14 @@ class LibraryLoader(QObject):
         for frame in read_frames(self._buffer):
             if len(frame) > 1 and Path(frame[1]) in self._ignored:
                 continue
-            if frame[0] == "skills":
+            if frame[0] in ("listed", "skills"):
                 self.queue_found(Path(frame[1]), frame[2])
             elif frame[0] == "root":
                 self._done.append((Path(frame[1]), frame[2], frame[3]))
 
     def queue_found(self, root: Path, items: list[tuple[Any, ...]]) -> None:
-        """Skills of `root` (in their cached form) to move into the library on the next ticks."""
+        """Skills of `root` to move into the library on the next ticks: cache tuples, or
+        listing tuples of skills not yet validated (`studio.skills.library.listed_first`)."""
         self._found.extend((root, item) for item in items)
         self._waiting[root] += len(items)
 
@@ -238,7 +246,8 @@ class LibraryLoader(QObject):
         finally:
             self._draining = False
         if more and not self._stopped and not self._timer.isActive():
-            self._timer.start()
+            backlog = len(self._found) > self._batch or len(self._unjudged) > NAMES_PER_TICK
+            self._timer.start(BACKLOG_INTERVAL_MS if backlog else DRAIN_INTERVAL_MS)
 
     def drain(self) -> bool:
         """Move what the scan found into the library; True while there is more to come.
@@ -276,7 +285,9 @@ class LibraryLoader(QObject):
         batch: dict[Path, list[SkillSummary]] = {}
         for _ in range(moved):
             path, data = self._found.popleft()
-            batch.setdefault(path, []).append(SkillSummary.from_cache(path, data))
+            batch.setdefault(path, []).append(
+                SkillSummary.from_listing(path, data) if len(data) == LISTING_LENGTH
+                else SkillSummary.from_cache(path, data))
         for path, summaries in batch.items():
             self._waiting[path] -= len(summaries)
             if self._waiting[path] <= 0:

@@ -26,10 +26,13 @@ def root_summary(state: RootState, label: str | None = None) -> str:
     named `label` (as the library tree names it) or by its folder's name."""
     skills = state.skills
     valid = sum(1 for summary in skills if summary.valid)
-    with_errors = len(skills) - valid
+    unchecked = sum(1 for summary in skills if not summary.checked)
+    with_errors = len(skills) - valid - unchecked
     codes = Counter([d.code for summary in skills for d in summary.diagnostics])
     text = f"{label or state.path.name or state.path}: {count_text(valid)} valid, " \
            f"{count_text(with_errors)} with errors"
+    if unchecked:
+        text += f", {count_text(unchecked)} being checked"
     if codes:
         top = ", ".join(f"{code} ×{count_text(count)}"
                         for code, count in codes.most_common(TOP_CODES))

@@ -106,3 +106,45 @@ def test_a_stop_during_a_tick_ends_the_ticks(qtbot: QtBot, tmp_path: Path) -> No
         loader.scan([SkillRoot(root)])
     qtbot.waitUntil(lambda: not loader.busy)
     assert finished == [] and library.skill_count < 300
+
+
+def test_listed_skills_show_at_once_and_take_their_findings_once_validated(tmp_path: Path) -> None:
+    """A cold scan sends each skill twice (`listed_first`): listed, then validated; the library
+    shows it from the first, as being checked, and the second replaces it in its row."""
+    root = tmp_path / "skills"
+    library = Library()
+    library.add_root(SkillRoot(root))
+    loader = LibraryLoader(library, None)
+    checked = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
+                            f"skill-{n}", "A skill.", n % 2 == 0, True, ()) for n in range(300)]
+    listed = [(str(s.directory), str(s.skill_file), s.name, s.description, True,
+               (None, None, None, None, True, True)) for s in checked]
+    loader.queue_found(root, listed)
+    while loader.drain():
+        pass
+    assert library.skill_count == 300
+    assert {s.status for s in library.summaries()} == {"checking"}
+    loader.queue_found(root, [summary.to_cache() for summary in checked])
+    while loader.drain():
+        pass
+    assert library.summaries() == checked
+
+
+def test_a_backlog_is_moved_without_waiting_between_ticks(tmp_path: Path) -> None:
+    """While more skills wait than a batch holds, the next tick comes at once (the window's own
+    events still come between); with little left, ticks keep their pause."""
+    root = tmp_path / "skills"
+    library = Library()
+    library.add_root(SkillRoot(root))
+    loader = LibraryLoader(library, None)
+    found = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
+                          f"skill-{n}", "A skill.", True, True, ()) for n in range(3000)]
+    loader.queue_found(root, [summary.to_cache() for summary in found])
+    loader._on_timer_timeout()
+    assert loader._timer.interval() == library_loader.BACKLOG_INTERVAL_MS
+    while len(loader._found) > loader._batch:
+        loader.drain()
+    loader._timer.stop()  # as when it fired
+    loader._on_timer_timeout()
+    assert loader._timer.interval() == library_loader.DRAIN_INTERVAL_MS
+    loader.stop()
