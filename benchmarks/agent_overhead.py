@@ -31,8 +31,7 @@ from studio.agent.events import ToolFinished  # noqa: E402
 from studio.agent.execute import ToolExecutor  # noqa: E402
 from studio.agent.loop import Agent, AgentConfig  # noqa: E402
 from studio.agent.tools import SkillToolbox  # noqa: E402
-from studio.llm.client import ChatClient, make_client  # noqa: E402
-from studio.llm.types import Message, ModelInfo, StreamEvent, ToolSpec  # noqa: E402
+from studio.llm import ChatClient, Message, ModelInfo, StreamEvent, ToolSpec, make_client  # noqa: E402  # noqa: E402
 from studio.policy import AuditLog, Grants  # noqa: E402
 from studio.skills.library import SkillRoot, scan_root  # noqa: E402
 from tests.fakes.ollama import FakeOllama  # noqa: E402

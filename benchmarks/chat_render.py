@@ -108,12 +108,12 @@ class PacedModel:
         self.sent_at: list[float] = []
 
     async def list_models(self) -> list[Any]:
-        from studio.llm.types import ModelInfo
+        from studio.llm import ModelInfo
 
         return [ModelInfo("paced", True, False)]
 
     async def model_info(self, name: str) -> Any:
-        from studio.llm.types import ModelInfo
+        from studio.llm import ModelInfo
 
         return ModelInfo(name, True, False)
 
@@ -123,7 +123,7 @@ class PacedModel:
     async def chat(self, model: str, messages: Sequence[Any], tools: Any = None, think: bool = False,
                    tool_choice: str | None = None,
                    options: dict[str, Any] | None = None) -> AsyncIterator[Any]:
-        from studio.llm.types import StreamEnd, TextChunk
+        from studio.llm import StreamEnd, TextChunk
 
         start = time.perf_counter()
         for index, token in enumerate(self.tokens):

@@ -29,7 +29,7 @@ from pathlib import Path
 from corpus import generate_corpus
 
 from studio.agent import search_embedder_for
-from studio.llm.embeddings import EMBED_BACKENDS
+from studio.llm import EMBED_BACKENDS
 from studio.skills.library import SkillRoot, scan_library
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex, SearchOutcome
 

@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from studio.llm.embedded import EmbeddedEngine  # noqa: E402
+from studio.llm import EmbeddedEngine  # noqa: E402
 from tests.fakes.localmodels import INSTALL_HINT, smollm2_gguf  # noqa: E402
 
 MODES = {"plain": ["--guided", "off"], "guided": ["--guided", "on"]}

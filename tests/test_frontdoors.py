@@ -3,19 +3,26 @@ names nothing that a module inside would shadow."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from studio.frontdoor import _exports
 
 FRONT_DOORS = [
-    "studio.agent", "studio.chats", "studio.policy", "studio.skills", "studio.skills.checks",
+    "studio.agent", "studio.chats", "studio.editing", "studio.evals", "studio.llm", "studio.mcp",
+    "studio.policy", "studio.settings", "studio.skills", "studio.skills.checks",
     "studio.skills.install", "studio.skills.library", "studio.skills.search", "studio.skills.yaml",
 ]
+# What the window may take from the model clients' door: the model's types and errors, and the model
+# files on disk (finding and downloading them); never a client, so it chats only through the core
+# session (the import-linter contract on studio.ui names the modules that take them).
+WINDOW_MODEL_MODULES = {"studio.llm.types", "studio.llm.errors", "studio.llm.discovery", "studio.llm.hub"}
 
 
 @pytest.mark.parametrize("name", FRONT_DOORS)
@@ -45,3 +52,26 @@ def test_a_module_behind_a_lazy_door_imports_not_even_the_loader() -> None:
             "print('studio.frontdoor' in sys.modules, 'studio.skills.library.collection' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_asking_the_model_door_for_an_error_loads_no_client() -> None:
+    code = ("import sys, studio.llm as llm; llm.LLMError; "
+            "print('studio.llm.errors' in sys.modules, 'studio.llm.ollama' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"]
+
+
+def test_the_window_takes_only_the_models_vocabulary_from_the_model_door() -> None:
+    door = _exports(str(importlib.import_module("studio.llm").__file__))
+    ui = Path(importlib.import_module("studio.ui").__file__ or "").parent
+    taken: dict[str, str] = {}
+    for path in sorted(ui.rglob("*.py")):
+        where = path.relative_to(ui)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "studio.llm":
+                taken |= {f"{where}: {alias.name}": door[alias.name][0] for alias in node.names}
+            elif isinstance(node, ast.Import):
+                taken |= {f"{where}: import {alias.name}": alias.name
+                          for alias in node.names if alias.name.startswith("studio.llm")}
+    assert "chat/model_bar.py: LLMError" in taken, "the scan found none of the window's imports"
+    assert sorted(where for where, module in taken.items() if module not in WINDOW_MODEL_MODULES) == []

@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from studio.llm.types import Message, ToolSpec
+from studio.llm import Message, ToolSpec
 from studio.skills.search import estimate_tokens
 
 MESSAGE_OVERHEAD = 4

@@ -18,9 +18,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from studio.agent.drafts import DraftRefused, skill_text, validate_texts
-from studio.llm.client import ChatClient
-from studio.llm.jsonrepair import repair_json
-from studio.llm.types import Message, StreamEvent, TextChunk
+from studio.llm import ChatClient, Message, StreamEvent, TextChunk, repair_json
 from studio.skills import SKILL_FILE
 from studio.skills.checks import MAX_NAME_LENGTH, suggest_name
 

@@ -12,8 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from studio.llm.jsonprefix import object_prefix
-from studio.llm.types import Message, ToolCall, ToolSpec, new_call_id
+from studio.llm import Message, ToolCall, ToolSpec, new_call_id, object_prefix
 
 ANSWER_KEY = "answer"
 FORCED_MAX_TOKENS = 512

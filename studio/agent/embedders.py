@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from studio.llm.embeddings import Embedder, embedder_for, search_embedder
-from studio.llm.errors import LLMError
+from studio.llm import Embedder, LLMError, embedder_for, search_embedder
 from studio.skills.search import EmbeddingError
 
 

@@ -36,7 +36,7 @@ from studio.agent.run import (
 from studio.agent.sandbox import Sandbox, Support, detect
 from studio.agent.search_tool import SEARCH
 from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
-from studio.llm.types import ToolCall
+from studio.llm import ToolCall
 from studio.policy import AuditError, AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
 from studio.settings import Limits
 

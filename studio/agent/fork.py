@@ -39,8 +39,7 @@ from studio.agent.loop import Agent, AgentConfig
 from studio.agent.offload import off_loop
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError
-from studio.llm.errors import LLMError
-from studio.llm.types import Message, ToolCall
+from studio.llm import LLMError, Message, ToolCall
 from studio.skills.checks import FORK_MODES
 from studio.skills.library import SkillSummary, collect
 

@@ -25,9 +25,7 @@ from studio.agent.guided.fill import FILL_MODEL
 from studio.agent.guided.mode import CLI_HINT, auto_guided, model_parameters
 from studio.agent.guided.replies import Guide
 from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round, skill_of
-from studio.llm.client import ChatClient
-from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
-from studio.llm.types import Message, ToolCall, ToolSpec
+from studio.llm import BadURL, ChatClient, LLMError, Message, ServerNotRunning, Timeout, ToolCall, ToolSpec
 from studio.settings import GuidedMode
 
 DEFAULT_MAX_ROUNDS = 8

@@ -30,11 +30,9 @@ from studio.agent.events import ChatNotice, Error, Event, TextDelta, ThinkingDel
 from studio.agent.guided.answer import repeats_denial
 from studio.agent.guided.replies import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
 from studio.agent.tools import ACTIVATE, TOOL_NAMES, SkillToolbox
-from studio.llm.client import ChatClient
-from studio.llm.errors import HTTPError
-from studio.llm.jsonprefix import object_prefix
-from studio.llm.textcalls import extract_tool_calls
-from studio.llm.types import (
+from studio.llm import (
+    ChatClient,
+    HTTPError,
     Message,
     StreamEnd,
     StreamEvent,
@@ -43,6 +41,8 @@ from studio.llm.types import (
     ToolCall,
     ToolCallChunk,
     ToolSpec,
+    extract_tool_calls,
+    object_prefix,
 )
 
 Kind = Literal["reply", "again", "unheld", "retry", "failed"]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from studio.agent.offload import off_loop
-from studio.llm.types import ToolSpec
+from studio.llm import ToolSpec
 from studio.skills.library import SkillSummary
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex
 

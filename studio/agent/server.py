@@ -14,14 +14,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from studio.llm.client import ChatClient, make_client
-from studio.llm.embedded import EmbeddedEngine, find_ollama_models
+from studio.llm import (
+    CONNECT_TIMEOUT,
+    IDLE_TIMEOUT,
+    ChatClient,
+    EmbeddedEngine,
+    EngineError,
+    LLMError,
+    ModelInfo,
+    find_ollama_models,
+    make_client,
+)
 
 # Re-exported: the studio asks whether the engine can run here before offering model files.
-from studio.llm.embedded_server import engine_problem as engine_problem
-from studio.llm.errors import EngineError, LLMError
-from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
-from studio.llm.types import ModelInfo
+from studio.llm import engine_problem as engine_problem
 
 if TYPE_CHECKING:
     # The app's one HTTP client, handed through to the model clients.

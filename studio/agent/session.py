@@ -35,9 +35,7 @@ from studio.agent.sandbox import Support
 from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox, ToolError
-from studio.llm.errors import BadURL, LLMError, ServerNotRunning, Timeout
-from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
-from studio.llm.types import Message
+from studio.llm import CONNECT_TIMEOUT, IDLE_TIMEOUT, BadURL, LLMError, Message, ServerNotRunning, Timeout
 from studio.policy import AuditLog, Grants
 from studio.settings import (
     MAX_ANSWER_SECONDS,

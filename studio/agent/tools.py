@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from studio.agent.drafts import DRAFT_TOOL_NAMES, DraftDesk
 from studio.agent.invoke import argument_names, substitute
 from studio.agent.search_tool import SEARCH, SkillSearch
-from studio.llm.types import ToolCall, ToolSpec
+from studio.llm import ToolCall, ToolSpec
 from studio.skills import (
     NotRegularFile,
     Skill,

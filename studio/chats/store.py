@@ -19,7 +19,7 @@ from typing import Literal, cast
 
 from studio.chats.records import ToolRecord
 from studio.fsutil import json_text, move_aside, utf8_text
-from studio.llm.types import Message, ToolCall
+from studio.llm import Message, ToolCall
 from studio.paths import data_dir
 
 CHATS_FILE = "chats.sqlite"

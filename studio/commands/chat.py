@@ -50,10 +50,16 @@ from studio.agent import (
 from studio.commands.guidance import guided_flag
 from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
-from studio.llm.client import BACKENDS
-from studio.llm.errors import LLMError
-from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
-from studio.llm.types import Message, ToolCall, new_call_id
+from studio.llm import (
+    BACKENDS,
+    CONNECT_TIMEOUT,
+    IDLE_TIMEOUT,
+    LLMError,
+    Message,
+    ToolCall,
+    checked_url,
+    new_call_id,
+)
 from studio.paths import cache_dir, config_dir, data_dir
 from studio.policy import AuditLog, Grants
 from studio.settings import (

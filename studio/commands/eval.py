@@ -30,25 +30,27 @@ from studio.agent import (
 from studio.commands.arguments import positive
 from studio.commands.chat import parse_options
 from studio.commands.guidance import guided_flag
-from studio.evals.cache import ResultCache, skill_hash
-from studio.evals.feedback import write_feedback
-from studio.evals.iteration import IterationError, read_iteration
-from studio.evals.plan import (
+from studio.evals import (
+    EvalRunner,
+    IterationError,
+    ResultCache,
     RunPlan,
+    ServerPool,
+    SkillReport,
     analysis_notes,
     comparison_summary,
     deltas,
+    pass_counts,
+    pass_rate,
     percent,
+    read_iteration,
     report_of,
     run_skill,
     save_iteration,
+    skill_hash,
+    write_feedback,
 )
-from studio.evals.report import SkillReport, pass_counts, pass_rate
-from studio.evals.runner import EvalRunner
-from studio.evals.spread import ServerPool
-from studio.llm.client import BACKENDS
-from studio.llm.errors import LLMError
-from studio.llm.transport import checked_url
+from studio.llm import BACKENDS, LLMError, checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills.checks import EvalFileError

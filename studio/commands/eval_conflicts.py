@@ -19,19 +19,18 @@ import httpx
 
 from studio.agent import DenyAllApprover, SessionFactory, SessionSettings
 from studio.commands.chat import parse_options
-from studio.evals.conflicts import (
+from studio.evals import (
     CrossTrigger,
+    EvalError,
+    EvalRunner,
     Overlap,
+    SkillReport,
     cross_triggers,
     description_overlaps,
     local_embedder,
     trigger_sets,
 )
-from studio.evals.report import SkillReport
-from studio.evals.runner import EvalError, EvalRunner
-from studio.llm.embeddings import Embedder
-from studio.llm.errors import LLMError
-from studio.llm.transport import checked_url
+from studio.llm import Embedder, LLMError, checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills.checks import TriggerQuery

@@ -18,9 +18,8 @@ import httpx
 
 from studio.agent import DenyAllApprover, SessionFactory
 from studio.commands.chat import parse_options
-from studio.evals.generate import add_queries, generate_triggers
-from studio.llm.errors import LLMError
-from studio.llm.transport import checked_url
+from studio.evals import add_queries, generate_triggers
+from studio.llm import LLMError, checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers

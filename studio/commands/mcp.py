@@ -45,7 +45,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from studio.agent import search_embedder_for
-    from studio.llm import minilm
+    from studio.llm import local_model_installed
     from studio.mcp import SkillLibrary, bind_loopback, build_server, http_url, serve_http, serve_stdio
 
     paths = list(args.skills) or [path for path in standard_locations(Path.cwd()) if path.is_dir()]
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(f"studio mcp: {missing[0]} does not exist", file=sys.stderr)
         return 2
-    embedder = None if args.no_embed or not minilm.available() else search_embedder_for("local", "", "")
+    embedder = None if args.no_embed or not local_model_installed() else search_embedder_for("local", "", "")
     library = SkillLibrary(paths, index_file=index_path(cache_dir()), embedder=embedder)
     for problem in library.problems:
         print(f"studio mcp: {problem}", file=sys.stderr)

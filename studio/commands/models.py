@@ -10,12 +10,13 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from studio.llm.discovery import LocalModel, find_models
-from studio.llm.hub import (
+from studio.llm import (
     RECOMMENDED,
     DownloadCancelled,
     HubError,
+    LocalModel,
     download,
+    find_models,
     format_size,
     parse_spec,
     resolve,

@@ -13,8 +13,7 @@ from typing import Any, Literal
 
 from studio.evals.replies import answer_text
 from studio.evals.report import EvalResult
-from studio.llm.client import ChatClient
-from studio.llm.types import Message
+from studio.llm import ChatClient, Message
 
 MAX_SHOWN = 4_000
 COMPARATOR_SYSTEM = (

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from studio.evals.report import QueryResult, SkillReport
 from studio.evals.runner import EvalRunner
-from studio.llm.embeddings import Embedder
+from studio.llm import Embedder
 from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers
 from studio.skills.library import SkillSummary
 from studio.skills.search import terms
@@ -161,10 +161,9 @@ def trigger_sets(library: Sequence[SkillSummary]) -> tuple[dict[str, list[Trigge
 def local_embedder() -> tuple[Embedder | None, str]:
     """The local embedding model when it is installed, or None and why not ("" when it is
     simply not installed): descriptions are then compared by their words."""
-    from studio.llm import minilm
-    from studio.llm.embeddings import embedder_for
+    from studio.llm import embedder_for, local_model_installed
 
-    if not minilm.available():
+    if not local_model_installed():
         return None, ""
     try:
         return embedder_for("local", "", ""), ""

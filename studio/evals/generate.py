@@ -13,8 +13,7 @@ from typing import Any
 
 from studio.evals.editing import TriggersFile
 from studio.evals.replies import answer_text
-from studio.llm.client import ChatClient
-from studio.llm.types import Message
+from studio.llm import ChatClient, Message
 from studio.skills.checks import TriggerQuery
 from studio.skills.library import SkillSummary
 from studio.skills.search import rank_skills

@@ -8,8 +8,7 @@ from typing import Any
 from studio.evals.checks import Verdict
 from studio.evals.replies import answer_text
 from studio.evals.trace import Trace
-from studio.llm.client import ChatClient
-from studio.llm.types import Message
+from studio.llm import ChatClient, Message
 
 # The transcript shown to the grader; a small model's context is a few thousand tokens.
 MAX_SHOWN = 6_000

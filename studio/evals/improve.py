@@ -18,8 +18,7 @@ from typing import Any
 from studio.evals.replies import answer_text
 from studio.evals.report import QueryResult, SkillReport, TriggerReport
 from studio.evals.runner import EvalRunner
-from studio.llm.client import ChatClient
-from studio.llm.types import Message
+from studio.llm import ChatClient, Message
 from studio.skills.checks import TriggerQuery
 from studio.skills.library import SkillSummary
 

@@ -20,7 +20,7 @@ from studio.evals.iteration import Iteration, workspace_for, write_iteration
 from studio.evals.report import EvalResult, SkillReport, Spread
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
-from studio.llm.errors import LLMError
+from studio.llm import LLMError
 from studio.skills.checks import EvalCase, EvalFileError, read_evals, read_triggers
 from studio.skills.library import SkillSummary, collect
 

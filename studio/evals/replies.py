@@ -7,8 +7,7 @@ import contextlib
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any, cast
 
-from studio.llm.client import ChatClient
-from studio.llm.types import Message, StreamEvent, TextChunk
+from studio.llm import ChatClient, Message, StreamEvent, TextChunk
 
 
 async def answer_text(client: ChatClient, model: str, messages: Sequence[Message],

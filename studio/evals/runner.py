@@ -35,7 +35,7 @@ from studio.evals.checks import Verdict, check
 from studio.evals.grader import grade
 from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport, decided
 from studio.evals.trace import Trace
-from studio.llm.errors import LLMError
+from studio.llm import LLMError
 from studio.skills.checks import EvalCase, TriggerQuery
 from studio.skills.library import SkillRoot, SkillSummary, scan_root
 

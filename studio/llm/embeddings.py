@@ -92,6 +92,15 @@ def search_embedder(server_kind: str = "", server_url: str = "", embed_model: st
     return minilm.shared() if minilm.available() else None
 
 
+def local_model_installed() -> bool:
+    """Whether all-MiniLM-L6-v2 and what runs it are installed, so that the `local` backend can
+    run; found without loading the model. Asked of `minilm` on each call, not bound once, so
+    that the window's tests can say it is missing."""
+    from studio.llm import minilm
+
+    return minilm.available()
+
+
 def embed(endpoint: EmbeddingEndpoint, texts: Sequence[str]) -> list[list[float]]:
     """One unit-length vector per text, in order. Raises LLMError with a message a person can
     act on when the server is not there or answers something that is not embeddings."""

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
-from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT
-from studio.llm.types import DEFAULT_CONTEXT_SIZE
+from studio.llm import CONNECT_TIMEOUT, DEFAULT_CONTEXT_SIZE, IDLE_TIMEOUT
 from studio.settings.declare import Reader, setting
 from studio.skills.checks import SPEC, TARGETS
 

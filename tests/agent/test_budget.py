@@ -4,7 +4,7 @@ prompt or the current turn."""
 from __future__ import annotations
 
 from studio.agent.budget import fit_history, request_tokens
-from studio.llm.types import Message, ToolCall
+from studio.llm import Message, ToolCall
 
 CONTEXT = 1000
 

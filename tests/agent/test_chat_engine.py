@@ -25,9 +25,8 @@ from studio.agent.execute import ToolExecutor
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import TOOL_NAMES, SkillToolbox
-from studio.llm.embedded import EmbeddedEngine
+from studio.llm import EmbeddedEngine, Message, ModelInfo
 from studio.llm.openai import OpenAIClient
-from studio.llm.types import Message, ModelInfo
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.localmodels import INSTALL_HINT, smollm2_gguf

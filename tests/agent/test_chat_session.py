@@ -19,7 +19,7 @@ from studio.agent.events import (
 )
 from studio.agent.server import ModelServer
 from studio.agent.session import SessionFactory, SessionSettings, WorkspaceMode
-from studio.llm.embedded import EmbeddedEngine
+from studio.llm import EmbeddedEngine
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from studio.skills.library.summary import SkillSummary

@@ -20,8 +20,7 @@ from studio.agent.chat_skill import (
 )
 from studio.agent.server import ModelServer
 from studio.agent.session import SessionFactory, SessionSettings
-from studio.llm.client import make_client
-from studio.llm.types import Message, ToolCall
+from studio.llm import Message, ToolCall, make_client
 from studio.skills.checks.validate import validate_skill
 from studio.skills.parse import parse_skill
 from tests.fakes.approvers import RecordingApprover

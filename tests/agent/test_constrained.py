@@ -19,10 +19,9 @@ from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import SkillToolbox
 from studio.commands.chat import Renderer
-from studio.llm.client import ChatClient
+from studio.llm import ChatClient, Message
 from studio.llm.ollama import OllamaClient
 from studio.llm.openai import OpenAIClient
-from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL

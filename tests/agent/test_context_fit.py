@@ -14,7 +14,7 @@ import pytest
 from studio.agent.approval import AutoApprover
 from studio.agent.events import ChatNotice, Done, Error, Event, ToolCallRequested, ToolFinished
 from studio.agent.session import ChatSession, SessionFactory, SessionSettings
-from studio.llm.types import Message
+from studio.llm import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from studio.skills.library.summary import SkillSummary

@@ -17,8 +17,7 @@ from studio.agent.execute import ToolExecutor
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.search_tool import SkillSearch
 from studio.agent.tools import SkillToolbox
-from studio.llm.client import make_client
-from studio.llm.types import Message
+from studio.llm import Message, make_client
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.approvers import RecordingApprover

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from studio.agent.embedders import SearchEmbedder
-from studio.llm.errors import ServerNotRunning
+from studio.llm import ServerNotRunning
 from studio.skills.search import EmbeddingError
 from tests.fakes.embeddings import FakeEmbedder
 

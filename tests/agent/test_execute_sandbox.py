@@ -15,7 +15,7 @@ from studio.agent.execute import ToolExecutor
 from studio.agent.run import MAX_COMMAND_BYTES
 from studio.agent.sandbox import Support, detect
 from studio.agent.tools import SkillToolbox
-from studio.llm.types import ToolCall
+from studio.llm import ToolCall
 from studio.policy import Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.approvers import RecordingApprover

@@ -28,8 +28,8 @@ from studio.agent.guided.replies import (
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import SkillToolbox
+from studio.llm import Message, ToolCall
 from studio.llm.openai import OpenAIClient
-from studio.llm.types import Message, ToolCall
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL

@@ -15,8 +15,8 @@ from studio.agent.execute import ToolExecutor
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import SkillToolbox
+from studio.llm import Message
 from studio.llm.openai import OpenAIClient
-from studio.llm.types import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.approvers import RecordingApprover

@@ -24,10 +24,9 @@ from studio.agent.guided.mode import (
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import SkillToolbox
-from studio.llm.client import ChatClient
+from studio.llm import ChatClient, Message, ModelInfo
 from studio.llm.ollama import OllamaClient
 from studio.llm.openai import OpenAIClient
-from studio.llm.types import Message, ModelInfo
 from studio.policy import AuditLog, Grants
 from studio.settings import guided_mode
 from studio.skills.library.roots import SkillRoot, scan_root

@@ -13,7 +13,7 @@ from studio.agent.approval import AutoApprover
 from studio.agent.events import ChatNotice, ToolFinished
 from studio.agent.session import ChatSession, SessionFactory, SessionSettings
 from studio.agent.tools import ToolError
-from studio.llm.types import Message
+from studio.llm import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import TOOL_MODEL

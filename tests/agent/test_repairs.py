@@ -11,7 +11,7 @@ import pytest
 from studio.agent.approval import AutoApprover
 from studio.agent.events import ApprovalNeeded, ToolFinished
 from studio.agent.tools import SkillToolbox
-from studio.llm.types import ToolCall
+from studio.llm import ToolCall
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.agent.test_loop import make_agent, run_all
 from tests.fakes.fixtures import TOOL_MODEL

@@ -14,11 +14,9 @@ from studio.agent.events import ChatNotice, Error, Event, TextDelta
 from studio.agent.guided.replies import ANSWER_MAX_TOKENS, CALL_MAX_TOKENS, NO_SKILL, Guide
 from studio.agent.rounds import Ask, ConstrainedRound, GuidedRound, NativeRound, Outcome, Round
 from studio.agent.tools import SkillToolbox
-from studio.llm.client import ChatClient
-from studio.llm.errors import HTTPError
+from studio.llm import ChatClient, HTTPError, Message, ToolCall
 from studio.llm.ollama import OllamaClient
 from studio.llm.openai import OpenAIClient
-from studio.llm.types import Message, ToolCall
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

@@ -14,7 +14,7 @@ from studio.agent.events import Event, ToolFinished, ToolStarted
 from studio.agent.execute import ToolExecutor
 from studio.agent.sandbox import Support, detect
 from studio.agent.tools import SkillToolbox
-from studio.llm.types import ToolCall
+from studio.llm import ToolCall
 from studio.policy import Grants
 from studio.skills.library.roots import SkillRoot, scan_root
 from studio.skills.library.unzipped import UnpackedSkills

@@ -25,7 +25,7 @@ from studio.chats import (
     title_for,
 )
 from studio.chats.store import MIGRATIONS, SCHEMA_VERSION
-from studio.llm.types import ToolCall
+from studio.llm import ToolCall
 from studio.paths import data_dir
 
 

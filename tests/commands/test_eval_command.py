@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.commands.eval import render
-from studio.evals.checks import Verdict
-from studio.evals.report import EvalResult, SkillReport
+from studio.evals import EvalResult, SkillReport, Verdict
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, hang, reply

@@ -17,7 +17,7 @@ from studio.evals.improve import (
 )
 from studio.evals.report import QueryResult, SkillReport
 from studio.evals.runner import EvalRunner
-from studio.llm.client import make_client
+from studio.llm import make_client
 from studio.policy import AuditLog, Grants
 from studio.skills.checks.evalfiles import TriggerQuery
 from studio.skills.library.roots import SkillRoot, scan_root

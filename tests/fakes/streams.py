@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from studio.llm.types import StreamEnd, StreamEvent, TextChunk, ThinkingChunk, ToolCall, ToolCallChunk
+from studio.llm import StreamEnd, StreamEvent, TextChunk, ThinkingChunk, ToolCall, ToolCallChunk
 
 
 async def collect(stream: AsyncIterator[StreamEvent]) -> list[StreamEvent]:

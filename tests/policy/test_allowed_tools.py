@@ -9,7 +9,7 @@ from studio.agent.approval import Approval, ApprovalRequest
 from studio.agent.events import ToolFinished
 from studio.agent.execute import ToolExecutor
 from studio.agent.tools import SkillToolbox
-from studio.llm.types import ToolCall
+from studio.llm import ToolCall
 from studio.policy import AuditLog, Grants, PolicyContext, judge
 from studio.skills.library.roots import SkillRoot, scan_root
 from tests.policy.world import World

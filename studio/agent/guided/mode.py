@@ -16,8 +16,7 @@ import re
 from pathlib import Path, PurePath
 from typing import Any
 
-from studio.llm.gguf import GGUFError, is_gguf, read_metadata
-from studio.llm.types import ModelInfo
+from studio.llm import GGUFError, ModelInfo, is_gguf, read_metadata
 from studio.settings import BACKEND_GROUP, BackendSettings, declared
 
 # How the user turns guiding on or off, by front end: the notice names the one in use.

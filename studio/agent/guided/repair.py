@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from studio.agent.tools import READ, RUN
-from studio.llm.types import Message, ToolSpec
+from studio.llm import Message, ToolSpec
 
 MAX_RUNS = 2
 _OUTPUT_CHARS = 800

@@ -15,10 +15,7 @@ import httpx
 from PySide6.QtCore import QObject, Signal
 
 from studio.agent import WINDOW_HINT, ModelServer, SessionSettings, default_search_embedder, engine_problem
-from studio.llm.discovery import LocalModel, find_models
-from studio.llm.errors import LLMError
-from studio.llm.hub import format_size
-from studio.llm.types import ModelInfo
+from studio.llm import LLMError, LocalModel, ModelInfo, find_models, format_size
 from studio.settings import DEFAULT_URLS, BackendSettings, PromptSettings
 from studio.skills.search import Embedder
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from studio.agent import ChatSkillDraft, DraftUnusable, SessionFactory
 from studio.chats import ChatInfo, ChatStore, ChatStoreError, export_markdown, history
 from studio.fsutil import atomic_write_text
-from studio.llm.errors import LLMError
+from studio.llm import LLMError
 from studio.ui import asyncqt
 from studio.ui.chat.chat_list_model import ChatListModel
 from studio.ui.chat.open_chat import OpenChat, TurnSetup

@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSizePolicy, QToolButton, QWidget
 
 from studio.agent import SessionSettings, engine_problem
-from studio.llm.errors import LLMError
+from studio.llm import LLMError
 from studio.settings import BACKEND_KINDS, BackendKind, PromptSettings, SettingsStore
 from studio.ui.chat.backend import (
     BACKEND_LABELS,

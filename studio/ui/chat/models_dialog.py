@@ -26,15 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.llm.hub import (
-    RECOMMENDED,
-    DownloadCancelled,
-    HubError,
-    download,
-    format_size,
-    parse_spec,
-    resolve,
-)
+from studio.llm import RECOMMENDED, DownloadCancelled, HubError, download, format_size, parse_spec, resolve
 
 
 class Download(QObject):

@@ -45,7 +45,7 @@ from studio.chats import (
     history,
     title_for,
 )
-from studio.llm.types import Message
+from studio.llm import Message
 from studio.skills.library import SkillSummary
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.transcript import AssistantItem, Transcript

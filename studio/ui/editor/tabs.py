@@ -15,7 +15,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
 
 from studio.agent import AgentStore
-from studio.llm.errors import LLMError
+from studio.llm import LLMError
 from studio.skills import SKILL_FILE, Skill, load_skill, load_zip_skills, parse_skill
 from studio.skills.library import Library, LibraryEvent, Problem, SkillSummary, TargetChanged, enclosing_zip
 from studio.ui import asyncqt, confirm

@@ -9,8 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from studio.evals.history import HistoryEntry
-from studio.evals.plan import percent
+from studio.evals import HistoryEntry, percent
 
 SERIES = (
     ("pass_rate", "pass rate", QColor("#2f81f7")),

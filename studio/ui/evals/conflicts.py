@@ -26,17 +26,18 @@ from PySide6.QtWidgets import (
 )
 
 from studio.agent import SessionFactory, SessionSettings
-from studio.evals.conflicts import (
+from studio.evals import (
     CrossTrigger,
+    EvalError,
+    EvalRunner,
     Overlap,
+    SkillReport,
     cross_triggers,
     description_overlaps,
     local_embedder,
     trigger_sets,
 )
-from studio.evals.report import SkillReport
-from studio.evals.runner import EvalError, EvalRunner
-from studio.llm.errors import LLMError
+from studio.llm import LLMError
 from studio.skills.library import SkillSummary
 from studio.ui.rows import RowsModel
 from studio.ui.tasks import TaskSet

@@ -12,8 +12,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
 from studio.agent import Approver, AutoApprover, DenyAllApprover, SessionFactory, SessionSettings
-from studio.evals.cache import ResultCache
-from studio.evals.history import EvalHistory
+from studio.evals import EvalHistory, ResultCache
 from studio.settings import EvalSettings
 from studio.skills.library import Library, SkillSummary
 from studio.ui.chat.model_bar import ModelBar

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.evals.editing import EVAL_COLUMNS, EditableFile, EvalsFile, TriggersFile
+from studio.evals import EVAL_COLUMNS, EditableFile, EvalsFile, TriggersFile
 from studio.skills import Diagnostic
 from studio.skills.checks import evals_problems, triggers_problems
 from studio.ui.editor.editor_tab import SkillEditorTab

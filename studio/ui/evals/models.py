@@ -10,9 +10,17 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from studio.evals.history import HistoryEntry
-from studio.evals.plan import Figures, comparison_summary, percent
-from studio.evals.report import EvalResult, QueryRate, SkillReport, TriggerReport, pass_rate
+from studio.evals import (
+    EvalResult,
+    Figures,
+    HistoryEntry,
+    QueryRate,
+    SkillReport,
+    TriggerReport,
+    comparison_summary,
+    pass_rate,
+    percent,
+)
 
 Index = QModelIndex | QPersistentModelIndex
 PASSED = QColor(45, 164, 78, 60)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.evals.plan import RunPlan
+from studio.evals import RunPlan
 
 NO_BASELINE, HISTORY, GIT_REF = "none", "history", "git"
 

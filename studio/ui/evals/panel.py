@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +32,24 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from studio.evals.cache import skill_hash
-from studio.evals.generate import add_queries, generate_triggers
-from studio.evals.history import HistoryEntry
-from studio.evals.improve import improve_description
-from studio.evals.iteration import IterationError, read_iteration, workspace_for
-from studio.evals.plan import Runner, report_of, run_skill, save_iteration
-from studio.evals.report import SkillReport
-from studio.evals.runner import EvalError, EvalRunner
-from studio.evals.spread import ServerPool
-from studio.llm.errors import LLMError
+from studio.evals import (
+    EvalError,
+    HistoryEntry,
+    IterationError,
+    Runner,
+    ServerPool,
+    SkillReport,
+    add_queries,
+    generate_triggers,
+    improve_description,
+    read_iteration,
+    report_of,
+    run_skill,
+    save_iteration,
+    skill_hash,
+    workspace_for,
+)
+from studio.llm import LLMError
 from studio.skills.checks import EvalFileError, TriggerQuery, read_evals, read_triggers
 from studio.skills.library import SkillSummary
 from studio.ui.editor.editor_tab import SkillEditorTab
@@ -200,19 +207,11 @@ class EvalsPanel(QWidget):
         if self.tab.dirty:
             self._say("Save the skill first (Ctrl+S): the evals run the files on disk.")
             return None
-        found = self.services.sessions(self.options.auto_approve)
-        if isinstance(found, str):
-            self._say(found)
+        runner = self.services.runner(self.options.auto_approve, self._on_progress)
+        if isinstance(runner, str):
+            self._say(runner)
             return None
-        factory, settings = found
         target, catalog = self.services.catalog(self.tab)
-        servers, per_server = self.services.servers(self.options.auto_approve)
-        runners = [EvalRunner(other, replace(settings, url=url), cache=self.services.cache,
-                              progress=self._on_progress) for other, url in servers] or [
-            EvalRunner(factory, settings, cache=self.services.cache, progress=self._on_progress)]
-        # As `studio eval --server URL --per-server N`: the same report, sooner.
-        runner: Runner = (ServerPool(runners, per_server) if len(runners) > 1 or per_server > 1
-                          else runners[0])
         report = SkillReport(target.display_name, skill_hash(self.tab.directory), runner.model_id)
         return runner, target, catalog, report
 

@@ -24,9 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.evals.history import HistoryEntry
-from studio.evals.plan import analysis_notes, benchmark, comparison_summary, percent
-from studio.evals.report import EvalResult, SkillReport, pass_rate
+from studio.evals import (
+    EvalResult,
+    HistoryEntry,
+    SkillReport,
+    analysis_notes,
+    benchmark,
+    comparison_summary,
+    pass_rate,
+    percent,
+)
 from studio.ui.chat.transcript import Transcript
 from studio.ui.editor.form_fold import TabLayout
 from studio.ui.evals.models import (

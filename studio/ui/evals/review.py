@@ -21,9 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.evals.feedback import write_feedback
-from studio.evals.report import EvalResult, QueryResult
-from studio.evals.trace import transcript_messages
+from studio.evals import EvalResult, QueryResult, transcript_messages, write_feedback
 from studio.skills.checks import EvalFileError
 from studio.ui.chat.transcript import Transcript
 from studio.ui.editor.form_fold import TabLayout

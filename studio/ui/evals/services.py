@@ -4,11 +4,10 @@ history of its own."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from studio.agent import SessionFactory, SessionSettings
-from studio.evals.cache import ResultCache
-from studio.evals.history import EvalHistory
+from studio.evals import EvalHistory, EvalRunner, ResultCache, Runner, ServerPool
 from studio.skills.library import SkillSummary
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.tasks import TaskSet
@@ -44,3 +43,16 @@ class EvalServices:
     cache: ResultCache | None = None
     servers: Callable[[bool], tuple[list[tuple[SessionFactory, str]], int]] = no_servers
 
+    def runner(self, auto_approve: bool, progress: Callable[[str], None]) -> Runner | str:
+        """What runs a skill's evals: a runner on each server to spread over, as `studio eval
+        --server URL --per-server N` makes them (the same report, sooner), else one on the chat's
+        model; or what the user must do first."""
+        found = self.sessions(auto_approve)
+        if isinstance(found, str):
+            return found
+        factory, settings = found
+        servers, per_server = self.servers(auto_approve)
+        runners = [EvalRunner(other, replace(settings, url=url), cache=self.cache, progress=progress)
+                   for other, url in servers] or [
+            EvalRunner(factory, settings, cache=self.cache, progress=progress)]
+        return ServerPool(runners, per_server) if len(runners) > 1 or per_server > 1 else runners[0]

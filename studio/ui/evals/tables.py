@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.evals.editing import EVAL_COLUMNS, EditableFile, EvalsFile, TriggersFile
+from studio.evals import EVAL_COLUMNS, EditableFile, EvalsFile, TriggersFile
 
 Index = QModelIndex | QPersistentModelIndex
 Change = Callable[[], bool]

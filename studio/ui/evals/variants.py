@@ -18,9 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.evals.improve import Improvement, Variant
-from studio.evals.plan import percent
-from studio.evals.report import TriggerReport
+from studio.evals import Improvement, TriggerReport, Variant, percent
 
 REMOVED = "background-color: rgba(210, 58, 58, 0.25); text-decoration: line-through;"
 ADDED = "background-color: rgba(45, 164, 78, 0.3);"

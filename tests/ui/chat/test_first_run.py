@@ -14,7 +14,7 @@ import yaml
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from studio.llm.embedded import EmbeddedEngine
+from studio.llm import EmbeddedEngine
 from studio.settings import SettingsStore
 from studio.ui.chat import model_bar as model_bar_module
 from studio.ui.chat.first_run import SERVERS

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from studio.llm.hub import RECOMMENDED, format_size
+from studio.llm import RECOMMENDED, format_size
 from studio.ui.chat.models_dialog import ModelsDialog
 from tests.fakes.ggufwriter import write_gguf
 from tests.fakes.hub import FakeHub, HubFile

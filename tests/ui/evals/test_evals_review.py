@@ -15,7 +15,7 @@ import yaml
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from studio.evals.feedback import read_feedback
+from studio.evals import read_feedback
 from studio.ui.evals.models import EvalResultsModel
 from tests.fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
