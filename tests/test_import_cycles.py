@@ -60,3 +60,26 @@ def test_no_module_imports_itself_through_others() -> None:
                         if target.startswith("studio")}
                for module in graph.modules if module.startswith("studio")}
     assert _cycles(imports) == []
+
+
+def _folder(module: str, depth: int) -> str:
+    return ".".join(module.split(".")[:depth])
+
+
+def test_no_folder_imports_itself_through_others() -> None:
+    """The same for packages (`studio.skills`, `studio.skills.checks`, ...): a package and what
+    it holds count as one, a package may use its own sub-packages, and no two import each other
+    (the skill core once reached the evals, which reach the agent, which reaches the skill core)."""
+    graph = grimp.build_graph("studio", cache_dir=None)
+    for depth in (2, 3):
+        imports: dict[str, set[str]] = {}
+        for module in graph.modules:
+            source = _folder(module, depth)
+            imports.setdefault(source, set())
+            for target in graph.find_modules_directly_imported_by(module):
+                folder = _folder(target, depth)
+                nested = folder.startswith(source + ".") or source.startswith(folder + ".")
+                if target.startswith("studio") and folder != source and not nested:
+                    imports[source].add(folder)
+                    imports.setdefault(folder, set())
+        assert _cycles(imports) == [], f"folders {depth - 1} deep"
