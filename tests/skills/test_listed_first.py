@@ -41,7 +41,10 @@ def library(tmp_path: Path) -> Path:
             text = "no frontmatter at all\n"  # not loadable
         else:
             text = frontmatter(name)
-        write_skill(root / f"repo-{number % 5}" / "skills", name, text)
+        # Folders inside make the fingerprint depend on the order they are stamped in.
+        files = {"scripts/run.py": "print(1)\n", "references/notes.md": "Notes.\n"} \
+            if number % 3 == 0 else None
+        write_skill(root / f"repo-{number % 5}" / "skills", name, text, files)
     return root
 
 
@@ -68,6 +71,8 @@ def test_every_skill_is_listed_before_any_is_validated_both_in_the_walk_s_order(
 
 def test_what_the_cache_holds_is_listed_whole_and_not_validated_again(
         library: Path, tmp_path: Path) -> None:
+    """A first scan stamps each skill as it validates it (the cache holds nothing of the root,
+    so the listing pass does not): the next scan, walking with stamps, finds every one."""
     cache = ScanCache(tmp_path / "cache.marshal", "spec")
     first = _scan(library, cache)
     cache.save()

@@ -55,6 +55,10 @@ class ScanCache:
         self._fresh[key] = entry
         return entry[1]
 
+    def holds_any(self, prefix: str) -> bool:
+        """Whether any entry's key starts with `prefix` (a root's path and a separator)."""
+        return any(key.startswith(prefix) for key in self._entries)
+
     def put(self, key: str, fingerprint: Fingerprint, value: Any) -> None:
         self._fresh[key] = (fingerprint, value)
         self._changed = True

@@ -27,7 +27,7 @@ from studio.skills.files import read_skill_bytes
 from studio.skills.library.cache import ScanCache
 from studio.skills.library.roots import RootScan, SkillRoot, _is_crash, _Validation, scan_entries
 from studio.skills.library.summary import LISTING_LENGTH, listing_entry
-from studio.skills.library.walk import Fingerprints, Found, walk_skills
+from studio.skills.library.walk import Fingerprints, Found, stamp_skill, walk_skills
 from studio.skills.parse import parse_skill
 
 Entry = tuple[Any, ...]
@@ -99,8 +99,11 @@ def scan_listed_first(
             unchecked.append(found)
             on_listed(entry)
 
-    # Without a cache the fingerprints would serve nothing (see `scan_entries`).
-    fingerprints: Fingerprints = "full" if cache is not None else "none"
+    # Without a cache the fingerprints would serve nothing (see `scan_entries`); with one that
+    # holds nothing of this root, only the skills' validation needs them, and they are taken
+    # then (stamping a skill costs about as much as listing it: the listing comes first).
+    cold = cache is None or not cache.holds_any(str(path) + os.sep)
+    fingerprints: Fingerprints = "none" if cold else "full"
     with _Validation(root, cache, target, list_folders, store=False,
                      niceness=LISTING_NICENESS) as listing:
         for item in walk_skills(path, root.include_hidden, result.folders, result.notices,
@@ -114,7 +117,7 @@ def scan_listed_first(
     # found, and to the person using it.
     with _Validation(root, cache, target, niceness=VALIDATION_NICENESS) as validation:
         for item in unchecked:
-            validation.add(item)
+            validation.add(stamp_skill(item) if cold and cache is not None else item)
             for _, entry in validation.ready():
                 on_checked(entry)
         for _, entry in validation.entries():

@@ -69,6 +69,19 @@ def _fingerprint(
     return tuple(parts), listing_of(entries)
 
 
+def stamp_skill(found: Found) -> Found:
+    """`found`, walked without fingerprints, with the fingerprint `walk_skills` gives with
+    "full", and its folder's listing read again with it: what is validated is what it stamps."""
+    try:
+        info = os.stat(found.folder)
+        with os.scandir(found.folder) as listing:
+            entries = sorted(listing, key=_name, reverse=True)  # in the walk's order
+        fingerprint, entries_read = _fingerprint(found.folder, info, entries, found.skill_name)
+    except OSError:
+        return found._replace(fingerprint=(), listing=None)
+    return found._replace(fingerprint=fingerprint, listing=entries_read)
+
+
 def _stamp_folder(entry: os.DirEntry[str], depth: int, scripts: bool, parts: list[Stamp]) -> None:
     """Stamp a folder inside a skill, the folders below it as deep as validation lists them, and,
     under `scripts/`, every file."""
