@@ -159,7 +159,10 @@ class SkillSummary:
         """An unchecked summary from a `listing_entry` tuple."""
         directory, skill_file, name, description, loadable, made = data
         created_by, created_at, updated_by, updated_at, model_invocable, user_invocable = made
-        return cls(root, Path(directory), Path(skill_file), name, description, False, loadable,
+        folder = Path(directory)
+        parent, _, file_name = skill_file.rpartition("/")
+        path = folder / file_name if parent == directory else Path(skill_file)
+        return cls(root, folder, path, name, description, False, loadable,
                    (), False, created_by, created_at, updated_by, updated_at, model_invocable,
                    user_invocable, checked=False)
 
