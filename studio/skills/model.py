@@ -196,6 +196,9 @@ class Skill:
         problems: what went wrong while reading and parsing (the validator adds the rest).
         files: the other files of the skill, for link checks and the agent's file list.
         read_only: whether the skill lives in an archive.
+        evals_entry: whether the skill's folder holds an entry named `evals`, as the listing
+            that found the skill saw it; None when no listing was at hand. Most skills have no
+            eval files, and a library scan learns so from the listing without a `stat`.
     """
 
     path: Path
@@ -208,6 +211,7 @@ class Skill:
     problems: list[Diagnostic] = field(default_factory=list)
     files: tuple[SkillFile, ...] = ()
     read_only: bool = False
+    evals_entry: bool | None = None
 
     @property
     def fields(self) -> dict[str, Any]:
