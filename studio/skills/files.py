@@ -187,7 +187,7 @@ def list_skill_files(
             relative = prefix + name
             if is_file and not sizes and not in_scripts:
                 if prefix or name not in (SKILL_FILE, LOWERCASE_SKILL_FILE):
-                    found.append(SkillFile(relative, None, None))
+                    found.append(_new(SkillFile, (relative, None, None, None)))
                 continue
             path = folder + sep + name
             if is_dir:
@@ -234,6 +234,8 @@ def list_skill_files(
 
 
 _relative = attrgetter("relative")
+# A SkillFile built in one C call, as a NamedTuple's own constructor is Python code.
+_new = tuple.__new__
 
 
 def missing_skill_file(directory: Path) -> Skill:

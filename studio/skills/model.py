@@ -163,12 +163,12 @@ class Frontmatter:
     flow: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class SkillFile:
+class SkillFile(NamedTuple):
     """A file inside a skill folder, by its path relative to the folder (POSIX separators).
 
     The path is kept as text: a skill can have thousands of files, a validation only compares
-    their paths as text, and a PurePosixPath costs more to build than the file's stat."""
+    their paths as text, and a PurePosixPath costs more to build than the file's stat. A named
+    tuple, like `Span`: a library scan makes one per file, a dozen per skill."""
 
     relative: str
     # None where a library scan did not read them (`list_skill_files` without sizes).
