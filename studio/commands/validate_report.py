@@ -26,6 +26,10 @@ from studio.skills.library import SkillSummary, duplicate_warning
 _ERROR, _WARNING, _INFO = Severity.ERROR.value, Severity.WARNING.value, Severity.INFO.value
 
 
+# The escaping `json.JSONEncoder(ensure_ascii=False)` gives each string (in C).
+_string = json.encoder.encode_basestring
+
+
 def dumps(value: Any) -> str:
     return _json_encoder().encode(value)
 
@@ -90,12 +94,9 @@ class Report:
         if self.with_fixes is not None:
             text = _with_fixes(SkillSummary.from_cache(root, entry), self.with_fixes)
         elif self.json:
-            text = utf8_json(dumps({
-                "path": directory, "name": name, "valid": valid, "loadable": loadable,
-                "diagnostics": [_diagnostic_json(d) for d in diagnostics],
-            }))
+            text = utf8_json(_skill_json(directory, name, valid, loadable, diagnostics))
         else:
-            text = "".join(_line(directory, skill_file, d) for d in diagnostics)
+            text = _lines(directory, skill_file, diagnostics)
         self._names.append(name)
         self._folders.append(directory)
         self._files.append(skill_file)
@@ -154,6 +155,45 @@ def _cached(d: Diagnostic) -> tuple[Any, ...]:
     return (d.code, d.severity.value, d.message, d.line, d.column, d.file, d.field)
 
 
+def _skill_json(
+    directory: str, name: str | None, valid: bool, loadable: bool, diagnostics: tuple[Any, ...]
+) -> str:
+    """`dumps` of a skill's JSON object, written out piece by piece: the report renders one per
+    skill in the scanning process, which the workers wait on, and building a dict for each
+    finding to hand to the encoder costs more than the text. Only strings go through the
+    encoder's own escaping; anything not of the types a scan gives goes to `dumps`."""
+    odd_name = name is not None and type(name) is not str
+    if odd_name or type(valid) is not bool or type(loadable) is not bool:
+        return _skill_json_by_dumps(directory, name, valid, loadable, diagnostics)
+    parts = []
+    for d in diagnostics:
+        code, severity, message, line, column, file, field = d
+        if type(line) is not int or type(column) is not int or (
+            field is not None and type(field) is not str
+        ):
+            return _skill_json_by_dumps(directory, name, valid, loadable, diagnostics)
+        parts.append(
+            f'{{"code": {_string(code)}, "severity": {_string(severity)}, '
+            f'"message": {_string(message)}, "line": {line}, "column": {column}, '
+            f'"file": {_string(file)}'
+            + (f', "field": {_string(field)}}}' if field is not None else "}")
+        )
+    return (
+        f'{{"path": {_string(directory)}, "name": {_string(name) if name is not None else "null"}, '
+        f'"valid": {"true" if valid else "false"}, "loadable": {"true" if loadable else "false"}, '
+        f'"diagnostics": [{", ".join(parts)}]}}'
+    )
+
+
+def _skill_json_by_dumps(
+    directory: str, name: str | None, valid: bool, loadable: bool, diagnostics: tuple[Any, ...]
+) -> str:
+    return dumps({
+        "path": directory, "name": name, "valid": valid, "loadable": loadable,
+        "diagnostics": [_diagnostic_json(d) for d in diagnostics],
+    })
+
+
 def _diagnostic_json(d: tuple[Any, ...]) -> dict[str, Any]:
     """`Diagnostic.to_json` of a cached diagnostic (which has no fix)."""
     code, severity, message, line, column, file, field = d
@@ -162,6 +202,21 @@ def _diagnostic_json(d: tuple[Any, ...]) -> dict[str, Any]:
     if field is not None:
         data["field"] = field
     return data
+
+
+def _lines(directory: str, skill_file: str, diagnostics: tuple[Any, ...]) -> str:
+    """`_line` of each finding of one skill: most are about its SKILL.md, whose name and shown
+    path are worked out once."""
+    if not diagnostics:
+        return ""
+    file_name = os.path.basename(skill_file)
+    shown = shown_path(skill_file)
+    return "".join(
+        f"{shown}:{line}:{column}: {severity} {code}: {one_line(message)}\n"
+        if file == file_name else _line(directory, skill_file, d)
+        for d in diagnostics
+        for code, severity, message, line, column, file, _ in (d,)
+    )
 
 
 def _line(directory: str, skill_file: str, d: tuple[Any, ...]) -> str:

@@ -6,6 +6,7 @@ import os
 import re
 import stat
 import zipfile
+from bisect import bisect_left
 from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
@@ -106,11 +107,16 @@ def open_regular(path: str | os.PathLike[str]) -> int:
 
 
 def _starts_with_shebang(path: str) -> bool:
+    """Whether a file its caller has just `stat`ed as regular starts with `#!` (or is an ELF
+    binary). Opened without blocking and checked on the descriptor, as `open_regular` does,
+    without its `stat` again."""
     try:
-        descriptor = open_regular(path)
+        descriptor = os.open(path, _OPEN_FLAGS)
     except OSError:
         return False
     try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return False
         head = os.read(descriptor, 4)
     except OSError:
         return False
@@ -181,7 +187,7 @@ def list_skill_files(
             relative = prefix + name
             if is_file and not sizes and not in_scripts:
                 if prefix or name not in (SKILL_FILE, LOWERCASE_SKILL_FILE):
-                    found.append(SkillFile(relative, None, None))
+                    found.append(_new(SkillFile, (relative, None, None, None)))
                 continue
             path = folder + sep + name
             if is_dir:
@@ -228,6 +234,8 @@ def list_skill_files(
 
 
 _relative = attrgetter("relative")
+# A SkillFile built in one C call, as a NamedTuple's own constructor is Python code.
+_new = tuple.__new__
 
 
 def missing_skill_file(directory: Path) -> Skill:
@@ -249,16 +257,22 @@ def missing_skill_file(directory: Path) -> Skill:
     return skill
 
 
+# What one read asks for first: most SKILL.md files are smaller, and a buffer this size comes
+# from the heap, not a fresh mapping of 1 MiB.
+_FIRST_READ = 64 * 1024
+
+
 def read_skill_bytes(path: Path) -> bytes:
     """A SKILL.md's bytes, one more than MAX_SKILL_BYTES at most; raises OSError (NotRegularFile
     for a FIFO, device, ...)."""
     descriptor = open_regular(path)
     try:
-        size = os.fstat(descriptor).st_size
-        # Asking for exactly what is there spares allocating a 1 MiB buffer per small file.
-        # One read: a regular file gives all that is asked of it, and one byte more than 1 MiB
-        # is enough to tell that it is too large.
-        return os.read(descriptor, min(size, MAX_SKILL_BYTES) + 1)
+        # A regular file gives all that is asked of it: a short first read is the whole file,
+        # without an `fstat` for its size. One byte more than 1 MiB tells that it is too large.
+        data = os.read(descriptor, _FIRST_READ)
+        if len(data) < _FIRST_READ:
+            return data
+        return data + os.read(descriptor, MAX_SKILL_BYTES + 1 - _FIRST_READ)
     finally:
         os.close(descriptor)
 
@@ -309,7 +323,14 @@ def load_skill_file(
         return skill
     skill = parse_skill(data, skill_path, directory=directory, files=files)
     skill.problems.extend(odd)
+    if listing is not None:
+        at = bisect_left(listing, _EVALS_ENTRY)
+        skill.evals_entry = at < len(listing) and listing[at][0] == _EVALS_ENTRY[0]
     return skill
+
+
+# Sorts before every entry named `evals` in a listing.
+_EVALS_ENTRY = ("evals",)
 
 
 def zip_skill_dirs(archive: zipfile.ZipFile) -> list[str]:

@@ -163,12 +163,12 @@ class Frontmatter:
     flow: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class SkillFile:
+class SkillFile(NamedTuple):
     """A file inside a skill folder, by its path relative to the folder (POSIX separators).
 
     The path is kept as text: a skill can have thousands of files, a validation only compares
-    their paths as text, and a PurePosixPath costs more to build than the file's stat."""
+    their paths as text, and a PurePosixPath costs more to build than the file's stat. A named
+    tuple, like `Span`: a library scan makes one per file, a dozen per skill."""
 
     relative: str
     # None where a library scan did not read them (`list_skill_files` without sizes).
@@ -196,6 +196,9 @@ class Skill:
         problems: what went wrong while reading and parsing (the validator adds the rest).
         files: the other files of the skill, for link checks and the agent's file list.
         read_only: whether the skill lives in an archive.
+        evals_entry: whether the skill's folder holds an entry named `evals`, as the listing
+            that found the skill saw it; None when no listing was at hand. Most skills have no
+            eval files, and a library scan learns so from the listing without a `stat`.
     """
 
     path: Path
@@ -208,6 +211,7 @@ class Skill:
     problems: list[Diagnostic] = field(default_factory=list)
     files: tuple[SkillFile, ...] = ()
     read_only: bool = False
+    evals_entry: bool | None = None
 
     @property
     def fields(self) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
+from operator import itemgetter
 
 import studio.skills.codes as codes
 from studio.skills.checks.nested import nested_skills_rule
@@ -22,6 +24,33 @@ _FOLDERS = ("scripts/", "references/", "assets/")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 # A file name with a letter-led extension, so that `2.3.0` or `1.5e3` in backticks is not a file.
 _FILE_LIKE = re.compile(r"^(?:\./)?[\w.-]*[A-Za-z_][\w.-]*(?:/[\w.@-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+
+def _slashed(folders: tuple[str, ...]) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...]]:
+    """`_BARE` as one search that a C loop runs over the body: each folder ends in `s/`, a
+    literal the search skips to; look-behinds there find which folder (with `./` or without),
+    and `_BARE`'s own look-behind before it; a look-ahead reads the rest of the path. Each
+    alternative ends with an empty marker group, so `lastindex` says which one matched; the
+    path's end is the group before it. Nothing is consumed past `s/`, so a folder's name
+    inside a path is found too, as `_BARE` tried each one.
+
+    Returns the pattern, and by marker group: how far before the match's end the path starts,
+    and which folder it is (its position in `folders`)."""
+    alternatives, back, kind = [], [0], [0]
+    for position, folder in enumerate(folders):
+        for prefix in ("./", ""):
+            mentioned = re.escape(prefix + folder)
+            alternatives.append(
+                rf"(?<=(?<![\w/.~-]){mentioned})(?=([\w@%+=:,./-]*[\w/-]))()"
+            )
+            back += [0, len(prefix + folder)]
+            kind += [0, position]
+    assert all(folder.endswith("s/") for folder in folders)
+    return re.compile("/(?<=s/)(?:" + "|".join(alternatives) + ")"), tuple(back), tuple(kind)
+
+
+_SLASHED, _SLASHED_BACK, _SLASHED_KIND = _slashed(_FOLDERS)
 
 
 def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
@@ -52,10 +81,8 @@ def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
 
 def _mentions(body: str) -> dict[str, int]:
     """Relative paths the body points at (Markdown links, code spans and bare skill-folder paths),
-    each with the offset of its first mention. Bare paths are found with str.find first, far
-    cheaper than letting a regex try every position of a long body; one that starts a link's
-    target is that target, already noted. (A long body can mention dozens of paths: the loops
-    below keep to C calls and slices.)"""
+    each with the offset of its first mention. (A long body can mention dozens of paths: the
+    loops below keep to C calls and slices.)"""
     targets: dict[str, int] = {}
     first = targets.get
     linked: set[int] = set()
@@ -72,20 +99,32 @@ def _mentions(body: str) -> dict[str, int]:
                 offset = match.start(1)
                 if offset < first(target, offset + 1):
                     targets[target] = offset
-    find, match_at = body.find, _BARE.match
-    for folder in _FOLDERS:
-        position = find(folder)
-        while position != -1:
-            start = position - 2 if body[position - 2 : position] == "./" else position
-            if start not in linked and (found := match_at(body, start)) is not None:
-                start, end = found.span(1)
-                target = body[start:end]
-                if start < first(target, start + 1):
-                    targets[target] = start
-            position = find(folder, position + len(folder))
+    for found in _bare_paths(body, linked):
+        for start, end in found:
+            target = body[start:end]
+            if start < first(target, start + 1):
+                targets[target] = start
     return targets
 
 
+def _bare_paths(body: str, linked: set[int]) -> tuple[list[tuple[int, int]], ...]:
+    """Where bare skill-folder paths (`scripts/run.py`) stand in the body, as (start, end), one
+    list per folder of `_FOLDERS` in its order; a path that starts a link's target is that
+    target, noted already. One search for `_SLASHED`, in C: a search for each folder's name,
+    then a regex at each place found, cost more than all the rest of the rule."""
+    found: tuple[list[tuple[int, int]], ...] = ([], [], [])
+    for match in _SLASHED.finditer(body):
+        marker = match.lastindex
+        assert marker is not None  # each alternative ends with its marker group
+        start = match.end() - _SLASHED_BACK[marker]
+        if start not in linked:
+            found[_SLASHED_KIND[marker]].append((start, match.end(marker - 1)))
+    return found
+
+
+# Skills of one collection mention the same few paths (`scripts/run.py`): a worker meets
+# each target again and again.
+@lru_cache(maxsize=4096)
 def _relative_target(target: str) -> str | None:
     target = target.split("#", 1)[0].split("?", 1)[0].rstrip(".,;:")
     if not target or _SCHEME.match(target) or target.startswith(("/", "~", "$", "{", "<")):
@@ -97,17 +136,16 @@ def _relative_target(target: str) -> str | None:
 
 
 def _known_paths(skill: Skill) -> set[str]:
-    known = {skill.path.name}
-    for file in skill.files:
-        path = file.relative
-        known.add(path)
-        slash = path.rfind("/")
-        while slash > 0:
-            path = path[:slash]
-            if path in known:
-                break
-            known.add(path)
-            slash = path.rfind("/")
+    """SKILL.md's name, every file's path and every folder above one, without the slash: a level
+    of folders at a time, each a set built in C."""
+    known = {file.relative for file in skill.files}
+    folders = {path.rpartition("/")[0] for path in known}
+    while folders:
+        folders.discard("")
+        folders -= known
+        known |= folders
+        folders = {path.rpartition("/")[0] for path in folders}
+    known.add(skill.path.name)
     return known
 
 
@@ -128,13 +166,24 @@ def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
             first[relative] = offset
     if not first:
         return
-    for relative, offset in sorted(first.items(), key=lambda item: item[1]):
-        line, column = position_in(skill.source, skill.body_span.start + offset)
+    source, start = skill.source, skill.body_span.start
+    # In offset order: each line counted from the last mention's, when no CR makes a line break.
+    line, counted, has_cr = skill.body_span.line, start, "\r" in source
+    for relative, offset in sorted(first.items(), key=_offset):
+        at = start + offset
+        if has_cr:
+            line, column = position_in(source, at)
+        else:
+            line += source.count("\n", counted, at)
+            counted, column = at, at - source.rfind("\n", 0, at)
         yield Diagnostic(
             codes.MISSING_FILE_MENTIONED, Severity.WARNING,
             f"the body mentions `{relative}`, which is not in the skill's folder",
             line, column, file=skill.skill_file_name,
         )
+
+
+_offset = itemgetter(1)
 
 
 def scripts_rule(skill: Skill) -> Iterator[Diagnostic]:

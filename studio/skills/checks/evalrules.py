@@ -39,8 +39,11 @@ _EVALS_FOLDER = str(EVALS_FILE.parent)
 
 
 def eval_files_rule(skill: Skill) -> Iterator[Diagnostic]:
-    # Both files live in evals/: one `stat` tells that a skill has neither, as most have.
-    if skill.read_only or not os.path.isdir(os.path.join(skill.directory, _EVALS_FOLDER)):
+    # Both files live in evals/: the listing that found the skill, or else one `stat`, tells
+    # that a skill has neither, as most have.
+    if skill.read_only or skill.evals_entry is False or not os.path.isdir(
+        os.path.join(skill.directory, _EVALS_FOLDER)
+    ):
         return
     for relative in (EVALS_FILE, TRIGGERS_FILE):
         path = skill.directory / relative

@@ -16,7 +16,7 @@ import studio.skills.checks.names as names
 import studio.skills.codes as codes
 from studio.skills.model import LOWERCASE_SKILL_FILE as LOWER_FILE
 from studio.skills.model import Diagnostic, Fix, Severity, Skill, Span, TextEdit
-from studio.skills.yaml.yamledit import move_plan, newline_of, replace_value, scalar
+from studio.skills.yaml.yamledit import move_planner, newline_of, replace_value, scalar
 
 Rule = Callable[[Skill], Iterator[Diagnostic]]
 
@@ -231,12 +231,15 @@ def compatibility_rule(skill: Skill) -> Iterator[Diagnostic]:
 
 
 def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
+    planner = None
     for key in skill.fields:
         if key in ALLOWED_FIELDS:
             continue
         owner = EXTENSION_FIELDS.get(key)
         whose = f" (an extension of {owner})" if owner else ""
-        plan = None if skill.read_only else move_plan(skill, key)
+        if not skill.read_only and planner is None:
+            planner = move_planner(skill)
+        plan = planner(key) if planner is not None else None
         fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan is not None else None
         yield _diag(
             skill, codes.UNKNOWN_FIELD, Severity.ERROR,

@@ -74,13 +74,16 @@ class _Layout(NamedTuple):
 # What may make a node appear twice: an anchor, an alias or a merge key. libyaml gives an alias
 # the marks of the node it names, so a field's parsed spans then point elsewhere; such a
 # frontmatter is read again event by event. Most never match, and pay nothing more.
-_MAY_SHARE = re.compile(r"(?:^|[\s\[{,])[&*][^\s\[\]{},]|<<")
+# The anchor or alias: a `&` or `*` at the start or after a space, `[`, `{` or `,`, and not
+# alone. The search skips to each `&` or `*` (`Bash(git:*)` in `allowed-tools` has one), and
+# looks behind from there: a search for what comes before one would try every character.
+_MAY_SHARE = re.compile(r"[&*](?<![^\s\[{,][&*])[^\s\[\]{},]")
 
 
 @functools.lru_cache(maxsize=8)
 def _may_share(raw: str) -> bool:
     # The rules ask several times per skill; the `in` tests run in C and nearly always say no.
-    return ("&" in raw or "*" in raw or "<<" in raw) and _MAY_SHARE.search(raw) is not None
+    return "<<" in raw or (("&" in raw or "*" in raw) and _MAY_SHARE.search(raw) is not None)
 
 
 _NODE_START = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
@@ -282,7 +285,10 @@ def move_under_metadata(skill: Skill, key: str) -> tuple[TextEdit, ...]:
     return plan() if plan is not None else ()
 
 
-def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | None:
+Plan = Callable[[], tuple[TextEdit, ...]]
+
+
+def move_plan(skill: Skill, key: str) -> Plan | None:
     """Whether `key` can be moved under `metadata:`, decided cheaply, and how to build the edits
     when someone asks for them; None when no move is offered.
 
@@ -293,19 +299,46 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
     use gets the anchored scalar's text instead; nothing is offered when that cannot be done (the
     anchor is on a collection or a multi-line scalar), or `metadata` is shared through an anchor
     or alias."""
+    return move_planner(skill)(key)
+
+
+def move_planner(skill: Skill) -> Callable[[str], Plan | None]:
+    """`move_plan` for several fields of one skill: where a moved field goes (`metadata:` as it
+    is) is worked out once, on the first field that can move, not once per field."""
+    slot: list[_Slot | None] = []
+
+    def plan(key: str) -> Plan | None:
+        fm = skill.frontmatter
+        found = field_text(skill, key)
+        if fm is None or found is None or fm.flow or found.value_end < found.key_start:
+            return None  # what `field_block` needs to find the field's lines
+        if any(duplicate == key for duplicate, _ in fm.duplicate_keys):
+            return None  # removing one of them would leave the other
+        inlined: tuple[TextEdit, ...] = ()
+        if _may_share(fm.raw):
+            block = field_block(skill, key)
+            replaced_aliases = inline_aliases(skill, *block) if block is not None else None
+            if replaced_aliases is None:
+                return None
+            inlined = replaced_aliases
+        if not slot:
+            slot.append(_metadata_slot(skill))
+        into = slot[0]
+        return into(key, found, inlined) if into is not None else None
+
+    return plan
+
+
+# Given a field's key, where it stands and the edits that inline its aliases: the plan of its move.
+_Slot = Callable[[str, FieldText, tuple[TextEdit, ...]], Plan]
+
+
+def _metadata_slot(skill: Skill) -> _Slot | None:
+    """How a field joins `metadata:`: appended to its mapping, filling an empty `metadata:`, or
+    in a new `metadata:` at the end; None when it cannot (`metadata` is shared through an anchor
+    or alias, or holds a list or a string)."""
     fm = skill.frontmatter
-    found = field_text(skill, key)
-    if fm is None or found is None or fm.flow or found.value_end < found.key_start:
-        return None  # what `field_block` needs to find the field's lines
-    if any(duplicate == key for duplicate, _ in fm.duplicate_keys):
-        return None  # removing one of them would leave the other
-    inlined: tuple[TextEdit, ...] = ()
-    if _may_share(fm.raw):
-        block = field_block(skill, key)
-        replaced_aliases = inline_aliases(skill, *block) if block is not None else None
-        if replaced_aliases is None:
-            return None
-        inlined = replaced_aliases
+    assert fm is not None  # `move_planner` looked
     meta = fm.data.get("metadata")
     meta_found = field_text(skill, "metadata")
     if meta_found is not None and is_shared(skill, meta_found.value_start):
@@ -319,10 +352,13 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
             return None
         at = meta_block[1]
 
-        def append() -> tuple[TextEdit, ...]:
-            newline = newline_of(skill.source)
-            insert = TextEdit(at, at, _metadata_entry(skill, key, found, indent, newline))
-            return _ordered(_removal(skill, key), insert, *inlined)
+        def append(key: str, found: FieldText, inlined: tuple[TextEdit, ...]) -> Plan:
+            def edits() -> tuple[TextEdit, ...]:
+                newline = newline_of(skill.source)
+                insert = TextEdit(at, at, _metadata_entry(skill, key, found, indent, newline))
+                return _ordered(_removal(skill, key), insert, *inlined)
+
+            return edits
 
         return append
     if meta_found is not None:
@@ -332,22 +368,28 @@ def move_plan(skill: Skill, key: str) -> Callable[[], tuple[TextEdit, ...]] | No
         if replaced is None:
             return None
 
-        def fill() -> tuple[TextEdit, ...]:
-            newline = newline_of(skill.source)
-            edit = TextEdit(replaced.start, replaced.end,
-                            f":{newline}{_metadata_entry(skill, key, found, '  ', newline)}")
-            return _ordered(_removal(skill, key), edit, *inlined)
+        def fill(key: str, found: FieldText, inlined: tuple[TextEdit, ...]) -> Plan:
+            def edits() -> tuple[TextEdit, ...]:
+                newline = newline_of(skill.source)
+                edit = TextEdit(replaced.start, replaced.end,
+                                f":{newline}{_metadata_entry(skill, key, found, '  ', newline)}")
+                return _ordered(_removal(skill, key), edit, *inlined)
+
+            return edits
 
         return fill
 
-    def add() -> tuple[TextEdit, ...]:
-        # A new field goes at the end of the mapping: before a `...` that ends the document.
-        document_end = _DOCUMENT_END.search(fm.raw)
-        end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
-        newline = newline_of(skill.source)
-        entry = _metadata_entry(skill, key, found, "  ", newline)
-        insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}{entry}")
-        return _ordered(_removal(skill, key), insert, *inlined)
+    def add(key: str, found: FieldText, inlined: tuple[TextEdit, ...]) -> Plan:
+        def edits() -> tuple[TextEdit, ...]:
+            # A new field goes at the end of the mapping: before a `...` that ends the document.
+            document_end = _DOCUMENT_END.search(fm.raw)
+            end_of_fm = fm.span.start + document_end.start() if document_end else fm.span.end
+            newline = newline_of(skill.source)
+            entry = _metadata_entry(skill, key, found, "  ", newline)
+            insert = TextEdit(end_of_fm, end_of_fm, f"metadata:{newline}{entry}")
+            return _ordered(_removal(skill, key), insert, *inlined)
+
+        return edits
 
     return add
 

@@ -1,0 +1,90 @@
+"""The body's file mentions (SK203): the one search for bare paths finds exactly what one search
+per folder, with `_BARE` tried at each place, found; `reference_mentions` is that earlier code,
+kept here as the oracle."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from studio.skills.checks.bodyrules import _mentions
+
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_CODE = re.compile(r"`([^`\s]+)`")
+_BARE = re.compile(r"(?<![\w/.~-])((?:\./)?(?:scripts|references|assets)/[\w@%+=:,./-]*[\w/-])")
+_FILE_LIKE = re.compile(r"^(?:\./)?[\w.-]*[A-Za-z_][\w.-]*(?:/[\w.@-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}$")
+
+
+def reference_mentions(body: str) -> dict[str, int]:
+    """The mentions as the rule found them before: links, code spans, then each folder's name
+    found with `str.find` and `_BARE` tried there."""
+    targets: dict[str, int] = {}
+    linked: set[int] = set()
+    for match in _LINK.finditer(body):
+        start, end = match.span(1)
+        linked.add(start)
+        targets.setdefault(body[start:end], start)
+    for match in _CODE.finditer(body):
+        target = match.group(1)
+        if target in targets or _BARE.fullmatch(target) or _FILE_LIKE.fullmatch(target):
+            offset = match.start(1)
+            if offset < targets.get(target, offset + 1):
+                targets[target] = offset
+    for folder in ("scripts/", "references/", "assets/"):
+        position = body.find(folder)
+        while position != -1:
+            start = position - 2 if body[position - 2 : position] == "./" else position
+            if start not in linked and (found := _BARE.match(body, start)) is not None:
+                start, end = found.span(1)
+                target = body[start:end]
+                if start < targets.get(target, start + 1):
+                    targets[target] = start
+            position = body.find(folder, position + len(folder))
+    return targets
+
+
+# Pieces that meet at the edges of every pattern: the folders with and without `./`, what may
+# stand before a path (the look-behind's characters, and those only a path may hold), links,
+# code spans, titles, and letters beyond ASCII.
+PIECES = (
+    "scripts/", "references/", "assets/", "./", "s/", "scripts", "assets", "ts/", "/", ".", "~",
+    "-", "_", "@", "%", "+", "=", ":", ",", "#", "?", "'", '"', " ", "\n", "\t", "`", "](", ")",
+    "[", "]", "<", ">", "a", "run.py", "x.md", "é", "١", "ß", "${", "..", "*",
+)
+bodies = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+
+TABLE = [
+    "",
+    "Run scripts/run.py, then read references/guide.md and assets/logo.png.",
+    "Run ./scripts/run.py or a./scripts/x.py or x/scripts/y.py or -scripts/z.py",
+    "See [guide](references/guide.md) and references/guide.md again.",
+    "See [guide](./references/guide.md \"title](scripts/t.py)\") then `scripts/t.py`.",
+    "A path inside a path: scripts/a:references/b.md and scripts/a@./assets/c.png",
+    "Trailing: scripts/ and scripts/x. and scripts/x-, assets/y,",
+    "Code `2.3.0`, `file.md`, `references/x`, `scripts/run.py` and `a b`.",
+    "Link [x](scripts/a'b) then `scripts/a'b` at the same place as the bare path.",
+    "é scripts/x.py ١scripts/y.py ßassets/z.png ~assets/w.png _scripts/v.py",
+    "scripts/scripts/x.py references/references/ assets/./assets/y",
+    "Twice: scripts/run.py scripts/run.py [r](scripts/run.py) scripts/run.py",
+]
+
+
+@pytest.mark.parametrize("body", TABLE)
+def test_table(body: str) -> None:
+    assert list(_mentions(body).items()) == list(reference_mentions(body).items())
+
+
+@settings(max_examples=3000)
+@given(bodies)
+@example("x`scripts/a`scripts/b.py")
+@example("./scripts/a:./assets/b")
+def test_same_as_one_search_per_folder(body: str) -> None:
+    assert list(_mentions(body).items()) == list(reference_mentions(body).items())
+
+
+@given(st.text(max_size=60))
+def test_same_on_any_text(body: str) -> None:
+    assert list(_mentions(body).items()) == list(reference_mentions(body).items())
