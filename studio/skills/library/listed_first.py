@@ -33,11 +33,14 @@ from studio.skills.parse import parse_skill
 Entry = tuple[Any, ...]
 
 # How much lower than the window's the workers' priority is (nice(1)'s scale): the window must
-# keep up with what they find. Reading SKILL.md at 5 against 0, in turns at load 3 to 4, listed
-# 10,000 skills as fast (5.4 to 5.9 s against 5.5 to 6.3 s) and the window stalled over 40 ms
-# 2 to 7 times against 33 to 49; validating at 10 listed them in 3.1 to 5.6 s against 7.6 s.
+# keep up with what they find, but a busy machine must not starve the validation. Reading
+# SKILL.md at 5 against 0, in turns at load 3 to 4: 10,000 skills listed as fast (5.4 to 5.9 s
+# against 5.5 to 6.3 s), the window stalled over 40 ms 2 to 7 times against 33 to 49. Validating
+# at 3 against 0, beside two busy processes: listed in 5.4 to 6.1 s against 6.8 to 6.9 s, all
+# checked in 16.5 to 17.8 s against 14.8 to 16.0 s, the longest stall 56 to 77 ms against 71
+# to 103 ms; at 10 the checking took 42 to 44 s there.
 LISTING_NICENESS = 5
-VALIDATION_NICENESS = 10
+VALIDATION_NICENESS = 3
 
 # What a listing says of a skill whose SKILL.md could not be read or parsed: nothing yet; its
 # validation says why.
