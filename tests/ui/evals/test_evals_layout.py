@@ -5,10 +5,12 @@ choices and split positions are kept with the window's settings."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QScrollArea, QWidget
+from pytestqt.exceptions import TimeoutError as WaitTimeout
 from pytestqt.qtbot import QtBot
 
 from studio.settings import load_settings
@@ -121,8 +123,16 @@ def test_the_evals_view_needs_no_more_room_than_it_gets_beside_library_and_chat(
     panel = run_with_results(qtbot, window, chat_skills, fake_ollama)
     settle(qtbot, panel)
     body = panel.findChild(QScrollArea).widget()
-    # Once (a whole run of tests/ui and tests/skills, load 3) 807: what the row held then says why.
-    assert body.minimumSizeHint().width() <= ROOM_BESIDE_LIBRARY_AND_CHAT, (
-        panel.progress.isVisible(), panel.status.text(),
-        [(type(w).__name__, w.minimumSizeHint().width()) for w in body.findChildren(QWidget)
-         if w.isVisible() and w.parentWidget() is body])
+
+    def fits() -> bool:
+        return body.minimumSizeHint().width() <= ROOM_BESIDE_LIBRARY_AND_CHAT
+
+    # In two of five whole runs of the suite the view needed 807 px just after the run (alone,
+    # 687 every time; its row of buttons 679 either way), cause not found: its layout gets time
+    # to settle, and if it does not, the widest widgets are named.
+    if not fits():
+        with contextlib.suppress(WaitTimeout):
+            qtbot.waitUntil(fits, timeout=5000)
+    assert fits(), sorted(
+        ((w.minimumSizeHint().width(), type(w).__name__, w.objectName())
+         for w in body.findChildren(QWidget) if w.isVisible()), reverse=True)[:6]
