@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bytecode import compile_checkout
 from offscreen import offscreen_app
 
 TARGET_RATIO = 1.2
@@ -153,6 +154,8 @@ def main() -> int:
 
     here = Path(__file__).resolve().parent.parent
     sources = {"": here} | ({"before: ": args.before.resolve()} if args.before else {})
+    for source in sources.values():
+        compile_checkout(source)
     with tempfile.TemporaryDirectory(prefix="studio-bench-") as temp:
         root = Path(temp) / "skills"
         started = time.perf_counter()

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bytecode import compile_checkout
 from corpus import generate_corpus
 from offscreen import offscreen_app
 
@@ -213,6 +214,8 @@ def main() -> int:
         print(json.dumps(measure(args.measure, args.skills, args.scratch)))
         return 0
 
+    for code in (REPO, args.before) if args.before is not None else (REPO,):
+        compile_checkout(code)
     with tempfile.TemporaryDirectory(prefix="studio-bench-") as temp:
         base = args.keep or Path(temp)
         root = base / "skills"

@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bytecode import compile_checkout
 from corpus import generate_corpus
 
 VALIDATE_SECONDS = 10.0
@@ -80,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a checkout of the code to compare with, run cold in the same turns")
     args = parser.parse_args(argv)
     folder = args.corpus or Path(tempfile.gettempdir()) / f"studio-bench-small-{args.count}-{args.seed}"
+    for code in (REPO, args.before) if args.before is not None else (REPO,):
+        compile_checkout(code)
     root = corpus_at(folder, args.count, args.seed)
     commands = {
         "validate": ["validate", str(root), "--format", "json", "--no-cache"],

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from bytecode import compile_checkout
 from corpus import add_layout_option, generate_corpus
 from skills_ref.validator import validate
 
@@ -141,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     add_layout_option(parser)
     args = parser.parse_args(argv)
 
+    for code in (REPO, args.before) if args.before is not None else (REPO,):
+        compile_checkout(code)
     scratch = tempfile.mkdtemp(prefix="studio-bench-")
     try:
         root = Path(scratch) / "library"
