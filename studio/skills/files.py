@@ -132,6 +132,25 @@ def _starts_with_shebang(path: str) -> bool:
     return head.startswith(b"#!") or head == b"\x7fELF"
 
 
+def _listed_script(path: str) -> tuple[os.stat_result, bool] | None:
+    """The `stat` of a file under `scripts/` that its folder's listing calls regular (not a link),
+    and whether it starts with `#!` (or is an ELF binary), both from one descriptor opened
+    without blocking: a `stat` first would only say what the listing said, and anything swapped
+    in since shows on the descriptor. None when it cannot be opened or read."""
+    try:
+        descriptor = os.open(path, _OPEN_FLAGS)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(descriptor)
+        head = os.read(descriptor, 4) if stat.S_ISREG(info.st_mode) else b""
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    return info, head.startswith(b"#!") or head == b"\x7fELF"
+
+
 # A folder's entries as (name, is a folder, is a link, is a regular file), not following links,
 # sorted by name. The kinds come from the folder's listing itself (d_type), without a `stat`.
 Listing = tuple[tuple[str, bool, bool, bool], ...]
@@ -217,10 +236,16 @@ def list_skill_files(
                             file=relative,
                         ))
                     continue
-            try:
-                info = os.stat(path)
-            except OSError:
-                continue
+            listed = _listed_script(path) if in_scripts and is_file else None
+            shebang: bool | None
+            if listed is not None:
+                info, shebang = listed
+            else:
+                try:
+                    info = os.stat(path)
+                except OSError:
+                    continue
+                shebang = None
             mode = info.st_mode
             if not stat.S_ISREG(mode):
                 kind = kind_of_mode(mode)
@@ -232,10 +257,9 @@ def list_skill_files(
                         file=relative,
                     ))
                 continue
-            found.append(SkillFile(
-                relative, info.st_size, bool(mode & 0o111),
-                _starts_with_shebang(path) if in_scripts else None,
-            ))
+            if in_scripts and shebang is None:
+                shebang = _starts_with_shebang(path)
+            found.append(SkillFile(relative, info.st_size, bool(mode & 0o111), shebang))
     found.sort(key=_relative)
     return tuple(found)
 
