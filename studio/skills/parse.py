@@ -45,6 +45,8 @@ from studio.skills.yaml.yamlload import MAX_NESTING, TooDeep, load_yaml
 
 MAX_SKILL_BYTES = 1024 * 1024
 BOM = "\ufeff"
+# Where the body of a file without one stands; a tuple, so every skill can share it.
+_EMPTY = Span(1, 1, 1, 1)
 
 
 # Errors with these codes mean the file could not be read as a skill at all.
@@ -67,7 +69,6 @@ def parse_skill(
     Only the first `max_bytes` are read (None: all of them, as `studio fix`, which rewrites the
     whole file, must)."""
     directory = directory if directory is not None else path.parent
-    empty = Span(1, 1, 1, 1)
     skill = Skill(
         path=path,
         directory=directory,
@@ -75,7 +76,7 @@ def parse_skill(
         source="",
         frontmatter=None,
         body="",
-        body_span=empty,
+        body_span=_EMPTY,
         files=files,
         read_only=read_only,
     )
