@@ -373,8 +373,9 @@ def load_skill_file(
 
 
 # pathlib's constructor of a path from parts it has already parsed (Python 3.11): parsing a
-# skill's folder and SKILL.md paths again costs a scan worker more than 10 µs a skill. Python
-# 3.12 changed its internals (and parses lazily), so there the paths are built the plain way.
+# skill's folder and SKILL.md paths again, and then formatting their text, costs a scan worker
+# more than 10 µs a skill. Python 3.12 changed these internals (and parses lazily), so there the
+# paths are built the plain way.
 _FROM_PARSED_PARTS = (
     getattr(PosixPath, "_from_parsed_parts", None)
     if os.name == "posix" and sys.version_info < (3, 12) else None
@@ -391,10 +392,13 @@ def _skill_paths(folder: str, file_name: str) -> tuple[Path, Path]:
         if not parts[0]:
             parts[0] = root = "/"
         if "" not in parts and "." not in parts:
-            return (
-                cast(Path, _FROM_PARSED_PARTS("", root, parts)),
-                cast(Path, _FROM_PARSED_PARTS("", root, [*parts, file_name])),
-            )
+            directory = cast(Path, _FROM_PARSED_PARTS("", root, parts))
+            skill_path = cast(Path, _FROM_PARSED_PARTS("", root, [*parts, file_name]))
+            # Their text is known: the first `str()` of each would otherwise raise and catch an
+            # AttributeError, then join the parts again, to give it.
+            text = folder + "/" + file_name
+            directory._str, skill_path._str = folder, text  # type: ignore[attr-defined]
+            return directory, skill_path
     directory = Path(folder)
     return directory, directory / file_name
 
