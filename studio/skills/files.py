@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 import zipfile
 from bisect import bisect_left
 from operator import attrgetter
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PosixPath, PurePosixPath
+from typing import cast
 
 import studio.skills.codes as codes
 from studio.skills.codes import CANNOT_READ, UNSAFE_ARCHIVE_PATH
@@ -89,12 +91,17 @@ class NotRegularFile(OSError):
         self.kind = kind
 
 
-def open_regular(path: str | os.PathLike[str]) -> int:
+def open_regular(path: str | os.PathLike[str], *, listed_regular: bool = False) -> int:
     """A descriptor open for reading on `path`, which must be a regular file (links followed).
-    Raises `NotRegularFile` for anything else, without ever blocking on it."""
-    kind = kind_of_mode(os.stat(path).st_mode)
-    if kind is not None:
-        raise NotRegularFile(kind)
+    Raises `NotRegularFile` for anything else, without ever blocking on it.
+
+    `listed_regular` says that the folder's listing has just named `path` a regular file and
+    not a link: its `stat` is skipped, as it could only say the same (a file swapped in since
+    is caught on the descriptor, as it is after a `stat`)."""
+    if not listed_regular:
+        kind = kind_of_mode(os.stat(path).st_mode)
+        if kind is not None:
+            raise NotRegularFile(kind)
     descriptor = os.open(path, _OPEN_FLAGS)
     try:
         kind = kind_of_mode(os.fstat(descriptor).st_mode)
@@ -123,6 +130,25 @@ def _starts_with_shebang(path: str) -> bool:
     finally:
         os.close(descriptor)
     return head.startswith(b"#!") or head == b"\x7fELF"
+
+
+def _listed_script(path: str) -> tuple[os.stat_result, bool] | None:
+    """The `stat` of a file under `scripts/` that its folder's listing calls regular (not a link),
+    and whether it starts with `#!` (or is an ELF binary), both from one descriptor opened
+    without blocking: a `stat` first would only say what the listing said, and anything swapped
+    in since shows on the descriptor. None when it cannot be opened or read."""
+    try:
+        descriptor = os.open(path, _OPEN_FLAGS)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(descriptor)
+        head = os.read(descriptor, 4) if stat.S_ISREG(info.st_mode) else b""
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    return info, head.startswith(b"#!") or head == b"\x7fELF"
 
 
 # A folder's entries as (name, is a folder, is a link, is a regular file), not following links,
@@ -158,7 +184,7 @@ def is_inside(path: str, folder: str) -> bool:
 
 
 def list_skill_files(
-    directory: Path,
+    directory: Path | str,
     first_level: Listing | None = None,
     odd: list[Diagnostic] | None = None,
     *,
@@ -173,7 +199,7 @@ def list_skill_files(
     files under `scripts/` and links are `stat`ed (validation reads no other file's size or
     mode; a skill has ten files on average): the others have size and executable None."""
     found: list[SkillFile] = []
-    stack: list[tuple[str, str, int, Listing | None]] = [(str(directory), "", 0, first_level)]
+    stack: list[tuple[str, str, int, Listing | None]] = [(os.fspath(directory), "", 0, first_level)]
     real_directory: str | None = None
     sep = os.sep
     while stack and len(found) < MAX_LISTED_FILES:
@@ -210,10 +236,16 @@ def list_skill_files(
                             file=relative,
                         ))
                     continue
-            try:
-                info = os.stat(path)
-            except OSError:
-                continue
+            listed = _listed_script(path) if in_scripts and is_file else None
+            shebang: bool | None
+            if listed is not None:
+                info, shebang = listed
+            else:
+                try:
+                    info = os.stat(path)
+                except OSError:
+                    continue
+                shebang = None
             mode = info.st_mode
             if not stat.S_ISREG(mode):
                 kind = kind_of_mode(mode)
@@ -225,10 +257,9 @@ def list_skill_files(
                         file=relative,
                     ))
                 continue
-            found.append(SkillFile(
-                relative, info.st_size, bool(mode & 0o111),
-                _starts_with_shebang(path) if in_scripts else None,
-            ))
+            if in_scripts and shebang is None:
+                shebang = _starts_with_shebang(path)
+            found.append(SkillFile(relative, info.st_size, bool(mode & 0o111), shebang))
     found.sort(key=_relative)
     return tuple(found)
 
@@ -262,10 +293,10 @@ def missing_skill_file(directory: Path) -> Skill:
 _FIRST_READ = 64 * 1024
 
 
-def read_skill_bytes(path: Path) -> bytes:
+def read_skill_bytes(path: str | os.PathLike[str], *, listed_regular: bool = False) -> bytes:
     """A SKILL.md's bytes, one more than MAX_SKILL_BYTES at most; raises OSError (NotRegularFile
-    for a FIFO, device, ...)."""
-    descriptor = open_regular(path)
+    for a FIFO, device, ...). `listed_regular` as for `open_regular`."""
+    descriptor = open_regular(path, listed_regular=listed_regular)
     try:
         # A regular file gives all that is asked of it: a short first read is the whole file,
         # without an `fstat` for its size. One byte more than 1 MiB tells that it is too large.
@@ -299,16 +330,28 @@ def load_skill(path: Path) -> Skill:
 
 
 def load_skill_file(
-    directory: Path, file_name: str, listing: Listing | None = None, *, sizes: bool = True
+    directory: Path | str, file_name: str, listing: Listing | None = None, *, sizes: bool = True
 ) -> Skill:
     """Read a skill whose SKILL.md (or skill.md) is already known to be `directory / file_name`;
     `listing` is the folder's listing when the caller has already read it. Without `sizes`, its
-    files are listed as validation needs them (see `list_skill_files`)."""
-    skill_path = directory / file_name
+    files are listed as validation needs them (see `list_skill_files`).
+
+    `directory` may be given as text, as a library scan has it: the skill's paths are then
+    built without pathlib parsing the text again (see `_skill_paths`)."""
+    if isinstance(directory, str):
+        folder = directory
+        directory, skill_path = _skill_paths(folder, file_name)
+    else:
+        folder = str(directory)
+        skill_path = directory / file_name
     odd: list[Diagnostic] = []
-    files = list_skill_files(directory, listing, odd, sizes=sizes)
+    files = list_skill_files(folder, listing, odd, sizes=sizes)
+    listed_regular = False
+    if listing is not None:
+        at = bisect_left(listing, (file_name,))
+        listed_regular = at < len(listing) and listing[at][0] == file_name and listing[at][3]
     try:
-        data = read_skill_bytes(skill_path)
+        data = read_skill_bytes(folder + os.sep + file_name, listed_regular=listed_regular)
     except OSError as exc:
         skill = missing_skill_file(directory)
         skill.path = skill_path
@@ -327,6 +370,37 @@ def load_skill_file(
         at = bisect_left(listing, _EVALS_ENTRY)
         skill.evals_entry = at < len(listing) and listing[at][0] == _EVALS_ENTRY[0]
     return skill
+
+
+# pathlib's constructor of a path from parts it has already parsed (Python 3.11): parsing a
+# skill's folder and SKILL.md paths again, and then formatting their text, costs a scan worker
+# more than 10 µs a skill. Python 3.12 changed these internals (and parses lazily), so there the
+# paths are built the plain way.
+_FROM_PARSED_PARTS = (
+    getattr(PosixPath, "_from_parsed_parts", None)
+    if os.name == "posix" and sys.version_info < (3, 12) else None
+)
+
+
+def _skill_paths(folder: str, file_name: str) -> tuple[Path, Path]:
+    """A skill's folder and SKILL.md as paths equal to `Path(folder)` and `Path(folder) /
+    file_name`, built from the text's parts when it is already in pathlib's normal form (no
+    empty or `.` part, no trailing or doubled separator), as the walk's paths are."""
+    if _FROM_PARSED_PARTS is not None and folder:
+        parts = folder.split("/")
+        root = ""
+        if not parts[0]:
+            parts[0] = root = "/"
+        if "" not in parts and "." not in parts:
+            directory = cast(Path, _FROM_PARSED_PARTS("", root, parts))
+            skill_path = cast(Path, _FROM_PARSED_PARTS("", root, [*parts, file_name]))
+            # Their text is known: the first `str()` of each would otherwise raise and catch an
+            # AttributeError, then join the parts again, to give it.
+            text = folder + "/" + file_name
+            directory._str, skill_path._str = folder, text  # type: ignore[attr-defined]
+            return directory, skill_path
+    directory = Path(folder)
+    return directory, directory / file_name
 
 
 # Sorts before every entry named `evals` in a listing.

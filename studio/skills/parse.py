@@ -45,6 +45,8 @@ from studio.skills.yaml.yamlload import MAX_NESTING, TooDeep, load_yaml
 
 MAX_SKILL_BYTES = 1024 * 1024
 BOM = "\ufeff"
+# Where the body of a file without one stands; a tuple, so every skill can share it.
+_EMPTY = Span(1, 1, 1, 1)
 
 
 # Errors with these codes mean the file could not be read as a skill at all.
@@ -67,7 +69,6 @@ def parse_skill(
     Only the first `max_bytes` are read (None: all of them, as `studio fix`, which rewrites the
     whole file, must)."""
     directory = directory if directory is not None else path.parent
-    empty = Span(1, 1, 1, 1)
     skill = Skill(
         path=path,
         directory=directory,
@@ -75,7 +76,7 @@ def parse_skill(
         source="",
         frontmatter=None,
         body="",
-        body_span=empty,
+        body_span=_EMPTY,
         files=files,
         read_only=read_only,
     )
@@ -198,33 +199,53 @@ def _check_nul(skill: Skill, text: str) -> None:
     )
 
 
-# The line that closes the frontmatter; a lone CR as a line break is handled by the slow path.
-_CLOSING = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+# Spans built in one C call, as a NamedTuple's own constructor is Python code.
+_new = tuple.__new__
+
+# The line that closes the frontmatter, with the line break before it: a search for a pattern
+# that starts with literal text skips ahead to it, where one for `^` tries every position. A
+# lone CR as a line break is handled by the slow path.
+_CLOSING = re.compile(r"\n---[ \t]*\r?$", re.MULTILINE)
 
 
-def _head(text: str, start: int) -> tuple[LineIndex, int, int]:
-    """An index of the lines up to the one that closes the frontmatter, that line's number (0 when
-    there is none) and where the body starts.
+def _head(text: str, start: int) -> tuple[int, int, int, int, Span]:
+    """Where the frontmatter stands: the number of the line that closes it (0 when it is never
+    closed, -1 when the first line does not open it), where its fields start and end, where the
+    body starts (where the text starts when there is no frontmatter) and the body's span.
 
-    Only the head is indexed where it can be: the body is often most of the file, and nothing in
-    it needs a line number while parsing."""
+    Where every line break is LF or CRLF (nearly always), only the head is searched and no line
+    is indexed: the body is often most of the file, and nothing in it needs a line number while
+    parsing."""
     if "\r" not in text or text.count("\r") == text.count("\r\n"):
         newline = text.find("\n")
         first_line = text[start:newline].removesuffix("\r") if newline >= 0 else ""
-        match = _CLOSING.search(text, newline + 1) if first_line.rstrip(" \t") == "---" else None
+        match = _CLOSING.search(text, newline) if first_line.rstrip(" \t") == "---" else None
         if match is not None:
-            index = LineIndex(text[: match.end()])
-            body_start = min(match.end() + 1, len(text))
-            return index, index.position(match.start())[0], body_start
+            fm_end, end = match.start() + 1, match.end()
+            close_line = text.count("\n", 0, fm_end) + 1
+            if end < len(text):  # the closing line ends with a line break
+                body_start, body_line, body_column = end + 1, close_line + 1, 1
+            else:
+                body_start, body_line, body_column = end, close_line, end - fm_end + 1
+            end_line = body_line + text.count("\n", body_start)
+            end_column = len(text) - text.rfind("\n")
+            body_span = _new(Span, (body_line, body_column, end_line, end_column, body_start,
+                                    len(text)))
+            return close_line, newline + 1, fm_end, body_start, body_span
     index = LineIndex(text)
+    if text[start : index.line_end(1)].rstrip(" \t") != "---":
+        return -1, start, start, start, index.span(start, len(text))
     close_line = 0
-    if text[start : index.line_end(1)].rstrip(" \t") == "---":
-        for line in range(2, index.line_count + 1):
-            if index.line_text(line).rstrip(" \t") == "---":
-                close_line = line
-                break
-    body_start = index.line_start(close_line + 1) if 0 < close_line < index.line_count else len(text)
-    return index, close_line, body_start
+    for line in range(2, index.line_count + 1):
+        if index.line_text(line).rstrip(" \t") == "---":
+            close_line = line
+            break
+    if not close_line:
+        return 0, start, start, start, index.span(start, len(text))
+    body_start = index.line_start(close_line + 1) if close_line < index.line_count else len(text)
+    body_span = Span(*position_in(text, body_start), *position_in(text, len(text)), body_start,
+                     len(text))
+    return close_line, index.line_start(2), index.line_start(close_line), body_start, body_span
 
 
 def _parse_text(skill: Skill, text: str) -> None:
@@ -239,11 +260,10 @@ def _parse_text(skill: Skill, text: str) -> None:
                 fix=Fix("Remove the byte-order mark", (TextEdit(0, 1, ""),)),
             )
         )
-    index, close_line, body_start = _head(text, start)
-    first_line = text[start : index.line_end(1)]
-    if first_line.rstrip(" \t") != "---":
+    close_line, fm_start, fm_end, body_start, body_span = _head(text, start)
+    if close_line < 0:
         skill.body = text[start:]
-        skill.body_span = index.span(start, len(text))
+        skill.body_span = body_span
         skill.problems.append(
             Diagnostic(
                 NO_FRONTMATTER,
@@ -263,22 +283,21 @@ def _parse_text(skill: Skill, text: str) -> None:
             )
         )
         return
-    fm_start = index.line_start(2)
-    fm_end = index.line_start(close_line)
     skill.body = text[body_start:]
-    skill.body_span = Span(*position_in(text, body_start), *position_in(text, len(text)),
-                           body_start, len(text))
+    skill.body_span = body_span
     raw = text[fm_start:fm_end]
-    fm_span = index.span(fm_start, fm_end)
-    read = _read_frontmatter(skill, raw, fm_start, index, fm_span)
+    # The fields start on line 2 and end where the closing line starts.
+    fm_span = _new(Span, (2, 1, close_line, 1, fm_start, fm_end))
+    read = _read_frontmatter(skill, raw, fm_start, text, fm_span)
     if read is None:
         return
     data, flow, fields = read
     frontmatter = Frontmatter(raw=raw, data=data, spans={}, span=fm_span, flow=flow)
+    spans = frontmatter.spans
     for key, key_span, value_span in fields:
-        if key in frontmatter.spans:
+        if key in spans:
             frontmatter.duplicate_keys.append((key, key_span))
-        frontmatter.spans[key] = FieldSpans(key_span, value_span)
+        spans[key] = _new(FieldSpans, (key_span, value_span))
     for key, span in frontmatter.duplicate_keys:
         skill.problems.append(
             Diagnostic(
@@ -299,14 +318,15 @@ Read = tuple[dict[str, Any], bool, Fields]
 
 
 def _read_frontmatter(
-    skill: Skill, raw: str, base: int, index: LineIndex, fm_span: Span
+    skill: Skill, raw: str, base: int, text: str, fm_span: Span
 ) -> Read | None:
-    """Read the frontmatter, through the plain reader where it can, else through libyaml; None
-    (with the reason on the skill) when it is not a mapping of fields."""
+    """Read the frontmatter `raw`, which starts at `base` in the file's `text`, through the
+    plain reader where it can, else through libyaml; None (with the reason on the skill) when
+    it is not a mapping of fields."""
     plain = read_plain(raw, base)
     if plain is not None:
         return plain[0], False, plain[1]
-    loaded = _load_yaml(skill, raw, base, index)
+    loaded = _load_yaml(skill, raw, base, text)
     if loaded is None:
         return None
     value, node = loaded
@@ -344,11 +364,12 @@ def _span(start: Any, end: Any, base: int) -> Span:
 
 
 def _load_yaml(
-    skill: Skill, raw: str, base: int, index: LineIndex
+    skill: Skill, raw: str, base: int, text: str
 ) -> tuple[Any, yaml.Node | None] | None:
     try:
         return load_yaml(raw)
     except TooDeep as exc:
+        index = LineIndex(text)  # only an error needs the lines indexed
         mark = exc.problem_mark
         line, column = index.position(base + (mark.index if mark is not None else 0))
         skill.problems.append(
@@ -363,6 +384,7 @@ def _load_yaml(
         )
         return None
     except yaml.MarkedYAMLError as exc:
+        index = LineIndex(text)
         mark = exc.problem_mark or exc.context_mark
         offset = base + (mark.index if mark is not None else 0)
         line, column = index.position(offset)

@@ -89,7 +89,7 @@ def test_an_unreadable_skill_md_exits_2_with_the_reason(
     folder = write_skill(tmp_path, "locked", frontmatter("locked"))
     write_skill(tmp_path, "fine", frontmatter("fine"))
 
-    def denied(path: object) -> int:
+    def denied(path: object, **_: object) -> int:
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr(files, "open_regular", denied)  # what chmod 000 does to any user but root

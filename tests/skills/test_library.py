@@ -78,7 +78,7 @@ def test_rescan_uses_the_cache_and_notices_changes(tmp_path: Path, monkeypatch) 
 
     import studio.skills.library.roots as library_module
 
-    loads: list[Path] = []
+    loads: list[str] = []
     real_load = library_module.load_skill_file
     monkeypatch.setattr(
         library_module, "load_skill_file",
@@ -92,7 +92,7 @@ def test_rescan_uses_the_cache_and_notices_changes(tmp_path: Path, monkeypatch) 
     os.utime(skill_file, ns=(1, 1))
     (library / "alpha" / "references").mkdir()
     [scan] = scan_library([SkillRoot(library)], ScanCache(cache_file))
-    assert sorted(p.name for p in loads) == ["alpha", "beta"]
+    assert sorted(os.path.basename(p) for p in loads) == ["alpha", "beta"]
     beta = next(s for s in scan.skills if s.directory.name == "beta")
     assert not beta.valid
 

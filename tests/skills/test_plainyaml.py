@@ -94,6 +94,14 @@ VALUES = st.one_of(GOOD_VALUES, GOOD_VALUES, GOOD_VALUES, SCALARS, TEXT)
 SEPARATORS = st.sampled_from([": ", ": ", ": ", ": ", ":  ", ":", " : ", ":\t", ": \t"])
 COMMENTS = st.sampled_from(["", "", "", "", " # c", "#c", "  #", " "])
 INDENTS = st.sampled_from([0, 1, 2, 2, 2, 2, 4])
+BLOCK_HEADERS = st.sampled_from([
+    "|", ">", "|", ">", "|-", ">-", "> ", "| # c", ">  #c", "|+", ">+", ">2", "|1-", ">-2", ">#c",
+    "|x", ">\t",
+])
+# A block scalar's lines: text as indented as the first, empty, spaces, further or less indented,
+# a comment at column 0.
+BLOCK_LINES = st.sampled_from(["text"] * 6 + ["empty", "empty", "spaces", "deeper", "shallow",
+                                             "comment"])
 
 
 @st.composite
@@ -101,7 +109,8 @@ def lines(draw: st.DrawFn, clean: bool) -> list[str]:
     """The lines of one top-level field, or a comment, blank or junk line. `clean` ones use only
     keys and values the reader takes (with duplicates, comments and odd indents still)."""
     keys, values = (GOOD_KEYS, GOOD_VALUES) if clean else (KEYS, VALUES)
-    kinds = ["field"] * 6 + ["empty", "list", "list", "map", "map", "comment", "blank"]
+    kinds = ["field"] * 6 + ["empty", "list", "list", "map", "map", "comment", "blank", "block",
+                             "block"]
     kind = draw(st.sampled_from(kinds if clean else [*kinds, "junk"]))
     key = draw(keys)
     if kind == "field":
@@ -120,6 +129,21 @@ def lines(draw: st.DrawFn, clean: bool) -> list[str]:
                 found.append(pad + draw(keys) + draw(SEPARATORS) + draw(values) + draw(COMMENTS))
             if draw(st.integers(0, 9)) == 0:
                 found.append(draw(st.sampled_from(["", "# c", "  # c", "   "])))
+        return found
+    if kind == "block":
+        indent = draw(st.sampled_from([1, 2, 2, 4]))
+        found = [key + ": " + draw(BLOCK_HEADERS)]
+        for _ in range(draw(st.integers(0, 5))):
+            shape = draw(BLOCK_LINES)
+            text = draw(values)
+            found.append({
+                "text": " " * indent + text,
+                "empty": "",
+                "spaces": " " * draw(st.integers(1, 6)),
+                "deeper": " " * (indent + draw(st.integers(1, 2))) + text,
+                "shallow": " " * draw(st.integers(0, indent - 1)) + text,
+                "comment": "# " + text,
+            }[shape])
         return found
     if kind == "comment":
         return [" " * draw(INDENTS) + "# " + draw(values)]
@@ -160,6 +184,10 @@ def frontmatters(draw: st.DrawFn) -> str:
 # Ending in fewer spaces than the block's indent, without a newline: libyaml ends the block there.
 @example("name:\n  - x\n ")
 @example("name:\n  - x\n  ")
+@example("description: >\n  Reads files.\n  Use when asked.\n\n  Second paragraph.\nname: x\n")
+@example("description: |-\n  one\n    two\n\n\n  # three\n\n# c\nname: x\n")
+@example("description: >\n  x\n  y")  # libyaml's node ends inside the last line
+@example("a: >\n  x\n   y\n")  # a line indented further in a folded block
 def test_plain_reader_reads_as_libyaml_does(raw: str) -> None:
     assert_same_reading(raw)
 
@@ -171,13 +199,20 @@ def test_plain_reader_reads_as_libyaml_does(raw: str) -> None:
     "name: x\r\ndescription: \"quoted\" # a comment\r\nlicense: 'it''s MIT'\r\n",
     "name: x\nempty:\nlist:\n- a\n- b\n# the end\n",
     "name: x\nname: y\n",
+    "name: x\ndescription: >\n  Reads files.\n  Use when asked.\n\nlicense: MIT\n",
+    "name: x\r\ndescription: |-\r\n  Reads files.\r\n\r\n    - indented\r\n# c\r\n",
+    "name: x\ndescription: > # folded\n    Reads files.\n",
 ])
 def test_plain_reader_takes_the_common_shapes(raw: str) -> None:
     assert assert_same_reading(raw)
 
 
 @pytest.mark.parametrize("raw", [
-    "name: x\ndescription: |\n  block\n",
+    "name: x\ndescription: |+\n  block\n",
+    "name: x\ndescription: >2\n   block\n",
+    "name: x\ndescription: >\n  block\n    more indented\n",
+    "name: x\ndescription: |\n\n  after an empty line\n",
+    "name: x\ndescription: |\n  block\n   \n",
     "name: x\ndescription: a\n  continued\n",
     "name: 'x\n  y'\n",
     "name: \"a\\tb\"\n",

@@ -187,7 +187,7 @@ def validate_folders(found: list[Found], target: str = SPEC) -> list[tuple[Any, 
 def _validate_folder(found: Found, target: str) -> tuple[Any, ...]:
     try:
         return cache_entry(validate_skill(
-            load_skill_file(Path(found.folder), found.skill_name, found.listing, sizes=False),
+            load_skill_file(found.folder, found.skill_name, found.listing, sizes=False),
             target,
         ))
     except Exception as exc:  # a bug met on one skill costs that skill, not the scan

@@ -1,12 +1,15 @@
 """Reading the plain frontmatter most skills have without libyaml, to the same values and marks.
 
 Most public frontmatter is `key: value` lines: plain or quoted one-line scalars, `[a, b]` lists,
-and a few keys holding an indented list of scalars or a mapping of scalars. Parsing that through
-libyaml and pyyaml's nodes costs more than all the rules that read it. `read_plain` reads only that
-subset, and only where it is sure that `yamlload.load_yaml` gives the same value (same types, same
-key order, duplicates kept for the duplicate-key check) and its nodes the same marks; anything else
-(block scalars, escapes, anchors, tags, deeper nesting, tabs, odd characters or line breaks, a
-value continued on the next line) returns None and goes through libyaml. Plain scalars are typed
+a few keys holding an indented list of scalars or a mapping of scalars, and a description written
+as a block scalar (`description: >` or `|`, the text on the indented lines below). Parsing that
+through libyaml and pyyaml's nodes costs more than all the rules that read it. `read_plain` reads
+only that subset, and only where it is sure that `yamlload.load_yaml` gives the same value (same
+types, same key order, duplicates kept for the duplicate-key check) and its nodes the same marks;
+anything else (block scalars with a `+` or an indent in their header, or lines of spaces, or
+lines indented further in a folded one; escapes, anchors, tags, deeper nesting, tabs, odd
+characters or line breaks, a value continued on the next line) returns None and goes through
+libyaml. Plain scalars are typed
 by pyyaml's own resolver and constructors, so `yes`, `0x1F`, `1_000`, `.inf`, `~` and dates read
 as they always have. `tests/skills/test_plainyaml.py` compares both readers on generated nasty
 frontmatter.
@@ -57,6 +60,9 @@ _TOP = re.compile(_KEY + r"(?: +" + _VALUE + r"| *$| +#.*)")
 # A field of a nested mapping and an item of a block list: their indent, then a value.
 _NESTED = re.compile(r"( *)" + _KEY + " +" + _VALUE)
 _ITEM = re.compile(r"( *)- +" + _VALUE)
+# A top-level key holding a block scalar: `|` (literal) or `>` (folded), maybe `-` (strip the
+# final line break), then spaces and maybe a comment.
+_BLOCK_TOP = re.compile(_KEY + r" +([|>])(-?)(?: +#.*| *)$")
 # An item of a one-line flow list: a plain scalar without anything flow context reads specially.
 _FLOW_ITEM = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@` ][^:,\[\]{}#'\"]*")
 
@@ -149,6 +155,7 @@ def _content(lines: list[str], line: int) -> int:
 
 
 def _read(raw: str, base: int) -> tuple[dict[str, Any], Fields]:
+    ends_with_break = raw.endswith("\n")
     lines = raw.splitlines()
     starts = [0, *accumulate(map(len, raw.splitlines(keepends=True)))]
     count = len(lines)
@@ -161,7 +168,23 @@ def _read(raw: str, base: int) -> tuple[dict[str, Any], Fields]:
         text = lines[line]
         match = _TOP.match(text)
         if match is None:
-            raise _Unsupported
+            match = _BLOCK_TOP.match(text)
+            if match is None:
+                raise _Unsupported
+            key = match.group(1)
+            if text[0] in _RESOLVED_FIRSTS and not isinstance(_typed(key), str):
+                raise _Unsupported
+            at = base + starts[line]
+            length = len(key)
+            key_span = _new(Span, (line + 2, 1, line + 2, length + 1, at, at + length))
+            value, end = _block_scalar(lines, line, match.group(2) == "|", not match.group(3),
+                                       ends_with_break)
+            start = match.start(2)
+            value_span = _new(Span, (line + 2, start + 1, end + 2, 1, at + start, base + starts[end]))
+            data[key] = value
+            fields.append((key, key_span, value_span))
+            line = _content(lines, end)
+            continue
         key, plain = match.group(1, 2)
         if text[0] in _RESOLVED_FIRSTS and not isinstance(_typed(key), str):
             raise _Unsupported
@@ -241,3 +264,55 @@ def _block(
         end_line, end_column = line + 1, len(last) + 1
     span = _new(Span, (first + 2, indent + 1, end_line, end_column, base + start, base + end))
     return (items if is_list else mapping), span, line
+
+
+def _block_scalar(
+    lines: list[str], key_line: int, literal: bool, clip: bool, ends_with_break: bool
+) -> tuple[str, int]:
+    """The text of a block scalar whose header ends `lines[key_line]`, and the line where it
+    ends: the first line after it that is not empty and starts at column 0 (its empty lines
+    are the block's), or the number of lines. libyaml's node ends at the start of that line.
+
+    Only the plain shape is read: the first line below the header holds text, indented; every
+    other line is empty, or indented as much (further, in a literal one). A literal block keeps
+    its line breaks; a folded one joins lines with a space, and each empty line between two
+    lines of text stands for one line break. Clipping keeps one final line break, stripping
+    (`-`) none."""
+    count = len(lines)
+    first = key_line + 1
+    text = lines[first] if first < count else ""
+    indent = len(text) - len(text.lstrip(" "))
+    if not indent or indent == len(text):
+        raise _Unsupported
+    pad = " " * indent
+    kept: list[str] = []
+    line = first
+    while line < count:
+        text = lines[line]
+        if not text:
+            kept.append("")
+        elif text.startswith(pad) and text[indent:].strip(" ") and (
+            literal or text[indent] != " "
+        ):
+            kept.append(text[indent:])
+        elif text[0] == " ":
+            raise _Unsupported
+        else:
+            break
+        line += 1
+    if line == count and not ends_with_break:
+        raise _Unsupported  # libyaml's node then ends inside the last line
+    while not kept[-1]:
+        kept.pop()
+    if literal:
+        value = "\n".join(kept)
+    else:
+        value = kept[0]
+        blank = 0
+        for part in kept[1:]:
+            if not part:
+                blank += 1
+                continue
+            value += ("\n" * blank if blank else " ") + part
+            blank = 0
+    return (value + "\n" if clip else value), line
