@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import studio.skills.checks.names as names
 import studio.skills.codes as codes
@@ -19,6 +20,29 @@ from studio.skills.model import Diagnostic, Fix, Severity, Skill, Span, TextEdit
 from studio.skills.yaml.yamledit import move_planner, newline_of, replace_value, scalar
 
 Rule = Callable[[Skill], Iterator[Diagnostic]]
+
+# The rules that build fixes, each taking `fixes=False` to find the same things without them
+# (see `findings_only`).
+_OFFERING_FIXES: set[Callable[..., Iterator[Diagnostic]]] = set()
+
+_Offering = TypeVar("_Offering", bound=Callable[..., Iterator[Diagnostic]])
+
+
+def offers_fixes(rule: _Offering) -> _Offering:
+    """Marks a rule that takes `fixes`: False skips building its fixes, and nothing else."""
+    _OFFERING_FIXES.add(rule)
+    return rule
+
+
+def findings_only(rule: Rule) -> Rule:
+    """`rule` without its fixes. A library scan keeps no fixes (its cache tuples drop them), and
+    deciding each one costs more than the finding: planning a move under `metadata:` for the
+    field outside the spec that most skills have."""
+    if rule not in _OFFERING_FIXES:
+        return rule
+    offering: Callable[..., Iterator[Diagnostic]] = rule  # it takes `fixes` too (see above)
+    return partial(offering, fixes=False)
+
 
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
@@ -78,12 +102,13 @@ def _set_field_fix(skill: Skill, key: str, text: str, title: str) -> Fix | None:
     return Fix(title, (edit,)) if edit is not None else None
 
 
-def name_rule(skill: Skill) -> Iterator[Diagnostic]:
+@offers_fixes
+def name_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
     fields = skill.fields
     if "name" not in fields:
         fix = None
         fm = skill.frontmatter
-        if names.is_valid_name(skill.dir_name) and fm is not None and not fm.flow:
+        if fixes and names.is_valid_name(skill.dir_name) and fm is not None and not fm.flow:
             start = fm.span.start
             fix = Fix(
                 f"Add `name: {skill.dir_name}`",
@@ -96,7 +121,7 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
     if not isinstance(raw, str) or not raw.strip():
         what = "empty" if raw in (None, "") or isinstance(raw, str) else kind_of(raw)
         fix = None
-        if names.is_valid_name(skill.dir_name):
+        if fixes and names.is_valid_name(skill.dir_name):
             fix = _set_field_fix(skill, "name", skill.dir_name, f"Set the name to `{skill.dir_name}`")
         yield _diag(
             skill, codes.NAME_NOT_A_STRING, Severity.ERROR,
@@ -110,7 +135,8 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
         return
     suggestion = names.suggest_name(name) if problems else name
     use = f"use `{suggestion}`"
-    fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`") if problems else None
+    fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`") \
+        if problems and fixes else None
     if len(name) > names.MAX_NAME_LENGTH:
         yield _diag(
             skill, codes.NAME_TOO_LONG, Severity.ERROR,
@@ -143,14 +169,14 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
             "the name has letters outside ASCII (" + " ".join(repr(c) for c in foreign[:6])
             + "); the spec describes names as a-z, 0-9 and hyphens, and Ollama and "
             f"skill-creator refuse others: use `{ascii_form}`", "name",
-            fix=_ascii_fix(skill, name, ascii_form),
+            fix=_ascii_fix(skill, name, ascii_form) if fixes else None,
         )
     directory = unicodedata.normalize("NFKC", skill.dir_name)
     if directory != name:
         yield _diag(
             skill, codes.NAME_NOT_FOLDER, Severity.ERROR,
             f"the name `{name}` must equal its folder's name `{skill.dir_name}`",
-            "name", fix=_mismatch_fix(skill, name),
+            "name", fix=_mismatch_fix(skill, name) if fixes else None,
         )
 
 
@@ -230,17 +256,19 @@ def compatibility_rule(skill: Skill) -> Iterator[Diagnostic]:
         )
 
 
-def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
+@offers_fixes
+def unknown_fields_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
     planner = None
     for key in skill.fields:
         if key in ALLOWED_FIELDS:
             continue
         owner = EXTENSION_FIELDS.get(key)
         whose = f" (an extension of {owner})" if owner else ""
-        if not skill.read_only and planner is None:
-            planner = move_planner(skill)
-        plan = planner(key) if planner is not None else None
-        fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan is not None else None
+        fix = None
+        if fixes and not skill.read_only:
+            planner = planner if planner is not None else move_planner(skill)
+            plan = planner(key)
+            fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan is not None else None
         yield _diag(
             skill, codes.UNKNOWN_FIELD, Severity.ERROR,
             f"`{key}` is not a field of the Agent Skills spec{whose}; "
@@ -248,7 +276,8 @@ def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
         )
 
 
-def other_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
+@offers_fixes
+def other_fields_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
     fields = skill.fields
     if "license" in fields and not isinstance(fields["license"], str):
         yield _diag(skill, codes.LICENSE_NOT_A_STRING, Severity.WARNING,
@@ -261,7 +290,8 @@ def other_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
             skill, codes.ALLOWED_TOOLS_LIST, Severity.WARNING,
             "`allowed-tools` is a list; the spec wants one space-separated string",
             "allowed-tools",
-            fix=_set_field_fix(skill, "allowed-tools", joined, "Turn the list into one string"),
+            fix=_set_field_fix(skill, "allowed-tools", joined, "Turn the list into one string")
+            if fixes else None,
         )
     elif "allowed-tools" in fields and not isinstance(tools, str):
         yield _diag(skill, codes.ALLOWED_TOOLS_NOT_A_STRING, Severity.WARNING,
@@ -362,3 +392,4 @@ FRONTMATTER_RULES: tuple[Rule, ...] = (
     other_fields_rule,
     description_style_rule,
 )
+FRONTMATTER_FINDINGS = tuple(findings_only(rule) for rule in FRONTMATTER_RULES)

@@ -65,12 +65,12 @@ def _sort_key(diagnostic: Diagnostic) -> tuple[int, str, int, int]:
             diagnostic.file, diagnostic.line, diagnostic.column)
 
 
-def validate_skill(skill: Skill, target: str = SPEC) -> ValidationResult:
+def validate_skill(skill: Skill, target: str = SPEC, *, fixes: bool = True) -> ValidationResult:
     """Every diagnostic for a skill, judged as `target` (a key of `studio.skills.checks.clients`)
-    treats it."""
+    treats it; without `fixes`, the same diagnostics with none (what a library scan keeps)."""
     diagnostics = list(skill.problems)
     if skill.frontmatter is not None:
-        for rule in frontmatter_rules(target):
+        for rule in frontmatter_rules(target, fixes):
             diagnostics.extend(rule(skill))
     if skill.source:
         for body_rule in BODY_RULES:

@@ -186,9 +186,10 @@ def validate_folders(found: list[Found], target: str = SPEC) -> list[tuple[Any, 
 
 def _validate_folder(found: Found, target: str) -> tuple[Any, ...]:
     try:
+        # A cache tuple keeps no fixes: the rules need not build them.
         return cache_entry(validate_skill(
             load_skill_file(Path(found.folder), found.skill_name, found.listing, sizes=False),
-            target,
+            target, fixes=False,
         ))
     except Exception as exc:  # a bug met on one skill costs that skill, not the scan
         return _crashed(found, f"{type(exc).__name__}: {exc}")
