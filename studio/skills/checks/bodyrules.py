@@ -27,30 +27,30 @@ _FILE_LIKE = re.compile(r"^(?:\./)?[\w.-]*[A-Za-z_][\w.-]*(?:/[\w.@-]+)*\.[A-Za-
 
 
 
-def _slashed(folders: tuple[str, ...]) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...]]:
+def _slashed(folders: tuple[str, ...]) -> tuple[re.Pattern[str], tuple[int, ...]]:
     """`_BARE` as one search that a C loop runs over the body: each folder ends in `s/`, a
     literal the search skips to; look-behinds there find which folder (with `./` or without),
     and `_BARE`'s own look-behind before it; a look-ahead reads the rest of the path. Each
     alternative ends with an empty marker group, so `lastindex` says which one matched; the
     path's end is the group before it. Nothing is consumed past `s/`, so a folder's name
-    inside a path is found too, as `_BARE` tried each one.
+    inside a path is found too, as `_BARE` tried each one. At most one alternative can match
+    at a place (the folders end differently, and `./` before a folder fails the look-behind of
+    the folder alone), so the folders without `./`, the common form, are tried first.
 
-    Returns the pattern, and by marker group: how far before the match's end the path starts,
-    and which folder it is (its position in `folders`)."""
-    alternatives, back, kind = [], [0], [0]
-    for position, folder in enumerate(folders):
-        for prefix in ("./", ""):
+    Returns the pattern, and by marker group how far before the match's end the path starts."""
+    alternatives, back = [], [0]
+    for prefix in ("", "./"):
+        for folder in folders:
             mentioned = re.escape(prefix + folder)
             alternatives.append(
                 rf"(?<=(?<![\w/.~-]){mentioned})(?=([\w@%+=:,./-]*[\w/-]))()"
             )
             back += [0, len(prefix + folder)]
-            kind += [0, position]
     assert all(folder.endswith("s/") for folder in folders)
-    return re.compile("/(?<=s/)(?:" + "|".join(alternatives) + ")"), tuple(back), tuple(kind)
+    return re.compile("/(?<=s/)(?:" + "|".join(alternatives) + ")"), tuple(back)
 
 
-_SLASHED, _SLASHED_BACK, _SLASHED_KIND = _slashed(_FOLDERS)
+_SLASHED, _SLASHED_BACK = _slashed(_FOLDERS)
 
 
 def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
@@ -99,27 +99,19 @@ def _mentions(body: str) -> dict[str, int]:
                 offset = match.start(1)
                 if offset < first(target, offset + 1):
                     targets[target] = offset
-    for found in _bare_paths(body, linked):
-        for start, end in found:
-            target = body[start:end]
-            if start < first(target, start + 1):
-                targets[target] = start
-    return targets
-
-
-def _bare_paths(body: str, linked: set[int]) -> tuple[list[tuple[int, int]], ...]:
-    """Where bare skill-folder paths (`scripts/run.py`) stand in the body, as (start, end), one
-    list per folder of `_FOLDERS` in its order; a path that starts a link's target is that
-    target, noted already. One search for `_SLASHED`, in C: a search for each folder's name,
-    then a regex at each place found, cost more than all the rest of the rule."""
-    found: tuple[list[tuple[int, int]], ...] = ([], [], [])
+    # Bare paths in the body's order: the rule reports each path at its first mention, sorted
+    # by offset, so the order in which paths enter `targets` never shows (two bare paths never
+    # start at one place).
+    back = _SLASHED_BACK
     for match in _SLASHED.finditer(body):
         marker = match.lastindex
         assert marker is not None  # each alternative ends with its marker group
-        start = match.end() - _SLASHED_BACK[marker]
+        start = match.end() - back[marker]
         if start not in linked:
-            found[_SLASHED_KIND[marker]].append((start, match.end(marker - 1)))
-    return found
+            target = body[start : match.end(marker - 1)]
+            if start < first(target, start + 1):
+                targets[target] = start
+    return targets
 
 
 # Skills of one collection mention the same few paths (`scripts/run.py`): a worker meets

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from studio.skills.checks.bodyrules import BODY_RULES
@@ -21,7 +22,8 @@ class ValidationResult:
 
     @property
     def valid(self) -> bool:
-        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+        # A C loop: a library scan asks this of every skill.
+        return Severity.ERROR not in map(_severity, self.diagnostics)
 
     @property
     def loadable(self) -> bool:
@@ -45,15 +47,20 @@ class ValidationResult:
         }
 
 
+_severity = attrgetter("severity")
+_code = attrgetter("code")
+_UNLOADABLE_CODES = UNREADABLE_CODES | {MISSING_SKILL_FILE}
+
+
 def is_loadable(skill: Skill, diagnostics: list[Diagnostic]) -> bool:
     """Whether a client following the spec's client guide would still load the skill.
 
     Such clients skip a skill whose file cannot be read or parsed, or which lacks a name or a
     description; they only warn about a name that is too long, badly formed or unlike its folder.
     """
-    if any(
-        (d.code in UNREADABLE_CODES or d.code == MISSING_SKILL_FILE) and d.severity is Severity.ERROR
-        for d in diagnostics
+    # Nearly every skill has none of these codes: a set test in C says so before any loop.
+    if not _UNLOADABLE_CODES.isdisjoint(map(_code, diagnostics)) and any(
+        d.code in _UNLOADABLE_CODES and d.severity is Severity.ERROR for d in diagnostics
     ):
         return False
     name, description = skill.name, skill.description
