@@ -9,13 +9,22 @@ vercel-labs/skills `src/skills.ts`, `findSkillDirs`). So each one is reported, n
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import repeat
+from operator import attrgetter
 
 import studio.skills.codes as codes
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity, Skill
 
+_relative = attrgetter("relative")
+_NESTED = ("/" + SKILL_FILE, "/" + LOWERCASE_SKILL_FILE)
+
 
 def nested_skills_rule(skill: Skill) -> Iterator[Diagnostic]:
-    for file in skill.files:
+    files = skill.files
+    # Nearly no skill holds another: a C loop over the paths says so before the Python one.
+    if not any(map(str.endswith, map(_relative, files), repeat(_NESTED))):
+        return
+    for file in files:
         folder, _, base = file.relative.rpartition("/")
         if not folder or base not in (SKILL_FILE, LOWERCASE_SKILL_FILE):
             continue

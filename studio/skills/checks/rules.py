@@ -75,26 +75,17 @@ def kind_of(value: Any) -> str:
     return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
 
-def _at(skill: Skill, key: str, *, value: bool = True) -> tuple[int, int]:
-    spans = skill.field_spans(key)
-    if spans is None:
-        return 1, 1
-    span: Span = spans.value if value else spans.key
-    return span.line, span.column
-
-
 def _diag(
     skill: Skill, code: str, severity: Severity, message: str, key: str, *,
     fix: Fix | None = None, value: bool = True,
 ) -> Diagnostic:
-    line, column = _at(skill, key, value=value)
     spans = skill.field_spans(key)
-    end = (spans.value if value else spans.key) if spans is not None else None
-    return Diagnostic(
-        code, severity, message, line, column, fix,
-        end.end_line if end else None, end.end_column if end else None,
-        skill.skill_file_name, key,
-    )
+    if spans is None:
+        return Diagnostic(code, severity, message, 1, 1, fix, None, None, skill.skill_file_name,
+                          key)
+    span: Span = spans.value if value else spans.key
+    return Diagnostic(code, severity, message, span.line, span.column, fix, span.end_line,
+                      span.end_column, skill.skill_file_name, key)
 
 
 def _set_field_fix(skill: Skill, key: str, text: str, title: str) -> Fix | None:
@@ -337,7 +328,7 @@ def placeholder_in(description: str, lowered: str | None = None) -> str | None:
     """The text that makes `description` a placeholder, or None when it reads as written.
     `lowered` is the description in lower case, when the caller has it."""
     lowered = description.lower() if lowered is None else lowered
-    if not any(hint in lowered for hint in _PLACEHOLDER_HINTS):
+    if not any(map(lowered.__contains__, _PLACEHOLDER_HINTS)):  # a C loop
         return None
     found = _PLACEHOLDER.search(description)
     return found.group(0).strip(" \t:.!-") or found.group(0) if found is not None else None
@@ -366,7 +357,7 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
             "it: say what the skill does and when to use it",
             "description",
         )
-    if not any(word in lowered for word in WHEN_WORDS):
+    if not any(map(lowered.__contains__, WHEN_WORDS)):  # a C loop
         yield _diag(
             skill, codes.DESCRIPTION_NO_WHEN, Severity.WARNING,
             "the description never says when to use the skill; add e.g. \"Use when ...\"",
