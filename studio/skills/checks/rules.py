@@ -120,6 +120,8 @@ def name_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
             fix=fix,
         )
         return
+    if raw == skill.dir_name and names.plainly_valid(raw):
+        return  # the usual case: nothing below would find anything, and it normalizes twice
     name = names.normalize_name(raw)
     problems = names.name_problems(name)
     if not problems and name == skill.dir_name and name.isascii():

@@ -369,12 +369,13 @@ def _scanned(relative: str, folders: tuple[str, ...]) -> bool:
     return relative.startswith(folders) and not relative.rpartition("/")[2].startswith(".")
 
 
-def threats_rule(skill: Skill) -> Iterator[Diagnostic]:
+def threats_rule(skill: Skill) -> list[Diagnostic]:
     """The validator's rule: SKILL.md only. A library scan runs it on every skill, and reading
     each skill's scripts costs it about 5% more (benchmarks/validate_corpus.py); scripts and
     references are read where a person is about to trust them: the install preview
-    (`threat_report`) and a script's first run (`studio.agent.firstrun`)."""
-    yield from skill_file_threats(skill)
+    (`threat_report`) and a script's first run (`studio.agent.firstrun`). A list, not a
+    generator: the validator extends its list with it, for every skill."""
+    return skill_file_threats(skill)
 
 
 def files_threats_of(skill: Skill) -> list[Diagnostic]:
