@@ -474,8 +474,8 @@ def _scan_zip(
         if cached is not None:
             summaries = [SkillSummary.from_cache(path, item) for item in cached]
         else:
-            summaries = [
-                SkillSummary.from_result(path, validate_skill(skill, target))
+            summaries = [  # a summary keeps no fixes: the rules need not build them
+                SkillSummary.from_result(path, validate_skill(skill, target, fixes=False))
                 for skill in load_zip_skills(path)
             ]
             if cache is not None:
