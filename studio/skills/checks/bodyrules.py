@@ -55,30 +55,35 @@ def _slashed(folders: tuple[str, ...]) -> tuple[re.Pattern[str], tuple[int, ...]
 _SLASHED, _SLASHED_BACK = _slashed(_FOLDERS)
 
 
-def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
+def body_length_rule(skill: Skill) -> list[Diagnostic]:
+    """A list, as the other rules that nearly always find nothing (see `Rule`)."""
     body = skill.body
     if not body:
-        return
+        return []
     span = skill.body_span
     # Without a CR the body's line breaks are its `\n`s, which the parse already counted for
     # the span's end: counting them again would read the whole body once more.
     breaks = span.end_line - span.line if "\r" not in body else body.count("\n")
     lines = breaks + (0 if body.endswith("\n") else 1)
+    tokens = len(body) // CHARS_PER_TOKEN
+    if lines <= MAX_BODY_LINES and tokens <= MAX_BODY_TOKENS:
+        return []
+    found = []
     if lines > MAX_BODY_LINES:
-        yield Diagnostic(
+        found.append(Diagnostic(
             codes.BODY_TOO_MANY_LINES, Severity.WARNING,
             f"the body is {lines} lines long; keep it under {MAX_BODY_LINES} and move detail "
             "into references/",
             skill.body_span.line + MAX_BODY_LINES, 1, file=skill.skill_file_name,
-        )
-    tokens = len(body) // CHARS_PER_TOKEN
+        ))
     if tokens > MAX_BODY_TOKENS:
-        yield Diagnostic(
+        found.append(Diagnostic(
             codes.BODY_TOO_MANY_TOKENS, Severity.WARNING,
             f"the body is about {tokens:,} tokens; keep it under about {MAX_BODY_TOKENS:,} so it "
             "loads cheaply, and move detail into references/",
             skill.body_span.line, 1, file=skill.skill_file_name,
-        )
+        ))
+    return found
 
 
 def _mentions(body: str) -> dict[str, int]:
