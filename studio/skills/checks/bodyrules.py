@@ -56,7 +56,8 @@ _SLASHED, _SLASHED_BACK = _slashed(_FOLDERS)
 
 
 def body_length_rule(skill: Skill) -> list[Diagnostic]:
-    """A list, as the other rules that nearly always find nothing (see `Rule`)."""
+    """A list, as the other rules that nearly always find nothing (see
+    `studio.skills.checks.rules.Rule`)."""
     body = skill.body
     if not body:
         return []

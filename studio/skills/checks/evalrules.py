@@ -39,7 +39,8 @@ _EVALS_FOLDER = str(EVALS_FILE.parent)
 
 
 def eval_files_rule(skill: Skill) -> list[Diagnostic]:
-    """A list, as the other rules that nearly always find nothing (see `studio.skills.checks.rules.Rule`)."""
+    """A list, as the other rules that nearly always find nothing (see
+    `studio.skills.checks.rules.Rule`)."""
     # Both files live in evals/: the listing that found the skill, or else one `stat`, tells
     # that a skill has neither, as most have.
     if skill.read_only or skill.evals_entry is False or not os.path.isdir(

@@ -19,7 +19,8 @@ _NESTED = ("/" + SKILL_FILE, "/" + LOWERCASE_SKILL_FILE)
 
 
 def nested_skills_rule(skill: Skill) -> list[Diagnostic]:
-    """A list, as the other rules that nearly always find nothing (see `Rule`)."""
+    """A list, as the other rules that nearly always find nothing (see
+    `studio.skills.checks.rules.Rule`)."""
     files = skill.files
     # Nearly no skill holds another: a C loop over the paths says so before the Python one.
     if not any(map(str.endswith, map(_relative, files), repeat(_NESTED))):
