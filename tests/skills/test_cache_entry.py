@@ -14,7 +14,7 @@ from studio.skills.codes import MISSING_SKILL_FILE
 from studio.skills.library.summary import SkillSummary, cache_entry
 from studio.skills.model import Diagnostic, Severity
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
-from tests.skills.strategies import skill_cases, skill_texts
+from tests.skills.strategies import SkillCase, skill_cases, skill_texts
 
 ROOT = Path("/x")
 
@@ -42,8 +42,8 @@ def check(text: bytes, folder: str = "demo") -> None:
 
 @settings(max_examples=200, database=None)
 @given(case=skill_cases())
-def test_the_entry_is_the_summary_s_tuple(case: object) -> None:
-    check(case.data, case.folder)  # type: ignore[attr-defined]
+def test_the_entry_is_the_summary_s_tuple(case: SkillCase) -> None:
+    check(case.data, case.folder)
 
 
 @settings(max_examples=200, database=None)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from studio.skills.checks import TARGETS, validate_skill
 from studio.skills.model import Diagnostic, Skill
 from studio.skills.parse import parse_skill
-from tests.skills.strategies import skill_cases, skill_texts
+from tests.skills.strategies import SkillCase, skill_cases, skill_texts
 
 
 def _without_fix(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -29,10 +29,10 @@ def _same_findings(skill: Skill) -> None:
 
 @settings(max_examples=150, database=None)
 @given(case=skill_cases(), read_only=st.booleans())
-def test_the_findings_without_fixes_are_the_findings_with_them(case: object,
+def test_the_findings_without_fixes_are_the_findings_with_them(case: SkillCase,
                                                                read_only: bool) -> None:
-    data = case.data  # type: ignore[attr-defined]
-    skill = parse_skill(data, Path(f"/x/{case.folder}/SKILL.md"), max_bytes=None)  # type: ignore[attr-defined]
+    data = case.data
+    skill = parse_skill(data, Path(f"/x/{case.folder}/SKILL.md"), max_bytes=None)
     skill.read_only = read_only
     _same_findings(skill)
 

@@ -15,7 +15,7 @@ from studio.skills.checks.rules import name_rule
 from studio.skills.checks.validate import _sort_key
 from studio.skills.model import Diagnostic, Severity
 from studio.skills.parse import parse_skill
-from tests.skills.strategies import EDGE_NAMES, VALID_NAMES, skill_cases
+from tests.skills.strategies import EDGE_NAMES, VALID_NAMES, SkillCase, skill_cases
 
 NAMES = st.one_of(st.sampled_from(VALID_NAMES + EDGE_NAMES),
                   st.text(alphabet="ab-1AÉé _\u00a0ｐ", max_size=8), st.just("a" * 64 + "-b"))
@@ -49,8 +49,8 @@ def test_a_plain_name_equal_to_its_folder_takes_the_shortcut_and_finds_nothing()
 
 @settings(max_examples=200, database=None)
 @given(case=skill_cases())
-def test_the_findings_come_in_the_full_key_s_order(case: object) -> None:
-    skill = parse_skill(case.data, Path(f"/x/{case.folder}/SKILL.md"), max_bytes=None)  # type: ignore[attr-defined]
+def test_the_findings_come_in_the_full_key_s_order(case: SkillCase) -> None:
+    skill = parse_skill(case.data, Path(f"/x/{case.folder}/SKILL.md"), max_bytes=None)
     found = validate_skill(skill).diagnostics
     assert found == sorted(found, key=_sort_key)
 
