@@ -1,16 +1,22 @@
 """The body's file mentions (SK203): the one search for bare paths finds exactly what one search
 per folder, with `_BARE` tried at each place, found; `reference_mentions` is that earlier code,
-kept here as the oracle."""
+kept here as the oracle. The paths may enter the mapping in another order (the body's, not
+folder by folder): the rule's findings, sorted by offset, are the same, in the same order."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from studio.skills.checks.bodyrules import _mentions
+from studio.skills.checks import bodyrules
+from studio.skills.checks.bodyrules import _mentions, missing_files_rule
+from studio.skills.model import SkillFile
+from studio.skills.parse import parse_skill
 
 _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _CODE = re.compile(r"`([^`\s]+)`")
@@ -72,19 +78,31 @@ TABLE = [
 ]
 
 
+def same_findings(body: str) -> None:
+    """The same mentions, and the rule's findings, in order, the same as with the oracle's."""
+    assert _mentions(body) == reference_mentions(body)
+    skill = parse_skill(f"---\nname: demo\n---\n{body}".encode("utf-8", "surrogatepass"),
+                        Path("/x/demo/SKILL.md"), max_bytes=None)
+    skill.files = (SkillFile("scripts/run.py", None, None), SkillFile("references/x.md", None, None))
+    found = list(missing_files_rule(skill))
+    with mock.patch.object(bodyrules, "_mentions", reference_mentions):
+        assert found == list(missing_files_rule(skill))
+
+
 @pytest.mark.parametrize("body", TABLE)
 def test_table(body: str) -> None:
-    assert list(_mentions(body).items()) == list(reference_mentions(body).items())
+    same_findings(body)
 
 
 @settings(max_examples=3000)
 @given(bodies)
 @example("x`scripts/a`scripts/b.py")
 @example("./scripts/a:./assets/b")
+@example("[l](scripts/a~b) `scripts/a~b` assets/x references/y ./assets/x scripts/run.py")
 def test_same_as_one_search_per_folder(body: str) -> None:
-    assert list(_mentions(body).items()) == list(reference_mentions(body).items())
+    same_findings(body)
 
 
 @given(st.text(max_size=60))
 def test_same_on_any_text(body: str) -> None:
-    assert list(_mentions(body).items()) == list(reference_mentions(body).items())
+    same_findings(body)

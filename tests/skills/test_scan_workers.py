@@ -67,10 +67,10 @@ def test_an_exception_on_one_skill_costs_only_that_skill(
         write_skill(root, name, frontmatter(name))
     validate = library.validate_skill
 
-    def failing(skill: Skill, target: str) -> ValidationResult:
+    def failing(skill: Skill, target: str, *, fixes: bool = True) -> ValidationResult:
         if skill.dir_name == "broken":
             raise RecursionError("maximum recursion depth exceeded")
-        return validate(skill, target)
+        return validate(skill, target, fixes=fixes)
 
     monkeypatch.setattr(library, "validate_skill", failing)
     scan = scan_root(SkillRoot(root))

@@ -4,9 +4,9 @@ cannot run. All warnings: none of them makes a skill invalid."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 import studio.skills.codes as codes
 from studio.skills.checks.nested import nested_skills_rule
@@ -18,7 +18,9 @@ MAX_BODY_TOKENS = 5000
 CHARS_PER_TOKEN = 4
 
 _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-_CODE = re.compile(r"`([^`\s]+)`")
+# Possessive: a run of code characters is never worth giving back (what ends it is no `), and
+# the fences' backticks fail sooner.
+_CODE = re.compile(r"`([^`\s]++)`")
 _BARE = re.compile(r"(?<![\w/.~-])((?:\./)?(?:scripts|references|assets)/[\w@%+=:,./-]*[\w/-])")
 _FOLDERS = ("scripts/", "references/", "assets/")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
@@ -27,56 +29,62 @@ _FILE_LIKE = re.compile(r"^(?:\./)?[\w.-]*[A-Za-z_][\w.-]*(?:/[\w.@-]+)*\.[A-Za-
 
 
 
-def _slashed(folders: tuple[str, ...]) -> tuple[re.Pattern[str], tuple[int, ...], tuple[int, ...]]:
+def _slashed(folders: tuple[str, ...]) -> tuple[re.Pattern[str], tuple[int, ...]]:
     """`_BARE` as one search that a C loop runs over the body: each folder ends in `s/`, a
     literal the search skips to; look-behinds there find which folder (with `./` or without),
     and `_BARE`'s own look-behind before it; a look-ahead reads the rest of the path. Each
     alternative ends with an empty marker group, so `lastindex` says which one matched; the
     path's end is the group before it. Nothing is consumed past `s/`, so a folder's name
-    inside a path is found too, as `_BARE` tried each one.
+    inside a path is found too, as `_BARE` tried each one. At most one alternative can match
+    at a place (the folders end differently, and `./` before a folder fails the look-behind of
+    the folder alone), so the folders without `./`, the common form, are tried first.
 
-    Returns the pattern, and by marker group: how far before the match's end the path starts,
-    and which folder it is (its position in `folders`)."""
-    alternatives, back, kind = [], [0], [0]
-    for position, folder in enumerate(folders):
-        for prefix in ("./", ""):
+    Returns the pattern, and by marker group how far before the match's end the path starts."""
+    alternatives, back = [], [0]
+    for prefix in ("", "./"):
+        for folder in folders:
             mentioned = re.escape(prefix + folder)
             alternatives.append(
                 rf"(?<=(?<![\w/.~-]){mentioned})(?=([\w@%+=:,./-]*[\w/-]))()"
             )
             back += [0, len(prefix + folder)]
-            kind += [0, position]
     assert all(folder.endswith("s/") for folder in folders)
-    return re.compile("/(?<=s/)(?:" + "|".join(alternatives) + ")"), tuple(back), tuple(kind)
+    return re.compile("/(?<=s/)(?:" + "|".join(alternatives) + ")"), tuple(back)
 
 
-_SLASHED, _SLASHED_BACK, _SLASHED_KIND = _slashed(_FOLDERS)
+_SLASHED, _SLASHED_BACK = _slashed(_FOLDERS)
 
 
-def body_length_rule(skill: Skill) -> Iterator[Diagnostic]:
+def body_length_rule(skill: Skill) -> list[Diagnostic]:
+    """A list, as the other rules that nearly always find nothing (see
+    `studio.skills.checks.rules.Rule`)."""
     body = skill.body
     if not body:
-        return
+        return []
     span = skill.body_span
     # Without a CR the body's line breaks are its `\n`s, which the parse already counted for
     # the span's end: counting them again would read the whole body once more.
     breaks = span.end_line - span.line if "\r" not in body else body.count("\n")
     lines = breaks + (0 if body.endswith("\n") else 1)
+    tokens = len(body) // CHARS_PER_TOKEN
+    if lines <= MAX_BODY_LINES and tokens <= MAX_BODY_TOKENS:
+        return []
+    found = []
     if lines > MAX_BODY_LINES:
-        yield Diagnostic(
+        found.append(Diagnostic(
             codes.BODY_TOO_MANY_LINES, Severity.WARNING,
             f"the body is {lines} lines long; keep it under {MAX_BODY_LINES} and move detail "
             "into references/",
             skill.body_span.line + MAX_BODY_LINES, 1, file=skill.skill_file_name,
-        )
-    tokens = len(body) // CHARS_PER_TOKEN
+        ))
     if tokens > MAX_BODY_TOKENS:
-        yield Diagnostic(
+        found.append(Diagnostic(
             codes.BODY_TOO_MANY_TOKENS, Severity.WARNING,
             f"the body is about {tokens:,} tokens; keep it under about {MAX_BODY_TOKENS:,} so it "
             "loads cheaply, and move detail into references/",
             skill.body_span.line, 1, file=skill.skill_file_name,
-        )
+        ))
+    return found
 
 
 def _mentions(body: str) -> dict[str, int]:
@@ -86,12 +94,13 @@ def _mentions(body: str) -> dict[str, int]:
     targets: dict[str, int] = {}
     first = targets.get
     linked: set[int] = set()
-    if "](" in body:
-        link_at, keep_first = linked.add, targets.setdefault
-        for match in _LINK.finditer(body):
-            start, end = match.span(1)
-            link_at(start)
-            keep_first(body[start:end], start)  # links come in order: the first one stays
+    # No `"](" in body` first: on a body without links, `in` with a needle of two characters
+    # takes about twice what the search for `](` itself does.
+    link_at, keep_first = linked.add, targets.setdefault
+    for match in _LINK.finditer(body):
+        start, end = match.span(1)
+        link_at(start)
+        keep_first(body[start:end], start)  # links come in order: the first one stays
     if "`" in body:
         for match in _CODE.finditer(body):
             target = match.group(1)
@@ -99,27 +108,19 @@ def _mentions(body: str) -> dict[str, int]:
                 offset = match.start(1)
                 if offset < first(target, offset + 1):
                     targets[target] = offset
-    for found in _bare_paths(body, linked):
-        for start, end in found:
-            target = body[start:end]
-            if start < first(target, start + 1):
-                targets[target] = start
-    return targets
-
-
-def _bare_paths(body: str, linked: set[int]) -> tuple[list[tuple[int, int]], ...]:
-    """Where bare skill-folder paths (`scripts/run.py`) stand in the body, as (start, end), one
-    list per folder of `_FOLDERS` in its order; a path that starts a link's target is that
-    target, noted already. One search for `_SLASHED`, in C: a search for each folder's name,
-    then a regex at each place found, cost more than all the rest of the rule."""
-    found: tuple[list[tuple[int, int]], ...] = ([], [], [])
+    # Bare paths in the body's order: the rule reports each path at its first mention, sorted
+    # by offset, so the order in which paths enter `targets` never shows (two bare paths never
+    # start at one place).
+    back = _SLASHED_BACK
     for match in _SLASHED.finditer(body):
         marker = match.lastindex
         assert marker is not None  # each alternative ends with its marker group
-        start = match.end() - _SLASHED_BACK[marker]
+        start = match.end() - back[marker]
         if start not in linked:
-            found[_SLASHED_KIND[marker]].append((start, match.end(marker - 1)))
-    return found
+            target = body[start : match.end(marker - 1)]
+            if start < first(target, start + 1):
+                targets[target] = start
+    return targets
 
 
 # Skills of one collection mention the same few paths (`scripts/run.py`): a worker meets
@@ -149,26 +150,52 @@ def _known_paths(skill: Skill) -> set[str]:
     return known
 
 
+_relative = attrgetter("relative")
+
+
+def _known_test(skill: Skill) -> Callable[[str], bool]:
+    """Whether a path (relative, without empty parts) is SKILL.md, a file of the skill or a
+    folder above one: `_known_paths`, without building the set. The files' paths go into one
+    string, each after a NUL, which no file name holds; a path is then a file's when NUL, the
+    path and NUL stand in it, and a folder's when NUL, the path and a slash do: two searches
+    in C for each of the few paths a body mentions."""
+    files = skill.files
+    inner = "\0".join(map(_relative, files))
+    if inner.count("\0") != max(len(files) - 1, 0):
+        return _known_paths(skill).__contains__  # a path holds a NUL (an archive's might)
+    joined, name = f"\0{inner}\0", skill.path.name
+
+    def known(relative: str) -> bool:
+        return relative == name or ("\0" not in relative and (
+            f"\0{relative}\0" in joined or f"\0{relative}/" in joined))
+
+    return known
+
+
 def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
     if not skill.body:
         return
     targets = _mentions(skill.body)
     if not targets:
         return
-    known: set[str] | None = None
+    known: Callable[[str], bool] | None = None
     first: dict[str, int] = {}
     for target, offset in targets.items():
         relative = _relative_target(target)
         if relative is None or ("/" not in relative and "." not in relative):
             continue
-        known = known if known is not None else _known_paths(skill)
-        if relative.rstrip("/") not in known and offset < first.get(relative, offset + 1):
+        known = known if known is not None else _known_test(skill)
+        if not known(relative.rstrip("/")) and offset < first.get(relative, offset + 1):
             first[relative] = offset
     if not first:
         return
     source, start = skill.source, skill.body_span.start
     # In offset order: each line counted from the last mention's, when no CR makes a line break.
     line, counted, has_cr = skill.body_span.line, start, "\r" in source
+    # The file's name asked once (a Path property), and every argument given in order (a
+    # keyword slows the named tuple's Python-level constructor): most skills get a finding or
+    # two here.
+    file, warning = skill.skill_file_name, Severity.WARNING
     for relative, offset in sorted(first.items(), key=_offset):
         at = start + offset
         if has_cr:
@@ -177,9 +204,9 @@ def missing_files_rule(skill: Skill) -> Iterator[Diagnostic]:
             line += source.count("\n", counted, at)
             counted, column = at, at - source.rfind("\n", 0, at)
         yield Diagnostic(
-            codes.MISSING_FILE_MENTIONED, Severity.WARNING,
+            codes.MISSING_FILE_MENTIONED, warning,
             f"the body mentions `{relative}`, which is not in the skill's folder",
-            line, column, file=skill.skill_file_name,
+            line, column, None, None, None, file,
         )
 
 

@@ -51,7 +51,15 @@ from dataclasses import dataclass
 
 import studio.skills.codes as codes
 from studio.skills.checks.openai_yaml import openai_yaml_rule
-from studio.skills.checks.rules import FRONTMATTER_RULES, Rule, kind_of, unknown_fields_rule
+from studio.skills.checks.rules import (
+    FRONTMATTER_FINDINGS,
+    FRONTMATTER_RULES,
+    Rule,
+    findings_only,
+    kind_of,
+    offers_fixes,
+    unknown_fields_rule,
+)
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.yaml.yamledit import move_plan, replace_value, scalar
 
@@ -181,7 +189,8 @@ def _split_commas(text: str) -> list[str] | None:
     return [p for p in parts if p] if split else None
 
 
-def spaced_tools_rule(skill: Skill) -> Iterator[Diagnostic]:
+@offers_fixes
+def spaced_tools_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
     """The spec's `allowed-tools` is one space-separated string; commas are Claude Code's."""
     value = skill.fields.get("allowed-tools")
     if not isinstance(value, str):
@@ -190,7 +199,8 @@ def spaced_tools_rule(skill: Skill) -> Iterator[Diagnostic]:
     if tools is None:
         return
     joined = " ".join(tools)
-    edit = None if skill.read_only else replace_value(skill, "allowed-tools", scalar(joined))
+    edit = None if skill.read_only or not fixes \
+        else replace_value(skill, "allowed-tools", scalar(joined))
     yield _at(skill, codes.ALLOWED_TOOLS_COMMAS, Severity.WARNING,
               "`allowed-tools` separates tools with commas, as only Claude Code reads it; the "
               f"spec separates them with spaces: `{joined}`", "allowed-tools",
@@ -258,13 +268,15 @@ def _diagnostic(
 def client_fields_rule(client: Client) -> Rule:
     """The rule that takes the place of SK131 for a client other than the bare spec."""
 
-    def rule(skill: Skill) -> Iterator[Diagnostic]:
+    @offers_fixes
+    def rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
+        planned = fixes and not skill.read_only
         for key, value in skill.fields.items():
             if key in _SPEC_FIELDS:
                 continue
             kind = client.fields.get(key)
             if kind is None and client.strict:
-                plan = None if skill.read_only else move_plan(skill, key)
+                plan = move_plan(skill, key) if planned else None
                 fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan else None
                 yield _diagnostic(
                     skill, codes.REJECTED_BY_TARGET, Severity.ERROR,
@@ -273,7 +285,7 @@ def client_fields_rule(client: Client) -> Rule:
                 )
                 continue
             if kind is None:
-                plan = None if skill.read_only else move_plan(skill, key)
+                plan = move_plan(skill, key) if planned else None
                 fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan else None
                 yield _diagnostic(
                     skill, codes.UNKNOWN_TO_TARGET, Severity.WARNING,
@@ -307,25 +319,29 @@ def _judged(rule: Rule, client: Client) -> Rule:
     return judged
 
 
-def _rules_for(client: Client) -> tuple[Rule, ...]:
+def _rules_for(client: Client, fixes: bool) -> tuple[Rule, ...]:
     replacement = client_fields_rule(client)
     rules = [replacement if r is unknown_fields_rule else r for r in FRONTMATTER_RULES]
     rules.extend(client.rules)
+    if not fixes:
+        rules = [findings_only(r) for r in rules]
     if client.refuses or client.ignores:
         return tuple(_judged(r, client) for r in rules)
     return tuple(rules)
 
 
-_RULES = {key: _rules_for(client) for key, client in CLIENTS.items() if key != SPEC}
+_RULES = {(key, fixes): _rules_for(client, fixes)
+          for key, client in CLIENTS.items() if key != SPEC for fixes in (True, False)}
 
 
-def frontmatter_rules(target: str) -> tuple[Rule, ...]:
+def frontmatter_rules(target: str, fixes: bool = True) -> tuple[Rule, ...]:
     """The frontmatter rules for a target; the spec's own for `spec` (and nothing else runs
-    per field, so the default path costs what it did)."""
+    per field, so the default path costs what it did). Without `fixes`, they find the same
+    things and build no fix."""
     if target == SPEC:
-        return FRONTMATTER_RULES
+        return FRONTMATTER_RULES if fixes else FRONTMATTER_FINDINGS
     try:
-        return _RULES[target]
+        return _RULES[target, fixes]
     except KeyError:
         raise ValueError(
             f"unknown target {target!r}: choose one of {', '.join(TARGETS)}"

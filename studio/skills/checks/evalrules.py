@@ -38,13 +38,16 @@ def _problem(code: str, error: EvalFileError) -> Diagnostic:
 _EVALS_FOLDER = str(EVALS_FILE.parent)
 
 
-def eval_files_rule(skill: Skill) -> Iterator[Diagnostic]:
+def eval_files_rule(skill: Skill) -> list[Diagnostic]:
+    """A list, as the other rules that nearly always find nothing (see
+    `studio.skills.checks.rules.Rule`)."""
     # Both files live in evals/: the listing that found the skill, or else one `stat`, tells
     # that a skill has neither, as most have.
     if skill.read_only or skill.evals_entry is False or not os.path.isdir(
         os.path.join(skill.directory, _EVALS_FOLDER)
     ):
-        return
+        return []
+    found: list[Diagnostic] = []
     for relative in (EVALS_FILE, TRIGGERS_FILE):
         path = skill.directory / relative
         if not path.exists():
@@ -52,10 +55,11 @@ def eval_files_rule(skill: Skill) -> Iterator[Diagnostic]:
         try:
             data = load_json(path, str(relative))
         except EvalFileError as exc:
-            yield _problem(BAD_EVALS if relative == EVALS_FILE else BAD_TRIGGERS, exc)
+            found.append(_problem(BAD_EVALS if relative == EVALS_FILE else BAD_TRIGGERS, exc))
             continue
-        yield from (evals_problems(data, skill.name, skill.directory) if relative == EVALS_FILE
-                    else triggers_problems(data))
+        found.extend(evals_problems(data, skill.name, skill.directory) if relative == EVALS_FILE
+                     else triggers_problems(data))
+    return found
 
 
 def evals_problems(data: Any, skill_name: str | None, directory: Path) -> Iterator[Diagnostic]:

@@ -16,10 +16,16 @@ def normalize_name(name: str) -> str:
 _PLAIN_VALID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
+def plainly_valid(name: str) -> bool:
+    """Whether `name` is `a-z`, `0-9` and single inner hyphens within the length limit: valid,
+    and its own normal form (stripping and NFKC leave such text as it is)."""
+    return len(name) <= MAX_NAME_LENGTH and _PLAIN_VALID.fullmatch(name) is not None
+
+
 def name_problems(name: str) -> list[str]:
     """What is wrong with a (non-empty) name, in plain words; empty when it is a valid name."""
     value = normalize_name(name)
-    if len(value) <= MAX_NAME_LENGTH and _PLAIN_VALID.fullmatch(value):
+    if plainly_valid(value):
         return []
     problems = []
     if len(value) > MAX_NAME_LENGTH:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
+from typing import Any, TypeVar
 
 import studio.skills.checks.names as names
 import studio.skills.codes as codes
@@ -18,7 +19,33 @@ from studio.skills.model import LOWERCASE_SKILL_FILE as LOWER_FILE
 from studio.skills.model import Diagnostic, Fix, Severity, Skill, Span, TextEdit
 from studio.skills.yaml.yamledit import move_planner, newline_of, replace_value, scalar
 
-Rule = Callable[[Skill], Iterator[Diagnostic]]
+# A rule gives its findings as any iterable: most are generators, while those that nearly
+# always find nothing return a list, since a generator costs its creation and its end on every
+# skill of a library scan (about 0.3 us each, a few us a skill in all).
+Rule = Callable[[Skill], Iterable[Diagnostic]]
+
+# The rules that build fixes, each taking `fixes=False` to find the same things without them
+# (see `findings_only`).
+_OFFERING_FIXES: set[Callable[..., Iterable[Diagnostic]]] = set()
+
+_Offering = TypeVar("_Offering", bound=Callable[..., Iterable[Diagnostic]])
+
+
+def offers_fixes(rule: _Offering) -> _Offering:
+    """Marks a rule that takes `fixes`: False skips building its fixes, and nothing else."""
+    _OFFERING_FIXES.add(rule)
+    return rule
+
+
+def findings_only(rule: Rule) -> Rule:
+    """`rule` without its fixes. A library scan keeps no fixes (its cache tuples drop them), and
+    deciding each one costs more than the finding: planning a move under `metadata:` for the
+    field outside the spec that most skills have."""
+    if rule not in _OFFERING_FIXES:
+        return rule
+    offering: Callable[..., Iterable[Diagnostic]] = rule  # it takes `fixes` too (see above)
+    return partial(offering, fixes=False)
+
 
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
@@ -51,26 +78,17 @@ def kind_of(value: Any) -> str:
     return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
 
-def _at(skill: Skill, key: str, *, value: bool = True) -> tuple[int, int]:
-    spans = skill.field_spans(key)
-    if spans is None:
-        return 1, 1
-    span: Span = spans.value if value else spans.key
-    return span.line, span.column
-
-
 def _diag(
     skill: Skill, code: str, severity: Severity, message: str, key: str, *,
     fix: Fix | None = None, value: bool = True,
 ) -> Diagnostic:
-    line, column = _at(skill, key, value=value)
     spans = skill.field_spans(key)
-    end = (spans.value if value else spans.key) if spans is not None else None
-    return Diagnostic(
-        code, severity, message, line, column, fix,
-        end.end_line if end else None, end.end_column if end else None,
-        skill.skill_file_name, key,
-    )
+    if spans is None:
+        return Diagnostic(code, severity, message, 1, 1, fix, None, None, skill.skill_file_name,
+                          key)
+    span: Span = spans.value if value else spans.key
+    return Diagnostic(code, severity, message, span.line, span.column, fix, span.end_line,
+                      span.end_column, skill.skill_file_name, key)
 
 
 def _set_field_fix(skill: Skill, key: str, text: str, title: str) -> Fix | None:
@@ -78,12 +96,13 @@ def _set_field_fix(skill: Skill, key: str, text: str, title: str) -> Fix | None:
     return Fix(title, (edit,)) if edit is not None else None
 
 
-def name_rule(skill: Skill) -> Iterator[Diagnostic]:
+@offers_fixes
+def name_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
     fields = skill.fields
     if "name" not in fields:
         fix = None
         fm = skill.frontmatter
-        if names.is_valid_name(skill.dir_name) and fm is not None and not fm.flow:
+        if fixes and names.is_valid_name(skill.dir_name) and fm is not None and not fm.flow:
             start = fm.span.start
             fix = Fix(
                 f"Add `name: {skill.dir_name}`",
@@ -96,7 +115,7 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
     if not isinstance(raw, str) or not raw.strip():
         what = "empty" if raw in (None, "") or isinstance(raw, str) else kind_of(raw)
         fix = None
-        if names.is_valid_name(skill.dir_name):
+        if fixes and names.is_valid_name(skill.dir_name):
             fix = _set_field_fix(skill, "name", skill.dir_name, f"Set the name to `{skill.dir_name}`")
         yield _diag(
             skill, codes.NAME_NOT_A_STRING, Severity.ERROR,
@@ -104,13 +123,16 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
             fix=fix,
         )
         return
+    if raw == skill.dir_name and names.plainly_valid(raw):
+        return  # the usual case: nothing below would find anything, and it normalizes twice
     name = names.normalize_name(raw)
     problems = names.name_problems(name)
     if not problems and name == skill.dir_name and name.isascii():
         return
     suggestion = names.suggest_name(name) if problems else name
     use = f"use `{suggestion}`"
-    fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`") if problems else None
+    fixed = _set_field_fix(skill, "name", suggestion, f"Rename to `{suggestion}`") \
+        if problems and fixes else None
     if len(name) > names.MAX_NAME_LENGTH:
         yield _diag(
             skill, codes.NAME_TOO_LONG, Severity.ERROR,
@@ -143,14 +165,14 @@ def name_rule(skill: Skill) -> Iterator[Diagnostic]:
             "the name has letters outside ASCII (" + " ".join(repr(c) for c in foreign[:6])
             + "); the spec describes names as a-z, 0-9 and hyphens, and Ollama and "
             f"skill-creator refuse others: use `{ascii_form}`", "name",
-            fix=_ascii_fix(skill, name, ascii_form),
+            fix=_ascii_fix(skill, name, ascii_form) if fixes else None,
         )
     directory = unicodedata.normalize("NFKC", skill.dir_name)
     if directory != name:
         yield _diag(
             skill, codes.NAME_NOT_FOLDER, Severity.ERROR,
             f"the name `{name}` must equal its folder's name `{skill.dir_name}`",
-            "name", fix=_mismatch_fix(skill, name),
+            "name", fix=_mismatch_fix(skill, name) if fixes else None,
         )
 
 
@@ -179,68 +201,68 @@ def _mismatch_fix(skill: Skill, name: str) -> Fix | None:
     return None
 
 
-def description_rule(skill: Skill) -> Iterator[Diagnostic]:
+def description_rule(skill: Skill) -> list[Diagnostic]:
     fields = skill.fields
     if "description" not in fields:
-        yield _diag(
+        return [_diag(
             skill, codes.DESCRIPTION_MISSING, Severity.ERROR,
             "the required field `description` is missing: say what the skill does and when to use it",
             "description",
-        )
-        return
+        )]
     value = fields["description"]
     if not isinstance(value, str) or not value.strip():
         what = "empty" if value in (None, "") or isinstance(value, str) else kind_of(value)
-        yield _diag(
+        return [_diag(
             skill, codes.DESCRIPTION_NOT_A_STRING, Severity.ERROR,
             f"`description` must be a non-empty string, but it is {what}",
             "description",
-        )
-        return
+        )]
     if len(value) > MAX_DESCRIPTION:
-        yield _diag(
+        return [_diag(
             skill, codes.DESCRIPTION_TOO_LONG, Severity.ERROR,
             f"the description is {len(value)} characters long; the limit is {MAX_DESCRIPTION}",
             "description",
-        )
+        )]
+    return []
 
 
-def compatibility_rule(skill: Skill) -> Iterator[Diagnostic]:
+def compatibility_rule(skill: Skill) -> list[Diagnostic]:
     if "compatibility" not in skill.fields:
-        return
+        return []
     value = skill.fields["compatibility"]
     if value is None:
-        yield _diag(
+        return [_diag(
             skill, codes.COMPATIBILITY_EMPTY, Severity.WARNING,
             "`compatibility` is empty: describe the environment or remove it",
             "compatibility",
-        )
-        return
+        )]
     if not isinstance(value, str):
-        yield _diag(
+        return [_diag(
             skill, codes.COMPATIBILITY_NOT_A_STRING, Severity.ERROR,
             f"`compatibility` must be a string, but it is {kind_of(value)}", "compatibility",
-        )
-        return
+        )]
     if len(value) > MAX_COMPATIBILITY:
-        yield _diag(
+        return [_diag(
             skill, codes.COMPATIBILITY_TOO_LONG, Severity.ERROR,
             f"`compatibility` is {len(value)} characters long; the limit is {MAX_COMPATIBILITY}",
             "compatibility",
-        )
+        )]
+    return []
 
 
-def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
+@offers_fixes
+def unknown_fields_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
     planner = None
     for key in skill.fields:
         if key in ALLOWED_FIELDS:
             continue
         owner = EXTENSION_FIELDS.get(key)
         whose = f" (an extension of {owner})" if owner else ""
-        if not skill.read_only and planner is None:
-            planner = move_planner(skill)
-        plan = planner(key) if planner is not None else None
-        fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan is not None else None
+        fix = None
+        if fixes and not skill.read_only:
+            planner = planner if planner is not None else move_planner(skill)
+            plan = planner(key)
+            fix = Fix(f"Move `{key}` under `metadata:`", plan=plan) if plan is not None else None
         yield _diag(
             skill, codes.UNKNOWN_FIELD, Severity.ERROR,
             f"`{key}` is not a field of the Agent Skills spec{whose}; "
@@ -248,7 +270,8 @@ def unknown_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
         )
 
 
-def other_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
+@offers_fixes
+def other_fields_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
     fields = skill.fields
     if "license" in fields and not isinstance(fields["license"], str):
         yield _diag(skill, codes.LICENSE_NOT_A_STRING, Severity.WARNING,
@@ -261,7 +284,8 @@ def other_fields_rule(skill: Skill) -> Iterator[Diagnostic]:
             skill, codes.ALLOWED_TOOLS_LIST, Severity.WARNING,
             "`allowed-tools` is a list; the spec wants one space-separated string",
             "allowed-tools",
-            fix=_set_field_fix(skill, "allowed-tools", joined, "Turn the list into one string"),
+            fix=_set_field_fix(skill, "allowed-tools", joined, "Turn the list into one string")
+            if fixes else None,
         )
     elif "allowed-tools" in fields and not isinstance(tools, str):
         yield _diag(skill, codes.ALLOWED_TOOLS_NOT_A_STRING, Severity.WARNING,
@@ -307,7 +331,7 @@ def placeholder_in(description: str, lowered: str | None = None) -> str | None:
     """The text that makes `description` a placeholder, or None when it reads as written.
     `lowered` is the description in lower case, when the caller has it."""
     lowered = description.lower() if lowered is None else lowered
-    if not any(hint in lowered for hint in _PLACEHOLDER_HINTS):
+    if not any(map(lowered.__contains__, _PLACEHOLDER_HINTS)):  # a C loop
         return None
     found = _PLACEHOLDER.search(description)
     return found.group(0).strip(" \t:.!-") or found.group(0) if found is not None else None
@@ -336,7 +360,7 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
             "it: say what the skill does and when to use it",
             "description",
         )
-    if not any(word in lowered for word in WHEN_WORDS):
+    if not any(map(lowered.__contains__, WHEN_WORDS)):  # a C loop
         yield _diag(
             skill, codes.DESCRIPTION_NO_WHEN, Severity.WARNING,
             "the description never says when to use the skill; add e.g. \"Use when ...\"",
@@ -344,13 +368,14 @@ def description_style_rule(skill: Skill) -> Iterator[Diagnostic]:
         )
 
 
-def skill_file_name_rule(skill: Skill) -> Iterator[Diagnostic]:
+def skill_file_name_rule(skill: Skill) -> list[Diagnostic]:
     if skill.path.name == LOWER_FILE:
-        yield Diagnostic(
+        return [Diagnostic(
             codes.LOWERCASE_FILE_NAME, Severity.WARNING,
             "the file is named `skill.md`; the spec names it `SKILL.md`",
             file=skill.path.name,
-        )
+        )]
+    return []
 
 
 FRONTMATTER_RULES: tuple[Rule, ...] = (
@@ -362,3 +387,4 @@ FRONTMATTER_RULES: tuple[Rule, ...] = (
     other_fields_rule,
     description_style_rule,
 )
+FRONTMATTER_FINDINGS = tuple(findings_only(rule) for rule in FRONTMATTER_RULES)

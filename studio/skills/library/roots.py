@@ -186,9 +186,10 @@ def validate_folders(found: list[Found], target: str = SPEC) -> list[tuple[Any, 
 
 def _validate_folder(found: Found, target: str) -> tuple[Any, ...]:
     try:
+        # A cache tuple keeps no fixes: the rules need not build them.
         return cache_entry(validate_skill(
             load_skill_file(found.folder, found.skill_name, found.listing, sizes=False),
-            target,
+            target, fixes=False,
         ))
     except Exception as exc:  # a bug met on one skill costs that skill, not the scan
         return _crashed(found, f"{type(exc).__name__}: {exc}")
@@ -473,8 +474,8 @@ def _scan_zip(
         if cached is not None:
             summaries = [SkillSummary.from_cache(path, item) for item in cached]
         else:
-            summaries = [
-                SkillSummary.from_result(path, validate_skill(skill, target))
+            summaries = [  # a summary keeps no fixes: the rules need not build them
+                SkillSummary.from_result(path, validate_skill(skill, target, fixes=False))
                 for skill in load_zip_skills(path)
             ]
             if cache is not None:

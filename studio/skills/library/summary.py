@@ -210,10 +210,17 @@ def _without_fix(diagnostic: Diagnostic) -> Diagnostic:
     return diagnostic._replace(fix=None) if diagnostic.fix is not None else diagnostic
 
 
+# A severity's value by a dict lookup: `Severity.value` is a Python-level descriptor, and a
+# library scan asks it of every diagnostic.
+_VALUES = {severity: severity.value for severity in Severity}
+
+
 def _cached_diagnostics(diagnostics: Iterable[Diagnostic]) -> tuple[CachedDiagnostic, ...]:
-    return tuple(
-        (d.code, d.severity.value, d.message, d.line, d.column, d.file, d.field) for d in diagnostics
-    )
+    values = _VALUES
+    return tuple([
+        (d.code, values[d.severity], d.message, d.line, d.column, d.file, d.field)
+        for d in diagnostics
+    ])
 
 
 def cache_entry(result: ValidationResult) -> tuple[Any, ...]:
@@ -232,8 +239,11 @@ def _made(skill: Skill) -> tuple[Any, ...]:
     # Most skills keep no provenance: one look at `metadata` spares four.
     made = (*(_provenance(skill, key) for key in PROVENANCE_KEYS),) if fields.get("metadata") \
         else _NO_PROVENANCE
-    return (*made, not flag(fields.get("disable-model-invocation"), False),
-            flag(fields.get("user-invocable"), True))
+    # Most skills set neither flag: a missing one is its default without a call.
+    model_only = fields.get("disable-model-invocation")
+    user = fields.get("user-invocable")
+    return (*made, model_only is None or not flag(model_only, False),
+            user is None or flag(user, True))
 
 
 _NO_PROVENANCE = (None,) * len(PROVENANCE_KEYS)
