@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import importlib.util
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -279,3 +280,13 @@ def test_dates_and_numbers_keep_their_types() -> None:
     assert skill.frontmatter is not None
     assert skill.frontmatter.data == {"name": "x", "updated": datetime.date(2025, 1, 2),
                                       "version": 2.0, "n": 8}
+
+
+def test_the_characters_refused_are_those_outside_the_plain_ones() -> None:
+    from studio.skills.yaml.plainyaml import _UNUSUAL
+
+    plain = re.compile(
+        "[^\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+    )
+    every = "".join(map(chr, range(sys.maxunicode + 1)))
+    assert _UNUSUAL.findall(every) == plain.findall(every)
