@@ -19,7 +19,7 @@ from studio.agent.budget import answer_reserve, request_tokens  # noqa: E402
 from studio.agent.prompt import fit_system_prompt, system_prompt  # noqa: E402
 from studio.agent.tools import SkillToolbox  # noqa: E402
 from studio.llm import Message  # noqa: E402
-from studio.skills.library import SkillSummary  # noqa: E402
+from studio.skills import SkillSummary  # noqa: E402
 
 QUESTION = "How many kilometres is a marathon of 26.2 miles? Convert it for me."
 NEEDED = "unit-converter"

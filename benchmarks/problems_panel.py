@@ -63,8 +63,7 @@ SHAPES = (
 
 
 def summaries(root: Path, count: int, per_skill: int) -> list[Any]:
-    from studio.skills import Diagnostic, Severity
-    from studio.skills.library import SkillSummary
+    from studio.skills import Diagnostic, Severity, SkillSummary
 
     made = []
     for number in range(count):

@@ -40,8 +40,9 @@ from studio.agent.offload import off_loop
 from studio.agent.prompt import system_prompt
 from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError
 from studio.llm import LLMError, Message, ToolCall
+from studio.skills import SkillSummary
 from studio.skills.checks import FORK_MODES
-from studio.skills.library import SkillSummary, collect
+from studio.skills.library import collect
 
 FORK_DEPTH_LIMIT = 3
 

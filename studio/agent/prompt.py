@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.skills.search import build_catalog
 
 CATALOG_SHARE = 0.25

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from studio.agent.offload import off_loop
 from studio.llm import ToolSpec
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex
 
 SEARCH = "search_skills"

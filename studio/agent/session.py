@@ -45,7 +45,8 @@ from studio.settings import (
     Limits,
     WorkspaceMode,
 )
-from studio.skills.library import SkillSummary, UnpackedSkills
+from studio.skills import SkillSummary
+from studio.skills.library import UnpackedSkills
 from studio.skills.search import Embedder
 
 if TYPE_CHECKING:

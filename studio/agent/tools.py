@@ -20,13 +20,14 @@ from studio.skills import (
     NotRegularFile,
     Skill,
     SkillFile,
+    SkillSummary,
     list_skill_files,
     load_skill,
     load_zip_skills,
     open_regular,
     parse_skill,
 )
-from studio.skills.library import ArchiveError, SkillSummary, UnpackedSkills, enclosing_zip
+from studio.skills.library import ArchiveError, UnpackedSkills, enclosing_zip
 
 ACTIVATE = "activate_skill"
 READ = "read_skill_file"

@@ -53,8 +53,9 @@ from studio.evals import (
 from studio.llm import BACKENDS, LLMError, checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
+from studio.skills import SkillSummary
 from studio.skills.checks import EvalFileError
-from studio.skills.library import SkillSummary, collect
+from studio.skills.library import collect
 
 EXIT_INTERRUPTED = 130
 

@@ -33,8 +33,9 @@ from studio.evals import (
 from studio.llm import Embedder, LLMError, checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
+from studio.skills import SkillSummary
 from studio.skills.checks import TriggerQuery
-from studio.skills.library import SkillSummary, collect
+from studio.skills.library import collect
 
 
 async def conflicts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -22,8 +22,9 @@ from studio.evals import add_queries, generate_triggers
 from studio.llm import LLMError, checked_url
 from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
+from studio.skills import SkillSummary
 from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers
-from studio.skills.library import SkillSummary, collect
+from studio.skills.library import collect
 
 
 def chosen(answer: str, count: int) -> list[int] | None:

@@ -26,7 +26,7 @@ from studio.skills.checks import SPEC
 from studio.skills.library import STAMP, Stamp, unchanged
 
 if TYPE_CHECKING:
-    from studio.skills.library import SkillSummary
+    from studio.skills import SkillSummary
 
 CACHE_FILE = "validate-cache.marshal"
 MEMO_FOLDER = "validate-output"

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.commands.textsafe import one_line, shown_path, utf8_json
-from studio.skills import CANNOT_READ, Diagnostic, Severity
-from studio.skills.library import SkillSummary, duplicate_warning
+from studio.skills import CANNOT_READ, Diagnostic, Severity, SkillSummary
+from studio.skills.library import decode, duplicate_warning
 
 _ERROR, _WARNING, _INFO = Severity.ERROR.value, Severity.WARNING.value, Severity.INFO.value
 
@@ -75,7 +75,7 @@ class Report:
         self.close()
 
     def add(self, root: Path, entry: tuple[Any, ...]) -> None:
-        """One skill, as `SkillSummary.to_cache` gives it."""
+        """One skill, as its cache tuple (`studio.skills.library.entries`)."""
         directory, skill_file, name, _, valid, loadable, _, diagnostics, _ = entry
         counts = self.counts
         counts["skills"] += 1
@@ -92,7 +92,7 @@ class Report:
             if diagnostic[0] == CANNOT_READ:
                 self.unreadable = True
         if self.with_fixes is not None:
-            text = _with_fixes(SkillSummary.from_cache(root, entry), self.with_fixes)
+            text = _with_fixes(decode(root, entry), self.with_fixes)
         elif self.json:
             text = utf8_json(_skill_json(directory, name, valid, loadable, diagnostics))
         else:

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from studio.evals.report import QueryResult, SkillReport
 from studio.evals.runner import EvalRunner
 from studio.llm import Embedder
+from studio.skills import SkillSummary
 from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers
-from studio.skills.library import SkillSummary
 from studio.skills.search import terms
 
 LEXICAL_MIN = 0.45

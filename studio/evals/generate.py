@@ -14,8 +14,8 @@ from typing import Any
 from studio.evals.editing import TriggersFile
 from studio.evals.replies import answer_text
 from studio.llm import ChatClient, Message
+from studio.skills import SkillSummary
 from studio.skills.checks import TriggerQuery
-from studio.skills.library import SkillSummary
 from studio.skills.search import rank_skills
 
 DEFAULT_COUNT = 20

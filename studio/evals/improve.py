@@ -19,8 +19,8 @@ from studio.evals.replies import answer_text
 from studio.evals.report import QueryResult, SkillReport, TriggerReport
 from studio.evals.runner import EvalRunner
 from studio.llm import ChatClient, Message
+from studio.skills import SkillSummary
 from studio.skills.checks import TriggerQuery
-from studio.skills.library import SkillSummary
 
 MAX_DESCRIPTION = 1024
 # skill-creator's run_loop stops after 5 iterations by default.

@@ -21,8 +21,9 @@ from studio.evals.report import EvalResult, SkillReport, Spread
 from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
 from studio.llm import LLMError
+from studio.skills import SkillSummary
 from studio.skills.checks import EvalCase, EvalFileError, read_evals, read_triggers
-from studio.skills.library import SkillSummary, collect
+from studio.skills.library import collect
 
 Runner = EvalRunner | ServerPool
 

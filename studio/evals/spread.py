@@ -19,8 +19,8 @@ from typing import Generic, TypeVar
 
 from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport, decided
 from studio.evals.runner import EvalError, EvalRunner, eval_units, trigger_units
+from studio.skills import SkillSummary
 from studio.skills.checks import EvalCase, TriggerQuery
-from studio.skills.library import SkillSummary
 
 U = TypeVar("U")
 R = TypeVar("R")

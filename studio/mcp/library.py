@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.agent import SkillToolbox, ToolError
-from studio.skills import list_skill_files
-from studio.skills.library import SkillSummary, collect
+from studio.skills import SkillSummary, list_skill_files
+from studio.skills.library import collect
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex
 
 MAX_RESULTS = 20

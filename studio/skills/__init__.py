@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     )
     from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity, Skill, SkillFile
     from studio.skills.parse import parse_skill
+    from studio.skills.summary import SkillSummary, flag
 
 __all__ = [
     "BINARY",
@@ -43,6 +44,8 @@ __all__ = [
     "Severity",
     "Skill",
     "SkillFile",
+    "SkillSummary",
+    "flag",
     "list_skill_files",
     "load_skill",
     "load_zip_skills",

@@ -22,7 +22,7 @@ from studio.agent.session import SessionFactory, SessionSettings, WorkspaceMode
 from studio.llm import EmbeddedEngine
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
+from studio.skills.summary import SkillSummary
 from tests.agent.processes import processes_in
 from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import TOOL_MODEL

@@ -17,7 +17,7 @@ from studio.agent.session import ChatSession, SessionFactory, SessionSettings
 from studio.llm import Message
 from studio.policy import AuditLog, Grants
 from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
+from studio.skills.summary import SkillSummary
 from tests.agent.test_prompt_budget import QUESTION, _library
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

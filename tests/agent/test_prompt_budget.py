@@ -8,8 +8,8 @@ from pathlib import Path
 
 from studio.agent.prompt import fit_system_prompt, system_prompt
 from studio.agent.tools import SkillToolbox
-from studio.skills.library.summary import SkillSummary
 from studio.skills.search.catalog import estimate_tokens
+from studio.skills.summary import SkillSummary
 from tests.skills.helpers import summary
 
 CONTEXT = 4096

@@ -13,8 +13,8 @@ import pytest
 from studio.agent.search_tool import SkillSearch
 from studio.agent.session import SessionSettings, make_toolbox
 from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
 from studio.skills.search import EmbeddingError, SearchIndex
+from studio.skills.summary import SkillSummary
 from tests.fakes.embeddings import FakeEmbedder
 from tests.skills.helpers import frontmatter, write_skill
 from tests.waiting import eventually

@@ -20,7 +20,7 @@ from studio.evals.runner import EvalError, EvalRunner
 from studio.policy import AuditLog, Grants
 from studio.skills.checks.evalfiles import TriggerQuery, parse_evals
 from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
+from studio.skills.summary import SkillSummary
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, error, hang, reply

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from studio.skills.library.summary import SkillSummary
+from studio.skills.summary import SkillSummary
 
 
 def write_skill(parent: Path, dir_name: str, text: str | bytes, files: dict[str, str] | None = None) -> Path:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from studio.skills.checks import validate_skill
 from studio.skills.checks.validate import ValidationResult
 from studio.skills.codes import MISSING_SKILL_FILE
-from studio.skills.library.summary import SkillSummary, cache_entry
+from studio.skills.library.entries import cache_entry, encode
 from studio.skills.model import Diagnostic, Severity
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
 from tests.skills.strategies import SkillCase, skill_cases, skill_texts
@@ -36,7 +36,7 @@ def check(text: bytes, folder: str = "demo") -> None:
     assert result.valid == oracle_valid(result)
     assert result.loadable == oracle_loadable(result)
     entry = cache_entry(result)
-    assert entry == SkillSummary.from_result(ROOT, result).to_cache()
+    assert entry == encode(result.summary(ROOT))
     assert all(type(d[1]) is str for d in entry[7])  # sent to the parent as plain text
 
 

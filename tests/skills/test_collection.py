@@ -21,8 +21,8 @@ from studio.skills.library.collection import (
     TargetChanged,
 )
 from studio.skills.library.roots import SkillRoot
-from studio.skills.library.summary import SkillSummary
 from studio.skills.model import Diagnostic, Severity
+from studio.skills.summary import SkillSummary
 
 ROOTS = (Path("/lib/a"), Path("/lib/b"), Path("/lib/c"))
 NAMES = ("alpha", "beta", "gamma", "delta", "pdf")

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from studio.skills.checks import names
 from studio.skills.checks.validate import ValidationResult, validate_skill
+from studio.skills.library.entries import decode, encode
 from studio.skills.library.fixes import apply_plan, plan_fixes
-from studio.skills.library.summary import SkillSummary
 from studio.skills.model import Diagnostic, Skill, TextEdit
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
 from studio.skills.yaml.yamledit import apply_edits
@@ -69,9 +69,9 @@ def check_result(data: bytes) -> ValidationResult:
         if diagnostic.file == SKILL_PATH.name:
             assert diagnostic.line <= line_count, (diagnostic, line_count)
     json.dumps(result.to_json(), ensure_ascii=False).encode("utf-8")
-    summary = SkillSummary.from_result(SKILL_PATH.parent, result)
-    cached = marshal.loads(marshal.dumps(summary.to_cache()))
-    assert SkillSummary.from_cache(SKILL_PATH.parent, cached).to_json() == summary.to_json()
+    summary = result.summary(SKILL_PATH.parent)
+    cached = marshal.loads(marshal.dumps(encode(summary)))
+    assert decode(SKILL_PATH.parent, cached).to_json() == summary.to_json()
     json.dumps(summary.to_json(), ensure_ascii=False).encode("utf-8")
     return result
 

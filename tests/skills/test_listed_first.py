@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from studio.skills.library.cache import ScanCache
+from studio.skills.library.entries import LISTING_LENGTH, decode, encode
 from studio.skills.library.listed_first import scan_listed_first
 from studio.skills.library.roots import PARALLEL_MIN, SkillRoot, scan_root
-from studio.skills.library.summary import LISTING_LENGTH, SkillSummary
 from tests.skills.helpers import frontmatter, write_skill
 
 Calls = list[tuple[str, tuple[Any, ...]]]
@@ -55,13 +55,13 @@ def test_every_skill_is_listed_before_any_is_validated_both_in_the_walk_s_order(
     listed = [entry for kind, entry in calls if kind == "listed"]
     checked = [entry for kind, entry in calls if kind == "checked"]
     assert kinds == ["listed"] * len(listed) + ["checked"] * len(checked)
-    one_pass = [summary.to_cache() for summary in scan_root(SkillRoot(library)).skills]
+    one_pass = [encode(summary) for summary in scan_root(SkillRoot(library)).skills]
     assert checked == one_pass, "the validated summaries are exactly a one-pass scan's"
     assert [entry[0] for entry in listed] == [entry[0] for entry in one_pass]
     for entry, validated in zip(listed, checked, strict=True):
         assert len(entry) == LISTING_LENGTH
-        unchecked = SkillSummary.from_listing(library, entry)
-        final = SkillSummary.from_cache(library, validated)
+        unchecked = decode(library, entry)
+        final = decode(library, validated)
         assert unchecked.status == "checking" and not unchecked.diagnostics
         assert (unchecked.directory, unchecked.skill_file, unchecked.name, unchecked.description,
                 unchecked.loadable, unchecked.model_invocable) == (
@@ -100,9 +100,9 @@ def test_a_skill_md_that_cannot_be_read_is_listed_unchecked_and_its_validation_s
     listed = {entry[0]: entry for kind, entry in calls if kind == "listed"}
     checked = {entry[0]: entry for kind, entry in calls if kind == "checked"}
     pipe = str(root / "pipe")
-    assert SkillSummary.from_listing(root, listed[pipe]).name is None
-    assert not SkillSummary.from_cache(root, checked[pipe]).loadable
-    assert SkillSummary.from_cache(root, checked[str(root / "fine")]).status == "valid"
+    assert decode(root, listed[pipe]).name is None
+    assert not decode(root, checked[pipe]).loadable
+    assert decode(root, checked[str(root / "fine")]).status == "valid"
 
 
 def test_an_archive_is_scanned_in_one_pass(tmp_path: Path) -> None:

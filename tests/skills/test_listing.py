@@ -7,8 +7,8 @@ from pathlib import Path, PurePosixPath
 
 from studio.skills.library.listing import Entry, skill_entries
 from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
 from studio.skills.library.zippath import enclosing_zip
+from studio.skills.summary import SkillSummary
 from tests.skills.helpers import frontmatter, write_skill
 
 SKILL = frontmatter("pdf-tools")

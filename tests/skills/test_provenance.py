@@ -8,8 +8,8 @@ from skills.helpers import frontmatter, write_skill
 
 from studio.skills.install.lockfile import InstallRecord, record_install
 from studio.skills.install.provenance import Provenance
+from studio.skills.library.entries import decode, encode
 from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
 
 
 def test_installed_and_drafted_skills_say_where_they_came_from(tmp_path: Path) -> None:
@@ -45,7 +45,7 @@ def test_the_summary_carries_who_drafted_and_changed_it_through_the_cache(tmp_pa
     assert drafted.created_by == "user" and drafted.updated_by == "qwen2.5"
     assert drafted.created_at is not None and drafted.created_at.startswith("2026-11-20")
     assert drafted.drafted_by == "qwen2.5"
-    assert SkillSummary.from_cache(tmp_path, drafted.to_cache()) == drafted
+    assert decode(tmp_path, encode(drafted)) == drafted
     assert Provenance().describe(drafted) == ["Created by user on 2026-11-20",
                                               "Changed by qwen2.5 on 2026-11-23"]
     assert skills["odd"].created_by is None and skills["odd"].drafted_by is None

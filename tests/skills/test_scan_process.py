@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from studio.skills.library import scan_process
+from studio.skills.library.entries import decode, encode
 from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
 from tests.skills.helpers import frontmatter, write_skill
 
 
@@ -24,14 +24,14 @@ def skills_root(tmp_path: Path) -> Path:
 def test_scan_frames_round_trip(skills_root: Path) -> None:
     out = io.BytesIO()
     summary = scan_root(SkillRoot(skills_root)).skills[0]
-    scan_process.write_frame(out, ("skills", str(skills_root), [summary.to_cache()]))
+    scan_process.write_frame(out, ("skills", str(skills_root), [encode(summary)]))
     scan_process.write_frame(out, ("end",))
     data = bytearray(out.getvalue())
     partial = bytearray(data[:7])
     assert scan_process.read_frames(partial) == []
     frames = scan_process.read_frames(data)
     assert [frame[0] for frame in frames] == ["skills", "end"]
-    assert SkillSummary.from_cache(skills_root, frames[0][2][0]).to_cache() == summary.to_cache()
+    assert encode(decode(skills_root, frames[0][2][0])) == encode(summary)
     assert data == bytearray()
 
 
@@ -62,7 +62,7 @@ def test_scan_process_judges_for_the_target_it_is_given(tmp_path: Path,
     for target in ("spec", "claude-code"):
         assert scan_process.main(["--target", target, str(root)]) == 0
         frames = scan_process.read_frames(bytearray(capfdbinary.readouterr().out))  # type: ignore[attr-defined]
-        [summary] = [SkillSummary.from_cache(root, item)
+        [summary] = [decode(root, item)
                      for f in frames if f[0] == "skills" for item in f[2]]
         codes[target] = [d.code for d in summary.diagnostics]
     assert codes == {"spec": ["SK131"], "claude-code": []}

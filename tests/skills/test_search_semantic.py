@@ -15,10 +15,10 @@ from skills.helpers import frontmatter, write_skill
 from studio.agent.embedders import search_embedder_for
 from studio.llm import minilm
 from studio.skills.library.roots import SkillRoot, scan_library
-from studio.skills.library.summary import SkillSummary
 from studio.skills.search import EmbeddingError
 from studio.skills.search import index as search
 from studio.skills.search.index import SearchIndex
+from studio.skills.summary import SkillSummary
 
 # Each concept is one axis; a text points along the concepts its words name.
 CONCEPTS = (

@@ -12,7 +12,6 @@ from studio.skills.files import load_skill
 from studio.skills.library.collection import Library, Problem
 from studio.skills.library.listing import Entry
 from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.summary import SkillSummary
 from studio.ui.editor.metadata_model import MetadataModel
 from studio.ui.editor.preview import render_markdown, render_skill
 from studio.ui.library.library_model import LibraryModel
@@ -34,7 +33,7 @@ def test_library_model_follows_the_library(qtbot: QtBot, skills_root: Path) -> N
     library.add_skills(skills_root, scan.skills[:1])
     assert model.skill_count == 3 and model.rowCount(model.index(0, 0)) == 3
     directory = scan.skills[0].directory
-    updated = SkillSummary.from_result(skills_root, validate_skill(load_skill(directory)))
+    updated = validate_skill(load_skill(directory)).summary(skills_root)
     library.update_skill(updated)
     assert model.skill_index(directory).data(SUMMARY_ROLE) is updated
     library.remove_skill(directory)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
+from pathlib import Path
 from typing import Any
 
 from studio.skills.checks.bodyrules import BODY_RULES
@@ -13,6 +14,7 @@ from studio.skills.checks.threats import threats_rule
 from studio.skills.codes import MISSING_SKILL_FILE
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.parse import UNREADABLE_CODES
+from studio.skills.summary import SkillSummary, flag, provenance
 
 
 @dataclass(slots=True)
@@ -45,6 +47,32 @@ class ValidationResult:
             "loadable": self.loadable,
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
+
+    def summary(self, root: Path) -> SkillSummary:
+        """What the library keeps of the skill found under `root`: its findings without their
+        fixes (open the skill for those)."""
+        skill = self.skill
+        return SkillSummary(
+            root=root,
+            directory=skill.directory,
+            skill_file=skill.path,
+            name=skill.name,
+            description=skill.description,
+            valid=self.valid,
+            loadable=self.loadable,
+            diagnostics=tuple(_without_fix(d) for d in self.diagnostics),
+            read_only=skill.read_only,
+            created_by=provenance(skill, "created-by"),
+            created_at=provenance(skill, "created-at"),
+            updated_by=provenance(skill, "updated-by"),
+            updated_at=provenance(skill, "updated-at"),
+            model_invocable=not flag(skill.fields.get("disable-model-invocation"), False),
+            user_invocable=flag(skill.fields.get("user-invocable"), True),
+        )
+
+
+def _without_fix(diagnostic: Diagnostic) -> Diagnostic:
+    return diagnostic._replace(fix=None) if diagnostic.fix is not None else diagnostic
 
 
 _severity = attrgetter("severity")

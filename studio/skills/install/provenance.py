@@ -14,7 +14,7 @@ from pathlib import Path
 from studio.skills.install.lockfile import LOCK_FILE, origins
 from studio.skills.library.links import links_to
 from studio.skills.library.stamps import Stamp, stamp_of
-from studio.skills.library.summary import USER, SkillSummary
+from studio.skills.summary import USER, SkillSummary
 
 
 class Provenance:

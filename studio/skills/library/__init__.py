@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         SkillsReplaced,
         TargetChanged,
     )
+    from studio.skills.library.entries import decode, encode
     from studio.skills.library.fixes import (
         FixError,
         FixPlan,
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
     )
     from studio.skills.library.scan_process import read_frames
     from studio.skills.library.stamps import Stamp, unchanged
-    from studio.skills.library.summary import LISTING_LENGTH, SkillSummary, flag
     from studio.skills.library.targets import Collected, collect, collect_entries
     from studio.skills.library.toggles import ToggleError, ToggleState, project_of, set_enabled, skill_states
     from studio.skills.library.unzipped import UnpackedSkills
@@ -57,7 +57,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HEADERS",
-    "LISTING_LENGTH",
     "STAMP",
     "STANDARD_FOLDERS",
     "ArchiveError",
@@ -75,7 +74,6 @@ __all__ = [
     "ScanCache",
     "SkillChanged",
     "SkillRoot",
-    "SkillSummary",
     "SkillsAdded",
     "SkillsRemoved",
     "SkillsReplaced",
@@ -89,12 +87,13 @@ __all__ = [
     "collect",
     "collect_entries",
     "collect_headers",
+    "decode",
     "discover",
     "duplicate_warning",
     "enclosing_zip",
+    "encode",
     "env_roots",
     "fixes_json",
-    "flag",
     "links_to",
     "outside_root",
     "plan_fixes",

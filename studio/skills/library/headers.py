@@ -18,6 +18,7 @@ from typing import Any
 from studio.skills.checks.validate import is_loadable, validate_skill
 from studio.skills.files import load_skill_file, missing_skill_file, read_skill_bytes
 from studio.skills.library.cache import SPEC, ScanCache
+from studio.skills.library.entries import decode
 from studio.skills.library.roots import (
     RootScan,
     SkillRoot,
@@ -27,11 +28,11 @@ from studio.skills.library.roots import (
     mark_duplicates,
     scan_root,
 )
-from studio.skills.library.summary import SkillSummary
 from studio.skills.library.targets import root_for
 from studio.skills.library.walk import Found, WalkMemo, walk_skills
 from studio.skills.model import Diagnostic, RootNotice, Severity
 from studio.skills.parse import parse_skill
+from studio.skills.summary import SkillSummary
 
 # The kind of scan cache this module keeps (a `ScanCache` target of its own).
 HEADERS = "headers"
@@ -94,7 +95,7 @@ def _header_entry(found: Found, target: str) -> tuple[Any, ...]:
     validated = _validate_folder(found, target)
     if _is_crash(validated):
         return validated
-    summary = SkillSummary.from_cache(folder, validated)
+    summary = decode(folder, validated)
     first = summary.first_problem
     kept = (
         (first.code, first.severity.value, first.message, first.line, first.column, first.file,
@@ -105,7 +106,7 @@ def _header_entry(found: Found, target: str) -> tuple[Any, ...]:
 
 def _header(root: Path, entry: tuple[Any, ...]) -> SkillHeader | SkillSummary:
     if entry[0] is not None:  # a skill whose validation crashed
-        return SkillSummary.from_cache(root, entry)
+        return decode(root, entry)
     _, folder, skill_file, name, description, loadable, kept = entry
     first = None
     if kept is not None:
@@ -158,7 +159,7 @@ def collect_headers(paths: list[Path], cache: ScanCache | None = None) -> Header
         else:
             found = _scan_headers(root, cache, collected.notices)
             if not found:
-                found = [SkillSummary.from_result(path, validate_skill(missing_skill_file(path)))]
+                found = [validate_skill(missing_skill_file(path)).summary(path)]
         roots.append((root, found))
     _judge_duplicates(roots)
     for _, found in roots:
@@ -201,4 +202,4 @@ def _validated(root: Path, item: SkillHeader | SkillSummary) -> SkillSummary:
         return item
     folder = Path(item.directory)
     skill = load_skill_file(folder, os.path.basename(item.skill_file))
-    return SkillSummary.from_result(root, validate_skill(skill))
+    return validate_skill(skill).summary(root)

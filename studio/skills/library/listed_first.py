@@ -25,8 +25,8 @@ from typing import Any
 from studio.skills.checks.clients import SPEC
 from studio.skills.files import read_skill_bytes
 from studio.skills.library.cache import ScanCache
+from studio.skills.library.entries import is_listing, listing_entry
 from studio.skills.library.roots import RootScan, SkillRoot, _is_crash, _Validation, scan_entries
-from studio.skills.library.summary import LISTING_LENGTH, listing_entry
 from studio.skills.library.walk import Fingerprints, Found, stamp_skill, walk_skills
 from studio.skills.parse import parse_skill
 
@@ -93,7 +93,7 @@ def scan_listed_first(
         for key, entry in entries:
             found = walked.popleft()
             seen.add(key)
-            if len(entry) != LISTING_LENGTH:
+            if not is_listing(entry):
                 if not _is_crash(entry):
                     on_listed(entry)
                     continue

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from studio.skills.files import list_skill_files, zip_skill_dirs
-from studio.skills.library.summary import SkillSummary
 from studio.skills.model import SKILL_FILE
+from studio.skills.summary import SkillSummary
 
 STANDARD_FOLDERS = ("scripts", "references", "assets")
 

@@ -32,10 +32,11 @@ from studio.skills.checks.validate import validate_skill
 from studio.skills.codes import CRASHED
 from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.library.cache import Fingerprint, ScanCache
+from studio.skills.library.entries import cache_entry, decode, encode
 from studio.skills.library.stamps import Stamp
-from studio.skills.library.summary import SkillSummary, cache_entry
 from studio.skills.library.walk import Fingerprints, Found, Link, walk_skills
 from studio.skills.model import Diagnostic, RootNotice, Severity
+from studio.skills.summary import SkillSummary
 
 # prctl(2): deliver a signal to this process when its parent ends.
 _PR_SET_PDEATHSIG = 1
@@ -108,7 +109,7 @@ def scan_root(
     skills: list[SkillSummary] = []
 
     def keep(entry: tuple[Any, ...]) -> None:
-        summary = SkillSummary.from_cache(path, entry)
+        summary = decode(path, entry)
         skills.append(summary)
         if on_skill is not None:
             on_skill(summary)
@@ -129,7 +130,7 @@ def scan_entries(
     keep_walk: bool = False,
 ) -> RootScan:
     """`scan_root` for a caller that streams: each skill goes to `on_entry`, in order, as its
-    cache tuple (`SkillSummary.to_cache`), as soon as it and every skill before it are
+    cache tuple (`studio.skills.library.entries`), as soon as it and every skill before it are
     validated, and the result keeps neither the skills nor (unless `keep_walk`) the walk. A
     few chunks of skills are in flight at a time (see `_Validation`), so memory does not grow
     with the library."""
@@ -472,19 +473,19 @@ def _scan_zip(
         fingerprint: Fingerprint = (info.st_size, info.st_mtime_ns)
         cached = cache.get(key, fingerprint) if cache is not None else None
         if cached is not None:
-            summaries = [SkillSummary.from_cache(path, item) for item in cached]
+            summaries = [decode(path, item) for item in cached]
         else:
             summaries = [  # a summary keeps no fixes: the rules need not build them
-                SkillSummary.from_result(path, validate_skill(skill, target, fixes=False))
+                validate_skill(skill, target, fixes=False).summary(path)
                 for skill in load_zip_skills(path)
             ]
             if cache is not None:
-                cache.put(key, fingerprint, tuple(s.to_cache() for s in summaries))
+                cache.put(key, fingerprint, tuple(encode(s) for s in summaries))
     except (OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError, ValueError) as exc:
         result.error = f"cannot read the archive {path}: {exc}"
         return result
     for summary in summaries:
-        on_entry(summary.to_cache())
+        on_entry(encode(summary))
     return result
 
 

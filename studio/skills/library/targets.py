@@ -10,6 +10,7 @@ from typing import Any
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import missing_skill_file
 from studio.skills.library.cache import SPEC, ScanCache
+from studio.skills.library.entries import decode, encode
 from studio.skills.library.roots import (
     RootScan,
     SkillRoot,
@@ -17,8 +18,8 @@ from studio.skills.library.roots import (
     scan_entries,
 )
 from studio.skills.library.stamps import Stamp, stamp_of
-from studio.skills.library.summary import SkillSummary
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, RootNotice
+from studio.skills.summary import SkillSummary
 
 
 @dataclass(slots=True)
@@ -49,7 +50,7 @@ def collect(paths: list[Path], cache: ScanCache | None = None, target: str = SPE
     than one of them uses. Paths that cannot be read become `problems`."""
     skills: list[SkillSummary] = []
     collected = collect_entries(
-        paths, lambda root, entry: skills.append(SkillSummary.from_cache(root, entry)), cache,
+        paths, lambda root, entry: skills.append(decode(root, entry)), cache,
         target,
     )
     scan = RootScan(SkillRoot(Path()), skills)
@@ -65,7 +66,7 @@ def collect_entries(
     target: str = SPEC,
 ) -> Collected:
     """`collect` for a caller that streams: each skill goes to `on_entry` as its root and cache
-    tuple (`SkillSummary.to_cache`), in order, as soon as it is validated, and the result
+    tuple (`studio.skills.library.entries`), in order, as soon as it is validated, and the result
     keeps no skills (see `scan_entries`). Duplicate names are the caller's to mark."""
     collected = Collected()
     for path in paths:
@@ -92,7 +93,7 @@ def collect_entries(
             continue
         if not count and path.is_dir():
             missing = validate_skill(missing_skill_file(path), target)
-            on_entry(path, SkillSummary.from_result(path, missing).to_cache())
+            on_entry(path, encode(missing.summary(path)))
     if cache is not None:
         cache.save()
     return collected

@@ -30,8 +30,8 @@ from typing import Any, Literal
 
 from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.library.stamps import stamp_of
-from studio.skills.library.summary import SkillSummary
 from studio.skills.search.embedder import Embedder, EmbeddingError
+from studio.skills.summary import SkillSummary
 
 INDEX_FILE = "search-index.sqlite3"
 SCHEMA_VERSION = 1

@@ -12,7 +12,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
 
 from studio.settings import SettingsStore
-from studio.skills.library import Library, SkillSummary
+from studio.skills import SkillSummary
+from studio.skills.library import Library
 from studio.ui.chat.agentfiles import AgentFiles
 from studio.ui.chat.audit_dialog import AuditDialog
 from studio.ui.chat.grants_dialog import GrantsDialog

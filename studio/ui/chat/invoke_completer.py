@@ -12,7 +12,7 @@ from PySide6.QtCore import QStringListModel, Qt
 from PySide6.QtWidgets import QAbstractItemView, QCompleter, QPlainTextEdit
 
 from studio.agent import PREFIXES
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 
 _TYPING_A_NAME = re.compile(r"\s*([/$])([\w.-]*)")
 

@@ -46,7 +46,7 @@ from studio.chats import (
     title_for,
 )
 from studio.llm import Message
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.transcript import AssistantItem, Transcript
 from studio.ui.tasks import TaskSet

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from studio.agent import AgentSpec, SessionFactory, SessionSettings
 from studio.chats import ChatInfo, ChatStore, ChatStoreError
 from studio.settings import SettingsStore
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.skills.search import Embedder
 from studio.ui.chat.agent_picker import AgentPicker
 from studio.ui.chat.approval_dialog import DialogApprover

@@ -28,7 +28,7 @@ from studio.agent import (
     session_prompt,
 )
 from studio.settings import PromptSettings, SettingsStore
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.ui.fit import resize_within_screen
 
 # Typing pauses this long before the preview is built again (a catalog of thousands of skills).

@@ -10,7 +10,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QSizePolicy, QToolButton
 
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.ui.chat.agent_picker import AgentPicker
 from studio.ui.numbers import count_text
 

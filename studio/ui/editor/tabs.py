@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
 
 from studio.agent import AgentStore
 from studio.llm import LLMError
-from studio.skills import SKILL_FILE, Skill, load_skill, load_zip_skills, parse_skill
-from studio.skills.library import Library, LibraryEvent, Problem, SkillSummary, TargetChanged, enclosing_zip
+from studio.skills import SKILL_FILE, Skill, SkillSummary, load_skill, load_zip_skills, parse_skill
+from studio.skills.library import Library, LibraryEvent, Problem, TargetChanged, enclosing_zip
 from studio.ui import asyncqt, confirm
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.editor_tab import SkillEditorTab
@@ -112,7 +112,7 @@ class EditorTabs(QObject):
         """The skill of an editor tab as its text is now, saved or not."""
         known = self._library.summary_for(tab.directory)
         root = known.root if known is not None else tab.directory.parent
-        return SkillSummary.from_result(root, tab.doc.result)
+        return tab.doc.result.summary(root)
 
     # -- adding and removing tabs ------------------------------------------------------------------------
 
@@ -357,7 +357,7 @@ class EditorTabs(QObject):
         self.update_tab_title(tab)
         root = self._library.deepest_root(target)
         if root is not None:
-            self._library.update_skill(SkillSummary.from_result(root.path, tab.doc.result))
+            self._library.update_skill(tab.doc.result.summary(root.path))
         self._feedback.status(f"Saved {tab.path}")
         return True
 

@@ -38,7 +38,7 @@ from studio.evals import (
     trigger_sets,
 )
 from studio.llm import LLMError
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.ui.rows import RowsModel
 from studio.ui.tasks import TaskSet
 

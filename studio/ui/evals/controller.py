@@ -14,7 +14,8 @@ from PySide6.QtGui import QAction
 from studio.agent import Approver, AutoApprover, DenyAllApprover, SessionFactory, SessionSettings
 from studio.evals import EvalHistory, ResultCache
 from studio.settings import EvalSettings
-from studio.skills.library import Library, SkillSummary
+from studio.skills import SkillSummary
+from studio.skills.library import Library
 from studio.ui.chat.model_bar import ModelBar
 from studio.ui.editor.autosaving import Autosaver, Unsaved
 from studio.ui.editor.editor_tab import SkillEditorTab

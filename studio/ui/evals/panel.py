@@ -50,8 +50,8 @@ from studio.evals import (
     workspace_for,
 )
 from studio.llm import LLMError
+from studio.skills import SkillSummary
 from studio.skills.checks import EvalFileError, TriggerQuery, read_evals, read_triggers
-from studio.skills.library import SkillSummary
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.chart import PassRateChart
 from studio.ui.evals.editor import EvalFilesEditor

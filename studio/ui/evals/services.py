@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from studio.agent import SessionFactory, SessionSettings
 from studio.evals import EvalHistory, EvalRunner, ResultCache, Runner, ServerPool
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.tasks import TaskSet
 

@@ -32,7 +32,7 @@ from PySide6.QtCore import (
     QTimer,
 )
 
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_nodes import FileNode, Node, RootNode, SkillNode
 from studio.ui.library.library_rows import COUNTED_ROLE, DISPLAY

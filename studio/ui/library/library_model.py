@@ -22,6 +22,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from studio.skills import SkillSummary
 from studio.skills.install import Provenance
 from studio.skills.library import (
     Library,
@@ -33,7 +34,6 @@ from studio.skills.library import (
     SkillsAdded,
     SkillsRemoved,
     SkillsReplaced,
-    SkillSummary,
     TargetChanged,
 )
 from studio.ui.indexes import Index

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from studio.skills import SKILL_FILE
-from studio.skills.library import STANDARD_FOLDERS, Entry, RootState, SkillSummary
+from studio.skills import SKILL_FILE, SkillSummary
+from studio.skills.library import STANDARD_FOLDERS, Entry, RootState
 
 
 @dataclass(eq=False, slots=True)

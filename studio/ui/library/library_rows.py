@@ -10,9 +10,10 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
+from studio.skills import SkillSummary
 from studio.skills.checks import CLIENTS, SPEC
 from studio.skills.install import Provenance
-from studio.skills.library import RootState, SkillSummary
+from studio.skills.library import RootState
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
 from studio.ui.library.library_nodes import FileNode, FolderNode
 from studio.ui.library.target_labels import target_label

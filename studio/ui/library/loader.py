@@ -19,8 +19,9 @@ from typing import Any
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 import studio
+from studio.skills import SkillSummary
 from studio.skills.checks import SPEC
-from studio.skills.library import LISTING_LENGTH, Library, SkillRoot, SkillSummary, read_frames
+from studio.skills.library import Library, SkillRoot, decode, read_frames
 from studio.ui import collector
 
 log = logging.getLogger(__name__)
@@ -285,9 +286,7 @@ class LibraryLoader(QObject):
         batch: dict[Path, list[SkillSummary]] = {}
         for _ in range(moved):
             path, data = self._found.popleft()
-            batch.setdefault(path, []).append(
-                SkillSummary.from_listing(path, data) if len(data) == LISTING_LENGTH
-                else SkillSummary.from_cache(path, data))
+            batch.setdefault(path, []).append(decode(path, data))
         for path, summaries in batch.items():
             self._waiting[path] -= len(summaries)
             if self._waiting[path] <= 0:

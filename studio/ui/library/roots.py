@@ -11,9 +11,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QFileDialog
 
 from studio.settings import SettingsStore
-from studio.skills import load_skill, skill_file_in, walks_into
+from studio.skills import SkillSummary, load_skill, skill_file_in, walks_into
 from studio.skills.checks import CLIENTS, SPEC, validate_skill
-from studio.skills.library import Library, SkillRoot, SkillSummary, Stamp, discover, skill_entries
+from studio.skills.library import Library, SkillRoot, Stamp, discover, skill_entries
 from studio.ui import asyncqt
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
@@ -32,7 +32,7 @@ EXPAND_LIMIT = 500
 
 def summary_of(directory: Path, root: Path, target: str = SPEC) -> SkillSummary:
     """A skill folder read and validated afresh for `target`, as the library shows it."""
-    return SkillSummary.from_result(root, validate_skill(load_skill(directory), target))
+    return validate_skill(load_skill(directory), target).summary(root)
 
 
 class LibraryRoots(QObject):

@@ -9,14 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from studio.skills.library import (
-    SkillSummary,
-    ToggleError,
-    ToggleState,
-    project_of,
-    set_enabled,
-    skill_states,
-)
+from studio.skills import SkillSummary
+from studio.skills.library import ToggleError, ToggleState, project_of, set_enabled, skill_states
 
 
 def add_toggle_menu(menu: QMenu, summary: SkillSummary, parent: QWidget,

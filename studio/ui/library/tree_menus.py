@@ -8,9 +8,9 @@ from pathlib import Path
 from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QMenu, QWidget
 
+from studio.skills import SkillSummary
 from studio.skills.checks import CLIENTS
 from studio.skills.install import record_for
-from studio.skills.library import SkillSummary
 from studio.ui.library.skill_toggles import add_toggle_menu
 from studio.ui.library.target_labels import target_label, target_tooltip
 

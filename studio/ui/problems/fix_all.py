@@ -27,7 +27,8 @@ from studio.editing import (
     plan_one,
     undo_one,
 )
-from studio.skills.library import Library, SkillSummary
+from studio.skills import SkillSummary
+from studio.skills.library import Library
 from studio.ui import asyncqt
 from studio.ui.editor.tabs import EditorTabs
 from studio.ui.library.roots import summary_of

@@ -9,7 +9,7 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from studio.agent.agents import AgentSpec, AgentStore
-from studio.skills.library.summary import SkillSummary
+from studio.skills.summary import SkillSummary
 from studio.ui.chat.agent_picker import AgentPicker
 from studio.ui.chat.skill_chooser import SkillChooser
 from studio.ui.tasks import TaskSet

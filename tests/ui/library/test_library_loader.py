@@ -8,8 +8,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from studio.skills.library.collection import Library, LibraryEvent, SkillsAdded
+from studio.skills.library.entries import encode
 from studio.skills.library.roots import SkillRoot
-from studio.skills.library.summary import SkillSummary
+from studio.skills.summary import SkillSummary
 from studio.ui.library import loader as library_loader
 from studio.ui.library.loader import (
     FIRST_BATCH,
@@ -69,7 +70,7 @@ def test_slow_listeners_get_smaller_batches(tmp_path: Path,
     loader = LibraryLoader(library, None)
     found = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
                           f"skill-{n}", "A skill.", True, True, ()) for n in range(1000)]
-    loader.queue_found(root, [summary.to_cache() for summary in found])
+    loader.queue_found(root, [encode(summary) for summary in found])
     while loader.drain():
         pass
 
@@ -124,7 +125,7 @@ def test_listed_skills_show_at_once_and_take_their_findings_once_validated(tmp_p
         pass
     assert library.skill_count == 300
     assert {s.status for s in library.summaries()} == {"checking"}
-    loader.queue_found(root, [summary.to_cache() for summary in checked])
+    loader.queue_found(root, [encode(summary) for summary in checked])
     while loader.drain():
         pass
     assert library.summaries() == checked
@@ -139,7 +140,7 @@ def test_a_backlog_is_moved_without_waiting_between_ticks(tmp_path: Path) -> Non
     loader = LibraryLoader(library, None)
     found = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
                           f"skill-{n}", "A skill.", True, True, ()) for n in range(3000)]
-    loader.queue_found(root, [summary.to_cache() for summary in found])
+    loader.queue_found(root, [encode(summary) for summary in found])
     loader._on_timer_timeout()
     assert loader._timer.interval() == library_loader.BACKLOG_INTERVAL_MS
     while len(loader._found) > loader._batch:

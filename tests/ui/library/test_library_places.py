@@ -10,7 +10,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QTreeView
 from pytestqt.qtbot import QtBot
 
-from studio.skills.library import SkillSummary
+from studio.skills import SkillSummary
 from studio.ui.library.library_delegate import _fit
 from studio.ui.library.library_nodes import RootNode, SkillNode
 from studio.ui.library.library_places import place_of, row_runs, sorted_runs

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from studio.skills.library import SkillRoot, scan_root
+from studio.skills.library.entries import encode
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
 from studio.ui.mainwindow import MainWindow
@@ -92,7 +93,7 @@ def test_while_listed_skills_wait_for_validation_the_status_bar_counts_them_chec
     window.loader.queue_found(skills_root, listed)
     window.loader.drain()
     assert window.scan_label.text() == f"Checking skills… 0 of {len(folders)}"
-    checked = [summary.to_cache() for summary in scan_root(SkillRoot(skills_root)).skills]
+    checked = [encode(summary) for summary in scan_root(SkillRoot(skills_root)).skills]
     window.loader.queue_found(skills_root, checked[:1])
     window.loader.drain()
     assert window.scan_label.text() == f"Checking skills… 1 of {len(folders)}"

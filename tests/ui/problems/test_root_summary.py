@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from studio.skills.library import RootState, SkillRoot, SkillSummary
+from studio.skills import SkillSummary
+from studio.skills.library import RootState, SkillRoot
 from studio.skills.model import Diagnostic, Severity
 from studio.ui.problems.problems_controller import root_summary
 

@@ -1,0 +1,124 @@
+"""How a scan carries a skill between processes and keeps it in its cache: as plain tuples,
+which `marshal` writes and reads in C and a worker builds without a summary in between. Private
+to the scan: nothing else reads these tuples (a test keeps it so); callers get `SkillSummary`s.
+
+A cache tuple: (folder, SKILL.md, name, description, valid, loadable, read-only, findings,
+made); each finding (code, severity, message, line, column, file, field); `made` the provenance
+and the invocation flags. A listing tuple (a skill whose SKILL.md alone was read) has
+`LISTING_LENGTH` items: (folder, SKILL.md, name, description, loadable, made).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from studio.skills.checks.validate import ValidationResult, is_loadable
+from studio.skills.model import Diagnostic, Severity, Skill
+from studio.skills.summary import PROVENANCE_KEYS, SkillSummary, flag, provenance
+
+CachedDiagnostic = tuple[str, str, str, int, int, str, str | None]
+
+_SEVERITIES = {severity.value: severity for severity in Severity}
+# A listing tuple has this many items; a cache tuple nine.
+LISTING_LENGTH = 6
+
+
+def encode(summary: SkillSummary) -> tuple[Any, ...]:
+    """A summary as its cache tuple (`decode` reads it back)."""
+    return (
+        str(summary.directory), str(summary.skill_file), summary.name, summary.description,
+        summary.valid, summary.loadable, summary.read_only,
+        _cached_diagnostics(summary.diagnostics),
+        (summary.created_by, summary.created_at, summary.updated_by, summary.updated_at,
+         summary.model_invocable, summary.user_invocable),
+    )
+
+
+def decode(root: Path, data: tuple[Any, ...]) -> SkillSummary:
+    """The summary of a skill under `root` from its cache tuple, or from its listing tuple
+    (then unchecked: see `SkillSummary.checked`)."""
+    if len(data) == LISTING_LENGTH:
+        return _decode_listing(root, data)
+    directory, skill_file, name, description, valid, loadable, read_only, diags, made = data
+    folder = Path(directory)
+    parent, _, file_name = skill_file.rpartition("/")
+    severity = _SEVERITIES.__getitem__
+    return SkillSummary(
+        root,
+        folder,
+        folder / file_name if parent == directory else Path(skill_file),
+        name,
+        description,
+        valid,
+        loadable,
+        tuple(
+            Diagnostic(code, severity(sev), message, line, column, None, None, None, file, field)
+            for code, sev, message, line, column, file, field in diags
+        ),
+        read_only,
+        *made,
+    )
+
+
+def _decode_listing(root: Path, data: tuple[Any, ...]) -> SkillSummary:
+    directory, skill_file, name, description, loadable, made = data
+    created_by, created_at, updated_by, updated_at, model_invocable, user_invocable = made
+    folder = Path(directory)
+    parent, _, file_name = skill_file.rpartition("/")
+    path = folder / file_name if parent == directory else Path(skill_file)
+    return SkillSummary(root, folder, path, name, description, False, loadable,
+                        (), False, created_by, created_at, updated_by, updated_at,
+                        model_invocable, user_invocable, checked=False)
+
+
+def is_listing(data: tuple[Any, ...]) -> bool:
+    """Whether `data` is a listing tuple (the skill not yet validated), not a cache tuple."""
+    return len(data) == LISTING_LENGTH
+
+
+def listing_entry(skill: Skill) -> tuple[Any, ...]:
+    """What the library shows of a skill whose SKILL.md alone has been read: its name,
+    description, whether a client would load it, its provenance and invocation flags."""
+    return (str(skill.directory), str(skill.path), skill.name, skill.description,
+            is_loadable(skill, skill.problems), _made(skill))
+
+
+# A severity's value by a dict lookup: `Severity.value` is a Python-level descriptor, and a
+# library scan asks it of every diagnostic.
+_VALUES = {severity: severity.value for severity in Severity}
+
+
+def _cached_diagnostics(diagnostics: Iterable[Diagnostic]) -> tuple[CachedDiagnostic, ...]:
+    values = _VALUES
+    return tuple([
+        (d.code, values[d.severity], d.message, d.line, d.column, d.file, d.field)
+        for d in diagnostics
+    ])
+
+
+def cache_entry(result: ValidationResult) -> tuple[Any, ...]:
+    """`encode(result.summary(root))`, without the summary in between: a worker process
+    validating thousands of skills only sends these tuples back."""
+    skill = result.skill
+    return (
+        str(skill.directory), str(skill.path), skill.name, skill.description, result.valid,
+        result.loadable, skill.read_only, _cached_diagnostics(result.diagnostics), _made(skill),
+    )
+
+
+def _made(skill: Skill) -> tuple[Any, ...]:
+    """The provenance and the invocation flags, as a cache tuple keeps them."""
+    fields = skill.fields
+    # Most skills keep no provenance: one look at `metadata` spares four.
+    made = (*(provenance(skill, key) for key in PROVENANCE_KEYS),) if fields.get("metadata") \
+        else _NO_PROVENANCE
+    # Most skills set neither flag: a missing one is its default without a call.
+    model_only = fields.get("disable-model-invocation")
+    user = fields.get("user-invocable")
+    return (*made, model_only is None or not flag(model_only, False),
+            user is None or flag(user, True))
+
+
+_NO_PROVENANCE = (None,) * len(PROVENANCE_KEYS)
