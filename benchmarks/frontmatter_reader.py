@@ -27,7 +27,8 @@ from typing import Any
 from corpus import generate_corpus
 
 from studio.skills import parse_skill
-from studio.skills.library import validate_folders, walk_skills
+from studio.skills.scan.roots import validate_folders
+from studio.skills.scan.walk import walk_skills
 from studio.skills.yaml import read_plain
 
 # The module itself, not its front door's names: the benchmark swaps the reader it calls.

@@ -7,7 +7,7 @@ Generates N skills (a mix of valid ones, ones with warnings and ones with errors
 then opens the real main window offscreen on them twice, each time in a fresh process: once with
 an empty scan cache (cold, the headline) and once with the cache that run left (warm). For each it
 reports the time from `show()` until the library model holds every skill ("all listed": a cold
-scan lists the skills before it validates them, see `studio.skills.library.listed_first`) and
+scan lists the skills before it validates them, see `studio.skills.scan.listed_first`) and
 until the scan ended ("all checked": every skill validated and shared names judged), the GUI
 thread's longest stall (the worst lateness of a 5 ms timer), and the peak memory of the window's
 process and of the scan process. Exits 1 if a cold or warm figure misses its target, unless

@@ -86,7 +86,7 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> d
     from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 
     from studio.settings import SettingsStore
-    from studio.skills.library import SkillRoot
+    from studio.skills.scan import SkillRoot
     from studio.ui.mainwindow import MainWindow
 
     root = corpus or scratch / "library"

@@ -30,7 +30,8 @@ from corpus import generate_corpus
 
 from studio.agent import search_embedder_for
 from studio.llm import EMBED_BACKENDS
-from studio.skills.library import SkillRoot, scan_library
+from studio.skills.scan import SkillRoot
+from studio.skills.scan.roots import scan_library
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex, SearchOutcome
 
 SHIPPED = Path(__file__).resolve().parent.parent / "skills"

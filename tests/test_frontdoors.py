@@ -17,7 +17,8 @@ from studio.frontdoor import _exports
 FRONT_DOORS = [
     "studio.agent", "studio.chats", "studio.editing", "studio.evals", "studio.llm", "studio.mcp",
     "studio.policy", "studio.settings", "studio.skills", "studio.skills.checks",
-    "studio.skills.install", "studio.skills.library", "studio.skills.search", "studio.skills.yaml",
+    "studio.skills.install", "studio.skills.library", "studio.skills.scan", "studio.skills.search",
+    "studio.skills.yaml",
 ]
 # What the window may take from the model clients' door: the model's types and errors, and the model
 # files on disk (finding and downloading them); never a client, so it chats only through the core
@@ -48,7 +49,7 @@ def test_lazy_front_door_loads_nothing_until_asked() -> None:
 
 def test_a_module_behind_a_lazy_door_imports_not_even_the_loader() -> None:
     # The scan process imports the library's modules, so each door on the way runs its `__init__`.
-    code = ("import sys, studio.skills.library.scan_process; "
+    code = ("import sys, studio.skills.scan.process; "
             "print('studio.frontdoor' in sys.modules, 'studio.skills.library.collection' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

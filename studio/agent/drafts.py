@@ -28,8 +28,7 @@ from studio.editing import set_field, set_metadata_entry
 from studio.fsutil import atomic_write_text
 from studio.llm import ToolSpec
 from studio.skills import SKILL_FILE, Severity, Skill, SkillFile, list_skill_files, load_skill, parse_skill
-from studio.skills.checks import validate_skill
-from studio.skills.library import reparse
+from studio.skills.checks import reparse, validate_skill
 from studio.skills.yaml import newline_of
 
 CREATE = "create_skill"

@@ -42,7 +42,7 @@ from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError
 from studio.llm import LLMError, Message, ToolCall
 from studio.skills import SkillSummary
 from studio.skills.checks import FORK_MODES
-from studio.skills.library import collect
+from studio.skills.scan import scan as collect
 
 FORK_DEPTH_LIMIT = 3
 

@@ -27,7 +27,8 @@ from studio.skills import (
     open_regular,
     parse_skill,
 )
-from studio.skills.library import ArchiveError, UnpackedSkills, enclosing_zip
+from studio.skills.library import ArchiveError, UnpackedSkills
+from studio.skills.scan import enclosing_zip
 
 ACTIVATE = "activate_skill"
 READ = "read_skill_file"

@@ -69,7 +69,8 @@ from studio.settings import (
     Settings,
     load_settings,
 )
-from studio.skills.library import collect, standard_locations
+from studio.skills.scan import scan as collect
+from studio.skills.scan import standard_locations
 from studio.skills.search import INDEX_FILE
 
 # Bytes of `--system @FILE`: instructions, not a book.

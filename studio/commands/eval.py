@@ -55,7 +55,7 @@ from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills import SkillSummary
 from studio.skills.checks import EvalFileError
-from studio.skills.library import collect
+from studio.skills.scan import scan
 
 EXIT_INTERRUPTED = 130
 
@@ -148,7 +148,7 @@ def _targets(paths: list[Path], err: TextIO) -> list[tuple[SkillSummary, list[Sk
     """Each skill with the catalog it is tried in: the skills of its own folder's parent."""
     found: list[tuple[SkillSummary, list[SkillSummary]]] = []
     for path in paths:
-        collected = collect([path])
+        collected = scan([path])
         for problem in collected.problems:
             err.write(f"studio eval: {problem}\n")
         for skill in collected.skills:
@@ -157,7 +157,7 @@ def _targets(paths: list[Path], err: TextIO) -> list[tuple[SkillSummary, list[Sk
                           + ("it lives in an archive" if skill.read_only
                              else "it would not load; run `studio validate` on it") + "\n")
                 continue
-            neighbours = [s for s in collect([skill.directory.parent]).skills if s.loadable]
+            neighbours = [s for s in scan([skill.directory.parent]).skills if s.loadable]
             found.append((skill, neighbours or [skill]))
     return found
 
@@ -169,7 +169,7 @@ async def evaluate(args: argparse.Namespace, reports: list[SkillReport], err: Te
     settings = SessionSettings(backend=args.backend, url=urls[0] if urls else "", model=args.model,
                                max_rounds=args.max_rounds, options=parse_options(args.option),
                                guided=args.guided)
-    distractors = [s for s in collect(list(args.distractors)).skills if s.loadable] \
+    distractors = [s for s in scan(list(args.distractors)).skills if s.loadable] \
         if args.distractors else None
     cache = None if args.no_cache else ResultCache()
 

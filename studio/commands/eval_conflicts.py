@@ -35,11 +35,11 @@ from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills import SkillSummary
 from studio.skills.checks import TriggerQuery
-from studio.skills.library import collect
+from studio.skills.scan import scan
 
 
 async def conflicts(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    collected = collect(list(args.skills))
+    collected = scan(list(args.skills))
     for problem in collected.problems:
         err.write(f"studio eval: {problem}\n")
     library = [s for s in collected.skills if s.loadable and s.name]

@@ -24,7 +24,7 @@ from studio.paths import data_dir
 from studio.policy import AuditLog, Grants
 from studio.skills import SkillSummary
 from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers
-from studio.skills.library import collect
+from studio.skills.scan import scan
 
 
 def chosen(answer: str, count: int) -> list[int] | None:
@@ -62,12 +62,12 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.st
         answer_in: TextIO = sys.stdin) -> int:
     code = 0
     for path in args.skills:
-        collected = collect([path])
+        collected = scan([path])
         for problem in collected.problems:
             err.write(f"studio eval: {problem}\n")
             code = 2
         for skill in (s for s in collected.skills if s.loadable and not s.read_only):
-            library = [s for s in collect([skill.directory.parent]).skills if s.loadable]
+            library = [s for s in scan([skill.directory.parent]).skills if s.loadable]
             try:
                 existing = list(read_triggers(skill.directory) or ())
             except EvalFileError as exc:

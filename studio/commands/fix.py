@@ -10,8 +10,8 @@ from typing import Any
 
 from studio.fsutil import remove_stale_temps
 from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE
-from studio.skills.checks import SPEC, TARGETS
-from studio.skills.library import FixError, FixPlan, apply_plan, discover, outside_root, plan_fixes
+from studio.skills.checks import SPEC, TARGETS, FixError, FixPlan, apply_plan, outside_root, plan_fixes
+from studio.skills.scan import discover
 
 
 def register(subparsers: Any) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from studio.commands.arguments import port_number
 from studio.paths import cache_dir
-from studio.skills.library import standard_locations
+from studio.skills.scan import standard_locations
 from studio.skills.search import index_path
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from studio.commands.textsafe import one_line, shown_path, utf8_text
 from studio.paths import cache_dir
-from studio.skills.library import HEADERS, ScanCache, collect_headers
+from studio.skills.scan import ScanCache, collect_headers
 from studio.skills.search import build_catalog
 
 CACHE_FILE = "prompt-cache.marshal"
@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE, HEADERS)
+    cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE, ScanCache.HEADERS)
     collected = collect_headers(list(args.paths), cache)
     for problem in collected.problems:
         print(f"studio prompt: {one_line(problem)}", file=sys.stderr)

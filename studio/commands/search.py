@@ -16,7 +16,7 @@ from typing import Any
 from studio.agent import search_embedder_for
 from studio.commands.arguments import positive
 from studio.paths import cache_dir
-from studio.skills.library import ScanCache, collect, standard_locations
+from studio.skills.scan import ScanCache, scan, standard_locations
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex, index_path
 
 SCAN_CACHE_FILE = "validate-cache.marshal"
@@ -52,7 +52,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     paths = list(args.skills) or [path for path in standard_locations(Path.cwd()) if path.is_dir()]
-    collected = collect(paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
+    collected = scan(paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
     for problem in collected.problems:
         print(f"studio search: {problem}", file=sys.stderr)
     embedder = None

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
 from studio.skills.checks import SPEC
-from studio.skills.library import STAMP, Stamp, unchanged
+from studio.skills.scan import ScanCache, Stamp, unchanged
 
 if TYPE_CHECKING:
     from studio.skills import SkillSummary
@@ -88,12 +88,12 @@ def _report(
     from studio.commands.textsafe import one_line, shown_path
     from studio.commands.validate_report import Report
     from studio.skills import FOLDER_UNREADABLE
-    from studio.skills.library import ScanCache, collect_entries
+    from studio.skills.scan import scan
 
     target = args.target
     cache = None if args.no_cache else ScanCache(_cache_file(target), target)
     with Report(args.format, target if args.with_fixes else None) as report:
-        collected = collect_entries(paths, report.add, cache, target)
+        collected = scan(paths, cache, target, each=report.add)
         errors = "".join(f"studio validate: {one_line(problem)}\n" for problem in collected.problems)
         errors += "".join(
             f"studio validate: {shown_path(notice.path)}: notice {notice.code}: "
@@ -181,7 +181,7 @@ class OutputMemo:
             with open(self.path, "rb") as handle:
                 stamp, key, stamps, rendered = marshal.loads(handle.read())
             out, errors, code = rendered
-            if stamp != STAMP or key != self.key or not unchanged(stamps):
+            if stamp != ScanCache.STAMP or key != self.key or not unchanged(stamps):
                 return None
         except (OSError, EOFError, ValueError, TypeError):
             return None
@@ -195,7 +195,7 @@ class OutputMemo:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(
-                self.path, marshal.dumps((STAMP, self.key, stamps, rendered)), durable=False
+                self.path, marshal.dumps((ScanCache.STAMP, self.key, stamps, rendered)), durable=False
             )
             kept = sorted(self.folder.glob("*.marshal"), key=_mtime, reverse=True)
             for old in kept[self.KEEP :]:

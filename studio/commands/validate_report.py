@@ -2,11 +2,12 @@
 whole library is held.
 
 Each skill's part of the report (its JSON object, or its lines of text) is rendered from the
-scan's compact tuple as soon as the skill is validated, while worker processes go on with the
-rest, and goes to a temporary file. Only a skill's name and folder stay in memory: a name that
-more than one skill uses (forks of one skill in several repositories) adds a warning to every
-one of them, the first included, which is known only once the last skill is in. The report
-is then copied from the file to the output, with those warnings added on the way.
+scan's light `ScannedSkill` (no `Path`, no summary) as soon as the skill is validated, while
+worker processes go on with the rest, and goes to a temporary file. Only a skill's name and
+folder stay in memory: a name that more than one skill uses (forks of one skill in several
+repositories) adds a warning to every one of them, the first included, which is known only
+once the last skill is in. The report is then copied from the file to the output, with those
+warnings added on the way.
 """
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ from typing import Any
 
 from studio.commands.textsafe import one_line, shown_path, utf8_json
 from studio.skills import CANNOT_READ, Diagnostic, Severity, SkillSummary
-from studio.skills.library import decode, duplicate_warning
+from studio.skills.scan import ScannedSkill, duplicate_warning
 
-_ERROR, _WARNING, _INFO = Severity.ERROR.value, Severity.WARNING.value, Severity.INFO.value
+_ERROR, _WARNING, _INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+# A severity's value by a dict lookup: `Severity.value` is a Python-level descriptor, and the
+# report asks it of every finding.
+_VALUES = {severity: severity.value for severity in Severity}
 
 
 # The escaping `json.JSONEncoder(ensure_ascii=False)` gives each string (in C).
@@ -74,27 +78,28 @@ class Report:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def add(self, root: Path, entry: tuple[Any, ...]) -> None:
-        """One skill, as its cache tuple (`studio.skills.library.entries`)."""
-        directory, skill_file, name, _, valid, loadable, _, diagnostics, _ = entry
+    def add(self, root: Path, skill: ScannedSkill) -> None:
+        """One skill, as the scan streams it."""
+        directory, skill_file, name = skill.directory, skill.skill_file, skill.name
+        diagnostics = skill.diagnostics
         counts = self.counts
         counts["skills"] += 1
-        counts["valid" if valid else "invalid"] += 1
-        counts["loadable"] += bool(loadable)
+        counts["valid" if skill.valid else "invalid"] += 1
+        counts["loadable"] += bool(skill.loadable)
         for diagnostic in diagnostics:
-            severity = diagnostic[1]
-            if severity == _ERROR:
+            severity = diagnostic.severity
+            if severity is _ERROR:
                 counts["errors"] += 1
-            elif severity == _WARNING:
+            elif severity is _WARNING:
                 counts["warnings"] += 1
-            elif severity == _INFO:
+            elif severity is _INFO:
                 counts["infos"] += 1
-            if diagnostic[0] == CANNOT_READ:
+            if diagnostic.code == CANNOT_READ:
                 self.unreadable = True
         if self.with_fixes is not None:
-            text = _with_fixes(decode(root, entry), self.with_fixes)
+            text = _with_fixes(skill.summary(root), self.with_fixes)
         elif self.json:
-            text = utf8_json(_skill_json(directory, name, valid, loadable, diagnostics))
+            text = utf8_json(_skill_json(directory, name, skill.valid, skill.loadable, diagnostics))
         else:
             text = _lines(directory, skill_file, diagnostics)
         self._names.append(name)
@@ -119,10 +124,10 @@ class Report:
                 if position:
                     out(", ")
                 if warning is not None:
-                    shown = utf8_json(dumps(_diagnostic_json(_cached(warning))))
+                    shown = utf8_json(dumps(warning.to_json()))
                     text = text[:-2] + (", " if not text.endswith("[]}") else "") + shown + "]}"
             elif warning is not None:
-                text += _line(self._folders[position], self._files[position], _cached(warning))
+                text += _line(self._folders[position], self._files[position], warning)
             out(text)
         counts = self.counts
         if self.json:
@@ -151,31 +156,31 @@ class Report:
         return extra
 
 
-def _cached(d: Diagnostic) -> tuple[Any, ...]:
-    return (d.code, d.severity.value, d.message, d.line, d.column, d.file, d.field)
-
-
 def _skill_json(
-    directory: str, name: str | None, valid: bool, loadable: bool, diagnostics: tuple[Any, ...]
+    directory: str, name: str | None, valid: bool, loadable: bool,
+    diagnostics: tuple[Diagnostic, ...],
 ) -> str:
-    """`dumps` of a skill's JSON object, written out piece by piece: the report renders one per
-    skill in the scanning process, which the workers wait on, and building a dict for each
-    finding to hand to the encoder costs more than the text. Only strings go through the
-    encoder's own escaping; anything not of the types a scan gives goes to `dumps`."""
+    """`dumps` of a skill's JSON object (`SkillSummary.to_json`, each finding as
+    `Diagnostic.to_json` gives it: a test keeps them equal), written out piece by piece: the
+    report renders one per skill in the scanning process, which the workers wait on, and
+    building a dict for each finding to hand to the encoder costs three times the text. Only
+    strings go through the encoder's own escaping; anything not of the types a scan gives goes
+    to `dumps`."""
     odd_name = name is not None and type(name) is not str
     if odd_name or type(valid) is not bool or type(loadable) is not bool:
         return _skill_json_by_dumps(directory, name, valid, loadable, diagnostics)
+    values = _VALUES
     parts = []
     for d in diagnostics:
-        code, severity, message, line, column, file, field = d
+        line, column, field = d.line, d.column, d.field
         if type(line) is not int or type(column) is not int or (
             field is not None and type(field) is not str
         ):
             return _skill_json_by_dumps(directory, name, valid, loadable, diagnostics)
         parts.append(
-            f'{{"code": {_string(code)}, "severity": {_string(severity)}, '
-            f'"message": {_string(message)}, "line": {line}, "column": {column}, '
-            f'"file": {_string(file)}'
+            f'{{"code": {_string(d.code)}, "severity": {_string(values[d.severity])}, '
+            f'"message": {_string(d.message)}, "line": {line}, "column": {column}, '
+            f'"file": {_string(d.file)}'
             + (f', "field": {_string(field)}}}' if field is not None else "}")
         )
     return (
@@ -186,49 +191,40 @@ def _skill_json(
 
 
 def _skill_json_by_dumps(
-    directory: str, name: str | None, valid: bool, loadable: bool, diagnostics: tuple[Any, ...]
+    directory: str, name: str | None, valid: bool, loadable: bool,
+    diagnostics: tuple[Diagnostic, ...],
 ) -> str:
     return dumps({
         "path": directory, "name": name, "valid": valid, "loadable": loadable,
-        "diagnostics": [_diagnostic_json(d) for d in diagnostics],
+        "diagnostics": [d.to_json() for d in diagnostics],
     })
 
 
-def _diagnostic_json(d: tuple[Any, ...]) -> dict[str, Any]:
-    """`Diagnostic.to_json` of a cached diagnostic (which has no fix)."""
-    code, severity, message, line, column, file, field = d
-    data = {"code": code, "severity": severity, "message": message, "line": line,
-            "column": column, "file": file}
-    if field is not None:
-        data["field"] = field
-    return data
-
-
-def _lines(directory: str, skill_file: str, diagnostics: tuple[Any, ...]) -> str:
+def _lines(directory: str, skill_file: str, diagnostics: tuple[Diagnostic, ...]) -> str:
     """`_line` of each finding of one skill: most are about its SKILL.md, whose name and shown
     path are worked out once."""
     if not diagnostics:
         return ""
     file_name = os.path.basename(skill_file)
     shown = shown_path(skill_file)
+    values = _VALUES
     return "".join(
-        f"{shown}:{line}:{column}: {severity} {code}: {one_line(message)}\n"
-        if file == file_name else _line(directory, skill_file, d)
+        f"{shown}:{d.line}:{d.column}: {values[d.severity]} {d.code}: {one_line(d.message)}\n"
+        if d.file == file_name else _line(directory, skill_file, d)
         for d in diagnostics
-        for code, severity, message, line, column, file, _ in (d,)
     )
 
 
-def _line(directory: str, skill_file: str, d: tuple[Any, ...]) -> str:
-    code, severity, message, line, column, file, _ = d
-    where = skill_file if file == os.path.basename(skill_file) else str(Path(directory) / file)
-    return f"{shown_path(where)}:{line}:{column}: {severity} {code}: {one_line(message)}\n"
+def _line(directory: str, skill_file: str, d: Diagnostic) -> str:
+    where = skill_file if d.file == os.path.basename(skill_file) else str(Path(directory) / d.file)
+    return (f"{shown_path(where)}:{d.line}:{d.column}: {_VALUES[d.severity]} {d.code}: "
+            f"{one_line(d.message)}\n")
 
 
 def _with_fixes(summary: SkillSummary, target: str) -> str:
     """A skill's JSON with every fix its findings offer, title and edits; an archive's skills
     and findings without a fix get none."""
-    from studio.skills.library import fixes_json
+    from studio.skills.checks import fixes_json
 
     data = summary.to_json()
     if summary.diagnostics and not summary.read_only:

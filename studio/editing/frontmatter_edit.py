@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from studio.skills import Skill
-from studio.skills.library import reparse
+from studio.skills.checks import reparse
 from studio.skills.yaml import apply_edits, field_block, newline_of, replace_value, scalar
 
 REQUIRED_FIELDS = frozenset({"name", "description"})

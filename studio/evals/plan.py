@@ -23,7 +23,7 @@ from studio.evals.spread import ServerPool
 from studio.llm import LLMError
 from studio.skills import SkillSummary
 from studio.skills.checks import EvalCase, EvalFileError, read_evals, read_triggers
-from studio.skills.library import collect
+from studio.skills.scan import scan
 
 Runner = EvalRunner | ServerPool
 
@@ -107,7 +107,7 @@ async def run_baseline(runner: Runner, plan: RunPlan, report: SkillReport, targe
         except BaselineError as exc:
             report.problems.append(f"no baseline: {exc}")
             return
-        old = next((s for s in collect([folder]).skills if s.loadable), None)
+        old = next((s for s in scan([folder]).skills if s.loadable), None)
         if old is None:
             report.problems.append(f"no baseline: the skill at {plan.baseline} would not load")
             return

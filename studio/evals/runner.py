@@ -38,7 +38,7 @@ from studio.evals.trace import Trace
 from studio.llm import LLMError
 from studio.skills import SkillSummary
 from studio.skills.checks import EvalCase, TriggerQuery
-from studio.skills.library import SkillRoot, scan_root
+from studio.skills.scan import SkillRoot, scan_root
 
 # What the guided mode adds to a result's cache key: "guided" for on, as before there was auto.
 _GUIDED_KEYS: dict[str, tuple[str, ...]] = {"on": ("guided",), "auto": ("guided-auto",), "off": ()}

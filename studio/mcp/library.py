@@ -16,7 +16,7 @@ from pathlib import Path
 
 from studio.agent import SkillToolbox, ToolError
 from studio.skills import SkillSummary, list_skill_files
-from studio.skills.library import collect
+from studio.skills.scan import scan as collect
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex
 
 MAX_RESULTS = 20

@@ -183,6 +183,23 @@ def is_inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+
+def in_client_folder(real: str) -> bool:
+    """Whether the resolved path `real` is in a client's skill folder (`.agents/skills`,
+    `.claude/skills`, ...): where the skills CLI keeps the one copy its links lead to."""
+    parts = Path(real).parts
+    return any(parts[i] in CLIENT_FOLDERS and parts[i + 1] == "skills"
+               for i in range(len(parts) - 1))
+
+
+def may_follow(real: str, real_root: str, linked_roots: tuple[str, ...] = ()) -> bool:
+    """Whether a link below a root whose target resolves to `real` is followed: it stays in the
+    root (resolved, `real_root`), or leads into another library root (resolved, `linked_roots`)
+    or into a client's skill folder. A link anywhere else is reported (SK302), and nothing
+    behind it is read or written."""
+    return (is_inside(real, real_root) or in_client_folder(real)
+            or any(is_inside(real, other) for other in linked_roots))
+
 def list_skill_files(
     directory: Path | str,
     first_level: Listing | None = None,

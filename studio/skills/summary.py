@@ -33,7 +33,7 @@ class SkillSummary:
         created_by, created_at, updated_by, updated_at: its provenance, from `metadata:` (the
             model or "user" that drafted or last changed it, and when), as text.
         checked: False while only its SKILL.md has been read (the window lists a cold library
-            before validating it: `studio.skills.library.listed_first`); then `valid` says
+            before validating it: `studio.skills.scan.listed_first`); then `valid` says
             nothing yet, `diagnostics` is empty and the checked summary replaces it.
     """
 

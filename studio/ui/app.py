@@ -25,7 +25,7 @@ from studio.paths import cache_dir, log_file
 from studio.settings import SettingsStore
 from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE
 from studio.skills.install import TEMPLATE
-from studio.skills.library import env_roots
+from studio.skills.scan import env_roots
 from studio.ui.chat.asyncgens import AsyncGenHooks
 from studio.ui.instance import InstanceServer, hand_over
 from studio.ui.mainwindow import MainWindow

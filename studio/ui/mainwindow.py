@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
 from studio.editing import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
-from studio.skills.library import Library, Problem, standard_locations
+from studio.skills.library import Library, Problem
+from studio.skills.scan import standard_locations
 from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.backend import settings_embedder
@@ -313,8 +314,7 @@ class MainWindow(QMainWindow):
         for location in standard_locations(Path.cwd(), Path.home()):
             shown = str(location).replace(str(Path.home()), "~", 1)
             if self.library.root(location) is not None:
-                action = self.locations_menu.addAction(f"{shown} (in the library)")
-                action.setEnabled(False)
+                self.locations_menu.addAction(f"{shown} (in the library)").setEnabled(False)
                 continue
             suffix = "" if location.is_dir() else " (create it)"
             action = self.locations_menu.addAction(shown + suffix)

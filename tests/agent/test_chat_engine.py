@@ -28,7 +28,7 @@ from studio.agent.tools import TOOL_NAMES, SkillToolbox
 from studio.llm import EmbeddedEngine, Message, ModelInfo
 from studio.llm.openai import OpenAIClient
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.localmodels import INSTALL_HINT, smollm2_gguf
 
 pytestmark = pytest.mark.engine

@@ -21,7 +21,7 @@ from studio.agent.server import ModelServer
 from studio.agent.session import SessionFactory, SessionSettings, WorkspaceMode
 from studio.llm import EmbeddedEngine
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 from tests.agent.processes import processes_in
 from tests.fakes.approvers import RecordingApprover

@@ -16,7 +16,7 @@ from studio.agent.events import ChatNotice, Done, Error, Event, ToolCallRequeste
 from studio.agent.session import ChatSession, SessionFactory, SessionSettings
 from studio.llm import Message
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 from tests.agent.test_prompt_budget import QUESTION, _library
 from tests.fakes.fixtures import TOOL_MODEL

@@ -15,7 +15,7 @@ from studio.agent.prompt import INSTRUCTIONS
 from studio.agent.session import SessionFactory, SessionSettings, session_prompt
 from studio.agent.tools import default_tool_descriptions
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

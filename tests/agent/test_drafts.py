@@ -19,7 +19,7 @@ from studio.agent.search_tool import SkillSearch
 from studio.agent.tools import SkillToolbox
 from studio.llm import Message, make_client
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

@@ -17,7 +17,7 @@ from studio.agent.sandbox import Support, detect
 from studio.agent.tools import SkillToolbox
 from studio.llm import ToolCall
 from studio.policy import Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.approvers import RecordingApprover
 
 NONE_HERE = Support(None, problem="this test has none")

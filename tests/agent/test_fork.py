@@ -25,7 +25,7 @@ from studio.agent.events import (
 )
 from studio.agent.session import ChatSession, SessionFactory, SessionSettings
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OLLAMA_MODELS, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, Hang, Text, Turn, calls, reply

@@ -31,7 +31,7 @@ from studio.agent.tools import SkillToolbox
 from studio.llm import Message, ToolCall
 from studio.llm.openai import OpenAIClient
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL
 from tests.fakes.openai import FakeOpenAI
 from tests.fakes.script import reply

@@ -25,7 +25,7 @@ from studio.agent.tools import SkillToolbox
 from studio.llm import Message
 from studio.llm.openai import OpenAIClient
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.agent.test_chat_engine import _engine
 
 pytestmark = pytest.mark.engine

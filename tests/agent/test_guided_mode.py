@@ -29,7 +29,7 @@ from studio.llm.ollama import OllamaClient
 from studio.llm.openai import OpenAIClient
 from studio.policy import AuditLog, Grants
 from studio.settings import guided_mode
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
 from tests.fakes.ggufwriter import write_gguf
 from tests.fakes.ollama import FakeOllama

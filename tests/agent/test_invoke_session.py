@@ -15,7 +15,7 @@ from studio.agent.session import ChatSession, SessionFactory, SessionSettings
 from studio.agent.tools import ToolError
 from studio.llm import Message
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

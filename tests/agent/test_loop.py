@@ -24,7 +24,7 @@ from studio.agent.prompt import system_prompt
 from studio.agent.tools import SkillToolbox
 from studio.llm import Message, make_client
 from studio.policy import AuditLog, Grants
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.agent.processes import processes_in
 from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import PLAIN_MODEL, TOOL_MODEL

@@ -12,7 +12,7 @@ from studio.agent.approval import AutoApprover
 from studio.agent.events import ApprovalNeeded, ToolFinished
 from studio.agent.tools import SkillToolbox
 from studio.llm import ToolCall
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.agent.test_loop import make_agent, run_all
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

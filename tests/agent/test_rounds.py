@@ -17,7 +17,7 @@ from studio.agent.tools import SkillToolbox
 from studio.llm import ChatClient, HTTPError, Message, ToolCall
 from studio.llm.ollama import OllamaClient
 from studio.llm.openai import OpenAIClient
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import OPENAI_MODEL, PLAIN_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI

@@ -12,7 +12,7 @@ import pytest
 
 from studio.agent.search_tool import SkillSearch
 from studio.agent.session import SessionSettings, make_toolbox
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.skills.search import EmbeddingError, SearchIndex
 from studio.skills.summary import SkillSummary
 from tests.fakes.embeddings import FakeEmbedder

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from studio.agent.tools import READ_CAP, SkillToolbox, ToolError
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.skills.helpers import frontmatter, write_skill
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
-from studio.skills.library import fixes
+from studio.skills.checks import fixes
 from tests.skills.helpers import write_skill
 
 

@@ -157,7 +157,7 @@ def test_validate_json_gives_the_fixes_edits_only_when_asked(
 def test_prompt_keeps_a_cache_and_reads_only_changed_skill_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from studio.skills.library import headers
+    from studio.skills.scan import headers
 
     write_skill(tmp_path, "alpha", frontmatter("alpha"))
     beta = write_skill(tmp_path, "beta", frontmatter("beta"))

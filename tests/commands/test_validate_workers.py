@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.library.roots import PARALLEL_MIN, usable_cores
+from studio.skills.scan.roots import PARALLEL_MIN, usable_cores
 from tests.skills.helpers import write_skill
 from tests.waiting import eventually
 

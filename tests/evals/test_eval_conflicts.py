@@ -13,7 +13,7 @@ import httpx
 
 from studio.evals.conflicts import cross_triggers, description_overlaps
 from studio.skills.checks.evalfiles import TriggerQuery
-from studio.skills.library.targets import collect
+from studio.skills.scan.targets import scan
 from tests.evals.test_eval_runner import make_runner, report_for
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
@@ -42,7 +42,7 @@ def library(tmp_path: Path) -> Path:
 
 
 def test_two_skills_saying_the_same_are_one_overlap(tmp_path: Path) -> None:
-    skills = collect([library(tmp_path)]).skills
+    skills = scan([library(tmp_path)]).skills
     [overlap] = description_overlaps(skills)
     assert {overlap.first.name, overlap.second.name} == {"invoice-pdf", "pdf-invoices"}
     assert {"invoic", "pdf"} <= set(overlap.shared)
@@ -51,7 +51,7 @@ def test_two_skills_saying_the_same_are_one_overlap(tmp_path: Path) -> None:
 async def test_a_query_of_one_skill_that_loads_another_is_reported(
     fake_ollama: FakeOllama, http_client: httpx.AsyncClient, tmp_path: Path
 ) -> None:
-    skills = [s for s in collect([library(tmp_path)]).skills if s.name in ("invoice-pdf", "tide-tables")]
+    skills = [s for s in scan([library(tmp_path)]).skills if s.name in ("invoice-pdf", "tide-tables")]
     fake_ollama.script(calls(Call("activate_skill", {"name": "pdf-invoices"})), reply("Low tide at 3."))
     queries = {"invoice-pdf": [TriggerQuery("total of this invoice.pdf?", True),
                                TriggerQuery("what is 2+2", False)],

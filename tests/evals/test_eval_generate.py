@@ -12,7 +12,7 @@ from studio.commands.eval_generate import chosen
 from studio.evals.generate import add_queries, generate_triggers, neighbours_of, read_queries
 from studio.llm.ollama import OllamaClient
 from studio.skills.checks.evalfiles import TriggerQuery, read_triggers
-from studio.skills.library.targets import collect
+from studio.skills.scan.targets import scan
 from tests.commands.test_eval_command import finish, studio
 from tests.fakes.fixtures import TOOL_MODEL, fake_ollama
 from tests.fakes.ollama import FakeOllama
@@ -39,7 +39,7 @@ def test_list_items_are_read_and_prose_is_not() -> None:
 
 
 def test_the_closest_neighbours_come_first(tmp_path: Path) -> None:
-    skills = collect([library(tmp_path)]).skills
+    skills = scan([library(tmp_path)]).skills
     target = next(s for s in skills if s.name == "invoice-total")
     assert neighbours_of(target, skills)[0].name == "receipt-scan"
 
@@ -47,7 +47,7 @@ def test_the_closest_neighbours_come_first(tmp_path: Path) -> None:
 async def test_half_should_half_near_misses_and_nothing_twice(
     fake_ollama: FakeOllama, http_client: httpx.AsyncClient, tmp_path: Path
 ) -> None:
-    skills = collect([library(tmp_path)]).skills
+    skills = scan([library(tmp_path)]).skills
     target = next(s for s in skills if s.name == "invoice-total")
     fake_ollama.script(reply("- total this invoice\n- is the VAT right on invoice 7?\n- sum the lines"),
                        reply("- read my shop receipt\n- when is high tide\n- what is VAT anyway"))
@@ -69,7 +69,7 @@ def test_the_review_answer_is_read() -> None:
 
 
 def test_kept_queries_join_the_file_and_nothing_is_lost(tmp_path: Path) -> None:
-    skills = collect([library(tmp_path)]).skills
+    skills = scan([library(tmp_path)]).skills
     target = next(s for s in skills if s.name == "invoice-total")
     (target.directory / "evals").mkdir()
     (target.directory / "evals" / "triggers.json").write_text(json.dumps(

@@ -20,7 +20,7 @@ from studio.evals.runner import EvalRunner
 from studio.llm import make_client
 from studio.policy import AuditLog, Grants
 from studio.skills.checks.evalfiles import TriggerQuery
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply

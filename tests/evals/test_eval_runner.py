@@ -19,7 +19,7 @@ from studio.evals.report import SkillReport
 from studio.evals.runner import EvalError, EvalRunner
 from studio.policy import AuditLog, Grants
 from studio.skills.checks.evalfiles import TriggerQuery, parse_evals
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama

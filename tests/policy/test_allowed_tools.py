@@ -11,7 +11,7 @@ from studio.agent.execute import ToolExecutor
 from studio.agent.tools import SkillToolbox
 from studio.llm import ToolCall
 from studio.policy import AuditLog, Grants, PolicyContext, judge
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.policy.world import World
 from tests.skills.helpers import frontmatter, write_skill
 

@@ -11,11 +11,11 @@ from studio.commands.validate import TARGETS as COMMAND_TARGETS
 from studio.skills.checks.clients import CLIENTS, SPEC, TARGETS, frontmatter_rules
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
-from studio.skills.library.cache import SPEC as CACHE_SPEC
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.targets import collect
 from studio.skills.model import Diagnostic, Severity
+from studio.skills.scan.cache import SPEC as CACHE_SPEC
+from studio.skills.scan.cache import ScanCache
+from studio.skills.scan.roots import SkillRoot, scan_root
+from studio.skills.scan.targets import scan
 from tests.skills.helpers import frontmatter, write_skill
 
 CLAUDE_SKILL = frontmatter(extra=(
@@ -106,14 +106,14 @@ def test_a_cache_kept_for_one_target_is_not_used_by_another(tmp_path: Path) -> N
 
 def test_collect_judges_as_the_target(tmp_path: Path) -> None:
     write_skill(tmp_path, "demo", CLAUDE_SKILL)
-    assert collect([tmp_path], target="claude-code").skills[0].valid
-    assert not collect([tmp_path]).skills[0].valid
+    assert scan([tmp_path], target="claude-code").skills[0].valid
+    assert not scan([tmp_path]).skills[0].valid
 
 
 def test_many_skills_are_judged_as_the_target_in_worker_processes(tmp_path: Path) -> None:
     for number in range(70):
         write_skill(tmp_path, f"s{number}", CLAUDE_SKILL.replace("name: demo", f"name: s{number}"))
-    skills = collect([tmp_path], target="eino").skills
+    skills = scan([tmp_path], target="eino").skills
     assert len(skills) == 70
     assert all(
         found(list(s.diagnostics)) == [

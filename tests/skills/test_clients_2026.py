@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from studio.skills.checks.clients import CLAUDE_LISTING_CAP
+from studio.skills.checks.fixes import apply_fix_to_text
 from studio.skills.checks.openai_yaml import describe, parse_openai_yaml, read_openai_yaml
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import CLIENT_FOLDERS, load_skill, walks_into
-from studio.skills.library.fixes import apply_fix_to_text
 from studio.skills.model import Diagnostic, Severity
 from tests.skills.helpers import frontmatter, write_skill
 

@@ -20,8 +20,8 @@ from studio.skills.library.collection import (
     SkillsReplaced,
     TargetChanged,
 )
-from studio.skills.library.roots import SkillRoot
 from studio.skills.model import Diagnostic, Severity
+from studio.skills.scan.roots import SkillRoot
 from studio.skills.summary import SkillSummary
 
 ROOTS = (Path("/lib/a"), Path("/lib/b"), Path("/lib/c"))

@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.skills.library.fixes import apply_plan, plan_fixes
+from studio.skills.checks.fixes import apply_plan, plan_fixes
 from studio.skills.model import Skill
 from studio.skills.parse import MAX_SKILL_BYTES, UNREADABLE_CODES, parse_skill
 from tests.skills.strategies import BODY_PARTS, one_in

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+from studio.skills.checks import fixes
+from studio.skills.checks.fixes import FixError, apply_plan, plan_fixes
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
-from studio.skills.library import fixes
-from studio.skills.library.fixes import FixError, apply_plan, plan_fixes
 from studio.skills.model import Fix, Skill
 from studio.skills.parse import MAX_SKILL_BYTES, parse_skill
 from studio.skills.yaml.yamledit import apply_edits

@@ -20,11 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studio.skills.checks import names
+from studio.skills.checks.fixes import apply_plan, plan_fixes
 from studio.skills.checks.validate import ValidationResult, validate_skill
-from studio.skills.library.entries import decode, encode
-from studio.skills.library.fixes import apply_plan, plan_fixes
 from studio.skills.model import Diagnostic, Skill, TextEdit
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
+from studio.skills.scan.entries import decode, encode
 from studio.skills.yaml.yamledit import apply_edits
 from tests.skills.strategies import skill_cases, skill_texts
 

@@ -11,10 +11,10 @@ import pytest
 
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import list_skill_files, load_skill, load_skill_file
-from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.walk import walk_skills
 from studio.skills.model import Diagnostic, RootNotice
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
+from studio.skills.scan.roots import SkillRoot, scan_root
+from studio.skills.scan.walk import walk_skills
 from studio.skills.yaml.yamlload import MAX_NESTING
 from tests.skills.helpers import frontmatter, write_skill
 

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from studio.skills import codes
-from studio.skills.library.roots import SkillRoot, scan_library
+from studio.skills.scan.roots import SkillRoot, scan_library
 from tests.skills.helpers import frontmatter, write_skill
 
 

@@ -8,8 +8,8 @@ from skills.helpers import frontmatter, write_skill
 
 from studio.skills.install.lockfile import InstallRecord, record_install
 from studio.skills.install.provenance import Provenance
-from studio.skills.library.entries import decode, encode
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.entries import decode, encode
+from studio.skills.scan.roots import SkillRoot, scan_root
 
 
 def test_installed_and_drafted_skills_say_where_they_came_from(tmp_path: Path) -> None:

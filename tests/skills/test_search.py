@@ -11,7 +11,7 @@ from skills.helpers import frontmatter, write_skill
 
 from studio.agent.embedders import SearchEmbedder
 from studio.llm.embeddings import EmbeddingEndpoint
-from studio.skills.library.roots import SkillRoot, scan_library
+from studio.skills.scan.roots import SkillRoot, scan_library
 from studio.skills.search.index import SearchIndex, fts_query
 from studio.skills.summary import SkillSummary
 from tests.fakes.ollama import FakeOllama

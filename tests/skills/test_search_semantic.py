@@ -14,7 +14,7 @@ from skills.helpers import frontmatter, write_skill
 
 from studio.agent.embedders import search_embedder_for
 from studio.llm import minilm
-from studio.skills.library.roots import SkillRoot, scan_library
+from studio.skills.scan.roots import SkillRoot, scan_library
 from studio.skills.search import EmbeddingError
 from studio.skills.search import index as search
 from studio.skills.search.index import SearchIndex

@@ -10,8 +10,8 @@ from pytestqt.qtbot import QtBot
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
 from studio.skills.library.collection import Library, Problem
-from studio.skills.library.listing import Entry
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.listing import Entry
+from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.ui.editor.metadata_model import MetadataModel
 from studio.ui.editor.preview import render_markdown, render_skill
 from studio.ui.library.library_model import LibraryModel

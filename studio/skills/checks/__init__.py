@@ -1,5 +1,6 @@
 """What makes a skill valid or worth a warning: the rules (spec, body, evals, threats), the
-clients and the fields each reads, names, and the eval files' format the rules check.
+clients and the fields each reads, names, the eval files' format the rules check, and applying
+the rules' fixes to skills on disk.
 
 Other packages import from this front door only (see `studio.skills`)."""
 
@@ -21,6 +22,17 @@ if TYPE_CHECKING:
         read_triggers,
     )
     from studio.skills.checks.evalrules import evals_problems, triggers_problems
+    from studio.skills.checks.fixes import (
+        FixError,
+        FixPlan,
+        apply_fix_to_text,
+        apply_plan,
+        fixes_json,
+        outside_root,
+        plan_fixes,
+        reparse,
+        unplanned_change,
+    )
     from studio.skills.checks.names import (
         MAX_NAME_LENGTH,
         is_valid_name,
@@ -51,21 +63,30 @@ __all__ = [
     "EvalFileError",
     "Expectation",
     "FieldKind",
+    "FixError",
+    "FixPlan",
     "TriggerQuery",
     "ValidationResult",
+    "apply_fix_to_text",
+    "apply_plan",
     "describe",
     "evals_problems",
+    "fixes_json",
     "is_valid_name",
     "load_json",
     "name_problems",
     "normalize_name",
+    "outside_root",
+    "plan_fixes",
     "read_evals",
     "read_openai_yaml",
     "read_triggers",
+    "reparse",
     "script_threats",
     "suggest_name",
     "threat_report",
     "triggers_problems",
+    "unplanned_change",
     "validate_skill",
 ]
 

@@ -16,7 +16,7 @@ from studio.skills.install.lockfile import (
     read_lock_file,
 )
 from studio.skills.install.placement import CLIENTS, client_folders, unplace
-from studio.skills.library.links import links_to
+from studio.skills.scan.links import links_to
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from studio.skills.install.lockfile import LOCK_FILE, origins
-from studio.skills.library.links import links_to
-from studio.skills.library.stamps import Stamp, stamp_of
+from studio.skills.scan.links import links_to
+from studio.skills.scan.stamps import Stamp, stamp_of
 from studio.skills.summary import USER, SkillSummary
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from studio.skills.checks.clients import SPEC
 from studio.skills.codes import DUPLICATE_NAME
-from studio.skills.library.roots import RootScan, SkillRoot, mark_duplicates
 from studio.skills.model import Diagnostic
+from studio.skills.scan.roots import RootScan, SkillRoot, mark_duplicates
 from studio.skills.summary import SkillSummary
 
 

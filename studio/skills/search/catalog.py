@@ -64,7 +64,7 @@ STOP_WORDS = frozenset(
 
 
 class Listed(Protocol):
-    """What the catalog reads of a skill: a `SkillSummary`, or a `studio.skills.library.headers`
+    """What the catalog reads of a skill: a `SkillSummary`, or a `studio.skills.scan.headers`
     `SkillHeader` when nothing else about the skill is needed."""
 
     @property

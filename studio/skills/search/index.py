@@ -4,7 +4,7 @@ embedding model is at hand (any `Embedder`: a server's model, or one run in this
 semantic ranking fused with it (reciprocal rank fusion).
 
 The index lives in one SQLite file in the cache folder. Each skill's row carries the stamp of the
-SKILL.md it came from (`studio.skills.library.stamps`, as the scan cache uses); `update` reads again only
+SKILL.md it came from (`studio.skills.scan.stamps`, as the scan cache uses); `update` reads again only
 the skills whose stamp changed and drops those that are gone. Embeddings are kept in the same file
 by the hash of the text they embed and the model that made them, so a changed skill is embedded
 again and an unchanged one never is; `embed` does a whole library ahead of a search, in batches
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from studio.skills.files import load_skill_file, load_zip_skills
-from studio.skills.library.stamps import stamp_of
+from studio.skills.scan.stamps import stamp_of
 from studio.skills.search.embedder import Embedder, EmbeddingError
 from studio.skills.summary import SkillSummary
 

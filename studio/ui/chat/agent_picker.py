@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 
 from studio.agent import AgentError, AgentSpec, AgentStore
 from studio.skills import SkillSummary
-from studio.skills.library import Collected, collect
+from studio.skills.scan import Collected
+from studio.skills.scan import scan as collect
 from studio.ui import asyncqt
 from studio.ui.chat.agent_dialog import AgentDialog, delete_agent, replace_agent
 from studio.ui.chat.open_chat import TurnSetup

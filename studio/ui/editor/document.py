@@ -16,8 +16,7 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout
 from studio.editing import changed_range, qt_position
 from studio.fsutil import atomic_write_text
 from studio.skills import BINARY, NOT_UTF8, TOO_LARGE, Skill, list_skill_files
-from studio.skills.checks import SPEC, ValidationResult, validate_skill
-from studio.skills.library import reparse
+from studio.skills.checks import SPEC, ValidationResult, reparse, validate_skill
 
 VALIDATE_DELAY_MS = 250
 UNEDITABLE_CODES = frozenset({TOO_LARGE, BINARY, NOT_UTF8})

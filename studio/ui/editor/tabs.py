@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
 from studio.agent import AgentStore
 from studio.llm import LLMError
 from studio.skills import SKILL_FILE, Skill, SkillSummary, load_skill, load_zip_skills, parse_skill
-from studio.skills.library import Library, LibraryEvent, Problem, TargetChanged, enclosing_zip
+from studio.skills.library import Library, LibraryEvent, Problem, TargetChanged
+from studio.skills.scan import enclosing_zip
 from studio.ui import asyncqt, confirm
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.editor_tab import SkillEditorTab

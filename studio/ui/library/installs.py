@@ -32,7 +32,8 @@ from studio.skills.install import (
     remove_installed,
     unchanged,
 )
-from studio.skills.library import Library, links_to
+from studio.skills.library import Library
+from studio.skills.scan import links_to
 from studio.ui import asyncqt, confirm
 from studio.ui.library.install_url import InstallPlanDialog, InstallUrlDialog
 from studio.ui.library.roots import LibraryRoots

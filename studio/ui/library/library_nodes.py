@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from studio.skills import SKILL_FILE, SkillSummary
-from studio.skills.library import STANDARD_FOLDERS, Entry, RootState
+from studio.skills.library import RootState
+from studio.skills.scan import Entry
 
 
 @dataclass(eq=False, slots=True)
@@ -90,9 +91,9 @@ def _order(nodes: list[Node]) -> None:
         assert isinstance(node, FileNode)
         if node.relative.name in (SKILL_FILE, SKILL_FILE.lower()) and node.relative.parent.name == "":
             return (0, "")
-        standard = node.is_dir and node.relative.name in STANDARD_FOLDERS
+        standard = node.is_dir and node.relative.name in Entry.STANDARD_FOLDERS
         return (1 if standard else 2 if node.is_dir else 3,
-                f"{STANDARD_FOLDERS.index(node.relative.name):02d}" if standard
+                f"{Entry.STANDARD_FOLDERS.index(node.relative.name):02d}" if standard
                 else node.relative.name.lower())
 
     nodes.sort(key=key)

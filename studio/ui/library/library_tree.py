@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, QTimer, Signal
 
 from studio.skills import SkillSummary
-from studio.skills.library import Entry
+from studio.skills.scan import Entry
 from studio.ui.indexes import NO_PARENT, Index
 from studio.ui.library.library_nodes import Node, RootNode, SkillNode, file_tree
 from studio.ui.library.library_rows import ITEM_FLAGS, NO_FLAGS

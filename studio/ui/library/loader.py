@@ -1,9 +1,10 @@
 """Scanning skill roots in a child process and feeding the core `Library` in small batches.
 
-The child (`studio.skills.library.scan_process`) parses and validates; this side reads its frames as they
-arrive and moves them into the library a batch per tick of a short timer, each batch sized to take
-about `TICK_BUDGET_S` of the window's thread, so the window stays responsive however large the
-library is and however busy the machine (why a process: see scan_process).
+The child process parses and validates; a `ScanClient` builds its command line and turns what it
+writes into events as they arrive, and this side moves the skills into the library a batch per
+tick of a short timer, each batch sized to take about `TICK_BUDGET_S` of the window's thread, so
+the window stays responsive however large the library is and however busy the machine (why a
+process: see `studio.skills.scan.process`).
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 import studio
 from studio.skills import SkillSummary
 from studio.skills.checks import SPEC
-from studio.skills.library import Library, SkillRoot, decode, read_frames
+from studio.skills.library import Library
+from studio.skills.scan import RootScanned, ScanClient, SkillRoot, SkillsFound
 from studio.ui import collector
 
 log = logging.getLogger(__name__)
@@ -90,13 +91,16 @@ class LibraryLoader(QObject):
         self._library = library
         self._cache_path = cache_path
         self._queue: list[SkillRoot] = []
-        self._found: collections.deque[tuple[Path, tuple[Any, ...]]] = collections.deque()
+        # Skills not yet in the library: events, the first of them moved up to `_offset`.
+        self._found: collections.deque[SkillsFound] = collections.deque()
+        self._offset = 0
+        self._pending = 0
         # How many of `_found` belong to each root: a root is finished once none is left.
         self._waiting: collections.Counter[Path] = collections.Counter()
         self._unmarked = False
         self._unjudged: collections.deque[str] = collections.deque()
         self._done: collections.deque[tuple[Path, str | None, list[str]]] = collections.deque()
-        self._buffer = bytearray()
+        self._client = ScanClient()
         self._errors = bytearray()
         self._process: QProcess | None = None
         self._running: list[SkillRoot] = []
@@ -129,7 +133,7 @@ class LibraryLoader(QObject):
             else:
                 self._library.clear_root(root.path)
             self._library.set_scanning(root.path, True)
-            self._found = collections.deque(item for item in self._found if item[0] != root.path)
+            self._forget_found(root.path)
             self._waiting.pop(root.path, None)
             self._done = collections.deque(item for item in self._done if item[0] != root.path)
             if root.path in running:
@@ -145,6 +149,12 @@ class LibraryLoader(QObject):
             self._timer.start()
         self.scan_started.emit()
 
+    def _forget_found(self, root: Path) -> None:
+        if self._found and self._found[0].root == root:
+            self._offset = 0
+        self._found = collections.deque(found for found in self._found if found.root != root)
+        self._pending = sum(len(found) for found in self._found) - self._offset
+
     def stop(self) -> None:
         """Kill a running scan and forget the queue: used when the window closes."""
         self._queue.clear()
@@ -155,6 +165,7 @@ class LibraryLoader(QObject):
             process.waitForFinished(2000)
             self._process = None
         self._found.clear()
+        self._offset = self._pending = 0
         self._waiting.clear()
         self._unjudged.clear()
         # A stop from a handler of this tick's signals (the window closing) ends the ticks too.
@@ -173,18 +184,13 @@ class LibraryLoader(QObject):
         self._queue = [root for root in self._queue if root not in self._running]
         self._ignored.clear()
         hidden, target = options
-        arguments = ["-m", "studio.skills.library.scan_process"]
-        if self._cache_path is not None:
-            arguments += ["--cache", str(cache_for(self._cache_path, target))]
-        if hidden:
-            arguments.append("--hidden")
-        if target != SPEC:
-            arguments += ["--target", target]
-        # Links from one root into another are followed (the skill shown once, in its folder).
-        for state in self._library.roots():
-            if not state.root.read_only:
-                arguments += ["--linked-root", str(state.path)]
-        arguments += ["--", *(str(root.path) for root in self._running)]
+        arguments = ScanClient.arguments(
+            [root.path for root in self._running],
+            cache=cache_for(self._cache_path, target) if self._cache_path is not None else None,
+            hidden=hidden, target=target,
+            # Links from one root into another are followed (the skill shown once, in its folder).
+            linked_roots=[state.path for state in self._library.roots() if not state.root.read_only],
+        )
         process = QProcess(self)
         environment = QProcessEnvironment.systemEnvironment()
         python_path = environment.value("PYTHONPATH")
@@ -194,7 +200,7 @@ class LibraryLoader(QObject):
         process.readyReadStandardOutput.connect(self._on_process_ready_read_standard_output)
         process.readyReadStandardError.connect(self._on_process_ready_read_standard_error)
         process.finished.connect(self._on_process_finished)
-        self._buffer.clear()
+        self._client = ScanClient()
         self._errors.clear()
         self._process = process
         process.start(sys.executable, arguments)
@@ -202,20 +208,21 @@ class LibraryLoader(QObject):
     def _on_process_ready_read_standard_output(self) -> None:
         if self._process is None:
             return
-        self._buffer += self._process.readAllStandardOutput().data()
-        for frame in read_frames(self._buffer):
-            if len(frame) > 1 and Path(frame[1]) in self._ignored:
-                continue
-            if frame[0] in ("listed", "skills"):
-                self.queue_found(Path(frame[1]), frame[2])
-            elif frame[0] == "root":
-                self._done.append((Path(frame[1]), frame[2], frame[3]))
+        for event in self._client.feed(self._process.readAllStandardOutput().data()):
+            if isinstance(event, SkillsFound):
+                if event.root not in self._ignored:
+                    self.queue_found(event)
+            elif isinstance(event, RootScanned) and event.root not in self._ignored:
+                self._done.append((event.root, event.error, event.folders))
 
-    def queue_found(self, root: Path, items: list[tuple[Any, ...]]) -> None:
-        """Skills of `root` to move into the library on the next ticks: cache tuples, or
-        listing tuples of skills not yet validated (`studio.skills.library.listed_first`)."""
-        self._found.extend((root, item) for item in items)
-        self._waiting[root] += len(items)
+    def queue_found(self, found: SkillsFound) -> None:
+        """Skills to move into the library on the next ticks (listed ones replaced by their
+        validated summaries as those arrive)."""
+        if not len(found):
+            return
+        self._found.append(found)
+        self._pending += len(found)
+        self._waiting[found.root] += len(found)
 
     def _on_process_ready_read_standard_error(self) -> None:
         if self._process is not None:
@@ -247,7 +254,7 @@ class LibraryLoader(QObject):
         finally:
             self._draining = False
         if more and not self._stopped and not self._timer.isActive():
-            backlog = len(self._found) > self._batch or len(self._unjudged) > NAMES_PER_TICK
+            backlog = self._pending > self._batch or len(self._unjudged) > NAMES_PER_TICK
             self._timer.start(BACKLOG_INTERVAL_MS if backlog else DRAIN_INTERVAL_MS)
 
     def drain(self) -> bool:
@@ -282,11 +289,20 @@ class LibraryLoader(QObject):
 
     def _move_batch(self) -> None:
         started = time.perf_counter()
-        moved = min(self._batch, len(self._found))
+        moved = min(self._batch, self._pending)
         batch: dict[Path, list[SkillSummary]] = {}
-        for _ in range(moved):
-            path, data = self._found.popleft()
-            batch.setdefault(path, []).append(decode(path, data))
+        left = moved
+        while left:
+            found = self._found[0]
+            stop = min(len(found), self._offset + left)
+            batch.setdefault(found.root, []).extend(found.summaries(self._offset, stop))
+            left -= stop - self._offset
+            if stop == len(found):
+                self._found.popleft()
+                self._offset = 0
+            else:
+                self._offset = stop
+        self._pending -= moved
         for path, summaries in batch.items():
             self._waiting[path] -= len(summaries)
             if self._waiting[path] <= 0:

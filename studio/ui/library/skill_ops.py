@@ -13,8 +13,10 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from studio.editing import set_field
 from studio.skills import parse_skill
+from studio.skills.checks import FixError, apply_plan, plan_fixes
 from studio.skills.install import ScaffoldError, create_skill
-from studio.skills.library import FixError, Library, Problem, apply_plan, enclosing_zip, links_to, plan_fixes
+from studio.skills.library import Library, Problem
+from studio.skills.scan import enclosing_zip, links_to
 from studio.ui import asyncqt, confirm
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.tabs import EditorTabs

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing import BatchPlan
-from studio.skills.library import FixPlan
+from studio.skills.checks import FixPlan
 from studio.ui.editor.diff_highlighter import DiffHighlighter
 from studio.ui.fit import resize_within_screen
 from studio.ui.indexes import NO_PARENT, Index

@@ -16,7 +16,7 @@ from studio.cli import build_parser
 from studio.commands.chat import session_settings
 from studio.policy import AuditLog, Grants
 from studio.settings import BackendSettings
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.ui.chat.backend import turn_settings
 from tests.fakes.approvers import RecordingApprover
 from tests.fakes.fixtures import TOOL_MODEL

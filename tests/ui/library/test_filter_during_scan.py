@@ -11,8 +11,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex
 from pytestqt.qtbot import QtBot
 
 from studio.skills.library.collection import Library
-from studio.skills.library.entries import encode
-from studio.skills.library.roots import SkillRoot
+from studio.skills.scan import SkillsFound
+from studio.skills.scan.roots import SkillRoot
 from studio.skills.summary import SkillSummary
 from studio.ui.library import library_filter, library_panel
 from studio.ui.library.library_filter import LibraryFilter
@@ -109,7 +109,7 @@ def test_a_filter_typed_during_a_scan_shows_its_matches_at_the_scans_pace(
     panel.show()
     loader = LibraryLoader(library, None)
     summaries = _summaries(root)
-    loader.queue_found(root, [encode(summary) for summary in summaries])
+    loader.queue_found(SkillsFound.of(root, summaries))
     # Each time rows come into the tree under a shown row, it lays out every row it shows
     # again (once per turn of the event loop, however many rows came).
     inserted: list[bool] = []
@@ -157,7 +157,7 @@ def test_clearing_the_filter_after_the_scan_shows_everything(qtbot: QtBot, tmp_p
     qtbot.addWidget(panel)
     panel.show()
     loader = LibraryLoader(library, None)
-    loader.queue_found(root, [encode(summary) for summary in _summaries(root)[:300]])
+    loader.queue_found(SkillsFound.of(root, _summaries(root)[:300]))
     loader.drain()
     panel.filter_edit.setText("zebra")
     panel.apply_filter()

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
 from studio.skills.library.collection import Library, LibraryEvent, SkillsAdded
-from studio.skills.library.entries import encode
-from studio.skills.library.roots import SkillRoot
+from studio.skills.scan import SkillsFound
+from studio.skills.scan.roots import SkillRoot
 from studio.skills.summary import SkillSummary
 from studio.ui.library import loader as library_loader
 from studio.ui.library.loader import (
@@ -70,7 +71,7 @@ def test_slow_listeners_get_smaller_batches(tmp_path: Path,
     loader = LibraryLoader(library, None)
     found = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
                           f"skill-{n}", "A skill.", True, True, ()) for n in range(1000)]
-    loader.queue_found(root, [encode(summary) for summary in found])
+    loader.queue_found(SkillsFound.of(root, found))
     while loader.drain():
         pass
 
@@ -118,14 +119,13 @@ def test_listed_skills_show_at_once_and_take_their_findings_once_validated(tmp_p
     loader = LibraryLoader(library, None)
     checked = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
                             f"skill-{n}", "A skill.", n % 2 == 0, True, ()) for n in range(300)]
-    listed = [(str(s.directory), str(s.skill_file), s.name, s.description, True,
-               (None, None, None, None, True, True)) for s in checked]
-    loader.queue_found(root, listed)
+    listed = [replace(s, valid=False, checked=False) for s in checked]
+    loader.queue_found(SkillsFound.of(root, listed))
     while loader.drain():
         pass
     assert library.skill_count == 300
     assert {s.status for s in library.summaries()} == {"checking"}
-    loader.queue_found(root, [encode(summary) for summary in checked])
+    loader.queue_found(SkillsFound.of(root, checked))
     while loader.drain():
         pass
     assert library.summaries() == checked
@@ -140,10 +140,10 @@ def test_a_backlog_is_moved_without_waiting_between_ticks(tmp_path: Path) -> Non
     loader = LibraryLoader(library, None)
     found = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
                           f"skill-{n}", "A skill.", True, True, ()) for n in range(3000)]
-    loader.queue_found(root, [encode(summary) for summary in found])
+    loader.queue_found(SkillsFound.of(root, found))
     loader._on_timer_timeout()
     assert loader._timer.interval() == library_loader.BACKLOG_INTERVAL_MS
-    while len(loader._found) > loader._batch:
+    while loader._pending > loader._batch:
         loader.drain()
     loader._timer.stop()  # as when it fired
     loader._on_timer_timeout()

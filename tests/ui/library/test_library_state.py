@@ -10,8 +10,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from studio.skills.library import SkillRoot, scan_root
-from studio.skills.library.entries import encode
+from studio.skills import SkillSummary
+from studio.skills.scan import SkillRoot, SkillsFound, scan_root
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
 from studio.ui.mainwindow import MainWindow
@@ -88,12 +88,12 @@ def test_while_listed_skills_wait_for_validation_the_status_bar_counts_them_chec
     window = make_window()
     window.library.add_root(SkillRoot(skills_root))
     folders = sorted(path for path in skills_root.iterdir() if (path / "SKILL.md").exists())
-    listed = [(str(folder), str(folder / "SKILL.md"), folder.name, "Does it.", True,
-               (None, None, None, None, True, True)) for folder in folders]
-    window.loader.queue_found(skills_root, listed)
+    listed = [SkillSummary(skills_root, folder, folder / "SKILL.md", folder.name, "Does it.", False,
+                           True, (), checked=False) for folder in folders]
+    window.loader.queue_found(SkillsFound.of(skills_root, listed))
     window.loader.drain()
     assert window.scan_label.text() == f"Checking skills… 0 of {len(folders)}"
-    checked = [encode(summary) for summary in scan_root(SkillRoot(skills_root)).skills]
-    window.loader.queue_found(skills_root, checked[:1])
+    checked = scan_root(SkillRoot(skills_root)).skills
+    window.loader.queue_found(SkillsFound.of(skills_root, checked[:1]))
     window.loader.drain()
     assert window.scan_label.text() == f"Checking skills… 1 of {len(folders)}"

@@ -13,7 +13,8 @@ from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from studio.skills.library import Library, SkillRoot
+from studio.skills.library import Library
+from studio.skills.scan import SkillRoot
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_rows import DETAIL_ROLE, KIND_ROLE
 from studio.ui.library.roots import summary_of

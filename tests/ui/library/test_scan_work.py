@@ -12,8 +12,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from studio.skills import SkillSummary
-from studio.skills.library import Library, SkillRoot
-from studio.skills.library.entries import encode
+from studio.skills.library import Library
+from studio.skills.scan import SkillRoot, SkillsFound
 from studio.ui.chat import skill_chooser
 from studio.ui.library import library_filter, loader
 from studio.ui.library.library_model import LibraryModel
@@ -77,7 +77,7 @@ def _calls_taking_in_a_scan(qtbot: QtBot, root: Path, word: str) -> int:
     panel.resize(400, 600)
     panel.show()
     scan = LibraryLoader(library, None)
-    scan.queue_found(root, [encode(summary) for summary in _summaries(root, SKILLS)])
+    scan.queue_found(SkillsFound.of(root, _summaries(root, SKILLS)))
     scan.drain()
     panel.filter_edit.setText(word)
     panel.apply_filter()
@@ -125,7 +125,7 @@ def test_the_chats_skills_button_counts_the_library_once_a_scan_is_done(
     monkeypatch.setattr(source, "library_skills", counted)
     batches: list[int] = []
     window.loader.progressed.connect(batches.append)
-    window.loader.queue_found(root, [encode(summary) for summary in _summaries(root, 600)])
+    window.loader.queue_found(SkillsFound.of(root, _summaries(root, 600)))
     qtbot.waitUntil(lambda: not window.loader.busy, timeout=20000)
     assert window.library.skill_count == 601 and len(batches) >= 600 // BATCH
     # Once, at the scan's end: it counted every skill for each batch.

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.skills.summary import SkillSummary
 from studio.ui.library.skill_toggles import add_toggle_menu
 from tests.skills.helpers import frontmatter, write_skill

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from studio.agent.server import ModelServer
 from studio.skills.checks.clients import CLIENTS
-from studio.skills.library.targets import collect
+from studio.skills.scan.targets import scan
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.mainwindow import MainWindow
 from tests.fakes.fixtures import OLLAMA_MODELS
@@ -276,7 +276,7 @@ def test_the_window_finds_what_studio_validate_finds_for_each_target(
         shown = sorted((p.directory.name, p.diagnostic.code, p.diagnostic.line, p.diagnostic.message)
                        for p in window.library.problems())
         validated = sorted((s.directory.name, d.code, d.line, d.message)
-                           for s in collect([claude_root], target=target).skills
+                           for s in scan([claude_root], target=target).skills
                            for d in s.diagnostics)
         assert shown == validated, target
         assert shown, target

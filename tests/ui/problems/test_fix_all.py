@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from studio.commands.validate import summary_counts
-from studio.skills.library.targets import collect
 from studio.skills.model import Severity
+from studio.skills.scan.targets import scan
 from studio.ui.problems.fix_preview import FixPreviewDialog
 from tests.ui.helpers import WindowFactory, open_dialog, start, write_skill
 
@@ -93,7 +93,7 @@ def test_cancelling_the_preview_changes_nothing(qtbot: QtBot, make_window: Windo
 
 def _validate_counts(root: Path) -> tuple[dict[str, int], Counter[str]]:
     """What `studio validate` counts on the same files: severities, and findings per code."""
-    skills = collect([root]).skills
+    skills = scan([root]).skills
     counts = summary_counts(skills)
     codes = Counter(d.code for s in skills for d in s.diagnostics)
     return {"errors": counts["errors"], "warnings": counts["warnings"]}, codes

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from studio.skills import SkillSummary
-from studio.skills.library import RootState, SkillRoot
+from studio.skills.library import RootState
 from studio.skills.model import Diagnostic, Severity
+from studio.skills.scan import SkillRoot
 from studio.ui.problems.problems_controller import root_summary
 
 

@@ -17,9 +17,11 @@ from typing import Any
 
 from studio.skills.checks.validate import is_loadable, validate_skill
 from studio.skills.files import load_skill_file, missing_skill_file, read_skill_bytes
-from studio.skills.library.cache import SPEC, ScanCache
-from studio.skills.library.entries import decode
-from studio.skills.library.roots import (
+from studio.skills.model import Diagnostic, RootNotice, Severity
+from studio.skills.parse import parse_skill
+from studio.skills.scan.cache import SPEC, ScanCache
+from studio.skills.scan.entries import decode
+from studio.skills.scan.roots import (
     RootScan,
     SkillRoot,
     _is_crash,
@@ -28,14 +30,11 @@ from studio.skills.library.roots import (
     mark_duplicates,
     scan_root,
 )
-from studio.skills.library.targets import root_for
-from studio.skills.library.walk import Found, WalkMemo, walk_skills
-from studio.skills.model import Diagnostic, RootNotice, Severity
-from studio.skills.parse import parse_skill
+from studio.skills.scan.targets import root_for
+from studio.skills.scan.walk import Found, WalkMemo, walk_skills
 from studio.skills.summary import SkillSummary
 
 # The kind of scan cache this module keeps (a `ScanCache` target of its own).
-HEADERS = "headers"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +66,7 @@ class SkillHeader:
 @dataclass(slots=True)
 class Headers:
     """The skills the paths name, what was wrong with the paths, and what the walk found about
-    the roots (links it did not follow), as `studio.skills.library.targets.collect` gives them."""
+    the roots (links it did not follow), as `studio.skills.scan.targets.collect` gives them."""
 
     skills: list[SkillHeader] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from studio.skills.checks import validate_skill
 from studio.skills.checks.validate import ValidationResult
 from studio.skills.codes import MISSING_SKILL_FILE
-from studio.skills.library.entries import cache_entry, encode
 from studio.skills.model import Diagnostic, Severity
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
+from studio.skills.scan.entries import cache_entry, encode
 from tests.skills.strategies import SkillCase, skill_cases, skill_texts
 
 ROOT = Path("/x")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from studio.skills.files import load_zip_skills
-from studio.skills.library.roots import SkillRoot, scan_root
+from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.skills.search.catalog import build_catalog
 from tests.skills.helpers import frontmatter
 

@@ -21,8 +21,7 @@ import studio.skills.codes as codes
 from studio.fsutil import RefusedWrite, atomic_write_bytes
 from studio.skills.checks.clients import SPEC
 from studio.skills.checks.validate import validate_skill
-from studio.skills.files import list_skill_files, load_skill, skill_file_in
-from studio.skills.library.walk import may_follow
+from studio.skills.files import list_skill_files, load_skill, may_follow, skill_file_in
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.parse import MAX_SKILL_BYTES, UNREADABLE_CODES, parse_skill
 from studio.skills.yaml.yamledit import apply_edits

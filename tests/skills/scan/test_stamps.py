@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.library.stamps import stamp_of, unchanged
+from studio.skills.scan.stamps import stamp_of, unchanged
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ lists of it (`listing_entry`: name, description, whether a client would load it)
 summary when the cache has it; the second pass validates the skills the cache did not have and
 hands out their summaries, which take the place of the unchecked ones. Both passes hand skills
 out in the walk's order. `studio validate` reports only validated skills and scans in one pass
-(`studio.skills.library.roots.scan_entries`).
+(`studio.skills.scan.roots.scan_entries`).
 
 The first pass keeps every skill it could not take from the cache until the second pass
 validates it: memory grows with the library, which the window holds anyway.
@@ -24,11 +24,11 @@ from typing import Any
 
 from studio.skills.checks.clients import SPEC
 from studio.skills.files import read_skill_bytes
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.entries import is_listing, listing_entry
-from studio.skills.library.roots import RootScan, SkillRoot, _is_crash, _Validation, scan_entries
-from studio.skills.library.walk import Fingerprints, Found, stamp_skill, walk_skills
 from studio.skills.parse import parse_skill
+from studio.skills.scan.cache import ScanCache
+from studio.skills.scan.entries import is_listing, listing_entry
+from studio.skills.scan.roots import RootScan, SkillRoot, _is_crash, _Validation, scan_entries
+from studio.skills.scan.walk import Fingerprints, Found, stamp_skill, walk_skills
 
 Entry = tuple[Any, ...]
 

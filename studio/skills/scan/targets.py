@@ -9,16 +9,16 @@ from typing import Any
 
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import missing_skill_file
-from studio.skills.library.cache import SPEC, ScanCache
-from studio.skills.library.entries import decode, encode
-from studio.skills.library.roots import (
+from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, RootNotice
+from studio.skills.scan.cache import SPEC, ScanCache
+from studio.skills.scan.entries import ScannedSkill, decode, encode
+from studio.skills.scan.roots import (
     RootScan,
     SkillRoot,
     mark_duplicates,
     scan_entries,
 )
-from studio.skills.library.stamps import Stamp, stamp_of
-from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, RootNotice
+from studio.skills.scan.stamps import Stamp, stamp_of
 from studio.skills.summary import SkillSummary
 
 
@@ -26,7 +26,7 @@ from studio.skills.summary import SkillSummary
 class Collected:
     """The skills the paths name, what was wrong with the paths, what the walk found about the
     roots (links it did not follow), and the stamps of every file and folder the findings
-    depend on (`studio.skills.library.stamps`)."""
+    depend on (`studio.skills.scan.stamps`)."""
 
     skills: list[SkillSummary] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -45,29 +45,37 @@ def root_for(path: Path) -> SkillRoot | str:
     return SkillRoot(path)
 
 
-def collect(paths: list[Path], cache: ScanCache | None = None, target: str = SPEC) -> Collected:
+def scan(
+    paths: list[Path],
+    cache: ScanCache | None = None,
+    target: str = SPEC,
+    *,
+    each: Callable[[Path, ScannedSkill], None] | None = None,
+) -> Collected:
     """Validate every skill the paths name, as `target` judges them, and mark the names more
-    than one of them uses. Paths that cannot be read become `problems`."""
+    than one of them uses. Paths that cannot be read become `problems`.
+
+    With `each`, for a caller that streams: each skill goes to it with its root, in order, as
+    soon as it is validated, and the result keeps no skills (see `scan_entries`); duplicate
+    names are then the caller's to mark (`duplicate_warning`)."""
+    if each is not None:
+        make = ScannedSkill._make
+        return _scan(paths, lambda root, entry: each(root, make(entry)), cache, target)
     skills: list[SkillSummary] = []
-    collected = collect_entries(
-        paths, lambda root, entry: skills.append(decode(root, entry)), cache,
-        target,
-    )
-    scan = RootScan(SkillRoot(Path()), skills)
-    mark_duplicates([scan])
-    collected.skills = scan.skills
+    collected = _scan(paths, lambda root, entry: skills.append(decode(root, entry)), cache, target)
+    found = RootScan(SkillRoot(Path()), skills)
+    mark_duplicates([found])
+    collected.skills = found.skills
     return collected
 
 
-def collect_entries(
+def _scan(
     paths: list[Path],
     on_entry: Callable[[Path, tuple[Any, ...]], None],
-    cache: ScanCache | None = None,
-    target: str = SPEC,
+    cache: ScanCache | None,
+    target: str,
 ) -> Collected:
-    """`collect` for a caller that streams: each skill goes to `on_entry` as its root and cache
-    tuple (`studio.skills.library.entries`), in order, as soon as it is validated, and the result
-    keeps no skills (see `scan_entries`). Duplicate names are the caller's to mark."""
+    """`scan`, each skill going to `on_entry` as its root and cache tuple."""
     collected = Collected()
     for path in paths:
         collected.stamps.append(stamp_of(str(path)))

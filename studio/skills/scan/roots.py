@@ -2,7 +2,7 @@
 
 A root is a folder searched recursively (skipping `.git`, `node_modules`, virtual environments,
 hidden folders other than the clients' own such as `.claude` unless asked, symlink loops, and
-links that lead out of the root; see `studio.skills.library.walk`) or a `.zip` archive of skills, which is
+links that lead out of the root; see `studio.skills.scan.walk`) or a `.zip` archive of skills, which is
 read-only.
 """
 
@@ -31,11 +31,11 @@ from studio.skills.checks.clients import SPEC
 from studio.skills.checks.validate import validate_skill
 from studio.skills.codes import CRASHED
 from studio.skills.files import load_skill_file, load_zip_skills
-from studio.skills.library.cache import Fingerprint, ScanCache
-from studio.skills.library.entries import cache_entry, decode, encode
-from studio.skills.library.stamps import Stamp
-from studio.skills.library.walk import Fingerprints, Found, Link, walk_skills
 from studio.skills.model import Diagnostic, RootNotice, Severity
+from studio.skills.scan.cache import Fingerprint, ScanCache
+from studio.skills.scan.entries import cache_entry, decode, encode
+from studio.skills.scan.stamps import Stamp
+from studio.skills.scan.walk import Fingerprints, Found, Link, walk_skills
 from studio.skills.summary import SkillSummary
 
 # prctl(2): deliver a signal to this process when its parent ends.
@@ -130,7 +130,7 @@ def scan_entries(
     keep_walk: bool = False,
 ) -> RootScan:
     """`scan_root` for a caller that streams: each skill goes to `on_entry`, in order, as its
-    cache tuple (`studio.skills.library.entries`), as soon as it and every skill before it are
+    cache tuple (`studio.skills.scan.entries`), as soon as it and every skill before it are
     validated, and the result keeps neither the skills nor (unless `keep_walk`) the walk. A
     few chunks of skills are in flight at a time (see `_Validation`), so memory does not grow
     with the library."""
@@ -211,7 +211,7 @@ def _crashed(found: Found, what: str = "the process reading it died") -> tuple[A
 
 
 def _is_crash(cached: tuple[Any, ...]) -> bool:
-    # A summary's tuple starts with its folder; the tuples of `studio.skills.library.headers` with None.
+    # A summary's tuple starts with its folder; the tuples of `studio.skills.scan.headers` with None.
     return cached[0] is not None and bool(cached[7]) and cached[7][0][0] == CRASHED
 
 
@@ -282,7 +282,7 @@ def _end_with_parent(parent: int, niceness: int = 0) -> None:
     it.
 
     A worker `niceness` above 0 yields the cores to the processes that show the library (see
-    `studio.skills.library.listed_first`)."""
+    `studio.skills.scan.listed_first`)."""
     if niceness:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(niceness)

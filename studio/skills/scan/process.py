@@ -1,5 +1,5 @@
 """The library scan as a child process:
-`python -m studio.skills.library.scan_process [--cache F] [--hidden] [--target T] ROOT...`.
+`python -m studio.skills.scan.process [--cache F] [--hidden] [--target T] ROOT...`.
 
 Why a process and not a thread: scanning 10,000 skills is seconds of pure Python, and a thread
 would hold the GIL for most of that time, so the GUI thread would stutter. Threads as such are
@@ -8,54 +8,34 @@ pane's lexer warm-up, may run in one. (The reference-count corruption once blame
 a bug of one PySide6 build on Python 3.11 that happens without any thread; `studio.ui.qtcheck`
 refuses to start on it.) This module imports no Qt.
 
-It scans each root in two passes (`studio.skills.library.listed_first`: the skills listed, then
-validated) and writes frames to stdout: a 4-byte big-endian length, then a `marshal`led tuple:
-`("listed", root, [entry, ...])` (each a `listing_entry` tuple, or a summary's cache tuple when
-the cache had it), `("skills", root, [summary.to_cache(), ...])` (the listed skills validated),
-`("root", root, error or None, [folder, ...])` (the folders below the root that are not skills,
-for the window to watch), `("end",)`.
+It scans each root in two passes (`studio.skills.scan.listed_first`: the skills listed, then
+validated) and writes frames to stdout (`studio.skills.scan.frames`), each a tuple:
+`("listed", root, [entry, ...])` (each a listing tuple, or a cache tuple when the cache had the
+skill: `studio.skills.scan.entries`), `("skills", root, [entry, ...])` (the listed skills
+validated, as cache tuples), `("root", root, error or None, [folder, ...])` (the folders below
+the root that are not skills, for the window to watch), `("end",)`.
+
+Nobody else speaks this protocol: `studio.skills.scan.client.ScanClient` builds the command
+line and turns the frames into typed events, beside this module, so both change together.
 """
 
 from __future__ import annotations
 
 import argparse
-import marshal
 import os
-import struct
 import sys
 import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from studio.skills.checks.clients import SPEC, TARGETS
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.listed_first import scan_listed_first
-from studio.skills.library.roots import SkillRoot
+from studio.skills.scan.cache import ScanCache
+from studio.skills.scan.frames import write_frame
+from studio.skills.scan.listed_first import scan_listed_first
+from studio.skills.scan.roots import SkillRoot
 
-HEADER = struct.Struct(">I")
 FLUSH_COUNT = 250
 FLUSH_SECONDS = 0.03
-
-
-def write_frame(out: BinaryIO, message: tuple[Any, ...]) -> None:
-    data = marshal.dumps(message)
-    out.write(HEADER.pack(len(data)) + data)
-    out.flush()
-
-
-def read_frames(buffer: bytearray) -> list[tuple[Any, ...]]:
-    """Take every complete frame off the front of `buffer`."""
-    frames: list[tuple[Any, ...]] = []
-    offset = 0
-    while len(buffer) - offset >= HEADER.size:
-        (length,) = HEADER.unpack_from(buffer, offset)
-        end = offset + HEADER.size + length
-        if len(buffer) < end:
-            break
-        frames.append(marshal.loads(bytes(buffer[offset + HEADER.size:end])))
-        offset = end
-    del buffer[:offset]
-    return frames
 
 
 class _Batcher:
@@ -91,7 +71,7 @@ class _Batcher:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m studio.skills.library.scan_process")
+    parser = argparse.ArgumentParser(prog="python -m studio.skills.scan.process")
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--hidden", action="store_true")
     parser.add_argument("--target", choices=TARGETS, default=SPEC)

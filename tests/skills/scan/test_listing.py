@@ -5,9 +5,9 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from studio.skills.library.listing import Entry, skill_entries
-from studio.skills.library.roots import SkillRoot, scan_root
-from studio.skills.library.zippath import enclosing_zip
+from studio.skills.scan.listing import Entry, skill_entries
+from studio.skills.scan.roots import SkillRoot, scan_root
+from studio.skills.scan.zippath import enclosing_zip
 from studio.skills.summary import SkillSummary
 from tests.skills.helpers import frontmatter, write_skill
 

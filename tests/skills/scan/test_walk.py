@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from studio.skills.files import CLIENT_FOLDERS
-from studio.skills.library.walk import WalkMemo, discover, walk_skills
+from studio.skills.scan.walk import WalkMemo, discover, walk_skills
 from tests.skills.helpers import frontmatter, write_skill
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from studio.skills import codes
+from studio.skills.checks.fixes import FixError, plan_fixes
 from studio.skills.install.provenance import Provenance
-from studio.skills.library.fixes import FixError, plan_fixes
-from studio.skills.library.links import links_to
-from studio.skills.library.roots import SkillRoot, scan_library, scan_root
+from studio.skills.scan.links import links_to
+from studio.skills.scan.roots import SkillRoot, scan_library, scan_root
 from tests.skills.helpers import frontmatter, write_skill
 
 

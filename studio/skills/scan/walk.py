@@ -15,19 +15,19 @@ from typing import Literal, NamedTuple
 
 import studio.skills.codes as codes
 from studio.skills.files import (
-    CLIENT_FOLDERS,
     MAX_DEPTH,
     SKIPPED_DIRS,
     VENV_MARKER,
     Listing,
     is_inside,
     listing_of,
+    may_follow,
     skill_file_in,
     walks_into,
 )
-from studio.skills.library.cache import Fingerprint
-from studio.skills.library.stamps import Stamp
 from studio.skills.model import RootNotice
+from studio.skills.scan.cache import Fingerprint
+from studio.skills.scan.stamps import Stamp
 
 
 class Found(NamedTuple):
@@ -138,23 +138,6 @@ class WalkMemo:
         self.fresh: Memo = {}
 
 
-def in_client_folder(real: str) -> bool:
-    """Whether the resolved path `real` is in a client's skill folder (`.agents/skills`,
-    `.claude/skills`, ...): where the skills CLI keeps the one copy its links lead to."""
-    parts = Path(real).parts
-    return any(parts[i] in CLIENT_FOLDERS and parts[i + 1] == "skills"
-               for i in range(len(parts) - 1))
-
-
-def may_follow(real: str, real_root: str, linked_roots: tuple[str, ...] = ()) -> bool:
-    """Whether a link below a root whose target resolves to `real` is followed: it stays in the
-    root (resolved, `real_root`), or leads into another library root (resolved, `linked_roots`)
-    or into a client's skill folder. A link anywhere else is reported (SK302), and nothing
-    behind it is read or written."""
-    return (is_inside(real, real_root) or in_client_folder(real)
-            or any(is_inside(real, other) for other in linked_roots))
-
-
 class Link(NamedTuple):
     """A link the walk followed to a folder: where it is and where it leads (resolved)."""
 
@@ -177,7 +160,7 @@ def walk_skills(
 
     A skill's fingerprint is, with "full", the stamps of everything its validation reads (see
     `_fingerprint`); with "skill-file", only its SKILL.md's stamp, without the listing: enough
-    for what SKILL.md alone decides (`studio.skills.library.headers`), and a `memo` then spares listing
+    for what SKILL.md alone decides (`studio.skills.scan.headers`), and a `memo` then spares listing
     the folders that did not change (see `WalkMemo`); with "none", nothing (a scan that keeps
     no cache): stamping every folder in every skill costs about as much as listing it.
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.library import headers
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.headers import HEADERS, collect_headers
-from studio.skills.library.targets import collect
+from studio.skills.scan import headers
+from studio.skills.scan.cache import ScanCache
+from studio.skills.scan.headers import collect_headers
+from studio.skills.scan.targets import scan
 from studio.skills.search.catalog import build_catalog
 from tests.skills.helpers import frontmatter, write_skill
 
@@ -39,7 +39,7 @@ def _library(tmp_path: Path) -> list[Path]:
 
 def test_headers_give_the_catalog_and_reasons_a_full_validation_gives(tmp_path: Path) -> None:
     paths = _library(tmp_path)
-    full = collect(paths)
+    full = scan(paths)
     fast = collect_headers(paths)
     assert fast.problems == full.problems
     expected, got = build_catalog(full.skills), build_catalog(fast.skills)
@@ -63,7 +63,7 @@ def test_headers_spell_paths_as_summaries_do_from_inside_the_library(
     write_skill(tmp_path, "alpha", frontmatter("alpha"))
     write_skill(tmp_path, "broken", "---\nname: broken\n---\n")
     monkeypatch.chdir(tmp_path)
-    full, fast = collect([Path(".")]), collect_headers([Path(".")])
+    full, fast = scan([Path(".")]), collect_headers([Path(".")])
     assert [(str(s.directory), str(s.skill_file)) for s in fast.skills] == [
         (str(s.directory), str(s.skill_file)) for s in full.skills] == [
         ("alpha", "alpha/SKILL.md"), ("broken", "broken/SKILL.md")]
@@ -87,18 +87,18 @@ def test_the_header_cache_is_used_until_the_skill_file_changes(
 ) -> None:
     paths = _library(tmp_path)
     cache_file = tmp_path / "cache" / "headers.marshal"
-    first = collect_headers(paths, ScanCache(cache_file, HEADERS))
+    first = collect_headers(paths, ScanCache(cache_file, ScanCache.HEADERS))
     parsed: list[str] = []
     real = headers.parse_skill
     monkeypatch.setattr(headers, "parse_skill",
                         lambda data, path, **options: parsed.append(path.parent.name)
                         or real(data, path, **options))
-    again = collect_headers(paths, ScanCache(cache_file, HEADERS))
+    again = collect_headers(paths, ScanCache(cache_file, ScanCache.HEADERS))
     assert again == first and parsed == []
     alpha = tmp_path / "one" / "alpha" / "SKILL.md"
     alpha.write_text(frontmatter("alpha", "Alpha, changed. Use when testing."))
     os.utime(alpha, ns=(1, 1))
-    changed = collect_headers(paths, ScanCache(cache_file, HEADERS))
+    changed = collect_headers(paths, ScanCache(cache_file, ScanCache.HEADERS))
     assert parsed == ["alpha"]
     assert [s.description for s in changed.skills if s.name == "alpha"] == [
         "Alpha, changed. Use when testing."]

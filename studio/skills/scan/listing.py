@@ -9,6 +9,7 @@ from __future__ import annotations
 import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import ClassVar
 
 from studio.skills.files import list_skill_files, zip_skill_dirs
 from studio.skills.model import SKILL_FILE
@@ -19,7 +20,12 @@ STANDARD_FOLDERS = ("scripts", "references", "assets")
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """A file or folder of a skill, relative to the skill's folder."""
+    """A file or folder of a skill, relative to the skill's folder.
+
+    Attributes:
+        STANDARD_FOLDERS: the folders the spec names, in the order the tree shows them."""
+
+    STANDARD_FOLDERS: ClassVar[tuple[str, ...]] = STANDARD_FOLDERS
 
     relative: PurePosixPath
     is_dir: bool = False

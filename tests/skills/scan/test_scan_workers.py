@@ -15,10 +15,10 @@ import pytest
 
 from studio.skills.checks.validate import ValidationResult
 from studio.skills.files import Listing
-from studio.skills.library import roots as library
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.roots import PARALLEL_MIN, SkillRoot, scan_root
 from studio.skills.model import Skill
+from studio.skills.scan import roots as library
+from studio.skills.scan.cache import ScanCache
+from studio.skills.scan.roots import PARALLEL_MIN, SkillRoot, scan_root
 from tests.skills.helpers import frontmatter, write_skill
 from tests.waiting import eventually
 
@@ -95,7 +95,7 @@ def test_a_damaged_archive_is_a_problem_of_the_root_not_a_traceback(tmp_path: Pa
 _KILLED_PARENT = """
 import os, signal, sys
 from unittest import mock
-from studio.skills.library import roots
+from studio.skills.scan import roots
 with mock.patch.object(roots, "usable_cores", lambda: 2):
     pool = roots._pool()
 assert pool is not None

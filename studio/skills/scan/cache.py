@@ -21,13 +21,24 @@ RULES_VERSION = 3
 # must not load the rules with it.
 SPEC = "spec"
 STAMP = f"skill-studio-cache/{__version__}/{RULES_VERSION}"
+# The target of a cache of headers (`collect_headers`): what SKILL.md alone says of each skill.
+HEADERS = "headers"
 
 Fingerprint = tuple[Any, ...]
 
 
 class ScanCache:
     """Maps a key (a SKILL.md or zip path) to (fingerprint, cached summaries), as one validation
-    target (`studio.skills.checks.clients`) judged them: a file kept for another target is ignored."""
+    target (`studio.skills.checks.clients`) judged them, or as headers (`HEADERS`): a file kept
+    for another target is ignored.
+
+    Attributes:
+        STAMP: what a file kept by this version of the scan starts with (a report kept beside
+            the cache, such as `studio validate`'s, holds only while it is the same).
+        HEADERS: the target of a cache of `collect_headers`."""
+
+    STAMP = STAMP
+    HEADERS = HEADERS
 
     def __init__(self, path: Path | None, target: str = SPEC) -> None:
         self.path = path

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.entries import LISTING_LENGTH, decode, encode
-from studio.skills.library.listed_first import scan_listed_first
-from studio.skills.library.roots import PARALLEL_MIN, SkillRoot, scan_root
+from studio.skills.scan.cache import ScanCache
+from studio.skills.scan.entries import LISTING_LENGTH, decode, encode
+from studio.skills.scan.listed_first import scan_listed_first
+from studio.skills.scan.roots import PARALLEL_MIN, SkillRoot, scan_root
 from tests.skills.helpers import frontmatter, write_skill
 
 Calls = list[tuple[str, tuple[Any, ...]]]
@@ -117,7 +117,7 @@ def test_an_archive_is_scanned_in_one_pass(tmp_path: Path) -> None:
 
 _NICE_WORKERS = """
 from unittest import mock
-from studio.skills.library import roots
+from studio.skills.scan import roots
 import os
 with mock.patch.object(roots, "usable_cores", lambda: 2):
     pool = roots._pool(7)

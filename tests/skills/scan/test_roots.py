@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from studio.skills.files import list_skill_files
-from studio.skills.library.cache import ScanCache
-from studio.skills.library.roots import SkillRoot, scan_library, scan_root, standard_locations
-from studio.skills.library.walk import discover, walk_skills
 from studio.skills.model import Diagnostic
+from studio.skills.scan.cache import ScanCache
+from studio.skills.scan.roots import SkillRoot, scan_library, scan_root, standard_locations
+from studio.skills.scan.walk import discover, walk_skills
 from studio.skills.search.catalog import build_catalog
 from tests.skills.helpers import frontmatter, write_skill
 
@@ -76,7 +76,7 @@ def test_rescan_uses_the_cache_and_notices_changes(tmp_path: Path, monkeypatch) 
     scan_library([SkillRoot(library)], ScanCache(cache_file))
     assert cache_file.exists()
 
-    import studio.skills.library.roots as library_module
+    import studio.skills.scan.roots as library_module
 
     loads: list[str] = []
     real_load = library_module.load_skill_file

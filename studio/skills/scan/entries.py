@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from studio.skills.checks.validate import ValidationResult, is_loadable
 from studio.skills.model import Diagnostic, Severity, Skill
@@ -25,14 +25,52 @@ _SEVERITIES = {severity.value: severity for severity in Severity}
 LISTING_LENGTH = 6
 
 
+class ScannedSkill(NamedTuple):
+    """A validated skill as a scan streams it (`scan(paths, each=...)`): what `SkillSummary`
+    holds, with its paths as text and its findings decoded only when asked for. A report on
+    10,000 skills needs no `Path` and no summary per skill (building them costs more than
+    rendering the report); `summary` gives the full one.
+
+    Attributes:
+        directory, skill_file: the skill's folder and its SKILL.md, as text.
+        name, description, valid, loadable, read_only: as in `SkillSummary`.
+        encoded_findings, made: the rest, encoded (read `diagnostics` and `summary`)."""
+
+    directory: str
+    skill_file: str
+    name: str | None
+    description: str | None
+    valid: bool
+    loadable: bool
+    read_only: bool
+    encoded_findings: tuple[CachedDiagnostic, ...]
+    made: tuple[Any, ...]
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """What the validator said, without fixes."""
+        severity = _SEVERITIES.__getitem__
+        return tuple([
+            Diagnostic(code, severity(sev), message, line, column, None, None, None, file, field)
+            for code, sev, message, line, column, file, field in self.encoded_findings
+        ])
+
+    def summary(self, root: Path) -> SkillSummary:
+        return decode(root, self)
+
+
 def encode(summary: SkillSummary) -> tuple[Any, ...]:
-    """A summary as its cache tuple (`decode` reads it back)."""
+    """A summary as its cache tuple, or its listing tuple while it is unchecked (`decode` reads
+    either back)."""
+    made = (summary.created_by, summary.created_at, summary.updated_by, summary.updated_at,
+            summary.model_invocable, summary.user_invocable)
+    if not summary.checked:
+        return (str(summary.directory), str(summary.skill_file), summary.name,
+                summary.description, summary.loadable, made)
     return (
         str(summary.directory), str(summary.skill_file), summary.name, summary.description,
         summary.valid, summary.loadable, summary.read_only,
-        _cached_diagnostics(summary.diagnostics),
-        (summary.created_by, summary.created_at, summary.updated_by, summary.updated_at,
-         summary.model_invocable, summary.user_invocable),
+        _cached_diagnostics(summary.diagnostics), made,
     )
 
 

@@ -9,8 +9,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from studio.skills.library import roots as library
-from studio.skills.library.roots import SkillRoot, scan_entries
+from studio.skills.scan import roots as library
+from studio.skills.scan.roots import SkillRoot, scan_entries
 from tests.skills.helpers import frontmatter, write_skill
 
 CHUNK = 4
