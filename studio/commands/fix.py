@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import remove_stale_temps
-from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE
-from studio.skills.checks import SPEC, TARGETS, FixError, FixPlan, apply_plan, outside_root, plan_fixes
+from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE, SPEC, TARGETS
+from studio.skills.checks import FixError, FixPlan, apply_plan, outside_root, plan_fixes
 from studio.skills.scan import discover
 
 

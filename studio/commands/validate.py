@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
-from studio.skills.checks import SPEC
+from studio.skills import SPEC, TARGETS
 from studio.skills.scan import ScanCache, Stamp, unchanged
 
 if TYPE_CHECKING:
@@ -33,9 +33,6 @@ MEMO_FOLDER = "validate-output"
 
 Rendered = tuple[str, str, int]
 
-# `studio.skills.checks.clients.TARGETS` (a test keeps them equal): importing that module loads the rules,
-# which a rescan that finds nothing changed never needs.
-TARGETS = ("spec", "claude-code", "eino", "ollama", "codex", "claude-api")
 
 
 def register(subparsers: Any) -> None:

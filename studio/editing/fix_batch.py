@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.fsutil import RefusedWrite, atomic_write_bytes
-from studio.skills.checks import SPEC, FixError, FixPlan, apply_plan, plan_fixes
+from studio.skills import SPEC
+from studio.skills.checks import FixError, FixPlan, apply_plan, plan_fixes
 
 
 @dataclass(frozen=True, slots=True)

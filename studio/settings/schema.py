@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from studio.llm import CONNECT_TIMEOUT, DEFAULT_CONTEXT_SIZE, IDLE_TIMEOUT
 from studio.settings.declare import Reader, setting
-from studio.skills.checks import SPEC, TARGETS
+from studio.skills import SPEC, TARGETS
 
 BackendKind = Literal["ollama", "openai", "embedded"]
 BACKEND_KINDS: tuple[str, ...] = get_args(BackendKind)

@@ -9,6 +9,7 @@ Names load on first use (`studio.frontdoor`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from studio.skills.clients import SPEC, TARGETS
     from studio.skills.codes import (
         BINARY,
         CANNOT_READ,
@@ -37,6 +38,8 @@ __all__ = [
     "LOWERCASE_SKILL_FILE",
     "NOT_UTF8",
     "SKILL_FILE",
+    "SPEC",
+    "TARGETS",
     "TOO_LARGE",
     "UNCLOSED_FRONTMATTER",
     "Diagnostic",

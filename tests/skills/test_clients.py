@@ -3,16 +3,17 @@ the bare spec (the default) keeps SK131 errors."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
-from studio.commands.validate import TARGETS as COMMAND_TARGETS
-from studio.skills.checks.clients import CLIENTS, SPEC, TARGETS, frontmatter_rules
+from studio.commands import validate as validate_command
+from studio.skills.checks.clients import CLIENTS, frontmatter_rules
 from studio.skills.checks.validate import validate_skill
+from studio.skills.clients import SPEC, TARGETS
 from studio.skills.files import load_skill
 from studio.skills.model import Diagnostic, Severity
-from studio.skills.scan.cache import SPEC as CACHE_SPEC
 from studio.skills.scan.cache import ScanCache
 from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.skills.scan.targets import scan
@@ -32,9 +33,15 @@ def found(diagnostics: list[Diagnostic]) -> list[tuple[str, str, str | None]]:
     return [(d.code, str(d.severity), d.field) for d in diagnostics]
 
 
-def test_the_command_and_the_cache_name_the_same_targets() -> None:
-    assert COMMAND_TARGETS == TARGETS
-    assert CACHE_SPEC == SPEC
+def test_every_client_the_registry_names_is_judged_and_offered() -> None:
+    assert tuple(CLIENTS) == TARGETS
+    assert TARGETS[0] == SPEC
+    parser = argparse.ArgumentParser()
+    validate_command.register(parser.add_subparsers())
+    args = parser.parse_args(["validate", "x"])
+    assert args.target == SPEC
+    for target in TARGETS:
+        assert parser.parse_args(["validate", "--target", target, "x"]).target == target
 
 
 def test_a_claude_code_skill_is_valid_for_claude_code_and_not_for_the_spec(tmp_path: Path) -> None:

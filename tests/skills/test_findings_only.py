@@ -8,7 +8,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.skills.checks import TARGETS, validate_skill
+from studio.skills import TARGETS
+from studio.skills.checks import validate_skill
 from studio.skills.model import Diagnostic, Skill
 from studio.skills.parse import parse_skill
 from tests.skills.strategies import SkillCase, skill_cases, skill_texts

@@ -7,7 +7,7 @@ Other packages import from this front door only (see `studio.skills`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from studio.skills.checks.clients import CLIENTS, FORK_MODES, MAPPING, SPEC, TARGETS, FieldKind
+    from studio.skills.checks.clients import CLIENTS, FORK_MODES, MAPPING, FieldKind
     from studio.skills.checks.evalfiles import (
         CHECK_KINDS,
         EVALS_FILE,
@@ -56,8 +56,6 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "MAX_PATTERN",
     "OPENAI_YAML",
-    "SPEC",
-    "TARGETS",
     "TRIGGERS_FILE",
     "EvalCase",
     "EvalFileError",

@@ -60,10 +60,9 @@ from studio.skills.checks.rules import (
     offers_fixes,
     unknown_fields_rule,
 )
+from studio.skills.clients import SPEC, TARGETS
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.yaml.yamledit import move_plan, replace_value, scalar
-
-SPEC = "spec"
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +206,7 @@ def spaced_tools_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnosti
               fix=Fix("Separate the tools with spaces", (edit,)) if edit is not None else None)
 
 
-CLIENTS: dict[str, Client] = {
+_JUDGED = {
     client.key: client
     for client in (
         Client("spec", "the Agent Skills spec", {}),
@@ -246,7 +245,11 @@ CLIENTS: dict[str, Client] = {
                rules=(claude_api_rule, spaced_tools_rule)),
     )
 }
-TARGETS = tuple(CLIENTS)
+if set(_JUDGED) != set(TARGETS):
+    raise ImportError(f"studio.skills.clients names {sorted(TARGETS)}, the rules judge for "
+                      f"{sorted(_JUDGED)}: give each client its rules here")
+# In the order `studio.skills.clients` gives them.
+CLIENTS: dict[str, Client] = {key: _JUDGED[key] for key in TARGETS}
 
 # The context modes the chat can run: every mode any client documents.
 FORK_MODES = frozenset({"fork", "fork_with_context"})

@@ -19,8 +19,8 @@ from typing import Any
 
 import studio.skills.codes as codes
 from studio.fsutil import RefusedWrite, atomic_write_bytes
-from studio.skills.checks.clients import SPEC
 from studio.skills.checks.validate import validate_skill
+from studio.skills.clients import SPEC
 from studio.skills.files import list_skill_files, load_skill, may_follow, skill_file_in
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.parse import MAX_SKILL_BYTES, UNREADABLE_CODES, parse_skill

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from studio.skills.checks.bodyrules import BODY_RULES
-from studio.skills.checks.clients import SPEC, frontmatter_rules
+from studio.skills.checks.clients import frontmatter_rules
 from studio.skills.checks.evalrules import eval_files_rule
 from studio.skills.checks.threats import threats_rule
+from studio.skills.clients import SPEC
 from studio.skills.codes import MISSING_SKILL_FILE
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.parse import UNREADABLE_CODES

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from studio.skills.checks.clients import SPEC
+from studio.skills.clients import SPEC
 from studio.skills.codes import DUPLICATE_NAME
 from studio.skills.model import Diagnostic
 from studio.skills.scan.roots import RootScan, SkillRoot, mark_duplicates

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from studio.skills.checks.clients import SPEC
+from studio.skills.clients import SPEC
 from studio.skills.scan import process
 from studio.skills.scan.entries import decode, encode
 from studio.skills.scan.frames import read_frames

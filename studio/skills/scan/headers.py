@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from studio.skills.checks.validate import is_loadable, validate_skill
+from studio.skills.clients import SPEC
 from studio.skills.files import load_skill_file, missing_skill_file, read_skill_bytes
 from studio.skills.model import Diagnostic, RootNotice, Severity
 from studio.skills.parse import parse_skill
-from studio.skills.scan.cache import SPEC, ScanCache
+from studio.skills.scan.cache import ScanCache
 from studio.skills.scan.entries import decode
 from studio.skills.scan.roots import (
     RootScan,

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from studio.skills.checks.clients import SPEC
+from studio.skills.clients import SPEC
 from studio.skills.files import read_skill_bytes
 from studio.skills.parse import parse_skill
 from studio.skills.scan.cache import ScanCache

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from studio.skills.checks.clients import SPEC, TARGETS
+from studio.skills.clients import SPEC, TARGETS
 from studio.skills.scan.cache import ScanCache
 from studio.skills.scan.frames import write_frame
 from studio.skills.scan.listed_first import scan_listed_first

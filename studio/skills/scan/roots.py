@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import studio.skills.codes as codes
-from studio.skills.checks.clients import SPEC
 from studio.skills.checks.validate import validate_skill
+from studio.skills.clients import SPEC
 from studio.skills.codes import CRASHED
 from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.model import Diagnostic, RootNotice, Severity

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from studio.skills.checks.validate import validate_skill
+from studio.skills.clients import SPEC
 from studio.skills.files import missing_skill_file
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, RootNotice
-from studio.skills.scan.cache import SPEC, ScanCache
+from studio.skills.scan.cache import ScanCache
 from studio.skills.scan.entries import ScannedSkill, decode, encode
 from studio.skills.scan.roots import (
     RootScan,

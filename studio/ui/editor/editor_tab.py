@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing import set_field, set_flag, set_metadata
-from studio.skills import SKILL_FILE, UNCLOSED_FRONTMATTER, Diagnostic, Skill
-from studio.skills.checks import SPEC, ValidationResult, apply_fix_to_text, reparse, unplanned_change
+from studio.skills import SKILL_FILE, SPEC, UNCLOSED_FRONTMATTER, Diagnostic, Skill
+from studio.skills.checks import ValidationResult, apply_fix_to_text, reparse, unplanned_change
 from studio.ui.editor.code_editor import CodeEditor
 from studio.ui.editor.document import SkillDocument, plain_text, replace_text
 from studio.ui.editor.files_model import FILE_ROLE, FilesModel

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills import flag
-from studio.skills.checks import CLIENTS, MAPPING, SPEC, FieldKind
+from studio.skills import SPEC, flag
+from studio.skills.checks import CLIENTS, MAPPING, FieldKind
 from studio.ui.editor.metadata_model import value_text
 
 # Fields the spec's part of the form already shows.

@@ -30,8 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills import SkillSummary
-from studio.skills.checks import SPEC
+from studio.skills import SPEC, SkillSummary
 from studio.skills.search import SearchHit, SearchOutcome
 from studio.ui.library.folder_tip import FolderTip
 from studio.ui.library.library_delegate import LibraryDelegate

@@ -10,8 +10,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
-from studio.skills import SkillSummary
-from studio.skills.checks import CLIENTS, SPEC
+from studio.skills import SPEC, SkillSummary
+from studio.skills.checks import CLIENTS
 from studio.skills.install import Provenance
 from studio.skills.library import RootState
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon

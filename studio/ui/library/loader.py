@@ -19,8 +19,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 import studio
-from studio.skills import SkillSummary
-from studio.skills.checks import SPEC
+from studio.skills import SPEC, SkillSummary
 from studio.skills.library import Library
 from studio.skills.scan import RootScanned, ScanClient, SkillRoot, SkillsFound
 from studio.ui import collector

@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QFileDialog
 
 from studio.settings import SettingsStore
-from studio.skills import SkillSummary, load_skill, skill_file_in, walks_into
-from studio.skills.checks import CLIENTS, SPEC, validate_skill
+from studio.skills import SPEC, SkillSummary, load_skill, skill_file_in, walks_into
+from studio.skills.checks import CLIENTS, validate_skill
 from studio.skills.library import Library
 from studio.skills.scan import SkillRoot, Stamp, discover, skill_entries
 from studio.ui import asyncqt

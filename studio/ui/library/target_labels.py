@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from studio.skills.checks import CLIENTS, SPEC
+from studio.skills import SPEC
+from studio.skills.checks import CLIENTS
 
 
 def target_label(target: str) -> str:

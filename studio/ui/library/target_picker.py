@@ -11,7 +11,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from studio.skills.checks import CLIENTS, SPEC
+from studio.skills import SPEC
+from studio.skills.checks import CLIENTS
 from studio.ui.library.target_labels import target_label, target_tooltip
 
 
