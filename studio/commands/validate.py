@@ -84,7 +84,7 @@ def _report(
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
     from studio.commands.textsafe import one_line, shown_path
     from studio.commands.validate_report import Report
-    from studio.skills import FOLDER_UNREADABLE
+    from studio.skills import codes
     from studio.skills.scan import scan
 
     target = args.target
@@ -106,7 +106,7 @@ def _report(
         kept = io.StringIO() if keep else None
         report.write(out.write if kept is None else lambda text: (kept.write(text), out.write(text)),
                      tail)
-    unreadable = report.unreadable or any(n.code == FOLDER_UNREADABLE for n in collected.notices)
+    unreadable = report.unreadable or any(n.code == codes.FOLDER_UNREADABLE for n in collected.notices)
     code = 2 if collected.problems or unreadable else (0 if report.counts["invalid"] == 0 else 1)
     return (kept.getvalue() if kept is not None else "", errors, code), collected.stamps
 

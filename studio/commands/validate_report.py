@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.commands.textsafe import one_line, shown_path, utf8_json
-from studio.skills import CANNOT_READ, Diagnostic, Severity, SkillSummary
+from studio.skills import Diagnostic, Severity, SkillSummary, codes
 from studio.skills.scan import ScannedSkill, duplicate_warning
 
 _ERROR, _WARNING, _INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -94,7 +94,7 @@ class Report:
                 counts["warnings"] += 1
             elif severity is _INFO:
                 counts["infos"] += 1
-            if diagnostic.code == CANNOT_READ:
+            if diagnostic.code == codes.CANNOT_READ:
                 self.unreadable = True
         if self.with_fixes is not None:
             text = _with_fixes(skill.summary(root), self.with_fixes)

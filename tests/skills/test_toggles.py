@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.library.toggles import (
+from studio.skills.toggles import (
     ToggleError,
     ToggleState,
     claude_override,

@@ -23,7 +23,7 @@ mirror, the mirror is named):
   `background`, `display-name`, `default-enabled`, `fallback` and yes/no/on/off booleans are
   taken from issue 21's survey of Claude Code; no page readable here gives their types, so the
   types below are the plain reading of each name (a tool list, flags, text) and `fallback` is
-  not checked at all. `skillOverrides` (studio/skills/library/toggles.py) is undocumented on the
+  not checked at all. `skillOverrides` (studio/skills/toggles.py) is undocumented on the
   settings page: its values come from anthropics/claude-code issue 56494.
 - claude.ai and the Claude API (`claude-api`): the six spec fields only;
   https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview ("Skill

@@ -1,6 +1,7 @@
 """A library of skills: its roots, skills and findings in a Qt-free `Library` that tells
 listeners what changed (its events), and skills in archives (unpacked to run their scripts).
-Scanning lives in `studio.skills.scan`, fixes applied on disk in `studio.skills.checks`.
+Scanning lives in `studio.skills.scan`, fixes applied on disk in `studio.skills.checks`, the
+clients' toggle files in `studio.skills.toggles`.
 
 Other packages import from this front door only (see `studio.skills`)."""
 
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
         SkillsReplaced,
         TargetChanged,
     )
-    from studio.skills.library.toggles import ToggleError, ToggleState, project_of, set_enabled, skill_states
     from studio.skills.library.unzipped import UnpackedSkills
 
 __all__ = [
@@ -39,12 +39,7 @@ __all__ = [
     "SkillsRemoved",
     "SkillsReplaced",
     "TargetChanged",
-    "ToggleError",
-    "ToggleState",
     "UnpackedSkills",
-    "project_of",
-    "set_enabled",
-    "skill_states",
 ]
 
 

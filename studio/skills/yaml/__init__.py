@@ -6,14 +6,12 @@ Other packages import from this front door only (see `studio.skills`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from studio.skills.yaml.plainyaml import read_plain
     from studio.skills.yaml.yamledit import apply_edits, field_block, newline_of, replace_value, scalar
 
 __all__ = [
     "apply_edits",
     "field_block",
     "newline_of",
-    "read_plain",
     "replace_value",
     "scalar",
 ]

@@ -15,11 +15,11 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from studio.editing import changed_range, qt_position
 from studio.fsutil import atomic_write_text
-from studio.skills import BINARY, NOT_UTF8, SPEC, TOO_LARGE, Skill, list_skill_files
+from studio.skills import SPEC, Skill, codes, list_skill_files
 from studio.skills.checks import ValidationResult, reparse, validate_skill
 
 VALIDATE_DELAY_MS = 250
-UNEDITABLE_CODES = frozenset({TOO_LARGE, BINARY, NOT_UTF8})
+UNEDITABLE_CODES = frozenset({codes.TOO_LARGE, codes.BINARY, codes.NOT_UTF8})
 
 
 def plain_text(document: QTextDocument) -> str:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing import set_field, set_flag, set_metadata
-from studio.skills import SKILL_FILE, SPEC, UNCLOSED_FRONTMATTER, Diagnostic, Skill
+from studio.skills import SKILL_FILE, SPEC, Diagnostic, Skill, codes
 from studio.skills.checks import ValidationResult, apply_fix_to_text, reparse, unplanned_change
 from studio.ui.editor.code_editor import CodeEditor
 from studio.ui.editor.document import SkillDocument, plain_text, replace_text
@@ -340,7 +340,7 @@ class SkillEditorTab(QWidget):
             self._refresh_preview()
 
     def _sync_body(self, skill: Skill) -> None:
-        unclosed = any(d.code == UNCLOSED_FRONTMATTER for d in skill.problems)
+        unclosed = any(d.code == codes.UNCLOSED_FRONTMATTER for d in skill.problems)
         if unclosed or (not skill.source and skill.problems):
             self._body_start = None
             self.body_editor.setReadOnly(True)

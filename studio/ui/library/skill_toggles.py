@@ -1,6 +1,6 @@
 """The library's "On in Clients" submenu: whether Claude Code and Codex, per project and for the
 user, have a skill turned off, and a checkable action each to turn it on or off in the file that
-client reads (`studio.skills.library.toggles`)."""
+client reads (`studio.skills.toggles`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from studio.skills import SkillSummary
-from studio.skills.library import ToggleError, ToggleState, project_of, set_enabled, skill_states
+from studio.skills import SkillSummary, ToggleError, ToggleState, project_of, set_enabled, skill_states
 
 
 def add_toggle_menu(menu: QMenu, summary: SkillSummary, parent: QWidget,
