@@ -127,6 +127,22 @@ def shown_prose(text: str) -> str:
     return _EXACT.sub(_mark_prose, text)
 
 
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def shown_json(text: str) -> str:
+    """JSON text (as `json.dumps(..., ensure_ascii=False)` writes it) with each marked character
+    written as its `\\u` escape: a terminal shows it, `json.loads` gives back the same strings."""
+    if _plain(text):
+        return text
+    return _EXACT.sub(_json_escape, text)
+
+
 def has_marked(text: str) -> bool:
     """Whether `shown` would change `text`."""
     return not _plain(text) and _EXACT.search(text) is not None

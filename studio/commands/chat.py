@@ -71,6 +71,7 @@ from studio.settings import (
 )
 from studio.skills.library import collect, standard_locations
 from studio.skills.search import INDEX_FILE
+from studio.textshow import ProseStream, shown, shown_json
 
 # Bytes of `--system @FILE`: instructions, not a book.
 MAX_INSTRUCTIONS = 64 * 1024
@@ -233,15 +234,24 @@ def _skill_paths(args: argparse.Namespace, workspace: Path, agent: Agentfile | N
     return [path for path in standard_locations(workspace) if path.is_dir()]
 
 
-class _Escaped:
-    """A stream that writes each byte that is not UTF-8 (a lone surrogate: from a file name, the
-    command line or a model's `\\udcff`) as its `\\xNN` escape instead of failing."""
+class _Shown:
+    """A terminal stream that shows what it is given and never lets it act: every control, escape,
+    bidi and zero-width character as a visible marker (`\\e[2J`, `<U+202E>`, `shown_prose`), even
+    when a sequence arrives split over several writes, and each byte that is not UTF-8 (a lone
+    surrogate: from a file name, the command line or a model's `\\udcff`) as its `\\xNN` escape
+    instead of failing."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
+        self._prose = ProseStream()
 
     def write(self, text: str) -> None:
-        self.stream.write(utf8_text(text))
+        self.stream.write(utf8_text(self._prose.feed(text)))
+
+    def end(self) -> None:
+        """Write what the last write held back (a CR that a LF might have followed)."""
+        self.stream.write(utf8_text(self._prose.end()))
+        self.stream.flush()
 
     def flush(self) -> None:
         self.stream.flush()
@@ -252,8 +262,8 @@ class Renderer:
 
     def __init__(self, as_json: bool, out: TextIO, err: TextIO) -> None:
         self.as_json = as_json
-        self.out = _Escaped(out)
-        self.err = _Escaped(err)
+        self.out = _Shown(out)
+        self.err = _Shown(err)
         self._open_line = False
         self._fork_line = False
 
@@ -270,9 +280,10 @@ class Renderer:
 
     def show(self, event: Event) -> None:
         if self.as_json:
-            # A lone surrogate as its JSON escape: `json.loads` gives the text back as it was.
-            self.out.write(utf8_json(json.dumps(event_to_json(event), ensure_ascii=False,
-                                                default=str)) + "\n")
+            # A lone surrogate, a control or a bidi character as its JSON escape: the terminal
+            # shows it, and `json.loads` gives the text back as it was.
+            line = json.dumps(event_to_json(event), ensure_ascii=False, default=str)
+            self.out.stream.write(utf8_json(shown_json(line)) + "\n")
             self.out.flush()
             return
         if isinstance(event, Nested):
@@ -290,19 +301,22 @@ class Renderer:
             self.note(f"studio: error: {event.message}")
         elif isinstance(event, ToolCallRequested):
             held = " (constrained)" if event.constrained else ""
-            self.note(f"-> {event.tool}: {event.summary}{held}")
+            self.note(f"-> {shown(event.tool)}: {shown(event.summary)}{held}")
         elif isinstance(event, ApprovalGiven) and event.by != "policy":
-            how = {"once": "approved once", "always": f"always allowed ({event.scope})",
-                   "deny": "denied"}.get(event.choice, event.choice)
-            self.note(f"   {how} by {event.by}" + (f": {event.reason}" if event.reason else ""))
+            how = {"once": "approved once", "always": f"always allowed ({shown(str(event.scope))})",
+                   "deny": "denied"}.get(event.choice, shown(event.choice))
+            reason = f": {shown(event.reason)}" if event.reason else ""
+            self.note(f"   {how} by {shown(event.by)}{reason}")
         elif isinstance(event, ToolFinished):
             self.note(_finished_line(event))
         elif isinstance(event, ForkStarted):
             self.note(_fork_line(event))
-        elif isinstance(event, Done) and self._open_line:
-            self.out.write("\n")
-            self.out.flush()
-            self._open_line = False
+        elif isinstance(event, Done):
+            if self._open_line:
+                self.out.write("\n")
+                self._open_line = False
+            self.out.end()
+            self.err.end()
 
 
     def _show_nested(self, nested: Nested) -> None:
@@ -324,7 +338,7 @@ class Renderer:
         elif isinstance(event, Error):
             self.note(f"{indent}studio: error: {event.message}")
         elif isinstance(event, ToolCallRequested):
-            self.note(f"{indent}-> {event.tool}: {event.summary}")
+            self.note(f"{indent}-> {shown(event.tool)}: {shown(event.summary)}")
         elif isinstance(event, ToolFinished):
             self.note(indent + _finished_line(event).lstrip())
         elif isinstance(event, ForkStarted):
@@ -334,8 +348,9 @@ class Renderer:
 
 
 def _fork_line(event: ForkStarted) -> str:
-    agent = f" as the agent {event.agent}" if event.agent else ""
-    return f"   fork: skill {event.skill} runs in a fork ({event.context}) on {event.model}{agent}"
+    agent = f" as the agent {shown(event.agent)}" if event.agent else ""
+    return (f"   fork: skill {shown(event.skill)} runs in a fork ({shown(event.context)}) on "
+            f"{shown(event.model)}{agent}")
 
 
 def _finished_line(event: ToolFinished) -> str:
