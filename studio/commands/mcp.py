@@ -19,6 +19,7 @@ from studio.commands.arguments import port_number
 from studio.paths import cache_dir
 from studio.skills.library import standard_locations
 from studio.skills.search import index_path
+from studio.textshow import shown
 
 
 def register(subparsers: Any) -> None:
@@ -56,9 +57,10 @@ def run(args: argparse.Namespace) -> int:
     embedder = None if args.no_embed or not local_model_installed() else search_embedder_for("local", "", "")
     library = SkillLibrary(paths, index_file=index_path(cache_dir()), embedder=embedder)
     for problem in library.problems:
-        print(f"studio mcp: {problem}", file=sys.stderr)
+        print(f"studio mcp: {shown(str(problem))}", file=sys.stderr)
     for folder in library.shadowed:
-        print(f"studio mcp: {folder} is not served: an earlier skill has its name", file=sys.stderr)
+        print(f"studio mcp: {shown(str(folder))} is not served: an earlier skill has its name",
+              file=sys.stderr)
     ranking = "by meaning and words" if embedder is not None else "by words"
     server = build_server(library)
     try:
