@@ -62,7 +62,7 @@ def test_a_folder_of_another_user_is_refused(tmp_path: Path, monkeypatch: pytest
     else:  # cannot give a folder away: be someone else instead
         monkeypatch.setattr(os, "geteuid", lambda: os.getuid() + 1)
     monkeypatch.setenv("STUDIO_RUNTIME_DIR", str(folder))
-    with pytest.raises(PrivateFolderError, match="belongs to user .*, not to you"):
+    with pytest.raises(PrivateFolderError, match=r"belongs to user .*, not to you"):
         runtime_dir()
 
 
