@@ -59,7 +59,7 @@ def peer_uid(socket: QLocalSocket) -> int | None:
     with pysocket.fromfd(descriptor, pysocket.AF_UNIX, pysocket.SOCK_STREAM) as copy:
         _pid, uid, _gid = struct.unpack("3i", copy.getsockopt(pysocket.SOL_SOCKET, option,
                                                               struct.calcsize("3i")))
-    return uid
+    return int(uid)
 
 
 def hand_over(paths: list[str], name: str | None = None) -> bool | None:
