@@ -1,6 +1,7 @@
 """Tools ▸ Serve Library over MCP: the window's library served to MCP clients over streamable HTTP
-on 127.0.0.1 while the action is checked, to those that send the token the window shows. The server is the core's (`studio.mcp`), run in a thread
-of its own so the window never waits on a client."""
+on 127.0.0.1 while the action is checked, to those that send the token the window shows. The
+server is the core's (`studio.mcp`), run in a thread of its own so the window never waits on a
+client."""
 
 from __future__ import annotations
 
