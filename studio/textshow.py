@@ -127,6 +127,20 @@ def shown_prose(text: str) -> str:
     return _EXACT.sub(_mark_prose, text)
 
 
+def _mark_prose_html(match: re.Match[str]) -> str:
+    shown = _mark_prose(match)
+    return shown.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def shown_in_html(markup: str) -> str:
+    """HTML (as a Markdown renderer writes it) with each marked character of its text replaced as
+    `shown_prose` would, the marker itself escaped (`&lt;U+202E&gt;`): a bidi override in a
+    model's answer shows, and no marker is read as a tag."""
+    if _plain(markup):
+        return markup
+    return _EXACT.sub(_mark_prose_html, markup)
+
+
 def _json_escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if code <= 0xFFFF:

@@ -8,7 +8,15 @@ import unicodedata
 
 import pytest
 
-from studio.textshow import ProseStream, has_marked, marker, shown, shown_prose
+from studio.textshow import (
+    ProseStream,
+    has_marked,
+    marker,
+    shown,
+    shown_in_html,
+    shown_json,
+    shown_prose,
+)
 
 HOSTILE = [
     ("\x1b]52;c;cm0gLXJmIH4=\x07", "\\e]52;c;cm0gLXJmIH4=\\a"),  # OSC 52: writes the clipboard
@@ -95,3 +103,16 @@ def test_an_escape_at_the_end_of_a_piece_never_passes() -> None:
     first = stream.feed("colour \x1b")
     assert "\x1b" not in first
     assert first + stream.feed("[31mred") + stream.end() == "colour \\e[31mred"
+
+
+def test_in_html_the_markers_are_text_not_tags() -> None:
+    assert shown_in_html("<p>a\u202eb \x1b[2J</p>") == "<p>a&lt;U+202E&gt;b \\e[2J</p>"
+    assert shown_in_html("<p>👩\u200d💻</p>") == "<p>👩\u200d💻</p>"
+
+
+def test_json_escapes_keep_the_text_for_a_reader() -> None:
+    import json
+    data = {"text": "".join(text for text, _ in HOSTILE)}
+    line = shown_json(json.dumps(data, ensure_ascii=False))
+    assert not has_marked(line)
+    assert json.loads(line) == data

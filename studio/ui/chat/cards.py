@@ -2,6 +2,9 @@
 how, what it printed (folded when long), its exit code and how long it took.
 
 A command's card also says what the sandbox let it do ("writes only in ...; no network").
+What the model or a tool wrote is shown, never obeyed: the command, names and paths exactly
+(`studio.textshow.shown`), the output as prose (`shown_prose`); labels take it as plain text or
+escaped.
 
 A card shows a `ToolRecord` (the chat store's record of the call); the session updates the
 record as events arrive and asks the card to show it again. A call that started a fork holds the
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -23,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.chats import ToolRecord
+from studio.textshow import shown, shown_prose
 from studio.ui.chat.forkcard import ForkCard, RecordCard
 from studio.ui.chat.textbox import FittedText, code_spans
 
@@ -81,18 +86,18 @@ def approval_text(record: ToolRecord) -> str:
         return f"Approved once by {_who(by)}."
     if choice == "always":
         scope = approval.get("scope")
-        return f"Always allowed by {_who(by)}" + (f": {scope}." if scope else ".")
+        return f"Always allowed by {_who(by)}" + (f": {shown(str(scope))}." if scope else ".")
     if choice == "deny":
         reason = approval.get("reason")
-        return f"Denied by {_who(by)}" + (f": “{reason}”" if reason else ".")
-    return f"{choice} by {_who(by)}"
+        return f"Denied by {_who(by)}" + (f": “{shown(str(reason))}”" if reason else ".")
+    return shown(f"{choice} by {_who(by)}")
 
 
 def sandbox_text(record: ToolRecord) -> str:
     """The sandbox line; empty before the run, or when a warning above says there was none."""
     if not record.sandbox or record.sandbox in record.warnings:
         return ""
-    return f"<b>Sandbox:</b> {html.escape(record.sandbox)}"
+    return f"<b>Sandbox:</b> {html.escape(shown(record.sandbox))}"
 
 
 class ToolCard(RecordCard):
@@ -126,6 +131,7 @@ class ToolCard(RecordCard):
         self.where = QLabel()
         self.where.setObjectName("cardWhere")
         self.where.setWordWrap(True)
+        self.where.setTextFormat(Qt.TextFormat.PlainText)
         self.sandbox = QLabel()
         self.sandbox.setObjectName("cardSandbox")
         self.sandbox.setWordWrap(True)
@@ -135,6 +141,7 @@ class ToolCard(RecordCard):
         self.approval = QLabel()
         self.approval.setObjectName("cardApproval")
         self.approval.setWordWrap(True)
+        self.approval.setTextFormat(Qt.TextFormat.PlainText)
         self.output = FittedText(monospace=True, max_lines=FOLD_LINES)
         self.output.setObjectName("cardOutput")
         self.fold_button = QToolButton()
@@ -164,18 +171,19 @@ class ToolCard(RecordCard):
         record = self.record
         colour = STATUS_COLOURS.get(record.status, "#7a7f87")
         self.dot.setStyleSheet(f"color: {colour};")
-        name = TOOL_TITLES.get(record.tool, record.tool)
-        self.title.setText(f"<b>{name}</b>" + (f" · {html.escape(record.skill)}" if record.skill else ""))
+        name = html.escape(TOOL_TITLES.get(record.tool, shown(record.tool)))
+        skill = f" · {html.escape(shown(record.skill))}" if record.skill else ""
+        self.title.setText(f"<b>{name}</b>{skill}")
         self.state.setText(status_text(record))
         self.state.setStyleSheet(f"color: {colour};")
-        shown = record.command or record.summary
-        if self.command.toPlainText() != shown:
-            self.command.setPlainText(shown)
-        self.where.setText(f"in {record.cwd}" if record.cwd and record.command else "")
+        command = shown(record.command or record.summary)
+        if self.command.toPlainText() != command:
+            self.command.setPlainText(command)
+        self.where.setText(f"in {shown(record.cwd)}" if record.cwd and record.command else "")
         self.where.setVisible(bool(self.where.text()))
         self.sandbox.setText(sandbox_text(record))
         self.sandbox.setVisible(bool(self.sandbox.text()))
-        self.warnings.setText("<br>".join(f"⚠ {code_spans(w)}" for w in record.warnings))
+        self.warnings.setText("<br>".join(f"⚠ {code_spans(shown(w))}" for w in record.warnings))
         self.warnings.setVisible(bool(record.warnings))
         self.approval.setText(approval_text(record))
         self.approval.setVisible(bool(self.approval.text()))
@@ -212,7 +220,7 @@ class ToolCard(RecordCard):
             if self._shown_output and text.startswith(self._shown_output):
                 self._insert(text[len(self._shown_output):])
             else:
-                self.output.setPlainText(text)
+                self.output.setPlainText(shown_prose(text))
             self._shown_output = text
         self.output.setVisible(bool(text))
         self._update_fold()
@@ -229,7 +237,7 @@ class ToolCard(RecordCard):
         at_end = bar.value() >= bar.maximum() - 2
         cursor = self.output.textCursor()
         cursor.movePosition(cursor.MoveOperation.End)
-        cursor.insertText(text)
+        cursor.insertText(shown_prose(text))
         if at_end:
             bar.setValue(bar.maximum())
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from studio.chats import ForkNote, ForkRecord, ToolRecord
+from studio.textshow import shown, shown_prose
 from studio.ui.chat.render import render_markdown, stylesheet
 from studio.ui.chat.textbox import FittedText
 
@@ -35,7 +36,7 @@ def fork_title(record: ForkRecord) -> str:
     if record.agent:
         parts.append(f"agent {record.agent}")
     parts += [record.model, f"{runs} tool run" + ("" if runs == 1 else "s")]
-    return " · ".join(part for part in parts if part)
+    return shown(" · ".join(part for part in parts if part))
 
 
 class _NoteView(FittedText):
@@ -57,7 +58,7 @@ class _NoteView(FittedText):
         if note.kind == "text":
             self.setHtml(render_markdown(note.text))
         else:
-            self.setPlainText(("Error: " if note.kind == "error" else "") + note.text)
+            self.setPlainText(("Error: " if note.kind == "error" else "") + shown_prose(note.text))
 
 
 class RecordCard(QFrame):

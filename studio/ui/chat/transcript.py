@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.chats import StoredMessage, ToolRecord
+from studio.textshow import shown_prose
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.render import render_finished_blocks, stylesheet
 from studio.ui.chat.textbox import FittedText
@@ -186,7 +187,7 @@ class AssistantItem(QFrame):
         layout.addWidget(self.body)
         self.thinking_button.toggled.connect(self._on_thinking_button_toggled)
         if thinking:
-            self.thinking_view.setPlainText(thinking)
+            self.thinking_view.setPlainText(shown_prose(thinking))
         self._update_thinking_button()
 
     @property
@@ -206,7 +207,7 @@ class AssistantItem(QFrame):
         self._thinking += text
         cursor = self.thinking_view.textCursor()
         cursor.movePosition(cursor.MoveOperation.End)
-        cursor.insertText(text)
+        cursor.insertText(shown_prose(text))
         self._update_thinking_button()
 
     def finish(self) -> None:
