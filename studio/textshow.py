@@ -30,13 +30,14 @@ import re
 
 # Cc but \t and \n, then Cf, Zl and Zp (a test checks this against `unicodedata` for every code
 # point; the ranges include the format characters of Unicode versions newer than this Python's).
-_MARKED = (
-    "\x00-\x08\x0b-\x1f\x7f-\x9f"
+_CONTROLS = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # but \t, \n and \r
+_FORMATS = (
     "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e"
     "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0001\U000e0020-\U000e007f"
 )
+_MARKED = _CONTROLS + "\r" + _FORMATS
 _JOINERS = "\u200c\u200d"
 _FLAG = "\U0001f3f4"
 _TAGS = "\U000e0020-\U000e007e"
@@ -45,6 +46,8 @@ _CANCEL_TAG = "\U000e007f"
 _NAMED = {"\x1b": "\\e", "\x07": "\\a", "\x08": "\\b", "\r": "\\r", "\x0b": "\\v", "\x0c": "\\f"}
 
 _EXACT = re.compile(f"[{_MARKED}]")
+# In prose a CR before a LF is a line end, left out of the match rather than judged one by one.
+_PROSE = re.compile(f"\r(?!\n)|[{_CONTROLS}{_FORMATS}]")
 _FLAG_SEQUENCE = re.compile(f"{_FLAG}[{_TAGS}]+{_CANCEL_TAG}")
 # A subdivision flag is a handful of tags; a longer run is not a flag.
 _LONGEST_FLAG = 32
@@ -100,15 +103,14 @@ def _in_flag(text: str, index: int) -> bool:
 
 
 def _mark_prose(match: re.Match[str]) -> str:
-    text, index, char = match.string, match.start(), match.group()
-    after = text[index + 1:index + 2]
-    if char == "\r":
-        keep = after == "\n"
-    elif char in _JOINERS:
-        keep = index > 0 and _visible(text[index - 1]) and _visible(after)
-    else:
-        keep = "\U000e0020" <= char <= "\U000e007f" and _in_flag(text, index)
-    return char if keep else _MARKERS[char]
+    char = match.group()
+    if char in _JOINERS:
+        text, index = match.string, match.start()
+        if index > 0 and _visible(text[index - 1]) and _visible(text[index + 1:index + 2]):
+            return char
+    elif "\U000e0020" <= char <= "\U000e007f" and _in_flag(match.string, match.start()):
+        return char
+    return _MARKERS[char]
 
 
 def shown(text: str) -> str:
@@ -124,7 +126,7 @@ def shown_prose(text: str) -> str:
     joiners between visible characters and subdivision flags."""
     if _plain(text):
         return text
-    return _EXACT.sub(_mark_prose, text)
+    return _PROSE.sub(_mark_prose, text)
 
 
 def _mark_prose_html(match: re.Match[str]) -> str:
@@ -138,7 +140,7 @@ def shown_in_html(markup: str) -> str:
     model's answer shows, and no marker is read as a tag."""
     if _plain(markup):
         return markup
-    return _EXACT.sub(_mark_prose_html, markup)
+    return _PROSE.sub(_mark_prose_html, markup)
 
 
 def _json_escape(match: re.Match[str]) -> str:
@@ -197,7 +199,7 @@ class ProseStream:
         joined = before + text
         parts: list[str] = []
         last = len(before)
-        for match in _EXACT.finditer(joined, len(before)):
+        for match in _PROSE.finditer(joined, len(before)):
             parts.append(joined[last:match.start()])
             parts.append(_mark_prose(match))
             last = match.end()
