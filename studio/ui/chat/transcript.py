@@ -228,7 +228,9 @@ class AssistantItem(QFrame):
 
 class NoticeItem(QLabel):
     def __init__(self, text: str, kind: str, parent: QWidget | None = None) -> None:
-        super().__init__(text, parent)
+        # A notice can quote a server's error or a skill's name: plain text, shown not obeyed.
+        super().__init__(shown_prose(text), parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self.setObjectName({"error": "errorNotice", "done": "doneNotice"}.get(kind, "notice"))
         if kind == "done":
             self.setAlignment(Qt.AlignmentFlag.AlignRight)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
@@ -15,7 +16,7 @@ from studio.agent import ApprovalRequest
 from studio.chats import ToolRecord
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.render import render_markdown
-from studio.ui.chat.transcript import AssistantItem
+from studio.ui.chat.transcript import AssistantItem, NoticeItem
 from tests.ui.chat.chat_helpers import open_approval
 
 HIDDEN = "rm -rf ~/work\x1b[2K\rls -la \u202ecod.exe\u200b"
@@ -80,3 +81,10 @@ def test_streamed_thinking_is_shown_with_markers(qtbot: QtBot) -> None:
     item.append_thinking("think \x1b")
     item.append_thinking("]0;title\x07")
     assert item.thinking_view.toPlainText() == "think \\e]0;title\\a"
+
+
+def test_a_notice_is_plain_text_with_markers(qtbot: QtBot) -> None:
+    notice = NoticeItem("server said <b>boom</b>\x1b[2J \u202e", "error")
+    qtbot.addWidget(notice)
+    assert notice.text() == "server said <b>boom</b>\\e[2J <U+202E>"
+    assert notice.textFormat() == Qt.TextFormat.PlainText
