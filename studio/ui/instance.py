@@ -125,11 +125,11 @@ class InstanceServer(QObject):
         return False
 
     def close(self) -> None:
-        # Connections still open go first, so none reports its end to a server being torn down.
+        # Connections still open end first, so none reports its end to a server being torn down;
+        # they are the server's children and go with it.
         for socket in list(self._buffers):
             socket.disconnected.disconnect()
             socket.abort()
-            socket.deleteLater()
         self._buffers.clear()
         self._server.close()
 

@@ -137,4 +137,5 @@ def test_the_peer_is_known_to_be_this_user_and_its_paths_arrive(
     qtbot.waitUntil(lambda: received == [["/srv/skills"]])
     assert seen == [os.geteuid()]
     qtbot.waitUntil(lambda: client.bytesAvailable() == len(instance.ACK))
+    client.abort()
     server.close()
