@@ -433,6 +433,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._close_allowed:
             self.loader.stop()
+            self.watcher.stop()
             self.autosaver.stop()
             self.evals.close()
             self.remember_session()
