@@ -180,7 +180,7 @@ def compare(before: Snapshot, after: Snapshot) -> Difference:
                 break
         kind = "created" if unit in created else "changed"
         units[unit] = Change(unit, kind, reason, after.entries[unit].kind == "dir")
-    return Difference(created, changed, deleted, tuple(units.values()),
+    return Difference(created, changed, deleted, tuple(units[path] for path in sorted(units)),
                       before.complete and after.complete)
 
 
