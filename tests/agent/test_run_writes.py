@@ -12,7 +12,7 @@ import pytest
 from studio.agent.approval import Approval
 from studio.agent.events import Event, ToolFinished, ToolWrites
 from studio.agent.execute import ToolExecutor
-from studio.agent.held import held_reason
+from studio.agent.held import HELD_NAMES, HELD_SUFFIXES, held_reason
 from studio.agent.holding import HoldError, HoldingArea
 from studio.agent.sandbox import detect
 from studio.agent.session import SessionFactory
@@ -177,3 +177,12 @@ def test_a_hold_id_from_a_stored_chat_cannot_name_another_folder(tmp_path: Path)
 ])
 def test_the_table_of_held_names(path: str, held: bool) -> None:
     assert (held_reason(Path(path).parts) is not None) is held
+
+
+def test_the_manual_names_every_held_name() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "security-sandbox.md").read_text()
+    names = {f"`{name}`" for name in page.split("`")[1::2]}
+    shown = {name.casefold() for name in names}
+    missing = [name for name in HELD_NAMES if f"`{name}`" not in shown]
+    missing += [suffix for suffix in HELD_SUFFIXES if f"`*{suffix}`" not in shown]
+    assert missing == []
