@@ -354,10 +354,12 @@ class ToolExecutor:
                 log.cancelled_run(approved_by, how)
                 # Stopped: what it wrote so far is still held back and logged, though no card
                 # hears of it.
-                log.writes(await asyncio.shield(self._writes(watch, call, command, cwd, log)))
+                stopped = await asyncio.shield(self._writes(watch, call, command, cwd, log))
+                if stopped.wrote:
+                    log.writes(stopped)
         writes = await self._writes(watch, call, command, cwd, log)
-        log.writes(writes)
         if writes.wrote:
+            log.writes(writes)
             yield writes
         if failure is not None:
             yield ToolFinished(call.id, call.name, "error", f"error: {failure}")

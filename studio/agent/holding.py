@@ -124,26 +124,27 @@ class HoldingArea:
         manifest: list[dict[str, str]] = []
         problems: list[str] = []
         for change in changes:
+            path = Path(change.path)
             backup = before.backups.get(change.path)
             if change.kind == "changed" and backup is None and not change.is_dir:
-                problems.append(f"{change.path} was changed and is left as the run wrote it: it "
+                problems.append(f"{path} was changed and is left as the run wrote it: it "
                                 "was too large to copy before the run. Read it before "
                                 f"anything runs it ({change.reason})")
                 continue
             name = str(len(manifest))
             try:
-                _move(change.path, items_folder / name)
+                _move(path, items_folder / name)
                 if backup is not None:
-                    _restore(change.path, backup, before.entries[change.path].mode)
+                    _restore(path, backup, before.entries[change.path].mode)
             except OSError as exc:
-                problems.append(f"{change.path} could not be held back ({exc.strerror or exc}); "
+                problems.append(f"{path} could not be held back ({exc.strerror or exc}); "
                                 f"it is where the run left it. Read it before anything runs it "
                                 f"({change.reason})")
                 if not (items_folder / name).exists():
                     continue
-            top = before.top_of(change.path)
-            held.append(HeldItem(change.path, change.kind, change.reason, top, change.is_dir))
-            manifest.append({"item": name, "path": str(change.path), "kind": change.kind,
+            top = Path(before.top_of(change.path))
+            held.append(HeldItem(path, change.kind, change.reason, top, change.is_dir))
+            manifest.append({"item": name, "path": change.path, "kind": change.kind,
                              "reason": change.reason, "top": str(top)})
         if not manifest:
             shutil.rmtree(folder, ignore_errors=True)

@@ -9,7 +9,16 @@ from pathlib import Path
 
 from studio.agent.events import HeldWrite, ToolWrites
 from studio.agent.holding import Hold, HoldingArea
-from studio.agent.writes import MAX_ENTRIES, MAX_LISTED, Difference, Snapshot, compare, outermost, take
+from studio.agent.writes import (
+    MAX_ENTRIES,
+    MAX_LISTED,
+    Difference,
+    Snapshot,
+    compare,
+    inside,
+    outermost,
+    take,
+)
 
 
 class RunWatch:
@@ -39,16 +48,17 @@ class RunWatch:
         hold = holding.hold(difference.held, self.before, command=command, cwd=cwd, skill=skill)
         return self._event(call_id, difference, hold, after)
 
-    def _show(self, path: Path, is_dir: bool) -> str:
-        shown = str(path.relative_to(self.root)) if path.is_relative_to(self.root) else str(path)
+    def _show(self, path: str, is_dir: bool) -> str:
+        root = str(self.root)
+        shown = path[len(root):].lstrip("/") if inside(path, root) and path != root else path
         return shown + "/" if is_dir else shown
 
     def _event(self, call_id: str, difference: Difference, hold: Hold, after: Snapshot) -> ToolWrites:
-        held_paths = [item.path for item in hold.items]
+        held_paths = [str(item.path) for item in hold.items]
 
-        def landed(paths: Iterable[Path]) -> list[Path]:
+        def landed(paths: Iterable[str]) -> list[str]:
             return [path for path in paths
-                    if not any(path.is_relative_to(unit) for unit in held_paths)]
+                    if not any(inside(path, unit) for unit in held_paths)]
 
         before = self.before
         assert before is not None
@@ -61,8 +71,8 @@ class RunWatch:
             lists.append(tuple(self._show(path, snapshot.entries[path].kind == "dir")
                                for path in shown[:MAX_LISTED]))
         created, changed, deleted = lists
-        held = tuple(HeldWrite(self._show(item.path, item.is_dir),
-                               item.kind, item.reason) for item in hold.items)
+        held = tuple(HeldWrite(self._show(str(item.path), item.is_dir), item.kind, item.reason)
+                     for item in hold.items)
         problems = hold.problems
         if not difference.complete:
             problems = (*problems, self._incomplete(before, after))

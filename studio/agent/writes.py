@@ -59,34 +59,42 @@ def _entry(status: os.stat_result) -> Entry:
 
 @dataclass(slots=True)
 class Snapshot:
-    """The names under `tops` (absolute paths) with their `Entry`; `complete` is False when the
-    walk stopped at the cap or could not read a folder (`unreadable`). `backups` holds the bytes
-    of the held-named files, as they were."""
+    """The names under `tops` (absolute paths, as strings: a walk of 200,000 names must not
+    build 200,000 `Path`s) with their `Entry`; `complete` is False when the walk stopped at the
+    cap or could not read a folder (`unreadable`). `held` holds the names `held_reason` names,
+    `backups` the bytes of those that are files, as they were."""
 
-    tops: tuple[Path, ...]
-    entries: dict[Path, Entry] = field(default_factory=dict)
+    tops: tuple[str, ...]
+    entries: dict[str, Entry] = field(default_factory=dict)
     complete: bool = True
-    unreadable: list[Path] = field(default_factory=list)
-    backups: dict[Path, bytes] = field(default_factory=dict)
+    unreadable: list[str] = field(default_factory=list)
+    held: dict[str, tuple[int, str]] = field(default_factory=dict)
+    backups: dict[str, bytes] = field(default_factory=dict)
 
-    def top_of(self, path: Path) -> Path:
-        return next(top for top in self.tops if path.is_relative_to(top))
+    def top_of(self, path: str) -> str:
+        return next(top for top in self.tops if inside(path, top))
 
 
-def _skipped(folder: Path) -> bool:
+def inside(path: str, folder: str) -> bool:
+    """Whether `path` is `folder` or lies in it (strings: no `Path` per name)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _skipped(folder: str, name: str) -> bool:
     """A repository's object store: data no tool runs, often huge; the rest of `.git` is walked."""
-    return folder.name == "objects" and folder.parent.name.casefold() == ".git"
+    return name == "objects" and os.path.basename(os.path.dirname(folder)).casefold() == ".git"
 
 
 def take(folders: Iterable[Path], *, limit: int = MAX_ENTRIES, backups: bool = True) -> Snapshot:
     """A snapshot of `folders` (resolved, each top taken once), of at most `limit` entries."""
-    tops = tuple(dict.fromkeys(folder.resolve() for folder in folders))
-    tops = tuple(top for top in tops
-                 if not any(top != outer and top.is_relative_to(outer) for outer in tops))
+    resolved = tuple(dict.fromkeys(str(folder.resolve()) for folder in folders))
+    tops = tuple(top for top in resolved
+                 if not any(top != outer and inside(top, outer) for outer in resolved))
     shot = Snapshot(tops)
-    pending = [top for top in tops if top.is_dir()]
+    # Each folder with the parts below its top, so a name's `held_reason` is known as it is met.
+    pending: list[tuple[str, tuple[str, ...]]] = [(top, ()) for top in tops if os.path.isdir(top)]
     while pending:
-        folder = pending.pop()
+        folder, parts = pending.pop()
         try:
             with os.scandir(folder) as listing:
                 children = list(listing)
@@ -94,32 +102,35 @@ def take(folders: Iterable[Path], *, limit: int = MAX_ENTRIES, backups: bool = T
             shot.complete = False
             shot.unreadable.append(folder)
             continue
+        above = shot.held.get(folder)
         for child in children:
             if len(shot.entries) >= limit:
                 shot.complete = False
-                return shot
-            path = Path(child.path)
+                return _backed_up(shot, backups)
             try:
                 entry = _entry(child.stat(follow_symlinks=False))
             except OSError:
                 continue
+            path, names = child.path, (*parts, child.name)
             shot.entries[path] = entry
-            if entry.kind == "dir" and not _skipped(path):
-                pending.append(path)
-    if backups:
-        _back_up(shot)
-    return shot
+            held = above if above is not None else held_reason(names[-1:])
+            if held is not None:
+                shot.held[path] = held if above is not None else (len(parts), held[1])
+            if entry.kind == "dir" and not _skipped(path, child.name):
+                pending.append((path, names))
+    return _backed_up(shot, backups)
 
 
-def _back_up(shot: Snapshot) -> None:
+def _backed_up(shot: Snapshot, backups: bool) -> Snapshot:
+    if not backups:
+        return shot
     total = 0
-    for path, entry in shot.entries.items():
+    for path in shot.held:
+        entry = shot.entries[path]
         if entry.kind != "file" or entry.size > MAX_BACKUP_FILE:
             continue
-        if held_reason(path.relative_to(shot.top_of(path)).parts) is None:
-            continue
         if total + entry.size > MAX_BACKUP_TOTAL:
-            return
+            break
         try:
             with open(path, "rb") as handle:
                 data = handle.read(MAX_BACKUP_FILE + 1)
@@ -127,13 +138,14 @@ def _back_up(shot: Snapshot) -> None:
             continue
         shot.backups[path] = data
         total += len(data)
+    return shot
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """A held path: `kind` "created" or "changed" (`entry` is what the run left), and why."""
+    """A held path: `kind` "created" or "changed", and why."""
 
-    path: Path
+    path: str
     kind: str
     reason: str
     is_dir: bool
@@ -143,9 +155,9 @@ class Change:
 class Difference:
     """What a run wrote, as full sets of paths, and which of them must be held back."""
 
-    created: frozenset[Path]
-    changed: frozenset[Path]
-    deleted: frozenset[Path]
+    created: frozenset[str]
+    changed: frozenset[str]
+    deleted: frozenset[str]
     held: tuple[Change, ...]
     complete: bool
 
@@ -154,42 +166,44 @@ def compare(before: Snapshot, after: Snapshot) -> Difference:
     """The difference between two snapshots of the same folders, and the held paths: for each
     created or changed path that `held_reason` names, the highest created folder from the part
     that made it held (a new `.git` whole), else the path itself."""
-    created = frozenset(p for p in after.entries if p not in before.entries)
-    changed = frozenset(p for p, entry in after.entries.items()
-                        if p in before.entries and before.entries[p].differs(entry))
-    deleted = frozenset(p for p in before.entries if p not in after.entries)
+    old, new = before.entries, after.entries
+    created = frozenset(new.keys() - old.keys())
+    deleted = frozenset(old.keys() - new.keys())
+    changed = frozenset(p for p, entry in new.items() if p in old and old[p].differs(entry))
     # Past the cap of either walk, a name missing from one side is unknown, not created/deleted.
     if not before.complete or not after.complete:
-        created = frozenset(p for p in created if before.complete)
-        deleted = frozenset(p for p in deleted if after.complete)
-    units: dict[Path, Change] = {}
-    for path in sorted(created | changed, key=lambda p: len(p.parts)):
-        if any(path.is_relative_to(unit) for unit in units):
+        created = created if before.complete else frozenset()
+        deleted = deleted if after.complete else frozenset()
+    units: dict[str, Change] = {}
+    candidates = [p for p in after.held if p in created or p in changed]
+    for path in sorted(candidates, key=lambda p: p.count("/")):
+        if any(inside(path, unit) for unit in units):
             continue
         top = after.top_of(path)
-        parts = path.relative_to(top).parts
-        found = held_reason(parts)
-        if found is None:
-            continue
-        index, reason = found
+        parts = path[len(top):].strip("/").split("/")
+        index, reason = after.held[path]
         unit = path
         for length in range(index + 1, len(parts) + 1):
-            candidate = top.joinpath(*parts[:length])
+            candidate = os.path.join(top, *parts[:length])
             if candidate in created:
                 unit = candidate
                 break
         kind = "created" if unit in created else "changed"
-        units[unit] = Change(unit, kind, reason, after.entries[unit].kind == "dir")
-    return Difference(created, changed, deleted, tuple(units[path] for path in sorted(units)),
+        units[unit] = Change(unit, kind, reason, new[unit].kind == "dir")
+    return Difference(created, changed, deleted, tuple(units[p] for p in sorted(units, key=_key)),
                       before.complete and after.complete)
 
 
-def outermost(paths: Iterable[Path]) -> list[Path]:
+def _key(path: str) -> list[str]:
+    """Sorts a folder right before what it holds (`a`, `a/b`, `a-c`)."""
+    return path.split("/")
+
+
+def outermost(paths: Iterable[str]) -> list[str]:
     """`paths` without those inside another of them, sorted: a new folder once, not each file."""
-    ordered = sorted(paths)
-    kept: list[Path] = []
-    for path in ordered:
-        if kept and path.is_relative_to(kept[-1]):
+    kept: list[str] = []
+    for path in sorted(paths, key=_key):
+        if kept and inside(path, kept[-1]):
             continue
         kept.append(path)
     return kept

@@ -5,12 +5,14 @@ the lists."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 
 import pytest
 
 from studio.agent.approval import Approval
-from studio.agent.events import Event, ToolFinished, ToolWrites
+from studio.agent.events import Event, ToolFinished, ToolOutput, ToolWrites
 from studio.agent.execute import ToolExecutor
 from studio.agent.held import HELD_NAMES, HELD_SUFFIXES, held_reason
 from studio.agent.holding import HoldError, HoldingArea
@@ -186,3 +188,26 @@ def test_the_manual_names_every_held_name() -> None:
     missing = [name for name in HELD_NAMES if f"`{name}`" not in shown]
     missing += [suffix for suffix in HELD_SUFFIXES if f"`*{suffix}`" not in shown]
     assert missing == []
+
+
+@needs_sandbox
+async def test_a_stopped_run_still_has_its_held_files_held_and_logged(
+        project: Path, tmp_path: Path) -> None:
+    tool = executor(project, tmp_path)
+    call = ToolCall("c1", "run_skill_script", {
+        "skill": "demo", "command": "python3 scripts/plant.py .envrc=x; echo planted; sleep 60"})
+    planted = asyncio.Event()
+
+    async def consume() -> None:
+        async for event in tool.execute(call):
+            if isinstance(event, ToolOutput) and "planted" in event.text:
+                planted.set()
+
+    task = asyncio.ensure_future(consume())
+    await planted.wait()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    assert not (project / ".envrc").exists()
+    (entry,) = [e for e in AuditLog(tmp_path / "audit.jsonl").entries() if e.event == "writes"]
+    assert [h["path"] for h in entry.extra["held"]] == [".envrc"]
