@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -149,12 +148,9 @@ class ToolCard(RecordCard):
         record: the call shown.
         fork_card: the card of the fork the call started, once it has started (else None).
 
-    Signals:
-        held_decided: (bool) the user pressed Keep (True) or Discard (False) for the files the
-            run held back; whoever owns the chat asks the core to land or drop them.
+    Keep and Discard emit `RecordCard.held_decided` for this card; the cards of a fork's calls
+    pass theirs up through it. Whoever owns the chat asks the core to land or drop the files.
     """
-
-    held_decided = Signal(bool)
 
     def __init__(self, record: ToolRecord, parent: QWidget | None = None) -> None:
         super().__init__(record, parent)
@@ -264,6 +260,7 @@ class ToolCard(RecordCard):
                 self.fork_card.deleteLater()
             self.fork_card = ForkCard(fork, type(self))
             self.fork_card.header.toggled.connect(self._on_fork_header_toggled)
+            self.fork_card.held_decided.connect(self.held_decided)
             self._layout.insertWidget(self._layout.indexOf(self.output), self.fork_card)
         self.fork_card.show_record()
 
@@ -325,7 +322,7 @@ class ToolCard(RecordCard):
         self.set_folded(not self._folded)
 
     def _on_keep_button_clicked(self) -> None:
-        self.held_decided.emit(True)
+        self.held_decided.emit(self, True)
 
     def _on_discard_button_clicked(self) -> None:
-        self.held_decided.emit(False)
+        self.held_decided.emit(self, False)

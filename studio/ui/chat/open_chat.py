@@ -49,6 +49,7 @@ from studio.chats import (
 from studio.llm import Message
 from studio.skills.library import SkillSummary
 from studio.ui.chat.cards import ToolCard
+from studio.ui.chat.forkcard import RecordCard
 from studio.ui.chat.transcript import AssistantItem, Transcript
 from studio.ui.tasks import TaskSet
 
@@ -134,7 +135,7 @@ class OpenChat(QObject):
                 card.show_record()
         self.transcript.scroll_to_end()
 
-    def _on_transcript_held_decided(self, card: ToolCard, keep: bool) -> None:
+    def _on_transcript_held_decided(self, card: RecordCard, keep: bool) -> None:
         writes = card.record.writes
         if writes is None or writes.hold_id is None or writes.decision is not None:
             return

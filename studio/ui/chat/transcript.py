@@ -301,7 +301,7 @@ class Transcript(QScrollArea):
 
     def add_card(self, record: ToolRecord) -> ToolCard:
         card = ToolCard(record)
-        card.held_decided.connect(lambda keep: self.held_decided.emit(card, keep))
+        card.held_decided.connect(self.held_decided)
         self._add(card)
         return card
 

@@ -9,14 +9,16 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from studio.agent.sandbox import detect
+from studio.chats import ForkRecord, HeldFileRecord, ToolRecord, WritesRecord
 from studio.ui.chat.approval_dialog import ApprovalDialog
 from studio.ui.chat.cards import ToolCard
+from studio.ui.chat.transcript import Transcript
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.script import Call, calls, reply
 from tests.ui.chat.chat_helpers import ChatWindowFactory
 from tests.ui.helpers import open_dialog
 
-pytestmark = pytest.mark.skipif(
+needs_sandbox = pytest.mark.skipif(
     not detect().available, reason=f"no sandbox on this machine: {detect().problem}"
 )
 
@@ -49,6 +51,7 @@ def plant(qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama)
     return card
 
 
+@needs_sandbox
 def test_the_card_lists_the_writes_and_keep_lands_the_held_file(
         qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama,
         demo: Path) -> None:
@@ -67,6 +70,7 @@ def test_the_card_lists_the_writes_and_keep_lands_the_held_file(
     assert "You kept them" in card.writes.text()
 
 
+@needs_sandbox
 def test_discard_drops_the_held_file_and_a_reopened_chat_offers_nothing(
         qtbot: QtBot, chat_window: ChatWindowFactory, fake_ollama: FakeOllama,
         demo: Path) -> None:
@@ -82,3 +86,22 @@ def test_discard_drops_the_held_file_and_a_reopened_chat_offers_nothing(
     [reopened] = session.transcript.cards()
     assert not reopened.held_buttons.isVisible()
     assert "No longer held" in reopened.writes.text()
+
+
+def test_keep_on_a_forks_card_reaches_the_transcript(qtbot: QtBot) -> None:
+    nested = ToolRecord("n1", "run_skill_script", "demo", status="ok", writes=WritesRecord(
+        "/w", held=(HeldFileRecord(".envrc", "created", "direnv runs it"),),
+        hold_id="20261207-000000-0123abcd"))
+    record = ToolRecord("c1", "activate_skill", "forker", status="ok",
+                        fork=ForkRecord("forker", "fork", "m", items=[nested]))
+    transcript = Transcript()
+    qtbot.addWidget(transcript)
+    card = transcript.add_card(record)
+    assert card.fork_card is not None
+    card.fork_card.set_folded(False)
+    card.fork_card.show_items()
+    [inner] = card.fork_card.items
+    assert isinstance(inner, ToolCard)
+    with qtbot.waitSignal(transcript.held_decided) as decided:
+        inner.keep_button.click()
+    assert decided.args == [inner, True]
