@@ -16,6 +16,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,13 +72,37 @@ class Landing:
 
 
 def _move(source: Path, target: Path) -> None:
-    """Rename, or copy and delete where the two are on different file systems (links as links)."""
+    """Rename, or copy and delete where the two are on different file systems (links as links).
+    A folder the run made read-only (`chmod a-w`, to keep a planted file in place) is made
+    writable for its owner again first: the sandbox ran as that owner, so the folder is ours."""
     try:
+        os.rename(source, target)
+    except PermissionError:
+        # Moving a folder to another parent rewrites its `..`: it must be writable too.
+        _let_owner_write(source.parent)
+        _let_owner_write(source)
         os.rename(source, target)
     except OSError as exc:
         if exc.errno != errno.EXDEV:
             raise
         shutil.move(str(source), str(target))
+
+
+def _let_owner_write(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        mode = os.lstat(folder).st_mode
+        if stat.S_ISDIR(mode):
+            os.chmod(folder, stat.S_IMODE(mode) | stat.S_IRWXU)
+
+
+def _remove(folder: Path) -> None:
+    """Delete a hold, read-only folders in it too (a run may leave `chmod 000` folders): each
+    is made the owner's to enter before the walk goes into it."""
+    _let_owner_write(folder)
+    for parent, folders, _files in os.walk(folder):
+        for name in folders:
+            _let_owner_write(Path(parent, name))
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _restore(path: Path, data: bytes, mode: int) -> None:
@@ -147,7 +172,7 @@ class HoldingArea:
             manifest.append({"item": name, "path": change.path, "kind": change.kind,
                              "reason": change.reason, "top": str(top)})
         if not manifest:
-            shutil.rmtree(folder, ignore_errors=True)
+            _remove(folder)
             return Hold(None, (), tuple(problems))
         _Manifest(command, str(cwd), skill, manifest).write(folder)
         return Hold(hold_id, tuple(held), tuple(problems))
@@ -197,14 +222,14 @@ class HoldingArea:
         if remaining:
             _Manifest(data.command, data.cwd, data.skill, remaining).write(folder)
         else:
-            shutil.rmtree(folder, ignore_errors=True)
+            _remove(folder)
         return Landing(tuple(landed), tuple(problems), data.command, data.cwd, data.skill)
 
     def discard(self, hold_id: str) -> Landing:
         """Delete the hold; says what it held."""
         folder = self.folder(hold_id)
         data = _Manifest.read(folder)
-        shutil.rmtree(folder, ignore_errors=True)
+        _remove(folder)
         return Landing(tuple(Path(item["path"]) for item in data.items), (), data.command,
                        data.cwd, data.skill)
 
@@ -217,7 +242,7 @@ class HoldingArea:
         for hold in holds:
             with contextlib.suppress(OSError):
                 if _HOLD_ID.fullmatch(hold.name) and now - hold.stat().st_mtime > MAX_AGE_S:
-                    shutil.rmtree(hold)
+                    _remove(hold)
 
 
 @dataclass(frozen=True, slots=True)

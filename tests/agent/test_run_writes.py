@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -211,3 +214,50 @@ async def test_a_stopped_run_still_has_its_held_files_held_and_logged(
     assert not (project / ".envrc").exists()
     (entry,) = [e for e in AuditLog(tmp_path / "audit.jsonl").entries() if e.event == "writes"]
     assert [h["path"] for h in entry.extra["held"]] == [".envrc"]
+
+
+@pytest.fixture
+def shared_tmp() -> Iterator[Path]:
+    """A temp folder `nobody` can enter (pytest's are its owner's only)."""
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)
+        yield Path(folder)
+
+
+def test_a_read_only_folder_does_not_keep_a_planted_file_in_place(shared_tmp: Path) -> None:
+    """As an ordinary user (root writes anyway): a run that makes the folder of its `.envrc`,
+    and a held folder, read-only. Run in a child as `nobody`, on a folder it owns."""
+    tmp_path = shared_tmp
+    work = tmp_path / "work"
+    work.mkdir()
+    holding = HoldingArea(tmp_path / "held")
+    (tmp_path / "held").mkdir(mode=0o700)
+    if os.getuid() == 0:
+        os.chown(work, 65534, 65534)
+        os.chown(tmp_path / "held", 65534, 65534)
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only when the files were held and deleted
+        code = 1
+        try:
+            if os.getuid() == 0:
+                os.setgid(65534)
+                os.setuid(65534)
+            watch = RunWatch([work], work)
+            watch.start()
+            (work / "sub").mkdir()
+            (work / "sub" / ".envrc").write_text("id")
+            (work / ".vscode" / "deep").mkdir(parents=True)
+            os.chmod(work / ".vscode" / "deep", 0)
+            os.chmod(work / ".vscode", 0o555)
+            os.chmod(work / "sub", 0o555)
+            writes = watch.finish(holding, "c1", command="x", cwd=work, skill="demo")
+            held = {item.path for item in writes.held}
+            gone = not (work / "sub" / ".envrc").exists() and not (work / ".vscode").exists()
+            assert writes.hold_id is not None
+            holding.discard(writes.hold_id)
+            code = 0 if gone and held == {"sub/.envrc", ".vscode/"} and not any(
+                (tmp_path / "held").iterdir()) else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
