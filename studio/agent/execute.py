@@ -322,7 +322,8 @@ class ToolExecutor:
             sandbox.describe() if sandbox is not None else self.support.notice(),
         )
         folders = sandbox.writable if sandbox is not None else (cwd, log.workspace)
-        watch = RunWatch(folders, log.workspace)
+        watch = RunWatch(folders, log.workspace,
+                         ignore=(self.audit.path,) if self.audit is not None else ())
         await off_loop(watch.start)
         queue: asyncio.Queue[str] = asyncio.Queue()
         task = asyncio.ensure_future(

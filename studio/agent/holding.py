@@ -105,6 +105,17 @@ def _remove(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def _leads_into(folder: Path, top: Path) -> bool:
+    """Whether `folder`, where it exists so far, resolves inside `top`: a link put in its place
+    since the run would have Keep write (and make folders) elsewhere."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        if existing.is_symlink():
+            return False  # a dangling link: following it makes folders wherever it points
+        existing = existing.parent
+    return existing.resolve().is_relative_to(top)
+
+
 def _restore(path: Path, data: bytes, mode: int) -> None:
     """Put `data` back at `path` (temp file, then rename: never half a file)."""
     temporary = path.with_name(f".{path.name}.studio-restore-{secrets.token_hex(4)}")
@@ -204,14 +215,14 @@ class HoldingArea:
                 continue
             else:
                 try:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    if not target.parent.resolve().is_relative_to(top):
+                    if not _leads_into(target.parent, top):
                         problem = (f"{target}: its folder now leads outside {top}; move "
                                    "it back by hand if you want it")
                     elif source.is_dir() and not source.is_symlink() and os.path.lexists(target):
                         problem = (f"{target} exists now; move it aside and keep the held "
                                    "files again")
                     else:
+                        target.parent.mkdir(parents=True, exist_ok=True)
                         _move(source, target) if source.is_dir() else os.replace(source, target)
                         landed.append(target)
                         continue

@@ -29,21 +29,25 @@ class RunWatch:
         limit: the most names compared (`MAX_ENTRIES`).
     """
 
-    def __init__(self, folders: Iterable[Path], root: Path, *, limit: int = MAX_ENTRIES) -> None:
+    def __init__(self, folders: Iterable[Path], root: Path, *, limit: int = MAX_ENTRIES,
+                 ignore: Iterable[Path] = ()) -> None:
         self.folders = tuple(folders)
         self.root = root.resolve()
         self.limit = limit
+        # The studio's own files it writes during a run (the audit log, in a workspace that
+        # holds the data folder): not the run's writes.
+        self.ignore = frozenset(str(path.resolve()) for path in ignore)
         self.before: Snapshot | None = None
 
     def start(self) -> None:
         """Take the snapshot before the run (blocking: call it off the event loop)."""
-        self.before = take(self.folders, limit=self.limit)
+        self.before = take(self.folders, limit=self.limit, ignore=self.ignore)
 
     def finish(self, holding: HoldingArea, call_id: str, *, command: str, cwd: Path,
                skill: str) -> ToolWrites:
         """Compare, hold back what other tools would run, and say what happened (blocking)."""
         assert self.before is not None, "start() comes first"
-        after = take(self.folders, limit=self.limit, backups=False)
+        after = take(self.folders, limit=self.limit, backups=False, ignore=self.ignore)
         difference = compare(self.before, after)
         hold = holding.hold(difference.held, self.before, command=command, cwd=cwd, skill=skill)
         return self._event(call_id, difference, hold, after)

@@ -85,8 +85,10 @@ def _skipped(folder: str, name: str) -> bool:
     return name == "objects" and os.path.basename(os.path.dirname(folder)).casefold() == ".git"
 
 
-def take(folders: Iterable[Path], *, limit: int = MAX_ENTRIES, backups: bool = True) -> Snapshot:
-    """A snapshot of `folders` (resolved, each top taken once), of at most `limit` entries."""
+def take(folders: Iterable[Path], *, limit: int = MAX_ENTRIES, backups: bool = True,
+         ignore: frozenset[str] = frozenset()) -> Snapshot:
+    """A snapshot of `folders` (resolved, each top taken once), of at most `limit` entries,
+    without the paths in `ignore` (the studio's own audit log, which it writes during a run)."""
     resolved = tuple(dict.fromkeys(str(folder.resolve()) for folder in folders))
     tops = tuple(top for top in resolved
                  if not any(top != outer and inside(top, outer) for outer in resolved))
@@ -112,6 +114,8 @@ def take(folders: Iterable[Path], *, limit: int = MAX_ENTRIES, backups: bool = T
             except OSError:
                 continue
             path, names = child.path, (*parts, child.name)
+            if path in ignore:
+                continue
             shot.entries[path] = entry
             held = above if above is not None else held_reason(names[-1:])
             if held is not None:

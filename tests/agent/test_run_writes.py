@@ -261,3 +261,21 @@ def test_a_read_only_folder_does_not_keep_a_planted_file_in_place(shared_tmp: Pa
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_keep_never_writes_through_a_link_put_in_place_since(tmp_path: Path) -> None:
+    work, outside = tmp_path / "work", tmp_path / "outside"
+    (work / "sub").mkdir(parents=True)
+    outside.mkdir()
+    holding = HoldingArea(tmp_path / "held")
+    watch = RunWatch([work], work)
+    watch.start()
+    (work / "sub" / ".envrc").write_text("id")
+    writes = watch.finish(holding, "c1", command="x", cwd=work, skill="demo")
+    assert writes.hold_id is not None
+    (work / "sub").rmdir()
+    (work / "sub").symlink_to(outside / "made")  # dangling: following it would make `made`
+    landing = holding.keep(writes.hold_id)
+    assert "leads outside" in landing.problems[0]
+    assert list(outside.iterdir()) == []
+    assert holding.pending(writes.hold_id)
