@@ -74,6 +74,8 @@ from studio.settings import (
 from studio.skills.library import collect, standard_locations
 from studio.skills.search import INDEX_FILE
 
+# Held files named one a line; past these, counted (the audit log lists them all).
+MAX_HELD_LINES = 100
 # Bytes of `--system @FILE`: instructions, not a book.
 MAX_INSTRUCTIONS = 64 * 1024
 
@@ -359,8 +361,11 @@ def writes_lines(event: ToolWrites) -> list[str]:
             lines.append(f"   {what}: {', '.join(paths)}")
     if event.omitted:
         lines.append(f"   and {event.omitted:,} more (see `studio policy log`)")
-    for item in event.held:
+    for item in event.held[:MAX_HELD_LINES]:
         lines.append(f"   held back ({item.kind}): {item.path}: {item.reason}")
+    if len(event.held) > MAX_HELD_LINES:
+        lines.append(f"   held back: {len(event.held) - MAX_HELD_LINES:,} more (see "
+                     "`studio policy log`)")
     lines += [f"   ! {problem}" for problem in event.problems]
     return lines
 
@@ -371,7 +376,9 @@ def decide_held(sessions: SessionFactory, event: Event, keep: bool) -> str | Non
         event = event.event
     if not isinstance(event, ToolWrites) or event.hold_id is None:
         return None
-    names = ", ".join(item.path for item in event.held)
+    names = ", ".join(item.path for item in event.held[:MAX_HELD_LINES])
+    if len(event.held) > MAX_HELD_LINES:
+        names += f" and {len(event.held) - MAX_HELD_LINES:,} more"
     try:
         if not keep:
             sessions.discard_writes(event.hold_id)

@@ -53,6 +53,16 @@ class AuditEntry:
     duration_s: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def writes_outcome(self) -> str:
+        """A "writes" entry in a few words: "created 2, changed 1, held 3 (incomplete)";
+        "" for another event."""
+        if self.event != "writes":
+            return ""
+        counts = [f"{what} {len(paths)}" for what in ("created", "changed", "deleted", "held")
+                  if isinstance(paths := self.extra.get(what), list) and paths]
+        said = ", ".join(counts) or "nothing listed"
+        return said + (" (incomplete)" if self.extra.get("complete") is False else "")
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "timestamp": self.timestamp or _now(),

@@ -279,3 +279,11 @@ def test_keep_never_writes_through_a_link_put_in_place_since(tmp_path: Path) -> 
     assert "leads outside" in landing.problems[0]
     assert list(outside.iterdir()) == []
     assert holding.pending(writes.hold_id)
+
+
+def test_a_writes_line_of_the_audit_log_in_a_few_words(tmp_path: Path) -> None:
+    log = AuditLog(tmp_path / "audit.jsonl")
+    log.record_writes("x", tmp_path, {"created": ["a", "b"], "changed": [], "deleted": ["c"],
+                                      "held": [{"path": ".envrc"}], "complete": False})
+    (entry,) = log.entries()
+    assert entry.writes_outcome() == "created 2, deleted 1, held 1 (incomplete)"

@@ -127,7 +127,9 @@ def writes_text(record: ToolRecord) -> str:
     if writes.held:
         lines.append("<b>Held back</b>, as other tools would run them:")
         lines += [f"&nbsp;&nbsp;<code>{html.escape(item.path)}</code> ({item.kind}): "
-                  f"{html.escape(item.reason)}" for item in writes.held]
+                  f"{html.escape(item.reason)}" for item in writes.held[:SHOWN_PATHS]]
+        if len(writes.held) > SHOWN_PATHS:
+            lines.append(f"&nbsp;&nbsp;and {len(writes.held) - SHOWN_PATHS:,} more (Audit log)")
         lines.append(_DECISIONS.get(writes.decision or "", "Keep them only if you trust them; "
                                     "unless you keep them, they never land."))
     lines += [f"⚠ {html.escape(problem)}" for problem in writes.problems]
