@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         Error,
         Event,
         ForkStarted,
+        HeldWrite,
         Nested,
         TextDelta,
         ThinkingDelta,
@@ -41,9 +42,11 @@ if TYPE_CHECKING:
         ToolFinished,
         ToolOutput,
         ToolStarted,
+        ToolWrites,
         event_to_json,
     )
     from studio.agent.guided.mode import WINDOW_HINT
+    from studio.agent.holding import HoldError, Landing
     from studio.agent.invoke import PREFIXES
     from studio.agent.loop import DEFAULT_MAX_ROUNDS
     from studio.agent.prompt import INSTRUCTIONS
@@ -89,6 +92,9 @@ __all__ = [
     "Event",
     "FolderChooser",
     "ForkStarted",
+    "HeldWrite",
+    "HoldError",
+    "Landing",
     "ModelServer",
     "Nested",
     "NobodyApprover",
@@ -103,6 +109,7 @@ __all__ = [
     "ToolFinished",
     "ToolOutput",
     "ToolStarted",
+    "ToolWrites",
     "default_search_embedder",
     "default_tool_descriptions",
     "engine_problem",

@@ -34,6 +34,7 @@ from studio.agent import (
     Error,
     Event,
     ForkStarted,
+    HoldError,
     Nested,
     NobodyApprover,
     SessionFactory,
@@ -42,6 +43,7 @@ from studio.agent import (
     ThinkingDelta,
     ToolCallRequested,
     ToolFinished,
+    ToolWrites,
     default_search_embedder,
     event_to_json,
     first_writable_folder,
@@ -72,6 +74,8 @@ from studio.settings import (
 from studio.skills.library import collect, standard_locations
 from studio.skills.search import INDEX_FILE
 
+# Held files named one a line; past these, counted (the audit log lists them all).
+MAX_HELD_LINES = 100
 # Bytes of `--system @FILE`: instructions, not a book.
 MAX_INSTRUCTIONS = 64 * 1024
 
@@ -121,6 +125,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--allow-network", action="store_true",
                         help="let every tool run use the network (the sandbox cuts it off "
                         "otherwise; --auto-approve never grants it)")
+    parser.add_argument("--keep-writes", action="store_true",
+                        help="keep the files a tool run wrote that other tools would run later "
+                        "(.envrc, a new .git, .vscode/, Makefile, package.json, ...); without "
+                        "it they are listed and discarded")
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.add_argument("--think", action="store_true", help="let the model think first, if it can")
     guided_flag(parser)
@@ -295,6 +303,9 @@ class Renderer:
             how = {"once": "approved once", "always": f"always allowed ({event.scope})",
                    "deny": "denied"}.get(event.choice, event.choice)
             self.note(f"   {how} by {event.by}" + (f": {event.reason}" if event.reason else ""))
+        elif isinstance(event, ToolWrites):
+            for line in writes_lines(event):
+                self.note(line)
         elif isinstance(event, ToolFinished):
             self.note(_finished_line(event))
         elif isinstance(event, ForkStarted):
@@ -325,6 +336,9 @@ class Renderer:
             self.note(f"{indent}studio: error: {event.message}")
         elif isinstance(event, ToolCallRequested):
             self.note(f"{indent}-> {event.tool}: {event.summary}")
+        elif isinstance(event, ToolWrites):
+            for line in writes_lines(event):
+                self.note(indent + line.lstrip())
         elif isinstance(event, ToolFinished):
             self.note(indent + _finished_line(event).lstrip())
         elif isinstance(event, ForkStarted):
@@ -336,6 +350,45 @@ class Renderer:
 def _fork_line(event: ForkStarted) -> str:
     agent = f" as the agent {event.agent}" if event.agent else ""
     return f"   fork: skill {event.skill} runs in a fork ({event.context}) on {event.model}{agent}"
+
+
+def writes_lines(event: ToolWrites) -> list[str]:
+    """What a run wrote, a line for each kind, and a line for each file held back."""
+    lines = []
+    for what, paths in (("created", event.created), ("changed", event.changed),
+                        ("deleted", event.deleted)):
+        if paths:
+            lines.append(f"   {what}: {', '.join(paths)}")
+    if event.omitted:
+        lines.append(f"   and {event.omitted:,} more (see `studio policy log`)")
+    for item in event.held[:MAX_HELD_LINES]:
+        lines.append(f"   held back ({item.kind}): {item.path}: {item.reason}")
+    if len(event.held) > MAX_HELD_LINES:
+        lines.append(f"   held back: {len(event.held) - MAX_HELD_LINES:,} more (see "
+                     "`studio policy log`)")
+    lines += [f"   ! {problem}" for problem in event.problems]
+    return lines
+
+
+def decide_held(sessions: SessionFactory, event: Event, keep: bool) -> str | None:
+    """Keep (`--keep-writes`) or discard what a run held back; what to tell the user."""
+    while isinstance(event, Nested):
+        event = event.event
+    if not isinstance(event, ToolWrites) or event.hold_id is None:
+        return None
+    names = ", ".join(item.path for item in event.held[:MAX_HELD_LINES])
+    if len(event.held) > MAX_HELD_LINES:
+        names += f" and {len(event.held) - MAX_HELD_LINES:,} more"
+    try:
+        if not keep:
+            sessions.discard_writes(event.hold_id)
+            return (f"discarded what the run wrote that other tools would run: {names}. Pass "
+                    "--keep-writes to keep such files")
+        landing = sessions.keep_writes(event.hold_id)
+    except HoldError as exc:
+        return str(exc)
+    said = f"kept (--keep-writes): {names}"
+    return "; ".join((said, *landing.problems))
 
 
 def _finished_line(event: ToolFinished) -> str:
@@ -506,6 +559,9 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
                 renderer.show(ChatNotice("no skills found; pass --skills PATH to give the model some"))
             async for event in session.turn(" ".join(args.prompt)):
                 renderer.show(event)
+                decided = decide_held(sessions, event, getattr(args, "keep_writes", False))
+                if decided is not None:
+                    renderer.show(ChatNotice(decided))
                 if isinstance(event, Done):
                     outcome = event.reason
         finally:

@@ -239,7 +239,13 @@ ChatItem = UserItem | AssistantItem | ToolCard | NoticeItem
 
 
 class Transcript(QScrollArea):
-    """The chat's items in a scrolling column that follows new text while it is at the bottom."""
+    """The chat's items in a scrolling column that follows new text while it is at the bottom.
+
+    Signals:
+        held_decided: (ToolCard, bool) Keep (True) or Discard (False) was pressed on a card.
+    """
+
+    held_decided = Signal(object, bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -295,6 +301,7 @@ class Transcript(QScrollArea):
 
     def add_card(self, record: ToolRecord) -> ToolCard:
         card = ToolCard(record)
+        card.held_decided.connect(self.held_decided)
         self._add(card)
         return card
 
