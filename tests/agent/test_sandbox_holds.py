@@ -72,7 +72,7 @@ def as_owner(path: Path, user: str) -> None:
 
 
 async def probe(command: str, cwd: Path, sandbox: Sandbox, user: str,
-                allow_env: tuple[str, ...] = ()) -> RunResult:
+                allow_env: tuple[str, ...] = (), python: str = SYSTEM_PYTHON) -> RunResult:
     """`command` run in `sandbox` as `user`: through `run_command` for the current user, through
     setpriv and the same bubblewrap command line for "nobody" when the tests run as root."""
     if user == "root" or os.getuid() != 0:
@@ -84,7 +84,7 @@ async def probe(command: str, cwd: Path, sandbox: Sandbox, user: str,
     fd = seccomp_memfd()
     try:
         argv = [SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-                *bwrap_argv(sandbox, cwd, SUPPORT.program, seccomp_fd=fd, python=SYSTEM_PYTHON,
+                *bwrap_argv(sandbox, cwd, SUPPORT.program, seccomp_fd=fd, python=python,
                             uid=NOBODY), "bash", "-c", command]
         process = await asyncio.create_subprocess_exec(
             *argv, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
