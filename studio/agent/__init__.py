@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from studio.agent.embedders import SearchEmbedder, default_search_embedder, search_embedder_for
     from studio.agent.events import (
         ApprovalGiven,
+        ApprovalNeeded,
         ChatNotice,
         Done,
         Error,
@@ -75,6 +76,7 @@ __all__ = [
     "AgentfileError",
     "Approval",
     "ApprovalGiven",
+    "ApprovalNeeded",
     "ApprovalRequest",
     "Approver",
     "AutoApprover",

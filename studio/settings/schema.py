@@ -331,6 +331,11 @@ class SandboxSettings:
         page=SANDBOX, group="Each tool run", placeholder="one a line, e.g. JAVA_HOME",
         parse=_names,
         expected="a list of environment variable names")
+    allow_unsandboxed: bool = setting(
+        False, help="Let automatic approval (`studio chat --auto-approve`, evals that approve "
+        "automatically) run commands where there is no sandbox. Off: they run nothing there, "
+        "and say why.", label="Let automatic approval run commands without a sandbox",
+        page=SANDBOX, group="Without a sandbox")
 
     def limits(self) -> Limits:
         return Limits(self.processes, self.memory_mb, self.file_size_mb, self.cpu_seconds,
