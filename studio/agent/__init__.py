@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from studio.agent.prompt import INSTRUCTIONS
     from studio.agent.records import record_for, stop_record, update_record
     from studio.agent.run import DEFAULT_TIMEOUT
+    from studio.agent.sandbox import Support
+    from studio.agent.sandbox import detect as detect_sandbox
     from studio.agent.server import ModelServer, engine_problem
     from studio.agent.session import (
         WORKSPACE_MODES,
@@ -98,6 +100,7 @@ __all__ = [
     "SessionFactory",
     "SessionSettings",
     "SkillToolbox",
+    "Support",
     "TextDelta",
     "ThinkingDelta",
     "ToolCallRequested",
@@ -107,6 +110,7 @@ __all__ = [
     "ToolStarted",
     "default_search_embedder",
     "default_tool_descriptions",
+    "detect_sandbox",
     "engine_problem",
     "event_to_json",
     "first_writable_folder",
