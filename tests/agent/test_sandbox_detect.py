@@ -65,9 +65,12 @@ def test_a_launcher_out_of_view_is_named_and_not_blamed_on_namespaces() -> None:
 
 
 @pytest.mark.parametrize(("said", "start"), [
-    ("bwrap: prctl(PR_SET_SECCOMP): Invalid argument", "the kernel refused the sandbox's system-call filter"),
-    ("bwrap: Can't mount proc on /newroot/proc: Operation not permitted", "bubblewrap cannot set up its mounts here"),
-    ("bwrap: Can't find source path /opt/x: No such file or directory", "bubblewrap cannot show a folder"),
+    ("bwrap: prctl(PR_SET_SECCOMP): Invalid argument",
+     "the kernel refused the sandbox's system-call filter"),
+    ("bwrap: Can't mount proc on /newroot/proc: Operation not permitted",
+     "bubblewrap cannot set up its mounts here"),
+    ("bwrap: Can't find source path /opt/x: No such file or directory",
+     "bubblewrap cannot show a folder"),
     ("", "bubblewrap cannot create a sandbox here (exit code 1)"),
 ])
 def test_other_failures_are_told_apart(said: str, start: str) -> None:

@@ -22,14 +22,7 @@ import pytest
 import studio
 from studio.agent.mounts import Interpreter, etc_hidden, toolchain_folders
 from studio.agent.sandbox import Sandbox, bwrap_argv, seccomp_memfd
-from tests.agent.test_sandbox_holds import (  # noqa: F401 (fixtures)
-    NOBODY,
-    SUPPORT,
-    as_owner,
-    place,
-    probe,
-    user,
-)
+from tests.agent.sandboxing import SUPPORT, as_owner, probe
 
 pytestmark = pytest.mark.skipif(
     SUPPORT.kind != "bwrap", reason=f"no bubblewrap sandbox on this machine: {SUPPORT.problem}"

@@ -4,6 +4,7 @@ card with no way to find why."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import threading
 
@@ -51,10 +52,9 @@ class SandboxBar(QLabel):
 
     def _look(self) -> None:
         support = detect_sandbox()
-        try:
+        # The pane may have closed while bubblewrap started: then there is nobody to tell.
+        with contextlib.suppress(RuntimeError):
             self.support_found.emit(support)
-        except RuntimeError:
-            pass  # the pane closed while bubblewrap started: nobody to tell
 
     def show_support(self, support: Support) -> None:
         self.support = support
