@@ -199,21 +199,15 @@ def toolchain_folders(home: Path | None, path_entries: Iterable[str]) -> tuple[P
 
 
 def git_targets(gits: Iterable[Path]) -> tuple[Path, ...]:
-    """The repositories the `.git` files among `gits` point to (a worktree's or a submodule's
-    `gitdir:`, and the common folder a worktree shares with its main repository): without them
-    `git status` fails in such a folder, the rest of the host being out of view."""
+    """The repositories of the worktrees among `gits` (a `.git` file whose `gitdir:` names
+    REPO/.git/worktrees/NAME, which names that file back), and the folder the worktree shares
+    with its main repository: without them `git status` fails in a worktree, the rest of the
+    host being out of view. A `.git` file the repository does not name back (one a skill
+    shipped, pointing at ~/.ssh or someone's repository) shows nothing."""
     found: list[Path] = []
     for git in gits:
-        if not git.is_file():
-            continue
-        try:
-            line = git.read_text(encoding="utf-8", errors="replace").partition("\n")[0]
-        except OSError:
-            continue
-        if not line.startswith("gitdir: "):
-            continue
-        target = (git.parent / line.removeprefix("gitdir: ").strip()).resolve()
-        if not target.is_dir():
+        target = _worktree_of(git)
+        if target is None:
             continue
         found.append(target)
         try:
@@ -223,3 +217,17 @@ def git_targets(gits: Iterable[Path]) -> tuple[Path, ...]:
         if common and (target / common).resolve().is_dir():
             found.append((target / common).resolve())
     return tuple(dict.fromkeys(found))
+
+
+def _worktree_of(git: Path) -> Path | None:
+    try:
+        if not git.is_file() or git.is_symlink():
+            return None
+        line = git.read_text(encoding="utf-8").partition("\n")[0]
+        if not line.startswith("gitdir: "):
+            return None
+        target = (git.parent / line.removeprefix("gitdir: ").strip()).resolve()
+        back = (target / "gitdir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return target if Path(back).resolve() == git.resolve() else None

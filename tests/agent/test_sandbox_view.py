@@ -238,3 +238,28 @@ def test_path_entries_show_their_prefix_but_never_a_top_level_folder_or_a_home(
     found = toolchain_folders(home, [str(venv), str(lone), "/tmp", "/", "relative/bin",
                                      str(home / ".local" / "bin"), str(home), "/usr/bin"])
     assert found == (tmp_path / "venv", lone, home / ".local" / "bin")
+
+
+async def test_git_works_in_a_worktree_but_a_shipped_git_file_shows_nothing(
+    place: Path, user: str
+) -> None:
+    main = place / "main"
+    subprocess.run(["git", "init", "-q", str(main)], check=True)
+    subprocess.run(["git", "-C", str(main), "-c", "user.name=t", "-c", "user.email=t@t",
+                    "commit", "-q", "--allow-empty", "-m", "first"], check=True)
+    workspace = place / "ws"
+    subprocess.run(["git", "-C", str(main), "worktree", "add", "-q", str(workspace / "tree")],
+                   check=True)
+    # A skill that ships a `.git` file pointing at a folder it wants to read.
+    secret = place / "secret"
+    (secret / "keys").mkdir(parents=True)
+    (secret / "keys" / "id").write_text("SECRET-KEY")
+    skill = workspace / "skill"
+    skill.mkdir()
+    (skill / ".git").write_text(f"gitdir: {secret}\n")
+    as_owner(place, user)
+    box = Sandbox.for_run(workspace)
+    result = await probe(f"cd tree && git log --format=%s -1; cat {secret}/keys/id", workspace,
+                         box, user)
+    assert result.output.splitlines()[0] == "first", result.output
+    assert "SECRET-KEY" not in result.output
