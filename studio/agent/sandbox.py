@@ -2,9 +2,11 @@
 network, and the command line that enforces it (bubblewrap on Linux, `sandbox-exec` on macOS).
 
 A `Sandbox` is a plain description; `bwrap_argv` and `sandbox_exec_profile` turn it into the
-enforcing prefix. `detect()` says, once per process, whether this machine can enforce one: bwrap
-must be installed and must actually start (user namespaces can be disabled), and where neither
-works the studio says so and asks about every command instead.
+enforcing prefix, and `studio.agent.mounts` says what of the file system a command sees.
+`detect()` says, once per process, whether this machine can enforce one: bwrap must be installed
+and must actually start (user namespaces can be disabled); where neither works, `Support` names
+the real cause and what to do, and the studio asks about every command and lets no automatic
+approval run one.
 
 On Linux the sandbox holds for root too: the command runs in a user namespace of its own as an
 unprivileged id, with no capabilities, under a system-call filter (`studio.agent.seccomp`),
@@ -161,9 +163,10 @@ class Sandbox:
 
     @property
     def guarded(self) -> tuple[Path, ...]:
-        """The read-only folders that need a mount of their own: those inside a writable folder
-        (else they could be written) or inside the hidden home (else they could not be read);
-        elsewhere the file system is read-only anyway."""
+        """The read-only folders worth naming: those inside a writable folder (else they could
+        be written) or inside the hidden home (else they could not be read). bwrap binds every
+        read-only folder (nothing else of the host is shown); `describe` and the macOS profile,
+        which reads everywhere, name only these."""
         home = self.hidden_home
         return tuple(folder for folder in self.read_only
                      if any(folder.is_relative_to(place) for place in self.writable)
