@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from studio.agent.embedders import SearchEmbedder, default_search_embedder, search_embedder_for
     from studio.agent.events import (
         ApprovalGiven,
+        ApprovalNeeded,
         ChatNotice,
         Done,
         Error,
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
     from studio.agent.prompt import INSTRUCTIONS
     from studio.agent.records import record_for, stop_record, update_record
     from studio.agent.run import DEFAULT_TIMEOUT
+    from studio.agent.sandbox import Support
+    from studio.agent.sandbox import detect as detect_sandbox
     from studio.agent.server import ModelServer, engine_problem
     from studio.agent.session import (
         WORKSPACE_MODES,
@@ -78,6 +81,7 @@ __all__ = [
     "AgentfileError",
     "Approval",
     "ApprovalGiven",
+    "ApprovalNeeded",
     "ApprovalRequest",
     "Approver",
     "AutoApprover",
@@ -102,6 +106,7 @@ __all__ = [
     "SessionFactory",
     "SessionSettings",
     "SkillToolbox",
+    "Support",
     "TextDelta",
     "ThinkingDelta",
     "ToolCallRequested",
@@ -112,6 +117,7 @@ __all__ = [
     "ToolWrites",
     "default_search_embedder",
     "default_tool_descriptions",
+    "detect_sandbox",
     "engine_problem",
     "event_to_json",
     "first_writable_folder",

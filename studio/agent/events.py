@@ -55,6 +55,7 @@ class ApprovalNeeded:
     cwd: str
     reasons: tuple[str, ...]
     warnings: tuple[str, ...]
+    unsandboxed: str = ""
     kind: Literal["approval_needed"] = "approval_needed"
 
 

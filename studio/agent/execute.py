@@ -266,10 +266,11 @@ class ToolExecutor:
                 sandbox=sandbox.describe() if sandbox is not None else self.support.notice(),
                 network_choice=sandbox is not None and not sandbox.network,
                 hosts=command_hosts(command) if sandbox is not None else (),
+                unsandboxed=self.support.problem if sandbox is None else "",
             )
             yield ApprovalNeeded(
                 call.id, command, entry.name, str(cwd), asked_because,
-                tuple(message for _kind, message in warnings),
+                tuple(message for _kind, message in warnings), request.unsandboxed,
             )
             approval = await self.approver.approve(request)
             if approval.choice == "always" and proposal is not None:

@@ -26,6 +26,7 @@ from studio.agent import (
     AgentfileError,
     AgentStore,
     ApprovalGiven,
+    ApprovalNeeded,
     Approver,
     AutoApprover,
     ChatNotice,
@@ -122,6 +123,9 @@ def register(subparsers: Any) -> None:
     approvals.add_argument("--auto-approve", action="store_true",
                            help="run what the policy would ask about; blocked stays blocked")
     approvals.add_argument("--deny-all", action="store_true", help="deny every tool run that asks")
+    parser.add_argument("--unsandboxed", action="store_true",
+                        help="let --auto-approve run commands where there is no sandbox "
+                        "(without it, they run nothing there and say why)")
     parser.add_argument("--allow-network", action="store_true",
                         help="let every tool run use the network (the sandbox cuts it off "
                         "otherwise; --auto-approve never grants it)")
@@ -225,7 +229,7 @@ def load_history(path: Path | None) -> list[Message]:
 
 def choose_approver(args: argparse.Namespace, stdin: TextIO) -> Approver:
     if args.auto_approve:
-        return AutoApprover()
+        return AutoApprover(unsandboxed=args.unsandboxed)
     if args.deny_all:
         return DenyAllApprover()
     if stdin.isatty():
@@ -256,10 +260,13 @@ class _Escaped:
 
 
 class Renderer:
-    """Prints events: answer text on stdout, everything else on stderr (or JSON lines)."""
+    """Prints events: answer text on stdout, everything else on stderr (or JSON lines); a
+    command asked about without a sandbox says why there is none, whoever answers."""
 
-    def __init__(self, as_json: bool, out: TextIO, err: TextIO) -> None:
+    def __init__(self, as_json: bool, out: TextIO, err: TextIO, asks_itself: bool = False) -> None:
         self.as_json = as_json
+        # The terminal's approver shows each request whole, the missing sandbox with it.
+        self.asks_itself = asks_itself
         self.out = _Escaped(out)
         self.err = _Escaped(err)
         self._open_line = False
@@ -299,6 +306,8 @@ class Renderer:
         elif isinstance(event, ToolCallRequested):
             held = " (constrained)" if event.constrained else ""
             self.note(f"-> {event.tool}: {event.summary}{held}")
+        elif isinstance(event, ApprovalNeeded) and event.unsandboxed and not self.asks_itself:
+            self.note(f"   no sandbox: {event.unsandboxed}")
         elif isinstance(event, ApprovalGiven) and event.by != "policy":
             how = {"once": "approved once", "always": f"always allowed ({event.scope})",
                    "deny": "denied"}.get(event.choice, event.choice)
@@ -524,6 +533,8 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     history = load_history(args.history)
     agent = _agentfile(args, renderer)
     stored = _stored_settings(renderer)
+    if isinstance(approver, AutoApprover) and stored.sandbox.allow_unsandboxed:
+        approver.unsandboxed = True
     prompts = stored.prompts
     given = _instructions(args.system, renderer)
     if given is not None:
@@ -570,8 +581,9 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
 
 
 def run(args: argparse.Namespace) -> int:
-    renderer = Renderer(args.json, sys.stdout, sys.stderr)
     approver = choose_approver(args, sys.stdin)
+    renderer = Renderer(args.json, sys.stdout, sys.stderr,
+                        asks_itself=isinstance(approver, TerminalApprover))
     try:
         return asyncio.run(_chat_until_signalled(args, renderer, approver))
     except KeyboardInterrupt:
