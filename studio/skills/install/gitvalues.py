@@ -139,7 +139,7 @@ def _check_scp(remote: str) -> str:
 
 
 def _check_file_url(remote: str) -> str:
-    host, slash, path = remote.split("://", 1)[1].partition("/")
+    host, slash, _path = remote.split("://", 1)[1].partition("/")
     if host not in ("", "localhost") or not slash:
         raise _refused(remote, "is a file:// URL naming another machine; give file:///path")
     _check_local_path(remote)
