@@ -3,9 +3,11 @@ command lines themselves (`gitfetch`): one line per case."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from studio.skills.install.gitfetch import git_command, git_environment
+from studio.skills.install.gitfetch import GitError, git_command, git_environment, run_git
 from studio.skills.install.gitvalues import UnsafeValue, check_ref, check_remote, is_commit, ref_problem
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -142,3 +144,13 @@ def test_git_speaks_only_the_sources_protocol_and_sees_no_caller_git_dir(
     assert env["GIT_ALLOW_PROTOCOL"] == "https" and env["GIT_TERMINAL_PROMPT"] == "0"
     assert "GIT_DIR" not in env and "GIT_CONFIG_PARAMETERS" not in env
     assert env["GIT_SSH_COMMAND"] == "ssh -i key"
+    assert git_environment("http")["GIT_ALLOW_PROTOCOL"] == "http:https"
+
+
+def test_what_git_or_its_server_writes_in_an_error_is_shown_escaped(tmp_path: Path) -> None:
+    run_git("init", ["-q"], [], tmp_path, "file")
+    with pytest.raises(GitError) as failed:
+        run_git("fetch", ["-q"], ["/no/such\x1b]52;c;aGk=\x07repo", "main"], tmp_path, "file")
+    said = str(failed.value)
+    assert "\x1b" not in said and "\x07" not in said
+    assert "git fetch failed: fatal: '/no/such" in said  # git's reason, not its advice after it

@@ -41,11 +41,12 @@ class GitError(Exception):
 
 
 def git_environment(protocol: str) -> dict[str, str]:
-    """The environment of a git that may speak only `protocol` (see the module docstring)."""
+    """The environment of a git that may speak only `protocol` (see the module docstring); an
+    http source may be redirected to https, never the other way."""
     env = {name: value for name, value in os.environ.items()
            if not name.startswith("GIT_") or name in _KEPT_GIT_VARIABLES}
     env.update(GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="", SSH_ASKPASS="", GIT_LFS_SKIP_SMUDGE="1",
-               GIT_ALLOW_PROTOCOL=protocol,
+               GIT_ALLOW_PROTOCOL="http:https" if protocol == "http" else protocol,
                GIT_SSH_COMMAND=os.environ.get("GIT_SSH_COMMAND", "ssh -o BatchMode=yes"))
     return env
 
@@ -72,8 +73,12 @@ def run_git(subcommand: str, options: list[str], operands: list[str], cwd: Path,
         raise GitError(f"git {subcommand} took longer than {timeout:.0f} s; check the network "
                        "or the URL") from None
     if done.returncode != 0:
-        said = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise GitError(f"git {subcommand} failed: {said}")
+        lines = done.stderr.strip().splitlines() or ["no message"]
+        # git's reason is its first `fatal:` or `error:` line; lines after it only advise.
+        said = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
+        # The server writes part of this line: its escapes are shown, not obeyed.
+        shown = "".join(char if char.isprintable() else repr(char)[1:-1] for char in said)
+        raise GitError(f"git {subcommand} failed: {shown}")
     return done.stdout.strip()
 
 
