@@ -24,6 +24,7 @@ from studio.chats import StoredMessage, ToolRecord
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.render import render_finished_blocks, stylesheet
 from studio.ui.chat.textbox import FittedText
+from studio.ui.links import open_link
 
 RENDER_INTERVAL_MS = 50
 # Finished Markdown blocks are set aside once they add up to this many characters.
@@ -68,7 +69,7 @@ class MessageView(QWidget):
         segment = FittedText()
         segment.setObjectName("messageText")
         segment.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        segment.setOpenExternalLinks(True)
+        segment.anchorClicked.connect(open_link)
         segment.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         segment.customContextMenuRequested.connect(
             lambda point, which=segment: self._on_segment_context_menu_requested(which, point))
