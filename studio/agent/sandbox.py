@@ -39,6 +39,7 @@ from studio.agent.mounts import (
     toolchain_folders,
 )
 from studio.agent.netproxy import FORWARDER, INSIDE_SOCKET
+from studio.paths import cache_dir, config_dir, data_dir
 from studio.settings import Limits
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
@@ -217,7 +218,7 @@ def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *, seccomp_fd:
     socket, appears inside at `netproxy.INSIDE_SOCKET`. `python` is the launcher's interpreter
     (default: the base of the running one, see `mounts.Interpreter`)."""
     interpreter = Interpreter.at(python) if python else Interpreter.running()
-    argv = [bwrap, *ordered(_mounts(sandbox, interpreter, proxy_socket)), "--remount-ro", "/"]
+    argv = [bwrap, *ordered(_mounts(sandbox, interpreter, proxy_socket, cwd)), "--remount-ro", "/"]
     # A user namespace of its own, as an unprivileged id when the studio is root, and no
     # capabilities in it: nothing inside can mount, remount or reach past the binds.
     own = os.getuid() if uid is None else uid
@@ -235,7 +236,7 @@ def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *, seccomp_fd:
 
 
 def _mounts(sandbox: Sandbox, interpreter: Interpreter,
-            proxy_socket: Path | None) -> list[Mount]:
+            proxy_socket: Path | None, cwd: Path) -> list[Mount]:
     """The sandbox's view of the file system (`studio.agent.mounts`): the system read-only, a
     private /tmp, /var/tmp, /dev/shm, /run and home, the toolchains and the launcher's
     interpreter read-only, the writable folders, and what stays read-only inside them.
@@ -259,9 +260,27 @@ def _mounts(sandbox: Sandbox, interpreter: Interpreter,
                for folder in sandbox.writable]
     mounts += [read_only(folder, GUARD) for folder in (*sandbox.read_only, *sandbox.git,
                                                        *git_targets(sandbox.git))]
+    # The studio's own folders, when a writable folder holds them (a workspace that is the home
+    # folder): a run that wrote grants.yaml or settings.yaml would approve its own next commands,
+    # and one that read the audit log or the chats would read other runs. An empty folder in
+    # memory hides them; a writable folder inside one (a draft's) is bound after it, deeper.
+    # One that does not exist is left alone: making its mount point would leave an empty folder.
+    masked = [folder for folder in studio_folders() if folder.is_dir()
+              and any(folder.is_relative_to(place) for place in sandbox.writable)]
+    mounts += [tmpfs(folder, MIB) for folder in masked]
+    # A run in a folder of the studio's (a skill drafted there) still works where it runs.
+    here = cwd.resolve()
+    if any(here.is_relative_to(folder) for folder in masked) and any(
+            here.is_relative_to(place) for place in sandbox.writable):
+        mounts.append(Mount(here, ("--bind", str(here), str(here)), WRITE))
     if proxy_socket is not None:
         mounts.append(Mount(Path(INSIDE_SOCKET), ("--ro-bind", str(proxy_socket), INSIDE_SOCKET), GUARD))
     return mounts
+
+
+def studio_folders() -> tuple[Path, ...]:
+    """The studio's configuration, data and cache folders, resolved as the binds are."""
+    return tuple(dict.fromkeys(folder().resolve() for folder in (config_dir, data_dir, cache_dir)))
 
 
 def seccomp_memfd() -> int:

@@ -263,3 +263,32 @@ async def test_git_works_in_a_worktree_but_a_shipped_git_file_shows_nothing(
                          box, user)
     assert result.output.splitlines()[0] == "first", result.output
     assert "SECRET-KEY" not in result.output
+
+
+async def test_the_studios_own_folders_inside_a_workspace_are_hidden(
+        place: Path, user: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `studio chat` started in the home folder makes the home the workspace: a run that wrote
+    # grants.yaml or settings.yaml there would approve its own next commands.
+    workspace = place / "ws"
+    config = workspace / ".config" / "studio"
+    data = workspace / ".local" / "share" / "studio"
+    config.mkdir(parents=True)
+    data.mkdir(parents=True)
+    (config / "grants.yaml").write_text("grants: []\n")
+    (data / "audit.jsonl").write_text("{}\n")
+    draft = data / "drafts" / "new-skill"
+    draft.mkdir(parents=True)
+    as_owner(workspace, user)
+    monkeypatch.setenv("STUDIO_CONFIG_DIR", str(config))
+    monkeypatch.setenv("STUDIO_DATA_DIR", str(data))
+    command = ("ls -A .config/studio .local/share/studio; "
+               "echo 'grants: [everything]' > .config/studio/grants.yaml; "
+               "echo planted > .local/share/studio/audit.jsonl; echo ok")
+    result = await probe(command, workspace, Sandbox.for_run(workspace), user)
+    assert result.output.split() == [".config/studio:", ".local/share/studio:", "ok"], result.output
+    assert (config / "grants.yaml").read_text() == "grants: []\n"
+    assert (data / "audit.jsonl").read_text() == "{}\n"
+    assert not (config / "settings.yaml").exists()
+    written = await probe("echo drafted > SKILL.md && cat SKILL.md", draft,
+                          Sandbox.for_run(workspace, draft), user)
+    assert written.output.strip() == "drafted" and (draft / "SKILL.md").read_text() == "drafted\n"
