@@ -15,7 +15,7 @@ BENCHMARKS = ROOT / "benchmarks"
 PAGES = [ROOT / "README.md", BENCHMARKS / "README.md", BENCHMARKS / "HISTORY.md",
          *sorted((ROOT / "docs").glob("*.md"))]
 # Scripts the benchmarks import, which measure nothing themselves.
-BENCHMARK_HELPERS = {"bytecode.py", "collection.py", "corpus.py", "offscreen.py"}
+BENCHMARK_HELPERS = {"bytecode.py", "collection.py", "corpus.py", "offscreen.py", "skillgen.py"}
 _LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _CODE = re.compile(r"""["']((?:SK|EV)\d{3})["']""")
 
