@@ -1,4 +1,4 @@
-"""`studio new NAME [--in DIR]`: create a valid skill from the template in studio/resources/."""
+"""`studio new NAME [--in DIR]`: create a valid skill from the template in resources/templates/."""
 
 from __future__ import annotations
 

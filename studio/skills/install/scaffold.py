@@ -1,4 +1,4 @@
-"""Creating a new skill folder from the template in studio/resources/templates/."""
+"""Creating a new skill folder from the template in resources/templates/."""
 
 from __future__ import annotations
 
