@@ -30,6 +30,7 @@ from studio.agent import (
     SessionSettings,
     ToolCallRequested,
 )
+from studio.errors import StudioError
 from studio.evals.cache import ResultCache, key_of
 from studio.evals.checks import Verdict, check
 from studio.evals.grader import grade
@@ -228,7 +229,7 @@ class EvalRunner:
         return await grade(client, model, text, case.prompt, trace, dict(self.settings.options))
 
 
-class EvalError(Exception):
+class EvalError(StudioError):
     """The model server failed; the run cannot go on."""
 
 
