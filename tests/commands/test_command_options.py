@@ -5,6 +5,7 @@ folder once."""
 from __future__ import annotations
 
 import argparse
+import ast
 import io
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import httpx
 import pytest
 
 from studio.agent import DenyAllApprover
-from studio.cli import main
+from studio.cli import COMMANDS, main
 from studio.commands import eval as eval_command
 from studio.commands.options import OptionError, guided_flag, option_flag, parse_options
 from studio.commands.sessions import session_factories, session_factory
@@ -106,3 +107,32 @@ def test_eval_scans_the_parent_of_skills_named_one_by_one_once(
     assert scanned == [[skills / "one"], [skills], [skills / "two"]]
     assert [t.display_name for t, _ in targets] == ["one", "two", "one"]
     assert err.getvalue() == ""
+
+
+def _imported_commands(source: Path) -> set[str]:
+    """The `studio.commands` modules `source` imports, wherever in the file."""
+    found = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == "studio.commands":
+            found.update(f"studio.commands.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("studio.commands."):
+            found.add(str(node.module))
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("studio.commands."))
+    return found
+
+
+# `studio install --update` runs `studio update`'s loop: update_all belongs in installing.py (the
+# install commands' shared module), to move when the install commands' rework is merged.
+KNOWN = {("studio.commands.install", "studio.commands.update")}
+
+
+def test_no_command_imports_another_command() -> None:
+    """A subcommand's module is a leaf: what two commands share lives in a module of its own
+    (options, sessions, arguments, terminal, textsafe, installing, ...), never in a command."""
+    commands = set(COMMANDS.values())
+    root = Path(eval_command.__file__).parent
+    reached = {(f"studio.commands.{source.stem}", target)
+               for source in root.glob("*.py") for target in _imported_commands(source)
+               if target in commands and target != f"studio.commands.{source.stem}"}
+    assert reached == KNOWN
