@@ -26,6 +26,7 @@ from studio.agent import (
     AgentfileError,
     AgentStore,
     ApprovalGiven,
+    ApprovalNeeded,
     Approver,
     AutoApprover,
     ChatNotice,
@@ -34,6 +35,7 @@ from studio.agent import (
     Error,
     Event,
     ForkStarted,
+    HoldError,
     Nested,
     NobodyApprover,
     SessionFactory,
@@ -42,6 +44,7 @@ from studio.agent import (
     ThinkingDelta,
     ToolCallRequested,
     ToolFinished,
+    ToolWrites,
     default_search_embedder,
     event_to_json,
     first_writable_folder,
@@ -72,6 +75,8 @@ from studio.settings import (
 from studio.skills.library import collect, standard_locations
 from studio.skills.search import INDEX_FILE
 
+# Held files named one a line; past these, counted (the audit log lists them all).
+MAX_HELD_LINES = 100
 # Bytes of `--system @FILE`: instructions, not a book.
 MAX_INSTRUCTIONS = 64 * 1024
 
@@ -118,9 +123,16 @@ def register(subparsers: Any) -> None:
     approvals.add_argument("--auto-approve", action="store_true",
                            help="run what the policy would ask about; blocked stays blocked")
     approvals.add_argument("--deny-all", action="store_true", help="deny every tool run that asks")
+    parser.add_argument("--unsandboxed", action="store_true",
+                        help="let --auto-approve run commands where there is no sandbox "
+                        "(without it, they run nothing there and say why)")
     parser.add_argument("--allow-network", action="store_true",
                         help="let every tool run use the network (the sandbox cuts it off "
                         "otherwise; --auto-approve never grants it)")
+    parser.add_argument("--keep-writes", action="store_true",
+                        help="keep the files a tool run wrote that other tools would run later "
+                        "(.envrc, a new .git, .vscode/, Makefile, package.json, ...); without "
+                        "it they are listed and discarded")
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.add_argument("--think", action="store_true", help="let the model think first, if it can")
     guided_flag(parser)
@@ -203,7 +215,7 @@ def load_history(path: Path | None) -> list[Message]:
 
 def choose_approver(args: argparse.Namespace, stdin: TextIO) -> Approver:
     if args.auto_approve:
-        return AutoApprover()
+        return AutoApprover(unsandboxed=args.unsandboxed)
     if args.deny_all:
         return DenyAllApprover()
     if stdin.isatty():
@@ -234,10 +246,13 @@ class _Escaped:
 
 
 class Renderer:
-    """Prints events: answer text on stdout, everything else on stderr (or JSON lines)."""
+    """Prints events: answer text on stdout, everything else on stderr (or JSON lines); a
+    command asked about without a sandbox says why there is none, whoever answers."""
 
-    def __init__(self, as_json: bool, out: TextIO, err: TextIO) -> None:
+    def __init__(self, as_json: bool, out: TextIO, err: TextIO, asks_itself: bool = False) -> None:
         self.as_json = as_json
+        # The terminal's approver shows each request whole, the missing sandbox with it.
+        self.asks_itself = asks_itself
         self.out = _Escaped(out)
         self.err = _Escaped(err)
         self._open_line = False
@@ -277,10 +292,15 @@ class Renderer:
         elif isinstance(event, ToolCallRequested):
             held = " (constrained)" if event.constrained else ""
             self.note(f"-> {event.tool}: {event.summary}{held}")
+        elif isinstance(event, ApprovalNeeded) and event.unsandboxed and not self.asks_itself:
+            self.note(f"   no sandbox: {event.unsandboxed}")
         elif isinstance(event, ApprovalGiven) and event.by != "policy":
             how = {"once": "approved once", "always": f"always allowed ({event.scope})",
                    "deny": "denied"}.get(event.choice, event.choice)
             self.note(f"   {how} by {event.by}" + (f": {event.reason}" if event.reason else ""))
+        elif isinstance(event, ToolWrites):
+            for line in writes_lines(event):
+                self.note(line)
         elif isinstance(event, ToolFinished):
             self.note(_finished_line(event))
         elif isinstance(event, ForkStarted):
@@ -311,6 +331,9 @@ class Renderer:
             self.note(f"{indent}studio: error: {event.message}")
         elif isinstance(event, ToolCallRequested):
             self.note(f"{indent}-> {event.tool}: {event.summary}")
+        elif isinstance(event, ToolWrites):
+            for line in writes_lines(event):
+                self.note(indent + line.lstrip())
         elif isinstance(event, ToolFinished):
             self.note(indent + _finished_line(event).lstrip())
         elif isinstance(event, ForkStarted):
@@ -322,6 +345,45 @@ class Renderer:
 def _fork_line(event: ForkStarted) -> str:
     agent = f" as the agent {event.agent}" if event.agent else ""
     return f"   fork: skill {event.skill} runs in a fork ({event.context}) on {event.model}{agent}"
+
+
+def writes_lines(event: ToolWrites) -> list[str]:
+    """What a run wrote, a line for each kind, and a line for each file held back."""
+    lines = []
+    for what, paths in (("created", event.created), ("changed", event.changed),
+                        ("deleted", event.deleted)):
+        if paths:
+            lines.append(f"   {what}: {', '.join(paths)}")
+    if event.omitted:
+        lines.append(f"   and {event.omitted:,} more (see `studio policy log`)")
+    for item in event.held[:MAX_HELD_LINES]:
+        lines.append(f"   held back ({item.kind}): {item.path}: {item.reason}")
+    if len(event.held) > MAX_HELD_LINES:
+        lines.append(f"   held back: {len(event.held) - MAX_HELD_LINES:,} more (see "
+                     "`studio policy log`)")
+    lines += [f"   ! {problem}" for problem in event.problems]
+    return lines
+
+
+def decide_held(sessions: SessionFactory, event: Event, keep: bool) -> str | None:
+    """Keep (`--keep-writes`) or discard what a run held back; what to tell the user."""
+    while isinstance(event, Nested):
+        event = event.event
+    if not isinstance(event, ToolWrites) or event.hold_id is None:
+        return None
+    names = ", ".join(item.path for item in event.held[:MAX_HELD_LINES])
+    if len(event.held) > MAX_HELD_LINES:
+        names += f" and {len(event.held) - MAX_HELD_LINES:,} more"
+    try:
+        if not keep:
+            sessions.discard_writes(event.hold_id)
+            return (f"discarded what the run wrote that other tools would run: {names}. Pass "
+                    "--keep-writes to keep such files")
+        landing = sessions.keep_writes(event.hold_id)
+    except HoldError as exc:
+        return str(exc)
+    said = f"kept (--keep-writes): {names}"
+    return "; ".join((said, *landing.problems))
 
 
 def _finished_line(event: ToolFinished) -> str:
@@ -457,6 +519,8 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     history = load_history(args.history)
     agent = _agentfile(args, renderer)
     stored = _stored_settings(renderer)
+    if isinstance(approver, AutoApprover) and stored.sandbox.allow_unsandboxed:
+        approver.unsandboxed = True
     prompts = stored.prompts
     given = _instructions(args.system, renderer)
     if given is not None:
@@ -492,6 +556,9 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
                 renderer.show(ChatNotice("no skills found; pass --skills PATH to give the model some"))
             async for event in session.turn(" ".join(args.prompt)):
                 renderer.show(event)
+                decided = decide_held(sessions, event, getattr(args, "keep_writes", False))
+                if decided is not None:
+                    renderer.show(ChatNotice(decided))
                 if isinstance(event, Done):
                     outcome = event.reason
         finally:
@@ -500,8 +567,9 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
 
 
 def run(args: argparse.Namespace) -> int:
-    renderer = Renderer(args.json, sys.stdout, sys.stderr)
     approver = choose_approver(args, sys.stdin)
+    renderer = Renderer(args.json, sys.stdout, sys.stderr,
+                        asks_itself=isinstance(approver, TerminalApprover))
     try:
         return asyncio.run(_chat_until_signalled(args, renderer, approver))
     except KeyboardInterrupt:

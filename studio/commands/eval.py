@@ -50,6 +50,7 @@ from studio.evals import (
     write_feedback,
 )
 from studio.llm import BACKENDS, LLMError, checked_url
+from studio.settings import load_settings
 from studio.skills.checks import EvalFileError
 from studio.skills.library import Collected, SkillSummary, collect
 
@@ -389,7 +390,9 @@ def run(args: argparse.Namespace) -> int:
         from studio.commands import eval_conflicts
 
         return eval_conflicts.run(args)
-    approver: Approver = AutoApprover() if args.approve == "auto" else DenyAllApprover()
+    approver: Approver = (
+        AutoApprover(unsandboxed=load_settings().settings.sandbox.allow_unsandboxed)
+        if args.approve == "auto" else DenyAllApprover())
     reports: list[SkillReport] = []
     try:
         asyncio.run(_until_signalled(args, reports, sys.stderr, approver))

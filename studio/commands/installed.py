@@ -46,7 +46,7 @@ def run_list(args: argparse.Namespace) -> int:
             "sourceType": item.record.source_type, "ref": item.record.ref,
             "installedBy": item.record.installed_by, "folder": str(item.folder),
             "present": item.present, "changed": item.changed,
-            "links": [str(link) for link in item.links],
+            "links": [str(link) for link in item.links], "refused": item.problem,
         } for item in found], indent=2))
         return 0
     if not found:
@@ -61,6 +61,8 @@ def run_list(args: argparse.Namespace) -> int:
               f"{record.installed_by}), {state}")
         for link in item.links:
             print(f"  linked from {link}")
+        if item.problem is not None:
+            print(f"  studio update refuses this entry: {item.problem}")
     return 0
 
 

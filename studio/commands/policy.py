@@ -184,7 +184,7 @@ def run_log(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(entry.to_json(), ensure_ascii=False))
         else:
-            outcome = entry.decision or ""
+            outcome = entry.decision or entry.writes_outcome()
             if entry.exit_code is not None:
                 outcome += f" exit {entry.exit_code}"
             print(f"{entry.timestamp}  {entry.event:8} {outcome:12} {entry.command}")

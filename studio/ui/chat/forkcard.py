@@ -9,7 +9,7 @@ RENDER_INTERVAL_MS, however fast the fork streams.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from studio.chats import ForkNote, ForkRecord, ToolRecord
@@ -66,7 +66,13 @@ class RecordCard(QFrame):
 
     Attributes:
         record: the call shown.
+
+    Signals:
+        held_decided: (RecordCard, bool) Keep (True) or Discard (False) was pressed for the
+            files held back by this card's run, or by a run nested in it (that run's card).
     """
+
+    held_decided = Signal(object, bool)
 
     def __init__(self, record: ToolRecord, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -85,7 +91,12 @@ class ForkCard(QFrame):
         state: how the fork stands (running, answered, stopped, error).
         items: the widgets of the record's items, in order, once unfolded: a `ToolCard` (of
             the class of the card holding this one) for each call, a text view for the rest.
+
+    Signals:
+        held_decided: (RecordCard, bool) passed on from the cards of the fork's calls.
     """
+
+    held_decided = Signal(object, bool)
 
     def __init__(self, record: ForkRecord, card_type: type[RecordCard],
                  parent: QWidget | None = None) -> None:
@@ -149,6 +160,7 @@ class ForkCard(QFrame):
                     view.show_record()
                     continue
                 view = self._card_type(item)
+                view.held_decided.connect(self.held_decided)
             elif isinstance(view, _NoteView) and view.kind == item.kind:
                 view.show_note(item)
                 continue

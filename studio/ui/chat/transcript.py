@@ -24,6 +24,7 @@ from studio.chats import StoredMessage, ToolRecord
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.render import render_finished_blocks, stylesheet
 from studio.ui.chat.textbox import FittedText
+from studio.ui.links import open_link
 
 RENDER_INTERVAL_MS = 50
 # Finished Markdown blocks are set aside once they add up to this many characters.
@@ -68,7 +69,7 @@ class MessageView(QWidget):
         segment = FittedText()
         segment.setObjectName("messageText")
         segment.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        segment.setOpenExternalLinks(True)
+        segment.anchorClicked.connect(open_link)
         segment.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         segment.customContextMenuRequested.connect(
             lambda point, which=segment: self._on_segment_context_menu_requested(which, point))
@@ -239,7 +240,13 @@ ChatItem = UserItem | AssistantItem | ToolCard | NoticeItem
 
 
 class Transcript(QScrollArea):
-    """The chat's items in a scrolling column that follows new text while it is at the bottom."""
+    """The chat's items in a scrolling column that follows new text while it is at the bottom.
+
+    Signals:
+        held_decided: (ToolCard, bool) Keep (True) or Discard (False) was pressed on a card.
+    """
+
+    held_decided = Signal(object, bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -295,6 +302,7 @@ class Transcript(QScrollArea):
 
     def add_card(self, record: ToolRecord) -> ToolCard:
         card = ToolCard(record)
+        card.held_decided.connect(self.held_decided)
         self._add(card)
         return card
 
