@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 
 from studio import __version__
+from studio.commands.textsafe import utf8_text
+from studio.errors import StudioError
 
 COMMANDS = {
     "validate": "studio.commands.validate",
@@ -34,6 +36,9 @@ COMMANDS = {
 }
 
 EXIT_USAGE = 2
+# A StudioError no command caught: the command could not do its work, and the message says why
+# (the code the commands give for the errors they catch themselves: a path, a file, a server).
+EXIT_STUDIO_ERROR = 2
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -92,4 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except StudioError as exc:
+        print(f"studio {args.command}: {utf8_text(exc.user_message)}", file=sys.stderr)
+        return EXIT_STUDIO_ERROR
     return code

@@ -14,13 +14,26 @@ from pathlib import Path
 
 import platformdirs
 
+from studio.errors import StudioError
+
 log = logging.getLogger(__name__)
 
 APP_NAME = "skill-studio"
 
-# Package data, found the same way in a checkout, an editable install and a wheel. As a path:
-# pip and pipx unpack wheels, and Qt reads icons and style sheets by file name.
-RESOURCES_DIR = Path(str(files("studio") / "resources"))
+
+def _resources_folder() -> Path:
+    """The icons, style sheets and templates: `studio/resources` in a wheel, where the build maps
+    the checkout's resources/ onto that package; `resources/` beside the package in a checkout or
+    an editable install. Not `files("studio.resources")`: an editable install maps that name onto
+    the checkout it was made from, so another checkout run through PYTHONPATH would read the
+    first one's files. As a path: pip and pipx unpack wheels, and Qt reads icons and style sheets
+    by file name."""
+    package = Path(str(files("studio")))
+    inside = package / "resources"
+    return inside if (inside / "app").is_dir() else package.parent / "resources"
+
+
+RESOURCES_DIR = _resources_folder()
 APP_ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 """The sizes of the app icon's PNGs (resources/app/skill-studio-SIZE.png); the SVG is beside them."""
 
@@ -58,7 +71,7 @@ def log_file() -> Path:
     return data_dir() / "studio.log"
 
 
-class PrivateFolderError(Exception):
+class PrivateFolderError(StudioError):
     """The folder for the studio's sockets and secrets is not private to this user: what is
     wrong with it and what to do."""
 

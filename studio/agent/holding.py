@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from studio.agent.writes import Change, Snapshot
+from studio.errors import StudioError
 from studio.fsutil import json_text
 from studio.paths import data_dir
 
@@ -34,7 +35,7 @@ MAX_AGE_S = 30 * 24 * 3600
 _HOLD_ID = re.compile(r"\d{8}-\d{6}-[0-9a-f]{8}")
 
 
-class HoldError(Exception):
+class HoldError(StudioError):
     """A hold that cannot be read or does not exist; the message says which and why."""
 
 

@@ -50,7 +50,7 @@ from studio.agent import (
     first_writable_folder,
     read_agentfile,
 )
-from studio.commands.guidance import guided_flag
+from studio.commands.options import guided_flag, parse_options
 from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm import (
@@ -187,20 +187,6 @@ def _seconds(text: str) -> float:
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
     return value
-
-
-def parse_options(items: list[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            print(f"studio chat: --option wants KEY=VALUE, not {item!r}", file=sys.stderr)
-            raise SystemExit(2)
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
-    return options
 
 
 def load_history(path: Path | None) -> list[Message]:

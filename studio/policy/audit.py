@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.errors import StudioError
 from studio.fsutil import json_text
 from studio.paths import data_dir
 from studio.policy.decision import Decision
@@ -20,7 +21,7 @@ from studio.policy.decision import Decision
 AUDIT_FILE = "audit.jsonl"
 
 
-class AuditError(Exception):
+class AuditError(StudioError):
     """The audit log cannot be written; the message names the file and the reason."""
 
 

@@ -18,6 +18,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from studio.errors import StudioError
 from studio.skills.install.gitvalues import UnsafeValue, check_ref, check_remote, is_commit
 
 GIT_TIMEOUT = 120.0
@@ -36,7 +37,7 @@ _KEPT_GIT_VARIABLES = frozenset({
 })
 
 
-class GitError(Exception):
+class GitError(StudioError):
     """Git failed or the values given to it were refused; the message says which and why."""
 
 

@@ -24,6 +24,8 @@ import re
 import string
 from urllib.parse import urlsplit
 
+from studio.errors import StudioError
+
 MAX_REF = 255
 MAX_URL = 4096
 _REF_CHARS = frozenset(string.ascii_letters + string.digits + "-._/+=,@!#%&")
@@ -41,7 +43,7 @@ PROTOCOLS = {"https": "https", "http": "http", "ssh": "ssh", "git": "git", "file
 SCHEMES_TEXT = "https://, http://, ssh://, git:// or file:// URLs, user@host:path, or a folder"
 
 
-class UnsafeValue(ValueError):
+class UnsafeValue(ValueError, StudioError):
     """A value is not one a git command line may take; the message says why."""
 
 

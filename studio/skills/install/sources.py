@@ -24,6 +24,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from studio.errors import StudioError
 from studio.skills.files import load_skill, skill_file_in
 from studio.skills.install.download import (
     MAX_DOWNLOAD,
@@ -49,7 +50,7 @@ _INDEX_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 MAX_INDEX_FILES = 2000
 
 
-class SourceError(Exception):
+class SourceError(StudioError):
     """The source cannot be read; the message says why and what to do."""
 
 
