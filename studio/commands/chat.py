@@ -24,7 +24,6 @@ from studio.agent import (
     WORKSPACE_MODES,
     Agentfile,
     AgentfileError,
-    AgentStore,
     ApprovalGiven,
     ApprovalNeeded,
     Approver,
@@ -51,6 +50,7 @@ from studio.agent import (
     read_agentfile,
 )
 from studio.commands.options import guided_flag, parse_options
+from studio.commands.sessions import session_factory
 from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm import (
@@ -63,8 +63,7 @@ from studio.llm import (
     checked_url,
     new_call_id,
 )
-from studio.paths import cache_dir, config_dir, data_dir
-from studio.policy import AuditLog, Grants
+from studio.paths import cache_dir
 from studio.settings import (
     MAX_ANSWER_SECONDS,
     MAX_ANSWER_TOKENS,
@@ -560,8 +559,7 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
                           "skills given; check the name (the `name:` in its SKILL.md)")
     outcome = "error"
     async with httpx.AsyncClient() as http:
-        sessions = SessionFactory(approver, http, grants=Grants(config_dir() / "grants.yaml"),
-                                  audit=AuditLog(data_dir() / "audit.jsonl"), agents=AgentStore())
+        sessions = session_factory(approver, http)
         try:
             session = sessions.session(settings, collected.skills, history=history)
             if session.skipped:
