@@ -135,19 +135,21 @@ def _serve_http(args: argparse.Namespace, library: SkillLibrary, ranking: str) -
               file=sys.stderr)
         return 2
     url = http_url(sock)
+    # Before the token file exists: a SIGTERM from then on must still remove it.
+    _exit_on_terminate()
     token = None if args.no_auth else new_token()
     token_file = None
-    if token is None:
-        print("studio mcp: warning: --no-auth: every user of this machine can read every skill "
-              "served", file=sys.stderr)
-    else:
-        try:
-            token_file = runtime_dir() / f"mcp-{sock.getsockname()[1]}.token"
-            write_token(token_file, token)
-        except (PrivateFolderError, OSError) as exc:
-            print(f"studio mcp: the token is not kept in a file: {exc}", file=sys.stderr)
-            token_file = None
     try:
+        if token is None:
+            print("studio mcp: warning: --no-auth: every user of this machine can read every "
+                  "skill served", file=sys.stderr)
+        else:
+            try:
+                token_file = runtime_dir() / f"mcp-{sock.getsockname()[1]}.token"
+                write_token(token_file, token)
+            except (PrivateFolderError, OSError) as exc:
+                print(f"studio mcp: the token is not kept in a file: {exc}", file=sys.stderr)
+                token_file = None
         print(f"studio mcp: serving {len(library.names)} skills at {url} (search {ranking}); "
               "Ctrl+C stops",
               file=sys.stderr)
@@ -157,7 +159,6 @@ def _serve_http(args: argparse.Namespace, library: SkillLibrary, ranking: str) -
                   f"e.g. claude mcp add --transport http skill-studio {url} --header "
                   f"\"Authorization: Bearer {token}\"", file=sys.stderr)
         sys.stderr.flush()
-        _exit_on_terminate()
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_http(build_server(library), sock, token))
         return 0

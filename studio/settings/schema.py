@@ -49,7 +49,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     LIBRARY: ("Skill roots", "Editor", "At start"),
     MODELS: (BACKEND_GROUP, "Model files", "Evals"),
     CHAT: ("Answers", "Tools"),
-    SANDBOX: ("Each tool run",),
+    SANDBOX: ("Each tool run", "Without a sandbox"),
 }
 """The Settings dialog's pages and each page's groups, in order."""
 
