@@ -27,7 +27,7 @@ from studio.policy.programs.call import Call, Inv, Part, State
 from studio.policy.programs.paths import is_inside
 from studio.policy.programs.rules import dispatch
 from studio.policy.programs.skillguard import replaces_skill_file
-from studio.policy.programs.wrappers import dangerous_variable
+from studio.policy.programs.environment import setting
 from studio.policy.shell.budget import Budget, CheckAborted, running, tick
 from studio.policy.shell.cmdline import parse
 from studio.policy.shell.escapes import NAME
@@ -231,16 +231,17 @@ class _Walker:
             self.parts.append(part)
 
     def _assignments(self, command: SimpleCommand, part: Part, state: State, cwd: Path | None) -> None:
+        """Assignments before a command reach it through its environment; bare ones set shell
+        variables. Either way only names known to be harmless pass (see `environment`)."""
+        call = Call("env", [], Inv((), cwd, command.text), part, self, state)
         for assignment in command.assignments:
-            if dangerous_variable(assignment.name):
-                part.add(
-                    asking(
-                        "indirection",
-                        f"sets `{assignment.name}`, which changes which programs run or how they behave",
-                    )
-                )
+            value = expand_value(assignment.value, state.env, cwd)
+            if assignment.value.raw.startswith("(") and "[" in assignment.value.raw:
+                # `a=([x]=1)`: bash evaluates the subscript as arithmetic, commands hidden in
+                # variables included.
+                part.add(_arithmetic(assignment.value.raw))
+            setting(call, assignment.name, value, exported=bool(command.words))
             if not command.words and cwd == state.cwds[0]:
-                value = expand_value(assignment.value, state.env, cwd)
                 state.env.assign(assignment.name, Value(value.text, value.exact) if value.known else None)
 
     def _redirects(
@@ -331,7 +332,7 @@ def propose_grant(command: str, context: PolicyContext) -> GrantProposal | None:
 
 _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 _HARMLESS_SPECIAL = frozenset({"?", "#", "$", "!", "-"})
-_HEREDOC_PARAM = re.compile(rf"\$(?:\{{([^}}]*)\}}|({NAME}|[0-9@*#?$!-])|(\(\())")
+_HEREDOC_PARAM = re.compile(rf"\$(?:\{{([^}}]*)\}}|({NAME}|[0-9@*#?$!-])|(\(\(|\[))")
 
 
 def _literal_arithmetic(text: str) -> bool:
@@ -342,6 +343,12 @@ def _literal_arithmetic(text: str) -> bool:
 
 
 def _arithmetic(text: str) -> Finding:
+    if "$[" in text:
+        return asking(
+            "indirection",
+            f"`{shorten(text, 60)}` uses bash's old `$[ ]` arithmetic, which evaluates variables and "
+            "runs commands hidden in their array subscripts; the policy does not model it",
+        )
     return asking(
         "indirection",
         f"`{shorten(text, 60)}` evaluates arithmetic on variables; bash runs commands hidden in "
@@ -362,7 +369,9 @@ def _expansions(command: SimpleCommand, part: Part, env: Env) -> None:
         for piece in word.parts:
             if isinstance(piece, Param):
                 _parameter(piece.name, piece.source, piece.plain, part, env)
-            elif isinstance(piece, Arith) and not _literal_arithmetic(piece.source[1:]):
+            elif isinstance(piece, Arith) and (
+                piece.source.startswith("$[") or not _literal_arithmetic(piece.source[1:])
+            ):
                 part.add(_arithmetic(piece.source))
     for redirect in command.redirects:
         heredoc = redirect.heredoc

@@ -199,5 +199,8 @@ def test_benign_commands_keep_their_verdict(world: World, command: str, verdict:
 
 
 def test_an_option_the_allowlist_does_not_know_cannot_be_granted(world: World) -> None:
-    decision = judge("sort --out=sorted.txt README.md", world.context)
-    assert decision.verdict == "ask" and decision.grant is None
+    """Granting `sort` for a write must not carry an option nobody read along with it."""
+    for command in ("sort --random-source=x README.md", "sort --out=sorted.txt --random-source=x README.md"):
+        decision = judge(command, world.context)
+        assert decision.verdict == "ask" and decision.grant is None, command
+    assert judge("sort --out=sorted.txt README.md", world.context).grant is not None

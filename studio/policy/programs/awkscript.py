@@ -43,6 +43,7 @@ _READS = frozenset({"getline"})
 _CHOOSES_FILES = frozenset({"ARGV", "ARGC"})
 _ENVIRONMENT = frozenset({"ENVIRON", "PROCINFO"})
 _TICK_EVERY = 256
+_MAX_STRINGS = 16 * 1024
 
 
 @dataclass(slots=True)
@@ -54,12 +55,18 @@ class AwkProgram:
         unsafe: what it does that may run commands, write or choose files (one line each).
         environment: it reads environment variables (or process information).
         commands: the command lines given as plain strings to `system(...)`.
+        outputs: the files `print >` and `print >>` write, when each is one plain string.
+        computed_output: some `print >` writes to a file whose name the program computes.
+        strings: the program's string literals run together (`"SKI" "LL.md"` is a name too).
     """
 
     problem: str | None = None
     unsafe: list[str] = field(default_factory=list)
     environment: bool = False
     commands: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    computed_output: bool = False
+    strings: str = ""
 
     def note(self, what: str) -> None:
         if what not in self.unsafe:
@@ -136,6 +143,8 @@ def _judge(tokens: list[tuple[str, str]], result: AwkProgram) -> None:
     for index, (kind, text) in enumerate(tokens):
         if index % _TICK_EVERY == 0:
             tick()
+        if kind == "string" and len(result.strings) < _MAX_STRINGS:
+            result.strings += _unescape(text[1:-1])
         if kind == "name":
             if text in _RUNS:
                 result.note("runs commands (`system`)")
@@ -168,6 +177,21 @@ def _judge(tokens: list[tuple[str, str]], result: AwkProgram) -> None:
             printing = None
         elif text in (">", ">>") and printing is not None and depth <= printing:
             result.note("writes to a file (`print >`)")
+            target = _plain_target(tokens, index + 1)
+            if target is None:
+                result.computed_output = True
+            elif target not in result.outputs:
+                result.outputs.append(target)
+
+
+def _plain_target(tokens: list[tuple[str, str]], index: int) -> str | None:
+    """The file after `print >` when it is one plain string that nothing is joined to."""
+    if index >= len(tokens) or tokens[index][0] != "string":
+        return None
+    following = tokens[index + 1] if index + 1 < len(tokens) else ("newline", "\n")
+    if following[0] in ("string", "name", "number", "regex") or following[1] in ("(", "$"):
+        return None
+    return _unescape(tokens[index][1][1:-1])
 
 
 def _plain_call_argument(tokens: list[tuple[str, str]], index: int) -> str | None:

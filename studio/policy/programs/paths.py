@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path, PurePosixPath
 
 from studio.policy.shell.budget import tick
@@ -96,6 +97,51 @@ def unfollowed(text: str, cwd: Path) -> Path:
 
 def is_inside(path: Path, folder: Path) -> bool:
     return path == folder or path.is_relative_to(folder)
+
+
+def hard_links(path: Path) -> int:
+    """How many names a regular file has (1 for most); 0 for anything else or what cannot be
+    looked at. A file with more than one may have the others outside the workspace: writing it
+    writes there, and reading it reads what lies there (`ln ~/.ssh/id_rsa notes.txt`)."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return 0
+    return status.st_nlink if stat.S_ISREG(status.st_mode) else 0
+
+
+# Secret files a hard link inside the workspace may share its content with, besides those in
+# the secret folders (`~/.ssh`, `~/.aws`...), which are listed one level down.
+_LINKED_SECRETS = (
+    ".netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".vault-token",
+    ".config/gh/hosts.yml",
+)
+_MAX_SECRET_ENTRIES = 64
+
+
+def linked_credential(path: Path, home: Path) -> str | None:
+    """What secret `path` is another name of, when it is a hard link to a credential file the
+    policy knows (`ln ~/.ssh/id_rsa notes.txt`); None when it is not one of them."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    identity = (status.st_dev, status.st_ino)
+    candidates = [Path(p) for p in _SYSTEM_SECRETS] + [home / name for name in _LINKED_SECRETS]
+    for folder in _SECRET_DIRS:
+        try:
+            with os.scandir(home / folder) as entries:
+                candidates.extend(Path(e.path) for _, e in zip(range(_MAX_SECRET_ENTRIES), entries, strict=False))
+        except OSError:
+            continue
+    for candidate in candidates:
+        try:
+            other = os.stat(candidate)
+        except (OSError, ValueError):
+            continue
+        if (other.st_dev, other.st_ino) == identity:
+            return credential(candidate) or f"the secret file {candidate}"
+    return None
 
 
 def harmless_device(path: str) -> bool:

@@ -381,6 +381,14 @@ def _awk_program(call: Call, text: str) -> None:
         call.ask("secrets", f"the {call.name} program reads environment variables (API keys too)")
     for what in program.unsafe:
         call.runs(f"the {call.name} program {what}: `{shown_program}`")
+    for output in program.outputs[:_MAX_NESTED]:
+        call.write(literal_arg(output), f"the {call.name} program writes (`print >`) to")
+    if program.computed_output and "skill.md" in (program.strings + text).lower():
+        call.block(
+            "destructive",
+            f"has the {call.name} program write (`print >`) to a file whose name it builds, and it "
+            "names SKILL.md; writing over a skill is left to the user, in the window",
+        )
     for command in program.commands[:_MAX_NESTED]:
         guarded(call.nested_text(command))
 
@@ -627,18 +635,19 @@ def ps(call: Call) -> None:
 
 
 def system_setting(call: Call) -> None:
-    """`hostname` and `date` print, unless given a value to set."""
-    setting = [a for a in call.args if not (a.known and a.text.startswith(("+", "-")))]
-    if call.name == "date":
-        setting = [a for a in call.args if a.known and a.text in ("-s", "--set")] or [
-            a for a in call.args if a.known and a.text.startswith("--set=")
-        ]
-    if setting:
-        call.runs(f"`{call.name}` changes a system setting")
-    if call.name == "date":
-        options = parse_options(call.args, {"-d", "--date", "-f", "--file", "-r", "--reference"})
-        for source in options.value("-f", "--file", "-r", "--reference"):
-            call.read(source)
+    """`hostname` and `date` print, unless given a value to set. `date` prints only with no
+    operand or one `+FORMAT`: any other operand (`date 01010101`) or `-s` sets the clock."""
+    if call.name != "date":
+        if any(not (a.known and a.text.startswith(("+", "-"))) for a in call.args):
+            call.runs(f"`{call.name}` changes a system setting")
+        return
+    options = parse_options(call.args, {"-d", "--date", "-f", "--file", "-r", "--reference", "-s", "--set"})
+    operands = options.operands
+    formats = [a for a in operands if a.known and a.text.startswith("+")]
+    if options.has("-s", "--set") or len(operands) > 1 or len(formats) != len(operands):
+        call.runs("`date` with an operand other than `+FORMAT`, or `-s`, sets the system clock")
+    for source in options.value("-f", "--file", "-r", "--reference"):
+        call.read(source)
 
 
 def cd(call: Call) -> None:

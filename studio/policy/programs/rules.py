@@ -86,6 +86,10 @@ def dispatch(inv: Inv, part: Part, walker: Walker, state: State) -> None:
     follows_links(call)
     if part.verdict == "allow":
         _understood(call)
+    elif allowlist.unlisted_options(call.name, call.args):
+        # An ask a grant could cover (a write) must not carry options nobody read: "always allow
+        # sort" for `sort -o x --compress-program=...` would cover them too.
+        part.grantable = False
 
 
 def _understood(call: Call) -> None:

@@ -17,13 +17,12 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from studio.policy.programs.call import Call
+from studio.policy.programs.call import LEFT_TO_USER, Call
 from studio.policy.programs.paths import unfollowed
 from studio.policy.programs.skillfolders import SKILL_FILES, skill_deleted
 from studio.policy.shell.expand import Arg
 
 MAX_MATCHES = 200
-LEFT_TO_USER = "deleting, moving or replacing a skill is left to the user, in the window"
 
 # What inline code calls to delete, move or empty files, in the usual interpreters' words.
 _DELETING_CODE = re.compile(

@@ -9,31 +9,10 @@ import shlex
 from dataclasses import replace
 
 from studio.policy.programs.call import Call, Handler, parse_options
-from studio.policy.programs.paths import words
+from studio.policy.programs.environment import setting, unsetting
 from studio.policy.programs.runners import guarded
 from studio.policy.shell.escapes import NAME
 from studio.policy.shell.expand import Arg, literal_arg
-
-DANGEROUS_VARIABLES = words(
-    "PATH LD_PRELOAD LD_LIBRARY_PATH LD_AUDIT BASH_ENV ENV IFS PROMPT_COMMAND SHELLOPTS BASHOPTS "
-    "CDPATH HOME PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONUSERBASE NODE_OPTIONS NODE_PATH PERL5OPT "
-    "PERL5LIB RUBYOPT RUBYLIB PAGER EDITOR VISUAL LESSOPEN LESSCLOSE MANPAGER BROWSER SSH_ASKPASS "
-    "SUDO_ASKPASS GIT_SSH GIT_SSH_COMMAND GIT_EXTERNAL_DIFF GIT_PAGER GIT_EDITOR GIT_CONFIG "
-    "GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_EXEC_PATH GIT_DIR GIT_WORK_TREE GIT_ASKPASS "
-    "GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT PS4"
-)
-
-
-_DANGEROUS_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "BASH_FUNC_")
-
-
-def dangerous_variable(name: str) -> bool:
-    return name in DANGEROUS_VARIABLES or name.startswith(_DANGEROUS_PREFIXES)
-
-
-def variable_warning(call: Call, name: str) -> None:
-    call.ask("indirection", f"sets `{name}`, which changes which programs run or how they behave")
-
 
 def indirect(call: Call) -> None:
     """Builtins that change what a command name means or re-run earlier commands."""
@@ -83,8 +62,8 @@ def declare(call: Call) -> None:
             continue
         name, equals, value = arg.text.partition("=")
         name = name.rstrip("+")
-        if dangerous_variable(name):
-            variable_warning(call, name)
+        exported = call.name == "export" or any("x" in a.text and a.text.startswith("-") for a in flags)
+        setting(call, name, replace(arg, text=value) if equals else None, exported=exported)
         if equals:
             call.set_variable(name, replace(arg, text=value))
 
@@ -142,6 +121,12 @@ def command(call: Call) -> None:
 
 def exec_(call: Call) -> None:
     options = parse_options(call.args, {"-a"}, stop_at_operand=True)
+    if not options.operands:
+        call.ask(
+            "indirection",
+            "`exec` without a command opens, moves or closes the shell's own file descriptors for "
+            "every command after it, which the policy does not model",
+        )
     call.unwrap(options.operands)
 
 
@@ -158,11 +143,26 @@ def env(call: Call) -> None:
     for folder in options.value("-C", "--chdir"):
         path = call.read(folder)
         base = replace(base, cwd=path)
+    if options.has("-i", "--ignore-environment") or any(
+        a.known and a.text == "-" for a in options.operands[:1]
+    ):
+        call.ask(
+            "indirection",
+            "`env -i` clears the environment, the settings the runs give git and other programs "
+            "included",
+        )
+    for name in options.value("-u", "--unset"):
+        if name.known:
+            unsetting(call, name.text)
+        else:
+            call.dynamic(name, "`env -u` unsets")
     operands = list(options.operands)
-    while operands and operands[0].known and re.fullmatch(NAME + "=.*", operands[0].text):
-        name = operands.pop(0).text.partition("=")[0]
-        if dangerous_variable(name):
-            variable_warning(call, name)
+    if operands and operands[0].known and operands[0].text == "-":
+        operands.pop(0)
+    while operands and operands[0].known and re.fullmatch(NAME + "=.*", operands[0].text, re.DOTALL):
+        assignment = operands.pop(0)
+        name, _, value = assignment.text.partition("=")
+        setting(call, name, replace(assignment, text=value), exported=True)
     split = options.value("-S", "--split-string")
     if split:
         call.ask("indirection", "`env -S` splits a string into a command")

@@ -18,6 +18,7 @@ _BLANKS = " \t"
 _WORD_END = " \t\n;&|<>()"
 _NAME = re.compile(NAME)
 _FD = re.compile(r"[0-9]+(?=[<>])")
+_NAMED_FD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
 _OPERATORS = sorted(
     [
         "&&",
@@ -139,7 +140,15 @@ class Lexer:
         if char in "<>" and text.startswith("(", start + 1):
             return self._word_token(start)
         fd = None
-        digits = _FD.match(text, start)
+        named = _NAMED_FD.match(text, start)
+        if named:
+            self.problem(
+                f"`{named.group(0)}` at character {start + 1} opens a file descriptor into a "
+                "variable, which the policy does not model"
+            )
+            self.pos += len(named.group(0))
+            fd = named.group(0)
+        digits = None if named else _FD.match(text, start)
         if digits:
             fd = digits.group(0)
             self.pos += len(fd)
@@ -282,6 +291,8 @@ class Lexer:
             self._read_command_subst(out, quoted, skip=2, kind="command")
         elif following == "{":
             self._read_braced(out, quoted)
+        elif following == "[":
+            self._read_old_arith(out, quoted)
         elif following == "'" and not quoted:
             self._read_ansi(out)
         elif following == '"' and not quoted:
@@ -349,6 +360,37 @@ class Lexer:
         self.pos = start
         del self.problems[problems:]
         return False
+
+    def _read_old_arith(self, out: WordBuilder, quoted: bool) -> None:
+        """bash's old `$[ ... ]`, arithmetic like `$(( ))`: its variables are evaluated, array
+        subscripts and the commands hidden in them too. Read whole, judged as arithmetic."""
+        text = self.text
+        start = self.pos
+        self.pos += 2
+        inner = WordBuilder()
+        depth = 0
+        while self.pos < len(text):
+            tick()
+            char = text[self.pos]
+            if char == "[":
+                depth += 1
+            elif char == "]":
+                if depth == 0:
+                    self.pos += 1
+                    out.add(Arith(text[start : self.pos], quoted, inner.scripts()))
+                    return
+                depth -= 1
+            elif char == "$":
+                self._read_dollar(inner, quoted=True)
+                continue
+            elif char == "`":
+                self._read_backtick(inner, quoted=True)
+                continue
+            elif char == "\\":
+                self.pos += 1
+            self.pos += 1
+        self.problem(f"`$[` at character {start + 1} is never closed")
+        out.add(Arith(text[start : self.pos], quoted, inner.scripts()))
 
     def read_arith_command(self) -> Word | None:
         """At `((` of an arithmetic command, read it whole."""
