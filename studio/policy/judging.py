@@ -28,7 +28,7 @@ from studio.policy.programs.paths import is_inside
 from studio.policy.programs.rules import dispatch
 from studio.policy.programs.skillguard import replaces_skill_file
 from studio.policy.programs.environment import setting
-from studio.policy.shell.budget import Budget, CheckAborted, running, tick
+from studio.policy.shell.budget import COMMAND, Budget, CheckAborted, running, tick
 from studio.policy.shell.cmdline import parse
 from studio.policy.shell.escapes import NAME
 from studio.policy.shell.expand import (
@@ -153,7 +153,7 @@ class _Walker:
             pipeline.append(command)
 
     def walk_command(self, command: SimpleCommand, state: State, before: list[SimpleCommand]) -> None:
-        tick()
+        tick(COMMAND)
         for nested in command.scripts:
             self.walk_script(nested, state.copy())
         if command.keyword is not None:
@@ -204,6 +204,7 @@ class _Walker:
         return part
 
     def _count(self) -> None:
+        tick(COMMAND)
         self.calls += 1
         if self.calls > MAX_CALLS:
             raise CheckAborted(f"it runs more than {MAX_CALLS:,} commands")
@@ -282,9 +283,10 @@ def judge(
 ) -> Decision:
     """Decide whether `command` may run in `context`: allow, ask or block, with reasons.
 
-    Never raises and never runs past `budget` (200 ms unless given, so the answer comes within
-    250 ms): a check that fails or runs out of time blocks the command, since what was not
-    checked cannot be allowed."""
+    Never raises and never spends more than `budget` (BUDGET_STEPS unless given, about 200 ms
+    of work): a check that fails or runs out of steps blocks the command, since what was not
+    checked cannot be allowed. The steps are counted, not timed, so a command gets the same
+    verdict on any machine under any load."""
     if "\x00" in command:
         # No program can receive a NUL: bash would run only the text before it, not what is checked.
         finding = blocked("parse", command, "holds a NUL character; bash would run only what comes before it")

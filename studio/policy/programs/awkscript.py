@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from studio.policy.shell.budget import tick
+from studio.policy.shell.budget import PROGRAM_CHUNK, tick
 
 _TOKEN = re.compile(
     r"""
@@ -85,7 +85,7 @@ def read_awk(program: str) -> AwkProgram:
     while at < len(program):
         count += 1
         if count % _TICK_EVERY == 0:
-            tick()
+            tick(PROGRAM_CHUNK)
         if program[at] == "/" and _starts_operand(previous):
             match = _REGEX_BODY.match(program, at + 1)
             if match is None:
@@ -142,7 +142,7 @@ def _judge(tokens: list[tuple[str, str]], result: AwkProgram) -> None:
     printing: int | None = None
     for index, (kind, text) in enumerate(tokens):
         if index % _TICK_EVERY == 0:
-            tick()
+            tick(PROGRAM_CHUNK)
         if kind == "string" and len(result.strings) < _MAX_STRINGS:
             result.strings += _unescape(text[1:-1])
         if kind == "name":

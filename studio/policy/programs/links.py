@@ -14,7 +14,7 @@ from pathlib import Path
 
 from studio.policy.programs.call import Call
 from studio.policy.programs.paths import display, is_inside
-from studio.policy.shell.budget import tick
+from studio.policy.shell.budget import FOLDER, tick
 
 MAX_LINK_SCAN = 4096
 _TICK_EVERY = 64
@@ -114,7 +114,7 @@ def outward_link(
             if scanned > MAX_LINK_SCAN:
                 return folder, None
             if scanned % _TICK_EVERY == 0:
-                tick()
+                tick(FOLDER)
             path = Path(entry.path)
             if entry.is_symlink():
                 target = Path(os.path.realpath(path))

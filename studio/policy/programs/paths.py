@@ -8,7 +8,7 @@ import re
 import stat
 from pathlib import Path, PurePosixPath
 
-from studio.policy.shell.budget import tick
+from studio.policy.shell.budget import FILE_READ, tick
 
 
 def words(text: str) -> frozenset[str]:
@@ -219,7 +219,7 @@ def public_certificate(path: Path, workspace: Path) -> bool:
     there can tell; one that is not, or is too big to look through, counts as a key."""
     if not path.name.lower().endswith(_CERTIFICATE_SUFFIXES) or not is_inside(path, workspace):
         return False
-    tick()
+    tick(FILE_READ)
     try:
         if not path.is_file() or path.stat().st_size > _MAX_CERTIFICATE:
             return False

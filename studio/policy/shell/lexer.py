@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from studio.policy.shell.budget import tick
+from studio.policy.shell.budget import CHARACTER, TOKEN, tick
 from studio.policy.shell.escapes import NAME, decode_escapes
 from studio.policy.shell.syntax import Arith, Heredoc, Lit, Param, Script, Subst, Word, WordPart
 
@@ -122,7 +122,7 @@ class Lexer:
                 return
 
     def next_token(self) -> Token:
-        tick()
+        tick(TOKEN)
         self._skip_blanks()
         text = self.text
         start = self.pos
@@ -168,7 +168,7 @@ class Lexer:
         start = self.pos
         out = WordBuilder()
         while self.pos < len(text):
-            tick()
+            tick(CHARACTER)
             char = text[self.pos]
             if char in "<>" and self.pos == start and text.startswith("(", self.pos + 1):
                 self._read_command_subst(out, quoted=False, skip=2, kind="process")
@@ -257,7 +257,7 @@ class Lexer:
         """Read double-quoted text up to `terminator` (None: to the end); True if it was found."""
         text = self.text
         while self.pos < len(text):
-            tick()
+            tick(CHARACTER)
             char = text[self.pos]
             if terminator is not None and char == terminator:
                 self.pos += 1
@@ -335,7 +335,7 @@ class Lexer:
         depth = 0
         text = self.text
         while self.pos < len(text):
-            tick()
+            tick(CHARACTER)
             char = text[self.pos]
             if char == "(":
                 depth += 1
@@ -370,7 +370,7 @@ class Lexer:
         inner = WordBuilder()
         depth = 0
         while self.pos < len(text):
-            tick()
+            tick(CHARACTER)
             char = text[self.pos]
             if char == "[":
                 depth += 1
@@ -406,7 +406,7 @@ class Lexer:
         self.pos += 2
         inner = WordBuilder()
         while self.pos < len(text) and text[self.pos] != "}":
-            tick()
+            tick(CHARACTER)
             char = text[self.pos]
             if char == "\\":
                 self.pos += 2
@@ -435,7 +435,7 @@ class Lexer:
         start = self.pos
         end = start + 2
         while end < len(text) and text[end] != "'":
-            tick()
+            tick(CHARACTER)
             end += 2 if text[end] == "\\" else 1
         if end >= len(text):
             self.problem(f"`$'` at character {start + 1} is never closed")
@@ -447,7 +447,7 @@ class Lexer:
         start = self.pos
         index = start + 1
         while index < len(text) and text[index] != "`":
-            tick()
+            tick(CHARACTER)
             index += 2 if text[index] == "\\" else 1
         if index >= len(text):
             self.problem(f"a backquote at character {start + 1} is never closed")
@@ -462,7 +462,7 @@ class Lexer:
         for heredoc in self.pending:
             lines: list[str] = []
             while self.pos < len(text):
-                tick()
+                tick(CHARACTER)
                 end = text.find("\n", self.pos)
                 line = text[self.pos : len(text) if end < 0 else end]
                 self.pos = len(text) if end < 0 else end + 1
