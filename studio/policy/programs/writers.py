@@ -187,6 +187,7 @@ def unzip(call: Call) -> None:
 
 
 _PACKED_SUFFIXES = frozenset({"gz", "z", "bz2", "xz", "zst", "lz4", "tgz", "lzma"})
+_UNPACKERS = frozenset({"gunzip", "bunzip2", "unxz", "unzstd", "uncompress"})
 
 
 def compress(call: Call) -> None:
@@ -194,7 +195,7 @@ def compress(call: Call) -> None:
     options = parse_options(call.args, {"-S", "--suffix", "-T", "--threads", "-b"})
     read_only = options.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")
     keeps = options.has("-k", "--keep")
-    unpacks = call.name.startswith("un") or options.has("-d", "--decompress", "--uncompress")
+    unpacks = call.name in _UNPACKERS or options.has("-d", "--decompress", "--uncompress")
     for operand in options.operands:
         if read_only:
             call.read(operand)
