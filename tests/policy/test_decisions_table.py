@@ -655,7 +655,7 @@ ROWS: list[tuple[str, str, str | None]] = [
     ('npm list --depth=0', ALLOW, None),
     ('cargo metadata --manifest-path /tmp/x/Cargo.toml', ASK, 'outside'),
     ('poetry env remove python', ASK, 'program'),
-    ('poetry env info', ALLOW, None),
+    ('poetry env info', ASK, 'program'),
     ('uv pip list', ASK, 'program'),
     # -- fork bombs in any spelling, sweeping recursive changes, killing every process -------------
     ('f(){ f|f & }; f', BLOCK, 'destructive'),

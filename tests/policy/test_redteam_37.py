@@ -183,8 +183,19 @@ LINKS: list[tuple[str, str, str]] = [
     ("wc -l key.txt", BLOCK, "credential"),
 ]
 
-# Setting the clock, and git verbs hidden behind options.
+# Setting the clock, git verbs hidden behind options, awk's own writers and variables, output
+# options of programs the policy does not read, package managers the project's files steer.
 OTHERS: list[tuple[str, str, str]] = [
+    ("awk -dSKILL.md 'BEGIN{}'", BLOCK, "destructive"),
+    ("gawk --pretty-print=SKILL.md 'BEGIN{}'", BLOCK, "destructive"),
+    ("awk -v ARGC=2 '{print}' README.md", ASK, "program"),
+    ("awk 'BEGIN{SYMTAB[\"ARGC\"]=2}' README.md", ASK, "program"),
+    ("pandoc -o SKILL.md x.docx", BLOCK, "destructive"),
+    ("mytool --output=skills/pdf/SKILL.md", BLOCK, "destructive"),
+    ("yarn --version", ASK, "program"),
+    ("pnpm ls", ASK, "program"),
+    ("uv tree", ASK, "program"),
+    ("npm help install", ASK, "program"),
     ("date --set=@0", ASK, "program"),
     ("date -u 123456", ASK, "program"),
     ("date 0101 +%F", ASK, "program"),
@@ -225,6 +236,8 @@ BENIGN: list[str] = [
     "sort -r README.md | uniq -c",
     "time ls",
     "time -p ls",
+    "awk -v n=2 -v OFS=, '{print $n}' README.md",
+    "npm ls",
 ]
 
 

@@ -15,6 +15,7 @@ abbreviations are recognised), `--=` a program that takes no abbreviations.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -594,10 +595,27 @@ _PACKAGE_READ = option_spec(
 _PACKAGE_SUBWORDS = frozenset({"list", "ls", "info", "show", "--version", "-v", "-V", "version", "help"})
 
 
-def _package(args: Sequence[Arg]) -> str | None:
+# Package managers whose project settings name a program they run for any subcommand, even
+# `--version`: yarn's `yarnPath` in .yarnrc.yml, pnpm's `packageManager` (fetched from the
+# registry .npmrc names), poetry's `requires-plugins`.
+_PROJECT_RUNS = {
+    "yarn": "yarn runs the program `yarnPath` in the project's .yarnrc.yml names",
+    "pnpm": "pnpm fetches and runs the version the project's package.json names",
+    "poetry": "poetry installs and runs the plugins the project's pyproject.toml requires",
+}
+# Listings that run code of the project's packages (uv builds one to read its metadata) or
+# open a program the project's settings name (npm help's browser).
+_PACKAGE_RUNNING = {("uv", "tree"), ("npm", "help"), ("uv", "help")}
+
+
+def _package(args: Sequence[Arg], name: str = "") -> str | None:
+    if name in _PROJECT_RUNS:
+        return _PROJECT_RUNS[name]
     if not args or not args[0].known:
         return "the package manager's subcommand is not known"
     sub, rest = args[0].text, args[1:]
+    if (name, sub) in _PACKAGE_RUNNING:
+        return f"`{name} {sub}` can run the project's own code or a program its settings name"
     if sub in ("env", "config", "pip", "tool", "cache"):
         names = [a.text for a in rest if a.known and not a.text.startswith("-")]
         listing = bool(names) and names[0] in _PACKAGE_SUBWORDS and sub not in ("config", "cache")
@@ -622,7 +640,7 @@ CHECKS.update({name: _shell for name in ("sh", "bash", "dash")})
 CHECKS.update({name: _interpreter for name in ("python", "python3", "node")})
 CHECKS.update(
     {
-        name: _package
+        name: functools.partial(_package, name=name)
         for name in words("pip pip3 npm yarn pnpm gem cargo go brew conda mamba micromamba uv poetry")
     }
 )

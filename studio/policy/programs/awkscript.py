@@ -1,7 +1,8 @@
 """A reader of awk programs: what a program does beyond reading its input and printing. The
 policy allows an awk program only when this reads all of it and finds none of: `system()`,
 pipes (`|`, `|&`), output redirection in `print`/`printf` (`>`, `>>`), `getline`, the
-variables that choose what awk reads or what it may see (`ARGV`, `ARGC`, `ENVIRON`, `PROCINFO`),
+variables that choose what awk reads or what it may see (`ARGV`, `ARGC`, `SYMTAB`, `ENVIRON`,
+`PROCINFO`),
 gawk's `@` syntax (`@load`, `@include`, indirect calls).
 
 The program is split into tokens the way awk's lexer splits it: strings, regular expression
@@ -40,7 +41,8 @@ _STATEMENT_KEYWORDS = frozenset({"print", "printf", "return", "else", "do", "cas
 _HEADERS = frozenset({"if", "while", "for"})
 _RUNS = frozenset({"system"})
 _READS = frozenset({"getline"})
-_CHOOSES_FILES = frozenset({"ARGV", "ARGC"})
+# gawk's SYMTAB reaches every global by name (`SYMTAB["ARGC"] = 2`), ARGV and ARGC too.
+_CHOOSES_FILES = frozenset({"ARGV", "ARGC", "SYMTAB"})
 _ENVIRONMENT = frozenset({"ENVIRON", "PROCINFO"})
 _TICK_EVERY = 256
 _MAX_STRINGS = 16 * 1024

@@ -197,7 +197,8 @@ Handler = Callable[["Call"], None]
 
 def shown(arg: Arg) -> str:
     """How to name an argument in a message: as written, or its value when the shell made it."""
-    return arg.text if arg.expanded and arg.known and arg.text else arg.raw
+    # An option's value (`--output=x` read as `x`) is named by itself.
+    return arg.text if (arg.expanded or arg.raw.startswith("-")) and arg.known and arg.text else arg.raw
 
 
 @dataclass(slots=True)

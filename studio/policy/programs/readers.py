@@ -334,6 +334,7 @@ def awk(call: Call) -> None:
     )
     programs = options.value("-e", "--source")
     operands = options.operands
+    _awk_writes(call)
     for name in sorted(_AWK_PROGRAM_OPTIONS):
         for program_file in options.value(name):
             call.read(program_file)
@@ -393,12 +394,42 @@ def _awk_program(call: Call, text: str) -> None:
         guarded(call.nested_text(command))
 
 
+# awk's own variables that only shape how it splits and prints; any other upper-case name is
+# one of awk's (ARGC, SYMTAB, PROCINFO...) or gawk's, which may choose what it reads.
+_AWK_PLAIN_VARIABLES = words("FS OFS RS ORS SUBSEP CONVFMT OFMT IGNORECASE FIELDWIDTHS FPAT")
+
+
 def _awk_assignment(call: Call, assignment: Arg) -> None:
-    """`-v NAME=VALUE` and `NAME=VALUE` operands: plain data, unless NAME is one that chooses
-    what awk reads."""
+    """`-v NAME=VALUE` and `NAME=VALUE` operands: plain data when NAME is the program's own
+    (with a lower-case letter) or one of awk's formatting variables."""
     name = assignment.text.partition("=")[0] if assignment.known else ""
-    if name in ("ARGV", "ARGC", "ENVIRON", "PROCINFO") or not assignment.known:
+    if not assignment.known or not (name != name.upper() or name in _AWK_PLAIN_VARIABLES):
         call.runs(f"`{call.name}` sets `{assignment.raw}`, which may change the files it reads")
+
+
+# gawk's options that write a file, each with the name it writes when given none:
+# --dump-variables, --profile, --pretty-print.
+_AWK_WRITERS = {
+    "-d": "awkvars.out", "--dump-variables": "awkvars.out",
+    "-p": "awkprof.out", "--profile": "awkprof.out",
+    "-o": "awkprof.out", "--pretty-print": "awkprof.out",
+}
+
+
+def _awk_writes(call: Call) -> None:
+    for arg in call.args:
+        if not arg.known or not arg.text.startswith("-") or arg.text == "--":
+            if arg.known and arg.text == "--":
+                return
+            continue
+        name, equals, value = arg.text.partition("=")
+        if name.startswith("--"):
+            written = value if equals else _AWK_WRITERS.get(name)
+            if name in _AWK_WRITERS and written:
+                call.write(replace(arg, text=written), f"`{call.name} {name}` writes to")
+        elif arg.text[:2] in _AWK_WRITERS:
+            written = arg.text[2:] or _AWK_WRITERS[arg.text[:2]]
+            call.write(replace(arg, text=written), f"`{call.name} {arg.text[:2]}` writes to")
 
 
 def grep_like(call: Call) -> None:
