@@ -4,6 +4,7 @@ it write (then it asks)."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -15,7 +16,8 @@ from studio.policy.programs.danger import unknowable
 from studio.policy.programs.paths import is_inside, resolve, words
 from studio.policy.programs.runners import guarded
 from studio.policy.programs.sedscript import SPECIAL_FILES, read_sed
-from studio.policy.programs.skillguard import find_deletes, replaces_skill_file
+from studio.policy.programs.skillfolders import skill_deleted
+from studio.policy.programs.skillguard import find_deletes, find_spares_skill_files, replaces_skill_file
 from studio.policy.shell.escapes import NAME
 from studio.policy.shell.expand import Arg, literal_arg
 
@@ -592,7 +594,7 @@ def find(call: Call) -> None:
             if command and command[0].known and command[0].text.rpartition("/")[2] in _DELETERS:
                 find_deletes(call, roots, expression)
                 _find_delete(call, roots, root_paths)
-            _find_exec(call, command, roots)
+            _find_exec(call, command, roots, expression)
         elif text in _FIND_VALUE_TESTS:
             position += 1
 
@@ -613,10 +615,21 @@ def _find_delete(call: Call, roots: list[Arg], root_paths: list[Path | None]) ->
             call.ask("write", f"`find -delete` deletes the files it finds under `{path}`")
 
 
-def _find_exec(call: Call, command: list[Arg], roots: list[Arg]) -> None:
+def _find_exec(call: Call, command: list[Arg], roots: list[Arg], expression: list[Arg]) -> None:
+    """Judge the command `-exec` runs with `{}` as each root, and, when the expression may
+    match a SKILL.md, as one found below them: `find . -name '*.md' -exec sed -i ... {} +`
+    edits the skill files too."""
     if not command:
         return
-    targets = roots or [Arg(".", ".")]
+    targets = list(roots or [Arg(".", ".")])
+    if call.cwd is not None and not find_spares_skill_files(expression):
+        for root in list(targets):
+            if not root.known:
+                continue
+            found = skill_deleted(resolve(root.text, call.cwd), True)
+            if found is not None:
+                relative = os.path.relpath(found, call.cwd)
+                targets.append(Arg(relative, relative))
     for root in targets:
         replaced = [
             Arg(

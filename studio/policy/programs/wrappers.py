@@ -4,6 +4,7 @@ judged as if it stood alone."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from dataclasses import replace
@@ -11,6 +12,7 @@ from dataclasses import replace
 from studio.policy.programs.call import Call, Handler, parse_options
 from studio.policy.programs.environment import setting, unsetting
 from studio.policy.programs.runners import guarded
+from studio.policy.programs.skillfolders import skill_deleted
 from studio.policy.shell.escapes import NAME
 from studio.policy.shell.expand import Arg, literal_arg
 
@@ -234,12 +236,19 @@ def _names_from_input(call: Call, command: list[Arg], null: bool) -> None:
         if names:
             call.nested_args([*command, *(literal_arg(n) for n in names)])
         return
-    if program in _SKILL_TAKERS and re.search(r"skill\.md", call.inv.upstream, re.IGNORECASE):
+    if not re.search(r"skill\.md", call.inv.upstream, re.IGNORECASE):
+        return
+    if program in _SKILL_TAKERS:
         call.block(
             "destructive",
             f"hands files named SKILL.md to `{program}` through xargs; deleting, moving or replacing "
             "a skill is left to the user, in the window",
         )
+        return
+    # Names SKILL.md upstream: judge the command as handed one (`| xargs sed -i ...` edits it).
+    found = skill_deleted(call.cwd, True) if call.cwd is not None else None
+    if found is not None and call.cwd is not None:
+        call.nested_args([*command, literal_arg(os.path.relpath(found, call.cwd))])
 
 
 def watch(call: Call) -> None:

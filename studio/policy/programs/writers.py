@@ -10,7 +10,7 @@ from studio.policy.programs.call import LEFT_TO_USER, Call, Handler, parse_optio
 from studio.policy.programs.danger import dangerous_mode
 from studio.policy.programs.paths import words
 from studio.policy.programs.skillfolders import SKILL_FILES
-from studio.policy.programs.skillguard import replaces_skill_file, takes_skill
+from studio.policy.programs.skillguard import copies_over_skill, replaces_skill_file, takes_skill
 from studio.policy.shell.expand import Arg
 
 
@@ -60,6 +60,8 @@ def copy_like(call: Call) -> None:
     for target in targets:
         replaces_skill_file(call, target, "writes over")
         folder = call.write(target, "moves to" if call.name == "mv" else "writes to")
+        if folder is not None and call.name == "cp":
+            copies_over_skill(call, sources, folder, options.has("-T", "--no-target-directory"))
         if folder is not None and folder.is_dir() and not options.has("-T", "--no-target-directory"):
             # Into a folder: each source lands under its own name there (`cp x/SKILL.md .`).
             for source in sources:
