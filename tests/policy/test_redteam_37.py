@@ -7,8 +7,8 @@ common case is not broken.
 Each row: the command, the verdict, and the kind of warning (ask) or blocking finding (block)
 that must be among the reasons. `{ws}`, `{home}` and `{out}` stand for the workspace, the home
 folder and a folder outside both; `skills/pdf: ` runs the command in that skill's folder. The
-world is the policy tests' own, plus two hard links in the workspace: `hard.txt` to a file
-outside it, `key.txt` to the home's SSH key.
+world is the policy tests' own, plus hard links in the workspace: `hard.txt` and
+`linked/data.txt` to a file outside it, `key.txt` to the home's SSH key.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ ISSUE: list[tuple[str, str, str]] = [
     ("GIT_TRACE=skills/pdf/SKILL.md git status", BLOCK, "destructive"),
     ("GIT_GRAFT_FILE=/etc/passwd git log -1", ASK, "indirection"),
     ("GIT_GRAFT_FILE=/etc/shadow git log -1", BLOCK, "credential"),
-    ("RIPGREP_CONFIG_PATH=x rg foo", ASK, "indirection"),
+    ("skills/pdf: RIPGREP_CONFIG_PATH=x rg foo", ASK, "indirection"),
     ("GCONV_PATH=. iconv -f utf8 -t ascii README.md", ASK, "indirection"),
     ("LOCPATH=. ls", ASK, "indirection"),
     ("XDG_CONFIG_HOME=. git status", ASK, "indirection"),
@@ -189,6 +189,10 @@ LINKS: list[tuple[str, str, str]] = [
     ("sort -o hard.txt README.md", ASK, "outside"),
     ("echo x >> hard.txt", ASK, "outside"),
     ("wc -l key.txt", BLOCK, "credential"),
+    ("grep -rn PRIVATE .", BLOCK, "credential"),
+    ("rg PRIVATE", BLOCK, "credential"),
+    ("tar czf /tmp/all.tgz .", BLOCK, "credential"),
+    ("grep -rn x linked", ASK, "outside"),
 ]
 
 # Setting the clock, git verbs hidden behind options, awk's own writers and variables, output
@@ -218,7 +222,7 @@ HOSTILE = ISSUE + ENVIRONMENT + SYNTAX + WRITES + LINKS + OTHERS
 
 BENIGN: list[str] = [
     "ls -la",
-    "grep -rn foo .",
+    "grep -rn foo references",
     "LANG=C sort README.md",
     "TZ=UTC date +%F",
     "git log --oneline -5",
@@ -262,6 +266,8 @@ def red_world(tmp_path_factory: pytest.TempPathFactory) -> World:
     world = build_world(tmp_path_factory.mktemp("redteam-37"))
     os.link(world.outside / "data.txt", world.workspace / "hard.txt")
     os.link(world.home / ".ssh" / "id_rsa", world.workspace / "key.txt")
+    (world.workspace / "linked").mkdir()
+    os.link(world.outside / "data.txt", world.workspace / "linked" / "data.txt")
     return world
 
 
