@@ -24,10 +24,10 @@ from studio.policy.decision import (
 )
 from studio.policy.grants import Grant, GrantProposal, Grants
 from studio.policy.programs.call import Call, Inv, Part, State
+from studio.policy.programs.environment import setting
 from studio.policy.programs.paths import is_inside
 from studio.policy.programs.rules import dispatch
 from studio.policy.programs.skillguard import replaces_skill_file
-from studio.policy.programs.environment import setting
 from studio.policy.shell.budget import COMMAND, Budget, CheckAborted, running, tick
 from studio.policy.shell.cmdline import parse
 from studio.policy.shell.escapes import NAME

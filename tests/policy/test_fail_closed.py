@@ -3,7 +3,6 @@ never raises and never runs past its budget (an unfinished check blocks)."""
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.policy import judge
+from studio.policy import Decision, judge
 from tests.policy.world import World, build_world
 
 ALLOW, ASK, BLOCK = "allow", "ask", "block"
@@ -271,7 +271,7 @@ def red_world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return world
 
 
-def _judge(world: World, row: str):  # type: ignore[no-untyped-def]
+def _judge(world: World, row: str) -> Decision:
     folder, colon, command = row.partition(": ")
     if colon and folder == "skills/pdf":
         return judge(_format(command, world), world.in_dir(folder))

@@ -552,12 +552,17 @@ def git_verb(sub: str, args: Sequence[Arg]) -> str | None:
         if not arg.known:
             return ""
         text = arg.text
-        if text == "--" or not text.startswith("-") or text == "-":
-            return text if text != "--" else (args[index].text if index < len(args) and args[index].known else None)
-        if spec is not None and not text.startswith("--") and text[-1:] in spec.short_values and len(text) == 2:
+        if text == "--":
+            following = args[index] if index < len(args) else None
+            return None if following is None else following.text if following.known else ""
+        if not text.startswith("-") or text == "-":
+            return text
+        if spec is None:
+            continue
+        if len(text) == 2 and text[1] in spec.short_values:
             index += 1
-        elif spec is not None and text.startswith("--") and "=" not in text and spec.long_values.get(text):
-            index += spec.long_values[text]
+        elif text.startswith("--") and "=" not in text:
+            index += spec.long_values.get(text, 0)
     return None
 
 

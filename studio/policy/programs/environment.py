@@ -42,15 +42,10 @@ HARMLESS: dict[str, re.Pattern[str]] = {
     "LINES": _NUMBER,
     "TERM": _TERMINAL,
 }
-HARMLESS.update(
-    {
-        f"LC_{category}": _LOCALE
-        for category in (
-            "CTYPE COLLATE MESSAGES NUMERIC TIME MONETARY PAPER NAME ADDRESS TELEPHONE "
-            "MEASUREMENT IDENTIFICATION"
-        ).split()
-    }
+_LOCALE_CATEGORIES = (
+    "CTYPE COLLATE MESSAGES NUMERIC TIME MONETARY PAPER NAME ADDRESS TELEPHONE MEASUREMENT IDENTIFICATION"
 )
+HARMLESS.update({f"LC_{category}": _LOCALE for category in _LOCALE_CATEGORIES.split()})
 
 # Names that make a program load code, read or write a file, or run a command: said so in the
 # question. Knowing them only sharpens the message; any name not in HARMLESS asks anyway.

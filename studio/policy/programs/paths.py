@@ -3,6 +3,7 @@ outside, a device, a credential file, a dotfile, a URL or a remote host."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import stat
@@ -131,7 +132,8 @@ def linked_credential(path: Path, home: Path) -> str | None:
     for folder in _SECRET_DIRS:
         try:
             with os.scandir(home / folder) as entries:
-                candidates.extend(Path(e.path) for _, e in zip(range(_MAX_SECRET_ENTRIES), entries, strict=False))
+                listed = itertools.islice(entries, _MAX_SECRET_ENTRIES)
+                candidates.extend(Path(entry.path) for entry in listed)
         except OSError:
             continue
     for candidate in candidates:

@@ -16,6 +16,7 @@ from studio.policy.programs.skillfolders import skill_deleted
 from studio.policy.shell.escapes import NAME
 from studio.policy.shell.expand import Arg, literal_arg
 
+
 def indirect(call: Call) -> None:
     """Builtins that change what a command name means or re-run earlier commands."""
     if call.name == "hash" and not call.args:
@@ -153,18 +154,18 @@ def env(call: Call) -> None:
             "`env -i` clears the environment, the settings the runs give git and other programs "
             "included",
         )
-    for name in options.value("-u", "--unset"):
-        if name.known:
-            unsetting(call, name.text)
+    for unset in options.value("-u", "--unset"):
+        if unset.known:
+            unsetting(call, unset.text)
         else:
-            call.dynamic(name, "`env -u` unsets")
+            call.dynamic(unset, "`env -u` unsets")
     operands = list(options.operands)
     if operands and operands[0].known and operands[0].text == "-":
         operands.pop(0)
     while operands and operands[0].known and re.fullmatch(NAME + "=.*", operands[0].text, re.DOTALL):
         assignment = operands.pop(0)
-        name, _, value = assignment.text.partition("=")
-        setting(call, name, replace(assignment, text=value), exported=True)
+        variable, _, value = assignment.text.partition("=")
+        setting(call, variable, replace(assignment, text=value), exported=True)
     split = options.value("-S", "--split-string")
     if split:
         call.ask("indirection", "`env -S` splits a string into a command")
