@@ -133,6 +133,11 @@ SYNTAX: list[tuple[str, str, str]] = [
     ("printf -v 'a[$(id)]' x", ASK, "program"),
     ("mapfile -C id x < README.md", ASK, "indirection"),
     ("echo $((x))", ASK, "indirection"),
+    ("case a in $[y]) echo;; esac", ASK, "indirection"),
+    ("case a in $((y))) echo;; esac", ASK, "indirection"),
+    ("case a in ${!y}) echo;; esac", ASK, "indirection"),
+    ("ls > $[x]", ASK, "indirection"),
+    ("cat <<< $[x]", ASK, "indirection"),
 ]
 
 # Options and operands that write a file are writes; over a SKILL.md (or taking read access from
@@ -250,6 +255,7 @@ BENIGN: list[str] = [
     "time -p ls",
     "awk -v n=2 -v OFS=, '{print $n}' README.md",
     "npm ls",
+    "case README.md in *.md) echo md;; esac",
 ]
 
 

@@ -417,7 +417,9 @@ class _Parser:
                     return
                 if token.kind == "op" and token.op == ")":
                     break
-                if token.kind == "word" and token.word is not None and token.word.scripts:
+                # A pattern is expanded before it is matched: `$[x]`, `$((x))`, `${!x}` in it
+                # are judged as in any word.
+                if token.kind == "word" and token.word is not None and token.word.literal is None:
                     self.commands.append(SimpleCommand((token.word,), text=token.word.raw, keyword="case"))
             if self._nested_list(_CASE_ENDS | {"esac"}) in (None, "esac"):
                 return
