@@ -215,6 +215,16 @@ class _Walker:
         part.grantable = False
         _expansions(command, part, state.env)
         texts = [word.literal for word in command.words]
+        if command.keyword in ("for", "select") and texts:
+            # The loop assigns its variable: `for PATH in .` changes what every command in the
+            # loop runs, like `PATH=.` would.
+            name = texts[0]
+            call = Call(command.keyword, [], Inv((), state.cwds[0], command.text), part, self, state)
+            if name is None or not re.fullmatch(NAME, name):
+                what = f"`{command.keyword}` assigns to a name only known when it runs"
+                part.add(asking("indirection", what))
+            else:
+                setting(call, name, None, exported=False, verb="loops over")
         if command.keyword == "((":
             if not all(_literal_arithmetic(word.raw) for word in command.words):
                 part.add(_arithmetic(command.text))

@@ -111,6 +111,12 @@ ENVIRONMENT: list[tuple[str, str, str]] = [
     ("find . -name x -exec env LD_PRELOAD=x cat {} \\;", ASK, "indirection"),
     ("CDPATH=/etc; cd x", ASK, "indirection"),
     ("http_proxy=http://127.0.0.1:1; ls", ASK, "indirection"),
+    ("for PATH in .; do ls; done", ASK, "indirection"),
+    ("select LD_PRELOAD in ./x.so; do ls; done", ASK, "indirection"),
+    ("(LD_PRELOAD=x; ls)", ASK, "indirection"),
+    ("export {LD_PRELOAD,X}=1", ASK, "indirection"),
+    ("command -p env LD_PRELOAD=x ls", ASK, "indirection"),
+    ("env LANG=C GIT_DIR=x git status", ASK, "indirection"),
 ]
 
 # Syntax the reader does not model, or that evaluates what it cannot see: it asks.
@@ -179,6 +185,12 @@ WRITES: list[tuple[str, str, str]] = [
     ("find . -name '*.md' -exec sed -i s/a/b/ {} +", BLOCK, "destructive"),
     ("find . -type f -exec chmod 000 {} +", BLOCK, "destructive"),
     ("find . -name SKILL.md | xargs sed -i s/a/b/", BLOCK, "destructive"),
+    ("ed -s SKILL.md", BLOCK, "destructive"),
+    ("sort README.md | sponge SKILL.md", BLOCK, "destructive"),
+    ("vim -es -c ':wq' skills/pdf/SKILL.md", BLOCK, "destructive"),
+    ("shuf -o SKILL.md README.md", BLOCK, "destructive"),
+    ("sort -uo SKILL.md README.md", BLOCK, "destructive"),
+    ("cat README.md 2>> SKILL.md", BLOCK, "destructive"),
     ("time -o out.txt ls", ASK, "write"),
     ("cp -r skills/pdf skills/pdf-copy", ASK, "write"),
     ("chmod 644 SKILL.md", ASK, "write"),
@@ -256,6 +268,7 @@ BENIGN: list[str] = [
     "awk -v n=2 -v OFS=, '{print $n}' README.md",
     "npm ls",
     "case README.md in *.md) echo md;; esac",
+    "for f in README.md notes.md; do echo hi; done",
 ]
 
 

@@ -322,7 +322,29 @@ def _pieces_over_skill(call: Call, prefix: Arg, suffixes: list[Arg]) -> None:
             return
 
 
+# Options of vi-like editors that take a value (a command, a script, a terminal name; not `-s`,
+# a flag in Ex mode and a script elsewhere: its value is checked as a file written); ed's
+# only one is its prompt.
+_EDITOR_VALUES = words("-c --cmd -S -u -U -i -T -w -W -t -q")
+_ED_VALUES = words("-p --prompt")
+
+
+def editor(call: Call) -> None:
+    """ed, ex, vi, vim, nvim and sponge write the files they are given (`ed -s SKILL.md <<<
+    $'1d\nw'`, `sort x | sponge SKILL.md`); vi-like ones also run commands (`-c ':!sh'`)."""
+    options = parse_options(call.args, _ED_VALUES if call.name in ("ed", "red") else _EDITOR_VALUES)
+    if call.name != "sponge":
+        call.runs(f"`{call.name}` edits files with commands of its own, which can run programs")
+    for operand in options.operands:
+        if operand.known and operand.text.startswith("+"):
+            continue
+        call.write(operand, "edits")
+    if not options.operands:
+        call.ask("write", f"`{call.name}` writes what it is told to")
+
+
 HANDLERS: dict[str, Handler] = {name: copy_like for name in ("cp", "mv", "ln", "install")}
+HANDLERS.update({name: editor for name in ("ed", "red", "ex", "vi", "vim", "nvim", "sponge")})
 def rename(call: Call) -> None:
     """`rename` (perl's or util-linux's): every file it is given may move."""
     for arg in call.args:
