@@ -97,11 +97,20 @@ def setting(call: Call, name: str, value: Arg | None, *, exported: bool, verb: s
             f"{verb} `{name}`, which can make a program load code, run a command or read a file it "
             "names; only locale, time zone, colour and terminal-size settings are allowed unasked",
         )
+    elif exported:
+        call.ask(
+            "indirection",
+            f"{verb} `{name}` for the command, an environment variable the policy does not know to "
+            "be harmless (only locale, time zone, colour and terminal-size settings are allowed "
+            "unasked)",
+        )
+    elif _PROXY.fullmatch(name):
+        call.ask("indirection", f"{verb} `{name}`, which tells network tools where to send their traffic")
     else:
         call.ask(
             "indirection",
-            f"{verb} `{name}`, an environment variable the policy does not know to be harmless "
-            "(only locale, time zone, colour and terminal-size settings are allowed unasked)",
+            f"{verb} `{name}`, an upper-case name that bash or a program may read from the "
+            "environment; use a lower-case name for a variable of your own",
         )
     if value is not None:
         _value_paths(call, name, value)
