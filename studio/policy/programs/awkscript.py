@@ -56,7 +56,7 @@ class AwkProgram:
         problem: why the program cannot be read, or None.
         unsafe: what it does that may run commands, write or choose files (one line each).
         environment: it reads environment variables (or process information).
-        commands: the command lines given as plain strings to `system(...)`.
+        commands: the command lines given as plain strings to `system(...)` or a pipe.
         outputs: the files `print >` and `print >>` write, when each is one plain string.
         computed_output: some `print >` writes to a file whose name the program computes.
         strings: the program's string literals run together (`"SKI" "LL.md"` is a name too).
@@ -171,6 +171,12 @@ def _judge(tokens: list[tuple[str, str]], result: AwkProgram) -> None:
             result.note("uses gawk's `@` syntax (`@load`, `@include` or an indirect call)")
         elif text in ("|", "|&"):
             result.note("pipes output to a command or a command's output into it (`|`)")
+            # `print | "cmd"` and `"cmd" | getline`: a plain string there is a command line.
+            command = _plain_target(tokens, index + 1) if printing is not None else None
+            if command is None and index > 0 and tokens[index - 1][0] == "string":
+                command = _unescape(tokens[index - 1][1][1:-1])
+            if command is not None and command not in result.commands:
+                result.commands.append(command)
         elif text in ("(", "["):
             depth += 1
         elif text in (")", "]"):
