@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.policy import Decision, judge
+from studio.policy import Decision, Grant, Grants, judge
 from tests.policy.world import World, build_world
 
 ALLOW, ASK, BLOCK = "allow", "ask", "block"
@@ -344,3 +344,24 @@ def test_a_hard_link_counts_as_outside_only_while_it_has_other_names(tmp_path: P
     assert judge("cat notes.md", world.context).verdict == ASK
     os.unlink(world.workspace / "copy.md")
     assert judge("cat notes.md", world.context).verdict == ALLOW
+
+
+@pytest.mark.parametrize(
+    ("granted", "command"),
+    [
+        ("python3", "PYTHONPATH=. python3 scripts/extract.py"),
+        ("python3", "env LD_PRELOAD=./x.so python3 scripts/extract.py"),
+        ("sort", "GCONV_PATH=. sort -o out.txt README.md"),
+        ("git commit", "GIT_EXTERNAL_DIFF=./x git commit -m x"),
+    ],
+)
+def test_a_grant_for_the_program_does_not_cover_its_environment(
+    red_world: World, granted: str, command: str
+) -> None:
+    """Granted `python3` in the workspace: the same command with a variable set asks again."""
+    grants = Grants.session_only()
+    grants.add(Grant(granted, "./", red_world.workspace))
+    plain = command.split(" ", 1)[1] if "=" in command.split(" ", 1)[0] else None
+    if plain is not None:
+        assert judge(plain, red_world.context, grants).verdict == ALLOW
+    assert judge(command, red_world.context, grants).verdict == ASK
