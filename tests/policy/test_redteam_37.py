@@ -365,3 +365,17 @@ def test_a_grant_for_the_program_does_not_cover_its_environment(
     if plain is not None:
         assert judge(plain, red_world.context, grants).verdict == ALLOW
     assert judge(command, red_world.context, grants).verdict == ASK
+
+
+def test_hard_links_in_git_objects_count_only_as_a_credential(tmp_path: Path) -> None:
+    """A local `git clone` hard-links its objects to the repository it came from: `grep -r` is
+    not asked about them, but one that is the SSH key's other name still blocks."""
+    world = build_world(tmp_path)
+    objects = world.workspace / ".git" / "objects"
+    objects.mkdir()
+    (world.outside / "pack").write_text("objects")
+    os.link(world.outside / "pack", objects / "pack-1")
+    assert judge("grep -rn x .", world.context).verdict == ALLOW
+    os.link(world.home / ".ssh" / "id_rsa", objects / "pack-2")
+    decision = judge("grep -rn x .", world.context)
+    assert decision.verdict == BLOCK and {b.kind for b in decision.blockers} == {"credential"}

@@ -98,6 +98,11 @@ def reads_hard_links(call: Call) -> None:
             shown_secret = display(found, workspace, context.home)
             call.block("credential", f"reads `{shown_secret}`, a hard link to {secret}")
             return
+    # A local `git clone` hard-links its objects to the repository it came from: the same
+    # history, no secret. Only a credential's other name counts there.
+    linked = [p for p in linked if not (is_inside(p, workspace) and ".git" in p.relative_to(workspace).parts)]
+    if not linked:
+        return
     shown_path = display(linked[0], workspace, context.home)
     call.ask(
         "outside",
@@ -108,7 +113,7 @@ def reads_hard_links(call: Call) -> None:
 
 def linked_files(roots: Iterable[Path]) -> list[Path]:
     """The regular files under `roots` (links not followed) with more than one name, at most
-    MAX_LINKED of them; none when the folders hold more than MAX_LINK_SCAN entries."""
+    MAX_LINKED of them, among the first MAX_LINK_SCAN entries."""
     found: list[Path] = []
     pending = list(roots)
     seen: set[Path] = set()
@@ -125,7 +130,7 @@ def linked_files(roots: Iterable[Path]) -> list[Path]:
         for entry in entries:
             scanned += 1
             if scanned > MAX_LINK_SCAN:
-                return []
+                return found
             if scanned % _TICK_EVERY == 0:
                 tick(FOLDER)
             try:
