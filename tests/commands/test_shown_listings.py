@@ -54,3 +54,16 @@ def test_a_hostile_lock_file_entry_is_shown_by_studio_list(
     assert RAW.search(out + err) is None, repr(out + err)
     assert code == 0, err
     assert "x\\e]0;owned\\a.git#main\\e[2K\\r" in out, out
+
+
+def test_what_studio_install_quotes_from_a_source_is_shown_not_obeyed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "source" / "ti\x1b[2Jdes\u202e"
+    source.mkdir(parents=True)
+    quoted = json.dumps(DESCRIPTION)
+    (source / "SKILL.md").write_text(f"---\nname: tides\ndescription: {quoted}\n---\nBody.\n")
+    main(["install", str(source.parent), "--into", str(tmp_path / "into"), "--yes"])
+    out, err = capsys.readouterr()
+    assert out + err, "studio install said nothing"
+    assert RAW.search(out + err) is None, repr(out + err)
+    assert "ti\\e[2Jdes<U+202E>" in out + err, out + err
