@@ -1,8 +1,9 @@
-"""The manual ships in the wheel as `studio/manual` (read by Help ▸ Manual) without a second copy
-in the repository: docs/ is mapped onto that package at build time. pyproject.toml declares
-everything else; only the package list is here, because its `packages.find` cannot add a package
-that lives outside studio/."""
+"""Two folders beside studio/ ship in the wheel inside it, without a second copy in the
+repository: docs/ as `studio/manual` (read by Help ▸ Manual) and resources/ as
+`studio/resources` (icons, style sheets, skill templates), each mapped onto its package at build
+time (pyproject.toml's package-dir). pyproject.toml declares everything else; only the package
+list is here, because its `packages.find` cannot add a package that lives outside studio/."""
 
 from setuptools import find_packages, setup
 
-setup(packages=[*find_packages(include=["studio*"]), "studio.manual"])
+setup(packages=[*find_packages(include=["studio*"]), "studio.manual", "studio.resources"])

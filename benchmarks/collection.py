@@ -1,6 +1,6 @@
 """A generated library with the folder shape of a real public collection (issue 27), the same for
 every run with the same seed. The skills themselves (body sizes, files, fields, faults) come from
-`corpus.py`; what this adds was measured on a collection of 8,244 SKILL.md files (8,223 skills
+`skillgen.py`; what this adds was measured on a collection of 8,244 SKILL.md files (8,223 skills
 the studio lists), one folder per repository:
 - every skill sits in a folder named `owner--repo`, 3 to 6 folders below the root
   (`owner--repo/skills/NAME`, `.claude/skills/NAME`, `plugins/PLUGIN/skills/NAME`, ...), and a
@@ -21,23 +21,14 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from corpus import (
-    CATEGORIES,
-    EXTRA_FIELDS,
-    WORDS,
-    Shape,
-    _draw,
-    _Drawn,
-    _write_skill,
-    quantile,
-)
+from skillgen import CATEGORIES, EXTRA_FIELDS, WORDS, Drawn, Shape, draw, quantile, write_skill
 
 MEASURED_SKILLS = 8_244
 SHARED_SKILLS = 1_287
 SHARED_NAMES = 388
 NO_NAME_SHARE = 51 / MEASURED_SKILLS
 NESTED_SHARE = 21 / MEASURED_SKILLS
-# Skills per repository, as quantile points (see `corpus.quantile`).
+# Skills per repository, as quantile points (see `skillgen.quantile`).
 REPO_SKILLS = ((0.0, 1), (0.5, 2), (0.8, 6), (0.95, 30), (0.99, 120), (1.0, 400))
 # Where a repository keeps its skills, below `owner--repo`, with weights; `{plugin}` and
 # `{group}` are drawn per repository and per skill. The skill's folder comes last.
@@ -158,7 +149,7 @@ def generate_collection(root: Path, count: int, seed: int = 0, *,
     field_weights = [weight for _, weight in EXTRA_FIELDS]
     shape = CollectionShape()
     groups = _fork_groups(rng, count)
-    originals: dict[int, tuple[_Drawn, str]] = {}
+    originals: dict[int, tuple[Drawn, str]] = {}
     repository = _Repository(rng, 0)
     shape.repositories = 1
     shape.two_places = len(repository.places) > 1
@@ -174,17 +165,17 @@ def generate_collection(root: Path, count: int, seed: int = 0, *,
         if fork_of is not None:
             drawn, text = fork_of[0], _fork(rng, fork_of[1])
         else:
-            drawn, text = _draw(rng, index, field_names, field_weights), None
+            drawn, text = draw(rng, index, field_names, field_weights), None
             if rng.random() < NO_NAME_SHARE:
                 drawn.faults.add("no-name")
         folder_name = f"{drawn.name}-old" if "name-mismatch" in drawn.faults else drawn.name
         directory = repository.folder_for(rng, root, folder_name)
         if text is None:
-            text = _write_skill(rng, directory, drawn, small, shape, styled=_style_description)
+            text = write_skill(rng, directory, drawn, small, shape, styled=_style_description)
             if group is not None:
                 originals[group] = (drawn, text)
         else:
-            _write_skill(rng, directory, drawn, small, shape, text)
+            write_skill(rng, directory, drawn, small, shape, text)
         parts = directory.relative_to(root).parts
         shape.depths.append(len(parts))
         shape.under_dot_folders += any(part.startswith(".") for part in parts)

@@ -8,11 +8,14 @@ code. `gui` is the one command that needs Qt, so it is imported only when it run
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
 
 from studio import __version__
+from studio.commands.textsafe import ShownWriter, utf8_text
+from studio.errors import StudioError
 
 COMMANDS = {
     "validate": "studio.commands.validate",
@@ -34,6 +37,13 @@ COMMANDS = {
 }
 
 EXIT_USAGE = 2
+# Commands whose every line may quote what a source, an index or a lock file said (names, git's
+# error lines): both their streams show control and escape characters instead of obeying them.
+# The others mark what they quote where they print it; `mcp` speaks its protocol on stdout.
+SHOWN_COMMANDS = frozenset({"install", "update", "remove", "list"})
+# A StudioError no command caught: the command could not do its work, and the message says why
+# (the code the commands give for the errors they catch themselves: a path, a file, a server).
+EXIT_STUDIO_ERROR = 2
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -85,6 +95,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = arguments[0]
     parser = build_parser(first if first in COMMANDS or first == "gui" else None)
     args = parser.parse_args(arguments)
+    if first in SHOWN_COMMANDS:
+        # JSON on stdout escapes controls itself, and its strings must stay the data they are.
+        out = sys.stdout if getattr(args, "format", "text") == "json" else ShownWriter(sys.stdout)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(ShownWriter(sys.stderr)):
+            return _run(args, first)
+    return _run(args, first)
+
+
+def _run(args: argparse.Namespace, command: str) -> int:
+    """Run the parsed command (named `command`: a command's own `command` argument, as
+    `studio policy check -- CMD` has, hides the subparser's)."""
     try:
         code: int = args.handler(args)
     except KeyboardInterrupt:
@@ -92,4 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except StudioError as exc:
+        print(f"studio {command}: {utf8_text(exc.user_message)}", file=sys.stderr)
+        return EXIT_STUDIO_ERROR
     return code

@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from studio.errors import StudioError
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory locks, so no temp file is cleaned
@@ -24,7 +26,7 @@ def _temp_prefix(path: Path) -> str:
     return f".{path.name}."
 
 
-class RefusedWrite(OSError):
+class RefusedWrite(OSError, StudioError):
     """A rewrite refused because renaming a new file over the old one would change what the
     old one is: its links, its owner, or that it was read-only. The message says which."""
 

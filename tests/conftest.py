@@ -37,6 +37,9 @@ def scratch_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         ("STUDIO_CACHE_DIR", "studio-cache"),
     ):
         monkeypatch.setenv(var, str(home / sub))
-    # The user's own skill folders stay out of the tests.
+    # The user's own skill folders stay out of the tests, and so does their session's runtime
+    # folder (sockets and tokens go to the scratch data folder instead).
     monkeypatch.delenv("STUDIO_SKILLS", raising=False)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.delenv("STUDIO_RUNTIME_DIR", raising=False)
     yield home

@@ -1,6 +1,7 @@
 """The README is a front door and every page it leads to is there: each relative link of the
-README, the manual (docs/) and benchmarks/README.md names a file that exists, the README stays
-short, and docs/codes.md lists every finding's code the studio can report."""
+README, the manual (docs/) and the benchmarks' pages names a file that exists, the README stays
+short, docs/codes.md lists every finding's code the studio can report, and benchmarks/README.md
+names every script beside it, each benchmark with a row in its table of current figures."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BENCHMARKS = ROOT / "benchmarks"
+PAGES = [ROOT / "README.md", BENCHMARKS / "README.md", BENCHMARKS / "HISTORY.md",
+         *sorted((ROOT / "docs").glob("*.md"))]
+# Scripts the benchmarks import, which measure nothing themselves.
+BENCHMARK_HELPERS = {"bytecode.py", "collection.py", "corpus.py", "offscreen.py", "skillgen.py"}
 _LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _CODE = re.compile(r"""["']((?:SK|EV)\d{3})["']""")
 
@@ -44,3 +49,13 @@ def test_every_code_is_documented() -> None:
         documented.update(f"{prefix}{number:03d}" for number in range(int(first), int(last) + 1))
     assert defined, "no codes found: the pattern is stale"
     assert sorted(defined - documented) == []
+
+
+def test_every_benchmark_has_a_current_figure() -> None:
+    text = (BENCHMARKS / "README.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([a-z_0-9]+\.py)`", text, re.MULTILINE))
+    scripts = {path.name for path in BENCHMARKS.glob("*.py")}
+    assert rows, "no table rows found: the pattern is stale"
+    assert sorted(rows - scripts) == [], "rows for scripts that are not there"
+    assert sorted(scripts - BENCHMARK_HELPERS - rows) == [], "benchmarks without a row"
+    assert sorted(name for name in BENCHMARK_HELPERS if f"`{name}`" not in text) == []

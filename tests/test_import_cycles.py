@@ -1,10 +1,17 @@
-"""No two modules of the studio import each other, however indirectly: the layers contracts
+"""No two modules of the tree import each other, however indirectly: the layers contracts
 keep packages apart, this keeps modules inside a package apart too (imports inside functions and
-under TYPE_CHECKING count, as they do for a reader)."""
+under TYPE_CHECKING count, as they do for a reader). The studio and the tests are packages;
+the benchmarks are scripts that import each other by bare name, read here from their source."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _cycles(imports: dict[str, set[str]]) -> list[list[str]]:
@@ -54,11 +61,41 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_module_imports_itself_through_others() -> None:
-    graph = grimp.build_graph("studio", cache_dir=None)
+def _script_imports(folder: Path) -> dict[str, set[str]]:
+    """Which scripts of `folder` each of them imports (by bare name, as scripts run from their
+    folder do), wherever in the file the import stands."""
+    names = {path.stem for path in folder.glob("*.py")}
+    imports: dict[str, set[str]] = {}
+    for path in sorted(folder.glob("*.py")):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+        imports[path.stem] = found & names
+    return imports
+
+
+def test_the_script_reader_finds_a_cycle(tmp_path: Path) -> None:
+    (tmp_path / "one.py").write_text("def f():\n    from two import g\n", encoding="utf-8")
+    (tmp_path / "two.py").write_text("import one, os\n", encoding="utf-8")
+    (tmp_path / "three.py").write_text("from one import f\n", encoding="utf-8")
+    assert _cycles(_script_imports(tmp_path)) == [["one", "two"]]
+
+
+@pytest.mark.parametrize("package", ["studio", "tests"])
+def test_no_module_imports_itself_through_others(package: str) -> None:
+    graph = grimp.build_graph(package, cache_dir=None)
     imports = {module: {target for target in graph.find_modules_directly_imported_by(module)
-                        if target.startswith("studio")}
-               for module in graph.modules if module.startswith("studio")}
+                        if target.startswith(package)}
+               for module in graph.modules if module.startswith(package)}
+    assert _cycles(imports) == []
+
+
+def test_no_benchmark_imports_itself_through_others() -> None:
+    imports = _script_imports(ROOT / "benchmarks")
+    assert "corpus" in imports["validate_corpus"], "no imports found: the reader is stale"
     assert _cycles(imports) == []
 
 

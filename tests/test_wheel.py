@@ -2,7 +2,8 @@
 app reads (templates, icons, style); the wheel, installed in a fresh virtual environment outside
 the checkout, runs `studio --version`, `studio new`, `studio validate` and opens the window
 (offscreen) with its icon, from a folder outside the checkout. The manual (docs/) ships in the wheel
-as studio/manual, and Help ▸ Manual finds it there.
+as studio/manual, and Help ▸ Manual finds it there; resources/ ships as studio/resources. An
+editable install of a copy of the checkout finds `studio.resources` in that copy's resources/.
 
 The environment sees the system's packages (PySide6, xllamacpp... are not downloaded again) but
 not the checkout: the test checks that `studio` there is the wheel's.
@@ -24,9 +25,9 @@ from studio import __version__
 pytestmark = [pytest.mark.wheel, pytest.mark.timeout(180)]
 
 CHECKOUT = Path(__file__).resolve().parent.parent
-SHIPPED = ("studio/resources/templates/SKILL.md.tmpl", "studio/resources/style/studio.qss",
-           "studio/resources/icons/close.svg", "studio/resources/app/skill-studio.svg",
-           "studio/resources/app/skill-studio-256.png")
+# resources/ in the checkout and the sdist, studio/resources/ in the wheel.
+SHIPPED = ("templates/SKILL.md.tmpl", "style/studio.qss", "icons/close.svg", "app/skill-studio.svg",
+           "app/skill-studio-256.png")
 MANUAL = sorted(page.name for page in (CHECKOUT / "docs").iterdir() if page.suffix in (".md", ".png"))
 
 
@@ -65,8 +66,8 @@ def test_the_sdist_and_the_wheel_carry_the_resources(built: tuple[Path, Path]) -
     with tarfile.open(sdist) as archive:
         in_sdist = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     for name in SHIPPED:
-        assert name in in_wheel, f"{name} is not in the wheel"
-        assert name in in_sdist, f"{name} is not in the sdist"
+        assert f"studio/resources/{name}" in in_wheel, f"{name} is not in the wheel"
+        assert f"resources/{name}" in in_sdist, f"{name} is not in the sdist"
     assert not any(name.startswith(("resources/", "tests/", "docs/")) for name in in_wheel)
     assert "editor.md" in MANUAL and "screenshot-window.png" in MANUAL
     for name in MANUAL:
@@ -102,3 +103,19 @@ def test_the_installed_wheel_works_outside_the_checkout(built: tuple[Path, Path]
     report = _run([studio, "gui", "--smoke-test", elsewhere], elsewhere, env)
     for check in ("window shown: ok", "window icon: ok", "style sheet: ok", "skill template: ok"):
         assert check in report, report
+
+
+def test_an_editable_install_finds_the_resources(tmp_path: Path) -> None:
+    source = _source_copy(tmp_path / "source")
+    venv = tmp_path / "venv"
+    _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv], tmp_path)
+    python = venv / "bin" / "python"
+    _run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--ignore-installed",
+          "--no-build-isolation", "--disable-pip-version-check", "--editable", source], tmp_path)
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    code = ("import importlib.resources as r, studio.paths as p; "
+            "print(r.files('studio.resources')); print(p.RESOURCES_DIR)")
+    found, where = _run([python, "-c", code], tmp_path, env).split()
+    assert Path(found) == Path(where) == source / "resources"
+    for name in SHIPPED:
+        assert (source / "resources" / name).is_file(), name

@@ -29,11 +29,13 @@ if TYPE_CHECKING:
     from studio.agent.embedders import SearchEmbedder, default_search_embedder, search_embedder_for
     from studio.agent.events import (
         ApprovalGiven,
+        ApprovalNeeded,
         ChatNotice,
         Done,
         Error,
         Event,
         ForkStarted,
+        HeldWrite,
         Nested,
         TextDelta,
         ThinkingDelta,
@@ -41,14 +43,18 @@ if TYPE_CHECKING:
         ToolFinished,
         ToolOutput,
         ToolStarted,
+        ToolWrites,
         event_to_json,
     )
     from studio.agent.guided.mode import WINDOW_HINT
+    from studio.agent.holding import HoldError, Landing
     from studio.agent.invoke import PREFIXES
     from studio.agent.loop import DEFAULT_MAX_ROUNDS
     from studio.agent.prompt import INSTRUCTIONS
     from studio.agent.records import record_for, stop_record, update_record
     from studio.agent.run import DEFAULT_TIMEOUT
+    from studio.agent.sandbox import Support
+    from studio.agent.sandbox import detect as detect_sandbox
     from studio.agent.server import ModelServer, engine_problem
     from studio.agent.session import (
         WORKSPACE_MODES,
@@ -75,6 +81,7 @@ __all__ = [
     "AgentfileError",
     "Approval",
     "ApprovalGiven",
+    "ApprovalNeeded",
     "ApprovalRequest",
     "Approver",
     "AutoApprover",
@@ -89,6 +96,9 @@ __all__ = [
     "Event",
     "FolderChooser",
     "ForkStarted",
+    "HeldWrite",
+    "HoldError",
+    "Landing",
     "ModelServer",
     "Nested",
     "NobodyApprover",
@@ -96,6 +106,7 @@ __all__ = [
     "SessionFactory",
     "SessionSettings",
     "SkillToolbox",
+    "Support",
     "TextDelta",
     "ThinkingDelta",
     "ToolCallRequested",
@@ -103,8 +114,10 @@ __all__ = [
     "ToolFinished",
     "ToolOutput",
     "ToolStarted",
+    "ToolWrites",
     "default_search_embedder",
     "default_tool_descriptions",
+    "detect_sandbox",
     "engine_problem",
     "event_to_json",
     "first_writable_folder",

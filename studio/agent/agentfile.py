@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.agent.agents import AgentSpec, valid_name
+from studio.errors import StudioError
 
 MAX_AGENTFILE = 1 << 20
 _QUOTES = '"""'
@@ -25,7 +26,7 @@ _QUOTES = '"""'
 _LIST_PARAMETERS = frozenset({"stop"})
 
 
-class AgentfileError(Exception):
+class AgentfileError(StudioError):
     """An Agentfile that cannot be read; the message names the line."""
 
 

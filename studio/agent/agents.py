@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from studio.errors import StudioError
 from studio.fsutil import atomic_write_text
 from studio.paths import config_dir
 
@@ -24,7 +25,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 MAX_AGENT_FILE = 1 << 20
 
 
-class AgentError(Exception):
+class AgentError(StudioError):
     """An agent that cannot be found, read or saved; the message says which and why."""
 
 

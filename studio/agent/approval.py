@@ -25,6 +25,8 @@ class ApprovalRequest:
         forks: the skills whose forks asked, outermost first; empty when the chat itself asks.
         hosts: the hosts the command names (its URLs), offered for "Allow network to these
             hosts"; the run's sandbox reaches them through the studio's proxy.
+        unsandboxed: why the command would run without a sandbox, when it would ("" when it
+            runs in one, or nothing runs).
     """
 
     tool: str
@@ -40,6 +42,7 @@ class ApprovalRequest:
     preview: str = ""
     forks: tuple[str, ...] = ()
     hosts: tuple[str, ...] = ()
+    unsandboxed: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +87,27 @@ class ForkApprover:
 
 class AutoApprover:
     """Approves what the policy marks `ask` (`--auto-approve`), never with network; `block`
-    never reaches it."""
+    never reaches it. Nothing runs without a sandbox unless `unsandboxed` says so
+    (`--unsandboxed`, or the setting `sandbox.allow_unsandboxed`): no one reads what it is
+    about to let loose.
+
+    Attributes:
+        unsandboxed: approve commands that would run without a sandbox too.
+    """
+
+    def __init__(self, unsandboxed: bool = False) -> None:
+        self.unsandboxed = unsandboxed
 
     async def approve(self, request: ApprovalRequest) -> Approval:
-        return Approval("once", by="auto-approve")
+        if not request.unsandboxed:
+            return Approval("once", by="auto-approve")
+        if self.unsandboxed:
+            return Approval("once", by="auto-approve",
+                            reason=f"runs without a sandbox ({request.unsandboxed})")
+        return Approval("deny", by="auto-approve", reason=(
+            f"there is no sandbox ({request.unsandboxed}), and --auto-approve runs nothing "
+            "without one; pass --unsandboxed (or set `sandbox.allow_unsandboxed: true`) to run "
+            "such commands anyway"))
 
 
 class DenyAllApprover:

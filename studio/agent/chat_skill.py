@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from studio.agent.drafts import DraftRefused, skill_text, validate_texts
+from studio.errors import StudioError
 from studio.llm import ChatClient, Message, StreamEvent, TextChunk, repair_json
 from studio.skills import SKILL_FILE
 from studio.skills.checks import MAX_NAME_LENGTH, suggest_name
@@ -51,7 +52,7 @@ INSTRUCTIONS = (
 )
 
 
-class DraftUnusable(Exception):
+class DraftUnusable(StudioError):
     """The model's answer cannot be made into a valid skill; the message says why, for the user."""
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from studio.editing import set_field, set_metadata_entry
+from studio.errors import StudioError
 from studio.fsutil import atomic_write_text
 from studio.llm import ToolSpec
 from studio.skills import SKILL_FILE, Severity, Skill, SkillFile, list_skill_files, load_skill, parse_skill
@@ -42,7 +43,7 @@ MAX_FILE_CHARS = 200_000
 FolderChooser = Callable[[str], Awaitable[Path | None]]
 
 
-class DraftRefused(Exception):
+class DraftRefused(StudioError):
     """The draft is not written; the message (diagnostics included) goes back to the model."""
 
 

@@ -55,6 +55,7 @@ class ApprovalNeeded:
     cwd: str
     reasons: tuple[str, ...]
     warnings: tuple[str, ...]
+    unsandboxed: str = ""
     kind: Literal["approval_needed"] = "approval_needed"
 
 
@@ -96,6 +97,50 @@ class ToolFinished:
     duration: float | None = None
     truncated: bool = False
     kind: Literal["tool_finished"] = "tool_finished"
+
+
+@dataclass(frozen=True, slots=True)
+class HeldWrite:
+    """A file or folder a run wrote that another tool would run later (`studio.agent.held`):
+    moved to the holding folder instead of landing. `kind` is "created" or "changed"."""
+
+    path: str
+    kind: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolWrites:
+    """What a command wrote in the folders it could write, found by comparing them before and
+    after the run; it comes before the call's `ToolFinished`.
+
+    Attributes:
+        root: the folder the paths are relative to (the workspace); a path outside it is absolute.
+        created, changed, deleted: what landed; a new folder is one path ending in "/".
+        held: what did not land: it waits in the hold `hold_id` for Keep or Discard.
+        complete: False when the folders held more names than the studio compares
+            (`studio.agent.writes.MAX_ENTRIES`) or one could not be read: what the run wrote
+            past them is unknown.
+        omitted: paths left out of the lists above to keep them short.
+        problems: held files that could not be held, each a sentence.
+    """
+
+    call_id: str
+    root: str
+    created: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    held: tuple[HeldWrite, ...] = ()
+    hold_id: str | None = None
+    complete: bool = True
+    omitted: int = 0
+    problems: tuple[str, ...] = ()
+    kind: Literal["tool_writes"] = "tool_writes"
+
+    @property
+    def wrote(self) -> bool:
+        return bool(self.created or self.changed or self.deleted or self.held or self.problems
+                    or self.omitted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +213,7 @@ class Nested:
 
 Event = (
     TextDelta | ThinkingDelta | ChatNotice | ToolCallRequested | ApprovalNeeded | ApprovalGiven
-    | ToolStarted | ToolOutput | ToolFinished | Error | Done | ForkStarted | Nested
+    | ToolStarted | ToolOutput | ToolWrites | ToolFinished | Error | Done | ForkStarted | Nested
 )
 
 

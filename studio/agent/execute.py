@@ -22,8 +22,10 @@ from studio.agent.events import (
     ToolOutput,
     ToolStarted,
     ToolStatus,
+    ToolWrites,
 )
 from studio.agent.firstrun import FirstRunThreats
+from studio.agent.holding import HoldingArea
 from studio.agent.offload import off_loop
 from studio.agent.run import (
     DEFAULT_OUTPUT_CAP,
@@ -36,6 +38,7 @@ from studio.agent.run import (
 from studio.agent.sandbox import Sandbox, Support, detect
 from studio.agent.search_tool import SEARCH
 from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
+from studio.agent.watch import RunWatch
 from studio.llm import ToolCall
 from studio.policy import AuditError, AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
 from studio.settings import Limits
@@ -55,6 +58,7 @@ class ToolExecutor:
             whose approval says so, or the hosts granted to the workspace, through the proxy.
         limits: what each sandboxed run may use.
         allow_env: names of the studio's environment passed to commands besides the allowlist.
+        holding: where files a run wrote that other tools would run wait for Keep or Discard.
     """
 
     def __init__(
@@ -71,6 +75,7 @@ class ToolExecutor:
         allow_network: bool = False,
         limits: Limits | None = None,
         allow_env: tuple[str, ...] = (),
+        holding: HoldingArea | None = None,
     ) -> None:
         self.toolbox = toolbox
         self.approver = approver
@@ -83,6 +88,7 @@ class ToolExecutor:
         self.allow_network = allow_network
         self.limits = limits if limits is not None else Limits()
         self.allow_env = allow_env
+        self.holding = holding if holding is not None else HoldingArea()
         # Shared with forks (a shallow copy): a skill's findings are shown once per session.
         self.first_runs = FirstRunThreats()
 
@@ -260,10 +266,11 @@ class ToolExecutor:
                 sandbox=sandbox.describe() if sandbox is not None else self.support.notice(),
                 network_choice=sandbox is not None and not sandbox.network,
                 hosts=command_hosts(command) if sandbox is not None else (),
+                unsandboxed=self.support.problem if sandbox is None else "",
             )
             yield ApprovalNeeded(
                 call.id, command, entry.name, str(cwd), asked_because,
-                tuple(message for _kind, message in warnings),
+                tuple(message for _kind, message in warnings), request.unsandboxed,
             )
             approval = await self.approver.approve(request)
             if approval.choice == "always" and proposal is not None:
@@ -315,6 +322,10 @@ class ToolExecutor:
             call.id, call.name, _text(call.arguments.get("skill")), str(cwd), command,
             sandbox.describe() if sandbox is not None else self.support.notice(),
         )
+        folders = sandbox.writable if sandbox is not None else (cwd, log.workspace)
+        watch = RunWatch(folders, log.workspace,
+                         ignore=(self.audit.path,) if self.audit is not None else ())
+        await off_loop(watch.start)
         queue: asyncio.Queue[str] = asyncio.Queue()
         task = asyncio.ensure_future(
             run_command(command, cwd, timeout=self.timeout, output_cap=self.output_cap,
@@ -343,6 +354,15 @@ class ToolExecutor:
                     await task
             if cancelled:
                 log.cancelled_run(approved_by, how)
+                # Stopped: what it wrote so far is still held back and logged, though no card
+                # hears of it.
+                stopped = await asyncio.shield(self._writes(watch, call, command, cwd, log))
+                if stopped.wrote:
+                    log.writes(stopped)
+        writes = await self._writes(watch, call, command, cwd, log)
+        if writes.wrote:
+            log.writes(writes)
+            yield writes
         if failure is not None:
             yield ToolFinished(call.id, call.name, "error", f"error: {failure}")
             return
@@ -351,9 +371,24 @@ class ToolExecutor:
         )
         log.run(result, approved_by, how)
         yield ToolFinished(
-            call.id, call.name, status, result.for_model(), result.exit_code, result.duration,
-            result.truncated,
+            call.id, call.name, status, result.for_model() + _held_note(writes),
+            result.exit_code, result.duration, result.truncated,
         )
+
+    async def _writes(self, watch: RunWatch, call: ToolCall, command: str, cwd: Path,
+                      log: _AuditTrail) -> ToolWrites:
+        return await off_loop(lambda: watch.finish(self.holding, call.id, command=command,
+                                                   cwd=cwd, skill=log.skill))
+
+
+def _held_note(writes: ToolWrites) -> str:
+    """What the model is told of held files: they are not there, and the user decides."""
+    if not writes.held:
+        return ""
+    names = ", ".join(item.path for item in writes.held)
+    return (f"\n[held back, not in the folder: {names}. Other tools run such files, so they "
+            "land only if the user keeps them; do not write them again]")
+
 
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
@@ -410,6 +445,23 @@ class _AuditTrail:
         self._write(lambda log: log.record_connection(
             self.command, self.cwd, host=host, port=port, allowed=allowed,
             workspace=self.workspace, skill=self.skill))
+
+    def writes(self, writes: ToolWrites) -> None:
+        record = {
+            "created": list(writes.created), "changed": list(writes.changed),
+            "deleted": list(writes.deleted), "complete": writes.complete,
+            "held": [{"path": item.path, "kind": item.kind, "reason": item.reason}
+                     for item in writes.held],
+            "root": writes.root,
+        }  # fmt: skip
+        if writes.hold_id is not None:
+            record["hold_id"] = writes.hold_id
+        if writes.omitted:
+            record["omitted"] = writes.omitted
+        if writes.problems:
+            record["problems"] = list(writes.problems)
+        self._write(lambda log: log.record_writes(self.command, self.cwd, record,
+                                                  workspace=self.workspace, skill=self.skill))
 
     def cancelled_run(self, approved_by: str, how: str) -> None:
         self._write(lambda log: log.record_run(

@@ -22,9 +22,17 @@ from studio.agent.events import (
     ToolFinished,
     ToolOutput,
     ToolStarted,
+    ToolWrites,
 )
 from studio.agent.tools import RUN
-from studio.chats import ForkNote, ForkNoteKind, ForkRecord, ToolRecord
+from studio.chats import (
+    ForkNote,
+    ForkNoteKind,
+    ForkRecord,
+    HeldFileRecord,
+    ToolRecord,
+    WritesRecord,
+)
 
 
 def record_for(event: ToolCallRequested) -> ToolRecord:
@@ -61,6 +69,11 @@ def update_record(record: ToolRecord, event: Event) -> None:
         record.sandbox = event.sandbox
     elif isinstance(event, ToolOutput):
         record.output += event.text
+    elif isinstance(event, ToolWrites):
+        record.writes = WritesRecord(
+            event.root, event.created, event.changed, event.deleted,
+            tuple(HeldFileRecord(item.path, item.kind, item.reason) for item in event.held),
+            event.hold_id, event.complete, event.omitted, event.problems)
     elif isinstance(event, ToolFinished):
         record.status = event.status
         record.result = event.result
@@ -81,7 +94,7 @@ def _update_fork(fork: ForkRecord, event: Event) -> None:
     elif isinstance(event, ToolCallRequested):
         fork.items.append(record_for(event))
     elif isinstance(event, Nested | ForkStarted | ApprovalNeeded | ApprovalGiven | ToolStarted
-                    | ToolOutput | ToolFinished):
+                    | ToolOutput | ToolWrites | ToolFinished):
         record = fork.call(event.call_id)
         if record is not None:
             update_record(record, event)

@@ -26,6 +26,7 @@ from studio.agent.sandbox import (
     sandbox_exec_argv,
     seccomp_memfd,
 )
+from studio.errors import StudioError
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_OUTPUT_CAP = 50_000
@@ -64,7 +65,7 @@ def clean_environment(environ: Mapping[str, str] | None = None,
     return env
 
 
-class RunError(Exception):
+class RunError(StudioError):
     """The command could not be started; the message says why and what to do."""
 
 

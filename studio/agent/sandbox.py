@@ -2,9 +2,11 @@
 network, and the command line that enforces it (bubblewrap on Linux, `sandbox-exec` on macOS).
 
 A `Sandbox` is a plain description; `bwrap_argv` and `sandbox_exec_profile` turn it into the
-enforcing prefix. `detect()` says, once per process, whether this machine can enforce one: bwrap
-must be installed and must actually start (user namespaces can be disabled), and where neither
-works the studio says so and asks about every command instead.
+enforcing prefix, and `studio.agent.mounts` says what of the file system a command sees.
+`detect()` says, once per process, whether this machine can enforce one: bwrap must be installed
+and must actually start (user namespaces can be disabled); where neither works, `Support` names
+the real cause and what to do, and the studio asks about every command and lets no automatic
+approval run one.
 
 On Linux the sandbox holds for root too: the command runs in a user namespace of its own as an
 unprivileged id, with no capabilities, under a system-call filter (`studio.agent.seccomp`),
@@ -24,39 +26,24 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import studio.agent.seccomp as seccomp
+from studio.agent.mounts import (
+    GUARD,
+    WRITE,
+    Interpreter,
+    Mount,
+    git_targets,
+    ordered,
+    read_only,
+    system_mounts,
+    tmpfs,
+    toolchain_folders,
+)
 from studio.agent.netproxy import FORWARDER, INSIDE_SOCKET
+from studio.paths import cache_dir, config_dir, data_dir
 from studio.settings import Limits
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 _PROBE_TIMEOUT = 10.0
-
-# Folders under the home folder that hold a whole toolchain and no credentials: when a PATH entry
-# lies inside one, the whole folder stays readable (pyenv's shims run `pyenv`, which reads its
-# versions; nvm's node reads its lib). Elsewhere under home only the PATH entry itself is shown:
-# ~/.cargo holds credentials.toml beside bin/, ~/.local holds keyrings beside bin/.
-TOOLCHAIN_ROOTS = frozenset({
-    ".pyenv", ".rbenv", ".nodenv", ".goenv", ".nvm", ".volta", ".asdf", ".rustup", ".sdkman",
-    ".deno", ".bun", ".juliaup", "miniconda3", "anaconda3", "miniforge3", "mambaforge",
-})
-
-
-def toolchain_folders(home: Path, path_entries: Iterable[str], prefixes: Iterable[str]) -> tuple[Path, ...]:
-    """The folders under `home` a command needs to read to find its programs: each PATH entry
-    inside home (or its toolchain root), and the running Python's prefixes (a virtual
-    environment or a pyenv version inside home)."""
-    found: list[Path] = []
-    for entry in (*path_entries, *prefixes):
-        if not entry or not os.path.isabs(entry):
-            continue
-        folder = Path(entry).resolve()
-        if folder == home or not folder.is_relative_to(home) or not folder.is_dir():
-            continue
-        root = home / folder.relative_to(home).parts[0]
-        found.append(root if root.name in TOOLCHAIN_ROOTS else folder)
-    unique = list(dict.fromkeys(found))
-    return tuple(folder for folder in unique
-                 if not any(folder != outer and folder.is_relative_to(outer) for outer in unique))
-
 
 MIB = 1024 * 1024
 # The id a sandboxed command runs as when the studio runs as root ("nobody").
@@ -122,8 +109,9 @@ class Sandbox:
             else is read-only.
         home: the user's home folder, hidden except for the writable folders inside it.
         network: whether it may use the network (off unless the approval granted it).
-        tools: folders inside the hidden home that stay readable, so programs installed there
-            (pyenv, nvm, a virtual environment) still run; see `toolchain_folders`.
+        tools: folders besides the system's that stay readable, so the programs on PATH
+            installed there (pyenv, nvm, a virtual environment, /opt/node) still run; see
+            `mounts.toolchain_folders`.
         read_only: folders that stay read-only even inside a writable one (the unpacked copies
             of zipped skills).
         git: the `.git` folders and files inside the writable folders, bound read-only.
@@ -159,10 +147,7 @@ class Sandbox:
         kept = [folder for folder in resolved
                 if not any(folder != outer and folder.is_relative_to(outer) for outer in resolved)]
         hidden = home.resolve() if home is not None else None
-        tools: tuple[Path, ...] = ()
-        if hidden is not None:
-            tools = toolchain_folders(hidden, os.environ.get("PATH", "").split(os.pathsep),
-                                      (sys.prefix, sys.base_prefix))
+        tools = toolchain_folders(hidden, os.environ.get("PATH", "").split(os.pathsep))
         return cls(tuple(kept), hidden, network, tools, git=git_folders(kept),
                    limits=limits if limits is not None else Limits())
 
@@ -179,9 +164,10 @@ class Sandbox:
 
     @property
     def guarded(self) -> tuple[Path, ...]:
-        """The read-only folders that need a mount of their own: those inside a writable folder
-        (else they could be written) or inside the hidden home (else they could not be read);
-        elsewhere the file system is read-only anyway."""
+        """The read-only folders worth naming: those inside a writable folder (else they could
+        be written) or inside the hidden home (else they could not be read). bwrap binds every
+        read-only folder (nothing else of the host is shown); `describe` and the macOS profile,
+        which reads everywhere, name only these."""
         home = self.hidden_home
         return tuple(folder for folder in self.read_only
                      if any(folder.is_relative_to(place) for place in self.writable)
@@ -224,39 +210,15 @@ RESOLVER = Path("/run/systemd/resolve")
 
 
 def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *, seccomp_fd: int,
-               python: str = sys.executable, uid: int | None = None,
+               python: str = "", uid: int | None = None,
                proxy_socket: Path | None = None) -> list[str]:
     """The bubblewrap prefix for a command run in `cwd`, ending with the launcher that sets the
     limits; the command's argv follows it. `seccomp_fd` is a descriptor the child inherits,
     holding `seccomp.program()` (see `seccomp_memfd`); `proxy_socket`, the network proxy's
-    socket, appears inside at `netproxy.INSIDE_SOCKET`.
-
-    Mount order matters: the read-only root first, then the private /tmp and /run and the hidden
-    home, then the writable folders bound back on top (they may live under any of those), then
-    what must stay read-only inside them.
-    /run goes because a read-only mount still lets a program connect to the Unix sockets on it
-    (the Docker daemon's, the session bus): that would be a way out with "no network"."""
-    size = str(sandbox.limits.tmp_mb * MIB) if sandbox.limits.tmp_mb else ""
-
-    def tmpfs(where: str, limit: str) -> list[str]:
-        return ["--size", limit, "--tmpfs", where] if limit else ["--tmpfs", where]
-
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", *tmpfs("/dev/shm", size),
-            "--proc", "/proc", *tmpfs("/tmp", size), *tmpfs("/run", str(RUN_SIZE))]
-    if sandbox.network and RESOLVER.is_dir():
-        # /etc/resolv.conf often points into it; without it a granted network has no names.
-        argv += ["--ro-bind", str(RESOLVER), str(RESOLVER)]
-    home = sandbox.hidden_home
-    if home is not None and home != Path("/tmp"):
-        argv += tmpfs(str(home), size)
-        for folder in sandbox.tools:
-            argv += ["--ro-bind", str(folder), str(folder)]
-    for folder in sandbox.writable:
-        argv += ["--bind", str(folder), str(folder)]
-    for folder in (*sandbox.guarded, *sandbox.git):
-        argv += ["--ro-bind", str(folder), str(folder)]
-    if proxy_socket is not None:
-        argv += ["--ro-bind", str(proxy_socket), INSIDE_SOCKET]
+    socket, appears inside at `netproxy.INSIDE_SOCKET`. `python` is the launcher's interpreter
+    (default: the base of the running one, see `mounts.Interpreter`)."""
+    interpreter = Interpreter.at(python) if python else Interpreter.running()
+    argv = [bwrap, *ordered(_mounts(sandbox, interpreter, proxy_socket, cwd)), "--remount-ro", "/"]
     # A user namespace of its own, as an unprivileged id when the studio is root, and no
     # capabilities in it: nothing inside can mount, remount or reach past the binds.
     own = os.getuid() if uid is None else uid
@@ -268,9 +230,57 @@ def bwrap_argv(sandbox: Sandbox, cwd: Path, bwrap: str = "bwrap", *, seccomp_fd:
     # --die-with-parent ends the sandbox with the studio however it ends; --new-session keeps
     # the command from reaching the studio's terminal (TIOCSTI).
     argv += ["--die-with-parent", "--new-session", "--seccomp", str(seccomp_fd),
-             "--chdir", str(cwd.resolve()), "--",
-             python, "-I", "-S", "-c", LAUNCHER, *map(str, _rlimits(sandbox.limits)), "--"]
+             "--chdir", str(cwd.resolve()), "--", interpreter.program, "-I", "-S", "-c",
+             LAUNCHER, *map(str, _rlimits(sandbox.limits)), "--"]
     return argv
+
+
+def _mounts(sandbox: Sandbox, interpreter: Interpreter,
+            proxy_socket: Path | None, cwd: Path) -> list[Mount]:
+    """The sandbox's view of the file system (`studio.agent.mounts`): the system read-only, a
+    private /tmp, /var/tmp, /dev/shm, /run and home, the toolchains and the launcher's
+    interpreter read-only, the writable folders, and what stays read-only inside them.
+    /run is private because a program may connect to a Unix socket on a read-only mount (the
+    Docker daemon's, the session bus): that would be a way out with "no network"."""
+    size = sandbox.limits.tmp_mb * MIB
+    mounts = [*system_mounts(), Mount(Path("/dev"), ("--dev", "/dev")),
+              Mount(Path("/proc"), ("--proc", "/proc")), tmpfs(Path("/dev/shm"), size),
+              tmpfs(Path("/tmp"), size), tmpfs(Path("/var/tmp"), size), tmpfs(Path("/run"), RUN_SIZE)]
+    if sandbox.network and RESOLVER.is_dir():
+        # /etc/resolv.conf often points into it; without it a granted network has no names.
+        mounts.append(read_only(RESOLVER))
+    home = sandbox.hidden_home
+    if home is not None and home not in (Path("/tmp"), Path("/var/tmp")):
+        mounts.append(tmpfs(home, size))
+    mounts += [read_only(folder) for folder in sandbox.tools]
+    # The launcher's interpreter stays read-only even inside a writable folder: a run must not
+    # change the Python the studio itself runs in.
+    mounts += [read_only(path, GUARD) for path in interpreter.hidden_needs()]
+    mounts += [Mount(folder, ("--bind", str(folder), str(folder)), WRITE)
+               for folder in sandbox.writable]
+    mounts += [read_only(folder, GUARD) for folder in (*sandbox.read_only, *sandbox.git,
+                                                       *git_targets(sandbox.git))]
+    # The studio's own folders, when a writable folder holds them (a workspace that is the home
+    # folder): a run that wrote grants.yaml or settings.yaml would approve its own next commands,
+    # and one that read the audit log or the chats would read other runs. An empty folder in
+    # memory hides them; a writable folder inside one (a draft's) is bound after it, deeper.
+    # One that does not exist is left alone: making its mount point would leave an empty folder.
+    masked = [folder for folder in studio_folders() if folder.is_dir()
+              and any(folder.is_relative_to(place) for place in sandbox.writable)]
+    mounts += [tmpfs(folder, MIB) for folder in masked]
+    # A run in a folder of the studio's (a skill drafted there) still works where it runs.
+    here = cwd.resolve()
+    if any(here.is_relative_to(folder) for folder in masked) and any(
+            here.is_relative_to(place) for place in sandbox.writable):
+        mounts.append(Mount(here, ("--bind", str(here), str(here)), WRITE))
+    if proxy_socket is not None:
+        mounts.append(Mount(Path(INSIDE_SOCKET), ("--ro-bind", str(proxy_socket), INSIDE_SOCKET), GUARD))
+    return mounts
+
+
+def studio_folders() -> tuple[Path, ...]:
+    """The studio's configuration, data and cache folders, resolved as the binds are."""
+    return tuple(dict.fromkeys(folder().resolve() for folder in (config_dir, data_dir, cache_dir)))
 
 
 def seccomp_memfd() -> int:
@@ -325,11 +335,13 @@ class Support:
         kind: "bwrap", "sandbox-exec", or None when nothing works here.
         program: the sandbox program's path.
         problem: why there is no sandbox, in words, when kind is None.
+        remedy: what the user can do about it ("" when nothing is known to help).
     """
 
     kind: str | None
     program: str = ""
     problem: str = ""
+    remedy: str = ""
 
     @property
     def available(self) -> bool:
@@ -341,23 +353,59 @@ class Support:
                 "the network, so every command is asked about.")
 
 
-def _probe_bwrap(program: str) -> str:
-    """"" when bwrap starts a sandbox like the ones we use here, else what went wrong."""
+INSTALL_BWRAP = ("install it (`sudo apt install bubblewrap`, `sudo dnf install bubblewrap`, "
+                 "`sudo pacman -S bubblewrap`), then restart the studio")
+ALLOW_NAMESPACES = (
+    "allow unprivileged user namespaces (`sudo sysctl kernel.unprivileged_userns_clone=1`; on "
+    "Ubuntu 24.04 and later an AppArmor profile for bwrap, or `sudo sysctl "
+    "kernel.apparmor_restrict_unprivileged_userns=0`; in a container, run it with user "
+    "namespaces allowed), then restart the studio")
+
+
+def classify(said: str, code: int, launcher: str) -> tuple[str, str]:
+    """(problem, remedy) for a probe of bwrap that failed with `said` on stderr: the real
+    cause, told apart by bubblewrap's own messages."""
+    lines = said.strip().splitlines()
+    detail = lines[-1].strip() if lines else f"exit code {code}"
+    lowered = said.lower()
+    if "execvp" in lowered and launcher in said:
+        return (f"the studio's Python ({launcher}) cannot be found inside the sandbox "
+                f"({detail})", "report this as a bug in the studio, with how it is installed")
+    if "seccomp" in lowered:
+        return (f"the kernel refused the sandbox's system-call filter ({detail})",
+                "run the studio on a kernel with seccomp filters (CONFIG_SECCOMP_FILTER)")
+    if any(sign in lowered for sign in ("namespace", "uid map", "uid_map", "setting up uid",
+                                        "clone", "unshare")):
+        return (f"bubblewrap cannot create a user namespace here ({detail}): unprivileged user "
+                "namespaces are disabled", ALLOW_NAMESPACES)
+    if "can't find source path" in lowered:
+        return (f"bubblewrap cannot show a folder inside the sandbox ({detail})",
+                "report this as a bug in the studio, with how it is installed")
+    if "mount" in lowered or "proc" in lowered:
+        return (f"bubblewrap cannot set up its mounts here ({detail}); in a container, the "
+                "container forbids mounting /proc or a tmpfs",
+                "run the studio outside the container, or give the container the right to "
+                "mount (e.g. `--security-opt seccomp=unconfined --security-opt "
+                "apparmor=unconfined`)")
+    return f"bubblewrap cannot create a sandbox here ({detail})", ""
+
+
+def _probe_bwrap(program: str) -> tuple[str, str]:
+    """("", "") when bwrap starts a sandbox like the ones we use here, else what went wrong and
+    what to do."""
     fd = seccomp_memfd()
-    probe = [*bwrap_argv(Sandbox(()), Path("/"), program, seccomp_fd=fd), "true"]
+    argv = bwrap_argv(Sandbox(()), Path("/"), program, seccomp_fd=fd)
+    launcher = argv[argv.index("-I") - 1]
     try:
-        done = subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True,
+        done = subprocess.run([*argv, "true"], stdin=subprocess.DEVNULL, capture_output=True,
                               timeout=_PROBE_TIMEOUT, check=False, pass_fds=(fd,))
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"bubblewrap ({program}) could not start: {exc}"
+        return f"bubblewrap ({program}) could not start: {exc}", INSTALL_BWRAP
     finally:
         os.close(fd)
     if done.returncode != 0:
-        said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
-        detail = said[-1] if said else f"exit code {done.returncode}"
-        return (f"bubblewrap cannot create a sandbox here ({detail}); user namespaces may be "
-                "disabled")
-    return ""
+        return classify(done.stderr.decode("utf-8", errors="replace"), done.returncode, launcher)
+    return "", ""
 
 
 @functools.cache
@@ -374,7 +422,6 @@ def detect() -> Support:
         return Support(None, problem=problem)
     program = shutil.which("bwrap")
     if program is None:
-        return Support(None, problem="bubblewrap (bwrap) is not installed; install the "
-                       "`bubblewrap` package")
-    problem = _probe_bwrap(program)
-    return Support(None, problem=problem) if problem else Support("bwrap", program)
+        return Support(None, problem="bubblewrap (bwrap) is not installed", remedy=INSTALL_BWRAP)
+    problem, remedy = _probe_bwrap(program)
+    return Support(None, problem=problem, remedy=remedy) if problem else Support("bwrap", program)

@@ -27,6 +27,7 @@ from studio.agent.events import ChatNotice, Done, Error, Event, Nested, TextDelt
 from studio.agent.execute import ToolExecutor
 from studio.agent.fork import SkillModes
 from studio.agent.guided.mode import CLI_HINT
+from studio.agent.holding import HoldingArea, Landing
 from studio.agent.invoke import PREFIXES, parse_invocation
 from studio.agent.loop import DEFAULT_MAX_ROUNDS, Agent, AgentConfig
 from studio.agent.prompt import fit_system_prompt, system_prompt
@@ -36,7 +37,7 @@ from studio.agent.search_tool import SkillSearch
 from studio.agent.server import ModelServer
 from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm import CONNECT_TIMEOUT, IDLE_TIMEOUT, BadURL, LLMError, Message, ServerNotRunning, Timeout
-from studio.policy import AuditLog, Grants
+from studio.policy import AuditError, AuditLog, Grants
 from studio.settings import (
     MAX_ANSWER_SECONDS,
     MAX_ANSWER_TOKENS,
@@ -172,15 +173,17 @@ def make_executor(settings: SessionSettings, skills: Sequence[SkillSummary], app
                   overrides: Mapping[str, str] | None = None, home: Path | None = None,
                   support: Support | None = None,
                   choose_folder: FolderChooser | None = None,
-                  unpacked: UnpackedSkills | None = None) -> ToolExecutor:
+                  unpacked: UnpackedSkills | None = None,
+                  holding: HoldingArea | None = None) -> ToolExecutor:
     """The tools for `skills`, judged in the workspace `settings` chooses. `choose_folder` asks
-    where new skills go when `settings.create_in` does not say."""
+    where new skills go when `settings.create_in` does not say; held files wait in `holding`."""
     kind = _SkillFolderExecutor if settings.workspace_mode == "skill" else ToolExecutor
     toolbox = make_toolbox(settings, skills, overrides, choose_folder=choose_folder,
                            unpacked=unpacked)
     return kind(toolbox, approver, grants, audit,
                 timeout=settings.tool_timeout, allow_network=settings.allow_network, home=home,
-                support=support, limits=settings.limits, allow_env=settings.allow_env)
+                support=support, limits=settings.limits, allow_env=settings.allow_env,
+                holding=holding)
 
 
 class ChatSession:
@@ -202,13 +205,15 @@ class ChatSession:
                  overrides: Mapping[str, str] | None = None, home: Path | None = None,
                  support: Support | None = None, agents: AgentStore | None = None,
                  choose_folder: FolderChooser | None = None,
-                 unpacked: UnpackedSkills | None = None) -> None:
+                 unpacked: UnpackedSkills | None = None,
+                 holding: HoldingArea | None = None) -> None:
         self.settings = settings
         self.agents = agents
         self.server = server
         self.executor = make_executor(settings, skills, approver, grants, audit,
                                       overrides=overrides, home=home, support=support,
-                                      choose_folder=choose_folder, unpacked=unpacked)
+                                      choose_folder=choose_folder, unpacked=unpacked,
+                                      holding=holding)
         self._skills = list(skills)
         self._keep = {*settings.keep, *(overrides or {})}
         prompt, self.skipped = session_prompt(settings, self._skills)
@@ -379,14 +384,18 @@ class SessionFactory:
         agents: the saved agents a skill's `agent:` names (default: the config folder's).
         unpacked: the read-only copies the scripts of zipped skills run from (default: in the
             cache folder).
+        holding: where files a run wrote that other tools would run wait for the user's Keep
+            or Discard (default: in the data folder).
     """
 
     def __init__(self, approver: Approver, http: httpx.AsyncClient | None = None, *,
                  grants: Grants | None = None, audit: AuditLog | None = None,
                  server: ModelServer | None = None, home: Path | None = None,
                  support: Support | None = None, agents: AgentStore | None = None,
-                 unpacked: UnpackedSkills | None = None) -> None:
+                 unpacked: UnpackedSkills | None = None,
+                 holding: HoldingArea | None = None) -> None:
         self.approver = approver
+        self.holding = holding if holding is not None else HoldingArea()
         self.agents = agents if agents is not None else AgentStore()
         self.unpacked = unpacked if unpacked is not None else UnpackedSkills()
         self.server = server if server is not None else ModelServer(http)
@@ -403,7 +412,32 @@ class SessionFactory:
                            grants=self.grants, audit=self.audit, history=history,
                            overrides=overrides, home=self._home, support=self._support,
                            agents=self.agents, choose_folder=choose_folder,
-                           unpacked=self.unpacked)
+                           unpacked=self.unpacked, holding=self.holding)
+
+    def writes_pending(self, hold_id: str) -> bool:
+        """Whether the files held back in `hold_id` still wait for Keep or Discard."""
+        return self.holding.pending(hold_id)
+
+    def keep_writes(self, hold_id: str) -> Landing:
+        """Land the files a run wrote that were held back in `hold_id` (the user kept them),
+        logged. Raises `HoldError` when there is no such hold (kept or discarded already)."""
+        landing = self.holding.keep(hold_id)
+        return self._log_held(hold_id, landing, keep=True)
+
+    def discard_writes(self, hold_id: str) -> Landing:
+        """Delete the files held back in `hold_id` (the default: nothing lands), logged."""
+        landing = self.holding.discard(hold_id)
+        return self._log_held(hold_id, landing, keep=False)
+
+    def _log_held(self, hold_id: str, landing: Landing, *, keep: bool) -> Landing:
+        try:
+            self.audit.record_held(landing.command, landing.cwd, hold_id=hold_id, keep=keep,
+                                   paths=[str(path) for path in landing.landed],
+                                   problems=list(landing.problems), skill=landing.skill or None)
+        except AuditError as exc:
+            return replace(landing, problems=(*landing.problems,
+                                              f"{exc}; this was not logged"))
+        return landing
 
     async def draft_skill(self, settings: SessionSettings,
                           conversation: Sequence[Message]) -> ChatSkillDraft:

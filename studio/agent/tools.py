@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from studio.agent.drafts import DRAFT_TOOL_NAMES, DraftDesk
 from studio.agent.invoke import argument_names, substitute
 from studio.agent.search_tool import SEARCH, SkillSearch
+from studio.errors import StudioError
 from studio.llm import ToolCall, ToolSpec
 from studio.skills import (
     NotRegularFile,
@@ -40,7 +41,7 @@ _USAGE_LINES = 8
 _USAGE_WIDTH = 200
 
 
-class ToolError(Exception):
+class ToolError(StudioError):
     """A tool call that cannot be carried out; the message goes back to the model."""
 
 

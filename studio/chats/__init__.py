@@ -5,7 +5,14 @@ turn's events, and the agent and the window import this package, never the rever
 """
 
 from studio.chats.export import export_markdown
-from studio.chats.records import ForkNote, ForkNoteKind, ForkRecord, ToolRecord
+from studio.chats.records import (
+    ForkNote,
+    ForkNoteKind,
+    ForkRecord,
+    HeldFileRecord,
+    ToolRecord,
+    WritesRecord,
+)
 from studio.chats.store import ChatInfo, ChatStore, ChatStoreError, StoredMessage, history, title_for
 
 __all__ = [
@@ -15,8 +22,10 @@ __all__ = [
     "ForkNote",
     "ForkNoteKind",
     "ForkRecord",
+    "HeldFileRecord",
     "StoredMessage",
     "ToolRecord",
+    "WritesRecord",
     "export_markdown",
     "history",
     "title_for",

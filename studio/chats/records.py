@@ -25,6 +25,7 @@ class ToolRecord:
         result: the text the model was given.
         sandbox: what the sandbox let the command do, or that there was none.
         fork: the sub-conversation, when the call started a fork (a `context: fork` skill).
+        writes: what the command wrote, held back included (None: nothing, or not a command).
     """
 
     call_id: str
@@ -45,6 +46,7 @@ class ToolRecord:
     truncated: bool = False
     sandbox: str | None = None
     fork: ForkRecord | None = None
+    writes: WritesRecord | None = None
 
     @property
     def finished(self) -> bool:
@@ -59,6 +61,7 @@ class ToolRecord:
             "result": self.result, "exit_code": self.exit_code, "duration": self.duration,
             "truncated": self.truncated, "sandbox": self.sandbox,
             "fork": self.fork.to_json() if self.fork is not None else None,
+            "writes": self.writes.to_json() if self.writes is not None else None,
         }  # fmt: skip
 
     @classmethod
@@ -93,6 +96,65 @@ class ToolRecord:
             data.get("truncated") is True,
             _text_or_none(data.get("sandbox")),
             ForkRecord.from_json(data.get("fork"), depth + 1),
+            WritesRecord.from_json(data.get("writes")),
+        )
+
+
+@dataclass(slots=True)
+class HeldFileRecord:
+    """A file or folder a run wrote and the studio held back: where, "created" or "changed",
+    and what would run it."""
+
+    path: str
+    kind: str
+    reason: str
+
+
+@dataclass(slots=True)
+class WritesRecord:
+    """What a command wrote, as its card shows it (`studio.agent.events.ToolWrites`).
+
+    Attributes:
+        root: the folder the paths are relative to.
+        held: what waits in the hold `hold_id` for Keep or Discard.
+        decision: "kept" or "discarded" once the user chose (None: still waiting).
+        problems: what could not be held or kept, and when the lists are incomplete.
+    """
+
+    root: str
+    created: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    held: tuple[HeldFileRecord, ...] = ()
+    hold_id: str | None = None
+    complete: bool = True
+    omitted: int = 0
+    problems: tuple[str, ...] = ()
+    decision: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "root": self.root, "created": list(self.created), "changed": list(self.changed),
+            "deleted": list(self.deleted),
+            "held": [{"path": h.path, "kind": h.kind, "reason": h.reason} for h in self.held],
+            "hold_id": self.hold_id, "complete": self.complete, "omitted": self.omitted,
+            "problems": list(self.problems), "decision": self.decision,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: object) -> WritesRecord | None:
+        if not isinstance(data, dict) or not isinstance(data.get("root"), str):
+            return None
+        held = data.get("held")
+        omitted = data.get("omitted")
+        return cls(
+            data["root"], _texts(data.get("created")), _texts(data.get("changed")),
+            _texts(data.get("deleted")),
+            tuple(HeldFileRecord(_text(h.get("path")), _text(h.get("kind")), _text(h.get("reason")))
+                  for h in (held if isinstance(held, list) else []) if isinstance(h, dict)),
+            _text_or_none(data.get("hold_id")), data.get("complete") is not False,
+            omitted if isinstance(omitted, int) and not isinstance(omitted, bool) else 0,
+            _texts(data.get("problems")), _text_or_none(data.get("decision")),
         )
 
 

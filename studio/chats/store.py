@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Literal, cast
 
 from studio.chats.records import ToolRecord
+from studio.errors import StudioError
 from studio.fsutil import json_text, move_aside, utf8_text
 from studio.llm import Message, ToolCall
 from studio.paths import data_dir
@@ -59,7 +60,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class ChatStoreError(Exception):
+class ChatStoreError(StudioError):
     """The chats file cannot be opened or written; the message says which file and what to do."""
 
 

@@ -24,8 +24,8 @@ from studio.agent import (
     WORKSPACE_MODES,
     Agentfile,
     AgentfileError,
-    AgentStore,
     ApprovalGiven,
+    ApprovalNeeded,
     Approver,
     AutoApprover,
     ChatNotice,
@@ -34,6 +34,7 @@ from studio.agent import (
     Error,
     Event,
     ForkStarted,
+    HoldError,
     Nested,
     NobodyApprover,
     SessionFactory,
@@ -42,12 +43,14 @@ from studio.agent import (
     ThinkingDelta,
     ToolCallRequested,
     ToolFinished,
+    ToolWrites,
     default_search_embedder,
     event_to_json,
     first_writable_folder,
     read_agentfile,
 )
-from studio.commands.guidance import guided_flag
+from studio.commands.options import guided_flag, parse_options
+from studio.commands.sessions import session_factory
 from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
 from studio.llm import (
@@ -60,8 +63,7 @@ from studio.llm import (
     checked_url,
     new_call_id,
 )
-from studio.paths import cache_dir, config_dir, data_dir
-from studio.policy import AuditLog, Grants
+from studio.paths import cache_dir
 from studio.settings import (
     MAX_ANSWER_SECONDS,
     MAX_ANSWER_TOKENS,
@@ -72,7 +74,10 @@ from studio.settings import (
 from studio.skills.scan import scan as collect
 from studio.skills.scan import standard_locations
 from studio.skills.search import INDEX_FILE
+from studio.textshow import ProseStream, shown, shown_json
 
+# Held files named one a line; past these, counted (the audit log lists them all).
+MAX_HELD_LINES = 100
 # Bytes of `--system @FILE`: instructions, not a book.
 MAX_INSTRUCTIONS = 64 * 1024
 
@@ -119,9 +124,16 @@ def register(subparsers: Any) -> None:
     approvals.add_argument("--auto-approve", action="store_true",
                            help="run what the policy would ask about; blocked stays blocked")
     approvals.add_argument("--deny-all", action="store_true", help="deny every tool run that asks")
+    parser.add_argument("--unsandboxed", action="store_true",
+                        help="let --auto-approve run commands where there is no sandbox "
+                        "(without it, they run nothing there and say why)")
     parser.add_argument("--allow-network", action="store_true",
                         help="let every tool run use the network (the sandbox cuts it off "
                         "otherwise; --auto-approve never grants it)")
+    parser.add_argument("--keep-writes", action="store_true",
+                        help="keep the files a tool run wrote that other tools would run later "
+                        "(.envrc, a new .git, .vscode/, Makefile, package.json, ...); without "
+                        "it they are listed and discarded")
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.add_argument("--think", action="store_true", help="let the model think first, if it can")
     guided_flag(parser)
@@ -177,20 +189,6 @@ def _seconds(text: str) -> float:
     return value
 
 
-def parse_options(items: list[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            print(f"studio chat: --option wants KEY=VALUE, not {item!r}", file=sys.stderr)
-            raise SystemExit(2)
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
-    return options
-
-
 def load_history(path: Path | None) -> list[Message]:
     """Earlier messages from a JSON file; a bad file stops the command with a clear message."""
     if path is None:
@@ -218,7 +216,7 @@ def load_history(path: Path | None) -> list[Message]:
 
 def choose_approver(args: argparse.Namespace, stdin: TextIO) -> Approver:
     if args.auto_approve:
-        return AutoApprover()
+        return AutoApprover(unsandboxed=args.unsandboxed)
     if args.deny_all:
         return DenyAllApprover()
     if stdin.isatty():
@@ -234,27 +232,39 @@ def _skill_paths(args: argparse.Namespace, workspace: Path, agent: Agentfile | N
     return [path for path in standard_locations(workspace) if path.is_dir()]
 
 
-class _Escaped:
-    """A stream that writes each byte that is not UTF-8 (a lone surrogate: from a file name, the
-    command line or a model's `\\udcff`) as its `\\xNN` escape instead of failing."""
+class _Shown:
+    """A terminal stream that shows what it is given and never lets it act: every control, escape,
+    bidi and zero-width character as a visible marker (`\\e[2J`, `<U+202E>`, `shown_prose`), even
+    when a sequence arrives split over several writes, and each byte that is not UTF-8 (a lone
+    surrogate: from a file name, the command line or a model's `\\udcff`) as its `\\xNN` escape
+    instead of failing."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
+        self._prose = ProseStream()
 
     def write(self, text: str) -> None:
-        self.stream.write(utf8_text(text))
+        self.stream.write(utf8_text(self._prose.feed(text)))
+
+    def end(self) -> None:
+        """Write what the last write held back (a CR that a LF might have followed)."""
+        self.stream.write(utf8_text(self._prose.end()))
+        self.stream.flush()
 
     def flush(self) -> None:
         self.stream.flush()
 
 
 class Renderer:
-    """Prints events: answer text on stdout, everything else on stderr (or JSON lines)."""
+    """Prints events: answer text on stdout, everything else on stderr (or JSON lines); a
+    command asked about without a sandbox says why there is none, whoever answers."""
 
-    def __init__(self, as_json: bool, out: TextIO, err: TextIO) -> None:
+    def __init__(self, as_json: bool, out: TextIO, err: TextIO, asks_itself: bool = False) -> None:
         self.as_json = as_json
-        self.out = _Escaped(out)
-        self.err = _Escaped(err)
+        # The terminal's approver shows each request whole, the missing sandbox with it.
+        self.asks_itself = asks_itself
+        self.out = _Shown(out)
+        self.err = _Shown(err)
         self._open_line = False
         self._fork_line = False
 
@@ -271,9 +281,10 @@ class Renderer:
 
     def show(self, event: Event) -> None:
         if self.as_json:
-            # A lone surrogate as its JSON escape: `json.loads` gives the text back as it was.
-            self.out.write(utf8_json(json.dumps(event_to_json(event), ensure_ascii=False,
-                                                default=str)) + "\n")
+            # A lone surrogate, a control or a bidi character as its JSON escape: the terminal
+            # shows it, and `json.loads` gives the text back as it was.
+            line = json.dumps(event_to_json(event), ensure_ascii=False, default=str)
+            self.out.stream.write(utf8_json(shown_json(line)) + "\n")
             self.out.flush()
             return
         if isinstance(event, Nested):
@@ -291,19 +302,27 @@ class Renderer:
             self.note(f"studio: error: {event.message}")
         elif isinstance(event, ToolCallRequested):
             held = " (constrained)" if event.constrained else ""
-            self.note(f"-> {event.tool}: {event.summary}{held}")
+            self.note(f"-> {shown(event.tool)}: {shown(event.summary)}{held}")
+        elif isinstance(event, ApprovalNeeded) and event.unsandboxed and not self.asks_itself:
+            self.note(f"   no sandbox: {event.unsandboxed}")
         elif isinstance(event, ApprovalGiven) and event.by != "policy":
-            how = {"once": "approved once", "always": f"always allowed ({event.scope})",
-                   "deny": "denied"}.get(event.choice, event.choice)
-            self.note(f"   {how} by {event.by}" + (f": {event.reason}" if event.reason else ""))
+            how = {"once": "approved once", "always": f"always allowed ({shown(str(event.scope))})",
+                   "deny": "denied"}.get(event.choice, shown(event.choice))
+            reason = f": {shown(event.reason)}" if event.reason else ""
+            self.note(f"   {how} by {shown(event.by)}{reason}")
+        elif isinstance(event, ToolWrites):
+            for line in writes_lines(event):
+                self.note(line)
         elif isinstance(event, ToolFinished):
             self.note(_finished_line(event))
         elif isinstance(event, ForkStarted):
             self.note(_fork_line(event))
-        elif isinstance(event, Done) and self._open_line:
-            self.out.write("\n")
-            self.out.flush()
-            self._open_line = False
+        elif isinstance(event, Done):
+            if self._open_line:
+                self.out.write("\n")
+                self._open_line = False
+            self.out.end()
+            self.err.end()
 
 
     def _show_nested(self, nested: Nested) -> None:
@@ -325,7 +344,10 @@ class Renderer:
         elif isinstance(event, Error):
             self.note(f"{indent}studio: error: {event.message}")
         elif isinstance(event, ToolCallRequested):
-            self.note(f"{indent}-> {event.tool}: {event.summary}")
+            self.note(f"{indent}-> {shown(event.tool)}: {shown(event.summary)}")
+        elif isinstance(event, ToolWrites):
+            for line in writes_lines(event):
+                self.note(indent + line.lstrip())
         elif isinstance(event, ToolFinished):
             self.note(indent + _finished_line(event).lstrip())
         elif isinstance(event, ForkStarted):
@@ -335,8 +357,48 @@ class Renderer:
 
 
 def _fork_line(event: ForkStarted) -> str:
-    agent = f" as the agent {event.agent}" if event.agent else ""
-    return f"   fork: skill {event.skill} runs in a fork ({event.context}) on {event.model}{agent}"
+    agent = f" as the agent {shown(event.agent)}" if event.agent else ""
+    return (f"   fork: skill {shown(event.skill)} runs in a fork ({shown(event.context)}) on "
+            f"{shown(event.model)}{agent}")
+
+
+def writes_lines(event: ToolWrites) -> list[str]:
+    """What a run wrote, a line for each kind, and a line for each file held back."""
+    lines = []
+    for what, paths in (("created", event.created), ("changed", event.changed),
+                        ("deleted", event.deleted)):
+        if paths:
+            lines.append(f"   {what}: {shown(', '.join(paths))}")
+    if event.omitted:
+        lines.append(f"   and {event.omitted:,} more (see `studio policy log`)")
+    for item in event.held[:MAX_HELD_LINES]:
+        lines.append(f"   held back ({item.kind}): {shown(item.path)}: {item.reason}")
+    if len(event.held) > MAX_HELD_LINES:
+        lines.append(f"   held back: {len(event.held) - MAX_HELD_LINES:,} more (see "
+                     "`studio policy log`)")
+    lines += [f"   ! {problem}" for problem in event.problems]
+    return lines
+
+
+def decide_held(sessions: SessionFactory, event: Event, keep: bool) -> str | None:
+    """Keep (`--keep-writes`) or discard what a run held back; what to tell the user."""
+    while isinstance(event, Nested):
+        event = event.event
+    if not isinstance(event, ToolWrites) or event.hold_id is None:
+        return None
+    names = shown(", ".join(item.path for item in event.held[:MAX_HELD_LINES]))
+    if len(event.held) > MAX_HELD_LINES:
+        names += f" and {len(event.held) - MAX_HELD_LINES:,} more"
+    try:
+        if not keep:
+            sessions.discard_writes(event.hold_id)
+            return (f"discarded what the run wrote that other tools would run: {names}. Pass "
+                    "--keep-writes to keep such files")
+        landing = sessions.keep_writes(event.hold_id)
+    except HoldError as exc:
+        return str(exc)
+    said = f"kept (--keep-writes): {names}"
+    return "; ".join((said, *landing.problems))
 
 
 def _finished_line(event: ToolFinished) -> str:
@@ -472,6 +534,8 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     history = load_history(args.history)
     agent = _agentfile(args, renderer)
     stored = _stored_settings(renderer)
+    if isinstance(approver, AutoApprover) and stored.sandbox.allow_unsandboxed:
+        approver.unsandboxed = True
     prompts = stored.prompts
     given = _instructions(args.system, renderer)
     if given is not None:
@@ -496,8 +560,7 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
                           "skills given; check the name (the `name:` in its SKILL.md)")
     outcome = "error"
     async with httpx.AsyncClient() as http:
-        sessions = SessionFactory(approver, http, grants=Grants(config_dir() / "grants.yaml"),
-                                  audit=AuditLog(data_dir() / "audit.jsonl"), agents=AgentStore())
+        sessions = session_factory(approver, http)
         try:
             session = sessions.session(settings, collected.skills, history=history)
             if session.skipped:
@@ -507,6 +570,9 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
                 renderer.show(ChatNotice("no skills found; pass --skills PATH to give the model some"))
             async for event in session.turn(" ".join(args.prompt)):
                 renderer.show(event)
+                decided = decide_held(sessions, event, getattr(args, "keep_writes", False))
+                if decided is not None:
+                    renderer.show(ChatNotice(decided))
                 if isinstance(event, Done):
                     outcome = event.reason
         finally:
@@ -515,8 +581,9 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
 
 
 def run(args: argparse.Namespace) -> int:
-    renderer = Renderer(args.json, sys.stdout, sys.stderr)
     approver = choose_approver(args, sys.stdin)
+    renderer = Renderer(args.json, sys.stdout, sys.stderr,
+                        asks_itself=isinstance(approver, TerminalApprover))
     try:
         return asyncio.run(_chat_until_signalled(args, renderer, approver))
     except KeyboardInterrupt:

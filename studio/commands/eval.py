@@ -24,12 +24,11 @@ from studio.agent import (
     Approver,
     AutoApprover,
     DenyAllApprover,
-    SessionFactory,
     SessionSettings,
 )
 from studio.commands.arguments import positive
-from studio.commands.chat import parse_options
-from studio.commands.guidance import guided_flag
+from studio.commands.options import guided_flag, option_flag, parse_options
+from studio.commands.sessions import session_factories
 from studio.evals import (
     EvalRunner,
     IterationError,
@@ -51,11 +50,10 @@ from studio.evals import (
     write_feedback,
 )
 from studio.llm import BACKENDS, LLMError, checked_url
-from studio.paths import data_dir
-from studio.policy import AuditLog, Grants
+from studio.settings import load_settings
 from studio.skills import SkillSummary
 from studio.skills.checks import EvalFileError
-from studio.skills.scan import scan
+from studio.skills.scan import Collected, scan
 
 EXIT_INTERRUPTED = 130
 
@@ -133,8 +131,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--approve", choices=("auto", "deny"), default="auto",
                         help="what to answer when the policy asks about a command: auto runs it "
                         "in the sandbox (blocked stays blocked), deny refuses (default: auto)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a sampling option for the server, e.g. temperature=0 (repeatable)")
+    option_flag(parser, "a sampling option for the server, e.g. temperature=0 (repeatable)")
     parser.add_argument("--max-rounds", type=positive, default=DEFAULT_MAX_ROUNDS)
     guided_flag(parser)
     parser.add_argument("--no-cache", action="store_true",
@@ -145,10 +142,20 @@ def register(subparsers: Any) -> None:
 
 
 def _targets(paths: list[Path], err: TextIO) -> list[tuple[SkillSummary, list[SkillSummary]]]:
-    """Each skill with the catalog it is tried in: the skills of its own folder's parent."""
+    """Each skill with the catalog it is tried in: the skills of its own folder's parent. Each
+    folder is scanned once: a folder of skills given is its skills' parent, and skills that
+    share a parent share its scan."""
+    scanned: dict[Path, Collected] = {}
+
+    def scan_once(folder: Path) -> Collected:
+        key = folder.absolute()
+        if key not in scanned:
+            scanned[key] = scan([folder])
+        return scanned[key]
+
     found: list[tuple[SkillSummary, list[SkillSummary]]] = []
     for path in paths:
-        collected = scan([path])
+        collected = scan_once(path)
         for problem in collected.problems:
             err.write(f"studio eval: {problem}\n")
         for skill in collected.skills:
@@ -157,7 +164,7 @@ def _targets(paths: list[Path], err: TextIO) -> list[tuple[SkillSummary, list[Sk
                           + ("it lives in an archive" if skill.read_only
                              else "it would not load; run `studio validate` on it") + "\n")
                 continue
-            neighbours = [s for s in scan([skill.directory.parent]).skills if s.loadable]
+            neighbours = [s for s in scan_once(skill.directory.parent).skills if s.loadable]
             found.append((skill, neighbours or [skill]))
     return found
 
@@ -178,9 +185,7 @@ async def evaluate(args: argparse.Namespace, reports: list[SkillReport], err: Te
         err.flush()
 
     async with httpx.AsyncClient() as http:
-        grants, audit = Grants(), AuditLog(data_dir() / "audit.jsonl")
-        factories = [SessionFactory(approver, http, grants=grants, audit=audit)
-                     for _ in range(max(1, len(urls)))]
+        factories = session_factories(approver, http, max(1, len(urls)))
         runners = [EvalRunner(factory, replace(settings, url=url) if urls else settings,
                               cache=cache, grader_model=args.grader_model, progress=progress)
                    for factory, url in zip(factories, urls or [""], strict=True)]
@@ -386,7 +391,9 @@ def run(args: argparse.Namespace) -> int:
         from studio.commands import eval_conflicts
 
         return eval_conflicts.run(args)
-    approver: Approver = AutoApprover() if args.approve == "auto" else DenyAllApprover()
+    approver: Approver = (
+        AutoApprover(unsandboxed=load_settings().settings.sandbox.allow_unsandboxed)
+        if args.approve == "auto" else DenyAllApprover())
     reports: list[SkillReport] = []
     try:
         asyncio.run(_until_signalled(args, reports, sys.stderr, approver))

@@ -17,8 +17,9 @@ from typing import TextIO
 
 import httpx
 
-from studio.agent import DenyAllApprover, SessionFactory, SessionSettings
-from studio.commands.chat import parse_options
+from studio.agent import DenyAllApprover, SessionSettings
+from studio.commands.options import parse_options
+from studio.commands.sessions import session_factory
 from studio.evals import (
     CrossTrigger,
     EvalError,
@@ -31,8 +32,6 @@ from studio.evals import (
     trigger_sets,
 )
 from studio.llm import Embedder, LLMError, checked_url
-from studio.paths import data_dir
-from studio.policy import AuditLog, Grants
 from studio.skills import SkillSummary
 from studio.skills.checks import TriggerQuery
 from studio.skills.scan import scan
@@ -93,8 +92,7 @@ async def _ask(args: argparse.Namespace, library: list[SkillSummary],
         err.write(f"studio eval: {message}\n")
 
     async with httpx.AsyncClient() as http:
-        factory = SessionFactory(DenyAllApprover(), http, grants=Grants(),
-                                 audit=AuditLog(data_dir() / "audit.jsonl"))
+        factory = session_factory(DenyAllApprover(), http)
         try:
             runner = EvalRunner(factory, settings, progress=progress)
             report = SkillReport("library", "conflicts", runner.model_id)

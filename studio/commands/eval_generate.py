@@ -16,12 +16,11 @@ from typing import TextIO
 
 import httpx
 
-from studio.agent import DenyAllApprover, SessionFactory
-from studio.commands.chat import parse_options
+from studio.agent import DenyAllApprover
+from studio.commands.options import parse_options
+from studio.commands.sessions import session_factory
 from studio.evals import add_queries, generate_triggers
 from studio.llm import LLMError, checked_url
-from studio.paths import data_dir
-from studio.policy import AuditLog, Grants
 from studio.skills import SkillSummary
 from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers
 from studio.skills.scan import scan
@@ -47,8 +46,7 @@ def chosen(answer: str, count: int) -> list[int] | None:
 async def _generate(args: argparse.Namespace, skill: SkillSummary, library: list[SkillSummary],
                     existing: list[TriggerQuery]) -> list[TriggerQuery]:
     async with httpx.AsyncClient() as http:
-        factory = SessionFactory(DenyAllApprover(), http, grants=Grants(),
-                                 audit=AuditLog(data_dir() / "audit.jsonl"))
+        factory = session_factory(DenyAllApprover(), http)
         try:
             factory.server.configure(args.backend, checked_url(args.url) if args.url else "")
             client, model = await factory.server.open(args.grader_model or args.model)

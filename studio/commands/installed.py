@@ -11,6 +11,7 @@ from typing import Any
 
 from studio.commands.installing import add_where_arguments, where_of
 from studio.skills.install import LockError, PlacementError, list_installed, lock_path, remove_installed
+from studio.textshow import shown, shown_json
 
 
 def register_list(subparsers: Any) -> None:
@@ -41,13 +42,13 @@ def run_list(args: argparse.Namespace) -> int:
         print(f"studio list: {exc}", file=sys.stderr)
         return 1
     if args.format == "json":
-        print(json.dumps([{
+        print(shown_json(json.dumps([{
             "name": item.record.name, "source": item.record.source,
             "sourceType": item.record.source_type, "ref": item.record.ref,
             "installedBy": item.record.installed_by, "folder": str(item.folder),
             "present": item.present, "changed": item.changed,
-            "links": [str(link) for link in item.links],
-        } for item in found], indent=2))
+            "links": [str(link) for link in item.links], "refused": item.problem,
+        } for item in found], indent=2)))
         return 0
     if not found:
         print(f"nothing recorded in {lock_path(where.into)}", file=sys.stderr)
@@ -57,10 +58,13 @@ def run_list(args: argparse.Namespace) -> int:
         ref = f"#{record.ref}" if record.ref else ""
         state = ("missing" if not item.present else
                  "changed since installed" if item.changed else "as installed")
-        print(f"{record.name}  {record.source}{ref} ({record.source_type}, by "
-              f"{record.installed_by}), {state}")
+        # A lock file is a project's, not the user's: its names and sources are shown, never obeyed.
+        print(shown(f"{record.name}  {record.source}{ref} ({record.source_type}, by "
+                    f"{record.installed_by}), {state}"))
         for link in item.links:
-            print(f"  linked from {link}")
+            print(f"  linked from {shown(str(link))}")
+        if item.problem is not None:
+            print(f"  studio update refuses this entry: {shown(item.problem)}")
     return 0
 
 
@@ -78,9 +82,9 @@ def run_remove(args: argparse.Namespace) -> int:
             print(f"studio remove: {exc}; nothing was removed", file=sys.stderr)
             return 1
         except KeyError:
-            print(f"studio remove: {name} is not recorded in {lock_path(where.into)}; see "
+            print(f"studio remove: {shown(name)} is not recorded in {lock_path(where.into)}; see "
                   "studio list", file=sys.stderr)
             code = 1
             continue
-        print(f"removed {name}" + "".join(f"\n  {path}" for path in removed), file=sys.stderr)
+        print(shown(f"removed {name}" + "".join(f"\n  {path}" for path in removed)), file=sys.stderr)
     return code

@@ -1,13 +1,12 @@
-"""`studio new NAME [--in DIR]`: create a valid skill from the template in studio/resources/."""
+"""`studio new NAME [--in DIR]`: create a valid skill from the template in resources/templates/."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
-from studio.skills.install import ScaffoldError, create_skill
+from studio.skills.install import create_skill
 
 
 def register(subparsers: Any) -> None:
@@ -19,10 +18,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        skill_file = create_skill(args.parent, args.name)
-    except ScaffoldError as exc:
-        print(f"studio new: {exc}", file=sys.stderr)
-        return 2
+    """A name or folder `create_skill` refuses raises ScaffoldError, which the CLI prints."""
+    skill_file = create_skill(args.parent, args.name)
     print(f"created {skill_file}")
     return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.policy import AuditError, AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
+from studio.textshow import shown, shown_json
 
 EXIT_USAGE = 2
 
@@ -123,15 +124,16 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _print_decision(decision: Decision) -> None:
+    # Reasons quote the command's words: shown, so an escape in them cannot act on the terminal.
     print(decision.verdict)
     messages = {w.message for w in decision.warnings}
     for reason in decision.reasons:
         if reason not in messages:
-            print(f"  reason: {reason}")
+            print(f"  reason: {shown(reason)}")
     for warning in decision.warnings:
-        print(f"  warning ({warning.kind}): {warning.message}")
+        print(f"  warning ({warning.kind}): {shown(warning.message)}")
     if decision.grant is not None:
-        print(f'  "always allow" would allow: {decision.grant.description}')
+        print(f'  "always allow" would allow: {shown(decision.grant.description)}')
 
 
 def run_grants(args: argparse.Namespace) -> int:
@@ -148,7 +150,7 @@ def run_grants(args: argparse.Namespace) -> int:
         print(f"no grants (they are kept in {grants.path})")
     else:
         for grant in listed:
-            print(f"{grant.key}\t{grant.workspace}\t{grant.describe()}")
+            print(shown(f"{grant.key}\t{grant.workspace}\t{grant.describe()}"))
     if grants.problem:
         print(f"studio policy grants: {grants.problem}", file=sys.stderr)
         return 1
@@ -170,7 +172,7 @@ def run_revoke(args: argparse.Namespace) -> int:
         )
         return 1
     for grant in removed:
-        print(f"revoked {grant.key} in {grant.workspace}")
+        print(shown(f"revoked {grant.key} in {grant.workspace}"))
     return 0
 
 
@@ -182,12 +184,13 @@ def run_log(args: argparse.Namespace) -> int:
     entries = log.tail(args.n)
     for entry in entries:
         if args.json:
-            print(json.dumps(entry.to_json(), ensure_ascii=False))
+            print(shown_json(json.dumps(entry.to_json(), ensure_ascii=False)))
         else:
-            outcome = entry.decision or ""
+            outcome = entry.decision or entry.writes_outcome()
             if entry.exit_code is not None:
                 outcome += f" exit {entry.exit_code}"
-            print(f"{entry.timestamp}  {entry.event:8} {outcome:12} {entry.command}")
+            # A model wrote most of these commands.
+            print(f"{entry.timestamp}  {entry.event:8} {outcome:12} {shown(entry.command)}")
     if log.skipped:
         print(f"studio policy log: skipped {log.skipped} unreadable lines in {log.path}", file=sys.stderr)
     return 0

@@ -11,6 +11,7 @@ from studio.commands.textsafe import one_line, shown_path, utf8_text
 from studio.paths import cache_dir
 from studio.skills.scan import ScanCache, collect_headers
 from studio.skills.search import build_catalog
+from studio.textshow import shown_prose
 
 CACHE_FILE = "prompt-cache.marshal"
 
@@ -43,5 +44,6 @@ def run(args: argparse.Namespace) -> int:
         first = skipped.first_problem
         why = f": {one_line(first.message)}" if first is not None else ""
         print(f"studio prompt: left out {shown_path(str(skipped.directory))}{why}", file=sys.stderr)
-    print(utf8_text(catalog.xml))
+    # Names and descriptions are the skills' authors': shown, so none acts on the terminal.
+    print(utf8_text(shown_prose(catalog.xml)))
     return 2 if collected.problems else 0

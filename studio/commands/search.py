@@ -18,6 +18,7 @@ from studio.commands.arguments import positive
 from studio.paths import cache_dir
 from studio.skills.scan import ScanCache, scan, standard_locations
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex, index_path
+from studio.textshow import shown, shown_json
 
 SCAN_CACHE_FILE = "validate-cache.marshal"
 DEFAULT_EMBED_URLS = {"ollama": "http://127.0.0.1:11434", "openai": "http://127.0.0.1:8080"}
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     paths = list(args.skills) or [path for path in standard_locations(Path.cwd()) if path.is_dir()]
     collected = scan(paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
     for problem in collected.problems:
-        print(f"studio search: {problem}", file=sys.stderr)
+        print(f"studio search: {shown(str(problem))}", file=sys.stderr)
     embedder = None
     if args.embed_model or args.embed_backend == "local":
         url = args.embed_url or DEFAULT_EMBED_URLS.get(args.embed_backend, "")
@@ -71,15 +72,16 @@ def run(args: argparse.Namespace) -> int:
     if note is not None and (embedder is not None or not args.json):
         print(f"studio search: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps(
+        print(shown_json(json.dumps(
             {"results": [hit.to_json() for hit in outcome.hits], "ranking": outcome.mode},
             ensure_ascii=False,
-        ))
+        )))
     elif not outcome.hits:
         print(f"no skill matches {args.query!r}", file=sys.stderr)
     else:
         for hit in outcome.hits:
-            print(f"{hit.name}  ({hit.path})  {hit.score:.3f}\n    {_one_line(hit.snippet)}")
+            print(f"{shown(hit.name)}  ({shown(str(hit.path))})  {hit.score:.3f}\n"
+                  f"    {shown(_one_line(hit.snippet))}")
     if collected.problems:
         return 2
     return 0 if outcome.hits else 1

@@ -12,6 +12,13 @@ import threading
 from typing import TextIO
 
 from studio.agent import Approval, ApprovalRequest
+from studio.textshow import shown
+
+
+def _indented(text: str, indent: str) -> str:
+    """`text` shown exactly (every control, escape, bidi and zero-width character as a marker),
+    each of its lines under `indent`."""
+    return "".join(f"{indent}{line}\n" for line in shown(text).split("\n"))
 
 
 class TerminalApprover:
@@ -20,30 +27,33 @@ class TerminalApprover:
         self._err = stderr or sys.stderr
 
     def _show(self, request: ApprovalRequest) -> None:
+        # Everything here comes from the model, a skill or the policy's reading of them: shown
+        # exactly, so `\e[2K\r` cannot make one command look like another.
         write = self._err.write
         if request.preview:
-            write(f"\nThe model wants to {request.command}:\n")
-            write("".join(f"    {line}\n" for line in request.preview.splitlines()))
+            write(f"\nThe model wants to {shown(request.command)}:\n")
+            write(_indented(request.preview.rstrip("\n"), "    "))
         else:
-            write(f"\n{request.skill} wants to run, in {request.cwd}:\n")
-            write(f"    {request.command}\n")
+            write(f"\n{shown(request.skill)} wants to run, in {shown(str(request.cwd))}:\n")
+            write(_indented(request.command, "    "))
         if request.forks:
-            write(f"  (asked inside the fork running {' > '.join(request.forks)})\n")
+            write(f"  (asked inside the fork running {shown(' > '.join(request.forks))})\n")
         for kind, message in request.warnings:
-            write(f"  ! {kind}: {message}\n")
+            write(_indented(f"! {kind}: {message}", "  "))
         for reason in request.reasons:
-            write(f"  - {reason}\n")
+            write(_indented(f"- {reason}", "  "))
         if request.sandbox:
-            write(f"  sandbox: {request.sandbox}\n")
+            write(_indented(f"sandbox: {request.sandbox}", "  "))
         write("  1. Save it\n" if request.preview else "  1. Execute once\n")
         if request.grant_scope is not None:
-            write(f"  2. Always allow ({request.grant_scope}, for this session; never the network)\n")
+            write(f"  2. Always allow ({shown(request.grant_scope)}, for this session; never the "
+                  "network)\n")
         else:
             write("  2. Always allow (not offered: this command cannot be granted)\n")
         write("  3. Deny\n")
         if request.network_choice:
             write("  4. Execute once and allow network for this run\n")
-            named = f" (it names {', '.join(request.hosts)})" if request.hosts else ""
+            named = f" (it names {shown(', '.join(request.hosts))})" if request.hosts else ""
             write(f"  5. Execute once and allow network only to hosts you name{named}\n")
         self._err.flush()
 
@@ -81,7 +91,7 @@ class TerminalApprover:
         return await answer
 
     async def _hosts(self, request: ApprovalRequest) -> Approval:
-        offered = " ".join(request.hosts)
+        offered = shown(" ".join(request.hosts))
         hint = f" [{offered}]" if offered else ""
         given = (await self._ask(f"Hosts, separated by spaces; * for any host{hint}: ")).replace(",", " ")
         hosts = tuple(given.split()) or request.hosts

@@ -7,7 +7,11 @@ also hold a newline or another control character, which would split a finding ov
 
 from __future__ import annotations
 
+import io
 import re
+from typing import TextIO
+
+from studio.textshow import shown_prose
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\", '"': '\\"'}
@@ -62,3 +66,32 @@ def utf8_text(text: str) -> str:
     except UnicodeEncodeError:
         return _SURROGATE.sub(lambda match: _escape(match.group()), text)
     return text
+
+
+class ShownWriter(io.TextIOBase):
+    """A text stream that shows what is written to it instead of letting it act: every control,
+    escape, bidi and zero-width character becomes a visible marker (`studio.textshow`). For the
+    commands whose messages quote what a source, an index or a lock file said (a skill's name, a
+    git error line): one guard on the stream rather than one call at each message. An escape
+    split over two writes cannot pass either: its ESC is marked wherever it falls."""
+
+    def __init__(self, out: TextIO) -> None:
+        super().__init__()
+        self._out = out
+
+    def write(self, text: str) -> int:
+        self._out.write(shown_prose(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._out.flush()
+
+    def isatty(self) -> bool:
+        return self._out.isatty()
+
+    def fileno(self) -> int:
+        return self._out.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self._out, "encoding", "utf-8")

@@ -19,6 +19,7 @@ from studio.commands.installing import (
 )
 from studio.skills.install import (
     MAX_DOWNLOAD,
+    InstallError,
     InstallRecord,
     LockError,
     PlacementError,
@@ -66,15 +67,23 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
             return 1
     # A source holds more skills than those asked for: all it installed are its own to replace.
     by_source: dict[str, list[InstallRecord]] = {}
+    refused: list[InstallRecord] = []
     for record in records:
-        by_source.setdefault(fetchable(record), []).append(record)
+        try:
+            by_source.setdefault(fetchable(record), []).append(record)
+        except InstallError as exc:
+            refused.append(record)
+            if not names or record.name in names:
+                print(f"studio update: {exc}", file=err)
     if names:
         by_source = {source: group for source, group in by_source.items()
                      if any(record.name in names for record in group)}
+        refused = [record for record in refused if record.name in names]
     if not by_source:
-        print(f"studio update: {where.into} has no recorded installs to update", file=err)
+        if not refused:
+            print(f"studio update: {where.into} has no recorded installs to update", file=err)
         return 1
-    codes = []
+    codes = [1] if refused else []
     for source, group in by_source.items():
         clients = group[0].studio.get("clients")
         here = where

@@ -8,10 +8,12 @@ import subprocess
 import tarfile
 from pathlib import Path
 
+from studio.errors import StudioError
+
 GIT_TIMEOUT = 60
 
 
-class BaselineError(Exception):
+class BaselineError(StudioError):
     """The baseline cannot be had; the message says why and what to do."""
 
 

@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.errors import StudioError
 from studio.evals.checks import Verdict
 from studio.evals.report import EvalResult
 
@@ -38,7 +39,7 @@ _ITERATION = re.compile(r"^iteration-(\d+)$")
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-class IterationError(Exception):
+class IterationError(StudioError):
     """An iteration folder that cannot be read; the message says which file and why."""
 
 

@@ -30,6 +30,7 @@ from studio.agent import (
     SessionSettings,
     ToolCallRequested,
 )
+from studio.errors import StudioError
 from studio.evals.cache import ResultCache, key_of
 from studio.evals.checks import Verdict, check
 from studio.evals.grader import grade
@@ -38,7 +39,6 @@ from studio.evals.trace import Trace
 from studio.llm import LLMError
 from studio.skills import SkillSummary
 from studio.skills.checks import EvalCase, TriggerQuery
-from studio.skills.scan import SkillRoot, scan_root
 
 # What the guided mode adds to a result's cache key: "guided" for on, as before there was auto.
 _GUIDED_KEYS: dict[str, tuple[str, ...]] = {"on": ("guided",), "auto": ("guided-auto",), "off": ()}
@@ -192,7 +192,7 @@ class EvalRunner:
                 # the eval's files are there by name, and no run can change the author's skill.
                 workspace = workspace / skill_dir.name
                 shutil.copytree(skill_dir, workspace, symlinks=True, ignore=_special_files)
-                skills = scan_root(SkillRoot(workspace.parent)).skills
+                skills = [_copied(skill, workspace) for skill in skills if skill.directory == skill_dir]
             _copy_files(skill_dir, case.files, workspace)
             settings = replace(self.settings, workspace=workspace,
                                workspace_mode="skill" if skills else "project")
@@ -229,7 +229,14 @@ class EvalRunner:
         return await grade(client, model, text, case.prompt, trace, dict(self.settings.options))
 
 
-class EvalError(Exception):
+def _copied(skill: SkillSummary, folder: Path) -> SkillSummary:
+    """`skill` as its copy in `folder` is: the same files, so the same summary at another path,
+    without scanning the copy again."""
+    return replace(skill, root=folder.parent, directory=folder,
+                   skill_file=folder / skill.skill_file.relative_to(skill.directory))
+
+
+class EvalError(StudioError):
     """The model server failed; the run cannot go on."""
 
 

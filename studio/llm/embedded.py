@@ -204,16 +204,18 @@ class EmbeddedEngine:
         )
 
     def _command(self, port: int) -> list[str]:
+        # Each value joined to its option (`--model=PATH`): a model file named `--help.gguf`, or
+        # a skill's `model:` starting with '-', stays a value and never becomes an option.
         command = [
             self.python, "-m", "studio.llm.embedded_server",
-            "--model", str(self.model_path),
-            "--host", self.host,
-            "--port", str(port),
-            "--ctx-size", str(self.ctx_size),
-            "--threads", str(self.threads),
+            f"--model={self.model_path.absolute()}",
+            f"--host={self.host}",
+            f"--port={port}",
+            f"--ctx-size={self.ctx_size}",
+            f"--threads={self.threads}",
         ]  # fmt: skip
         if self._template_file is not None:
-            command += ["--chat-template-file", str(self._template_file)]
+            command.append(f"--chat-template-file={self._template_file}")
         return command
 
     def _read_model(self) -> str | None:

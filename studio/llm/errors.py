@@ -5,13 +5,14 @@
 
 from __future__ import annotations
 
+from studio.errors import StudioError
 
-class LLMError(Exception):
+
+class LLMError(StudioError):
     """Base of every error the model clients raise."""
 
     def __init__(self, user_message: str) -> None:
         super().__init__(user_message)
-        self.user_message = user_message
 
 
 class ServerNotRunning(LLMError):

@@ -8,6 +8,8 @@ import struct
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from studio.errors import StudioError
+
 MAGIC = b"GGUF"
 _SCALARS = {
     0: "<B",
@@ -34,7 +36,7 @@ MAX_ITEMS = 16 * 1024 * 1024
 _MAX_DEPTH = 4
 
 
-class GGUFError(ValueError):
+class GGUFError(ValueError, StudioError):
     """The file is not a GGUF model, or its header is damaged."""
 
 

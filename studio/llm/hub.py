@@ -23,6 +23,7 @@ from typing import IO
 
 import httpx
 
+from studio.errors import StudioError
 from studio.llm.discovery import huggingface_cache
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
@@ -63,7 +64,7 @@ RECOMMENDED: tuple[RecommendedModel, ...] = (
 )  # fmt: skip
 
 
-class HubError(Exception):
+class HubError(StudioError):
     """A download that cannot go on; the message says why and what to do."""
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.agent import SkillToolbox, ToolError
+from studio.errors import StudioError
 from studio.skills import SkillSummary, list_skill_files
 from studio.skills.scan import scan as collect
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex
@@ -22,7 +23,7 @@ from studio.skills.search import Embedder, EmbeddingError, SearchIndex
 MAX_RESULTS = 20
 
 
-class SkillNotFound(LookupError):
+class SkillNotFound(LookupError, StudioError):
     """A name or path the library does not have; the message says what it does have."""
 
 

@@ -4,8 +4,9 @@
 through the studio.
 
 The transports are the SDK's: stdio for clients that start the server themselves (Claude Desktop,
-Claude Code, Codex, goose, Cursor), and streamable HTTP, bound to 127.0.0.1 only, for clients that
-connect to a running one (the window's Tools menu starts that).
+Claude Code, Codex, goose, Cursor), and streamable HTTP for clients that connect to a running one
+(the window's Tools menu starts that): bound to 127.0.0.1 unless the caller asks for another
+address, and guarded by a bearer token unless the caller asks for none (`studio.mcp.auth`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resources import FunctionResource
 
 from studio import __version__
+from studio.mcp.auth import App, BearerGuard, new_token
 from studio.mcp.library import MAX_RESULTS, SkillLibrary, SkillNotFound
 
 SERVER_NAME = "skill-studio"
@@ -99,12 +101,19 @@ async def serve_stdio(server: MCPServer) -> None:
 
 
 def bind_loopback(port: int) -> socket.socket:
-    """A listening socket on 127.0.0.1:`port` (0: a free port the system picks), bound before the
-    server starts so the address it reports is the one it serves, with no race for the port."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    """A listening socket on 127.0.0.1:`port` (0: a free port the system picks)."""
+    return bind_address(LOOPBACK, port)
+
+
+def bind_address(host: str, port: int) -> socket.socket:
+    """A listening socket on `host`:`port`, bound before the server starts so the address it
+    reports is the one it serves, with no race for the port."""
+    family, kind, _proto, _name, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((LOOPBACK, port))
+        sock.bind(address)
         sock.listen(64)
     except OSError:
         sock.close()
@@ -112,19 +121,27 @@ def bind_loopback(port: int) -> socket.socket:
     return sock
 
 
-async def serve_http(server: MCPServer, sock: socket.socket) -> None:
-    """Streamable HTTP at http://127.0.0.1:PORT/mcp on `sock` (from `bind_loopback`), until
-    cancelled. The socket is loopback only: another machine cannot reach the library."""
+def http_app(server: MCPServer, sock: socket.socket, token: str | None) -> App:
+    """The streamable HTTP app for `sock`; every request must carry `token` (None: no token, the
+    caller's explicit choice). On loopback the SDK also refuses other Host and Origin headers, so
+    a web page cannot reach the server by rebinding a name to 127.0.0.1."""
+    host = sock.getsockname()[0]
+    app: App = server.streamable_http_app(host=host)
+    return app if token is None else BearerGuard(app, token)
+
+
+async def serve_http(server: MCPServer, sock: socket.socket, token: str | None) -> None:
+    """Streamable HTTP at http://HOST:PORT/mcp on `sock` (from `bind_address`), until cancelled."""
     import uvicorn
 
-    app = server.streamable_http_app(host=LOOPBACK)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    config = uvicorn.Config(http_app(server, sock, token), log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve(sockets=[sock])
 
 
 def http_url(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
-    return f"http://{host}:{port}/mcp"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/mcp"
 
 
 class LoopbackService:
@@ -134,6 +151,7 @@ class LoopbackService:
 
     Attributes:
         url: where clients connect (http://127.0.0.1:PORT/mcp), known from the moment it is made.
+        token: what clients send as `Authorization: Bearer TOKEN` (new for each service).
     """
 
     def __init__(self, server: MCPServer, port: int = 0) -> None:
@@ -141,7 +159,8 @@ class LoopbackService:
 
         self._socket = bind_loopback(port)
         self.url = http_url(self._socket)
-        app = server.streamable_http_app(host=LOOPBACK)
+        self.token = new_token()
+        app = http_app(server, self._socket, self.token)
         self._uvicorn = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
         self._thread: threading.Thread | None = None
         self.error: BaseException | None = None

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from studio.errors import StudioError
 from studio.fsutil import json_text
 from studio.paths import data_dir
 from studio.policy.decision import Decision
@@ -20,7 +21,7 @@ from studio.policy.decision import Decision
 AUDIT_FILE = "audit.jsonl"
 
 
-class AuditError(Exception):
+class AuditError(StudioError):
     """The audit log cannot be written; the message names the file and the reason."""
 
 
@@ -30,8 +31,10 @@ class AuditEntry:
 
     Attributes:
         event: "decision" (the policy judged a tool call), "check" (`studio policy check`),
-            "approval" (someone answered an ask), "run" (the command ran) or "connection" (a
-            run asked the network proxy for a host; `extra` holds host and port).
+            "approval" (someone answered an ask), "run" (the command ran), "connection" (a
+            run asked the network proxy for a host; `extra` holds host and port), "writes"
+            (what a run created, changed, deleted and held back; `extra` holds the lists) or
+            "held" (the user kept or discarded held files: `how` is "keep" or "discard").
         approved_by: who let it run or stopped it: "policy", "grant", "user", "auto-approve"...
         how: how it was decided: "allow", "block", "once", "always", "deny", "granted"...
     """
@@ -50,6 +53,16 @@ class AuditEntry:
     exit_code: int | None = None
     duration_s: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def writes_outcome(self) -> str:
+        """A "writes" entry in a few words: "created 2, changed 1, held 3 (incomplete)";
+        "" for another event."""
+        if self.event != "writes":
+            return ""
+        counts = [f"{what} {len(paths)}" for what in ("created", "changed", "deleted", "held")
+                  if isinstance(paths := self.extra.get(what), list) and paths]
+        said = ", ".join(counts) or "nothing listed"
+        return said + (" (incomplete)" if self.extra.get("complete") is False else "")
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -281,6 +294,41 @@ class AuditLog:
                 how="host" if allowed else "ungranted host",
                 extra={"host": host, "port": port},
             )
+        )
+
+    def record_writes(
+        self,
+        command: str,
+        cwd: Path,
+        writes: dict[str, Any],
+        *,
+        workspace: Path | None = None,
+        skill: str | None = None,
+    ) -> AuditEntry:
+        """What a run wrote: `writes` holds its lists (created, changed, deleted, held, ...)."""
+        return self.append(
+            AuditEntry("writes", command, str(cwd), _now(), workspace=_opt(workspace), skill=skill,
+                       extra=dict(writes))
+        )
+
+    def record_held(
+        self,
+        command: str,
+        cwd: str,
+        *,
+        hold_id: str,
+        keep: bool,
+        paths: list[str],
+        problems: list[str],
+        skill: str | None = None,
+    ) -> AuditEntry:
+        """The user's word on held files: kept (moved into place, `paths`) or discarded."""
+        extra: dict[str, Any] = {"hold_id": hold_id, "paths": paths}
+        if problems:
+            extra["problems"] = problems
+        return self.append(
+            AuditEntry("held", command, cwd, _now(), "allow" if keep else "deny", skill=skill,
+                       approved_by="user", how="keep" if keep else "discard", extra=extra)
         )
 
     def entries(self) -> Iterator[AuditEntry]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from studio.errors import StudioError
 from studio.fsutil import atomic_write_text
 from studio.paths import config_dir
 
@@ -30,7 +31,7 @@ _HEADER = """\
 """
 
 
-class GrantsError(Exception):
+class GrantsError(StudioError):
     """The grants file cannot be read or written; the message says where and what to do."""
 
 

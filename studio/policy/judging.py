@@ -24,11 +24,11 @@ from studio.policy.decision import (
 )
 from studio.policy.grants import Grant, GrantProposal, Grants
 from studio.policy.programs.call import Call, Inv, Part, State
+from studio.policy.programs.environment import setting
 from studio.policy.programs.paths import is_inside
 from studio.policy.programs.rules import dispatch
 from studio.policy.programs.skillguard import replaces_skill_file
-from studio.policy.programs.wrappers import dangerous_variable
-from studio.policy.shell.budget import Budget, CheckAborted, running, tick
+from studio.policy.shell.budget import COMMAND, Budget, CheckAborted, running, tick
 from studio.policy.shell.cmdline import parse
 from studio.policy.shell.escapes import NAME
 from studio.policy.shell.expand import (
@@ -153,7 +153,7 @@ class _Walker:
             pipeline.append(command)
 
     def walk_command(self, command: SimpleCommand, state: State, before: list[SimpleCommand]) -> None:
-        tick()
+        tick(COMMAND)
         for nested in command.scripts:
             self.walk_script(nested, state.copy())
         if command.keyword is not None:
@@ -204,6 +204,7 @@ class _Walker:
         return part
 
     def _count(self) -> None:
+        tick(COMMAND)
         self.calls += 1
         if self.calls > MAX_CALLS:
             raise CheckAborted(f"it runs more than {MAX_CALLS:,} commands")
@@ -214,6 +215,16 @@ class _Walker:
         part.grantable = False
         _expansions(command, part, state.env)
         texts = [word.literal for word in command.words]
+        if command.keyword in ("for", "select") and texts:
+            # The loop assigns its variable: `for PATH in .` changes what every command in the
+            # loop runs, like `PATH=.` would.
+            name = texts[0]
+            call = Call(command.keyword, [], Inv((), state.cwds[0], command.text), part, self, state)
+            if name is None or not re.fullmatch(NAME, name):
+                what = f"`{command.keyword}` assigns to a name only known when it runs"
+                part.add(asking("indirection", what))
+            else:
+                setting(call, name, None, exported=False, verb="loops over")
         if command.keyword == "((":
             if not all(_literal_arithmetic(word.raw) for word in command.words):
                 part.add(_arithmetic(command.text))
@@ -231,16 +242,17 @@ class _Walker:
             self.parts.append(part)
 
     def _assignments(self, command: SimpleCommand, part: Part, state: State, cwd: Path | None) -> None:
+        """Assignments before a command reach it through its environment; bare ones set shell
+        variables. Either way only names known to be harmless pass (see `environment`)."""
+        call = Call("env", [], Inv((), cwd, command.text), part, self, state)
         for assignment in command.assignments:
-            if dangerous_variable(assignment.name):
-                part.add(
-                    asking(
-                        "indirection",
-                        f"sets `{assignment.name}`, which changes which programs run or how they behave",
-                    )
-                )
+            value = expand_value(assignment.value, state.env, cwd)
+            if assignment.value.raw.startswith("(") and "[" in assignment.value.raw:
+                # `a=([x]=1)`: bash evaluates the subscript as arithmetic, commands hidden in
+                # variables included.
+                part.add(_arithmetic(assignment.value.raw))
+            setting(call, assignment.name, value, exported=bool(command.words))
             if not command.words and cwd == state.cwds[0]:
-                value = expand_value(assignment.value, state.env, cwd)
                 state.env.assign(assignment.name, Value(value.text, value.exact) if value.known else None)
 
     def _redirects(
@@ -281,9 +293,10 @@ def judge(
 ) -> Decision:
     """Decide whether `command` may run in `context`: allow, ask or block, with reasons.
 
-    Never raises and never runs past `budget` (200 ms unless given, so the answer comes within
-    250 ms): a check that fails or runs out of time blocks the command, since what was not
-    checked cannot be allowed."""
+    Never raises and never spends more than `budget` (BUDGET_STEPS unless given, about 200 ms
+    of work): a check that fails or runs out of steps blocks the command, since what was not
+    checked cannot be allowed. The steps are counted, not timed, so a command gets the same
+    verdict on any machine under any load."""
     if "\x00" in command:
         # No program can receive a NUL: bash would run only the text before it, not what is checked.
         finding = blocked("parse", command, "holds a NUL character; bash would run only what comes before it")
@@ -331,7 +344,7 @@ def propose_grant(command: str, context: PolicyContext) -> GrantProposal | None:
 
 _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 _HARMLESS_SPECIAL = frozenset({"?", "#", "$", "!", "-"})
-_HEREDOC_PARAM = re.compile(rf"\$(?:\{{([^}}]*)\}}|({NAME}|[0-9@*#?$!-])|(\(\())")
+_HEREDOC_PARAM = re.compile(rf"\$(?:\{{([^}}]*)\}}|({NAME}|[0-9@*#?$!-])|(\(\(|\[))")
 
 
 def _literal_arithmetic(text: str) -> bool:
@@ -342,6 +355,12 @@ def _literal_arithmetic(text: str) -> bool:
 
 
 def _arithmetic(text: str) -> Finding:
+    if "$[" in text:
+        return asking(
+            "indirection",
+            f"`{shorten(text, 60)}` uses bash's old `$[ ]` arithmetic, which evaluates variables and "
+            "runs commands hidden in their array subscripts; the policy does not model it",
+        )
     return asking(
         "indirection",
         f"`{shorten(text, 60)}` evaluates arithmetic on variables; bash runs commands hidden in "
@@ -362,7 +381,9 @@ def _expansions(command: SimpleCommand, part: Part, env: Env) -> None:
         for piece in word.parts:
             if isinstance(piece, Param):
                 _parameter(piece.name, piece.source, piece.plain, part, env)
-            elif isinstance(piece, Arith) and not _literal_arithmetic(piece.source[1:]):
+            elif isinstance(piece, Arith) and (
+                piece.source.startswith("$[") or not _literal_arithmetic(piece.source[1:])
+            ):
                 part.add(_arithmetic(piece.source))
     for redirect in command.redirects:
         heredoc = redirect.heredoc

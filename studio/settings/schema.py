@@ -49,7 +49,7 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     LIBRARY: ("Skill roots", "Editor", "At start"),
     MODELS: (BACKEND_GROUP, "Model files", "Evals"),
     CHAT: ("Answers", "Tools"),
-    SANDBOX: ("Each tool run",),
+    SANDBOX: ("Each tool run", "Without a sandbox"),
 }
 """The Settings dialog's pages and each page's groups, in order."""
 
@@ -321,8 +321,8 @@ class SandboxSettings:
     open_files: int = setting(_LIMITS.open_files, help=f"Open files of each process. {_LIMIT}",
                               label="Open files", page=SANDBOX, group="Each tool run",
                               high=1_048_576, special="No limit")
-    tmp_mb: int = setting(_LIMITS.tmp_mb, help=f"The private /tmp, /dev/shm and hidden home "
-                          f"folder, each, in MiB (they live in memory). {_LIMIT}",
+    tmp_mb: int = setting(_LIMITS.tmp_mb, help=f"The private /tmp, /var/tmp, /dev/shm and hidden "
+                          f"home folder, each, in MiB (they live in memory). {_LIMIT}",
                           label="Temporary space", page=SANDBOX, group="Each tool run",
                           high=16_777_216, step=64, suffix=" MiB", special="No limit")
     env: list[str] = setting(
@@ -331,6 +331,11 @@ class SandboxSettings:
         page=SANDBOX, group="Each tool run", placeholder="one a line, e.g. JAVA_HOME",
         parse=_names,
         expected="a list of environment variable names")
+    allow_unsandboxed: bool = setting(
+        False, help="Let automatic approval (`studio chat --auto-approve`, `studio eval "
+        "--approve auto`) run commands where there is no sandbox. Off: they run nothing there, "
+        "and say why.", label="Let automatic approval run commands without a sandbox",
+        page=SANDBOX, group="Without a sandbox")
 
     def limits(self) -> Limits:
         return Limits(self.processes, self.memory_mb, self.file_size_mb, self.cpu_seconds,

@@ -13,6 +13,7 @@ from pathlib import Path, PosixPath, PurePosixPath
 from typing import cast
 
 import studio.skills.codes as codes
+from studio.errors import StudioError
 from studio.skills.codes import CANNOT_READ, UNSAFE_ARCHIVE_PATH
 from studio.skills.model import (
     LOWERCASE_SKILL_FILE,
@@ -83,7 +84,7 @@ def kind_of_mode(mode: int) -> str | None:
     return "not a regular file"
 
 
-class NotRegularFile(OSError):
+class NotRegularFile(OSError, StudioError):
     """A path that is a FIFO, socket, device or folder where a file was expected."""
 
     def __init__(self, kind: str) -> None:

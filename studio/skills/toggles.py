@@ -29,6 +29,8 @@ from typing import Any, Literal
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from studio.errors import StudioError
+
 Client = Literal["claude-code", "codex"]
 Scope = Literal["project", "user"]
 CLIENT_TITLES = {"claude-code": "Claude Code", "codex": "Codex"}
@@ -37,7 +39,7 @@ CODEX_PROJECT_NOTE = ("Codex 0.125 ignores [[skills.config]] in a project's .cod
 MAX_BYTES = 5_000_000
 
 
-class ToggleError(Exception):
+class ToggleError(StudioError):
     """A settings file that cannot be read, parsed or written; nothing was changed."""
 
 

@@ -1,9 +1,12 @@
 """One window per user: a second `studio PATH` hands PATH to the window already running and exits.
 
-The running studio listens on a local socket (a Unix socket, a named pipe on Windows) whose name
-is keyed by the user and the config folder, so two users, or a test with its own config folder,
-never reach each other's window. The message is one line of JSON: the paths, already absolute
-(the second call's working folder is not the window's).
+The running studio listens on a local socket keyed by the config folder, so a test with its own
+config folder never reaches another's window. On Unix the socket is a full path in the user's
+private runtime folder (`studio.paths.runtime_dir`: theirs, mode 0700), never a name in `/tmp`,
+which another user could take first and so receive the paths (and answer as if the window had
+opened them); and the window takes messages only from a peer of its own user (`SO_PEERCRED` on
+Linux). On Windows it is a named pipe, keyed by the user too. The message is one line of JSON:
+the paths, already absolute (the second call's working folder is not the window's).
 """
 
 from __future__ import annotations
@@ -12,12 +15,16 @@ import getpass
 import hashlib
 import json
 import logging
+import os
+import socket as pysocket
+import struct
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from studio.paths import config_dir
+from studio.paths import PrivateFolderError, config_dir, runtime_dir
 
 log = logging.getLogger(__name__)
 
@@ -28,17 +35,45 @@ MAX_MESSAGE = 1 << 20
 
 
 def server_name(config: Path | None = None) -> str:
-    """The socket's name for this user and config folder (short: Unix socket paths are limited)."""
+    """Where the socket is for this user and config folder: a path in the private runtime folder
+    (short: Unix socket paths are limited), or a pipe's name on Windows.
+
+    Raises:
+        PrivateFolderError: the runtime folder is not private to this user.
+    """
     folder = str((config or config_dir()).expanduser().resolve())
     digest = hashlib.sha256(f"{getpass.getuser()}\0{folder}".encode()).hexdigest()[:16]
-    return f"skill-studio-{digest}"
+    if sys.platform == "win32":
+        return f"skill-studio-{digest}"
+    return str(runtime_dir() / f"window-{digest}")
+
+
+def peer_uid(socket: QLocalSocket) -> int | None:
+    """The user id of the process at the other end of an accepted connection (Linux's
+    SO_PEERCRED); None where the system does not say (there the private folder is the guard)."""
+    option = getattr(pysocket, "SO_PEERCRED", None)
+    descriptor = int(socket.socketDescriptor())
+    if option is None or descriptor < 0:
+        return None
+    # fromfd duplicates the descriptor, so closing this copy leaves Qt's open.
+    with pysocket.fromfd(descriptor, pysocket.AF_UNIX, pysocket.SOCK_STREAM) as copy:
+        _pid, uid, _gid = struct.unpack("3i", copy.getsockopt(pysocket.SOL_SOCKET, option,
+                                                              struct.calcsize("3i")))
+    return int(uid)
 
 
 def hand_over(paths: list[str], name: str | None = None) -> bool | None:
-    """Send `paths` to the running studio. True when it took them, None when none is running,
-    False when one answered the connection but not the message (it is busy or hung)."""
+    """Send `paths` to the running studio. True when it took them, None when none is running (or
+    the runtime folder is not private, logged: then this call opens its own window), False when
+    one answered the connection but not the message (it is busy or hung)."""
+    if name is None:
+        try:
+            name = server_name()
+        except PrivateFolderError as exc:
+            log.warning("not looking for a running studio window: %s", exc)
+            return None
     socket = QLocalSocket()
-    socket.connectToServer(name or server_name())
+    socket.connectToServer(name)
     if not socket.waitForConnected(CONNECT_MS):
         return None
     message = json.dumps([str(Path(path).expanduser().resolve()) for path in paths]) + "\n"
@@ -62,7 +97,13 @@ class InstanceServer(QObject):
 
     def __init__(self, name: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.name = name or server_name()
+        self.problem = ""
+        if name is None:
+            try:
+                name = server_name()
+            except PrivateFolderError as exc:
+                self.problem = str(exc)
+        self.name = name or ""
         self._server = QLocalServer(self)
         self._server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
         self._server.newConnection.connect(self._on_server_new_connection)
@@ -70,6 +111,9 @@ class InstanceServer(QObject):
 
     def listen(self) -> bool:
         """Start listening; False (logged) when the name cannot be taken."""
+        if self.problem:
+            log.warning("a second `studio PATH` will open a second window: %s", self.problem)
+            return False
         if self._server.listen(self.name):
             return True
         # No studio answered on this name (hand_over came first), so a socket file left by one
@@ -81,10 +125,23 @@ class InstanceServer(QObject):
         return False
 
     def close(self) -> None:
+        # Connections still open end first, so none reports its end to a server being torn down;
+        # they are the server's children and go with it.
+        for socket in list(self._buffers):
+            socket.disconnected.disconnect()
+            socket.abort()
+        self._buffers.clear()
         self._server.close()
 
     def _on_server_new_connection(self) -> None:
         while (socket := self._server.nextPendingConnection()) is not None:
+            uid = peer_uid(socket)
+            if uid is not None and uid != os.geteuid():
+                log.warning("refused a connection to %s from user %s: only your own `studio "
+                            "PATH` may open paths in this window", self.name, uid)
+                socket.abort()
+                socket.deleteLater()
+                continue
             self._buffers[socket] = b""
             socket.readyRead.connect(lambda s=socket: self._on_socket_ready_read(s))
             socket.disconnected.connect(lambda s=socket: self._forget(s))

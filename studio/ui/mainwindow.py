@@ -408,8 +408,7 @@ class MainWindow(QMainWindow):
         self.welcome.setText(WELCOME.format(chat=CHAT_HIDDEN if self.chat.dock.isHidden() else ""))
 
     def remember_session(self) -> None:
-        settings = self.settings
-        settings.library_flat = self.library_panel.flat_action.isChecked()
+        (settings := self.settings).library_flat = self.library_panel.flat_action.isChecked()
         if settings.remember_window:
             self.geometry_keeper.remember(settings)
             settings.window.tabs = self.editors.tab_layout.to_text()
@@ -433,6 +432,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._close_allowed:
             self.loader.stop()
+            self.watcher.stop()
             self.autosaver.stop()
             self.evals.close()
             self.remember_session()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from studio.paths import manual_folder
 from studio.ui.editor.preview import render_markdown
+from studio.ui.links import open_link
 
 PAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 FIRST_PAGES = ("editor.md", "chat.md", "evals.md", "cli.md", "settings.md", "security.md")
@@ -102,7 +103,7 @@ class ManualDialog(QDialog):
         elif url.isRelative():
             self.view.scrollToAnchor(url.fragment())
         else:
-            QDesktopServices.openUrl(url)
+            open_link(url)
 
 
 def show_manual(parent: QWidget) -> QDialog:

@@ -142,6 +142,19 @@ class FileWatcher(QObject):
         self._pending.add(Path(name))
         self._timer.start()
 
+    def stop(self) -> None:
+        """Watch nothing more and report nothing pending: a closed window must not react to a
+        change seen just before it closed (its handlers would open questions with no window)."""
+        self._adder.stop()
+        self._timer.stop()
+        self._pending.clear()
+        self._adding.clear()
+        self._files.clear()
+        self._folders.clear()
+        for names in (self._watcher.files(), self._watcher.directories()):
+            if names:
+                self._watcher.removePaths(names)
+
     def _on_timer_timeout(self) -> None:
         pending, self._pending = self._pending, set()
         for path in sorted(pending):

@@ -11,85 +11,22 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import subprocess
-import sys
-import tempfile
-from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from studio.agent.cgroup import pids_parent
-from studio.agent.run import RunResult, clean_environment, run_command
-from studio.agent.sandbox import Limits, Sandbox, bwrap_argv, detect, seccomp_memfd
+from studio.agent.mounts import Interpreter
+from studio.agent.run import clean_environment, run_command
+from studio.agent.sandbox import Limits, Sandbox, bwrap_argv, seccomp_memfd
 from studio.agent.seccomp import DENIED
-
-SUPPORT = detect()
-NOBODY = 65534
-SETPRIV = shutil.which("setpriv")
-# The interpreter "nobody" can run: the studio's may sit in root's private home.
-SYSTEM_PYTHON = "/usr/bin/python3"
+from tests.agent.sandboxing import NOBODY, SETPRIV, SUPPORT, SYSTEM_PYTHON, as_owner, probe
 
 pytestmark = pytest.mark.skipif(
     SUPPORT.kind != "bwrap", reason=f"no bubblewrap sandbox on this machine: {SUPPORT.problem}"
 )
-
-
-def _users() -> list[str]:
-    return ["root", "user"] if os.getuid() == 0 else ["user"]
-
-
-@pytest.fixture(params=_users())
-def user(request: pytest.FixtureRequest) -> str:
-    if request.param == "user" and os.getuid() == 0 and (
-            SETPRIV is None or not os.access(SYSTEM_PYTHON, os.X_OK)):
-        pytest.skip("running a probe as an ordinary user needs setpriv and /usr/bin/python3")
-    return str(request.param)
-
-
-@pytest.fixture
-def place(user: str) -> Iterator[Path]:
-    """A folder outside /tmp (replaced inside) that the probe's user owns, reachable by all."""
-    folder = Path(tempfile.mkdtemp(prefix="studio-holds-", dir="/var/tmp"))
-    folder.chmod(0o755)
-    workspace = folder / "ws"
-    workspace.mkdir()
-    if user == "user" and os.getuid() == 0:
-        os.chown(workspace, NOBODY, NOBODY)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def as_owner(path: Path, user: str) -> None:
-    if user == "user" and os.getuid() == 0:
-        for root, folders, files in os.walk(path):
-            for name in (*folders, *files):
-                os.lchown(os.path.join(root, name), NOBODY, NOBODY)
-        os.lchown(path, NOBODY, NOBODY)
-
-
-async def probe(command: str, cwd: Path, sandbox: Sandbox, user: str,
-                allow_env: tuple[str, ...] = ()) -> RunResult:
-    """`command` run in `sandbox` as `user`: through `run_command` for the current user, through
-    setpriv and the same bubblewrap command line for "nobody" when the tests run as root."""
-    if user == "root" or os.getuid() != 0:
-        return await run_command(command, cwd, timeout=60, sandbox=sandbox, support=SUPPORT,
-                                 allow_env=allow_env)
-    assert SETPRIV is not None
-    fd = seccomp_memfd()
-    try:
-        argv = [SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-                *bwrap_argv(sandbox, cwd, SUPPORT.program, seccomp_fd=fd, python=SYSTEM_PYTHON,
-                            uid=NOBODY), "bash", "-c", command]
-        process = await asyncio.create_subprocess_exec(
-            *argv, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, env=clean_environment(allow=allow_env), pass_fds=(fd,),
-            start_new_session=True)
-        output, _ = await asyncio.wait_for(process.communicate(), 60)
-    finally:
-        os.close(fd)
-    return RunResult(process.returncode, output.decode(errors="replace"), 0.0)
 
 
 async def test_no_capabilities_and_no_mount(place: Path, user: str) -> None:
@@ -100,7 +37,7 @@ async def test_no_capabilities_and_no_mount(place: Path, user: str) -> None:
         "mount -o remount,rw,bind / / 2>/dev/null && echo REBOUND; "
         "umount -l /tmp 2>/dev/null && echo UNMOUNTED; "
         "mount -t tmpfs none /mnt 2>/dev/null && echo MOUNTED; "
-        f"echo x > {place}/escaped 2>/dev/null && echo WROTE; "
+        f"echo x > {place}/escaped 2>/dev/null; "
         "echo x > /etc/escaped 2>/dev/null && echo WROTE-ETC; "
         "echo inside > ok && echo wrote-workspace"
     )
@@ -303,13 +240,13 @@ async def test_the_private_tmp_and_shm_have_a_size(place: Path, user: str) -> No
     assert int(sizes["tmp"]) <= 4 * 1024 * 1024 and int(sizes["shm"]) <= 4 * 1024 * 1024
 
 
-def test_the_launcher_is_the_studios_python_by_default(tmp_path: Path) -> None:
+def test_the_launcher_is_the_base_of_the_studios_python_by_default(tmp_path: Path) -> None:
     argv = bwrap_argv(Sandbox.for_run(tmp_path), tmp_path, seccomp_fd=3, uid=0)
     assert argv[argv.index("--uid") + 1] == str(NOBODY)
     assert argv[argv.index("--seccomp") + 1] == "3"
     assert argv[argv.index("--cap-drop") + 1] == "ALL"
     launcher = argv[argv.index("--") + 1:]
-    assert launcher[0] == sys.executable and launcher[-1] == "--"
+    assert launcher[0] == Interpreter.running().program and launcher[-1] == "--"
     assert bwrap_argv(Sandbox.for_run(tmp_path), tmp_path, seccomp_fd=3, uid=1000)[
         argv.index("--uid") + 1] == "1000"
 
@@ -383,7 +320,7 @@ async def test_the_network_by_host_holds_for_an_ordinary_user_too(place: Path, u
     port = server.sockets[0].getsockname()[1]
     heard: list[tuple[str, int, bool]] = []
     workspace = place / "ws"
-    box = Sandbox.for_run(workspace).with_hosts(["127.0.0.1"])
+    box = replace(Sandbox.for_run(workspace), tools=()).with_hosts(["127.0.0.1"])
     command = (f"curl -s -w ' %{{http_code}}' http://127.0.0.1:{port}/; echo; "
                f"curl -s -o /dev/null -w '%{{http_code}}' http://localhost:{port}/")
     try:

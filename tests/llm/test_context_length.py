@@ -82,5 +82,5 @@ def test_the_embedded_engine_fits_its_context_to_the_model_and_picks_threads(tmp
     assert engine.ctx_size == 2048
     assert engine.threads == default_threads()
     assert 1 <= default_threads() <= 8
-    assert "--threads" in engine._command(1) and str(default_threads()) in engine._command(1)
+    assert f"--threads={default_threads()}" in engine._command(1)
     assert EmbeddedEngine(path, threads=3).threads == 3

@@ -139,27 +139,6 @@ async def test_studio_mcp_over_stdio_serves_the_library(library_dir: Path) -> No
     assert "Dover" in read.content[0].text
 
 
-async def test_studio_mcp_over_http_listens_on_loopback_only(library_dir: Path) -> None:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "studio", "mcp", "--skills", str(library_dir), "--no-embed", "--http"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        env=_environment(),
-    )
-    try:
-        assert server.stderr is not None
-        announced = server.stderr.readline()
-        assert "http://127.0.0.1:" in announced, announced
-        url = announced.split(" at ", 1)[1].split()[0]
-        async with Client(url) as client:
-            loaded = await client.call_tool("load_skill", {"name": "invoice-total"})
-        assert "Adds up the lines of an invoice" in loaded.content[0].text
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
-        if server.stderr is not None:
-            server.stderr.close()
-
-
 def test_a_missing_skills_path_is_named_and_exits_2(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "studio", "mcp", "--skills", str(tmp_path / "nowhere")],

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from studio.policy import PolicyContext, judge
-from studio.policy.shell.budget import Budget
+from studio.policy.shell.budget import BUDGET_STEPS, Budget
 from tests.policy.world import World, build_world
 
 ALLOW, ASK, BLOCK = "allow", "ask", "block"
@@ -360,18 +360,6 @@ def test_an_embedded_program_that_runs_or_writes_is_never_granted(
     assert decision.grant is None
 
 
-class _CountingClock:
-    """A clock that moves one step each time the check looks at it: the check's cost in steps,
-    whatever the machine, and a deadline the check must meet in steps."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
 # Hostile programs and the verdict each must get, judged to the end (never "could not be checked").
 HOSTILE: list[tuple[str, str]] = [
     ("awk 'BEGIN{" + "print;" * 16_000 + "}'", ASK),
@@ -388,29 +376,43 @@ HOSTILE: list[tuple[str, str]] = [
 def test_hostile_programs_are_judged_within_the_budget_of_cpu(
     approval_world: World, command: str, verdict: str
 ) -> None:
-    """Measured on this thread's CPU clock through the budget itself: a check that ran past
-    250 ms would come back blocked as unchecked."""
-    decision = judge(command, approval_world.context, budget=Budget(0.25))
+    """The budget counts steps, not time: the same command spends the same steps on any
+    machine, under any load, so it gets the same verdict. Each of these is read to the end
+    within the default budget, and needs the steps it spent: one step fewer and it would have
+    come back blocked as unchecked (so the budget was really looked at)."""
+    budget = Budget()
+    decision = judge(command, approval_world.context, budget=budget)
     assert decision.verdict == verdict, decision.reasons
     assert not any("could not be checked" in r for r in decision.reasons)
+    assert budget.used <= BUDGET_STEPS
+    again = Budget()
+    assert judge(command, approval_world.context, budget=again).verdict == verdict
+    assert again.used == budget.used
+    if budget.used == 0:
+        # Asked before it is read at all: a line of more words than the policy reads.
+        assert any("too many to check" in r for r in decision.reasons), decision.reasons
+        return
+    short = judge(command, approval_world.context, budget=Budget(budget.used - 1))
+    assert short.verdict == BLOCK and "could not be checked" in short.reasons[0]
 
 
 @pytest.mark.parametrize(("command", "verdict"), HOSTILE, ids=[c[:30] for c, _ in HOSTILE])
-def test_hostile_programs_end_on_a_budget_of_a_few_looks(
+def test_hostile_programs_end_on_a_budget_of_a_few_steps(
     approval_world: World, command: str, verdict: str
 ) -> None:
-    """Every stage looks at the budget as it goes; given almost no steps, the check still ends,
+    """Every stage spends the budget as it goes; given almost no steps, the check still ends,
     and never with an allow it did not finish."""
-    decision = judge(command, approval_world.context, budget=Budget(3, clock=_CountingClock()))
+    decision = judge(command, approval_world.context, budget=Budget(3))
     assert decision.verdict in (ASK, BLOCK)
 
 
 def test_a_parser_that_never_looks_at_the_budget_would_be_stopped(approval_world: World) -> None:
-    """The embedded readers look at the budget: with a clock already past the deadline, reading
-    a long (but allowed-size) awk program stops with a block."""
+    """The embedded readers spend the budget: with too few steps for it, reading a long (but
+    allowed-size) awk program stops with a block."""
     program = "awk 'BEGIN{" + "x=1;" * 3_000 + "}'"
-    clock = _CountingClock()
-    decision = judge(program, approval_world.context, budget=Budget(40, clock=clock))
+    budget = Budget()
+    assert judge(program, approval_world.context, budget=budget).verdict == ALLOW
+    decision = judge(program, approval_world.context, budget=Budget(budget.used // 2))
     assert decision.verdict == BLOCK
     assert any("could not be checked" in r for r in decision.reasons)
 

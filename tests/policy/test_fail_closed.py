@@ -3,8 +3,6 @@ never raises and never runs past its budget (an unfinished check blocks)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -111,34 +109,22 @@ def test_what_the_parser_cannot_explain_is_never_allowed(world: World, command: 
 _SHELL_CHARS = st.sampled_from(list("abcx $(){}[]<>|&;'\"`\\!#*?~=-\n\t@%^,.:/0123456789\x00"))
 
 
-def _counting_clock() -> tuple[Budget, list[int]]:
-    """A budget on a clock that advances one unit per look: work counted, not wall time."""
-    looks = [0]
-
-    def clock() -> float:
-        looks[0] += 1
-        return float(looks[0])
-
-    return Budget(seconds=200_000, clock=clock), looks
-
-
 @_QUICK
 @given(st.text(_SHELL_CHARS, max_size=300))
 def test_the_checker_never_raises_and_stays_within_its_budget(world: World, command: str) -> None:
-    budget, _ = _counting_clock()
+    budget = Budget()
     decision = judge(command, world.context, budget=budget)
     assert decision.verdict in ("allow", "ask", "block")
     assert not any("could not be checked" in r for r in decision.reasons), (command, decision.reasons)
 
 
 def test_running_out_of_time_blocks_as_could_not_be_checked(world: World) -> None:
-    ticks = itertools.count()
-    budget = Budget(seconds=5, clock=lambda: float(next(ticks)))
+    budget = Budget(steps=5)
     decision = judge("cat README.md notes.md; ls references; grep -rn x .", world.context, budget=budget)
     assert decision.verdict == "block"
     assert [b.kind for b in decision.blockers] == ["parse"]
     assert "could not be checked" in decision.reasons[0]
-    assert "longer than" in decision.reasons[0]
+    assert "more work than" in decision.reasons[0]
 
 
 def test_an_error_inside_a_rule_blocks_instead_of_raising(
@@ -172,10 +158,10 @@ def test_an_error_inside_a_rule_blocks_instead_of_raising(
     ],
 )
 def test_hostile_inputs_get_a_prompt_answer(world: World, command: str, verdicts: set[str]) -> None:
-    budget, looks = _counting_clock()
+    budget = Budget()
     decision = judge(command, world.context, budget=budget)
     assert decision.verdict in verdicts, decision.reasons
-    assert looks[0] < 200_000
+    assert budget.used <= budget.steps
 
 
 @pytest.mark.parametrize(
@@ -199,5 +185,8 @@ def test_benign_commands_keep_their_verdict(world: World, command: str, verdict:
 
 
 def test_an_option_the_allowlist_does_not_know_cannot_be_granted(world: World) -> None:
-    decision = judge("sort --out=sorted.txt README.md", world.context)
-    assert decision.verdict == "ask" and decision.grant is None
+    """Granting `sort` for a write must not carry an option nobody read along with it."""
+    for command in ("sort --random-source=x README.md", "sort --out=sorted.txt --random-source=x README.md"):
+        decision = judge(command, world.context)
+        assert decision.verdict == "ask" and decision.grant is None, command
+    assert judge("sort --out=sorted.txt README.md", world.context).grant is not None

@@ -82,8 +82,6 @@ LEAVES_SKILLS_ALONE = [
     "mv README.md README.txt",
     "truncate -s 0 README.md",
     "echo x > notes.md",
-    "echo x >> SKILL.md",
-    "tee -a SKILL.md < /dev/null",
     "find . -name '*.pyc' -delete",
     "find skills -type f -name '*.pyc' -exec rm {} +",
     "git clean -n",

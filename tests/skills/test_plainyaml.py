@@ -247,12 +247,15 @@ def comparable(skill: Skill) -> Any:
 
 
 def _corpus_module(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The benchmark's generator of public-shaped skills (benchmarks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("corpus", REPO / "benchmarks" / "corpus.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "corpus", module)
-    spec.loader.exec_module(module)
+    """The benchmark's generator of public-shaped skills and the modules it imports, each loaded
+    from its file (benchmarks/ is not a package) and gone from `sys.modules` after the test."""
+    module = None
+    for name in ("skillgen", "collection", "corpus"):
+        spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, name, module)
+        spec.loader.exec_module(module)
     return module
 
 

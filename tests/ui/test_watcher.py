@@ -80,3 +80,23 @@ def test_the_folders_a_scan_found_replace_those_below_its_root(
     assert not files.watches_folder(old) and files.watches_folder(elsewhere)
     qtbot.waitUntil(lambda: str(new) in files._watcher.directories())
     assert str(old) not in files._watcher.directories()
+
+
+def test_a_stopped_watcher_reports_nothing_it_saw_before(qtbot: QtBot, tmp_path: Path) -> None:
+    # A window closing with a change still settling used to report it afterwards, and the
+    # closed window's handlers then asked a question with no event loop running.
+    watcher = FileWatcher()
+    path = tmp_path / "SKILL.md"
+    path.write_text("a", encoding="utf-8")
+    watcher.watch_file(path)
+    watcher.watch_folder(tmp_path)
+    seen: list[Path] = []
+    watcher.file_changed.connect(seen.append)
+    watcher.folder_changed.connect(seen.append)
+    watcher._on_watcher_file_changed(str(path))
+    watcher._on_watcher_directory_changed(str(tmp_path))
+    watcher.stop()
+    assert not watcher._timer.isActive()
+    watcher._on_timer_timeout()
+    assert seen == []
+    assert watcher._watcher.files() == [] and watcher._watcher.directories() == []

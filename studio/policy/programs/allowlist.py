@@ -15,6 +15,7 @@ abbreviations are recognised), `--=` a program that takes no abbreviations.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -79,16 +80,20 @@ def option_spec(text: str) -> OptionSpec:
     )
 
 
-def resolve_long(name: str, spec: OptionSpec) -> str | None:
+def resolve_long(name: str, spec: OptionSpec, *, denied: bool = False) -> str | None:
     """The listed long option `name` stands for: itself, or the one option it is a unique prefix
-    of; None when it is not listed or could be more than one."""
+    of; None when it is not listed or could be more than one. With `denied`, an option the
+    program has but the list does not allow counts too (so the rules see `--out` as the
+    `--output` it is)."""
     names = spec.long_names
-    if name in names:
+    if name in names or (denied and name in spec.denied):
         return name
     if name in spec.denied or not spec.abbreviations:
         return None
     matches = [candidate for candidate in (*names, *spec.denied) if candidate.startswith(name)]
-    return matches[0] if len(matches) == 1 and matches[0] in names else None
+    if len(matches) != 1:
+        return None
+    return matches[0] if denied or matches[0] in names else None
 
 
 def expand_prefixes(args: Sequence[Arg], spec: OptionSpec) -> list[Arg]:
@@ -99,7 +104,7 @@ def expand_prefixes(args: Sequence[Arg], spec: OptionSpec) -> list[Arg]:
     for arg in args:
         if not ended and arg.known and arg.text.startswith("--") and len(arg.text) > 2:
             name, equals, value = arg.text.partition("=")
-            full = resolve_long(name, spec)
+            full = resolve_long(name, spec, denied=True)
             if full is not None and full != name:
                 arg = replace(arg, text=full + equals + value)
         ended = ended or (arg.known and arg.text == "--")
@@ -190,7 +195,7 @@ OPTIONS: dict[str, OptionSpec] = {
         "--dictionary-order --ignore-case --general-numeric-sort --human-numeric-sort "
         "--ignore-nonprinting --month-sort --numeric-sort --random-sort --reverse --version-sort "
         "--check[=] --key= --merge --stable --field-separator= --unique --zero-terminated "
-        "--buffer-size= --debug !--output !--compress-program !--files0-from !--random-source "
+        "--buffer-size= --debug -o: --output= !--compress-program !--files0-from !--random-source "
         "!--temporary-directory !--parallel !--batch-size",
         "uniq": "-c -d -D -f: -i -s: -u -w: -z --count --repeated --all-repeated[=] --skip-fields= "
         "--ignore-case --skip-chars= --unique --check-chars= --zero-terminated --group[=]",
@@ -523,6 +528,44 @@ for _names, _spec in {
         _GIT_SUBCOMMANDS[_name] = option_spec(_spec)
 
 
+# Subcommands that take a verb (`git remote add`, `git stash drop`): the only verbs that read,
+# with None for the subcommand alone. The verb is the first word that is not an option, however
+# many options come before it (`git remote -v add` adds).
+GIT_VERBS: dict[str, frozenset[str | None]] = {
+    "remote": frozenset({None, "get-url"}),
+    "stash": frozenset({"list", "show"}),
+    "reflog": frozenset({None, "show"}),
+    "worktree": frozenset({"list"}),
+    "submodule": frozenset({None, "status", "summary"}),
+    "notes": frozenset({None, "list", "show"}),
+}
+
+
+def git_verb(sub: str, args: Sequence[Arg]) -> str | None:
+    """The verb of `git SUB args` (see GIT_VERBS): the first operand after the options `sub`
+    takes (a value of `-n 3` is not a verb); "" when it is only known when the command runs."""
+    spec = _GIT_SUBCOMMANDS.get(sub)
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if not arg.known:
+            return ""
+        text = arg.text
+        if text == "--":
+            following = args[index] if index < len(args) else None
+            return None if following is None else following.text if following.known else ""
+        if not text.startswith("-") or text == "-":
+            return text
+        if spec is None:
+            continue
+        if len(text) == 2 and text[1] in spec.short_values:
+            index += 1
+        elif text.startswith("--") and "=" not in text:
+            index += spec.long_values.get(text, 0)
+    return None
+
+
 def _git(args: Sequence[Arg]) -> str | None:
     """git's global options, then the options its subcommand may have: each subcommand has its
     own list, since the same letter means different things (`log -S TEXT`, `blame -S FILE`)."""
@@ -538,7 +581,13 @@ def _git(args: Sequence[Arg]) -> str | None:
     spec = _GIT_SUBCOMMANDS.get(sub.text) if sub.known else None
     if spec is None:
         return f"`git {sub.raw}` is not a git subcommand the policy lists as read-only"
-    problems = unknown_options(args[index + 1 :], spec)
+    rest = args[index + 1 :]
+    verbs = GIT_VERBS.get(sub.text)
+    if verbs is not None:
+        verb = git_verb(sub.text, rest)
+        if verb not in verbs:
+            return f"`git {sub.text} {verb or '…'}` is not a listing the policy knows to only read"
+    problems = unknown_options(rest, spec)
     return f"`git {sub.text} {problems[0]}` is not an option the policy knows" if problems else None
 
 
@@ -551,10 +600,27 @@ _PACKAGE_READ = option_spec(
 _PACKAGE_SUBWORDS = frozenset({"list", "ls", "info", "show", "--version", "-v", "-V", "version", "help"})
 
 
-def _package(args: Sequence[Arg]) -> str | None:
+# Package managers whose project settings name a program they run for any subcommand, even
+# `--version`: yarn's `yarnPath` in .yarnrc.yml, pnpm's `packageManager` (fetched from the
+# registry .npmrc names), poetry's `requires-plugins`.
+_PROJECT_RUNS = {
+    "yarn": "yarn runs the program `yarnPath` in the project's .yarnrc.yml names",
+    "pnpm": "pnpm fetches and runs the version the project's package.json names",
+    "poetry": "poetry installs and runs the plugins the project's pyproject.toml requires",
+}
+# Listings that run code of the project's packages (uv builds one to read its metadata) or
+# open a program the project's settings name (npm help's browser).
+_PACKAGE_RUNNING = {("uv", "tree"), ("npm", "help"), ("uv", "help")}
+
+
+def _package(args: Sequence[Arg], name: str = "") -> str | None:
+    if name in _PROJECT_RUNS:
+        return _PROJECT_RUNS[name]
     if not args or not args[0].known:
         return "the package manager's subcommand is not known"
     sub, rest = args[0].text, args[1:]
+    if (name, sub) in _PACKAGE_RUNNING:
+        return f"`{name} {sub}` can run the project's own code or a program its settings name"
     if sub in ("env", "config", "pip", "tool", "cache"):
         names = [a.text for a in rest if a.known and not a.text.startswith("-")]
         listing = bool(names) and names[0] in _PACKAGE_SUBWORDS and sub not in ("config", "cache")
@@ -579,10 +645,24 @@ CHECKS.update({name: _shell for name in ("sh", "bash", "dash")})
 CHECKS.update({name: _interpreter for name in ("python", "python3", "node")})
 CHECKS.update(
     {
-        name: _package
+        name: functools.partial(_package, name=name)
         for name in words("pip pip3 npm yarn pnpm gem cargo go brew conda mamba micromamba uv poetry")
     }
 )
+
+
+def unlisted_options(name: str, args: Sequence[Arg]) -> bool:
+    """Whether `name args` has an option its list (the program's, or for git the subcommand's)
+    does not name; False for programs without a list."""
+    spec = OPTIONS.get(name)
+    if name == "git":
+        index = 0
+        while index < len(args) and args[index].known and args[index].text.startswith("-"):
+            index += 2 if args[index].text == "-C" else 1
+        sub = args[index] if index < len(args) else None
+        spec = _GIT_SUBCOMMANDS.get(sub.text) if sub is not None and sub.known else None
+        args = args[index + 1 :]
+    return spec is not None and bool(unknown_options(args, spec))
 
 
 def not_understood(name: str, args: Sequence[Arg]) -> str | None:

@@ -1,7 +1,8 @@
 """A reader of awk programs: what a program does beyond reading its input and printing. The
 policy allows an awk program only when this reads all of it and finds none of: `system()`,
 pipes (`|`, `|&`), output redirection in `print`/`printf` (`>`, `>>`), `getline`, the
-variables that choose what awk reads or what it may see (`ARGV`, `ARGC`, `ENVIRON`, `PROCINFO`),
+variables that choose what awk reads or what it may see (`ARGV`, `ARGC`, `SYMTAB`, `ENVIRON`,
+`PROCINFO`),
 gawk's `@` syntax (`@load`, `@include`, indirect calls).
 
 The program is split into tokens the way awk's lexer splits it: strings, regular expression
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from studio.policy.shell.budget import tick
+from studio.policy.shell.budget import PROGRAM_CHUNK, tick
 
 _TOKEN = re.compile(
     r"""
@@ -40,9 +41,11 @@ _STATEMENT_KEYWORDS = frozenset({"print", "printf", "return", "else", "do", "cas
 _HEADERS = frozenset({"if", "while", "for"})
 _RUNS = frozenset({"system"})
 _READS = frozenset({"getline"})
-_CHOOSES_FILES = frozenset({"ARGV", "ARGC"})
+# gawk's SYMTAB reaches every global by name (`SYMTAB["ARGC"] = 2`), ARGV and ARGC too.
+_CHOOSES_FILES = frozenset({"ARGV", "ARGC", "SYMTAB"})
 _ENVIRONMENT = frozenset({"ENVIRON", "PROCINFO"})
 _TICK_EVERY = 256
+_MAX_STRINGS = 16 * 1024
 
 
 @dataclass(slots=True)
@@ -53,13 +56,19 @@ class AwkProgram:
         problem: why the program cannot be read, or None.
         unsafe: what it does that may run commands, write or choose files (one line each).
         environment: it reads environment variables (or process information).
-        commands: the command lines given as plain strings to `system(...)`.
+        commands: the command lines given as plain strings to `system(...)` or a pipe.
+        outputs: the files `print >` and `print >>` write, when each is one plain string.
+        computed_output: some `print >` writes to a file whose name the program computes.
+        strings: the program's string literals run together (`"SKI" "LL.md"` is a name too).
     """
 
     problem: str | None = None
     unsafe: list[str] = field(default_factory=list)
     environment: bool = False
     commands: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    computed_output: bool = False
+    strings: str = ""
 
     def note(self, what: str) -> None:
         if what not in self.unsafe:
@@ -78,7 +87,7 @@ def read_awk(program: str) -> AwkProgram:
     while at < len(program):
         count += 1
         if count % _TICK_EVERY == 0:
-            tick()
+            tick(PROGRAM_CHUNK)
         if program[at] == "/" and _starts_operand(previous):
             match = _REGEX_BODY.match(program, at + 1)
             if match is None:
@@ -135,7 +144,9 @@ def _judge(tokens: list[tuple[str, str]], result: AwkProgram) -> None:
     printing: int | None = None
     for index, (kind, text) in enumerate(tokens):
         if index % _TICK_EVERY == 0:
-            tick()
+            tick(PROGRAM_CHUNK)
+        if kind == "string" and len(result.strings) < _MAX_STRINGS:
+            result.strings += _unescape(text[1:-1])
         if kind == "name":
             if text in _RUNS:
                 result.note("runs commands (`system`)")
@@ -160,6 +171,12 @@ def _judge(tokens: list[tuple[str, str]], result: AwkProgram) -> None:
             result.note("uses gawk's `@` syntax (`@load`, `@include` or an indirect call)")
         elif text in ("|", "|&"):
             result.note("pipes output to a command or a command's output into it (`|`)")
+            # `print | "cmd"` and `"cmd" | getline`: a plain string there is a command line.
+            command = _plain_target(tokens, index + 1) if printing is not None else None
+            if command is None and index > 0 and tokens[index - 1][0] == "string":
+                command = _unescape(tokens[index - 1][1][1:-1])
+            if command is not None and command not in result.commands:
+                result.commands.append(command)
         elif text in ("(", "["):
             depth += 1
         elif text in (")", "]"):
@@ -168,6 +185,21 @@ def _judge(tokens: list[tuple[str, str]], result: AwkProgram) -> None:
             printing = None
         elif text in (">", ">>") and printing is not None and depth <= printing:
             result.note("writes to a file (`print >`)")
+            target = _plain_target(tokens, index + 1)
+            if target is None:
+                result.computed_output = True
+            elif target not in result.outputs:
+                result.outputs.append(target)
+
+
+def _plain_target(tokens: list[tuple[str, str]], index: int) -> str | None:
+    """The file after `print >` when it is one plain string that nothing is joined to."""
+    if index >= len(tokens) or tokens[index][0] != "string":
+        return None
+    following = tokens[index + 1] if index + 1 < len(tokens) else ("newline", "\n")
+    if following[0] in ("string", "name", "number", "regex") or following[1] in ("(", "$"):
+        return None
+    return _unescape(tokens[index][1][1:-1])
 
 
 def _plain_call_argument(tokens: list[tuple[str, str]], index: int) -> str | None:

@@ -16,10 +16,12 @@ from studio.policy.programs.paths import (
     disk_device,
     display,
     dot_component,
+    hard_links,
     harmless_device,
     is_inside,
     is_url,
     lexical,
+    linked_credential,
     network_device,
     public_certificate,
     resolve,
@@ -27,7 +29,11 @@ from studio.policy.programs.paths import (
     unfollowed,
     words,
 )
+from studio.policy.programs.skillfolders import SKILL_FILES
 from studio.policy.shell.expand import Arg, Env, Value
+
+# Why a skill is never deleted, moved or written over by a command.
+LEFT_TO_USER = "deleting, moving or replacing a skill is left to the user, in the window"
 
 # Programs that show only a file's name, size, kind or line count, never its content: a secret's
 # file name inside the workspace (`ls keys/*.pem`, `wc -l x.env`) is not a secret read for them.
@@ -191,7 +197,8 @@ Handler = Callable[["Call"], None]
 
 def shown(arg: Arg) -> str:
     """How to name an argument in a message: as written, or its value when the shell made it."""
-    return arg.text if arg.expanded and arg.known and arg.text else arg.raw
+    # An option's value (`--output=x` read as `x`) is named by itself.
+    return arg.text if (arg.expanded or arg.raw.startswith("-")) and arg.known and arg.text else arg.raw
 
 
 @dataclass(slots=True)
@@ -296,7 +303,19 @@ class Call:
     def _outside(self, path: Path, arg: Arg, verb: str) -> bool:
         context = self.context
         if is_inside(path, context.workspace):
-            return False
+            links = hard_links(path)
+            if links <= 1:
+                return False
+            secret = linked_credential(path, context.home)
+            if secret is not None:
+                self.block("credential", f"{verb} `{shown(arg)}`, a hard link to {secret}")
+                return True
+            self.ask(
+                "outside",
+                f"{verb} `{shown(arg)}`, a file with {links} hard links: where the others are cannot be "
+                "told, so it counts as outside the workspace",
+            )
+            return True
         where = display(path, context.workspace, context.home)
         self.ask("outside", f"{verb} `{shown(arg)}`, which is outside the workspace ({where})")
         return True
@@ -335,8 +354,12 @@ class Call:
         self.part.paths.append(path)
         return path
 
-    def write(self, arg: Arg, verb: str = "writes to", follow: bool = True) -> Path | None:
-        """A file or folder the program creates, changes or deletes."""
+    def write(
+        self, arg: Arg, verb: str = "writes to", follow: bool = True, over_skill: bool = True
+    ) -> Path | None:
+        """A file or folder the program creates, changes or deletes. Writing over an existing
+        SKILL.md blocks, whatever option or operand names it (`over_skill` False for the rules
+        that judge that themselves: `rm`, `chmod`)."""
         located = self.locate(arg, verb, follow)
         if located is None:
             return None
@@ -345,6 +368,8 @@ class Call:
         if disk_device(plain) or disk_device(str(path)):
             self.block("destructive", f"writes straight to the disk device {plain}")
             return None
+        if over_skill and follow:
+            self.over_skill_file(arg, path, verb)
         outside = self._outside(path, arg, verb)
         hidden = dot_component(path, context.workspace, context.home)
         if hidden is not None:
@@ -357,6 +382,21 @@ class Call:
             self.ask("write", f"{verb} `{display(path, context.workspace, context.home)}`")
         self.part.paths.append(path)
         return path
+
+    def over_skill_file(self, arg: Arg, path: Path, verb: str) -> bool:
+        """Block a write that lands on an existing SKILL.md (`path` is where `arg` leads, links
+        followed); True when it does."""
+        named = unfollowed(arg.text, self.cwd or Path("/")) if arg.known else path
+        if not ((path.name in SKILL_FILES or named.name in SKILL_FILES) and path.is_file()):
+            return False
+        if any(f.verdict == "block" and str(path) in f.message for f in self.part.findings):
+            return True
+        self.block(
+            "destructive",
+            f"{verb} `{shown(arg)}`, writing over the skill file {path}; change a skill with "
+            f"update_skill or in the editor ({LEFT_TO_USER})",
+        )
+        return True
 
     def program_file(self, arg: Arg, language: str) -> str | None:
         """The text of a program file the program runs (`sed -f`, `awk -f`, `jq -f`), read so

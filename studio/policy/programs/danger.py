@@ -186,6 +186,26 @@ def dangerous_mode(mode: str) -> str | None:
     return None
 
 
+def removes_access(mode: str) -> frozenset[str]:
+    """What a chmod mode takes away from the file's owner, of read (`r`) and search or run
+    (`x`): `000` both, `a-r` read, `u=rw` search. Others' permissions do not matter here."""
+    if _NUMERIC_MODE.fullmatch(mode):
+        value = int(mode, 8)
+        return frozenset(
+            letter for letter, bit in (("r", 0o400), ("x", 0o100)) if not value & bit
+        )
+    removed: set[str] = set()
+    for clause in mode.split(","):
+        for who, op, perms in _SYMBOLIC_CLAUSE.findall(clause):
+            if who and "u" not in who and "a" not in who:
+                continue
+            if op == "-":
+                removed.update(letter for letter in "rx" if letter in perms.replace("X", "x"))
+            elif op == "=":
+                removed.update(letter for letter in "rx" if letter not in perms.replace("X", "x"))
+    return frozenset(removed)
+
+
 _CHMOD_FLAGS = re.compile(r"-[Rvfc]+|--(recursive|verbose|silent|quiet|changes|(no-)?preserve-root)")
 
 
@@ -209,10 +229,28 @@ def chmod(call: Call) -> None:
         if why is not None:
             call.block("privilege", why)
     recursive = any(a.known and re.fullmatch(r"-[vfc]*R[Rvfc]*|--recursive", a.text) for a in call.args)
+    removed = (
+        removes_access(mode.text)
+        if mode is not None and mode.known and not mode.text.startswith("--")
+        else frozenset()
+    )
     for operand in files:
         if recursive and _sweeps_home(call, operand):
             call.block("destructive", f"changes the permissions of everything under `{shown(operand)}`")
-        call.write(operand, "changes the permissions of")
+        path = call.write(operand, "changes the permissions of", over_skill=False)
+        if not removed or path is None:
+            continue
+        # A folder without read or search for its owner hides what is in it; so does `-R` on a
+        # folder, which changes the files below too.
+        hides = "r" in removed or (("x" in removed) and (path.is_dir() or recursive) and not path.is_file())
+        if hides:
+            skill = skill_deleted(path, True)
+            if skill is not None:
+                call.block(
+                    "destructive",
+                    f"takes away your access to `{shown(operand)}` and with it the skill file {skill}; "
+                    "a skill that cannot be read is as good as deleted",
+                )
 
 
 def admin(call: Call) -> None:

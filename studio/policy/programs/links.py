@@ -13,10 +13,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from studio.policy.programs.call import Call
-from studio.policy.programs.paths import display, is_inside
-from studio.policy.shell.budget import tick
+from studio.policy.programs.paths import display, is_inside, linked_credential
+from studio.policy.shell.budget import FOLDER, tick
 
 MAX_LINK_SCAN = 4096
+# Files with more than one name looked at for being a credential's other name.
+MAX_LINKED = 16
 _TICK_EVERY = 64
 
 # program: (short letters, long options) that make it follow links while it walks.
@@ -57,8 +59,95 @@ def _given(call: Call, letters: str, names: frozenset[str]) -> bool:
     return False
 
 
+# Programs that read the content of every file in the folders they are given (with these
+# options; None: always), where a hard link's other name outside the workspace is read too.
+_READING_TREES: dict[str, tuple[str, frozenset[str]] | None] = {
+    "grep": ("rR", frozenset({"--recursive", "--dereference-recursive"})),
+    "rg": None,
+    "ag": None,
+    "cp": ("rRa", frozenset({"--recursive", "--archive"})),
+    "diff": ("r", frozenset({"--recursive"})),
+    "zip": ("r", frozenset({"--recurse-paths"})),
+    "tar": None,
+    "rsync": ("ra", frozenset({"--recursive", "--archive"})),
+}
+for _name in ("egrep", "fgrep", "zgrep"):
+    _READING_TREES[_name] = _READING_TREES["grep"]
+
+
+def reads_hard_links(call: Call) -> None:
+    """Ask when `call` reads whole folders and a file below has more than one name (blocks when
+    that file is a known credential's other name, `ln ~/.ssh/id_rsa notes.txt`). A tree too big
+    to look through is left to the checks on each path: see docs/security-policy.md."""
+    if call.name not in _READING_TREES or call.cwd is None:
+        return
+    entry = _READING_TREES[call.name]
+    if entry is not None and not _given(call, *entry):
+        return
+    workspace = call.context.workspace
+    roots = [p for p in dict.fromkeys(call.part.paths) if is_inside(p, workspace) and p.is_dir()]
+    if not call.part.paths and call.name in ("rg", "ag", "grep"):
+        roots = [call.cwd]
+    linked = linked_files(roots)
+    if not linked:
+        return
+    context = call.context
+    for found in linked:
+        secret = linked_credential(found, context.home)
+        if secret is not None:
+            shown_secret = display(found, workspace, context.home)
+            call.block("credential", f"reads `{shown_secret}`, a hard link to {secret}")
+            return
+    # A local `git clone` hard-links its objects to the repository it came from: the same
+    # history, no secret. Only a credential's other name counts there.
+    linked = [p for p in linked if not (is_inside(p, workspace) and ".git" in p.relative_to(workspace).parts)]
+    if not linked:
+        return
+    shown_path = display(linked[0], workspace, context.home)
+    call.ask(
+        "outside",
+        f"`{call.name}` reads every file under the folders it is given, and `{shown_path}` has more "
+        "than one hard link: where the others are cannot be told, so it counts as outside",
+    )
+
+
+def linked_files(roots: Iterable[Path]) -> list[Path]:
+    """The regular files under `roots` (links not followed) with more than one name, at most
+    MAX_LINKED of them, among the first MAX_LINK_SCAN entries."""
+    found: list[Path] = []
+    pending = list(roots)
+    seen: set[Path] = set()
+    scanned = 0
+    while pending:
+        folder = pending.pop()
+        if folder in seen:
+            continue
+        seen.add(folder)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            scanned += 1
+            if scanned > MAX_LINK_SCAN:
+                return found
+            if scanned % _TICK_EVERY == 0:
+                tick(FOLDER)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(Path(entry.path))
+                elif entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_nlink > 1:
+                    found.append(Path(entry.path))
+                    if len(found) >= MAX_LINKED:
+                        return found
+            except OSError:
+                continue
+    return found
+
+
 def follows_links(call: Call) -> None:
     """Ask when `call` follows links and a link under what it walks leads out of the workspace."""
+    reads_hard_links(call)
     entry = _FOLLOWING.get(call.name)
     if entry is None or call.cwd is None:
         return
@@ -114,7 +203,7 @@ def outward_link(
             if scanned > MAX_LINK_SCAN:
                 return folder, None
             if scanned % _TICK_EVERY == 0:
-                tick()
+                tick(FOLDER)
             path = Path(entry.path)
             if entry.is_symlink():
                 target = Path(os.path.realpath(path))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from studio.policy.decision import shorten
 from studio.policy.programs.call import Call, Handler, parse_options
 from studio.policy.programs.paths import is_remote, is_url, words
-from studio.policy.programs.skillguard import rsync_deletes
+from studio.policy.programs.skillguard import copies_over_skill, rsync_deletes
 from studio.policy.shell.expand import Arg
 
 RAW_CONNECTIONS = frozenset(["nc", "ncat", "netcat", "socat", "telnet"])
@@ -178,7 +178,12 @@ def rsync(call: Call) -> None:
             call.read(source)
     if not (destination.known and is_remote(destination.text)):
         rsync_deletes(call, sources, destination)
-        call.write(destination)
+        target = call.write(destination)
+        if target is not None:
+            local = [s for s in sources if not (s.known and is_remote(s.text))]
+            copies_over_skill(call, local, target, False)
+    for log_file in options.value("--log-file"):
+        call.write(log_file)
     for file_option in ("--exclude-from", "--include-from", "--files-from", "--password-file"):
         for value in options.value(file_option):
             call.read(value)

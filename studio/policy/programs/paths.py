@@ -3,11 +3,13 @@ outside, a device, a credential file, a dotfile, a URL or a remote host."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
+import stat
 from pathlib import Path, PurePosixPath
 
-from studio.policy.shell.budget import tick
+from studio.policy.shell.budget import FILE_READ, tick
 
 
 def words(text: str) -> frozenset[str]:
@@ -98,6 +100,52 @@ def is_inside(path: Path, folder: Path) -> bool:
     return path == folder or path.is_relative_to(folder)
 
 
+def hard_links(path: Path) -> int:
+    """How many names a regular file has (1 for most); 0 for anything else or what cannot be
+    looked at. A file with more than one may have the others outside the workspace: writing it
+    writes there, and reading it reads what lies there (`ln ~/.ssh/id_rsa notes.txt`)."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return 0
+    return status.st_nlink if stat.S_ISREG(status.st_mode) else 0
+
+
+# Secret files a hard link inside the workspace may share its content with, besides those in
+# the secret folders (`~/.ssh`, `~/.aws`...), which are listed one level down.
+_LINKED_SECRETS = (
+    ".netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".vault-token",
+    ".config/gh/hosts.yml",
+)
+_MAX_SECRET_ENTRIES = 64
+
+
+def linked_credential(path: Path, home: Path) -> str | None:
+    """What secret `path` is another name of, when it is a hard link to a credential file the
+    policy knows (`ln ~/.ssh/id_rsa notes.txt`); None when it is not one of them."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    identity = (status.st_dev, status.st_ino)
+    candidates = [Path(p) for p in _SYSTEM_SECRETS] + [home / name for name in _LINKED_SECRETS]
+    for folder in _SECRET_DIRS:
+        try:
+            with os.scandir(home / folder) as entries:
+                listed = itertools.islice(entries, _MAX_SECRET_ENTRIES)
+                candidates.extend(Path(entry.path) for entry in listed)
+        except OSError:
+            continue
+    for candidate in candidates:
+        try:
+            other = os.stat(candidate)
+        except (OSError, ValueError):
+            continue
+        if (other.st_dev, other.st_ino) == identity:
+            return credential(candidate) or f"the secret file {candidate}"
+    return None
+
+
 def harmless_device(path: str) -> bool:
     return path in HARMLESS_DEVICES or _FD_DEVICE.match(path) is not None
 
@@ -173,7 +221,7 @@ def public_certificate(path: Path, workspace: Path) -> bool:
     there can tell; one that is not, or is too big to look through, counts as a key."""
     if not path.name.lower().endswith(_CERTIFICATE_SUFFIXES) or not is_inside(path, workspace):
         return False
-    tick()
+    tick(FILE_READ)
     try:
         if not path.is_file() or path.stat().st_size > _MAX_CERTIFICATE:
             return False

@@ -4,6 +4,7 @@ it write (then it asks)."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -15,7 +16,8 @@ from studio.policy.programs.danger import unknowable
 from studio.policy.programs.paths import is_inside, resolve, words
 from studio.policy.programs.runners import guarded
 from studio.policy.programs.sedscript import SPECIAL_FILES, read_sed
-from studio.policy.programs.skillguard import find_deletes, replaces_skill_file
+from studio.policy.programs.skillfolders import skill_deleted
+from studio.policy.programs.skillguard import find_deletes, find_spares_skill_files, replaces_skill_file
 from studio.policy.shell.escapes import NAME
 from studio.policy.shell.expand import Arg, literal_arg
 
@@ -334,6 +336,7 @@ def awk(call: Call) -> None:
     )
     programs = options.value("-e", "--source")
     operands = options.operands
+    _awk_writes(call)
     for name in sorted(_AWK_PROGRAM_OPTIONS):
         for program_file in options.value(name):
             call.read(program_file)
@@ -381,16 +384,54 @@ def _awk_program(call: Call, text: str) -> None:
         call.ask("secrets", f"the {call.name} program reads environment variables (API keys too)")
     for what in program.unsafe:
         call.runs(f"the {call.name} program {what}: `{shown_program}`")
+    for output in program.outputs[:_MAX_NESTED]:
+        call.write(literal_arg(output), f"the {call.name} program writes (`print >`) to")
+    if program.computed_output and "skill.md" in (program.strings + text).lower():
+        call.block(
+            "destructive",
+            f"has the {call.name} program write (`print >`) to a file whose name it builds, and it "
+            "names SKILL.md; writing over a skill is left to the user, in the window",
+        )
     for command in program.commands[:_MAX_NESTED]:
         guarded(call.nested_text(command))
 
 
+# awk's own variables that only shape how it splits and prints; any other upper-case name is
+# one of awk's (ARGC, SYMTAB, PROCINFO...) or gawk's, which may choose what it reads.
+_AWK_PLAIN_VARIABLES = words("FS OFS RS ORS SUBSEP CONVFMT OFMT IGNORECASE FIELDWIDTHS FPAT")
+
+
 def _awk_assignment(call: Call, assignment: Arg) -> None:
-    """`-v NAME=VALUE` and `NAME=VALUE` operands: plain data, unless NAME is one that chooses
-    what awk reads."""
+    """`-v NAME=VALUE` and `NAME=VALUE` operands: plain data when NAME is the program's own
+    (with a lower-case letter) or one of awk's formatting variables."""
     name = assignment.text.partition("=")[0] if assignment.known else ""
-    if name in ("ARGV", "ARGC", "ENVIRON", "PROCINFO") or not assignment.known:
+    if not assignment.known or not (name != name.upper() or name in _AWK_PLAIN_VARIABLES):
         call.runs(f"`{call.name}` sets `{assignment.raw}`, which may change the files it reads")
+
+
+# gawk's options that write a file, each with the name it writes when given none:
+# --dump-variables, --profile, --pretty-print.
+_AWK_WRITERS = {
+    "-d": "awkvars.out", "--dump-variables": "awkvars.out",
+    "-p": "awkprof.out", "--profile": "awkprof.out",
+    "-o": "awkprof.out", "--pretty-print": "awkprof.out",
+}
+
+
+def _awk_writes(call: Call) -> None:
+    for arg in call.args:
+        if not arg.known or not arg.text.startswith("-") or arg.text == "--":
+            if arg.known and arg.text == "--":
+                return
+            continue
+        name, equals, value = arg.text.partition("=")
+        if name.startswith("--"):
+            written = value if equals else _AWK_WRITERS.get(name)
+            if name in _AWK_WRITERS and written:
+                call.write(replace(arg, text=written), f"`{call.name} {name}` writes to")
+        elif arg.text[:2] in _AWK_WRITERS:
+            written = arg.text[2:] or _AWK_WRITERS[arg.text[:2]]
+            call.write(replace(arg, text=written), f"`{call.name} {arg.text[:2]}` writes to")
 
 
 def grep_like(call: Call) -> None:
@@ -553,7 +594,7 @@ def find(call: Call) -> None:
             if command and command[0].known and command[0].text.rpartition("/")[2] in _DELETERS:
                 find_deletes(call, roots, expression)
                 _find_delete(call, roots, root_paths)
-            _find_exec(call, command, roots)
+            _find_exec(call, command, roots, expression)
         elif text in _FIND_VALUE_TESTS:
             position += 1
 
@@ -574,10 +615,21 @@ def _find_delete(call: Call, roots: list[Arg], root_paths: list[Path | None]) ->
             call.ask("write", f"`find -delete` deletes the files it finds under `{path}`")
 
 
-def _find_exec(call: Call, command: list[Arg], roots: list[Arg]) -> None:
+def _find_exec(call: Call, command: list[Arg], roots: list[Arg], expression: list[Arg]) -> None:
+    """Judge the command `-exec` runs with `{}` as each root, and, when the expression may
+    match a SKILL.md, as one found below them: `find . -name '*.md' -exec sed -i ... {} +`
+    edits the skill files too."""
     if not command:
         return
-    targets = roots or [Arg(".", ".")]
+    targets = list(roots or [Arg(".", ".")])
+    if call.cwd is not None and not find_spares_skill_files(expression):
+        for root in list(targets):
+            if not root.known:
+                continue
+            found = skill_deleted(resolve(root.text, call.cwd), True)
+            if found is not None:
+                relative = os.path.relpath(found, call.cwd)
+                targets.append(Arg(relative, relative))
     for root in targets:
         replaced = [
             Arg(
@@ -627,18 +679,19 @@ def ps(call: Call) -> None:
 
 
 def system_setting(call: Call) -> None:
-    """`hostname` and `date` print, unless given a value to set."""
-    setting = [a for a in call.args if not (a.known and a.text.startswith(("+", "-")))]
-    if call.name == "date":
-        setting = [a for a in call.args if a.known and a.text in ("-s", "--set")] or [
-            a for a in call.args if a.known and a.text.startswith("--set=")
-        ]
-    if setting:
-        call.runs(f"`{call.name}` changes a system setting")
-    if call.name == "date":
-        options = parse_options(call.args, {"-d", "--date", "-f", "--file", "-r", "--reference"})
-        for source in options.value("-f", "--file", "-r", "--reference"):
-            call.read(source)
+    """`hostname` and `date` print, unless given a value to set. `date` prints only with no
+    operand or one `+FORMAT`: any other operand (`date 01010101`) or `-s` sets the clock."""
+    if call.name != "date":
+        if any(not (a.known and a.text.startswith(("+", "-"))) for a in call.args):
+            call.runs(f"`{call.name}` changes a system setting")
+        return
+    options = parse_options(call.args, {"-d", "--date", "-f", "--file", "-r", "--reference", "-s", "--set"})
+    operands = options.operands
+    formats = [a for a in operands if a.known and a.text.startswith("+")]
+    if options.has("-s", "--set") or len(operands) > 1 or len(formats) != len(operands):
+        call.runs("`date` with an operand other than `+FORMAT`, or `-s`, sets the system clock")
+    for source in options.value("-f", "--file", "-r", "--reference"):
+        call.read(source)
 
 
 def cd(call: Call) -> None:

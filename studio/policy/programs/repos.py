@@ -4,8 +4,10 @@ subcommands say so, and the subcommand is part of what a grant names (`git commi
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
+from studio.policy.programs.allowlist import GIT_VERBS, git_verb
 from studio.policy.programs.call import Call, Handler, parse_options
 from studio.policy.programs.paths import credential, is_inside, is_url, words
 from studio.policy.programs.skillfolders import SKILL_FILES
@@ -31,16 +33,16 @@ _GIT_LISTING = {
     "tag": words(
         "-l --list -n --contains --no-contains --merged --sort --format --points-at --column -v --verify"
     ),
-    "remote": frozenset({"-v", "--verbose", "get-url"}),
-    "stash": frozenset({"list", "show"}),
-    "reflog": frozenset({"show"}),
-    "worktree": frozenset({"list"}),
-    "submodule": frozenset({"status", "summary"}),
+    "remote": frozenset(),
+    "stash": frozenset(),
+    "reflog": frozenset(),
+    "worktree": frozenset(),
+    "submodule": frozenset(),
     "config": words(
         "--get --get-all --get-regexp --list -l --show-origin --show-scope --name-only --get-urlmatch "
         "--global --local --system --file -f --type --default --null -z"
     ),
-    "notes": frozenset({"list", "show"}),
+    "notes": frozenset(),
 }
 _GIT_DELETE_FLAGS = words("-d -D --delete -f --force -M -m -C --move")
 
@@ -81,7 +83,42 @@ def git(call: Call) -> None:
         _shipped_repository(call, folder)
         _submodules(call, folder, sub, texts)
     _git_files(call, sub, rest)
+    _git_outputs(call, sub, rest)
     _git_subcommand(call, sub, rest, texts)
+
+
+# Subcommands whose `-o` names a file or folder they write (elsewhere `-o` means other things).
+_GIT_SHORT_OUTPUT = frozenset({"archive", "format-patch"})
+
+
+def _git_outputs(call: Call, sub: str, rest: list[Arg]) -> None:
+    """`--output=FILE` (any unique abbreviation git accepts, `--outp=`), `--output-directory`
+    and `archive -o`/`format-patch -o`: files git writes, judged as writes (over a SKILL.md they
+    block)."""
+    index = 0
+    while index < len(rest):
+        arg = rest[index]
+        index += 1
+        if not arg.known or not arg.text.startswith("-"):
+            continue
+        if arg.text == "--":
+            break
+        name, equals, value = arg.text.partition("=")
+        long_output = len(name) >= 4 and (
+            "--output".startswith(name) or "--output-directory".startswith(name)
+        )
+        short_output = sub in _GIT_SHORT_OUTPUT and name.startswith("-o") and not name.startswith("--")
+        if not (long_output or short_output):
+            continue
+        if short_output and len(name) > 2:
+            target: Arg | None = replace(arg, text=name[2:])
+        elif equals:
+            target = replace(arg, text=value)
+        else:
+            target = rest[index] if index < len(rest) else None
+            index += 1
+        if target is not None:
+            call.write(target, f"has `git {sub}` write to")
 
 
 def repository_of(folder: Path) -> Path | None:
@@ -182,7 +219,7 @@ def _git_subcommand(call: Call, sub: str, rest: list[Arg], texts: list[str]) -> 
         _git_read(call, sub, rest, texts)
         return
     listing = _GIT_LISTING.get(sub)
-    if listing is not None and _git_listing_only(sub, texts, listing):
+    if listing is not None and _git_listing_only(sub, rest, texts, listing):
         return
     if sub == "credential":
         call.block("credential", "asks git for stored passwords")
@@ -229,11 +266,10 @@ def _git_paths(sub: str, rest: list[Arg]) -> list[Arg]:
     return operands if sub == "restore" else operands[1:] + operands[:1]
 
 
-def _git_listing_only(sub: str, texts: list[str], listing: frozenset[str]) -> bool:
-    if sub == "stash":
-        return bool(texts) and texts[0] in listing
-    if sub in ("reflog", "worktree", "submodule", "notes", "remote"):
-        return not texts or texts[0] in listing
+def _git_listing_only(sub: str, rest: list[Arg], texts: list[str], listing: frozenset[str]) -> bool:
+    verbs = GIT_VERBS.get(sub)
+    if verbs is not None:
+        return git_verb(sub, rest) in verbs
     if sub == "config":
         return any(
             t in ("--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch") for t in texts

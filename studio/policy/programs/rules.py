@@ -86,6 +86,10 @@ def dispatch(inv: Inv, part: Part, walker: Walker, state: State) -> None:
     follows_links(call)
     if part.verdict == "allow":
         _understood(call)
+    elif allowlist.unlisted_options(call.name, call.args):
+        # An ask a grant could cover (a write) must not carry options nobody read: "always allow
+        # sort" for `sort -o x --compress-program=...` would cover them too.
+        part.grantable = False
 
 
 def _understood(call: Call) -> None:
@@ -142,17 +146,36 @@ def unknown(call: Call, quiet: bool = False) -> None:
     _operands(call)
 
 
+# How programs commonly name the file they write: its value is judged as a write (over a
+# SKILL.md it blocks) even for a program the policy does not otherwise read.
+_OUTPUT_OPTIONS = frozenset(
+    {"-o", "--output", "--out", "-out", "--outfile", "--output-file", "--out-file", "-output"}
+)
+
+
 def _operands(call: Call) -> None:
-    """Every argument of a program the policy cannot read may be a path: check each one."""
+    """Every argument of a program the policy cannot read may be a path: check each one, and
+    the value of an output option (`-o FILE`, `--output=FILE`) as a file it writes."""
+    output = False
     for arg in call.args:
         if not arg.known:
             call.dynamic(arg, f"`{call.name}` gets")
             call.credential_text(arg.raw, "uses")
+            output = False
             continue
         text = arg.text
+        if output:
+            call.write(arg)
+            output = False
+            continue
         if text.startswith("-"):
-            _, equals, value = text.partition("=")
-            if equals and value.startswith(("/", "~", ".")):
+            name, equals, value = text.partition("=")
+            if name in _OUTPUT_OPTIONS:
+                if equals:
+                    call.write(replace(arg, text=value))
+                else:
+                    output = True
+            elif equals and value.startswith(("/", "~", ".")):
                 call.touch(replace(arg, text=value))
             continue
         call.touch(arg)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from studio.policy.shell.budget import tick
+from studio.policy.shell.budget import PROGRAM_CHUNK, tick
 
 # Commands that only print or edit the text going through.
 _SIMPLE = frozenset("=dDgGhHnNpPxzF")
@@ -202,7 +202,7 @@ class _Reader:
         while True:
             self.steps += 1
             if self.steps % _TICK_EVERY == 0:
-                tick()
+                tick(PROGRAM_CHUNK)
             self.skip(" \t\n;")
             if self.at >= len(text):
                 return

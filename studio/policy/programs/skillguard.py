@@ -17,13 +17,12 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from studio.policy.programs.call import Call
-from studio.policy.programs.paths import unfollowed
+from studio.policy.programs.call import LEFT_TO_USER, Call
+from studio.policy.programs.paths import display, unfollowed
 from studio.policy.programs.skillfolders import SKILL_FILES, skill_deleted
 from studio.policy.shell.expand import Arg
 
 MAX_MATCHES = 200
-LEFT_TO_USER = "deleting, moving or replacing a skill is left to the user, in the window"
 
 # What inline code calls to delete, move or empty files, in the usual interpreters' words.
 _DELETING_CODE = re.compile(
@@ -138,3 +137,34 @@ def _path_like(call: Call, literal: str) -> bool:
     if "/" in literal or literal in (".", ".."):
         return True
     return call.cwd is not None and os.path.lexists(call.cwd / literal)
+
+
+def copies_over_skill(call: Call, sources: Sequence[Arg], target: Path, contents: bool) -> None:
+    """Block a recursive copy that lands a folder's SKILL.md on an existing one: `cp -r x/. .`,
+    `cp -rT x skills/pdf`, `rsync -a x/ .`. A folder source lands in `target` itself when
+    `contents` (or its name ends in `/.`), or when `target` does not exist yet; otherwise in
+    `target/NAME`."""
+    cwd = call.cwd
+    if cwd is None:
+        return
+    for source in sources:
+        if not source.known or not source.text:
+            continue
+        folder = Path(os.path.realpath(os.path.join(cwd, source.text)))
+        if not folder.is_dir():
+            continue
+        inside = (
+            contents
+            or source.text.endswith("/.")
+            or (call.name == "rsync" and source.text.endswith("/"))
+        )
+        landing = target if inside or not target.exists() else target / folder.name
+        found = skill_deleted(folder, True)
+        if found is None or not landing.is_dir():
+            continue
+        replaced = landing / found.relative_to(folder)
+        if replaced.is_file():
+            where = display(landing, call.context.workspace, call.context.home)
+            call.block("destructive", f"copies `{source.raw}` into `{where}`, writing over the skill "
+                       f"file {replaced}; {LEFT_TO_USER}")
+            return

@@ -4,35 +4,17 @@ judged as if it stood alone."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from dataclasses import replace
 
 from studio.policy.programs.call import Call, Handler, parse_options
-from studio.policy.programs.paths import words
+from studio.policy.programs.environment import setting, unsetting
 from studio.policy.programs.runners import guarded
+from studio.policy.programs.skillfolders import skill_deleted
 from studio.policy.shell.escapes import NAME
 from studio.policy.shell.expand import Arg, literal_arg
-
-DANGEROUS_VARIABLES = words(
-    "PATH LD_PRELOAD LD_LIBRARY_PATH LD_AUDIT BASH_ENV ENV IFS PROMPT_COMMAND SHELLOPTS BASHOPTS "
-    "CDPATH HOME PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTHONUSERBASE NODE_OPTIONS NODE_PATH PERL5OPT "
-    "PERL5LIB RUBYOPT RUBYLIB PAGER EDITOR VISUAL LESSOPEN LESSCLOSE MANPAGER BROWSER SSH_ASKPASS "
-    "SUDO_ASKPASS GIT_SSH GIT_SSH_COMMAND GIT_EXTERNAL_DIFF GIT_PAGER GIT_EDITOR GIT_CONFIG "
-    "GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_EXEC_PATH GIT_DIR GIT_WORK_TREE GIT_ASKPASS "
-    "GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT PS4"
-)
-
-
-_DANGEROUS_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "BASH_FUNC_")
-
-
-def dangerous_variable(name: str) -> bool:
-    return name in DANGEROUS_VARIABLES or name.startswith(_DANGEROUS_PREFIXES)
-
-
-def variable_warning(call: Call, name: str) -> None:
-    call.ask("indirection", f"sets `{name}`, which changes which programs run or how they behave")
 
 
 def indirect(call: Call) -> None:
@@ -83,8 +65,8 @@ def declare(call: Call) -> None:
             continue
         name, equals, value = arg.text.partition("=")
         name = name.rstrip("+")
-        if dangerous_variable(name):
-            variable_warning(call, name)
+        exported = call.name == "export" or any("x" in a.text and a.text.startswith("-") for a in flags)
+        setting(call, name, replace(arg, text=value) if equals else None, exported=exported)
         if equals:
             call.set_variable(name, replace(arg, text=value))
 
@@ -142,6 +124,12 @@ def command(call: Call) -> None:
 
 def exec_(call: Call) -> None:
     options = parse_options(call.args, {"-a"}, stop_at_operand=True)
+    if not options.operands:
+        call.ask(
+            "indirection",
+            "`exec` without a command opens, moves or closes the shell's own file descriptors for "
+            "every command after it, which the policy does not model",
+        )
     call.unwrap(options.operands)
 
 
@@ -158,11 +146,26 @@ def env(call: Call) -> None:
     for folder in options.value("-C", "--chdir"):
         path = call.read(folder)
         base = replace(base, cwd=path)
+    if options.has("-i", "--ignore-environment") or any(
+        a.known and a.text == "-" for a in options.operands[:1]
+    ):
+        call.ask(
+            "indirection",
+            "`env -i` clears the environment, the settings the runs give git and other programs "
+            "included",
+        )
+    for unset in options.value("-u", "--unset"):
+        if unset.known:
+            unsetting(call, unset.text)
+        else:
+            call.dynamic(unset, "`env -u` unsets")
     operands = list(options.operands)
-    while operands and operands[0].known and re.fullmatch(NAME + "=.*", operands[0].text):
-        name = operands.pop(0).text.partition("=")[0]
-        if dangerous_variable(name):
-            variable_warning(call, name)
+    if operands and operands[0].known and operands[0].text == "-":
+        operands.pop(0)
+    while operands and operands[0].known and re.fullmatch(NAME + "=.*", operands[0].text, re.DOTALL):
+        assignment = operands.pop(0)
+        variable, _, value = assignment.text.partition("=")
+        setting(call, variable, replace(assignment, text=value), exported=True)
     split = options.value("-S", "--split-string")
     if split:
         call.ask("indirection", "`env -S` splits a string into a command")
@@ -234,12 +237,19 @@ def _names_from_input(call: Call, command: list[Arg], null: bool) -> None:
         if names:
             call.nested_args([*command, *(literal_arg(n) for n in names)])
         return
-    if program in _SKILL_TAKERS and re.search(r"skill\.md", call.inv.upstream, re.IGNORECASE):
+    if not re.search(r"skill\.md", call.inv.upstream, re.IGNORECASE):
+        return
+    if program in _SKILL_TAKERS:
         call.block(
             "destructive",
             f"hands files named SKILL.md to `{program}` through xargs; deleting, moving or replacing "
             "a skill is left to the user, in the window",
         )
+        return
+    # Names SKILL.md upstream: judge the command as handed one (`| xargs sed -i ...` edits it).
+    found = skill_deleted(call.cwd, True) if call.cwd is not None else None
+    if found is not None and call.cwd is not None:
+        call.nested_args([*command, literal_arg(os.path.relpath(found, call.cwd))])
 
 
 def watch(call: Call) -> None:

@@ -3,12 +3,14 @@ for being outside the workspace, a dotfile or a credential."""
 
 from __future__ import annotations
 
+import os
 import re
 
-from studio.policy.programs.call import Call, Handler, parse_options
+from studio.policy.programs.call import LEFT_TO_USER, Call, Handler, parse_options
 from studio.policy.programs.danger import dangerous_mode
 from studio.policy.programs.paths import words
-from studio.policy.programs.skillguard import replaces_skill_file, takes_skill
+from studio.policy.programs.skillfolders import SKILL_FILES
+from studio.policy.programs.skillguard import copies_over_skill, replaces_skill_file, takes_skill
 from studio.policy.shell.expand import Arg
 
 
@@ -57,7 +59,15 @@ def copy_like(call: Call) -> None:
             call.read(source)
     for target in targets:
         replaces_skill_file(call, target, "writes over")
-        call.write(target, "moves to" if call.name == "mv" else "writes to")
+        folder = call.write(target, "moves to" if call.name == "mv" else "writes to")
+        if folder is not None and call.name == "cp":
+            copies_over_skill(call, sources, folder, options.has("-T", "--no-target-directory"))
+        if folder is not None and folder.is_dir() and not options.has("-T", "--no-target-directory"):
+            # Into a folder: each source lands under its own name there (`cp x/SKILL.md .`).
+            for source in sources:
+                if source.known and source.text.rstrip("/"):
+                    name = os.path.basename(source.text.rstrip("/"))
+                    call.over_skill_file(Arg(name, source.raw), folder / name, "writes over")
     if not operands:
         call.runs(f"`{call.name}` with nothing to copy")
 
@@ -178,18 +188,29 @@ def unzip(call: Call) -> None:
         call.ask("write", "`unzip` unpacks files into the current folder")
 
 
+_PACKED_SUFFIXES = frozenset({"gz", "z", "bz2", "xz", "zst", "lz4", "tgz", "lzma"})
+_UNPACKERS = frozenset({"gunzip", "bunzip2", "unxz", "unzstd", "uncompress"})
+
+
 def compress(call: Call) -> None:
     """gzip and friends replace each file; with -c/-l/-t they only read."""
     options = parse_options(call.args, {"-S", "--suffix", "-T", "--threads", "-b"})
     read_only = options.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")
     keeps = options.has("-k", "--keep")
+    unpacks = call.name in _UNPACKERS or options.has("-d", "--decompress", "--uncompress")
     for operand in options.operands:
         if read_only:
             call.read(operand)
-        else:
-            if not keeps:
-                takes_skill(call, operand, f"replaces (with `{call.name}`, which removes the original)")
-            call.write(operand, "replaces")
+            continue
+        if not keeps:
+            takes_skill(call, operand, f"replaces (with `{call.name}`, which removes the original)")
+        # Its own file is read and (without -k) removed; what it writes is the name with the
+        # suffix added or, unpacking, taken off (`gunzip -f SKILL.md.gz` writes SKILL.md).
+        call.write(operand, "replaces", over_skill=False)
+        if unpacks and operand.known:
+            stem, dot, suffix = operand.text.rpartition(".")
+            if dot and stem and suffix.lower() in _PACKED_SUFFIXES:
+                call.write(Arg(stem, operand.raw), "unpacks into")
     if not options.operands and not read_only:
         call.runs(f"`{call.name}` compresses its input")
 
@@ -234,6 +255,9 @@ def patch(call: Call) -> None:
 
 
 def split(call: Call) -> None:
+    """split and csplit write pieces named PREFIX + a suffix they make up (`-a`, `-b FORMAT`,
+    `--additional-suffix`): a piece may be named SKILL.md (`split -n 4 -a 1 IN SKILL.m`
+    writes `SKILL.md`), so a prefix that can grow into a skill file's name blocks."""
     options = parse_options(
         call.args,
         {
@@ -246,10 +270,13 @@ def split(call: Call) -> None:
             "--additional-suffix",
             "--suffix-length",
             "--bytes",
+            "--line-bytes",
             "--lines",
             "--number",
+            "--separator",
             "-f",
             "--prefix",
+            "--suffix-format",
             "--filter",
         },
     )
@@ -259,11 +286,65 @@ def split(call: Call) -> None:
     if operands:
         call.read(operands[0])
     call.ask("write", f"`{call.name}` writes the pieces into the current folder")
-    for prefix in operands[1:]:
-        call.write(prefix)
+    if call.name == "csplit":
+        prefixes = options.value("-f", "--prefix") or [Arg("xx", "xx")]
+    else:
+        prefixes = operands[1:2] or [Arg("x", "x")]
+    for prefix in prefixes:
+        _pieces_over_skill(call, prefix, options.value("--additional-suffix"))
+        call.write(prefix, "writes pieces named after")
+
+
+def _suffix_made(program: str, rest: str, end: str) -> bool:
+    """Whether `program` can name a piece `rest` after its prefix: split's suffixes are lower-case
+    letters or digits (then `end`); csplit's `-b FORMAT` can be anything."""
+    if not rest.endswith(end) or len(rest) <= len(end):
+        return False
+    made = rest[: len(rest) - len(end)]
+    return program == "csplit" or re.fullmatch(r"[a-z0-9]+", made) is not None
+
+
+def _pieces_over_skill(call: Call, prefix: Arg, suffixes: list[Arg]) -> None:
+    if not prefix.known or call.cwd is None:
+        return
+    folder = (call.cwd / prefix.text).parent if prefix.text else call.cwd
+    start = os.path.basename(prefix.text)
+    ends = [s.text for s in suffixes if s.known] or [""]
+    for name in SKILL_FILES:
+        if not (folder / name).is_file():
+            continue
+        if name.startswith(start) and any(_suffix_made(call.name, name[len(start) :], end) for end in ends):
+            call.block(
+                "destructive",
+                f"writes pieces named `{prefix.raw}` plus a suffix, which can be the skill file "
+                f"{folder / name}; {LEFT_TO_USER}",
+            )
+            return
+
+
+# Options of vi-like editors that take a value (a command, a script, a terminal name; not `-s`,
+# a flag in Ex mode and a script elsewhere: its value is checked as a file written); ed's
+# only one is its prompt.
+_EDITOR_VALUES = words("-c --cmd -S -u -U -i -T -w -W -t -q")
+_ED_VALUES = words("-p --prompt")
+
+
+def editor(call: Call) -> None:
+    """ed, ex, vi, vim, nvim and sponge write the files they are given (`ed -s SKILL.md <<<
+    $'1d\nw'`, `sort x | sponge SKILL.md`); vi-like ones also run commands (`-c ':!sh'`)."""
+    options = parse_options(call.args, _ED_VALUES if call.name in ("ed", "red") else _EDITOR_VALUES)
+    if call.name != "sponge":
+        call.runs(f"`{call.name}` edits files with commands of its own, which can run programs")
+    for operand in options.operands:
+        if operand.known and operand.text.startswith("+"):
+            continue
+        call.write(operand, "edits")
+    if not options.operands:
+        call.ask("write", f"`{call.name}` writes what it is told to")
 
 
 HANDLERS: dict[str, Handler] = {name: copy_like for name in ("cp", "mv", "ln", "install")}
+HANDLERS.update({name: editor for name in ("ed", "red", "ex", "vi", "vim", "nvim", "sponge")})
 def rename(call: Call) -> None:
     """`rename` (perl's or util-linux's): every file it is given may move."""
     for arg in call.args:

@@ -1,20 +1,32 @@
-"""How long one check may take: a deadline the pipeline's loops look at, so that no command line,
-however hostile, keeps the checker busy. Running out is an answer, not a crash: `judge` turns it
-into a block ("could not be checked"), since what was not checked cannot be allowed."""
+"""How much work one check may do: a count of steps the pipeline's loops spend as they go, so
+that no command line, however hostile, keeps the checker busy. Running out is an answer, not a
+crash: `judge` turns it into a block ("could not be checked"), since what was not checked cannot
+be allowed.
+
+Steps, not time: a clock (the wall's, or even this thread's CPU time, which a busy core slows
+through its caches) would give one command two verdicts on two machines, or on one machine under
+two loads. Each loop spends what one round of it costs, in steps of about a microsecond on a
+2020s laptop (the costs below were measured so), so the budget also bounds the time: 200,000
+steps are about 200 ms there.
+"""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-# The checker answers within 250 ms of its own work: the deadline comes earlier, leaving room to
-# stop and answer. The clock is this thread's CPU time, not the wall's: the same command must get
-# the same verdict on a busy machine, where another process can take the core for longer than
-# the whole budget.
-BUDGET_SECONDS = 0.2
-Clock = Callable[[], float]
+BUDGET_STEPS = 200_000
+
+# What one round of each kind of loop costs, in steps.
+CHARACTER = 8
+BRACE = 8
+TOKEN = 40
+WORD = 60
+COMMAND = 60
+FOLDER = 250
+PROGRAM_CHUNK = 1000
+FILE_READ = 200
 
 
 class CheckAborted(Exception):
@@ -26,15 +38,21 @@ class CheckAborted(Exception):
 
 
 class Budget:
-    """A deadline on `clock`; `tick()` raises CheckAborted once it has passed."""
+    """A number of steps; `tick(cost)` spends them and raises CheckAborted once they run out.
 
-    def __init__(self, seconds: float = BUDGET_SECONDS, clock: Clock = time.thread_time) -> None:
-        self._clock = clock
-        self._deadline = clock() + seconds
+    Attributes:
+        steps: how many steps the check may spend.
+        used: how many it has spent so far.
+    """
 
-    def tick(self) -> None:
-        if self._clock() > self._deadline:
-            raise CheckAborted("it took longer than the checker may spend on one command")
+    def __init__(self, steps: int = BUDGET_STEPS) -> None:
+        self.steps = steps
+        self.used = 0
+
+    def tick(self, cost: int = 1) -> None:
+        self.used += cost
+        if self.used > self.steps:
+            raise CheckAborted("it needs more work than the checker may spend on one command")
 
 
 _CURRENT: ContextVar[Budget | None] = ContextVar("policy_budget", default=None)
@@ -42,7 +60,7 @@ _CURRENT: ContextVar[Budget | None] = ContextVar("policy_budget", default=None)
 
 @contextmanager
 def running(budget: Budget) -> Iterator[Budget]:
-    """Make `budget` the one `tick()` looks at while the block runs."""
+    """Make `budget` the one `tick()` spends while the block runs."""
     token = _CURRENT.set(budget)
     try:
         yield budget
@@ -50,8 +68,9 @@ def running(budget: Budget) -> Iterator[Budget]:
         _CURRENT.reset(token)
 
 
-def tick() -> None:
-    """Called in every loop whose length the command line decides."""
+def tick(cost: int = 1) -> None:
+    """Called in every loop whose length the command line (or the file system) decides, with
+    what one round costs."""
     budget = _CURRENT.get()
     if budget is not None:
-        budget.tick()
+        budget.tick(cost)

@@ -34,6 +34,8 @@ _CASE_ENDS = frozenset({";;", ";&", ";;&"})
 # command of their own.
 _PREFIX_KEYWORDS = frozenset({"!", "time", "then", "else", "do", "if", "elif", "while", "until", "coproc"})
 _CLOSING_KEYWORDS = frozenset({"fi", "done", "esac", "}", "]]"})
+# `time` followed by an option other than bash's own `-p` and `--`.
+_TIME_PROGRAM = re.compile(r"[ \t]+-(?!(?:p|-)(?:[\s;&|)]|$))")
 
 
 def parse(text: str, depth: int = 0) -> Script:
@@ -165,6 +167,15 @@ class _Parser:
         token = self.peek()
         while token.kind == "word" and token.word is not None and token.word.plain in _PREFIX_KEYWORDS:
             keyword = token.word.plain
+            if keyword == "time" and _TIME_PROGRAM.match(self.lexer.text, token.end):
+                # `time -o FILE cmd` is not bash's keyword (which knows only `-p`) but a program,
+                # /usr/bin/time, as sh and a `time` not first on the line run it: judged as one.
+                break
+            if keyword == "coproc":
+                self.lexer.problem(
+                    "`coproc` runs a command in the background wired to the shell's file "
+                    "descriptors, which the policy does not model"
+                )
             self.take()
             if keyword == "time" and self._plain(self.peek()) == "-p":
                 self.take()
@@ -406,7 +417,9 @@ class _Parser:
                     return
                 if token.kind == "op" and token.op == ")":
                     break
-                if token.kind == "word" and token.word is not None and token.word.scripts:
+                # A pattern is expanded before it is matched: `$[x]`, `$((x))`, `${!x}` in it
+                # are judged as in any word.
+                if token.kind == "word" and token.word is not None and token.word.literal is None:
                     self.commands.append(SimpleCommand((token.word,), text=token.word.raw, keyword="case"))
             if self._nested_list(_CASE_ENDS | {"esac"}) in (None, "esac"):
                 return

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.policy.shell.budget import CheckAborted, tick
+from studio.policy.shell.budget import BRACE, FOLDER, WORD, CheckAborted, tick
 from studio.policy.shell.escapes import decode_escapes
 from studio.policy.shell.syntax import Arith, Lit, Param, Script, SimpleCommand, Subst, Word, WordPart
 
@@ -142,7 +142,7 @@ def expand_word(word: Word, env: Env, cwd: Path | None) -> list[Arg]:
     quoted = word.quoted
     args: list[Arg] = []
     for sequence in alternatives:
-        tick()
+        tick(WORD)
         for item in _fields(sequence, env, cwd):
             args.extend(_glob(item, word.raw, dynamic, quoted, cwd))
             if len(args) >= MAX_ARGS_PER_WORD:
@@ -249,7 +249,7 @@ def _braces(atoms: list[_Atom], budget: int = MAX_ARGS_PER_WORD) -> list[list[_A
             choices = [[(char, False, True) for char in item] for item in items]
         results: list[list[_Atom]] = []
         for choice in choices:
-            tick()
+            tick(BRACE)
             results.extend(_braces(atoms[:start] + list(choice) + atoms[end + 1 :], budget))
             if len(results) >= budget:
                 return results[:budget]
@@ -360,7 +360,7 @@ def _bounded_glob(pattern: str, root: str) -> list[str] | None:
         last = index == len(pieces) - 1
         following: list[str] = []
         for base in found:
-            tick()
+            tick(FOLDER)
             folder = os.path.join(root, base) if base else root
             if not glob.has_magic(piece):
                 candidate = os.path.join(base, piece)

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from studio.policy.shell.budget import tick
+from studio.policy.shell.budget import CHARACTER, TOKEN, tick
 from studio.policy.shell.escapes import NAME, decode_escapes
 from studio.policy.shell.syntax import Arith, Heredoc, Lit, Param, Script, Subst, Word, WordPart
 
@@ -18,6 +18,7 @@ _BLANKS = " \t"
 _WORD_END = " \t\n;&|<>()"
 _NAME = re.compile(NAME)
 _FD = re.compile(r"[0-9]+(?=[<>])")
+_NAMED_FD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
 _OPERATORS = sorted(
     [
         "&&",
@@ -121,7 +122,7 @@ class Lexer:
                 return
 
     def next_token(self) -> Token:
-        tick()
+        tick(TOKEN)
         self._skip_blanks()
         text = self.text
         start = self.pos
@@ -139,7 +140,15 @@ class Lexer:
         if char in "<>" and text.startswith("(", start + 1):
             return self._word_token(start)
         fd = None
-        digits = _FD.match(text, start)
+        named = _NAMED_FD.match(text, start)
+        if named:
+            self.problem(
+                f"`{named.group(0)}` at character {start + 1} opens a file descriptor into a "
+                "variable, which the policy does not model"
+            )
+            self.pos += len(named.group(0))
+            fd = named.group(0)
+        digits = None if named else _FD.match(text, start)
         if digits:
             fd = digits.group(0)
             self.pos += len(fd)
@@ -159,7 +168,7 @@ class Lexer:
         start = self.pos
         out = WordBuilder()
         while self.pos < len(text):
-            tick()
+            tick(CHARACTER)
             char = text[self.pos]
             if char in "<>" and self.pos == start and text.startswith("(", self.pos + 1):
                 self._read_command_subst(out, quoted=False, skip=2, kind="process")
@@ -248,7 +257,7 @@ class Lexer:
         """Read double-quoted text up to `terminator` (None: to the end); True if it was found."""
         text = self.text
         while self.pos < len(text):
-            tick()
+            tick(CHARACTER)
             char = text[self.pos]
             if terminator is not None and char == terminator:
                 self.pos += 1
@@ -282,6 +291,8 @@ class Lexer:
             self._read_command_subst(out, quoted, skip=2, kind="command")
         elif following == "{":
             self._read_braced(out, quoted)
+        elif following == "[":
+            self._read_old_arith(out, quoted)
         elif following == "'" and not quoted:
             self._read_ansi(out)
         elif following == '"' and not quoted:
@@ -324,7 +335,7 @@ class Lexer:
         depth = 0
         text = self.text
         while self.pos < len(text):
-            tick()
+            tick(CHARACTER)
             char = text[self.pos]
             if char == "(":
                 depth += 1
@@ -350,6 +361,37 @@ class Lexer:
         del self.problems[problems:]
         return False
 
+    def _read_old_arith(self, out: WordBuilder, quoted: bool) -> None:
+        """bash's old `$[ ... ]`, arithmetic like `$(( ))`: its variables are evaluated, array
+        subscripts and the commands hidden in them too. Read whole, judged as arithmetic."""
+        text = self.text
+        start = self.pos
+        self.pos += 2
+        inner = WordBuilder()
+        depth = 0
+        while self.pos < len(text):
+            tick(CHARACTER)
+            char = text[self.pos]
+            if char == "[":
+                depth += 1
+            elif char == "]":
+                if depth == 0:
+                    self.pos += 1
+                    out.add(Arith(text[start : self.pos], quoted, inner.scripts()))
+                    return
+                depth -= 1
+            elif char == "$":
+                self._read_dollar(inner, quoted=True)
+                continue
+            elif char == "`":
+                self._read_backtick(inner, quoted=True)
+                continue
+            elif char == "\\":
+                self.pos += 1
+            self.pos += 1
+        self.problem(f"`$[` at character {start + 1} is never closed")
+        out.add(Arith(text[start : self.pos], quoted, inner.scripts()))
+
     def read_arith_command(self) -> Word | None:
         """At `((` of an arithmetic command, read it whole."""
         start = self.pos
@@ -364,7 +406,7 @@ class Lexer:
         self.pos += 2
         inner = WordBuilder()
         while self.pos < len(text) and text[self.pos] != "}":
-            tick()
+            tick(CHARACTER)
             char = text[self.pos]
             if char == "\\":
                 self.pos += 2
@@ -393,7 +435,7 @@ class Lexer:
         start = self.pos
         end = start + 2
         while end < len(text) and text[end] != "'":
-            tick()
+            tick(CHARACTER)
             end += 2 if text[end] == "\\" else 1
         if end >= len(text):
             self.problem(f"`$'` at character {start + 1} is never closed")
@@ -405,7 +447,7 @@ class Lexer:
         start = self.pos
         index = start + 1
         while index < len(text) and text[index] != "`":
-            tick()
+            tick(CHARACTER)
             index += 2 if text[index] == "\\" else 1
         if index >= len(text):
             self.problem(f"a backquote at character {start + 1} is never closed")
@@ -420,7 +462,7 @@ class Lexer:
         for heredoc in self.pending:
             lines: list[str] = []
             while self.pos < len(text):
-                tick()
+                tick(CHARACTER)
                 end = text.find("\n", self.pos)
                 line = text[self.pos : len(text) if end < 0 else end]
                 self.pos = len(text) if end < 0 else end + 1

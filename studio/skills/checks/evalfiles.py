@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from studio.errors import StudioError
+
 EVALS_FILE = PurePosixPath("evals/evals.json")
 TRIGGERS_FILE = PurePosixPath("evals/triggers.json")
 # Eval files are written by hand; one this big is a mistake or an attack on the parser.
@@ -29,7 +31,7 @@ CHECK_KINDS = ("contains", "regex", "activated", "ran", "read", "exit_code")
 MAX_PATTERN = 200
 
 
-class EvalFileError(Exception):
+class EvalFileError(StudioError):
     """What is wrong with an eval file, and where."""
 
     def __init__(self, file: str, message: str, *, where: str = "", line: int = 1,

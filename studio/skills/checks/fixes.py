@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import studio.skills.codes as codes
+from studio.errors import StudioError
 from studio.fsutil import RefusedWrite, atomic_write_bytes
 from studio.skills.checks.validate import validate_skill
 from studio.skills.clients import SPEC
@@ -31,7 +32,7 @@ MAX_ROUNDS = 32
 MAX_FIX_BYTES = 64 * 1024 * 1024
 
 
-class FixError(Exception):
+class FixError(StudioError):
     """A fix could not be applied; the message says why and nothing was changed."""
 
 

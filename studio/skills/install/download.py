@@ -37,6 +37,7 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: leftovers are removed once an hour old
     fcntl = None  # type: ignore[assignment]
+from studio.errors import StudioError
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
 from studio.skills.install.lockfile import LockError, LockFile, lock_path, read_lock_file, studio_record
@@ -56,7 +57,7 @@ RATE_WINDOW = 30.0
 Progress = Callable[[int, int | None], None]
 
 
-class InstallError(Exception):
+class InstallError(StudioError):
     """The install is refused or failed; nothing was written. The message says why."""
 
 

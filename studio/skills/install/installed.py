@@ -7,7 +7,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.skills.install.download import InstallPlan
+from studio.skills.install.download import InstallError, InstallPlan
+from studio.skills.install.entrycheck import entry_problem, entry_refusal, name_problem
 from studio.skills.install.lockfile import (
     InstallRecord,
     LockError,
@@ -30,6 +31,8 @@ class Installed:
         changed: whether its files differ from the recorded hash (edited since the install);
             None when it is missing or the entry has no hash.
         links: the links that lead to it (from the clients' folders).
+        problem: why the entry is refused (see `entrycheck`); with a bad name, its folder is
+            not looked at.
     """
 
     record: InstallRecord
@@ -37,6 +40,7 @@ class Installed:
     present: bool
     changed: bool | None
     links: tuple[Path, ...]
+    problem: str | None = None
 
 
 def list_installed(into: Path) -> list[Installed]:
@@ -44,11 +48,15 @@ def list_installed(into: Path) -> list[Installed]:
     found: list[Installed] = []
     for record in read_lock_file(lock_path(into)).records():
         folder = into / record.name
+        refusal = entry_problem(record)
+        if name_problem(record.name) is not None:
+            found.append(Installed(record, folder, False, None, (), refusal))
+            continue
         present = folder.is_dir()
         changed = (computed_hash(folder) != record.computed_hash
                    if present and record.computed_hash else None)
         found.append(Installed(record, folder, present, changed,
-                               tuple(links_to(folder)) if present else ()))
+                               tuple(links_to(folder)) if present else (), refusal))
     return found
 
 
@@ -69,6 +77,9 @@ def remove_installed(into: Path, name: str, base: Path | None, user: bool) -> li
     record = lock.get(name)
     if record is None:
         raise KeyError(name)
+    problem = name_problem(name)
+    if problem is not None:
+        raise LockError(f"{lock.path}: the entry {name!r} was refused: its name {problem}")
     folder = into / name
     removed: list[Path] = []
     hashes = frozenset(h for h in (record.computed_hash,) if h)
@@ -95,7 +106,11 @@ def _unlink(link: Path) -> bool:
 
 def fetchable(record: InstallRecord) -> str:
     """What to fetch again to update `record`: the URL we recorded, else the CLI's source with
-    its ref (`owner/repo#ref`)."""
+    its ref (`owner/repo#ref`). Raises InstallError, naming the entry and the field, for an entry
+    `entrycheck` refuses (a lock file comes with a project: it is untrusted)."""
+    refusal = entry_refusal(record)
+    if refusal is not None:
+        raise InstallError(refusal)
     if record.studio.get("url"):
         return record.url
     return f"{record.url}#{record.ref}" if record.ref else record.url

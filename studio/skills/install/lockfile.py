@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from studio.errors import StudioError
 from studio.fsutil import atomic_write_text
 
 LOCK_FILE = "skills-lock.json"
@@ -37,7 +38,7 @@ LOCK_VERSION = 1
 STUDIO_KEY = "studio"
 
 
-class LockError(Exception):
+class LockError(StudioError):
     """The lock file exists but cannot be read or is not a lock file we understand."""
 
 

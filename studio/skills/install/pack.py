@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from studio.errors import StudioError
 from studio.fsutil import atomic_write_bytes
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import list_skill_files, load_skill, load_zip_skills
@@ -46,7 +47,7 @@ _INDEX_PATH_BANNED = set("\\?#[]")
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
-class PackError(Exception):
+class PackError(StudioError):
     """Why a package cannot be made; `findings` holds a skill's errors when validation stopped it."""
 
     def __init__(self, message: str, findings: Sequence[Diagnostic] = ()) -> None:

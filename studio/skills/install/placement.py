@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from studio.errors import StudioError
 from studio.skills.install.lockfile import computed_hash
 
 CANONICAL = ".agents/skills"
@@ -32,7 +33,7 @@ CLIENTS: dict[str, tuple[str, str]] = {
 }
 
 
-class PlacementError(Exception):
+class PlacementError(StudioError):
     """A client's folder cannot take the skill; the message says which and why."""
 
 

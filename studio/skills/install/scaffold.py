@@ -1,17 +1,18 @@
-"""Creating a new skill folder from the template in studio/resources/templates/."""
+"""Creating a new skill folder from the template in resources/templates/."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import studio.skills.checks.names as names
+from studio.errors import StudioError
 from studio.fsutil import atomic_write_text
 from studio.paths import RESOURCES_DIR
 
 TEMPLATE = RESOURCES_DIR / "templates" / "SKILL.md.tmpl"
 
 
-class ScaffoldError(Exception):
+class ScaffoldError(StudioError):
     """The skill could not be created; the message says why. Nothing was written."""
 
 

@@ -20,11 +20,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from studio.errors import StudioError
 from studio.skills.files import load_skill, skill_file_in
 from studio.skills.install.download import (
     MAX_DOWNLOAD,
@@ -37,19 +37,20 @@ from studio.skills.install.download import (
     open_lock,
     prepare_install,
 )
+from studio.skills.install.gitfetch import GIT_TIMEOUT, GitError, clone
+from studio.skills.install.gitvalues import UnsafeValue, check_ref, check_remote, path_problem
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
-GIT_TIMEOUT = 120.0
-
-_SHORTHAND = re.compile(r"^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)((?:/[^/#]+)*)/?$")
-_GITHUB = re.compile(r"^https?://github\.com/([^/]+)/([^/#?]+?)(?:\.git)?(?:/tree/([^/]+)(/.*)?)?/?$")
-_COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
+# GitHub's owners and repositories: letters, digits, '-' (and '_', '.' in a repository).
+_SHORTHAND = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9_.-]+)((?:/[^/#]+)*)/?")
+_GITHUB = re.compile(r"https?://github\.com/([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9_.-]+?)"
+                     r"(?:\.git)?(?:/tree/([^/]+)(/.*)?)?/?")
 _WELL_KNOWN = ("/.well-known/agent-skills/index.json", "/.well-known/skills/index.json")
-_INDEX_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
+_INDEX_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 MAX_INDEX_FILES = 2000
 
 
-class SourceError(Exception):
+class SourceError(StudioError):
     """The source cannot be read; the message says why and what to do."""
 
 
@@ -79,7 +80,8 @@ class Source:
 
 
 def parse_source(text: str) -> Source:
-    """What `text` names; raises SourceError for what is none of the forms above."""
+    """What `text` names; raises SourceError for what is none of the forms above, or holds a
+    value `gitvalues` refuses (a ref, a URL or a path git would read as something else)."""
     text = text.strip()
     if not text:
         raise SourceError("no source given")
@@ -87,67 +89,55 @@ def parse_source(text: str) -> Source:
     if lowered.startswith(("http://", "https://")) and lowered.endswith(ARCHIVE_SUFFIXES):
         return Source("archive", text, text)
     body, _, ref = text.partition("#")
-    ref_or_none = ref or None
     is_web = lowered.startswith(("http://", "https://"))
     if is_web and lowered.endswith(_WELL_KNOWN):
         return Source("well-known", text, text)
-    if is_web and not _GITHUB.match(body) and not body.endswith(".git"):
+    if is_web and not _GITHUB.fullmatch(body) and not body.endswith(".git"):
         return Source("archive", text, text)  # a download link without a telling suffix
+    try:
+        source = _git_source(text, body, ref or None)
+        if source.ref is not None:
+            check_ref(source.ref)
+        if source.subpath is not None:
+            _check_subpath(source.subpath)
+        if source.kind != "local":
+            check_remote(source.location)
+    except UnsafeValue as exc:
+        raise SourceError(str(exc)) from None
+    return source
+
+
+def _git_source(text: str, body: str, ref: str | None) -> Source:
     if body.startswith(("/", "./", "../", "~")) or body in (".", ".."):
         path = Path(body).expanduser().resolve()
-        return Source("local", str(path), str(path), None, ref_or_none)
-    github = _GITHUB.match(body)
+        problem = path_problem(str(path))
+        if problem is not None:
+            raise UnsafeValue(f"the folder {str(path)!r} {problem}")
+        return Source("local", str(path), str(path), None, ref)
+    github = _GITHUB.fullmatch(body)
     if github:
         owner, repo, tree_ref, subpath = github.groups()
         return Source("github", f"https://github.com/{owner}/{repo}.git", f"{owner}/{repo}",
-                      subpath.strip("/") if subpath else None, ref_or_none or tree_ref)
-    if body.startswith(("http://", "https://", "ssh://", "git://", "file://")) or (
+                      subpath.strip("/") if subpath else None, ref or tree_ref)
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*::", body) or body.startswith("-") or body.startswith(
+            ("http://", "https://", "ssh://", "git://", "file://")) or (
             "@" in body and ":" in body):
-        return Source("git", body, body, None, ref_or_none)
-    shorthand = _SHORTHAND.match(body)
+        return Source("git", body, body, None, ref)
+    shorthand = _SHORTHAND.fullmatch(body)
     if shorthand and ":" not in body:
         owner, repo, rest = shorthand.groups()
         return Source("github", f"https://github.com/{owner}/{repo}.git", f"{owner}/{repo}",
-                      rest.strip("/") or None, ref_or_none)
+                      rest.strip("/") or None, ref)
     raise SourceError(
         f"{text!r} is not a source studio install knows: give owner/repo, a git URL, a folder "
         "(./path), or the URL of a .zip or .tar.gz")
 
 
-def _git(args: list[str], cwd: Path, timeout: float) -> str:
-    env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="", SSH_ASKPASS="",
-               GIT_SSH_COMMAND=os.environ.get("GIT_SSH_COMMAND", "ssh -o BatchMode=yes"))
-    try:
-        done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True,
-                              timeout=timeout, check=False, stdin=subprocess.DEVNULL)
-    except FileNotFoundError:
-        raise SourceError("git is not installed; install it (it clones the repository)") from None
-    except subprocess.TimeoutExpired:
-        raise SourceError(f"git {args[0]} took longer than {timeout:.0f} s; check the "
-                          "network or the URL") from None
-    if done.returncode != 0:
-        said = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise SourceError(f"git {args[0]} failed: {said}")
-    return done.stdout.strip()
-
-
-def clone(source: Source, into: Path, timeout: float = GIT_TIMEOUT) -> str:
-    """Clone `source` (shallowly, at its ref) into the new folder `into`; return the commit."""
-    into.mkdir(parents=True)
-    _git(["init", "-q"], into, timeout)
-    ref = source.ref or "HEAD"
-    try:
-        _git(["fetch", "-q", "--depth", "1", source.location, ref], into, timeout)
-    except SourceError:
-        if not _COMMIT.match(ref):
-            raise
-        # A server may refuse a commit by its id in a shallow fetch: fetch everything.
-        _git(["fetch", "-q", source.location, "+refs/heads/*:refs/remotes/origin/*",
-              "+refs/tags/*:refs/tags/*"], into, timeout)
-        _git(["checkout", "-q", ref], into, timeout)
-        return _git(["rev-parse", "HEAD"], into, timeout)
-    _git(["checkout", "-q", "FETCH_HEAD"], into, timeout)
-    return _git(["rev-parse", "HEAD"], into, timeout)
+def _check_subpath(subpath: str) -> None:
+    """A folder inside the source: relative, each part a printable name (no `..`)."""
+    parts = subpath.split("/")
+    if any(part in ("", ".", "..") or not part.isprintable() or "\\" in part for part in parts):
+        raise UnsafeValue(f"the folder {subpath!r} is not a plain path inside the source")
 
 
 def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
@@ -177,7 +167,7 @@ def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
         if source.kind == "well-known":
             fetch_well_known(source.location, fetched, max_bytes, progress)
         elif source.is_git and (source.kind != "local" or source.ref):
-            plan.commit = clone(source, fetched, timeout)
+            plan.commit = clone(source.location, source.ref, fetched, timeout)
             shutil.rmtree(fetched / ".git")
         elif Path(source.location).is_dir():
             shutil.copytree(source.location, fetched, symlinks=True,
@@ -192,7 +182,7 @@ def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
                 raise SourceError(f"{source.label} has no folder {source.subpath!r}")
         base = _named_after_its_skill(base, scratch)
         plan.skills = found_skills(base, into)
-    except SourceError as exc:
+    except (SourceError, GitError) as exc:
         plan.discard()
         raise InstallError(f"{text}: {exc}") from None
     except OSError as exc:
@@ -265,7 +255,7 @@ def fetch_well_known(index_url: str, into: Path, max_bytes: int,
     for position, entry in enumerate(entries):
         name = entry.get("name") if isinstance(entry, dict) else None
         files = entry.get("files") if isinstance(entry, dict) else None
-        if not isinstance(name, str) or not _INDEX_NAME.match(name) or not isinstance(files, list):
+        if not isinstance(name, str) or not _INDEX_NAME.fullmatch(name) or not isinstance(files, list):
             raise SourceError(f"{index_url}: skill {position + 1} needs a lowercase \"name\" and a "
                               "\"files\" list")
         for listed in files:
@@ -274,10 +264,11 @@ def fetch_well_known(index_url: str, into: Path, max_bytes: int,
             digest = listed.get("digest") if isinstance(listed, dict) else None
             if not isinstance(file, str):
                 file = ""
+            why = _index_path_problem(file)
+            if why is not None:
+                raise SourceError(f"{index_url}: {name} lists the file {file!r}, which {why}; "
+                                  "nothing was installed")
             parts = PurePosixPath(file).parts
-            if not parts or file.startswith(("/", "\\")) or ".." in parts or "\\" in file:
-                raise SourceError(f"{index_url}: {name} lists the file {file!r}, which is not a "
-                                  "path inside the skill")
             count += 1
             if count > MAX_INDEX_FILES:
                 raise SourceError(f"{index_url} lists more than {MAX_INDEX_FILES} files")
@@ -288,3 +279,19 @@ def fetch_well_known(index_url: str, into: Path, max_bytes: int,
                 raise SourceError(f"{index_url}: {name}/{file} does not match the digest the index "
                                   "gives for it (changed or damaged on the way); nothing was installed")
             budget -= target.stat().st_size
+
+
+def _index_path_problem(file: str) -> str | None:
+    """Why a file an index lists cannot be written into its skill (None: it can): only a
+    relative path of printable names, none of them `..`, and no `.git` anywhere (a repository's
+    config and hooks run commands when git is used in the skill's folder later)."""
+    parts = file.split("/")
+    if not file or file.startswith("/") or "\\" in file:
+        return "is not a relative path inside the skill"
+    if any(not part.isprintable() for part in parts):
+        return "holds a control or invisible character"
+    if ".." in parts or not PurePosixPath(file).parts:
+        return "leads out of the skill (a '..' part) or names no file"
+    if any(part.casefold() == ".git" for part in parts):
+        return "is inside a .git folder, which is never installed"
+    return None

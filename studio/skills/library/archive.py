@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
+from studio.errors import StudioError
+
 MAX_FILES = 5000
 MAX_UNPACKED = 200 << 20
 MAX_ENTRY = 50 << 20
@@ -44,7 +46,7 @@ class _Readable(Protocol):
     def read(self, size: int = ..., /) -> bytes: ...
 
 
-class ArchiveError(Exception):
+class ArchiveError(StudioError):
     """The archive is refused; the message says which entry and why."""
 
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from studio.errors import StudioError
 
-class EmbeddingError(Exception):
+
+class EmbeddingError(StudioError):
     """The embedding model could not embed: `user_message` says what happened and what to do."""
 
     def __init__(self, user_message: str) -> None:
         super().__init__(user_message)
-        self.user_message = user_message
 
 
 class Embedder(Protocol):

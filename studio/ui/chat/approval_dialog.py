@@ -8,6 +8,9 @@ the scope it grants, and Deny (3) with a reason for the model; "Allow network fo
 separate box, off by default, and never part of a grant.
 Deny is the default button; Esc and closing the window deny too. The dialog is opened with
 `open()` and awaited (`asyncqt.ask`), so the window keeps painting and streaming while it is up.
+Everything in it that a model or a skill wrote is shown exactly (`studio.textshow.shown`): a
+control, escape, bidi or zero-width character is a visible marker (`\\e[2K`, `<U+202E>`), so no
+command can look like another.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.agent import Approval, ApprovalRequest, Choice
+from studio.textshow import shown
 from studio.ui import asyncqt
 from studio.ui.chat.style import APPROVAL_STYLE
 from studio.ui.chat.textbox import FittedText, code_spans
@@ -79,7 +83,7 @@ def fork_text(forks: tuple[str, ...]) -> str:
     """Which fork asks, outermost first ("" when the chat itself asks)."""
     if not forks:
         return ""
-    chain = " › ".join(f"<b>{html.escape(skill)}</b>" for skill in forks)
+    chain = " › ".join(f"<b>{html.escape(shown(skill))}</b>" for skill in forks)
     return (f"Asked inside the fork running {chain}: a sub-agent started by a skill with "
             "<code>context: fork</code>. Stop in the chat stops it.")
 
@@ -111,9 +115,10 @@ class ApprovalDialog(QDialog):
         self.setStyleSheet(APPROVAL_STYLE)
 
         drafted = bool(request.preview)
+        skill = html.escape(shown(request.skill))
         heading = QLabel(
-            f"The model wants to save the skill <b>{html.escape(request.skill)}</b>" if drafted
-            else f"<b>{html.escape(request.skill)}</b> wants to run a command"
+            f"The model wants to save the skill <b>{skill}</b>" if drafted
+            else f"<b>{skill}</b> wants to run a command"
         )
         heading.setWordWrap(True)
         heading.setObjectName("approvalHeading")
@@ -126,8 +131,8 @@ class ApprovalDialog(QDialog):
         order = {"danger": 0, "caution": 1, "info": 2}
         warnings = sorted(request.warnings, key=lambda pair: order[banner_level(pair[0])])
         for kind, message in warnings:
-            banner: QLabel = WrappedLabel(
-                f"<b>{html.escape(KIND_TITLES.get(kind, kind))}:</b> {code_spans(message)}")
+            title = html.escape(KIND_TITLES.get(kind, shown(kind)))
+            banner: QLabel = WrappedLabel(f"<b>{title}:</b> {code_spans(shown(message))}")
             banner.setObjectName("approvalBanner")
             banner.setProperty("level", banner_level(kind))
             # Margins, not the style sheet's padding, which a wrapped label leaves out when it
@@ -138,7 +143,7 @@ class ApprovalDialog(QDialog):
 
         self.command_box = FittedText(monospace=True, max_lines=COMMAND_LINES)
         self.command_box.setObjectName("approvalCommand")
-        self.command_box.setPlainText(request.command)
+        self.command_box.setPlainText(shown(request.command))
         # Reached by Tab too, so the keyboard can select and copy it; Tab leaves it again.
         self.command_box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.command_box.setTabChangesFocus(True)
@@ -149,28 +154,28 @@ class ApprovalDialog(QDialog):
         self.preview_box.setReadOnly(True)
         self.preview_box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.preview_box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.preview_box.setPlainText(request.preview)
+        self.preview_box.setPlainText(shown(request.preview))
         self.preview_box.setVisible(drafted)
-        where = f"Runs in {_breakable(str(request.cwd))}"
+        where = f"Runs in {_breakable(shown(str(request.cwd)))}"
         if request.workspace != request.cwd:
-            where += f" (workspace {_breakable(str(request.workspace))})"
+            where += f" (workspace {_breakable(shown(str(request.workspace)))})"
         self.where_label = QLabel(html.escape(where))
         self.where_label.setWordWrap(True)
         self.where_label.setObjectName("approvalWhere")
 
-        self.sandbox_label = QLabel(f"<b>Sandbox:</b> {html.escape(request.sandbox)}")
+        self.sandbox_label = QLabel(f"<b>Sandbox:</b> {html.escape(shown(request.sandbox))}")
         self.sandbox_label.setWordWrap(True)
         self.sandbox_label.setObjectName("approvalSandbox")
         self.sandbox_label.setVisible(bool(request.sandbox) and not _unsandboxed(request))
 
-        shown = {message for _kind, message in request.warnings}
-        reasons = [r for r in request.reasons if r not in shown]
-        self.reasons_label = QLabel("<br>".join(f"• {code_spans(r)}" for r in reasons))
+        in_banners = {message for _kind, message in request.warnings}
+        reasons = [r for r in request.reasons if r not in in_banners]
+        self.reasons_label = QLabel("<br>".join(f"• {code_spans(shown(r))}" for r in reasons))
         self.reasons_label.setWordWrap(True)
         self.reasons_label.setVisible(bool(reasons))
 
         if request.grant_scope is not None:
-            scope = (f"<b>Always allow</b> would allow {code_spans(request.grant_scope)}, for this "
+            scope = (f"<b>Always allow</b> would allow {code_spans(shown(request.grant_scope))}, for this "
                      "session; never the network.")
         else:
             scope = ("<b>Always allow</b> is not offered: a grant could not cover what this "
@@ -190,7 +195,7 @@ class ApprovalDialog(QDialog):
         self.hosts_check.setToolTip("The run reaches these hosts over HTTP(S) through the "
                                     "studio's proxy, and nothing else; every connection is "
                                     "logged. *.example.com covers subdomains, * any host")
-        self.hosts_edit = QLineEdit(" ".join(request.hosts))
+        self.hosts_edit = QLineEdit(shown(" ".join(request.hosts)))
         self.hosts_edit.setPlaceholderText("pypi.org files.pythonhosted.org")
         self.hosts_edit.setAccessibleName("Hosts the run may reach")
         self.hosts_edit.textEdited.connect(self._on_hosts_edit_text_edited)

@@ -39,6 +39,8 @@ def outcome(entry: AuditEntry) -> str:
         if entry.extra.get("timed_out"):
             return "timed out"
         return "ran"
+    if entry.event == "writes":
+        return entry.writes_outcome()
     if entry.event == "approval":
         reason = entry.extra.get("reason")
         return str(entry.how or entry.decision or "") + (f": {reason}" if reason else "")

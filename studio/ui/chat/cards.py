@@ -1,7 +1,12 @@
 """The card of one tool call in the chat: which skill, the command or file, who approved it and
 how, what it printed (folded when long), its exit code and how long it took.
 
-A command's card also says what the sandbox let it do ("writes only in ...; no network").
+A command's card also says what the sandbox let it do ("writes only in ...; no network"), what
+the run wrote, and the files it held back (other tools would run them) with Keep and Discard:
+nothing held lands unless the user keeps it.
+What the model or a tool wrote is shown, never obeyed: the command, names and paths exactly
+(`studio.textshow.shown`), the output as prose (`shown_prose`); labels take it as plain text or
+escaped.
 
 A card shows a `ToolRecord` (the chat store's record of the call); the session updates the
 record as events arrive and asks the card to show it again. A call that started a fork holds the
@@ -12,10 +17,12 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
@@ -23,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.chats import ToolRecord
+from studio.textshow import shown, shown_prose
 from studio.ui.chat.forkcard import ForkCard, RecordCard
 from studio.ui.chat.textbox import FittedText, code_spans
 
@@ -81,18 +89,62 @@ def approval_text(record: ToolRecord) -> str:
         return f"Approved once by {_who(by)}."
     if choice == "always":
         scope = approval.get("scope")
-        return f"Always allowed by {_who(by)}" + (f": {scope}." if scope else ".")
+        return f"Always allowed by {_who(by)}" + (f": {shown(str(scope))}." if scope else ".")
     if choice == "deny":
         reason = approval.get("reason")
-        return f"Denied by {_who(by)}" + (f": “{reason}”" if reason else ".")
-    return f"{choice} by {_who(by)}"
+        return f"Denied by {_who(by)}" + (f": “{shown(str(reason))}”" if reason else ".")
+    return shown(f"{choice} by {_who(by)}")
 
 
 def sandbox_text(record: ToolRecord) -> str:
     """The sandbox line; empty before the run, or when a warning above says there was none."""
     if not record.sandbox or record.sandbox in record.warnings:
         return ""
-    return f"<b>Sandbox:</b> {html.escape(record.sandbox)}"
+    return f"<b>Sandbox:</b> {html.escape(shown(record.sandbox))}"
+
+
+# Past these many paths of a kind, the card says how many more (the audit log has them all).
+SHOWN_PATHS = 8
+_DECISIONS = {
+    "kept": "You kept them: they are in the folder now.",
+    "discarded": "Discarded: they never reached the folder.",
+    "gone": "No longer held: they were kept or discarded already.",
+}
+
+
+def _paths(paths: tuple[str, ...]) -> str:
+    listed = ", ".join(f"<code>{html.escape(shown(path))}</code>" for path in paths[:SHOWN_PATHS])
+    more = len(paths) - SHOWN_PATHS
+    return listed + (f" and {more} more" if more > 0 else "")
+
+
+def writes_text(record: ToolRecord) -> str:
+    """What the run wrote, a line for each kind, then the files held back and what became of
+    them; empty when it wrote nothing."""
+    writes = record.writes
+    if writes is None:
+        return ""
+    lines = [f"<b>{what.capitalize()}:</b> {_paths(paths)}"
+             for what, paths in (("created", writes.created), ("changed", writes.changed),
+                                 ("deleted", writes.deleted)) if paths]
+    if writes.omitted:
+        lines.append(f"… and {writes.omitted:,} more (Audit log)")
+    if writes.held:
+        lines.append("<b>Held back</b>, as other tools would run them:")
+        lines += [f"&nbsp;&nbsp;<code>{html.escape(shown(item.path))}</code> ({item.kind}): "
+                  f"{html.escape(item.reason)}" for item in writes.held[:SHOWN_PATHS]]
+        if len(writes.held) > SHOWN_PATHS:
+            lines.append(f"&nbsp;&nbsp;and {len(writes.held) - SHOWN_PATHS:,} more (Audit log)")
+        lines.append(_DECISIONS.get(writes.decision or "", "Keep them only if you trust them; "
+                                    "unless you keep them, they never land."))
+    lines += [f"⚠ {html.escape(problem)}" for problem in writes.problems]
+    return "<br>".join(lines)
+
+
+def held_waiting(record: ToolRecord) -> bool:
+    """Whether the card offers Keep and Discard: files are held and nobody decided yet."""
+    writes = record.writes
+    return writes is not None and writes.hold_id is not None and writes.decision is None
 
 
 class ToolCard(RecordCard):
@@ -102,6 +154,9 @@ class ToolCard(RecordCard):
     Attributes:
         record: the call shown.
         fork_card: the card of the fork the call started, once it has started (else None).
+
+    Keep and Discard emit `RecordCard.held_decided` for this card; the cards of a fork's calls
+    pass theirs up through it. Whoever owns the chat asks the core to land or drop the files.
     """
 
     def __init__(self, record: ToolRecord, parent: QWidget | None = None) -> None:
@@ -126,6 +181,7 @@ class ToolCard(RecordCard):
         self.where = QLabel()
         self.where.setObjectName("cardWhere")
         self.where.setWordWrap(True)
+        self.where.setTextFormat(Qt.TextFormat.PlainText)
         self.sandbox = QLabel()
         self.sandbox.setObjectName("cardSandbox")
         self.sandbox.setWordWrap(True)
@@ -135,13 +191,30 @@ class ToolCard(RecordCard):
         self.approval = QLabel()
         self.approval.setObjectName("cardApproval")
         self.approval.setWordWrap(True)
+        self.approval.setTextFormat(Qt.TextFormat.PlainText)
+        self.writes = QLabel()
+        self.writes.setObjectName("cardWrites")
+        self.writes.setWordWrap(True)
+        self.keep_button = QPushButton("Keep")
+        self.keep_button.setToolTip("Move the held files into the folder, where other tools "
+                                    "will run them")
+        self.keep_button.clicked.connect(self._on_keep_button_clicked)
+        self.discard_button = QPushButton("Discard")
+        self.discard_button.setToolTip("Delete the held files; they never reach the folder")
+        self.discard_button.clicked.connect(self._on_discard_button_clicked)
+        self.held_buttons = QWidget()
+        buttons = QHBoxLayout(self.held_buttons)
+        buttons.setContentsMargins(0, 0, 0, 0)
+        buttons.addWidget(self.discard_button)
+        buttons.addWidget(self.keep_button)
+        buttons.addStretch(1)
         self.output = FittedText(monospace=True, max_lines=FOLD_LINES)
         self.output.setObjectName("cardOutput")
         self.fold_button = QToolButton()
         self.fold_button.setObjectName("foldButton")
         self.fold_button.setAutoRaise(True)
         self.fold_button.clicked.connect(self._on_fold_button_clicked)
-        for label in (self.where, self.sandbox, self.warnings, self.approval):
+        for label in (self.where, self.sandbox, self.warnings, self.approval, self.writes):
             label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
         layout = QVBoxLayout(self)
@@ -155,6 +228,8 @@ class ToolCard(RecordCard):
         layout.addWidget(self.approval)
         layout.addWidget(self.output)
         layout.addWidget(self.fold_button)
+        layout.addWidget(self.writes)
+        layout.addWidget(self.held_buttons)
         self._layout = layout
         self.fork_card: ForkCard | None = None
         self._shown_output = ""
@@ -164,22 +239,26 @@ class ToolCard(RecordCard):
         record = self.record
         colour = STATUS_COLOURS.get(record.status, "#7a7f87")
         self.dot.setStyleSheet(f"color: {colour};")
-        name = TOOL_TITLES.get(record.tool, record.tool)
-        self.title.setText(f"<b>{name}</b>" + (f" · {html.escape(record.skill)}" if record.skill else ""))
+        name = html.escape(TOOL_TITLES.get(record.tool, shown(record.tool)))
+        skill = f" · {html.escape(shown(record.skill))}" if record.skill else ""
+        self.title.setText(f"<b>{name}</b>{skill}")
         self.state.setText(status_text(record))
         self.state.setStyleSheet(f"color: {colour};")
-        shown = record.command or record.summary
-        if self.command.toPlainText() != shown:
-            self.command.setPlainText(shown)
-        self.where.setText(f"in {record.cwd}" if record.cwd and record.command else "")
+        command = shown(record.command or record.summary)
+        if self.command.toPlainText() != command:
+            self.command.setPlainText(command)
+        self.where.setText(f"in {shown(record.cwd)}" if record.cwd and record.command else "")
         self.where.setVisible(bool(self.where.text()))
         self.sandbox.setText(sandbox_text(record))
         self.sandbox.setVisible(bool(self.sandbox.text()))
-        self.warnings.setText("<br>".join(f"⚠ {code_spans(w)}" for w in record.warnings))
+        self.warnings.setText("<br>".join(f"⚠ {code_spans(shown(w))}" for w in record.warnings))
         self.warnings.setVisible(bool(record.warnings))
         self.approval.setText(approval_text(record))
         self.approval.setVisible(bool(self.approval.text()))
         self._show_output(self._output_text())
+        self.writes.setText(writes_text(record))
+        self.writes.setVisible(bool(self.writes.text()))
+        self.held_buttons.setVisible(held_waiting(record))
         self._show_fork()
 
     def _show_fork(self) -> None:
@@ -191,6 +270,7 @@ class ToolCard(RecordCard):
                 self.fork_card.deleteLater()
             self.fork_card = ForkCard(fork, type(self))
             self.fork_card.header.toggled.connect(self._on_fork_header_toggled)
+            self.fork_card.held_decided.connect(self.held_decided)
             self._layout.insertWidget(self._layout.indexOf(self.output), self.fork_card)
         self.fork_card.show_record()
 
@@ -212,7 +292,7 @@ class ToolCard(RecordCard):
             if self._shown_output and text.startswith(self._shown_output):
                 self._insert(text[len(self._shown_output):])
             else:
-                self.output.setPlainText(text)
+                self.output.setPlainText(shown_prose(text))
             self._shown_output = text
         self.output.setVisible(bool(text))
         self._update_fold()
@@ -229,7 +309,7 @@ class ToolCard(RecordCard):
         at_end = bar.value() >= bar.maximum() - 2
         cursor = self.output.textCursor()
         cursor.movePosition(cursor.MoveOperation.End)
-        cursor.insertText(text)
+        cursor.insertText(shown_prose(text))
         if at_end:
             bar.setValue(bar.maximum())
 
@@ -250,3 +330,9 @@ class ToolCard(RecordCard):
 
     def _on_fold_button_clicked(self) -> None:
         self.set_folded(not self._folded)
+
+    def _on_keep_button_clicked(self) -> None:
+        self.held_decided.emit(self, True)
+
+    def _on_discard_button_clicked(self) -> None:
+        self.held_decided.emit(self, False)

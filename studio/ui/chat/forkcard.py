@@ -9,10 +9,11 @@ RENDER_INTERVAL_MS, however fast the fork streams.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from studio.chats import ForkNote, ForkRecord, ToolRecord
+from studio.textshow import shown, shown_prose
 from studio.ui.chat.render import render_markdown, stylesheet
 from studio.ui.chat.textbox import FittedText
 
@@ -35,7 +36,7 @@ def fork_title(record: ForkRecord) -> str:
     if record.agent:
         parts.append(f"agent {record.agent}")
     parts += [record.model, f"{runs} tool run" + ("" if runs == 1 else "s")]
-    return " · ".join(part for part in parts if part)
+    return shown(" · ".join(part for part in parts if part))
 
 
 class _NoteView(FittedText):
@@ -57,7 +58,7 @@ class _NoteView(FittedText):
         if note.kind == "text":
             self.setHtml(render_markdown(note.text))
         else:
-            self.setPlainText(("Error: " if note.kind == "error" else "") + note.text)
+            self.setPlainText(("Error: " if note.kind == "error" else "") + shown_prose(note.text))
 
 
 class RecordCard(QFrame):
@@ -66,7 +67,13 @@ class RecordCard(QFrame):
 
     Attributes:
         record: the call shown.
+
+    Signals:
+        held_decided: (RecordCard, bool) Keep (True) or Discard (False) was pressed for the
+            files held back by this card's run, or by a run nested in it (that run's card).
     """
+
+    held_decided = Signal(object, bool)
 
     def __init__(self, record: ToolRecord, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -85,7 +92,12 @@ class ForkCard(QFrame):
         state: how the fork stands (running, answered, stopped, error).
         items: the widgets of the record's items, in order, once unfolded: a `ToolCard` (of
             the class of the card holding this one) for each call, a text view for the rest.
+
+    Signals:
+        held_decided: (RecordCard, bool) passed on from the cards of the fork's calls.
     """
+
+    held_decided = Signal(object, bool)
 
     def __init__(self, record: ForkRecord, card_type: type[RecordCard],
                  parent: QWidget | None = None) -> None:
@@ -149,6 +161,7 @@ class ForkCard(QFrame):
                     view.show_record()
                     continue
                 view = self._card_type(item)
+                view.held_decided.connect(self.held_decided)
             elif isinstance(view, _NoteView) and view.kind == item.kind:
                 view.show_note(item)
                 continue

@@ -25,6 +25,7 @@ from studio.agent import (
     Error,
     Event,
     FolderChooser,
+    HoldError,
     SessionFactory,
     SessionSettings,
     TextDelta,
@@ -48,6 +49,7 @@ from studio.chats import (
 from studio.llm import Message
 from studio.skills import SkillSummary
 from studio.ui.chat.cards import ToolCard
+from studio.ui.chat.forkcard import RecordCard
 from studio.ui.chat.transcript import AssistantItem, Transcript
 from studio.ui.tasks import TaskSet
 
@@ -84,6 +86,9 @@ class OpenChat(QObject):
             when the settings, the skills or their unsaved texts change, so that what it learnt
             of the model (its context length, whether it calls tools) is asked once.
 
+    Held files (a run's writes other tools would run) land or go when the user presses Keep or
+    Discard on the run's card; the core does it (`SessionFactory.keep_writes`).
+
     Signals:
         busy_changed: (bool) a turn started or ended.
         chat_saved: the chat was created or its title, model or skills changed.
@@ -108,6 +113,7 @@ class OpenChat(QObject):
         self._store_failed = False
         self._core: CoreSession | None = None
         self._core_key: tuple[object, ...] = ()
+        transcript.held_decided.connect(self._on_transcript_held_decided)
 
     @property
     def busy(self) -> bool:
@@ -121,7 +127,28 @@ class OpenChat(QObject):
         self._core = None
         self.messages = self.store.messages(chat.id) if self.store is not None and chat else []
         self.transcript.show_messages(self.messages)
+        for card in self.transcript.cards():
+            writes = card.record.writes
+            if (writes is not None and writes.hold_id is not None and writes.decision is None
+                    and not self.sessions.writes_pending(writes.hold_id)):
+                writes.decision = "gone"
+                card.show_record()
         self.transcript.scroll_to_end()
+
+    def _on_transcript_held_decided(self, card: RecordCard, keep: bool) -> None:
+        writes = card.record.writes
+        if writes is None or writes.hold_id is None or writes.decision is not None:
+            return
+        try:
+            landing = (self.sessions.keep_writes(writes.hold_id) if keep
+                       else self.sessions.discard_writes(writes.hold_id))
+        except HoldError as exc:
+            writes.decision = "gone"
+            writes.problems = (*writes.problems, str(exc))
+        else:
+            writes.decision = "kept" if keep else "discarded"
+            writes.problems = (*writes.problems, *landing.problems)
+        card.show_record()
 
     def last_prompt(self) -> StoredMessage | None:
         return next((m for m in reversed(self.messages) if m.role == "user"), None)

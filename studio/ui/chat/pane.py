@@ -38,6 +38,7 @@ from studio.ui.chat.invoke_completer import InvocationCompleter, invocable_names
 from studio.ui.chat.model_bar import ModelBar
 from studio.ui.chat.open_chat import OpenChat, TurnSetup
 from studio.ui.chat.render import warm_up
+from studio.ui.chat.sandbox_bar import SandboxBar
 from studio.ui.chat.skill_chooser import NoSkills, SkillChooser, SkillSource
 from studio.ui.chat.style import CHAT_STYLE
 from studio.ui.chat.transcript import Transcript
@@ -80,6 +81,7 @@ class ChatPane(QWidget):
 
     Attributes:
         model_bar: the model picked, and the server's state.
+        sandbox_bar: says why commands run without a sandbox, while they would.
         skill_chooser: which skills the model sees.
         chat_actions: the saved chats, and what is done with a whole chat.
         session: the chat shown and its running turn.
@@ -113,6 +115,8 @@ class ChatPane(QWidget):
         self.search_index: Path | None = None
         self.search_embedder: Callable[[], Embedder | None] = lambda: None
 
+        self.sandbox_bar = SandboxBar(self)
+        self.sandbox_bar.check()
         self.transcript = Transcript()
         self.session = OpenChat(self.store, self.transcript, self.sessions, self)
         self.agent_picker = AgentPicker(self.sessions.agents, self.skills, self._setup_as_agent,
@@ -192,6 +196,7 @@ class ChatPane(QWidget):
         layout.setSpacing(4)
         layout.addLayout(top)
         layout.addWidget(bar.server_message)
+        layout.addWidget(self.sandbox_bar)
         layout.addWidget(bar.first_run)
         layout.addLayout(chats)
         layout.addWidget(self.agent_picker)

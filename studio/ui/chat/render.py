@@ -5,7 +5,8 @@ A message is rendered again while it streams, so rendering keeps its costs bound
 blocks can be split off and set aside (`render_finished_blocks`), a code block is highlighted
 only once its closing fence has arrived (and then cached), and a language name still being typed
 ("pyt…") never sets off a lexer lookup. Raw HTML from the model is shown as text, never
-interpreted.
+interpreted, and so are bidi overrides, zero-width and control characters: each is a visible
+marker (`<U+202E>`, `studio.textshow`), the joiners of emoji and of words kept.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pygments.lexer import Lexer
 from pygments.lexers import get_all_lexers, get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from studio.textshow import shown_in_html
 from studio.ui import collector
 from studio.ui.theme import is_dark
 
@@ -127,7 +129,7 @@ def _plain_if_open(tokens: Sequence[Token], lines: Sequence[str]) -> None:
 
 def _render(tokens: Sequence[Token]) -> str:
     md = _renderer()
-    return _for_qt(md.renderer.render(tokens, md.options, {}))
+    return shown_in_html(_for_qt(md.renderer.render(tokens, md.options, {})))
 
 
 def render_markdown(text: str) -> str:

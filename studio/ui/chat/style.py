@@ -63,7 +63,7 @@ QLabel#errorNotice {
     padding: 6px 8px;
 }
 QLabel#chatPlaceholder { color: #7a7f87; padding: 24px; }
-QLabel#serverMessage {
+QLabel#serverMessage, QLabel#sandboxBar {
     background: rgba(210, 58, 58, 0.12);
     border: 1px solid rgba(210, 58, 58, 0.45);
     border-radius: 4px;

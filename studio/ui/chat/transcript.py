@@ -21,9 +21,11 @@ from PySide6.QtWidgets import (
 )
 
 from studio.chats import StoredMessage, ToolRecord
+from studio.textshow import shown_prose
 from studio.ui.chat.cards import ToolCard
 from studio.ui.chat.render import render_finished_blocks, stylesheet
 from studio.ui.chat.textbox import FittedText
+from studio.ui.links import open_link
 
 RENDER_INTERVAL_MS = 50
 # Finished Markdown blocks are set aside once they add up to this many characters.
@@ -68,7 +70,7 @@ class MessageView(QWidget):
         segment = FittedText()
         segment.setObjectName("messageText")
         segment.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        segment.setOpenExternalLinks(True)
+        segment.anchorClicked.connect(open_link)
         segment.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         segment.customContextMenuRequested.connect(
             lambda point, which=segment: self._on_segment_context_menu_requested(which, point))
@@ -186,7 +188,7 @@ class AssistantItem(QFrame):
         layout.addWidget(self.body)
         self.thinking_button.toggled.connect(self._on_thinking_button_toggled)
         if thinking:
-            self.thinking_view.setPlainText(thinking)
+            self.thinking_view.setPlainText(shown_prose(thinking))
         self._update_thinking_button()
 
     @property
@@ -206,7 +208,7 @@ class AssistantItem(QFrame):
         self._thinking += text
         cursor = self.thinking_view.textCursor()
         cursor.movePosition(cursor.MoveOperation.End)
-        cursor.insertText(text)
+        cursor.insertText(shown_prose(text))
         self._update_thinking_button()
 
     def finish(self) -> None:
@@ -227,7 +229,9 @@ class AssistantItem(QFrame):
 
 class NoticeItem(QLabel):
     def __init__(self, text: str, kind: str, parent: QWidget | None = None) -> None:
-        super().__init__(text, parent)
+        # A notice can quote a server's error or a skill's name: plain text, shown not obeyed.
+        super().__init__(shown_prose(text), parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self.setObjectName({"error": "errorNotice", "done": "doneNotice"}.get(kind, "notice"))
         if kind == "done":
             self.setAlignment(Qt.AlignmentFlag.AlignRight)
@@ -239,7 +243,13 @@ ChatItem = UserItem | AssistantItem | ToolCard | NoticeItem
 
 
 class Transcript(QScrollArea):
-    """The chat's items in a scrolling column that follows new text while it is at the bottom."""
+    """The chat's items in a scrolling column that follows new text while it is at the bottom.
+
+    Signals:
+        held_decided: (ToolCard, bool) Keep (True) or Discard (False) was pressed on a card.
+    """
+
+    held_decided = Signal(object, bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -295,6 +305,7 @@ class Transcript(QScrollArea):
 
     def add_card(self, record: ToolRecord) -> ToolCard:
         card = ToolCard(record)
+        card.held_decided.connect(self.held_decided)
         self._add(card)
         return card
 

@@ -19,6 +19,7 @@ from studio.llm import LLMError
 from studio.skills import SKILL_FILE, Skill, SkillSummary, load_skill, load_zip_skills, parse_skill
 from studio.skills.library import Library, LibraryEvent, Problem, TargetChanged
 from studio.skills.scan import enclosing_zip
+from studio.textshow import shown
 from studio.ui import asyncqt, confirm
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.editor_tab import SkillEditorTab
@@ -118,7 +119,8 @@ class EditorTabs(QObject):
     # -- adding and removing tabs ------------------------------------------------------------------------
 
     def add_tab(self, tab: Tab, tooltip: str) -> None:
-        index = self.tabs.addTab(tab, tab.title)
+        # A skill's name is its author's: shown, so no bidi override turns the tab's text around.
+        index = self.tabs.addTab(tab, shown(tab.title))
         self.tabs.setTabToolTip(index, tooltip)
         self.tabs.setCurrentIndex(index)
         self._centre.setCurrentWidget(self.tabs)
@@ -146,7 +148,7 @@ class EditorTabs(QObject):
         index = self.tabs.indexOf(tab)
         if index < 0:
             return
-        self.tabs.setTabText(index, tab.title + (DIRTY_MARK if tab.dirty else ""))
+        self.tabs.setTabText(index, shown(tab.title) + (DIRTY_MARK if tab.dirty else ""))
         self.tabs.setTabToolTip(index, str(tab.path) + ("\nUnsaved changes" if tab.dirty else ""))
 
     def set_editor_font(self, font: QFont) -> None:
@@ -391,7 +393,7 @@ class EditorTabs(QObject):
             return True
         self.tabs.setCurrentWidget(dirty[0])
         answer = await asyncqt.answer(
-            confirm.unsaved_changes(self._feedback.parent, [tab.title for tab in dirty]))
+            confirm.unsaved_changes(self._feedback.parent, [shown(tab.title) for tab in dirty]))
         if answer == Button.Save:
             for tab in dirty:
                 if isinstance(tab, SkillEditorTab) and tab.doc.untitled:

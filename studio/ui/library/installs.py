@@ -156,9 +156,14 @@ class UrlInstalls(QObject):
             self._feedback.tell("Update", f"{directory.name} was not installed from a source "
                                 "recorded in skills-lock.json, so there is nothing to update from.")
             return False
+        try:
+            source = fetchable(record)
+        except InstallError as exc:
+            self._feedback.tell("Update", f"{exc}. Nothing was fetched.")
+            return False
         clients = record.studio.get("clients")
         return await self._install(
-            fetchable(record), directory.parent,
+            source, directory.parent,
             [c for c in clients if isinstance(c, str)] if isinstance(clients, list) else [],
             record.studio.get("mode") == "copy", "Update",
             known={record.name: record.computed_hash})

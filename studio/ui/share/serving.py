@@ -1,6 +1,7 @@
 """Tools ▸ Serve Library over MCP: the window's library served to MCP clients over streamable HTTP
-on 127.0.0.1 while the action is checked. The server is the core's (`studio.mcp`), run in a thread
-of its own so the window never waits on a client."""
+on 127.0.0.1 while the action is checked, to those that send the token the window shows. The
+server is the core's (`studio.mcp`), run in a thread of its own so the window never waits on a
+client."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox, QWidget
 
@@ -80,8 +81,9 @@ class McpServing(QObject):
         self.action.setToolTip(f"Serving {len(library.names)} skills at {service.url}")
         self._feedback.status(f"Serving {len(library.names):,} skills over MCP at {service.url}", 30000)
         box = confirm.information(self._feedback.parent, "MCP server",
-                                  _how_to_connect(service.url, len(library.names)),
+                                  _how_to_connect(service.url, len(library.names), service.token),
                                   QMessageBox.Icon.Information)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # the token
         box.open()
         self.serving_changed.emit(service.url)
         return service.url
@@ -122,10 +124,13 @@ def _serve(roots: list[Path]) -> tuple[SkillLibrary, LoopbackService]:
     return library, service
 
 
-def _how_to_connect(url: str, count: int) -> str:
+def _how_to_connect(url: str, count: int, token: str) -> str:
     shown = html.escape(url)
+    header = html.escape(f"Authorization: Bearer {token}")
     return (f"<p>Serving {count:,} skills at <b>{shown}</b> until you uncheck Tools ▸ Serve Library "
-            "over MCP or close the window. Only programs on this computer can connect.</p>"
-            f"<p>Claude Code: <code>claude mcp add --transport http skill-studio {shown}</code></p>"
+            "over MCP or close the window. Only programs on this computer that send this "
+            f"token can connect (it is new each time):</p><p><code>{header}</code></p>"
+            f"<p>Claude Code: <code>claude mcp add --transport http skill-studio {shown} "
+            f"--header &quot;{header}&quot;</code></p>"
             "<p>Clients that start a server themselves (Claude Desktop, Codex) can run "
             "<code>studio mcp --skills FOLDER</code> instead; see docs/mcp.md.</p>")

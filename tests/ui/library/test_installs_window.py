@@ -3,6 +3,7 @@ library's context menu, on a project laid out by the skills CLI."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -95,3 +96,25 @@ def test_a_link_from_one_root_into_another_shows_the_skill_once_in_its_folder(
     assert window.library.summary_for(mine / "common") is None
     # Reached first through the link from `mine` (a root scanned before `shared`), not SK302.
     assert window.library.root_of_skill(shared / "common") == mine
+
+
+def test_update_of_a_hostile_lock_entry_runs_nothing_and_says_which_field(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    repo = _repo(tmp_path)
+    marker = tmp_path / "MARKER"
+    project = tmp_path / "project"
+    agents = project / ".agents" / "skills"
+    (agents / "alpha").mkdir(parents=True)
+    (agents / "alpha" / "SKILL.md").write_text(frontmatter("alpha"), encoding="utf-8")
+    entry = {"source": f"file://{repo}", "sourceType": "git",
+             "ref": f"--upload-pack=touch {marker};:", "computedHash": ""}
+    (project / "skills-lock.json").write_text(
+        json.dumps({"version": 1, "skills": {"alpha": entry}}), encoding="utf-8")
+    window = make_window(agents)
+    task = start(window.installs.update_skill(agents / "alpha"))
+    box = open_dialog(qtbot, QMessageBox)
+    assert "the entry 'alpha' was refused: \"ref\" '--upload-pack=" in box.text() + box.informativeText()
+    click(box, Button.Ok)
+    qtbot.waitUntil(task.done, timeout=10000)
+    assert task.result() is False and not marker.exists()

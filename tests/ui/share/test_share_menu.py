@@ -6,7 +6,10 @@ import asyncio
 import json
 from pathlib import Path
 
+import httpx
+import httpx2
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -65,15 +68,24 @@ def test_the_library_is_served_over_mcp_while_the_action_is_checked(
         serving.action.setChecked(True)
     url = started.args[0]
     assert url.startswith("http://127.0.0.1:") and url in serving.action.text()
-    open_dialog(qtbot, QMessageBox).accept()
+    assert serving.service is not None
+    token = serving.service.token
+    dialog = open_dialog(qtbot, QMessageBox)
+    assert f"Authorization: Bearer {token}" in dialog.text()
+    dialog.accept()
 
-    async def ask() -> str:
-        async with Client(url) as client:
+    async def ask(token: str | None) -> str:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with httpx2.AsyncClient(headers=headers) as http, \
+                Client(streamable_http_client(url, http_client=http)) as client:
             result = await client.call_tool("search_skills", {"query": "profile csv columns"})
         return str(result.content[0].text)
 
-    answer = asyncio.run_coroutine_threadsafe(ask(), _other_loop()).result(timeout=60)
+    loop = _other_loop()
+    answer = asyncio.run_coroutine_threadsafe(ask(token), loop).result(timeout=60)
     assert answer.startswith("- csv-profiler:")
+    refused = httpx.post(url, json={}, timeout=60)
+    assert refused.status_code == 401
     with qtbot.waitSignal(serving.serving_changed, timeout=30000) as stopped:
         serving.action.setChecked(False)
     assert stopped.args == [""]

@@ -1,0 +1,52 @@
+"""The options more than one command takes, each declared once: a command adds one to its parser
+with the function named for it and reads the parsed value back with the function beside it. A new
+shared option is one function here and a call in each command that takes it.
+
+- `--option KEY=VALUE` (sampling options for the model server): `option_flag`, `parse_options`.
+- `--guided auto|on|off` and `--no-guided`: `guided_flag`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from studio.errors import StudioError
+from studio.settings import GUIDED_MODES
+
+
+class OptionError(StudioError):
+    """An `--option` that is not KEY=VALUE."""
+
+
+def option_flag(parser: argparse.ArgumentParser, help: str) -> None:
+    """`--option KEY=VALUE`, repeatable; `parse_options` reads what it collected."""
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=help)
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """The sampling options of `--option KEY=VALUE` items, each VALUE read as JSON when it can
+    be (`temperature=0` gives a number) and as text otherwise; the last of a key wins."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"--option wants KEY=VALUE, such as temperature=0, not {item!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    return options
+
+
+def guided_flag(parser: argparse.ArgumentParser) -> None:
+    """`--guided [auto|on|off]` and `--no-guided`, read back as `args.guided`."""
+    flags = parser.add_mutually_exclusive_group()
+    flags.add_argument(
+        "--guided", nargs="?", const="on", default="auto", choices=GUIDED_MODES,
+        help="carry the model through each skill one constrained step at a time (pick a skill, "
+        "run one of its scripts, answer from the output): auto (the default) when the server "
+        "says the model is small, on (what --guided alone means) or off")
+    flags.add_argument("--no-guided", dest="guided", action="store_const", const="off",
+                       help="never guide the model (--guided off)")

@@ -1,0 +1,42 @@
+"""The bar above the chat where there is no sandbox: it names the real cause and what to do, and
+stays; where there is a sandbox, there is no bar."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+import studio.ui.chat.sandbox_bar as sandbox_bar
+from studio.agent.sandbox import INSTALL_BWRAP, Support
+from tests.ui.chat.chat_helpers import ChatWindowFactory
+
+MISSING = Support(None, problem="bubblewrap (bwrap) is not installed", remedy=INSTALL_BWRAP)
+
+
+def test_the_bar_names_the_cause_and_what_to_do(
+    chat_window: ChatWindowFactory, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sandbox_bar, "detect_sandbox", lambda: MISSING)
+    pane = chat_window().chat.pane
+    qtbot.waitUntil(pane.sandbox_bar.isVisible, timeout=10000)
+    text = pane.sandbox_bar.text()
+    assert text.startswith("<b>Commands run without a sandbox:</b> bubblewrap (bwrap) is not "
+                           "installed. Install it (`sudo apt install bubblewrap`")
+    assert "then restart the studio." in text and "automatic approval runs none" in text
+    # Persistent: a turn, a new chat leave it where it is.
+    pane.chat_actions.new_chat()
+    assert pane.sandbox_bar.isVisible()
+
+
+def test_with_a_sandbox_there_is_no_bar(
+    chat_window: ChatWindowFactory, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sandbox_bar, "detect_sandbox", lambda: Support("bwrap", "/usr/bin/bwrap"))
+    pane = chat_window().chat.pane
+    qtbot.waitUntil(lambda: pane.sandbox_bar.support is not None, timeout=10000)
+    assert not pane.sandbox_bar.isVisible() and pane.sandbox_bar.text() == ""
+
+
+def test_the_bar_text_escapes_what_it_quotes() -> None:
+    text = sandbox_bar.bar_text(Support(None, problem="bubblewrap cannot <b>start</b>"))
+    assert "&lt;b&gt;start&lt;/b&gt;" in text and "<b>start</b>" not in text
