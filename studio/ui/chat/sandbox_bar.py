@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import re
 import threading
 
 from PySide6.QtCore import Qt, Signal
@@ -14,14 +15,21 @@ from PySide6.QtWidgets import QLabel, QWidget
 from studio.agent import Support, detect_sandbox
 
 
+# bubblewrap's own words inside a cause ("... (bwrap: No permissions to create new namespace,
+# likely because ...): ..."): three lines of the bar for what the cause already says. The bar's
+# tooltip keeps them.
+_BWRAP_SAID = re.compile(r" \(bwrap: .*?\)(?=[:;.]|$)")
+
+
 def bar_text(support: Support) -> str:
-    """What the bar says: what happened, why, what to do, and what it means until then."""
-    text = f"<b>Commands run without a sandbox:</b> {html.escape(support.problem)}."
+    """What the bar says: what happened, why, what it means until then, and what to do."""
+    cause = _BWRAP_SAID.sub("", support.problem)
+    text = (f"<b>Commands run without a sandbox:</b> {html.escape(cause)}. Every command is "
+            "asked about, even those the policy would allow, and automatic approval runs none.")
     if support.remedy:
         remedy = support.remedy[0].upper() + support.remedy[1:]
-        text += f" {html.escape(remedy)}."
-    return text + (" Until then you are asked about every command, even those the policy would "
-                   "allow, and automatic approval runs none.")
+        text += f" <b>To fix:</b> {html.escape(remedy)}."
+    return text
 
 
 class SandboxBar(QLabel):
@@ -59,4 +67,5 @@ class SandboxBar(QLabel):
     def show_support(self, support: Support) -> None:
         self.support = support
         self.setText("" if support.available else bar_text(support))
+        self.setToolTip("" if support.available else support.problem)
         self.setVisible(not support.available)
