@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from studio.agent import Support, detect_sandbox
 
-
 # bubblewrap's own words inside a cause ("... (bwrap: No permissions to create new namespace,
 # likely because ...): ..."): three lines of the bar for what the cause already says. The bar's
 # tooltip keeps them.
