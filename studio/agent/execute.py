@@ -8,11 +8,11 @@ import contextlib
 import copy
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from studio.agent.approval import Approval, ApprovalRequest, Approver
-from studio.agent.drafts import CREATE, UPDATE, DraftRefused
+from studio.agent.drafts import CREATE, DraftRefused
 from studio.agent.events import (
     ApprovalGiven,
     ApprovalNeeded,
@@ -36,8 +36,8 @@ from studio.agent.run import (
     run_command,
 )
 from studio.agent.sandbox import Sandbox, Support, detect
-from studio.agent.search_tool import SEARCH
-from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
+from studio.agent.toolbook import TOOL_BOOK
+from studio.agent.tools import SkillToolbox, ToolError
 from studio.agent.watch import RunWatch
 from studio.llm import ToolCall
 from studio.policy import AuditError, AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
@@ -101,18 +101,8 @@ class ToolExecutor:
         return child
 
     def describe(self, call: ToolCall) -> str:
-        args = call.arguments
-        if call.name == SEARCH:
-            return f"search skills for {args.get('query')}"
-        if call.name in (CREATE, UPDATE):
-            return f"{call.name.split('_')[0]} skill {args.get('name')}"
-        if call.name == ACTIVATE:
-            return f"load skill {args.get('name')}"
-        if call.name == READ:
-            return f"read {args.get('path')} of {args.get('skill')}"
-        if call.name == RUN:
-            return str(args.get("command", ""))
-        return call.name
+        entry = TOOL_BOOK.get(call.name)
+        return entry.describe(call.arguments) if entry is not None else call.name
 
     def workspace_for(self, directory: Path) -> Path:
         """The project folder when the skill is inside it, else the skill's own folder."""
@@ -140,31 +130,23 @@ class ToolExecutor:
                 f"error: the arguments must be a JSON object, not {call.invalid_arguments!r}",
             )
             return
-        if call.name == RUN:
-            async for event in self._run(call):
-                yield event
-            return
-        if call.name in (CREATE, UPDATE):
-            async for event in self._draft(call):
-                yield event
-            return
+        async for event in TOOL_BOOK[call.name].handler(self, call):
+            yield event
+
+    async def answer(self, call: ToolCall, work: Callable[[], Awaitable[str]]) -> AsyncIterator[Event]:
+        """A tool that runs nothing and writes nothing: started, then `work`'s answer or error."""
         yield ToolStarted(call.id, call.name, _text(call.arguments.get("skill") or
                                                     call.arguments.get("name")), None, None)
         started = time.monotonic()
         try:
-            if call.name == ACTIVATE:
-                result = self.toolbox.activate(call.arguments.get("name"))
-            elif call.name == SEARCH and self.toolbox.search is not None:
-                result = await self.toolbox.search.answer(call.arguments.get("query"))
-            else:
-                result = self.toolbox.read_file(call.arguments.get("skill"), call.arguments.get("path"))
+            result = await work()
         except (ToolError, OSError) as exc:
             yield ToolFinished(call.id, call.name, "error", f"error: {exc}",
                                duration=time.monotonic() - started)
             return
         yield ToolFinished(call.id, call.name, "ok", result, duration=time.monotonic() - started)
 
-    async def _draft(self, call: ToolCall) -> AsyncIterator[Event]:
+    async def write_draft(self, call: ToolCall) -> AsyncIterator[Event]:
         """A skill the model drafted: validated (an invalid one goes back with the diagnostics),
         then shown for approval, then written. Nothing is written without an approval."""
         drafts = self.toolbox.drafts
@@ -209,7 +191,7 @@ class ToolExecutor:
         yield ToolFinished(call.id, call.name, "ok",
                            f"saved {draft.directory}; it is valid and can be activated now")
 
-    async def _run(self, call: ToolCall) -> AsyncIterator[Event]:
+    async def run_command(self, call: ToolCall) -> AsyncIterator[Event]:
         skill_name = _text(call.arguments.get("skill"))
         command = call.arguments.get("command")
         try:
