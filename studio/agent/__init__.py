@@ -64,7 +64,7 @@ if TYPE_CHECKING:
         make_toolbox,
         session_prompt,
     )
-    from studio.agent.toolbook import ACTIVATE, TOOL_BOOK, ToolEntry
+    from studio.agent.toolbook import ACTIVATE, TOOL_BOOK
     from studio.agent.tools import SkillToolbox, ToolError, default_tool_descriptions
 
 __all__ = [
@@ -112,7 +112,6 @@ __all__ = [
     "TextDelta",
     "ThinkingDelta",
     "ToolCallRequested",
-    "ToolEntry",
     "ToolError",
     "ToolFinished",
     "ToolOutput",
