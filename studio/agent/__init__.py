@@ -64,7 +64,8 @@ if TYPE_CHECKING:
         make_toolbox,
         session_prompt,
     )
-    from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError, default_tool_descriptions
+    from studio.agent.toolbook import ACTIVATE, TOOL_BOOK
+    from studio.agent.tools import SkillToolbox, ToolError, default_tool_descriptions
 
 __all__ = [
     "ACTIVATE",
@@ -72,6 +73,7 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "INSTRUCTIONS",
     "PREFIXES",
+    "TOOL_BOOK",
     "WINDOW_HINT",
     "WORKSPACE_MODES",
     "AgentError",

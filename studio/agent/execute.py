@@ -1,5 +1,7 @@
-"""Carrying out one tool call: the policy's verdict, the approver's word where it asks, the run,
-and an audit line for each. Yields the events the user sees, ending with `ToolFinished`."""
+"""Carrying out one tool call, dispatched by its record in `toolbook.py` to one of three paths:
+an answer (nothing run, nothing written); a command (the policy's verdict, the approver's word
+where it asks, the run in the sandbox); a draft (written only once approved). Runs and drafts
+leave audit lines (`audit_trail.py`). Yields the events the user sees, ending with `ToolFinished`."""
 
 from __future__ import annotations
 
@@ -8,11 +10,12 @@ import contextlib
 import copy
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from studio.agent.approval import Approval, ApprovalRequest, Approver
-from studio.agent.drafts import CREATE, UPDATE, DraftRefused
+from studio.agent.audit_trail import AuditTrail
+from studio.agent.drafts import CREATE, DraftRefused
 from studio.agent.events import (
     ApprovalGiven,
     ApprovalNeeded,
@@ -36,11 +39,11 @@ from studio.agent.run import (
     run_command,
 )
 from studio.agent.sandbox import Sandbox, Support, detect
-from studio.agent.search_tool import SEARCH
-from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
+from studio.agent.toolbook import TOOL_BOOK
+from studio.agent.tools import SkillToolbox, ToolError
 from studio.agent.watch import RunWatch
 from studio.llm import ToolCall
-from studio.policy import AuditError, AuditLog, Decision, Grants, GrantsError, PolicyContext, judge
+from studio.policy import AuditLog, Grants, GrantsError, PolicyContext, judge
 from studio.settings import Limits
 
 
@@ -101,18 +104,8 @@ class ToolExecutor:
         return child
 
     def describe(self, call: ToolCall) -> str:
-        args = call.arguments
-        if call.name == SEARCH:
-            return f"search skills for {args.get('query')}"
-        if call.name in (CREATE, UPDATE):
-            return f"{call.name.split('_')[0]} skill {args.get('name')}"
-        if call.name == ACTIVATE:
-            return f"load skill {args.get('name')}"
-        if call.name == READ:
-            return f"read {args.get('path')} of {args.get('skill')}"
-        if call.name == RUN:
-            return str(args.get("command", ""))
-        return call.name
+        entry = TOOL_BOOK.get(call.name)
+        return entry.describe(call.arguments) if entry is not None else call.name
 
     def workspace_for(self, directory: Path) -> Path:
         """The project folder when the skill is inside it, else the skill's own folder."""
@@ -140,31 +133,23 @@ class ToolExecutor:
                 f"error: the arguments must be a JSON object, not {call.invalid_arguments!r}",
             )
             return
-        if call.name == RUN:
-            async for event in self._run(call):
-                yield event
-            return
-        if call.name in (CREATE, UPDATE):
-            async for event in self._draft(call):
-                yield event
-            return
+        async for event in TOOL_BOOK[call.name].handler(self, call):
+            yield event
+
+    async def answer(self, call: ToolCall, work: Callable[[], Awaitable[str]]) -> AsyncIterator[Event]:
+        """A tool that runs nothing and writes nothing: started, then `work`'s answer or error."""
         yield ToolStarted(call.id, call.name, _text(call.arguments.get("skill") or
                                                     call.arguments.get("name")), None, None)
         started = time.monotonic()
         try:
-            if call.name == ACTIVATE:
-                result = self.toolbox.activate(call.arguments.get("name"))
-            elif call.name == SEARCH and self.toolbox.search is not None:
-                result = await self.toolbox.search.answer(call.arguments.get("query"))
-            else:
-                result = self.toolbox.read_file(call.arguments.get("skill"), call.arguments.get("path"))
+            result = await work()
         except (ToolError, OSError) as exc:
             yield ToolFinished(call.id, call.name, "error", f"error: {exc}",
                                duration=time.monotonic() - started)
             return
         yield ToolFinished(call.id, call.name, "ok", result, duration=time.monotonic() - started)
 
-    async def _draft(self, call: ToolCall) -> AsyncIterator[Event]:
+    async def write_draft(self, call: ToolCall) -> AsyncIterator[Event]:
         """A skill the model drafted: validated (an invalid one goes back with the diagnostics),
         then shown for approval, then written. Nothing is written without an approval."""
         drafts = self.toolbox.drafts
@@ -186,7 +171,7 @@ class ToolExecutor:
         )
         yield ApprovalNeeded(call.id, what, draft.name, str(draft.directory), reasons, ())
         approval = await self.approver.approve(request)
-        log = _AuditTrail(self.audit, what, draft.directory, workspace, draft.name)
+        log = AuditTrail(self.audit, what, draft.directory, workspace, draft.name)
         log.approval(approval)
         for notice in log.notices():
             yield notice
@@ -209,7 +194,7 @@ class ToolExecutor:
         yield ToolFinished(call.id, call.name, "ok",
                            f"saved {draft.directory}; it is valid and can be activated now")
 
-    async def _run(self, call: ToolCall) -> AsyncIterator[Event]:
+    async def run_command(self, call: ToolCall) -> AsyncIterator[Event]:
         skill_name = _text(call.arguments.get("skill"))
         command = call.arguments.get("command")
         try:
@@ -241,7 +226,7 @@ class ToolExecutor:
             # The unpacked copies are shared by every run of their archives: no run may change them.
             sandbox = sandbox.with_read_only(self.toolbox.unpacked.root)
         decision = judge(command, context, self.grants)
-        log = _AuditTrail(self.audit, command, cwd, workspace, entry.name)
+        log = AuditTrail(self.audit, command, cwd, workspace, entry.name)
         log.decision(decision)
         for notice in log.notices():
             yield notice
@@ -315,7 +300,7 @@ class ToolExecutor:
         return []
 
     async def _spawn(
-        self, call: ToolCall, command: str, cwd: Path, sandbox: Sandbox | None, log: _AuditTrail,
+        self, call: ToolCall, command: str, cwd: Path, sandbox: Sandbox | None, log: AuditTrail,
         approved_by: str, how: str,
     ) -> AsyncIterator[Event]:
         yield ToolStarted(
@@ -376,7 +361,7 @@ class ToolExecutor:
         )
 
     async def _writes(self, watch: RunWatch, call: ToolCall, command: str, cwd: Path,
-                      log: _AuditTrail) -> ToolWrites:
+                      log: AuditTrail) -> ToolWrites:
         return await off_loop(lambda: watch.finish(self.holding, call.id, command=command,
                                                    cwd=cwd, skill=log.skill))
 
@@ -401,69 +386,3 @@ def command_hosts(command: str) -> tuple[str, ...]:
     """The hosts of the URLs a command names, in order, each once: what an approver is offered
     to let through the proxy."""
     return tuple(dict.fromkeys(match.lower().strip("[]") for match in _URL_HOST.findall(command)))
-
-
-class _AuditTrail:
-    """The audit lines of one tool run; a log that cannot be written becomes one notice, not a crash."""
-
-    def __init__(
-        self, audit: AuditLog | None, command: str, cwd: Path, workspace: Path, skill: str
-    ) -> None:
-        self.audit = audit
-        self.command, self.cwd, self.workspace, self.skill = command, cwd, workspace, skill
-        self._failures: list[str] = []
-
-    def _write(self, write: Callable[[AuditLog], object]) -> None:
-        if self.audit is None:
-            return
-        try:
-            write(self.audit)
-        except AuditError as exc:
-            self._failures.append(str(exc))
-
-    def notices(self) -> list[ChatNotice]:
-        failures, self._failures = self._failures, []
-        return [ChatNotice(f"{failure}; the run was not logged") for failure in failures[:1]]
-
-    def decision(self, decision: Decision) -> None:
-        self._write(lambda log: log.record_decision(
-            self.command, self.cwd, decision, workspace=self.workspace, skill=self.skill))
-
-    def approval(self, approval: Approval) -> None:
-        self._write(lambda log: log.record_approval(
-            self.command, self.cwd, approved=approval.approved, approved_by=approval.by,
-            how=approval.choice, reason=approval.reason, workspace=self.workspace,
-            skill=self.skill))
-
-    def run(self, result: RunResult, approved_by: str, how: str) -> None:
-        self._write(lambda log: log.record_run(
-            self.command, self.cwd, exit_code=result.exit_code, duration_s=result.duration,
-            approved_by=approved_by, how=how, workspace=self.workspace, skill=self.skill,
-            timed_out=result.timed_out))
-
-    def connection(self, host: str, port: int, allowed: bool) -> None:
-        self._write(lambda log: log.record_connection(
-            self.command, self.cwd, host=host, port=port, allowed=allowed,
-            workspace=self.workspace, skill=self.skill))
-
-    def writes(self, writes: ToolWrites) -> None:
-        record = {
-            "created": list(writes.created), "changed": list(writes.changed),
-            "deleted": list(writes.deleted), "complete": writes.complete,
-            "held": [{"path": item.path, "kind": item.kind, "reason": item.reason}
-                     for item in writes.held],
-            "root": writes.root,
-        }  # fmt: skip
-        if writes.hold_id is not None:
-            record["hold_id"] = writes.hold_id
-        if writes.omitted:
-            record["omitted"] = writes.omitted
-        if writes.problems:
-            record["problems"] = list(writes.problems)
-        self._write(lambda log: log.record_writes(self.command, self.cwd, record,
-                                                  workspace=self.workspace, skill=self.skill))
-
-    def cancelled_run(self, approved_by: str, how: str) -> None:
-        self._write(lambda log: log.record_run(
-            self.command, self.cwd, exit_code=None, duration_s=0.0, approved_by=approved_by,
-            how=how, workspace=self.workspace, skill=self.skill, cancelled=True))

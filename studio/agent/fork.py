@@ -38,7 +38,8 @@ from studio.agent.events import (
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.offload import off_loop
 from studio.agent.prompt import system_prompt
-from studio.agent.tools import ACTIVATE, SkillToolbox, ToolError
+from studio.agent.toolbook import ACTIVATE
+from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm import LLMError, Message, ToolCall
 from studio.skills import SkillSummary
 from studio.skills.checks import FORK_MODES

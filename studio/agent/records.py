@@ -24,7 +24,7 @@ from studio.agent.events import (
     ToolStarted,
     ToolWrites,
 )
-from studio.agent.tools import RUN
+from studio.agent.toolbook import TOOL_BOOK
 from studio.chats import (
     ForkNote,
     ForkNoteKind,
@@ -40,7 +40,8 @@ def record_for(event: ToolCallRequested) -> ToolRecord:
     summary = event.summary + (" (constrained)" if event.constrained else "")
     record = ToolRecord(event.call_id, event.tool, event.skill, summary, dict(event.arguments))
     command = event.arguments.get("command")
-    if event.tool == RUN and isinstance(command, str):
+    entry = TOOL_BOOK.get(event.tool)
+    if entry is not None and entry.runs and isinstance(command, str):
         record.command = command
     return record
 

@@ -29,7 +29,8 @@ from studio.agent.constrained import (
 from studio.agent.events import ChatNotice, Error, Event, TextDelta, ThinkingDelta
 from studio.agent.guided.answer import repeats_denial
 from studio.agent.guided.replies import ANSWER_MAX_TOKENS, NO_SKILL, Guide, cut_answer, looped_answer
-from studio.agent.tools import ACTIVATE, TOOL_NAMES, SkillToolbox
+from studio.agent.toolbook import ACTIVATE, TOOL_NAMES
+from studio.agent.tools import SkillToolbox
 from studio.llm import (
     ChatClient,
     HTTPError,

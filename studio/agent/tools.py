@@ -1,8 +1,7 @@
-"""The tools the model is offered, and what they do short of running anything:
-`activate_skill` (the body of a SKILL.md and its file list), `read_skill_file` (a file inside a
-skill, nothing outside it) and `run_skill_script` (its spec; running is `execute.py`'s job); and,
-when the conversation is given them, `search_skills` (`search_tool.py`) and `create_skill` /
-`update_skill` (`drafts.py`)."""
+"""The skills one conversation may use and what the tools do with them short of running anything:
+`activate_skill` (the body of a SKILL.md and its file list) and `read_skill_file` (a file inside
+a skill, nothing outside it). The tools themselves, their specs included, are `toolbook.py`'s
+records; running and writing are `execute.py`'s job."""
 
 from __future__ import annotations
 
@@ -12,9 +11,10 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from studio.agent.drafts import DRAFT_TOOL_NAMES, DraftDesk
+from studio.agent.drafts import DraftDesk
 from studio.agent.invoke import argument_names, substitute
-from studio.agent.search_tool import SEARCH, SkillSearch
+from studio.agent.search_tool import SkillSearch
+from studio.agent.toolbook import ACTIVATE, TOOLS, Offer
 from studio.errors import StudioError
 from studio.llm import ToolCall, ToolSpec
 from studio.skills import (
@@ -31,10 +31,6 @@ from studio.skills import (
 from studio.skills.library import ArchiveError, UnpackedSkills
 from studio.skills.scan import enclosing_zip
 
-ACTIVATE = "activate_skill"
-READ = "read_skill_file"
-RUN = "run_skill_script"
-TOOL_NAMES = (ACTIVATE, READ, RUN)
 READ_CAP = 100_000
 SCRIPT_SUFFIXES = frozenset({".py", ".sh", ".bash", ".js", ".mjs", ".ts", ".rb", ".pl", ".php", ".ps1"})
 _USAGE_LINES = 8
@@ -116,8 +112,8 @@ class SkillToolbox:
 
     @property
     def tool_names(self) -> tuple[str, ...]:
-        extra = (SEARCH,) if self.search is not None else ()
-        return TOOL_NAMES + extra + (DRAFT_TOOL_NAMES if self.drafts is not None else ())
+        """The tools this conversation offers."""
+        return tuple(spec.name for spec in self._default_specs([]))
 
     def writable_directory(self, name: str) -> Path | None:
         """The folder of the skill named `name`, when it is on disk (not in an archive)."""
@@ -145,47 +141,8 @@ class SkillToolbox:
 
     def _default_specs(self, names: list[str]) -> list[ToolSpec]:
         skill_param = {"type": "string", "enum": names, "description": "the skill's name"}
-        return [
-            ToolSpec(
-                ACTIVATE,
-                "Load a skill's full instructions when the task matches its description. "
-                "Returns the SKILL.md body, the skill's folder and its files; a skill that runs "
-                "in a fork returns its sub-agent's answer to `task` instead.",
-                {"type": "object", "properties": {
-                    "name": skill_param,
-                    "task": {"type": "string",
-                             "description": "what the skill should do, for a skill that forks"},
-                }, "required": ["name"]},
-            ),
-            ToolSpec(
-                READ,
-                "Read a file inside a skill's folder, e.g. references/guide.md, by its path "
-                "relative to that folder.",
-                {
-                    "type": "object",
-                    "properties": {
-                        "skill": skill_param,
-                        "path": {"type": "string", "description": "relative path in the skill"},
-                    },
-                    "required": ["skill", "path"],
-                },
-            ),
-            ToolSpec(
-                RUN,
-                "Run a shell command in a skill's folder, e.g. `python3 scripts/tool.py input`. "
-                "The user may be asked to approve it first.",
-                {
-                    "type": "object",
-                    "properties": {
-                        "skill": skill_param,
-                        "command": {"type": "string", "description": "the command line to run"},
-                    },
-                    "required": ["skill", "command"],
-                },
-            ),
-            *([self.search.spec()] if self.search is not None else []),
-            *(self.drafts.specs() if self.drafts is not None else []),
-        ]
+        offer = Offer(skill_param, self.search, self.drafts)
+        return [spec for spec in (entry.spec(offer) for entry in TOOLS) if spec is not None]
 
     def default_descriptions(self) -> dict[str, str]:
         """Each tool's own description, before `descriptions` replace any."""

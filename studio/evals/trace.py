@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.agent import (
+    TOOL_BOOK,
     ChatNotice,
     Done,
     Error,
@@ -85,13 +86,16 @@ class Trace:
         request = self._requests.get(event.call_id)
         if request is None:
             return
-        if event.tool == "run_skill_script":
-            self.exit_codes.append(event.exit_code)
-        if event.status != "ok":
+        entry = TOOL_BOOK.get(event.tool)
+        if entry is None:
             return
-        if event.tool == "activate_skill" and request.skill:
+        if entry.runs:
+            self.exit_codes.append(event.exit_code)
+        if event.status != "ok" or not request.skill:
+            return
+        if entry.trace == "activated":
             self.activated.append(request.skill)
-        elif event.tool == "read_skill_file" and request.skill:
+        elif entry.trace == "read":
             self.read.append((request.skill, str(request.arguments.get("path", ""))))
 
     def to_json(self) -> dict[str, Any]:

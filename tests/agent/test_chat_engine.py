@@ -24,7 +24,8 @@ from studio.agent.events import Done, Error, Event, ToolCallRequested, ToolFinis
 from studio.agent.execute import ToolExecutor
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
-from studio.agent.tools import TOOL_NAMES, SkillToolbox
+from studio.agent.toolbook import TOOL_NAMES
+from studio.agent.tools import SkillToolbox
 from studio.llm import EmbeddedEngine, Message, ModelInfo
 from studio.llm.openai import OpenAIClient
 from studio.policy import AuditLog, Grants

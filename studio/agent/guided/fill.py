@@ -18,7 +18,7 @@ from typing import Any
 
 from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity
 from studio.agent.guided.values import Described
-from studio.agent.tools import RUN
+from studio.agent.toolbook import RUN
 from studio.llm import Message, ToolCall, ToolSpec
 from studio.skills.search import STOP_WORDS
 

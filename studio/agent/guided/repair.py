@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from studio.agent.tools import READ, RUN
+from studio.agent.toolbook import READ, RUN
 from studio.llm import Message, ToolSpec
 
 MAX_RUNS = 2

@@ -40,7 +40,8 @@ from studio.agent.guided.fill import EXAMPLE as FILLED_EXAMPLE
 from studio.agent.guided.fill import compose, fill_hint, filled_spec, is_filled, iso_dates
 from studio.agent.guided.repair import MAX_RUNS, read_spec, repair_hint, run_results, trimmed
 from studio.agent.guided.values import Described, describe, referenced_files
-from studio.agent.tools import ACTIVATE, READ, RUN, SkillToolbox, ToolError
+from studio.agent.toolbook import ACTIVATE, READ, RUN
+from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm import Message, ToolCall, ToolSpec
 from studio.skills.search import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
 

@@ -29,18 +29,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.agent import TOOL_BOOK
 from studio.chats import ToolRecord
 from studio.textshow import shown, shown_prose
 from studio.ui.chat.forkcard import ForkCard, RecordCard
 from studio.ui.chat.textbox import FittedText, code_spans
 
 FOLD_LINES = 6
-
-TOOL_TITLES = {
-    "activate_skill": "Load skill",
-    "read_skill_file": "Read file",
-    "run_skill_script": "Run command",
-}
 
 # Colours read on light and dark palettes alike.
 STATUS_COLOURS = {
@@ -239,7 +234,8 @@ class ToolCard(RecordCard):
         record = self.record
         colour = STATUS_COLOURS.get(record.status, "#7a7f87")
         self.dot.setStyleSheet(f"color: {colour};")
-        name = html.escape(TOOL_TITLES.get(record.tool, shown(record.tool)))
+        entry = TOOL_BOOK.get(record.tool)
+        name = html.escape(entry.title if entry is not None else shown(record.tool))
         skill = f" · {html.escape(shown(record.skill))}" if record.skill else ""
         self.title.setText(f"<b>{name}</b>{skill}")
         self.state.setText(status_text(record))
@@ -282,7 +278,8 @@ class ToolCard(RecordCard):
         if record.finished:
             if record.status == "ok" and self.fork_card is not None and not self.fork_card.folded:
                 return ""  # the unfolded fork ends with the same answer
-            if record.tool == "run_skill_script" and record.status in ("ok", "failed"):
+            entry = TOOL_BOOK.get(record.tool)
+            if entry is not None and entry.runs and record.status in ("ok", "failed"):
                 return "(no output)"
             return record.result
         return ""
