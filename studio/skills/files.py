@@ -14,6 +14,7 @@ from typing import cast
 
 import studio.skills.codes as codes
 from studio.errors import StudioError
+from studio.skills.clients import RECORDS
 from studio.skills.codes import CANNOT_READ, UNSAFE_ARCHIVE_PATH
 from studio.skills.model import (
     LOWERCASE_SKILL_FILE,
@@ -32,11 +33,8 @@ SKIPPED_DIRS = frozenset(
     {".git", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache"}
 )
 # The dot folders where agent clients keep skills (`.claude/skills`, ...): the search for skills
-# goes into these even when it skips other hidden folders. The README lists them.
-CLIENT_FOLDERS = frozenset({
-    ".claude", ".agents", ".codex", ".github", ".cursor", ".goose", ".opencode", ".kiro",
-    ".gemini", ".windsurf", ".ollama", ".copilot",
-})
+# goes into these even when it skips other hidden folders. docs/clients.md lists them.
+CLIENT_FOLDERS = frozenset(folder for record in RECORDS for folder in record.walks)
 # A folder holding this file is a Python virtual environment, whatever its name.
 VENV_MARKER = "pyvenv.cfg"
 

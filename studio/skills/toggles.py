@@ -30,10 +30,12 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from studio.errors import StudioError
+from studio.skills.clients import BY_KEY, RECORDS
 
-Client = Literal["claude-code", "codex"]
+# A client's key in the registry (studio.skills.clients) whose record names a toggle file.
+Client = str
 Scope = Literal["project", "user"]
-CLIENT_TITLES = {"claude-code": "Claude Code", "codex": "Codex"}
+CLIENT_TITLES = {record.key: record.title for record in RECORDS if record.toggles}
 CODEX_PROJECT_NOTE = ("Codex 0.125 ignores [[skills.config]] in a project's .codex/config.toml "
                       "(openai/codex issue 20210); turn it off for the user to be sure")
 MAX_BYTES = 5_000_000
@@ -67,11 +69,10 @@ class ToggleState:
 
 def settings_path(client: Client, scope: Scope, project: Path | None, home: Path) -> Path | None:
     """The file `client` reads for `scope` (None: a project scope without a project)."""
-    folder = ".claude" if client == "claude-code" else ".codex"
-    name = "settings.json" if client == "claude-code" else "config.toml"
+    relative = BY_KEY[client].toggles
     if scope == "user":
-        return home / folder / name
-    return project / folder / name if project is not None else None
+        return home / relative
+    return project / relative if project is not None else None
 
 
 def _read(path: Path) -> str | None:
@@ -225,39 +226,53 @@ def set_codex(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
 
 # -- both -----------------------------------------------------------------------------------------------
 
+def _claude_state(path: Path, scope: Scope, name: str, skill_file: Path) -> ToggleState:
+    value = claude_override(path, name)
+    return ToggleState("claude-code", scope, path, value is None,
+                       value if value not in (None, "off") else "")
+
+
+def _codex_state(path: Path, scope: Scope, name: str, skill_file: Path) -> ToggleState:
+    note = CODEX_PROJECT_NOTE if scope == "project" else ""
+    return ToggleState("codex", scope, path, codex_enabled(path, skill_file, name), note=note)
+
+
+def _set_claude(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
+    set_claude(path, name, enabled)
+
+
+# Each client with a toggle file in the registry: how to read its say on a skill, and how to
+# change it.
+_READERS: dict[Client, Callable[[Path, Scope, str, Path], ToggleState]] = {
+    "claude-code": _claude_state, "codex": _codex_state}
+_WRITERS: dict[Client, Callable[[Path, Path, str, bool], None]] = {
+    "claude-code": _set_claude, "codex": set_codex}
+if set(_READERS) != set(CLIENT_TITLES) or set(_WRITERS) != set(CLIENT_TITLES):
+    raise ImportError(f"studio.skills.clients names toggle files for {sorted(CLIENT_TITLES)}, "
+                      f"the toggles read {sorted(_READERS)}: give each its reader and writer here")
+
+
 def skill_states(name: str, skill_file: Path, project: Path | None, home: Path
                  ) -> list[ToggleState | ToggleError]:
-    """Each client's and scope's say on the skill; a file that cannot be read is its error."""
+    """Each client's and scope's say on the skill, in the registry's order; a file that cannot
+    be read is its error."""
     states: list[ToggleState | ToggleError] = []
-    clients: tuple[Client, ...] = ("claude-code", "codex")
     scopes: tuple[Scope, ...] = ("project", "user")
-    for client in clients:
+    for client in CLIENT_TITLES:
         for scope in scopes:
             path = settings_path(client, scope, project, home)
             if path is None:
                 continue
             try:
-                if client == "claude-code":
-                    value = claude_override(path, name)
-                    state = ToggleState(client, scope, path, value is None,
-                                        value if value not in (None, "off") else "")
-                else:
-                    note = CODEX_PROJECT_NOTE if scope == "project" else ""
-                    state = ToggleState(client, scope, path,
-                                        codex_enabled(path, skill_file, name), note=note)
+                states.append(_READERS[client](path, scope, name, skill_file))
             except ToggleError as exc:
                 states.append(exc)
-                continue
-            states.append(state)
     return states
 
 
 def set_enabled(state: ToggleState, name: str, skill_file: Path, enabled: bool) -> None:
     """Turn the skill on or off in the file `state` names."""
-    setter: Callable[[], None] = (
-        (lambda: set_claude(state.path, name, enabled)) if state.client == "claude-code"
-        else (lambda: set_codex(state.path, skill_file, name, enabled)))
-    setter()
+    _WRITERS[state.client](state.path, skill_file, name, enabled)
 
 
 def project_of(skill_directory: Path) -> Path | None:

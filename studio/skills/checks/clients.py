@@ -48,6 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import studio.skills.codes as codes
 from studio.skills.checks.openai_yaml import openai_yaml_rule
@@ -60,7 +61,7 @@ from studio.skills.checks.rules import (
     offers_fixes,
     unknown_fields_rule,
 )
-from studio.skills.clients import SPEC, TARGETS
+from studio.skills.clients import BY_KEY, SPEC, TARGETS
 from studio.skills.model import Diagnostic, Fix, Severity, Skill
 from studio.skills.yaml.yamledit import move_plan, replace_value, scalar
 
@@ -206,11 +207,16 @@ def spaced_tools_rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnosti
               fix=Fix("Separate the tools with spaces", (edit,)) if edit is not None else None)
 
 
+def _judging(key: str, fields: dict[str, FieldKind], **how: Any) -> Client:
+    """The target `key`'s judging record, titled as the registry names it."""
+    return Client(key, BY_KEY[key].title, fields, **how)
+
+
+# The targets that judge differently from the spec, by key (the registry gives their order).
 _JUDGED = {
     client.key: client
     for client in (
-        Client("spec", "the Agent Skills spec", {}),
-        Client("claude-code", "Claude Code", {
+        _judging("claude-code", {
             "when_to_use": TEXT,
             "argument-hint": TEXT,
             "arguments": TEXT_OR_LIST,
@@ -230,26 +236,27 @@ _JUDGED = {
             "default-enabled": CLAUDE_FLAG,
             "fallback": UNCHECKED,
         }, ignores=frozenset({codes.ALLOWED_TOOLS_LIST}), rules=(claude_listing_rule,)),
-        Client("eino", "Eino", {
+        _judging("eino", {
             "context": FieldKind((str,), ("fork", "fork_with_context")),
             "agent": TEXT,
             "model": TEXT,
         }),
         # Ollama's agent skills read the name, the description and the metadata; Codex reads the
         # spec's fields (its extras live in agents/openai.yaml, not in the frontmatter).
-        Client("ollama", "Ollama", {}, refuses=frozenset({codes.NAME_NOT_ASCII}),
+        _judging("ollama", {}, refuses=frozenset({codes.NAME_NOT_ASCII}),
                rules=(ollama_body_rule, spaced_tools_rule)),
-        Client("codex", "Codex", {}, rules=(openai_yaml_rule, spaced_tools_rule)),
-        Client("claude-api", "claude.ai and the Claude API", {}, strict=True,
+        _judging("codex", {}, rules=(openai_yaml_rule, spaced_tools_rule)),
+        _judging("claude-api", {}, strict=True,
                refuses=frozenset({codes.DESCRIPTION_ANGLE_BRACKETS}),
                rules=(claude_api_rule, spaced_tools_rule)),
     )
 }
-if set(_JUDGED) != set(TARGETS):
-    raise ImportError(f"studio.skills.clients names {sorted(TARGETS)}, the rules judge for "
-                      f"{sorted(_JUDGED)}: give each client its rules here")
-# In the order `studio.skills.clients` gives them.
-CLIENTS: dict[str, Client] = {key: _JUDGED[key] for key in TARGETS}
+if not set(_JUDGED) <= set(TARGETS):
+    raise ImportError(f"the rules judge for {sorted(set(_JUDGED) - set(TARGETS))}, which "
+                      "studio.skills.clients does not name as targets")
+# In the order `studio.skills.clients` gives them; a target without rules of its own here is
+# judged as the bare spec.
+CLIENTS: dict[str, Client] = {key: _JUDGED.get(key) or _judging(key, {}) for key in TARGETS}
 
 # The context modes the chat can run: every mode any client documents.
 FORK_MODES = frozenset({"fork", "fork_with_context"})

@@ -29,6 +29,7 @@ from typing import Any
 from studio.errors import StudioError
 from studio.fsutil import atomic_write_bytes
 from studio.skills.checks.validate import validate_skill
+from studio.skills.clients import RECORDS
 from studio.skills.files import list_skill_files, load_skill, load_zip_skills
 from studio.skills.model import Diagnostic, Skill
 
@@ -36,6 +37,9 @@ SKILL_SUFFIX = ".skill"
 LEFT_OUT = ("evals",)
 INDEX_VERSION = "0.2.0"
 WELL_KNOWN = Path(".well-known") / "agent-skills"
+# Each client's package (a Claude Code plugin, a marketplace of them): the client whose judgement
+# its skills must pass, from the registry.
+PACKED_FOR = {kind: record.key for record in RECORDS for kind in record.packs}
 PLUGIN_MANIFEST = Path(".claude-plugin") / "plugin.json"
 MARKETPLACE_MANIFEST = Path(".claude-plugin") / "marketplace.json"
 _KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -133,7 +137,7 @@ def pack_plugin(
     """A Claude Code plugin in `out_dir`: `.claude-plugin/plugin.json` and `skills/NAME/...` for
     each skill (validated for Claude Code). Returns the manifest's path. `out_dir` must be empty
     or a plugin this made before (its manifest and skills are replaced, nothing else is touched)."""
-    packs = [gather(directory, "claude-code") for directory in directories]
+    packs = [gather(directory, PACKED_FOR["plugin"]) for directory in directories]
     if not packs:
         raise PackError("a plugin needs at least one skill")
     _no_two_named_alike(packs)
@@ -184,7 +188,7 @@ def pack_marketplace(
 ) -> Path:
     """A plugin marketplace in `out_dir`: one plugin per skill under `plugins/NAME/`, listed in
     `.claude-plugin/marketplace.json`. Returns the marketplace file's path."""
-    packs = [gather(directory, "claude-code") for directory in directories]
+    packs = [gather(directory, PACKED_FOR["marketplace"]) for directory in directories]
     if not packs:
         raise PackError("a marketplace needs at least one skill")
     _no_two_named_alike(packs)

@@ -13,25 +13,16 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from studio.errors import StudioError
+from studio.skills.clients import BY_KEY, RECORDS, SPEC
 from studio.skills.install.lockfile import computed_hash
 
-CANONICAL = ".agents/skills"
+CANONICAL = BY_KEY[SPEC].project
 
-# Each client: (its folder in a project, its folder under the user's home), from the skills CLI's
-# agents list; Ollama's from its agent/skills.go (it also reads .agents/skills).
+# Each client that installs: (its folder in a project, its folder under the user's home), by key.
 CLIENTS: dict[str, tuple[str, str]] = {
-    "amp": (".agents/skills", ".config/agents/skills"),
-    "claude-code": (".claude/skills", ".claude/skills"),
-    "codex": (".agents/skills", ".codex/skills"),
-    "cursor": (".cursor/skills", ".cursor/skills"),
-    "gemini-cli": (".agents/skills", ".gemini/skills"),
-    "github-copilot": (".agents/skills", ".copilot/skills"),
-    "goose": (".goose/skills", ".config/goose/skills"),
-    "kiro-cli": (".kiro/skills", ".kiro/skills"),
-    "ollama": (".ollama/skills", ".ollama/skills"),
-    "opencode": (".agents/skills", ".config/opencode/skills"),
+    record.key: (record.project, record.user)
+    for record in sorted(RECORDS, key=lambda record: record.key) if record.installs
 }
-
 
 class PlacementError(StudioError):
     """A client's folder cannot take the skill; the message says which and why."""

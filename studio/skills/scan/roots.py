@@ -28,7 +28,7 @@ from typing import Any
 
 import studio.skills.codes as codes
 from studio.skills.checks.validate import validate_skill
-from studio.skills.clients import SPEC
+from studio.skills.clients import RECORDS, SPEC
 from studio.skills.codes import CRASHED
 from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.model import Diagnostic, RootNotice, Severity
@@ -41,8 +41,11 @@ from studio.skills.summary import SkillSummary
 # prctl(2): deliver a signal to this process when its parent ends.
 _PR_SET_PDEATHSIG = 1
 
-STANDARD_PROJECT_LOCATIONS = (".agents/skills", ".claude/skills")
-STANDARD_USER_LOCATIONS = ("~/.agents/skills", "~/.claude/skills", "~/.codex/skills")
+# The folders of the clients the library offers as roots, in the registry's order, each once.
+STANDARD_PROJECT_LOCATIONS = tuple(dict.fromkeys(
+    record.project for record in RECORDS if record.offered and record.project))
+STANDARD_USER_LOCATIONS = tuple(dict.fromkeys(
+    f"~/{record.user}" for record in RECORDS if record.offered and record.user))
 
 
 def env_roots() -> list[Path]:

@@ -1,0 +1,139 @@
+"""The client registry: each record reaches every consumer it declares (a target `studio validate
+--target` offers and the rules judge, folders installs place into and the library offers, dot
+folders the search enters, a toggle file the toggles read and write), and the docs name it."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studio.commands import install as install_command
+from studio.commands import validate as validate_command
+from studio.skills.checks.clients import CLIENTS as JUDGED
+from studio.skills.clients import BY_KEY, RECORDS, SPEC, TARGETS, ClientRecord
+from studio.skills.files import CLIENT_FOLDERS, walks_into
+from studio.skills.install.pack import PACKED_FOR
+from studio.skills.install.placement import CANONICAL, client_folders
+from studio.skills.scan.roots import standard_locations
+from studio.skills.toggles import set_enabled, skill_states
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+KEYS = [record.key for record in RECORDS]
+
+
+def _parser(register: Callable[[Any], None]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return parser
+
+
+def test_the_registry_keeps_the_order_and_the_sets_the_consumers_had(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("STUDIO_SKILLS", raising=False)
+    # What the separate tables held before the registry; a change here is a change of behaviour.
+    assert TARGETS == (SPEC, "claude-code", "eino", "ollama", "codex", "claude-api")
+    assert sorted(r.key for r in RECORDS if r.installs) == [
+        "amp", "claude-code", "codex", "cursor", "gemini-cli", "github-copilot", "goose",
+        "kiro-cli", "ollama", "opencode"]
+    assert set(CLIENT_FOLDERS) == {".claude", ".agents", ".codex", ".github", ".cursor", ".goose",
+                                   ".opencode", ".kiro", ".gemini", ".windsurf", ".ollama", ".copilot"}
+    home, project = Path("/h"), Path("/p")
+    assert standard_locations(project, home) == [
+        project / ".agents/skills", project / ".claude/skills",
+        home / ".agents/skills", home / ".claude/skills", home / ".codex/skills"]
+    assert BY_KEY[SPEC].project == CANONICAL
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=KEYS)
+def test_every_record_is_complete(record: ClientRecord) -> None:
+    assert record.title and record.source
+    assert record.installs <= bool(record.project and record.user)
+    assert record.offered <= bool(record.project or record.user)
+    for folder in (record.project, record.user, record.toggles):
+        assert not folder.startswith(("/", "~")) and ".." not in Path(folder).parts
+    assert all(name.startswith(".") and "/" not in name for name in record.walks)
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.target], ids=TARGETS)
+def test_a_target_is_offered_by_validate_and_judged(record: ClientRecord) -> None:
+    args = _parser(validate_command.register).parse_args(["validate", "--target", record.key, "x"])
+    assert args.target == record.key
+    assert JUDGED[record.key].title == record.title
+
+
+def test_only_targets_are_offered_by_validate() -> None:
+    parser = _parser(validate_command.register)
+    for record in RECORDS:
+        if not record.target:
+            with pytest.raises(SystemExit):
+                parser.parse_args(["validate", "--target", record.key, "x"])
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.installs],
+                         ids=[r.key for r in RECORDS if r.installs])
+def test_an_installing_client_gets_its_folders(record: ClientRecord, tmp_path: Path) -> None:
+    args = _parser(install_command.register).parse_args(["install", "x", "--client", record.key])
+    assert args.client == [record.key]
+    for user, folder in ((False, record.project), (True, record.user)):
+        expected = [] if folder == CANONICAL else [tmp_path / folder]
+        assert client_folders([record.key], tmp_path, user) == expected
+    row = f"| {record.key} | `{record.project}` | `~/{record.user}` |"
+    assert row in (DOCS / "installing.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.offered],
+                         ids=[r.key for r in RECORDS if r.offered])
+def test_an_offered_clients_folders_are_standard_locations(
+        record: ClientRecord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("STUDIO_SKILLS", raising=False)
+    home, project = tmp_path / "home", tmp_path / "project"
+    locations = standard_locations(project, home)
+    assert project / record.project in locations and home / record.user in locations
+    offered = {project / r.project for r in RECORDS if r.offered} | {
+        home / r.user for r in RECORDS if r.offered}
+    assert set(locations) == offered
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.walks],
+                         ids=[r.key for r in RECORDS if r.walks])
+def test_the_search_enters_a_clients_dot_folders(record: ClientRecord) -> None:
+    clients_page = (DOCS / "clients.md").read_text(encoding="utf-8")
+    for name in record.walks:
+        assert walks_into(name, include_hidden=False)
+        assert f"`{name}`" in clients_page
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.toggles],
+                         ids=[r.key for r in RECORDS if r.toggles])
+def test_a_toggle_file_is_read_and_written(record: ClientRecord, tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    skill_file = project / ".agents/skills/deploy/SKILL.md"
+    mine = [s for s in skill_states("deploy", skill_file, project, home)
+            if not isinstance(s, Exception) and s.client == record.key]
+    assert [(s.scope, s.path, s.enabled) for s in mine] == [
+        ("project", project / record.toggles, True), ("user", home / record.toggles, True)]
+    set_enabled(mine[1], "deploy", skill_file, False)
+    assert (home / record.toggles).is_file()
+    after = [s for s in skill_states("deploy", skill_file, project, home)
+             if not isinstance(s, Exception) and s.client == record.key]
+    assert [s.enabled for s in after] == [True, False]
+    assert after[1].label == f"{record.title} (user)"
+
+
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.packs],
+                         ids=[r.key for r in RECORDS if r.packs])
+def test_a_clients_packages_are_judged_as_it_judges(record: ClientRecord) -> None:
+    assert record.target
+    for kind in record.packs:
+        assert PACKED_FOR[kind] == record.key
+
+
+def test_no_consumer_knows_a_client_the_registry_does_not() -> None:
+    assert set(JUDGED) == set(TARGETS)
+    assert set(PACKED_FOR) == {"plugin", "marketplace"}
+    with pytest.raises(SystemExit):
+        _parser(install_command.register).parse_args(["install", "x", "--client", "nobody"])
