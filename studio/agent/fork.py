@@ -43,7 +43,7 @@ from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm import LLMError, Message, ToolCall
 from studio.skills import SkillSummary
 from studio.skills.checks import FORK_MODES
-from studio.skills.scan import scan as collect
+from studio.skills.scan import scan
 
 FORK_DEPTH_LIMIT = 3
 
@@ -209,7 +209,7 @@ async def _agent_skills(named: AgentSpec | None, workspace: Path) -> list[SkillS
     if named is None or not named.skills:
         return None
     paths = [workspace / Path(path).expanduser() for path in named.skills]
-    collected = await off_loop(collect, paths)
+    collected = await off_loop(scan, paths)
     if collected.problems:
         raise AgentError(f"the agent {named.name!r} names skills that cannot be read: "
                          + "; ".join(collected.problems) + ". Fix its skills, or save it again")

@@ -71,8 +71,7 @@ from studio.settings import (
     Settings,
     load_settings,
 )
-from studio.skills.scan import scan as collect
-from studio.skills.scan import standard_locations
+from studio.skills.scan import scan, standard_locations
 from studio.skills.search import INDEX_FILE
 from studio.textshow import ProseStream, shown, shown_json
 
@@ -550,7 +549,7 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     except LLMError as exc:
         renderer.show(Error(exc.user_message))
         return 1
-    collected = collect(skill_paths)
+    collected = scan(skill_paths)
     for problem in collected.problems:
         renderer.note(f"studio chat: {problem}")
     found = {skill.name for skill in collected.skills}

@@ -17,7 +17,7 @@ from pathlib import Path
 from studio.agent import SkillToolbox, ToolError
 from studio.errors import StudioError
 from studio.skills import SkillSummary, list_skill_files
-from studio.skills.scan import scan as collect
+from studio.skills.scan import scan
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex
 
 MAX_RESULTS = 20
@@ -61,7 +61,7 @@ class SkillLibrary:
         index_file: Path | None = None,
         embedder: Embedder | None = None,
     ) -> None:
-        collected = collect(list(paths))
+        collected = scan(list(paths))
         self.problems = list(collected.problems)
         self.skills: list[SkillSummary] = []
         self.shadowed: list[Path] = []

@@ -26,8 +26,7 @@ from PySide6.QtWidgets import (
 
 from studio.agent import AgentError, AgentSpec, AgentStore
 from studio.skills import SkillSummary
-from studio.skills.scan import Collected
-from studio.skills.scan import scan as collect
+from studio.skills.scan import Collected, scan
 from studio.ui import asyncqt
 from studio.ui.chat.agent_dialog import AgentDialog, delete_agent, replace_agent
 from studio.ui.chat.open_chat import TurnSetup
@@ -186,7 +185,7 @@ class AgentPicker(QWidget):
         if not spec.skills:
             return None
         paths = [Path(path).expanduser() for path in spec.skills]
-        collected: Collected = await asyncio.wrap_future(_SCANNER.submit(collect, paths))
+        collected: Collected = await asyncio.wrap_future(_SCANNER.submit(scan, paths))
         if collected.problems:
             self.problem_found.emit(f"The agent {spec.name} names skills that could not be read: "
                                     + "; ".join(collected.problems)
