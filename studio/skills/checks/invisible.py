@@ -72,9 +72,8 @@ def accepted(text: str, offsets: Iterable[int]) -> set[int]:
             ok.update(range(match.start() + 1, match.end()))
     for at in ordered:
         char = text[at]
-        if char == _ZWNJ and _between(text, at, _ARABIC) and not _in_url(text, at):
-            ok.add(at)
-        elif char == _ZWJ and _after_emoji(text, at) and \
-                _EMOJI.match(text, at + 1) is not None and not _in_url(text, at):
+        joins = (char == _ZWNJ and _between(text, at, _ARABIC)) or (
+            char == _ZWJ and _after_emoji(text, at) and _EMOJI.match(text, at + 1) is not None)
+        if joins and not _in_url(text, at):
             ok.add(at)
     return ok
