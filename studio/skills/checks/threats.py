@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import studio.skills.codes as codes
+from studio.skills.checks import invisible, vendors
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.yaml.textpos import LineIndex
 
@@ -106,6 +107,7 @@ _SECRET_ENV = _Lazy(
     r"([A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)"
     r"[A-Z0-9_]*)\b"
 )
+_SECRET_NAME = _Lazy(r"SECRET|TOKEN|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL")
 _SECRET_WORDS = (".ssh", "id_", ".aws", ".netrc", "credentials", ".docker", ".kube", ".pypirc",
                  ".npmrc", "hosts.yml", ".gnupg", "shadow")
 _ENV_WORDS = ("SECRET", "TOKEN", "PASSW", "KEY", "CREDENTIAL")
@@ -118,13 +120,14 @@ def _codepoint(char: str) -> str:
     return f"U+{ord(char):04X}" + (f" {name}" if name else "")
 
 
-def _hidden(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+def _hidden(text: str, file: str, where: _Where, *, script: bool = False) -> Iterator[Diagnostic]:
+    offsets = [match.start() for match in _HIDDEN.finditer(text)]
+    ok = set() if script else invisible.accepted(text, offsets)
     shown = 0
-    for match in _HIDDEN.finditer(text):
-        offset = match.start()
-        char = match.group()
-        if char == "\ufeff" and offset == 0:
-            continue  # a byte-order mark, which SK015 reports on SKILL.md
+    for offset in offsets:
+        char = text[offset]
+        if (char == "\ufeff" and offset == 0) or offset in ok:
+            continue  # a byte-order mark (SK015 reports it on SKILL.md), or part of the text
         kind = _HIDDEN_KIND.get(char, "a Unicode tag character, invisible, which can spell out "
                                 "text a model reads and a person does not see")
         line, column = where.position(offset)
@@ -177,9 +180,10 @@ class _Where:
         return self._index.position(offset)
 
 
-def _finding(code: str, message: str, offset: int, file: str, where: _Where) -> Diagnostic:
+def _finding(code: str, message: str, offset: int, file: str, where: _Where,
+             severity: Severity = Severity.WARNING) -> Diagnostic:
     line, column = where.position(offset)
-    return Diagnostic(code, Severity.WARNING, message, line, column, file=file)
+    return Diagnostic(code, severity, message, line, column, file=file)
 
 
 def _excerpt(text: str, start: int, end: int) -> str:
@@ -210,8 +214,11 @@ def _lines_with(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
 # Most texts hold no URL, so the test reads the whole text: the regex engine's search for it
 # takes about half the time `"://" in text` does (3.3 against 7.7 us on a 7 KB SKILL.md).
 _URL_MARK = re.compile("://")
-_URL_TOKEN = _Lazy(r"""https?://[^\s"'<>)]*""")
-_URL_BUILT = _Lazy(r"""\$\{?\w|\$\(|`|\{[^}\n]*(?:environ|getenv|env\b|open\(|read)""")
+# A URL ends at a backtick: in Markdown it closes the inline code the URL sits in, and where it
+# opens a command substitution instead, `_substituted` finds it.
+_URL_TOKEN = _Lazy(r"""https?://[^\s"'<>)`]*""")
+_URL_BUILT = _Lazy(r"""\$\{?\w|\$\(|\{[^}\n]*(?:environ|getenv|env\b|open\(|read)""")
+_BACKTICK_COMMAND = _Lazy(r"`[^`\n]+`")
 _SHELL_WORDS = ("curl", "wget", "iwr", "irm", "Invoke-")
 _ENCODED_WORDS = ("base64", "atob", "Buffer.from")
 _UPLOAD_WORDS = ("curl", "wget")
@@ -233,19 +240,32 @@ def _commands(text: str, file: str, where: _Where, script: bool) -> Iterator[Dia
         found.extend(_sent_out(text, file, where))
     if script:
         found.extend(_credentials(text, file, where))
-    lines: set[tuple[str, int]] = set()
-    counts: dict[str, int] = {}
+    # One finding of a code a line, and of each severity: an `info` one must not hide a warning.
+    lines: set[tuple[str, int, Severity]] = set()
+    counts: dict[tuple[str, Severity], int] = {}
     for finding in sorted(found, key=lambda d: (d.line, d.column)):
-        if (finding.code, finding.line) in lines or counts.get(finding.code, 0) >= MAX_PER_CODE:
+        key, kind = (finding.code, finding.line, finding.severity), (finding.code, finding.severity)
+        if key in lines or counts.get(kind, 0) >= MAX_PER_CODE:
             continue
-        lines.add((finding.code, finding.line))
-        counts[finding.code] = counts.get(finding.code, 0) + 1
+        lines.add(key)
+        counts[kind] = counts.get(kind, 0) + 1
         yield finding
 
 
 def _to_shell(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
     for start, end in _lines_with(text, _SHELL_WORDS):
         for match in _PIPE_TO_SHELL.get().finditer(text, start, end):
+            command = match.group()
+            if "|" not in command:  # `sh -c "$(curl ...)"`: the download ends at its `)`
+                close = text.find(")", match.end(), end)
+                command = text[match.start():end if close == -1 else close]
+            if vendors.vendor_installer(command):
+                yield _finding(
+                    codes.PIPE_TO_SHELL,
+                    f"`{_excerpt(text, *match.span())}` runs a vendor's own installer from its "
+                    "own domain, as its install page says; what it installs runs as you",
+                    match.start(), file, where, Severity.INFO)
+                continue
             yield _finding(
                 codes.PIPE_TO_SHELL,
                 f"`{_excerpt(text, *match.span())}` runs whatever the server sends, unseen and "
@@ -263,6 +283,20 @@ def _decoded(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
                 match.start(), file, where)
 
 
+def _substituted(text: str, start: int, after: int, end: int) -> bool:
+    """Whether the backtick that ends the URL at `start` (if one does) opens a command
+    substitution: it does when the backticks before it on its line are paired (so it closes no
+    inline code or substitution) and another closes it further on."""
+    if after >= end or text[after] != "`":
+        return False
+    line = text.rfind("\n", 0, start) + 1
+    opened = text.count("`", line, start) - text.count("\\`", line, start)
+    return opened % 2 == 0 and _BACKTICK_COMMAND.get().match(text, after, end) is not None
+
+
+_OWN_VENDOR = "its address carries a token to that token's own vendor, as the vendor's API asks"
+
+
 def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
     sent: list[tuple[int, int, str]] = []
     for start, end in _lines_with(text, ("http://", "https://")):
@@ -271,9 +305,12 @@ def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
             token = _URL_TOKEN.get().match(text, at, end)
             if token is not None:
                 url = token.group()
-                built = _URL_BUILT.get().search(url) if ("$" in url or "`" in url) else (
+                built = _URL_BUILT.get().search(url) if "$" in url else (
                     _URL_BUILT.get().search(text, at, end) if "{" in url else None)
-                if built is not None:
+                if built is not None and "$" in url and vendors.url_to_own_host(
+                        url, _SECRET_NAME.get()):
+                    sent.append((at, token.end(), _OWN_VENDOR))
+                elif built is not None or _substituted(text, at, token.end(), end):
                     sent.append((at, token.end(), "its address is built from values read when "
                                  "it runs (a variable, a command's output or a file), which can "
                                  "carry them out"))
@@ -287,7 +324,8 @@ def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
     for start, end, why in sorted(sent):
         yield _finding(
             codes.DATA_OUT, f"`{_excerpt(text, start, end)}` may send data out: {why}. "
-            "Check what it sends and to whom", start, file, where)
+            "Check what it sends and to whom", start, file, where,
+            Severity.INFO if why is _OWN_VENDOR else Severity.WARNING)
 
 
 def _credentials(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
@@ -298,11 +336,22 @@ def _credentials(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
                 f"`{_excerpt(text, *match.span())}`: reads credentials (SSH keys, cloud, "
                 "registry or login tokens). A skill's script seldom needs them; check why",
                 match.start(), file, where)
+    hosts: list[str | None] | None = None
     for start, end in _lines_with(text, _ENV_WORDS):
         for match in _SECRET_ENV.get().finditer(text, start, end):
+            name = match.group(1)
+            if name in vendors.TOKEN_HOSTS:
+                if hosts is None:  # every URL of the file, read once a vendor's token is
+                    hosts = [vendors.host(url.group()) for url in _URL_TOKEN.get().finditer(text)]
+                if vendors.token_to_own_host(name, hosts):
+                    yield _finding(
+                        codes.READS_CREDENTIALS,
+                        f"reads the secret `{name}` from the environment, and sends it only to "
+                        "its own vendor's hosts", match.start(), file, where, Severity.INFO)
+                    continue
             yield _finding(
                 codes.READS_CREDENTIALS,
-                f"reads the secret `{match.group(1)}` from the environment; check where it "
+                f"reads the secret `{name}` from the environment; check where it "
                 "goes", match.start(), file, where)
 
 
@@ -351,9 +400,9 @@ def text_threats(text: str, relative: str) -> list[Diagnostic]:
     shell and data sent out, and under `scripts/` credentials read."""
     found: list[Diagnostic] = []
     where = _Where(text)
-    if not text.isascii() and _HIDDEN.search(text) is not None:
-        found.extend(_hidden(text, relative, where))
     script = relative.startswith("scripts/")
+    if not text.isascii() and _HIDDEN.search(text) is not None:
+        found.extend(_hidden(text, relative, where, script=script))
     if script or relative.startswith("references/"):
         found.extend(_commands(text, relative, where, script=script))
     return found
