@@ -30,6 +30,7 @@ from studio.skills.library import Problem
 from studio.ui.numbers import count_text, plural
 from studio.ui.problems.findings import Findings, ProblemFilter
 from studio.ui.problems.problems_model import ProblemsModel
+from studio.ui.selector import Selector
 
 SCOPE_SKILL, SCOPE_LIBRARY = 0, 1
 FILTER_DELAY_MS = 150
@@ -90,18 +91,18 @@ class ProblemsPanel(QWidget):
         self.table.sortByColumn(ProblemsModel.SEVERITY, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
 
-        self.scope = QComboBox()
+        self.scope = Selector()
         self.scope.addItems(["Open skill", "Whole library"])
         self.scope.setToolTip("Show the problems of the skill being edited, or of every skill")
         self.group_button = QToolButton()
         self.group_button.setText("Group by skill")
         self.group_button.setCheckable(True)
         self.group_button.setToolTip("Show each skill with its findings under it")
-        self.severity = QComboBox()
+        self.severity = Selector()
         for label, value in SEVERITIES:
             self.severity.addItem(label, value)
         self.severity.setToolTip("Show only findings of this severity")
-        self.code = QComboBox()
+        self.code = Selector()
         self.code.setToolTip("Show only findings with this code")
         self.code.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.code.addItem("All codes", "")
