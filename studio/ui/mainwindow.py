@@ -284,7 +284,7 @@ class MainWindow(QMainWindow):
                   self.install_url_action, self.remove_root_action, None, self.save_action,
                   self.close_tab_action, None, self.settings_action, None, self.quit_action],
             edit=[self.undo_action, self.redo_action, self.undo_fix_all_action, None,
-                  self.filter_action, self.fix_action],
+                  self.filter_action, self.fix_action, self.problems_panel.fix_every_action],
             skill=[self.rename_action, self.delete_action, None, self.validate_action,
                    self.rescan_action],
             view=[self.library_dock.toggleViewAction(), self.library_panel.flat_action,

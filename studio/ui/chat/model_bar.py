@@ -28,6 +28,7 @@ from studio.ui.chat.backend import (
 from studio.ui.chat.first_run import FirstRunPanel
 from studio.ui.chat.model_combo import ModelCombo
 from studio.ui.chat.models_dialog import ModelsDialog
+from studio.ui.selector import Selector
 from studio.ui.tasks import TaskSet
 
 LIGHT_COLOURS = {"ready": "#2da44e", "checking": "#d99a00", "starting": "#d99a00",
@@ -57,7 +58,7 @@ class ModelBar(QObject):
         self._filling = False
         self.backend = Backend(self)
 
-        self.backend_combo = QComboBox()
+        self.backend_combo = Selector()
         for kind in BACKEND_KINDS:
             self.backend_combo.addItem(BACKEND_LABELS[kind], kind)
         self.backend_combo.setToolTip("Which kind of model server to chat with")

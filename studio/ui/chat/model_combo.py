@@ -6,10 +6,11 @@ right edge, ran off it."""
 from __future__ import annotations
 
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QComboBox
+
+from studio.ui.selector import Selector
 
 
-class ModelCombo(QComboBox):
+class ModelCombo(Selector):
     """A QComboBox whose popup is moved, and narrowed if it must, to fit the available screen."""
 
     def showPopup(self) -> None:

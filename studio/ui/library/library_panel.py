@@ -10,6 +10,7 @@ ranked list of results with their matching words replaces the tree.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from studio.skills import SPEC, SkillSummary
 from studio.skills.search import SearchHit, SearchOutcome
+from studio.ui.library.filter_keys import FilterKeys
 from studio.ui.library.folder_tip import FolderTip
 from studio.ui.library.library_delegate import LibraryDelegate
 from studio.ui.library.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
@@ -41,6 +43,7 @@ from studio.ui.library.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.library.target_picker import TargetPicker
 from studio.ui.library.tree_menus import root_menu, skill_menu
 from studio.ui.numbers import count_text
+from studio.ui.selector import Selector
 
 FILTER_DELAY_MS = 120
 
@@ -73,7 +76,7 @@ class LibraryPanel(QWidget):
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter by name or description (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
-        self.status_filter = QComboBox()
+        self.status_filter = Selector()
         for label, status in (("All", ALL), ("Errors only", ERRORS), ("Warnings only", WARNINGS),
                               ("Drafted by a model", DRAFTED)):
             self.status_filter.addItem(label, status)
@@ -173,6 +176,13 @@ class LibraryPanel(QWidget):
         self.last_menu: QMenu | None = None  # the context menu shown last (tests read it)
         self.tree.customContextMenuRequested.connect(self._on_tree_custom_context_menu_requested)
         self.target_picker.target_picked.connect(self.target_requested)
+        self._filter_keys = FilterKeys(self.filter_edit, self.views, self._settle_filter,
+                                       self._open_index)
+        # Tab follows the eye down from the box to the list, then the buttons and choices.
+        chain = (self.filter_edit, self.tree, self.results_view, self.search_button,
+                 self.flat_button, self.status_filter, self.target_picker.combo)
+        for first, second in pairwise(chain):
+            QWidget.setTabOrder(first, second)
         self._watch_current()
         self._update_count()
 
@@ -411,6 +421,16 @@ class LibraryPanel(QWidget):
         if kind == "skill":
             self.last_menu = menu
         menu.popup(self.tree.viewport().mapToGlobal(point))
+
+    def _settle_filter(self) -> None:
+        if self._filter_timer.isActive() and not self.searching:
+            self.apply_filter()
+
+    def _open_index(self, index: QModelIndex) -> None:
+        if self.searching:
+            self._on_results_view_activated(index)
+        else:
+            self._on_tree_activated(index)
 
     def _on_filter_edit_text_changed(self, _text: str) -> None:
         self._filter_timer.start()

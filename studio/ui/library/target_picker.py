@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 from studio.skills import SPEC
 from studio.skills.checks import CLIENTS
 from studio.ui.library.target_labels import target_label, target_tooltip
+from studio.ui.selector import Selector
 
 
 class TargetPicker(QWidget):
@@ -29,7 +30,7 @@ class TargetPicker(QWidget):
         super().__init__(parent)
         self._root: Path | None = None
         self.label = QLabel("Validate for:")
-        self.combo = QComboBox()
+        self.combo = Selector()
         for key in CLIENTS:
             self.combo.addItem(target_label(key), key)
             self.combo.setItemData(self.combo.count() - 1, target_tooltip(key),

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,8 +31,11 @@ from studio.skills.library import Problem
 from studio.ui.numbers import count_text, plural
 from studio.ui.problems.findings import Findings, ProblemFilter
 from studio.ui.problems.problems_model import ProblemsModel
+from studio.ui.selector import Selector
 
 SCOPE_SKILL, SCOPE_LIBRARY = 0, 1
+FIX_LABEL_SAMPLE = "Fix: Separate the tools with spaces"
+FIX_TIP = "Apply the fix offered for the selected problem (Ctrl+.)"
 FILTER_DELAY_MS = 150
 SEVERITIES = (("All severities", ""), ("Errors", "error"), ("Warnings", "warning"),
               ("Notes", "info"))
@@ -90,18 +94,18 @@ class ProblemsPanel(QWidget):
         self.table.sortByColumn(ProblemsModel.SEVERITY, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
 
-        self.scope = QComboBox()
+        self.scope = Selector()
         self.scope.addItems(["Open skill", "Whole library"])
         self.scope.setToolTip("Show the problems of the skill being edited, or of every skill")
         self.group_button = QToolButton()
         self.group_button.setText("Group by skill")
         self.group_button.setCheckable(True)
         self.group_button.setToolTip("Show each skill with its findings under it")
-        self.severity = QComboBox()
+        self.severity = Selector()
         for label, value in SEVERITIES:
             self.severity.addItem(label, value)
         self.severity.setToolTip("Show only findings of this severity")
-        self.code = QComboBox()
+        self.code = Selector()
         self.code.setToolTip("Show only findings with this code")
         self.code.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.code.addItem("All codes", "")
@@ -109,8 +113,20 @@ class ProblemsPanel(QWidget):
         self.text_filter.setPlaceholderText("Filter by text, code, skill or file")
         self.text_filter.setClearButtonEnabled(True)
         self.fix_button = QPushButton("Fix")
-        self.fix_button.setToolTip("Apply the fix offered for the selected problem (Ctrl+.)")
+        self.fix_button.setToolTip(FIX_TIP)
         self.fix_button.setEnabled(False)
+        # As wide as a usual fix's label, longer ones elided (whole in the tooltip): a button
+        # that grew with its label took the room of the text filter beside it.
+        self.fix_button.setText(FIX_LABEL_SAMPLE)
+        self.fix_button.setFixedWidth(self.fix_button.sizeHint().width())
+        self._fix_label_width = self.fix_button.fontMetrics().horizontalAdvance(FIX_LABEL_SAMPLE)
+        self.fix_button.setText("Fix")
+        self.fix_every_action = QAction("Fix Every…", self)
+        self.fix_every_action.setIconText("Fix Every…")
+        self.fix_every_action.setEnabled(False)
+        self.fix_every_action.triggered.connect(self._on_fix_every_action_triggered)
+        self.fix_every_button = QToolButton()
+        self.fix_every_button.setDefaultAction(self.fix_every_action)
         self.summary = QLabel()
         self.summary.setObjectName("problemsSummary")
         self.roots_summary = QLabel()
@@ -127,6 +143,7 @@ class ProblemsPanel(QWidget):
         bar.addWidget(self.code)
         bar.addWidget(self.text_filter, 1)
         bar.addWidget(self.fix_button)
+        bar.addWidget(self.fix_every_button)
         line = QHBoxLayout()
         line.setContentsMargins(8, 0, 6, 0)
         line.addWidget(self.summary, 1)
@@ -337,11 +354,40 @@ class ProblemsPanel(QWidget):
 
     def _on_selection_changed(self) -> None:
         problem = self.fixable_problem()
-        self.fix_button.setEnabled(problem is not None)
-        if problem is not None and problem.diagnostic.fix is not None:
-            self.fix_button.setText(f"Fix: {problem.diagnostic.fix.title}")
-        else:
-            self.fix_button.setText("Fix")
+        fix = problem.diagnostic.fix if problem is not None else None
+        self.fix_button.setEnabled(fix is not None)
+        label = f"Fix: {fix.title}" if fix is not None else "Fix"
+        self.fix_button.setText(self.fix_button.fontMetrics().elidedText(
+            label, Qt.TextElideMode.ElideRight, self._fix_label_width).replace("&", "&&"))
+        self.fix_button.setToolTip(f"{label}\n{FIX_TIP}" if fix is not None else FIX_TIP)
+        code = self.fix_every_code()
+        self.fix_every_action.setEnabled(code is not None)
+        if code is None:
+            self.fix_every_action.setText("Fix Every…")
+            self.fix_every_action.setToolTip("Select a problem that has a fix (⚡) to fix every "
+                                             "finding with its code")
+            return
+        count = self.model.findings.code_counts.get(code, 0)
+        self.fix_every_action.setText(f"Fix Every {code}…")
+        self.fix_every_action.setToolTip(
+            f"Preview the fixes of every finding with code {code} ({count_text(count)} found), "
+            "then apply them as one step you can undo")
+        self.fix_every_action.setStatusTip(self.fix_every_action.toolTip())
+
+    def fix_every_code(self) -> str | None:
+        """The code Fix Every fixes: the selected finding's when it has a fix, or at library
+        scope, where findings come without their fixes (the preview works them out), when it
+        is selected at all; else the code of the finding the Fix button fixes."""
+        selected = self.selected_problem()
+        if selected is not None and (selected.diagnostic.fix is not None or self.library_scope):
+            return selected.diagnostic.code
+        problem = self.fixable_problem()
+        return problem.diagnostic.code if problem is not None else None
+
+    def _on_fix_every_action_triggered(self) -> None:
+        code = self.fix_every_code()
+        if code is not None:
+            self.fix_all_requested.emit(code, self.skills_with_code(code))
 
     def _on_fix_button_clicked(self) -> None:
         problem = self.fixable_problem()
