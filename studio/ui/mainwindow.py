@@ -8,6 +8,7 @@ skills and the problems list, over one core `Library`. Nothing imports this modu
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -390,6 +391,7 @@ class MainWindow(QMainWindow):
             return False
         old_roots = set(self.roots.root_paths())
         old_hidden = self.settings.include_hidden
+        old_font = replace(self.settings.editor_font)
         self.store.settings = dialog.result_settings()
         self.roots.session_roots = dialog.session_roots()
         try:
@@ -397,7 +399,8 @@ class MainWindow(QMainWindow):
         except OSError as exc:
             self._feedback.tell("Settings not saved",
                                 f"{self.store.path} could not be written: {exc}")
-        self.editors.set_editor_font(editor_font(self.settings.editor_font))
+        if self.settings.editor_font != old_font:
+            self.editors.set_editor_font(editor_font(self.settings.editor_font))
         self.roots.settings_changed(old_roots, old_hidden)
         self.chat.pane.model_bar.apply_settings()
         return True

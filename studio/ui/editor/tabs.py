@@ -121,6 +121,9 @@ class EditorTabs(QObject):
     def add_tab(self, tab: Tab, tooltip: str) -> None:
         # A skill's name is its author's: shown, so no bidi override turns the tab's text around.
         index = self.tabs.addTab(tab, shown(tab.title))
+        # Moved into the styled window, the editors lose the font set on them (the style sheet
+        # resolves their font anew), so it is set again once they are there.
+        tab.set_editor_font(self.code_font)
         self.tabs.setTabToolTip(index, tooltip)
         self.tabs.setCurrentIndex(index)
         self._centre.setCurrentWidget(self.tabs)
