@@ -184,7 +184,6 @@ class MainWindow(QMainWindow):
         self.problems_panel.problem_activated.connect(self.editors.go_to_problem)
         self.problems_panel.fix_requested.connect(self._on_problems_panel_fix_requested)
         self.problems_panel.fix_all_requested.connect(self._on_problems_panel_fix_all_requested)
-        self.fix_all.undo_changed.connect(self._on_fix_all_undo_changed)
         self.library_model.skills_changed.connect(self._on_library_model_skills_changed)
         self.loader.scan_started.connect(self._on_loader_scan_started)
         self.loader.progressed.connect(self._on_loader_progressed)
@@ -260,10 +259,6 @@ class MainWindow(QMainWindow):
         self.quit_action = make_action(self, "&Quit", self.close, "Ctrl+Q")
         self.edit_undo = EditUndo(self, editors, self.fix_all, self.tasks, self)
         self.undo_action = self.edit_undo.undo_action
-        self.undo_fix_all_action = make_action(
-            self, "Undo Fix of Many Skills", self._spawn(self.fix_all.undo_last), None,
-            "Put back every file the last fix of many skills changed")
-        self.undo_fix_all_action.setEnabled(False)
         self.redo_action = self.edit_undo.redo_action
         self.filter_action = make_action(self, "&Filter Library", self.library_panel.focus_filter,
                                          "Ctrl+F", "Filter the library by name or description")
@@ -284,7 +279,7 @@ class MainWindow(QMainWindow):
             file=[self.new_action, self.add_root_action, self.add_zip_action, self.locations_menu,
                   self.install_url_action, self.remove_root_action, None, self.save_action,
                   self.close_tab_action, None, self.settings_action, None, self.quit_action],
-            edit=[self.undo_action, self.redo_action, self.undo_fix_all_action, None,
+            edit=[self.undo_action, self.redo_action, None,
                   self.filter_action, self.fix_action, self.problems_panel.fix_every_action],
             skill=[self.rename_action, self.delete_action, None, self.validate_action,
                    self.rescan_action],
@@ -378,10 +373,6 @@ class MainWindow(QMainWindow):
 
     def _on_problems_panel_fix_all_requested(self, code: str, directories: list[Path]) -> None:
         self.tasks.spawn(self.fix_all.fix_every(code, directories))
-
-    def _on_fix_all_undo_changed(self, title: str) -> None:
-        self.undo_fix_all_action.setEnabled(bool(title))
-        self.undo_fix_all_action.setText(f"Undo {title}" if title else "Undo Fix of Many Skills")
 
     # -- settings -------------------------------------------------------------------------------------
 

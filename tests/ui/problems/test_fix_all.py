@@ -56,8 +56,14 @@ def test_fix_every_previews_applies_and_undoes(qtbot: QtBot, make_window: Window
         assert text.endswith("Steps.\n")
     assert (folders[3] / "SKILL.md").read_bytes() == before[folders[3]]
     qtbot.waitUntil(lambda: len(panel.skills_with_code("SK131")) == 1, timeout=5000)
-    assert window.undo_fix_all_action.isEnabled()
-    assert window.undo_fix_all_action.text() == "Undo Fix of SK131 in 3 Skills"
+    panel.table.setFocus()
+    qtbot.waitUntil(lambda: window.undo_action.text() == "&Undo Fix of SK131 in 3 Skills")
+    assert window.undo_action.isEnabled()
+    # One Undo in the Edit menu, not one for the editor and another for the fix (issue 44).
+    edit_items = [action.text().replace("&", "") for action in window.menus.edit.actions()
+                  if not action.isSeparator()]
+    assert [text for text in edit_items if text.startswith("Undo")] == [
+        "Undo Fix of SK131 in 3 Skills"]
 
     changed_since = folders[1] / "SKILL.md"
     changed_since.write_text(changed_since.read_text() + "Edited elsewhere.\n")
@@ -70,7 +76,7 @@ def test_fix_every_previews_applies_and_undoes(qtbot: QtBot, make_window: Window
     assert (folders[0] / "SKILL.md").read_bytes() == before[folders[0]]
     assert (folders[2] / "SKILL.md").read_bytes() == before[folders[2]]
     assert changed_since.read_bytes() == edited
-    assert not window.undo_fix_all_action.isEnabled()
+    qtbot.waitUntil(lambda: window.undo_action.text() == "&Undo")
     qtbot.waitUntil(lambda: len(panel.skills_with_code("SK131")) == 3, timeout=5000)
 
 
@@ -88,7 +94,7 @@ def test_cancelling_the_preview_changes_nothing(qtbot: QtBot, make_window: Windo
 
     assert task.result() is False
     assert (folder / "SKILL.md").read_bytes() == before
-    assert not window.undo_fix_all_action.isEnabled()
+    assert window.fix_all.undo_title == ""
 
 
 def _validate_counts(root: Path) -> tuple[dict[str, int], Counter[str]]:
