@@ -26,6 +26,32 @@ def _temp_prefix(path: Path) -> str:
     return f".{path.name}."
 
 
+def current_umask() -> int:
+    """The process's umask. Read from /proc where it is shown: setting it to learn it would,
+    for that moment, give files other threads create the wrong mode."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o077)
+    os.umask(umask)
+    return umask
+
+
+def new_file_mode(executable: bool = False) -> int:
+    """The mode a new file of the user's gets (mkstemp's temp files are 0600, which would hide
+    a user's packs and exports from everyone they share them with)."""
+    return (0o777 if executable else 0o666) & ~current_umask()
+
+
+def new_folder_mode() -> int:
+    """The mode a new folder of the user's gets (mkdtemp's are 0700)."""
+    return 0o777 & ~current_umask()
+
+
 class RefusedWrite(OSError, StudioError):
     """A rewrite refused because renaming a new file over the old one would change what the
     old one is: its links, its owner, or that it was read-only. The message says which."""
@@ -88,9 +114,7 @@ def atomic_write_bytes(
                 # After the owner: a change of owner clears the set-id bits.
                 os.chmod(tmp, mode)
             else:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(tmp, 0o666 & ~umask)
+                os.chmod(tmp, new_file_mode())
             if before_replace is not None:
                 before_replace()
             # Renamed while still locked: until then, no cleaner may take it for a stale one.

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.errors import StudioError
-from studio.fsutil import atomic_write_bytes
+from studio.fsutil import atomic_write_bytes, new_file_mode, new_folder_mode
 from studio.skills.checks.validate import validate_skill
 from studio.skills.clients import RECORDS
 from studio.skills.files import list_skill_files, load_skill, load_zip_skills
@@ -114,6 +114,7 @@ def pack_skill(directory: Path, out_dir: Path) -> Path:
                 member.external_attr = (_mode(packed, relative) | stat.S_IFREG) << 16
                 archive.writestr(member, data)
         _check_archive(temp, packed)
+        temp.chmod(new_file_mode())
         os.replace(temp, target)
     finally:
         temp.unlink(missing_ok=True)
@@ -355,7 +356,9 @@ def _write_skills(into: Path, packs: Sequence[Packed]) -> None:
             for relative, data in packed.files.items():
                 written = _parent_made(staging / relative)
                 written.write_bytes(data)
-                written.chmod(_mode(packed, relative))
+                written.chmod(new_file_mode(relative in packed.executable))
+            # mkdtemp makes the folder 0700, which would hide the published skill from others.
+            staging.chmod(new_folder_mode())
             final = into / packed.name
             if final.is_symlink() or final.is_file():
                 raise PackError(f"{final} is a file or a link, not a skill folder; it was left as it is")
