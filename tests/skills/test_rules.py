@@ -198,13 +198,3 @@ def test_a_placeholder_description_is_a_warning(tmp_path: Path, description: str
 )
 def test_a_written_description_is_no_placeholder(tmp_path: Path, description: str) -> None:
     assert "SK213" not in codes(check(tmp_path, frontmatter(description=description)))
-
-
-def test_the_new_skill_template_warns_that_its_description_is_a_placeholder(tmp_path: Path) -> None:
-    from studio.skills.install.scaffold import create_skill
-
-    result = validate_skill(load_skill(create_skill(tmp_path, "pdf-forms").parent))
-    assert result.valid
-    # SK502: the template's notes for the author are an HTML comment a model would read too;
-    # the note says to delete it, and the finding says so until it is.
-    assert [d.code for d in result.warnings] == ["SK213", "SK502"]

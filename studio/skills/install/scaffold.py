@@ -21,8 +21,9 @@ def render_template(name: str, template: Path = TEMPLATE) -> str:
         text = template.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScaffoldError(f"the skill template {template} cannot be read: {exc.strerror}") from exc
-    title = " ".join(part.capitalize() for part in name.split("-"))
-    return text.format(name=name, title=title)
+    words = name.split("-")
+    title = " ".join(part.capitalize() for part in words)
+    return text.format(name=name, title=title, words=" ".join(words))
 
 
 def create_skill(parent: Path, name: str) -> Path:
