@@ -23,8 +23,9 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+import studio.skills.checks.invisible as invisible
+import studio.skills.checks.vendors as vendors
 import studio.skills.codes as codes
-from studio.skills.checks import invisible, vendors
 from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.yaml.textpos import LineIndex
 
