@@ -23,7 +23,8 @@ FRONT_DOORS = [
 # What the window may take from the model clients' door: the model's types and errors, and the model
 # files on disk (finding and downloading them); never a client, so it chats only through the core
 # session (the import-linter contract on studio.ui names the modules that take them).
-WINDOW_MODEL_MODULES = {"studio.llm.types", "studio.llm.errors", "studio.llm.discovery", "studio.llm.hub"}
+WINDOW_MODEL_MODULES = {"studio.llm.types", "studio.llm.errors", "studio.llm.discovery", "studio.llm.hub",
+                        "studio.llm.modelfile"}
 
 
 @pytest.mark.parametrize("name", FRONT_DOORS)

@@ -248,17 +248,21 @@ class ApprovalDialog(QDialog):
     def _lay_out(self, heading: QLabel) -> None:
         layout = QVBoxLayout(self)
         layout.setSpacing(8)
-        for widget in (heading, self.fork_label, *self.banners, self.command_box):
+        above: tuple[QWidget, ...] = (heading, self.fork_label, *self.banners, self.command_box)
+        for widget in above:
             layout.addWidget(widget)
         layout.addWidget(self.preview_box, 1)
-        for widget in (self.where_label, self.sandbox_label, self.reasons_label, self.network_check):
+        context: tuple[QWidget, ...] = (self.where_label, self.sandbox_label, self.reasons_label,
+                                        self.network_check)
+        for widget in context:
             layout.addWidget(widget)
         hosts_row = QHBoxLayout()
         hosts_row.addWidget(self.hosts_check)
         hosts_row.addWidget(self.hosts_edit, 1)
         layout.addLayout(hosts_row)
-        for widget in (self.remember_hosts_check, self.scope_label, self.remember_check,
-                       self.reason_edit):
+        below: tuple[QWidget, ...] = (self.remember_hosts_check, self.scope_label,
+                                      self.remember_check, self.reason_edit)
+        for widget in below:
             layout.addWidget(widget)
         buttons = QHBoxLayout()
         buttons.addWidget(self.once_button)
