@@ -6,6 +6,7 @@ Other packages import from this front door only (see `studio.skills`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from studio.skills.install.clientpacks import pack_for_client
     from studio.skills.install.download import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
     from studio.skills.install.installed import (
         fetchable,
@@ -49,6 +50,7 @@ __all__ = [
     "fetchable",
     "list_installed",
     "lock_path",
+    "pack_for_client",
     "pack_index",
     "pack_marketplace",
     "pack_plugin",
