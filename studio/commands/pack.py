@@ -58,39 +58,25 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-CLIENT_KINDS = ("codex_plugin", "open_plugin", "gemini_extension", "goose_plugin")
+# The options that each write one package folder, by the kind `pack_package` takes.
+FOLDER_OPTIONS = {"plugin": "plugin", "marketplace": "marketplace", "index": "index",
+                  "codex_plugin": "codex-plugin", "open_plugin": "open-plugin",
+                  "gemini_extension": "gemini-extension", "goose_plugin": "goose-plugin"}
 
 
 def run(args: argparse.Namespace) -> int:
-    from studio.skills.install import (
-        PackError,
-        pack_for_client,
-        pack_index,
-        pack_marketplace,
-        pack_plugin,
-        pack_skill,
-    )
+    from studio.skills.install import PackError, pack_package, pack_skill
 
     for skill in args.skills:
         if not skill.is_dir():
             print(f"studio pack: {skill} is not a folder", file=sys.stderr)
             return 2
-    client_kind = next((kind for kind in CLIENT_KINDS if getattr(args, kind) is not None), None)
+    option = next((option for option in FOLDER_OPTIONS if getattr(args, option) is not None), None)
     try:
-        if client_kind is not None:
-            written = pack_for_client(client_kind.replace("_", "-"), args.skills,
-                                      getattr(args, client_kind), name=args.name,
-                                      version=args.package_version, description=args.description,
-                                      author=args.author)
-        elif args.plugin is not None:
-            written = [pack_plugin(args.skills, args.plugin, name=args.name,
-                                   version=args.package_version, description=args.description,
-                                   author=args.author)]
-        elif args.marketplace is not None:
-            written = [pack_marketplace(args.skills, args.marketplace, name=args.name,
-                                        owner=args.author or "", version=args.package_version)]
-        elif args.index is not None:
-            written = [pack_index(args.skills, args.index)]
+        if option is not None:
+            written = pack_package(FOLDER_OPTIONS[option], args.skills, getattr(args, option),
+                                   name=args.name, version=args.package_version,
+                                   description=args.description, author=args.author)
         else:
             written = [pack_skill(skill, args.output) for skill in args.skills]
     except PackError as exc:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.install.clientpacks import pack_for_client
+from studio.skills.install.clientpacks import pack_package
 from studio.skills.install.pack import PackError
 from studio.skills.install.packrules import (
     CODEX_MARKETPLACE,
@@ -42,7 +42,7 @@ SINGLE_FOLDER = ["open-plugin", "gemini-extension", "goose-plugin"]
 def test_a_package_holds_its_manifest_and_skills_and_reads_back_clean(
         kind: str, tmp_path: Path) -> None:
     out = tmp_path / "harbour-kit"
-    [manifest_path] = pack_for_client(kind, _two(tmp_path), out, author="Ada")
+    [manifest_path] = pack_package(kind, _two(tmp_path), out, author="Ada")
     form = FORMATS[kind]
     assert manifest_path == out / form.manifest
     manifest = json.loads(manifest_path.read_text())
@@ -55,19 +55,19 @@ def test_a_package_holds_its_manifest_and_skills_and_reads_back_clean(
 
 
 def test_the_open_plugin_manifest_is_in_its_metadata_folder_alone(tmp_path: Path) -> None:
-    pack_for_client("open-plugin", _two(tmp_path), tmp_path / "kit")
+    pack_package("open-plugin", _two(tmp_path), tmp_path / "kit")
     assert [p.name for p in (tmp_path / "kit" / ".plugin").iterdir()] == ["plugin.json"]
 
 
 def test_a_goose_plugin_is_also_an_agent_plugins_manifest(tmp_path: Path) -> None:
-    [path] = pack_for_client("goose-plugin", _two(tmp_path)[:1], tmp_path / "kit")
+    [path] = pack_package("goose-plugin", _two(tmp_path)[:1], tmp_path / "kit")
     manifest = json.loads(path.read_text())
     assert manifest["$schema"] == "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
     assert manifest["name"] == "tide-tables", "one skill: the package takes its name"
 
 
 def test_a_gemini_extension_has_the_name_and_version_gemini_requires(tmp_path: Path) -> None:
-    [path] = pack_for_client("gemini-extension", _two(tmp_path), tmp_path / "kit",
+    [path] = pack_package("gemini-extension", _two(tmp_path), tmp_path / "kit",
                              version="2.1.0", author="Ada")
     manifest = json.loads(path.read_text())
     assert manifest == {"name": "kit", "version": "2.1.0",
@@ -76,7 +76,7 @@ def test_a_gemini_extension_has_the_name_and_version_gemini_requires(tmp_path: P
 
 def test_a_codex_plugin_sits_in_a_marketplace_that_lists_it(tmp_path: Path) -> None:
     root = tmp_path / "market"
-    plugin_json, marketplace_json = pack_for_client("codex-plugin", _two(tmp_path), root,
+    plugin_json, marketplace_json = pack_package("codex-plugin", _two(tmp_path), root,
                                                     name="harbour-kit")
     assert plugin_json == root / "plugins" / "harbour-kit" / ".codex-plugin" / "plugin.json"
     assert marketplace_json == root / ".agents" / "plugins" / "marketplace.json"
@@ -98,9 +98,9 @@ def test_a_second_codex_plugin_joins_the_marketplace_and_others_stay(tmp_path: P
     (root / "README.md").parent.mkdir()
     (root / "README.md").write_text("mine\n")
     skills = _two(tmp_path)
-    pack_for_client("codex-plugin", skills[:1], root)
-    pack_for_client("codex-plugin", skills[1:], root)
-    pack_for_client("codex-plugin", skills[:1], root)
+    pack_package("codex-plugin", skills[:1], root)
+    pack_package("codex-plugin", skills[1:], root)
+    pack_package("codex-plugin", skills[:1], root)
     marketplace = json.loads((root / CODEX_MARKETPLACE).read_text())
     assert [p["name"] for p in marketplace["plugins"]] == ["invoice-total", "tide-tables"]
     assert (root / "README.md").read_text() == "mine\n"
@@ -109,8 +109,8 @@ def test_a_second_codex_plugin_joins_the_marketplace_and_others_stay(tmp_path: P
 
 def test_packing_again_replaces_the_package_whole(tmp_path: Path) -> None:
     skills = _two(tmp_path)
-    pack_for_client("open-plugin", skills, tmp_path / "kit")
-    pack_for_client("open-plugin", skills[:1], tmp_path / "kit", name="kit")
+    pack_package("open-plugin", skills, tmp_path / "kit")
+    pack_package("open-plugin", skills[:1], tmp_path / "kit", name="kit")
     assert [p.name for p in (tmp_path / "kit" / "skills").iterdir()] == ["tide-tables"]
 
 
@@ -120,13 +120,13 @@ def test_a_bad_name_is_refused_saying_the_rule_and_nothing_is_written(
         kind: str, bad: str, tmp_path: Path) -> None:
     out = tmp_path / "out"
     with pytest.raises(PackError) as raised:
-        pack_for_client(kind, _two(tmp_path), out, name=bad)
+        pack_package(kind, _two(tmp_path), out, name=bad)
     assert repr(bad) in str(raised.value) and FORMATS[kind].name_rule in str(raised.value)
     assert not out.exists()
 
 
 def test_a_folder_name_that_breaks_the_rules_becomes_a_kebab_name(tmp_path: Path) -> None:
-    [path] = pack_for_client("goose-plugin", _two(tmp_path), tmp_path / "Harbour Kit_2")
+    [path] = pack_package("goose-plugin", _two(tmp_path), tmp_path / "Harbour Kit_2")
     assert json.loads(path.read_text())["name"] == "harbour-kit-2"
 
 
@@ -138,7 +138,7 @@ def test_a_folder_of_the_users_is_never_overwritten(kind: str, tmp_path: Path) -
     (project / FORMATS[kind].manifest).parent.mkdir(parents=True, exist_ok=True)
     (project / FORMATS[kind].manifest).write_text("{}")
     with pytest.raises(PackError, match=r"notes\.txt"):
-        pack_for_client(kind, _two(tmp_path), project)
+        pack_package(kind, _two(tmp_path), project)
     assert (project / "notes.txt").read_text() == "mine\n"
     assert (project / FORMATS[kind].manifest).read_text() == "{}"
 
@@ -146,7 +146,7 @@ def test_a_folder_of_the_users_is_never_overwritten(kind: str, tmp_path: Path) -
 def test_a_folder_without_the_manifest_is_not_taken_for_a_package(tmp_path: Path) -> None:
     (tmp_path / "kit" / "skills").mkdir(parents=True)
     with pytest.raises(PackError, match="holds no"):
-        pack_for_client("open-plugin", _two(tmp_path), tmp_path / "kit")
+        pack_package("open-plugin", _two(tmp_path), tmp_path / "kit")
 
 
 def test_an_unreadable_codex_marketplace_stops_the_pack_before_writing(tmp_path: Path) -> None:
@@ -154,7 +154,7 @@ def test_an_unreadable_codex_marketplace_stops_the_pack_before_writing(tmp_path:
     (root / CODEX_MARKETPLACE).parent.mkdir(parents=True)
     (root / CODEX_MARKETPLACE).write_text("{ not json")
     with pytest.raises(PackError, match="left as it was"):
-        pack_for_client("codex-plugin", _two(tmp_path), root)
+        pack_package("codex-plugin", _two(tmp_path), root)
     assert not (root / "plugins").exists()
     assert (root / CODEX_MARKETPLACE).read_text() == "{ not json"
 
@@ -164,7 +164,7 @@ def test_a_skill_with_errors_stops_every_format(tmp_path: Path) -> None:
     (skill / "SKILL.md").write_text("---\nname: Tide_Tables\ndescription: Reads tides.\n---\nBody.\n")
     for kind in FORMATS:
         with pytest.raises(PackError) as raised:
-            pack_for_client(kind, [skill], tmp_path / kind)
+            pack_package(kind, [skill], tmp_path / kind)
         assert raised.value.findings and "SKILL.md:2:" in str(raised.value)
         assert not (tmp_path / kind).exists()
 

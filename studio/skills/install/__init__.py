@@ -6,7 +6,7 @@ Other packages import from this front door only (see `studio.skills`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from studio.skills.install.clientpacks import pack_for_client
+    from studio.skills.install.clientpacks import pack_package
     from studio.skills.install.download import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
     from studio.skills.install.installed import (
         fetchable,
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
         unchanged,
     )
     from studio.skills.install.lockfile import InstallRecord, LockError, lock_path, read_lock
-    from studio.skills.install.pack import PackError, pack_index, pack_marketplace, pack_plugin, pack_skill
+    from studio.skills.install.pack import PackError, pack_skill
     from studio.skills.install.placement import (
         CLIENTS,
         PlacementError,
@@ -50,10 +50,7 @@ __all__ = [
     "fetchable",
     "list_installed",
     "lock_path",
-    "pack_for_client",
-    "pack_index",
-    "pack_marketplace",
-    "pack_plugin",
+    "pack_package",
     "pack_skill",
     "place",
     "prepare_source",

@@ -1,5 +1,6 @@
 """Skills packaged as the plugins and extensions of Codex, Open Plugin hosts, Gemini CLI and goose
-(the formats and their rules are in `packrules`).
+(the formats and their rules are in `packrules`), and `pack_package`, the one call for every
+package that is a folder (these, and `pack`'s Claude Code plugin, marketplace and site index).
 
 Each package is built whole in a temp folder beside its place, read back from disk and checked by
 its format's rules, and only then renamed into place; what it replaces must be a package of the
@@ -20,7 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import atomic_write_bytes, new_file_mode, new_folder_mode
-from studio.skills.install.pack import Packed, PackError, gather, judged_as
+from studio.skills.install.pack import (
+    Packed,
+    PackError,
+    gather,
+    judged_as,
+    pack_index,
+    pack_marketplace,
+    pack_plugin,
+)
 from studio.skills.install.packrules import (
     AGENT_PLUGINS_SCHEMA,
     CODEX_MARKETPLACE,
@@ -33,13 +42,32 @@ from studio.skills.install.packrules import (
 _NOT_A_NAME = re.compile(r"[^a-z0-9]+")
 
 
-def pack_for_client(
+FOLDER_KINDS = ("plugin", "marketplace", "index", *FORMATS)
+
+
+def pack_package(
     kind: str, directories: Sequence[Path], out_dir: Path, *, name: str | None = None,
     version: str = "1.0.0", description: str | None = None, author: str | None = None,
 ) -> list[Path]:
-    """The package `kind` (a key of `packrules.FORMATS`) of the skills in `directories`, written at
+    """The package `kind` (one of FOLDER_KINDS) of the skills in `directories`, written at
     `out_dir` (for a Codex plugin, the marketplace root). Returns the files a user looks at: the
     manifest, and for Codex the marketplace file too. Raises PackError saying what is wrong."""
+    if kind == "plugin":
+        return [pack_plugin(directories, out_dir, name=name, version=version,
+                            description=description, author=author)]
+    if kind == "marketplace":
+        return [pack_marketplace(directories, out_dir, name=name, owner=author or "",
+                                 version=version)]
+    if kind == "index":
+        return [pack_index(directories, out_dir)]
+    return _pack_for_client(kind, directories, out_dir, name=name, version=version,
+                            description=description, author=author)
+
+
+def _pack_for_client(
+    kind: str, directories: Sequence[Path], out_dir: Path, *, name: str | None,
+    version: str, description: str | None, author: str | None,
+) -> list[Path]:
     form = FORMATS[kind]
     packs = [gather(directory, judged_as(kind)) for directory in directories]
     if not packs:
@@ -181,4 +209,4 @@ def _json(data: object) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-__all__ = ["pack_for_client"]
+__all__ = ["FOLDER_KINDS", "pack_package"]

@@ -1,10 +1,12 @@
-"""Finding skills: the full-text and semantic index, and the catalog an agent's prompt carries.
+"""Finding skills: the full-text and semantic index, and the catalog an agent's prompt carries (or
+a project's AGENTS.md, for agents that load no skills).
 
 Other packages import from this front door only (see `studio.skills`)."""
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from studio.skills.search.agentsmd import splice_skills_block
     from studio.skills.search.catalog import (
         STOP_WORDS,
         build_catalog,
@@ -31,6 +33,7 @@ __all__ = [
     "rank_skills",
     "relevance",
     "shared_terms",
+    "splice_skills_block",
     "terms",
 ]
 
