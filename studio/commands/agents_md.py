@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from studio.commands.textsafe import one_line, shown_path
     from studio.errors import StudioError
     from studio.fsutil import atomic_write_bytes
-    from studio.skills.clients import RECORDS
+    from studio.skills.install import CLIENTS, canonical_folder, client_folders
     from studio.skills.scan import collect_headers
     from studio.skills.search import build_catalog, splice_skills_block
 
@@ -53,9 +53,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"studio agents-md: {shown_path(str(target))} is a link or not a file; it was left "
               "as it is (write the block into the file it stands for)", file=sys.stderr)
         return 2
-    roots = [path.resolve() for path in args.skills or ()] or list(dict.fromkeys(
-        project / record.project for record in RECORDS
-        if record.project and (project / record.project).is_dir()))
+    roots = [path.resolve() for path in args.skills or ()] or [
+        folder for folder in [canonical_folder(project), *client_folders(CLIENTS, project, False)]
+        if folder.is_dir()]
     collected = collect_headers(roots) if roots else None
     for problem in collected.problems if collected else []:
         print(f"studio agents-md: {one_line(problem)}", file=sys.stderr)
