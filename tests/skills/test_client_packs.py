@@ -5,6 +5,8 @@ names refused before anything is written, and a folder of the user's never overw
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -198,3 +200,55 @@ def test_codex_marketplace_rules(tmp_path: Path) -> None:
     for expected in ["marketplace name", "plugins.0.source must be", "not named 'b'",
                      "listed twice", "starting with ./", "plugins.3.policy", "plugins.3.source.path"]:
         assert any(expected in p for p in problems), expected
+
+
+def test_a_package_written_into_the_current_folder_keeps_that_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    skills = _two(tmp_path)
+    (tmp_path / "kit").mkdir()
+    monkeypatch.chdir(tmp_path / "kit")
+    before = (tmp_path / "kit").stat().st_ino
+    assert pack_package("open-plugin", skills, Path("."), name="kit") == [Path(".plugin/plugin.json")]
+    pack_package("open-plugin", skills[:1], Path("."), name="kit")
+    assert (tmp_path / "kit").stat().st_ino == before, "the folder itself is not replaced"
+    assert sorted(p.name for p in (tmp_path / "kit").iterdir()) == [".plugin", "skills"]
+    assert [p.name for p in (tmp_path / "kit" / "skills").iterdir()] == ["tide-tables"]
+
+
+def test_a_marketplace_that_lists_other_kinds_of_source_keeps_them(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / CODEX_MARKETPLACE).parent.mkdir(parents=True)
+    theirs = {"name": "theirs", "source": {"source": "git", "url": "https://example.com/x.git"}}
+    (root / CODEX_MARKETPLACE).write_text(json.dumps({"name": "team", "plugins": [theirs]}))
+    pack_package("codex-plugin", _two(tmp_path)[:1], root)
+    marketplace = json.loads((root / CODEX_MARKETPLACE).read_text())
+    assert marketplace["name"] == "team"
+    assert [p["name"] for p in marketplace["plugins"]] == ["theirs", "tide-tables"]
+    assert marketplace["plugins"][0] == theirs
+
+
+def test_a_marketplace_with_a_name_codex_refuses_stops_before_writing(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / CODEX_MARKETPLACE).parent.mkdir(parents=True)
+    (root / CODEX_MARKETPLACE).write_text(json.dumps({"name": "my team", "plugins": []}))
+    with pytest.raises(PackError, match="marketplace name 'my team'"):
+        pack_package("codex-plugin", _two(tmp_path)[:1], root)
+    assert not (root / "plugins").exists()
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+@pytest.mark.parametrize("kind", [*SINGLE_FOLDER, "codex-plugin"])
+def test_a_packages_files_and_folders_have_the_users_default_modes(
+        kind: str, umask: int, tmp_path: Path) -> None:
+    skills = _two(tmp_path)
+    old = os.umask(umask)
+    try:
+        written = pack_package(kind, skills, tmp_path / "kit")
+    finally:
+        os.umask(old)
+    for path in written:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    for folder in [p for p in (tmp_path / "kit").rglob("*") if p.is_dir()]:
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o777 & ~umask, folder
+    scripts = list((tmp_path / "kit").rglob("run.py"))
+    assert scripts and all(stat.S_IMODE(s.stat().st_mode) == 0o777 & ~umask for s in scripts)

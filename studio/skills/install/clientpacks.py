@@ -86,9 +86,14 @@ def _pack_for_client(
         return [out / form.manifest]
     marketplace_file = out / CODEX_MARKETPLACE
     marketplace = _codex_marketplace(marketplace_file, out, plugin_name)
+    others = {**marketplace, "plugins": marketplace["plugins"][:-1]}
+    problems = codex_marketplace_problems(others, out, only=plugin_name)
+    if problems:
+        raise PackError(f"{marketplace_file} would stay invalid: {'; '.join(problems)}; nothing "
+                        "was written. Fix it, then pack again.")
     plugin = out / "plugins" / plugin_name
     _publish(kind, plugin, manifest, packs)
-    problems = codex_marketplace_problems(marketplace, out)
+    problems = codex_marketplace_problems(marketplace, out, only=plugin_name)
     if problems:
         raise PackError(f"the marketplace would be invalid: {'; '.join(problems)}; the plugin was "
                         f"written at {plugin}, the marketplace left as it was")
@@ -109,8 +114,9 @@ def _manifest(kind: str, name: str, version: str, description: str,
 
 
 def _codex_marketplace(path: Path, root: Path, plugin: str) -> dict[str, Any]:
-    """The marketplace that lists `plugin`: the one at `path` with this plugin's entry put in (or
-    replaced), or a new one named after the root. One that cannot be read stops the pack."""
+    """The marketplace that lists `plugin`: the one at `path` with this plugin's entry last (an
+    entry of that name replaced), or a new one named after the root. One that cannot be read
+    stops the pack."""
     entry = {"name": plugin, "source": {"source": "local", "path": f"./plugins/{plugin}"},
              "policy": {"installation": "AVAILABLE", "authentication": "ON_INSTALL"}}
     if not path.exists():
@@ -125,12 +131,18 @@ def _codex_marketplace(path: Path, root: Path, plugin: str) -> dict[str, Any]:
 
 
 def _publish(kind: str, final: Path, manifest: dict[str, Any], packs: Sequence[Packed]) -> None:
-    """Build the package in a temp folder beside `final`, check it as read back, then put it in
-    place of `final` (absent, empty, or a package of this kind that holds nothing else)."""
+    """Build the package in a temp folder, check it as read back, then put it at `final` (absent,
+    empty, or a package of this kind that holds nothing else). An existing folder is kept (it may
+    be the current folder, or one whose parent is not the user's): its entries are swapped."""
     form = FORMATS[kind]
-    _claim(final, form.manifest.parts[0], form.title)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".part", dir=final.parent))
+    entries = (form.manifest.parts[0], "skills")
+    final = Path(os.path.abspath(final))
+    _claim(final, entries, form.title)
+    existed = final.is_dir()
+    if not existed:
+        final.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".studio-pack-", suffix=".part",
+                                    dir=final if existed else final.parent))
     try:
         for packed in packs:
             for relative, data in packed.files.items():
@@ -148,12 +160,15 @@ def _publish(kind: str, final: Path, manifest: dict[str, Any], packs: Sequence[P
                             "nothing was changed")
         for folder in [staging, *(p for p in staging.rglob("*") if p.is_dir())]:
             folder.chmod(new_folder_mode())
-        _swap(staging, final)
+        if existed:
+            _swap_entries(staging, final, entries)
+        else:
+            os.replace(staging, final)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _claim(final: Path, manifest_top: str, title: str) -> None:
+def _claim(final: Path, ours: tuple[str, str], title: str) -> None:
     """Refuse a place that holds anything but a package of this kind that `studio pack` wrote."""
     if final.is_symlink() or (final.exists() and not final.is_dir()):
         raise PackError(f"{final} is a file or a link, not a folder; it was left as it is")
@@ -162,24 +177,32 @@ def _claim(final: Path, manifest_top: str, title: str) -> None:
     entries = sorted(entry.name for entry in final.iterdir())
     if not entries:
         return
-    strangers = [entry for entry in entries if entry not in (manifest_top, "skills")]
-    if strangers or manifest_top not in entries:
-        what = f"holds {', '.join(strangers[:3])}" if strangers else f"holds no {manifest_top}"
+    strangers = [entry for entry in entries if entry not in ours]
+    if strangers or ours[0] not in entries:
+        what = f"holds {', '.join(strangers[:3])}" if strangers else f"holds no {ours[0]}"
         raise PackError(f"{final} is not a {title} that studio pack wrote (it {what}); it was left "
                         "as it is. Pick an empty folder or a new one.")
 
 
-def _swap(staging: Path, final: Path) -> None:
-    if not final.exists():
-        os.replace(staging, final)
-        return
-    aside = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".old", dir=final.parent))
-    old = aside / final.name
-    os.replace(final, old)
+def _swap_entries(staging: Path, final: Path, entries: tuple[str, str]) -> None:
+    """Put the staged entries in place of the old ones, each by a rename; should one fail, the
+    old ones go back."""
+    aside = Path(tempfile.mkdtemp(prefix=".studio-pack-", suffix=".old", dir=final))
+    moved_out: list[str] = []
+    moved_in: list[str] = []
     try:
-        os.replace(staging, final)
+        for name in entries:
+            if (final / name).exists() or (final / name).is_symlink():
+                os.replace(final / name, aside / name)
+                moved_out.append(name)
+        for name in entries:
+            os.replace(staging / name, final / name)
+            moved_in.append(name)
     except OSError:
-        os.replace(old, final)
+        for name in moved_in:
+            os.replace(final / name, staging / name)
+        for name in moved_out:
+            os.replace(aside / name, final / name)
         raise
     finally:
         shutil.rmtree(aside, ignore_errors=True)

@@ -192,12 +192,13 @@ def package_problems(kind: str, root: Path, names: list[str]) -> list[str]:
     return problems
 
 
-def codex_marketplace_problems(marketplace: object, root: Path) -> list[str]:
+def codex_marketplace_problems(marketplace: object, root: Path, only: str | None = None) -> list[str]:
     """What Codex would object to in `root/.agents/plugins/marketplace.json` (`marketplace.rs`):
     a `name` that is a path segment, and `plugins` whose names are segments listed once, whose
     `source` is `{"source": "local", "path": "./..."}` inside the root (paths resolve against the
     root, not `.agents/plugins/`) holding a plugin of that name, and whose `policy` values are
-    ones Codex knows."""
+    ones Codex knows. With `only`, the entries of other names are held to their names alone:
+    they are someone else's, kept as they are."""
     if not isinstance(marketplace, dict):
         return ["marketplace.json must hold a JSON object"]
     problems = []
@@ -220,7 +221,8 @@ def codex_marketplace_problems(marketplace: object, root: Path) -> list[str]:
             problems.append(f"{where}.name {plugin!r} is listed twice")
         else:
             seen.add(plugin)
-        problems.extend(_codex_entry_problems(where, entry, plugin, root))
+        if only is None or plugin == only:
+            problems.extend(_codex_entry_problems(where, entry, plugin, root))
     return problems
 
 
