@@ -60,8 +60,15 @@ def run(args: argparse.Namespace) -> int:
     for problem in collected.problems if collected else []:
         print(f"studio agents-md: {one_line(problem)}", file=sys.stderr)
     catalog = build_catalog(collected.skills if collected else [], root=project)
+    listed = {Path(skill.directory).resolve() for skill in catalog.included}
     for skipped in catalog.skipped:
-        print(f"studio agents-md: left out {shown_path(str(skipped.directory))}", file=sys.stderr)
+        # A client folder's link to a listed skill (how installs place one) is that skill again.
+        if Path(skipped.directory).resolve() in listed:
+            continue
+        first = skipped.first_problem
+        why = f": {one_line(first.message)}" if first is not None else ""
+        print(f"studio agents-md: left out {shown_path(str(skipped.directory))}{why}",
+              file=sys.stderr)
     shown = shown_path(str(args.project / AGENTS_FILE))
     original = target.read_bytes() if target.exists() else None
     try:

@@ -114,3 +114,17 @@ def test_an_agents_file_that_is_not_utf8_is_left_alone(tmp_path: Path) -> None:
     done = _studio("agents-md", project, cwd=tmp_path)
     assert done.returncode == 2 and "not UTF-8 text (byte 3)" in done.stderr
     assert (project / "AGENTS.md").read_bytes() == b"caf\xe9\n"
+
+
+def test_a_client_folders_link_to_a_skill_lists_it_once_and_quietly(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    _skill(project / ".agents" / "skills", "tide-tables")
+    (project / ".claude" / "skills").mkdir(parents=True)
+    (project / ".claude" / "skills" / "tide-tables").symlink_to("../../.agents/skills/tide-tables")
+    _skill(project / ".ollama" / "skills", "broken")
+    (project / ".ollama" / "skills" / "broken" / "SKILL.md").write_text("no frontmatter\n")
+    done = _studio("agents-md", project, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (project / "AGENTS.md").read_text().count("<name>tide-tables</name>") == 1
+    assert "tide-tables" not in done.stderr
+    assert "left out" in done.stderr and "broken" in done.stderr
