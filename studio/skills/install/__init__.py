@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from studio.skills.install import installed, lockfile, pack, placement, scaffold
+    from studio.skills.install.clientpacks import pack_package
     from studio.skills.install.download import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
     from studio.skills.install.provenance import Provenance
     from studio.skills.install.sources import prepare_source
@@ -20,6 +21,7 @@ __all__ = [
     "installed",
     "lockfile",
     "pack",
+    "pack_package",
     "placement",
     "prepare_source",
     "scaffold",

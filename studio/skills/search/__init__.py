@@ -1,4 +1,5 @@
-"""Finding skills: the full-text and semantic index, and the catalog an agent's prompt carries.
+"""Finding skills: the full-text and semantic index, and the catalog an agent's prompt carries (or
+a project's AGENTS.md, for agents that load no skills).
 
 Other packages import from this front door only (see `studio.skills`)."""
 
@@ -6,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from studio.skills.search import catalog
+    from studio.skills.search.agentsmd import splice_skills_block
     from studio.skills.search.catalog import build_catalog
     from studio.skills.search.embedder import Embedder, EmbeddingError
     from studio.skills.search.index import INDEX_FILE, SearchHit, SearchIndex, SearchOutcome, index_path
@@ -20,6 +22,7 @@ __all__ = [
     "build_catalog",
     "catalog",
     "index_path",
+    "splice_skills_block",
 ]
 
 

@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QWidget
 
-from studio.skills.install import pack
+from studio.skills.install import pack, pack_package
 from studio.ui import asyncqt
 from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
@@ -90,11 +90,11 @@ class SkillExports(QObject):
 
 
 def _plugin(directory: Path, into: Path) -> Path:
-    return pack.pack_plugin([directory], into)
+    return pack_package("plugin", [directory], into)[0]
 
 
 def _index(directory: Path, into: Path) -> Path:
-    return pack.pack_index([directory], into)
+    return pack_package("index", [directory], into)[0]
 
 
 _PACKERS: dict[str, Callable[[Path, Path], Path]] = {
