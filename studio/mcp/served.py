@@ -109,7 +109,8 @@ class ServedSkills:
         self._reported: set[str] = set()
         self.refused: list[tuple[Path, str]] = []
         by_path: dict[tuple[str, ...], ServedSkill] = {}
-        queue = [(summary, None) for summary in summaries if summary.valid and summary.name]
+        queue: list[tuple[SkillSummary, tuple[str, ...] | None]] = [
+            (summary, None) for summary in summaries if summary.valid and summary.name]
         while queue:
             summary, inside = queue.pop(0)
             path = _path_of(summary, inside, by_path)

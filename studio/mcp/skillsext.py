@@ -101,7 +101,7 @@ class SkillServer(MCPServer):
         self._served = served
         super().__init__(extensions=[SkillsExtension(served)], **kwargs)
 
-    async def _handle_list_resources(  # type: ignore[override]
+    async def _handle_list_resources(
         self, ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
     ) -> ListResourcesResult:
         cursor = params.cursor if params is not None else None

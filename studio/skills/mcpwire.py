@@ -140,7 +140,7 @@ def entry_from_wire(value: object) -> SkillEntry:
     if not isinstance(description, str) or not description.strip():
         raise WireError(f"the entry for {uri} has no `description` in its frontmatter")
     if resources == DYNAMIC:
-        return SkillEntry(uri, dict(frontmatter), DYNAMIC)
+        return SkillEntry(uri, dict(frontmatter), "dynamic")
     if not isinstance(resources, list):
         raise WireError(f"the entry for {uri} has no `resources` list (nor \"dynamic\")")
     files = tuple(_file_from_wire(item, uri) for item in resources)
