@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import mimetypes
 import os
@@ -34,7 +35,6 @@ from typing import Any
 
 from studio.errors import StudioError
 from studio.skills import (
-    Skill,
     SkillSummary,
     codes,
     list_skill_files,
@@ -175,7 +175,7 @@ class ServedSkills:
         """The skill's files served (SKILL.md first), relative to its folder."""
         summary = skill.summary
         if summary.read_only:
-            listed = [file.relative for file in _zipped_skill(summary).files]
+            listed = list(_zipped_files(summary))
         else:
             listed = [file.relative for file in list_skill_files(summary.directory)]
         return [wire.SKILL_FILE, *sorted(path for path in listed if shareable(path))]
@@ -265,7 +265,12 @@ class ServedSkills:
         listed: list[dict[str, Any]] = []
         end = min(start + PAGE_SKILLS, len(self.skills))
         for skill in self.skills[start:end]:
-            for relative in self.files(skill):
+            try:
+                files = self.files(skill)
+            except Unserved as exc:
+                self._refuse(skill, str(exc))
+                continue
+            for relative in files:
                 resource = self._resource(skill, relative)
                 if self._owner(resource["uri"])[0] is skill:
                     listed.append(resource)
@@ -355,12 +360,27 @@ def _frontmatter(skill: ServedSkill, data: bytes) -> dict[str, Any]:
     return frontmatter
 
 
-def _zipped_skill(summary: SkillSummary) -> Skill:
+def _zipped_files(summary: SkillSummary) -> tuple[str, ...]:
+    """The files of a skill in an archive, from a listing of the archive made once per version
+    of it (a read asks for them each time, and an archive can hold thousands of skills)."""
     archive, _inner = _archive_of(summary)
-    for skill in load_zip_skills(archive):
-        if skill.directory == summary.directory:
-            return skill
-    raise Unserved(f"{summary.directory} is no longer in its archive")
+    try:
+        info = archive.stat()
+    except OSError as exc:
+        raise Unserved(f"{archive} cannot be read: {exc.strerror or exc}") from None
+    files = _archive_listing(archive, info.st_mtime_ns, info.st_size).get(summary.directory)
+    if files is None:
+        raise Unserved(f"{summary.directory} is no longer in its archive")
+    return files
+
+
+@functools.lru_cache(maxsize=16)
+def _archive_listing(archive: Path, _mtime_ns: int, _size: int) -> dict[Path, tuple[str, ...]]:
+    try:
+        skills = load_zip_skills(archive)
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise Unserved(f"{archive} cannot be read as a zip archive: {exc}") from None
+    return {skill.directory: tuple(file.relative for file in skill.files) for skill in skills}
 
 
 def _archive_of(summary: SkillSummary) -> tuple[Path, PurePosixPath]:

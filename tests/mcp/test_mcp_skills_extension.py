@@ -7,6 +7,7 @@ import base64
 import hashlib
 import os
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -247,3 +248,39 @@ def test_a_skill_whose_frontmatter_json_cannot_carry_is_not_served_and_said(tmp_
     finally:
         served.close()
     assert said and "metadata.created" in said[0] and "quote it" in said[0]
+
+
+async def test_a_zipped_skill_is_served_from_its_archive(tmp_path: Path) -> None:
+    archive = tmp_path / "skills.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("zipped/SKILL.md", "---\nname: zipped\ndescription: Zipped. Use when "
+                        "testing archives.\n---\nRead references/r.md.\n")
+        zipped.writestr("zipped/references/r.md", "# r\n")
+        zipped.writestr("zipped/.netrc", "machine x password y\n")
+    served = SkillLibrary([archive])
+    try:
+        async with Client(build_server(served)) as client:
+            got = mcpwire.entry_from_wire(
+                (await _call(client, "skills/get", uri="skill://zipped/SKILL.md"))["skill"])
+            read = await client.read_resource("skill://zipped/references/r.md")
+    finally:
+        served.close()
+    assert isinstance(got.resources, tuple)
+    assert [(f.uri, f.digest) for f in got.resources] == [
+        ("skill://zipped/SKILL.md", mcpwire.digest(zipfile.ZipFile(archive).read("zipped/SKILL.md"))),
+        ("skill://zipped/references/r.md", mcpwire.digest(b"# r\n"))]
+    assert read.contents[0].text == "# r\n"
+
+
+def test_same_name_skills_get_distinct_uris_that_stay_the_same(roots: list[Path]) -> None:
+    def uris() -> list[str]:
+        served = SkillLibrary(roots)
+        try:
+            return [skill.uri for skill in served.served.skills]
+        finally:
+            served.close()
+
+    first = uris()
+    tides = [uri for uri in first if uri.endswith("/tide-tables/SKILL.md")]
+    assert len(tides) == 2 and len(set(first)) == len(first)
+    assert uris() == first
