@@ -180,8 +180,9 @@ class ServedSkills:
             listed = [file.relative for file in list_skill_files(summary.directory)]
         return [wire.SKILL_FILE, *sorted(path for path in listed if shareable(path))]
 
-    def _bytes(self, skill: ServedSkill, relative: str) -> bytes:
-        """The bytes served for a file of `skill`: what a read sends and a manifest digests."""
+    def _bytes(self, skill: ServedSkill, relative: str, base: str | None = None) -> bytes:
+        """The bytes served for a file of `skill`: what a read sends and a manifest digests.
+        `base` is the skill's folder resolved, when the caller has it already."""
         summary = skill.summary
         if summary.read_only:
             return _zip_bytes(summary, relative)
@@ -189,7 +190,7 @@ class ServedSkills:
             target = os.path.realpath(summary.skill_file)
         else:
             target = os.path.realpath(summary.directory / relative)
-        base = os.path.realpath(summary.directory)
+        base = base or os.path.realpath(summary.directory)
         if not (target == base or target.startswith(base.rstrip(os.sep) + os.sep)):
             raise Unserved(f"{relative} leads outside the skill's folder")
         descriptor = open_regular(target)
@@ -229,8 +230,9 @@ class ServedSkills:
     def _entry(self, skill: ServedSkill) -> wire.SkillEntry:
         manifest: list[wire.ManifestFile] = []
         frontmatter: dict[str, Any] | None = None
+        base = None if skill.summary.read_only else os.path.realpath(skill.summary.directory)
         for relative in self.files(skill):
-            data = self._bytes(skill, relative)
+            data = self._bytes(skill, relative, base)
             if relative == wire.SKILL_FILE:
                 frontmatter = _frontmatter(skill, data)
             manifest.append(wire.ManifestFile(
