@@ -284,3 +284,35 @@ def test_same_name_skills_get_distinct_uris_that_stay_the_same(roots: list[Path]
     tides = [uri for uri in first if uri.endswith("/tide-tables/SKILL.md")]
     assert len(tides) == 2 and len(set(first)) == len(first)
     assert uris() == first
+
+
+async def test_a_file_changed_on_disk_gets_the_digest_of_the_bytes_now_served(
+        library: SkillLibrary, roots: list[Path]) -> None:
+    harbours = roots[0] / "tide-tables" / "references" / "harbours.md"
+    uri = "skill://tide-tables/references/harbours.md"
+    async with Client(build_server(library)) as client:
+        before = await _call(client, "skills/get", uri="skill://tide-tables/SKILL.md")
+        harbours.write_text("# Harbours\n\n- Brest\n- Dover\n- Calais\n")
+        after = await _call(client, "skills/get", uri="skill://tide-tables/SKILL.md")
+        read = (await client.read_resource(uri)).contents[0]
+    def listed(result: dict[str, Any]) -> dict[str, Any]:
+        return next(file for file in result["skill"]["resources"] if file["uri"] == uri)
+    assert isinstance(read, mcp_types.TextResourceContents)
+    served = read.text.encode("utf-8")
+    assert listed(after) == {"uri": uri, "digest": mcpwire.digest(served), "size": len(served)}
+    assert listed(before)["digest"] != listed(after)["digest"]
+
+
+def test_a_nested_skill_with_errors_is_refused_and_stays_a_file_of_the_outer(tmp_path: Path) -> None:
+    outer = _skill(tmp_path / "lib" / "outer", "outer", "Outer. Use when testing nesting.")
+    _skill(outer / "inner", "wrong-name", "Inner. Use when testing nesting.")
+    served = SkillLibrary([tmp_path / "lib"])
+    try:
+        entry = served.served.entry(served.served.skills[0])
+        refused = served.refused
+    finally:
+        served.close()
+    assert [skill.uri for skill in served.served.skills] == ["skill://outer/SKILL.md"]
+    assert isinstance(entry.resources, tuple)
+    assert "skill://outer/inner/SKILL.md" in {file.uri for file in entry.resources}
+    assert [(folder, why.split(":")[0]) for folder, why in refused] == [(outer / "inner", "SK108")]
