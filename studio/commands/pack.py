@@ -45,13 +45,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from studio.skills.install import (
-        PackError,
-        pack_index,
-        pack_marketplace,
-        pack_plugin,
-        pack_skill,
-    )
+    from studio.skills.install import pack
 
     for skill in args.skills:
         if not skill.is_dir():
@@ -59,17 +53,17 @@ def run(args: argparse.Namespace) -> int:
             return 2
     try:
         if args.plugin is not None:
-            written = [pack_plugin(args.skills, args.plugin, name=args.name,
+            written = [pack.pack_plugin(args.skills, args.plugin, name=args.name,
                                    version=args.package_version, description=args.description,
                                    author=args.author)]
         elif args.marketplace is not None:
-            written = [pack_marketplace(args.skills, args.marketplace, name=args.name,
+            written = [pack.pack_marketplace(args.skills, args.marketplace, name=args.name,
                                         owner=args.author or "", version=args.package_version)]
         elif args.index is not None:
-            written = [pack_index(args.skills, args.index)]
+            written = [pack.pack_index(args.skills, args.index)]
         else:
-            written = [pack_skill(skill, args.output) for skill in args.skills]
-    except PackError as exc:
+            written = [pack.pack_skill(skill, args.output) for skill in args.skills]
+    except pack.PackError as exc:
         print(f"studio pack: {exc}", file=sys.stderr)
         return 1 if exc.findings else 2
     except OSError as exc:

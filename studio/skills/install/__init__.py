@@ -6,60 +6,23 @@ Other packages import from this front door only (see `studio.skills`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from studio.skills.install import installed, lockfile, pack, placement, scaffold
     from studio.skills.install.download import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
-    from studio.skills.install.installed import (
-        fetchable,
-        list_installed,
-        project_of,
-        record_for,
-        remove_installed,
-        unchanged,
-    )
-    from studio.skills.install.lockfile import InstallRecord, LockError, lock_path, read_lock
-    from studio.skills.install.pack import PackError, pack_index, pack_marketplace, pack_plugin, pack_skill
-    from studio.skills.install.placement import (
-        CLIENTS,
-        PlacementError,
-        blocking,
-        canonical_folder,
-        client_folders,
-        place,
-    )
     from studio.skills.install.provenance import Provenance
-    from studio.skills.install.scaffold import TEMPLATE, ScaffoldError, create_skill
     from studio.skills.install.sources import prepare_source
 
 __all__ = [
-    "CLIENTS",
     "MAX_DOWNLOAD",
-    "TEMPLATE",
     "InstallError",
     "InstallPlan",
-    "InstallRecord",
-    "LockError",
-    "PackError",
-    "PlacementError",
     "Provenance",
-    "ScaffoldError",
-    "blocking",
-    "canonical_folder",
-    "client_folders",
     "commit_install",
-    "create_skill",
-    "fetchable",
-    "list_installed",
-    "lock_path",
-    "pack_index",
-    "pack_marketplace",
-    "pack_plugin",
-    "pack_skill",
-    "place",
+    "installed",
+    "lockfile",
+    "pack",
+    "placement",
     "prepare_source",
-    "project_of",
-    "read_lock",
-    "record_for",
-    "remove_installed",
-    "unchanged",
+    "scaffold",
 ]
 
 

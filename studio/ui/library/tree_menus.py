@@ -9,8 +9,8 @@ from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QMenu, QWidget
 
 from studio.skills import SkillSummary
-from studio.skills.checks import CLIENTS
-from studio.skills.install import record_for
+from studio.skills.checks import clients
+from studio.skills.install import installed
 from studio.ui.library.skill_toggles import add_toggle_menu
 from studio.ui.library.target_labels import target_label, target_tooltip
 
@@ -20,7 +20,7 @@ def root_menu(parent: QWidget, path: Path, current: str,
     """Validate For, with the clients; picking one emits `target_requested(path, client)`."""
     menu = QMenu(parent)
     targets = menu.addMenu("Validate For")
-    for key in CLIENTS:
+    for key in clients.CLIENTS:
         action = targets.addAction(target_label(key))
         action.setCheckable(True)
         action.setChecked(key == current)
@@ -38,7 +38,7 @@ def skill_menu(parent: QWidget, summary: SkillSummary, update_requested: SignalI
     menu = QMenu(parent)
     menu.setToolTipsVisible(True)
     toggles = add_toggle_menu(menu, summary, parent)
-    record = record_for(summary.directory)
+    record = installed.record_for(summary.directory)
     if record is not None:
         if toggles is not None:
             menu.addSeparator()
