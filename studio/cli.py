@@ -34,6 +34,7 @@ COMMANDS = {
     "mcp": "studio.commands.mcp",
     "pack": "studio.commands.pack",
     "desktop": "studio.commands.desktop",
+    "catalog": "studio.commands.catalog",
 }
 
 EXIT_USAGE = 2
