@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.commands.arguments import positive
-from studio.skills.catalog import Catalog, CatalogError, client_keys, effective_catalog
+from studio.skills.catalog import CLIENTS, Catalog, CatalogError, effective_catalog
 from studio.textshow import shown, shown_json
 
 
@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
         "not-loaded (why) or unknown (no source says), with the description as the client "
         "shows it and the listing against its budget. docs/clients.md gives each rule's source.")
     parser.add_argument("project", nargs="?", default=".", metavar="PROJECT")
-    parser.add_argument("--client", required=True, choices=[*client_keys(), "github-copilot"],
+    parser.add_argument("--client", required=True, choices=[*CLIENTS, "github-copilot"],
                         help="the client whose view to show")
     parser.add_argument("--user-only", action="store_true",
                         help="the user's skills only, as outside any project")

@@ -7,28 +7,10 @@ Other packages import from this front door only (see `studio.skills`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from studio.skills.catalog.effective import Catalog, CatalogError, client_keys, effective_catalog
-    from studio.skills.catalog.entry import STATES, Entry, State
-    from studio.skills.catalog.found import Found, find_all
-    from studio.skills.catalog.listing import ListingBudget
-    from studio.skills.catalog.rules import RULES, UNKNOWN, ClientRules, rules_for
+    from studio.skills.catalog.effective import CLIENTS, Catalog, CatalogError, effective_catalog
+    from studio.skills.catalog.entry import Entry
 
-__all__ = [
-    "RULES",
-    "STATES",
-    "UNKNOWN",
-    "Catalog",
-    "CatalogError",
-    "ClientRules",
-    "Entry",
-    "Found",
-    "ListingBudget",
-    "State",
-    "client_keys",
-    "effective_catalog",
-    "find_all",
-    "rules_for",
-]
+__all__ = ["CLIENTS", "Catalog", "CatalogError", "Entry", "effective_catalog"]
 
 
 def __getattr__(name: str) -> object:

@@ -23,6 +23,7 @@ from studio.skills.catalog.listing import ListingBudget, apply_budget
 from studio.skills.catalog.rules import RULES, ClientRules, rules_for
 from studio.skills.catalog.switches import READERS
 
+
 class CatalogError(StudioError):
     """A catalog that cannot be made: an unknown client."""
 
@@ -47,15 +48,15 @@ class Catalog:
         return sum(1 for entry in self.entries if entry.state == state)
 
 
-def client_keys() -> list[str]:
-    return [rules.key for rules in RULES]
+# The clients with loading rules, by key, with their titles, in the rules' order.
+CLIENTS: dict[str, str] = {rules.key: rules.title for rules in RULES}
 
 
 def _client(client: str) -> ClientRules:
     rules = rules_for(client)
     if rules is None:
         raise CatalogError(f"no loading rules for the client `{client}`; choose one of "
-                           f"{', '.join(client_keys())}")
+                           f"{', '.join(CLIENTS)}")
     return rules
 
 
@@ -129,13 +130,14 @@ def _description(rules: ClientRules, found: Found, cut: int | None) -> str:
 
 
 def _ranks(rules: ClientRules, project: Path | None, home: Path,
-           env: Mapping[str, str]) -> dict[str, tuple[int, str]]:
-    ranks: dict[str, tuple[int, str]] = {}
+           env: Mapping[str, str]) -> dict[str, int]:
+    """Each folder the client reads (resolved) and its place in the client's order."""
+    ranks: dict[str, int] = {}
     for index, folder in enumerate(rules.folders):
         if folder.scope == "project" and project is None:
             continue
         place = resolve(folder, project or home, home, env)
-        ranks.setdefault(os.path.realpath(place), (index, str(place)))
+        ranks.setdefault(os.path.realpath(place), index)
     return ranks
 
 
@@ -188,9 +190,9 @@ def effective_catalog(client: str, project: Path | None, home: Path,
         if item.nested_in:
             if not rules.nested:
                 continue
-            rank, place = len(rules.folders), ""
+            rank = len(rules.folders)
         else:
-            rank, place = ranks.get(os.path.realpath(item.folder), (-1, ""))
+            rank = ranks.get(os.path.realpath(item.folder), -1)
         if rank < 0:
             entries.append(Entry(item.name, item.path, "not-loaded",
                                  f"folder not read by {rules.title}: {item.folder}", "",
@@ -225,5 +227,4 @@ def effective_catalog(client: str, project: Path | None, home: Path,
     return Catalog(rules.key, rules.title, project, entries, budget, notices)
 
 
-__all__ = ["STATES", "Catalog", "CatalogError", "Entry", "State", "client_keys",
-           "effective_catalog"]
+__all__ = ["CLIENTS", "STATES", "Catalog", "CatalogError", "Entry", "State", "effective_catalog"]

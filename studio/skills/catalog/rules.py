@@ -155,7 +155,8 @@ RULES: tuple[ClientRules, ...] = (
             "max_depth": f"{_CC_DOCS}: .claude/skills/<name>/SKILL.md",
             "skips_hidden": UNKNOWN,
             "reads_bom": f"{_CC_LOG} 2.1.239 (before it, a BOM hid the skill)",
-            "name_must_match_folder": f"{_CC_LOG} 2.1.149 (a frontmatter name that differs from the folder's)",
+            "name_must_match_folder": f"{_CC_LOG} 2.1.149 (a name that differs from the "
+                                      "folder's)",
             "description_required": f"{_CC_LOG} 2.1.69",
             "description_cut": f"{_CC_LOG} 2.1.105 (description and when_to_use together)",
             "disable": "skillOverrides in .claude/settings.local.json, .claude/settings.json, "

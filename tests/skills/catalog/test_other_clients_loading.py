@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from studio.skills.catalog import RULES, UNKNOWN, rules_for
+from studio.skills.catalog.rules import RULES, UNKNOWN, rules_for
 from tests.skills.catalog.catalog_helpers import catalog, entry, write_skill
 
 
