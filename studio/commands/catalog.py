@@ -70,6 +70,8 @@ def _print(catalog: Catalog) -> None:
     budget = catalog.budget
     if budget.known:
         print(f"listing: {budget.used:,} of {budget.limit:,} {budget.unit} ({budget.basis})")
+        if "(assumed)" in budget.basis:
+            print("  give --context-window TOKENS for your model's window")
         if budget.over:
             print(shown(f"  over the budget: {', '.join(budget.over)}"))
     else:

@@ -74,7 +74,7 @@ def _claude(rules: ClientRules, entries: Sequence[Entry], env: Mapping[str, str]
         tokens = window or CLAUDE_WINDOW
         limit = int(fraction * tokens * CHARS_PER_TOKEN)
         basis = (f"{fraction:.0%} of a {tokens:,}-token context window"
-                 f"{'' if window else ' (assumed; give --context-window)'}, "
+                 f"{'' if window else ' (assumed)'}, "
                  f"{CHARS_PER_TOKEN} characters a token")
     report = ListingBudget(True, budget.source, "characters", limit, basis=basis)
     for entry in sorted(entries, key=lambda e: e.name):
