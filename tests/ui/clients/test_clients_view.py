@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
 from tests.skills.catalog.catalog_helpers import write_skill
+from tests.ui.accessibility import unnamed_controls, unreachable_controls
 from tests.ui.helpers import WindowFactory
 
 
@@ -67,3 +68,16 @@ def test_choosing_another_client_rescans(qtbot: QtBot, make_window: WindowFactor
     qtbot.waitUntil(lambda: view.model.catalog is not None
                     and view.model.catalog.client == "codex", timeout=20000)
     assert view.model.catalog.count("loaded") == 1
+
+
+def test_every_control_is_named_and_reachable(qtbot: QtBot, make_window: WindowFactory,
+                                              tmp_path: Path) -> None:
+    project, _home, _shared = _project(tmp_path)
+    window = make_window()
+    window.clients.action.trigger()
+    view = window.clients.view
+    assert view is not None
+    view.show_for(project)
+    qtbot.waitUntil(lambda: view.model.catalog is not None, timeout=20000)
+    assert unnamed_controls(view) == []
+    assert unreachable_controls(view) == []
