@@ -36,6 +36,7 @@ from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.backend import settings_embedder
 from studio.ui.chat.dock import ChatDock
+from studio.ui.clients import ClientsViews
 from studio.ui.edit_undo import EditUndo
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.disk_changes import DiskChanges
@@ -172,6 +173,7 @@ class MainWindow(QMainWindow):
                                self.library, data_dir() / HISTORY_FILE, self.tasks, self.autosaver,
                                lambda: self.settings.evals, self)
         self.menus.tools.addAction(self.evals.conflicts_action)
+        self.clients = ClientsViews(self.tasks, self.editors, self.menus.tools, self)
         self.editors.model_names = pane.model_bar.backend.server.model_names
         self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 
@@ -191,6 +193,7 @@ class MainWindow(QMainWindow):
         self.closed.connect(self.chat.pane.stop)
         self.closed.connect(self.search.close)
         self.closed.connect(self.installs.close)
+        self.closed.connect(self.clients.close)
         self.closed.connect(self.mcp_serving.close)
         self.closed.connect(self.exports.close)
 
