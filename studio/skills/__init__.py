@@ -11,7 +11,7 @@ first use (`studio.frontdoor`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from studio.skills.clients import SPEC, TARGETS
+    from studio.skills.clients import SPEC, TARGETS, client_key
     from studio.skills.files import (
         NotRegularFile,
         list_skill_files,
@@ -39,6 +39,7 @@ __all__ = [
     "SkillSummary",
     "ToggleError",
     "ToggleState",
+    "client_key",
     "flag",
     "list_skill_files",
     "load_skill",

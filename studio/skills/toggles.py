@@ -9,8 +9,13 @@
   `enabled = false`, in `~/.codex/config.toml` (https://developers.openai.com/codex/skills).
   A project's `.codex/config.toml` is written the same way, but Codex 0.125 ignores skill entries
   there (openai/codex issue 20210), which `ToggleState.note` says.
+- Gemini CLI: the skill's name in `skills.disabled` in `.gemini/settings.json` (the workspace) or
+  `~/.gemini/settings.json` (the user), as `/skills disable` writes it; names match without
+  regard to case (google-gemini/gemini-cli packages/cli/src/utils/skillSettings.ts and
+  packages/core/src/skills/skillManager.ts, commit 5411f11, read 2026-12-07). Gemini CLI allows
+  comments in the file; the studio cannot keep them, so it leaves such a file alone and says so.
 
-Neither file is ever clobbered: keys the studio does not know are kept (tomlkit keeps the TOML's
+No file is ever clobbered: keys the studio does not know are kept (tomlkit keeps the TOML's
 comments and layout), the new text is written to a temporary file beside the old and renamed over
 it, and a file that cannot be read or parsed stops the change with a message saying which file
 and what is wrong, leaving it as it was.
@@ -224,7 +229,60 @@ def set_codex(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
     _write(path, tomlkit.dumps(document))
 
 
-# -- both -----------------------------------------------------------------------------------------------
+# -- Gemini CLI -------------------------------------------------------------------------------------
+
+def _gemini_settings(path: Path) -> dict[str, Any]:
+    text = _read(path)
+    if text is None or not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ToggleError(
+            f"{path} is not plain JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); if it "
+            "holds comments, which Gemini CLI allows and the studio cannot keep, use "
+            "`/skills disable NAME` in Gemini CLI instead; nothing was changed") from None
+    if not isinstance(data, dict):
+        raise ToggleError(f"{path} does not hold a JSON object; nothing was changed")
+    skills = data.get("skills")
+    if skills is not None and not isinstance(skills, dict):
+        raise ToggleError(f"{path}: `skills` is not an object; nothing was changed")
+    disabled = skills.get("disabled") if skills is not None else None
+    if disabled is not None and not (
+            isinstance(disabled, list) and all(isinstance(n, str) for n in disabled)):
+        raise ToggleError(f"{path}: `skills.disabled` is not a list of names; nothing was "
+                          "changed")
+    return data
+
+
+def gemini_enabled(path: Path, name: str) -> bool:
+    """Whether `path`'s `skills.disabled` leaves the skill on (names match in any case)."""
+    disabled = _gemini_settings(path).get("skills", {}).get("disabled") or []
+    return name.lower() not in {entry.lower() for entry in disabled}
+
+
+def set_gemini(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
+    """Turn the skill off (its name added to `skills.disabled`) or on (every spelling of it
+    taken out), as Gemini CLI's `/skills disable` and `/skills enable` do."""
+    data = _gemini_settings(path)
+    skills = data.get("skills")
+    disabled: list[str] = list(skills.get("disabled") or []) if skills is not None else []
+    kept = [entry for entry in disabled if entry.lower() != name.lower()]
+    if enabled:
+        if len(kept) == len(disabled):
+            return
+        assert skills is not None
+        skills["disabled"] = kept
+    else:
+        if len(kept) != len(disabled):
+            return
+        if skills is None:
+            skills = data["skills"] = {}
+        skills["disabled"] = [*disabled, name]
+    _write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+# -- every client --------------------------------------------------------------------------------------
 
 def _claude_state(path: Path, scope: Scope, name: str, skill_file: Path) -> ToggleState:
     value = claude_override(path, name)
@@ -237,6 +295,10 @@ def _codex_state(path: Path, scope: Scope, name: str, skill_file: Path) -> Toggl
     return ToggleState("codex", scope, path, codex_enabled(path, skill_file, name), note=note)
 
 
+def _gemini_state(path: Path, scope: Scope, name: str, skill_file: Path) -> ToggleState:
+    return ToggleState("gemini-cli", scope, path, gemini_enabled(path, name))
+
+
 def _set_claude(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
     set_claude(path, name, enabled)
 
@@ -244,9 +306,9 @@ def _set_claude(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
 # Each client with a toggle file in the registry: how to read its say on a skill, and how to
 # change it.
 _READERS: dict[Client, Callable[[Path, Scope, str, Path], ToggleState]] = {
-    "claude-code": _claude_state, "codex": _codex_state}
+    "claude-code": _claude_state, "codex": _codex_state, "gemini-cli": _gemini_state}
 _WRITERS: dict[Client, Callable[[Path, Path, str, bool], None]] = {
-    "claude-code": _set_claude, "codex": set_codex}
+    "claude-code": _set_claude, "codex": set_codex, "gemini-cli": set_gemini}
 if set(_READERS) != set(CLIENT_TITLES) or set(_WRITERS) != set(CLIENT_TITLES):
     raise ImportError(f"studio.skills.clients names toggle files for {sorted(CLIENT_TITLES)}, "
                       f"the toggles read {sorted(_READERS)}: give each its reader and writer here")
@@ -285,5 +347,5 @@ def project_of(skill_directory: Path) -> Path | None:
 
 
 __all__ = ["CLIENT_TITLES", "ToggleError", "ToggleState", "claude_override", "codex_enabled",
-           "project_of", "set_claude", "set_codex", "set_enabled", "settings_path",
-           "skill_states"]
+           "gemini_enabled", "project_of", "set_claude", "set_codex", "set_enabled",
+           "set_gemini", "settings_path", "skill_states"]
