@@ -41,6 +41,27 @@ mirror, the mirror is named):
   in `~/.codex/config.toml`.
 - Eino: its skill middleware's documentation (`context: fork | fork_with_context`, `agent`,
   `model`).
+
+Read 2026-12-07 (docs/clients.md gives each rule with its source):
+
+- Gemini CLI: google-gemini/gemini-cli (commit 5411f11) packages/core/src/skills/skillLoader.ts:
+  `parseFrontmatter` keeps `name` and `description` when both are strings and drops the skill
+  otherwise; nothing else is read and neither is limited in length or form (characters
+  `:\\/<>*?"|` in a name become `-`); skillManager.ts does not tie a name to its folder.
+- GitHub Copilot in VS Code: microsoft/vscode promptSyntax/languageProviders/
+  promptFileAttributes.ts (`skillAttributes`: name, description, argument-hint,
+  user-invocable, disable-model-invocation, license and compatibility as a scalar or a map,
+  metadata, `context: fork`) and promptValidator.ts (an unknown attribute is a warning, an empty
+  `argument-hint` an error, a name unlike its folder a warning). `allowed-tools` is not among
+  them; whether the Copilot CLI reads it, no page readable here says.
+- Cursor: https://cursor.com/docs/context/skills, its frontmatter table read through
+  syllago.dev/using-syllago/providers/cursor/skills: the spec's fields but `allowed-tools`, and
+  `disable-model-invocation`.
+- goose: aaif-goose/goose crates/goose/src/skills/mod.rs (commit 2533f35): `SkillFrontmatter`
+  holds `name` (required, non-empty, without `/`) and `description` (empty when missing).
+- OpenCode: https://opencode.ai/docs/skills: `name`, `description`, `license`, `compatibility`,
+  `metadata` are recognized, unknown fields ignored; names 1-64 characters matching
+  `^[a-z0-9]+(-[a-z0-9]+)*$` and their folder; descriptions 1-1024 characters.
 """
 
 from __future__ import annotations
@@ -98,7 +119,6 @@ FLAG = FieldKind((bool,))
 MAPPING = FieldKind((dict,))
 TEXT_OR_LIST = FieldKind((str, list))
 NONEMPTY_TEXT = FieldKind((str,), nonempty=True)
-TEXT_OR_MAPPING = FieldKind((str, dict))
 # Claude Code reads yes/no/on/off as booleans too (YAML 1.2, as the studio reads it, does not).
 CLAUDE_FLAG = FieldKind((bool, str), ("true", "false", "yes", "no", "on", "off"))
 UNCHECKED = FieldKind(())
@@ -286,8 +306,6 @@ _JUDGED = {
             "user-invocable": FLAG,
             "disable-model-invocation": FLAG,
             "context": FieldKind((str,), ("fork",)),
-            "license": TEXT_OR_MAPPING,
-            "compatibility": TEXT_OR_MAPPING,
         }, spec_fields=_SPEC_FIELDS - {"allowed-tools"},
             accepts=frozenset({codes.NAME_NOT_FOLDER}),
             ignores=frozenset({codes.LICENSE_NOT_A_STRING, codes.COMPATIBILITY_NOT_A_STRING})),
@@ -331,7 +349,7 @@ def client_fields_rule(client: Client) -> Rule:
     def rule(skill: Skill, *, fixes: bool = True) -> Iterator[Diagnostic]:
         planned = fixes and not skill.read_only
         for key, value in skill.fields.items():
-            if key in _SPEC_FIELDS and key not in client.fields:
+            if key in _SPEC_FIELDS:
                 if key in _ACTING_SPEC_FIELDS and key not in client.spec_fields:
                     yield _diagnostic(
                         skill, codes.UNKNOWN_TO_TARGET, Severity.WARNING,
