@@ -88,8 +88,8 @@ class ClientRecord:
         """The folders it loads skills from: `reads`, or else its `project` and `user` ones."""
         if self.reads:
             return self.reads
-        return tuple(SkillFolder(scope, path) for scope, path in
-                     (("project", self.project), ("user", self.user)) if path)
+        derived = (_project(self.project), _user(self.user))
+        return tuple(folder for folder in derived if folder.path)
 
 
 def _project(path: str, note: str = "") -> SkillFolder:
