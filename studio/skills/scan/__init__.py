@@ -3,8 +3,9 @@ processes, with a cache keyed by stamps), the window's scan process and its clie
 facts of paths a library needs (links to a skill, paths inside a zip, a skill's entries).
 
 A door of few names: `scan` for paths on a command line, the `ScanCache`, and a `ScanClient`
-that owns the scan process's protocol (its command line in, typed events out). How a scan encodes a skill stays inside. Other packages import from this
-front door only (see `studio.skills`)."""
+that owns the scan process's protocol (its command line in, typed events out). How a scan
+encodes a skill stays inside. Other packages import from this front door only (see
+`studio.skills`)."""
 
 from typing import TYPE_CHECKING
 
