@@ -57,6 +57,7 @@ class ClientRecord:
         offered: whether the library offers the folders it reads as standard roots.
         walks: the dot folders the search for skills enters even when it skips hidden ones.
         toggles: the file, relative to the project or the home, where it turns skills off ("").
+        user_toggles: the user's toggle file, relative to the home, where it is not `toggles`.
         packs: the packages `studio pack` makes for it (`plugin`, `marketplace`), each skill in
             them validated as this client judges it.
         aliases: other names `--target` and `--client` accept for it (never another record's
@@ -78,6 +79,7 @@ class ClientRecord:
     offered: bool = False
     walks: tuple[str, ...] = ()
     toggles: str = ""
+    user_toggles: str = ""
     packs: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     reads: tuple[SkillFolder, ...] = ()
@@ -180,7 +182,8 @@ RECORDS: tuple[ClientRecord, ...] = (
                  installs=True, walks=(".kiro",)),
     ClientRecord("opencode", "OpenCode", _OPENCODE, target=True, project=".agents/skills",
                  user=".config/opencode/skills", installs=True, offered=True,
-                 walks=(".opencode",),
+                 walks=(".opencode",), toggles="opencode.json",
+                 user_toggles=".config/opencode/opencode.json",
                  reads=(_project(".opencode/skills", "and .opencode/skill"),
                         _project(".agents/skills"), _project(".claude/skills"),
                         _user(".config/opencode/skills"), _user(".agents/skills"),

@@ -60,7 +60,7 @@ def test_every_record_is_complete(record: ClientRecord) -> None:
     assert record.title and record.source
     assert record.installs <= bool(record.project and record.user)
     assert record.offered <= bool(record.project or record.user)
-    for folder in (record.project, record.user, record.toggles):
+    for folder in (record.project, record.user, record.toggles, record.user_toggles):
         assert not folder.startswith(("/", "~")) and ".." not in Path(folder).parts
     assert all(name.startswith(".") and "/" not in name for name in record.walks)
     for read in record.skill_folders:
@@ -144,13 +144,14 @@ def test_the_search_enters_a_clients_dot_folders(record: ClientRecord) -> None:
                          ids=[r.key for r in RECORDS if r.toggles])
 def test_a_toggle_file_is_read_and_written(record: ClientRecord, tmp_path: Path) -> None:
     home, project = tmp_path / "home", tmp_path / "project"
+    user_file = home / (record.user_toggles or record.toggles)
     skill_file = project / ".agents/skills/deploy/SKILL.md"
     mine = [s for s in skill_states("deploy", skill_file, project, home)
             if not isinstance(s, Exception) and s.client == record.key]
     assert [(s.scope, s.path, s.enabled) for s in mine] == [
-        ("project", project / record.toggles, True), ("user", home / record.toggles, True)]
+        ("project", project / record.toggles, True), ("user", user_file, True)]
     set_enabled(mine[1], "deploy", skill_file, False)
-    assert (home / record.toggles).is_file()
+    assert user_file.is_file()
     after = [s for s in skill_states("deploy", skill_file, project, home)
              if not isinstance(s, Exception) and s.client == record.key]
     assert [s.enabled for s in after] == [True, False]

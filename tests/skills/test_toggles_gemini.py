@@ -60,3 +60,11 @@ def test_a_file_the_studio_cannot_keep_whole_is_left_as_it_was(
         set_gemini(path, SKILL_FILE, "deploy", enabled=False)
     assert str(path) in str(caught.value) and "nothing was changed" in str(caught.value)
     assert path.read_text() == text
+
+
+def test_null_sections_read_as_empty(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"skills": null}')
+    assert gemini_enabled(path, "deploy")
+    set_gemini(path, SKILL_FILE, "deploy", enabled=False)
+    assert json.loads(path.read_text()) == {"skills": {"disabled": ["deploy"]}}

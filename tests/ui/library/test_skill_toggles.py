@@ -31,7 +31,8 @@ def test_the_submenu_shows_each_client_and_scope_and_toggles_the_file(
     assert submenu is not None
     actions = {a.text(): a for a in submenu.actions()}
     assert list(actions) == ["Claude Code (project)", "Claude Code (user)", "Codex (project)",
-                             "Codex (user)", "Gemini CLI (project)", "Gemini CLI (user)"]
+                             "Codex (user)", "Gemini CLI (project)", "Gemini CLI (user)",
+                             "OpenCode (project)", "OpenCode (user)"]
     assert all(a.isChecked() for a in actions.values())
     actions["Claude Code (project)"].setChecked(False)
     settings = tmp_path / "project" / ".claude" / "settings.json"
