@@ -124,7 +124,8 @@ CLAUDE_FLAG = FieldKind((bool, str), ("true", "false", "yes", "no", "on", "off")
 UNCHECKED = FieldKind(())
 CLAUDE_LISTING_CAP = 1536
 
-# The spec's own fields keep the spec's rules (SK1xx); every client reads them.
+# The spec's own fields keep the spec's rules (SK1xx); a client reads those of them its
+# `spec_fields` names (all, unless its source says otherwise).
 _SPEC_FIELDS = frozenset({"name", "description", "license", "compatibility", "metadata",
                           "allowed-tools"})
 # The one spec field whose absence changes what a client does (it pre-approves tools); a client
