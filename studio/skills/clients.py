@@ -62,9 +62,10 @@ class ClientRecord:
             them validated as this client judges it.
         aliases: other names `--target` and `--client` accept for it (never another record's
             key); lock files and messages use `key`.
-        reads: every folder it loads skills from, highest precedence first (where two hold a
-            skill of one name, the earlier one's is loaded); empty when no source lists more
-            than `project` and `user` (see `skill_folders`).
+        reads: every folder it loads skills from, highest precedence first where `precedence`
+            is known (where two hold a skill of one name, the earlier one's is loaded), else in
+            the order its source lists them; empty when no source lists more than `project`
+            and `user` (see `skill_folders`).
         precedence: how it chooses between skills of one name, as its source says ("" when no
             source says).
     """
