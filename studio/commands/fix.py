@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import remove_stale_temps
-from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE, SPEC, TARGETS
+from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE, SPEC, TARGETS, client_key
 from studio.skills.checks import fixes
 from studio.skills.scan import discover
 
@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--dry-run", action="store_true", help="show a diff, change nothing")
     parser.add_argument(
-        "--target", choices=TARGETS, default=SPEC,
+        "--target", type=client_key, choices=TARGETS, default=SPEC,
         help="the client the skills are written for, as `studio validate --target` judges "
         "them: the fields it reads stay where they are (default: spec)",
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from studio.skills import client_key
 from studio.skills.checks import threat_report
 from studio.skills.install import (
     InstallError,
@@ -50,9 +51,11 @@ def add_where_arguments(parser: argparse.ArgumentParser, clients: bool = True) -
     group.add_argument("--into", type=Path, default=None, metavar="DIR",
                        help="a skill folder of your choice instead (no client links)")
     if clients:
-        parser.add_argument("--client", action="append", default=[], choices=sorted(placement.CLIENTS),
-                            metavar="NAME", help="also install for this client: a link in its "
-                            f"folder (repeat for several; one of {', '.join(sorted(placement.CLIENTS))})")
+        parser.add_argument("--client", action="append", default=[], type=client_key,
+                            choices=sorted(placement.CLIENTS), metavar="NAME",
+                            help="also install for this client: a link in its folder (repeat "
+                            f"for several; one of {', '.join(sorted(placement.CLIENTS))}; `copilot` "
+                            "names github-copilot)")
         parser.add_argument("--copy", action="store_true",
                             help="give each client a copy instead of a link to the one copy")
 

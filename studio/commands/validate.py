@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
-from studio.skills import SPEC, TARGETS
+from studio.skills import SPEC, TARGETS, client_key
 from studio.skills.scan import ScanCache, Stamp, unchanged
 
 if TYPE_CHECKING:
@@ -46,9 +46,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument(
-        "--target", choices=TARGETS, default=SPEC,
+        "--target", type=client_key, choices=TARGETS, default=SPEC,
         help="judge the skills as this client does: a field it reads is checked, one it does not "
-        "is a warning (an error for the bare spec, the default)",
+        "is a warning (an error for the bare spec, the default); `copilot` names github-copilot",
     )
     parser.add_argument("--no-cache", action="store_true", help="ignore and keep no scan cache")
     parser.add_argument(

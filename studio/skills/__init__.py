@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from studio.skills import toggles
-    from studio.skills.clients import SPEC, TARGETS
+    from studio.skills.clients import SPEC, TARGETS, client_key
     from studio.skills.files import (
         NotRegularFile,
         list_skill_files,
@@ -37,6 +37,7 @@ __all__ = [
     "Skill",
     "SkillFile",
     "SkillSummary",
+    "client_key",
     "flag",
     "list_skill_files",
     "load_skill",

@@ -70,6 +70,6 @@ def test_a_bad_name_exits_2_naming_the_rule(tmp_path: Path) -> None:
 
 def test_a_skill_with_errors_exits_1(tmp_path: Path) -> None:
     skill = _skill(tmp_path / "src", "tide-tables")
-    (skill / "SKILL.md").write_text("---\nname: Tide_Tables\ndescription: x\n---\nBody.\n")
+    (skill / "SKILL.md").write_text("---\nname: [tide-tables\ndescription: x\n---\nBody.\n")
     done = _studio("pack", "--goose-plugin", "kit", skill, cwd=tmp_path)
-    assert done.returncode == 1 and "SKILL.md:2:" in done.stderr
+    assert done.returncode == 1 and "SKILL.md:3:12: SK012" in done.stderr

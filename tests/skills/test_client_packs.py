@@ -163,11 +163,12 @@ def test_an_unreadable_codex_marketplace_stops_the_pack_before_writing(tmp_path:
 
 def test_a_skill_with_errors_stops_every_format(tmp_path: Path) -> None:
     skill = _skill(tmp_path / "src", "tide-tables")
-    (skill / "SKILL.md").write_text("---\nname: Tide_Tables\ndescription: Reads tides.\n---\nBody.\n")
+    # Frontmatter no client can read (a name's form is only a warning for some of them).
+    (skill / "SKILL.md").write_text("---\nname: [tide-tables\ndescription: Reads tides.\n---\nBody.\n")
     for kind in FORMATS:
         with pytest.raises(PackError) as raised:
             pack_package(kind, [skill], tmp_path / kind)
-        assert raised.value.findings and "SKILL.md:2:" in str(raised.value)
+        assert raised.value.findings and "SKILL.md:3:12: SK012" in str(raised.value)
         assert not (tmp_path / kind).exists()
 
 

@@ -2,10 +2,10 @@
 processes, with a cache keyed by stamps), the window's scan process and its client, and the
 facts of paths a library needs (links to a skill, paths inside a zip, a skill's entries).
 
-A door of few names: `scan` for paths on a command line (or `scan_root` for one root), the
-`ScanCache`, and a `ScanClient` that owns the scan process's protocol (its command line in,
-typed events out). How a scan encodes a skill stays inside. Other packages import from this
-front door only (see `studio.skills`)."""
+A door of few names: `scan` for paths on a command line, the `ScanCache`, and a `ScanClient`
+that owns the scan process's protocol (its command line in, typed events out). How a scan
+encodes a skill stays inside. Other packages import from this front door only (see
+`studio.skills`)."""
 
 from typing import TYPE_CHECKING
 
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
         SkillRoot,
         duplicate_warning,
         env_roots,
-        scan_root,
         standard_locations,
     )
     from studio.skills.scan.stamps import Stamp, unchanged
@@ -45,7 +44,6 @@ __all__ = [
     "links_to",
     "listing",
     "scan",
-    "scan_root",
     "standard_locations",
     "unchanged",
 ]

@@ -49,7 +49,7 @@ class InstallUrlDialog(QDialog):
         clients = QGridLayout()
         for at, client in enumerate(sorted(placement.CLIENTS)):
             box = QCheckBox(client)
-            box.setToolTip(f"Link the skills from {placement.CLIENTS[client][0]} too")
+            box.setToolTip(_client_tip(*placement.CLIENTS[client]))
             self.client_boxes[client] = box
             clients.addWidget(box, at // 4, at % 4)
         self.copy_box = QCheckBox("Copies instead of links")
@@ -105,6 +105,16 @@ class InstallUrlDialog(QDialog):
 
     def folder(self) -> Path:
         return Path(self.folder_combo.currentText().strip()).expanduser()
+
+
+def _client_tip(project: str, user: str) -> str:
+    """Where a client's box links the skills from, in a project and for the user; a client that
+    reads .agents/skills itself needs no link there."""
+    def where(folder: str, home: str) -> str:
+        if folder == ".agents/skills":
+            return f"it reads {home}.agents/skills itself"
+        return f"a link in {home}{folder}"
+    return f"In a project: {where(project, '')}. For you: {where(user, '~/')}."
 
 
 def files_written(plan: InstallPlan) -> list[str]:
