@@ -5,9 +5,10 @@ requests (`skills/list`, `skills/get`, `resources/read`) are sent here and their
 plain JSON, then checked by `studio.skills.served.manifest`: nothing a server says is trusted to
 fit a schema, and every bound is ours.
 
-Two connections per use: the first lists the skills (before the user is asked), the second
-fetches the ones the user agreed to, asking `skills/get` for each first. A manifest that changed
-between the two is refused, so what reaches a model is what the user saw."""
+One connection per use: the skills are listed, the user is asked about them (the server waits;
+the time limits cover the server's answers, not the user's thinking), and the ones agreed to are
+fetched, asking `skills/get` for each first. A manifest that changed since the listing is
+refused, so what reaches a model is what the user saw."""
 
 from __future__ import annotations
 
@@ -68,8 +69,9 @@ class Fetched:
 
 
 @contextlib.asynccontextmanager
-async def _connected(source: ServedSource, limits: Limits, errlog: TextIO) -> AsyncIterator[Client]:
-    """A client that has agreed on the Skills extension with the server; ServedError if not."""
+async def connected(source: ServedSource, limits: Limits, errlog: TextIO) -> AsyncIterator[Client]:
+    """A client that has agreed on the Skills extension with the server. Every failure in the
+    block, the server's or the connection's, comes out as a ServedError naming the server."""
     server: Any
     if source.url:
         server = source.url
@@ -78,24 +80,19 @@ async def _connected(source: ServedSource, limits: Limits, errlog: TextIO) -> As
         server = stdio_client(params, errlog=errlog)
     client = Client(server, extensions=[advertise(SKILLS_EXTENSION)], cache=None,
                     read_timeout_seconds=limits.seconds)
-    async with client:
-        extensions = client.server_capabilities.extensions or {}
-        if SKILLS_EXTENSION not in extensions:
-            raise ServedError(f"{source.shown}: the server does not declare the Skills extension "
-                              f"({SKILLS_EXTENSION}); it serves no skills the studio can verify")
-        yield client
-
-
-async def _guarded(source: ServedSource, limits: Limits, work: Any) -> Any:
-    """Run `work` within the time limit, every failure a ServedError naming the server."""
     try:
-        with anyio.fail_after(limits.seconds):
-            return await work()
+        async with client:
+            extensions = client.server_capabilities.extensions or {}
+            if SKILLS_EXTENSION not in extensions:
+                raise ServedError(
+                    f"{source.shown}: the server does not declare the Skills extension "
+                    f"({SKILLS_EXTENSION}); it serves no skills the studio can verify")
+            yield client
     except ServedError:
         raise
     except TimeoutError:
-        raise ServedError(f"{source.shown}: the server took over {limits.seconds:g} s; try again "
-                          "later or check the server") from None
+        raise ServedError(f"{source.shown}: the server took over {limits.seconds:g} s to "
+                          "answer; try again later or check the server") from None
     except BaseExceptionGroup as group:
         leaf = _first_leaf(group)
         if isinstance(leaf, ServedError):
@@ -117,18 +114,17 @@ def _reason(exc: BaseException) -> str:
         return f"cannot start the server: {exc.filename or exc} was not found"
     if isinstance(exc, OSError | ConnectionError):
         return f"cannot reach the server ({exc}); check that it runs and the address"
+    if isinstance(exc, TimeoutError):
+        return "the server took too long to answer; try again later or check the server"
     text = str(exc).strip() or type(exc).__name__
     return f"the server failed: {text[:300]}"
 
 
-async def list_served(source: ServedSource, limits: Limits, errlog: TextIO) -> Listing:
-    """Every skill the server lists (all pages, bounded), checked; the first of two with one name
-    is kept and the other reported."""
-    async def work() -> Listing:
-        async with _connected(source, limits, errlog) as client:
-            return await _list(client, source, limits)
-    result: Listing = await _guarded(source, limits, work)
-    return result
+async def list_served(client: Client, source: ServedSource, limits: Limits) -> Listing:
+    """Every skill the server lists (all pages, bounded in count and time), checked; the first
+    of two with one name is kept and the other reported."""
+    with anyio.fail_after(limits.seconds):
+        return await _list(client, source, limits)
 
 
 async def _list(client: Client, source: ServedSource, limits: Limits) -> Listing:
@@ -177,24 +173,20 @@ async def _list(client: Client, source: ServedSource, limits: Limits) -> Listing
     return listing
 
 
-async def fetch_served(source: ServedSource, skills: list[ServedSkill], limits: Limits,
-                       errlog: TextIO) -> Fetched:
+async def fetch_served(client: Client, source: ServedSource, skills: list[ServedSkill],
+                       limits: Limits) -> Fetched:
     """The bytes of every file of `skills`, each verified against the manifest the user agreed
     to. A skill whose manifest changed since (skills/get says otherwise) or whose file does not
     match is refused whole, with a message naming the file and the server."""
-    async def work() -> Fetched:
-        fetched = Fetched()
-        budget = [limits.total_bytes]
-        async with _connected(source, limits, errlog) as client:
-            for skill in skills:
-                try:
-                    fetched.files[skill.name] = await _fetch_one(client, source, skill, limits,
-                                                                 budget)
-                except ServedError as exc:
-                    fetched.problems.append(str(exc))
-        return fetched
-    result: Fetched = await _guarded(source, limits, work)
-    return result
+    fetched = Fetched()
+    budget = [limits.total_bytes]
+    with anyio.fail_after(limits.seconds):
+        for skill in skills:
+            try:
+                fetched.files[skill.name] = await _fetch_one(client, source, skill, limits, budget)
+            except ServedError as exc:
+                fetched.problems.append(str(exc))
+    return fetched
 
 
 async def _fetch_one(client: Client, source: ServedSource, skill: ServedSkill, limits: Limits,

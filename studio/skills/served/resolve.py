@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from studio.skills.served.client import fetch_served, list_served, server_log
+from studio.skills.served.client import connected, fetch_served, list_served, server_log
 from studio.skills.served.consent import Consents
 from studio.skills.served.manifest import Limits, ServedSkill
 from studio.skills.served.materialise import materialise, served_folder
@@ -54,34 +54,43 @@ async def open_served_async(spec: str, ask: Ask | None, *, consents: Consents | 
     if consents.problem is not None:
         opened.problems.append(consents.problem)
     with open(server_log(folder, source), "w", encoding="utf-8", errors="replace") as errlog:
-        listing = await list_served(source, limits, errlog)
-        opened.problems.extend(listing.problems)
-        agreed = [s for s in listing.skills if consents.agreed(source, s)]
-        unasked = [s for s in listing.skills if not consents.agreed(source, s)]
-        if unasked:
-            if ask is None:
-                opened.problems.append(
-                    f"{source.shown}: left out {len(unasked)} skill(s) you have not agreed to "
-                    f"use ({', '.join(s.name for s in unasked[:5])}"
-                    f"{', ...' if len(unasked) > 5 else ''}); run in a terminal to be asked, "
-                    "or pass --yes to agree")
-            elif ask(source, unasked):
-                try:
-                    consents.record(source, unasked)
-                except ServedError as exc:
-                    opened.problems.append(str(exc))
-                agreed += unasked
-            else:
-                opened.problems.append(f"{source.shown}: you declined {len(unasked)} skill(s); "
-                                       "they are left out")
-        if not agreed:
-            return opened
-        fetched = await fetch_served(source, agreed, limits, errlog)
+        async with connected(source, limits, errlog) as client:
+            listing = await list_served(client, source, limits)
+            opened.problems.extend(listing.problems)
+            agreed = _agreed(opened, listing.skills, consents, ask)
+            if not agreed:
+                return opened
+            fetched = await fetch_served(client, source, agreed, limits)
     opened.problems.extend(fetched.problems)
     opened.skills = [s for s in agreed if s.name in fetched.files]
     if opened.skills:
         opened.archive = materialise(folder, source, opened.skills, fetched.files)
     return opened
+
+
+def _agreed(opened: Opened, skills: list[ServedSkill], consents: Consents,
+            ask: Ask | None) -> list[ServedSkill]:
+    """The skills the user agreed to: before, to this very manifest, or now when asked."""
+    source = opened.source
+    agreed = [s for s in skills if consents.agreed(source, s)]
+    unasked = [s for s in skills if not consents.agreed(source, s)]
+    if not unasked:
+        return agreed
+    if ask is None:
+        names = ", ".join(s.name for s in unasked[:5]) + (", ..." if len(unasked) > 5 else "")
+        opened.problems.append(
+            f"{source.shown}: left out {len(unasked)} skill(s) you have not agreed to use "
+            f"({names}); run in a terminal to be asked, or pass --yes to agree")
+        return agreed
+    if not ask(source, unasked):
+        opened.problems.append(f"{source.shown}: you declined {len(unasked)} skill(s); they "
+                               "are left out")
+        return agreed
+    try:
+        consents.record(source, unasked)
+    except ServedError as exc:
+        opened.problems.append(str(exc))
+    return agreed + unasked
 
 
 def open_served(spec: str, ask: Ask | None, **kwargs: object) -> Opened:
