@@ -25,10 +25,12 @@ from studio.textshow import shown_prose
 MAX_ASKED_LINES = 20
 
 
-def terminal_consent(err: TextIO = sys.stderr, into: TextIO = sys.stdin) -> Ask:
-    """Ask at the terminal: the server, each skill with its description and files, and that its
-    text is the server's (untrusted); yes agrees to all of them."""
+def terminal_consent(err: TextIO | None = None, into: TextIO | None = None) -> Ask:
+    """Ask at the terminal (stderr and stdin unless given): the server, each skill with its
+    description and files, and that its text is the server's (untrusted); yes agrees to all."""
     def ask(source: ServedSource, skills: list[ServedSkill]) -> bool:
+        out = err if err is not None else sys.stderr
+        answers = into if into is not None else sys.stdin
         lines = [f"The MCP server {shown_prose(source.shown)} serves {len(skills)} skill(s) you "
                  "have not agreed to use (or whose files changed since):"]
         for skill in skills[:MAX_ASKED_LINES]:
@@ -39,18 +41,19 @@ def terminal_consent(err: TextIO = sys.stderr, into: TextIO = sys.stdin) -> Ask:
             lines.append(f"  and {len(skills) - MAX_ASKED_LINES:,} more")
         lines.append("Their text comes from the server: a model reads it as instructions, and "
                      "any script of theirs still goes through the tool policy.")
-        err.write(utf8_text("\n".join(lines)) + "\nUse them? [y/N] ")
-        err.flush()
+        out.write(utf8_text("\n".join(lines)) + "\nUse them? [y/N] ")
+        out.flush()
         try:
-            answer = into.readline()
+            answer = answers.readline()
         except (OSError, ValueError):
             answer = ""
         return answer.strip().lower() in ("y", "yes")
     return ask
 
 
-def consent_of(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> Ask | None:
+def consent_of(args: argparse.Namespace, stdin: TextIO | None = None) -> Ask | None:
     """`--yes` agrees; a terminal asks; otherwise no one can, and the skills are left out."""
+    stdin = stdin if stdin is not None else sys.stdin
     if getattr(args, "yes", False):
         return lambda source, skills: True
     if stdin.isatty():
@@ -58,7 +61,8 @@ def consent_of(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> Ask | Non
     return None
 
 
-def report(command: str, roots: Roots, err: TextIO = sys.stderr) -> None:
+def report(command: str, roots: Roots, err: TextIO | None = None) -> None:
+    err = err if err is not None else sys.stderr
     for problem in roots.problems:
         err.write(utf8_text(f"studio {command}: {one_line(shown_prose(problem))}") + "\n")
     for opened in roots.served:
