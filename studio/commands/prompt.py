@@ -12,8 +12,8 @@ from studio.commands.served import skill_paths
 from studio.commands.textsafe import one_line, shown_path, utf8_text
 from studio.paths import cache_dir
 from studio.skills.scan import ScanCache, collect_headers
-from studio.skills.served import drop_shadowed
 from studio.skills.search import build_catalog
+from studio.skills.served import drop_shadowed
 from studio.textshow import shown_prose
 
 CACHE_FILE = "prompt-cache.marshal"

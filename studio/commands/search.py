@@ -19,8 +19,8 @@ from studio.commands.options import SKILL_SOURCE_HELP, served_consent_flag, skil
 from studio.commands.served import skill_paths
 from studio.paths import cache_dir
 from studio.skills.scan import ScanCache, scan, standard_locations
-from studio.skills.served import drop_shadowed
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex, index_path
+from studio.skills.served import drop_shadowed
 from studio.textshow import shown, shown_json
 
 SCAN_CACHE_FILE = "validate-cache.marshal"
@@ -60,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
     roots = skill_paths("search", args, given)
     collected = scan(roots.paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
     collected.skills, shadowed = drop_shadowed(collected.skills, roots.archives)
-    for note in shadowed:
-        print(f"studio search: {shown(note)}", file=sys.stderr)
+    for shadow in shadowed:
+        print(f"studio search: {shown(shadow)}", file=sys.stderr)
     for problem in collected.problems:
         print(f"studio search: {shown(str(problem))}", file=sys.stderr)
     embedder = None

@@ -20,9 +20,9 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from studio.fsutil import atomic_write_bytes
 from studio.commands.options import SKILL_SOURCE_HELP, served_consent_flag, skill_source
 from studio.commands.served import skill_paths
+from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
 from studio.skills import SPEC, TARGETS
 from studio.skills.scan import ScanCache, Stamp, unchanged

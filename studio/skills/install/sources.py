@@ -26,7 +26,6 @@ from pathlib import Path, PurePosixPath
 
 from studio.errors import StudioError
 from studio.skills.files import load_skill, skill_file_in
-from studio.skills.served import Ask, is_served
 from studio.skills.install.download import (
     MAX_DOWNLOAD,
     SCRATCH_PREFIX,
@@ -41,6 +40,7 @@ from studio.skills.install.download import (
 from studio.skills.install.fromserver import prepare_served
 from studio.skills.install.gitfetch import GIT_TIMEOUT, GitError, clone
 from studio.skills.install.gitvalues import UnsafeValue, check_ref, check_remote, path_problem
+from studio.skills.served import Ask, is_served
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 # GitHub's owners and repositories: letters, digits, '-' (and '_', '.' in a repository).

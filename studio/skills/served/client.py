@@ -25,13 +25,23 @@ import anyio
 import mcp_types
 from mcp.client import Client, advertise
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from pydantic import TypeAdapter
+from pydantic import BaseModel, ConfigDict
 
 from studio.skills.served.manifest import Limits, ServedFile, ServedSkill, check_entry
 from studio.skills.served.source import ServedError, ServedSource
 
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
-_JSON: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+
+
+class _Answer(BaseModel):
+    """An answer as it came, every key kept (`model_extra`): none is trusted to fit a schema."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+async def _ask(client: Client, request: mcp_types.Request[Any, Any]) -> dict[str, Any]:
+    answer = await client.session.send_request(request, _Answer)
+    return dict(answer.model_extra or {})
 
 
 class _ListParams(mcp_types.PaginatedRequestParams):
@@ -134,8 +144,7 @@ async def _list(client: Client, source: ServedSource, limits: Limits) -> Listing
     by_name: dict[str, ServedSkill] = {}
     entries = 0
     for _ in range(limits.pages):
-        page = await client.session.send_request(
-            _ListRequest(params=_ListParams(cursor=cursor)), _JSON)
+        page = await _ask(client, _ListRequest(params=_ListParams(cursor=cursor)))
         skills = page.get("skills")
         if not isinstance(skills, list):
             raise ServedError(f"{source.shown}: its skills/list answer holds no list of skills")
@@ -191,7 +200,7 @@ async def fetch_served(client: Client, source: ServedSource, skills: list[Served
 
 async def _fetch_one(client: Client, source: ServedSource, skill: ServedSkill, limits: Limits,
                      budget: list[int]) -> dict[str, bytes]:
-    answer = await client.session.send_request(_GetRequest(params=_GetParams(uri=skill.uri)), _JSON)
+    answer = await _ask(client, _GetRequest(params=_GetParams(uri=skill.uri)))
     now = check_entry(answer.get("skill"), source.shown, limits)
     if now.manifest_digest != skill.manifest_digest:
         raise ServedError(f"refused {skill.name} from {source.shown}: its manifest changed since "
