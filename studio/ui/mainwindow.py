@@ -49,6 +49,7 @@ from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.library_search import LibrarySearch
 from studio.ui.library.loader import LibraryLoader
 from studio.ui.library.roots import LibraryRoots
+from studio.ui.library.served_root import add_served_root
 from studio.ui.library.skill_ops import SkillOperations
 from studio.ui.menus import make_action, make_menus
 from studio.ui.problems.fix_all import FixAll
@@ -246,6 +247,10 @@ class MainWindow(QMainWindow):
         self.add_zip_action = make_action(
             self, "Add &Zip of Skills…", self._spawn(lambda: roots.pick_root(zip_file=True)),
             None, "Add a zip archive (read-only) to the library")
+        self.add_served_action = make_action(
+            self, "Add &MCP Server of Skills…",
+            self._spawn(lambda: add_served_root(roots, self._feedback, self)), None,
+            "Add the skills an MCP server serves, each file verified (read-only)")
         self.install_url_action = make_action(
             self, "&Install Skills…", self._spawn(self.installs.install_from_url), None,
             "Download a zip or tar.gz of skills, check it and install it")
@@ -276,7 +281,8 @@ class MainWindow(QMainWindow):
         self.locations_menu.aboutToShow.connect(self._on_locations_menu_about_to_show)
         self.menus = make_menus(
             self,
-            file=[self.new_action, self.add_root_action, self.add_zip_action, self.locations_menu,
+            file=[self.new_action, self.add_root_action, self.add_zip_action,
+                  self.add_served_action, self.locations_menu,
                   self.install_url_action, self.remove_root_action, None, self.save_action,
                   self.close_tab_action, None, self.settings_action, None, self.quit_action],
             edit=[self.undo_action, self.redo_action, None,
@@ -290,11 +296,13 @@ class MainWindow(QMainWindow):
         toolbar = self.library_panel.toolbar
         add_button = QToolButton()
         add_button.setText("Add")
-        add_button.setToolTip("Add a folder or zip of skills, or a standard location")
+        add_button.setToolTip("Add a folder or zip of skills, an MCP server of skills, or a "
+                              "standard location")
         add_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         add_menu = QMenu(add_button)
         add_menu.addAction(self.add_root_action)
         add_menu.addAction(self.add_zip_action)
+        add_menu.addAction(self.add_served_action)
         add_menu.addMenu(self.locations_menu)
         add_button.setMenu(add_menu)
         toolbar.addAction(self.new_action)
