@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from studio.skills.served.client import connected, fetch_served, list_served, server_log
 from studio.skills.served.consent import Consents
 from studio.skills.served.manifest import Limits, ServedSkill
 from studio.skills.served.materialise import materialise, served_folder
@@ -32,20 +31,21 @@ class Opened:
         archive: the read-only zip of the skills in use, or None when none is.
         skills: those skills, verified.
         problems: what was refused or left out, and why (one line each).
-        notes: what the user should know that went well (consent remembered, ...).
     """
 
     source: ServedSource
     archive: Path | None = None
     skills: list[ServedSkill] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
 
 
 async def open_served_async(spec: str, ask: Ask | None, *, consents: Consents | None = None,
                             folder: Path | None = None, limits: Limits | None = None) -> Opened:
     """Open the server `spec` names (see the module's docstring). Raises ServedError when the
     address is bad or the server cannot be listed; a skill refused is a problem, not an error."""
+    # Here: the MCP SDK takes a while to import, and a command given no server never needs it.
+    from studio.skills.served.client import connected, fetch_served, list_served, server_log
+
     source = parse_served(spec)
     consents = consents if consents is not None else Consents()
     folder = folder if folder is not None else served_folder()

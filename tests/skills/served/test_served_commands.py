@@ -101,3 +101,13 @@ def test_install_without_consent_writes_nothing(http_served: tuple[Path, str], t
     code, _, err = run(capsys, "install", http_served[1], "--into", str(into))
     assert code == 1 and "nothing was written" in err
     assert not (into / "hello").exists()
+
+
+def test_eval_conflicts_reads_a_served_library(
+        http_served: tuple[Path, str], capsys: pytest.CaptureFixture[str]) -> None:
+    spec = http_served[1]
+    code, out, err = run(capsys, "eval", "--conflicts", "--descriptions-only", "--yes", spec,
+                         "--json")
+    assert code == 0, err
+    assert "using 3 verified skill(s)" in err
+    assert json.loads(out)["skills"] == 3
