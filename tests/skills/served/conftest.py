@@ -1,6 +1,6 @@
 """One HTTP server of the Skills extension for a module's tests (starting one costs seconds on a
 loaded machine): it reads its folder again at every request, and each test starts from the same
-three skills."""
+three skills. `studio chat` runs against the scripted Ollama server in tests/fakes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes.fixtures import fake_ollama
 from tests.skills.served.servers import fill, http_server
+
+__all__ = ["fake_ollama", "http_served"]
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
+from tests.fakes.fixtures import TOOL_MODEL
+from tests.fakes.ollama import FakeOllama
+from tests.fakes.script import Call, calls, reply
 from tests.skills.served.servers import fill, stdio_spec, write_served
 
 
@@ -111,3 +114,21 @@ def test_eval_conflicts_reads_a_served_library(
     assert code == 0, err
     assert "using 3 verified skill(s)" in err
     assert json.loads(out)["skills"] == 3
+
+
+def test_a_chat_loads_a_served_skill_and_reads_a_file_of_it(
+        http_served: tuple[Path, str], fake_ollama: FakeOllama, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    fake_ollama.script(calls(Call("activate_skill", {"name": "hello"}, id="a")),
+                       calls(Call("read_skill_file",
+                                  {"skill": "hello", "path": "references/notes.md"}, id="b")),
+                       reply("Done."))
+    code = main(["chat", "--backend", "ollama", "--url", fake_ollama.url, "--model", TOOL_MODEL,
+                 "--skills", http_served[1], "--yes", "--workspace", str(tmp_path), "hi"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out == "Done.\n"
+    told = [m["content"] for m in fake_ollama.chats[-1]["messages"] if m["role"] == "tool"]
+    assert "Do it." in told[0]
+    assert told[1].strip().endswith("Notes.")
