@@ -80,7 +80,6 @@ from studio.settings import (
 )
 from studio.skills.scan import scan, standard_locations
 from studio.skills.search import INDEX_FILE
-from studio.skills.served import drop_shadowed
 from studio.textshow import ProseStream, shown, shown_json
 
 # Held files named one a line; past these, counted (the audit log lists them all).
@@ -561,7 +560,7 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
         renderer.show(Error(exc.user_message))
         return 1
     collected = scan(skill_paths)
-    collected.skills, shadowed = drop_shadowed(collected.skills, roots.archives)
+    collected.skills, shadowed = roots.drop_shadowed(collected.skills)
     for note in shadowed:
         renderer.note(f"studio chat: {note}")
     for problem in collected.problems:

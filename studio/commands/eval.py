@@ -62,7 +62,6 @@ from studio.settings import load_settings
 from studio.skills import SkillSummary
 from studio.skills.checks import EvalFileError
 from studio.skills.scan import Collected, scan
-from studio.skills.served import Roots, is_served
 
 EXIT_INTERRUPTED = 130
 
@@ -390,14 +389,6 @@ async def _until_signalled(args: argparse.Namespace, reports: list[SkillReport],
     await evaluate(args, reports, err, approver)
 
 
-def _kept(value: Path | str, roots: Roots) -> bool:
-    """Whether `value` gave a path in `roots`: a path does; a server when it is in use."""
-    if not is_served(str(value)):
-        return True
-    return any(opened.source.spec == str(value).strip() and opened.archive is not None
-               for opened in roots.served)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.show_iteration:
         return _show_iterations(args.skills, sys.stdout, sys.stderr)
@@ -408,7 +399,7 @@ def run(args: argparse.Namespace) -> int:
     roots = skill_paths("eval", args, [*args.skills, *args.distractors])
     given = len(args.skills)
     resolved = iter(roots.paths)
-    args.skills = [next(resolved) for value in args.skills if _kept(value, roots)]
+    args.skills = [next(resolved) for value in args.skills if roots.gave_path(value)]
     args.distractors = list(resolved)
     if given and not args.skills:
         return 2

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from studio.commands.served import terminal_consent
+from studio.commands.served import Consent, agree_to_all, terminal_consent
 from studio.skills.checks import threat_report
 from studio.skills.install import (
     CLIENTS,
@@ -27,7 +27,6 @@ from studio.skills.install import (
     prepare_source,
     unchanged,
 )
-from studio.skills.served import Ask as ServedAsk
 
 Ask = Callable[[str], bool]
 
@@ -155,11 +154,11 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
     return 0
 
 
-def _served_consent(yes: bool, ask: Ask | None) -> ServedAsk | None:
+def _served_consent(yes: bool, ask: Ask | None) -> Consent | None:
     """Agreeing to an MCP server's skills as a replacement is agreed to: --yes, or a terminal's
     answer (where one can be asked), or not at all."""
     if yes:
-        return lambda source, skills: True
+        return agree_to_all
     return terminal_consent() if ask is not None else None
 
 

@@ -13,7 +13,6 @@ from studio.commands.textsafe import one_line, shown_path, utf8_text
 from studio.paths import cache_dir
 from studio.skills.scan import ScanCache, collect_headers
 from studio.skills.search import build_catalog
-from studio.skills.served import drop_shadowed
 from studio.textshow import shown_prose
 
 CACHE_FILE = "prompt-cache.marshal"
@@ -44,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     roots = skill_paths("prompt", args, given)
     cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE, ScanCache.HEADERS)
     collected = collect_headers(roots.paths, cache)
-    collected.skills, shadowed = drop_shadowed(collected.skills, roots.archives)
+    collected.skills, shadowed = roots.drop_shadowed(collected.skills)
     for note in shadowed:
         print(f"studio prompt: {one_line(note)}", file=sys.stderr)
     for problem in collected.problems:

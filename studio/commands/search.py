@@ -20,7 +20,6 @@ from studio.commands.served import skill_paths
 from studio.paths import cache_dir
 from studio.skills.scan import ScanCache, scan, standard_locations
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex, index_path
-from studio.skills.served import drop_shadowed
 from studio.textshow import shown, shown_json
 
 SCAN_CACHE_FILE = "validate-cache.marshal"
@@ -59,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     given = list(args.skills) or [path for path in standard_locations(Path.cwd()) if path.is_dir()]
     roots = skill_paths("search", args, given)
     collected = scan(roots.paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
-    collected.skills, shadowed = drop_shadowed(collected.skills, roots.archives)
+    collected.skills, shadowed = roots.drop_shadowed(collected.skills)
     for shadow in shadowed:
         print(f"studio search: {shown(shadow)}", file=sys.stderr)
     for problem in collected.problems:

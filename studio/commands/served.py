@@ -5,33 +5,30 @@ with the servers' refusals printed."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from studio.commands.textsafe import one_line, utf8_text
-from studio.skills.served import (
-    Ask,
-    Roots,
-    ServedSkill,
-    ServedSource,
-    resolve_roots,
-    resolve_roots_async,
-)
+from studio.skills.served import Roots, ServedSkill, resolve_roots
 from studio.textshow import shown_prose
 
 # Skills named one a line in the question; past these, counted.
 MAX_ASKED_LINES = 20
 
+# Asked with a server's address and the skills to agree to; True agrees to all of them.
+Consent = Callable[[str, list[ServedSkill]], bool]
 
-def terminal_consent(err: TextIO | None = None, into: TextIO | None = None) -> Ask:
+
+def terminal_consent(err: TextIO | None = None, into: TextIO | None = None) -> Consent:
     """Ask at the terminal (stderr and stdin unless given): the server, each skill with its
     description and files, and that its text is the server's (untrusted); yes agrees to all."""
-    def ask(source: ServedSource, skills: list[ServedSkill]) -> bool:
+    def ask(server: str, skills: list[ServedSkill]) -> bool:
         out = err if err is not None else sys.stderr
         answers = into if into is not None else sys.stdin
-        lines = [f"The MCP server {shown_prose(source.shown)} serves {len(skills)} skill(s) you "
+        lines = [f"The MCP server {shown_prose(server)} serves {len(skills)} skill(s) you "
                  "have not agreed to use (or whose files changed since):"]
         for skill in skills[:MAX_ASKED_LINES]:
             description = one_line(shown_prose(skill.description))[:160]
@@ -51,11 +48,16 @@ def terminal_consent(err: TextIO | None = None, into: TextIO | None = None) -> A
     return ask
 
 
-def consent_of(args: argparse.Namespace, stdin: TextIO | None = None) -> Ask | None:
+def agree_to_all(server: str, skills: list[ServedSkill]) -> bool:
+    """`--yes`: agreed without asking."""
+    return True
+
+
+def consent_of(args: argparse.Namespace, stdin: TextIO | None = None) -> Consent | None:
     """`--yes` agrees; a terminal asks; otherwise no one can, and the skills are left out."""
     stdin = stdin if stdin is not None else sys.stdin
     if getattr(args, "yes", False):
-        return lambda source, skills: True
+        return agree_to_all
     if stdin.isatty():
         return terminal_consent(into=stdin)
     return None
@@ -73,17 +75,15 @@ def report(command: str, roots: Roots, err: TextIO | None = None) -> None:
     err.flush()
 
 
-def skill_paths(command: str, args: argparse.Namespace, values: Iterable[Path | str]) -> Roots:
+def skill_paths(command: str, args: argparse.Namespace, values: Sequence[Path | str]) -> Roots:
     """The paths of `values` (`--skills` or PATH arguments), each server opened; its problems
     printed on stderr."""
-    roots = resolve_roots(values, consent_of(args))
-    report(command, roots)
-    return roots
+    return asyncio.run(skill_paths_async(command, args, values))
 
 
 async def skill_paths_async(command: str, args: argparse.Namespace,
                             values: Sequence[Path | str]) -> Roots:
     """`skill_paths` for a command already in an event loop."""
-    roots = await resolve_roots_async(values, consent_of(args))
+    roots = await resolve_roots(values, consent_of(args))
     report(command, roots)
     return roots

@@ -9,8 +9,9 @@ the whole install: nothing is written, as for an archive with a bad entry."""
 
 from __future__ import annotations
 
-import json
+import asyncio
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,22 +24,22 @@ from studio.skills.install.download import (
     open_lock,
 )
 from studio.skills.library.archive import ArchiveError, unpack
-from studio.skills.served import Ask, ServedError, open_served
+from studio.skills.served import ServedSkill, resolve_roots
 
 SOURCE_TYPE = "mcp"
+# Asked with the server's address and the skills to agree to; True agrees to all of them.
+Consent = Callable[[str, list[ServedSkill]], bool]
 
 
-def prepare_served(text: str, into: Path, consent: Ask | None) -> InstallPlan:
+def prepare_served(text: str, into: Path, consent: Consent | None) -> InstallPlan:
     """A plan for the skills the server `text` names serves. Raises InstallError (having
     removed the scratch folder) when the server cannot be used or refused anything."""
-    try:
-        opened = open_served(text, consent)
-    except ServedError as exc:
-        raise InstallError(str(exc)) from None
-    if opened.problems:
-        raise InstallError("; ".join(opened.problems))
-    if opened.archive is None:
+    roots = asyncio.run(resolve_roots([text], consent))
+    if roots.problems:
+        raise InstallError("; ".join(roots.problems))
+    if not roots.paths:
         raise InstallError(f"{text} serves no skill")
+    archive = roots.paths[0]
     open_lock(into)
     try:
         into.mkdir(parents=True, exist_ok=True)
@@ -49,14 +50,14 @@ def prepare_served(text: str, into: Path, consent: Ask | None) -> InstallPlan:
     try:
         unpacked = scratch / "unpacked"
         unpacked.mkdir()
-        unpack(opened.archive, unpacked, DEFAULT_LIMITS)
+        unpack(archive, unpacked, DEFAULT_LIMITS)
         plan.skills = found_skills(unpacked, into)
-        record = json.loads(opened.archive.with_suffix(".json").read_text(encoding="utf-8"))
-        plan.pins = {name: {"mcp": _pin(text, entry)} for name, entry in record["skills"].items()}
+        plan.pins = {skill.name: {"mcp": _pin(text, skill)}
+                     for opened in roots.served for skill in opened.skills}
     except ArchiveError as exc:
         plan.discard()
         raise InstallError(f"{text} was refused: {exc}") from None
-    except (OSError, ValueError, KeyError) as exc:
+    except OSError as exc:
         plan.discard()
         raise InstallError(f"cannot stage what {text} serves: {exc}") from None
     except BaseException:
@@ -65,6 +66,6 @@ def prepare_served(text: str, into: Path, consent: Ask | None) -> InstallPlan:
     return plan
 
 
-def _pin(server: str, entry: dict[str, Any]) -> dict[str, Any]:
-    return {"server": server, "uri": entry["uri"], "manifest": entry["manifest"],
-            "files": entry["files"]}
+def _pin(server: str, skill: ServedSkill) -> dict[str, Any]:
+    return {"server": server, "uri": skill.uri, "manifest": skill.manifest_digest,
+            "files": {f.path: {"size": f.size, "digest": f.digest} for f in skill.files}}

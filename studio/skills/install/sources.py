@@ -37,10 +37,10 @@ from studio.skills.install.download import (
     open_lock,
     prepare_install,
 )
-from studio.skills.install.fromserver import prepare_served
+from studio.skills.install.fromserver import Consent, prepare_served
 from studio.skills.install.gitfetch import GIT_TIMEOUT, GitError, clone
 from studio.skills.install.gitvalues import UnsafeValue, check_ref, check_remote, path_problem
-from studio.skills.served import Ask, is_served
+from studio.skills.served import is_served
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 # GitHub's owners and repositories: letters, digits, '-' (and '_', '.' in a repository).
@@ -144,7 +144,7 @@ def _check_subpath(subpath: str) -> None:
 
 def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
                    progress: Progress | None = None, timeout: float = GIT_TIMEOUT,
-                   consent: Ask | None = None) -> InstallPlan:
+                   consent: Consent | None = None) -> InstallPlan:
     """Fetch `text` (any form above) into a scratch folder inside `into`, and find and validate
     its skills, as `prepare_install` does for an archive. Raises InstallError (having removed
     the scratch folder) when any step fails; nothing is written outside the scratch folder.

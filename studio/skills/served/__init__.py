@@ -2,42 +2,23 @@
 `--skills 'mcp+stdio:COMMAND ARGS'` listed, consented to, fetched, verified file by file against
 their manifest, and kept as a read-only archive in the cache that every command reads like a zip.
 
-Other packages import from this front door only (see `studio.skills`)."""
+A door of four names: `resolve_roots` turns skill values (paths and servers) into `Roots`, which
+say what each server gave and drop served skills a local one shadows; `is_served` tells a server's
+address from a path; `ServedSkill` is what the user is asked about. Other packages import from
+this front door only (see `studio.skills`)."""
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from studio.skills.served.consent import Consents
-    from studio.skills.served.manifest import Limits, ServedFile, ServedSkill
-    from studio.skills.served.resolve import (
-        Ask,
-        Opened,
-        Roots,
-        drop_shadowed,
-        open_served,
-        open_served_async,
-        resolve_roots,
-        resolve_roots_async,
-    )
-    from studio.skills.served.source import ServedError, ServedSource, is_served, parse_served
+    from studio.skills.served.manifest import ServedSkill
+    from studio.skills.served.resolve import Roots, resolve_roots
+    from studio.skills.served.source import is_served
 
 __all__ = [
-    "Ask",
-    "Consents",
-    "Limits",
-    "Opened",
     "Roots",
-    "ServedError",
-    "ServedFile",
     "ServedSkill",
-    "ServedSource",
-    "drop_shadowed",
     "is_served",
-    "open_served",
-    "open_served_async",
-    "parse_served",
     "resolve_roots",
-    "resolve_roots_async",
 ]
 
 

@@ -1,22 +1,20 @@
 """Verified served skills written where the rest of the studio can read them: one zip archive per
-server in the cache's `served-skills/` folder (private to the user), with a record beside it.
+server in the cache's `served-skills/` folder (private to the user).
 
 A zip, because a zip root is what the studio already treats as read-only everywhere: the library
 and the editor show it without offering to change it, fixes are not applied to it, and the agent
 runs a script of it from a read-only unpacked copy (`UnpackedSkills`), so no script can rewrite
 what the next run loads. The archive is written to a temporary file and renamed, so a reader
-never sees half of it. The record (`<key>.json`) says which server and manifest each skill came
-from, with every file's size and digest, for `studio install` to pin them."""
+never sees half of it."""
 
 from __future__ import annotations
 
 import io
-import json
 import os
 import zipfile
 from pathlib import Path
 
-from studio.fsutil import atomic_write_bytes, atomic_write_text
+from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
 from studio.skills.served.manifest import ServedSkill
 from studio.skills.served.source import ServedSource
@@ -36,7 +34,7 @@ def served_folder() -> Path:
 def materialise(folder: Path, source: ServedSource, skills: list[ServedSkill],
                 files: dict[str, dict[str, bytes]]) -> Path:
     """Write the verified `files` of `skills` (by name, then path) as `<key>.zip` in `folder`,
-    each skill in a folder of its name, and its record beside it; the archive's path."""
+    each skill in a folder of its name; the archive's path."""
     target = folder / f"{source.key}.zip"
     buffer = io.BytesIO()  # bounded: a server's files are fetched up to `Limits.total_bytes`
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -47,15 +45,4 @@ def materialise(folder: Path, source: ServedSource, skills: list[ServedSkill],
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, data)
     atomic_write_bytes(target, buffer.getvalue(), durable=False)
-    record = {
-        "server": source.spec,
-        "skills": {
-            skill.name: {
-                "uri": skill.uri, "manifest": skill.manifest_digest,
-                "files": {f.path: {"size": f.size, "digest": f.digest} for f in skill.files},
-            }
-            for skill in skills
-        },
-    }
-    atomic_write_text(folder / f"{source.key}.json", json.dumps(record, indent=1) + "\n")
     return target

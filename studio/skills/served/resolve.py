@@ -2,7 +2,7 @@
 skills, ask the user about those whose manifest they have not agreed to, fetch and verify the
 agreed ones, and write them as a read-only archive in the cache (`materialise`). Then a served
 skill whose name a local skill has is dropped from what the agent sees, and said so
-(`drop_shadowed`)."""
+(`Roots.drop_shadowed`)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from studio.skills.served.manifest import Limits, ServedSkill
 from studio.skills.served.materialise import materialise, served_folder
 from studio.skills.served.source import ServedError, ServedSource, is_served, parse_served
 
-# Asked with the server and the skills whose manifest the user has not agreed to; True agrees to
-# all of them, False to none; None (no one to ask) leaves them out and says how to agree.
-Ask = Callable[[ServedSource, list[ServedSkill]], bool]
+# Asked with the server's address (`mcp+...`) and the skills whose manifest the user has not
+# agreed to; True agrees to all of them, False to none; None (no one to ask) leaves them out and
+# says how to agree.
+Ask = Callable[[str, list[ServedSkill]], bool]
 
 
 @dataclass(slots=True)
@@ -82,7 +83,7 @@ def _agreed(opened: Opened, skills: list[ServedSkill], consents: Consents,
             f"{source.shown}: left out {len(unasked)} skill(s) you have not agreed to use "
             f"({names}); run in a terminal to be asked, or pass --yes to agree")
         return agreed
-    if not ask(source, unasked):
+    if not ask(source.spec, unasked):
         opened.problems.append(f"{source.shown}: you declined {len(unasked)} skill(s); they "
                                "are left out")
         return agreed
@@ -98,10 +99,27 @@ def open_served(spec: str, ask: Ask | None, **kwargs: object) -> Opened:
     return asyncio.run(open_served_async(spec, ask, **kwargs))  # type: ignore[arg-type]
 
 
+class _Named(Protocol):
+    @property
+    def name(self) -> str | None: ...
+
+    @property
+    def directory(self) -> Path | str: ...
+
+
+Named = TypeVar("Named", bound=_Named)
+
+
 @dataclass(slots=True)
 class Roots:
     """Command-line skill values made paths: every path as given, each server as its archive
-    (in the same place), and what the servers refused; `served` are the archives."""
+    (in the same place), and what the servers refused.
+
+    Attributes:
+        paths: the roots to read, in the order given.
+        served: what each server given gave.
+        problems: what was refused or left out, one line each.
+    """
 
     paths: list[Path] = field(default_factory=list)
     served: list[Opened] = field(default_factory=list)
@@ -111,8 +129,39 @@ class Roots:
     def archives(self) -> set[Path]:
         return {opened.archive for opened in self.served if opened.archive is not None}
 
+    def gave_path(self, value: Path | str) -> bool:
+        """Whether `value` gave a path: a path does, a server when any of its skills is used."""
+        text = str(value)
+        if not is_served(text):
+            return True
+        return any(opened.source.spec == text.strip() and opened.archive is not None
+                   for opened in self.served)
 
-async def resolve_roots_async(values: Iterable[str | Path], ask: Ask | None) -> Roots:
+    def drop_shadowed(self, skills: Sequence[Named]) -> tuple[list[Named], list[str]]:
+        """The skills without the served ones whose name a local skill has, and a note for
+        each: a served skill never silently takes a local one's place, nor silently loses it."""
+        archives = self.archives
+        local: dict[str, Path | str] = {}
+        for skill in skills:
+            if skill.name and not _served(skill.directory, archives):
+                local.setdefault(skill.name, skill.directory)
+        kept: list[Named] = []
+        notes: list[str] = []
+        for skill in skills:
+            if skill.name in local and _served(skill.directory, archives):
+                notes.append(f"served skill {skill.name} is shadowed by the local {skill.name} "
+                             f"at {local[skill.name]}; using the local one")
+                continue
+            kept.append(skill)
+        return kept, notes
+
+
+def _served(directory: Path | str, archives: set[Path]) -> bool:
+    path = Path(directory)
+    return any(path == archive or archive in path.parents for archive in archives)
+
+
+async def resolve_roots(values: Iterable[Path | str], ask: Ask | None) -> Roots:
     """Each `--skills` value as a path: a path stays one, a `mcp+` server becomes its archive
     (or nothing, with its problems, when it cannot be used)."""
     roots = Roots()
@@ -131,46 +180,3 @@ async def resolve_roots_async(values: Iterable[str | Path], ask: Ask | None) -> 
         if opened.archive is not None:
             roots.paths.append(opened.archive)
     return roots
-
-
-def resolve_roots(values: Iterable[str | Path], ask: Ask | None) -> Roots:
-    """`resolve_roots_async` for a caller outside an event loop; without any server, no loop."""
-    values = list(values)
-    if not any(is_served(str(value)) for value in values):
-        return Roots(paths=[Path(value) for value in values])
-    return asyncio.run(resolve_roots_async(values, ask))
-
-
-class _Named(Protocol):
-    @property
-    def name(self) -> str | None: ...
-
-    @property
-    def directory(self) -> Path | str: ...
-
-
-Named = TypeVar("Named", bound=_Named)
-
-
-def drop_shadowed(skills: Sequence[Named], archives: set[Path]) -> tuple[list[Named], list[str]]:
-    """The skills without the served ones (inside one of `archives`) whose name a local skill
-    has, and a note for each: a served skill never silently takes a local one's place, nor
-    silently loses it."""
-    local: dict[str, Path | str] = {}
-    for skill in skills:
-        if skill.name and not _served(skill.directory, archives):
-            local.setdefault(skill.name, skill.directory)
-    kept: list[Named] = []
-    notes: list[str] = []
-    for skill in skills:
-        if skill.name in local and _served(skill.directory, archives):
-            notes.append(f"served skill {skill.name} is shadowed by the local {skill.name} at "
-                         f"{local[skill.name]}; using the local one")
-            continue
-        kept.append(skill)
-    return kept, notes
-
-
-def _served(directory: Path | str, archives: set[Path]) -> bool:
-    path = Path(directory)
-    return any(path == archive or archive in path.parents for archive in archives)

@@ -14,7 +14,7 @@ import asyncio
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QInputDialog, QMessageBox, QWidget
 
-from studio.skills.served import ServedError, ServedSkill, ServedSource, open_served
+from studio.skills.served import ServedSkill, resolve_roots
 from studio.ui import asyncqt
 from studio.ui.library.roots import LibraryRoots
 from studio.ui.status_messages import Feedback
@@ -34,31 +34,29 @@ async def add_served_root(roots: LibraryRoots, feedback: Feedback, parent: QWidg
     spec = dialog.textValue().strip()
     loop = asyncio.get_running_loop()
 
-    def ask(source: ServedSource, skills: list[ServedSkill]) -> bool:
-        return asyncio.run_coroutine_threadsafe(_confirm(parent, source, skills), loop).result()
+    def ask(server: str, skills: list[ServedSkill]) -> bool:
+        return asyncio.run_coroutine_threadsafe(_confirm(parent, server, skills), loop).result()
 
     feedback.status(f"Reading the skills {spec} serves…")
-    try:
-        opened = await asyncio.to_thread(open_served, spec, ask)
-    except ServedError as exc:
-        feedback.tell("No skills added", f"{exc}")
-        return
-    if opened.problems:
-        feedback.tell("Some skills were left out", "\n".join(opened.problems[:20]))
-    if opened.archive is None:
+    served = await asyncio.to_thread(lambda: asyncio.run(resolve_roots([spec], ask)))
+    if served.problems:
+        feedback.tell("Some skills were left out" if served.paths else "No skills added",
+                      "\n".join(served.problems[:20]))
+    if not served.paths:
         feedback.status(f"{spec}: no skill was added.")
         return
-    roots.add_root(opened.archive)
-    feedback.status(f"Added {len(opened.skills)} verified skill(s) from {spec} (read-only).")
+    roots.add_root(served.paths[0])
+    count = sum(len(opened.skills) for opened in served.served)
+    feedback.status(f"Added {count} verified skill(s) from {spec} (read-only).")
 
 
-async def _confirm(parent: QWidget, source: ServedSource, skills: list[ServedSkill]) -> bool:
+async def _confirm(parent: QWidget, server: str, skills: list[ServedSkill]) -> bool:
     lines = [f"{skill.name}: {skill.description[:120]} ({len(skill.files)} files, "
              f"{skill.size:,} bytes)" for skill in skills[:MAX_LISTED]]
     if len(skills) > MAX_LISTED:
         lines.append(f"and {len(skills) - MAX_LISTED:,} more")
     box = QMessageBox(QMessageBox.Icon.Question, "Use skills from an MCP server?",
-                      f"{source.shown} serves {len(skills)} skill(s) you have not agreed to use "
+                      f"{server} serves {len(skills)} skill(s) you have not agreed to use "
                       "(or whose files changed since). Their text comes from the server: a model "
                       "reads it as instructions, and their scripts still go through the tool "
                       "policy.", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,

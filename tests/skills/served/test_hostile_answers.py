@@ -11,9 +11,9 @@ from typing import Any
 import mcp_types
 import pytest
 
-from studio.skills.served import Limits, ServedError, ServedSource
 from studio.skills.served.client import _Answer, _list, _read_verified
-from studio.skills.served.manifest import check_entry
+from studio.skills.served.manifest import Limits, check_entry
+from studio.skills.served.source import ServedError, ServedSource
 
 SOURCE = ServedSource("mcp+http://127.0.0.1:1/mcp", url="http://127.0.0.1:1/mcp")
 

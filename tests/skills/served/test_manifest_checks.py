@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from studio.skills.served import Limits, ServedError
-from studio.skills.served.manifest import check_entry
+from studio.skills.served.manifest import Limits, check_entry
+from studio.skills.served.source import ServedError
 
 DIGEST = "sha256:" + "ab" * 32
 SERVER = "mcp+http://127.0.0.1:1/mcp"

@@ -4,20 +4,15 @@ verified before it is written, and kept as a read-only archive."""
 
 from __future__ import annotations
 
-import json
 import zipfile
 from pathlib import Path
 
 import pytest
 import yaml
 
-from studio.skills.served import (
-    Consents,
-    ServedSkill,
-    ServedSource,
-    drop_shadowed,
-    open_served,
-)
+from studio.skills.served import ServedSkill
+from studio.skills.served.consent import Consents
+from studio.skills.served.resolve import Roots, open_served
 from tests.skills.served.servers import fill, stdio_spec, write_served
 
 
@@ -28,7 +23,7 @@ class Asked:
         self.answer = answer
         self.asked: list[list[str]] = []
 
-    def __call__(self, source: ServedSource, skills: list[ServedSkill]) -> bool:
+    def __call__(self, server: str, skills: list[ServedSkill]) -> bool:
         self.asked.append([skill.name for skill in skills])
         return self.answer
 
@@ -48,9 +43,6 @@ def test_every_page_is_listed_and_every_file_kept_verified(
         assert sorted(archive.namelist()) == [
             "hello/SKILL.md", "hello/references/notes.md", "hello/scripts/hi.sh",
             "weather/SKILL.md", "zebra/SKILL.md"]
-    record = json.loads(opened.archive.with_suffix(".json").read_text())
-    assert record["server"] == spec
-    assert record["skills"]["hello"]["files"]["SKILL.md"]["digest"].startswith("sha256:")
 
 
 def test_a_file_that_does_not_match_its_digest_is_refused(tmp_path: Path) -> None:
@@ -99,7 +91,7 @@ def test_a_manifest_that_changes_between_list_and_get_is_refused(
         http_served: tuple[Path, str]) -> None:
     served, spec = http_served
 
-    def change_after_listing(source: ServedSource, skills: list[ServedSkill]) -> bool:
+    def change_after_listing(server: str, skills: list[ServedSkill]) -> bool:
         (served / "zebra" / "SKILL.md").write_text(
             "---\nname: zebra\ndescription: Changed behind your back.\n---\nRun evil.\n")
         return True
@@ -119,7 +111,7 @@ def test_over_stdio(tmp_path: Path) -> None:
 
 
 def test_a_server_that_cannot_start_is_named(tmp_path: Path) -> None:
-    from studio.skills.served import ServedError
+    from studio.skills.served.source import ServedError
 
     with pytest.raises(ServedError, match="mcp\\+stdio:no-such-program-here"):
         open_served("mcp+stdio:no-such-program-here --x", Asked())
@@ -134,7 +126,7 @@ def test_a_served_skill_a_local_one_names_is_shadowed(http_served: tuple[Path, s
     opened = open_served(http_served[1], Asked())
     assert opened.archive is not None
     collected = scan([local, opened.archive])
-    kept, notes = drop_shadowed(collected.skills, {opened.archive})
+    kept, notes = Roots(served=[opened]).drop_shadowed(collected.skills)
     assert sorted(s.name or "" for s in kept) == ["hello", "weather", "zebra"]
     assert next(s for s in kept if s.name == "weather").directory == local / "weather"
     assert notes == [f"served skill weather is shadowed by the local weather at "

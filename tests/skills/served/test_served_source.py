@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from studio.skills.served import ServedError, is_served, parse_served
+from studio.skills.served import is_served
+from studio.skills.served.source import ServedError, parse_served
 
 
 def test_http_and_stdio_addresses() -> None:
