@@ -10,11 +10,13 @@ for the answer."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QInputDialog, QMessageBox, QWidget
 
-from studio.skills.served import ServedSkill, resolve_roots
+from studio.skills.served import Roots, ServedSkill, resolve_roots
 from studio.ui import asyncqt
 from studio.ui.library.roots import LibraryRoots
 from studio.ui.status_messages import Feedback
@@ -38,7 +40,12 @@ async def add_served_root(roots: LibraryRoots, feedback: Feedback, parent: QWidg
         return asyncio.run_coroutine_threadsafe(_confirm(parent, server, skills), loop).result()
 
     feedback.status(f"Reading the skills {spec} serves…")
-    served = await asyncio.to_thread(lambda: asyncio.run(resolve_roots([spec], ask)))
+    # A thread of its own: the window's loop (qasync) would lend one of Qt's threads.
+    worker = ThreadPoolExecutor(1, thread_name_prefix="served-skills")
+    try:
+        served = await loop.run_in_executor(worker, _read_served, spec, ask)
+    finally:
+        worker.shutdown(wait=False, cancel_futures=True)
     if served.problems:
         feedback.tell("Some skills were left out" if served.paths else "No skills added",
                       "\n".join(served.problems[:20]))
@@ -48,6 +55,10 @@ async def add_served_root(roots: LibraryRoots, feedback: Feedback, parent: QWidg
     roots.add_root(served.paths[0])
     count = sum(len(opened.skills) for opened in served.served)
     feedback.status(f"Added {count} verified skill(s) from {spec} (read-only).")
+
+
+def _read_served(spec: str, ask: Callable[[str, list[ServedSkill]], bool]) -> Roots:
+    return asyncio.run(resolve_roots([spec], ask))
 
 
 async def _confirm(parent: QWidget, server: str, skills: list[ServedSkill]) -> bool:
