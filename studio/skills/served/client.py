@@ -1,9 +1,9 @@
 """Talking to an MCP server that serves skills, with the official MCP SDK (`mcp`, already the
 studio's dependency for `studio mcp`): it speaks Streamable HTTP and stdio, and lets a client
-advertise an extension and send the extension's own requests. The Skills extension's four
-requests (`skills/list`, `skills/get`, `resources/read`) are sent here and their answers read as
-plain JSON, then checked by `studio.skills.served.manifest`: nothing a server says is trusted to
-fit a schema, and every bound is ours.
+advertise an extension and send the extension's own requests. The three requests a client of
+the Skills extension needs (`skills/list`, `skills/get`, `resources/read`) are sent here, their
+answers read as plain JSON, then checked by `studio.skills.served.manifest`: nothing a server
+says is trusted to fit a schema, and every bound is ours.
 
 One connection per use: the skills are listed, the user is asked about them (the server waits;
 the time limits cover the server's answers, not the user's thinking), and the ones agreed to are
