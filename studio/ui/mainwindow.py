@@ -248,9 +248,8 @@ class MainWindow(QMainWindow):
             self, "Add &Zip of Skills…", self._spawn(lambda: roots.pick_root(zip_file=True)),
             None, "Add a zip archive (read-only) to the library")
         self.add_served_action = make_action(
-            self, "Add &MCP Server of Skills…",
-            self._spawn(lambda: add_served_root(roots, self._feedback, self)), None,
-            "Add the skills an MCP server serves, each file verified (read-only)")
+            self, "Add &MCP Server of Skills…", self._spawn(lambda: add_served_root(
+                roots, self._feedback, self)), None, "Add an MCP server's skills (read-only)")
         self.install_url_action = make_action(
             self, "&Install Skills…", self._spawn(self.installs.install_from_url), None,
             "Download a zip or tar.gz of skills, check it and install it")
@@ -296,8 +295,7 @@ class MainWindow(QMainWindow):
         toolbar = self.library_panel.toolbar
         add_button = QToolButton()
         add_button.setText("Add")
-        add_button.setToolTip("Add a folder or zip of skills, an MCP server of skills, or a "
-                              "standard location")
+        add_button.setToolTip("Add a folder or zip of skills, an MCP server, or a standard location")
         add_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         add_menu = QMenu(add_button)
         add_menu.addAction(self.add_root_action)
