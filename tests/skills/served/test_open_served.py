@@ -137,3 +137,14 @@ def changed_manifest(served: Path, spec: str) -> str:
     """The manifest digest the server lists now for `weather`."""
     opened = open_served(spec, Asked())
     return next(s.manifest_digest for s in opened.skills if s.name == "weather")
+
+
+def test_a_stdio_command_line_never_reaches_a_shell(tmp_path: Path) -> None:
+    from studio.skills.served.source import ServedError
+
+    marker = tmp_path / "marker"
+    # `echo` gets `hi;`, `touch` and the path as its arguments, prints them and ends: no
+    # server, and nothing touched.
+    with pytest.raises(ServedError, match="mcp\\+stdio:echo"):
+        open_served(f"mcp+stdio:echo hi; touch {marker}", Asked())
+    assert not marker.exists()
