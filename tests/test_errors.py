@@ -103,7 +103,7 @@ def test_the_cli_prints_an_uncaught_studio_error_and_exits_2(
     def refuse(parent: Path, name: str) -> Path:
         raise LockError("skills.lock is not valid TOML; fix it or remove it")
 
-    monkeypatch.setattr("studio.commands.new.create_skill", refuse)
+    monkeypatch.setattr("studio.skills.install.scaffold.create_skill", refuse)
     assert main(["new", "demo", "--in", str(tmp_path)]) == 2
     captured = capsys.readouterr()
     assert captured.err == "studio new: skills.lock is not valid TOML; fix it or remove it\n"

@@ -18,8 +18,7 @@ FRONT_DOORS = [
     "studio.agent", "studio.chats", "studio.editing", "studio.evals", "studio.llm", "studio.mcp",
     "studio.policy", "studio.settings", "studio.skills", "studio.skills.checks",
     "studio.skills.catalog", "studio.skills.install", "studio.skills.library", "studio.skills.scan",
-    "studio.skills.search",
-    "studio.skills.yaml",
+    "studio.skills.search", "studio.skills.served", "studio.skills.yaml",
 ]
 # What the window may take from the model clients' door: the model's types and errors, and the model
 # files on disk (finding and downloading them); never a client, so it chats only through the core

@@ -1,7 +1,10 @@
 """`studio install SOURCE [--client NAME ...] [--copy] [--global | --project DIR | --into DIR]`.
 
 SOURCE is a git repository (`owner/repo`, `owner/repo/path/to/skill`, a git URL, a folder, each
-with an optional `#ref`) or the URL of a zip or tar.gz (see `studio.skills.install.sources`). The skills
+with an optional `#ref`), the URL of a zip or tar.gz (see `studio.skills.install.sources`), or an
+MCP server that serves skills (`mcp+http://...`, `'mcp+stdio:COMMAND ARGS'`): its skills are
+asked about (or agreed to with --yes), every file is verified against the server's manifest, and
+the lock file pins each file's digest. The skills
 go into `.agents/skills` of the project (the current folder, or --project) or, with --global, of
 the user's home; each client named with --client gets a link to them in its own folder (or a copy
 with --copy), as the skills CLI does. Every skill is validated and listed (with its problems and
@@ -30,7 +33,8 @@ def register(subparsers: Any) -> None:
         "install",
         help="install skills from a git repository, a folder or an archive URL",
         description="Fetch skills (owner/repo, owner/repo/path/to/skill, a git URL, a folder, "
-        "each with an optional #branch, #tag or #commit; or a zip or tar.gz URL), check them, "
+        "each with an optional #branch, #tag or #commit; a zip or tar.gz URL; or an MCP server: "
+        "mcp+http://HOST:PORT/PATH or 'mcp+stdio:COMMAND ARGS'), check them, "
         "show what they hold and install them into .agents/skills, with a link (or a copy) in "
         "each --client's folder, as the skills CLI does. Nothing is written when any check "
         "fails. Exit 0 when installed (or up to date), 1 when refused, 2 on a usage error.",
@@ -39,7 +43,9 @@ def register(subparsers: Any) -> None:
     add_where_arguments(parser)
     parser.add_argument("--update", action="store_true",
                         help="fetch every recorded install again (as studio update)")
-    parser.add_argument("--yes", action="store_true", help="replace existing skills without asking")
+    parser.add_argument("--yes", action="store_true",
+                        help="replace existing skills, and agree to an MCP server's skills, "
+                        "without asking")
     parser.add_argument("--max-size", type=int, default=MAX_DOWNLOAD >> 20, metavar="MB",
                         help=f"refuse downloads larger than this (default: {MAX_DOWNLOAD >> 20})")
     parser.set_defaults(handler=run)

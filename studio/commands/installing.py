@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from studio.commands.served import Consent, agree_to_all, terminal_consent
 from studio.skills import client_key
 from studio.skills.checks import threat_report
 from studio.skills.install import (
@@ -94,7 +95,8 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
         where = Where(where)
     into = where.into
     try:
-        plan = prepare_source(source, into, max_bytes=max_bytes)
+        plan = prepare_source(source, into, max_bytes=max_bytes,
+                              consent=_served_consent(yes, ask))
     except InstallError as exc:
         print(f"studio install: {exc}; nothing was written", file=err)
         return 1
@@ -148,6 +150,14 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
                   f"placed for every client: {exc.strerror or exc}", file=err)
             return 1
     return 0
+
+
+def _served_consent(yes: bool, ask: Ask | None) -> Consent | None:
+    """Agreeing to an MCP server's skills as a replacement is agreed to: --yes, or a terminal's
+    answer (where one can be asked), or not at all."""
+    if yes:
+        return agree_to_all
+    return terminal_consent() if ask is not None else None
 
 
 def _show(plan: InstallPlan, err: TextIO) -> None:

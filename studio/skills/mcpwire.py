@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote, unquote, urlsplit
 
+from studio.errors import StudioError
+
 EXTENSION_ID = "io.modelcontextprotocol/skills"
 LIST = "skills/list"
 GET = "skills/get"
@@ -42,7 +44,7 @@ _NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _SEGMENT_SAFE = "-._~"
 
 
-class WireError(ValueError):
+class WireError(ValueError, StudioError):
     """Something on the wire that breaks the extension's rules; the message says what and where."""
 
 

@@ -31,7 +31,6 @@ from studio.editing import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
 from studio.skills.library import Library, Problem
-from studio.skills.scan import standard_locations
 from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.backend import settings_embedder
@@ -49,7 +48,9 @@ from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.library_search import LibrarySearch
 from studio.ui.library.loader import LibraryLoader
+from studio.ui.library.locations_menu import LocationsMenu
 from studio.ui.library.roots import LibraryRoots
+from studio.ui.library.served_root import add_served_root
 from studio.ui.library.skill_ops import SkillOperations
 from studio.ui.menus import make_action, make_menus
 from studio.ui.problems.fix_all import FixAll
@@ -249,6 +250,9 @@ class MainWindow(QMainWindow):
         self.add_zip_action = make_action(
             self, "Add &Zip of Skills…", self._spawn(lambda: roots.pick_root(zip_file=True)),
             None, "Add a zip archive (read-only) to the library")
+        self.add_served_action = make_action(
+            self, "Add &MCP Server of Skills…", self._spawn(lambda: add_served_root(
+                roots, self._feedback, self)), None, "Add an MCP server's skills (read-only)")
         self.install_url_action = make_action(
             self, "&Install Skills…", self._spawn(self.installs.install_from_url), None,
             "Download a zip or tar.gz of skills, check it and install it")
@@ -275,11 +279,11 @@ class MainWindow(QMainWindow):
                                            self.show_library_problems, "Ctrl+Shift+M")
         self.rescan_action = make_action(self, "Rescan &Library", roots.rescan, "F5")
 
-        self.locations_menu = QMenu("Standard &Locations", self)
-        self.locations_menu.aboutToShow.connect(self._on_locations_menu_about_to_show)
+        self.locations_menu = LocationsMenu(self.library, roots, self)
         self.menus = make_menus(
             self,
-            file=[self.new_action, self.add_root_action, self.add_zip_action, self.locations_menu,
+            file=[self.new_action, self.add_root_action, self.add_zip_action,
+                  self.add_served_action, self.locations_menu,
                   self.install_url_action, self.remove_root_action, None, self.save_action,
                   self.close_tab_action, None, self.settings_action, None, self.quit_action],
             edit=[self.undo_action, self.redo_action, None,
@@ -293,11 +297,12 @@ class MainWindow(QMainWindow):
         toolbar = self.library_panel.toolbar
         add_button = QToolButton()
         add_button.setText("Add")
-        add_button.setToolTip("Add a folder or zip of skills, or a standard location")
+        add_button.setToolTip("Add a folder or zip of skills, an MCP server, or a standard location")
         add_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         add_menu = QMenu(add_button)
         add_menu.addAction(self.add_root_action)
         add_menu.addAction(self.add_zip_action)
+        add_menu.addAction(self.add_served_action)
         add_menu.addMenu(self.locations_menu)
         add_button.setMenu(add_menu)
         toolbar.addAction(self.new_action)
@@ -307,18 +312,6 @@ class MainWindow(QMainWindow):
         self.new_action.setIconText("New")
         self.remove_root_action.setIconText("Remove")
         toolbar.setIconSize(QSize(16, 16))
-
-    def _on_locations_menu_about_to_show(self) -> None:
-        self.locations_menu.clear()
-        for location in standard_locations(Path.cwd(), Path.home()):
-            shown = str(location).replace(str(Path.home()), "~", 1)
-            if self.library.root(location) is not None:
-                self.locations_menu.addAction(f"{shown} (in the library)").setEnabled(False)
-                continue
-            suffix = "" if location.is_dir() else " (create it)"
-            action = self.locations_menu.addAction(shown + suffix)
-            action.triggered.connect(
-                lambda _checked=False, where=location: self.roots.add_location(where))
 
     # -- the library ----------------------------------------------------------------------------------
 

@@ -110,6 +110,8 @@ class InstallPlan:
     # The `.git` folders the archive carried, left out (their hooks and config run commands).
     left_out: list[str] = field(default_factory=list)
     lock: int | None = None
+    # Each skill's own lock-file data, by folder: what an MCP server's manifest said of it.
+    pins: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def replaced(self) -> list[FoundSkill]:
@@ -128,7 +130,10 @@ class InstallPlan:
     def describe(self) -> list[str]:
         """What the archive holds, as the command line and the window show it before writing:
         each skill, whether it is new or replaces one, and its problems."""
-        what = f"commit {self.commit[:12]}" if self.commit else f"sha256 {self.sha256[:12]}…"
+        if self.pins:
+            what = "every file verified against the server's manifest"
+        else:
+            what = f"commit {self.commit[:12]}" if self.commit else f"sha256 {self.sha256[:12]}…"
         lines = [f"{self.url} ({what}) holds:"]
         for skill in self.skills:
             action = "replaces the installed one" if skill.replaces else "new"
@@ -365,6 +370,7 @@ def commit_install(plan: InstallPlan, *, now: datetime | None = None,
         for skill in plan.skills:
             extra = {"commit": plan.commit} if plan.commit else {}
             extra.update(studio or {})
+            extra.update(plan.pins.get(skill.folder, {}))
             lock.put(studio_record(skill.folder, skill.destination, plan.url, when, plan.sha256,
                                    source=plan.source or None, source_type=plan.source_type,
                                    ref=plan.ref, extra=extra))

@@ -37,8 +37,10 @@ from studio.skills.install.download import (
     open_lock,
     prepare_install,
 )
+from studio.skills.install.fromserver import Consent, prepare_served
 from studio.skills.install.gitfetch import GIT_TIMEOUT, GitError, clone
 from studio.skills.install.gitvalues import UnsafeValue, check_ref, check_remote, path_problem
+from studio.skills.served import is_served
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 # GitHub's owners and repositories: letters, digits, '-' (and '_', '.' in a repository).
@@ -141,10 +143,15 @@ def _check_subpath(subpath: str) -> None:
 
 
 def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
-                   progress: Progress | None = None, timeout: float = GIT_TIMEOUT) -> InstallPlan:
+                   progress: Progress | None = None, timeout: float = GIT_TIMEOUT,
+                   consent: Consent | None = None) -> InstallPlan:
     """Fetch `text` (any form above) into a scratch folder inside `into`, and find and validate
     its skills, as `prepare_install` does for an archive. Raises InstallError (having removed
-    the scratch folder) when any step fails; nothing is written outside the scratch folder."""
+    the scratch folder) when any step fails; nothing is written outside the scratch folder.
+    An MCP server (`mcp+...`) has its skills consented to with `consent` (None: no one to ask,
+    so only skills agreed to before are installed) and verified (`prepare_served`)."""
+    if is_served(text):
+        return prepare_served(text, into, consent)
     try:
         source = parse_source(text)
     except SourceError as exc:
