@@ -1,7 +1,7 @@
 """`studio update [NAME ...] [--global | --project DIR | --into DIR] [--yes]`: fetch each
 recorded install again (studio's and the skills CLI's, from `skills-lock.json`) and replace the
 skills whose files changed; the others are up to date (the lock file's computedHash, computed as
-the skills CLI does, decides)."""
+the skills CLI does, decides). A skill installed with --pin stays at its commit, and says so."""
 
 from __future__ import annotations
 
@@ -20,12 +20,11 @@ from studio.commands.installing import (
 from studio.skills.install import (
     MAX_DOWNLOAD,
     InstallError,
-    InstallRecord,
     LockError,
     PlacementError,
     client_folders,
     fetchable,
-    read_lock,
+    list_installed,
 )
 
 
@@ -55,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: TextIO,
                names: set[str] | None = None) -> int:
     try:
-        records = read_lock(where.into)
+        records = [item.record for item in list_installed(where.into)]
     except LockError as exc:
         print(f"studio update: {exc}", file=err)
         return 1
@@ -65,21 +64,31 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
             print(f"studio update: {', '.join(sorted(unknown))} not recorded in the lock file "
                   f"of {where.into}; see studio list", file=err)
             return 1
-    # A source holds more skills than those asked for: all it installed are its own to replace.
-    by_source: dict[str, list[InstallRecord]] = {}
-    refused: list[InstallRecord] = []
+    asked = [record for record in records if not names or record.name in names]
+    pinned = {record.name for record in asked if record.pinned_note() is not None}
+    for record in asked:
+        if record.name in pinned:
+            print(record.pinned_note(), file=err)
+    sources: dict[str, str] = {}
+    refused: list[str] = []
     for record in records:
+        if record.pinned_note() is not None:
+            continue
         try:
-            by_source.setdefault(fetchable(record), []).append(record)
+            sources[record.name] = fetchable(record)
         except InstallError as exc:
-            refused.append(record)
             if not names or record.name in names:
+                refused.append(record.name)
                 print(f"studio update: {exc}", file=err)
+    # A source holds more skills than those asked for: all it installed are its own to replace.
+    by_source = {source: [record for record in records if sources.get(record.name) == source]
+                 for source in dict.fromkeys(sources.values())}
     if names:
         by_source = {source: group for source, group in by_source.items()
                      if any(record.name in names for record in group)}
-        refused = [record for record in refused if record.name in names]
     if not by_source:
+        if pinned and not refused:
+            return 0
         if not refused:
             print(f"studio update: {where.into} has no recorded installs to update", file=err)
         return 1

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
         remove_installed,
         unchanged,
     )
-    from studio.skills.install.lockfile import InstallRecord, LockError, lock_path, read_lock
+    from studio.skills.install.lockcheck import check_lock
+    from studio.skills.install.lockfile import LockError, lock_path
+    from studio.skills.install.lockrestore import sync_lock
     from studio.skills.install.pack import PackError, pack_index, pack_marketplace, pack_plugin, pack_skill
     from studio.skills.install.placement import (
         CLIENTS,
@@ -35,7 +37,6 @@ __all__ = [
     "TEMPLATE",
     "InstallError",
     "InstallPlan",
-    "InstallRecord",
     "LockError",
     "PackError",
     "PlacementError",
@@ -43,6 +44,7 @@ __all__ = [
     "ScaffoldError",
     "blocking",
     "canonical_folder",
+    "check_lock",
     "client_folders",
     "commit_install",
     "create_skill",
@@ -56,9 +58,9 @@ __all__ = [
     "place",
     "prepare_source",
     "project_of",
-    "read_lock",
     "record_for",
     "remove_installed",
+    "sync_lock",
     "unchanged",
 ]
 
