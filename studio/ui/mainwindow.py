@@ -48,6 +48,7 @@ from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.library_search import LibrarySearch
 from studio.ui.library.loader import LibraryLoader
+from studio.ui.library.lock_sync import LockSyncs
 from studio.ui.library.roots import LibraryRoots
 from studio.ui.library.skill_ops import SkillOperations
 from studio.ui.menus import make_action, make_menus
@@ -153,6 +154,7 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
         self.fix_all = FixAll(self.library, self.editors, feedback, self)
         self.installs = UrlInstalls(self.library, self.roots, feedback, self)
+        self.lock_syncs = LockSyncs(self.roots, feedback, self.tasks, self)
         index_file = cache_path.parent / INDEX_FILE if cache_path is not None else None
         self.search = LibrarySearch(self.library, self.library_panel, self.tasks, index_file, self,
                                     settings_embedder(lambda: self.settings.backend))
@@ -181,6 +183,8 @@ class MainWindow(QMainWindow):
         self.library_panel.target_requested.connect(self.roots.set_target)
         self.library_panel.update_requested.connect(self._on_library_panel_update_requested)
         self.library_panel.remove_requested.connect(self._on_library_panel_remove_requested)
+        self.library_panel.sync_requested.connect(self.lock_syncs.start_sync)
+        self.library_panel.check_requested.connect(self.lock_syncs.start_check)
         self.problems_panel.problem_activated.connect(self.editors.go_to_problem)
         self.problems_panel.fix_requested.connect(self._on_problems_panel_fix_requested)
         self.problems_panel.fix_all_requested.connect(self._on_problems_panel_fix_all_requested)
@@ -191,6 +195,7 @@ class MainWindow(QMainWindow):
         self.closed.connect(self.chat.pane.stop)
         self.closed.connect(self.search.close)
         self.closed.connect(self.installs.close)
+        self.closed.connect(self.lock_syncs.close)
         self.closed.connect(self.mcp_serving.close)
         self.closed.connect(self.exports.close)
 
