@@ -34,6 +34,7 @@ COMMANDS = {
     "eval": "studio.commands.eval",
     "mcp": "studio.commands.mcp",
     "pack": "studio.commands.pack",
+    "agents-md": "studio.commands.agents_md",
     "desktop": "studio.commands.desktop",
 }
 

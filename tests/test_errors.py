@@ -17,7 +17,7 @@ from studio.errors import StudioError
 from studio.fsutil import RefusedWrite
 from studio.llm import GGUFError, LLMError, ServerNotRunning
 from studio.skills import NotRegularFile
-from studio.skills.install import LockError
+from studio.skills.install.lockfile import LockError
 
 ROOT = Path(__file__).resolve().parents[1]
 # Signals a module raises and catches itself; they never reach a person as errors.

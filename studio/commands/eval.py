@@ -52,7 +52,7 @@ from studio.evals import (
 from studio.llm import BACKENDS, LLMError, checked_url
 from studio.settings import load_settings
 from studio.skills import SkillSummary
-from studio.skills.checks import EvalFileError
+from studio.skills.checks import evalfiles
 from studio.skills.scan import Collected, scan
 
 EXIT_INTERRUPTED = 130
@@ -241,7 +241,7 @@ def _set_feedback(skills: list[Path], eval_id: str, note: str) -> int:
     for skill in skills:
         try:
             write_feedback(skill, eval_id, note)
-        except (EvalFileError, OSError) as exc:
+        except (evalfiles.EvalFileError, OSError) as exc:
             print(f"studio eval: {exc}", file=sys.stderr)
             return 2
         print(f"{skill / 'evals' / 'feedback.json'}: eval {eval_id} "

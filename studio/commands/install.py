@@ -23,7 +23,7 @@ from typing import Any
 
 from studio.commands.installing import Ask, add_where_arguments, install, terminal_ask, where_of
 from studio.commands.update import update_all
-from studio.skills.install import MAX_DOWNLOAD, PlacementError
+from studio.skills.install import MAX_DOWNLOAD, placement
 
 
 def register(subparsers: Any) -> None:
@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     try:
         where = where_of(args)
-    except PlacementError as exc:
+    except placement.PlacementError as exc:
         print(f"studio install: {exc}", file=sys.stderr)
         return 2
     ask: Ask | None = terminal_ask if sys.stdin.isatty() else None

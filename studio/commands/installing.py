@@ -14,17 +14,12 @@ from typing import Any, TextIO
 
 from studio.skills.checks import threat_report
 from studio.skills.install import (
-    CLIENTS,
     InstallError,
     InstallPlan,
-    PlacementError,
-    blocking,
-    canonical_folder,
-    client_folders,
     commit_install,
-    place,
+    installed,
+    placement,
     prepare_source,
-    unchanged,
 )
 
 Ask = Callable[[str], bool]
@@ -55,9 +50,9 @@ def add_where_arguments(parser: argparse.ArgumentParser, clients: bool = True) -
     group.add_argument("--into", type=Path, default=None, metavar="DIR",
                        help="a skill folder of your choice instead (no client links)")
     if clients:
-        parser.add_argument("--client", action="append", default=[], choices=sorted(CLIENTS),
+        parser.add_argument("--client", action="append", default=[], choices=sorted(placement.CLIENTS),
                             metavar="NAME", help="also install for this client: a link in its "
-                            f"folder (repeat for several; one of {', '.join(sorted(CLIENTS))})")
+                            f"folder (repeat for several; one of {', '.join(sorted(placement.CLIENTS))})")
         parser.add_argument("--copy", action="store_true",
                             help="give each client a copy instead of a link to the one copy")
 
@@ -68,12 +63,12 @@ def where_of(args: argparse.Namespace) -> Where:
     copy = bool(getattr(args, "copy", False))
     if args.into is not None:
         if clients:
-            raise PlacementError("--client places links in a project's or the user's client "
+            raise placement.PlacementError("--client places links in a project's or the user's client "
                                  "folders; it cannot be used with --into")
         return Where(args.into)
     base = Path.home() if args.user else (args.project or Path(os.getcwd())).resolve()
-    folders = client_folders(clients, base, args.user)
-    return Where(canonical_folder(base), base, args.user, clients, tuple(folders), copy)
+    folders = placement.client_folders(clients, base, args.user)
+    return Where(placement.canonical_folder(base), base, args.user, clients, tuple(folders), copy)
 
 
 def terminal_ask(question: str) -> bool:
@@ -110,7 +105,7 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
                 print(f"studio install: {source} no longer holds {', '.join(sorted(missing))}",
                       file=err)
                 return 1
-        if known_hashes is not None and unchanged(plan, known_hashes):
+        if known_hashes is not None and installed.unchanged(plan, known_hashes):
             print(f"{source}: up to date", file=err)
             return 0
         _show(plan, err)
@@ -124,7 +119,7 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
             return 1
         others = [skill.folder for skill in plan.replaced if skill.folder not in ours]
         others += [str(path) for skill in plan.skills
-                   for path in blocking(skill.folder, where.folders, into)
+                   for path in placement.blocking(skill.folder, where.folders, into)
                    if skill.folder not in ours]
         if others and not yes:
             folders = ", ".join(others)
@@ -151,7 +146,7 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
     print(f"installed {count} skill{'s' if count != 1 else ''} into {into}{pinned}", file=err)
     for skill in plan.skills:
         try:
-            for placed in place(skill.folder, into, where.folders, where.copy):
+            for placed in placement.place(skill.folder, into, where.folders, where.copy):
                 how = "copied to" if where.copy else "linked from"
                 print(f"  {skill.folder}: {how} {placed}", file=err)
         except OSError as exc:

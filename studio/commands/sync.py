@@ -1,7 +1,7 @@
 """`studio sync [PROJECT | --global | --into DIR] [--check] [--format text|json] [--force]`:
 make a project's skills what its `skills-lock.json` records (studio's entries and the skills
 CLI's), or, with --check, only say which are not, for CI (see `studio.skills.install.lockcheck`
-and `lockrestore`)."""
+and `locksync`)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.skills.install import (
-    LockError,
-    canonical_folder,
-    check_lock,
-    lock_path,
-    sync_lock,
-)
+from studio.skills.install import lockfile, locksync, placement
 from studio.textshow import shown, shown_json
 
 
@@ -54,23 +48,23 @@ def run(args: argparse.Namespace) -> int:
         print(shown(f"studio sync: {project} is not a folder; give the project's folder"),
               file=sys.stderr)
         return 2
-    into = args.into if args.into is not None else canonical_folder(project.resolve())
+    into = args.into if args.into is not None else placement.canonical_folder(project.resolve())
     try:
         return _check(into, args.format) if args.check else _sync(into, args.force)
-    except LockError as exc:
+    except lockfile.LockError as exc:
         print(f"studio sync: {exc}", file=sys.stderr)
         return 1
 
 
 def _check(into: Path, form: str) -> int:
-    found = check_lock(into)
+    found = locksync.check(into)
     ok = all(state.ok for state in found)
     if form == "json":
-        print(shown_json(json.dumps({"lockFile": str(lock_path(into)), "ok": ok,
+        print(shown_json(json.dumps({"lockFile": str(lockfile.lock_path(into)), "ok": ok,
                                      "skills": [state.as_json() for state in found]}, indent=2)))
         return 0 if ok else 1
     if not found:
-        print(f"nothing recorded in {lock_path(into)}", file=sys.stderr)
+        print(f"nothing recorded in {lockfile.lock_path(into)}", file=sys.stderr)
         return 0
     for state in found:
         # A lock file is a project's: its names, paths and reasons are shown, never obeyed.
@@ -78,18 +72,18 @@ def _check(into: Path, form: str) -> int:
     bad = [state.record.name for state in found if not state.ok]
     if bad:
         print(shown(f"studio sync --check: {len(bad)} of {len(found)} skills differ from "
-                    f"{lock_path(into)}: {', '.join(bad)}; run `studio sync` to restore them"),
+                    f"{lockfile.lock_path(into)}: {', '.join(bad)}; run `studio sync` to restore them"),
               file=sys.stderr)
         return 1
     return 0
 
 
 def _sync(into: Path, force: bool) -> int:
-    report = sync_lock(into, force=force)
+    report = locksync.restore(into, force=force)
     for line in report.describe():
         failed = not line.startswith(("restored ", "  "))
         print(shown(f"studio sync: {line}" if failed else line), file=sys.stderr)
     if not (report.restored or report.failed):
         print(shown(f"all {len(report.unchanged)} skills in {into} are as "
-                    f"{lock_path(into).name} records them"), file=sys.stderr)
+                    f"{lockfile.lock_path(into).name} records them"), file=sys.stderr)
     return 0 if report.ok else 1

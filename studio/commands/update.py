@@ -17,15 +17,7 @@ from studio.commands.installing import (
     terminal_ask,
     where_of,
 )
-from studio.skills.install import (
-    MAX_DOWNLOAD,
-    InstallError,
-    LockError,
-    PlacementError,
-    client_folders,
-    fetchable,
-    list_installed,
-)
+from studio.skills.install import MAX_DOWNLOAD, InstallError, installed, lockfile, placement
 
 
 def register(subparsers: Any) -> None:
@@ -44,7 +36,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         where = where_of(args)
-    except PlacementError as exc:
+    except placement.PlacementError as exc:
         print(f"studio update: {exc}", file=sys.stderr)
         return 2
     ask: Ask | None = terminal_ask if sys.stdin.isatty() else None
@@ -54,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
 def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: TextIO,
                names: set[str] | None = None) -> int:
     try:
-        records = [item.record for item in list_installed(where.into)]
-    except LockError as exc:
+        records = lockfile.read_lock(where.into)
+    except lockfile.LockError as exc:
         print(f"studio update: {exc}", file=err)
         return 1
     if names:
@@ -64,30 +56,28 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
             print(f"studio update: {', '.join(sorted(unknown))} not recorded in the lock file "
                   f"of {where.into}; see studio list", file=err)
             return 1
-    asked = [record for record in records if not names or record.name in names]
-    pinned = {record.name for record in asked if record.pinned_note() is not None}
-    for record in asked:
-        if record.name in pinned:
+    pinned = [record for record in records if record.pinned_note() is not None]
+    for record in pinned:
+        if not names or record.name in names:
             print(record.pinned_note(), file=err)
-    sources: dict[str, str] = {}
-    refused: list[str] = []
+    # A source holds more skills than those asked for: all it installed are its own to replace.
+    by_source: dict[str, list[lockfile.InstallRecord]] = {}
+    refused: list[lockfile.InstallRecord] = []
     for record in records:
-        if record.pinned_note() is not None:
+        if record in pinned:
             continue
         try:
-            sources[record.name] = fetchable(record)
+            by_source.setdefault(installed.fetchable(record), []).append(record)
         except InstallError as exc:
+            refused.append(record)
             if not names or record.name in names:
-                refused.append(record.name)
                 print(f"studio update: {exc}", file=err)
-    # A source holds more skills than those asked for: all it installed are its own to replace.
-    by_source = {source: [record for record in records if sources.get(record.name) == source]
-                 for source in dict.fromkeys(sources.values())}
     if names:
         by_source = {source: group for source, group in by_source.items()
                      if any(record.name in names for record in group)}
+        refused = [record for record in refused if record.name in names]
     if not by_source:
-        if pinned and not refused:
+        if pinned and not refused and (not names or names <= {r.name for r in pinned}):
             return 0
         if not refused:
             print(f"studio update: {where.into} has no recorded installs to update", file=err)
@@ -98,7 +88,7 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
         here = where
         if isinstance(clients, list) and where.base is not None:
             here = Where(where.into, where.base, where.user, tuple(clients),
-                         tuple(client_folders(clients, where.base, where.user)),
+                         tuple(placement.client_folders(clients, where.base, where.user)),
                          group[0].studio.get("mode") == "copy")
         # An update brings back what was installed, not what the source has added since (as
         # the skills CLI, which records each skill of a repository on its own).

@@ -11,6 +11,7 @@ first use (`studio.frontdoor`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from studio.skills import toggles
     from studio.skills.clients import SPEC, TARGETS
     from studio.skills.files import (
         NotRegularFile,
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity, Skill, SkillFile
     from studio.skills.parse import parse_skill
     from studio.skills.summary import SkillSummary, flag
-    from studio.skills.toggles import ToggleError, ToggleState, project_of, set_enabled, skill_states
 
 __all__ = [
     "LOWERCASE_SKILL_FILE",
@@ -37,18 +37,14 @@ __all__ = [
     "Skill",
     "SkillFile",
     "SkillSummary",
-    "ToggleError",
-    "ToggleState",
     "flag",
     "list_skill_files",
     "load_skill",
     "load_zip_skills",
     "open_regular",
     "parse_skill",
-    "project_of",
-    "set_enabled",
     "skill_file_in",
-    "skill_states",
+    "toggles",
     "walks_into",
 ]
 

@@ -36,8 +36,9 @@ class ClientRecord:
         offered: whether the library offers its folders as standard roots.
         walks: the dot folders the search for skills enters even when it skips hidden ones.
         toggles: the file, relative to the project or the home, where it turns skills off ("").
-        packs: the packages `studio pack` makes for it (`plugin`, `marketplace`), each skill in
-            them validated as this client judges it.
+        packs: the packages `studio pack` makes for it (`plugin`, `marketplace`, `codex-plugin`,
+            ...), each skill in them validated as this client judges it (as the spec while it is
+            no target).
     """
 
     key: str
@@ -62,7 +63,7 @@ RECORDS: tuple[ClientRecord, ...] = (
     ClientRecord(SPEC, "the Agent Skills spec",
                  "https://agentskills.io/specification; the skills CLI's canonical folder",
                  target=True, project=".agents/skills", user=".agents/skills", offered=True,
-                 walks=(".agents",)),
+                 walks=(".agents",), packs=("open-plugin",)),
     ClientRecord("claude-code", "Claude Code",
                  f"https://code.claude.com/docs/en/skills; {_SKILLS_CLI}; skillOverrides: "
                  "anthropics/claude-code issue 56494 (read 2026-11-26)",
@@ -76,7 +77,8 @@ RECORDS: tuple[ClientRecord, ...] = (
                  walks=(".ollama",)),
     ClientRecord("codex", "Codex", f"https://developers.openai.com/codex/skills; {_SKILLS_CLI}",
                  target=True, project=".agents/skills", user=".codex/skills", installs=True,
-                 offered=True, walks=(".codex",), toggles=".codex/config.toml"),
+                 offered=True, walks=(".codex",), toggles=".codex/config.toml",
+                 packs=("codex-plugin",)),
     ClientRecord("claude-api", "claude.ai and the Claude API",
                  "https://platform.claude.com/docs/en/agents-and-tools/agent-skills/overview",
                  target=True),
@@ -85,11 +87,13 @@ RECORDS: tuple[ClientRecord, ...] = (
     ClientRecord("cursor", "Cursor", _SKILLS_CLI, project=".cursor/skills", user=".cursor/skills",
                  installs=True, walks=(".cursor",)),
     ClientRecord("gemini-cli", "Gemini CLI", _SKILLS_CLI, project=".agents/skills",
-                 user=".gemini/skills", installs=True, walks=(".gemini",)),
+                 user=".gemini/skills", installs=True, walks=(".gemini",),
+                 packs=("gemini-extension",)),
     ClientRecord("github-copilot", "GitHub Copilot", _SKILLS_CLI, project=".agents/skills",
                  user=".copilot/skills", installs=True, walks=(".github", ".copilot")),
     ClientRecord("goose", "Goose", _SKILLS_CLI, project=".goose/skills",
-                 user=".config/goose/skills", installs=True, walks=(".goose",)),
+                 user=".config/goose/skills", installs=True, walks=(".goose",),
+                 packs=("goose-plugin",)),
     ClientRecord("kiro-cli", "Kiro CLI", _SKILLS_CLI, project=".kiro/skills", user=".kiro/skills",
                  installs=True, walks=(".kiro",)),
     ClientRecord("opencode", "OpenCode", _SKILLS_CLI, project=".agents/skills",

@@ -16,7 +16,8 @@ from studio.commands import validate as validate_command
 from studio.skills.checks.clients import CLIENTS as JUDGED
 from studio.skills.clients import BY_KEY, RECORDS, SPEC, TARGETS, ClientRecord
 from studio.skills.files import CLIENT_FOLDERS, walks_into
-from studio.skills.install.pack import PACKED_FOR
+from studio.skills.install.pack import PACKED_FOR, judged_as
+from studio.skills.install.packrules import FORMATS
 from studio.skills.install.placement import CANONICAL, client_folders
 from studio.skills.scan.roots import standard_locations
 from studio.skills.toggles import set_enabled, skill_states
@@ -127,13 +128,14 @@ def test_a_toggle_file_is_read_and_written(record: ClientRecord, tmp_path: Path)
 @pytest.mark.parametrize("record", [r for r in RECORDS if r.packs],
                          ids=[r.key for r in RECORDS if r.packs])
 def test_a_clients_packages_are_judged_as_it_judges(record: ClientRecord) -> None:
-    assert record.target
     for kind in record.packs:
         assert PACKED_FOR[kind] == record.key
+        assert judged_as(kind) == (record.key if record.target else SPEC)
+        assert kind in FORMATS or kind in ("plugin", "marketplace")
 
 
 def test_no_consumer_knows_a_client_the_registry_does_not() -> None:
     assert set(JUDGED) == set(TARGETS)
-    assert set(PACKED_FOR) == {"plugin", "marketplace"}
+    assert set(PACKED_FOR) == {"plugin", "marketplace", *FORMATS}
     with pytest.raises(SystemExit):
         _parser(install_command.register).parse_args(["install", "x", "--client", "nobody"])

@@ -26,8 +26,6 @@ from studio.skills.install.lockfile import (
     InstallRecord,
     computed_hash,
     file_digests,
-    lock_path,
-    read_lock_file,
 )
 
 OK = "ok"
@@ -143,8 +141,3 @@ def check_records(into: Path, records: list[InstallRecord]) -> list[Standing]:
     commits = installed_commits(into)
     return [standing(into, record, commits) for record in records]
 
-
-def check_lock(into: Path) -> list[Standing]:
-    """How each entry of the lock file for the skill folder `into` stands. Raises LockError for
-    a lock file that cannot be read."""
-    return check_records(into, read_lock_file(lock_path(into)).records())

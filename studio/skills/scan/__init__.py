@@ -10,12 +10,12 @@ front door only (see `studio.skills`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from studio.skills.scan import listing
     from studio.skills.scan.cache import ScanCache
     from studio.skills.scan.client import RootScanned, ScanClient, SkillsFound
     from studio.skills.scan.entries import ScannedSkill
     from studio.skills.scan.headers import collect_headers
     from studio.skills.scan.links import links_to
-    from studio.skills.scan.listing import Entry, skill_entries
     from studio.skills.scan.roots import (
         SkillRoot,
         duplicate_warning,
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Collected",
-    "Entry",
     "RootScanned",
     "ScanCache",
     "ScanClient",
@@ -44,9 +43,9 @@ __all__ = [
     "enclosing_zip",
     "env_roots",
     "links_to",
+    "listing",
     "scan",
     "scan_root",
-    "skill_entries",
     "standard_locations",
     "unchanged",
 ]

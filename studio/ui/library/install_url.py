@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills.checks import threat_report
-from studio.skills.install import CLIENTS, InstallPlan, lock_path, project_of
+from studio.skills.install import InstallPlan, installed, lockfile, placement
 
 
 class InstallUrlDialog(QDialog):
@@ -47,9 +47,9 @@ class InstallUrlDialog(QDialog):
             self.folder_combo.addItem(str(folder))
         self.client_boxes: dict[str, QCheckBox] = {}
         clients = QGridLayout()
-        for at, client in enumerate(sorted(CLIENTS)):
+        for at, client in enumerate(sorted(placement.CLIENTS)):
             box = QCheckBox(client)
-            box.setToolTip(f"Link the skills from {CLIENTS[client][0]} too")
+            box.setToolTip(f"Link the skills from {placement.CLIENTS[client][0]} too")
             self.client_boxes[client] = box
             clients.addWidget(box, at // 4, at % 4)
         self.copy_box = QCheckBox("Copies instead of links")
@@ -90,7 +90,7 @@ class InstallUrlDialog(QDialog):
 
     def project(self) -> tuple[Path, bool] | None:
         """The project (or home, True) whose .agents/skills the folder is."""
-        return project_of(self.folder())
+        return installed.project_of(self.folder())
 
     def clients(self) -> list[str]:
         if self.project() is None:
@@ -114,7 +114,7 @@ def files_written(plan: InstallPlan) -> list[str]:
     for skill in plan.skills:
         for path in sorted(p for p in skill.staged.rglob("*") if p.is_file() or p.is_symlink()):
             lines.append(f"  {skill.destination / path.relative_to(skill.staged)}")
-    lock = lock_path(plan.into)
+    lock = lockfile.lock_path(plan.into)
     lines.append(f"  {lock} ({'updated' if lock.exists() else 'new'}: records what was "
                  "installed from where, shared with the skills CLI, for `studio update`)")
     return lines

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.install import LockError, check_lock, lock_path, sync_lock
+from studio.skills.install import lockfile, locksync
 from studio.textshow import shown
 from studio.ui import asyncqt, confirm
 from studio.ui.library.roots import LibraryRoots
@@ -85,11 +85,11 @@ class LockSyncs(QObject):
     async def check(self, folder: Path) -> bool | None:
         """Check the skills of `folder` against its lock file, changing nothing; whether all
         match (None when the lock file cannot be read)."""
-        lock = lock_path(folder)
+        lock = lockfile.lock_path(folder)
         self._feedback.status(f"Checking {folder} against {lock.name}…")
         try:
-            found = await self._in_worker(lambda: check_lock(folder))
-        except LockError as exc:
+            found = await self._in_worker(lambda: locksync.check(folder))
+        except lockfile.LockError as exc:
             self._feedback.tell("Check", f"{exc}.")
             return None
         bad = [state.record.name for state in found if not state.ok]
@@ -108,10 +108,10 @@ class LockSyncs(QObject):
     async def sync(self, folder: Path) -> bool | None:
         """Restore the skills of `folder` that differ from its lock file, once the user agrees
         to lose what would be discarded; whether all were restored (None: nothing was done)."""
-        lock = lock_path(folder)
+        lock = lockfile.lock_path(folder)
         try:
-            found = await self._in_worker(lambda: check_lock(folder))
-        except LockError as exc:
+            found = await self._in_worker(lambda: locksync.check(folder))
+        except lockfile.LockError as exc:
             self._feedback.tell("Sync", f"{exc}. Nothing was changed.")
             return None
         edited = [line for state in found
@@ -123,8 +123,8 @@ class LockSyncs(QObject):
             return None
         self._feedback.status(f"Syncing {folder} with {lock.name}…")
         try:
-            report = await self._in_worker(lambda: sync_lock(folder))
-        except LockError as exc:
+            report = await self._in_worker(lambda: locksync.restore(folder))
+        except lockfile.LockError as exc:
             self._feedback.tell("Sync", f"{exc}. Nothing was changed.")
             return None
         if report.restored:

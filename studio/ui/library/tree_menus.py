@@ -11,8 +11,8 @@ from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QMenu, QWidget
 
 from studio.skills import SkillSummary, skill_file_in
-from studio.skills.checks import CLIENTS
-from studio.skills.install import canonical_folder, lock_path, record_for
+from studio.skills.checks import clients
+from studio.skills.install import installed, lockfile, placement
 from studio.ui.library.skill_toggles import add_toggle_menu
 from studio.ui.library.target_labels import target_label, target_tooltip
 
@@ -22,12 +22,12 @@ def locked_folder(root: Path) -> Path | None:
     a project's `.agents/skills` (the root itself, or the project's folder when that is the
     root, even before the skills are there: a fresh clone), or a folder of one's own that holds
     its lock file beside its skills (`studio install --into`)."""
-    lock = lock_path(root)
+    lock = lockfile.lock_path(root)
     if not lock.is_file():
         return None
     if lock.parent != root:  # a project's `.X/skills`: the one copy is in its .agents/skills
-        return canonical_folder(lock.parent)
-    project = canonical_folder(root)
+        return placement.canonical_folder(lock.parent)
+    project = placement.canonical_folder(root)
     return project if project.is_dir() or not _holds_skills(root) else root
 
 
@@ -47,7 +47,7 @@ def root_menu(parent: QWidget, path: Path, current: str, target_requested: Signa
     menu.setToolTipsVisible(True)
     folder = locked_folder(path)
     if folder is not None:
-        lock = lock_path(folder)
+        lock = lockfile.lock_path(folder)
         sync = menu.addAction("Sync")
         sync.setToolTip(f"Restore every skill {lock} records into {folder}, at its recorded "
                         "commit")
@@ -57,7 +57,7 @@ def root_menu(parent: QWidget, path: Path, current: str, target_requested: Signa
         check.triggered.connect(lambda _checked=False: check_requested.emit(folder))
         menu.addSeparator()
     targets = menu.addMenu("Validate For")
-    for key in CLIENTS:
+    for key in clients.CLIENTS:
         action = targets.addAction(target_label(key))
         action.setCheckable(True)
         action.setChecked(key == current)
@@ -75,7 +75,7 @@ def skill_menu(parent: QWidget, summary: SkillSummary, update_requested: SignalI
     menu = QMenu(parent)
     menu.setToolTipsVisible(True)
     toggles = add_toggle_menu(menu, summary, parent)
-    record = record_for(summary.directory)
+    record = installed.record_for(summary.directory)
     if record is not None:
         if toggles is not None:
             menu.addSeparator()

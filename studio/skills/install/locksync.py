@@ -1,4 +1,5 @@
-"""`studio sync`: put back every skill a lock file records, as it records it.
+"""`studio sync`: put back every skill a lock file records, as it records it (`restore`), or say
+which are not (`check`, with `lockcheck`'s states).
 
 For each entry that is not as locked (see `lockcheck`), its source is fetched into a scratch
 folder beside the skills (`prepare_source`): at the whole commit studio recorded, else (an entry
@@ -34,7 +35,7 @@ from studio.skills.install.sources import prepare_source
 
 @dataclass(slots=True)
 class SyncReport:
-    """What `sync_lock` did.
+    """What `restore` did.
 
     Attributes:
         restored: each skill written back, with what its folder held that was discarded
@@ -78,7 +79,13 @@ def fetch_text(record: InstallRecord) -> str:
     return source
 
 
-def sync_lock(into: Path, *, force: bool = False) -> SyncReport:
+def check(into: Path) -> list[Standing]:
+    """How each entry of the lock file for the skill folder `into` stands, changing nothing.
+    Raises LockError for a lock file that cannot be read."""
+    return check_records(into, read_lock_file(lock_path(into)).records())
+
+
+def restore(into: Path, *, force: bool = False) -> SyncReport:
     """Restore every entry of the lock file for `into` that is not as locked (`force`: also
     where a link or a file stands in a skill's place). Raises LockError for a lock file that
     cannot be read (nothing is done)."""
