@@ -36,6 +36,7 @@ COMMANDS = {
     "pack": "studio.commands.pack",
     "agents-md": "studio.commands.agents_md",
     "desktop": "studio.commands.desktop",
+    "catalog": "studio.commands.catalog",
 }
 
 EXIT_USAGE = 2

@@ -17,7 +17,8 @@ from studio.frontdoor import _exports
 FRONT_DOORS = [
     "studio.agent", "studio.chats", "studio.editing", "studio.evals", "studio.llm", "studio.mcp",
     "studio.policy", "studio.settings", "studio.skills", "studio.skills.checks",
-    "studio.skills.install", "studio.skills.library", "studio.skills.scan", "studio.skills.search",
+    "studio.skills.catalog", "studio.skills.install", "studio.skills.library", "studio.skills.scan",
+    "studio.skills.search",
     "studio.skills.yaml",
 ]
 # What the window may take from the model clients' door: the model's types and errors, and the model

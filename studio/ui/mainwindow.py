@@ -36,6 +36,7 @@ from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.backend import settings_embedder
 from studio.ui.chat.dock import ChatDock
+from studio.ui.clients import ClientsViews
 from studio.ui.edit_undo import EditUndo
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.disk_changes import DiskChanges
@@ -154,7 +155,7 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
         self.fix_all = FixAll(self.library, self.editors, feedback, self)
         self.installs = UrlInstalls(self.library, self.roots, feedback, self)
-        self.lock_syncs = LockSyncs(self.roots, feedback, self.tasks, self)
+        self.lock_syncs = LockSyncs(self.library_panel, self.roots, feedback, self.tasks, self)
         index_file = cache_path.parent / INDEX_FILE if cache_path is not None else None
         self.search = LibrarySearch(self.library, self.library_panel, self.tasks, index_file, self,
                                     settings_embedder(lambda: self.settings.backend))
@@ -174,6 +175,7 @@ class MainWindow(QMainWindow):
                                self.library, data_dir() / HISTORY_FILE, self.tasks, self.autosaver,
                                lambda: self.settings.evals, self)
         self.menus.tools.addAction(self.evals.conflicts_action)
+        self.clients = ClientsViews(self.tasks, self.editors, self.menus.tools, self)
         self.editors.model_names = pane.model_bar.backend.server.model_names
         self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 
@@ -183,8 +185,6 @@ class MainWindow(QMainWindow):
         self.library_panel.target_requested.connect(self.roots.set_target)
         self.library_panel.update_requested.connect(self._on_library_panel_update_requested)
         self.library_panel.remove_requested.connect(self._on_library_panel_remove_requested)
-        self.library_panel.sync_requested.connect(self.lock_syncs.start_sync)
-        self.library_panel.check_requested.connect(self.lock_syncs.start_check)
         self.problems_panel.problem_activated.connect(self.editors.go_to_problem)
         self.problems_panel.fix_requested.connect(self._on_problems_panel_fix_requested)
         self.problems_panel.fix_all_requested.connect(self._on_problems_panel_fix_all_requested)
@@ -196,6 +196,7 @@ class MainWindow(QMainWindow):
         self.closed.connect(self.search.close)
         self.closed.connect(self.installs.close)
         self.closed.connect(self.lock_syncs.close)
+        self.closed.connect(self.clients.close)
         self.closed.connect(self.mcp_serving.close)
         self.closed.connect(self.exports.close)
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from studio.skills.install import lockfile, locksync
 from studio.textshow import shown
 from studio.ui import asyncqt, confirm
+from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.roots import LibraryRoots
 from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
@@ -59,13 +60,16 @@ class LockReportDialog(QDialog):
 
 
 class LockSyncs(QObject):
-    """Sync and Check for a library root (see the module docstring)."""
+    """Sync and Check for a library root, as the library panel's menu asks (see the module
+    docstring)."""
 
-    def __init__(self, roots: LibraryRoots, feedback: Feedback, tasks: TaskSet,
-                 parent: QObject | None = None) -> None:
+    def __init__(self, panel: LibraryPanel, roots: LibraryRoots, feedback: Feedback,
+                 tasks: TaskSet, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._roots = roots
         self._tasks = tasks
+        panel.sync_requested.connect(self._on_panel_sync_requested)
+        panel.check_requested.connect(self._on_panel_check_requested)
         self._feedback = feedback
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="lock-sync")
         self.last_dialog: LockReportDialog | None = None  # shown last (tests read it)
@@ -139,10 +143,8 @@ class LockSyncs(QObject):
                    report.describe() + [f"as locked: {name}" for name in report.unchanged])
         return report.ok
 
-    def start_check(self, folder: Path) -> None:
-        """Check as one of the window's tasks (a slot for the library's menu)."""
+    def _on_panel_check_requested(self, folder: Path) -> None:
         self._tasks.spawn(self.check(folder))
 
-    def start_sync(self, folder: Path) -> None:
-        """Sync as one of the window's tasks (a slot for the library's menu)."""
+    def _on_panel_sync_requested(self, folder: Path) -> None:
         self._tasks.spawn(self.sync(folder))
