@@ -115,3 +115,21 @@ def test_sync_works_on_the_folder_the_lock_file_records(tmp_path: Path) -> None:
     (own / "skills-lock.json").write_text('{"version": 1, "skills": {}}', encoding="utf-8")
     assert locked_folder(own) == own
     assert locked_folder(tmp_path) is None
+
+
+def test_update_in_the_window_leaves_a_pinned_skill_and_says_so(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    repo = _repo(tmp_path)
+    project = tmp_path / "project"
+    project.mkdir()
+    assert main(["install", f"file://{repo}#v1", "--pin", "--project", str(project)]) == 0
+    agents = project / ".agents" / "skills"
+    before = (agents / "alpha" / "SKILL.md").read_bytes()
+    window = make_window(agents)
+    task = start(window.installs.update_skill(agents / "alpha"))
+    box = open_dialog(qtbot, QMessageBox)
+    assert "pinned at commit" in box.text() and "without --pin" in box.text()
+    qtbot.waitUntil(task.done, timeout=10000)
+    assert task.result() is False
+    assert (agents / "alpha" / "SKILL.md").read_bytes() == before
