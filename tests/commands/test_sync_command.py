@@ -325,3 +325,28 @@ def test_a_node_modules_entry_is_checked_by_its_hash_and_left_to_the_skills_cli(
     assert main(["sync", str(project)]) == 1
     assert "experimental_sync" in capsys.readouterr().err
     assert (skills / "from-npm" / "SKILL.md").read_text(encoding="utf-8") == "edited\n"
+
+
+def test_sync_gives_a_restored_skill_its_client_links_again(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    assert main(["install", f"file://{repo}#v1", "--project", str(project),
+                 "--client", "claude-code"]) == 0
+    link = project / ".claude" / "skills" / "alpha"
+    shutil.rmtree(project / ".agents" / "skills" / "alpha")
+    link.unlink()
+    theirs = project / ".claude" / "skills" / "beta"
+    theirs.unlink()
+    theirs.mkdir()  # a folder of the user's own where beta's link was
+    (theirs / "notes.md").write_text("mine\n", encoding="utf-8")
+    shutil.rmtree(project / ".agents" / "skills" / "beta")
+    capsys.readouterr()
+    assert main(["sync", str(project)]) == 1
+    err = capsys.readouterr().err
+    assert link.is_symlink() and (link / "SKILL.md").is_file()
+    assert f"placed {link}" in err
+    assert f"{theirs} holds something else" in err
+    assert (theirs / "notes.md").read_text(encoding="utf-8") == "mine\n"
+    assert (project / ".agents" / "skills" / "beta" / "SKILL.md").is_file()
