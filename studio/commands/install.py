@@ -1,10 +1,11 @@
 """`studio install SOURCE [--client NAME ...] [--copy] [--global | --project DIR | --into DIR]`.
 
 SOURCE is a git repository (`owner/repo`, `owner/repo/path/to/skill`, a git URL, a folder, each
-with an optional `#ref`), the URL of a zip or tar.gz (see `studio.skills.install.sources`), or an
-MCP server that serves skills (`mcp+http://...`, `'mcp+stdio:COMMAND ARGS'`): its skills are
-asked about (or agreed to with --yes), every file is verified against the server's manifest, and
-the lock file pins each file's digest. The skills
+with an optional `#ref`; --pin keeps it at the commit that ref resolves to), the URL of a zip or
+tar.gz (see `studio.skills.install.sources`), or an MCP server that serves skills
+(`mcp+http://...`, `'mcp+stdio:COMMAND ARGS'`): its skills are asked about (or agreed to with
+--yes), every file is verified against the server's manifest, and the lock file pins each file's
+digest. The skills
 go into `.agents/skills` of the project (the current folder, or --project) or, with --global, of
 the user's home; each client named with --client gets a link to them in its own folder (or a copy
 with --copy), as the skills CLI does. Every skill is validated and listed (with its problems and
@@ -43,6 +44,9 @@ def register(subparsers: Any) -> None:
     add_where_arguments(parser)
     parser.add_argument("--update", action="store_true",
                         help="fetch every recorded install again (as studio update)")
+    parser.add_argument("--pin", action="store_true",
+                        help="keep it at the commit it resolves to now: studio update leaves it "
+                        "there (a git source only)")
     parser.add_argument("--yes", action="store_true",
                         help="replace existing skills, and agree to an MCP server's skills, "
                         "without asking")
@@ -85,5 +89,8 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     ask: Ask | None = terminal_ask if sys.stdin.isatty() else None
     if args.update:
+        if args.pin:
+            print("studio install: --pin applies to an install, not to --update", file=sys.stderr)
+            return 2
         return update_all(where, args.yes, ask, args.max_size << 20, sys.stderr)
-    return install(args.url, where, args.yes, ask, args.max_size << 20, sys.stderr)
+    return install(args.url, where, args.yes, ask, args.max_size << 20, sys.stderr, pin=args.pin)

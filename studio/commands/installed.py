@@ -48,6 +48,8 @@ def run_list(args: argparse.Namespace) -> int:
             "installedBy": item.record.installed_by, "folder": str(item.folder),
             "present": item.present, "changed": item.changed,
             "links": [str(link) for link in item.links], "refused": item.problem,
+            "commit": item.record.studio.get("commit"),
+            "pinned": item.record.studio.get("pinned") is True,
         } for item in found], indent=2)))
         return 0
     if not found:
@@ -56,6 +58,8 @@ def run_list(args: argparse.Namespace) -> int:
     for item in found:
         record = item.record
         ref = f"#{record.ref}" if record.ref else ""
+        if record.studio.get("pinned") is True:
+            ref += f", pinned at {record.studio.get('commit')}"
         state = ("missing" if not item.present else
                  "changed since installed" if item.changed else "as installed")
         # A lock file is a project's, not the user's: its names and sources are shown, never obeyed.

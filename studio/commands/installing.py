@@ -86,11 +86,13 @@ def terminal_ask(question: str) -> bool:
 
 def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_bytes: int,
             err: TextIO, known_hashes: dict[str, str] | None = None,
-            ours: set[str] | frozenset[str] = frozenset(), only: set[str] | None = None) -> int:
+            ours: set[str] | frozenset[str] = frozenset(), only: set[str] | None = None,
+            pin: bool = False) -> int:
     """Install one source; 0 when installed or already up to date, 1 when refused. An update
     (`known_hashes`: each skill's recorded computedHash) replaces the skills this source
     installed before (`ours`) without asking, and writes nothing when none changed; with
-    `only`, it installs those skills of the source and no other."""
+    `only`, it installs those skills of the source and no other. `pin` records the install as
+    pinned to the commit it resolved to (updates leave it)."""
     if isinstance(where, Path):
         where = Where(where)
     into = where.into
@@ -112,6 +114,10 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
             print(f"{source}: up to date", file=err)
             return 0
         _show(plan, err)
+        if pin and not plan.commit:
+            print(f"studio install: --pin keeps a git source at its commit; {source} is not "
+                  "fetched with git (nothing was written)", file=err)
+            return 1
         if plan.invalid:
             print("studio install: refused because of the errors above; nothing was written",
                   file=err)
@@ -132,6 +138,8 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
         studio: dict[str, Any] = {}
         if where.clients:
             studio = {"clients": list(where.clients), "mode": "copy" if where.copy else "link"}
+        if pin:
+            studio["pinned"] = True
         commit_install(plan, studio=studio)
     except InstallError as exc:
         print(f"studio install: {exc}", file=err)
@@ -139,7 +147,8 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
     finally:
         plan.discard()
     count = len(plan.skills)
-    print(f"installed {count} skill{'s' if count != 1 else ''} into {into}", file=err)
+    pinned = f", pinned at commit {plan.commit}" if pin else ""
+    print(f"installed {count} skill{'s' if count != 1 else ''} into {into}{pinned}", file=err)
     for skill in plan.skills:
         try:
             for placed in placement.place(skill.folder, into, where.folders, where.copy):

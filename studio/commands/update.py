@@ -1,7 +1,7 @@
 """`studio update [NAME ...] [--global | --project DIR | --into DIR] [--yes]`: fetch each
 recorded install again (studio's and the skills CLI's, from `skills-lock.json`) and replace the
 skills whose files changed; the others are up to date (the lock file's computedHash, computed as
-the skills CLI does, decides)."""
+the skills CLI does, decides). A skill installed with --pin stays at its commit, and says so."""
 
 from __future__ import annotations
 
@@ -56,10 +56,16 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
             print(f"studio update: {', '.join(sorted(unknown))} not recorded in the lock file "
                   f"of {where.into}; see studio list", file=err)
             return 1
+    pinned = [record for record in records if record.pinned_note() is not None]
+    for record in pinned:
+        if not names or record.name in names:
+            print(record.pinned_note(), file=err)
     # A source holds more skills than those asked for: all it installed are its own to replace.
     by_source: dict[str, list[lockfile.InstallRecord]] = {}
     refused: list[lockfile.InstallRecord] = []
     for record in records:
+        if record in pinned:
+            continue
         try:
             by_source.setdefault(installed.fetchable(record), []).append(record)
         except InstallError as exc:
@@ -71,6 +77,8 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
                      if any(record.name in names for record in group)}
         refused = [record for record in refused if record.name in names]
     if not by_source:
+        if pinned and not refused and (not names or names <= {r.name for r in pinned}):
+            return 0
         if not refused:
             print(f"studio update: {where.into} has no recorded installs to update", file=err)
         return 1

@@ -49,6 +49,7 @@ from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.library_search import LibrarySearch
 from studio.ui.library.loader import LibraryLoader
 from studio.ui.library.locations_menu import LocationsMenu
+from studio.ui.library.lock_sync import LockSyncs
 from studio.ui.library.roots import LibraryRoots
 from studio.ui.library.served_root import add_served_root
 from studio.ui.library.skill_ops import SkillOperations
@@ -155,6 +156,7 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
         self.fix_all = FixAll(self.library, self.editors, feedback, self)
         self.installs = UrlInstalls(self.library, self.roots, feedback, self)
+        self.lock_syncs = LockSyncs(self.library_panel, self.roots, feedback, self.tasks, self)
         index_file = cache_path.parent / INDEX_FILE if cache_path is not None else None
         self.search = LibrarySearch(self.library, self.library_panel, self.tasks, index_file, self,
                                     settings_embedder(lambda: self.settings.backend))
@@ -194,6 +196,7 @@ class MainWindow(QMainWindow):
         self.closed.connect(self.chat.pane.stop)
         self.closed.connect(self.search.close)
         self.closed.connect(self.installs.close)
+        self.closed.connect(self.lock_syncs.close)
         self.closed.connect(self.clients.close)
         self.closed.connect(self.mcp_serving.close)
         self.closed.connect(self.exports.close)

@@ -34,6 +34,7 @@ from studio.ui.chat.skill_folder_dialog import SkillFolderDialog
 from studio.ui.clients import ClientsView
 from studio.ui.editor.recovery_dialog import RecoveryDialog
 from studio.ui.library.install_url import InstallPlanDialog, InstallUrlDialog
+from studio.ui.library.lock_sync import LockReportDialog
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
 from studio.ui.manual import ManualDialog
 from studio.ui.problems.fix_preview import FixPreviewDialog
@@ -64,6 +65,10 @@ def dialogs(scratch: Path, parent: QWidget) -> dict[str, Callable[[], QDialog]]:
         "InstallUrlDialog": lambda: InstallUrlDialog([skills], parent),
         "InstallPlanDialog": lambda: InstallPlanDialog(
             InstallPlan("https://example.org/skills.zip", skills, "0" * 64, scratch), parent),
+        "LockReportDialog": lambda: LockReportDialog(
+            "Check Against skills-lock.json", "2 of 40 skills differ from skills-lock.json.",
+            [f"skill-{n}: modified\n  changed references/guide-{n}.md" for n in range(40)],
+            parent),
         "ModelsDialog": lambda: ModelsDialog(parent),
         "PromptsDialog": lambda: PromptsDialog(SettingsStore(scratch / "settings.yaml"),
                                                lambda: (SessionSettings(), []), parent),

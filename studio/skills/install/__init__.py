@@ -1,12 +1,13 @@
 """Skills coming in and going out: installing from a URL, git or a folder (with the skills CLI's
-lock file and placement), new skills from the template, and packing skills for where they go.
+lock file and placement, and restoring and checking what it records), new skills from the
+template, and packing skills for where they go.
 
 Other packages import from this front door only (see `studio.skills`)."""
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from studio.skills.install import installed, lockfile, pack, placement, scaffold
+    from studio.skills.install import installed, lockfile, locksync, pack, placement, scaffold
     from studio.skills.install.clientpacks import pack_package
     from studio.skills.install.download import MAX_DOWNLOAD, InstallError, InstallPlan, commit_install
     from studio.skills.install.provenance import Provenance
@@ -20,6 +21,7 @@ __all__ = [
     "commit_install",
     "installed",
     "lockfile",
+    "locksync",
     "pack",
     "pack_package",
     "placement",

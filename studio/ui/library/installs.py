@@ -150,6 +150,10 @@ class UrlInstalls(QObject):
             self._feedback.tell("Update", f"{directory.name} was not installed from a source "
                                 "recorded in skills-lock.json, so there is nothing to update from.")
             return False
+        pinned = record.pinned_note()
+        if pinned is not None:
+            self._feedback.tell("Update", f"{pinned}.")
+            return False
         try:
             source = installed.fetchable(record)
         except InstallError as exc:
