@@ -20,7 +20,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
@@ -189,14 +189,14 @@ class OutputMemo:
         folder it depends on is as it was; else write nothing and give None."""
         try:
             with open(self.path, "rb") as handle:
-                stamp, key, errors, code, output, size, records = marshal.load(handle)
+                stamp, key, errors, code, output, size, records = _load(handle)
                 if stamp != ScanCache.STAMP or key != self.key:
                     return None
                 if not (isinstance(errors, str) and isinstance(code, int)
                         and isinstance(output, str) and os.sep not in output):
                     return None
                 for _ in range(records):
-                    if not unchanged(marshal.load(handle)):
+                    if not unchanged(_load(handle)):
                         return None
             kept = self.folder / output
             if kept.stat().st_size != size:
@@ -243,7 +243,7 @@ class OutputMemo:
                        for at in range(0, len(stamps), STAMPS_PER_RECORD)]
             header = (ScanCache.STAMP, self.key, *outcome, output.name, output.stat().st_size,
                       len(records))
-            atomic_write_bytes(self.path, b"".join(map(marshal.dumps, [header, *records])),
+            atomic_write_bytes(self.path, b"".join(_dump(record) for record in [header, *records]),
                                durable=False)
             self._forget(f"{self.crc}.*.out", keep=output)
             kept = sorted(self.folder.glob("*.marshal"), key=_mtime, reverse=True)
@@ -258,6 +258,18 @@ class OutputMemo:
         for old in self.folder.glob(pattern):
             if old != keep:
                 old.unlink(missing_ok=True)
+
+
+def _dump(record: object) -> bytes:
+    """A record of a memo: its marshalled bytes, marshalled as one bytes value (see `_load`)."""
+    return marshal.dumps(marshal.dumps(record))
+
+
+def _load(handle: BinaryIO) -> Any:
+    """The next record of a memo. `marshal.load` reads a file a value at a time, a call to
+    `readinto` for each string and number (13 s for 400,000 stamps); reading a record's bytes
+    as one value and then parsing them in memory takes a fraction of that."""
+    return marshal.loads(marshal.load(handle))
 
 
 def _mtime(path: Path) -> int:
