@@ -260,7 +260,7 @@ class OutputMemo:
                 old.unlink(missing_ok=True)
 
 
-def _dump(record: object) -> bytes:
+def _dump(record: Any) -> bytes:
     """A record of a memo: its marshalled bytes, marshalled as one bytes value (see `_load`)."""
     return marshal.dumps(marshal.dumps(record))
 
