@@ -4,7 +4,9 @@
 A run keeps its report with the stamp (size, mtime, mode) of every file and folder the report
 depends on. When the same command runs again and every stamp still holds, it prints that report
 without walking the folders or loading the parser: the slow half of the command is imported only
-when there is something to check.
+when there is something to check. Neither side holds the whole report or all the stamps at once:
+on 100,000 skills they are 100 MB of JSON and 400,000 stamps (409 MB in one process when the
+memo was one marshalled value).
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import io
 import marshal
 import os
 import sys
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from studio.commands.options import SKILL_SOURCE_HELP, served_consent_flag, skill_source
 from studio.commands.served import skill_paths
@@ -33,7 +35,12 @@ if TYPE_CHECKING:
 CACHE_FILE = "validate-cache.marshal"
 MEMO_FOLDER = "validate-output"
 
-Rendered = tuple[str, str, int]
+# The stderr lines and the exit code of a kept report; its output is in a file of its own.
+Outcome = tuple[str, int]
+# Stamps per record of a memo: checking them reads one record at a time.
+STAMPS_PER_RECORD = 8192
+# Characters per read when a kept report is copied to the output.
+COPY_CHARS = 1 << 20
 
 
 
@@ -81,10 +88,10 @@ def summary_counts(skills: list[SkillSummary]) -> dict[str, int]:
 
 
 def _report(
-    args: argparse.Namespace, paths: list[Path], out: TextIO, keep: bool
-) -> tuple[Rendered, list[Stamp]]:
-    """Validate the paths and write the report to `out` as `Report` streams it; the rendered
-    report holds the output too when `keep` (for the memo), else "" in its place."""
+    args: argparse.Namespace, paths: list[Path], out: TextIO, kept: TextIO | None
+) -> tuple[Outcome, list[Stamp]]:
+    """Validate the paths and write the report to `out` as `Report` streams it, and to `kept`
+    too (the memo's output file) when given."""
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
     from studio.commands.textsafe import one_line, shown_path
     from studio.commands.validate_report import Report
@@ -107,12 +114,11 @@ def _report(
         if collected.notices:
             tail["notices"] = [notice.to_json() for notice in collected.notices]
         sys.stderr.write(errors)
-        kept = io.StringIO() if keep else None
         report.write(out.write if kept is None else lambda text: (kept.write(text), out.write(text)),
                      tail)
     unreadable = report.unreadable or any(n.code == codes.FOLDER_UNREADABLE for n in collected.notices)
     code = 2 if collected.problems or unreadable else (0 if report.counts["invalid"] == 0 else 1)
-    return (kept.getvalue() if kept is not None else "", errors, code), collected.stamps
+    return (errors, code), collected.stamps
 
 
 def _cache_file(target: str) -> Path:
@@ -140,25 +146,29 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     paths = roots.paths
     kind = "json+fixes" if args.with_fixes else args.format
-    memo = None if args.no_cache else OutputMemo.for_command(
-        cache_dir() / MEMO_FOLDER, kind, paths, args.target
-    )
-    rendered = memo.get() if memo is not None else None
-    if rendered is not None:
-        out, errors, code = rendered
-        sys.stderr.write(errors)
-        sys.stdout.write(out)
+    if args.no_cache:
+        outcome, _ = _report(args, paths, sys.stdout, None)
+        return outcome[1]
+    memo = OutputMemo.for_command(cache_dir() / MEMO_FOLDER, kind, paths, args.target)
+    if memo is None:
+        return _report(args, paths, sys.stdout, None)[0][1]
+    code = memo.replay(sys.stdout, sys.stderr)
+    if code is not None:
         return code
-    rendered, stamps = _report(args, paths, sys.stdout, keep=memo is not None)
-    if memo is not None:
-        memo.put(stamps, rendered)
-    return rendered[2]
+    with memo.recording() as kept:
+        outcome, stamps = _report(args, paths, sys.stdout, kept)
+    memo.put(stamps, outcome)
+    return outcome[1]
 
 
 class OutputMemo:
     """The report of one `studio validate` command line (its format, working folder and paths),
-    kept in a file of its own with the stamps it depends on; the last few command lines keep
-    theirs."""
+    kept with the stamps it depends on; the last few command lines keep theirs.
+
+    Two files a command line: `CRC.marshal`, records written with `marshal` one after the other
+    (a header with the stderr lines, the exit code and the name of the output's file, then the
+    stamps, STAMPS_PER_RECORD a record), and the output itself in `CRC.TOKEN.out`, named anew
+    by each run, so a header never names an output another run is writing."""
 
     KEEP = 8
 
@@ -167,7 +177,9 @@ class OutputMemo:
         self.key = key
         # Named by a CRC of the key, which the file holds too: two command lines with one CRC
         # only take turns, and hashlib would cost this start-up the loading of OpenSSL.
-        self.path = folder / f"{zlib.crc32(key.encode('utf-8', 'surrogatepass')):08x}.marshal"
+        self.crc = f"{zlib.crc32(key.encode('utf-8', 'surrogatepass')):08x}"
+        self.path = folder / f"{self.crc}.marshal"
+        self._output: Path | None = None
 
     @classmethod
     def for_command(
@@ -179,33 +191,92 @@ class OutputMemo:
             return None
         return cls(folder, "\x00".join([output_format, target, where, *map(str, paths)]))
 
-    def get(self) -> Rendered | None:
-        """The kept report, if every file and folder it depends on is as it was."""
+    def replay(self, out: TextIO, err: TextIO) -> int | None:
+        """Write the kept report to `out` and `err` and give its exit code, if every file and
+        folder it depends on is as it was; else write nothing and give None."""
         try:
             with open(self.path, "rb") as handle:
-                stamp, key, stamps, rendered = marshal.loads(handle.read())
-            out, errors, code = rendered
-            if stamp != ScanCache.STAMP or key != self.key or not unchanged(stamps):
+                stamp, key, errors, code, output, size, records = _load(handle)
+                if stamp != ScanCache.STAMP or key != self.key:
+                    return None
+                if not (isinstance(errors, str) and isinstance(code, int)
+                        and isinstance(output, str) and os.sep not in output):
+                    return None
+                for _ in range(records):
+                    if not unchanged(_load(handle)):
+                        return None
+            kept = self.folder / output
+            if kept.stat().st_size != size:
                 return None
+            with open(kept, encoding="utf-8", errors="surrogatepass", newline="") as text:
+                err.write(errors)
+                while chunk := text.read(COPY_CHARS):
+                    out.write(chunk)
         except (OSError, EOFError, ValueError, TypeError):
-            return None
-        if not (isinstance(out, str) and isinstance(errors, str) and isinstance(code, int)):
             return None
         with contextlib.suppress(OSError):
             os.utime(self.path)  # the most recently used memos are the ones kept
-        return out, errors, code
+        return code
 
-    def put(self, stamps: list[Stamp], rendered: Rendered) -> None:
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[TextIO | None]:
+        """A file for the report's output as it is written (None when the cache folder cannot
+        take one: the report is then only printed)."""
+        name = f"{self.crc}.{os.urandom(6).hex()}.out"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(
-                self.path, marshal.dumps((ScanCache.STAMP, self.key, stamps, rendered)), durable=False
-            )
+            handle = open(  # noqa: SIM115  # closed below, after the report
+                self.folder / name, "w", encoding="utf-8", errors="surrogatepass", newline="")
+        except OSError:
+            yield None
+            return
+        try:
+            yield handle
+            handle.close()
+            self._output = self.folder / name
+        finally:
+            handle.close()
+            if self._output is None:  # an interrupted report leaves nothing behind
+                with contextlib.suppress(OSError):
+                    (self.folder / name).unlink()
+                    self.folder.rmdir()  # only when no other memo is in it
+
+    def put(self, stamps: list[Stamp], outcome: Outcome) -> None:
+        output = self._output
+        if output is None:
+            return
+        try:
+            records = [stamps[at:at + STAMPS_PER_RECORD]
+                       for at in range(0, len(stamps), STAMPS_PER_RECORD)]
+            header = (ScanCache.STAMP, self.key, *outcome, output.name, output.stat().st_size,
+                      len(records))
+            atomic_write_bytes(self.path, b"".join(_dump(record) for record in [header, *records]),
+                               durable=False)
+            self._forget(f"{self.crc}.*.out", keep=output)
             kept = sorted(self.folder.glob("*.marshal"), key=_mtime, reverse=True)
             for old in kept[self.KEEP :]:
                 old.unlink(missing_ok=True)
+                self._forget(f"{old.stem}.*.out")
         except OSError:
-            return
+            output.unlink(missing_ok=True)
+
+    def _forget(self, pattern: str, keep: Path | None = None) -> None:
+        """Remove the outputs `pattern` matches but `keep`: those no header names any more."""
+        for old in self.folder.glob(pattern):
+            if old != keep:
+                old.unlink(missing_ok=True)
+
+
+def _dump(record: Any) -> bytes:
+    """A record of a memo: its marshalled bytes, marshalled as one bytes value (see `_load`)."""
+    return marshal.dumps(marshal.dumps(record))
+
+
+def _load(handle: BinaryIO) -> Any:
+    """The next record of a memo. `marshal.load` reads a file a value at a time, a call to
+    `readinto` for each string and number (13 s for 400,000 stamps); reading a record's bytes
+    as one value and then parsing them in memory takes a fraction of that."""
+    return marshal.loads(marshal.load(handle))
 
 
 def _mtime(path: Path) -> int:

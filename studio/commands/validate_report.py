@@ -16,18 +16,20 @@ import functools
 import json
 import os
 import tempfile
+from array import array
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from studio.commands.textsafe import one_line, shown_path, utf8_json
-from studio.skills import Diagnostic, Severity, SkillSummary, codes
+from studio.skills import SKILL_FILE, Diagnostic, Severity, SkillSummary, codes
 from studio.skills.scan import ScannedSkill, duplicate_warning
 
 _ERROR, _WARNING, _INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 # A severity's value by a dict lookup: `Severity.value` is a Python-level descriptor, and the
 # report asks it of every finding.
 _VALUES = {severity: severity.value for severity in Severity}
+_SKILL_FILE_BELOW = os.sep + SKILL_FILE
 
 
 # The escaping `json.JSONEncoder(ensure_ascii=False)` gives each string (in C).
@@ -61,11 +63,13 @@ class Report:
             ("skills", "valid", "invalid", "loadable", "errors", "warnings", "infos"), 0
         )
         self.unreadable = False
-        # What the duplicate-name warnings need of each skill: name, folder, SKILL.md's path.
+        # What the duplicate-name warnings need of each skill: its name and folder, and the
+        # path of a SKILL.md that is not `folder/SKILL.md` (by position; few are). Kept lean:
+        # a report on 100,000 skills holds these to its end.
         self._names: list[str | None] = []
         self._folders: list[str] = []
-        self._files: list[str] = []
-        self._sizes: list[int] = []  # each skill's part of the spool, in characters
+        self._odd_files: dict[int, str] = {}
+        self._sizes = array("Q")  # each skill's part of the spool, in characters
         # Closed with the report, which is a context manager.
         self._spool = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")  # noqa: SIM115
 
@@ -102,9 +106,10 @@ class Report:
             text = utf8_json(_skill_json(directory, name, skill.valid, skill.loadable, diagnostics))
         else:
             text = _lines(directory, skill_file, diagnostics)
+        if skill_file != directory + _SKILL_FILE_BELOW:
+            self._odd_files[len(self._names)] = skill_file
         self._names.append(name)
         self._folders.append(directory)
-        self._files.append(skill_file)
         self._sizes.append(len(text))
         self._spool.write(text)
 
@@ -127,7 +132,7 @@ class Report:
                     shown = utf8_json(dumps(warning.to_json()))
                     text = text[:-2] + (", " if not text.endswith("[]}") else "") + shown + "]}"
             elif warning is not None:
-                text += _line(self._folders[position], self._files[position], warning)
+                text += _line(self._folders[position], self._file(position), warning)
             out(text)
         counts = self.counts
         if self.json:
@@ -138,6 +143,11 @@ class Report:
                 f"{counts['valid']} valid, {counts['invalid']} invalid "
                 f"({counts['errors']} errors, {counts['warnings']} warnings)\n"
             )
+
+    def _file(self, position: int) -> str:
+        """The SKILL.md of the skill at `position`."""
+        odd = self._odd_files.get(position)
+        return odd if odd is not None else self._folders[position] + _SKILL_FILE_BELOW
 
     def _duplicates(self) -> dict[int, Diagnostic]:
         """The warning of each skill (by position) whose name another skill also uses."""
@@ -151,7 +161,7 @@ class Report:
                 continue
             for position in positions:
                 others = [self._folders[other] for other in positions if other != position]
-                file_name = os.path.basename(self._files[position])
+                file_name = os.path.basename(self._file(position))
                 extra[position] = duplicate_warning(name, others, file_name)
         return extra
 

@@ -130,3 +130,35 @@ def test_each_target_keeps_its_own_report(tmp_path: Path, capsys: pytest.Capture
         assert codes(report(capsys, str(tmp_path))) == ["SK131"]
         assert codes(report(capsys, str(tmp_path), "--target", "claude-code")) == []
         assert codes(report(capsys, str(tmp_path), "--target", "ollama")) == ["SK132"]
+
+
+def test_stamps_kept_in_many_records_and_one_output_a_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Records of two stamps: a change to the last skill's folder is in one of the last records.
+    monkeypatch.setattr("studio.commands.validate.STAMPS_PER_RECORD", 2)
+    for number in range(6):
+        write_skill(tmp_path, f"skill-{number}", frontmatter(f"skill-{number}"))
+    first = report(capsys, str(tmp_path))
+    assert first["summary"]["skills"] == 6
+    assert report(capsys, str(tmp_path)) == first
+    (tmp_path / "skill-5" / "notes.md").write_text("x")
+    (tmp_path / "skill-5" / "SKILL.md").write_text(frontmatter("skill-5") + "See `gone.md`.\n")
+    changed = report(capsys, str(tmp_path))
+    assert codes(changed) == ["SK203"]
+    assert report(capsys, str(tmp_path)) == changed
+    outputs = list((cache_dir() / MEMO_FOLDER).glob("*.out"))
+    assert len(outputs) == 1 and outputs[0].name.startswith(memo_files()[0].stem + ".")
+
+
+def test_a_memo_whose_output_is_gone_or_cut_is_not_replayed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(tmp_path, "alpha", frontmatter("alpha"))
+    first = report(capsys, str(tmp_path))
+    [output] = (cache_dir() / MEMO_FOLDER).glob("*.out")
+    output.write_text(output.read_text()[:-10])
+    assert report(capsys, str(tmp_path)) == first
+    [output] = (cache_dir() / MEMO_FOLDER).glob("*.out")
+    output.unlink()
+    assert report(capsys, str(tmp_path)) == first

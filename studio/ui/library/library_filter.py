@@ -118,20 +118,27 @@ class LibraryFilter(QSortFilterProxyModel):
 
     def set_text(self, text: str) -> None:
         words = text.lower().split()
-        if words == self._words:
-            return
-        self.beginFilterChange()
-        self._words = words
-        self._recount()
-        self.endFilterChange()
+        if words != self._words:
+            self._change(words, self._status)
 
     def set_status(self, status: str) -> None:
         """ALL, ERRORS (skills with errors, loadable or not), WARNINGS (valid, with warnings) or
         DRAFTED (created or last changed by a model)."""
-        if status == self._status:
+        if status != self._status:
+            self._change(self._words, status)
+
+    def _change(self, words: list[str], status: str) -> None:
+        if not words and not status:
+            # Cleared: every row passes, and the panel shows the model itself (see
+            # `LibraryPanel.apply_filter`). A filter change would have Qt insert every row the
+            # filter hid, asking the model for each row's parent again and again (3.3 s on
+            # 8,223 skills); dropping the proxy's mapping costs nothing of the sort.
+            self._words, self._status = words, status
+            self._recount()
+            self.invalidate()
             return
         self.beginFilterChange()
-        self._status = status
+        self._words, self._status = words, status
         self._recount()
         self.endFilterChange()
 

@@ -172,9 +172,9 @@ class LibraryPanel(QWidget):
         self.flat_action.toggled.connect(self._on_flat_action_toggled)
         self.results_view.activated.connect(self._on_results_view_activated)
         self.tree.activated.connect(self._on_tree_activated)
-        self.model.rowsInserted.connect(self._on_model_rows_inserted)
+        self.model.rowsInserted.connect(self._on_model_rows_inserted_or_removed)
         self.proxy.rowsInserted.connect(self._on_proxy_rows_inserted)
-        self.model.rowsRemoved.connect(self._on_model_rows_removed)
+        self.model.rowsRemoved.connect(self._on_model_rows_inserted_or_removed)
         self.model.dataChanged.connect(self._on_model_rows_changed)
         self.model.dataChanged.connect(self._on_model_data_changed)
         self.last_menu: QMenu | None = None  # the context menu shown last (tests read it)
@@ -192,22 +192,29 @@ class LibraryPanel(QWidget):
 
     def apply_filter(self) -> None:
         self._filter_timer.stop()
-        self.proxy.set_text(self.filter_edit.text())
-        self.proxy.set_status(str(self.status_filter.currentData() or ALL))
-        shown = self.proxy if self.proxy.active else self.model
-        if self.tree.model() is not shown:
-            current = self.selected_summary()
-            self.tree.setModel(shown)
-            self._watch_current()
-            if shown is self.model:
-                self.proxy.invalidate()
-                for node in self.model.roots():
-                    self.tree.expand(self.model.index_of(node))
-            if current is not None:
-                self.select_skill(current.directory)
+        text, status = self.filter_edit.text(), str(self.status_filter.currentData() or ALL)
+        if not text.split() and status == ALL:
+            # Before the filter clears: the proxy then changes with no view over it.
+            self._show_in_tree(self.model)
+        self.proxy.set_text(text)
+        self.proxy.set_status(status)
         if self.proxy.active:
+            self._show_in_tree(self.proxy)
             self._open_matches()
         self._update_count()
+
+    def _show_in_tree(self, shown: LibraryModel | LibraryFilter) -> None:
+        if self.tree.model() is shown:
+            return
+        current = self.selected_summary()
+        self._to_expand.clear()
+        self.tree.setModel(shown)
+        self._watch_current()
+        if shown is self.model:
+            for node in self.model.roots():
+                self.tree.expand(self.model.index_of(node))
+        if current is not None:
+            self.select_skill(current.directory)
 
     def _open_matches(self) -> None:
         """Under a filter, the roots and repository folders open (not the skills, whose files
@@ -245,6 +252,7 @@ class LibraryPanel(QWidget):
             self.filter_edit.setPlaceholderText("Search names, descriptions and instructions")
             # The status choice does not apply to a search.
             self.status_filter.hide()
+            self._show_in_tree(self.model)
             self.proxy.set_text("")
             self.views.setCurrentWidget(self.results_view)
             self.filter_edit.setFocus()
@@ -341,7 +349,7 @@ class LibraryPanel(QWidget):
             self.count_label.setText(f"{count_text(total)} skill{'s' * (total != 1)} in "
                                      f"{roots} root{'s' * (roots != 1)}")
 
-    def _on_model_rows_inserted(self) -> None:
+    def _on_model_rows_inserted_or_removed(self) -> None:
         self._update_count()
         self._show_target()
 
@@ -370,10 +378,6 @@ class LibraryPanel(QWidget):
                 self.tree.expand(index)
                 pending.extend(self.proxy.index(row, 0, index)
                                for row in range(self.proxy.rowCount(index)))
-
-    def _on_model_rows_removed(self) -> None:
-        self._update_count()
-        self._show_target()
 
     def _on_model_rows_changed(self) -> None:
         self._update_count()

@@ -71,3 +71,57 @@ def test_drafted_by_a_model_and_by_its_name(qtbot: QtBot, make_window: WindowFac
     panel.filter_edit.setText("qwen2.5")
     panel.apply_filter()
     assert _shown(panel) == ["drafted"]
+
+
+def _skills_in_tree(panel: object) -> int:
+    """The skills the tree's model holds under every root and folder."""
+    from studio.ui.library.library_rows import KIND_ROLE
+
+    model = panel.tree.model()  # type: ignore[attr-defined]
+    count, pending = 0, [QModelIndex()]
+    while pending:
+        parent = pending.pop()
+        for row in range(model.rowCount(parent)):
+            index = model.index(row, 0, parent)
+            if index.data(KIND_ROLE) == "skill":
+                count += 1
+            else:
+                pending.append(index)
+    return count
+
+
+def test_clearing_the_filter_shows_every_skill_again_and_keeps_the_selection(
+        qtbot: QtBot, make_window: WindowFactory, tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    for owner in range(6):
+        for number in range(5):
+            kind = "pdf" if number % 2 else "csv"
+            write_skill(root / f"owner{owner}--repo" / "skills", f"{kind}-tool-{owner}-{number}")
+    window = make_window(root)
+    panel = window.library_panel
+    assert _skills_in_tree(panel) == 30
+
+    panel.filter_edit.setText("pdf")
+    panel.apply_filter()
+    assert panel.proxy.match_count == 12 and _skills_in_tree(panel) == 12
+    chosen = root / "owner3--repo" / "skills" / "pdf-tool-3-1"
+    panel.select_skill(chosen)
+    inserted: list[int] = []
+    panel.proxy.rowsInserted.connect(lambda _parent, first, last: inserted.append(last - first + 1))
+
+    panel.filter_edit.setText("")
+    panel.apply_filter()
+
+    # The tree shows the model itself again; the proxy did not insert the rows the filter hid
+    # one parent at a time (what froze the window for seconds on thousands of skills).
+    assert panel.tree.model() is panel.model
+    assert inserted == []
+    assert _skills_in_tree(panel) == 30
+    assert panel.count_label.text() == "30 skills in 1 root"
+    selected = panel.selected_summary()
+    assert selected is not None and selected.directory == chosen
+    assert panel.tree.isExpanded(window.library_model.index_of(window.library_model.roots()[0]))
+
+    panel.filter_edit.setText("csv")
+    panel.apply_filter()
+    assert panel.tree.model() is panel.proxy and _skills_in_tree(panel) == 18
