@@ -41,7 +41,7 @@ from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_rows import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE
 from studio.ui.library.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.library.target_picker import TargetPicker
-from studio.ui.library.tree_menus import root_menu, skill_menu
+from studio.ui.library.tree_menus import context_menu
 from studio.ui.numbers import count_text
 from studio.ui.selector import Selector
 
@@ -412,23 +412,10 @@ class LibraryPanel(QWidget):
             self._show_target()
 
     def _on_tree_custom_context_menu_requested(self, point: QPoint) -> None:
-        index = self.tree.indexAt(point)
-        kind = index.data(KIND_ROLE) if index.isValid() else None
-        menu: QMenu | None = None
-        if kind == "skill":
-            summary = index.data(SUMMARY_ROLE)
-            if summary is not None and not summary.read_only:
-                menu = skill_menu(self, summary, self.update_requested, self.remove_requested)
-        elif kind == "root":
-            path = Path(index.data(PATH_ROLE))
-            state = self.model.library.root(path)
-            if state is not None:
-                menu = root_menu(self, path, state.target, self.target_requested,
-                                 self.sync_requested, self.check_requested)
-        if menu is None:
-            return
-        self.last_menu = menu
-        menu.popup(self.tree.viewport().mapToGlobal(point))
+        menu = context_menu(self, self.tree.indexAt(point), self.model.library, self)
+        if menu is not None:
+            self.last_menu = menu
+            menu.popup(self.tree.viewport().mapToGlobal(point))
 
     def _settle_filter(self) -> None:
         if self._filter_timer.isActive() and not self.searching:

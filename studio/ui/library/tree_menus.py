@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Protocol
 
-from PySide6.QtCore import SignalInstance
+from PySide6.QtCore import QModelIndex, SignalInstance
 from PySide6.QtWidgets import QMenu, QWidget
 
 from studio.skills import SkillSummary, skill_file_in
 from studio.skills.checks import clients
 from studio.skills.install import installed, lockfile, placement
+from studio.skills.library import Library
+from studio.ui.library.library_rows import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE
 from studio.ui.library.skill_toggles import add_toggle_menu
 from studio.ui.library.target_labels import target_label, target_tooltip
 
@@ -87,3 +90,30 @@ def skill_menu(parent: QWidget, summary: SkillSummary, update_requested: SignalI
         remove.setToolTip("Delete it, the links to it and its lock file entry")
         remove.triggered.connect(lambda _checked=False: remove_requested.emit(directory))
     return None if menu.isEmpty() else menu
+
+
+class MenuRequests(Protocol):
+    """What the library's menus ask for (the library panel's signals)."""
+
+    target_requested: SignalInstance
+    sync_requested: SignalInstance
+    check_requested: SignalInstance
+    update_requested: SignalInstance
+    remove_requested: SignalInstance
+
+
+def context_menu(parent: QWidget, index: QModelIndex, library: Library,
+                 requests: MenuRequests) -> QMenu | None:
+    """The menu of the tree's row at `index`: a root's or a writable skill's; None for others."""
+    kind = index.data(KIND_ROLE) if index.isValid() else None
+    if kind == "skill":
+        summary = index.data(SUMMARY_ROLE)
+        if summary is not None and not summary.read_only:
+            return skill_menu(parent, summary, requests.update_requested, requests.remove_requested)
+    elif kind == "root":
+        path = Path(index.data(PATH_ROLE))
+        state = library.root(path)
+        if state is not None:
+            return root_menu(parent, path, state.target, requests.target_requested,
+                             requests.sync_requested, requests.check_requested)
+    return None
