@@ -1,0 +1,102 @@
+"""Scanning skills: every file read (`files.py`), each by the rules for its kind
+(`registry.RULES`), code quoted in Markdown by the code rules, findings ranked and deduplicated.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# The rule modules: importing one registers its rules.
+from studio.threatscan import jsrules, legacy, manifests, prose, pyrules, shellrules  # noqa: F401
+from studio.threatscan.files import NOT_READ, read_skill_files
+from studio.threatscan.findings import Finding, rank
+from studio.threatscan.prose import fenced_sources
+from studio.threatscan.registry import rules_for
+from studio.threatscan.source import Source, kind_of
+
+SKILL_FILE = "SKILL.md"
+_NOT_SKILLS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
+
+
+@dataclass
+class SkillScan:
+    """A skill's findings, worst first, and what was read."""
+
+    path: Path
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+
+    def worst(self) -> str | None:
+        return self.findings[0].severity if self.findings else None
+
+    def at_least(self, level: str) -> bool:
+        return any(finding.at_least(level) for finding in self.findings)
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": str(self.path), "files": self.files,
+                "findings": [finding.to_json() for finding in self.findings]}
+
+
+def _checked(source: Source) -> Iterator[Finding]:
+    for entry in rules_for(source.kind):
+        try:
+            yield from entry.check(source)
+        except (RecursionError, ValueError, MemoryError) as exc:
+            line, column = source.position(0)
+            yield Finding(NOT_READ, "low", 0.3, source.file, line, column,
+                          f"the {entry.name} rule could not read this file ({type(exc).__name__})", "")
+
+
+def scan_text(relative: str, text: str) -> list[Finding]:
+    """The findings of one file's text (`relative` to its skill's folder)."""
+    source = Source(relative, text, kind_of(relative, text[:200]))
+    found = list(_checked(source))
+    if source.kind in ("skill", "markdown"):
+        for quoted in fenced_sources(source):
+            found.extend(f for f in _checked(quoted))
+    return found
+
+
+def scan_skill(directory: Path) -> SkillScan:
+    texts, found = read_skill_files(directory)
+    for text_file in texts:
+        found.extend(scan_text(text_file.relative, text_file.text))
+    return SkillScan(directory, ranked(found), len(texts))
+
+
+def ranked(found: Iterable[Finding]) -> list[Finding]:
+    """One finding per code and line (the worst), worst first, then by file and line."""
+    best: dict[tuple[str, str, int], Finding] = {}
+    for finding in found:
+        key = (finding.code, finding.file, finding.line)
+        kept = best.get(key)
+        if kept is None or (rank(finding.severity), finding.confidence) > (
+                rank(kept.severity), kept.confidence):
+            best[key] = finding
+    return sorted(best.values(), key=lambda f: (-rank(f.severity), f.file, f.line, f.column, f.code))
+
+
+def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
+    """The skill folders under `paths` (a skill folder, its SKILL.md, or a folder searched for
+    them), and a message for each path that is none of these."""
+    found: list[Path] = []
+    problems: list[str] = []
+    for path in paths:
+        if path.is_file() and path.name == SKILL_FILE:
+            found.append(path.parent)
+        elif path.is_dir():
+            before = len(found)
+            for folder, names, files in os.walk(path):
+                names[:] = sorted(n for n in names if n not in _NOT_SKILLS)
+                if SKILL_FILE in files:
+                    found.append(Path(folder))
+            if len(found) == before:
+                problems.append(f"{path}: no SKILL.md in this folder or below it")
+        elif path.exists():
+            problems.append(f"{path}: not a skill folder or a SKILL.md")
+        else:
+            problems.append(f"{path}: no such file or folder")
+    return found, problems
