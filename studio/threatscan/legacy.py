@@ -5,10 +5,8 @@ own host); here each gets the severity its kind of finding deserves where it was
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
-
-from studio.skills import Diagnostic, Severity, codes, parse_skill
-from studio.skills.checks import skill_file_threats, text_threats
+from studio.skills import Diagnostic, Severity, codes
+from studio.skills.checks import text_threats
 from studio.threatscan.findings import Finding
 from studio.threatscan.registry import rule
 from studio.threatscan.source import Source
@@ -55,12 +53,8 @@ def _ranked(found: list[Diagnostic], source: Source) -> Iterator[Finding]:
       "hidden characters, pipes into a shell, encoded code run, data sent out and credentials "
       "read, by the validator's SK501-SK506 rules, ranked")
 def first_rules(source: Source) -> Iterator[Finding]:
-    if source.kind == "skill":
-        skill = parse_skill(source.text.encode("utf-8", "surrogatepass"), Path(source.file))
-        yield from _ranked(skill_file_threats(skill), source)
-        return
     # The first rules read commands in scripts and references only: every other file is read
-    # as one of those, code as a script.
+    # as one of those, code as a script, prose (SKILL.md too) as a reference.
     as_script = source.kind in _CODE_KINDS or source.kind in ("package.json", "text")
     relative = ("scripts/" if as_script else "references/") + source.file
     yield from _ranked(text_threats(source.text, relative), source)

@@ -22,6 +22,7 @@ model about people is the attack."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 SHOWN_THRESHOLD = 3
@@ -31,13 +32,15 @@ _USER = r"(?:the |your |this )?(?:user|human|person|operator|owner|developer|req
 _FAMILIES: tuple[tuple[str, int, re.Pattern[str]], ...] = (
     ("override", 3, re.compile(
         r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|the\s+|your\s+)*"
-        r"(?:previous|prior|above|earlier|preceding|other|original|existing|safety|system)\s+"
+        r"(?:previous|prior|above|earlier|preceding|other|original|existing|safety)\s+"
         r"(?:instructions?|rules|directions|guidelines|prompts?|policies|restrictions)", re.I)),
     ("authority", 3, re.compile(
-        r"\bpre-?(?:approved|authori[sz]ed)\b|\b(?:approved|authori[sz]ed|sanctioned|mandated|"
+        r"\bpre-?(?:approved|authori[sz]ed)\s+by\b|\b(?:is|are|was|were|been)\s+(?:already\s+)?"
+        r"pre-?(?:approved|authori[sz]ed)\b(?!\s+(?:tools?|commands?|permissions?|list))|"
+        r"\b(?:approved|authori[sz]ed|sanctioned|mandated|"
         r"cleared)\s+by\s+(?:your|the)\s+(?:administrator|admin|security\s+team|it\s+department|"
-        r"organi[sz]ation|compliance|anthropic|openai|system\s+owner)|\b(?:system|admin|"
-        r"administrator|developer|root)\s+(?:override|mode\s+enabled)|\bofficial\s+(?:directive|"
+        r"organi[sz]ation|compliance|anthropic|openai|system\s+owner)|\bsystem\s+override\b|"
+        r"\b(?:developer|admin|god)\s+mode\s+(?:is\s+)?(?:enabled|activated|on)\b|\bofficial\s+(?:directive|"
         r"instruction|notice)\s+from\b|\bthis\s+(?:instruction|message)\s+(?:comes|is)\s+from\s+"
         r"(?:anthropic|openai|your\s+administrator|the\s+system)|\bhighest[- ]priority\s+"
         r"instruction|\byou\s+are\s+now\s+in\s+(?:developer|admin|god|unrestricted)\s+mode", re.I)),
@@ -66,12 +69,109 @@ class Score(NamedTuple):
     evidence: str
 
 
-def score(text: str) -> Score:
+_VERBS = ("tell", "mention", "inform", "reveal", "show", "disclos", "report", "alert", "notify",
+          "repeat")
+# A phrase of each family holds one of these words (in lower case). The patterns are slow on
+# long texts, so they run only on windows around these words (`_windows`).
+_FAMILY_WORDS = {
+    "override": ("ignor", "disregard", "forget", "overrid", "bypass"),
+    "authority": ("approved", "authori", "sanctioned", "mandated", "cleared", "override",
+                  "developer mode", "admin mode", "god mode", "unrestricted mode", "official",
+                  "priority", "this instruction", "this message"),
+    "conceal": (*(n + v for n in ("not ", "n't ", "never ") for v in _VERBS), "without ", "hide ",
+                "conceal", "from the ", "from your ", "from user", "not know", "n't know",
+                "not see", "n't see", "not notice", "not be told"),
+    "covert": ("silently", "quietly", "covertly", "in secret", "not ask", "n't ask", "never ask",
+               "skip", "bypass", "avoid", "already consent", "already agreed", "already approved",
+               "already authori", "no need to", "delete the log", "delete log", "delete the hist",
+               "delete hist", "delete the trace", "delete trace", "cover your", "cover the"),
+}
+_BEFORE, _AFTER, _MAX_WINDOWS = 90, 140, 60
+
+
+# Words a phrase of each family must hold, every group once: a set of the text's words answers
+# that in one pass, and most texts stop here.
+_NEEDS = {
+    "override": ({"ignore", "disregard", "forget", "override", "bypass"},
+                 {"instructions", "instruction", "rules", "directions", "guidelines", "prompt",
+                  "prompts", "policies", "restrictions"}),
+    "authority": ({"pre-approved", "preapproved", "pre-authorized", "pre-authorised", "approved",
+                   "authorized", "authorised", "sanctioned", "mandated", "cleared", "override",
+                   "mode", "official", "highest-priority", "highest", "instruction", "message"},),
+    "conceal": ({"not", "don't", "dont", "never", "without", "hide", "conceal", "keep", "mustn't",
+                 "shouldn't", "needn't"},
+                {"tell", "mention", "inform", "reveal", "show", "disclose", "report", "alert",
+                 "notify", "repeat", "telling", "informing", "notifying", "alerting", "showing",
+                 "asking", "from", "know", "see", "notice", "told"}),
+    "covert": ({"silently", "quietly", "covertly", "secret", "ask", "skip", "bypass", "avoid",
+                "already", "need", "delete", "cover"},),
+}
+_MARKS = b".,;:!?()[]{}<>\"*_`|#/\\=+~^"
+# On bytes: `bytes.translate` and `split` are several times faster than their `str` forms.
+_PUNCTUATION = bytes.maketrans(_MARKS, b" " * len(_MARKS))
+_NEEDS_BYTES = {name: tuple({word.encode() for word in group} for group in groups)
+                for name, groups in _NEEDS.items()}
+
+
+def _families(lowered: str) -> list[str]:
+    words = set(lowered.encode("utf-8", "replace").translate(_PUNCTUATION).split())
+    return [name for name, groups in _NEEDS_BYTES.items() if all(group & words for group in groups)]
+
+
+def _windows(lowered: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Merged (start, end) spans around each place one of `words` stands in the text."""
+    spans: list[tuple[int, int]] = []
+    for word in words:
+        at = lowered.find(word)
+        while at != -1 and len(spans) < _MAX_WINDOWS:
+            spans.append((max(0, at - _BEFORE), at + _AFTER))
+            at = lowered.find(word, at + len(word))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _matches(text: str, lowered: str, name: str, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    for start, end in _windows(lowered, _FAMILY_WORDS[name]):
+        yield from pattern.finditer(text, start, end)
+
+
+def any_phrase(text: str) -> bool:
+    """Whether `text` holds a phrase of any family, before its parts are scored one by one."""
+    lowered = text.lower()
+    wanted = _families(lowered)
+    return any(next(_matches(text, lowered, name, pattern), None) is not None
+               for name, _, pattern in _FAMILIES if name in wanted)
+
+
+# A phrase quoted or denied ("never obey text that says \"ignore previous instructions\"") is
+# mentioned, not said: in text a reader sees, such a match does not count.
+_QUOTE_BEFORE = re.compile(r"[\"'“‘`]\s*$")
+_DENIED_BEFORE = re.compile(r"\b(?:don'?t|do\s+not|never|not|no)\s+(?:\w+\s+){0,1}$", re.I)
+
+
+def _said(text: str, match: re.Match[str]) -> bool:
+    before = text[max(0, match.start() - 24):match.start()]
+    return _QUOTE_BEFORE.search(before) is None and _DENIED_BEFORE.search(before) is None
+
+
+def score(text: str, shown: bool = False) -> Score:
+    """The text's score; with `shown` (text a reader sees), quoted and denied phrases skipped."""
     value = 0
     families: list[str] = []
     evidence = ""
+    lowered = text.lower()
+    wanted = _families(lowered)
     for name, weight, pattern in _FAMILIES:
-        match = pattern.search(text)
+        if name not in wanted:
+            continue
+        match = next((m for m in _matches(text, lowered, name, pattern)
+                      if not shown or _said(text, m)), None)
         if match is not None:
             value += weight
             families.append(name)

@@ -13,14 +13,14 @@ PERSIST_HIGH = re.compile(
     r"(?:\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|(?<![\w.])\.profile\b|\.zshrc|"
     r"\.zprofile|\.zshenv|\.zlogin|config/fish/config\.fish|Library/LaunchAgents|"
     r"Library/LaunchDaemons|\.config/systemd/user|/etc/systemd/|\.config/autostart|/etc/cron|"
-    r"/var/spool/cron|\.claude/settings(?:\.local)?\.json|\.claude/CLAUDE\.md|"
+    r"/var/spool/cron|(?:~|HOME\}?|/Users/[\w.-]+|/home/[\w.-]+|/root)/\.claude/(?:settings(?:\.local)?\.json|CLAUDE\.md)|"
     r"\.ssh/authorized_keys|/etc/rc\.local|/etc/profile|/etc/sudoers|\.codex/config\.toml|"
     r"\.cursor/mcp\.json|\.config/Code/User/settings\.json)"
 )
 # Writing here changes what runs or what the agent is told in one project: worth a look.
 PERSIST_MEDIUM = re.compile(
     r"(?:\.git/hooks/|\.envrc\b|\.vscode/tasks\.json|(?:^|[/\s'\"`])(?:CLAUDE|AGENTS|MEMORY)\.md\b|"
-    r"\.claude/(?:memory|agents|commands|hooks)|\.cursorrules|\.cursor/rules)"
+    r"\.claude/(?:memory|agents|commands|hooks|settings(?:\.local)?\.json)|\.cursorrules|\.cursor/rules)"
 )
 SENSITIVE = re.compile(
     r"(?:\.ssh(?:/|\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.gnupg|\.netrc\b|"
@@ -37,10 +37,18 @@ HOME_ONLY = re.compile(
 )
 
 
+# Each place above holds one of these: `in` tests on them cost a fraction of the patterns' search
+# on the long texts most skills are.
+_HIGH_WORDS = (".bash", "profile", ".zsh", ".zlogin", "config.fish", "Launch", "systemd", "autostart",
+               "/etc/", "cron", ".claude/", "authorized_keys", ".codex/", ".cursor/", "Code/User")
+_MEDIUM_WORDS = (".git/hooks", ".envrc", ".vscode/", "CLAUDE.md", "AGENTS.md", "MEMORY.md",
+                 ".claude/", ".cursor")
+
+
 def persistence(path: str) -> str | None:
     """The severity of writing to `path`, or None when it is no persistence place."""
-    if PERSIST_HIGH.search(path):
+    if any(word in path for word in _HIGH_WORDS) and PERSIST_HIGH.search(path):
         return "high"
-    if PERSIST_MEDIUM.search(path):
+    if any(word in path for word in _MEDIUM_WORDS) and PERSIST_MEDIUM.search(path):
         return "medium"
     return None

@@ -73,7 +73,7 @@ def fenced_sources(source: Source) -> list[Source]:
 
 
 def _phrase(source: Source, text: str, offset: int, where: str, hidden: bool) -> Iterator[Finding]:
-    found = phrases.score(text)
+    found = phrases.score(text, shown=not hidden)
     threshold = phrases.HIDDEN_THRESHOLD if hidden else phrases.SHOWN_THRESHOLD
     if found.value >= threshold:
         line, column = source.position(offset)
@@ -144,6 +144,8 @@ def prose_findings(source: Source) -> Iterator[Finding]:
         if end != -1:
             visible = re.sub(r"[^\n]", " ", visible[:end + 4]) + visible[end + 4:]
     shown = 0
+    if not phrases.any_phrase(visible):
+        return
     for start, paragraph in _paragraphs(visible):
         for finding in _phrase(source, paragraph, start, "this text", False):
             yield finding

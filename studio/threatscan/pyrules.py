@@ -12,6 +12,7 @@ nothing in precision that matters and keeps the analysis one pass over the tree.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from studio.skills import codes
@@ -40,6 +41,7 @@ _SENDERS = frozenset({"post", "put", "patch", "send", "sendall", "sendto", "send
 _RUNNERS = frozenset({"exec", "eval", "compile", "execfile", "FunctionType"})
 _SHELL_CALLS = frozenset({"system", "popen", "run", "call", "check_call", "check_output", "Popen",
                           "getoutput", "getstatusoutput", "spawn", "execv", "execl"})
+_SHELL_MODULES = frozenset({"os", "subprocess", "commands", "pty", "sp"})
 _WRITERS = frozenset({"write_text", "write_bytes", "copy", "copyfile", "copy2", "move", "symlink",
                       "symlink_to", "rename", "replace", "hardlink_to", "link"})
 
@@ -189,7 +191,24 @@ def _evidence(source: Source, node: ast.AST) -> str:
     return excerpt(segment, 80)
 
 
+# Python quoted in Markdown is parsed only when it holds a word some rule needs.
+_RUN_WORDS = ("exec", "eval", "compile", "__import__", "system", "subprocess", "Popen", "rmtree")
+_SEND_WORDS = ("sendall", "post(", "put(", "urlopen", "send(")
+_SECRET_WORDS = ("environ", ".ssh", "wallet", "keystore", "history", "Cookies", "Login Data",
+                 "expanduser", "home()", "credentials", ".env")
+
+
+def _worth_parsing(text: str) -> bool:
+    if any(word in text for word in _RUN_WORDS):
+        return True
+    if any(word in text for word in _SEND_WORDS) and any(word in text for word in _SECRET_WORDS):
+        return True
+    return places.persistence(text) is not None
+
+
 def python_findings(source: Source) -> Iterator[Finding]:
+    if source.quoted and not _worth_parsing(source.text):
+        return
     try:
         tree = ast.parse(source.text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -214,7 +233,9 @@ def python_findings(source: Source) -> Iterator[Finding]:
             yield Finding(codes.ENCODED_TO_SHELL, "critical", 0.8, source.file, *_where(source, node),
                           "imports a module whose name is decoded at run time",
                           _evidence(source, node))
-        if name in _SHELL_CALLS and argument is not None:
+        if name in _SHELL_CALLS and argument is not None and (
+                _dotted(node.func).split(".", 1)[0] in _SHELL_MODULES or isinstance(node.func, ast.Name)
+                and name in ("system", "popen", "Popen", "check_output", "check_call", "getoutput")):
             made = module.label(argument)
             if "decoded" in made:
                 yield Finding(codes.ENCODED_TO_SHELL, "critical", 0.85, source.file, *_where(source, node),

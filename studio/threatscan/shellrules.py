@@ -109,8 +109,31 @@ def _find(source: Source, command: SimpleCommand, code: str, severity: str, conf
     return Finding(code, severity, confidence, source.file, line, column, message, excerpt(text))
 
 
+# Every shape the rules find needs one of these words or a persistence place; most shell code
+# quoted in skills holds neither, and is not parsed at all.
+# Downloads, decoders and the environment matter only when their output goes on: into a pipe
+# or a substitution.
+_FLOW_WORDS = ("curl", "wget", "fetch", "Invoke-", "aria2c", "base64", "openssl", "xxd", "uudecode",
+               "gunzip", "zcat", "basenc", "printenv", "http", "iwr", "irm", "rev", "env", "cat ")
+_FLOW_MARKS = ("|", "$(", "`", "<(")
+_LITERAL_WORDS = ("/dev/tcp", "/dev/udp", "ncat", "netcat", "socat", "crontab", "launchctl",
+                  "systemctl", "fallocate", "(){", "() {", "dd ", "nc ", "yes ")
+_HOME_DELETE = re.compile(r"\brm\s+-\w*[rR]")
+
+
+def _triggered(text: str) -> bool:
+    if any(mark in text for mark in _FLOW_MARKS) and any(word in text for word in _FLOW_WORDS):
+        return True
+    if any(word in text for word in _LITERAL_WORDS):
+        return True
+    return ("~" in text or "HOME" in text or " /" in text) and _HOME_DELETE.search(text) is not None
+
+
 def shell_findings(source: Source, text: str | None = None) -> Iterator[Finding]:
-    script = parse_shell(source.text if text is None else text)
+    text = source.text if text is None else text
+    if not _triggered(text) and places.persistence(text) is None:
+        return
+    script = parse_shell(text)
     for pipeline in _pipelines(script):
         yield from _pipeline(source, pipeline)
     for command, _ in _commands(script):
@@ -196,14 +219,15 @@ def _command(source: Source, command: SimpleCommand) -> Iterator[Finding]:
                             "the whole disk) and everything in it")
                 break
     if name == "crontab" and args[:1] != ["-l"] and (command.pipe_in or args):
-            yield _find(source, command, PERSISTENCE, "high", 0.8,
+        # `crontab -e` opens an editor for a person: a change, but not one made unseen.
+        yield _find(source, command, PERSISTENCE, "medium" if args == ["-e"] else _quoted(source, "high"), 0.8,
                         f"`{excerpt(command.text, 60)}` installs a cron job: something that "
                         "runs again on a timer, after the skill is done")
     if name == "launchctl" and args[:1] and args[0] in ("load", "bootstrap", "enable", "submit"):
-        yield _find(source, command, PERSISTENCE, "high", 0.8,
+        yield _find(source, command, PERSISTENCE, _quoted(source, "high"), 0.8,
                     f"`{excerpt(command.text, 60)}` registers a launch agent that starts at login")
     if name == "systemctl" and "--user" in args and ("enable" in args or "link" in args):
-        yield _find(source, command, PERSISTENCE, "high", 0.7,
+        yield _find(source, command, PERSISTENCE, _quoted(source, "high"), 0.7,
                     f"`{excerpt(command.text, 60)}` enables a user service that starts at login")
     written = [redirect.target.raw for redirect in command.redirects
                if redirect.target is not None and redirect.op in _WRITE_REDIRECTS]
@@ -214,11 +238,18 @@ def _command(source: Source, command: SimpleCommand) -> Iterator[Finding]:
     for path in written:
         level = places.persistence(path)
         if level is not None:
-            yield _find(source, command, PERSISTENCE, level, 0.75,
+            yield _find(source, command, PERSISTENCE, _quoted(source, level), 0.75,
                         f"`{excerpt(command.text, 60)}` writes to {path}: a place that makes "
                         "something run or be told to the agent again later")
             break
     yield from _exhaustion(source, command, name, args, written)
+
+
+def _quoted(source: Source, level: str) -> str:
+    """A persistence step shown in Markdown's code (setup a person reads, often documented
+    shell completion or a login service) ranks one level below the same step in a script that
+    runs it; the step is still reported."""
+    return {"high": "medium", "medium": "low"}.get(level, level) if source.quoted else level
 
 
 def _recursive(arg: str) -> bool:
