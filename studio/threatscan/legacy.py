@@ -5,6 +5,7 @@ own host); here each gets the severity its kind of finding deserves where it was
 from __future__ import annotations
 
 from collections.abc import Iterator
+
 from studio.skills import Diagnostic, Severity, codes
 from studio.skills.checks import text_threats
 from studio.threatscan.findings import Finding

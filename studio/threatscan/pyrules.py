@@ -12,7 +12,6 @@ nothing in precision that matters and keeps the analysis one pass over the tree.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 
 from studio.skills import codes
@@ -234,8 +233,8 @@ def python_findings(source: Source) -> Iterator[Finding]:
                           "imports a module whose name is decoded at run time",
                           _evidence(source, node))
         if name in _SHELL_CALLS and argument is not None and (
-                _dotted(node.func).split(".", 1)[0] in _SHELL_MODULES or isinstance(node.func, ast.Name)
-                and name in ("system", "popen", "Popen", "check_output", "check_call", "getoutput")):
+                _dotted(node.func).split(".", 1)[0] in _SHELL_MODULES or (isinstance(node.func, ast.Name)
+                and name in ("system", "popen", "Popen", "check_output", "check_call", "getoutput"))):
             made = module.label(argument)
             if "decoded" in made:
                 yield Finding(codes.ENCODED_TO_SHELL, "critical", 0.85, source.file, *_where(source, node),
@@ -262,8 +261,8 @@ def python_findings(source: Source) -> Iterator[Finding]:
                                   "history or the whole environment) over the network",
                                   _evidence(source, node))
         if name == "rmtree" and argument is not None and _home_itself(module, argument):
-                yield Finding(DESTRUCTIVE, "critical", 0.85, source.file, *_where(source, node),
-                              "deletes the whole home folder", _evidence(source, node))
+            yield Finding(DESTRUCTIVE, "critical", 0.85, source.file, *_where(source, node),
+                          "deletes the whole home folder", _evidence(source, node))
         if name in _WRITERS or (name == "open" and _writes(node)) or name in ("write",):
             writes_anywhere = True
     if writes_anywhere:

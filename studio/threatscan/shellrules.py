@@ -220,7 +220,8 @@ def _command(source: Source, command: SimpleCommand) -> Iterator[Finding]:
                 break
     if name == "crontab" and args[:1] != ["-l"] and (command.pipe_in or args):
         # `crontab -e` opens an editor for a person: a change, but not one made unseen.
-        yield _find(source, command, PERSISTENCE, "medium" if args == ["-e"] else _quoted(source, "high"), 0.8,
+        level = "medium" if args == ["-e"] else _quoted(source, "high")
+        yield _find(source, command, PERSISTENCE, level, 0.8,
                         f"`{excerpt(command.text, 60)}` installs a cron job: something that "
                         "runs again on a timer, after the skill is done")
     if name == "launchctl" and args[:1] and args[0] in ("load", "bootstrap", "enable", "submit"):
