@@ -237,9 +237,9 @@ def _command(source: Source, command: SimpleCommand) -> Iterator[Finding]:
     elif name in ("cp", "mv", "install", "ln") and len([a for a in args if not a.startswith("-")]) >= 2:
         written.append(args[-1])
     for path in written:
-        level = places.persistence(path)
-        if level is not None:
-            yield _find(source, command, PERSISTENCE, _quoted(source, level), 0.75,
+        place = places.persistence(path)
+        if place is not None:
+            yield _find(source, command, PERSISTENCE, _quoted(source, place), 0.75,
                         f"`{excerpt(command.text, 60)}` writes to {path}: a place that makes "
                         "something run or be told to the agent again later")
             break
