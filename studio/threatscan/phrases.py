@@ -9,13 +9,13 @@ per text, so a long text repeating one phrase scores no more than a short one.
 | family | weight | what it catches |
 |---|---|---|
 | override | 3 | "ignore all previous instructions", "disregard the rules above" |
-| authority | 3 | "pre-approved by your administrator", "system override", "official directive from" |
+| authority | 2 | "pre-approved by your administrator", "system override", "official directive from" |
 | conceal | 2 | "do not tell the user", "without informing the user", "hide this from the user" |
 | covert | 1 | "silently", "do not ask for confirmation", "the user has already consented" |
 
 `SHOWN_THRESHOLD` (3) marks visible text: concealment alone ("do not tell the user the answer",
-a tutor's rule) stays below it, concealment with a covert action or any claim of authority
-reaches it. Text a reader cannot see (comments, alt text, link titles, encoded blobs, the
+a tutor's rule) or a claim of authority alone (a lesson that quotes one) stays below it;
+concealment or authority with a covert action, or the two together, reach it. Text a reader cannot see (comments, alt text, link titles, encoded blobs, the
 description) needs only `HIDDEN_THRESHOLD` (2): text hidden from people and addressed to the
 model about people is the attack."""
 
@@ -34,7 +34,7 @@ _FAMILIES: tuple[tuple[str, int, re.Pattern[str]], ...] = (
         r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|the\s+|your\s+)*"
         r"(?:previous|prior|above|earlier|preceding|other|original|existing|safety)\s+"
         r"(?:instructions?|rules|directions|guidelines|prompts?|policies|restrictions)", re.I)),
-    ("authority", 3, re.compile(
+    ("authority", 2, re.compile(
         r"\bpre-?(?:approved|authori[sz]ed)\s+by\b|\b(?:is|are|was|were|been)\s+(?:already\s+)?"
         r"pre-?(?:approved|authori[sz]ed)\b(?!\s+(?:tools?|commands?|permissions?|list))|"
         r"\b(?:approved|authori[sz]ed|sanctioned|mandated|"

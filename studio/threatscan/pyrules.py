@@ -221,6 +221,10 @@ def python_findings(source: Source) -> Iterator[Finding]:
             level = places.persistence(node.value) if len(node.value) < 300 else None
             if level is not None:
                 persistence_strings.append((node, level))
+        elif isinstance(node, ast.BinOp | ast.Call):
+            joined = _home_joined(module, node)
+            if joined is not None:
+                persistence_strings.append(joined)
         if not isinstance(node, ast.Call):
             continue
         name = _name(node.func)
@@ -272,6 +276,25 @@ def python_findings(source: Source) -> Iterator[Finding]:
                           f"writes files, and names {excerpt(path, 50)}: a place that makes "
                           "something run, or the agent be told something, again later",
                           excerpt(path, 80))
+
+
+def _home_joined(module: _Module, node: ast.BinOp | ast.Call) -> tuple[ast.Constant, str] | None:
+    """A path joined to the home folder (`Path.home() / ".bashrc"`, `os.path.join(home, ...)`)
+    as the persistence place it names, ranked as that path under `~`."""
+    if isinstance(node, ast.BinOp):
+        if not isinstance(node.op, ast.Div) or "home" not in module.label(node.left):
+            return None
+        parts = [node.right]
+    elif _name(node.func) in ("join", "joinpath") and node.args and "home" in module.label(node.args[0]):
+        parts = node.args[1:]
+    else:
+        return None
+    constants = [p for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str)]
+    if not constants:
+        return None
+    path = "~/" + "/".join(str(c.value) for c in constants)
+    level = places.persistence(path)
+    return (constants[0], level) if level is not None else None
 
 
 def _home_itself(module: _Module, argument: ast.AST) -> bool:

@@ -126,6 +126,9 @@ def _triggered(text: str) -> bool:
         return True
     if any(word in text for word in _LITERAL_WORDS):
         return True
+    if any(mark in text for mark in ("@", " -T", "upload-file", "post-file", "scp ", "rsync ")) and (
+            places.SENSITIVE.search(text) is not None):
+        return True
     return ("~" in text or "HOME" in text or " /" in text) and _HOME_DELETE.search(text) is not None
 
 
@@ -146,12 +149,18 @@ def shell_findings(source: Source, text: str | None = None) -> Iterator[Finding]
 
 def _pipeline(source: Source, pipeline: list[SimpleCommand]) -> Iterator[Finding]:
     stages = [program(command) for command in pipeline]
+    whole = " | ".join(command.text for command in pipeline)
     for index, (name, args) in enumerate(stages):
         later = stages[index + 1:]
-        runs_it = any(_interpreter(n, a) for n, a in later)
-        if not runs_it:
+        if name in ("env", "printenv", "cat", "tar", "zip", "base64", "gzip"):
+            sensitive = name in ("env", "printenv") or any(places.SENSITIVE.search(a) for a in args)
+            if sensitive and any(n in _NETWORK for n, _ in later):
+                yield _find(source, pipeline[index], SENT_SECRETS, "critical", 0.85,
+                            f"`{excerpt(whole, 60)}` sends secrets (keys, tokens or the whole "
+                            "environment) over the network")
+                return
+        if not any(_interpreter(n, a) for n, a in later):
             continue
-        whole = " | ".join(command.text for command in pipeline)
         if _decoder(name, args):
             yield _find(source, pipeline[index], codes.ENCODED_TO_SHELL, "critical", 0.9,
                         f"`{excerpt(whole, 60)}` decodes hidden code and runs it. Write the code "
@@ -167,18 +176,6 @@ def _pipeline(source: Source, pipeline: list[SimpleCommand]) -> Iterator[Finding
                             f"`{excerpt(whole, 60)}` runs whatever the server sends, unseen. "
                             "Download to a file, check it (a pinned hash), then run it")
             return
-        if name in ("env", "printenv", "cat", "tar", "zip") or name in ("set",):
-            sensitive = name in ("env", "printenv") or any(places.SENSITIVE.search(a) for a in args)
-            sends = any(n in _NETWORK for n, _ in later)
-            if sensitive and sends:
-                yield _find(source, pipeline[index], SENT_SECRETS, "critical", 0.85,
-                            f"`{excerpt(whole, 60)}` sends secrets (keys, tokens or the whole "
-                            "environment) over the network")
-                return
-    names = [name for name, _ in stages]
-    if any(n in ("env", "printenv") for n in names[:-1]) and any(n in _NETWORK for n in names[1:]):
-        yield _find(source, pipeline[0], SENT_SECRETS, "critical", 0.85,
-                    "sends the whole environment (every token in it) over the network")
 
 
 def _command(source: Source, command: SimpleCommand) -> Iterator[Finding]:
@@ -199,6 +196,15 @@ def _command(source: Source, command: SimpleCommand) -> Iterator[Finding]:
                                 f"`{excerpt(command.text, 60)}` runs what a download returns, "
                                 "unseen. Download, check, then run")
                 break
+    if name in DOWNLOADERS or name in ("scp", "rsync", "nc", "ncat", "netcat"):
+        uploads = [a for a in args if places.SENSITIVE.search(a) and (
+            "@" in a or name in ("scp", "rsync", "nc", "ncat", "netcat"))]
+        uploads += [args[i + 1] for i, a in enumerate(args[:-1])
+                    if a in ("-T", "--upload-file", "--post-file") and places.SENSITIVE.search(args[i + 1])]
+        if uploads:
+            yield _find(source, command, SENT_SECRETS, "critical", 0.85,
+                        f"`{excerpt(command.text, 60)}` uploads {excerpt(uploads[0], 40)}, a file "
+                        "of secrets (keys, tokens, history), over the network")
     words = [_literal(w) for w in command.words]
     targets = [redirect.target.raw for redirect in command.redirects if redirect.target is not None]
     if any("/dev/tcp/" in w or "/dev/udp/" in w for w in words + targets):
