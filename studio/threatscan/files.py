@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.skills import codes
 from studio.threatscan.findings import Finding
 
 MAX_FILES = 400
@@ -24,8 +25,8 @@ MAX_FILE_BYTES = 1024 * 1024
 # Folders whose content a skill does not ship or run: version control's own data.
 _SKIPPED_FOLDERS = frozenset({".git", ".hg", ".svn"})
 
-NOT_READ = "SK507"
-UNREADABLE_CODE = "SK508"
+NOT_READ = codes.NOT_READ
+UNREADABLE_CODE = codes.UNREADABLE_CODE
 
 # First bytes of the data files skills carry as assets.
 _DATA_MAGIC = (

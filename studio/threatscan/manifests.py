@@ -9,16 +9,17 @@ import re
 import tomllib
 from collections.abc import Iterator
 
+from studio.skills import codes
 from studio.threatscan.findings import Finding, excerpt
 from studio.threatscan.popular import NPM, PYPI, lookalike
 from studio.threatscan.registry import rule
 from studio.threatscan.shellrules import shell_findings
 from studio.threatscan.source import Source
 
-INSTALL_HOOK = "SK518"
-PACKAGE_INDEX = "SK519"
-UNPINNED = "SK520"
-LOOKALIKE = "SK521"
+INSTALL_HOOK = codes.INSTALL_HOOK
+PACKAGE_INDEX = codes.PACKAGE_SOURCE
+UNPINNED = codes.UNPINNED
+LOOKALIKE = codes.LOOKALIKE
 
 _LIFECYCLE = ("preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare",
               "prepublish", "preuninstall", "uninstall", "postuninstall")

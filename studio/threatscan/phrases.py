@@ -13,11 +13,15 @@ per text, so a long text repeating one phrase scores no more than a short one.
 | conceal | 2 | "do not tell the user", "without informing the user", "hide this from the user" |
 | covert | 1 | "silently", "do not ask for confirmation", "the user has already consented" |
 
-`SHOWN_THRESHOLD` (3) marks visible text: concealment alone ("do not tell the user the answer",
-a tutor's rule) or a claim of authority alone (a lesson that quotes one) stays below it;
-concealment or authority with a covert action, or the two together, reach it. Text a reader cannot see (comments, alt text, link titles, encoded blobs, the
-description) needs only `HIDDEN_THRESHOLD` (2): text hidden from people and addressed to the
-model about people is the attack."""
+`SHOWN_THRESHOLD` (3) marks visible text: concealment alone ("do not tell the user the answer", a
+tutor's rule) or a claim of authority alone (a lesson that quotes one) stays below it; concealment
+or authority with a covert action, or the two together, reach it. Text a reader cannot see
+(comments, alt text, link titles, encoded blobs, the description) needs only `HIDDEN_THRESHOLD`
+(2): text hidden from people and addressed to the model about people is the attack.
+
+The held-out test's first run: 18 of its 19 sentences right; the miss ("disregard the rules
+above", the qualifier after the noun) was fixed after it, so that sentence no longer counts as
+held out."""
 
 from __future__ import annotations
 
@@ -33,7 +37,10 @@ _FAMILIES: tuple[tuple[str, int, re.Pattern[str]], ...] = (
     ("override", 3, re.compile(
         r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+|the\s+|your\s+)*"
         r"(?:previous|prior|above|earlier|preceding|other|original|existing|safety)\s+"
-        r"(?:instructions?|rules|directions|guidelines|prompts?|policies|restrictions)", re.I)),
+        r"(?:instructions?|rules|directions|guidelines|prompts?|policies|restrictions)|"
+        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
+        r"(?:instructions?|rules|directions|guidelines)\s+(?:above|before\s+this|so\s+far|"
+        r"you\s+(?:were|have\s+been)\s+given)", re.I)),
     ("authority", 2, re.compile(
         r"\bpre-?(?:approved|authori[sz]ed)\s+by\b|\b(?:is|are|was|were|been)\s+(?:already\s+)?"
         r"pre-?(?:approved|authori[sz]ed)\b(?!\s+(?:tools?|commands?|permissions?|list))|"

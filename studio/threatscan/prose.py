@@ -18,9 +18,9 @@ from studio.threatscan.registry import rule
 from studio.threatscan.shellrules import shell_findings
 from studio.threatscan.source import FENCE_KINDS, Source
 
-HIDDEN_TEXT = "SK522"
-ENCODED_PROSE = "SK523"
-DECEPTIVE = "SK524"
+HIDDEN_TEXT = codes.HIDDEN_TEXT
+ENCODED_PROSE = codes.ENCODED_PROSE
+DECEPTIVE = codes.DECEPTIVE
 
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:^\1?\2[`~]*[ \t]*$|\Z)",
                     re.MULTILINE | re.DOTALL)

@@ -21,8 +21,8 @@ from studio.threatscan.registry import rule
 from studio.threatscan.shellrules import DESTRUCTIVE, PERSISTENCE, SENT_SECRETS, shell_findings
 from studio.threatscan.source import Source
 
-DYNAMIC_CODE = "SK510"
-FETCH_AND_RUN = "SK512"
+DYNAMIC_CODE = codes.DYNAMIC_CODE
+FETCH_AND_RUN = codes.FETCH_AND_RUN
 
 _DECODERS = frozenset({
     "b64decode", "b32decode", "b16decode", "a85decode", "b85decode", "standard_b64decode",

@@ -17,11 +17,11 @@ from studio.threatscan.findings import Finding, excerpt
 from studio.threatscan.registry import rule
 from studio.threatscan.source import Source
 
-PERSISTENCE = "SK514"
-DESTRUCTIVE = "SK515"
-REVERSE_SHELL = "SK516"
-EXHAUSTION = "SK517"
-SENT_SECRETS = "SK513"
+PERSISTENCE = codes.PERSISTENCE
+DESTRUCTIVE = codes.DESTRUCTIVE
+REVERSE_SHELL = codes.REVERSE_SHELL
+EXHAUSTION = codes.EXHAUSTION
+SENT_SECRETS = codes.SECRETS_SENT
 
 SHELL_KINDS = ("shell",)
 _WRAPPERS = frozenset({"sudo", "env", "nohup", "command", "exec", "time", "nice", "doas", "xargs"})
@@ -46,9 +46,12 @@ def program(command: SimpleCommand) -> tuple[str, list[str]]:
         name = posixpath.basename(words[0])
         if name not in _WRAPPERS:
             return name, words[1:]
-        words = words[1:]
-        while words and (words[0].startswith("-") or "=" in words[0]):
-            words = words[1:]
+        rest = words[1:]
+        while rest and (rest[0].startswith("-") or "=" in rest[0]):
+            rest = rest[1:]
+        if not rest:  # `env` alone prints the environment; `sudo -v` runs nothing else
+            return name, words[1:]
+        words = rest
     return "", []
 
 
