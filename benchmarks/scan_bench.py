@@ -31,10 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scan_data import benign_dev, benign_test, malicious_dev, malicious_test  # noqa: E402
-from scan_data.common import Case  # noqa: E402
+from scan_data import benign_dev, benign_test, malicious_dev, malicious_test
+from scan_data.common import Case
 
-from studio.threatscan import scan_skill, skill_folders  # noqa: E402
+from studio.threatscan import scan_skill, skill_folders
 
 PARTS = {
     "dev": malicious_dev.CASES + benign_dev.CASES,

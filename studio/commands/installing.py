@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from studio.skills.checks import threat_report
 from studio.skills.install import (
     CLIENTS,
     InstallError,
@@ -26,6 +25,7 @@ from studio.skills.install import (
     prepare_source,
     unchanged,
 )
+from studio.threatscan import preview_lines
 
 Ask = Callable[[str], bool]
 
@@ -154,5 +154,5 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
 
 def _show(plan: InstallPlan, err: TextIO) -> None:
     err.write("".join(line + "\n" for line in plan.describe()))
-    err.write("".join(f"{line}\n" for line in threat_report((s.folder, s.staged, s.diagnostics)
-                                                             for s in plan.skills)))
+    threats = preview_lines((skill.folder, skill.staged) for skill in plan.skills)
+    err.write("".join(f"{line}\n" for line in threats))

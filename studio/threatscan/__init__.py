@@ -8,7 +8,7 @@ door. No Qt here."""
 from studio.threatscan.files import MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES
 from studio.threatscan.findings import LEVELS, Finding, rank
 from studio.threatscan.registry import RULES, Rule
-from studio.threatscan.report import TITLES, render, report_json, report_sarif
+from studio.threatscan.report import TITLES, preview_lines, render, report_json, report_sarif
 from studio.threatscan.scanner import SkillScan, scan_skill, scan_text, skill_folders
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "Finding",
     "Rule",
     "SkillScan",
+    "preview_lines",
     "rank",
     "render",
     "report_json",

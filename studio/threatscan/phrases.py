@@ -59,7 +59,7 @@ _FAMILIES: tuple[tuple[str, int, re.Pattern[str]], ...] = (
         rf"from\s+{_USER}|\b{_USER}\s+(?:must|should|need)\s*(?:not|n'?t)\s+(?:know|see|notice|be\s+told)"
         r"|\bnever\s+(?:reveal|mention|disclose|repeat)\s+(?:these|this|that|the)\s+(?:instructions?|"
         r"steps?|section|rules?)|\b(?:do\s+not|don'?t)\s+(?:mention|reveal)\s+(?:this|these)\s+"
-        r"(?:step|instruction|action)s?", re.I)),
+        r"(?:step|instruction|action)s?|\bsay\s+nothing\s+(?:about|of)\b|\btell\s+no\s*one\b", re.I)),
     ("covert", 1, re.compile(
         r"\bsilently\b(?!\s+(?:fail|ignor|skip|drop|return|discard))|\bquietly\b|\bcovertly\b|"
         r"\bin\s+secret\b|\b(?:do\s+not|don'?t|never)\s+ask\s+(?:for\s+)?(?:confirmation|"
@@ -87,7 +87,7 @@ _FAMILY_WORDS = {
                   "priority", "this instruction", "this message"),
     "conceal": (*(n + v for n in ("not ", "n't ", "never ") for v in _VERBS), "without ", "hide ",
                 "conceal", "from the ", "from your ", "from user", "not know", "n't know",
-                "not see", "n't see", "not notice", "not be told"),
+                "not see", "n't see", "not notice", "not be told", "say nothing", "tell no"),
     "covert": ("silently", "quietly", "covertly", "in secret", "not ask", "n't ask", "never ask",
                "skip", "bypass", "avoid", "already consent", "already agreed", "already approved",
                "already authori", "no need to", "delete the log", "delete log", "delete the hist",
@@ -106,10 +106,10 @@ _NEEDS = {
                    "authorized", "authorised", "sanctioned", "mandated", "cleared", "override",
                    "mode", "official", "highest-priority", "highest", "instruction", "message"},),
     "conceal": ({"not", "don't", "dont", "never", "without", "hide", "conceal", "keep", "mustn't",
-                 "shouldn't", "needn't"},
+                 "shouldn't", "needn't", "nothing", "no", "noone"},
                 {"tell", "mention", "inform", "reveal", "show", "disclose", "report", "alert",
                  "notify", "repeat", "telling", "informing", "notifying", "alerting", "showing",
-                 "asking", "from", "know", "see", "notice", "told"}),
+                 "asking", "from", "know", "see", "notice", "told", "say", "one", "noone"}),
     "covert": ({"silently", "quietly", "covertly", "secret", "ask", "skip", "bypass", "avoid",
                 "already", "need", "delete", "cover"},),
 }

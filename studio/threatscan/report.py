@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from studio import __version__
 from studio.threatscan.findings import LEVELS, rank
 from studio.threatscan.registry import RULES
-from studio.threatscan.scanner import SkillScan
+from studio.threatscan.scanner import SkillScan, scan_skill
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # What each code means, for SARIF's rule list and a reader of the text report (docs/codes.md
@@ -101,3 +102,17 @@ def render(scans: Sequence[SkillScan], output: str) -> str:
 
 def rule_names() -> list[str]:
     return sorted(RULES)
+
+
+def preview_lines(skills: Iterable[tuple[str, Path]], minimum: str = "low") -> list[str]:
+    """The findings of the skills an install would add (folder name, where it is staged), worst
+    first, as the lines that head its preview: empty when there are none at `minimum` or above."""
+    lines: list[str] = []
+    for folder, staged in skills:
+        scan = scan_skill(staged)
+        lines.extend(f"  {folder}/{f.file}:{f.line}:{f.column}: {f.severity} {f.code} {f.message}"
+                     for f in scan.findings if rank(f.severity) >= rank(minimum))
+    if not lines:
+        return []
+    count = f"{len(lines)} threat finding{'s' if len(lines) != 1 else ''}"
+    return [f"Read before installing: {count} (see docs/security-content.md):", *lines]

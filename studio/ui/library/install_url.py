@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.checks import threat_report
+from studio.threatscan import preview_lines
 from studio.skills.install import CLIENTS, InstallPlan, lock_path, project_of
 
 
@@ -128,8 +128,7 @@ class InstallPlanDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Install Skills from a URL")
         self.setMinimumSize(560, 360)
-        threats = threat_report((skill.folder, skill.staged, skill.diagnostics)
-                                for skill in plan.skills)
+        threats = preview_lines((skill.folder, skill.staged) for skill in plan.skills)
         self.details = QPlainTextEdit("\n".join([*threats, *plan.describe(), "",
                                                  *files_written(plan)]))
         self.details.setReadOnly(True)
