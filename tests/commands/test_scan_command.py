@@ -52,7 +52,9 @@ def test_fail_on_exits_1_at_or_above_its_level(library: Path, capsys: pytest.Cap
     assert "critical SK504" in out and "scripts/x.py:2:1" in out
 
 
-def test_a_path_without_skills_exits_2_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_path_without_skills_exits_2_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["scan", str(tmp_path / "missing")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
 
@@ -77,7 +79,9 @@ def test_sarif_has_what_the_2_1_0_schema_requires(library: Path, capsys: pytest.
         assert location["physicalLocation"]["artifactLocation"]["uri"]
 
 
-def test_validate_threats_reports_the_same_findings(library: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_threats_reports_the_same_findings(
+    library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["validate", "--threats", str(library)]) == 1
     validated = capsys.readouterr().out
     main(["scan", str(library)])

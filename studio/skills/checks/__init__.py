@@ -48,8 +48,8 @@ if TYPE_CHECKING:
         text_threats,
         threat_report,
     )
-    from studio.skills.checks.vendors import vendor_installer
     from studio.skills.checks.validate import ValidationResult, validate_skill
+    from studio.skills.checks.vendors import vendor_installer
 
 __all__ = [
     "CHECK_KINDS",

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.threatscan import preview_lines
 from studio.skills.install import CLIENTS, InstallPlan, lock_path, project_of
+from studio.threatscan import preview_lines
 
 
 class InstallUrlDialog(QDialog):
