@@ -80,13 +80,16 @@ def ranked(found: Iterable[Finding]) -> list[Finding]:
 
 
 def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
-    """The skill folders under `paths` (a skill folder, its SKILL.md, or a folder searched for
-    them), and a message for each path that is none of these."""
+    """The skill folders under `paths` (a skill folder, a file inside one, or a folder searched
+    for them), each once, and a message for each path that is missing or holds no skill. A file
+    inside no skill is passed over: a pre-commit hook hands over every file a commit changes."""
     found: list[Path] = []
     problems: list[str] = []
     for path in paths:
-        if path.is_file() and path.name == SKILL_FILE:
-            found.append(path.parent)
+        if path.is_file():
+            owner = _owning_skill(path)
+            if owner is not None and owner not in found:
+                found.append(owner)
         elif path.is_dir():
             before = len(found)
             for folder, names, files in os.walk(path):
@@ -95,8 +98,14 @@ def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
                     found.append(Path(folder))
             if len(found) == before:
                 problems.append(f"{path}: no SKILL.md in this folder or below it")
-        elif path.exists():
-            problems.append(f"{path}: not a skill folder or a SKILL.md")
-        else:
+        elif not path.exists():
             problems.append(f"{path}: no such file or folder")
     return found, problems
+
+
+def _owning_skill(path: Path) -> Path | None:
+    """The nearest folder above `path` holding a SKILL.md, within a few levels."""
+    for folder in list(path.parents)[:8]:
+        if (folder / SKILL_FILE).is_file():
+            return folder
+    return None

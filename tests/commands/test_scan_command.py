@@ -86,3 +86,15 @@ def test_validate_threats_reports_the_same_findings(
     validated = capsys.readouterr().out
     main(["scan", str(library)])
     assert validated == capsys.readouterr().out
+
+
+def test_a_changed_file_scans_the_skill_it_lies_in(library: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (library / "notes.txt").write_text("not in a skill\n", encoding="utf-8")
+    changed = [
+        str(library / "evil" / "SKILL.md"),
+        str(library / "evil" / "scripts" / "x.py"),
+        str(library / "notes.txt"),
+    ]
+    assert main(["scan", *changed, "--format", "json", "--fail-on", "high"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert [Path(skill["path"]).name for skill in report["skills"]] == ["evil"]
