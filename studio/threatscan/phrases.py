@@ -76,8 +76,6 @@ class Score(NamedTuple):
     evidence: str
 
 
-_VERBS = ("tell", "mention", "inform", "reveal", "show", "disclos", "report", "alert", "notify",
-          "repeat")
 # A phrase of each family holds one of these words (in lower case). The patterns are slow on
 # long texts, so they run only on windows around these words (`_windows`).
 _FAMILY_WORDS = {
@@ -85,9 +83,8 @@ _FAMILY_WORDS = {
     "authority": ("approved", "authori", "sanctioned", "mandated", "cleared", "override",
                   "developer mode", "admin mode", "god mode", "unrestricted mode", "official",
                   "priority", "this instruction", "this message"),
-    "conceal": (*(n + v for n in ("not ", "n't ", "never ") for v in _VERBS), "without ", "hide ",
-                "conceal", "from the ", "from your ", "from user", "not know", "n't know",
-                "not see", "n't see", "not notice", "not be told", "say nothing", "tell no"),
+    "conceal": ("not ", "n't ", "never ", "without ", "hide ", "conceal", "from the ", "from your ",
+                "from user", "say nothing", "tell no"),
     "covert": ("silently", "quietly", "covertly", "in secret", "not ask", "n't ask", "never ask",
                "skip", "bypass", "avoid", "already consent", "already agreed", "already approved",
                "already authori", "no need to", "delete the log", "delete log", "delete the hist",

@@ -32,27 +32,44 @@ _ALT = re.compile(r"!\[([^\]\n]{1,2000})\]\(")
 _TITLE = re.compile(r"\]\(\s*<?[^\s)>]*>?\s+(\"[^\"\n]{1,2000}\"|'[^'\n]{1,2000}')\s*\)")
 _REF_TITLE = re.compile(r"^\s{0,3}\[[^\]\n]+\]:\s*\S+\s+(\"[^\"\n]+\"|'[^'\n]+'|\([^)\n]+\))", re.M)
 _WHITESPACE = re.compile(r"[ \t\u00a0\u3000]{120,}(?=\S)")
-_BLOB = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{48,}={0,2}(?![A-Za-z0-9+/=_-])")
+_BLOB = re.compile(r"[A-Za-z0-9+/]{48,}={0,2}(?![A-Za-z0-9+/=_-])")
+_BLOB_NEIGHBOUR = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
 _SHELL_LIKE = re.compile(r"^\s*(?:\$\s+)?(?:sudo\s+)?(?:curl|wget|bash|sh|echo|rm|crontab|cat|"
                          r"base64|python3?|node|npm|pip3?|chmod|nc|dd)\b", re.M)
 _DESCRIPTION = re.compile(r"^description:[ \t]*(.*(?:\n[ \t]+.*)*)", re.M)
 
 
+def _blank(text: str) -> str:
+    """`text` with every character but the line ends made a space: offsets and lines kept."""
+    return "\n".join(" " * len(line) for line in text.split("\n"))
+
+
+_MASKED: dict[int, tuple[str, str, list[tuple[int, int, str, str]]]] = {}
+
+
 def _masked(text: str) -> tuple[str, list[tuple[int, int, str, str]]]:
     """The text with fenced code blocks blanked out (offsets kept), and the blocks: (start of
-    the code, end, fence language, code)."""
+    the code, end, fence language, code). The prose rule and `fenced_sources` both ask for the
+    same text in turn: the last answer is kept."""
+    kept = _MASKED.get(id(text))
+    if kept is not None and kept[0] is text:
+        return kept[1], kept[2]
     blocks: list[tuple[int, int, str, str]] = []
     if "```" not in text and "~~~" not in text:
-        return text, blocks
-    parts: list[str] = []
-    last = 0
-    for match in _FENCE.finditer(text):
-        blocks.append((match.start(4), match.end(4), match.group(3).lower(), match.group(4)))
-        parts.append(text[last:match.start()])
-        parts.append(re.sub(r"[^\n]", " ", match.group()))
-        last = match.end()
-    parts.append(text[last:])
-    return "".join(parts), blocks
+        masked = text
+    else:
+        parts: list[str] = []
+        last = 0
+        for match in _FENCE.finditer(text):
+            blocks.append((match.start(4), match.end(4), match.group(3).lower(), match.group(4)))
+            parts.append(text[last:match.start()])
+            parts.append(_blank(match.group()))
+            last = match.end()
+        parts.append(text[last:])
+        masked = "".join(parts)
+    _MASKED.clear()
+    _MASKED[id(text)] = (text, masked, blocks)
+    return masked, blocks
 
 
 def fenced_sources(source: Source) -> list[Source]:
@@ -116,8 +133,11 @@ def prose_findings(source: Source) -> Iterator[Finding]:
                 yield Finding(codes.HIDDEN_INSTRUCTIONS, "low", 0.3, source.file, line, column,
                               "an HTML comment holds text a model reads and a rendered page hides",
                               excerpt(inside, 100))
-    for pattern, where in ((_ALT, "image alt text"), (_TITLE, "a link title"),
-                           (_REF_TITLE, "a link title")):
+    # Each pattern runs only where the text holds the mark it starts from.
+    hidden_places = [(pattern, where) for pattern, where, mark in (
+        (_ALT, "image alt text", "!["), (_TITLE, "a link title", "]("), (_REF_TITLE, "a link title", "]:"))
+        if mark in masked]
+    for pattern, where in hidden_places:
         for match in pattern.finditer(masked):
             inside = match.group(1)
             hits = list(_phrase(source, inside, match.start(1), where + " (hidden on the page)", True))
@@ -126,7 +146,7 @@ def prose_findings(source: Source) -> Iterator[Finding]:
                 line, column = source.position(match.start(1))
                 yield Finding(HIDDEN_TEXT, "low", 0.3, source.file, line, column,
                               f"{where} holds a long text a reader does not see", excerpt(inside, 100))
-    for match in _WHITESPACE.finditer(masked):
+    for match in _WHITESPACE.finditer(masked) if _long_blank(masked) else ():
         end = masked.find("\n", match.end())
         rest = masked[match.end(): end if end != -1 else len(masked)]
         hits = list(_phrase(source, rest, match.end(), "text after a long run of spaces (off "
@@ -138,11 +158,11 @@ def prose_findings(source: Source) -> Iterator[Finding]:
                           f"text after {match.end() - match.start()} spaces, off the screen of a "
                           "reader", excerpt(rest, 100))
     yield from _blobs(source, masked)
-    visible = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), masked)
+    visible = _COMMENT.sub(lambda m: _blank(m.group()), masked) if "<!--" in masked else masked
     if source.kind == "skill" and text.startswith("---"):
         end = text.find("\n---", 3)
         if end != -1:
-            visible = re.sub(r"[^\n]", " ", visible[:end + 4]) + visible[end + 4:]
+            visible = _blank(visible[:end + 4]) + visible[end + 4:]
     shown = 0
     if not phrases.any_phrase(visible):
         return
@@ -152,6 +172,13 @@ def prose_findings(source: Source) -> Iterator[Finding]:
             shown += 1
         if shown >= 5:
             break
+
+
+def _long_blank(text: str) -> bool:
+    """Whether `text` may hold a run of 120 blanks: any such run holds 30 of them in a row that
+    are one of four kinds, or mixes kinds (which needs a tab, a no-break or ideographic space)."""
+    return ("                              " in text or "\t" in text or "\u00a0" in text
+            or "\u3000" in text)
 
 
 def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
@@ -165,6 +192,8 @@ def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
 def _blobs(source: Source, masked: str) -> Iterator[Finding]:
     shown = 0
     for match in _BLOB.finditer(masked):
+        if match.start() and masked[match.start() - 1] in _BLOB_NEIGHBOUR:
+            continue  # the tail of a longer word: a URL's path, an identifier
         blob = match.group()
         if not re.search(r"[a-z]", blob) or not re.search(r"[A-Z]", blob) or blob.count("/") > 3:
             continue  # a hash, a path or an identifier, not base64 of text
