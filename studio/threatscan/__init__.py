@@ -9,7 +9,7 @@ from studio.threatscan.files import MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES
 from studio.threatscan.findings import LEVELS, Finding, rank
 from studio.threatscan.registry import RULES, Rule
 from studio.threatscan.report import TITLES, preview_lines, render, report_json, report_sarif
-from studio.threatscan.scanner import SkillScan, scan_skill, scan_text, skill_folders
+from studio.threatscan.scanner import SkillScan, scan_file, scan_skill, scan_text, skill_folders
 
 __all__ = [
     "LEVELS",
@@ -26,6 +26,7 @@ __all__ = [
     "render",
     "report_json",
     "report_sarif",
+    "scan_file",
     "scan_skill",
     "scan_text",
     "skill_folders",

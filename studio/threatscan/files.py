@@ -81,6 +81,32 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def read_one(directory: Path, relative: str) -> tuple[str | None, list[Finding]]:
+    """One file's text (None when it is not text), and the findings for what was not read."""
+    findings: list[Finding] = []
+    full = os.path.join(directory, relative)
+    try:
+        descriptor = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None, findings
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None, findings
+        data = os.read(descriptor, MAX_FILE_BYTES + 1)
+    except OSError:
+        return None, findings
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_FILE_BYTES:
+        data = data[:MAX_FILE_BYTES]
+        findings.append(Finding(NOT_READ, "medium", 0.6, relative, 1, 1,
+                                f"only its first {MAX_FILE_BYTES:,} bytes were read", ""))
+    if b"\x00" in data[:8192] or relative.lower().endswith((".pyc", ".pyo")):
+        finding = _binary_finding(relative, data[:64])
+        return None, [*findings, *([finding] if finding is not None else [])]
+    return _decode(data), findings
+
+
 def read_skill_files(directory: Path) -> tuple[list[TextFile], list[Finding]]:
     """The text files of the skill at `directory`, and the findings for what was not read."""
     texts: list[TextFile] = []

@@ -11,7 +11,7 @@ from pathlib import Path
 
 # The rule modules: importing one registers its rules.
 from studio.threatscan import jsrules, legacy, manifests, prose, pyrules, shellrules  # noqa: F401
-from studio.threatscan.files import NOT_READ, read_skill_files
+from studio.threatscan.files import NOT_READ, read_one, read_skill_files
 from studio.threatscan.findings import Finding, rank
 from studio.threatscan.prose import fenced_sources
 from studio.threatscan.registry import rules_for
@@ -58,6 +58,17 @@ def scan_text(relative: str, text: str) -> list[Finding]:
         for quoted in fenced_sources(source):
             found.extend(f for f in _checked(quoted))
     return found
+
+
+def scan_file(directory: Path, relative: str, minimum: str = "low") -> list[Finding]:
+    """The findings, at `minimum` or above, of one file of a skill that a command runs, read as
+    `files.read_one` reads it; a text of no known kind is read as shell."""
+    text, found = read_one(directory, relative)
+    if text is not None:
+        kind = kind_of(relative, text[:200])
+        source = Source(relative, text, "shell" if kind == "text" else kind)
+        found.extend(_checked(source))
+    return [f for f in ranked(found) if rank(f.severity) >= rank(minimum)]
 
 
 def scan_skill(directory: Path) -> SkillScan:

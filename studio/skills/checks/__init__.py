@@ -42,12 +42,7 @@ if TYPE_CHECKING:
     )
     from studio.skills.checks.openai_yaml import OPENAI_YAML, describe, read_openai_yaml
     from studio.skills.checks.rules import MAX_COMPATIBILITY, MAX_DESCRIPTION
-    from studio.skills.checks.threats import (
-        script_threats,
-        skill_file_threats,
-        text_threats,
-        threat_report,
-    )
+    from studio.skills.checks.threats import text_threats
     from studio.skills.checks.validate import ValidationResult, validate_skill
     from studio.skills.checks.vendors import vendor_installer
 
@@ -86,11 +81,8 @@ __all__ = [
     "read_openai_yaml",
     "read_triggers",
     "reparse",
-    "script_threats",
-    "skill_file_threats",
     "suggest_name",
     "text_threats",
-    "threat_report",
     "triggers_problems",
     "unplanned_change",
     "validate_skill",
