@@ -90,8 +90,14 @@ def run_sets(part: str, use_skill_scanner: bool) -> None:
         if kind != "benign":
             malicious = [a + b for a, b in zip(malicious, (count, hit, subtle, subtle_hit), strict=True)]
     count, hit, subtle, subtle_hit = malicious
+    extra = ""
+    if theirs is not None:
+        names = [i.name for i in cases if i.kind != "benign"]
+        subtle_names = [i.name for i in cases if i.kind != "benign" and i.subtle]
+        extra = (f"  {sum(theirs.get(n, False) for n in names)} of {len(names)}, subtle "
+                 f"{sum(theirs.get(n, False) for n in subtle_names)} of {len(subtle_names)}")
     print(f"{'malicious, all':18} {hit:>4} of {count:<3} {subtle_hit:>3} of {subtle:<3}"
-          f" ({100 * hit / max(count, 1):.0f}%)")
+          f" ({100 * hit / max(count, 1):.0f}%){extra}")
     print(f"benign flagged: {len(benign_flagged)} of {by_class['benign'][0]}"
           + (f": {'; '.join(benign_flagged)}" if benign_flagged else ""))
     missed = [i.name for i in cases if i.kind != "benign" and not results[i.name].at_least("high")]
