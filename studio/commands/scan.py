@@ -7,7 +7,6 @@ Exit 0 when no skill has a finding at or above `--fail-on` (default: never fail 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -34,22 +33,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from studio.commands.scanreport import scan_report
+
     return scan_report(args.paths, args.format, args.fail_on, "scan")
-
-
-def scan_report(paths: list[Path], output: str, fail_on: str, command: str) -> int:
-    """Scan `paths`, print the report in `output`'s format, and give the exit code: 2 when a path
-    holds no skill, 1 when a finding is at `fail_on` or above, else 0."""
-    from studio.commands.textsafe import one_line
-    from studio.threatscan import render, scan_skill, skill_folders
-
-    folders, problems = skill_folders(paths)
-    for problem in problems:
-        sys.stderr.write(f"studio {command}: {one_line(problem)}\n")
-    scans = [scan_skill(folder) for folder in folders]
-    sys.stdout.write(render(scans, output))
-    if problems:
-        return 2
-    if fail_on != "none" and any(scan.at_least(fail_on) for scan in scans):
-        return 1
-    return 0

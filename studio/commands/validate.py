@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.threats:
-        from studio.commands.scan import scan_report
+        from studio.commands.scanreport import scan_report
 
         return scan_report(list(args.paths), args.format, "high", "validate")
     if args.with_fixes and args.format != "json":

@@ -83,8 +83,9 @@ _FAMILY_WORDS = {
     "authority": ("approved", "authori", "sanctioned", "mandated", "cleared", "override",
                   "developer mode", "admin mode", "god mode", "unrestricted mode", "official",
                   "priority", "this instruction", "this message"),
-    "conceal": ("not ", "n't ", "never ", "without ", "hide ", "conceal", "from the ", "from your ",
-                "from user", "say nothing", "tell no"),
+    # Every concealing phrase names the user, or the instructions kept from them.
+    "conceal": ("user", "human", "person", "operator", "owner", "developer", "requester", "reveal",
+                "mention", "disclose", "repeat", "say nothing", "tell no"),
     "covert": ("silently", "quietly", "covertly", "in secret", "not ask", "n't ask", "never ask",
                "skip", "bypass", "avoid", "already consent", "already agreed", "already approved",
                "already authori", "no need to", "delete the log", "delete log", "delete the hist",
@@ -93,33 +94,59 @@ _FAMILY_WORDS = {
 _BEFORE, _AFTER, _MAX_WINDOWS = 90, 140, 60
 
 
-# Words a phrase of each family must hold, every group once: a set of the text's words answers
-# that in one pass, and most texts stop here.
-_NEEDS = {
-    "override": ({"ignore", "disregard", "forget", "override", "bypass"},
-                 {"instructions", "instruction", "rules", "directions", "guidelines", "prompt",
-                  "prompts", "policies", "restrictions"}),
-    "authority": ({"pre-approved", "preapproved", "pre-authorized", "pre-authorised", "approved",
-                   "authorized", "authorised", "sanctioned", "mandated", "cleared", "override",
-                   "mode", "official", "highest-priority", "highest", "instruction", "message"},),
-    "conceal": ({"not", "don't", "dont", "never", "without", "hide", "conceal", "keep", "mustn't",
-                 "shouldn't", "needn't", "nothing", "no", "noone"},
-                {"tell", "mention", "inform", "reveal", "show", "disclose", "report", "alert",
-                 "notify", "repeat", "telling", "informing", "notifying", "alerting", "showing",
-                 "asking", "from", "know", "see", "notice", "told", "say", "one", "noone"}),
-    "covert": ({"silently", "quietly", "covertly", "secret", "ask", "skip", "bypass", "avoid",
-                "already", "need", "delete", "cover"},),
+# Words a phrase of each family must hold: for each family, ways in, each a few groups of words
+# the text must all meet. A set of the text's words answers that in one pass, and most texts
+# stop here; the patterns run only on what passes.
+_USERS = {"user", "users", "human", "person", "operator", "owner", "developer", "requester"}
+_NEGATIONS = {"not", "don't", "dont", "never", "mustn't", "shouldn't", "needn't"}
+_NEEDS: dict[str, tuple[tuple[set[str], ...], ...]] = {
+    "override": (({"ignore", "disregard", "forget", "override", "bypass"},
+                  {"instructions", "instruction", "rules", "directions", "guidelines", "prompt",
+                   "prompts", "policies", "restrictions"}),),
+    "authority": (
+        ({"pre-approved", "preapproved", "pre-authorized", "pre-authorised", "sanctioned",
+          "mandated", "override", "official", "highest-priority"},),
+        ({"approved", "authorized", "authorised", "cleared"},
+         {"administrator", "admin", "security", "it", "organization", "organisation",
+          "compliance", "anthropic", "openai", "owner"}),
+        ({"mode"}, {"developer", "admin", "god", "unrestricted"}),
+        ({"highest"}, {"priority"}),
+        ({"instruction", "message"}, {"from"}, {"anthropic", "openai", "administrator", "system"}),
+    ),
+    "conceal": (
+        (_NEGATIONS | {"without", "hide", "conceal", "keep"},
+         {"tell", "mention", "inform", "reveal", "show", "disclose", "report", "alert", "notify",
+          "telling", "informing", "notifying", "alerting", "showing", "asking", "from", "know",
+          "see", "notice", "told", "hidden", "secret"}, _USERS),
+        (_NEGATIONS, {"reveal", "mention", "disclose", "repeat"},
+         {"instructions", "instruction", "steps", "step", "section", "rules", "rule", "action",
+          "actions"}),
+        ({"say"}, {"nothing"}),
+        ({"tell"}, {"no", "noone"}),
+    ),
+    "covert": (
+        ({"silently", "quietly", "covertly"},),
+        ({"secret"}, {"in"}),
+        ({"ask"}, _NEGATIONS, {"confirmation", "permission", "approval", "user"}),
+        ({"skip", "bypass", "avoid"}, {"confirmation", "confirmations", "approval", "approvals",
+                                       "permission"}),
+        ({"already"}, {"consented", "agreed", "approved", "authorized", "authorised"}),
+        ({"need"}, {"no"}, {"ask", "confirm", "tell"}),
+        ({"delete"}, {"logs", "log", "history", "traces", "trace"}),
+        ({"cover"}, {"tracks"}),
+    ),
 }
 _MARKS = b".,;:!?()[]{}<>\"*_`|#/\\=+~^"
 # On bytes: `bytes.translate` and `split` are several times faster than their `str` forms.
 _PUNCTUATION = bytes.maketrans(_MARKS, b" " * len(_MARKS))
-_NEEDS_BYTES = {name: tuple({word.encode() for word in group} for group in groups)
-                for name, groups in _NEEDS.items()}
+_NEEDS_BYTES = {name: tuple(tuple({word.encode() for word in group} for group in way) for way in ways)
+                for name, ways in _NEEDS.items()}
 
 
 def _families(lowered: str) -> list[str]:
     words = set(lowered.encode("utf-8", "replace").translate(_PUNCTUATION).split())
-    return [name for name, groups in _NEEDS_BYTES.items() if all(group & words for group in groups)]
+    return [name for name, ways in _NEEDS_BYTES.items()
+            if any(all(group & words for group in way) for way in ways)]
 
 
 def _windows(lowered: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
