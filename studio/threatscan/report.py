@@ -10,7 +10,6 @@ from typing import Any
 
 from studio import __version__
 from studio.threatscan.findings import LEVELS, rank
-from studio.threatscan.registry import RULES
 from studio.threatscan.scanner import SkillScan, scan_skill
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -98,10 +97,6 @@ def render(scans: Sequence[SkillScan], output: str) -> str:
     if output == "sarif":
         return json.dumps(report_sarif(scans), ensure_ascii=False, indent=2) + "\n"
     return render_text(scans)
-
-
-def rule_names() -> list[str]:
-    return sorted(RULES)
 
 
 def preview_lines(skills: Iterable[tuple[str, Path]], minimum: str = "low") -> list[str]:

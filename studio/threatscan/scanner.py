@@ -29,9 +29,6 @@ class SkillScan:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
 
-    def worst(self) -> str | None:
-        return self.findings[0].severity if self.findings else None
-
     def at_least(self, level: str) -> bool:
         return any(finding.at_least(level) for finding in self.findings)
 
