@@ -96,7 +96,9 @@ def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
     found: list[Path] = []
     problems: list[str] = []
     for path in paths:
-        if path.is_file():
+        if path.is_file() and path.name.lower().endswith((".zip", ".skill", ".tar.gz", ".tgz")):
+            problems.append(f"{path}: an archive is not scanned; unpack it and scan the folder")
+        elif path.is_file():
             owner = _owning_skill(path)
             if owner is not None and owner not in found:
                 found.append(owner)

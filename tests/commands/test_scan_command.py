@@ -98,3 +98,10 @@ def test_a_changed_file_scans_the_skill_it_lies_in(library: Path, capsys: pytest
     assert main(["scan", *changed, "--format", "json", "--fail-on", "high"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert [Path(skill["path"]).name for skill in report["skills"]] == ["evil"]
+
+
+def test_an_archive_is_refused_with_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    archive = tmp_path / "pack.zip"
+    archive.write_bytes(b"PK\x05\x06" + b"\x00" * 18)
+    assert main(["scan", str(archive)]) == 2
+    assert "unpack it and scan the folder" in capsys.readouterr().err
