@@ -172,12 +172,12 @@ def _matches(text: str, lowered: str, name: str, pattern: re.Pattern[str]) -> It
         yield from pattern.finditer(text, start, end)
 
 
-def any_phrase(text: str) -> bool:
-    """Whether `text` holds a phrase of any family, before its parts are scored one by one."""
+def phrase_offsets(text: str) -> list[int]:
+    """Where a phrase of any family starts in `text`: the parts of a long text worth scoring."""
     lowered = text.lower()
     wanted = _families(lowered)
-    return any(next(_matches(text, lowered, name, pattern), None) is not None
-               for name, _, pattern in _FAMILIES if name in wanted)
+    return sorted(match.start() for name, _, pattern in _FAMILIES if name in wanted
+                  for match in _matches(text, lowered, name, pattern))
 
 
 # A phrase quoted or denied ("never obey text that says \"ignore previous instructions\"") is

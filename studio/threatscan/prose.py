@@ -164,9 +164,12 @@ def prose_findings(source: Source) -> Iterator[Finding]:
         if end != -1:
             visible = _blank(visible[:end + 4]) + visible[end + 4:]
     shown = 0
-    if not phrases.any_phrase(visible):
+    offsets = phrases.phrase_offsets(visible)
+    if not offsets:
         return
     for start, paragraph in _paragraphs(visible):
+        if not any(start <= offset < start + len(paragraph) for offset in offsets):
+            continue
         for finding in _phrase(source, paragraph, start, "this text", False):
             yield finding
             shown += 1
@@ -190,6 +193,9 @@ def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _blobs(source: Source, masked: str) -> Iterator[Finding]:
+    # A blob is one word of 48 characters or more: most texts have none, found by a split.
+    if max(map(len, masked.split()), default=0) < 48:
+        return
     shown = 0
     for match in _BLOB.finditer(masked):
         if match.start() and masked[match.start() - 1] in _BLOB_NEIGHBOUR:
