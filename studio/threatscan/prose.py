@@ -146,7 +146,7 @@ def prose_findings(source: Source) -> Iterator[Finding]:
                 line, column = source.position(match.start(1))
                 yield Finding(HIDDEN_TEXT, "low", 0.3, source.file, line, column,
                               f"{where} holds a long text a reader does not see", excerpt(inside, 100))
-    for match in _WHITESPACE.finditer(masked) if _long_blank(masked) else ():
+    for match in _blank_runs(masked):
         end = masked.find("\n", match.end())
         rest = masked[match.end(): end if end != -1 else len(masked)]
         hits = list(_phrase(source, rest, match.end(), "text after a long run of spaces (off "
@@ -184,6 +184,18 @@ def _long_blank(text: str) -> bool:
             or "\u3000" in text)
 
 
+def _blank_runs(text: str) -> Iterator[re.Match[str]]:
+    """The runs of 120 blanks or more followed by text: looked for only on the lines long
+    enough to hold one, and only when the text may hold one at all."""
+    if not _long_blank(text):
+        return
+    start = 0
+    for line in text.split("\n"):
+        if len(line) > 120 and _long_blank(line):
+            yield from _WHITESPACE.finditer(text, start, start + len(line))
+        start += len(line) + 1
+
+
 def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
     at = 0
     for part in re.split(r"(\n\s*\n)", text):
@@ -192,12 +204,21 @@ def _paragraphs(text: str) -> Iterator[tuple[int, str]]:
         at += len(part)
 
 
+def _blob_matches(text: str, words: list[str]) -> Iterator[re.Match[str]]:
+    at = 0
+    for word in words:
+        at = text.find(word, at)
+        yield from _BLOB.finditer(text, at, at + len(word))
+        at += len(word)
+
+
 def _blobs(source: Source, masked: str) -> Iterator[Finding]:
-    # A blob is one word of 48 characters or more: most texts have none, found by a split.
-    if max(map(len, masked.split()), default=0) < 48:
+    # A blob lies in a word of 48 characters or more: the pattern runs on those words only.
+    long_words = [word for word in masked.split() if len(word) >= 48]
+    if not long_words:
         return
     shown = 0
-    for match in _BLOB.finditer(masked):
+    for match in _blob_matches(masked, long_words):
         if match.start() and masked[match.start() - 1] in _BLOB_NEIGHBOUR:
             continue  # the tail of a longer word: a URL's path, an identifier
         blob = match.group()
