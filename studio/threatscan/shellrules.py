@@ -116,8 +116,10 @@ def _find(source: Source, command: SimpleCommand, code: str, severity: str, conf
 # quoted in skills holds neither, and is not parsed at all.
 # Downloads, decoders and the environment matter only when their output goes on: into a pipe
 # or a substitution.
-_FLOW_WORDS = ("curl", "wget", "fetch", "Invoke-", "aria2c", "base64", "openssl", "xxd", "uudecode",
-               "gunzip", "zcat", "basenc", "printenv", "http", "iwr", "irm", "rev", "env", "cat ")
+_FLOW_PROGRAMS = re.compile(
+    r"\b(?:curl|wget|fetch|iwr|irm|aria2c|base64|b64decode|openssl|xxd|uudecode|gunzip|zcat|basenc|"
+    r"printenv|rev|env|cat|tar|zip|gzip|http|https|xh|Invoke-\w+)\b(?![.:/=-])"
+)
 _FLOW_MARKS = ("|", "$(", "`", "<(")
 _LITERAL_WORDS = ("/dev/tcp", "/dev/udp", "ncat", "netcat", "socat", "crontab", "launchctl",
                   "systemctl", "fallocate", "(){", "() {", "dd ", "nc ", "yes ")
@@ -125,7 +127,7 @@ _HOME_DELETE = re.compile(r"\brm\s+-\w*[rR]")
 
 
 def _triggered(text: str) -> bool:
-    if any(mark in text for mark in _FLOW_MARKS) and any(word in text for word in _FLOW_WORDS):
+    if any(mark in text for mark in _FLOW_MARKS) and _FLOW_PROGRAMS.search(text) is not None:
         return True
     if any(word in text for word in _LITERAL_WORDS):
         return True
