@@ -16,7 +16,7 @@ Check = Callable[[Source], Iterable[Finding]]
 
 @dataclass(frozen=True)
 class Rule:
-    """A rule: `kinds` are the file kinds it reads (see `source.KINDS`), `summary` one sentence
+    """A rule: `kinds` are the file kinds it reads (see `source.py`), `summary` one sentence
     for the SARIF report and the docs."""
 
     name: str

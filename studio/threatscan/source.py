@@ -1,6 +1,8 @@
 """One file of a skill as the rules read it: its path in the skill, its text and its kind.
 
-The kind decides which rules read the file (`registry.rules_for`). It comes from the name first
+The kind decides which rules read the file (`registry.rules_for`): "skill" (the skill's own
+SKILL.md), "markdown", "python", "shell", "javascript", "package.json", "requirements",
+"setup.py", "pyproject" or "text". It comes from the name first
 (a manifest's name is exact), then the extension, then a script's `#!` line: a file named `setup`
 with `#!/usr/bin/env python3` is Python. Code quoted inside Markdown (a fenced block marked as a
 shell, Python or JavaScript) is read as a `Source` of its own whose lines count from the block's
@@ -11,10 +13,6 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-KINDS = (
-    "skill", "markdown", "python", "shell", "javascript", "package.json", "requirements",
-    "setup.py", "pyproject", "text",
-)
 _BY_NAME = {
     "SKILL.md": "skill", "package.json": "package.json", "setup.py": "setup.py",
     "pyproject.toml": "pyproject", "setup.cfg": "text",
