@@ -33,7 +33,7 @@ from studio.agent.loop import Agent, AgentConfig  # noqa: E402
 from studio.agent.tools import SkillToolbox  # noqa: E402
 from studio.llm import ChatClient, Message, ModelInfo, StreamEvent, ToolSpec, make_client  # noqa: E402  # noqa: E402
 from studio.policy import AuditLog, Grants  # noqa: E402
-from studio.skills.scan import SkillRoot, scan_root  # noqa: E402
+from studio.skills.scan.roots import SkillRoot, scan_root  # noqa: E402
 from tests.fakes.ollama import FakeOllama  # noqa: E402
 from tests.fakes.script import Call, calls, reply  # noqa: E402
 

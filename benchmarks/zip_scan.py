@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from studio.skills.scan import SkillRoot, scan_root  # noqa: E402
+from studio.skills.scan.roots import SkillRoot, scan_root  # noqa: E402
 
 
 def write_archive(path: Path, count: int) -> None:

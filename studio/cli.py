@@ -31,17 +31,20 @@ COMMANDS = {
     "list": "studio.commands.list",
     "update": "studio.commands.update",
     "remove": "studio.commands.remove",
+    "sync": "studio.commands.sync",
     "eval": "studio.commands.eval",
     "mcp": "studio.commands.mcp",
     "pack": "studio.commands.pack",
+    "agents-md": "studio.commands.agents_md",
     "desktop": "studio.commands.desktop",
+    "catalog": "studio.commands.catalog",
 }
 
 EXIT_USAGE = 2
 # Commands whose every line may quote what a source, an index or a lock file said (names, git's
 # error lines): both their streams show control and escape characters instead of obeying them.
 # The others mark what they quote where they print it; `mcp` speaks its protocol on stdout.
-SHOWN_COMMANDS = frozenset({"install", "update", "remove", "list"})
+SHOWN_COMMANDS = frozenset({"install", "update", "remove", "list", "sync"})
 # A StudioError no command caught: the command could not do its work, and the message says why
 # (the code the commands give for the errors they catch themselves: a path, a file, a server).
 EXIT_STUDIO_ERROR = 2

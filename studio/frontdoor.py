@@ -39,6 +39,12 @@ def load(package: str, name: str) -> object:
     source, original = table[name]
     # `__import__`, not importlib.import_module: the import statement's path, so `python -X
     # importtime` lists what a door loads, as it lists every other import.
-    value = getattr(__import__(source, fromlist=[original]), original)
+    if source == package:
+        # A namespace the door exports (`from studio.skills.checks import fixes`): the module
+        # itself. Asked for by `fromlist`, the import would ask this door again.
+        __import__(f"{source}.{original}")
+        value = sys.modules[f"{source}.{original}"]
+    else:
+        value = getattr(__import__(source, fromlist=[original]), original)
     setattr(module, name, value)
     return value

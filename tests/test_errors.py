@@ -17,7 +17,7 @@ from studio.errors import StudioError
 from studio.fsutil import RefusedWrite
 from studio.llm import GGUFError, LLMError, ServerNotRunning
 from studio.skills import NotRegularFile
-from studio.skills.install import LockError
+from studio.skills.install.lockfile import LockError
 
 ROOT = Path(__file__).resolve().parents[1]
 # Signals a module raises and catches itself; they never reach a person as errors.
@@ -103,7 +103,7 @@ def test_the_cli_prints_an_uncaught_studio_error_and_exits_2(
     def refuse(parent: Path, name: str) -> Path:
         raise LockError("skills.lock is not valid TOML; fix it or remove it")
 
-    monkeypatch.setattr("studio.commands.new.create_skill", refuse)
+    monkeypatch.setattr("studio.skills.install.scaffold.create_skill", refuse)
     assert main(["new", "demo", "--in", str(tmp_path)]) == 2
     captured = capsys.readouterr()
     assert captured.err == "studio new: skills.lock is not valid TOML; fix it or remove it\n"

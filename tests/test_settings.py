@@ -214,11 +214,11 @@ def test_each_root_keeps_its_target_and_a_bad_one_is_reported(tmp_path: Path) ->
     assert loaded.target_of(Path("/skills/a")) == "claude-code"
     assert loaded.target_of(Path("/skills/b")) == "spec"
 
-    path.write_text(yaml.safe_dump({"root_targets": {"/skills/a": "cursor", "/skills/b": "eino"}}))
+    path.write_text(yaml.safe_dump({"root_targets": {"/skills/a": "nobody", "/skills/b": "eino"}}))
     result = load_settings(path)
     assert result.settings.root_targets == {"/skills/b": "eino"}
     [problem] = result.problems
-    assert "root_targets./skills/a" in problem and "'cursor'" in problem and "claude-code" in problem
+    assert "root_targets./skills/a" in problem and "'nobody'" in problem and "claude-code" in problem
     path.write_text(yaml.safe_dump({"root_targets": ["eino"]}))
     result = load_settings(path)
     assert result.settings.root_targets == {} and "root_targets" in result.problems[0]

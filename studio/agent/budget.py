@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studio.llm import Message, ToolSpec
-from studio.skills.search import estimate_tokens
+from studio.skills.search import catalog
 
 MESSAGE_OVERHEAD = 4
 """The tokens a chat template adds around each message (role markers, separators)."""
@@ -25,13 +25,13 @@ def answer_reserve(context_length: int) -> int:
 
 def message_tokens(message: Message) -> int:
     calls = "".join(call.name + json.dumps(call.arguments) for call in message.tool_calls)
-    return MESSAGE_OVERHEAD + estimate_tokens(message.content) + estimate_tokens(calls)
+    return MESSAGE_OVERHEAD + catalog.estimate_tokens(message.content) + catalog.estimate_tokens(calls)
 
 
 def request_tokens(messages: Sequence[Message], tools: Sequence[ToolSpec] | None = None) -> int:
     """The estimated prompt of a request with `messages` and `tools`."""
     specs = json.dumps([tool.to_json() for tool in tools]) if tools else ""
-    return sum(message_tokens(message) for message in messages) + estimate_tokens(specs)
+    return sum(message_tokens(message) for message in messages) + catalog.estimate_tokens(specs)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from studio.agent.drafts import DraftRefused, skill_text, validate_texts
 from studio.errors import StudioError
 from studio.llm import ChatClient, Message, StreamEvent, TextChunk, repair_json
 from studio.skills import SKILL_FILE
-from studio.skills.checks import MAX_NAME_LENGTH, suggest_name
+from studio.skills.checks import names
 
 MAX_DESCRIPTION = 1024
 # The conversation's text the model is shown, from its end: what was done last matters most,
@@ -33,7 +33,7 @@ MAX_REPLY_TOKENS = 2048
 DRAFT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "name": {"type": "string", "maxLength": MAX_NAME_LENGTH},
+        "name": {"type": "string", "maxLength": names.MAX_NAME_LENGTH},
         "description": {"type": "string", "maxLength": MAX_DESCRIPTION},
         "body": {"type": "string"},
     },
@@ -150,7 +150,7 @@ def make_draft(fields: dict[str, str], *, author: str, when: str) -> ChatSkillDr
     """The SKILL.md for `fields`, its name repaired to the spec's rules, validated."""
     given = fields.get("name", "")
     # A missing name is made from the first words of the description's first sentence.
-    name = suggest_name(given or " ".join(fields["description"].split(".")[0].split()[:4]))
+    name = names.suggest_name(given or " ".join(fields["description"].split(".")[0].split()[:4]))
     description = " ".join(fields["description"].split())
     if len(description) > MAX_DESCRIPTION:
         description = description[:MAX_DESCRIPTION - 1].rstrip() + "…"

@@ -29,8 +29,8 @@ from studio.errors import StudioError
 from studio.fsutil import atomic_write_text
 from studio.llm import ToolSpec
 from studio.skills import SKILL_FILE, Severity, Skill, SkillFile, list_skill_files, load_skill, parse_skill
-from studio.skills.checks import reparse, validate_skill
-from studio.skills.yaml import newline_of
+from studio.skills.checks import fixes, validate_skill
+from studio.skills.yaml import yamledit
 
 CREATE = "create_skill"
 UPDATE = "update_skill"
@@ -254,15 +254,15 @@ def _edited_text(skill: Skill, description: str | None, body: str | None,
         text = set_field(current, "description", description)
         if text is None:
             return None
-        current = reparse(current, text)
+        current = fixes.reparse(current, text)
     for key, value in stamps.items():
         text = set_metadata_entry(current, key, value)
         if text is None:
             return None
-        current = reparse(current, text)
+        current = fixes.reparse(current, text)
     if body is None:
         return current.source
-    newline = newline_of(current.source)
+    newline = yamledit.newline_of(current.source)
     start = current.body_span.start
     lead = newline if current.source[start:].startswith(("\n", "\r")) else ""
     return current.source[:start] + lead + body.strip().replace("\n", newline) + newline

@@ -42,7 +42,7 @@ from studio.agent.toolbook import ACTIVATE
 from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm import LLMError, Message, ToolCall
 from studio.skills import SkillSummary
-from studio.skills.checks import FORK_MODES
+from studio.skills.checks import clients
 from studio.skills.scan import scan
 
 FORK_DEPTH_LIMIT = 3
@@ -58,7 +58,7 @@ class RunMode:
 
     @property
     def forks(self) -> bool:
-        return self.context in FORK_MODES
+        return self.context in clients.FORK_MODES
 
 
 def _text(value: object) -> str | None:

@@ -181,13 +181,12 @@ TOOLS: tuple[ToolEntry, ...] = (
               "Read file", trace="read"),
     ToolEntry(RUN, _run_spec, _run, lambda a: str(a.get("command", "")), "Run command",
               trace="ran", runs=True),
-    # Titled by their names, as the cards have always shown them.
     ToolEntry(SEARCH, lambda offer: offer.search.spec() if offer.search is not None else None,
-              _search, lambda a: f"search skills for {a.get('query')}", SEARCH),
+              _search, lambda a: f"search skills for {a.get('query')}", "Search skills"),
     ToolEntry(CREATE, _draft_spec(CREATE), _draft, lambda a: f"create skill {a.get('name')}",
-              CREATE, writes=True),
+              "Create skill", writes=True),
     ToolEntry(UPDATE, _draft_spec(UPDATE), _draft, lambda a: f"update skill {a.get('name')}",
-              UPDATE, writes=True),
+              "Update skill", writes=True),
 )
 TOOL_BOOK: Mapping[str, ToolEntry] = {entry.name: entry for entry in TOOLS}
 # The tools every conversation has, each naming one of its skills.

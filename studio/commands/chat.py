@@ -49,7 +49,14 @@ from studio.agent import (
     first_writable_folder,
     read_agentfile,
 )
-from studio.commands.options import guided_flag, parse_options
+from studio.commands.options import (
+    SKILL_SOURCE_HELP,
+    guided_flag,
+    parse_options,
+    served_consent_flag,
+    skill_source,
+)
+from studio.commands.served import skill_paths_async
 from studio.commands.sessions import session_factory
 from studio.commands.terminal import TerminalApprover
 from studio.commands.textsafe import utf8_json, utf8_text
@@ -96,9 +103,10 @@ def register(subparsers: Any) -> None:
         help="the model's name; for --backend embedded a .gguf file or a model Ollama has pulled "
         "(default: the server's first model)",
     )
-    parser.add_argument("--skills", action="append", type=Path, default=[], metavar="PATH",
-                        help="a skill, a folder of skills or a zip (repeatable; default: the "
+    parser.add_argument("--skills", action="append", type=skill_source, default=[],
+                        metavar="PATH", help=f"{SKILL_SOURCE_HELP} (repeatable; default: the "
                         "standard locations)")
+    served_consent_flag(parser)
     parser.add_argument("--create-in", type=Path, default=None, metavar="DIR",
                         help="where skills the model drafts are created (default: the first "
                         "writable skill folder)")
@@ -223,11 +231,12 @@ def choose_approver(args: argparse.Namespace, stdin: TextIO) -> Approver:
     return NobodyApprover()
 
 
-def _skill_paths(args: argparse.Namespace, workspace: Path, agent: Agentfile | None) -> list[Path]:
+def _skill_values(args: argparse.Namespace, workspace: Path,
+                  agent: Agentfile | None) -> list[Path | str]:
     if args.skills:
         return list(args.skills)
     if agent is not None and agent.spec.skills:
-        return [Path(path) for path in agent.spec.skills]
+        return [skill_source(str(path)) for path in agent.spec.skills]
     return [path for path in standard_locations(workspace) if path.is_dir()]
 
 
@@ -540,7 +549,8 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
     if given is not None:
         prompts = replace(prompts, instructions=given)
     workspace = (args.workspace or Path.cwd()).resolve()
-    skill_paths = _skill_paths(args, workspace, agent)
+    roots = await skill_paths_async("chat", args, _skill_values(args, workspace, agent))
+    skill_paths = roots.paths
     try:
         settings = session_settings(args, _server_url(args.url, renderer), agent, skill_paths,
                                     prompts)
@@ -550,6 +560,9 @@ async def chat(args: argparse.Namespace, renderer: Renderer, approver: Approver)
         renderer.show(Error(exc.user_message))
         return 1
     collected = scan(skill_paths)
+    collected.skills, shadowed = roots.drop_shadowed(collected.skills)
+    for note in shadowed:
+        renderer.note(f"studio chat: {note}")
     for problem in collected.problems:
         renderer.note(f"studio chat: {problem}")
     found = {skill.name for skill in collected.skills}

@@ -27,7 +27,15 @@ from studio.agent import (
     SessionSettings,
 )
 from studio.commands.arguments import positive
-from studio.commands.options import guided_flag, option_flag, parse_options
+from studio.commands.options import (
+    SKILL_SOURCE_HELP,
+    guided_flag,
+    option_flag,
+    parse_options,
+    served_consent_flag,
+    skill_source,
+)
+from studio.commands.served import skill_paths
 from studio.commands.sessions import session_factories
 from studio.evals import (
     EvalRunner,
@@ -52,7 +60,7 @@ from studio.evals import (
 from studio.llm import BACKENDS, LLMError, checked_url
 from studio.settings import load_settings
 from studio.skills import SkillSummary
-from studio.skills.checks import EvalFileError
+from studio.skills.checks import evalfiles
 from studio.skills.scan import Collected, scan
 
 EXIT_INTERRUPTED = 130
@@ -66,8 +74,10 @@ def register(subparsers: Any) -> None:
         "evals/evals.json (does the job get done?) on a local model, through the same chat, "
         "tool policy and sandbox as `studio chat`.",
     )
-    parser.add_argument("skills", nargs="+", type=Path, metavar="SKILL",
-                        help="a skill's folder (or a folder of skills)")
+    parser.add_argument("skills", nargs="+", type=skill_source, metavar="SKILL",
+                        help="a skill's folder (or a folder of skills); with --conflicts also "
+                        "a zip or an MCP server (mcp+http://... or 'mcp+stdio:COMMAND ARGS')")
+    served_consent_flag(parser)
     parser.add_argument("--backend", choices=BACKENDS, default="ollama")
     parser.add_argument("--url", help="the server's URL (default: the backend's usual one)")
     parser.add_argument("--server", action="append", default=[], metavar="URL",
@@ -123,9 +133,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--runs", type=positive, default=1, help="runs per query and eval")
     parser.add_argument("--without-skill", action="store_true",
                         help="also run the evals with the skill left out, side by side")
-    parser.add_argument("--distractors", action="append", type=Path, default=[], metavar="PATH",
+    parser.add_argument("--distractors", action="append", type=skill_source, default=[],
+                        metavar="PATH",
                         help="skills to put in the trigger catalog instead of the skill's "
-                        "neighbours in its folder (repeatable)")
+                        f"neighbours in its folder (repeatable): {SKILL_SOURCE_HELP}")
     parser.add_argument("--only", choices=("triggers", "evals"),
                         help="run only the trigger queries or only the outcome evals")
     parser.add_argument("--approve", choices=("auto", "deny"), default="auto",
@@ -241,7 +252,7 @@ def _set_feedback(skills: list[Path], eval_id: str, note: str) -> int:
     for skill in skills:
         try:
             write_feedback(skill, eval_id, note)
-        except (EvalFileError, OSError) as exc:
+        except (evalfiles.EvalFileError, OSError) as exc:
             print(f"studio eval: {exc}", file=sys.stderr)
             return 2
         print(f"{skill / 'evals' / 'feedback.json'}: eval {eval_id} "
@@ -383,6 +394,15 @@ def run(args: argparse.Namespace) -> int:
         return _show_iterations(args.skills, sys.stdout, sys.stderr)
     if args.feedback:
         return _set_feedback(args.skills, *args.feedback)
+    # A served skill lives in a read-only archive: it is a neighbour or a distractor in the
+    # catalog, or one of a library whose --conflicts are reported; its own evals are not run.
+    roots = skill_paths("eval", args, [*args.skills, *args.distractors])
+    given = len(args.skills)
+    resolved = iter(roots.paths)
+    args.skills = [next(resolved) for value in args.skills if roots.gave_path(value)]
+    args.distractors = list(resolved)
+    if given and not args.skills:
+        return 2
     if args.generate_triggers:
         from studio.commands import eval_generate
 

@@ -33,7 +33,7 @@ from studio.evals import (
 )
 from studio.llm import Embedder, LLMError, checked_url
 from studio.skills import SkillSummary
-from studio.skills.checks import TriggerQuery
+from studio.skills.checks import evalfiles
 from studio.skills.scan import scan
 
 
@@ -75,7 +75,7 @@ def _embedder(no_embed: bool, err: TextIO) -> Embedder | None:
     return embedder
 
 
-def _queries(library: list[SkillSummary], err: TextIO) -> dict[str, list[TriggerQuery]]:
+def _queries(library: list[SkillSummary], err: TextIO) -> dict[str, list[evalfiles.TriggerQuery]]:
     found, problems = trigger_sets(library)
     for problem in problems:
         err.write(f"studio eval: {problem}\n")
@@ -83,7 +83,7 @@ def _queries(library: list[SkillSummary], err: TextIO) -> dict[str, list[Trigger
 
 
 async def _ask(args: argparse.Namespace, library: list[SkillSummary],
-               queries: dict[str, list[TriggerQuery]], err: TextIO) -> list[CrossTrigger]:
+               queries: dict[str, list[evalfiles.TriggerQuery]], err: TextIO) -> list[CrossTrigger]:
     settings = SessionSettings(backend=args.backend, url=checked_url(args.url) if args.url else "",
                                model=args.model, max_rounds=args.max_rounds,
                                options=parse_options(args.option), guided=args.guided)

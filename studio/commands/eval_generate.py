@@ -22,7 +22,7 @@ from studio.commands.sessions import session_factory
 from studio.evals import add_queries, generate_triggers
 from studio.llm import LLMError, checked_url
 from studio.skills import SkillSummary
-from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers
+from studio.skills.checks import evalfiles
 from studio.skills.scan import scan
 
 
@@ -44,7 +44,7 @@ def chosen(answer: str, count: int) -> list[int] | None:
 
 
 async def _generate(args: argparse.Namespace, skill: SkillSummary, library: list[SkillSummary],
-                    existing: list[TriggerQuery]) -> list[TriggerQuery]:
+                    existing: list[evalfiles.TriggerQuery]) -> list[evalfiles.TriggerQuery]:
     async with httpx.AsyncClient() as http:
         factory = session_factory(DenyAllApprover(), http)
         try:
@@ -67,8 +67,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.st
         for skill in (s for s in collected.skills if s.loadable and not s.read_only):
             library = [s for s in scan([skill.directory.parent]).skills if s.loadable]
             try:
-                existing = list(read_triggers(skill.directory) or ())
-            except EvalFileError as exc:
+                existing = list(evalfiles.read_triggers(skill.directory) or ())
+            except evalfiles.EvalFileError as exc:
                 err.write(f"studio eval: {exc}; fix it before adding queries\n")
                 code = 2
                 continue
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.st
     return code
 
 
-def _review(skill: SkillSummary, generated: list[TriggerQuery], write: bool, out: TextIO,
+def _review(skill: SkillSummary, generated: list[evalfiles.TriggerQuery], write: bool, out: TextIO,
             err: TextIO, answer_in: TextIO) -> int:
     if not generated:
         err.write(f"studio eval: the model wrote no query that could be read for "

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import remove_stale_temps
-from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE, SPEC, TARGETS
-from studio.skills.checks import FixError, FixPlan, apply_plan, outside_root, plan_fixes
+from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE, SPEC, TARGETS, client_key
+from studio.skills.checks import fixes
 from studio.skills.scan import discover
 
 
@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--dry-run", action="store_true", help="show a diff, change nothing")
     parser.add_argument(
-        "--target", choices=TARGETS, default=SPEC,
+        "--target", type=client_key, choices=TARGETS, default=SPEC,
         help="the client the skills are written for, as `studio validate --target` judges "
         "them: the fields it reads stay where they are (default: spec)",
     )
@@ -48,13 +48,13 @@ def _clean_temps(target: Path, root: Path) -> None:
     folder = target if target.is_dir() else target.parent
     for name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
         skill_file = folder / name
-        if outside_root(skill_file, root) is not None:
+        if fixes.outside_root(skill_file, root) is not None:
             return
         for stale in remove_stale_temps(skill_file):
             print(f"{stale}: removed, a copy an interrupted studio fix left behind")
 
 
-def _report(plan: FixPlan, dry_run: bool) -> None:
+def _report(plan: fixes.FixPlan, dry_run: bool) -> None:
     if dry_run:
         sys.stdout.write(plan.diff())
     else:
@@ -90,10 +90,10 @@ def run(args: argparse.Namespace) -> int:
             try:
                 if not args.dry_run:
                     _clean_temps(target, root)
-                plan = plan_fixes(target, root=root, target=args.target)
+                plan = fixes.plan_fixes(target, root=root, target=args.target)
                 if plan.changes_anything and not args.dry_run:
-                    apply_plan(plan)
-            except (FixError, OSError) as exc:
+                    fixes.apply_plan(plan)
+            except (fixes.FixError, OSError) as exc:
                 print(f"studio fix: {target}: {exc}", file=sys.stderr)
                 status = 2
                 continue

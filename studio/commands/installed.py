@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from studio.commands.installing import add_where_arguments, where_of
-from studio.skills.install import LockError, PlacementError, list_installed, lock_path, remove_installed
+from studio.skills.install import installed, lockfile, placement
 from studio.textshow import shown, shown_json
 
 
@@ -37,8 +37,8 @@ def register_remove(subparsers: Any) -> None:
 def run_list(args: argparse.Namespace) -> int:
     try:
         where = where_of(args)
-        found = list_installed(where.into)
-    except (PlacementError, LockError) as exc:
+        found = installed.list_installed(where.into)
+    except (placement.PlacementError, lockfile.LockError) as exc:
         print(f"studio list: {exc}", file=sys.stderr)
         return 1
     if args.format == "json":
@@ -48,14 +48,18 @@ def run_list(args: argparse.Namespace) -> int:
             "installedBy": item.record.installed_by, "folder": str(item.folder),
             "present": item.present, "changed": item.changed,
             "links": [str(link) for link in item.links], "refused": item.problem,
+            "commit": item.record.studio.get("commit"),
+            "pinned": item.record.studio.get("pinned") is True,
         } for item in found], indent=2)))
         return 0
     if not found:
-        print(f"nothing recorded in {lock_path(where.into)}", file=sys.stderr)
+        print(f"nothing recorded in {lockfile.lock_path(where.into)}", file=sys.stderr)
         return 0
     for item in found:
         record = item.record
         ref = f"#{record.ref}" if record.ref else ""
+        if record.studio.get("pinned") is True:
+            ref += f", pinned at {record.studio.get('commit')}"
         state = ("missing" if not item.present else
                  "changed since installed" if item.changed else "as installed")
         # A lock file is a project's, not the user's: its names and sources are shown, never obeyed.
@@ -71,18 +75,18 @@ def run_list(args: argparse.Namespace) -> int:
 def run_remove(args: argparse.Namespace) -> int:
     try:
         where = where_of(args)
-    except PlacementError as exc:
+    except placement.PlacementError as exc:
         print(f"studio remove: {exc}", file=sys.stderr)
         return 2
     code = 0
     for name in args.names:
         try:
-            removed = remove_installed(where.into, name, where.base, where.user)
-        except LockError as exc:
+            removed = installed.remove_installed(where.into, name, where.base, where.user)
+        except lockfile.LockError as exc:
             print(f"studio remove: {exc}; nothing was removed", file=sys.stderr)
             return 1
         except KeyError:
-            print(f"studio remove: {shown(name)} is not recorded in {lock_path(where.into)}; see "
+            print(f"studio remove: {shown(name)} is not recorded in {lockfile.lock_path(where.into)}; see "
                   "studio list", file=sys.stderr)
             code = 1
             continue

@@ -12,18 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from studio.commands.served import Consent, agree_to_all, terminal_consent
+from studio.skills import client_key
 from studio.skills.install import (
-    CLIENTS,
     InstallError,
     InstallPlan,
-    PlacementError,
-    blocking,
-    canonical_folder,
-    client_folders,
     commit_install,
-    place,
+    installed,
+    placement,
     prepare_source,
-    unchanged,
 )
 from studio.threatscan import preview_lines
 
@@ -55,9 +52,11 @@ def add_where_arguments(parser: argparse.ArgumentParser, clients: bool = True) -
     group.add_argument("--into", type=Path, default=None, metavar="DIR",
                        help="a skill folder of your choice instead (no client links)")
     if clients:
-        parser.add_argument("--client", action="append", default=[], choices=sorted(CLIENTS),
-                            metavar="NAME", help="also install for this client: a link in its "
-                            f"folder (repeat for several; one of {', '.join(sorted(CLIENTS))})")
+        parser.add_argument("--client", action="append", default=[], type=client_key,
+                            choices=sorted(placement.CLIENTS), metavar="NAME",
+                            help="also install for this client: a link in its folder (repeat "
+                            f"for several; one of {', '.join(sorted(placement.CLIENTS))}; `copilot` "
+                            "names github-copilot)")
         parser.add_argument("--copy", action="store_true",
                             help="give each client a copy instead of a link to the one copy")
 
@@ -68,12 +67,12 @@ def where_of(args: argparse.Namespace) -> Where:
     copy = bool(getattr(args, "copy", False))
     if args.into is not None:
         if clients:
-            raise PlacementError("--client places links in a project's or the user's client "
+            raise placement.PlacementError("--client places links in a project's or the user's client "
                                  "folders; it cannot be used with --into")
         return Where(args.into)
     base = Path.home() if args.user else (args.project or Path(os.getcwd())).resolve()
-    folders = client_folders(clients, base, args.user)
-    return Where(canonical_folder(base), base, args.user, clients, tuple(folders), copy)
+    folders = placement.client_folders(clients, base, args.user)
+    return Where(placement.canonical_folder(base), base, args.user, clients, tuple(folders), copy)
 
 
 def terminal_ask(question: str) -> bool:
@@ -87,16 +86,19 @@ def terminal_ask(question: str) -> bool:
 
 def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_bytes: int,
             err: TextIO, known_hashes: dict[str, str] | None = None,
-            ours: set[str] | frozenset[str] = frozenset(), only: set[str] | None = None) -> int:
+            ours: set[str] | frozenset[str] = frozenset(), only: set[str] | None = None,
+            pin: bool = False) -> int:
     """Install one source; 0 when installed or already up to date, 1 when refused. An update
     (`known_hashes`: each skill's recorded computedHash) replaces the skills this source
     installed before (`ours`) without asking, and writes nothing when none changed; with
-    `only`, it installs those skills of the source and no other."""
+    `only`, it installs those skills of the source and no other. `pin` records the install as
+    pinned to the commit it resolved to (updates leave it)."""
     if isinstance(where, Path):
         where = Where(where)
     into = where.into
     try:
-        plan = prepare_source(source, into, max_bytes=max_bytes)
+        plan = prepare_source(source, into, max_bytes=max_bytes,
+                              consent=_served_consent(yes, ask))
     except InstallError as exc:
         print(f"studio install: {exc}; nothing was written", file=err)
         return 1
@@ -108,17 +110,21 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
                 print(f"studio install: {source} no longer holds {', '.join(sorted(missing))}",
                       file=err)
                 return 1
-        if known_hashes is not None and unchanged(plan, known_hashes):
+        if known_hashes is not None and installed.unchanged(plan, known_hashes):
             print(f"{source}: up to date", file=err)
             return 0
         _show(plan, err)
+        if pin and not plan.commit:
+            print(f"studio install: --pin keeps a git source at its commit; {source} is not "
+                  "fetched with git (nothing was written)", file=err)
+            return 1
         if plan.invalid:
             print("studio install: refused because of the errors above; nothing was written",
                   file=err)
             return 1
         others = [skill.folder for skill in plan.replaced if skill.folder not in ours]
         others += [str(path) for skill in plan.skills
-                   for path in blocking(skill.folder, where.folders, into)
+                   for path in placement.blocking(skill.folder, where.folders, into)
                    if skill.folder not in ours]
         if others and not yes:
             folders = ", ".join(others)
@@ -132,6 +138,8 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
         studio: dict[str, Any] = {}
         if where.clients:
             studio = {"clients": list(where.clients), "mode": "copy" if where.copy else "link"}
+        if pin:
+            studio["pinned"] = True
         commit_install(plan, studio=studio)
     except InstallError as exc:
         print(f"studio install: {exc}", file=err)
@@ -139,10 +147,11 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
     finally:
         plan.discard()
     count = len(plan.skills)
-    print(f"installed {count} skill{'s' if count != 1 else ''} into {into}", file=err)
+    pinned = f", pinned at commit {plan.commit}" if pin else ""
+    print(f"installed {count} skill{'s' if count != 1 else ''} into {into}{pinned}", file=err)
     for skill in plan.skills:
         try:
-            for placed in place(skill.folder, into, where.folders, where.copy):
+            for placed in placement.place(skill.folder, into, where.folders, where.copy):
                 how = "copied to" if where.copy else "linked from"
                 print(f"  {skill.folder}: {how} {placed}", file=err)
         except OSError as exc:
@@ -150,6 +159,14 @@ def install(source: str, where: Where | Path, yes: bool, ask: Ask | None, max_by
                   f"placed for every client: {exc.strerror or exc}", file=err)
             return 1
     return 0
+
+
+def _served_consent(yes: bool, ask: Ask | None) -> Consent | None:
+    """Agreeing to an MCP server's skills as a replacement is agreed to: --yes, or a terminal's
+    answer (where one can be asked), or not at all."""
+    if yes:
+        return agree_to_all
+    return terminal_consent() if ask is not None else None
 
 
 def _show(plan: InstallPlan, err: TextIO) -> None:

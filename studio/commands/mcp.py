@@ -34,8 +34,11 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "mcp",
         help="serve the library to MCP clients (Claude Desktop, Claude Code, Codex, ...)",
-        description="Serve skills over the Model Context Protocol: the tools search_skills, "
-        "load_skill and read_skill_file, and each skill's files as resources. Scripts are never "
+        description="Serve skills over the Model Context Protocol: the Skills extension "
+        "(skills/list, skills/get, resources/directory/read, each file a skill:// resource with "
+        "its SHA-256 in the manifest), and the tools search_skills, load_skill and "
+        "read_skill_file for clients without it. Only skills without errors are served; the "
+        "others are named on stderr with why. Scripts are never "
         "run. Over stdio (the default: a client starts `studio mcp` itself), or with --http over "
         "streamable HTTP at http://127.0.0.1:PORT/mcp, where every request must carry the token "
         "printed at start as `Authorization: Bearer TOKEN`.",
@@ -93,16 +96,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"studio mcp: {shown(str(missing[0]))} does not exist", file=sys.stderr)
         return 2
     embedder = None if args.no_embed or not local_model_installed() else search_embedder_for("local", "", "")
-    library = SkillLibrary(paths, index_file=index_path(cache_dir()), embedder=embedder)
+    library = SkillLibrary(paths, index_file=index_path(cache_dir()), embedder=embedder,
+                           report=_report)
     for problem in library.problems:
         print(f"studio mcp: {shown(str(problem))}", file=sys.stderr)
+    for folder, why in library.refused:
+        print(f"studio mcp: {shown(str(folder))} is not served: {shown(why)}. `studio validate "
+              f"{shown(str(folder))}` shows the errors", file=sys.stderr)
     for folder in library.shadowed:
-        print(f"studio mcp: {shown(str(folder))} is not served: an earlier skill has its name",
+        print(f"studio mcp: {shown(str(folder))} is not offered by the tools (an earlier skill "
+              "has its name); the Skills extension serves it at a URI of its own",
               file=sys.stderr)
     ranking = "by meaning and words" if embedder is not None else "by words"
     try:
         if not args.http:
-            print(f"studio mcp: serving {len(library.names)} skills over stdio (search {ranking})",
+            print(f"studio mcp: serving {_count(library)} over stdio (search {ranking})",
                   file=sys.stderr)
             with contextlib.suppress(KeyboardInterrupt):
                 asyncio.run(serve_stdio(build_server(library)))
@@ -110,6 +118,16 @@ def run(args: argparse.Namespace) -> int:
         return _serve_http(args, library, ranking)
     finally:
         library.close()
+
+
+def _count(library: SkillLibrary) -> str:
+    served = len(library.served.skills)
+    return (f"{served} skills" if served == len(library.names)
+            else f"{served} skills ({len(library.names)} by name through the tools)")
+
+
+def _report(line: str) -> None:
+    print(f"studio mcp: {shown(line)}", file=sys.stderr, flush=True)
 
 
 def _exit_on_terminate() -> None:
@@ -150,7 +168,7 @@ def _serve_http(args: argparse.Namespace, library: SkillLibrary, ranking: str) -
             except (PrivateFolderError, OSError) as exc:
                 print(f"studio mcp: the token is not kept in a file: {exc}", file=sys.stderr)
                 token_file = None
-        print(f"studio mcp: serving {len(library.names)} skills at {url} (search {ranking}); "
+        print(f"studio mcp: serving {_count(library)} at {url} (search {ranking}); "
               "Ctrl+C stops",
               file=sys.stderr)
         if token is not None:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from studio.skills.install import create_skill
+from studio.skills.install import scaffold
 
 
 def register(subparsers: Any) -> None:
@@ -19,6 +19,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """A name or folder `create_skill` refuses raises ScaffoldError, which the CLI prints."""
-    skill_file = create_skill(args.parent, args.name)
+    skill_file = scaffold.create_skill(args.parent, args.name)
     print(f"created {skill_file}")
     return 0

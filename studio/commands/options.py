@@ -4,16 +4,20 @@ shared option is one function here and a call in each command that takes it.
 
 - `--option KEY=VALUE` (sampling options for the model server): `option_flag`, `parse_options`.
 - `--guided auto|on|off` and `--no-guided`: `guided_flag`.
+- `--skills PATH|mcp+URL` values: `skill_source` (an MCP server stays text, a path is a Path);
+  `--yes` to agree to a server's skills without being asked: `served_consent_flag`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from studio.errors import StudioError
 from studio.settings import GUIDED_MODES
+from studio.skills.served import is_served
 
 
 class OptionError(StudioError):
@@ -50,3 +54,21 @@ def guided_flag(parser: argparse.ArgumentParser) -> None:
         "says the model is small, on (what --guided alone means) or off")
     flags.add_argument("--no-guided", dest="guided", action="store_const", const="off",
                        help="never guide the model (--guided off)")
+
+
+def skill_source(text: str) -> Path | str:
+    """A `--skills` value: a skill's path, or an MCP server's `mcp+...` address kept as written
+    (a Path would fold its `//`)."""
+    return text if is_served(text) else Path(text)
+
+
+SKILL_SOURCE_HELP = ("a skill, a folder of skills, a zip, or an MCP server that serves skills: "
+                     "mcp+http://HOST:PORT/PATH or 'mcp+stdio:COMMAND ARGS'")
+
+
+def served_consent_flag(parser: argparse.ArgumentParser) -> None:
+    """`--yes`: agree to use the skills an MCP server serves without being asked (read back as
+    `args.yes`); without it a terminal asks, and a run with no terminal leaves them out."""
+    parser.add_argument("--yes", action="store_true",
+                        help="agree to use the skills of the MCP servers given with --skills "
+                        "mcp+... (and to their changed manifests) without being asked")

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studio.commands.options import SKILL_SOURCE_HELP, served_consent_flag, skill_source
+from studio.commands.served import skill_paths
 from studio.commands.textsafe import one_line, shown_path, utf8_text
 from studio.paths import cache_dir
 from studio.skills.scan import ScanCache, collect_headers
@@ -23,14 +25,27 @@ def register(subparsers: Any) -> None:
         "skill's SKILL.md is read (a skill left out is validated in full, to say why), and a "
         "cache keeps what it held: only SKILL.md files changed since the last run are read again.",
     )
-    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.add_argument("paths", nargs="*", type=skill_source, metavar="PATH",
+                        help=SKILL_SOURCE_HELP)
+    parser.add_argument("--skills", action="append", type=skill_source, default=[],
+                        metavar="PATH", help=f"{SKILL_SOURCE_HELP} (repeatable; as PATH)")
+    served_consent_flag(parser)
     parser.add_argument("--no-cache", action="store_true", help="ignore and keep no scan cache")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    given: list[Path | str] = [*args.paths, *args.skills]
+    if not given:
+        print("studio prompt: give a PATH or --skills (a skill, a folder of skills, a zip or an "
+              "mcp+ server)", file=sys.stderr)
+        return 2
+    roots = skill_paths("prompt", args, given)
     cache = None if args.no_cache else ScanCache(cache_dir() / CACHE_FILE, ScanCache.HEADERS)
-    collected = collect_headers(list(args.paths), cache)
+    collected = collect_headers(roots.paths, cache)
+    collected.skills, shadowed = roots.drop_shadowed(collected.skills)
+    for note in shadowed:
+        print(f"studio prompt: {one_line(note)}", file=sys.stderr)
     for problem in collected.problems:
         print(f"studio prompt: {one_line(problem)}", file=sys.stderr)
     for notice in collected.notices:
@@ -46,4 +61,4 @@ def run(args: argparse.Namespace) -> int:
         print(f"studio prompt: left out {shown_path(str(skipped.directory))}{why}", file=sys.stderr)
     # Names and descriptions are the skills' authors': shown, so none acts on the terminal.
     print(utf8_text(shown_prose(catalog.xml)))
-    return 2 if collected.problems else 0
+    return 2 if collected.problems or roots.problems else 0

@@ -15,6 +15,8 @@ from typing import Any
 
 from studio.agent import search_embedder_for
 from studio.commands.arguments import positive
+from studio.commands.options import SKILL_SOURCE_HELP, served_consent_flag, skill_source
+from studio.commands.served import skill_paths
 from studio.paths import cache_dir
 from studio.skills.scan import ScanCache, scan, standard_locations
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex, index_path
@@ -34,9 +36,10 @@ def register(subparsers: Any) -> None:
         "process), and fuse both rankings.",
     )
     parser.add_argument("query", metavar="QUERY")
-    parser.add_argument("--skills", action="append", type=Path, default=[], metavar="PATH",
-                        help="a skill, a folder of skills or a zip (repeatable; default: the "
+    parser.add_argument("--skills", action="append", type=skill_source, default=[],
+                        metavar="PATH", help=f"{SKILL_SOURCE_HELP} (repeatable; default: the "
                         "standard locations)")
+    served_consent_flag(parser)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--limit", type=positive, default=10, metavar="N",
                         help="at most N results (default: 10)")
@@ -52,8 +55,12 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    paths = list(args.skills) or [path for path in standard_locations(Path.cwd()) if path.is_dir()]
-    collected = scan(paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
+    given = list(args.skills) or [path for path in standard_locations(Path.cwd()) if path.is_dir()]
+    roots = skill_paths("search", args, given)
+    collected = scan(roots.paths, ScanCache(cache_dir() / SCAN_CACHE_FILE))
+    collected.skills, shadowed = roots.drop_shadowed(collected.skills)
+    for shadow in shadowed:
+        print(f"studio search: {shown(shadow)}", file=sys.stderr)
     for problem in collected.problems:
         print(f"studio search: {shown(str(problem))}", file=sys.stderr)
     embedder = None

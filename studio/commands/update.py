@@ -1,7 +1,7 @@
 """`studio update [NAME ...] [--global | --project DIR | --into DIR] [--yes]`: fetch each
 recorded install again (studio's and the skills CLI's, from `skills-lock.json`) and replace the
 skills whose files changed; the others are up to date (the lock file's computedHash, computed as
-the skills CLI does, decides)."""
+the skills CLI does, decides). A skill installed with --pin stays at its commit, and says so."""
 
 from __future__ import annotations
 
@@ -17,16 +17,7 @@ from studio.commands.installing import (
     terminal_ask,
     where_of,
 )
-from studio.skills.install import (
-    MAX_DOWNLOAD,
-    InstallError,
-    InstallRecord,
-    LockError,
-    PlacementError,
-    client_folders,
-    fetchable,
-    read_lock,
-)
+from studio.skills.install import MAX_DOWNLOAD, InstallError, installed, lockfile, placement
 
 
 def register(subparsers: Any) -> None:
@@ -45,7 +36,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         where = where_of(args)
-    except PlacementError as exc:
+    except placement.PlacementError as exc:
         print(f"studio update: {exc}", file=sys.stderr)
         return 2
     ask: Ask | None = terminal_ask if sys.stdin.isatty() else None
@@ -55,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
 def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: TextIO,
                names: set[str] | None = None) -> int:
     try:
-        records = read_lock(where.into)
-    except LockError as exc:
+        records = lockfile.read_lock(where.into)
+    except lockfile.LockError as exc:
         print(f"studio update: {exc}", file=err)
         return 1
     if names:
@@ -65,12 +56,18 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
             print(f"studio update: {', '.join(sorted(unknown))} not recorded in the lock file "
                   f"of {where.into}; see studio list", file=err)
             return 1
+    pinned = [record for record in records if record.pinned_note() is not None]
+    for record in pinned:
+        if not names or record.name in names:
+            print(record.pinned_note(), file=err)
     # A source holds more skills than those asked for: all it installed are its own to replace.
-    by_source: dict[str, list[InstallRecord]] = {}
-    refused: list[InstallRecord] = []
+    by_source: dict[str, list[lockfile.InstallRecord]] = {}
+    refused: list[lockfile.InstallRecord] = []
     for record in records:
+        if record in pinned:
+            continue
         try:
-            by_source.setdefault(fetchable(record), []).append(record)
+            by_source.setdefault(installed.fetchable(record), []).append(record)
         except InstallError as exc:
             refused.append(record)
             if not names or record.name in names:
@@ -80,6 +77,8 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
                      if any(record.name in names for record in group)}
         refused = [record for record in refused if record.name in names]
     if not by_source:
+        if pinned and not refused and (not names or names <= {r.name for r in pinned}):
+            return 0
         if not refused:
             print(f"studio update: {where.into} has no recorded installs to update", file=err)
         return 1
@@ -89,7 +88,7 @@ def update_all(where: Where, yes: bool, ask: Ask | None, max_bytes: int, err: Te
         here = where
         if isinstance(clients, list) and where.base is not None:
             here = Where(where.into, where.base, where.user, tuple(clients),
-                         tuple(client_folders(clients, where.base, where.user)),
+                         tuple(placement.client_folders(clients, where.base, where.user)),
                          group[0].studio.get("mode") == "copy")
         # An update brings back what was installed, not what the source has added since (as
         # the skills CLI, which records each skill of a repository on its own).

@@ -20,9 +20,11 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from studio.commands.options import SKILL_SOURCE_HELP, served_consent_flag, skill_source
+from studio.commands.served import skill_paths
 from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
-from studio.skills import SPEC, TARGETS
+from studio.skills import SPEC, TARGETS, client_key
 from studio.skills.scan import ScanCache, Stamp, unchanged
 
 if TYPE_CHECKING:
@@ -43,12 +45,14 @@ def register(subparsers: Any) -> None:
         "recursively) or a .zip. Exit 0 when all are valid, 1 when any has an error, 2 when a "
         "path, a folder below it (SK018) or a SKILL.md (SK006) cannot be read.",
     )
-    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.add_argument("paths", nargs="+", type=skill_source, metavar="PATH",
+                        help=SKILL_SOURCE_HELP)
+    served_consent_flag(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument(
-        "--target", choices=TARGETS, default=SPEC,
+        "--target", type=client_key, choices=TARGETS, default=SPEC,
         help="judge the skills as this client does: a field it reads is checked, one it does not "
-        "is a warning (an error for the bare spec, the default)",
+        "is a warning (an error for the bare spec, the default); `copilot` names github-copilot",
     )
     parser.add_argument("--no-cache", action="store_true", help="ignore and keep no scan cache")
     parser.add_argument(
@@ -140,7 +144,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.with_fixes and args.format != "json":
         sys.stderr.write("studio validate: --with-fixes needs --format json; add it\n")
         return 2
-    paths = [Path(path) for path in args.paths]
+    roots = skill_paths("validate", args, args.paths)
+    if roots.problems and not roots.paths:
+        return 2
+    paths = roots.paths
     kind = "json+fixes" if args.with_fixes else args.format
     memo = None if args.no_cache else OutputMemo.for_command(
         cache_dir() / MEMO_FOLDER, kind, paths, args.target

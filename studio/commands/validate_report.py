@@ -224,11 +224,11 @@ def _line(directory: str, skill_file: str, d: Diagnostic) -> str:
 def _with_fixes(summary: SkillSummary, target: str) -> str:
     """A skill's JSON with every fix its findings offer, title and edits; an archive's skills
     and findings without a fix get none."""
-    from studio.skills.checks import fixes_json
+    from studio.skills.checks import fixes
 
     data = summary.to_json()
     if summary.diagnostics and not summary.read_only:
-        offered = fixes_json(summary.skill_file, target)
+        offered = fixes.fixes_json(summary.skill_file, target)
         for d, shown in zip(summary.diagnostics, data["diagnostics"], strict=True):
             fix = offered.get((d.code, d.line, d.column, d.field, d.message))
             if fix is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from studio.fsutil import RefusedWrite, atomic_write_bytes
 from studio.skills import SPEC
-from studio.skills.checks import FixError, FixPlan, apply_plan, plan_fixes
+from studio.skills.checks import fixes
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class BatchPlan:
     """
 
     code: str
-    plans: list[FixPlan] = field(default_factory=list)
+    plans: list[fixes.FixPlan] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
 
 
@@ -74,8 +74,8 @@ class BatchResult:
 def plan_one(target: Target, code: str, into: BatchPlan) -> None:
     """Plan the fixes of `code` in one skill and file the result in `into`."""
     try:
-        plan = plan_fixes(target.directory, {code}, root=target.root, target=target.client)
-    except FixError as exc:
+        plan = fixes.plan_fixes(target.directory, {code}, root=target.root, target=target.client)
+    except fixes.FixError as exc:
         into.left_out.append(LeftOut(target.directory, str(exc)))
         return
     if plan.rename_to is not None:
@@ -89,11 +89,11 @@ def plan_one(target: Target, code: str, into: BatchPlan) -> None:
     into.plans.append(plan)
 
 
-def apply_one(plan: FixPlan, into: BatchResult) -> None:
+def apply_one(plan: fixes.FixPlan, into: BatchResult) -> None:
     """Write one planned skill and remember what it held; a refusal is filed with its reason."""
     try:
-        apply_plan(plan)
-    except FixError as exc:
+        fixes.apply_plan(plan)
+    except fixes.FixError as exc:
         into.failed.append(LeftOut(plan.skill_file.parent, str(exc)))
         return
     into.changed.append(FileChange(plan.skill_file.parent, Path(os.path.realpath(plan.skill_file)),

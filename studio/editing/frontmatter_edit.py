@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from studio.skills import Skill
-from studio.skills.checks import reparse
-from studio.skills.yaml import apply_edits, field_block, newline_of, replace_value, scalar
+from studio.skills.checks import fixes
+from studio.skills.yaml import yamledit
 
 REQUIRED_FIELDS = frozenset({"name", "description"})
 
@@ -24,7 +24,7 @@ def set_field(skill: Skill, key: str, value: str) -> str | None:
     """
     if not value and key not in REQUIRED_FIELDS:
         return _without_field(skill, key) if skill.frontmatter is not None else None
-    return _put(skill, key, scalar(value))
+    return _put(skill, key, yamledit.scalar(value))
 
 
 def set_flag(skill: Skill, key: str, value: bool) -> str | None:
@@ -41,9 +41,9 @@ def _put(skill: Skill, key: str, yaml_value: str) -> str | None:
         return None
     text = skill.source
     if key in frontmatter.spans:
-        edit = replace_value(skill, key, yaml_value)
-        return apply_edits(text, (edit,)) if edit is not None else None
-    line = f"{key}: {yaml_value}{newline_of(text)}"
+        edit = yamledit.replace_value(skill, key, yaml_value)
+        return yamledit.apply_edits(text, (edit,)) if edit is not None else None
+    line = f"{key}: {yaml_value}{yamledit.newline_of(text)}"
     at = frontmatter.span.end
     return text[:at] + line + text[at:]
 
@@ -54,12 +54,12 @@ def set_metadata(skill: Skill, items: list[tuple[str, str]]) -> str | None:
     if frontmatter is None:
         return None
     text = skill.source
-    newline = newline_of(text)
-    block = field_block(skill, "metadata")
+    newline = yamledit.newline_of(text)
+    block = yamledit.field_block(skill, "metadata")
     if not items:
         return _without_field(skill, "metadata") if block is not None else text
     lines = [f"metadata:{newline}"]
-    lines.extend(f"  {scalar(key)}: {scalar(value)}{newline}" for key, value in items)
+    lines.extend(f"  {yamledit.scalar(key)}: {yamledit.scalar(value)}{newline}" for key, value in items)
     new_block = "".join(lines)
     if block is None:
         at = frontmatter.span.end
@@ -77,11 +77,11 @@ def set_metadata_entry(skill: Skill, key: str, value: str) -> str | None:
         return None
     if "metadata" not in frontmatter.data:
         return set_metadata(skill, [(key, value)])
-    block = field_block(skill, "metadata")
+    block = yamledit.field_block(skill, "metadata")
     if not isinstance(frontmatter.data["metadata"], dict) or block is None:
         return None
     text = skill.source
-    newline = newline_of(text)
+    newline = yamledit.newline_of(text)
     start, end = block
     lines = text[start:end].splitlines(keepends=True)
     if lines[0].split(":", 1)[-1].split("#", 1)[0].strip():
@@ -91,7 +91,7 @@ def set_metadata_entry(skill: Skill, key: str, value: str) -> str | None:
         return None
     indent = entries[0][: len(entries[0]) - len(entries[0].lstrip(" "))]
     entry = re.compile(rf"{indent}(['\"]?){re.escape(key)}\1[ \t]*:(?:[ \t]|\r?\n|$)")
-    new_line = f"{indent}{scalar(key)}: {scalar(value)}{newline}"
+    new_line = f"{indent}{yamledit.scalar(key)}: {yamledit.scalar(value)}{newline}"
     at = next((i for i, line in enumerate(lines) if i and entry.match(line)), None)
     if at is None:
         ending = "" if lines[-1].endswith(("\n", "\r")) else newline
@@ -112,7 +112,7 @@ def set_metadata_entry(skill: Skill, key: str, value: str) -> str | None:
 def _only_entry_changed(skill: Skill, text: str, key: str, value: str) -> bool:
     """Whether `text` reads as the skill's fields with only `metadata.key` set to `value`: a
     line-based edit of YAML is checked against what it means before it is kept."""
-    changed = reparse(skill, text).frontmatter
+    changed = fixes.reparse(skill, text).frontmatter
     before = skill.frontmatter
     if changed is None or before is None:
         return False
@@ -122,7 +122,7 @@ def _only_entry_changed(skill: Skill, text: str, key: str, value: str) -> bool:
 
 
 def _without_field(skill: Skill, key: str) -> str:
-    block = field_block(skill, key)
+    block = yamledit.field_block(skill, key)
     if block is None:
         return skill.source
     start, end = block

@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from studio.evals.trace import Trace
-from studio.skills.checks import MAX_PATTERN, Expectation
+from studio.skills.checks import evalfiles
 
 # With the pattern's length capped too, this bounds the work a backtracking pattern can cause.
 MAX_REGEX_TEXT = 20_000
@@ -25,7 +25,7 @@ class Verdict:
         return {"text": self.text, "passed": self.passed, "how": self.how, "reason": self.reason}
 
 
-def check(expectation: Expectation, trace: Trace) -> Verdict:
+def check(expectation: evalfiles.Expectation, trace: Trace) -> Verdict:
     """The verdict on a structured expectation (not a sentence: see `grader`)."""
     kind, value = expectation.kind, expectation.value
     passed, reason = _CHECKS[kind](str(value) if kind != "exit_code" else value, trace)
@@ -39,8 +39,8 @@ def _contains(text: Any, trace: Trace) -> tuple[bool, str]:
 
 
 def _regex(pattern: Any, trace: Trace) -> tuple[bool, str]:
-    if len(pattern) > MAX_PATTERN:
-        return False, f"the pattern is longer than {MAX_PATTERN} characters"
+    if len(pattern) > evalfiles.MAX_PATTERN:
+        return False, f"the pattern is longer than {evalfiles.MAX_PATTERN} characters"
     answer = trace.answer[:MAX_REGEX_TEXT]
     try:
         match = re.search(pattern, answer)

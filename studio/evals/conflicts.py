@@ -22,8 +22,8 @@ from studio.evals.report import QueryResult, SkillReport
 from studio.evals.runner import EvalRunner
 from studio.llm import Embedder
 from studio.skills import SkillSummary
-from studio.skills.checks import EvalFileError, TriggerQuery, read_triggers
-from studio.skills.search import terms
+from studio.skills.checks import evalfiles
+from studio.skills.search import catalog
 
 LEXICAL_MIN = 0.45
 SEMANTIC_MIN = 0.85
@@ -58,7 +58,7 @@ def description_overlaps(skills: Sequence[SkillSummary], embedder: Embedder | No
                          semantic_min: float = SEMANTIC_MIN) -> list[Overlap]:
     """Pairs of skills whose descriptions overlap, most alike first."""
     listed = [s for s in skills if s.name and s.description]
-    bags = [Counter(terms(f"{(s.name or '').replace('-', ' ')} {s.description}")) for s in listed]
+    bags = [Counter(catalog.terms(f"{(s.name or '').replace('-', ' ')} {s.description}")) for s in listed]
     frequency: Counter[str] = Counter()
     for bag in bags:
         frequency.update(bag.keys())
@@ -127,7 +127,7 @@ def _unit(vector: Sequence[float]) -> list[float]:
 
 
 async def cross_triggers(runner: EvalRunner, library: Sequence[SkillSummary],
-                         queries: Mapping[str, Sequence[TriggerQuery]],
+                         queries: Mapping[str, Sequence[evalfiles.TriggerQuery]],
                          report: SkillReport) -> list[CrossTrigger]:
     """Each skill's should-trigger queries asked with the whole library in the catalog; those
     the model answered by loading another skill. `queries` maps a skill's name to its queries."""
@@ -142,15 +142,17 @@ async def cross_triggers(runner: EvalRunner, library: Sequence[SkillSummary],
     return found
 
 
-def trigger_sets(library: Sequence[SkillSummary]) -> tuple[dict[str, list[TriggerQuery]], list[str]]:
+def trigger_sets(
+    library: Sequence[SkillSummary],
+) -> tuple[dict[str, list[evalfiles.TriggerQuery]], list[str]]:
     """Each skill's trigger queries by its name (those with none left out), and what could not
     be read."""
-    found: dict[str, list[TriggerQuery]] = {}
+    found: dict[str, list[evalfiles.TriggerQuery]] = {}
     problems: list[str] = []
     for skill in library:
         try:
-            queries = read_triggers(skill.directory)
-        except EvalFileError as exc:
+            queries = evalfiles.read_triggers(skill.directory)
+        except evalfiles.EvalFileError as exc:
             problems.append(str(exc))
             continue
         if queries:

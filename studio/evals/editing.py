@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import atomic_write_bytes
-from studio.skills.checks import CHECK_KINDS, EVALS_FILE, TRIGGERS_FILE, EvalFileError, load_json
+from studio.skills.checks import evalfiles
 
 EVAL_COLUMNS = ("id", "prompt", "expected_output", "expectations")
 TRIGGER_COLUMNS = ("query", "should_trigger")
-_CHECK_LINE = re.compile(r"^(" + "|".join(CHECK_KINDS) + r"):\s?(.*)$")
+_CHECK_LINE = re.compile(r"^(" + "|".join(evalfiles.CHECK_KINDS) + r"):\s?(.*)$")
 
 
 def expectations_text(expectations: Any) -> str:
@@ -32,7 +32,7 @@ def expectations_text(expectations: Any) -> str:
     for item in expectations:
         if isinstance(item, dict) and len(item) == 1:
             [(kind, value)] = item.items()
-            if kind in CHECK_KINDS and isinstance(value, str | int) and "\n" not in str(value):
+            if kind in evalfiles.CHECK_KINDS and isinstance(value, str | int) and "\n" not in str(value):
                 lines.append(f"{kind}: {value}")
                 continue
         lines.append(item.replace("\n", " ") if isinstance(item, str)
@@ -102,8 +102,8 @@ class EditableFile(ABC):
             self.data, self.disk_text = self.empty(), None
             return
         try:
-            data = load_json(self.path, str(self.relative))
-        except EvalFileError as exc:
+            data = evalfiles.load_json(self.path, str(self.relative))
+        except evalfiles.EvalFileError as exc:
             self.problem = f"{exc}. Fix it in a text editor; the table shows it again then."
             self.data = self.empty()
             return
@@ -159,7 +159,7 @@ class EditableFile(ABC):
 class EvalsFile(EditableFile):
     """evals/evals.json: `{"skill_name", "evals": [...]}` (or a bare list, kept so)."""
 
-    relative = Path(EVALS_FILE)
+    relative = Path(evalfiles.EVALS_FILE)
 
     def __init__(self, skill_dir: Path, skill_name: str = "") -> None:
         self.skill_name = skill_name
@@ -208,7 +208,7 @@ class TriggersFile(EditableFile):
     """evals/triggers.json: `[{"query", "should_trigger"}]` (or `{"evals": [...]}`, and `prompt`
     for `query`, kept so)."""
 
-    relative = Path(TRIGGERS_FILE)
+    relative = Path(evalfiles.TRIGGERS_FILE)
 
     def empty(self) -> Any:
         return []

@@ -8,7 +8,7 @@ import json
 from pathlib import Path, PurePosixPath
 
 from studio.fsutil import atomic_write_bytes
-from studio.skills.checks import EvalFileError, load_json
+from studio.skills.checks import evalfiles
 
 FEEDBACK_FILE = PurePosixPath("evals/feedback.json")
 
@@ -22,18 +22,18 @@ def read_feedback(skill_dir: Path) -> dict[str, str]:
     path = skill_dir / FEEDBACK_FILE
     if not path.exists():
         return {}
-    data = load_json(path, str(FEEDBACK_FILE))
+    data = evalfiles.load_json(path, str(FEEDBACK_FILE))
     if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise EvalFileError(str(FEEDBACK_FILE), 'it must map each eval ("eval-1") to a note')
+        raise evalfiles.EvalFileError(str(FEEDBACK_FILE), 'it must map each eval ("eval-1") to a note')
     return {key.removeprefix("eval-"): value for key, value in data.items() if value.strip()}
 
 
 def write_feedback(skill_dir: Path, eval_id: str, note: str) -> None:
     """Set (or, with an empty note, clear) the note on one eval; other keys are kept as they are."""
     path = skill_dir / FEEDBACK_FILE
-    data = load_json(path, str(FEEDBACK_FILE)) if path.exists() else {}
+    data = evalfiles.load_json(path, str(FEEDBACK_FILE)) if path.exists() else {}
     if not isinstance(data, dict):
-        raise EvalFileError(str(FEEDBACK_FILE), "it must hold a JSON object; it was left as it is")
+        raise evalfiles.EvalFileError(str(FEEDBACK_FILE), "it must hold a JSON object; it was left as it is")
     data[key_of(eval_id)] = note.strip()
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode())

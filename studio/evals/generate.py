@@ -15,8 +15,8 @@ from studio.evals.editing import TriggersFile
 from studio.evals.replies import answer_text
 from studio.llm import ChatClient, Message
 from studio.skills import SkillSummary
-from studio.skills.checks import TriggerQuery
-from studio.skills.search import rank_skills
+from studio.skills.checks import evalfiles
+from studio.skills.search import catalog
 
 DEFAULT_COUNT = 20
 NEIGHBOURS = 5
@@ -57,14 +57,14 @@ def read_queries(text: str, count: int) -> list[str]:
 def neighbours_of(skill: SkillSummary, library: Sequence[SkillSummary]) -> list[SkillSummary]:
     """The skills of the library closest to `skill` by the words of its description."""
     others = [s for s in library if s.directory != skill.directory and s.description]
-    ranked = rank_skills(others, f"{skill.display_name.replace('-', ' ')} {skill.description or ''}")
+    ranked = catalog.rank_skills(others, f"{skill.display_name.replace('-', ' ')} {skill.description or ''}")
     return ranked[:NEIGHBOURS]
 
 
 async def generate_triggers(client: ChatClient, model: str, skill: SkillSummary,
                             library: Sequence[SkillSummary], count: int = DEFAULT_COUNT,
-                            existing: Sequence[TriggerQuery] = (),
-                            options: dict[str, Any] | None = None) -> list[TriggerQuery]:
+                            existing: Sequence[evalfiles.TriggerQuery] = (),
+                            options: dict[str, Any] | None = None) -> list[evalfiles.TriggerQuery]:
     """About `count` new queries, the should-trigger ones first; those already in `existing`
     are left out."""
     wanted = max(2, count)
@@ -72,17 +72,17 @@ async def generate_triggers(client: ChatClient, model: str, skill: SkillSummary,
     near = await _ask(client, model, near_miss_prompt(skill, neighbours_of(skill, library),
                                                       wanted // 2), options)
     known = {q.query.strip().lower() for q in existing}
-    generated: list[TriggerQuery] = []
+    generated: list[evalfiles.TriggerQuery] = []
     for queries, flag in ((read_queries(should, wanted - wanted // 2), True),
                           (read_queries(near, wanted // 2), False)):
         for query in queries:
             if query.lower() not in known:
                 known.add(query.lower())
-                generated.append(TriggerQuery(query, flag))
+                generated.append(evalfiles.TriggerQuery(query, flag))
     return generated
 
 
-def add_queries(skill_dir: Path, queries: Sequence[TriggerQuery]) -> int:
+def add_queries(skill_dir: Path, queries: Sequence[evalfiles.TriggerQuery]) -> int:
     """Add the queries the author kept to the skill's evals/triggers.json (what is there stays,
     duplicates are left out, the file is written whole); returns how many were new. OSError when
     the file cannot be read as queries or written."""

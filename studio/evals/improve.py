@@ -20,7 +20,7 @@ from studio.evals.report import QueryResult, SkillReport, TriggerReport
 from studio.evals.runner import EvalRunner
 from studio.llm import ChatClient, Message
 from studio.skills import SkillSummary
-from studio.skills.checks import TriggerQuery
+from studio.skills.checks import evalfiles
 
 MAX_DESCRIPTION = 1024
 # skill-creator's run_loop stops after 5 iterations by default.
@@ -28,12 +28,12 @@ MAX_ROUNDS = 5
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$")
 
 
-def split_held_out(queries: Sequence[TriggerQuery], share: float = 0.4
-                   ) -> tuple[list[TriggerQuery], list[TriggerQuery]]:
+def split_held_out(queries: Sequence[evalfiles.TriggerQuery], share: float = 0.4
+                   ) -> tuple[list[evalfiles.TriggerQuery], list[evalfiles.TriggerQuery]]:
     """(train, held out): about `share` of the queries of each kind held out, chosen by a hash of
     the query so the split stays the same from run to run and as queries are added."""
-    train: list[TriggerQuery] = []
-    held: list[TriggerQuery] = []
+    train: list[evalfiles.TriggerQuery] = []
+    held: list[evalfiles.TriggerQuery] = []
     for should in (True, False):
         group = sorted((q for q in queries if q.should_trigger is should),
                        key=lambda q: hashlib.sha256(q.query.encode()).hexdigest())
@@ -132,7 +132,8 @@ def _f1(precision: float | None, recall: float | None) -> float:
 
 
 async def _measure(runner: EvalRunner, target: SkillSummary, catalog: Sequence[SkillSummary],
-                   report: SkillReport, queries: Sequence[TriggerQuery], runs: int) -> TriggerReport:
+                   report: SkillReport, queries: Sequence[evalfiles.TriggerQuery],
+                   runs: int) -> TriggerReport:
     measured = TriggerReport(runs)
     if queries:
         await runner.triggers(target, catalog, queries, runs, report)
@@ -141,7 +142,7 @@ async def _measure(runner: EvalRunner, target: SkillSummary, catalog: Sequence[S
 
 
 async def _variant(runner: EvalRunner, target: SkillSummary, catalog: Sequence[SkillSummary],
-                   report: SkillReport, description: str, split: tuple[list[TriggerQuery], ...],
+                   report: SkillReport, description: str, split: tuple[list[evalfiles.TriggerQuery], ...],
                    runs: int) -> Variant:
     shown = with_description(target, description)
     others = [shown if s.directory == target.directory else s for s in catalog]
@@ -151,7 +152,7 @@ async def _variant(runner: EvalRunner, target: SkillSummary, catalog: Sequence[S
 
 
 async def improve_description(runner: EvalRunner, target: SkillSummary,
-                              catalog: Sequence[SkillSummary], queries: Sequence[TriggerQuery],
+                              catalog: Sequence[SkillSummary], queries: Sequence[evalfiles.TriggerQuery],
                               report: SkillReport, *, count: int = 3, runs: int = 1,
                               rounds: int = MAX_ROUNDS) -> Improvement:
     """Run the loop, as skill-creator's run_loop does: the queries split 60/40 into training and

@@ -22,7 +22,7 @@ from studio.evals.runner import EvalError, EvalRunner
 from studio.evals.spread import ServerPool
 from studio.llm import LLMError
 from studio.skills import SkillSummary
-from studio.skills.checks import EvalCase, EvalFileError, read_evals, read_triggers
+from studio.skills.checks import evalfiles
 from studio.skills.scan import scan
 
 Runner = EvalRunner | ServerPool
@@ -61,14 +61,14 @@ async def run_skill(runner: Runner, plan: RunPlan, report: SkillReport, target: 
     not run; a model's unusable reply is a result, never a failure here."""
     triggers = evals = None
     try:
-        triggers = read_triggers(target.directory) if plan.only != "evals" else None
-        evals = read_evals(target.directory) if plan.only != "triggers" else None
-    except EvalFileError as exc:
+        triggers = evalfiles.read_triggers(target.directory) if plan.only != "evals" else None
+        evals = evalfiles.read_evals(target.directory) if plan.only != "triggers" else None
+    except evalfiles.EvalFileError as exc:
         report.problems.append(str(exc))
         return ""
     try:
         report.feedback = read_feedback(target.directory)
-    except EvalFileError as exc:
+    except evalfiles.EvalFileError as exc:
         report.problems.append(str(exc))
     if triggers is None and evals is None:
         report.problems.append(f"{target.directory} has no evals/triggers.json or evals/evals.json")
@@ -99,7 +99,7 @@ async def run_skill(runner: Runner, plan: RunPlan, report: SkillReport, target: 
 
 
 async def run_baseline(runner: Runner, plan: RunPlan, report: SkillReport, target: SkillSummary,
-                       cases: Sequence[EvalCase]) -> None:
+                       cases: Sequence[evalfiles.EvalCase]) -> None:
     """The evals on the skill as `plan.baseline` has it, into `report.old_skill`."""
     with tempfile.TemporaryDirectory(prefix="studio-baseline-") as scratch:
         try:
@@ -158,8 +158,8 @@ def save_iteration(report: SkillReport, target: SkillSummary, into: Path | None 
     workspace = (workspace_for(target.directory) if into is None
                  else into / f"{target.directory.name}-workspace")
     try:
-        evals = read_evals(target.directory)
-    except EvalFileError:
+        evals = evalfiles.read_evals(target.directory)
+    except evalfiles.EvalFileError:
         evals = None
     prompts = {case.id: case.prompt for case in evals.evals} if evals is not None else {}
     return write_iteration(workspace, target.display_name, target.directory, report.model,

@@ -38,7 +38,7 @@ from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerRep
 from studio.evals.trace import Trace
 from studio.llm import LLMError
 from studio.skills import SkillSummary
-from studio.skills.checks import EvalCase, TriggerQuery
+from studio.skills.checks import evalfiles
 
 # What the guided mode adds to a result's cache key: "guided" for on, as before there was auto.
 _GUIDED_KEYS: dict[str, tuple[str, ...]] = {"on": ("guided",), "auto": ("guided-auto",), "off": ()}
@@ -84,7 +84,7 @@ class EvalRunner:
                       settings.max_rounds, *_GUIDED_KEYS[settings.guided], *parts)
 
     async def triggers(self, target: SkillSummary, catalog: Sequence[SkillSummary],
-                       queries: Sequence[TriggerQuery], runs: int, report: SkillReport, *,
+                       queries: Sequence[evalfiles.TriggerQuery], runs: int, report: SkillReport, *,
                        threshold: float = 0.5, early_stop: bool = False) -> None:
         """Fill `report.trigger` query by query and run by run; with `early_stop`, a query's runs
         stop once its outcome at `threshold` cannot change."""
@@ -97,7 +97,7 @@ class EvalRunner:
                                                           f"{number}/{len(units)}"))
 
     async def trigger_run(self, target: SkillSummary, catalog: Sequence[SkillSummary],
-                          query: TriggerQuery, run: int, report: SkillReport,
+                          query: evalfiles.TriggerQuery, run: int, report: SkillReport,
                           counter: str = "") -> QueryResult:
         """One run of one trigger query: from the cache, or asked of the model and cached."""
         name = target.display_name
@@ -150,7 +150,7 @@ class EvalRunner:
         return "", None, ""
 
     async def outcomes(self, target: SkillSummary, skills: Sequence[SkillSummary],
-                       cases: Sequence[EvalCase], runs: int, report: SkillReport,
+                       cases: Sequence[evalfiles.EvalCase], runs: int, report: SkillReport,
                        results: list[EvalResult], label: str) -> None:
         """Run each eval `runs` times with `skills` in the catalog, appending to `results`."""
         units = eval_units(cases, runs)
@@ -159,7 +159,7 @@ class EvalRunner:
                                                    f"{number}/{len(units)}"))
 
     async def outcome_run(self, target: SkillSummary, skills: Sequence[SkillSummary],
-                          case: EvalCase, run: int, report: SkillReport, label: str,
+                          case: evalfiles.EvalCase, run: int, report: SkillReport, label: str,
                           counter: str = "") -> EvalResult:
         """One run of one eval: from the cache, or run and cached. A server that failed says
         nothing about the skill: EvalError, and this eval is tried again next time."""
@@ -178,7 +178,7 @@ class EvalRunner:
             self.cache.put(key, result.to_json())
         return result
 
-    async def _outcome(self, skill_dir: Path, skills: Sequence[SkillSummary], case: EvalCase,
+    async def _outcome(self, skill_dir: Path, skills: Sequence[SkillSummary], case: evalfiles.EvalCase,
                        run: int) -> tuple[EvalResult, str | None]:
         """The eval's result, and the server's failure when the turn ended in one (None when the
         model answered, or its reply was unusable: then the eval fails with that reason)."""
@@ -217,7 +217,7 @@ class EvalRunner:
                           trace.to_json(), trace.prompt_tokens,
                           trace.completion_tokens), server_failure
 
-    async def _grade(self, kind: str, text: str, case: EvalCase, trace: Trace) -> Verdict:
+    async def _grade(self, kind: str, text: str, case: evalfiles.EvalCase, trace: Trace) -> Verdict:
         del kind
         if trace.outcome == "error":
             return Verdict(text, False, "model", "the run failed before an answer: "
@@ -240,18 +240,19 @@ class EvalError(StudioError):
     """The model server failed; the run cannot go on."""
 
 
-def trigger_units(queries: Sequence[TriggerQuery], runs: int) -> list[tuple[TriggerQuery, int]]:
+def trigger_units(queries: Sequence[evalfiles.TriggerQuery],
+                  runs: int) -> list[tuple[evalfiles.TriggerQuery, int]]:
     """Every run of every query, in the order a serial run takes them (and reports them)."""
     return [(query, run) for query in queries for run in range(1, runs + 1)]
 
 
-def query_decided(trigger: TriggerReport, query: TriggerQuery, runs: int) -> bool:
+def query_decided(trigger: TriggerReport, query: evalfiles.TriggerQuery, runs: int) -> bool:
     """Whether the runs of `query` so far settle its outcome (see `report.decided`)."""
     done = [q for q in trigger.queries if q.query == query.query]
     return decided(sum(q.triggered for q in done), len(done), runs, trigger.threshold)
 
 
-def eval_units(cases: Sequence[EvalCase], runs: int) -> list[tuple[EvalCase, int]]:
+def eval_units(cases: Sequence[evalfiles.EvalCase], runs: int) -> list[tuple[evalfiles.EvalCase, int]]:
     return [(case, run) for case in cases for run in range(1, runs + 1)]
 
 

@@ -20,7 +20,7 @@ from typing import Generic, TypeVar
 from studio.evals.report import EvalResult, QueryResult, SkillReport, TriggerReport, decided
 from studio.evals.runner import EvalError, EvalRunner, eval_units, trigger_units
 from studio.skills import SkillSummary
-from studio.skills.checks import EvalCase, TriggerQuery
+from studio.skills.checks import evalfiles
 
 U = TypeVar("U")
 R = TypeVar("R")
@@ -54,7 +54,7 @@ class ServerPool:
         return self.runners[0].model_id
 
     async def triggers(self, target: SkillSummary, catalog: Sequence[SkillSummary],
-                       queries: Sequence[TriggerQuery], runs: int, report: SkillReport, *,
+                       queries: Sequence[evalfiles.TriggerQuery], runs: int, report: SkillReport, *,
                        threshold: float = 0.5, early_stop: bool = False) -> None:
         """As `EvalRunner.triggers`. With `early_stop`, a query's runs not yet started when its
         outcome is settled are skipped; runs already under way still count, so a spread run
@@ -62,7 +62,8 @@ class ServerPool:
         trigger = report.trigger = TriggerReport(runs, threshold=threshold)
         units = trigger_units(queries, runs)
 
-        def run(runner: EvalRunner, number: int, unit: tuple[TriggerQuery, int]) -> Awaitable[QueryResult]:
+        def run(runner: EvalRunner, number: int,
+                unit: tuple[evalfiles.TriggerQuery, int]) -> Awaitable[QueryResult]:
             return runner.trigger_run(target, catalog, unit[0], unit[1], report,
                                       f"{number}/{len(units)}")
 
@@ -74,11 +75,12 @@ class ServerPool:
         await self._spread(units, run, trigger.queries, settled)
 
     async def outcomes(self, target: SkillSummary, skills: Sequence[SkillSummary],
-                       cases: Sequence[EvalCase], runs: int, report: SkillReport,
+                       cases: Sequence[evalfiles.EvalCase], runs: int, report: SkillReport,
                        results: list[EvalResult], label: str) -> None:
         units = eval_units(cases, runs)
 
-        def run(runner: EvalRunner, number: int, unit: tuple[EvalCase, int]) -> Awaitable[EvalResult]:
+        def run(runner: EvalRunner, number: int,
+                unit: tuple[evalfiles.EvalCase, int]) -> Awaitable[EvalResult]:
             return runner.outcome_run(target, skills, unit[0], unit[1], report, label,
                                       f"{number}/{len(units)}")
 

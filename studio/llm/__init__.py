@@ -7,7 +7,8 @@
   process, and the models Ollama has pulled; `embedded_server`: that child's entry point.
 - `errors`: LLMError and its subclasses, each with a `user_message`.
 - `textcalls`: tool calls a model wrote as text.
-- `discovery`, `hub`, `gguf`: model files on this computer, downloads from Hugging Face, a GGUF's header.
+- `discovery`, `modelfile`, `hub`, `gguf`: model files on this computer (found, or opened by the
+  user), downloads from Hugging Face, a GGUF's header.
 - `embeddings`, `minilm`: embedding models for search, on a server or in this process.
 
 The front door: other packages import what they use from here, never from the modules inside
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     )
     from studio.llm.jsonprefix import object_prefix
     from studio.llm.jsonrepair import repair_json
+    from studio.llm.modelfile import ModelFile, ModelFileError, inspect_model_file
     from studio.llm.textcalls import extract_tool_calls
     from studio.llm.transport import CONNECT_TIMEOUT, IDLE_TIMEOUT, checked_url
     from studio.llm.types import (
@@ -90,6 +92,8 @@ __all__ = [
     "LLMError",
     "LocalModel",
     "Message",
+    "ModelFile",
+    "ModelFileError",
     "ModelInfo",
     "ModelNotFound",
     "ServerNotRunning",
@@ -112,6 +116,7 @@ __all__ = [
     "find_models",
     "find_ollama_models",
     "format_size",
+    "inspect_model_file",
     "is_gguf",
     "local_model_installed",
     "make_client",

@@ -128,3 +128,50 @@ def read_metadata(path: Path) -> dict[str, Any]:
         except GGUFError as exc:
             raise GGUFError(f"{path}: damaged GGUF header: {exc}") from None
     return metadata
+
+
+# A model has a few thousand tensors (a 70B Llama some 720); past this the header is damaged.
+MAX_TENSORS = 1_000_000
+_MAX_DIMS = 8
+_ALIGNMENT = 32
+
+
+def read_tensor_extent(path: Path) -> tuple[int, int]:
+    """(parameters, bytes the file must hold at least) from a GGUF file's tensor table: the
+    number of weights, and where the last tensor's data starts (so a file shorter than that
+    was cut off, a download that did not finish). Raises GGUFError as `read_metadata` does."""
+    with path.open("rb") as handle:
+        if handle.read(4) != MAGIC:
+            raise GGUFError(f"{path} is not a GGUF model file")
+        try:
+            _unpack(handle, "<I")
+            tensors = _length(handle, MAX_TENSORS, "a tensor count")
+            count = _length(handle, MAX_KEYS, "a key count")
+            alignment = _ALIGNMENT
+            for _ in range(count):
+                key = _string(handle)
+                kind = _unpack(handle, "<I")
+                if kind == _ARRAY:
+                    _skip_array(handle, _unpack(handle, "<I"), _length(handle, MAX_ITEMS, "an array length"))
+                    continue
+                value = _value(handle, kind)
+                if key == "general.alignment" and isinstance(value, int) and value > 0:
+                    alignment = value
+            parameters = 0
+            last_offset = 0
+            for _ in range(tensors):
+                _string(handle)
+                dims = _unpack(handle, "<I")
+                if dims > _MAX_DIMS:
+                    raise GGUFError(f"a tensor of {dims} dimensions")
+                size = 1
+                for _ in range(dims):
+                    size *= _unpack(handle, "<Q")
+                _unpack(handle, "<I")  # the tensor's type
+                last_offset = max(last_offset, _unpack(handle, "<Q"))
+                parameters += size
+            start = handle.tell()
+            data_start = start + (-start % alignment)
+        except GGUFError as exc:
+            raise GGUFError(f"{path}: damaged GGUF header: {exc}") from None
+    return parameters, data_start + last_offset

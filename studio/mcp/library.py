@@ -10,13 +10,14 @@ its own approval flow.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from studio.agent import SkillToolbox, ToolError
 from studio.errors import StudioError
-from studio.skills import SkillSummary, list_skill_files
+from studio.mcp.served import ServedSkills
+from studio.skills import Severity, SkillSummary, list_skill_files
 from studio.skills.scan import scan
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex
 
@@ -47,11 +48,18 @@ class SearchResult:
 class SkillLibrary:
     """The skills under some paths, searchable and readable by name.
 
+    Only skills the validator finds no error in are served; `refused` says which others were
+    found and why not.
+
     Attributes:
-        skills: the skills a client can load (by name: the first of two with one name wins, and
+        skills: the skills the tools load by name (the first of two with one name wins, and
             `shadowed` lists the folders of the others).
+        served: every valid skill, same-name and nested ones too, each at its own `skill://`
+            path, for clients of the Skills extension.
         problems: what was wrong with the paths (unreadable, missing).
-        shadowed: folders of skills whose name an earlier skill already has.
+        shadowed: folders of skills whose name an earlier skill already has (the tools do not
+            offer them; the Skills extension serves them at paths of their own).
+        refused: (folder, why) of each skill not served because the validator found an error.
     """
 
     def __init__(
@@ -60,20 +68,29 @@ class SkillLibrary:
         *,
         index_file: Path | None = None,
         embedder: Embedder | None = None,
+        report: Callable[[str], None] = lambda _line: None,
     ) -> None:
         collected = scan(list(paths))
         self.problems = list(collected.problems)
         self.skills: list[SkillSummary] = []
         self.shadowed: list[Path] = []
+        self.refused: list[tuple[Path, str]] = []
+        valid: list[SkillSummary] = []
         names: set[str] = set()
         for summary in collected.skills:
-            if not summary.loadable or not summary.name:
+            if not summary.valid or not summary.name:
+                self.refused.append((summary.directory, _first_error(summary)))
                 continue
+            valid.append(summary)
             if summary.name in names:
                 self.shadowed.append(summary.directory)
                 continue
             names.add(summary.name)
             self.skills.append(summary)
+        # `report` hears of the skills the extension finds it cannot serve while serving (a
+        # SKILL.md changed on disk, a skill over the size limits).
+        self.served = ServedSkills(valid, report)
+        self.refused.extend(self.served.refused)
         workspace = Path(paths[0]) if paths else Path.cwd()
         self._toolbox = SkillToolbox(self.skills, workspace)
         self._descriptions = {s.name: (s.description or "").strip() for s in self.skills if s.name}
@@ -159,3 +176,11 @@ class SkillLibrary:
         known = ", ".join(sorted(self._descriptions)[:50]) or "none"
         more = "" if len(self._descriptions) <= 50 else f" and {len(self._descriptions) - 50} more"
         return f"there is no skill named {name!r}; search_skills finds one by need. The skills: {known}{more}"
+
+
+def _first_error(summary: SkillSummary) -> str:
+    errors = [d for d in summary.diagnostics if d.severity is Severity.ERROR]
+    if not errors:
+        return "it has no name"
+    more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
+    return f"{errors[0].code}: {errors[0].message}{more}"

@@ -1,7 +1,8 @@
-"""The library served over the Model Context Protocol, with the official SDK (`mcp`): three tools
-(`search_skills`, `load_skill`, `read_skill_file`) and every skill's files as resources
-(`skill://NAME/PATH`). Nothing here runs a script: MCP clients read skills, they do not get a shell
-through the studio.
+"""The library served over the Model Context Protocol, with the official SDK (`mcp`): the Skills
+extension (`skills/list`, `skills/get`, `resources/directory/read`, every file of every served
+skill a `skill://` resource: `skillsext.py`), and three tools (`search_skills`, `load_skill`,
+`read_skill_file`) for clients without the extension. Nothing here runs a script: MCP clients read
+skills, they do not get a shell through the studio.
 
 The transports are the SDK's: stdio for clients that start the server themselves (Claude Desktop,
 Claude Code, Codex, goose, Cursor), and streamable HTTP for clients that connect to a running one
@@ -14,18 +15,17 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-from urllib.parse import quote, unquote
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.resources import FunctionResource
 
 from studio import __version__
 from studio.mcp.auth import App, BearerGuard, new_token
 from studio.mcp.library import MAX_RESULTS, SkillLibrary, SkillNotFound
+from studio.mcp.skillsext import SkillServer
+from studio.skills import mcpwire
 
 SERVER_NAME = "skill-studio"
-URI_SCHEME = "skill"
 LOOPBACK = "127.0.0.1"
 INSTRUCTIONS = (
     "A library of Agent Skills (folders with a SKILL.md). Call search_skills with what you need in "
@@ -35,15 +35,16 @@ INSTRUCTIONS = (
 
 
 def resource_uri(name: str, path: str) -> str:
-    return f"{URI_SCHEME}://{name}/{quote(path)}"
+    """The URI of a file of a skill served at the top of its root (`skill://NAME/PATH`)."""
+    return mcpwire.skill_uri((name,), path)
 
 
 def build_server(library: SkillLibrary) -> MCPServer:
     """An MCP server over `library`; the caller runs it (`serve_stdio`, `serve_http`) or hands it
     to an in-process client."""
-    server: MCPServer = MCPServer(
-        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, log_level="WARNING",
-        warn_on_duplicate_resources=False,
+    server: MCPServer = SkillServer(
+        library.served, name=SERVER_NAME, version=__version__, instructions=INSTRUCTIONS,
+        log_level="WARNING",
     )
 
     @server.tool(description=(
@@ -77,23 +78,7 @@ def build_server(library: SkillLibrary) -> MCPServer:
             return await asyncio.to_thread(library.read, skill, path)
         except SkillNotFound as exc:
             raise ToolError(str(exc)) from None
-
-    for name in library.names:
-        for path in library.files(name):
-            server.add_resource(_file_resource(library, name, path))
     return server
-
-
-def _file_resource(library: SkillLibrary, name: str, path: str) -> FunctionResource:
-    def read() -> str:
-        return library.read(name, unquote(path))
-
-    mime = "text/markdown" if path.endswith(".md") else "text/plain"
-    description = library.description(name) if path == "SKILL.md" else f"a file of skill {name}"
-    return FunctionResource(
-        uri=resource_uri(name, path), name=f"{name}/{path}", description=description,
-        mime_type=mime, fn=read,
-    )
 
 
 async def serve_stdio(server: MCPServer) -> None:

@@ -204,6 +204,9 @@ class BackendSettings:
         label="Search embedding model", page=MODELS, group=BACKEND_GROUP,
         placeholder="empty: all-MiniLM-L6-v2 in the studio, when installed",
         enabled_when=("backend.kind", ("ollama", "openai")))
+    recent_models: list[str] = setting(
+        factory=list, help="The model files opened last (File ▸ Recent Model Files), newest "
+        "first.", expected="a list of paths")
 
     def remember(self) -> None:
         """Keep the current backend's URL and model in `servers`."""

@@ -11,7 +11,8 @@ first use (`studio.frontdoor`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from studio.skills.clients import SPEC, TARGETS
+    from studio.skills import toggles
+    from studio.skills.clients import SPEC, TARGETS, client_key
     from studio.skills.files import (
         NotRegularFile,
         list_skill_files,
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity, Skill, SkillFile
     from studio.skills.parse import parse_skill
     from studio.skills.summary import SkillSummary, flag
-    from studio.skills.toggles import ToggleError, ToggleState, project_of, set_enabled, skill_states
 
 __all__ = [
     "LOWERCASE_SKILL_FILE",
@@ -37,18 +37,15 @@ __all__ = [
     "Skill",
     "SkillFile",
     "SkillSummary",
-    "ToggleError",
-    "ToggleState",
+    "client_key",
     "flag",
     "list_skill_files",
     "load_skill",
     "load_zip_skills",
     "open_regular",
     "parse_skill",
-    "project_of",
-    "set_enabled",
     "skill_file_in",
-    "skill_states",
+    "toggles",
     "walks_into",
 ]
 

@@ -9,8 +9,18 @@
   `enabled = false`, in `~/.codex/config.toml` (https://developers.openai.com/codex/skills).
   A project's `.codex/config.toml` is written the same way, but Codex 0.125 ignores skill entries
   there (openai/codex issue 20210), which `ToggleState.note` says.
+- Gemini CLI: the skill's name in `skills.disabled` in `.gemini/settings.json` (the workspace) or
+  `~/.gemini/settings.json` (the user), as `/skills disable` writes it; names match without
+  regard to case (google-gemini/gemini-cli packages/cli/src/utils/skillSettings.ts and
+  packages/core/src/skills/skillManager.ts, commit 5411f11, read 2026-12-07). Gemini CLI allows
+  comments in the file; the studio cannot keep them, so it leaves such a file alone and says so.
+- OpenCode: `"permission": {"skill": {"NAME": "deny"}}` in the project's `opencode.json` or
+  `~/.config/opencode/opencode.json` hides the skill from the agent
+  (https://opencode.ai/docs/skills); of the patterns there (`*` any text, `?` one character) the
+  last that matches decides (anomalyco/opencode packages/opencode/src/permission/evaluate.ts,
+  read 2026-12-07).
 
-Neither file is ever clobbered: keys the studio does not know are kept (tomlkit keeps the TOML's
+No file is ever clobbered: keys the studio does not know are kept (tomlkit keeps the TOML's
 comments and layout), the new text is written to a temporary file beside the old and renamed over
 it, and a file that cannot be read or parsed stops the change with a message saying which file
 and what is wrong, leaving it as it was.
@@ -20,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,9 +80,10 @@ class ToggleState:
 
 def settings_path(client: Client, scope: Scope, project: Path | None, home: Path) -> Path | None:
     """The file `client` reads for `scope` (None: a project scope without a project)."""
-    relative = BY_KEY[client].toggles
+    record = BY_KEY[client]
+    relative = record.toggles
     if scope == "user":
-        return home / relative
+        return home / (record.user_toggles or relative)
     return project / relative if project is not None else None
 
 
@@ -224,7 +236,129 @@ def set_codex(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
     _write(path, tomlkit.dumps(document))
 
 
-# -- both -----------------------------------------------------------------------------------------------
+# -- Gemini CLI -------------------------------------------------------------------------------------
+
+def _json_settings(path: Path, client: str, command: str) -> dict[str, Any]:
+    """The JSON object in `path` ({} when it is missing or blank); a file with comments, which
+    `client` allows and the studio cannot keep, is refused with what to do instead."""
+    text = _read(path)
+    if text is None or not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ToggleError(
+            f"{path} is not plain JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); if it "
+            f"holds comments, which {client} allows and the studio cannot keep, {command} "
+            "instead; nothing was changed") from None
+    if not isinstance(data, dict):
+        raise ToggleError(f"{path} does not hold a JSON object; nothing was changed")
+    return data
+
+
+def _gemini_settings(path: Path) -> dict[str, Any]:
+    data = _json_settings(path, "Gemini CLI", "use `/skills disable NAME` in Gemini CLI")
+    skills = data.get("skills")
+    if skills is not None and not isinstance(skills, dict):
+        raise ToggleError(f"{path}: `skills` is not an object; nothing was changed")
+    disabled = skills.get("disabled") if skills is not None else None
+    if disabled is not None and not (
+            isinstance(disabled, list) and all(isinstance(n, str) for n in disabled)):
+        raise ToggleError(f"{path}: `skills.disabled` is not a list of names; nothing was "
+                          "changed")
+    return data
+
+
+def gemini_enabled(path: Path, name: str) -> bool:
+    """Whether `path`'s `skills.disabled` leaves the skill on (names match in any case)."""
+    disabled = (_gemini_settings(path).get("skills") or {}).get("disabled") or []
+    return name.lower() not in {entry.lower() for entry in disabled}
+
+
+def set_gemini(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
+    """Turn the skill off (its name added to `skills.disabled`) or on (every spelling of it
+    taken out), as Gemini CLI's `/skills disable` and `/skills enable` do."""
+    data = _gemini_settings(path)
+    skills = data.get("skills")
+    disabled: list[str] = list(skills.get("disabled") or []) if skills is not None else []
+    kept = [entry for entry in disabled if entry.lower() != name.lower()]
+    if enabled:
+        if len(kept) == len(disabled):
+            return
+        assert skills is not None
+        skills["disabled"] = kept
+    else:
+        if len(kept) != len(disabled):
+            return
+        if skills is None:
+            skills = data["skills"] = {}
+        skills["disabled"] = [*disabled, name]
+    _write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+# -- OpenCode -----------------------------------------------------------------------------------------
+
+_ACTIONS = ("allow", "ask", "deny")
+
+
+def _opencode_config(path: Path) -> dict[str, Any]:
+    data = _json_settings(path, "OpenCode", "add `\"NAME\": \"deny\"` under `permission.skill` "
+                          "by hand")
+    permission = data.get("permission")
+    if permission is not None and not isinstance(permission, dict):
+        raise ToggleError(f"{path}: `permission` is not an object (the studio writes one rule "
+                          "per skill there); nothing was changed")
+    rules = permission.get("skill") if permission is not None else None
+    if rules is not None and not (isinstance(rules, dict) and all(
+            isinstance(action, str) and action in _ACTIONS for action in rules.values())):
+        raise ToggleError(f"{path}: `permission.skill` is not an object of patterns and "
+                          "`allow`, `ask` or `deny`; nothing was changed")
+    return data
+
+
+def _opencode_rules(data: dict[str, Any]) -> dict[str, str]:
+    rules: dict[str, str] = (data.get("permission") or {}).get("skill") or {}
+    return rules
+
+
+def _pattern(pattern: str) -> re.Pattern[str]:
+    """OpenCode's wildcard: `*` any text, `?` one character, everything else itself."""
+    return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c)
+                              for c in pattern), re.DOTALL)
+
+
+def _denied(rules: dict[str, str], name: str) -> bool:
+    action = "allow"
+    for pattern, said in rules.items():
+        if _pattern(pattern).fullmatch(name):
+            action = said
+    return action == "deny"
+
+
+def opencode_enabled(path: Path, name: str) -> bool:
+    """Whether `path`'s `permission.skill` leaves the skill to the agent (the last matching
+    pattern decides; `ask` leaves it on)."""
+    return not _denied(_opencode_rules(_opencode_config(path)), name)
+
+
+def set_opencode(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
+    """Turn the skill off (`"NAME": "deny"`, last, so it decides) or on (its own rule taken
+    out, and `"NAME": "allow"` added when a pattern would still deny it)."""
+    data = _opencode_config(path)
+    if _denied(_opencode_rules(data), name) != enabled:
+        return
+    if data.get("permission") is None:
+        data["permission"] = {}
+    if data["permission"].get("skill") is None:
+        data["permission"]["skill"] = {}
+    rules: dict[str, str] = data["permission"]["skill"]
+    rules.pop(name, None)
+    if not enabled or _denied(rules, name):
+        rules[name] = "allow" if enabled else "deny"
+    _write(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+# -- every client --------------------------------------------------------------------------------------
 
 def _claude_state(path: Path, scope: Scope, name: str, skill_file: Path) -> ToggleState:
     value = claude_override(path, name)
@@ -237,6 +371,14 @@ def _codex_state(path: Path, scope: Scope, name: str, skill_file: Path) -> Toggl
     return ToggleState("codex", scope, path, codex_enabled(path, skill_file, name), note=note)
 
 
+def _gemini_state(path: Path, scope: Scope, name: str, skill_file: Path) -> ToggleState:
+    return ToggleState("gemini-cli", scope, path, gemini_enabled(path, name))
+
+
+def _opencode_state(path: Path, scope: Scope, name: str, skill_file: Path) -> ToggleState:
+    return ToggleState("opencode", scope, path, opencode_enabled(path, name))
+
+
 def _set_claude(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
     set_claude(path, name, enabled)
 
@@ -244,9 +386,11 @@ def _set_claude(path: Path, skill_file: Path, name: str, enabled: bool) -> None:
 # Each client with a toggle file in the registry: how to read its say on a skill, and how to
 # change it.
 _READERS: dict[Client, Callable[[Path, Scope, str, Path], ToggleState]] = {
-    "claude-code": _claude_state, "codex": _codex_state}
+    "claude-code": _claude_state, "codex": _codex_state, "gemini-cli": _gemini_state,
+    "opencode": _opencode_state}
 _WRITERS: dict[Client, Callable[[Path, Path, str, bool], None]] = {
-    "claude-code": _set_claude, "codex": set_codex}
+    "claude-code": _set_claude, "codex": set_codex, "gemini-cli": set_gemini,
+    "opencode": set_opencode}
 if set(_READERS) != set(CLIENT_TITLES) or set(_WRITERS) != set(CLIENT_TITLES):
     raise ImportError(f"studio.skills.clients names toggle files for {sorted(CLIENT_TITLES)}, "
                       f"the toggles read {sorted(_READERS)}: give each its reader and writer here")
@@ -285,5 +429,5 @@ def project_of(skill_directory: Path) -> Path | None:
 
 
 __all__ = ["CLIENT_TITLES", "ToggleError", "ToggleState", "claude_override", "codex_enabled",
-           "project_of", "set_claude", "set_codex", "set_enabled", "settings_path",
-           "skill_states"]
+           "gemini_enabled", "opencode_enabled", "project_of", "set_claude", "set_codex",
+           "set_enabled", "set_gemini", "set_opencode", "settings_path", "skill_states"]

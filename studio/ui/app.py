@@ -24,7 +24,7 @@ from studio import __version__
 from studio.paths import cache_dir, log_file
 from studio.settings import SettingsStore
 from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE
-from studio.skills.install import TEMPLATE
+from studio.skills.install import scaffold
 from studio.skills.scan import env_roots
 from studio.ui.chat.asyncgens import AsyncGenHooks
 from studio.ui.instance import InstanceServer, hand_over
@@ -146,7 +146,7 @@ def smoke_test(app: QApplication, window: MainWindow) -> int:
         "window shown": window.isVisible(),
         "window icon": not window.windowIcon().isNull(),
         "style sheet": bool(app.styleSheet()),
-        "skill template": TEMPLATE.is_file(),
+        "skill template": scaffold.TEMPLATE.is_file(),
     }
     for name, passed in checks.items():
         print(f"{name}: {'ok' if passed else 'MISSING'}")

@@ -66,6 +66,16 @@ def remove_installed(parent: QWidget | None, directory: Path,
     return box
 
 
+def sync_discards(parent: QWidget | None, differences: str) -> QMessageBox:
+    """Asked before Sync puts the locked files back over skills whose files differ."""
+    box = _box(parent, QMessageBox.Icon.Warning, "Sync with skills-lock.json",
+               "Sync replaces these skills with the files skills-lock.json records:",
+               differences + "\n\nWhat differs (your edits included) is lost.",
+               Button.Yes | Button.Cancel, Button.Cancel)
+    box.button(Button.Yes).setText("Sync")
+    return box
+
+
 def delete_permanently(parent: QWidget | None, directory: Path, why: str) -> QMessageBox:
     """Asked when the trash refused a folder: deleting it for good is a second, explicit choice."""
     box = _box(parent, QMessageBox.Icon.Critical, "Delete skill permanently",

@@ -31,11 +31,11 @@ from studio.editing import RecoveryStore
 from studio.paths import data_dir
 from studio.settings import Settings, SettingsStore
 from studio.skills.library import Library, Problem
-from studio.skills.scan import standard_locations
 from studio.skills.search import INDEX_FILE
 from studio.ui import asyncqt, collector
 from studio.ui.chat.backend import settings_embedder
 from studio.ui.chat.dock import ChatDock
+from studio.ui.clients import ClientsViews
 from studio.ui.edit_undo import EditUndo
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.disk_changes import DiskChanges
@@ -48,7 +48,10 @@ from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.library.library_search import LibrarySearch
 from studio.ui.library.loader import LibraryLoader
+from studio.ui.library.locations_menu import LocationsMenu
+from studio.ui.library.lock_sync import LockSyncs
 from studio.ui.library.roots import LibraryRoots
+from studio.ui.library.served_root import add_served_root
 from studio.ui.library.skill_ops import SkillOperations
 from studio.ui.menus import make_action, make_menus
 from studio.ui.problems.fix_all import FixAll
@@ -153,6 +156,7 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
         self.fix_all = FixAll(self.library, self.editors, feedback, self)
         self.installs = UrlInstalls(self.library, self.roots, feedback, self)
+        self.lock_syncs = LockSyncs(self.library_panel, self.roots, feedback, self.tasks, self)
         index_file = cache_path.parent / INDEX_FILE if cache_path is not None else None
         self.search = LibrarySearch(self.library, self.library_panel, self.tasks, index_file, self,
                                     settings_embedder(lambda: self.settings.backend))
@@ -172,6 +176,7 @@ class MainWindow(QMainWindow):
                                self.library, data_dir() / HISTORY_FILE, self.tasks, self.autosaver,
                                lambda: self.settings.evals, self)
         self.menus.tools.addAction(self.evals.conflicts_action)
+        self.clients = ClientsViews(self.tasks, self.editors, self.menus.tools, self)
         self.editors.model_names = pane.model_bar.backend.server.model_names
         self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 
@@ -191,6 +196,8 @@ class MainWindow(QMainWindow):
         self.closed.connect(self.chat.pane.stop)
         self.closed.connect(self.search.close)
         self.closed.connect(self.installs.close)
+        self.closed.connect(self.lock_syncs.close)
+        self.closed.connect(self.clients.close)
         self.closed.connect(self.mcp_serving.close)
         self.closed.connect(self.exports.close)
 
@@ -246,6 +253,9 @@ class MainWindow(QMainWindow):
         self.add_zip_action = make_action(
             self, "Add &Zip of Skills…", self._spawn(lambda: roots.pick_root(zip_file=True)),
             None, "Add a zip archive (read-only) to the library")
+        self.add_served_action = make_action(
+            self, "Add &MCP Server of Skills…", self._spawn(lambda: add_served_root(
+                roots, self._feedback, self)), None, "Add an MCP server's skills (read-only)")
         self.install_url_action = make_action(
             self, "&Install Skills…", self._spawn(self.installs.install_from_url), None,
             "Download a zip or tar.gz of skills, check it and install it")
@@ -272,11 +282,11 @@ class MainWindow(QMainWindow):
                                            self.show_library_problems, "Ctrl+Shift+M")
         self.rescan_action = make_action(self, "Rescan &Library", roots.rescan, "F5")
 
-        self.locations_menu = QMenu("Standard &Locations", self)
-        self.locations_menu.aboutToShow.connect(self._on_locations_menu_about_to_show)
+        self.locations_menu = LocationsMenu(self.library, roots, self)
         self.menus = make_menus(
             self,
-            file=[self.new_action, self.add_root_action, self.add_zip_action, self.locations_menu,
+            file=[self.new_action, self.add_root_action, self.add_zip_action,
+                  self.add_served_action, self.locations_menu,
                   self.install_url_action, self.remove_root_action, None, self.save_action,
                   self.close_tab_action, None, self.settings_action, None, self.quit_action],
             edit=[self.undo_action, self.redo_action, None,
@@ -290,11 +300,12 @@ class MainWindow(QMainWindow):
         toolbar = self.library_panel.toolbar
         add_button = QToolButton()
         add_button.setText("Add")
-        add_button.setToolTip("Add a folder or zip of skills, or a standard location")
+        add_button.setToolTip("Add a folder or zip of skills, an MCP server, or a standard location")
         add_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         add_menu = QMenu(add_button)
         add_menu.addAction(self.add_root_action)
         add_menu.addAction(self.add_zip_action)
+        add_menu.addAction(self.add_served_action)
         add_menu.addMenu(self.locations_menu)
         add_button.setMenu(add_menu)
         toolbar.addAction(self.new_action)
@@ -304,18 +315,6 @@ class MainWindow(QMainWindow):
         self.new_action.setIconText("New")
         self.remove_root_action.setIconText("Remove")
         toolbar.setIconSize(QSize(16, 16))
-
-    def _on_locations_menu_about_to_show(self) -> None:
-        self.locations_menu.clear()
-        for location in standard_locations(Path.cwd(), Path.home()):
-            shown = str(location).replace(str(Path.home()), "~", 1)
-            if self.library.root(location) is not None:
-                self.locations_menu.addAction(f"{shown} (in the library)").setEnabled(False)
-                continue
-            suffix = "" if location.is_dir() else " (create it)"
-            action = self.locations_menu.addAction(shown + suffix)
-            action.triggered.connect(
-                lambda _checked=False, where=location: self.roots.add_location(where))
 
     # -- the library ----------------------------------------------------------------------------------
 

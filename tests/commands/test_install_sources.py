@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
+from studio.skills.install.localstate import INSTALLED_FILE
 from studio.skills.install.lockfile import computed_hash, read_lock
 from studio.skills.install.sources import SourceError, parse_source
 from tests.fakes.files import FileServer
@@ -207,7 +208,8 @@ def test_update_of_a_skills_cli_entry_fetches_its_source_and_replaces_only_that_
     (project / "skills-lock.json").write_text(json.dumps(lock), encoding="utf-8")
     assert main(["update", "--project", str(project)]) == 0
     assert "Version two." in (project / ".agents/skills/alpha/SKILL.md").read_text(encoding="utf-8")
-    assert sorted(p.name for p in (project / ".agents" / "skills").iterdir()) == ["alpha"]
+    assert sorted(p.name for p in (project / ".agents" / "skills").iterdir()) == [
+        INSTALLED_FILE, "alpha"]
     entry = _lock(project)["alpha"]
     assert entry["unknownKey"] == 1
     assert entry["computedHash"] == computed_hash(project / ".agents" / "skills" / "alpha")

@@ -34,3 +34,25 @@ def write_gguf(path: Path, metadata: dict[str, object]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     return path
+
+
+def write_model(path: Path, metadata: dict[str, object], shapes: list[tuple[int, ...]],
+                data: int | None = None) -> Path:
+    """A GGUF file with a tensor table (F32 tensors of `shapes`) and `data` bytes of weights
+    after it (all of them when None; fewer make a download cut short)."""
+    write_gguf(path, metadata)
+    raw = bytearray(path.read_bytes())
+    raw[8:16] = struct.pack("<Q", len(shapes))
+    offset = 0
+    for number, shape in enumerate(shapes):
+        name = f"t{number}".encode()
+        raw += struct.pack("<Q", len(name)) + name + struct.pack("<I", len(shape))
+        raw += b"".join(struct.pack("<Q", dim) for dim in shape)
+        raw += struct.pack("<IQ", 0, offset)
+        count = 1
+        for dim in shape:
+            count *= dim
+        offset += count * 4
+    raw += b"\0" * (-len(raw) % 32) + b"\0" * (offset if data is None else data)
+    path.write_bytes(bytes(raw))
+    return path

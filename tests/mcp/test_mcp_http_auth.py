@@ -17,6 +17,8 @@ from typing import NamedTuple
 import httpx
 import httpx2
 import pytest
+from fastmcp import Client as FastMCPClient
+from fastmcp.skills import SkillsClientExtension
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -93,6 +95,17 @@ async def test_with_the_token_a_client_reads_the_library(library_dir: Path) -> N
         assert served.url.startswith("http://127.0.0.1:")
         assert served.token is not None and len(served.token) >= 43
         assert "Adds up the lines of an invoice" in await _load(served.url, served.token)
+
+
+async def test_over_http_with_the_token_fastmcp_reads_skills_through_the_extension(
+        library_dir: Path) -> None:
+    with _serving(library_dir) as served:
+        client = FastMCPClient(served.url, auth=served.token, extensions=[SkillsClientExtension()])
+        async with client:
+            skills = await client.list_skills()
+            whole = await client.read_skill("skill://invoice-total/SKILL.md")
+    assert [skill.uri for skill in skills] == ["skill://invoice-total/SKILL.md"]
+    assert whole.files["SKILL.md"] == (library_dir / "invoice-total" / "SKILL.md").read_bytes()
 
 
 def test_without_the_token_every_request_is_refused(library_dir: Path) -> None:

@@ -92,7 +92,7 @@ async def test_each_file_of_each_skill_is_a_resource(library: SkillLibrary) -> N
     assert harbours.contents[0].text.startswith("# Harbours")
 
 
-def test_a_skill_whose_name_is_taken_is_not_served_and_is_named(tmp_path: Path) -> None:
+def test_a_skill_whose_name_is_taken_is_not_offered_by_the_tools_and_is_named(tmp_path: Path) -> None:
     _skill(tmp_path / "a", "tide-tables", "First.")
     _skill(tmp_path / "b", "tide-tables", "Second.")
     served = SkillLibrary([tmp_path / "a", tmp_path / "b"])

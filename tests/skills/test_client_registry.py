@@ -14,9 +14,10 @@ import pytest
 from studio.commands import install as install_command
 from studio.commands import validate as validate_command
 from studio.skills.checks.clients import CLIENTS as JUDGED
-from studio.skills.clients import BY_KEY, RECORDS, SPEC, TARGETS, ClientRecord
+from studio.skills.clients import BY_KEY, RECORDS, SPEC, TARGETS, ClientRecord, client_key
 from studio.skills.files import CLIENT_FOLDERS, walks_into
-from studio.skills.install.pack import PACKED_FOR
+from studio.skills.install.pack import PACKED_FOR, judged_as
+from studio.skills.install.packrules import FORMATS
 from studio.skills.install.placement import CANONICAL, client_folders
 from studio.skills.scan.roots import standard_locations
 from studio.skills.toggles import set_enabled, skill_states
@@ -34,8 +35,10 @@ def _parser(register: Callable[[Any], None]) -> argparse.ArgumentParser:
 def test_the_registry_keeps_the_order_and_the_sets_the_consumers_had(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("STUDIO_SKILLS", raising=False)
-    # What the separate tables held before the registry; a change here is a change of behaviour.
-    assert TARGETS == (SPEC, "claude-code", "eino", "ollama", "codex", "claude-api")
+    # What the separate tables held before the registry, and the clients issue 40 added; a
+    # change here is a change of behaviour.
+    assert TARGETS == (SPEC, "claude-code", "eino", "ollama", "codex", "claude-api",
+                       "gemini-cli", "github-copilot", "cursor", "goose", "opencode")
     assert sorted(r.key for r in RECORDS if r.installs) == [
         "amp", "claude-code", "codex", "cursor", "gemini-cli", "github-copilot", "goose",
         "kiro-cli", "ollama", "opencode"]
@@ -43,8 +46,13 @@ def test_the_registry_keeps_the_order_and_the_sets_the_consumers_had(
                                    ".opencode", ".kiro", ".gemini", ".windsurf", ".ollama", ".copilot"}
     home, project = Path("/h"), Path("/p")
     assert standard_locations(project, home) == [
-        project / ".agents/skills", project / ".claude/skills",
-        home / ".agents/skills", home / ".claude/skills", home / ".codex/skills"]
+        project / ".agents/skills", project / ".claude/skills", project / ".gemini/skills",
+        project / ".github/skills", project / ".cursor/skills", project / ".codex/skills",
+        project / ".goose/skills", project / ".opencode/skills",
+        home / ".agents/skills", home / ".claude/skills", home / ".codex/skills",
+        home / ".gemini/skills", home / ".copilot/skills", home / ".cursor/skills",
+        home / ".config/goose/skills", home / ".config/agents/skills",
+        home / ".config/opencode/skills"]
     assert BY_KEY[SPEC].project == CANONICAL
 
 
@@ -53,9 +61,33 @@ def test_every_record_is_complete(record: ClientRecord) -> None:
     assert record.title and record.source
     assert record.installs <= bool(record.project and record.user)
     assert record.offered <= bool(record.project or record.user)
-    for folder in (record.project, record.user, record.toggles):
+    for folder in (record.project, record.user, record.toggles, record.user_toggles):
         assert not folder.startswith(("/", "~")) and ".." not in Path(folder).parts
     assert all(name.startswith(".") and "/" not in name for name in record.walks)
+    for read in record.skill_folders:
+        assert read.path and ".." not in Path(read.path).parts
+        assert read.path.startswith("/") == (read.scope == "system")
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=KEYS)
+def test_a_client_reads_the_folders_it_installs_into(record: ClientRecord) -> None:
+    folders = {(f.scope, f.path) for f in record.skill_folders}
+    assert not record.project or ("project", record.project) in folders
+    assert not record.user or ("user", record.user) in folders
+
+
+def test_aliases_name_one_record_each_and_are_accepted_by_the_commands() -> None:
+    aliases = [alias for record in RECORDS for alias in record.aliases]
+    assert len(set(aliases)) == len(aliases) and not set(aliases) & set(BY_KEY)
+    validate = _parser(validate_command.register)
+    install = _parser(install_command.register)
+    for record in RECORDS:
+        for alias in record.aliases:
+            assert client_key(alias) == record.key
+            if record.target:
+                assert validate.parse_args(["validate", "--target", alias, "x"]).target == record.key
+            if record.installs:
+                assert install.parse_args(["install", "x", "--client", alias]).client == [record.key]
 
 
 @pytest.mark.parametrize("record", [r for r in RECORDS if r.target], ids=TARGETS)
@@ -92,9 +124,11 @@ def test_an_offered_clients_folders_are_standard_locations(
     monkeypatch.delenv("STUDIO_SKILLS", raising=False)
     home, project = tmp_path / "home", tmp_path / "project"
     locations = standard_locations(project, home)
-    assert project / record.project in locations and home / record.user in locations
-    offered = {project / r.project for r in RECORDS if r.offered} | {
-        home / r.user for r in RECORDS if r.offered}
+    base = {"project": project, "user": home}
+    assert all(base[f.scope] / f.path in locations
+               for f in record.skill_folders if f.scope != "system")
+    offered = {base[f.scope] / f.path for r in RECORDS if r.offered
+               for f in r.skill_folders if f.scope != "system"}
     assert set(locations) == offered
 
 
@@ -111,13 +145,14 @@ def test_the_search_enters_a_clients_dot_folders(record: ClientRecord) -> None:
                          ids=[r.key for r in RECORDS if r.toggles])
 def test_a_toggle_file_is_read_and_written(record: ClientRecord, tmp_path: Path) -> None:
     home, project = tmp_path / "home", tmp_path / "project"
+    user_file = home / (record.user_toggles or record.toggles)
     skill_file = project / ".agents/skills/deploy/SKILL.md"
     mine = [s for s in skill_states("deploy", skill_file, project, home)
             if not isinstance(s, Exception) and s.client == record.key]
     assert [(s.scope, s.path, s.enabled) for s in mine] == [
-        ("project", project / record.toggles, True), ("user", home / record.toggles, True)]
+        ("project", project / record.toggles, True), ("user", user_file, True)]
     set_enabled(mine[1], "deploy", skill_file, False)
-    assert (home / record.toggles).is_file()
+    assert user_file.is_file()
     after = [s for s in skill_states("deploy", skill_file, project, home)
              if not isinstance(s, Exception) and s.client == record.key]
     assert [s.enabled for s in after] == [True, False]
@@ -127,13 +162,14 @@ def test_a_toggle_file_is_read_and_written(record: ClientRecord, tmp_path: Path)
 @pytest.mark.parametrize("record", [r for r in RECORDS if r.packs],
                          ids=[r.key for r in RECORDS if r.packs])
 def test_a_clients_packages_are_judged_as_it_judges(record: ClientRecord) -> None:
-    assert record.target
     for kind in record.packs:
         assert PACKED_FOR[kind] == record.key
+        assert judged_as(kind) == (record.key if record.target else SPEC)
+        assert kind in FORMATS or kind in ("plugin", "marketplace")
 
 
 def test_no_consumer_knows_a_client_the_registry_does_not() -> None:
     assert set(JUDGED) == set(TARGETS)
-    assert set(PACKED_FOR) == {"plugin", "marketplace"}
+    assert set(PACKED_FOR) == {"plugin", "marketplace", *FORMATS}
     with pytest.raises(SystemExit):
         _parser(install_command.register).parse_args(["install", "x", "--client", "nobody"])

@@ -86,12 +86,14 @@ def test_an_unknown_field_keeps_its_fix_under_every_target(tmp_path: Path) -> No
 
 
 def test_an_unknown_target_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="unknown target 'cursor'"):
-        frontmatter_rules("cursor")
+    with pytest.raises(ValueError, match="unknown target 'nobody'"):
+        frontmatter_rules("nobody")
 
 
-def test_every_client_reads_the_spec_fields() -> None:
-    assert all(client.reads("allowed-tools") for client in CLIENTS.values())
+def test_every_client_reads_the_spec_fields_but_those_that_document_otherwise() -> None:
+    assert all(client.reads("name") and client.reads("description") for client in CLIENTS.values())
+    assert [key for key, client in CLIENTS.items() if not client.reads("allowed-tools")] == [
+        "gemini-cli", "github-copilot", "cursor", "goose", "opencode"]
 
 
 def test_a_cache_kept_for_one_target_is_not_used_by_another(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from studio.cli import main
+from studio.skills.install.localstate import INSTALLED_FILE
 from studio.skills.install.lockfile import computed_hash
 from tests.fakes.files import FileServer
 from tests.skills.helpers import frontmatter
@@ -144,7 +145,7 @@ def test_a_hostile_lock_file_then_a_plain_update_runs_nothing_and_updates_the_go
         assert why in line and "was refused" in line, (name, done.stderr)
     # The good entry was updated from the same repository; nothing landed outside the folder.
     assert "Version one." in (skills / "alpha" / "SKILL.md").read_text(encoding="utf-8")
-    assert sorted(p.name for p in skills.iterdir()) == ["alpha"]
+    assert sorted(p.name for p in skills.iterdir()) == [INSTALLED_FILE, "alpha"]
     assert (project / "escape" / "keep.txt").is_file()
     listed = _studio("list", cwd=project)
     assert listed.returncode == 0 and "studio update refuses this entry" in listed.stdout

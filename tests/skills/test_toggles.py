@@ -118,7 +118,9 @@ def test_states_for_every_client_and_scope(tmp_path: Path) -> None:
     states = skill_states("deploy", skill_dir / "SKILL.md", project, home)
     good = [s for s in states if isinstance(s, ToggleState)]
     assert [(s.label, s.enabled) for s in good] == [
-        ("Claude Code (project)", True), ("Claude Code (user)", False), ("Codex (user)", True)]
+        ("Claude Code (project)", True), ("Claude Code (user)", False), ("Codex (user)", True),
+        ("Gemini CLI (project)", True), ("Gemini CLI (user)", True),
+        ("OpenCode (project)", True), ("OpenCode (user)", True)]
     [error] = [s for s in states if isinstance(s, ToggleError)]
     assert "config.toml is not valid TOML" in str(error)
     set_enabled(good[1], "deploy", skill_dir / "SKILL.md", True)

@@ -9,6 +9,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QScrollArea, QWidget
@@ -30,14 +31,22 @@ from studio.ui.chat.grants_dialog import GrantsDialog
 from studio.ui.chat.models_dialog import ModelsDialog
 from studio.ui.chat.prompts_dialog import PromptsDialog
 from studio.ui.chat.skill_folder_dialog import SkillFolderDialog
+from studio.ui.clients import ClientsView
 from studio.ui.editor.recovery_dialog import RecoveryDialog
 from studio.ui.library.install_url import InstallPlanDialog, InstallUrlDialog
+from studio.ui.library.lock_sync import LockReportDialog
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
 from studio.ui.manual import ManualDialog
 from studio.ui.problems.fix_preview import FixPreviewDialog
 from studio.ui.settings.settings_dialog import SettingsDialog
 from studio.ui.shortcuts import ShortcutsDialog
+from studio.ui.tasks import TaskSet
 from studio.ui.theme import apply_style
+
+
+async def _no_scan(*_arguments: object) -> Any:
+    """The Clients view's scans never run here: opening it does not start one."""
+    raise AssertionError("the Clients view scanned while only being opened")
 
 
 def dialogs(scratch: Path, parent: QWidget) -> dict[str, Callable[[], QDialog]]:
@@ -56,6 +65,10 @@ def dialogs(scratch: Path, parent: QWidget) -> dict[str, Callable[[], QDialog]]:
         "InstallUrlDialog": lambda: InstallUrlDialog([skills], parent),
         "InstallPlanDialog": lambda: InstallPlanDialog(
             InstallPlan("https://example.org/skills.zip", skills, "0" * 64, scratch), parent),
+        "LockReportDialog": lambda: LockReportDialog(
+            "Check Against skills-lock.json", "2 of 40 skills differ from skills-lock.json.",
+            [f"skill-{n}: modified\n  changed references/guide-{n}.md" for n in range(40)],
+            parent),
         "ModelsDialog": lambda: ModelsDialog(parent),
         "PromptsDialog": lambda: PromptsDialog(SettingsStore(scratch / "settings.yaml"),
                                                lambda: (SessionSettings(), []), parent),
@@ -65,6 +78,7 @@ def dialogs(scratch: Path, parent: QWidget) -> dict[str, Callable[[], QDialog]]:
         "NewSkillDialog": lambda: NewSkillDialog([skills], None, parent),
         "RenameSkillDialog": lambda: RenameSkillDialog(skills / "demo", parent),
         "ShortcutsDialog": lambda: ShortcutsDialog(parent),
+        "ClientsView": lambda: ClientsView(_no_scan, _no_scan, TaskSet(), parent),
         "ManualDialog": lambda: ManualDialog(manual_folder() or scratch, parent),
     }
 

@@ -68,6 +68,9 @@ def test_a_standard_location_is_created_and_added(qtbot: QtBot, make_window: Win
     window.locations_menu.aboutToShow.emit()
     labels = [action.text() for action in window.locations_menu.actions()]
     assert "~/.claude/skills (create it)" in labels
+    assert {"~/.gemini/skills (create it)", "~/.copilot/skills (create it)",
+            "~/.cursor/skills (create it)", "~/.config/goose/skills (create it)",
+            "~/.config/opencode/skills (create it)"} <= set(labels)
     location = scratch_home / ".claude" / "skills"
     window.roots.add_location(location)
     qtbot.waitUntil(lambda: not window.loader.busy, timeout=10000)

@@ -18,14 +18,14 @@ from typing import Any
 from studio.agent.constrained import ANSWER_KEY
 from studio.agent.guided.arguments import split
 from studio.agent.guided.fill import figures
-from studio.skills.search import terms
+from studio.skills.search import catalog
 
 _MAX_FIGURES = 3
 _GAP = '[^"\\\\]*'
 """Any text between the figures but a quote or a backslash, which would end the JSON string."""
 _DENIED = re.compile(r"^denied by [^:.]+(?:: (?P<reason>.*?))?\. Do not run it another way; "
                      r"tell the user\.$", re.DOTALL)
-_DENIAL_WORDS = frozenset(terms("denied do not run it another way tell the user script scripts"))
+_DENIAL_WORDS = frozenset(catalog.terms("denied do not run it another way tell the user script scripts"))
 _REPEAT_SHARE = 0.8
 """An answer whose terms are at least this share the denial's says the denial back."""
 _BODY_CHARS = 2000
@@ -73,8 +73,8 @@ def denial_prompt(command: str, reason: str, body: str) -> str:
 def repeats_denial(answer: str, reason: str) -> bool:
     """Whether `answer` only says the denial back: (nearly) all its words are the reason's or
     the denial's own."""
-    said = set(terms(answer))
+    said = set(catalog.terms(answer))
     if not said:
         return True
-    known = set(terms(reason)) | _DENIAL_WORDS
+    known = set(catalog.terms(reason)) | _DENIAL_WORDS
     return len(said & known) >= _REPEAT_SHARE * len(said)

@@ -20,7 +20,7 @@ from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity
 from studio.agent.guided.values import Described
 from studio.agent.toolbook import RUN
 from studio.llm import Message, ToolCall, ToolSpec
-from studio.skills.search import STOP_WORDS
+from studio.skills.search import catalog
 
 SCRIPT_KEY = "script"
 """The property of a filled run that says which script (its start, `python3 scripts/x.py`)."""
@@ -191,7 +191,7 @@ def named_values(values: Sequence[str], request: str) -> list[str]:
     names `sha256`, "snake_case" names `snake`)."""
     # A stop word names nothing ("are in 3 miles" does not name the code `in`).
     words = [word for word in re.findall(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*", request)
-             if word.lower() not in STOP_WORDS]
+             if word.lower() not in catalog.STOP_WORDS]
     flat = {re.sub(r"[^a-z0-9]", "", word.lower()) for word in words}
     parts = {part for word in words for part in re.split(r"[-_.]", word.lower())}
     return [value for value in values

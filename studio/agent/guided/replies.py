@@ -43,7 +43,7 @@ from studio.agent.guided.values import Described, describe, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
 from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm import Message, ToolCall, ToolSpec
-from studio.skills.search import STOP_WORDS, estimate_tokens, relevance, shared_terms, terms
+from studio.skills.search import catalog
 
 NO_SKILL = "none"
 """The name that picks no skill in step 1."""
@@ -222,7 +222,7 @@ class Guide:
     def _points_at_any(self, messages: Sequence[Message], offered: Collection[str] | None) -> bool:
         """Whether a term of the current turn's message is one of an offered skill's name,
         description or instructions: a greeting or a question of general knowledge shares none."""
-        wanted = set(terms(_turn_key(messages)[1]))
+        wanted = set(catalog.terms(_turn_key(messages)[1]))
         if not wanted:
             return False
         for name in self.toolbox.names:
@@ -230,7 +230,7 @@ class Guide:
                 continue
             entry = self.toolbox.entry(name)
             said = f"{name.replace('-', ' ')} {entry.description} {self._body(name)}"
-            if wanted & set(terms(said)):
+            if wanted & set(catalog.terms(said)):
                 return True
         return False
 
@@ -258,7 +258,7 @@ class Guide:
         catalog's term score)."""
         entries = [self.toolbox.entry(name) for name in self.toolbox.names
                    if offered is None or name in offered]
-        scores = relevance(entries, _turn_key(messages)[1])
+        scores = catalog.relevance(entries, _turn_key(messages)[1])
         order = sorted(range(len(entries)), key=lambda index: (-scores[index], index))
         return [entries[index].name for index in order]
 
@@ -278,10 +278,10 @@ class Guide:
         entries = [self.toolbox.entry(name) for name in self.ranked(messages, offered)]
         if not entries:
             return []
-        in_name, in_description = shared_terms(entries[0], query)
+        in_name, in_description = catalog.shared_terms(entries[0], query)
         if not in_name and in_description < _CLEAR_TERMS:
             return []
-        scores = relevance(entries, query)
+        scores = catalog.relevance(entries, query)
         return [entry.name for entry, score in zip(entries, scores, strict=True)
                 if score >= scores[0] * _CLEAR_SHARE][:_SHORTLIST]
 
@@ -323,7 +323,7 @@ class Guide:
         # The skill's name and the word "skill" say which skill, not what to run it on; so do
         # the words of its name ("Convert 5 kilograms to pounds" ran `convert.py 5 kilograms
         # Convert` with unit-convert).
-        skip = {*STOP_WORDS, *_PROTOCOL_WORDS, *(name.lower() for name in self.toolbox.names),
+        skip = {*catalog.STOP_WORDS, *_PROTOCOL_WORDS, *(name.lower() for name in self.toolbox.names),
                 *(part for part in re.split(r"[-_.]", skill.lower()) if len(part) > 2)}
         words = [word for word in words if word.lower() not in skip]
         found: list[str] = []
@@ -489,8 +489,8 @@ def _quotes(turn: Sequence[Message], request: str) -> list[str]:
     arguments = split(command)[2:]
     lines = [line for line in dict.fromkeys(line.strip() for line in text.splitlines())
              if line and not any(argument in line for argument in arguments)]
-    wanted = set(terms(request)) - set(terms(command))
-    shared = [len(wanted & set(terms(line))) for line in lines]
+    wanted = set(catalog.terms(request)) - set(catalog.terms(command))
+    shared = [len(wanted & set(catalog.terms(line))) for line in lines]
     best = max(shared, default=0)
     pointed = [line for line, count in zip(lines, shared, strict=True) if best and count == best]
     return list(dict.fromkeys([*pointed[:_QUOTED_LINES], text]))
@@ -509,7 +509,7 @@ def _answer_step(quotes: list[str], answer_tokens: int) -> Step:
         return Step(reply_schema([], require_call=False), answer_tokens, False)
     schema = {"type": "object", "properties": {ANSWER_KEY: {"type": "string", "enum": quotes}},
               "required": [ANSWER_KEY], "additionalProperties": False}
-    return Step(schema, max(answer_tokens, max(map(estimate_tokens, quotes)) + _QUOTE_SLACK), False)
+    return Step(schema, max(answer_tokens, max(map(catalog.estimate_tokens, quotes)) + _QUOTE_SLACK), False)
 
 
 def _turn_key(messages: Sequence[Message]) -> tuple[int, str]:

@@ -41,6 +41,27 @@ mirror, the mirror is named):
   in `~/.codex/config.toml`.
 - Eino: its skill middleware's documentation (`context: fork | fork_with_context`, `agent`,
   `model`).
+
+Read 2026-12-07 (docs/clients.md gives each rule with its source):
+
+- Gemini CLI: google-gemini/gemini-cli (commit 5411f11) packages/core/src/skills/skillLoader.ts:
+  `parseFrontmatter` keeps `name` and `description` when both are strings and drops the skill
+  otherwise; nothing else is read and neither is limited in length or form (characters
+  `:\\/<>*?"|` in a name become `-`); skillManager.ts does not tie a name to its folder.
+- GitHub Copilot in VS Code: microsoft/vscode promptSyntax/languageProviders/
+  promptFileAttributes.ts (`skillAttributes`: name, description, argument-hint,
+  user-invocable, disable-model-invocation, license and compatibility as a scalar or a map,
+  metadata, `context: fork`) and promptValidator.ts (an unknown attribute is a warning, an empty
+  `argument-hint` an error, a name unlike its folder a warning). `allowed-tools` is not among
+  them; whether the Copilot CLI reads it, no page readable here says.
+- Cursor: https://cursor.com/docs/context/skills, its frontmatter table read through
+  syllago.dev/using-syllago/providers/cursor/skills: the spec's fields but `allowed-tools`, and
+  `disable-model-invocation`.
+- goose: aaif-goose/goose crates/goose/src/skills/mod.rs (commit 2533f35): `SkillFrontmatter`
+  holds `name` (required, non-empty, without `/`) and `description` (empty when missing).
+- OpenCode: https://opencode.ai/docs/skills: `name`, `description`, `license`, `compatibility`,
+  `metadata` are recognized, unknown fields ignored; names 1-64 characters matching
+  `^[a-z0-9]+(-[a-z0-9]+)*$` and their folder; descriptions 1-1024 characters.
 """
 
 from __future__ import annotations
@@ -73,6 +94,8 @@ class FieldKind:
 
     types: tuple[type, ...]
     choices: tuple[str, ...] = ()
+    # Whether a string must hold more than spaces (VS Code refuses an empty `argument-hint`).
+    nonempty: bool = False
 
     def problem(self, value: object) -> str | None:
         if not self.types:
@@ -84,6 +107,8 @@ class FieldKind:
             return f"must be {wanted}, but it is {kind_of(value)}"
         if self.choices and isinstance(value, str) and value not in self.choices:
             return "must be one of " + ", ".join(f"`{c}`" for c in self.choices) + f", not `{value}`"
+        if self.nonempty and isinstance(value, str) and not value.strip():
+            return "must not be empty"
         return None
 
 
@@ -93,14 +118,24 @@ TEXT = FieldKind((str,))
 FLAG = FieldKind((bool,))
 MAPPING = FieldKind((dict,))
 TEXT_OR_LIST = FieldKind((str, list))
+NONEMPTY_TEXT = FieldKind((str,), nonempty=True)
 # Claude Code reads yes/no/on/off as booleans too (YAML 1.2, as the studio reads it, does not).
 CLAUDE_FLAG = FieldKind((bool, str), ("true", "false", "yes", "no", "on", "off"))
 UNCHECKED = FieldKind(())
 CLAUDE_LISTING_CAP = 1536
 
-# The spec's own fields keep the spec's rules (SK1xx); every client reads them.
+# The spec's own fields keep the spec's rules (SK1xx); a client reads those of them its
+# `spec_fields` names (all, unless its source says otherwise).
 _SPEC_FIELDS = frozenset({"name", "description", "license", "compatibility", "metadata",
                           "allowed-tools"})
+# The one spec field whose absence changes what a client does (it pre-approves tools); a client
+# that ignores `license`, `compatibility` or `metadata` loses nothing a user relies on, so only
+# this one is reported where a client does not read it.
+_ACTING_SPEC_FIELDS = frozenset({"allowed-tools"})
+_NAME_FORM = frozenset({codes.NAME_TOO_LONG, codes.NAME_UPPERCASE, codes.NAME_BAD_CHARACTERS,
+                        codes.NAME_EDGE_HYPHEN, codes.NAME_DOUBLE_HYPHEN, codes.NAME_NOT_FOLDER})
+_COMPATIBILITY = frozenset({codes.COMPATIBILITY_NOT_A_STRING, codes.COMPATIBILITY_TOO_LONG,
+                            codes.COMPATIBILITY_EMPTY})
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,12 +149,16 @@ class Client:
     # Codes this client makes errors of (it refuses the skill), and codes that do not apply.
     refuses: frozenset[str] = frozenset()
     ignores: frozenset[str] = frozenset()
+    # The spec's errors this client loads the skill despite: warnings that say so.
+    accepts: frozenset[str] = frozenset()
     rules: tuple[Rule, ...] = ()
     # Whether a field outside the spec's six makes the client refuse the skill (SK134).
     strict: bool = False
+    # The spec's fields it reads (the others it ignores).
+    spec_fields: frozenset[str] = _SPEC_FIELDS
 
     def reads(self, key: str) -> bool:
-        return key in _SPEC_FIELDS or key in self.fields
+        return key in self.spec_fields or key in self.fields
 
 
 def _at(skill: Skill, code: str, severity: Severity, message: str, key: str,
@@ -172,6 +211,14 @@ def ollama_body_rule(skill: Skill) -> Iterator[Diagnostic]:
         yield Diagnostic(codes.BODY_EMPTY, Severity.ERROR,
                          "the body is empty; Ollama refuses a skill without instructions: "
                          "write what the agent should do", line, 1, file=skill.skill_file_name)
+
+
+def goose_name_rule(skill: Skill) -> Iterator[Diagnostic]:
+    """goose skips a skill whose name holds a `/` (skills/mod.rs, `parse_skill_content`)."""
+    name = skill.fields.get("name")
+    if isinstance(name, str) and "/" in name:
+        yield _at(skill, codes.REJECTED_BY_TARGET, Severity.ERROR,
+                  f"goose skips a skill whose name holds `/` (`{name}`): rename it", "name")
 
 
 def _split_commas(text: str) -> list[str] | None:
@@ -249,6 +296,27 @@ _JUDGED = {
         _judging("claude-api", {}, strict=True,
                refuses=frozenset({codes.DESCRIPTION_ANGLE_BRACKETS}),
                rules=(claude_api_rule, spaced_tools_rule)),
+        # Gemini CLI parses `name` and `description` only, as strings, and puts no limit on
+        # either; it never reads `compatibility`.
+        _judging("gemini-cli", {}, spec_fields=frozenset({"name", "description"}),
+                 accepts=_NAME_FORM | {codes.DESCRIPTION_TOO_LONG}, ignores=_COMPATIBILITY),
+        # VS Code's skill attributes; `license` and `compatibility` may be mappings there, and
+        # a name unlike its folder is only a warning in its validator.
+        _judging("github-copilot", {
+            "argument-hint": NONEMPTY_TEXT,
+            "user-invocable": FLAG,
+            "disable-model-invocation": FLAG,
+            "context": FieldKind((str,), ("fork",)),
+        }, spec_fields=_SPEC_FIELDS - {"allowed-tools"},
+            accepts=frozenset({codes.NAME_NOT_FOLDER}),
+            ignores=frozenset({codes.LICENSE_NOT_A_STRING, codes.COMPATIBILITY_NOT_A_STRING})),
+        _judging("cursor", {"disable-model-invocation": FLAG},
+                 spec_fields=_SPEC_FIELDS - {"allowed-tools"}),
+        # goose reads a required `name` and a `description` that may be missing.
+        _judging("goose", {}, spec_fields=frozenset({"name", "description"}),
+                 accepts=_NAME_FORM | {codes.DESCRIPTION_MISSING, codes.DESCRIPTION_TOO_LONG},
+                 ignores=_COMPATIBILITY, rules=(goose_name_rule,)),
+        _judging("opencode", {}, spec_fields=_SPEC_FIELDS - {"allowed-tools"}),
     )
 }
 if not set(_JUDGED) <= set(TARGETS):
@@ -283,6 +351,12 @@ def client_fields_rule(client: Client) -> Rule:
         planned = fixes and not skill.read_only
         for key, value in skill.fields.items():
             if key in _SPEC_FIELDS:
+                if key in _ACTING_SPEC_FIELDS and key not in client.spec_fields:
+                    yield _diagnostic(
+                        skill, codes.UNKNOWN_TO_TARGET, Severity.WARNING,
+                        f"{client.title} does not read `{key}`; it ignores the field (keep it "
+                        "for the clients that do)", key, at_value=False,
+                    )
                 continue
             kind = client.fields.get(key)
             if kind is None and client.strict:
@@ -324,6 +398,11 @@ def _judged(rule: Rule, client: Client) -> Rule:
                 found = found._replace(
                     severity=Severity.ERROR,
                     message=f"{found.message} ({client.title} refuses the skill)")
+            elif found.code in client.accepts and found.severity is Severity.ERROR:
+                found = found._replace(
+                    severity=Severity.WARNING,
+                    message=f"{found.message} ({client.title} loads the skill anyway; the "
+                    "spec and stricter clients do not)")
             yield found
 
     return judged
@@ -335,7 +414,7 @@ def _rules_for(client: Client, fixes: bool) -> tuple[Rule, ...]:
     rules.extend(client.rules)
     if not fixes:
         rules = [findings_only(r) for r in rules]
-    if client.refuses or client.ignores:
+    if client.refuses or client.ignores or client.accepts:
         return tuple(_judged(r, client) for r in rules)
     return tuple(rules)
 

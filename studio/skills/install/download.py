@@ -40,7 +40,15 @@ except ImportError:  # pragma: no cover - Windows: leftovers are removed once an
 from studio.errors import StudioError
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
-from studio.skills.install.lockfile import LockError, LockFile, lock_path, read_lock_file, studio_record
+from studio.skills.install.localstate import note_installed
+from studio.skills.install.lockfile import (
+    LockError,
+    LockFile,
+    file_digests,
+    lock_path,
+    read_lock_file,
+    studio_record,
+)
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity
 
 MAX_DOWNLOAD = 50 << 20
@@ -110,6 +118,8 @@ class InstallPlan:
     # The `.git` folders the archive carried, left out (their hooks and config run commands).
     left_out: list[str] = field(default_factory=list)
     lock: int | None = None
+    # Each skill's own lock-file data, by folder: what an MCP server's manifest said of it.
+    pins: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def replaced(self) -> list[FoundSkill]:
@@ -127,14 +137,23 @@ class InstallPlan:
 
     def describe(self) -> list[str]:
         """What the archive holds, as the command line and the window show it before writing:
-        each skill, whether it is new or replaces one, and its problems."""
-        what = f"commit {self.commit[:12]}" if self.commit else f"sha256 {self.sha256[:12]}…"
-        lines = [f"{self.url} ({what}) holds:"]
+        the whole commit (or the archive's sha256, or the MCP server's verified manifest), each
+        skill, whether it is new or replaces one, its problems and each of its files with its
+        sha256."""
+        if self.pins:
+            what = " (every file verified against the server's manifest)"
+        else:
+            what = (f" (commit {self.commit})" if self.commit
+                    else f" (sha256 {self.sha256})" if self.sha256 else "")
+        lines = [f"{self.url}{what} holds:"]
         for skill in self.skills:
             action = "replaces the installed one" if skill.replaces else "new"
             lines.append(f"  {skill.folder}: {action}")
             lines.extend(f"    {d.severity} {d.code} line {d.line}: {d.message}"
                          for d in skill.diagnostics)
+            # The exact bytes about to be written, as `sha256sum` prints them.
+            lines.extend(f"    {digest}  {relative}"
+                         for relative, digest in file_digests(skill.staged).items())
         for git in self.left_out:
             lines.append(f"  {git}: left out (a repository's own .git is never installed: its "
                          "hooks and config could run commands)")
@@ -363,12 +382,15 @@ def commit_install(plan: InstallPlan, *, now: datetime | None = None,
             moved.append((skill, old))
         when = (now or datetime.now(UTC)).isoformat(timespec="seconds")
         for skill in plan.skills:
-            extra = {"commit": plan.commit} if plan.commit else {}
+            extra: dict[str, Any] = {"commit": plan.commit} if plan.commit else {}
+            extra["files"] = file_digests(skill.destination)
             extra.update(studio or {})
+            extra.update(plan.pins.get(skill.folder, {}))
             lock.put(studio_record(skill.folder, skill.destination, plan.url, when, plan.sha256,
                                    source=plan.source or None, source_type=plan.source_type,
                                    ref=plan.ref, extra=extra))
         lock.write()
+        note_installed(plan.into, {skill.folder: plan.commit for skill in plan.skills})
     except OSError as exc:
         for skill, old in reversed(moved):
             with contextlib.suppress(OSError):

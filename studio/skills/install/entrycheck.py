@@ -9,18 +9,23 @@ that fails is refused whole, with a message naming the entry and the field:
 - the entry's name is one folder name (printable, no `/` or `\\`, not starting with `.` or `-`);
 - `source`, and our `studio.url`, read as a source `studio install` accepts (`sources.parse_source`:
   the URL, the path and the `#ref` each checked by `gitvalues`);
-- `ref` is a ref by `gitvalues.ref_problem`;
+- `ref` is a ref by `gitvalues.ref_problem`, and our `studio.commit` a whole commit id
+  (`gitvalues.commit_problem`): `studio sync` hands it to git;
+- our `studio.files` maps relative paths to sha256 digests, and `studio.pinned` is true or false;
 - `studio.clients` names clients studio knows, and `studio.mode` is `link` or `copy`.
 """
 
 from __future__ import annotations
 
-from studio.skills.install.gitvalues import ref_problem
+import re
+
+from studio.skills.install.gitvalues import commit_problem, ref_problem
 from studio.skills.install.lockfile import LOCK_FILE, InstallRecord
 from studio.skills.install.placement import CLIENTS
 from studio.skills.install.sources import SourceError, parse_source
 
 MAX_NAME = 255
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def name_problem(name: str) -> str | None:
@@ -45,6 +50,16 @@ def entry_problem(record: InstallRecord) -> str | None:
         problem = ref_problem(record.ref)
         if problem is not None:
             return f"\"ref\" {record.ref!r} {problem}"
+    commit = record.studio.get("commit")
+    if commit is not None and commit != "":
+        problem = commit_problem(commit)
+        if problem is not None:
+            return f"\"studio.commit\" {commit!r} {problem}"
+    problem = _files_problem(record.studio.get("files"))
+    if problem is not None:
+        return f"\"studio.files\" {problem}"
+    if record.studio.get("pinned") not in (None, True, False):
+        return "\"studio.pinned\" is neither true nor false"
     for field, value in (("source", record.source), ("studio.url", record.studio.get("url"))):
         if value is None or (field == "studio.url" and value == ""):
             continue
@@ -62,6 +77,21 @@ def entry_problem(record: InstallRecord) -> str | None:
     mode = record.studio.get("mode")
     if mode is not None and mode not in ("link", "copy"):
         return f"\"studio.mode\" {mode!r} is neither \"link\" nor \"copy\""
+    return None
+
+
+def _files_problem(files: object) -> str | None:
+    if files is None:
+        return None
+    if not isinstance(files, dict):
+        return "is not an object"
+    for path, digest in files.items():
+        parts = path.split("/")
+        if (not path or path.startswith("/") or "\\" in path or not path.isprintable()
+                or any(part in ("", ".", "..") for part in parts)):
+            return f"lists {path!r}, which is not a plain relative path"
+        if not isinstance(digest, str) or _SHA256.fullmatch(digest) is None:
+            return f"gives {path!r} the digest {digest!r}, which is not a sha256"
     return None
 
 

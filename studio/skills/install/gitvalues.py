@@ -8,7 +8,8 @@ known to be safe, and anything else is refused with the reason:
 
 - a ref follows git's own rules for ref names (`git check-ref-format`), made stricter: ASCII
   letters, digits and `- . _ / + = , @ ! # % &` only, beginning with a letter, a digit, `_` or `@`;
-- a commit is 7 to 64 hexadecimal digits;
+- a commit is 7 to 64 hexadecimal digits; one a lock file records is a whole object id (40
+  digits, or 64 in a SHA-256 repository), since an abbreviation may name another commit later;
 - a remote is an `https://`, `http://`, `ssh://`, `git://` or `file://` URL, an scp-like
   `user@host:path`, or an absolute path on this machine; hosts and users begin with a letter or a
   digit, and every character is one a URL may hold (a path on this machine: any printable one).
@@ -32,6 +33,7 @@ _REF_CHARS = frozenset(string.ascii_letters + string.digits + "-._/+=,@!#%&")
 _REF_FIRST = frozenset(string.ascii_letters + string.digits + "_@")
 _REF_ALLOWED = "letters, digits and - . _ / + = , @ ! # % &"
 _COMMIT = re.compile(r"[0-9a-f]{7,64}")
+_FULL_COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 # RFC 3986's unreserved and reserved characters and `%`: a URL holds nothing else.
 _URL_CHARS = frozenset(string.ascii_letters + string.digits + "-._~:/?#[]@!$&'()*+,;=%")
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -83,6 +85,15 @@ def check_ref(ref: str) -> str:
 def is_commit(text: str) -> bool:
     """Whether `text` is a commit id, whole or abbreviated (7 to 64 lowercase hex digits)."""
     return _COMMIT.fullmatch(text) is not None
+
+
+def commit_problem(text: object) -> str | None:
+    """Why `text` is not a whole commit id as a lock file records it (None: it is one)."""
+    if not isinstance(text, str):
+        return "is not a string"
+    if _FULL_COMMIT.fullmatch(text) is None:
+        return "is not a whole commit id (40 or 64 lowercase hexadecimal digits)"
+    return None
 
 
 def check_remote(remote: str) -> str:

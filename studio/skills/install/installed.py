@@ -9,6 +9,7 @@ from pathlib import Path
 
 from studio.skills.install.download import InstallError, InstallPlan
 from studio.skills.install.entrycheck import entry_problem, entry_refusal, name_problem
+from studio.skills.install.localstate import note_installed
 from studio.skills.install.lockfile import (
     InstallRecord,
     LockError,
@@ -96,6 +97,7 @@ def remove_installed(into: Path, name: str, base: Path | None, user: bool) -> li
         removed.append(folder)
     lock.remove(name)
     lock.write()
+    note_installed(into, {name: ""})
     return removed
 
 

@@ -53,8 +53,8 @@ class InstallRecord:
             or ours (archive: a zip or tar.gz URL).
         computed_hash: the folder's hash as the CLI computes it (see `computed_hash`).
         ref: the branch, tag or commit asked for, when one was.
-        studio: our own data (url, sha256, installedAt, path, clients, mode); {} for entries the
-            CLI wrote.
+        studio: our own data (url, sha256, installedAt, commit, files, clients, mode, pinned);
+            {} for entries the CLI wrote.
     """
 
     name: str
@@ -73,6 +73,17 @@ class InstallRecord:
     @property
     def installed_by(self) -> str:
         return "studio" if self.studio else "skills CLI"
+
+    def pinned_note(self) -> str | None:
+        """What an update says of this entry when it was installed with --pin (it stays at its
+        commit); None when it is not pinned."""
+        if self.studio.get("pinned") is not True:
+            return None
+        commit = self.studio.get("commit")
+        at = f"commit {commit}" if isinstance(commit, str) and commit else "its recorded files"
+        follow = f"#{self.ref}" if self.ref else "its source"
+        return (f"{self.name}: pinned at {at}, not updated; install it again without --pin to "
+                f"follow {follow}")
 
 
 @dataclass(slots=True)
@@ -239,6 +250,14 @@ def computed_hash(folder: Path) -> str:
         digest.update(relative.encode("utf-8"))
         digest.update((folder / relative).read_bytes())
     return digest.hexdigest()
+
+
+def file_digests(folder: Path) -> dict[str, str]:
+    """Each file `computed_hash` reads below `folder` (its relative path with `/`) and the sha256
+    of its bytes: what an install shows before it writes and records, so that a check can name
+    the files that changed since."""
+    return {relative: hashlib.sha256((folder / relative).read_bytes()).hexdigest()
+            for relative in sorted(_files(folder, ""), key=_locale_key)}
 
 
 def _files(folder: Path, prefix: str) -> Iterator[str]:

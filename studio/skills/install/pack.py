@@ -29,7 +29,7 @@ from typing import Any
 from studio.errors import StudioError
 from studio.fsutil import atomic_write_bytes, new_file_mode, new_folder_mode
 from studio.skills.checks.validate import validate_skill
-from studio.skills.clients import RECORDS
+from studio.skills.clients import RECORDS, SPEC, TARGETS
 from studio.skills.files import list_skill_files, load_skill, load_zip_skills
 from studio.skills.model import Diagnostic, Skill
 
@@ -49,6 +49,13 @@ _INDEX_PATH = re.compile(r"^[\x20-\x7e]+$")
 _INDEX_PATH_BANNED = set("\\?#[]")
 # Fixed member times: packing the same skill twice gives the same bytes (and the same digest).
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+def judged_as(kind: str) -> str:
+    """The target a package of `kind` has its skills judged as: its client's, or the spec's while
+    the studio has no rules of that client's."""
+    key = PACKED_FOR[kind]
+    return key if key in TARGETS else SPEC
 
 
 class PackError(StudioError):
@@ -415,7 +422,7 @@ def _parent_made(path: Path) -> Path:
 
 
 __all__ = [
-    "PackError", "Packed", "gather", "index_problems", "marketplace_problems",
+    "PACKED_FOR", "PackError", "Packed", "gather", "index_problems", "judged_as", "marketplace_problems",
     "pack_index", "pack_marketplace", "pack_plugin", "pack_skill", "plugin_manifest_problems",
     "skill_digest",
 ]

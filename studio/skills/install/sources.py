@@ -8,7 +8,9 @@
     https://host/pack.zip|.tar.gz   an archive (any other http(s) URL not ending in .git too)
     https://host/.well-known/agent-skills/index.json   a site's published skills (also
                                     `.well-known/skills/index.json`, the skills CLI's older path)
-    ...#REF                         a branch, tag or commit of a git source
+    ...#REF                         a branch, tag or commit of a git source (not `@REF`, as
+                                    `gh skill` writes it: the skills CLI reads owner/repo@NAME as
+                                    one skill of the repository, so `@` would mean two things)
 
 A git source is cloned shallowly with the `git` binary (no credentials asked: a private
 repository needs git's own set-up), within a time limit.
@@ -37,14 +39,17 @@ from studio.skills.install.download import (
     open_lock,
     prepare_install,
 )
+from studio.skills.install.fromserver import Consent, prepare_served
 from studio.skills.install.gitfetch import GIT_TIMEOUT, GitError, clone
 from studio.skills.install.gitvalues import UnsafeValue, check_ref, check_remote, path_problem
+from studio.skills.served import is_served
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 # GitHub's owners and repositories: letters, digits, '-' (and '_', '.' in a repository).
 _SHORTHAND = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9_.-]+)((?:/[^/#]+)*)/?")
 _GITHUB = re.compile(r"https?://github\.com/([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9_.-]+?)"
                      r"(?:\.git)?(?:/tree/([^/]+)(/.*)?)?/?")
+_AT_REF = re.compile(r"([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9_.-]+)@([^@/#:]+)")
 _WELL_KNOWN = ("/.well-known/agent-skills/index.json", "/.well-known/skills/index.json")
 _INDEX_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 MAX_INDEX_FILES = 2000
@@ -128,6 +133,13 @@ def _git_source(text: str, body: str, ref: str | None) -> Source:
         owner, repo, rest = shorthand.groups()
         return Source("github", f"https://github.com/{owner}/{repo}.git", f"{owner}/{repo}",
                       rest.strip("/") or None, ref)
+    at = _AT_REF.fullmatch(body)
+    if at:
+        # `gh skill` reads owner/repo@v1 as a tag, the skills CLI as a skill named v1: '#' is
+        # what both this studio and the skills CLI read as a ref, so '@' stays unread.
+        raise SourceError(
+            f"{text!r}: write a branch, tag or commit after '#' ({at.group(1)}#{at.group(2)}); "
+            "'@' is not read as one, since the skills CLI reads owner/repo@NAME as the skill NAME")
     raise SourceError(
         f"{text!r} is not a source studio install knows: give owner/repo, a git URL, a folder "
         "(./path), or the URL of a .zip or .tar.gz")
@@ -141,10 +153,15 @@ def _check_subpath(subpath: str) -> None:
 
 
 def prepare_source(text: str, into: Path, *, max_bytes: int = MAX_DOWNLOAD,
-                   progress: Progress | None = None, timeout: float = GIT_TIMEOUT) -> InstallPlan:
+                   progress: Progress | None = None, timeout: float = GIT_TIMEOUT,
+                   consent: Consent | None = None) -> InstallPlan:
     """Fetch `text` (any form above) into a scratch folder inside `into`, and find and validate
     its skills, as `prepare_install` does for an archive. Raises InstallError (having removed
-    the scratch folder) when any step fails; nothing is written outside the scratch folder."""
+    the scratch folder) when any step fails; nothing is written outside the scratch folder.
+    An MCP server (`mcp+...`) has its skills consented to with `consent` (None: no one to ask,
+    so only skills agreed to before are installed) and verified (`prepare_served`)."""
+    if is_served(text):
+        return prepare_served(text, into, consent)
     try:
         source = parse_source(text)
     except SourceError as exc:

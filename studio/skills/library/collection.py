@@ -13,12 +13,25 @@ library's until the editor closes: `set_editing` and `stop_editing`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from studio.skills.clients import SPEC
 from studio.skills.codes import DUPLICATE_NAME
+from studio.skills.library.events import (
+    EditingChanged,
+    LibraryEvent,
+    Listener,
+    RootAdded,
+    RootChanged,
+    RootRemoved,
+    SkillChanged,
+    SkillsAdded,
+    SkillsRemoved,
+    SkillsReplaced,
+    TargetChanged,
+)
 from studio.skills.model import Diagnostic
 from studio.skills.scan.roots import RootScan, SkillRoot, mark_duplicates
 from studio.skills.summary import SkillSummary
@@ -68,86 +81,6 @@ class RootState:
         return self.index[directory]
 
 
-@dataclass(frozen=True, slots=True)
-class RootAdded:
-    row: int
-    root: SkillRoot
-
-
-@dataclass(frozen=True, slots=True)
-class RootRemoved:
-    row: int
-    root: SkillRoot
-    skills: tuple[SkillSummary, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RootChanged:
-    """The root's scanning state or error changed."""
-
-    row: int
-    root: SkillRoot
-
-
-@dataclass(frozen=True, slots=True)
-class TargetChanged:
-    """The root's skills are now judged for another client; they are being validated again."""
-
-    row: int
-    root: SkillRoot
-    target: str
-
-
-@dataclass(frozen=True, slots=True)
-class SkillsAdded:
-    """`summaries` were appended to the root's skills, from row `first` on."""
-
-    root: Path
-    first: int
-    summaries: tuple[SkillSummary, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SkillsRemoved:
-    """The root's rows `first` .. `first + len(summaries) - 1` were removed."""
-
-    root: Path
-    first: int
-    summaries: tuple[SkillSummary, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SkillChanged:
-    """The skill at `row` of the root is now `new` (its folder may have changed: a rename)."""
-
-    root: Path
-    row: int
-    old: SkillSummary
-    new: SkillSummary
-
-
-@dataclass(frozen=True, slots=True)
-class SkillsReplaced:
-    """Skills of the root were judged again in place (a refresh): the one at `rows[i]` is now
-    `new[i]` instead of `old[i]`. One event for a whole batch: listeners that count or list the
-    library then do so once per batch, not once per skill."""
-
-    root: Path
-    rows: tuple[int, ...]
-    old: tuple[SkillSummary, ...]
-    new: tuple[SkillSummary, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class EditingChanged:
-    """The live problems of the skill open in an editor at `directory` changed or went away."""
-
-    directory: Path
-
-
-LibraryEvent = (RootAdded | RootRemoved | RootChanged | TargetChanged | SkillsAdded | SkillsRemoved
-                | SkillChanged | SkillsReplaced | EditingChanged)
-Listener = Callable[[LibraryEvent], None]
 
 
 @dataclass(frozen=True, slots=True)

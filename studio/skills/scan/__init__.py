@@ -2,25 +2,24 @@
 processes, with a cache keyed by stamps), the window's scan process and its client, and the
 facts of paths a library needs (links to a skill, paths inside a zip, a skill's entries).
 
-A door of few names: `scan` for paths on a command line (or `scan_root` for one root), the
-`ScanCache`, and a `ScanClient` that owns the scan process's protocol (its command line in,
-typed events out). How a scan encodes a skill stays inside. Other packages import from this
-front door only (see `studio.skills`)."""
+A door of few names: `scan` for paths on a command line, the `ScanCache`, and a `ScanClient`
+that owns the scan process's protocol (its command line in, typed events out). How a scan
+encodes a skill stays inside. Other packages import from this front door only (see
+`studio.skills`)."""
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from studio.skills.scan import listing
     from studio.skills.scan.cache import ScanCache
     from studio.skills.scan.client import RootScanned, ScanClient, SkillsFound
     from studio.skills.scan.entries import ScannedSkill
     from studio.skills.scan.headers import collect_headers
     from studio.skills.scan.links import links_to
-    from studio.skills.scan.listing import Entry, skill_entries
     from studio.skills.scan.roots import (
         SkillRoot,
         duplicate_warning,
         env_roots,
-        scan_root,
         standard_locations,
     )
     from studio.skills.scan.stamps import Stamp, unchanged
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Collected",
-    "Entry",
     "RootScanned",
     "ScanCache",
     "ScanClient",
@@ -44,9 +42,8 @@ __all__ = [
     "enclosing_zip",
     "env_roots",
     "links_to",
+    "listing",
     "scan",
-    "scan_root",
-    "skill_entries",
     "standard_locations",
     "unchanged",
 ]

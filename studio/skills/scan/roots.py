@@ -41,11 +41,13 @@ from studio.skills.summary import SkillSummary
 # prctl(2): deliver a signal to this process when its parent ends.
 _PR_SET_PDEATHSIG = 1
 
-# The folders of the clients the library offers as roots, in the registry's order, each once.
+# Every project and user folder the offered clients read, in the registry's order, each once.
 STANDARD_PROJECT_LOCATIONS = tuple(dict.fromkeys(
-    record.project for record in RECORDS if record.offered and record.project))
+    folder.path for record in RECORDS if record.offered
+    for folder in record.skill_folders if folder.scope == "project"))
 STANDARD_USER_LOCATIONS = tuple(dict.fromkeys(
-    f"~/{record.user}" for record in RECORDS if record.offered and record.user))
+    f"~/{folder.path}" for record in RECORDS if record.offered
+    for folder in record.skill_folders if folder.scope == "user"))
 
 
 def env_roots() -> list[Path]:

@@ -103,14 +103,25 @@ def estimate_tokens(text: str) -> int:
     return math.ceil((len(text) - wide) / 3.5) + wide
 
 
-def _entry(summary: Listed) -> str:
+def _entry(summary: Listed, root: Path | None = None) -> str:
     return "\n".join([
         "  <skill>",
         f"    <name>{escape(summary.name or '')}</name>",
         f"    <description>{escape((summary.description or '').strip())}</description>",
-        f"    <location>{escape(str(summary.skill_file))}</location>",
+        f"    <location>{escape(_location(summary.skill_file, root))}</location>",
         "  </skill>",
     ])  # fmt: skip
+
+
+def _location(skill_file: Path | str, root: Path | None) -> str:
+    """Where the skill's SKILL.md is: relative to `root` (in POSIX form, the same on every
+    machine) when it lies inside it, else as given."""
+    if root is not None:
+        try:
+            return Path(skill_file).relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return str(skill_file)
 
 
 def terms(text: str) -> list[str]:
@@ -176,8 +187,11 @@ def build_catalog(
     budget: int | None = None,
     query: str = "",
     keep: Collection[str] = (),
+    root: Path | None = None,
 ) -> Catalog[S]:
     """The catalog of the loadable skills; those a client would not load are listed as skipped.
+    With a `root`, the locations of the skills inside it are written relative to it (a file
+    checked in with a project, such as its AGENTS.md).
 
     Of several skills with one name only the first is included, as clients keep the first found.
     With a `budget` (tokens, by `estimate_tokens`), the skills named in `keep` (pinned, being
@@ -195,20 +209,20 @@ def build_catalog(
         included.append(summary)
     left_out: list[S] = []
     if budget is not None:
-        included, left_out = _fit(included, budget, query, keep)
-    xml = "\n".join([_OPEN, *(_entry(summary) for summary in included), _CLOSE])
+        included, left_out = _fit(included, budget, query, keep, root)
+    xml = "\n".join([_OPEN, *(_entry(summary, root) for summary in included), _CLOSE])
     return Catalog(xml, tuple(included), tuple(skipped), tuple(left_out))
 
 
 def _fit(
-    summaries: list[S], budget: int, query: str, keep: Collection[str]
+    summaries: list[S], budget: int, query: str, keep: Collection[str], root: Path | None
 ) -> tuple[list[S], list[S]]:
     kept = [summary for summary in summaries if summary.name in keep]
     others = rank_skills([summary for summary in summaries if summary.name not in keep], query)
-    used = estimate_tokens(_OPEN + "\n" + _CLOSE) + sum(estimate_tokens(_entry(s)) + 1 for s in kept)
+    used = estimate_tokens(_OPEN + "\n" + _CLOSE) + sum(estimate_tokens(_entry(s, root)) + 1 for s in kept)
     chosen, left_out = list(kept), []
     for summary in others:
-        cost = estimate_tokens(_entry(summary)) + 1
+        cost = estimate_tokens(_entry(summary, root)) + 1
         if used + cost <= budget:
             chosen.append(summary)
             used += cost

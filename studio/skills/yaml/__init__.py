@@ -6,14 +6,10 @@ Other packages import from this front door only (see `studio.skills`)."""
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from studio.skills.yaml.yamledit import apply_edits, field_block, newline_of, replace_value, scalar
+    from studio.skills.yaml import yamledit
 
 __all__ = [
-    "apply_edits",
-    "field_block",
-    "newline_of",
-    "replace_value",
-    "scalar",
+    "yamledit",
 ]
 
 

@@ -60,6 +60,9 @@ KIND_TITLES = {
 }
 
 
+_LEVEL_ORDER = {"danger": 0, "caution": 1, "info": 2}
+
+
 def banner_level(kind: str) -> str:
     """"danger" (red), "caution" (amber) or "info": how a warning of this kind is shown."""
     if kind in RED_KINDS:
@@ -113,37 +116,48 @@ class ApprovalDialog(QDialog):
         self.setWindowTitle("Approve a command")
         self.setMinimumWidth(560)
         self.setStyleSheet(APPROVAL_STYLE)
-
         drafted = bool(request.preview)
-        skill = html.escape(shown(request.skill))
+        heading = self._heading(drafted)
+        self.banners = [self._banner(kind, message) for kind, message in
+                        sorted(request.warnings, key=lambda pair: _LEVEL_ORDER[banner_level(pair[0])])]
+        self._build_command(drafted)
+        self._build_context()
+        self._build_network()
+        self._build_choices(drafted)
+        self._lay_out(heading)
+        self.deny_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _heading(self, drafted: bool) -> QLabel:
+        """Who asks: the heading, and the fork line under it (hidden when the chat asks)."""
+        skill = html.escape(shown(self.request.skill))
         heading = QLabel(
             f"The model wants to save the skill <b>{skill}</b>" if drafted
             else f"<b>{skill}</b> wants to run a command"
         )
         heading.setWordWrap(True)
         heading.setObjectName("approvalHeading")
-        self.fork_label = QLabel(fork_text(request.forks))
+        self.fork_label = QLabel(fork_text(self.request.forks))
         self.fork_label.setWordWrap(True)
         self.fork_label.setObjectName("approvalFork")
-        self.fork_label.setVisible(bool(request.forks))
+        self.fork_label.setVisible(bool(self.request.forks))
+        return heading
 
-        self.banners: list[QLabel] = []
-        order = {"danger": 0, "caution": 1, "info": 2}
-        warnings = sorted(request.warnings, key=lambda pair: order[banner_level(pair[0])])
-        for kind, message in warnings:
-            title = html.escape(KIND_TITLES.get(kind, shown(kind)))
-            banner: QLabel = WrappedLabel(f"<b>{title}:</b> {code_spans(shown(message))}")
-            banner.setObjectName("approvalBanner")
-            banner.setProperty("level", banner_level(kind))
-            # Margins, not the style sheet's padding, which a wrapped label leaves out when it
-            # counts its lines.
-            banner.setContentsMargins(9, 7, 9, 7)
-            banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            self.banners.append(banner)
+    def _banner(self, kind: str, message: str) -> QLabel:
+        title = html.escape(KIND_TITLES.get(kind, shown(kind)))
+        banner: QLabel = WrappedLabel(f"<b>{title}:</b> {code_spans(shown(message))}")
+        banner.setObjectName("approvalBanner")
+        banner.setProperty("level", banner_level(kind))
+        # Margins, not the style sheet's padding, which a wrapped label leaves out when it
+        # counts its lines.
+        banner.setContentsMargins(9, 7, 9, 7)
+        banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        return banner
 
+    def _build_command(self, drafted: bool) -> None:
+        """What would run, in full: the command, or a drafted skill's files or diff."""
         self.command_box = FittedText(monospace=True, max_lines=COMMAND_LINES)
         self.command_box.setObjectName("approvalCommand")
-        self.command_box.setPlainText(shown(request.command))
+        self.command_box.setPlainText(shown(self.request.command))
         # Reached by Tab too, so the keyboard can select and copy it; Tab leaves it again.
         self.command_box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.command_box.setTabChangesFocus(True)
@@ -154,29 +168,30 @@ class ApprovalDialog(QDialog):
         self.preview_box.setReadOnly(True)
         self.preview_box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.preview_box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.preview_box.setPlainText(shown(request.preview))
+        self.preview_box.setPlainText(shown(self.request.preview))
         self.preview_box.setVisible(drafted)
+
+    def _build_context(self) -> None:
+        """Where it runs, what the sandbox lets it do, why the policy asks, what a grant covers."""
+        request = self.request
         where = f"Runs in {_breakable(shown(str(request.cwd)))}"
         if request.workspace != request.cwd:
             where += f" (workspace {_breakable(shown(str(request.workspace)))})"
         self.where_label = QLabel(html.escape(where))
         self.where_label.setWordWrap(True)
         self.where_label.setObjectName("approvalWhere")
-
         self.sandbox_label = QLabel(f"<b>Sandbox:</b> {html.escape(shown(request.sandbox))}")
         self.sandbox_label.setWordWrap(True)
         self.sandbox_label.setObjectName("approvalSandbox")
         self.sandbox_label.setVisible(bool(request.sandbox) and not _unsandboxed(request))
-
         in_banners = {message for _kind, message in request.warnings}
         reasons = [r for r in request.reasons if r not in in_banners]
         self.reasons_label = QLabel("<br>".join(f"• {code_spans(shown(r))}" for r in reasons))
         self.reasons_label.setWordWrap(True)
         self.reasons_label.setVisible(bool(reasons))
-
         if request.grant_scope is not None:
-            scope = (f"<b>Always allow</b> would allow {code_spans(shown(request.grant_scope))}, for this "
-                     "session; never the network.")
+            scope = (f"<b>Always allow</b> would allow {code_spans(shown(request.grant_scope))}, "
+                     "for this session; never the network.")
         else:
             scope = ("<b>Always allow</b> is not offered: a grant could not cover what this "
                      "command does, so it is asked about every time.")
@@ -185,6 +200,11 @@ class ApprovalDialog(QDialog):
         self.scope_label.setObjectName("approvalScope")
         self.remember_check = QCheckBox("Remember it after the studio closes (saved in grants.yaml)")
         self.remember_check.setEnabled(request.grant_scope is not None)
+
+    def _build_network(self) -> None:
+        """The network for this run only: all of it, or some hosts through the proxy; shown only
+        when the sandbox would cut the network off."""
+        request = self.request
         self.network_check = QCheckBox("Allow network for this run")
         self.network_check.setObjectName("approvalNetwork")
         self.network_check.setToolTip("Only this run may use the network; the sandbox cuts it off "
@@ -203,15 +223,17 @@ class ApprovalDialog(QDialog):
                                               "(saved in grants.yaml)")
         for widget in (self.hosts_check, self.hosts_edit, self.remember_hosts_check):
             widget.setVisible(request.network_choice)
+
+    def _build_choices(self, drafted: bool) -> None:
+        """The reason for a denial and the three choices; Deny is the default."""
         self.reason_edit = QLineEdit()
         self.reason_edit.setPlaceholderText("Reason for the model if you deny (optional)")
         self.reason_edit.setClearButtonEnabled(True)
         self.reason_edit.setAccessibleName("Reason for the model if you deny")
-
         self.once_button = QPushButton("1  Save" if drafted else "1  Execute once")
         self.always_button = QPushButton("2  Always allow")
         self.deny_button = QPushButton("3  Deny")
-        self.always_button.setEnabled(request.grant_scope is not None)
+        self.always_button.setEnabled(self.request.grant_scope is not None)
         for button in (self.once_button, self.always_button):
             button.setAutoDefault(False)
         self.deny_button.setDefault(True)
@@ -219,39 +241,35 @@ class ApprovalDialog(QDialog):
         self.always_button.setToolTip("Run it, and run commands in the same scope without asking "
                                       "(key 2)")
         self.deny_button.setToolTip("Do not run it; the model is told, with your reason (key 3, Esc)")
+        self.once_button.clicked.connect(self._on_once_button_clicked)
+        self.always_button.clicked.connect(self._on_always_button_clicked)
+        self.deny_button.clicked.connect(self._on_deny_button_clicked)
 
+    def _lay_out(self, heading: QLabel) -> None:
+        layout = QVBoxLayout(self)
+        layout.setSpacing(8)
+        above: tuple[QWidget, ...] = (heading, self.fork_label, *self.banners, self.command_box)
+        for widget in above:
+            layout.addWidget(widget)
+        layout.addWidget(self.preview_box, 1)
+        context: tuple[QWidget, ...] = (self.where_label, self.sandbox_label, self.reasons_label,
+                                        self.network_check)
+        for widget in context:
+            layout.addWidget(widget)
+        hosts_row = QHBoxLayout()
+        hosts_row.addWidget(self.hosts_check)
+        hosts_row.addWidget(self.hosts_edit, 1)
+        layout.addLayout(hosts_row)
+        below: tuple[QWidget, ...] = (self.remember_hosts_check, self.scope_label,
+                                      self.remember_check, self.reason_edit)
+        for widget in below:
+            layout.addWidget(widget)
         buttons = QHBoxLayout()
         buttons.addWidget(self.once_button)
         buttons.addWidget(self.always_button)
         buttons.addStretch(1)
         buttons.addWidget(self.deny_button)
-
-        layout = QVBoxLayout(self)
-        layout.setSpacing(8)
-        layout.addWidget(heading)
-        layout.addWidget(self.fork_label)
-        for banner in self.banners:
-            layout.addWidget(banner)
-        layout.addWidget(self.command_box)
-        layout.addWidget(self.preview_box, 1)
-        layout.addWidget(self.where_label)
-        layout.addWidget(self.sandbox_label)
-        layout.addWidget(self.reasons_label)
-        layout.addWidget(self.network_check)
-        hosts_row = QHBoxLayout()
-        hosts_row.addWidget(self.hosts_check)
-        hosts_row.addWidget(self.hosts_edit, 1)
-        layout.addLayout(hosts_row)
-        layout.addWidget(self.remember_hosts_check)
-        layout.addWidget(self.scope_label)
-        layout.addWidget(self.remember_check)
-        layout.addWidget(self.reason_edit)
         layout.addLayout(buttons)
-
-        self.once_button.clicked.connect(self._on_once_button_clicked)
-        self.always_button.clicked.connect(self._on_always_button_clicked)
-        self.deny_button.clicked.connect(self._on_deny_button_clicked)
-        self.deny_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # Digits typed into the reason field never get here: the line edit takes them first.

@@ -17,6 +17,7 @@ from studio.skills.library import Library
 from studio.ui.chat.agentfiles import AgentFiles
 from studio.ui.chat.audit_dialog import AuditDialog
 from studio.ui.chat.grants_dialog import GrantsDialog
+from studio.ui.chat.model_file import ModelFileOpener
 from studio.ui.chat.pane import ChatPane
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.editor.tabs import EditorTabs
@@ -112,6 +113,16 @@ class ChatDock(QObject):
             menus.skill.insertSeparator(first[0])
         else:
             menus.skill.addAction(self.try_action)
+        self.model_files = ModelFileOpener(window, store, self.pane.model_bar, self.pane.tasks)
+        # After the library's entries, before Save: File ▸ Open Model File…, Recent Model Files.
+        separators = [action for action in menus.file.actions() if action.isSeparator()]
+        if separators:
+            menus.file.insertSeparator(separators[0])
+            menus.file.insertAction(separators[0], self.model_files.open_action)
+            menus.file.insertMenu(separators[0], self.model_files.recent_menu)
+        else:
+            menus.file.addAction(self.model_files.open_action)
+            menus.file.addMenu(self.model_files.recent_menu)
         menus.view.addAction(self.dock.toggleViewAction())
         menus.tools.addAction(self.models_action)
         menus.tools.addSeparator()

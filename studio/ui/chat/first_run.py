@@ -36,12 +36,14 @@ class FirstRunPanel(QWidget):
     Signals:
         local_models_requested: the user wants to see the models on this computer.
         local_model_chosen: (path) a found model file was picked.
+        open_file_requested: the user wants to open a model file of their own.
         download_requested: the user wants to download a model.
         server_chosen: (kind, url) a server to connect to was picked.
     """
 
     local_models_requested = Signal()
     local_model_chosen = Signal(str)
+    open_file_requested = Signal()
     download_requested = Signal()
     server_chosen = Signal(str, str)
 
@@ -52,6 +54,9 @@ class FirstRunPanel(QWidget):
         heading.setWordWrap(True)
         self.local_button = QPushButton("Use a model on this computer")
         self.local_button.setToolTip("Run a GGUF model found on this computer in the studio itself")
+        self.open_file_button = QPushButton("Open a model file…")
+        self.open_file_button.setToolTip("Chat with a GGUF file you have (from LM Studio, Jan, "
+                                         "Hugging Face…); dropping it on the window works too")
         self.download_button = QPushButton("Download a model…")
         self.download_button.setToolTip("Download a small model that can use skills")
         self.connect_button = QPushButton("Connect to a server")
@@ -83,13 +88,15 @@ class FirstRunPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
         layout.addWidget(heading)
-        for button in (self.local_button, self.download_button, self.connect_button):
+        for button in (self.local_button, self.open_file_button, self.download_button,
+                       self.connect_button):
             layout.addWidget(button)
         layout.addWidget(self.local_note)
         layout.addWidget(self.local_list)
         layout.addLayout(use_row)
 
         self.local_button.clicked.connect(self._on_local_button_clicked)
+        self.open_file_button.clicked.connect(self.open_file_requested)
         self.download_button.clicked.connect(self.download_requested)
         self.custom_action.triggered.connect(self._on_custom_action_triggered)
         self.local_list.currentRowChanged.connect(self._on_local_list_current_row_changed)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout
 from studio.editing import changed_range, qt_position
 from studio.fsutil import atomic_write_text
 from studio.skills import SPEC, Skill, codes, list_skill_files
-from studio.skills.checks import ValidationResult, reparse, validate_skill
+from studio.skills.checks import ValidationResult, fixes, validate_skill
 
 VALIDATE_DELAY_MS = 250
 UNEDITABLE_CODES = frozenset({codes.TOO_LARGE, codes.BINARY, codes.NOT_UTF8})
@@ -125,7 +125,7 @@ class SkillDocument(QObject):
             if text == self._base.source.replace("\r\n", "\n") and self.newline == "\n":
                 self._skill = self._base
             else:
-                self._skill = reparse(self._base, text)
+                self._skill = fixes.reparse(self._base, text)
         return self._skill
 
     @property
@@ -159,7 +159,7 @@ class SkillDocument(QObject):
         data = text.replace("\n", self.newline) if self.newline != "\n" else text
         atomic_write_text(self.skill_file, data)
         self.disk_text = text
-        self._base = reparse(self._base, data)
+        self._base = fixes.reparse(self._base, data)
         self._base.files = list_skill_files(self.directory)
         self._skill = None
         self.document.setModified(False)
@@ -169,7 +169,7 @@ class SkillDocument(QObject):
         """An untitled draft was written as the skill folder `directory`: it is that skill now."""
         text = self.text()
         self.untitled = False
-        self._base = reparse(self._base, text, directory)
+        self._base = fixes.reparse(self._base, text, directory)
         self._base.files = list_skill_files(directory)
         self.disk_text = text
         self._skill = None
@@ -189,7 +189,7 @@ class SkillDocument(QObject):
 
     def retarget(self, directory: Path) -> None:
         """Follow the skill to a new folder (after a rename)."""
-        self._base = reparse(self._base, self._base.source, directory)
+        self._base = fixes.reparse(self._base, self._base.source, directory)
         self._skill = None
         self._result = None
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from studio.editing import set_field, set_flag, set_metadata
 from studio.skills import SKILL_FILE, SPEC, Diagnostic, Skill, codes
-from studio.skills.checks import ValidationResult, apply_fix_to_text, reparse, unplanned_change
+from studio.skills.checks import ValidationResult, fixes
 from studio.ui.editor.code_editor import CodeEditor
 from studio.ui.editor.document import SkillDocument, plain_text, replace_text
 from studio.ui.editor.files_model import FILE_ROLE, FilesModel
@@ -258,9 +258,9 @@ class SkillEditorTab(QWidget):
             return "no fix is offered for it"
         if fix.edits:
             skill = self.doc.skill
-            text = apply_fix_to_text(skill, fix)
-            after = reparse(skill, text, max_bytes=None)
-            why = unplanned_change(skill, after, diagnostic)
+            text = fixes.apply_fix_to_text(skill, fix)
+            after = fixes.reparse(skill, text, max_bytes=None)
+            why = fixes.unplanned_change(skill, after, diagnostic)
             if why is not None:
                 return why
             self.doc.set_text(text)

@@ -27,13 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills import Diagnostic, Severity, Skill
-from studio.skills.checks import (
-    MAX_COMPATIBILITY,
-    MAX_DESCRIPTION,
-    name_problems,
-    normalize_name,
-    suggest_name,
-)
+from studio.skills.checks import MAX_COMPATIBILITY, MAX_DESCRIPTION, names
 from studio.ui.editor.metadata_model import MetadataModel
 from studio.ui.editor.openai_yaml_box import OpenAIYamlBox
 from studio.ui.editor.target_fields import TargetFields
@@ -44,12 +38,12 @@ def name_message(value: str, folder: str) -> tuple[str, Severity | None]:
     if not value.strip():
         return ("A name is required: lowercase letters, digits and hyphens, like `pdf-tools`.",
                 Severity.ERROR)
-    problems = name_problems(value)
+    problems = names.name_problems(value)
     if problems:
         said = "; ".join(problem.removeprefix("it has ").removeprefix("it ")
                          for problem in problems)
-        return f"{said[0].upper()}{said[1:]}: use `{suggest_name(value)}`.", Severity.ERROR
-    if folder and normalize_name(value) != normalize_name(folder):
+        return f"{said[0].upper()}{said[1:]}: use `{names.suggest_name(value)}`.", Severity.ERROR
+    if folder and names.normalize_name(value) != names.normalize_name(folder):
         return (f"The folder is named `{folder}`; the name must match it. Rename the skill (F2) "
                 "to change both.", Severity.ERROR)
     return "", None

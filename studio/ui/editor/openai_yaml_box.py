@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from studio.skills.checks import OPENAI_YAML, describe, read_openai_yaml
+from studio.skills.checks import openai_yaml
 
 
 class OpenAIYamlBox(QGroupBox):
@@ -21,7 +21,7 @@ class OpenAIYamlBox(QGroupBox):
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(f"Codex ({OPENAI_YAML})", parent)
+        super().__init__(f"Codex ({openai_yaml.OPENAI_YAML})", parent)
         self.setObjectName("openaiYamlBox")
         self.text = QLabel()
         self.text.setTextFormat(Qt.TextFormat.RichText)
@@ -33,12 +33,12 @@ class OpenAIYamlBox(QGroupBox):
 
     def show_folder(self, directory: Path | None) -> None:
         """Show the file of the skill in `directory` (None: a skill in an archive)."""
-        found = read_openai_yaml(directory) if directory is not None else None
+        found = openai_yaml.read_openai_yaml(directory) if directory is not None else None
         if found is None:
             self.hide()
             return
         rows = "".join(f"<tr><td><code>{escape(key)}</code>&nbsp;</td><td>{escape(value)}</td></tr>"
-                       for key, value in describe(found))
+                       for key, value in openai_yaml.describe(found))
         parts = [f"<table>{rows}</table>" if rows else "<p>The file sets nothing.</p>"]
         if found.findings:
             count = len(found.findings)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from studio.editing import DiskState, RecoveredEntry
-from studio.skills.checks import is_valid_name
+from studio.skills.checks import names
 from studio.ui import asyncqt
 from studio.ui.editor.autosaving import Autosaver
 from studio.ui.editor.file_tab import FileTab
@@ -75,7 +75,7 @@ class Recovery(QObject):
                 tab = None
         if tab is None:
             name = record.name or record.path.parent.name
-            tab = self._editors.open_draft(name if is_valid_name(name) else "recovered-skill",
+            tab = self._editors.open_draft(name if names.is_valid_name(name) else "recovered-skill",
                                   record.text)
             if record.kind == "skill":
                 note += (f" Its folder {record.path.parent} is gone or read-only now, so it "

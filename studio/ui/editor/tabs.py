@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QMessageBox, QStackedWidget, QTabWidget, QWidget
 from studio.agent import AgentStore
 from studio.llm import LLMError
 from studio.skills import SKILL_FILE, Skill, SkillSummary, load_skill, load_zip_skills, parse_skill
-from studio.skills.library import Library, LibraryEvent, Problem, TargetChanged
+from studio.skills.library import Library, Problem, events
 from studio.skills.scan import enclosing_zip
 from studio.textshow import shown
 from studio.ui import asyncqt, confirm
@@ -166,8 +166,8 @@ class EditorTabs(QObject):
         self._publish(tab)
         self.update_tab_title(tab)
 
-    def _on_library_event(self, event: LibraryEvent) -> None:
-        if isinstance(event, TargetChanged):
+    def _on_library_event(self, event: events.LibraryEvent) -> None:
+        if isinstance(event, events.TargetChanged):
             for tab in self.editor_tabs():
                 if isinstance(tab, SkillEditorTab):
                     tab.set_target(self._library.target_of(tab.directory))

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.skills import SPEC, flag
-from studio.skills.checks import CLIENTS, MAPPING, FieldKind
+from studio.skills.checks import clients
 from studio.ui.editor.metadata_model import value_text
 
 # Fields the spec's part of the form already shows.
@@ -92,11 +92,11 @@ class TargetFields(QWidget):
             self._form.removeRow(0)
         self.widgets = {}
         self.notes = {}
-        client = CLIENTS[target]
+        client = clients.CLIENTS[target]
         shown = {key: kind for key, kind in sorted(
                      client.fields.items(),
                      key=lambda item: ORDER.index(item[0]) if item[0] in ORDER else len(ORDER))
-                 if key not in SHOWN_BY_THE_FORM and kind != MAPPING}
+                 if key not in SHOWN_BY_THE_FORM and kind != clients.MAPPING}
         if not shown:
             self.setVisible(False)
             return
@@ -111,7 +111,7 @@ class TargetFields(QWidget):
             self._form.addRow(label, widget)
         self.setVisible(True)
 
-    def _control(self, key: str, kind: FieldKind) -> QWidget:
+    def _control(self, key: str, kind: clients.FieldKind) -> QWidget:
         widget: QWidget
         if bool in kind.types:
             box = QCheckBox()
@@ -125,7 +125,7 @@ class TargetFields(QWidget):
             combo.activated.connect(lambda index, field=key, c=combo: self._on_choice_activated(
                 field, c, index))
             widget = combo
-            self.notes[key] = f"{CLIENTS[self.target].title} reads one of: " + ", ".join(
+            self.notes[key] = f"{clients.CLIENTS[self.target].title} reads one of: " + ", ".join(
                 kind.choices)
         elif key in (MODEL_FIELD, AGENT_FIELD):
             combo = QComboBox()
@@ -207,7 +207,7 @@ class TargetFields(QWidget):
             readable = isinstance(value, bool) or value is None or flag(value, not default) == shown
             widget.setText("" if readable else f"not true or false: {value_text(value)}")
         elif isinstance(widget, QComboBox) and not widget.isEditable():
-            kind = CLIENTS[self.target].fields[key]
+            kind = clients.CLIENTS[self.target].fields[key]
             while widget.count() > 1 + len(kind.choices):
                 widget.removeItem(widget.count() - 1)
             index = widget.findData(value_text(value))

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from studio.agent import write_new_skill
 from studio.skills import SKILL_FILE
-from studio.skills.checks import is_valid_name, normalize_name
+from studio.skills.checks import names
 from studio.skills.library import Library
 from studio.ui import asyncqt
 from studio.ui.editor.editor_tab import SkillEditorTab
@@ -31,12 +31,12 @@ async def write_untitled(tab: SkillEditorTab, library: Library, feedback: Feedba
         return None
     parent = Path(dialog.selectedFiles()[0])
     name = tab.doc.skill.name or tab.directory.name
-    if not is_valid_name(name):
+    if not names.is_valid_name(name):
         feedback.tell("Not saved", f"“{name}” cannot be a skill's folder name. Give the "
                       "skill a valid name (lowercase letters, digits and hyphens) in "
                       "the form, then save again.")
         return None
-    target = parent / normalize_name(name)
+    target = parent / names.normalize_name(name)
     try:
         write_new_skill(target, {SKILL_FILE: tab.text()})
     except FileExistsError:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.checks import TriggerQuery
+from studio.skills.checks import evalfiles
 from studio.ui.rows import RowsModel
 
 Index = QModelIndex | QPersistentModelIndex
@@ -45,11 +45,11 @@ class ProposalsModel(RowsModel):
     def proposals(self) -> Sequence[Proposal]:
         return self._rows
 
-    def set_queries(self, queries: list[TriggerQuery]) -> None:
+    def set_queries(self, queries: list[evalfiles.TriggerQuery]) -> None:
         self.set_rows([Proposal(q.query, q.should_trigger) for q in queries])
 
-    def kept(self) -> list[TriggerQuery]:
-        return [TriggerQuery(p.query.strip(), p.should_trigger) for p in self.proposals
+    def kept(self) -> list[evalfiles.TriggerQuery]:
+        return [evalfiles.TriggerQuery(p.query.strip(), p.should_trigger) for p in self.proposals
                 if p.keep and p.query.strip()]
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -139,7 +139,7 @@ class GeneratedQueries(QWidget):
         self.drop_button.clicked.connect(self.clear)
         self._set_enabled()
 
-    def show_queries(self, queries: list[TriggerQuery]) -> None:
+    def show_queries(self, queries: list[evalfiles.TriggerQuery]) -> None:
         self.model.set_queries(queries)
         self._set_enabled()
 

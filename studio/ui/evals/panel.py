@@ -51,7 +51,7 @@ from studio.evals import (
 )
 from studio.llm import LLMError
 from studio.skills import SkillSummary
-from studio.skills.checks import EvalFileError, TriggerQuery, read_evals, read_triggers
+from studio.skills.checks import evalfiles
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.chart import PassRateChart
 from studio.ui.evals.editor import EvalFilesEditor
@@ -223,9 +223,9 @@ class EvalsPanel(QWidget):
             return None
         runner, target, catalog, report = ready
         try:
-            triggers = read_triggers(self.tab.directory)
-            evals = read_evals(self.tab.directory)
-        except EvalFileError as exc:
+            triggers = evalfiles.read_triggers(self.tab.directory)
+            evals = evalfiles.read_evals(self.tab.directory)
+        except evalfiles.EvalFileError as exc:
             self._say(f"Fix the eval files first: {exc}")
             return None
         if not triggers and not (evals and evals.evals):
@@ -250,8 +250,8 @@ class EvalsPanel(QWidget):
             return None
         runner, target, catalog, report = ready
         try:
-            queries = read_triggers(self.tab.directory)
-        except EvalFileError as exc:
+            queries = evalfiles.read_triggers(self.tab.directory)
+        except evalfiles.EvalFileError as exc:
             self._say(f"Fix the trigger queries first: {exc}")
             return None
         if not queries or len({q.should_trigger for q in queries}) < 2:
@@ -350,8 +350,8 @@ class EvalsPanel(QWidget):
         factory, settings = found
         target, catalog = self.services.catalog(self.tab)
         try:
-            existing = list(read_triggers(self.tab.directory) or ())
-        except EvalFileError as exc:
+            existing = list(evalfiles.read_triggers(self.tab.directory) or ())
+        except evalfiles.EvalFileError as exc:
             self._say(f"Fix the trigger queries first: {exc}")
             return None
         report = SkillReport(target.display_name, "", settings.model)
@@ -368,7 +368,7 @@ class EvalsPanel(QWidget):
 
         return self._start(work(), report, 0, history=False, shown=False)
 
-    def add_generated(self, queries: list[TriggerQuery]) -> None:
+    def add_generated(self, queries: list[evalfiles.TriggerQuery]) -> None:
         """Add the queries the author kept to evals/triggers.json."""
         if not queries:
             self._say("No query is checked to keep.")

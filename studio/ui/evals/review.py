@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.evals import EvalResult, QueryResult, transcript_messages, write_feedback
-from studio.skills.checks import EvalFileError
+from studio.skills.checks import evalfiles
 from studio.ui.chat.transcript import Transcript
 from studio.ui.editor.form_fold import TabLayout
 from studio.ui.evals.models import verdicts_html
@@ -158,7 +158,7 @@ class ReviewPane(QWidget):
         note = self.note.toPlainText()
         try:
             write_feedback(folder, self.eval_id, note)
-        except (EvalFileError, OSError) as exc:
+        except (evalfiles.EvalFileError, OSError) as exc:
             self.note_status.setText(f"Not saved: {exc}. Fix evals/feedback.json, then save "
                                      "again.")
             return

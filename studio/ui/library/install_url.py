@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.install import CLIENTS, InstallPlan, lock_path, project_of
+from studio.skills.install import InstallPlan, installed, lockfile, placement
 from studio.threatscan import preview_lines
 
 
@@ -47,9 +47,9 @@ class InstallUrlDialog(QDialog):
             self.folder_combo.addItem(str(folder))
         self.client_boxes: dict[str, QCheckBox] = {}
         clients = QGridLayout()
-        for at, client in enumerate(sorted(CLIENTS)):
+        for at, client in enumerate(sorted(placement.CLIENTS)):
             box = QCheckBox(client)
-            box.setToolTip(f"Link the skills from {CLIENTS[client][0]} too")
+            box.setToolTip(_client_tip(*placement.CLIENTS[client]))
             self.client_boxes[client] = box
             clients.addWidget(box, at // 4, at % 4)
         self.copy_box = QCheckBox("Copies instead of links")
@@ -90,7 +90,7 @@ class InstallUrlDialog(QDialog):
 
     def project(self) -> tuple[Path, bool] | None:
         """The project (or home, True) whose .agents/skills the folder is."""
-        return project_of(self.folder())
+        return installed.project_of(self.folder())
 
     def clients(self) -> list[str]:
         if self.project() is None:
@@ -107,6 +107,16 @@ class InstallUrlDialog(QDialog):
         return Path(self.folder_combo.currentText().strip()).expanduser()
 
 
+def _client_tip(project: str, user: str) -> str:
+    """Where a client's box links the skills from, in a project and for the user; a client that
+    reads .agents/skills itself needs no link there."""
+    def where(folder: str, home: str) -> str:
+        if folder == ".agents/skills":
+            return f"it reads {home}.agents/skills itself"
+        return f"a link in {home}{folder}"
+    return f"In a project: {where(project, '')}. For you: {where(user, '~/')}."
+
+
 def files_written(plan: InstallPlan) -> list[str]:
     """Every file installing `plan` writes: each skill's files where they will go, and the lock
     file that records where they came from."""
@@ -114,7 +124,7 @@ def files_written(plan: InstallPlan) -> list[str]:
     for skill in plan.skills:
         for path in sorted(p for p in skill.staged.rglob("*") if p.is_file() or p.is_symlink()):
             lines.append(f"  {skill.destination / path.relative_to(skill.staged)}")
-    lock = lock_path(plan.into)
+    lock = lockfile.lock_path(plan.into)
     lines.append(f"  {lock} ({'updated' if lock.exists() else 'new'}: records what was "
                  "installed from where, shared with the skills CLI, for `studio update`)")
     return lines

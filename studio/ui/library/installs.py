@@ -20,17 +20,11 @@ from PySide6.QtWidgets import QDialog
 from studio.skills.install import (
     InstallError,
     InstallPlan,
-    LockError,
-    blocking,
-    client_folders,
     commit_install,
-    fetchable,
-    place,
+    installed,
+    lockfile,
+    placement,
     prepare_source,
-    project_of,
-    record_for,
-    remove_installed,
-    unchanged,
 )
 from studio.skills.library import Library
 from studio.skills.scan import links_to
@@ -103,13 +97,13 @@ class UrlInstalls(QObject):
         try:
             if known is not None:
                 plan.skills = [skill for skill in plan.skills if skill.folder in known]
-                if await self._in_worker(lambda: unchanged(plan, known)):
+                if await self._in_worker(lambda: installed.unchanged(plan, known)):
                     self._feedback.status(f"{', '.join(sorted(known))}: up to date.")
                     return False
-            where = project_of(folder)
-            places = client_folders(clients, *where) if where is not None else []
+            where = installed.project_of(folder)
+            places = placement.client_folders(clients, *where) if where is not None else []
             blocked = [path for skill in plan.skills
-                       for path in blocking(skill.folder, places, folder)]
+                       for path in placement.blocking(skill.folder, places, folder)]
             if blocked:
                 self._feedback.tell(title, "These client folders already hold a skill of the same "
                                     "name that is not a link to this install: "
@@ -147,17 +141,21 @@ class UrlInstalls(QObject):
                 copies: bool) -> None:
         commit_install(plan, studio=extra)
         for skill in plan.skills:
-            place(skill.folder, plan.into, places, copies)
+            placement.place(skill.folder, plan.into, places, copies)
 
     async def update_skill(self, directory: Path) -> bool:
         """Fetch an installed skill's source again and replace it when its files changed."""
-        record = record_for(directory)
+        record = installed.record_for(directory)
         if record is None:
             self._feedback.tell("Update", f"{directory.name} was not installed from a source "
                                 "recorded in skills-lock.json, so there is nothing to update from.")
             return False
+        pinned = record.pinned_note()
+        if pinned is not None:
+            self._feedback.tell("Update", f"{pinned}.")
+            return False
         try:
-            source = fetchable(record)
+            source = installed.fetchable(record)
         except InstallError as exc:
             self._feedback.tell("Update", f"{exc}. Nothing was fetched.")
             return False
@@ -170,19 +168,19 @@ class UrlInstalls(QObject):
 
     async def remove_skill(self, directory: Path) -> bool:
         """Remove an installed skill, its client links and its lock entry, once confirmed."""
-        if record_for(directory) is None:
+        if installed.record_for(directory) is None:
             self._feedback.tell("Remove", f"{directory.name} is not recorded in skills-lock.json.")
             return False
         linked = await self._in_worker(lambda: links_to(directory))
         if not await asyncqt.confirmed(
                 confirm.remove_installed(self._feedback.parent, directory, linked)):
             return False
-        where = project_of(directory.parent)
+        where = installed.project_of(directory.parent)
         try:
-            await self._in_worker(lambda: remove_installed(
+            await self._in_worker(lambda: installed.remove_installed(
                 directory.parent, directory.name, where[0] if where else None,
                 where[1] if where else False))
-        except (LockError, OSError) as exc:
+        except (lockfile.LockError, OSError) as exc:
             self._feedback.tell("Remove", f"{directory.name} was not removed: {exc}.")
             return False
         self._library.remove_skill(directory)

@@ -24,18 +24,7 @@ from PySide6.QtCore import (
 
 from studio.skills import SkillSummary
 from studio.skills.install import Provenance
-from studio.skills.library import (
-    Library,
-    LibraryEvent,
-    RootAdded,
-    RootChanged,
-    RootRemoved,
-    SkillChanged,
-    SkillsAdded,
-    SkillsRemoved,
-    SkillsReplaced,
-    TargetChanged,
-)
+from studio.skills.library import Library, events
 from studio.ui.indexes import Index
 from studio.ui.library.library_nodes import FileNode, FolderNode, Node, RootNode, SkillNode
 from studio.ui.library.library_places import (
@@ -84,8 +73,8 @@ class LibraryModel(NodeTree):
         self.provenance = Provenance()
         self._labels: dict[Path, str] | None = None
         for row, state in enumerate(library.roots()):
-            self._on_library_event(RootAdded(row, state.root))
-            self._on_library_event(SkillsAdded(state.path, 0, tuple(state.skills)))
+            self._on_library_event(events.RootAdded(row, state.root))
+            self._on_library_event(events.SkillsAdded(state.path, 0, tuple(state.skills)))
         library.connect(self._on_library_event)
 
     # -- reading -------------------------------------------------------------------------------
@@ -146,20 +135,20 @@ class LibraryModel(NodeTree):
             lay_out(root, nodes, flat)
         self.endResetModel()
 
-    def _on_library_event(self, event: LibraryEvent) -> None:
-        if isinstance(event, SkillsAdded):
+    def _on_library_event(self, event: events.LibraryEvent) -> None:
+        if isinstance(event, events.SkillsAdded):
             self._add_skills(event.root, event.summaries)
-        elif isinstance(event, SkillChanged):
+        elif isinstance(event, events.SkillChanged):
             self._change_skill(event.old, event.new)
-        elif isinstance(event, SkillsReplaced):
+        elif isinstance(event, events.SkillsReplaced):
             self._replace_skills(event.root, event.old, event.new)
-        elif isinstance(event, SkillsRemoved):
+        elif isinstance(event, events.SkillsRemoved):
             self._remove_skills(event.root, event.summaries)
-        elif isinstance(event, RootChanged | TargetChanged):
+        elif isinstance(event, events.RootChanged | events.TargetChanged):
             self._changed(self._root.children[event.row])
             return
-        elif isinstance(event, RootAdded | RootRemoved):
-            if isinstance(event, RootAdded):
+        elif isinstance(event, events.RootAdded | events.RootRemoved):
+            if isinstance(event, events.RootAdded):
                 self._add_root(event.row)
             else:
                 self._remove_root(event.row, event.skills)

@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 
 from studio.skills import SKILL_FILE, SkillSummary
 from studio.skills.library import RootState
-from studio.skills.scan import Entry
+from studio.skills.scan import listing
 
 
 @dataclass(eq=False, slots=True)
@@ -60,7 +60,7 @@ class FileNode(Node):
     skill: SkillNode | None = None
 
 
-def file_tree(summary: SkillSummary, entries: list[Entry], skill: SkillNode) -> list[Node]:
+def file_tree(summary: SkillSummary, entries: list[listing.Entry], skill: SkillNode) -> list[Node]:
     """The entries as nested nodes: SKILL.md first, then the standard folders, then the rest."""
     top = Node(None, 0)
     folders: dict[PurePosixPath, Node] = {PurePosixPath("."): top}
@@ -91,9 +91,9 @@ def _order(nodes: list[Node]) -> None:
         assert isinstance(node, FileNode)
         if node.relative.name in (SKILL_FILE, SKILL_FILE.lower()) and node.relative.parent.name == "":
             return (0, "")
-        standard = node.is_dir and node.relative.name in Entry.STANDARD_FOLDERS
+        standard = node.is_dir and node.relative.name in listing.Entry.STANDARD_FOLDERS
         return (1 if standard else 2 if node.is_dir else 3,
-                f"{Entry.STANDARD_FOLDERS.index(node.relative.name):02d}" if standard
+                f"{listing.Entry.STANDARD_FOLDERS.index(node.relative.name):02d}" if standard
                 else node.relative.name.lower())
 
     nodes.sort(key=key)

@@ -56,6 +56,8 @@ class LibraryPanel(QWidget):
         file_activated: (SkillSummary, Path) a file of a skill was activated.
         search_requested: (str) the search box's text settled in search mode.
         target_requested: (Path, str) the user picked the validation target of a root.
+        update_requested, remove_requested: (Path) Update or Remove… for an installed skill.
+        sync_requested, check_requested: (Path) Sync or Check for a root with a lock file.
     """
 
     skill_activated = Signal(object)
@@ -64,6 +66,8 @@ class LibraryPanel(QWidget):
     target_requested = Signal(Path, str)
     update_requested = Signal(Path)
     remove_requested = Signal(Path)
+    sync_requested = Signal(Path)
+    check_requested = Signal(Path)
 
     def __init__(self, model: LibraryModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -415,11 +419,11 @@ class LibraryPanel(QWidget):
             path = Path(index.data(PATH_ROLE))
             state = self.model.library.root(path)
             if state is not None:
-                menu = root_menu(self, path, state.target, self.target_requested)
+                menu = root_menu(self, path, state.target, self.target_requested,
+                                 self.sync_requested, self.check_requested)
         if menu is None:
             return
-        if kind == "skill":
-            self.last_menu = menu
+        self.last_menu = menu
         menu.popup(self.tree.viewport().mapToGlobal(point))
 
     def _settle_filter(self) -> None:

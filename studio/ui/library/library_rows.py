@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
 from studio.skills import SPEC, SkillSummary
-from studio.skills.checks import CLIENTS
+from studio.skills.checks import clients
 from studio.skills.install import Provenance
 from studio.skills.library import RootState
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
@@ -82,7 +82,7 @@ def root_data(scan: RootState, role: int, label: str) -> Any:
         text = str(scan.root.path)
         if scan.root.read_only:
             text += "\nA zip archive: its skills open read-only."
-        text += f"\nValidated for {CLIENTS[scan.target].title} (right-click to change)."
+        text += f"\nValidated for {clients.CLIENTS[scan.target].title} (right-click to change)."
         if scan.error is not None:
             text += f"\n{scan.error}"
         return text

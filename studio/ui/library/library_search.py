@@ -25,7 +25,7 @@ from typing import TypeVar
 
 from PySide6.QtCore import QObject
 
-from studio.skills.library import Library, LibraryEvent
+from studio.skills.library import Library, events
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex, SearchOutcome
 from studio.ui.library.library_panel import LibraryPanel
 from studio.ui.tasks import TaskSet
@@ -74,7 +74,7 @@ class LibrarySearch(QObject):
         """Whether the library is being embedded now."""
         return self._embedding is not None and not self._embedding.done()
 
-    def _on_library_event(self, _event: LibraryEvent) -> None:
+    def _on_library_event(self, _event: events.LibraryEvent) -> None:
         self._stale = True
 
     def _on_panel_search_requested(self, query: str) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, QTimer, Signal
 
 from studio.skills import SkillSummary
-from studio.skills.scan import Entry
+from studio.skills.scan import listing
 from studio.ui.indexes import NO_PARENT, Index
 from studio.ui.library.library_nodes import Node, RootNode, SkillNode, file_tree
 from studio.ui.library.library_rows import ITEM_FLAGS, NO_FLAGS
@@ -98,7 +98,7 @@ class NodeTree(QAbstractItemModel):
         # while they handle rowsInserted, and inserting rows from inside that is not allowed.
         QTimer.singleShot(0, self, lambda: self.files_requested.emit(summary))
 
-    def set_files(self, summary: SkillSummary, entries: list[Entry]) -> None:
+    def set_files(self, summary: SkillSummary, entries: list[listing.Entry]) -> None:
         """Show the files of an expanded skill (ignored if the skill changed meanwhile)."""
         node = self._by_directory.get(summary.directory)
         if node is None or node.summary is not summary or node.children or not entries:

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QDialog, QFileDialog
 
 from studio.settings import SettingsStore
 from studio.skills import SPEC, SkillSummary, load_skill, skill_file_in, walks_into
-from studio.skills.checks import CLIENTS, validate_skill
+from studio.skills.checks import clients, validate_skill
 from studio.skills.library import Library
-from studio.skills.scan import SkillRoot, Stamp, discover, skill_entries
+from studio.skills.scan import SkillRoot, Stamp, discover, listing
 from studio.ui import asyncqt
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_panel import LibraryPanel
@@ -117,7 +117,7 @@ class LibraryRoots(QObject):
             self._watcher.watch_folders_below(root, folders)
 
     def _on_model_files_requested(self, summary: SkillSummary) -> None:
-        self._model.set_files(summary, skill_entries(summary))
+        self._model.set_files(summary, listing.skill_entries(summary))
 
     # -- targets --------------------------------------------------------------------------------------
 
@@ -125,7 +125,7 @@ class LibraryRoots(QObject):
         """Judge the root's skills for `target` (a key of `studio.skills.checks.clients.CLIENTS`) from
         now on: kept in the settings, and the skills validated again in the background, where
         the library shows each one's new findings as they arrive."""
-        if target not in CLIENTS:
+        if target not in clients.CLIENTS:
             raise ValueError(f"unknown target {target!r}")
         settings = self._store.settings
         settings.set_target(path, target)
@@ -136,7 +136,7 @@ class LibraryRoots(QObject):
             return
         self._loader.scan([SkillRoot(path, settings.include_hidden)], refresh=True)
         name = path.name or str(path)
-        self._feedback.status(f"Validating {name} for {CLIENTS[target].title}…")
+        self._feedback.status(f"Validating {name} for {clients.CLIENTS[target].title}…")
 
     # -- adding and removing roots -------------------------------------------------------------------
 

@@ -16,19 +16,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.checks import name_problems, normalize_name, suggest_name
+from studio.skills.checks import names
 
 
 def name_check(name: str, parent: Path | None) -> str:
     """Why `name` cannot be used in `parent` (empty when it can), in words the user can act on."""
     if not name.strip():
         return "Type a name: lowercase letters, digits and hyphens, like `pdf-tools`."
-    problems = name_problems(name)
+    problems = names.name_problems(name)
     if problems:
         said = "; ".join(p.removeprefix("it has ").removeprefix("it ") for p in problems)
-        return f"{said[0].upper()}{said[1:]}: use `{suggest_name(name)}`."
-    if parent is not None and (parent / normalize_name(name)).exists():
-        return f"`{parent / normalize_name(name)}` already exists: pick another name."
+        return f"{said[0].upper()}{said[1:]}: use `{names.suggest_name(name)}`."
+    if parent is not None and (parent / names.normalize_name(name)).exists():
+        return f"`{parent / names.normalize_name(name)}` already exists: pick another name."
     return ""
 
 
@@ -61,7 +61,7 @@ class _NameDialog(QDialog):
 
     @property
     def name(self) -> str:
-        return normalize_name(self.name_edit.text())
+        return names.normalize_name(self.name_edit.text())
 
     def parent_folder(self) -> Path | None:
         raise NotImplementedError
@@ -128,6 +128,6 @@ class RenameSkillDialog(_NameDialog):
         return self.directory.parent
 
     def problem(self) -> str:
-        if normalize_name(self.name_edit.text()) == self.directory.name:
+        if names.normalize_name(self.name_edit.text()) == self.directory.name:
             return "Type the new name."
         return super().problem()

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from studio.editing import set_field
 from studio.skills import parse_skill
-from studio.skills.checks import FixError, apply_plan, plan_fixes
-from studio.skills.install import ScaffoldError, create_skill
+from studio.skills.checks import fixes
+from studio.skills.install import scaffold
 from studio.skills.library import Library, Problem
 from studio.skills.scan import enclosing_zip, links_to
 from studio.ui import asyncqt, confirm
@@ -82,8 +82,8 @@ class SkillOperations:
         parent = dialog.parent_folder()
         assert parent is not None
         try:
-            skill_file = create_skill(parent, dialog.name)
-        except ScaffoldError as exc:
+            skill_file = scaffold.create_skill(parent, dialog.name)
+        except scaffold.ScaffoldError as exc:
             self._feedback.tell("Skill not created", str(exc))
             return None
         root = self._library.deepest_root(parent)
@@ -137,7 +137,7 @@ class SkillOperations:
         and a file changed meanwhile or reached through a link out of its root is refused."""
         root = self._library.deepest_root(directory)
         try:
-            plan = plan_fixes(directory, set(), root=root.path if root is not None else None)
+            plan = fixes.plan_fixes(directory, set(), root=root.path if root is not None else None)
             whole = parse_skill(plan.original.encode("utf-8"), plan.skill_file,
                                 directory=directory, max_bytes=None)
             text = set_field(whole, "name", new_name) if plan.original else None
@@ -147,8 +147,8 @@ class SkillOperations:
                                     "skill).")
                 return False
             plan.fixed = text
-            apply_plan(plan)
-        except FixError as exc:
+            fixes.apply_plan(plan)
+        except fixes.FixError as exc:
             self._feedback.tell("Not renamed", f"{exc}.")
             return False
         return True

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from studio.skills import SkillSummary, ToggleError, ToggleState, project_of, set_enabled, skill_states
+from studio.skills import SkillSummary, toggles
 
 
 def add_toggle_menu(menu: QMenu, summary: SkillSummary, parent: QWidget,
@@ -22,9 +22,9 @@ def add_toggle_menu(menu: QMenu, summary: SkillSummary, parent: QWidget,
     skill_file = summary.skill_file
     submenu = menu.addMenu("On in Clients")
     submenu.setToolTipsVisible(True)
-    project = project_of(summary.directory)
-    for state in skill_states(name, skill_file, project, home or Path.home()):
-        if isinstance(state, ToggleError):
+    project = toggles.project_of(summary.directory)
+    for state in toggles.skill_states(name, skill_file, project, home or Path.home()):
+        if isinstance(state, toggles.ToggleError):
             action = submenu.addAction("A settings file cannot be read")
             action.setEnabled(False)
             action.setToolTip(str(state))
@@ -41,11 +41,11 @@ def add_toggle_menu(menu: QMenu, summary: SkillSummary, parent: QWidget,
     return submenu
 
 
-def _toggle(parent: QWidget, state: ToggleState, name: str, skill_file: Path,
+def _toggle(parent: QWidget, state: toggles.ToggleState, name: str, skill_file: Path,
             enabled: bool) -> None:
     try:
-        set_enabled(state, name, skill_file, enabled)
-    except ToggleError as exc:
+        toggles.set_enabled(state, name, skill_file, enabled)
+    except toggles.ToggleError as exc:
         box = QMessageBox(QMessageBox.Icon.Warning, f"Cannot turn {name} "
                           f"{'on' if enabled else 'off'}", str(exc), QMessageBox.StandardButton.Ok,
                           parent)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from studio.skills import SPEC
-from studio.skills.checks import CLIENTS
+from studio.skills.checks import clients
 
 
 def target_label(target: str) -> str:
     """The short name of a target, as the picker and the library show it."""
-    return "Spec" if target == SPEC else CLIENTS[target].title
+    return "Spec" if target == SPEC else clients.CLIENTS[target].title
 
 
 def target_tooltip(target: str) -> str:
-    client = CLIENTS[target]
+    client = clients.CLIENTS[target]
     if target == SPEC:
         return "Judged by the bare Agent Skills spec: a field outside it is an error (SK131)."
     if client.strict:

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from studio.skills import SPEC
-from studio.skills.checks import CLIENTS
+from studio.skills.checks import clients
 from studio.ui.library.target_labels import target_label, target_tooltip
 from studio.ui.selector import Selector
 
@@ -31,7 +31,7 @@ class TargetPicker(QWidget):
         self._root: Path | None = None
         self.label = QLabel("Validate for:")
         self.combo = Selector()
-        for key in CLIENTS:
+        for key in clients.CLIENTS:
             self.combo.addItem(target_label(key), key)
             self.combo.setItemData(self.combo.count() - 1, target_tooltip(key),
                                    Qt.ItemDataRole.ToolTipRole)

@@ -1,26 +1,63 @@
-"""The library tree's context menus: a root's (the client its skills are validated for) and a
-skill's (On in Clients, and Update and Remove for an installed one)."""
+"""The library tree's context menus: a root's (Sync and Check against its skills-lock.json, the
+client its skills are validated for) and a skill's (On in Clients, and Update and Remove for an
+installed one)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QMenu, QWidget
 
-from studio.skills import SkillSummary
-from studio.skills.checks import CLIENTS
-from studio.skills.install import record_for
+from studio.skills import SkillSummary, skill_file_in
+from studio.skills.checks import clients
+from studio.skills.install import installed, lockfile, placement
 from studio.ui.library.skill_toggles import add_toggle_menu
 from studio.ui.library.target_labels import target_label, target_tooltip
 
 
-def root_menu(parent: QWidget, path: Path, current: str,
-              target_requested: SignalInstance) -> QMenu:
-    """Validate For, with the clients; picking one emits `target_requested(path, client)`."""
+def locked_folder(root: Path) -> Path | None:
+    """The skill folder a library root's Sync and Check work on, when a lock file records it:
+    a project's `.agents/skills` (the root itself, or the project's folder when that is the
+    root, even before the skills are there: a fresh clone), or a folder of one's own that holds
+    its lock file beside its skills (`studio install --into`)."""
+    lock = lockfile.lock_path(root)
+    if not lock.is_file():
+        return None
+    if lock.parent != root:  # a project's `.X/skills`: the one copy is in its .agents/skills
+        return placement.canonical_folder(lock.parent)
+    project = placement.canonical_folder(root)
+    return project if project.is_dir() or not _holds_skills(root) else root
+
+
+def _holds_skills(folder: Path) -> bool:
+    try:
+        return any(child.is_dir() and not child.name.startswith(".")
+                   and skill_file_in(os.listdir(child)) is not None for child in folder.iterdir())
+    except OSError:
+        return False
+
+
+def root_menu(parent: QWidget, path: Path, current: str, target_requested: SignalInstance,
+              sync_requested: SignalInstance, check_requested: SignalInstance) -> QMenu:
+    """Validate For, with the clients; picking one emits `target_requested(path, client)`. For
+    a root with a skills-lock.json (a project's `.agents/skills`), Sync and Check too."""
     menu = QMenu(parent)
+    menu.setToolTipsVisible(True)
+    folder = locked_folder(path)
+    if folder is not None:
+        lock = lockfile.lock_path(folder)
+        sync = menu.addAction("Sync")
+        sync.setToolTip(f"Restore every skill {lock} records into {folder}, at its recorded "
+                        "commit")
+        sync.triggered.connect(lambda _checked=False: sync_requested.emit(folder))
+        check = menu.addAction("Check")
+        check.setToolTip(f"Say which skills in {folder} differ from {lock}, changing nothing")
+        check.triggered.connect(lambda _checked=False: check_requested.emit(folder))
+        menu.addSeparator()
     targets = menu.addMenu("Validate For")
-    for key in CLIENTS:
+    for key in clients.CLIENTS:
         action = targets.addAction(target_label(key))
         action.setCheckable(True)
         action.setChecked(key == current)
@@ -38,7 +75,7 @@ def skill_menu(parent: QWidget, summary: SkillSummary, update_requested: SignalI
     menu = QMenu(parent)
     menu.setToolTipsVisible(True)
     toggles = add_toggle_menu(menu, summary, parent)
-    record = record_for(summary.directory)
+    record = installed.record_for(summary.directory)
     if record is not None:
         if toggles is not None:
             menu.addSeparator()

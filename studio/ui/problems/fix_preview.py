@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.editing import BatchPlan
-from studio.skills.checks import FixPlan
+from studio.skills.checks import fixes
 from studio.ui.editor.diff_highlighter import DiffHighlighter
 from studio.ui.fit import resize_within_screen
 from studio.ui.indexes import NO_PARENT, Index
@@ -32,14 +32,14 @@ SHOWN_TITLES = 3
 class PlansModel(QAbstractListModel):
     """One row per skill the step changes: its folder name, and what is applied as a tooltip."""
 
-    def __init__(self, plans: list[FixPlan], parent: QObject | None = None) -> None:
+    def __init__(self, plans: list[fixes.FixPlan], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._plans = plans
 
     def rowCount(self, parent: Index = NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self._plans)
 
-    def plan(self, row: int) -> FixPlan | None:
+    def plan(self, row: int) -> fixes.FixPlan | None:
         return self._plans[row] if 0 <= row < len(self._plans) else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -9,7 +9,7 @@ from collections import Counter
 
 from PySide6.QtCore import QObject, QTimer
 
-from studio.skills.library import Library, LibraryEvent, RootState
+from studio.skills.library import Library, RootState, events
 from studio.ui.editor.tabs import EditorTabs
 from studio.ui.library.library_rows import root_labels
 from studio.ui.numbers import count_text
@@ -84,7 +84,7 @@ class ProblemsController(QObject):
         panel.set_problems(self._library.problems_of(tab.directory),
                            f"No problems in {tab.title}.")
 
-    def _on_library_event(self, _event: LibraryEvent) -> None:
+    def _on_library_event(self, _event: events.LibraryEvent) -> None:
         if not self._panel.library_scope:
             self.refresh()
             return

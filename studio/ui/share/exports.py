@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QWidget
 
-from studio.skills.install import PackError, pack_index, pack_plugin, pack_skill
+from studio.skills.install import pack, pack_package
 from studio.ui import asyncqt
 from studio.ui.status_messages import Feedback
 from studio.ui.tasks import TaskSet
@@ -65,7 +65,7 @@ class SkillExports(QObject):
         try:
             written = await asyncio.get_running_loop().run_in_executor(
                 self._worker, _PACKERS[kind], directory, into)
-        except PackError as exc:
+        except pack.PackError as exc:
             self._feedback.tell("Export failed", f"{directory.name} was not exported: {exc}")
             return None
         except OSError as exc:
@@ -90,13 +90,13 @@ class SkillExports(QObject):
 
 
 def _plugin(directory: Path, into: Path) -> Path:
-    return pack_plugin([directory], into)
+    return pack_package("plugin", [directory], into)[0]
 
 
 def _index(directory: Path, into: Path) -> Path:
-    return pack_index([directory], into)
+    return pack_package("index", [directory], into)[0]
 
 
 _PACKERS: dict[str, Callable[[Path, Path], Path]] = {
-    "skill": pack_skill, "plugin": _plugin, "index": _index,
+    "skill": pack.pack_skill, "plugin": _plugin, "index": _index,
 }

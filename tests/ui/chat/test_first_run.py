@@ -66,13 +66,14 @@ class _IdleEngine(EmbeddedEngine):
         self.stopped = True
 
 
-def test_no_server_answering_offers_the_three_ways_forward(
+def test_no_server_answering_offers_the_ways_forward(
         qtbot: QtBot, chat_http: httpx.AsyncClient, tmp_path: Path) -> None:
     pane = _down_pane(qtbot, chat_http, tmp_path)
     panel = pane.model_bar.first_run
     assert panel.isVisibleTo(pane)
-    assert [b.text() for b in (panel.local_button, panel.download_button, panel.connect_button)] == [
-        "Use a model on this computer", "Download a model…", "Connect to a server"]
+    buttons = (panel.local_button, panel.open_file_button, panel.download_button, panel.connect_button)
+    assert [b.text() for b in buttons] == [
+        "Use a model on this computer", "Open a model file…", "Download a model…", "Connect to a server"]
     offered = [a.text() for a in panel.connect_menu.actions() if a.text()]
     for port in ("11434", "1234/v1", "8080/v1", "8000/v1"):
         assert any(port in text for text in offered), port

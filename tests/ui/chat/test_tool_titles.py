@@ -21,3 +21,9 @@ def test_a_tool_outside_the_registry_is_titled_by_its_name(qtbot: QtBot) -> None
     card = ToolCard(ToolRecord("c1", "old_tool", None, "summary"))
     qtbot.addWidget(card)
     assert card.title.text() == "<b>old_tool</b>"
+
+
+@pytest.mark.parametrize("name", list(TOOL_BOOK))
+def test_a_card_title_is_words_a_person_reads_not_the_tools_name(name: str) -> None:
+    title = TOOL_BOOK[name].title
+    assert "_" not in title and title[0].isupper() and title != name

@@ -100,3 +100,15 @@ def test_installed_skills_show_and_filter_by_where_they_came_from(
     panel.filter_edit.setText("127.0.0.1")
     panel.apply_filter()
     assert panel.count_label.text() == "2 of 5 skills match"
+
+
+def test_each_clients_box_says_where_its_link_goes(qtbot: QtBot, tmp_path: Path) -> None:
+    dialog = InstallUrlDialog([tmp_path / ".agents" / "skills"])
+    qtbot.addWidget(dialog)
+    tips = {key: box.toolTip() for key, box in dialog.client_boxes.items()}
+    assert tips["claude-code"] == ("In a project: a link in .claude/skills. For you: a link in "
+                                   "~/.claude/skills.")
+    assert tips["gemini-cli"] == ("In a project: it reads .agents/skills itself. For you: a link "
+                                  "in ~/.gemini/skills.")
+    assert tips["goose"] == ("In a project: it reads .agents/skills itself. For you: it reads "
+                             "~/.agents/skills itself.")

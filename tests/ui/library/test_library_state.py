@@ -11,7 +11,8 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from studio.skills import SkillSummary
-from studio.skills.scan import SkillRoot, SkillsFound, scan_root
+from studio.skills.scan import SkillRoot, SkillsFound
+from studio.skills.scan.roots import scan_root
 from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.library.skill_name import NewSkillDialog, RenameSkillDialog
 from studio.ui.mainwindow import MainWindow

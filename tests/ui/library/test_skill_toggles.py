@@ -31,13 +31,17 @@ def test_the_submenu_shows_each_client_and_scope_and_toggles_the_file(
     assert submenu is not None
     actions = {a.text(): a for a in submenu.actions()}
     assert list(actions) == ["Claude Code (project)", "Claude Code (user)", "Codex (project)",
-                             "Codex (user)"]
+                             "Codex (user)", "Gemini CLI (project)", "Gemini CLI (user)",
+                             "OpenCode (project)", "OpenCode (user)"]
     assert all(a.isChecked() for a in actions.values())
     actions["Claude Code (project)"].setChecked(False)
     settings = tmp_path / "project" / ".claude" / "settings.json"
     assert json.loads(settings.read_text()) == {"skillOverrides": {"deploy": "off"}}
     actions["Codex (user)"].setChecked(False)
     assert str(summary.skill_file) in (home / ".codex" / "config.toml").read_text()
+    actions["Gemini CLI (project)"].setChecked(False)
+    gemini = tmp_path / "project" / ".gemini" / "settings.json"
+    assert json.loads(gemini.read_text()) == {"skills": {"disabled": ["deploy"]}}
     # A file spoilt in the meantime: a message, and the file left as it was.
     settings.write_text("{oops")
     actions["Claude Code (project)"].setChecked(True)

@@ -318,3 +318,19 @@ def test_a_target_picked_while_the_first_scan_runs_wins(
     qtbot.waitUntil(lambda: not window.loader.busy, timeout=20000)
     assert window.library.skill_count == 42
     assert window.library.problems() == []
+
+
+def test_the_picker_offers_the_new_clients_and_the_form_shows_copilots_fields(
+        qtbot: QtBot, make_window: WindowFactory, claude_root: Path) -> None:
+    window = make_window(claude_root)
+    combo = window.library_panel.target_picker.combo
+    titles = [combo.itemText(i) for i in range(combo.count())]
+    assert {"Gemini CLI", "GitHub Copilot", "Cursor", "goose", "OpenCode"} <= set(titles)
+    tab = _open(qtbot, window, claude_root / "deploy-check")
+    _pick(window, "github-copilot")
+    qtbot.waitUntil(lambda: tab.target == "github-copilot")
+    context = tab.form.field_widget("context")
+    assert isinstance(context, QComboBox)
+    assert [context.itemText(i) for i in range(context.count())] == ["(not set)", "fork"]
+    assert isinstance(tab.form.field_widget("user-invocable"), QCheckBox)
+    assert tab.form.field_widget("model") is None
