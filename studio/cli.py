@@ -19,6 +19,7 @@ from studio.errors import StudioError
 
 COMMANDS = {
     "validate": "studio.commands.validate",
+    "scan": "studio.commands.scan",
     "fix": "studio.commands.fix",
     "new": "studio.commands.new",
     "prompt": "studio.commands.prompt",

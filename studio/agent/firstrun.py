@@ -1,6 +1,6 @@
 """What a skill's scripts hold that its user should read before the first run: the threat
-findings (SK5xx, `studio.skills.checks.threats`) of the files a command runs, once per skill per
-session, as warnings of the approval that run then needs."""
+findings (SK5xx, `studio.threatscan`, ranked; `low` and above) of the files a command runs, once
+per skill per session, as warnings of the approval that run then needs."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 import shlex
 from pathlib import Path
 
-from studio.skills.checks import script_threats
+from studio.threatscan import scan_file
 
 THREAT_KIND = "threat"
 # A command names few files; a hostile one naming thousands is not read file by file.
@@ -57,11 +57,11 @@ class FirstRunThreats:
         for relative in _named_files(cwd, command):
             if (skill, relative) in self.clean:
                 continue
-            findings = script_threats(cwd, relative)
+            findings = scan_file(cwd, relative)
             if not findings:
                 self.clean.add((skill, relative))
-            found.extend((THREAT_KIND, f"{d.file}:{d.line}:{d.column}: {d.code} {d.message}")
-                         for d in findings)
+            found.extend((THREAT_KIND, f"{f.file}:{f.line}:{f.column}: {f.severity} {f.code} "
+                          f"{f.message}") for f in findings)
         if found:
             self.shown.add(skill)
         return tuple(found)

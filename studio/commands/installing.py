@@ -14,7 +14,6 @@ from typing import Any, TextIO
 
 from studio.commands.served import Consent, agree_to_all, terminal_consent
 from studio.skills import client_key
-from studio.skills.checks import threat_report
 from studio.skills.install import (
     InstallError,
     InstallPlan,
@@ -23,6 +22,7 @@ from studio.skills.install import (
     placement,
     prepare_source,
 )
+from studio.threatscan import preview_lines
 
 Ask = Callable[[str], bool]
 
@@ -171,5 +171,5 @@ def _served_consent(yes: bool, ask: Ask | None) -> Consent | None:
 
 def _show(plan: InstallPlan, err: TextIO) -> None:
     err.write("".join(line + "\n" for line in plan.describe()))
-    err.write("".join(f"{line}\n" for line in threat_report((s.folder, s.staged, s.diagnostics)
-                                                             for s in plan.skills)))
+    threats = preview_lines((skill.folder, skill.staged) for skill in plan.skills)
+    err.write("".join(f"{line}\n" for line in threats))

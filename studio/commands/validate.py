@@ -63,6 +63,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--no-cache", action="store_true", help="ignore and keep no scan cache")
     parser.add_argument(
+        "--threats", action="store_true",
+        help="check for threats instead: every file of each skill read and each finding ranked, "
+        "as `studio scan --fail-on high` does (exit 1 when one is high or critical)",
+    )
+    parser.add_argument(
         "--with-fixes", action="store_true",
         help="with --format json: give each fix's text edits (offsets into the file's text, in "
         "characters) beside its title; reads each skill with findings again",
@@ -138,6 +143,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.threats:
+        from studio.commands.scanreport import scan_report
+
+        return scan_report(list(args.paths), args.format, "high", "validate")
     if args.with_fixes and args.format != "json":
         sys.stderr.write("studio validate: --with-fixes needs --format json; add it\n")
         return 2

@@ -44,7 +44,7 @@ async def test_the_first_run_shows_the_scripts_findings_and_the_next_does_not(
     await run(tool, "python3 scripts/hello.py")
     first, second = approver.requests
     (shown,) = _threats(first.warnings)
-    assert shown.startswith("scripts/hello.py:2:10: SK506 reads the secret `GITHUB_TOKEN`")
+    assert shown.startswith("scripts/hello.py:2:10: low SK506 reads the secret `GITHUB_TOKEN`")
     assert _threats(second.warnings) == []
     fork = tool.for_fork(approver)
     await run(fork, "python3 scripts/hello.py")

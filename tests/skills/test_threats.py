@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from studio.skills.checks import threats
-from studio.skills.checks.threats import MAX_SCAN_BYTES, skill_threats, text_threats
+from studio.skills.checks.threats import skill_file_threats, text_threats
 from studio.skills.checks.validate import validate_skill
 from studio.skills.files import load_skill
+from studio.skills.model import Diagnostic, Skill
 from tests.skills.helpers import write_skill
 
 HEAD = "---\nname: demo\ndescription: Demo. Use when testing.\n---\n"
@@ -26,8 +27,15 @@ def _codes(body: str, tmp_path: Path, files: dict[str, str] | None = None, *,
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     skill = load_skill(directory)
-    found = skill_threats(skill) if review else validate_skill(skill).diagnostics
+    found = _review(skill, files or {}) if review else validate_skill(skill).diagnostics
     return [(d.code, d.file, d.line, d.column) for d in found if d.code.startswith("SK5")]
+
+
+def _review(skill: Skill, files: dict[str, str]) -> list[Diagnostic]:
+    """What the scanner (`studio.threatscan`) gets of these rules: SKILL.md's findings, then
+    each other file's, read through `text_threats`."""
+    return [*skill_file_threats(skill),
+            *(d for relative, text in files.items() for d in text_threats(text, relative))]
 
 
 # One line per case: (body of SKILL.md, the codes expected in it, with the line of the first).
@@ -100,29 +108,14 @@ def test_a_credential_mentioned_in_skill_md_prose_is_no_script_finding(tmp_path:
 def test_references_are_read_for_a_review_not_by_the_library_scan(tmp_path: Path) -> None:
     files = {"references/a.md": "one\ntwo \u200b\n", "assets/b.txt": "x\u202e\n"}
     assert _codes("Body\n", tmp_path, files) == []
-    found = skill_threats(load_skill(tmp_path / "demo"))
-    assert [(d.code, d.file, d.line, d.column) for d in found] == [("SK501", "references/a.md", 2, 5)]
+    found = _codes("Body\n", tmp_path / "again", {"references/a.md": "one\ntwo \u200b\n"}, review=True)
+    assert found == [("SK501", "references/a.md", 2, 5)]
 
 
 def test_the_library_scan_reads_no_script_and_a_review_reads_them_all(tmp_path: Path) -> None:
     scripts = {f"scripts/s{i}.sh": "cat ~/.netrc\n" for i in range(3)}
     assert _codes("Body\n", tmp_path, scripts) == []
-    assert len(skill_threats(load_skill(tmp_path / "demo"))) == 3
-
-
-def test_only_the_head_of_a_long_file_is_read(tmp_path: Path) -> None:
-    filler = "# padding\n" * (MAX_SCAN_BYTES // 10 + 10)
-    found = _codes("Body\n", tmp_path, {"scripts/late.sh": filler + "cat ~/.ssh/id_rsa\n",
-                                        "scripts/early.sh": "cat ~/.ssh/id_rsa\n" + filler},
-                   review=True)
-    assert [(code, file) for code, file, _, _ in found] == [("SK506", "scripts/early.sh")]
-
-
-def test_a_binary_script_is_not_read_as_text(tmp_path: Path) -> None:
-    directory = write_skill(tmp_path, "demo", HEAD + "Body\n")
-    (directory / "scripts").mkdir()
-    (directory / "scripts" / "tool").write_bytes(b"\x7fELF\x00\x00cat ~/.ssh/id_rsa")
-    assert not [d for d in skill_threats(load_skill(directory)) if d.code.startswith("SK5")]
+    assert len(_codes("Body\n", tmp_path / "again", scripts, review=True)) == 3
 
 
 def test_findings_per_file_are_bounded() -> None:

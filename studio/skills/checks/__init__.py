@@ -10,8 +10,9 @@ if TYPE_CHECKING:
     from studio.skills.checks import clients, evalfiles, fixes, names, openai_yaml
     from studio.skills.checks.evalrules import evals_problems, triggers_problems
     from studio.skills.checks.rules import MAX_COMPATIBILITY, MAX_DESCRIPTION
-    from studio.skills.checks.threats import script_threats, threat_report
+    from studio.skills.checks.threats import text_threats
     from studio.skills.checks.validate import ValidationResult, validate_skill
+    from studio.skills.checks.vendors import vendor_installer
 
 __all__ = [
     "MAX_COMPATIBILITY",
@@ -23,10 +24,10 @@ __all__ = [
     "fixes",
     "names",
     "openai_yaml",
-    "script_threats",
-    "threat_report",
+    "text_threats",
     "triggers_problems",
     "validate_skill",
+    "vendor_installer",
 ]
 
 

@@ -10,18 +10,14 @@ environment). They are warnings with their own codes (SK5xx, docs/codes.md): a f
 reason to read the lines it points at, not proof of malice.
 
 Cost is bounded: SKILL.md is already in memory, and each pattern runs only after a cheap
-substring test finds a word it needs; of the other files, only those under `scripts/` and
-`references/` are read, at most `MAX_SCAN_BYTES` of each and `MAX_SCANNED_FILES` per skill.
+substring test finds a word it needs. The skill scanner (`studio.threatscan`) runs them on every
+file of a skill through `text_threats`, and ranks each finding.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import stat
-from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterator
 
 import studio.skills.checks.invisible as invisible
 import studio.skills.checks.vendors as vendors
@@ -30,8 +26,6 @@ from studio.skills.model import Diagnostic, Severity, Skill
 from studio.skills.yaml.textpos import LineIndex
 
 THREAT_PREFIX = "SK5"
-MAX_SCAN_BYTES = 16 * 1024
-MAX_SCANNED_FILES = 32
 # At most this many findings of one code in one file: one is enough to look, a hundred is noise.
 MAX_PER_CODE = 5
 
@@ -373,28 +367,6 @@ def skill_file_threats(skill: Skill) -> list[Diagnostic]:
     return found
 
 
-def _read_head(path: str) -> str | None:
-    """The first `MAX_SCAN_BYTES` of a regular file as text; None when it cannot be read or
-    holds a NUL (a binary file)."""
-    try:
-        # Non-blocking, and checked on the open descriptor: a FIFO put in its place is never
-        # waited on (one stat fewer than `open_regular`, on a path read for every script).
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return None
-        data = os.read(descriptor, MAX_SCAN_BYTES)
-    except OSError:
-        return None
-    finally:
-        os.close(descriptor)
-    if b"\x00" in data:
-        return None
-    return data.decode("utf-8", "replace")
-
-
 def text_threats(text: str, relative: str) -> list[Diagnostic]:
     """The threat findings in the text of one of a skill's files (`relative` to its folder):
     hidden characters everywhere, and under `scripts/` and `references/` also pipes into a
@@ -409,71 +381,11 @@ def text_threats(text: str, relative: str) -> list[Diagnostic]:
     return found
 
 
-def file_threats(directory: Path, relative: str) -> list[Diagnostic]:
-    """The threat findings in one file of a skill, read up to `MAX_SCAN_BYTES`."""
-    text = _read_head(os.path.join(directory, relative))
-    return text_threats(text, relative) if text is not None else []
-
-
-def _scanned(relative: str, folders: tuple[str, ...]) -> bool:
-    return relative.startswith(folders) and not relative.rpartition("/")[2].startswith(".")
-
-
 def threats_rule(skill: Skill) -> list[Diagnostic]:
     """The validator's rule: SKILL.md only. A library scan runs it on every skill, and reading
-    each skill's scripts costs it about 5% more (benchmarks/validate_corpus.py); scripts and
-    references are read where a person is about to trust them: the install preview
-    (`threat_report`) and a script's first run (`studio.agent.firstrun`). A list, not a
-    generator: the validator extends its list with it, for every skill."""
+    each skill's scripts costs it about 5% more (benchmarks/validate_corpus.py); every file is
+    read where a person is about to trust the skill, by the scanner (`studio.threatscan`: the
+    install preview, `studio scan`, a script's first run), which runs these rules on each file
+    through `text_threats` and ranks what they find. A list, not a generator: the validator
+    extends its list with it, for every skill."""
     return skill_file_threats(skill)
-
-
-def files_threats_of(skill: Skill) -> list[Diagnostic]:
-    """The threat findings of the first `MAX_SCANNED_FILES` files under `scripts/` and
-    `references/`: what a person about to trust the skill reads (the install preview)."""
-    if skill.read_only:
-        return []
-    found: list[Diagnostic] = []
-    files = [file.relative for file in skill.files
-             if _scanned(file.relative, ("scripts/", "references/"))]
-    for relative in files[:MAX_SCANNED_FILES]:
-        with contextlib.suppress(OSError, ValueError):
-            found.extend(file_threats(skill.directory, relative))
-    return found
-
-
-def skill_threats(skill: Skill) -> list[Diagnostic]:
-    """Every threat finding of a skill: SKILL.md's, then its scripts' and references'."""
-    return [*skill_file_threats(skill), *files_threats_of(skill)]
-
-
-def script_threats(directory: Path, relative: str) -> list[Diagnostic]:
-    """The threat findings of a file a command runs, read as a script wherever it lies in the
-    skill's folder."""
-    text = _read_head(os.path.join(directory, relative))
-    if text is None:
-        return []
-    as_script = relative if relative.startswith("scripts/") else f"scripts/{relative}"
-    return [finding._replace(file=relative) for finding in text_threats(text, as_script)]
-
-
-def threat_report(skills: Iterable[tuple[str, Path, Sequence[Diagnostic]]]) -> list[str]:
-    """The threat findings of the skills an install would add (folder name, where it is staged,
-    its diagnostics), with those of its references and further scripts read now, as lines that
-    head a preview: empty when there are none."""
-    from studio.skills.files import load_skill  # the preview's one use; files imports much
-
-    lines: list[str] = []
-    for folder, staged, diagnostics in skills:
-        found = [d for d in diagnostics if d.code.startswith(THREAT_PREFIX)]
-        try:
-            extra = files_threats_of(load_skill(staged))
-        except (OSError, ValueError):
-            extra = []
-        found.extend(d for d in extra if d not in found)
-        lines.extend(f"  {folder}/{d.file}:{d.line}:{d.column}: {d.code} {d.message}"
-                     for d in found)
-    if not lines:
-        return []
-    count = f"{len(lines)} threat finding{'s' if len(lines) != 1 else ''}"
-    return [f"Read before installing: {count} (see docs/security-content.md):", *lines]

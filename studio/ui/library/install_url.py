@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.skills.checks import threat_report
 from studio.skills.install import InstallPlan, installed, lockfile, placement
+from studio.threatscan import preview_lines
 
 
 class InstallUrlDialog(QDialog):
@@ -138,8 +138,7 @@ class InstallPlanDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Install Skills from a URL")
         self.setMinimumSize(560, 360)
-        threats = threat_report((skill.folder, skill.staged, skill.diagnostics)
-                                for skill in plan.skills)
+        threats = preview_lines((skill.folder, skill.staged) for skill in plan.skills)
         self.details = QPlainTextEdit("\n".join([*threats, *plan.describe(), "",
                                                  *files_written(plan)]))
         self.details.setReadOnly(True)

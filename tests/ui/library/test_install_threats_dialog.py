@@ -22,6 +22,6 @@ def test_the_plan_dialog_shows_threats_before_the_skills(qtbot: QtBot, tmp_path:
         qtbot.addWidget(dialog)
         text = dialog.details.toPlainText()
         assert text.startswith("Read before installing: 1 threat finding")
-        assert "evil/SKILL.md:8:1: SK502" in text
+        assert "evil/SKILL.md:8:1: high SK524 an HTML comment (hidden on the rendered page)" in text
     finally:
         plan.discard()

@@ -1,0 +1,23 @@
+"""The skill scanner: every file of a skill read, code understood (Python with `ast`, shell with
+the policy's parser, JavaScript with a light tokenizer), manifests checked, text that hides or
+lies found, and each finding ranked (`critical` to `info`) with a confidence and its evidence.
+
+`studio scan`, `studio validate --threats`, the install preview and the approval of a script's
+first run read skills through this door; its rules are a registry (`registry.RULES`). No Qt here."""
+
+from studio.threatscan.findings import LEVELS, Finding, rank
+from studio.threatscan.report import preview_lines, render
+from studio.threatscan.scanner import SkillScan, scan_file, scan_skill, scan_text, skill_folders
+
+__all__ = [
+    "LEVELS",
+    "Finding",
+    "SkillScan",
+    "preview_lines",
+    "rank",
+    "render",
+    "scan_file",
+    "scan_skill",
+    "scan_text",
+    "skill_folders",
+]

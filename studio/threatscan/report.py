@@ -1,0 +1,113 @@
+"""A scan's report as text, JSON or SARIF 2.1.0 (what code-scanning services read)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from studio import __version__
+from studio.threatscan.findings import LEVELS, rank
+from studio.threatscan.scanner import SkillScan, scan_skill
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# What each code means, for SARIF's rule list and a reader of the text report (docs/codes.md
+# says more).
+TITLES = {
+    "SK501": "invisible character", "SK502": "hidden HTML comment", "SK503": "download run in a shell",
+    "SK504": "encoded code run", "SK505": "data sent out", "SK506": "credentials read",
+    "SK507": "file not read", "SK508": "code that cannot be read", "SK510": "code built at run time run",
+    "SK512": "downloaded code run", "SK513": "secrets sent over the network",
+    "SK514": "persistence write", "SK515": "destructive delete", "SK516": "reverse shell",
+    "SK517": "resource exhaustion", "SK518": "install hook", "SK519": "other package source",
+    "SK520": "unpinned requirement", "SK521": "lookalike package name",
+    "SK522": "text hidden from a reader", "SK523": "base64 in prose",
+    "SK524": "instructions to conceal, claim authority or act unseen",
+}
+_SARIF_LEVEL = {"critical": "error", "high": "error", "medium": "warning", "low": "note",
+                "info": "note"}
+
+
+def _relative(scan: SkillScan, file: str) -> str:
+    base = str(scan.path)
+    return file if base == "." else f"{base}/{file}" if file != "." else base
+
+
+def render_text(scans: Sequence[SkillScan], minimum: str = "info") -> str:
+    lines: list[str] = []
+    for scan in scans:
+        for f in scan.findings:
+            if rank(f.severity) < rank(minimum):
+                continue
+            lines.append(f"{_relative(scan, f.file)}:{f.line}:{f.column}: {f.severity} {f.code} "
+                         f"{f.message} (confidence {f.confidence:.1f})")
+            if f.evidence:
+                lines.append(f"    {f.evidence}")
+    counts = {level: sum(1 for s in scans for f in s.findings if f.severity == level) for level in LEVELS}
+    flagged = sum(1 for s in scans if s.at_least("high"))
+    tally = ", ".join(f"{counts[level]} {level}" for level in reversed(LEVELS) if counts[level])
+    lines.append(f"{len(scans)} skill{'s' if len(scans) != 1 else ''} scanned, {flagged} with a "
+                 f"finding at high or above; findings: {tally or 'none'}")
+    return "\n".join(lines) + "\n"
+
+
+def report_json(scans: Sequence[SkillScan]) -> dict[str, Any]:
+    return {"skills": [scan.to_json() for scan in scans]}
+
+
+def report_sarif(scans: Sequence[SkillScan]) -> dict[str, Any]:
+    codes = sorted({f.code for s in scans for f in s.findings} | set(TITLES))
+    rules = [{"id": code, "name": TITLES.get(code, code).replace(" ", "-"),
+              "shortDescription": {"text": TITLES.get(code, code)},
+              "helpUri": "https://github.com/skill-studio/skill-studio/blob/main/docs/codes.md"}
+             for code in codes]
+    index = {code: position for position, code in enumerate(codes)}
+    results = []
+    for scan in scans:
+        for f in scan.findings:
+            results.append({
+                "ruleId": f.code,
+                "ruleIndex": index[f.code],
+                "level": _SARIF_LEVEL[f.severity],
+                "message": {"text": f.message},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": _relative(scan, f.file).replace(os.sep, "/")},
+                    "region": {"startLine": max(1, f.line), "startColumn": max(1, f.column)},
+                }}],
+                "properties": {"severity": f.severity, "confidence": round(f.confidence, 2),
+                               "evidence": f.evidence},
+            })
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "studio scan", "version": __version__,
+                                "informationUri": "https://github.com/skill-studio/skill-studio",
+                                "rules": rules}},
+            "results": results,
+        }],
+    }
+
+
+def render(scans: Sequence[SkillScan], output: str) -> str:
+    if output == "json":
+        return json.dumps(report_json(scans), ensure_ascii=False, indent=2) + "\n"
+    if output == "sarif":
+        return json.dumps(report_sarif(scans), ensure_ascii=False, indent=2) + "\n"
+    return render_text(scans)
+
+
+def preview_lines(skills: Iterable[tuple[str, Path]], minimum: str = "low") -> list[str]:
+    """The findings of the skills an install would add (folder name, where it is staged), worst
+    first, as the lines that head its preview: empty when there are none at `minimum` or above."""
+    lines: list[str] = []
+    for folder, staged in skills:
+        scan = scan_skill(staged)
+        lines.extend(f"  {folder}/{f.file}:{f.line}:{f.column}: {f.severity} {f.code} {f.message}"
+                     for f in scan.findings if rank(f.severity) >= rank(minimum))
+    if not lines:
+        return []
+    count = f"{len(lines)} threat finding{'s' if len(lines) != 1 else ''}"
+    return [f"Read before installing: {count} (see docs/security-content.md):", *lines]

@@ -1,0 +1,123 @@
+"""Scanning skills: every file read (`files.py`), each by the rules for its kind
+(`registry.RULES`), code quoted in Markdown by the code rules, findings ranked and deduplicated.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# The rule modules: importing one registers its rules.
+from studio.threatscan import jsrules, legacy, manifests, prose, pyrules, shellrules  # noqa: F401
+from studio.threatscan.files import NOT_READ, read_one, read_skill_files
+from studio.threatscan.findings import Finding, rank
+from studio.threatscan.prose import fenced_sources
+from studio.threatscan.registry import rules_for
+from studio.threatscan.source import Source, kind_of
+
+SKILL_FILE = "SKILL.md"
+_NOT_SKILLS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
+
+
+@dataclass
+class SkillScan:
+    """A skill's findings, worst first, and what was read."""
+
+    path: Path
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+
+    def at_least(self, level: str) -> bool:
+        return any(finding.at_least(level) for finding in self.findings)
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": str(self.path), "files": self.files,
+                "findings": [finding.to_json() for finding in self.findings]}
+
+
+def _checked(source: Source) -> Iterator[Finding]:
+    for entry in rules_for(source.kind):
+        if source.quoted and entry.name == "first-rules":
+            continue  # they read the whole file the code is quoted in already
+        try:
+            yield from entry.check(source)
+        except (RecursionError, ValueError, MemoryError) as exc:
+            line, column = source.position(0)
+            yield Finding(NOT_READ, "low", 0.3, source.file, line, column,
+                          f"the {entry.name} rule could not read this file ({type(exc).__name__})", "")
+
+
+def scan_text(relative: str, text: str) -> list[Finding]:
+    """The findings of one file's text (`relative` to its skill's folder)."""
+    source = Source(relative, text, kind_of(relative, text[:200]))
+    found = list(_checked(source))
+    if source.kind in ("skill", "markdown"):
+        for quoted in fenced_sources(source):
+            found.extend(f for f in _checked(quoted))
+    return found
+
+
+def scan_file(directory: Path, relative: str, minimum: str = "low") -> list[Finding]:
+    """The findings, at `minimum` or above, of one file of a skill that a command runs, read as
+    `files.read_one` reads it; a text of no known kind is read as shell."""
+    text, found = read_one(directory, relative)
+    if text is not None:
+        kind = kind_of(relative, text[:200])
+        source = Source(relative, text, "shell" if kind == "text" else kind)
+        found.extend(_checked(source))
+    return [f for f in ranked(found) if rank(f.severity) >= rank(minimum)]
+
+
+def scan_skill(directory: Path) -> SkillScan:
+    texts, found = read_skill_files(directory)
+    for text_file in texts:
+        found.extend(scan_text(text_file.relative, text_file.text))
+    return SkillScan(directory, ranked(found), len(texts))
+
+
+def ranked(found: Iterable[Finding]) -> list[Finding]:
+    """One finding per code and line (the worst), worst first, then by file and line."""
+    best: dict[tuple[str, str, int], Finding] = {}
+    for finding in found:
+        key = (finding.code, finding.file, finding.line)
+        kept = best.get(key)
+        if kept is None or (rank(finding.severity), finding.confidence) > (
+                rank(kept.severity), kept.confidence):
+            best[key] = finding
+    return sorted(best.values(), key=lambda f: (-rank(f.severity), f.file, f.line, f.column, f.code))
+
+
+def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
+    """The skill folders under `paths` (a skill folder, a file inside one, or a folder searched
+    for them), each once, and a message for each path that is missing or holds no skill. A file
+    inside no skill is passed over: a pre-commit hook hands over every file a commit changes."""
+    found: list[Path] = []
+    problems: list[str] = []
+    for path in paths:
+        if path.is_file() and path.name.lower().endswith((".zip", ".skill", ".tar.gz", ".tgz")):
+            problems.append(f"{path}: an archive is not scanned; unpack it and scan the folder")
+        elif path.is_file():
+            owner = _owning_skill(path)
+            if owner is not None and owner not in found:
+                found.append(owner)
+        elif path.is_dir():
+            before = len(found)
+            for folder, names, files in os.walk(path):
+                names[:] = sorted(n for n in names if n not in _NOT_SKILLS)
+                if SKILL_FILE in files:
+                    found.append(Path(folder))
+            if len(found) == before:
+                problems.append(f"{path}: no SKILL.md in this folder or below it")
+        elif not path.exists():
+            problems.append(f"{path}: no such file or folder")
+    return found, problems
+
+
+def _owning_skill(path: Path) -> Path | None:
+    """The nearest folder above `path` holding a SKILL.md, within a few levels."""
+    for folder in list(path.parents)[:8]:
+        if (folder / SKILL_FILE).is_file():
+            return folder
+    return None
