@@ -26,6 +26,7 @@ from studio.skills.install.pack import (
     PackError,
     gather,
     judged_as,
+    no_two_named_alike,
     pack_index,
     pack_marketplace,
     pack_plugin,
@@ -72,7 +73,7 @@ def _pack_for_client(
     packs = [gather(directory, judged_as(kind)) for directory in directories]
     if not packs:
         raise PackError(f"a {form.title} needs at least one skill")
-    _no_two_named_alike(packs)
+    no_two_named_alike(packs)
     out = Path(out_dir)
     if name is None:
         name = packs[0].name if len(packs) == 1 else _slug(out.resolve().name)
@@ -206,15 +207,6 @@ def _swap_entries(staging: Path, final: Path, entries: tuple[str, str]) -> None:
         raise
     finally:
         shutil.rmtree(aside, ignore_errors=True)
-
-
-def _no_two_named_alike(packs: Sequence[Packed]) -> None:
-    seen: dict[str, Path] = {}
-    for packed in packs:
-        if packed.name in seen:
-            raise PackError(f"two skills are named {packed.name!r} ({seen[packed.name]} and "
-                            f"{packed.skill.directory}); a package holds each name once")
-        seen[packed.name] = packed.skill.directory
 
 
 def _summary(packs: Sequence[Packed]) -> str:

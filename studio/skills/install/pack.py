@@ -148,7 +148,7 @@ def pack_plugin(
     packs = [gather(directory, PACKED_FOR["plugin"]) for directory in directories]
     if not packs:
         raise PackError("a plugin needs at least one skill")
-    _no_two_named_alike(packs)
+    no_two_named_alike(packs)
     plugin_name = name or (packs[0].name if len(packs) == 1 else Path(out_dir).resolve().name)
     manifest: dict[str, Any] = {
         "name": plugin_name,
@@ -199,7 +199,7 @@ def pack_marketplace(
     packs = [gather(directory, PACKED_FOR["marketplace"]) for directory in directories]
     if not packs:
         raise PackError("a marketplace needs at least one skill")
-    _no_two_named_alike(packs)
+    no_two_named_alike(packs)
     out = Path(out_dir)
     _claim(out, MARKETPLACE_MANIFEST)
     entries = []
@@ -266,7 +266,7 @@ def pack_index(directories: Sequence[Path], out_dir: Path) -> Path:
     packs = [gather(directory) for directory in directories]
     if not packs:
         raise PackError("an index needs at least one skill")
-    _no_two_named_alike(packs)
+    no_two_named_alike(packs)
     root = Path(out_dir) / WELL_KNOWN
     index_file = root / "index.json"
     kept = _existing_index(index_file)
@@ -390,7 +390,8 @@ def _claim(out: Path, manifest: Path) -> None:
                         "nothing of yours is mixed into the package")
 
 
-def _no_two_named_alike(packs: Sequence[Packed]) -> None:
+def no_two_named_alike(packs: Sequence[Packed]) -> None:
+    """Refuse two skills of one name in one package: a client loads only one of them."""
     seen: dict[str, Path] = {}
     for packed in packs:
         if packed.name in seen:
