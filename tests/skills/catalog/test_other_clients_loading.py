@@ -22,9 +22,13 @@ def places(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_every_rule_names_its_source_and_an_unknown_one_says_so() -> None:
     for rules in RULES:
-        for topic in ("folders", "precedence", "max_depth", "reads_bom", "disable", "budget"):
+        for topic in ("max_depth", "reads_bom", "disable", "budget"):
             assert rules.sources.get(topic), f"{rules.key}: no source for {topic}"
-        assert (rules.precedence == "unknown") == rules.sources["precedence"].startswith("unknown")
+        # The folders and the precedence are the registry record's, with their sources.
+        record = rules.record
+        assert all(folder.source or record.source for folder in rules.folders)
+        assert record.precedence_source
+        assert (rules.precedence == "unknown") == record.precedence_source.startswith("unknown")
         assert (rules.reads_bom is None) == rules.sources["reads_bom"].startswith("unknown")
         assert (rules.budget is None) == rules.sources["budget"].startswith("unknown")
         assert rules.depth_known != rules.sources["max_depth"].startswith("unknown")
@@ -138,7 +142,8 @@ def test_opencode_permission_skill_deny(places: tuple[Path, Path]) -> None:
 
 # -- clients whose precedence and depth no source gives ------------------------------------------
 
-@pytest.mark.parametrize("client", ["copilot", "cursor", "goose", "opencode"])
+# goose left this list: its source keeps the first skill of a name (skills/mod.rs, below).
+@pytest.mark.parametrize("client", ["copilot", "cursor", "opencode"])
 def test_a_name_clash_is_unknown_where_no_source_gives_the_order(
         client: str, places: tuple[Path, Path]) -> None:
     project, home = places
@@ -147,6 +152,16 @@ def test_a_name_clash_is_unknown_where_no_source_gives_the_order(
     result = catalog(client, project, home)
     assert entry(result, first).state == entry(result, second).state == "unknown"
     assert "unknown" in entry(result, first).why
+
+
+def test_goose_keeps_the_first_of_a_name_in_its_folders_order(places: tuple[Path, Path]) -> None:
+    project, home = places
+    first = write_skill(project / ".claude/skills", "twin")
+    later = write_skill(home / ".agents/skills", "twin")
+    result = catalog("goose", project, home)
+    assert entry(result, first).state == "loaded"
+    assert entry(result, later).state == "shadowed"
+    assert str(first) in entry(result, later).why
 
 
 @pytest.mark.parametrize("client,folder", [("copilot", ".github/skills"),
