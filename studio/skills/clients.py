@@ -234,7 +234,8 @@ RECORDS: tuple[ClientRecord, ...] = (
                  packs=("codex-plugin",),
                  reads=(_project(".codex/skills", "the project config layer's", _CODEX),
                         _project(".agents/skills", "in every folder from the project's root "
-                                 "(`.git` marks it) down to the working folder", _CODEX),
+                                 "(found by its root markers) down to the working folder",
+                                 _CODEX),
                         _user(".codex/skills", "deprecated, still read", _CODEX,
                               env=(("CODEX_HOME", "skills"),)),
                         _user(".agents/skills", "the current user folder", _CODEX),

@@ -239,3 +239,18 @@ def test_the_catalog_finds_a_skill_where_a_variable_puts_the_folder(tmp_path: Pa
     result = effective_catalog("codex", None, home, {"CODEX_HOME": str(moved)},
                                system=tmp_path / "root")
     assert [(e.path, e.state) for e in result.entries] == [(skill, "loaded")]
+
+
+def test_the_docs_folder_table_gives_every_folder_each_client_reads() -> None:
+    page = (DOCS / "clients.md").read_text(encoding="utf-8")
+    section = page.split("## Where each client reads skills", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split(" | ")[0].removeprefix("| ").split(" [")[0].split(",")[0]: line
+            for line in section.splitlines() if line.startswith("| ")}
+    for record in RECORDS:
+        if not record.reads or record.key == SPEC:
+            continue
+        row = rows[record.title]
+        for folder in record.reads:
+            for shown in folder.shown.split(", else "):
+                assert f"`{shown}`" in row, f"{record.key}: {shown} is not in its row"
+        assert record.precedence in row

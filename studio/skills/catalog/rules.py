@@ -38,7 +38,8 @@ on 2026-12-07 unless a date is given:
   https://docs.github.com/en/copilot/concepts/agents/about-agent-skills.
 - Cursor: https://cursor.com/docs/context/skills.
 - goose: aaif-goose/goose (block/goose @0b282cf5) documentation/docs/guides/context-engineering/
-  using-skills.md.
+  using-skills.md, and crates/goose/src/skills/mod.rs @2533f355 (any depth, hidden folders
+  read, a missing description loaded as empty).
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ _GEMINI = "google-gemini/gemini-cli packages/core/src/skills"
 _OLLAMA = "ollama/ollama agent/skills.go"
 _OPENCODE = "https://opencode.ai/docs/skills"
 _CURSOR = "https://cursor.com/docs/context/skills"
-_GOOSE = "aaif-goose/goose documentation/docs/guides/context-engineering/using-skills.md"
+_GOOSE_SRC = "aaif-goose/goose crates/goose/src/skills/mod.rs (commit 2533f35)"
 _NAME_RULE = "^[a-z0-9]+(-[a-z0-9]+)*$"
 
 RULES: tuple[ClientRules, ...] = (
@@ -229,13 +230,18 @@ RULES: tuple[ClientRules, ...] = (
                  "disable": UNKNOWN, "budget": UNKNOWN}),
     ClientRules(
         "goose", "goose",
-        max_depth=1, depth_known=False, skips_hidden=None,
-        reads_bom=None, name_must_match_folder=None, description_required=True,
+        max_depth=None, depth_known=True, skips_hidden=False,
+        reads_bom=None, name_must_match_folder=None, description_required=False,
         body_required=False, name_max=None, description_max=None, description_cut=None,
-        max_folders=None, disable="", budget=None,
-        sources={"description_required": f"{_GOOSE}: name and description required",
-                 "max_depth": UNKNOWN, "reads_bom": UNKNOWN, "disable": UNKNOWN,
-                 "budget": UNKNOWN}),
+        max_folders=None, disable="", budget=None, reads_root=True, name_pattern="[^/]+",
+        sources={"name_pattern": f"{_GOOSE_SRC}: parse_skill_content skips a skill without "
+                                 "a name or with '/' in it",
+                 "description_required": f"{_GOOSE_SRC}: SkillFrontmatter's description "
+                                         "defaults to empty (the docs call it required)",
+                 "max_depth": f"{_GOOSE_SRC}: scan_skills_from_dir takes every SKILL.md below "
+                              "the folder",
+                 "skips_hidden": f"{_GOOSE_SRC}: should_skip_dir skips only .git, .hg, .svn",
+                 "reads_bom": UNKNOWN, "disable": UNKNOWN, "budget": UNKNOWN}),
     ClientRules(
         "opencode", "OpenCode",
         max_depth=None, depth_known=True, skips_hidden=None,

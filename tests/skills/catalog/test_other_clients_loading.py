@@ -164,9 +164,9 @@ def test_goose_keeps_the_first_of_a_name_in_its_folders_order(places: tuple[Path
     assert str(first) in entry(result, later).why
 
 
+# goose left this list: its source walks every folder below (skills/mod.rs, below).
 @pytest.mark.parametrize("client,folder", [("copilot", ".github/skills"),
-                                           ("cursor", ".cursor/skills"),
-                                           ("goose", ".goose/skills")])
+                                           ("cursor", ".cursor/skills")])
 def test_each_clients_own_folder_is_read_and_deeper_is_unknown(
         client: str, folder: str, places: tuple[Path, Path]) -> None:
     project, home = places
@@ -175,6 +175,20 @@ def test_each_clients_own_folder_is_read_and_deeper_is_unknown(
     result = catalog(client, project, home)
     assert entry(result, own).state == "loaded"
     assert entry(result, deeper).state == "unknown"
+
+
+def test_goose_reads_any_depth_hidden_folders_and_no_description(
+        places: tuple[Path, Path]) -> None:
+    project, home = places
+    deep = write_skill(project / ".goose/skills/group/.hidden/more", "deep")
+    bare = project / ".agents/skills/bare/SKILL.md"
+    bare.parent.mkdir(parents=True)
+    bare.write_text("---\nname: bare\n---\nDo it.\n", encoding="utf-8")
+    slashed = write_skill(project / ".agents/skills", "team/tool", directory="slashed")
+    result = catalog("goose", project, home)
+    assert entry(result, deep).state == "loaded"
+    assert entry(result, bare).state == "loaded"
+    assert entry(result, slashed).state == "not-loaded"
 
 
 def test_cursor_refuses_a_name_unlike_its_folder(places: tuple[Path, Path]) -> None:
