@@ -142,7 +142,8 @@ class ClientRecord:
         """The folder installs place its skills in (the user's or the project's), as one of
         the folders it reads, so that it moves with the same variables; None if it installs
         nowhere there."""
-        scope, path = ("user", self.user) if user else ("project", self.project)
+        scope: Scope = "user" if user else "project"
+        path = self.user if user else self.project
         if not path:
             return None
         for folder in self.skill_folders:
