@@ -13,6 +13,9 @@ import pytest
 
 from studio.commands import install as install_command
 from studio.commands import validate as validate_command
+from studio.skills.catalog import effective_catalog
+from studio.skills.catalog.found import known_folders
+from studio.skills.catalog.rules import RULES, ClientRules
 from studio.skills.checks.clients import CLIENTS as JUDGED
 from studio.skills.clients import BY_KEY, RECORDS, SPEC, TARGETS, ClientRecord, client_key
 from studio.skills.files import CLIENT_FOLDERS, walks_into
@@ -45,9 +48,10 @@ def test_the_registry_keeps_the_order_and_the_sets_the_consumers_had(
     assert set(CLIENT_FOLDERS) == {".claude", ".agents", ".codex", ".github", ".cursor", ".goose",
                                    ".opencode", ".kiro", ".gemini", ".windsurf", ".ollama", ".copilot"}
     home, project = Path("/h"), Path("/p")
-    assert standard_locations(project, home) == [
-        project / ".agents/skills", project / ".claude/skills", project / ".gemini/skills",
-        project / ".github/skills", project / ".cursor/skills", project / ".codex/skills",
+    # `.codex/skills` comes third since Codex's own record lists the project's (loader.rs).
+    assert standard_locations(project, home, {}) == [
+        project / ".agents/skills", project / ".claude/skills", project / ".codex/skills",
+        project / ".gemini/skills", project / ".github/skills", project / ".cursor/skills",
         project / ".goose/skills", project / ".opencode/skills",
         home / ".agents/skills", home / ".claude/skills", home / ".codex/skills",
         home / ".gemini/skills", home / ".copilot/skills", home / ".cursor/skills",
@@ -112,7 +116,7 @@ def test_an_installing_client_gets_its_folders(record: ClientRecord, tmp_path: P
     assert args.client == [record.key]
     for user, folder in ((False, record.project), (True, record.user)):
         expected = [] if folder == CANONICAL else [tmp_path / folder]
-        assert client_folders([record.key], tmp_path, user) == expected
+        assert client_folders([record.key], tmp_path, user, {}) == expected
     row = f"| {record.key} | `{record.project}` | `~/{record.user}` |"
     assert row in (DOCS / "installing.md").read_text(encoding="utf-8")
 
@@ -173,3 +177,80 @@ def test_no_consumer_knows_a_client_the_registry_does_not() -> None:
     assert set(PACKED_FOR) == {"plugin", "marketplace", *FORMATS}
     with pytest.raises(SystemExit):
         _parser(install_command.register).parse_args(["install", "x", "--client", "nobody"])
+
+
+# -- the folders each client reads: one table, read by the catalog, Standard Locations, installs --
+
+@pytest.mark.parametrize("rules", RULES, ids=[r.key for r in RULES])
+def test_the_catalogs_folders_are_exactly_its_records_reads(rules: ClientRules) -> None:
+    record = BY_KEY[client_key(rules.key)]
+    assert record.reads, f"{record.key}: the catalog needs the folders its record reads"
+    assert rules.folders == record.reads
+    assert rules.precedence == record.same_name
+    assert rules.nested == any(folder.nested for folder in record.reads)
+
+
+def test_every_folder_a_record_reads_has_a_source_and_the_catalog_looks_there() -> None:
+    looked = set(known_folders())
+    for record in RECORDS:
+        for folder in record.skill_folders:
+            assert folder.source or record.source
+            assert folder in looked
+
+
+CODEX_AND_OLLAMA = {"CODEX_HOME": "/opt/codex", "OLLAMA_SKILLS": " /srv/ollama-skills ",
+                    "XDG_CONFIG_HOME": "/x"}
+
+
+def test_a_folder_a_variable_moves_resolves_as_the_client_resolves_it() -> None:
+    home, project = Path("/h"), Path("/p")
+    codex = BY_KEY["codex"].install_folder(True)
+    ollama = BY_KEY["ollama"].install_folder(True)
+    assert codex is not None and ollama is not None
+    assert codex.resolve(project, home, {}) == home / ".codex/skills"
+    assert codex.resolve(project, home, CODEX_AND_OLLAMA) == Path("/opt/codex/skills")
+    assert ollama.resolve(None, home, CODEX_AND_OLLAMA) == Path("/srv/ollama-skills")
+    assert ollama.resolve(None, home, {"XDG_CONFIG_HOME": "/x"}) == Path("/x/ollama/skills")
+    assert ollama.resolve(None, home, {"OLLAMA_SKILLS": "  "}) == home / ".ollama/skills"
+    assert ollama.shown == ("$OLLAMA_SKILLS, else $XDG_CONFIG_HOME/ollama/skills, "
+                            "else ~/.ollama/skills")
+    system = [f for f in BY_KEY["codex"].reads if f.scope == "system"]
+    assert [f.resolve(None, home, {}, Path("/root")) for f in system] == [
+        Path("/root/etc/codex/skills")]
+
+
+def test_installs_and_standard_locations_follow_the_variables(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert client_folders(["codex", "ollama"], home, True, CODEX_AND_OLLAMA) == [
+        Path("/opt/codex/skills"), Path("/srv/ollama-skills")]
+    # A project's folders move with no variable: Codex's is the canonical `.agents/skills`.
+    assert client_folders(["codex", "ollama"], tmp_path, False, CODEX_AND_OLLAMA) == [
+        tmp_path / ".ollama/skills"]
+    # Cursor reads `~/.codex/skills` itself, wherever CODEX_HOME points.
+    locations = standard_locations(None, home, CODEX_AND_OLLAMA)
+    assert locations.index(Path("/opt/codex/skills")) < locations.index(home / ".codex/skills")
+
+
+def test_the_catalog_finds_a_skill_where_a_variable_puts_the_folder(tmp_path: Path) -> None:
+    home, moved = tmp_path / "home", tmp_path / "codex-home"
+    skill = moved / "skills/moved/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: moved\ndescription: Moves. Use when asked.\n---\nGo.\n")
+    result = effective_catalog("codex", None, home, {"CODEX_HOME": str(moved)},
+                               system=tmp_path / "root")
+    assert [(e.path, e.state) for e in result.entries] == [(skill, "loaded")]
+
+
+def test_the_docs_folder_table_gives_every_folder_each_client_reads() -> None:
+    page = (DOCS / "clients.md").read_text(encoding="utf-8")
+    section = page.split("## Where each client reads skills", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split(" | ")[0].removeprefix("| ").split(" [")[0].split(",")[0]: line
+            for line in section.splitlines() if line.startswith("| ")}
+    for record in RECORDS:
+        if not record.reads or record.key == SPEC:
+            continue
+        row = rows[record.title]
+        for folder in record.reads:
+            for shown in folder.shown.split(", else "):
+                assert f"`{shown}`" in row, f"{record.key}: {shown} is not in its row"
+        assert record.precedence in row

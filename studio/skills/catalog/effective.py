@@ -17,7 +17,7 @@ from typing import Any
 
 from studio.errors import StudioError
 from studio.skills.catalog.entry import STATES, Entry, State
-from studio.skills.catalog.found import Found, find_all, resolve
+from studio.skills.catalog.found import Found, find_all
 from studio.skills.catalog.gitignore import ignored
 from studio.skills.catalog.listing import ListingBudget, apply_budget
 from studio.skills.catalog.rules import RULES, ClientRules, rules_for
@@ -129,15 +129,14 @@ def _description(rules: ClientRules, found: Found, cut: int | None) -> str:
     return text[:cut] if cut is not None else text
 
 
-def _ranks(rules: ClientRules, project: Path | None, home: Path,
-           env: Mapping[str, str]) -> dict[str, int]:
+def _ranks(rules: ClientRules, project: Path | None, home: Path, env: Mapping[str, str],
+           system: Path) -> dict[str, int]:
     """Each folder the client reads (resolved) and its place in the client's order."""
     ranks: dict[str, int] = {}
     for index, folder in enumerate(rules.folders):
-        if folder.scope == "project" and project is None:
-            continue
-        place = resolve(folder, project or home, home, env)
-        ranks.setdefault(os.path.realpath(place), index)
+        place = folder.resolve(project, home, env, system)
+        if place is not None:
+            ranks.setdefault(os.path.realpath(place), index)
     return ranks
 
 
@@ -172,15 +171,17 @@ def _shadow(rules: ClientRules, live: list[Entry]) -> None:
 
 def effective_catalog(client: str, project: Path | None, home: Path,
                       env: Mapping[str, str] | None = None, context_window: int | None = None,
-                      found: Sequence[Found] | None = None) -> Catalog:
+                      found: Sequence[Found] | None = None,
+                      system: Path = Path("/")) -> Catalog:
     """What `client` loads for `project` and the user whose home is `home`; `env` gives the
     variables the client reads (`CODEX_HOME`, `OLLAMA_SKILLS`, ...); `found` what
-    `find_all` found, when the caller already has it."""
+    `find_all` found, when the caller already has it; `system` stands for `/` (where the
+    system's folders, as Codex's `/etc/codex/skills`, are)."""
     rules = _client(client)
     env = dict(env or {})
     if found is None:
-        found = find_all(project, home, env, nested=rules.nested)
-    ranks = _ranks(rules, project, home, env)
+        found = find_all(project, home, env, nested=rules.nested, system=system)
+    ranks = _ranks(rules, project, home, env, system)
     switches = READERS[rules.disable](project, home, env)
     notices = list(switches.notices)
     if rules.key == "gemini-cli" and project is not None:

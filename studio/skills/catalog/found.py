@@ -1,5 +1,6 @@
 """Finding every skill any client might load for a project and a user: the SKILL.md files in each
-known skills folder (the catalog's rules and the client registry's), with what the rules judge by.
+skills folder a record of the client registry reads or installs into, with what the rules judge
+by.
 
 Each SKILL.md is parsed once (studio.skills.parse); what a client decides about it is
 studio.skills.catalog.effective's business.
@@ -13,8 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.skills.catalog.rules import RULES, Folder
-from studio.skills.clients import RECORDS
+from studio.skills.clients import RECORDS, SkillFolder
 from studio.skills.files import SKIPPED_DIRS
 from studio.skills.model import SKILL_FILE, Skill
 from studio.skills.parse import parse_skill
@@ -62,32 +62,14 @@ class Found:
         return value.strip() if isinstance(value, str) and value.strip() else self.skill.dir_name
 
 
-def resolve(folder: Folder, project: Path, home: Path, env: Mapping[str, str]) -> Path:
-    """The folder on disk: relative to the project or the home, with `$CODEX_HOME` and
-    `$OLLAMA_SKILLS` replaced as Codex and Ollama replace them."""
-    if folder.path.startswith("$CODEX_HOME/"):
-        base = env.get("CODEX_HOME", "").strip()
-        codex_home = Path(base) if base else home / ".codex"
-        return codex_home / folder.path.removeprefix("$CODEX_HOME/")
-    if folder.path == "$OLLAMA_SKILLS":
-        if env.get("OLLAMA_SKILLS", "").strip():
-            return Path(env["OLLAMA_SKILLS"].strip())
-        if env.get("XDG_CONFIG_HOME", "").strip():
-            return Path(env["XDG_CONFIG_HOME"].strip()) / "ollama" / "skills"
-        return home / ".ollama" / "skills"
-    return (project if folder.scope == "project" else home) / folder.path
-
-
-def known_folders() -> list[Folder]:
-    """Every skills folder some client reads: the catalog's rules and the registry's records."""
-    folders: list[Folder] = []
-    for rules in RULES:
-        folders.extend(rules.folders)
+def known_folders() -> list[SkillFolder]:
+    """Every skills folder some client reads or installs into, each once, in the registry's
+    order."""
+    folders: list[SkillFolder] = []
     for record in RECORDS:
-        if record.project:
-            folders.append(Folder("project", record.project))
-        if record.user:
-            folders.append(Folder("user", record.user))
+        folders.extend(record.skill_folders)
+        folders.extend(folder for folder in (record.install_folder(False),
+                                             record.install_folder(True)) if folder is not None)
     return list(dict.fromkeys(folders))
 
 
@@ -155,15 +137,16 @@ def nested_claude_folders(project: Path) -> Iterable[tuple[Path, str]]:
 
 
 def find_all(project: Path | None, home: Path, env: Mapping[str, str],
-             nested: bool = True) -> list[Found]:
-    """Every SKILL.md in every known skills folder of the project and the user (a folder that
-    two scopes share, as a project in the home, is walked once)."""
+             nested: bool = True, system: Path = Path("/")) -> list[Found]:
+    """Every SKILL.md in every known skills folder of the project, the user and the system
+    (`system` stands for `/`; a folder that two scopes share, as a project in the home, is
+    walked once)."""
     found: list[Found] = []
     seen: set[Path] = set()
     for folder in known_folders():
-        if folder.scope == "project" and project is None:
+        place = folder.resolve(project, home, env, system)
+        if place is None:
             continue
-        place = resolve(folder, project or home, home, env)
         key = Path(os.path.realpath(place))
         if key in seen or not place.is_dir():
             continue
@@ -175,4 +158,4 @@ def find_all(project: Path | None, home: Path, env: Mapping[str, str],
     return found
 
 
-__all__ = ["BOM", "Found", "find_all", "known_folders", "resolve", "walk"]
+__all__ = ["BOM", "Found", "find_all", "known_folders", "walk"]

@@ -1,10 +1,13 @@
-"""What each client loads: one record per client, each rule with its source.
+"""What each client loads beyond its folders: one record per client, each rule with its source.
 
-The folders a client reads, which of two skills with one name it keeps, what turns a skill off,
-what it refuses, how deep it looks, where it cuts a description and how much of the listing fits
-its budget. `studio catalog` and the Clients view apply these records (studio.skills.catalog
-.effective); docs/clients.md ("What each client loads") prints the same table; a test per rule
-in tests/skills/catalog checks that the code does what the record says.
+What turns a skill off, what it refuses, how deep it looks, whether a BOM hides a file, where it
+cuts a description and how much of the listing fits its budget. The folders it reads and which
+of two skills with one name it keeps are the client registry's (`studio.skills.clients`:
+`ClientRecord.reads`, `same_name`, `precedence`), which Standard Locations and installs read
+too; a `ClientRules` reaches them through `record`. `studio catalog` and the Clients view apply
+both (studio.skills.catalog.effective); docs/clients.md ("What each client loads") prints the
+same table; a test per rule in tests/skills/catalog checks that the code does what the record
+says.
 
 Where no source says how a client behaves, the record says so (`None`, a source starting with
 "unknown") and the catalog reports the skill as `unknown` rather than guessing. Sources were read
@@ -35,7 +38,8 @@ on 2026-12-07 unless a date is given:
   https://docs.github.com/en/copilot/concepts/agents/about-agent-skills.
 - Cursor: https://cursor.com/docs/context/skills.
 - goose: aaif-goose/goose (block/goose @0b282cf5) documentation/docs/guides/context-engineering/
-  using-skills.md.
+  using-skills.md, and crates/goose/src/skills/mod.rs @2533f355 (any depth, hidden folders
+  read, a missing description loaded as empty).
 """
 
 from __future__ import annotations
@@ -43,25 +47,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-Scope = Literal["project", "user"]
-# Which of two skills with the same name a client keeps: the one in the folder listed first,
-# every one of them (Codex lists both), or no source says.
-Precedence = Literal["first", "all", "unknown"]
+from studio.skills.clients import BY_KEY, ClientRecord, SameName, SkillFolder, client_key
+
 UNKNOWN = "unknown: no documentation, changelog, source or issue read says"
-
-
-@dataclass(frozen=True, slots=True)
-class Folder:
-    """A skills folder a client reads.
-
-    Attributes:
-        scope: `project` (relative to the project) or `user` (relative to the home).
-        path: the folder; `$CODEX_HOME` and `$OLLAMA_SKILLS` stand for what those variables
-            name (studio.skills.catalog.folders resolves them).
-    """
-
-    scope: Scope
-    path: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +72,10 @@ class Budget:
 @dataclass(frozen=True, slots=True)
 class ClientRules:
     """One client's loading rules; `sources` gives, for each rule by its attribute's name,
-    where it comes from ("unknown: ..." where nothing says).
+    where it comes from ("unknown: ..." where nothing says). Its folders and its precedence are
+    its registry record's (`record`).
 
     Attributes:
-        folders: the skills folders it reads, the one that wins a clash of names first.
         max_depth: how many folders below a skills folder its SKILL.md may be (1:
             `FOLDER/NAME/SKILL.md`; None: any); `depth_known` False when that is a guess.
         reads_root: whether a SKILL.md right in the skills folder counts.
@@ -96,14 +84,11 @@ class ClientRules:
             longer ones are cut in the listing.
         max_folders: the folders it walks per skills folder at most.
         disable: the key of its reader in studio.skills.catalog.switches ("" for none).
-        nested: whether it also reads `.claude/skills` below the project (Claude Code).
         name_pattern: a pattern the name must match ("" for none).
     """
 
     key: str
     title: str
-    folders: tuple[Folder, ...]
-    precedence: Precedence
     max_depth: int | None
     depth_known: bool
     skips_hidden: bool | None
@@ -117,10 +102,28 @@ class ClientRules:
     max_folders: int | None
     disable: str
     budget: Budget | None
-    nested: bool = False
     reads_root: bool = False
     name_pattern: str = ""
     sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def record(self) -> ClientRecord:
+        """Its record in the client registry (its key, or the registry's for an alias)."""
+        return BY_KEY[client_key(self.key)]
+
+    @property
+    def folders(self) -> tuple[SkillFolder, ...]:
+        """The skills folders it reads, the one that wins a clash of names first."""
+        return self.record.skill_folders
+
+    @property
+    def precedence(self) -> SameName:
+        return self.record.same_name
+
+    @property
+    def nested(self) -> bool:
+        """Whether it also reads a folder of its own below the project (Claude Code's)."""
+        return any(folder.nested for folder in self.folders)
 
 
 _CC_DOCS = "https://code.claude.com/docs/en/skills"
@@ -129,29 +132,23 @@ _CODEX_LOADER = "openai/codex codex-rs/core-skills/src/loader.rs"
 _GEMINI = "google-gemini/gemini-cli packages/core/src/skills"
 _OLLAMA = "ollama/ollama agent/skills.go"
 _OPENCODE = "https://opencode.ai/docs/skills"
-_COPILOT = ("https://code.visualstudio.com/docs/agents/reference/agent-skills-reference; "
-            "https://docs.github.com/en/copilot/concepts/agents/about-agent-skills")
 _CURSOR = "https://cursor.com/docs/context/skills"
-_GOOSE = "aaif-goose/goose documentation/docs/guides/context-engineering/using-skills.md"
+_GOOSE_SRC = "aaif-goose/goose crates/goose/src/skills/mod.rs (commit 2533f35)"
 _NAME_RULE = "^[a-z0-9]+(-[a-z0-9]+)*$"
 
 RULES: tuple[ClientRules, ...] = (
     ClientRules(
         "claude-code", "Claude Code",
-        folders=(Folder("user", ".claude/skills"), Folder("project", ".claude/skills")),
-        precedence="first", max_depth=1, depth_known=True, skips_hidden=None, reads_bom=True,
+        max_depth=1, depth_known=True, skips_hidden=None, reads_bom=True,
         name_must_match_folder=False, description_required=False, body_required=False,
         name_max=None, description_max=None, description_cut=1536, max_folders=None,
-        disable="claude-code", nested=True,
+        disable="claude-code",
         budget=Budget(0.01, "characters", 8000, "description", "- {name}: {description}",
                       "undocumented default of skillListingBudgetFraction (2.1.129), read from "
                       "the binary by claudefa.st; 2.1.32's changelog gave 2%",
                       setting="skillListingBudgetFraction",
                       pin_env="SLASH_COMMAND_TOOL_CHAR_BUDGET"),
         sources={
-            "folders": f"{_CC_DOCS} (personal ~/.claude/skills, project .claude/skills; not "
-                       ".agents/skills: open-mercato/open-mercato PR 4164)",
-            "precedence": f"{_CC_DOCS}: enterprise over personal over project",
             "max_depth": f"{_CC_DOCS}: .claude/skills/<name>/SKILL.md",
             "skips_hidden": UNKNOWN,
             "reads_bom": f"{_CC_LOG} 2.1.239 (before it, a BOM hid the skill)",
@@ -162,24 +159,16 @@ RULES: tuple[ClientRules, ...] = (
             "disable": "skillOverrides in .claude/settings.local.json, .claude/settings.json, "
                        f"~/.claude/settings.json: {_CC_LOG} 2.1.129; issue 56494",
             "budget": f"{_CC_LOG} 2.1.32, 2.1.129, 2.1.178; claudefa.st (1% default)",
-            "nested": f"{_CC_LOG} 2.1.6, 2.1.178 (<dir>:<name>), 2.1.69 (gitignored skipped)",
         }),
     ClientRules(
         "codex", "Codex",
-        folders=(Folder("project", ".codex/skills"), Folder("project", ".agents/skills"),
-                 Folder("user", "$CODEX_HOME/skills"), Folder("user", ".agents/skills")),
-        precedence="all", max_depth=6, depth_known=True, skips_hidden=True, reads_bom=False,
+        max_depth=6, depth_known=True, skips_hidden=True, reads_bom=False,
         name_must_match_folder=False, description_required=True, body_required=False,
         name_max=64, description_max=1024, description_cut=None, max_folders=2000,
         disable="codex", reads_root=True,
         budget=Budget(0.02, "tokens", 8000, "entry", "- {name}: {description} (file: {path})",
                       "openai/codex codex-rs/core-skills/src/render.rs"),
         sources={
-            "folders": f"{_CODEX_LOADER}: the project layer's .codex/skills, .agents/skills from "
-                       "the project root to the working folder, $CODEX_HOME/skills (deprecated), "
-                       "~/.agents/skills, /etc/codex/skills",
-            "precedence": f"{_CODEX_LOADER}: skills are deduplicated by path only, so two "
-                          "with one name are both listed",
             "max_depth": f"{_CODEX_LOADER}: MAX_SCAN_DEPTH = 6",
             "skips_hidden": f"{_CODEX_LOADER}: names starting with '.' are skipped",
             "reads_bom": f"{_CODEX_LOADER}: extract_frontmatter needs the first line to be ---",
@@ -193,17 +182,11 @@ RULES: tuple[ClientRules, ...] = (
         }),
     ClientRules(
         "gemini-cli", "Gemini CLI",
-        folders=(Folder("project", ".agents/skills"), Folder("project", ".gemini/skills"),
-                 Folder("user", ".agents/skills"), Folder("user", ".gemini/skills")),
-        precedence="first", max_depth=1, depth_known=True, skips_hidden=True, reads_bom=False,
+        max_depth=1, depth_known=True, skips_hidden=True, reads_bom=False,
         name_must_match_folder=False, description_required=True, body_required=False,
         name_max=None, description_max=None, description_cut=None, max_folders=None,
         disable="gemini-cli", budget=None, reads_root=True,
         sources={
-            "folders": "google-gemini/gemini-cli docs/cli/skills.md (workspace skills only in a "
-                       "trusted folder: skillManager.ts)",
-            "precedence": "docs/cli/skills.md: workspace over user; .agents/skills over "
-                          ".gemini/skills in a tier",
             "max_depth": f"{_GEMINI}/skillLoader.ts: SKILL.md or */SKILL.md",
             "skips_hidden": f"{_GEMINI}/skillLoader.ts: glob without dot",
             "reads_bom": f"{_GEMINI}/skillLoader.ts: FRONTMATTER_REGEX anchors --- at the start",
@@ -214,16 +197,11 @@ RULES: tuple[ClientRules, ...] = (
         }),
     ClientRules(
         "ollama", "Ollama",
-        folders=(Folder("project", ".ollama/skills"), Folder("project", ".agents/skills"),
-                 Folder("user", "$OLLAMA_SKILLS"), Folder("user", ".agents/skills")),
-        precedence="first", max_depth=1, depth_known=True, skips_hidden=None, reads_bom=False,
+        max_depth=1, depth_known=True, skips_hidden=None, reads_bom=False,
         name_must_match_folder=True, description_required=True, body_required=True,
         name_max=None, description_max=None, description_cut=None, max_folders=None,
         disable="", budget=None, name_pattern=_NAME_RULE,
         sources={
-            "folders": f"{_OLLAMA}: defaultSkillRoots, SkillsDir",
-            "precedence": f"{_OLLAMA}: LoadDefaultSkills (project over user, .ollama over "
-                          ".agents)",
             "max_depth": f"{_OLLAMA}: DiscoverSkills reads <root>/<name>/SKILL.md",
             "reads_bom": f"{_OLLAMA}: parseSkillContent needs ---\\n after TrimSpace",
             "name_must_match_folder": f"{_OLLAMA}: {_NAME_RULE}, equal to the folder",
@@ -234,65 +212,47 @@ RULES: tuple[ClientRules, ...] = (
         }),
     ClientRules(
         "copilot", "GitHub Copilot",
-        folders=(Folder("project", ".github/skills"), Folder("project", ".claude/skills"),
-                 Folder("project", ".agents/skills"), Folder("user", ".copilot/skills"),
-                 Folder("user", ".claude/skills"), Folder("user", ".agents/skills")),
-        precedence="unknown", max_depth=1, depth_known=False, skips_hidden=None,
+        max_depth=1, depth_known=False, skips_hidden=None,
         reads_bom=None, name_must_match_folder=None, description_required=None,
         body_required=False, name_max=None, description_max=None, description_cut=None,
         max_folders=None, disable="", budget=None,
-        sources={"folders": _COPILOT, "precedence": UNKNOWN, "max_depth": UNKNOWN,
+        sources={"max_depth": UNKNOWN,
                  "reads_bom": UNKNOWN, "disable": UNKNOWN, "budget": UNKNOWN}),
     ClientRules(
         "cursor", "Cursor",
-        folders=(Folder("project", ".agents/skills"), Folder("project", ".cursor/skills"),
-                 Folder("project", ".claude/skills"), Folder("project", ".codex/skills"),
-                 Folder("user", ".cursor/skills"), Folder("user", ".claude/skills"),
-                 Folder("user", ".codex/skills")),
-        precedence="unknown", max_depth=1, depth_known=False, skips_hidden=None,
+        max_depth=1, depth_known=False, skips_hidden=None,
         reads_bom=None, name_must_match_folder=True, description_required=True,
         body_required=False, name_max=None, description_max=None, description_cut=None,
         max_folders=None, disable="", budget=None,
-        sources={"folders": f"{_CURSOR} (and the Claude and Codex folders, for compatibility)",
-                 "name_must_match_folder": f"{_CURSOR}: name matches the parent folder",
+        sources={"name_must_match_folder": f"{_CURSOR}: name matches the parent folder",
                  "description_required": f"{_CURSOR}: required fields",
-                 "precedence": UNKNOWN, "max_depth": UNKNOWN, "reads_bom": UNKNOWN,
+                 "max_depth": UNKNOWN, "reads_bom": UNKNOWN,
                  "disable": UNKNOWN, "budget": UNKNOWN}),
     ClientRules(
         "goose", "goose",
-        folders=(Folder("project", ".agents/skills"), Folder("project", ".goose/skills"),
-                 Folder("project", ".claude/skills"), Folder("user", ".agents/skills"),
-                 Folder("user", ".config/agents/skills"), Folder("user", ".config/goose/skills"),
-                 Folder("user", ".claude/skills")),
-        precedence="unknown", max_depth=1, depth_known=False, skips_hidden=None,
-        reads_bom=None, name_must_match_folder=None, description_required=True,
+        max_depth=None, depth_known=True, skips_hidden=False,
+        reads_bom=None, name_must_match_folder=None, description_required=False,
         body_required=False, name_max=None, description_max=None, description_cut=None,
-        max_folders=None, disable="", budget=None,
-        sources={"folders": f"{_GOOSE} (.goose, .claude and the platform folders kept for "
-                            "backward compatibility)",
-                 "description_required": f"{_GOOSE}: name and description required",
-                 "precedence": f"{UNKNOWN} (an older page put later folders first; the "
-                               "current one gives no order)",
-                 "max_depth": UNKNOWN, "reads_bom": UNKNOWN, "disable": UNKNOWN,
-                 "budget": UNKNOWN}),
+        max_folders=None, disable="", budget=None, reads_root=True, name_pattern="[^/]+",
+        sources={"name_pattern": f"{_GOOSE_SRC}: parse_skill_content skips a skill without "
+                                 "a name or with '/' in it",
+                 "description_required": f"{_GOOSE_SRC}: SkillFrontmatter's description "
+                                         "defaults to empty (the docs call it required)",
+                 "max_depth": f"{_GOOSE_SRC}: scan_skills_from_dir takes every SKILL.md below "
+                              "the folder",
+                 "skips_hidden": f"{_GOOSE_SRC}: should_skip_dir skips only .git, .hg, .svn",
+                 "reads_bom": UNKNOWN, "disable": UNKNOWN, "budget": UNKNOWN}),
     ClientRules(
         "opencode", "OpenCode",
-        folders=(Folder("project", ".opencode/skills"), Folder("project", ".claude/skills"),
-                 Folder("project", ".agents/skills"), Folder("user", ".config/opencode/skills"),
-                 Folder("user", ".claude/skills"), Folder("user", ".agents/skills")),
-        precedence="unknown", max_depth=None, depth_known=True, skips_hidden=None,
+        max_depth=None, depth_known=True, skips_hidden=None,
         reads_bom=None, name_must_match_folder=True, description_required=True,
         body_required=False, name_max=64, description_max=1024, description_cut=None,
         max_folders=None, disable="opencode", budget=None, name_pattern=_NAME_RULE,
-        sources={"folders": f"{_OPENCODE} (project folders from the working folder up to the "
-                            "git worktree)",
-                 "max_depth": "anomalyco/opencode PR 26617: skills/**/SKILL.md",
+        sources={"max_depth": "anomalyco/opencode PR 26617: skills/**/SKILL.md",
                  "name_must_match_folder": f"{_OPENCODE}: {_NAME_RULE}, 1-64, the folder's name",
                  "description_max": f"{_OPENCODE}: 1-1024 characters",
                  "disable": "permission.skill deny in opencode.json: "
                             "https://opencode.ai/docs/permissions",
-                 "precedence": f"{UNKNOWN} (anomalyco/opencode PR 6000 logs a duplicate and "
-                               "keeps the later one, in an order no page gives)",
                  "reads_bom": UNKNOWN, "budget": UNKNOWN}),
 )
 BY_CLIENT: dict[str, ClientRules] = {rules.key: rules for rules in RULES}
@@ -305,5 +265,5 @@ def rules_for(client: str) -> ClientRules | None:
     return BY_CLIENT.get(ALIASES.get(client, client))
 
 
-__all__ = ["ALIASES", "BY_CLIENT", "RULES", "UNKNOWN", "Budget", "ClientRules", "Folder",
+__all__ = ["ALIASES", "BY_CLIENT", "RULES", "UNKNOWN", "Budget", "ClientRules",
            "rules_for"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from studio.errors import StudioError
@@ -18,7 +18,8 @@ from studio.skills.install.lockfile import computed_hash
 
 CANONICAL = BY_KEY[SPEC].project
 
-# Each client that installs: (its folder in a project, its folder under the user's home), by key.
+# Each client that installs: (its folder in a project, its folder under the user's home), by key;
+# the user's moves with the variables the client reads (its record's `install_folder`).
 CLIENTS: dict[str, tuple[str, str]] = {
     record.key: (record.project, record.user)
     for record in sorted(RECORDS, key=lambda record: record.key) if record.installs
@@ -33,15 +34,22 @@ def canonical_folder(base: Path) -> Path:
     return base / CANONICAL
 
 
-def client_folders(clients: Iterable[str], base: Path, user: bool) -> list[Path]:
+def client_folders(clients: Iterable[str], base: Path, user: bool,
+                   env: Mapping[str, str] | None = None) -> list[Path]:
     """The skill folders of `clients` for a project at `base`, or (`user`) under the home
-    `base`; each once, the canonical folder left out (the copy is there already)."""
+    `base`, where each client reads them with the variables of `env` (the process's by
+    default: Codex's `$CODEX_HOME/skills`, Ollama's `$OLLAMA_SKILLS`); each once, the
+    canonical folder left out (the copy is there already)."""
+    env = os.environ if env is None else env
     found: list[Path] = []
     for client in clients:
         if client not in CLIENTS:
             known = ", ".join(sorted(CLIENTS))
             raise PlacementError(f"{client!r} is not a client studio knows; pick from {known}")
-        folder = base / CLIENTS[client][1 if user else 0]
+        where = BY_KEY[client].install_folder(user)
+        folder = where.resolve(None if user else base, base, env) if where is not None else None
+        if folder is None:
+            continue
         if folder != canonical_folder(base) and folder not in found:
             found.append(folder)
     return found

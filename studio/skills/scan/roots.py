@@ -19,7 +19,7 @@ import time
 import zipfile
 import zlib
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -41,13 +41,11 @@ from studio.skills.summary import SkillSummary
 # prctl(2): deliver a signal to this process when its parent ends.
 _PR_SET_PDEATHSIG = 1
 
-# Every project and user folder the offered clients read, in the registry's order, each once.
-STANDARD_PROJECT_LOCATIONS = tuple(dict.fromkeys(
-    folder.path for record in RECORDS if record.offered
-    for folder in record.skill_folders if folder.scope == "project"))
-STANDARD_USER_LOCATIONS = tuple(dict.fromkeys(
-    f"~/{folder.path}" for record in RECORDS if record.offered
-    for folder in record.skill_folders if folder.scope == "user"))
+# Every project and user folder the offered clients read, in the registry's order, each once
+# (the system's are for administrators, not offered).
+_OFFERED = tuple(dict.fromkeys(
+    folder for scope in ("project", "user") for record in RECORDS if record.offered
+    for folder in record.skill_folders if folder.scope == scope))
 
 
 def env_roots() -> list[Path]:
@@ -55,14 +53,19 @@ def env_roots() -> list[Path]:
     return [Path(p).expanduser() for p in os.environ.get("STUDIO_SKILLS", "").split(os.pathsep) if p]
 
 
-def standard_locations(project: Path | None = None, home: Path | None = None) -> list[Path]:
-    """The places agents look for skills, for the app to offer as roots (existing or not), and
-    those STUDIO_SKILLS lists (separated like PATH, as OLLAMA_SKILLS)."""
+def standard_locations(project: Path | None = None, home: Path | None = None,
+                       env: Mapping[str, str] | None = None) -> list[Path]:
+    """The places agents look for skills, for the app to offer as roots (existing or not), each
+    where the client finds it with the variables of `env` (the process's by default:
+    `$CODEX_HOME/skills`, ...), and those STUDIO_SKILLS lists (separated like PATH, as
+    OLLAMA_SKILLS)."""
     home = home if home is not None else Path.home()
+    env = os.environ if env is None else env
     found = env_roots()
-    if project is not None:
-        found.extend(project / rel for rel in STANDARD_PROJECT_LOCATIONS)
-    found.extend(home / rel[2:] for rel in STANDARD_USER_LOCATIONS)
+    for folder in _OFFERED:
+        place = folder.resolve(project, home, env)
+        if place is not None and place not in found:
+            found.append(place)
     return found
 
 

@@ -22,9 +22,13 @@ def places(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_every_rule_names_its_source_and_an_unknown_one_says_so() -> None:
     for rules in RULES:
-        for topic in ("folders", "precedence", "max_depth", "reads_bom", "disable", "budget"):
+        for topic in ("max_depth", "reads_bom", "disable", "budget"):
             assert rules.sources.get(topic), f"{rules.key}: no source for {topic}"
-        assert (rules.precedence == "unknown") == rules.sources["precedence"].startswith("unknown")
+        # The folders and the precedence are the registry record's, with their sources.
+        record = rules.record
+        assert all(folder.source or record.source for folder in rules.folders)
+        assert record.precedence_source
+        assert (rules.precedence == "unknown") == record.precedence_source.startswith("unknown")
         assert (rules.reads_bom is None) == rules.sources["reads_bom"].startswith("unknown")
         assert (rules.budget is None) == rules.sources["budget"].startswith("unknown")
         assert rules.depth_known != rules.sources["max_depth"].startswith("unknown")
@@ -138,7 +142,8 @@ def test_opencode_permission_skill_deny(places: tuple[Path, Path]) -> None:
 
 # -- clients whose precedence and depth no source gives ------------------------------------------
 
-@pytest.mark.parametrize("client", ["copilot", "cursor", "goose", "opencode"])
+# goose left this list: its source keeps the first skill of a name (skills/mod.rs, below).
+@pytest.mark.parametrize("client", ["copilot", "cursor", "opencode"])
 def test_a_name_clash_is_unknown_where_no_source_gives_the_order(
         client: str, places: tuple[Path, Path]) -> None:
     project, home = places
@@ -149,9 +154,19 @@ def test_a_name_clash_is_unknown_where_no_source_gives_the_order(
     assert "unknown" in entry(result, first).why
 
 
+def test_goose_keeps_the_first_of_a_name_in_its_folders_order(places: tuple[Path, Path]) -> None:
+    project, home = places
+    first = write_skill(project / ".claude/skills", "twin")
+    later = write_skill(home / ".agents/skills", "twin")
+    result = catalog("goose", project, home)
+    assert entry(result, first).state == "loaded"
+    assert entry(result, later).state == "shadowed"
+    assert str(first) in entry(result, later).why
+
+
+# goose left this list: its source walks every folder below (skills/mod.rs, below).
 @pytest.mark.parametrize("client,folder", [("copilot", ".github/skills"),
-                                           ("cursor", ".cursor/skills"),
-                                           ("goose", ".goose/skills")])
+                                           ("cursor", ".cursor/skills")])
 def test_each_clients_own_folder_is_read_and_deeper_is_unknown(
         client: str, folder: str, places: tuple[Path, Path]) -> None:
     project, home = places
@@ -160,6 +175,20 @@ def test_each_clients_own_folder_is_read_and_deeper_is_unknown(
     result = catalog(client, project, home)
     assert entry(result, own).state == "loaded"
     assert entry(result, deeper).state == "unknown"
+
+
+def test_goose_reads_any_depth_hidden_folders_and_no_description(
+        places: tuple[Path, Path]) -> None:
+    project, home = places
+    deep = write_skill(project / ".goose/skills/group/.hidden/more", "deep")
+    bare = project / ".agents/skills/bare/SKILL.md"
+    bare.parent.mkdir(parents=True)
+    bare.write_text("---\nname: bare\n---\nDo it.\n", encoding="utf-8")
+    slashed = write_skill(project / ".agents/skills", "team/tool", directory="slashed")
+    result = catalog("goose", project, home)
+    assert entry(result, deep).state == "loaded"
+    assert entry(result, bare).state == "loaded"
+    assert entry(result, slashed).state == "not-loaded"
 
 
 def test_cursor_refuses_a_name_unlike_its_folder(places: tuple[Path, Path]) -> None:
