@@ -21,9 +21,8 @@ from studio.agent.drafts import DraftRefused, skill_text, validate_texts
 from studio.errors import StudioError
 from studio.llm import ChatClient, Message, StreamEvent, TextChunk, repair_json
 from studio.skills import SKILL_FILE
-from studio.skills.checks import names
+from studio.skills.checks import MAX_DESCRIPTION, names
 
-MAX_DESCRIPTION = 1024
 # The conversation's text the model is shown, from its end: what was done last matters most,
 # and the request must fit a small model's context.
 MAX_TRANSCRIPT_CHARS = 16_000

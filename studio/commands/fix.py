@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.fsutil import remove_stale_temps
-from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE, SPEC, TARGETS, client_key
+from studio.skills import SKILL_FILE, SPEC, TARGETS, client_key, skill_file_in
 from studio.skills.checks import fixes
 from studio.skills.scan import discover
 
@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
 def _targets(path: Path) -> tuple[Path, list[Path]]:
     """The root the user named (as an absolute path, so `.` has a name) and the skills in it."""
     path = Path(os.path.abspath(path))
-    if path.is_file() and path.name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
+    if path.is_file() and skill_file_in([path.name]) is not None:
         return path.parent, [path]
     if path.is_dir():
         found = [directory for directory, _ in discover(path)]
@@ -46,7 +46,7 @@ def _targets(path: Path) -> tuple[Path, list[Path]]:
 
 def _clean_temps(target: Path, root: Path) -> None:
     folder = target if target.is_dir() else target.parent
-    for name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
+    for name in (SKILL_FILE, SKILL_FILE.lower()):  # SKILL.md, and skill.md that some accept
         skill_file = folder / name
         if fixes.outside_root(skill_file, root) is not None:
             return

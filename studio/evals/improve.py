@@ -20,9 +20,8 @@ from studio.evals.report import QueryResult, SkillReport, TriggerReport
 from studio.evals.runner import EvalRunner
 from studio.llm import ChatClient, Message
 from studio.skills import SkillSummary
-from studio.skills.checks import evalfiles
+from studio.skills.checks import MAX_DESCRIPTION, evalfiles
 
-MAX_DESCRIPTION = 1024
 # skill-creator's run_loop stops after 5 iterations by default.
 MAX_ROUNDS = 5
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$")

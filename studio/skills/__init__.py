@@ -22,12 +22,11 @@ if TYPE_CHECKING:
         skill_file_in,
         walks_into,
     )
-    from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, Diagnostic, Severity, Skill, SkillFile
+    from studio.skills.model import SKILL_FILE, Diagnostic, Severity, Skill, SkillFile
     from studio.skills.parse import parse_skill
     from studio.skills.summary import SkillSummary, flag
 
 __all__ = [
-    "LOWERCASE_SKILL_FILE",
     "SKILL_FILE",
     "SPEC",
     "TARGETS",

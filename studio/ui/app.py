@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from studio import __version__
 from studio.paths import cache_dir, log_file
 from studio.settings import SettingsStore
-from studio.skills import LOWERCASE_SKILL_FILE, SKILL_FILE
+from studio.skills import SKILL_FILE, skill_file_in
 from studio.skills.install import scaffold
 from studio.skills.scan import env_roots
 from studio.ui.chat.asyncgens import AsyncGenHooks
@@ -101,11 +101,11 @@ def split_paths(paths: list[str]) -> tuple[list[Path], list[Path]]:
     to_open: list[Path] = []
     for text in paths:
         path = Path(text).expanduser().resolve()
-        if path.is_file() and path.name in (SKILL_FILE, LOWERCASE_SKILL_FILE):
+        if path.is_file() and skill_file_in([path.name]) is not None:
             path = path.parent
             to_open.append(path)
         elif path.is_dir() and any((path / name).is_file()
-                                   for name in (SKILL_FILE, LOWERCASE_SKILL_FILE)):
+                                   for name in (SKILL_FILE, SKILL_FILE.lower())):
             to_open.append(path)
         if path not in roots:
             roots.append(path)

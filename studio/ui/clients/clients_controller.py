@@ -1,5 +1,5 @@
 """Opening the Clients view: from Tools ▸ Clients: What Each Loads, and with one click from a
-skill's tab ("Which Clients Load This?"), focused on that skill.
+skill's tab (its "Clients…" button), focused on that skill.
 
 The scans read every known skills folder of the project and the home, and may ask git what it
 ignores: they run in a worker thread of this controller's own, never on the GUI thread (qasync's
@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QSize, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QMenu, QTabWidget, QToolButton, QWidget
 
@@ -34,6 +34,18 @@ def _home() -> Path:
     home = os.environ.get("HOME", "").strip()
     return Path(home) if home else Path.home()
 
+
+
+class _Corner(QWidget):
+    """The corner of a skill tab's views: its buttons side by side, but asking for no more
+    minimum width than its widest button, so a button added here does not widen the window's
+    minimum (on a window at its narrowest, the buttons overlap the views' tabs instead)."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        widths = [child.minimumSizeHint().width() for child in self.findChildren(QToolButton)
+                  if child.isVisibleTo(self)]
+        return QSize(max(widths, default=hint.width()), hint.height())
 
 class ClientsViews(QObject):
     """The window's one Clients view, and the ways to open it.
@@ -102,18 +114,21 @@ class ClientsViews(QObject):
         return view
 
     def add_tab_button(self, views: QTabWidget, skill_file: Callable[[], Path]) -> QToolButton:
-        """Put "Which Clients Load This?" in the corner of a skill tab's views, beside what
+        """Put "Clients…" (which clients load this skill) in the corner of a skill tab's views, beside what
         already sits there (the form's fold button)."""
-        corner = QWidget(views)
+        corner = _Corner(views)
         corner.setObjectName(CORNER)
         row = QHBoxLayout(corner)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(2)
         button = QToolButton(corner)
         button.setObjectName("whichClients")
-        button.setText("Which Clients Load This?")
-        button.setToolTip("Why a client does or does not use this skill: its state in Claude "
-                          "Code, Codex, Gemini CLI, Copilot, Cursor, goose, OpenCode and Ollama")
+        # Short: the corner shares the tab bar's width with the views' tabs.
+        button.setText("Clients…")
+        button.setAccessibleName("Which clients load this skill?")
+        button.setToolTip("Which clients load this skill, and why not the others: its state in "
+                          "Claude Code, Codex, Gemini CLI, Copilot, Cursor, goose, OpenCode and "
+                          "Ollama")
         button.setAutoRaise(True)
         button.clicked.connect(lambda _checked=False: self.show_for_skill(skill_file()))
         row.addWidget(button)

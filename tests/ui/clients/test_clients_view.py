@@ -32,7 +32,7 @@ def test_one_click_from_a_skill_tab_says_why_claude_code_does_not_load_it(
     assert tab is not None
     button = tab.views.findChild(QToolButton, "whichClients")
     assert isinstance(button, QToolButton) and button.isVisible()
-    assert button.text() == "Which Clients Load This?"
+    assert button.text() == "Clients…" and button.accessibleName() == "Which clients load this skill?"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     view = window.clients.view
     assert view is not None
