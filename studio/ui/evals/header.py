@@ -5,11 +5,14 @@ they are set to, so a folded choice is not a hidden one."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMenu,
     QProgressBar,
+    QSizePolicy,
     QToolButton,
     QWidget,
 )
@@ -24,6 +27,32 @@ def _button(text: str, tip: str) -> QToolButton:
     button.setText(text)
     button.setToolTip(tip)
     return button
+
+
+class StatusLine(QLabel):
+    """What the view says, on one line cut to the room it has (all of it in the tip): wrapped,
+    a long progress message made the header taller and pushed the results below the fold."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        self._full = text
+        self.setToolTip(text)
+        self._elide()
+
+    def text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight,
+                                                      max(0, self.width())))
 
 
 class EvalsHeader(QWidget):
@@ -65,9 +94,8 @@ class EvalsHeader(QWidget):
         self.options_button.setText("Options")
         self.options_button.setCheckable(True)
         self.options_button.setAccessibleName("Show the run options")
-        self.status = QLabel()
+        self.status = StatusLine()
         self.status.setObjectName("evalStatus")
-        self.status.setWordWrap(True)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(120)
         self.progress.hide()

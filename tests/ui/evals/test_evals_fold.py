@@ -68,6 +68,11 @@ def test_the_files_and_the_results_are_in_sight_at_1280x720(
     assert panel.options.isHidden(), "the run options fold away"
     assert rows_in_sight(panel.files.evals_view, panel) >= 2
     assert rows_in_sight(panel.results.evals_view, panel) >= 3
+    # A long progress message stays on one line: the results stay where they were.
+    panel.status.setText("demo: trigger 1/4: " + "how many kilometres is 26.2 miles? " * 6)
+    settle(qtbot, panel)
+    assert area.verticalScrollBar().maximum() == 0 and panel.status.text().endswith("miles? ")
+    assert rows_in_sight(panel.results.evals_view, panel) >= 3
     panel.options_button.click()
     assert panel.options.isVisible()
     assert "Runs: 1" in panel.options_button.toolTip() or panel.options_button.isChecked()
