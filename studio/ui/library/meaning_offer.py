@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QStatusBar,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -137,10 +138,15 @@ class MeaningOffer(QObject):
         self.label.setWordWrap(True)
         self.button = QPushButton("Search by Meaning")
         self.button.setObjectName("meaningButton")
-        row = QHBoxLayout(self.frame)
-        row.setContentsMargins(6, 4, 6, 4)
-        row.addWidget(self.label, 1)
+        # The text above the button: beside it, the dock's usual width left the text a column
+        # of thirteen short lines.
+        column = QVBoxLayout(self.frame)
+        column.setContentsMargins(6, 4, 6, 4)
+        column.addWidget(self.label)
+        row = QHBoxLayout()
+        row.addStretch(1)
         row.addWidget(self.button)
+        column.addLayout(row)
         self.frame.hide()
         layout = panel.layout()
         # Between the search box and the results, where "ranked by words only" is read.
@@ -159,12 +165,12 @@ class MeaningOffer(QObject):
         count = self._skill_count()
         runtime = missing_runtime()
         download = (MODEL_MB if not model_installed() else 0) + (RUNTIME_MB if runtime else 0)
-        fetch = (f"a one-time download of about {download} MB ({MODEL}"
-                 f"{' with ' + ' and '.join(runtime) if runtime else ''}), then "
-                 if download else f"{MODEL} is installed; ")
-        return (f"Ranked by words only. Meaning finds skills described in other words too: "
-                f"{fetch}indexing these {count:,} skills takes {duration(count / SKILLS_A_SECOND)} "
-                "in the background (words keep working meanwhile).")
+        fetch = (f"a one-time {download} MB download ({MODEL}"
+                 f"{' with ' + ' and '.join(runtime) if runtime else ''}), then " if download
+                 else "")
+        return (f"Ranked by words only. Meaning also finds skills described in other words: "
+                f"{fetch}{duration(count / SKILLS_A_SECOND)} to index these {count:,} skills, "
+                "in the background.")
 
     def get_meaning(self) -> asyncio.Task[None] | None:
         """Install the model if needed, then have the search index the library for meaning."""

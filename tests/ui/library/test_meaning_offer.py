@@ -53,8 +53,8 @@ def test_meaning_is_offered_with_its_cost_and_one_click_gets_it(
     assert panel.count_label.text() == "1 skill found, ranked by words only"
     qtbot.waitUntil(offer.frame.isVisible)
     text = offer.label.text()
-    assert "download of about 80 MB (all-MiniLM-L6-v2)" in text
-    assert f"indexing these {window.library.skill_count:,} skills takes under a minute" in text
+    assert "a one-time 80 MB download (all-MiniLM-L6-v2)" in text
+    assert f"under a minute to index these {window.library.skill_count:,} skills" in text
 
     offer.button.click()
     qtbot.waitUntil(lambda: window.search.embedding, timeout=10000)
