@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from studio.editing.recovery import (
         DiskState,
         Kind,
+        OpenTab,
         RecoveredEntry,
         RecoveryRecord,
         RecoveryStore,
@@ -38,6 +39,7 @@ __all__ = [
     "FileChange",
     "Kind",
     "LeftOut",
+    "OpenTab",
     "RecoveredEntry",
     "RecoveryRecord",
     "RecoveryStore",

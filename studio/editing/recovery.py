@@ -6,6 +6,9 @@ one starting up offers back only the copies of sessions whose process is gone. E
 is one JSON file, named by its kind and a hash of what it edits, written atomically (temp file and
 rename) on a background thread; it is deleted when the text is saved or its changes discarded.
 
+Beside its records a session keeps the list of the tabs the window has open (`open-tabs.paths`,
+not a record), so that after a crash every tab that was open comes back, not only the edited ones.
+
 A session of a process that died is *claimed* (locked by the newcomer) before it is read, so two
 studios starting at once never both restore the same edits. A copy that cannot be read is moved
 to `recovery/unreadable/` and reported, never offered again and never a crash.
@@ -27,7 +30,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from studio import paths
 from studio.fsutil import atomic_write_bytes
@@ -43,6 +46,9 @@ RECOVERY_FOLDER = "recovery"
 UNREADABLE_FOLDER = "unreadable"
 LOCK_FILE = "session.lock"
 RECORD_SUFFIX = ".json"
+OPEN_TABS_FILE = "open-tabs.paths"
+# A window with more tabs than this is not one of ours.
+MAX_OPEN_TABS = 1000
 FORMAT = 1
 # Far more than the editor opens (4 MiB of text, escaped): a bigger file is not one of ours.
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -53,6 +59,13 @@ HALF_MADE_AGE = 60.0
 
 Kind = Literal["skill", "file", "draft"]
 KINDS: tuple[Kind, ...] = ("skill", "file", "draft")
+
+
+class OpenTab(NamedTuple):
+    """A tab the window has open: a skill (its folder, or its path in an archive) or a file."""
+
+    kind: Literal["skill", "file"]
+    path: Path
 
 
 def recovery_dir() -> Path:
@@ -215,6 +228,7 @@ class Session:
         self._root = root
         self.folder: Path | None = None
         self._lock_fd: int | None = None
+        self._open_tabs: list[OpenTab] | None = None
 
     def _make(self) -> Path:
         if self.folder is not None:
@@ -235,11 +249,25 @@ class Session:
             shutil.rmtree(draft, ignore_errors=True)
             raise
         self._lock_fd, self.folder = fd, folder
+        if self._open_tabs is not None:
+            self._write_open_tabs(folder)
         return folder
 
     def write(self, key: str, record: RecoveryRecord) -> None:
         folder = self._make()
         atomic_write_bytes(folder / f"{key}{RECORD_SUFFIX}", record.to_bytes())
+
+    def set_open_tabs(self, tabs: list[OpenTab]) -> None:
+        """The tabs open, kept with the records; a session that holds no record is not made
+        for them alone."""
+        self._open_tabs = list(tabs)
+        if self.folder is not None:
+            self._write_open_tabs(self.folder)
+
+    def _write_open_tabs(self, folder: Path) -> None:
+        text = json.dumps([{"kind": tab.kind, "path": str(tab.path)}
+                           for tab in self._open_tabs or ()], ensure_ascii=False)
+        atomic_write_bytes(folder / OPEN_TABS_FILE, text.encode("utf-8", "surrogateescape"))
 
     def discard(self, key: str) -> None:
         if self.folder is None:
@@ -264,14 +292,16 @@ class Claim:
         folder: the session's folder.
         entries: its readable records, oldest first.
         unreadable: its files that could not be read (moved aside).
+        open_tabs: the tabs its window had open, in their order (none when not known).
     """
 
     def __init__(self, folder: Path, lock_fd: int | None, entries: list[RecoveredEntry],
-                 unreadable: list[Unreadable]) -> None:
+                 unreadable: list[Unreadable], open_tabs: list[OpenTab] | None = None) -> None:
         self.folder = folder
         self._lock_fd = lock_fd
         self.entries = entries
         self.unreadable = unreadable
+        self.open_tabs = open_tabs or []
 
     def remove(self, entry: RecoveredEntry) -> None:
         with contextlib.suppress(FileNotFoundError):
@@ -328,7 +358,7 @@ class RecoveryStore:
                     os.close(fd)
                 continue
             entries, unreadable = self._read(folder)
-            claims.append(Claim(folder, fd, entries, unreadable))
+            claims.append(Claim(folder, fd, entries, unreadable, _read_open_tabs(folder)))
         return claims
 
     def _take(self, folder: Path) -> int | Literal[False] | None:
@@ -373,6 +403,26 @@ class RecoveryStore:
         return target
 
 
+def _read_open_tabs(folder: Path) -> list[OpenTab]:
+    """The session's open tabs; none when the list is missing or is not one we wrote (an entry
+    not of a known kind, or not an absolute path, is left out)."""
+    try:
+        with (folder / OPEN_TABS_FILE).open("rb") as file:
+            data = json.loads(file.read(MAX_RECORD_BYTES).decode("utf-8", "surrogateescape"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(data, list) or len(data) > MAX_OPEN_TABS:
+        return []
+    tabs = []
+    for item in data:
+        if not isinstance(item, dict):
+            continue
+        kind, path = item.get("kind"), item.get("path")
+        if kind in ("skill", "file") and isinstance(path, str) and os.path.isabs(path):
+            tabs.append(OpenTab(kind, Path(path)))
+    return tabs
+
+
 def _read_record(file: Path) -> bytes:
     fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as handle:
@@ -399,6 +449,9 @@ class RecoveryWriter:
 
     def discard(self, key: str) -> Future[None]:
         return self._ask(self._pool.submit(self.session.discard, key))
+
+    def open_tabs(self, tabs: list[OpenTab]) -> Future[None]:
+        return self._ask(self._pool.submit(self.session.set_open_tabs, tabs))
 
     def _ask(self, future: Future[None]) -> Future[None]:
         done = [asked for asked in self._asked if asked.done()]

@@ -2,11 +2,14 @@
 version of the skill over time (a version is the skill's content hash, `cache.skill_hash`).
 
 One JSON file in the app's data folder (its path is handed in), rewritten whole on each run; a
-file that cannot be read starts the history afresh rather than stopping a run.
+file that cannot be read starts the history afresh rather than stopping a run. Beside it, the last
+whole run of each skill (every result, for the window to show again after a restart: the chart of
+figures and the table of results then show the same run).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass, replace
@@ -115,6 +118,28 @@ class EvalHistory:
                                           if getattr(entry, key) is None})
             latest[entry.skill_hash] = entry
         return sorted(latest.values(), key=lambda e: first[e.skill_hash])
+
+    def _last_run_file(self, directory: Path) -> Path:
+        name = hashlib.sha256(str(directory).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        return self.path.with_name(self.path.stem + "-last-runs") / f"{name}.json"
+
+    def keep_last_run(self, directory: Path, report: SkillReport) -> None:
+        """Keep `report` as the skill's last run; OSError when it cannot be written."""
+        data = {"skill_dir": str(directory), "report": report.to_json()}
+        path = self._last_run_file(directory)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, json.dumps(data, ensure_ascii=False).encode("utf-8"),
+                           durable=False)
+
+    def last_run(self, directory: Path) -> SkillReport | None:
+        """The skill's last run kept, or None (none kept, or a file that does not read as one)."""
+        try:
+            data = json.loads(self._last_run_file(directory).read_text(encoding="utf-8"))
+            if data["skill_dir"] != str(directory):
+                return None
+            return SkillReport.from_json(data["report"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
 
     def previous(self, directory: Path, skill_hash: str) -> HistoryEntry | None:
         """The version of the skill run before the one with `skill_hash` (the latest other

@@ -168,6 +168,12 @@ class TriggerReport:
                 "query_rates": [rate.to_json() for rate in self.rates()],
                 "query_precision": self.query_precision, "query_recall": self.query_recall}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TriggerReport:
+        """The report `to_json` wrote (the figures are worked out again from the queries)."""
+        return cls(int(data["runs"]), [QueryResult.from_json(q) for q in data["queries"]],
+                   float(data.get("threshold", 0.5)))
+
 
 @dataclass(frozen=True, slots=True)
 class Spread:
@@ -295,3 +301,24 @@ class SkillReport:
         if self.notes:
             data["notes"] = self.notes
         return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SkillReport:
+        """The report `to_json` wrote; KeyError, TypeError or ValueError when it is not one."""
+        trigger = data.get("trigger")
+        without, old = data.get("without_skill"), data.get("old_skill")
+        report = cls(str(data["skill"]), str(data["skill_hash"]), str(data["model"]),
+                     TriggerReport.from_json(trigger) if trigger is not None else None,
+                     [EvalResult.from_json(r) for r in data["evals"]])
+        if without is not None:
+            report.without_skill = [EvalResult.from_json(r) for r in without["evals"]]
+        if old is not None:
+            report.old_skill = [EvalResult.from_json(r) for r in old["evals"]]
+            report.old_ref = str(old.get("ref", ""))
+        report.comparisons = [dict(c) for c in data.get("comparisons", [])]
+        report.feedback = {str(k): str(v) for k, v in dict(data.get("feedback", {})).items()}
+        report.problems = [str(p) for p in data.get("problems", [])]
+        report.cached = int(data.get("cached", 0))
+        report.cancelled = bool(data.get("cancelled", False))
+        report.notes = [str(n) for n in data.get("notes", [])]
+        return report

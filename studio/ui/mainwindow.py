@@ -203,7 +203,7 @@ class MainWindow(QMainWindow):
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.problems_dock], [230], Qt.Orientation.Vertical)
+        self.resizeDocks([self.problems_dock], [180], Qt.Orientation.Vertical)
         self.geometry_keeper = WindowGeometry(
             self, [self.library_dock, self.problems_dock, self.chat.dock])
         self.geometry_keeper.restore(self.settings)

@@ -12,8 +12,10 @@ import pytest
 
 from studio.editing.recovery import (
     HALF_MADE_AGE,
+    OPEN_TABS_FILE,
     UNREADABLE_FOLDER,
     DiskState,
+    OpenTab,
     RecoveredEntry,
     RecoveryRecord,
     RecoveryStore,
@@ -201,3 +203,42 @@ def test_the_writer_keeps_the_order_asked_and_tells_failures(tmp_path: Path) -> 
     assert isinstance(future.exception(), OSError)
     assert failing.wait()
     failing.close()
+
+
+def test_the_open_tabs_are_kept_with_the_records_and_read_back(tmp_path: Path) -> None:
+    root = tmp_path / "recovery"
+    store = RecoveryStore(root)
+    tabs = [OpenTab("skill", tmp_path / "a"), OpenTab("file", tmp_path / "a" / "notes ✓.md")]
+    store.session.set_open_tabs(tabs)
+    assert not root.exists(), "no session is made for the list alone"
+    _crashed_with(store, _record(tmp_path / "a" / "SKILL.md"))
+
+    (claim,) = RecoveryStore(root).claim_orphans()
+    assert claim.open_tabs == tabs
+    claim.release()
+
+
+@pytest.mark.parametrize("content", [
+    b"not json", b"{}", b'[{"kind": "draft", "path": "/x"}]', b'[{"kind": "skill", "path": "x"}]',
+    b'[{"kind": "skill"}]', b'["/a"]', json.dumps([{"kind": "file", "path": "/a"}] * 2000).encode(),
+])
+def test_a_list_of_tabs_that_is_not_ours_reopens_nothing(tmp_path: Path, content: bytes) -> None:
+    root = tmp_path / "recovery"
+    store = RecoveryStore(root)
+    _crashed_with(store, _record(tmp_path / "a" / "SKILL.md"))
+    (folder,) = [child for child in root.iterdir() if child.is_dir()]
+    (folder / OPEN_TABS_FILE).write_bytes(content)
+
+    (claim,) = RecoveryStore(root).claim_orphans()
+    assert claim.open_tabs == [] and len(claim.entries) == 1
+    claim.release()
+
+
+def _crashed_with(store: RecoveryStore, record: RecoveryRecord) -> None:
+    """Write a record and go away without closing the session (its folder and list stay)."""
+    store.session.write(record_key(record.kind, str(record.path)), record)
+    folder = store.session.folder
+    assert folder is not None
+    # Only the lock goes with the process: the folder stays as a crash leaves it.
+    store.session.folder = None
+    store.session.close()

@@ -1,5 +1,6 @@
 """Keeping the text of every tab with unsaved changes in the recovery folder, so that a crash or a
-kill loses nothing: written shortly after the typing stops, on a background thread."""
+kill loses nothing: written shortly after the typing stops, on a background thread. The list of
+the tabs open goes with them, so recovery opens every tab that was open, not only the edited."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.editing import (
     Kind,
+    OpenTab,
     RecoveryRecord,
     RecoveryStore,
     RecoveryWriter,
@@ -79,6 +81,7 @@ class Autosaver(QObject):
         self._pending_since: float | None = None
         self._failing = False
         self._stopped = False
+        self._open_tabs: list[OpenTab] | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(RECOVERY_DELAY_MS)
@@ -93,8 +96,8 @@ class Autosaver(QObject):
         """Follow a new tab's edits (a draft has unsaved changes before any edit)."""
         tab.document.contentsChanged.connect(lambda which=tab: self._on_tab_edited(which))
         tab.document.modificationChanged.connect(self.schedule)
-        if tab.dirty:
-            self.schedule()
+        # Scheduled even when clean: the list of the tabs open changed.
+        self.schedule()
 
     def _on_tab_edited(self, tab: Tab) -> None:
         self._edited.add(tab)
@@ -129,6 +132,12 @@ class Autosaver(QObject):
         if self._stopped:
             return
         edited, self._edited = self._edited, set()
+        open_tabs = [OpenTab("file", tab.path) if isinstance(tab, FileTab)
+                     else OpenTab("skill", tab.directory) for tab in self._tabs()
+                     if not (isinstance(tab, SkillEditorTab) and tab.doc.untitled)]
+        if open_tabs != self._open_tabs:
+            self._open_tabs = open_tabs
+            self._writer.open_tabs(open_tabs)
         tabs: list[Tab | Unsaved] = [*self._tabs()]
         for source in self._sources:
             tabs += source()
@@ -161,8 +170,7 @@ class Autosaver(QObject):
         """The tab was saved, discarded or closed: its copy goes (and is made again should it
         still have unsaved changes, as after a rename)."""
         self._discard(tab)
-        if tab.dirty:
-            self.schedule()
+        self.schedule()
 
     def _identity(self, tab: Tab | Unsaved) -> tuple[Kind, str]:
         if isinstance(tab, SkillEditorTab):

@@ -1,11 +1,12 @@
 """Offers back, at start, the unsaved texts that studios closed without saving kept: each opens in
-its tab (or as a draft when its folder is gone), with a note saying where it came from."""
+its tab (or as a draft when its folder is gone), with a note saying where it came from. Every other
+tab such a studio had open opens again too, in its order, wherever it still is."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from studio.editing import DiskState, RecoveredEntry
+from studio.editing import DiskState, OpenTab, RecoveredEntry
 from studio.skills.checks import names
 from studio.ui import asyncqt
 from studio.ui.editor.autosaving import Autosaver
@@ -32,7 +33,9 @@ class Recovery(QObject):
         try:
             entries = [entry for claim in claims for entry in claim.entries]
             unreadable = [bad for claim in claims for bad in claim.unreadable]
+            open_tabs = [path for claim in claims for path in claim.open_tabs]
             if not entries:
+                self._reopen(open_tabs)
                 if unreadable:
                     self._feedback.tell("Unsaved changes not restored",
                                         "\n\n".join(bad.message for bad in unreadable))
@@ -41,6 +44,9 @@ class Recovery(QObject):
             answer = await asyncqt.ask(dialog)
             if answer == RecoveryDialog.DialogCode.Rejected:
                 return 0
+            # Restored or discarded, the tabs come back: first, so they keep their order and the
+            # texts restored go into theirs. (Later leaves it all for the next start.)
+            self._reopen(open_tabs)
             chosen = dialog.ticked() if answer == RecoveryDialog.DialogCode.Accepted else []
             for entry in chosen:
                 self._restore_entry(entry, dialog.states[dialog.entries.index(entry)])
@@ -54,6 +60,14 @@ class Recovery(QObject):
         finally:
             for claim in claims:
                 claim.release()
+
+    def _reopen(self, tabs: list[OpenTab]) -> None:
+        """Open the tabs a crashed studio had open, in their order, where they still are."""
+        for tab in dict.fromkeys(tabs):
+            if tab.kind == "skill":
+                self._editors.reopen([tab.path])
+            elif tab.path.is_file():
+                self._editors.open_file(tab.path)
 
     def _restore_entry(self, entry: RecoveredEntry, state: DiskState) -> None:
         record = entry.record

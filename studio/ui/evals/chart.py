@@ -1,7 +1,8 @@
 """The pass rate per version of a skill, oldest on the left: a small line chart drawn with
 QPainter, with the run without the skill and the trigger recall when they were measured, the
-baseline's pass rate as a dashed line, and this version's change over it (pass rate, seconds and
-tokens a run) in a caption."""
+baseline's pass rate as a dashed line, this version's change over it (pass rate, seconds and
+tokens a run) in a caption, and the version whose run the results table shows ringed: the chart
+and the table never disagree about which run is on screen."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 38, 10, 18, 20
 class PassRateChart(QWidget):
     """Attributes:
         versions: one entry per version of the skill, in the order they were first run.
+        shown: the content hash of the version whose run the results show ("" for none).
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -29,11 +31,18 @@ class PassRateChart(QWidget):
         self.versions: list[HistoryEntry] = []
         self.baseline: tuple[str, float] | None = None
         self.caption = ""
-        self.setMinimumHeight(110)
+        self.shown = ""
+        # Low enough to leave the result tables their rows at 1280x720 (issue 44).
+        self.setMinimumHeight(90)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
-        return QSize(360, 130)
+        return QSize(360, 96)
+
+    def set_shown(self, skill_hash: str) -> None:
+        """Ring the version whose run the results show."""
+        self.shown = skill_hash
+        self.update()
 
     def set_versions(self, versions: list[HistoryEntry]) -> None:
         self.versions = list(versions)
@@ -99,6 +108,13 @@ class PassRateChart(QWidget):
                 painter.drawEllipse(point, 3.5, 3.5)
             painter.drawText(QPointF(legend_x, MARGIN_TOP - 5), f"● {label}")
             legend_x += painter.fontMetrics().horizontalAdvance(f"● {label}") + 14
+        hashes = [version.skill_hash for version in self.versions]
+        if self.shown in hashes and self.versions[hashes.index(self.shown)].pass_rate is not None:
+            index = [v.skill_hash for v in self.versions if v.pass_rate is not None].index(
+                self.shown)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(text, 1.5))
+            painter.drawEllipse(self.points("pass_rate")[index], 7, 7)
         if self.baseline is not None:
             label, rate = self.baseline
             y = plot.bottom() - plot.height() * rate

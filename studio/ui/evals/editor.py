@@ -14,6 +14,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QStackedWidget,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -129,6 +130,11 @@ class EvalFilesEditor(QTabWidget):
         self.triggers_view.horizontalHeader().setSectionResizeMode(
             0, self.triggers_view.horizontalHeader().ResizeMode.Stretch)
         self.editing_buttons: list[QToolButton] = []
+        # Each table's buttons sit in the tab bar's corner, the current table's shown: a row of
+        # their own cost a table row at 1280x720 (issue 44).
+        self.corner = QStackedWidget()
+        self.setCornerWidget(self.corner, Qt.Corner.TopRightCorner)
+        self.currentChanged.connect(self.corner.setCurrentIndex)
         self.evals_problems = self._problems_label()
         self.triggers_problems = self._problems_label()
         self.addTab(self._page(self.evals_view, self.evals_problems, "eval"), "Outcome Evals")
@@ -176,13 +182,15 @@ class EvalFilesEditor(QTabWidget):
         add.clicked.connect(lambda: self.add_eval() if is_eval else self.add_query())
         from_chat.clicked.connect(lambda: self.add_from_chat(is_eval))
         remove.clicked.connect(lambda: self.remove_selected(view))
-        row = QHBoxLayout()
+        buttons = QWidget()
+        row = QHBoxLayout(buttons)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(2)
         for button in (add, from_chat, remove, undo, redo):
             row.addWidget(button)
-        row.addStretch(1)
+        self.corner.addWidget(buttons)
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 2, 0, 0)
-        layout.addLayout(row)
         layout.addWidget(view, 1)
         layout.addWidget(problems)
         self.editing_buttons += [add, from_chat, remove]

@@ -18,11 +18,6 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QMenu,
-    QProgressBar,
-    QPushButton,
     QScrollArea,
     QSplitter,
     QTabWidget,
@@ -56,6 +51,7 @@ from studio.ui.editor.editor_tab import SkillEditorTab
 from studio.ui.evals.chart import PassRateChart
 from studio.ui.evals.editor import EvalFilesEditor
 from studio.ui.evals.generated import GeneratedQueries
+from studio.ui.evals.header import EvalsHeader
 from studio.ui.evals.options import HISTORY, RunOptions
 from studio.ui.evals.results import ResultsView
 from studio.ui.evals.services import EvalServices
@@ -83,35 +79,14 @@ class EvalsPanel(QWidget):
         self.files = EvalFilesEditor(tab, services.last_prompt)
         self.options = RunOptions()
 
-        self.run_button = self._button("Run", "Run the trigger queries and the evals on the "
-                                       "model picked in the Chat pane")
-        self.without_button = self._button("Run Without Skill", "Run the evals with the skill "
-                                           "and without it, side by side, to see what it adds")
-        self.improve_button = self._button("Improve Description", "Have the model propose "
-                                           "descriptions from the trigger queries that went "
-                                           "wrong, and measure each")
-        self.generate_button = self._button("Generate Queries", "Have the model write trigger "
-                                            "queries (half near misses from the skill's "
-                                            "neighbours) for you to review")
-        self.cancel_button = self._button("Cancel", "Stop the run; what finished is kept")
-        self.cancel_button.setEnabled(False)
-        self.iterations_button = QToolButton()
-        self.iterations_button.setText("Iterations")
-        self.iterations_button.setToolTip("Save the last run as the skill workspace's next "
-                                          "iteration-N/ (as skill-creator's viewer reads it), or "
-                                          "open a saved one")
-        self.iterations_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.iterations_button)
-        self.save_iteration_action = menu.addAction("Save Run as Next Iteration",
-                                                    self.save_iteration)
-        menu.addAction("Open Iteration…", self._on_open_iteration_triggered)
-        self.iterations_button.setMenu(menu)
-        self.status = QLabel()
-        self.status.setObjectName("evalStatus")
-        self.status.setWordWrap(True)
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(120)
-        self.progress.hide()
+        self.header = EvalsHeader(self.options)
+        header = self.header
+        self.run_button, self.without_button = header.run_button, header.without_button
+        self.improve_button, self.generate_button = header.improve_button, header.generate_button
+        self.cancel_button, self.iterations_button = header.cancel_button, header.iterations_button
+        self.save_iteration_action = header.save_iteration_action
+        self.options_button, self.status, self.progress = (header.options_button, header.status,
+                                                           header.progress)
 
         self.chart = PassRateChart()
         self.results = ResultsView(tab.tab_layout, self._notes_folder, side=self.chart)
@@ -123,22 +98,17 @@ class EvalsPanel(QWidget):
         self.result_tabs.addTab(self.variants, "Description Variants")
         self.result_tabs.addTab(self.generated, "Generated Queries")
 
-        buttons = QHBoxLayout()
-        for button in (self.run_button, self.without_button, self.improve_button,
-                       self.generate_button, self.cancel_button, self.iterations_button):
-            buttons.addWidget(button)
-        buttons.addWidget(self.progress)
-        buttons.addWidget(self.status, 1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.files)
         split.addWidget(self.result_tabs)
         split.setChildrenCollapsible(False)
-        tab.tab_layout.follow("evals", split, [200, 500])
+        # The results get twice the files' height: after a run they are what is read.
+        tab.tab_layout.follow("evals", split, [150, 300])
         self.split = split
         body = QWidget()
         body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(4, 4, 4, 4)
-        body_layout.addLayout(buttons)
+        body_layout.addWidget(header)
         body_layout.addWidget(self.options)
         body_layout.addWidget(split, 1)
         # Scrolled rather than squeezed below its least size: the editor tab, and so the window,
@@ -157,21 +127,18 @@ class EvalsPanel(QWidget):
         self.improve_button.clicked.connect(self._on_improve_button_clicked)
         self.generate_button.clicked.connect(self._on_generate_button_clicked)
         self.cancel_button.clicked.connect(self.cancel)
+        header.save_iteration_action.triggered.connect(self.save_iteration)
+        header.open_iteration_action.triggered.connect(self._on_open_iteration_triggered)
         self.variants.apply_requested.connect(self.apply_description)
         self.generated.add_requested.connect(self.add_generated)
         self.files.message_shown.connect(self._say)
         self.reload()
 
-    def _button(self, text: str, tip: str) -> QPushButton:
-        button = QPushButton(text)
-        button.setToolTip(tip)
-        return button
-
     def _notes_folder(self) -> Path | None:
         return None if self.tab.read_only else self.tab.directory
 
     @property
-    def _actions(self) -> tuple[QPushButton, ...]:
+    def _actions(self) -> tuple[QToolButton, ...]:
         return (self.run_button, self.without_button, self.improve_button, self.generate_button)
 
     # -- the files --------------------------------------------------------------------------------
@@ -302,8 +269,7 @@ class EvalsPanel(QWidget):
         if shown:
             previous = (self.services.history.previous(self.tab.directory, report.skill_hash)
                         if self.options.baseline == HISTORY else None)
-            self.results.show_report(report, previous)
-            self.chart.set_baseline(*self.results.baseline_for_chart())
+            self._show_report(report, previous)
         if report.problems:
             self._say("The run failed: " + "; ".join(report.problems))
         elif report.cancelled:
@@ -313,6 +279,8 @@ class EvalsPanel(QWidget):
         if history and not report.problems and (report.trigger is not None or report.evals):
             try:
                 self.services.history.add(HistoryEntry.of(self.tab.directory, report))
+                if shown:
+                    self.services.history.keep_last_run(self.tab.directory, report)
             except OSError as exc:
                 self._say(f"Done, but the history could not be saved: {exc.strerror or exc}.")
             self.show_history()
@@ -335,7 +303,17 @@ class EvalsPanel(QWidget):
         self.status.setText(message)
 
     def show_history(self) -> None:
+        """The chart of each version's figures; before any run is shown, the table shows the
+        last run kept (the one the chart ends with), so the two agree after a restart."""
         self.chart.set_versions(self.services.history.versions(self.tab.directory))
+        if self.report is None and (last := self.services.history.last_run(self.tab.directory)):
+            self.report = last
+            self._show_report(last)
+
+    def _show_report(self, report: SkillReport, previous: HistoryEntry | None = None) -> None:
+        self.results.show_report(report, previous)
+        self.chart.set_baseline(*self.results.baseline_for_chart())
+        self.chart.set_shown(report.skill_hash)
 
     # -- written queries and iterations -----------------------------------------------------------
 
@@ -417,7 +395,7 @@ class EvalsPanel(QWidget):
             self._say(f"That folder is not an iteration: {exc}. Pick an iteration-N folder.")
             return False
         self.report = report_of(iteration, self.tab.title)
-        self.results.show_report(self.report)
+        self._show_report(self.report)
         self.result_tabs.setCurrentWidget(self.results)
         self._say(f"Showing {folder} (saved results; Run measures the skill again).")
         return True

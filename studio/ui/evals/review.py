@@ -105,6 +105,10 @@ class ReviewPane(QWidget):
         split.addWidget(self.transcript)
         split.setChildrenCollapsible(False)
         tab_layout.follow("evals.detail", split, [220, 260])
+        # Low least heights: beside the result tables at 1280x720 the pane has some 200 px,
+        # and a taller least size would push the tables below the fold (issue 44).
+        for part in (self.output, verdicts, self.transcript):
+            part.setMinimumHeight(40)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)

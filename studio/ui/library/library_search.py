@@ -11,7 +11,8 @@ Only the latest query counts: typing on cancels the wait for an older one, whose
 The work runs in plain Python threads of the controller's own, not in the event loop's default
 executor: qasync's is made of QThreads, and Qt aborts the process when one is still running at
 exit. For the same reason progress reaches the GUI thread through the event loop, never as a Qt
-signal emitted from the worker (Qt would adopt that thread).
+signal emitted from the worker (Qt would adopt that thread). The signals below are emitted on the
+GUI thread: the offer of meaning and the status bar's progress follow them (`meaning_offer`).
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
 from studio.skills.library import Library, events
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex, SearchOutcome
 from studio.ui.library.library_panel import LibraryPanel
+from studio.ui.library.meaning_offer import MeaningOffer
 from studio.ui.tasks import TaskSet
 
 RESULTS = 50
@@ -41,7 +43,17 @@ class LibrarySearch(QObject):
     Attributes:
         embedder_source: gives the embedding model to rank by meaning with (None: words only);
             asked at each search, so a model chosen in Settings counts from the next one.
+        offer: the offer of meaning under the search box, and the indexing's progress.
+
+    Signals:
+        searched: (object) a search's outcome was shown (None: the box was empty).
+        embedding_progressed: (str model, int done, int total) skills embedded so far.
+        embedding_ended: (str) the library is embedded ("") or why it is not (the model failed).
     """
+
+    searched = Signal(object)
+    embedding_progressed = Signal(str, int, int)
+    embedding_ended = Signal(str)
 
     def __init__(self, library: Library, panel: LibraryPanel, tasks: TaskSet,
                  index_file: Path | None, parent: QObject | None = None,
@@ -68,6 +80,10 @@ class LibrarySearch(QObject):
         self._embed_worker = ThreadPoolExecutor(1, thread_name_prefix="library-embed")
         library.connect(self._on_library_event)
         panel.search_requested.connect(self._on_panel_search_requested)
+        self.offer = MeaningOffer(self, panel, tasks, lambda: library.skill_count, self)
+        self.searched.connect(self.offer.on_searched)
+        self.embedding_progressed.connect(self.offer.on_embedding_progressed)
+        self.embedding_ended.connect(self.offer.on_embedding_ended)
 
     @property
     def embedding(self) -> bool:
@@ -88,6 +104,21 @@ class LibrarySearch(QObject):
     def _show_embedding(self, label: str, done: int, total: int) -> None:
         self._progress = f"embedding for meaning with {label}: {done:,} of {total:,} skills"
         self._panel.show_search_progress(self._progress)
+        self.embedding_progressed.emit(label, done, total)
+
+    def meaning_at_hand(self) -> bool:
+        """Whether an embedding model is at hand to rank by meaning with."""
+        return self.embedder_source() is not None
+
+    def meaning_failure(self) -> str | None:
+        """Why the embedding model at hand failed, if it did (None: it did not, or there is none)."""
+        embedder = self.embedder_source()
+        return self._failed.get(embedder.key) if embedder is not None else None
+
+    def retry_meaning(self) -> None:
+        """Forget the failures and search again: an embedding model at hand is tried anew."""
+        self._failed.clear()
+        self._on_panel_search_requested(self._query)
 
     async def _in_worker(self, work: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._worker, work)
@@ -104,11 +135,13 @@ class LibrarySearch(QObject):
             self._embedding = self._tasks.spawn(self._embed(index, embedder))
         if not query.strip():
             self._panel.show_search_results(None, self._progress if self.embedding else "")
+            self.searched.emit(None)
             return None
         outcome = await self._in_worker(lambda: index.search(query, RESULTS, use))
         if note is not None:
             outcome = replace(outcome, note=note)
         self._panel.show_search_results(outcome, self._progress if self.embedding else "")
+        self.searched.emit(outcome)
         return outcome
 
     async def _ready_index(self) -> SearchIndex:
@@ -144,12 +177,15 @@ class LibrarySearch(QObject):
 
         self._progress = f"embedding for meaning with {embedder.label}…"
         self._panel.show_search_progress(self._progress)
+        self.embedding_progressed.emit(embedder.label, 0, 0)
         try:
             await loop.run_in_executor(self._embed_worker, embed_all)
         except EmbeddingError as exc:
             self._failed[embedder.key] = f"ranked by words only: {exc.user_message}"
+            self.embedding_ended.emit(exc.user_message)
         else:
             self._embedded = embedder.key
+            self.embedding_ended.emit("")
         finally:
             self._progress = ""
         if self._panel.searching:

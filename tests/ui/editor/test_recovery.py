@@ -3,6 +3,7 @@ a crash (each as an unsaved tab, saying how its file is now), and never one proc
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox
@@ -163,8 +164,10 @@ def test_discard_all_deletes_and_later_keeps(qtbot: QtBot, make_window: WindowFa
     assert _restore(qtbot, second, "later") == 0
     assert len(_records(root)) == 1 and second.tabs.count() == 0
     assert _restore(qtbot, second, "discard") == 0
-    assert _records(root) == [] and second.tabs.count() == 0
-    assert second.editors.editor_tabs() == []
+    assert _records(root) == []
+    # The edits go; the tab that was open comes back as the file on disk has it.
+    [reopened] = second.editors.editor_tabs()
+    assert reopened.path.parent.name == "web-search" and not reopened.dirty
 
 
 def test_unticked_ones_are_deleted(qtbot: QtBot, make_window: WindowFactory,
@@ -181,7 +184,8 @@ def test_unticked_ones_are_deleted(qtbot: QtBot, make_window: WindowFactory,
     dialog.list.item(0).setCheckState(dialog.list.item(0).checkState().Unchecked)
     dialog.restore_button.click()
     qtbot.waitUntil(task.done)
-    assert task.result() == 1 and len(second.editors.editor_tabs()) == 1
+    # Both tabs were open: both come back, the unticked one without its edits.
+    assert task.result() == 1 and [t.dirty for t in second.editors.editor_tabs()] == [False, True]
     second.autosaver.flush()
     [kept] = _records(tmp_path / "recovery")
     assert second.autosaver.store.session.folder == kept.parent
@@ -276,3 +280,70 @@ def test_eval_edits_saved_at_once_leave_no_copy(
     panel.files.add_eval("Saved at once")
     assert window.autosaver.flush()
     assert _records(tmp_path / "recovery") == []
+
+
+def _open_tab_titles(window: MainWindow) -> list[str]:
+    return [str(tab.path) for tab in window.editors.editor_tabs()]
+
+
+def test_recovery_reopens_every_tab_that_was_open_in_its_order(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path) -> None:
+    """Issue 44: after a crash, the tabs without unsaved edits come back too, not only the one
+    with them; the list in Settings is the last clean close's, so it cannot tell."""
+    first = make_window(skills_root)
+    first.editors.open_skill(skills_root / "pdf-tools")
+    first.editors.open_file(skills_root / "pdf-tools" / "references" / "api.md")
+    edited = first.editors.open_skill(skills_root / "web-search")
+    first.editors.open_skill(skills_root / "csv-profiler")
+    assert edited is not None
+    edited.set_field("license", "Typed before the crash")
+    was_open = _open_tab_titles(first)
+    assert len(was_open) == 4
+    _crash(first)
+
+    second = make_window(skills_root)
+    assert second.settings.open_tabs == []
+    assert _restore(qtbot, second) == 1
+    assert _open_tab_titles(second) == was_open
+    restored = second.editors.skill_tab(skills_root / "web-search")
+    assert restored is not None and restored.dirty
+
+
+def test_tabs_come_back_after_a_crash_even_when_every_edit_was_saved(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path) -> None:
+    first = make_window(skills_root)
+    first.editors.open_skill(skills_root / "pdf-tools")
+    edited = first.editors.open_skill(skills_root / "web-search")
+    assert edited is not None
+    edited.set_field("license", "MIT")
+    assert first.autosaver.flush()
+    assert first.editors.save(edited)
+    first.editors.open_skill(skills_root / "csv-profiler")
+    was_open = _open_tab_titles(first)
+    # A crash leaves the session's folder as it is (a clean stop deletes it): a copy of it is
+    # what a dead process leaves.
+    assert first.autosaver.flush()
+    folder = first.autosaver.store.session.folder
+    assert folder is not None
+    shutil.copytree(folder, folder.with_name("1-dead"))
+    first.autosaver.stop()
+    assert _records(tmp_path / "recovery") == []
+
+    second = make_window(skills_root)
+    assert start(second.recovery.restore_autosaves()) is not None
+    qtbot.waitUntil(lambda: _open_tab_titles(second) == was_open)
+    assert not (tmp_path / "recovery").exists() or list((tmp_path / "recovery").iterdir()) == []
+
+
+def test_a_clean_close_leaves_no_list_of_tabs_behind(
+        qtbot: QtBot, make_window: WindowFactory, skills_root: Path, tmp_path: Path) -> None:
+    window = make_window(skills_root)
+    tab = window.editors.open_skill(skills_root / "web-search")
+    assert tab is not None
+    tab.set_field("license", "MIT")
+    assert window.autosaver.flush()
+    assert window.editors.save(tab)
+    window.autosaver.flush()
+    window.autosaver.stop()
+    recovery = tmp_path / "recovery"
+    assert not recovery.exists() or list(recovery.iterdir()) == []
