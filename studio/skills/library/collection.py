@@ -12,6 +12,7 @@ library's until the editor closes: `set_editing` and `stop_editing`.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -208,12 +209,24 @@ class Library:
         return True
 
     def remove_root(self, path: Path) -> bool:
+        """Take the root out; those of its skills inside another root go to the nearest such
+        root at once (as `SkillsAdded`), with the findings they had: the caller judges them
+        again if that root is judged for another client."""
         row = self.root_row(path)
         if row < 0:
             return False
         state = self._roots.pop(row)
         self._forget(state.skills)
         self._emit(RootRemoved(row, state.root, tuple(state.skills)))
+        # Its skills inside another root are that root's now (the nearest, as if just scanned).
+        adopted: dict[int, tuple[RootState, list[SkillSummary]]] = {}
+        for summary in state.skills:
+            holder = self.deepest_root(summary.directory)
+            if holder is not None and not holder.root.is_zip:
+                adopted.setdefault(id(holder), (holder, []))[1].append(
+                    replace(summary, root=holder.path))
+        for holder, summaries in adopted.values():
+            self.add_skills(holder.path, summaries)
         return True
 
     def set_target(self, path: Path, target: str) -> bool:
@@ -271,16 +284,20 @@ class Library:
     def add_skills(self, path: Path, summaries: Iterable[SkillSummary]) -> int:
         """Append skills a scan found under the root at `path`. A validated one already known
         takes the place of the unchecked one listed before it (`SkillSummary.checked`), or of
-        its old one while the root is refreshed; other known ones are left out. Returns how
-        many were added."""
+        its old one while the root is refreshed; other known ones are left out. A skill belongs
+        to the nearest root that holds it: one a root inside this one holds is left out, and
+        one a root around this one holds moves here. Returns how many were added."""
         state = self.root(path)
         if state is None:
             return 0
         fresh: list[SkillSummary] = []
         seen: dict[Path, int] = {}  # where each in `fresh` is
         replaced: list[tuple[int, SkillSummary, SkillSummary]] = []
+        nearer = self._roots_inside(state)
+        taken: dict[int, tuple[RootState, list[Path]]] = {}  # from the roots around this one
         for summary in summaries:
-            if self._where.get(summary.directory) is state:
+            holder = self._where.get(summary.directory)
+            if holder is state:
                 # Known: a validated summary takes the place of an unchecked one (listed before
                 # it was validated) or, while the root is refreshed, of its old one.
                 row = state.row_of(summary.directory)
@@ -291,8 +308,12 @@ class Library:
                     if state.stale is not None:
                         state.stale.discard(summary.directory)
                 continue
-            if summary.directory in self._where:
-                continue
+            if nearer and str(summary.directory).startswith(nearer):
+                continue  # a root inside this one holds it
+            if holder is not None:
+                if not _inside(state, holder):
+                    continue
+                taken.setdefault(id(holder), (holder, []))[1].append(summary.directory)
             at = seen.get(summary.directory)
             if at is None:
                 seen[summary.directory] = len(fresh)
@@ -303,6 +324,8 @@ class Library:
             self._emit(SkillsReplaced(path, tuple(row for row, _, _ in replaced),
                                       tuple(old for _, old, _ in replaced),
                                       tuple(new for _, _, new in replaced)))
+        for holder, directories in taken.values():
+            self._take(holder, directories)
         if not fresh:
             return 0
         first = len(state.skills)
@@ -439,6 +462,21 @@ class Library:
     def _row_of(state: RootState, directory: Path) -> int:
         return state.row_of(directory)
 
+    def _roots_inside(self, state: RootState) -> tuple[str, ...]:
+        """The paths, each with a separator after it, of the roots inside the root `state`."""
+        return tuple(str(other.path).rstrip(os.sep) + os.sep for other in self._roots
+                     if _inside(other, state))
+
+    def _take(self, holder: RootState, directories: list[Path]) -> None:
+        """Remove the skills at `directories` from the root `holder`, a run of rows at a time,
+        from the last run up (so the rows of the runs before stay where they are)."""
+        rows = sorted({holder.row_of(directory) for directory in directories}, reverse=True)
+        while rows:
+            last = first = rows.pop(0)
+            while rows and rows[0] == first - 1:
+                first = rows.pop(0)
+            self._remove_rows(holder, first, last - first + 1)
+
     def _remove_rows(self, state: RootState, first: int, count: int) -> None:
         removed = state.skills[first:first + count]
         del state.skills[first:first + count]
@@ -451,6 +489,11 @@ class Library:
             if self._where.pop(summary.directory, None) is not None:
                 self._count -= 1
                 self._unchecked -= not summary.checked
+
+
+def _inside(inner: RootState, outer: RootState) -> bool:
+    """Whether the root `inner` lies inside the root `outer` (and is not it)."""
+    return inner.path != outer.path and inner.path.is_relative_to(outer.path)
 
 
 def _without_duplicate_mark(summary: SkillSummary) -> SkillSummary:

@@ -3,7 +3,8 @@
 The model keeps no state of its own beyond a light node per row: it turns the `Library`'s events
 into `beginInsertRows`/`endInsertRows`, `beginRemoveRows`/`endRemoveRows` and `dataChanged`
 (napari's pattern). Skills directly in a root are its children; skills nested deeper sit under
-the first folder below the root that holds them (a collection's `owner--repo`), or, in the flat
+their repository's `owner--repo` folder, however deep (else the first folder below the root
+that holds them: `library_places.place_of`), or, in the flat
 view, every skill of a root is its child, sorted by name (`library_places`). A skill's files are
 listed only when it is expanded, and not by the model: it asks (`files_requested`) and is
 answered with `set_files`, so it reads no disk or archive itself.

@@ -179,9 +179,22 @@ class LibraryRoots(QObject):
         self._feedback.status(f"Removed {path} from the library (nothing was deleted).")
 
     def drop(self, path: Path) -> None:
-        """Take a root out of the library and stop watching it."""
+        """Take a root out of the library and stop watching it. Its skills inside another root
+        are that root's now (`Library.remove_root`): still watched, and judged again when that
+        root is judged for another client."""
+        state = self._library.root(path)
+        if state is None:
+            return
+        target = state.target
         self._library.remove_root(path)
-        self._watcher.unwatch_folders(self._watcher.folders_below(path))
+        others = [other.path for other in self._library.roots()]
+        self._watcher.unwatch_folders(
+            [folder for folder in self._watcher.folders_below(path)
+             if not any(folder.is_relative_to(other) for other in others)])
+        around = self._library.deepest_root(path)
+        if around is not None and around.target != target:
+            self._loader.scan([SkillRoot(around.path, self._store.settings.include_hidden)],
+                              refresh=True)
 
     def settings_changed(self, old_roots: set[Path], old_hidden: bool) -> None:
         """Follow new settings: drop the roots taken out, scan those added (or all of them, when
