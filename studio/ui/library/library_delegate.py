@@ -2,8 +2,11 @@
 skills of the same name (where it sits in its repository, or in the flat view its repository).
 
 A view elides one text per row; here the name and the dimmed part share the row, each elided in
-the middle when the row is narrow, the name keeping up to two thirds of the room (the part that
-tells forks apart, `owner--repo`, keeps its ends)."""
+the middle when the row is narrow. The name keeps up to two thirds of the room, but where a row
+beside shares it (forks of one skill, in the flat view) the dimmed part is what tells them apart
+and the name keeps only a third. An `owner--repo` loses the middle of each half, so the owner's
+start, the repository's end and the `--` between stay (`K-De…-AI--cla…mage`); the row's tooltip
+has it whole."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from studio.ui.library.library_rows import DETAIL_ROLE
+from studio.ui.library.library_rows import DETAIL_ROLE, SHARED_ROLE
 
 GAP = 8
 
@@ -36,19 +39,17 @@ class LibraryDelegate(QStyledItemDelegate):
         # are drawn below.
         item.text = ""
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, item, painter, widget)
-        self._draw_texts(painter, item, text_rect, name, str(detail))
+        self._draw_texts(painter, item, text_rect, name, str(detail),
+                         bool(index.data(SHARED_ROLE)))
 
     @staticmethod
     def _draw_texts(painter: QPainter, item: QStyleOptionViewItem, rect: QRect, name: str,
-                    detail: str) -> None:
+                    detail: str, shared: bool) -> None:
         metrics = item.fontMetrics
         rect = rect.adjusted(2, 0, -2, 0)
         room = rect.width()
-        name_width = metrics.horizontalAdvance(name)
-        detail_width = metrics.horizontalAdvance(detail)
-        if name_width + GAP + detail_width > room:
-            name_width = min(name_width, max(room * 2 // 3, room - GAP - detail_width))
-            detail_width = max(0, room - GAP - name_width)
+        name_width, detail_width = widths(room, metrics.horizontalAdvance(name),
+                                          metrics.horizontalAdvance(detail), shared)
         selected = bool(item.state & QStyle.StateFlag.State_Selected)
         group = (QPalette.ColorGroup.Active if item.state & QStyle.StateFlag.State_Active
                  else QPalette.ColorGroup.Inactive)
@@ -68,7 +69,7 @@ class LibraryDelegate(QStyledItemDelegate):
             painter.setPen(dim)
             detail_rect = QRect(name_rect.right() + 1 + GAP, rect.top(), detail_width,
                                 rect.height())
-            painter.drawText(detail_rect, align, _fit(metrics, detail, detail_width))
+            painter.drawText(detail_rect, align, fit_repository(metrics, detail, detail_width))
         painter.restore()
 
 
@@ -78,3 +79,32 @@ def _fit(metrics: QFontMetrics, text: str, width: int) -> str:
     if metrics.horizontalAdvance(text) <= width:
         return text
     return metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, width)
+
+
+def widths(room: int, name: int, detail: int, shared: bool) -> tuple[int, int]:
+    """How wide the name and the detail are drawn in a row `room` wide, from the widths they
+    want: the name keeps up to two thirds, or only a third when its row shares it with one
+    beside (the detail tells them apart), unless the detail needs less."""
+    if name + GAP + detail <= room:
+        return name, detail
+    least = room // 3 if shared else room * 2 // 3
+    name = min(name, max(least, room - GAP - detail))
+    return name, max(0, room - GAP - name)
+
+
+def fit_repository(metrics: QFontMetrics, text: str, width: int) -> str:
+    """`text` in `width`: an `owner--repo` (perhaps with `/more` after it) too wide loses the
+    middle of its owner and of the rest, each in proportion to its length, so both halves and
+    the `--` between them stay recognisable; any other text loses its middle."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    owner, separator, rest = text.partition("--")
+    room = width - metrics.horizontalAdvance(separator)
+    if not separator or not owner or not rest or room < 2 * metrics.horizontalAdvance("ab…"):
+        return _fit(metrics, text, width)
+    # In proportion, but a short owner keeps up to a third: it is half of what tells forks apart.
+    owner_room = max(room * len(owner) // (len(owner) + len(rest)),
+                     min(metrics.horizontalAdvance(owner), room // 3))
+    fitted_owner = _fit(metrics, owner, owner_room)
+    return fitted_owner + separator + _fit(
+        metrics, rest, room - metrics.horizontalAdvance(fitted_owner))

@@ -38,10 +38,14 @@ from studio.ui.library.library_places import (
     place_of,
     row_runs,
     same_name,
+    shares_name,
     sorted_runs,
+    with_place,
 )
 from studio.ui.library.library_rows import (
     DETAIL_ROLE,
+    SHARED_ROLE,
+    TOOLTIP,
     file_data,
     filter_text,
     folder_data,
@@ -103,6 +107,10 @@ class LibraryModel(NodeTree):
             assert node.summary is not None
             if role == DETAIL_ROLE:
                 return detail(self._root_of(node), node, self.flat)
+            if role == SHARED_ROLE:
+                return shares_name(self._root_of(node), node, index.row(), self.flat)
+            if role == TOOLTIP:
+                return with_place(skill_data(node.summary, role, self.provenance), node)
             return skill_data(node.summary, role, self.provenance)
         if isinstance(node, RootNode):
             assert node.state is not None

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left, bisect_right
+from html import escape
 
 from studio.ui.library.library_nodes import FolderNode, Node, RootNode, SkillNode
 
@@ -82,6 +83,30 @@ def detail(root: RootNode, node: SkillNode, flat: bool) -> str | None:
         return node.inner if shared else None
     label = group_label(node.group)
     return f"{label}/{node.inner}" if shared else label
+
+
+def shares_name(root: RootNode, node: SkillNode, row: int, flat: bool) -> bool:
+    """Whether the skill at `row` of its parent shares its name with a row beside it (in the
+    flat view, rows sort by name; in a folder, only names shared there get a detail)."""
+    assert node.summary is not None
+    name = node.summary.display_name
+    if not flat:
+        return root.names.get((node.group, name), 0) > 1
+    siblings = node.parent.children if node.parent is not None else []
+    for other in (row - 1, row + 1):
+        beside = siblings[other] if 0 <= other < len(siblings) else None
+        if (isinstance(beside, SkillNode) and beside.summary is not None
+                and beside.summary.display_name == name):
+            return True
+    return False
+
+
+def with_place(tip: str, node: SkillNode) -> str:
+    """A skill's tooltip (HTML) with, after its first line, where it sits below its root in
+    full (`skills/acme--tools/skills/pdf`): the row may show only part of that."""
+    place = f"{node.group}/{node.inner}" if node.group else node.inner
+    first, separator, rest = tip.partition("<br>")
+    return f"{first}<br>{escape(place)}{separator}{rest}"
 
 
 def same_name(root: RootNode, group: str, name: str, flat: bool) -> list[SkillNode]:

@@ -25,6 +25,9 @@ PATH_ROLE = Qt.ItemDataRole.UserRole + 3
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 4
 # What a skill's row says, dimmed, after its name (`library_places.detail`), or None.
 DETAIL_ROLE = Qt.ItemDataRole.UserRole + 5
+# Whether a skill's row shares its name with a row beside it: then what its row says after the
+# name is what tells them apart, and keeps the room (`library_delegate`).
+SHARED_ROLE = Qt.ItemDataRole.UserRole + 7
 # A root's or folder's text split around its count of skills, (before, count, after): under a
 # filter the count of matches goes in front ("pdf (3 of 12)").
 COUNTED_ROLE = Qt.ItemDataRole.UserRole + 6
