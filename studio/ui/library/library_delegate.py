@@ -4,9 +4,10 @@ skills of the same name (where it sits in its repository, or in the flat view it
 A view elides one text per row; here the name and the dimmed part share the row, each elided in
 the middle when the row is narrow. The name keeps up to two thirds of the room, but where a row
 beside shares it (forks of one skill, in the flat view) the dimmed part is what tells them apart
-and the name keeps only a third. An `owner--repo` loses the middle of each half, so the owner's
-start, the repository's end and the `--` between stay (`K-De…-AI--cla…mage`); the row's tooltip
-has it whole."""
+and the name keeps only half. Where the rows beside begin alike, what goes is their common part
+and what stays is where they differ (`K-Den…image` beside `K-Den…damage`); else an `owner--repo`
+loses the middle of each half, so the owner's start, the repository's end and the `--` between
+stay (`ant…ics--cla…age`). The row's tooltip has it whole."""
 
 from __future__ import annotations
 
@@ -39,12 +40,13 @@ class LibraryDelegate(QStyledItemDelegate):
         # are drawn below.
         item.text = ""
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, item, painter, widget)
-        self._draw_texts(painter, item, text_rect, name, str(detail),
-                         bool(index.data(SHARED_ROLE)))
+        shared = bool(index.data(SHARED_ROLE))
+        others = _details_beside(index, name) if shared else []
+        self._draw_texts(painter, item, text_rect, name, str(detail), shared, others)
 
     @staticmethod
     def _draw_texts(painter: QPainter, item: QStyleOptionViewItem, rect: QRect, name: str,
-                    detail: str, shared: bool) -> None:
+                    detail: str, shared: bool, others: list[str]) -> None:
         metrics = item.fontMetrics
         rect = rect.adjusted(2, 0, -2, 0)
         room = rect.width()
@@ -69,7 +71,7 @@ class LibraryDelegate(QStyledItemDelegate):
             painter.setPen(dim)
             detail_rect = QRect(name_rect.right() + 1 + GAP, rect.top(), detail_width,
                                 rect.height())
-            painter.drawText(detail_rect, align, fit_repository(metrics, detail, detail_width))
+            painter.drawText(detail_rect, align, fit_apart(metrics, detail, detail_width, others))
         painter.restore()
 
 
@@ -83,11 +85,11 @@ def _fit(metrics: QFontMetrics, text: str, width: int) -> str:
 
 def widths(room: int, name: int, detail: int, shared: bool) -> tuple[int, int]:
     """How wide the name and the detail are drawn in a row `room` wide, from the widths they
-    want: the name keeps up to two thirds, or only a third when its row shares it with one
-    beside (the detail tells them apart), unless the detail needs less."""
+    want: the name keeps up to two thirds, or only half when its row shares it with one beside
+    (the detail tells them apart), unless the detail needs less."""
     if name + GAP + detail <= room:
         return name, detail
-    least = room // 3 if shared else room * 2 // 3
+    least = room // 2 if shared else room * 2 // 3
     name = min(name, max(least, room - GAP - detail))
     return name, max(0, room - GAP - name)
 
@@ -102,9 +104,44 @@ def fit_repository(metrics: QFontMetrics, text: str, width: int) -> str:
     room = width - metrics.horizontalAdvance(separator)
     if not separator or not owner or not rest or room < 2 * metrics.horizontalAdvance("ab…"):
         return _fit(metrics, text, width)
-    # In proportion, but a short owner keeps up to a third: it is half of what tells forks apart.
-    owner_room = max(room * len(owner) // (len(owner) + len(rest)),
-                     min(metrics.horizontalAdvance(owner), room // 3))
+    # Up to half each: the owner tells forks apart as often as the repository's name does.
+    owner_room = min(metrics.horizontalAdvance(owner), max(room // 2, room - metrics.horizontalAdvance(rest)))
     fitted_owner = _fit(metrics, owner, owner_room)
     return fitted_owner + separator + _fit(
         metrics, rest, room - metrics.horizontalAdvance(fitted_owner))
+
+
+def fit_apart(metrics: QFontMetrics, text: str, width: int, others: list[str]) -> str:
+    """`text` in `width`, keeping where it differs from `others` (the details of the rows beside
+    that share its name): when they all begin alike (`K-Dense-AI--claude-skills-image` beside
+    `...-damage`), the first letters, then `…`, then all from where they differ, if that fits;
+    else as `fit_repository` does."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    same = max((_shared_start(text, other) for other in others if other != text), default=0)
+    tail = text[same:]
+    if same < 4 or not tail:
+        return fit_repository(metrics, text, width)
+    for head in range(min(same, 6), 0, -1):
+        fitted = f"{text[:head]}…{tail}"
+        if metrics.horizontalAdvance(fitted) <= width:
+            return fitted
+    return fit_repository(metrics, text, width)
+
+
+def _details_beside(index: QModelIndex | QPersistentModelIndex, name: str) -> list[str]:
+    """The details of the rows just above and below that show the same name."""
+    found: list[str] = []
+    for row in (index.row() - 1, index.row() + 1):
+        beside = index.sibling(row, 0)
+        if beside.isValid() and beside.data() == name:
+            found.append(str(beside.data(DETAIL_ROLE) or ""))
+    return found
+
+
+def _shared_start(text: str, other: str) -> int:
+    """How many characters `text` and `other` begin with alike."""
+    for at, (mine, theirs) in enumerate(zip(text, other, strict=False)):
+        if mine != theirs:
+            return at
+    return min(len(text), len(other))

@@ -6,8 +6,9 @@ an entry when each of its words appears in order, not necessarily together, in t
 and hint (`pdfx` matches `pdf-extract`). Finding the entries that match is one pass of a regular
 expression over all of them joined into one text (in C, not a Python loop per entry), and a
 query that extends the last one searches only the last one's matches. Only the matches are
-ranked: the name equal to the query, then starting with it, then holding it at a word's start,
-then anywhere, then its letters spread over the name, then matched only with the help of the
+ranked: those holding more of the query's words whole first; then by its first word, the name
+equal to it, then starting with it, then holding it at a word's start, then anywhere, then its
+letters spread over the name, then the hint holding it, then matched only with the help of the
 hint; shorter names first within each.
 """
 
@@ -95,8 +96,24 @@ class Matcher:
         return rows
 
     def _best(self, rows: list[int], words: list[str], most: int) -> list[int]:
-        """The `most` best of `rows`, tier by tier (see the module's docstring); a tier is ranked
-        only while the ones above it leave room."""
+        """The `most` best of `rows`: those holding more of the words whole (`pdf ali` in
+        `pdf`, `alice--tools`) first, then tier by tier (see the module's docstring)."""
+        if len(words) == 1:
+            return self._ranked(rows, words, most)
+        lines = self._lines
+        by_misses: dict[int, list[int]] = {}
+        for row in rows:
+            by_misses.setdefault(sum(word not in lines[row] for word in words), []).append(row)
+        best: list[int] = []
+        for misses in sorted(by_misses):
+            best.extend(self._ranked(by_misses[misses], words, most - len(best)))
+            if len(best) >= most:
+                break
+        return best
+
+    def _ranked(self, rows: list[int], words: list[str], most: int) -> list[int]:
+        """The `most` best of `rows` by the first word, tier by tier; a tier is ranked only
+        while the ones above it leave room."""
         names, sizes, word = self.names, self._sizes, words[0]
         best: list[int] = []
         places = {row: names[row].find(word) for row in rows}
@@ -116,9 +133,10 @@ class Matcher:
             return best
         spread = _pattern("".join(words), "")
         rest = [row for row in rows if places[row] < 0]
-        in_name = [row for row in rest if spread.match(names[row])]
-        chosen = set(in_name)
-        for tier in (in_name, [row for row in rest if row not in chosen]):
+        in_name = {row for row in rest if spread.match(names[row])}
+        in_hint = {row for row in rest if row not in in_name and word in self._lines[row]}
+        for tier in ([row for row in rest if row in in_name], [row for row in rest if row in in_hint],
+                     [row for row in rest if row not in in_name and row not in in_hint]):
             best.extend(nsmallest(most - len(best), tier, key=sizes.__getitem__))
             if len(best) >= most:
                 break

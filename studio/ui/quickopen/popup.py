@@ -182,6 +182,7 @@ class QuickOpenPopup(QFrame):
     def show_entries(self, entries: list[Entry], count: str) -> None:
         self.results.show(entries)
         self.count.setText(count)
+        self._place()
         if entries:
             self.list.setCurrentIndex(self.results.index(0, 0))
 
@@ -203,8 +204,10 @@ class QuickOpenPopup(QFrame):
         window = self.parentWidget()
         assert window is not None
         width = min(WIDTH, window.width() - 40)
-        rows = self.list.sizeHintForRow(0) if self.results.entries else self.fontMetrics().height() + 6
-        height = (self.line.sizeHint().height() + rows * ROWS_SHOWN + 2 * self.list.frameWidth()
+        # As tall as the rows shown, up to ROWS_SHOWN of them.
+        row = self.list.sizeHintForRow(0) if self.results.entries else self.fontMetrics().height() + 6
+        rows = min(max(len(self.results.entries), 1), ROWS_SHOWN)
+        height = (self.line.sizeHint().height() + row * rows + 2 * self.list.frameWidth()
                   + self.count.sizeHint().height() + 20)
         height = min(height, window.height() - 60)
         top = 30

@@ -11,7 +11,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QTreeView
 from pytestqt.qtbot import QtBot
 
-from studio.ui.library.library_delegate import fit_repository, widths
+from studio.ui.library.library_delegate import fit_apart, fit_repository, widths
 from studio.ui.library.library_rows import DETAIL_ROLE, SHARED_ROLE
 from tests.ui.helpers import WindowFactory, write_skill
 
@@ -21,7 +21,7 @@ OWNER_REPO = "K-Dense-AI--claude-scientific-skills-image"
 @pytest.mark.parametrize(("room", "name", "detail", "shared", "expected"), [
     (300, 100, 100, False, (100, 100)),      # both fit
     (150, 120, 100, False, (100, 42)),       # the name keeps two thirds
-    (150, 120, 100, True, (50, 92)),         # a shared name keeps a third: the hint the rest
+    (150, 120, 100, True, (75, 67)),         # a shared name keeps half: the hint the rest
     (150, 30, 200, True, (30, 112)),         # a short name keeps all it needs
 ])
 def test_widths(room: int, name: int, detail: int, shared: bool,
@@ -33,12 +33,19 @@ def test_an_owner_and_repo_each_keep_their_ends(qtbot: QtBot) -> None:
     view = QTreeView()
     qtbot.addWidget(view)
     metrics = QFontMetrics(view.font())
-    width = metrics.horizontalAdvance(OWNER_REPO) * 6 // 10
-    fitted = fit_repository(metrics, OWNER_REPO, width)
+    full = metrics.horizontalAdvance(OWNER_REPO)
+    # Room for the owner whole: only the repository's middle goes.
+    fitted = fit_repository(metrics, OWNER_REPO, full * 6 // 10)
     owner, separator, repo = fitted.partition("--")
-    assert separator and metrics.horizontalAdvance(fitted) <= width
-    assert owner.startswith("K-") and owner.endswith("AI") and "…" in owner
-    assert repo.startswith("cla") and repo.endswith("image") and "…" in repo
+    assert (owner, separator) == ("K-Dense-AI", "--")
+    assert repo.startswith("cla") and repo.endswith("age") and "…" in repo
+    assert metrics.horizontalAdvance(fitted) <= full * 6 // 10
+    # Less: each half loses its middle, the -- stays.
+    fitted = fit_repository(metrics, OWNER_REPO, full * 4 // 10)
+    owner, separator, repo = fitted.partition("--")
+    assert separator and metrics.horizontalAdvance(fitted) <= full * 4 // 10
+    assert owner.startswith("K-") and owner.endswith("I") and "…" in owner
+    assert repo.startswith("c") and repo.endswith("ge") and "…" in repo
     assert fit_repository(metrics, OWNER_REPO, 10_000) == OWNER_REPO
     assert fit_repository(metrics, "plain-folder-name", 40).count("…") == 1
 
@@ -59,3 +66,17 @@ def test_forks_in_the_flat_view_are_marked_shared_and_the_tooltip_has_the_whole_
         ("image-tools", OWNER_REPO, True),
         ("unique", "solo--repo", False)]
     assert f"{OWNER_REPO}/skills/image-tools" in rows[1].data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_beside_forks_that_begin_alike_the_part_that_differs_stays(qtbot: QtBot) -> None:
+    view = QTreeView()
+    qtbot.addWidget(view)
+    metrics = QFontMetrics(view.font())
+    damage = "K-Dense-AI--claude-scientific-skills-damage"
+    width = metrics.horizontalAdvance(OWNER_REPO) // 2
+    fitted = fit_apart(metrics, OWNER_REPO, width, [damage])
+    assert fitted.startswith("K-") and fitted.endswith("…image")
+    assert fit_apart(metrics, damage, width, [OWNER_REPO]).endswith("…damage")
+    assert metrics.horizontalAdvance(fitted) <= width
+    # Rows that differ from the start: each half of owner--repo keeps its ends.
+    assert "--" in fit_apart(metrics, OWNER_REPO, width, ["bob--claude-scientific-skills-image"])

@@ -74,3 +74,12 @@ def test_a_grown_query_finds_what_a_fresh_search_finds(entries: list[str], query
 
     expected = [row for row, text in enumerate(entries) if all(holds(text, w) for w in words)]
     assert sorted(fresh.search(query + more, most=len(entries)).rows) == expected
+
+
+def test_words_found_whole_in_the_hint_come_before_letters_spread_over_it() -> None:
+    names = ["pdf", "pdf", "pdf", "web-search"]
+    hints = ["coll/K-Dense-AI--claude-image/skills", "coll/alice--skills/skills",
+             "coll/bob--claude-image", "coll/openai--claude-scientific/skills"]
+    found = Matcher(names, hints).search("pdf ali")
+    assert found.rows[0] == 1
+    assert set(found.rows[1:]) == {0, 3}  # bob--claude-image has no l after an a
