@@ -158,6 +158,7 @@ class QuickOpenPopup(QFrame):
         self._back_to: QWidget | None = None
         self.line.textEdited.connect(self.text_edited)
         self.line.installEventFilter(self)
+        window.installEventFilter(self)  # to follow the window's size
         self.list.clicked.connect(self._on_list_clicked)
         app = QApplication.instance()
         assert isinstance(app, QApplication)
@@ -220,6 +221,8 @@ class QuickOpenPopup(QFrame):
         if watched is self.line and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             return self._key(event)
+        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize and self.isVisible():
+            self._place()
         return super().eventFilter(watched, event)
 
     def _key(self, event: QKeyEvent) -> bool:

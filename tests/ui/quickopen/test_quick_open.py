@@ -141,3 +141,16 @@ def test_ten_thousand_skills_are_searched_per_keystroke_quickly(qtbot: QtBot,
     print(f"typing 10 letters over 10,000 skills: {time.perf_counter() - started:.3f} s")
     assert window.quick_open._skills is built
     assert shown(window)[:10] == [f"skill-0999{digit}" for digit in range(10)]
+
+
+def test_the_box_stays_centred_in_the_window_as_it_is_resized(qtbot: QtBot,
+                                                              make_window: WindowFactory) -> None:
+    window = make_window()
+    window.activateWindow()
+    popup = window.quick_open.popup
+    window.quick_open.go_to_action.trigger()
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.waitUntil(lambda: "add a folder of skills" in popup.count.text())
+    window.resize(900, 600)
+    qtbot.waitUntil(lambda: abs(popup.geometry().center().x() - window.width() // 2) <= 1)
+    assert popup.width() <= window.width() - 40
