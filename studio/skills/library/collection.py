@@ -201,33 +201,46 @@ class Library:
 
     def add_root(self, root: SkillRoot, target: str = SPEC) -> bool:
         """Add a root whose skills are judged for `target` (False when one at that path is
-        already in)."""
+        already in). The skills a root around it listed below it are its own at once, before
+        its scan: unchecked until then if that root judged them for another client."""
         if self.root(root.path) is not None:
             return False
-        self._roots.append(RootState(root, target=target))
+        state = RootState(root, target=target)
+        self._roots.append(state)
         self._emit(RootAdded(len(self._roots) - 1, root))
+        if not root.is_zip:
+            for outer in [other for other in self._roots if _inside(state, other)]:
+                self._hand_over([summary for summary in outer.skills
+                                 if summary.directory.is_relative_to(state.path)], outer.target)
         return True
 
     def remove_root(self, path: Path) -> bool:
         """Take the root out; those of its skills inside another root go to the nearest such
-        root at once (as `SkillsAdded`), with the findings they had: the caller judges them
-        again if that root is judged for another client."""
+        root at once (as `SkillsAdded`), unchecked if that root judges them for another client
+        (until its scan judges them again)."""
         row = self.root_row(path)
         if row < 0:
             return False
         state = self._roots.pop(row)
         self._forget(state.skills)
         self._emit(RootRemoved(row, state.root, tuple(state.skills)))
-        # Its skills inside another root are that root's now (the nearest, as if just scanned).
-        adopted: dict[int, tuple[RootState, list[SkillSummary]]] = {}
-        for summary in state.skills:
-            holder = self.deepest_root(summary.directory)
-            if holder is not None and not holder.root.is_zip:
-                adopted.setdefault(id(holder), (holder, []))[1].append(
-                    replace(summary, root=holder.path))
-        for holder, summaries in adopted.values():
-            self.add_skills(holder.path, summaries)
+        self._hand_over(state.skills, state.target)
         return True
+
+    def _hand_over(self, summaries: Iterable[SkillSummary], target: str) -> None:
+        """Give each of `summaries` (judged for `target`) to the nearest root that holds it, if
+        that is not the root it is in."""
+        moving: dict[int, tuple[RootState, list[SkillSummary]]] = {}
+        for summary in summaries:
+            nearest = self.deepest_root(summary.directory)
+            if (nearest is None or nearest.root.is_zip
+                    or self._where.get(summary.directory) is nearest):
+                continue
+            moved = replace(summary, root=nearest.path,
+                            checked=summary.checked and nearest.target == target)
+            moving.setdefault(id(nearest), (nearest, []))[1].append(moved)
+        for nearest, moved in moving.values():
+            self.add_skills(nearest.path, moved)
 
     def set_target(self, path: Path, target: str) -> bool:
         """Judge the root's skills for `target` from now on; False when it already was (or there
@@ -471,10 +484,13 @@ class Library:
         """Remove the skills at `directories` from the root `holder`, a run of rows at a time,
         from the last run up (so the rows of the runs before stay where they are)."""
         rows = sorted({holder.row_of(directory) for directory in directories}, reverse=True)
-        while rows:
-            last = first = rows.pop(0)
-            while rows and rows[0] == first - 1:
-                first = rows.pop(0)
+        at = 0
+        while at < len(rows):
+            last = first = rows[at]
+            at += 1
+            while at < len(rows) and rows[at] == first - 1:
+                first = rows[at]
+                at += 1
             self._remove_rows(holder, first, last - first + 1)
 
     def _remove_rows(self, state: RootState, first: int, count: int) -> None:

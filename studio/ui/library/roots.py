@@ -84,12 +84,18 @@ class LibraryRoots(QObject):
         roots = [SkillRoot(path, settings.include_hidden) for path in paths]
         if not roots:
             return
-        self._expand_when_scanned.update(root.path for root in roots
-                                         if self._library.root(root.path) is None)
+        new = [root for root in roots if self._library.root(root.path) is None]
+        self._expand_when_scanned.update(root.path for root in new)
         for root in roots:
             if not self._library.add_root(root, settings.target_of(root.path)):
                 self._library.set_target(root.path, settings.target_of(root.path))
-        self._loader.scan(roots)
+        again = [root for root in roots if root not in new]
+        if again:
+            self._loader.scan(again)
+        if new:
+            # A new root inside another already holds the skills found below it there
+            # (`Library.add_root`): its scan replaces them in place rather than emptying it.
+            self._loader.scan(new, refresh=True)
         for root in roots:
             if not root.is_zip:
                 self._watcher.watch_folder(root.path)

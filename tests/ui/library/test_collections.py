@@ -53,6 +53,8 @@ def test_roots_inside_roots_are_counted_at_once(qtbot: QtBot, make_window: Windo
     QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
     inner = collection / "skills"
     window.roots.add_root(inner)
+    # At once, before the new root's scan.
+    assert [len(state.skills) for state in window.library.roots()] == [1, 3]
     qtbot.waitUntil(lambda: not window.loader.busy, timeout=10000)
     # Each skill once, under the nearer root.
     assert root_texts(model) == ["collection (1)", "skills (3)"]
