@@ -210,8 +210,7 @@ class Library:
         self._emit(RootAdded(len(self._roots) - 1, root))
         if not root.is_zip:
             for outer in [other for other in self._roots if _inside(state, other)]:
-                self._hand_over([summary for summary in outer.skills
-                                 if summary.directory.is_relative_to(state.path)], outer.target)
+                self._hand_over(outer.skills, outer.target, [state])
         return True
 
     def remove_root(self, path: Path) -> bool:
@@ -224,23 +223,27 @@ class Library:
         state = self._roots.pop(row)
         self._forget(state.skills)
         self._emit(RootRemoved(row, state.root, tuple(state.skills)))
-        self._hand_over(state.skills, state.target)
+        around = [other for other in self._roots if _inside(state, other) and not other.root.is_zip]
+        if around:
+            self._hand_over(state.skills, state.target, around)
         return True
 
-    def _hand_over(self, summaries: Iterable[SkillSummary], target: str) -> None:
-        """Give each of `summaries` (judged for `target`) to the nearest root that holds it, if
-        that is not the root it is in."""
+    def _hand_over(self, summaries: Iterable[SkillSummary], target: str,
+                   takers: list[RootState]) -> None:
+        """Give each of `summaries` (judged for `target`) that lies in one of the roots `takers`
+        to the nearest of them. On strings: 10,000 pathlib comparisons per root are slow."""
+        places = sorted(((str(taker.path).rstrip(os.sep) + os.sep, taker) for taker in takers),
+                        key=lambda place: -len(place[0]))
         moving: dict[int, tuple[RootState, list[SkillSummary]]] = {}
         for summary in summaries:
-            nearest = self.deepest_root(summary.directory)
-            if (nearest is None or nearest.root.is_zip
-                    or self._where.get(summary.directory) is nearest):
+            directory = str(summary.directory)
+            nearest = next((taker for base, taker in places if directory.startswith(base)), None)
+            if nearest is None or self._where.get(summary.directory) is nearest:
                 continue
-            moved = replace(summary, root=nearest.path,
-                            checked=summary.checked and nearest.target == target)
-            moving.setdefault(id(nearest), (nearest, []))[1].append(moved)
-        for nearest, moved in moving.values():
-            self.add_skills(nearest.path, moved)
+            moving.setdefault(id(nearest), (nearest, []))[1].append(replace(
+                summary, root=nearest.path, checked=summary.checked and nearest.target == target))
+        for taker, moved in moving.values():
+            self.add_skills(taker.path, moved)
 
     def set_target(self, path: Path, target: str) -> bool:
         """Judge the root's skills for `target` from now on; False when it already was (or there
@@ -324,9 +327,11 @@ class Library:
             if nearer and str(summary.directory).startswith(nearer):
                 continue  # a root inside this one holds it
             if holder is not None:
-                if not _inside(state, holder):
-                    continue
-                taken.setdefault(id(holder), (holder, []))[1].append(summary.directory)
+                if id(holder) not in taken:
+                    if not _inside(state, holder):
+                        continue
+                    taken[id(holder)] = (holder, [])
+                taken[id(holder)][1].append(summary.directory)
             at = seen.get(summary.directory)
             if at is None:
                 seen[summary.directory] = len(fresh)
