@@ -132,7 +132,7 @@ class NestedRootsMachine(RuleBasedStateMachine):
             nearest = self.library.deepest_root(skill.directory)
             holder = self.library.root_of_skill(skill.directory)
             # Left out when a nearer root (not scanned yet) holds it, else in the nearest.
-            assert holder is None or nearest is not None and holder == nearest.path
+            assert holder is None or (nearest is not None and holder == nearest.path)
             if nearest is not None and nearest.path == root:
                 assert holder == root
 
