@@ -57,6 +57,7 @@ from studio.ui.menus import make_action, make_menus
 from studio.ui.problems.fix_all import FixAll
 from studio.ui.problems.problems_controller import ProblemsController
 from studio.ui.problems.problems_panel import ProblemsPanel
+from studio.ui.quickopen import QuickOpen
 from studio.ui.settings.settings_dialog import SettingsDialog
 from studio.ui.share import McpServing, SkillExports
 from studio.ui.status_messages import Feedback
@@ -177,6 +178,8 @@ class MainWindow(QMainWindow):
                                lambda: self.settings.evals, self)
         self.menus.tools.addAction(self.evals.conflicts_action)
         self.clients = ClientsViews(self.tasks, self.editors, self.menus.tools, self)
+        self.quick_open = QuickOpen(self, self.library, self.editors.open_summary, self.menus.view,
+                                    feedback.status)
         self.editors.model_names = pane.model_bar.backend.server.model_names
         self.chat.dock.visibilityChanged.connect(self._on_chat_dock_visibility_changed)
 

@@ -12,6 +12,7 @@ library's until the editor closes: `set_editing` and `stop_editing`.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -200,21 +201,49 @@ class Library:
 
     def add_root(self, root: SkillRoot, target: str = SPEC) -> bool:
         """Add a root whose skills are judged for `target` (False when one at that path is
-        already in)."""
+        already in). The skills a root around it listed below it are its own at once, before
+        its scan: unchecked until then if that root judged them for another client."""
         if self.root(root.path) is not None:
             return False
-        self._roots.append(RootState(root, target=target))
+        state = RootState(root, target=target)
+        self._roots.append(state)
         self._emit(RootAdded(len(self._roots) - 1, root))
+        if not root.is_zip:
+            for outer in [other for other in self._roots if _inside(state, other)]:
+                self._hand_over(outer.skills, outer.target, [state])
         return True
 
     def remove_root(self, path: Path) -> bool:
+        """Take the root out; those of its skills inside another root go to the nearest such
+        root at once (as `SkillsAdded`), unchecked if that root judges them for another client
+        (until its scan judges them again)."""
         row = self.root_row(path)
         if row < 0:
             return False
         state = self._roots.pop(row)
         self._forget(state.skills)
         self._emit(RootRemoved(row, state.root, tuple(state.skills)))
+        around = [other for other in self._roots if _inside(state, other) and not other.root.is_zip]
+        if around:
+            self._hand_over(state.skills, state.target, around)
         return True
+
+    def _hand_over(self, summaries: Iterable[SkillSummary], target: str,
+                   takers: list[RootState]) -> None:
+        """Give each of `summaries` (judged for `target`) that lies in one of the roots `takers`
+        to the nearest of them. On strings: 10,000 pathlib comparisons per root are slow."""
+        places = sorted(((str(taker.path).rstrip(os.sep) + os.sep, taker) for taker in takers),
+                        key=lambda place: -len(place[0]))
+        moving: dict[int, tuple[RootState, list[SkillSummary]]] = {}
+        for summary in summaries:
+            directory = str(summary.directory)
+            nearest = next((taker for base, taker in places if directory.startswith(base)), None)
+            if nearest is None or self._where.get(summary.directory) is nearest:
+                continue
+            moving.setdefault(id(nearest), (nearest, []))[1].append(replace(
+                summary, root=nearest.path, checked=summary.checked and nearest.target == target))
+        for taker, moved in moving.values():
+            self.add_skills(taker.path, moved)
 
     def set_target(self, path: Path, target: str) -> bool:
         """Judge the root's skills for `target` from now on; False when it already was (or there
@@ -271,16 +300,20 @@ class Library:
     def add_skills(self, path: Path, summaries: Iterable[SkillSummary]) -> int:
         """Append skills a scan found under the root at `path`. A validated one already known
         takes the place of the unchecked one listed before it (`SkillSummary.checked`), or of
-        its old one while the root is refreshed; other known ones are left out. Returns how
-        many were added."""
+        its old one while the root is refreshed; other known ones are left out. A skill belongs
+        to the nearest root that holds it: one a root inside this one holds is left out, and
+        one a root around this one holds moves here. Returns how many were added."""
         state = self.root(path)
         if state is None:
             return 0
         fresh: list[SkillSummary] = []
         seen: dict[Path, int] = {}  # where each in `fresh` is
         replaced: list[tuple[int, SkillSummary, SkillSummary]] = []
+        nearer = self._roots_inside(state)
+        taken: dict[int, tuple[RootState, list[Path]]] = {}  # from the roots around this one
         for summary in summaries:
-            if self._where.get(summary.directory) is state:
+            holder = self._where.get(summary.directory)
+            if holder is state:
                 # Known: a validated summary takes the place of an unchecked one (listed before
                 # it was validated) or, while the root is refreshed, of its old one.
                 row = state.row_of(summary.directory)
@@ -291,8 +324,14 @@ class Library:
                     if state.stale is not None:
                         state.stale.discard(summary.directory)
                 continue
-            if summary.directory in self._where:
-                continue
+            if nearer and str(summary.directory).startswith(nearer):
+                continue  # a root inside this one holds it
+            if holder is not None:
+                if id(holder) not in taken:
+                    if not _inside(state, holder):
+                        continue
+                    taken[id(holder)] = (holder, [])
+                taken[id(holder)][1].append(summary.directory)
             at = seen.get(summary.directory)
             if at is None:
                 seen[summary.directory] = len(fresh)
@@ -303,6 +342,8 @@ class Library:
             self._emit(SkillsReplaced(path, tuple(row for row, _, _ in replaced),
                                       tuple(old for _, old, _ in replaced),
                                       tuple(new for _, _, new in replaced)))
+        for holder, directories in taken.values():
+            self._take(holder, directories)
         if not fresh:
             return 0
         first = len(state.skills)
@@ -439,6 +480,24 @@ class Library:
     def _row_of(state: RootState, directory: Path) -> int:
         return state.row_of(directory)
 
+    def _roots_inside(self, state: RootState) -> tuple[str, ...]:
+        """The paths, each with a separator after it, of the roots inside the root `state`."""
+        return tuple(str(other.path).rstrip(os.sep) + os.sep for other in self._roots
+                     if _inside(other, state))
+
+    def _take(self, holder: RootState, directories: list[Path]) -> None:
+        """Remove the skills at `directories` from the root `holder`, a run of rows at a time,
+        from the last run up (so the rows of the runs before stay where they are)."""
+        rows = sorted({holder.row_of(directory) for directory in directories}, reverse=True)
+        at = 0
+        while at < len(rows):
+            last = first = rows[at]
+            at += 1
+            while at < len(rows) and rows[at] == first - 1:
+                first = rows[at]
+                at += 1
+            self._remove_rows(holder, first, last - first + 1)
+
     def _remove_rows(self, state: RootState, first: int, count: int) -> None:
         removed = state.skills[first:first + count]
         del state.skills[first:first + count]
@@ -451,6 +510,11 @@ class Library:
             if self._where.pop(summary.directory, None) is not None:
                 self._count -= 1
                 self._unchecked -= not summary.checked
+
+
+def _inside(inner: RootState, outer: RootState) -> bool:
+    """Whether the root `inner` lies inside the root `outer` (and is not it)."""
+    return inner.path != outer.path and inner.path.is_relative_to(outer.path)
 
 
 def _without_duplicate_mark(summary: SkillSummary) -> SkillSummary:

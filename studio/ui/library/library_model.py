@@ -3,7 +3,8 @@
 The model keeps no state of its own beyond a light node per row: it turns the `Library`'s events
 into `beginInsertRows`/`endInsertRows`, `beginRemoveRows`/`endRemoveRows` and `dataChanged`
 (napari's pattern). Skills directly in a root are its children; skills nested deeper sit under
-the first folder below the root that holds them (a collection's `owner--repo`), or, in the flat
+their repository's `owner--repo` folder, however deep (else the first folder below the root
+that holds them: `library_places.place_of`), or, in the flat
 view, every skill of a root is its child, sorted by name (`library_places`). A skill's files are
 listed only when it is expanded, and not by the model: it asks (`files_requested`) and is
 answered with `set_files`, so it reads no disk or archive itself.
@@ -37,10 +38,14 @@ from studio.ui.library.library_places import (
     place_of,
     row_runs,
     same_name,
+    shares_name,
     sorted_runs,
+    with_place,
 )
 from studio.ui.library.library_rows import (
     DETAIL_ROLE,
+    SHARED_ROLE,
+    TOOLTIP,
     file_data,
     filter_text,
     folder_data,
@@ -102,6 +107,10 @@ class LibraryModel(NodeTree):
             assert node.summary is not None
             if role == DETAIL_ROLE:
                 return detail(self._root_of(node), node, self.flat)
+            if role == SHARED_ROLE:
+                return shares_name(self._root_of(node), node, index.row(), self.flat)
+            if role == TOOLTIP:
+                return with_place(skill_data(node.summary, role, self.provenance), node)
             return skill_data(node.summary, role, self.provenance)
         if isinstance(node, RootNode):
             assert node.state is not None

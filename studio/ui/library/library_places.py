@@ -1,10 +1,11 @@
 """Where a skill's row goes in the library tree, and what its row says beside its name.
 
 A collection keeps each repository's skills in a folder of its own (`owner--repo`), some levels
-above the skills (`owner--repo/plugins/pdf/skills/extract`). The tree groups a root's skills by
-that first folder below the root, one row per repository with its count, so no level lists
-thousands of paths; a plain folder of skills (each skill directly in the root) has no such level
-and no groups. In the flat view a root lists all its skills sorted by name instead.
+above the skills (`owner--repo/plugins/pdf/skills/extract`), itself directly in the root or a
+few levels down (`skills/owner--repo/...`). The tree groups a root's skills by that repository
+folder (else by their first folder below the root), one row per repository with its count, so
+no level lists thousands of paths; a plain folder of skills (each skill directly in the root)
+has no such level and no groups. In the flat view a root lists all its skills sorted by name instead.
 
 A row shows the skill's name. Where two skills of a repository share it (a skill kept in
 `skills/` and again in `.claude/skills/`), each says where it sits in the repository; in the
@@ -15,23 +16,43 @@ emits the signals.
 from __future__ import annotations
 
 import os
+import re
 from bisect import bisect_left, bisect_right
+from html import escape
 
 from studio.ui.library.library_nodes import FolderNode, Node, RootNode, SkillNode
+
+# A folder named as a collection names a repository's: `owner--repo`, the owner as GitHub spells
+# one (letters, digits, single hyphens inside), the repository's name after the two hyphens.
+REPOSITORY = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9])*--[A-Za-z0-9._][A-Za-z0-9._-]*\Z")
 
 
 def place_of(base: str, directory: str) -> tuple[str, str]:
     """(group, inner) of the skill in `directory` under the root whose path, with a separator
-    after it, is `base`: its first folder below the root ("" when the skill's folder is directly
-    in the root) and the skill folder's path below that, with `/` between folders."""
+    after it, is `base`: the folders below the root down to the first `owner--repo` one above
+    the skill's (`skills/acme--tools`), else its first folder below the root ("" when the skill's
+    folder is directly in the root); and the skill folder's path below that. Both with `/`
+    between folders."""
     # On strings: pathlib's relative_to, for every skill of a scan's batch, was a third of the
     # tree's share of a loader tick.
     if not directory.startswith(base):
         return "", ""
-    head, separator, rest = directory[len(base):].partition(os.sep)
+    relative = directory[len(base):]
+    head, separator, rest = relative.partition(os.sep)
     if not separator:
         return "", head
+    if "--" in rest and not REPOSITORY.match(head):
+        parts = relative.split(os.sep)
+        for at, part in enumerate(parts[1:-1], 1):
+            if REPOSITORY.match(part):
+                return "/".join(parts[:at + 1]), "/".join(parts[at + 1:])
     return head, rest.replace(os.sep, "/")
+
+
+def group_label(group: str) -> str:
+    """A repository folder's row names its last folder (`acme--tools` for
+    `skills/acme--tools`); the tooltip has the rest."""
+    return group.rpartition("/")[2]
 
 
 def flat_key(node: SkillNode) -> tuple[str, str, str, str]:
@@ -60,7 +81,32 @@ def detail(root: RootNode, node: SkillNode, flat: bool) -> str | None:
     shared = root.names.get((node.group, node.summary.display_name), 0) > 1
     if not flat or not node.group:
         return node.inner if shared else None
-    return f"{node.group}/{node.inner}" if shared else node.group
+    label = group_label(node.group)
+    return f"{label}/{node.inner}" if shared else label
+
+
+def shares_name(root: RootNode, node: SkillNode, row: int, flat: bool) -> bool:
+    """Whether the skill at `row` of its parent shares its name with a row beside it (in the
+    flat view, rows sort by name; in a folder, only names shared there get a detail)."""
+    assert node.summary is not None
+    name = node.summary.display_name
+    if not flat:
+        return root.names.get((node.group, name), 0) > 1
+    siblings = node.parent.children if node.parent is not None else []
+    for other in (row - 1, row + 1):
+        beside = siblings[other] if 0 <= other < len(siblings) else None
+        if (isinstance(beside, SkillNode) and beside.summary is not None
+                and beside.summary.display_name == name):
+            return True
+    return False
+
+
+def with_place(tip: str, node: SkillNode) -> str:
+    """A skill's tooltip (HTML) with, after its first line, where it sits below its root in
+    full (`skills/acme--tools/skills/pdf`): the row may show only part of that."""
+    place = f"{node.group}/{node.inner}" if node.group else node.inner
+    first, separator, rest = tip.partition("<br>")
+    return f"{first}<br>{escape(place)}{separator}{rest}"
 
 
 def same_name(root: RootNode, group: str, name: str, flat: bool) -> list[SkillNode]:

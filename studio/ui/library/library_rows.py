@@ -16,6 +16,7 @@ from studio.skills.install import Provenance
 from studio.skills.library import RootState
 from studio.ui.icons import STATUS_TOOLTIPS, status_icon
 from studio.ui.library.library_nodes import FileNode, FolderNode
+from studio.ui.library.library_places import group_label
 from studio.ui.library.target_labels import target_label
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -24,6 +25,9 @@ PATH_ROLE = Qt.ItemDataRole.UserRole + 3
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 4
 # What a skill's row says, dimmed, after its name (`library_places.detail`), or None.
 DETAIL_ROLE = Qt.ItemDataRole.UserRole + 5
+# Whether a skill's row shares its name with a row beside it: then what its row says after the
+# name is what tells them apart, and keeps the room (`library_delegate`).
+SHARED_ROLE = Qt.ItemDataRole.UserRole + 7
 # A root's or folder's text split around its count of skills, (before, count, after): under a
 # filter the count of matches goes in front ("pdf (3 of 12)").
 COUNTED_ROLE = Qt.ItemDataRole.UserRole + 6
@@ -96,7 +100,7 @@ def root_data(scan: RootState, role: int, label: str) -> Any:
 def folder_data(node: FolderNode, role: int) -> Any:
     """What a repository folder's row shows: its name and how many skills it holds."""
     if role == DISPLAY:
-        return f"{node.relative} ({len(node.children):,})"
+        return f"{group_label(node.relative)} ({len(node.children):,})"
     if role == DECORATION:
         return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon)
     if role in (TOOLTIP, PATH_ROLE, STATUS_TIP):
@@ -105,7 +109,7 @@ def folder_data(node: FolderNode, role: int) -> Any:
     if role == KIND_ROLE:
         return "folder"
     if role == COUNTED_ROLE:
-        return (f"{node.relative} (", f"{len(node.children):,}", ")")
+        return (f"{group_label(node.relative)} (", f"{len(node.children):,}", ")")
     return None
 
 

@@ -84,12 +84,18 @@ class LibraryRoots(QObject):
         roots = [SkillRoot(path, settings.include_hidden) for path in paths]
         if not roots:
             return
-        self._expand_when_scanned.update(root.path for root in roots
-                                         if self._library.root(root.path) is None)
+        new = [root for root in roots if self._library.root(root.path) is None]
+        self._expand_when_scanned.update(root.path for root in new)
         for root in roots:
             if not self._library.add_root(root, settings.target_of(root.path)):
                 self._library.set_target(root.path, settings.target_of(root.path))
-        self._loader.scan(roots)
+        again = [root for root in roots if root not in new]
+        if again:
+            self._loader.scan(again)
+        if new:
+            # A new root inside another already holds the skills found below it there
+            # (`Library.add_root`): its scan replaces them in place rather than emptying it.
+            self._loader.scan(new, refresh=True)
         for root in roots:
             if not root.is_zip:
                 self._watcher.watch_folder(root.path)
@@ -179,9 +185,22 @@ class LibraryRoots(QObject):
         self._feedback.status(f"Removed {path} from the library (nothing was deleted).")
 
     def drop(self, path: Path) -> None:
-        """Take a root out of the library and stop watching it."""
+        """Take a root out of the library and stop watching it. Its skills inside another root
+        are that root's now (`Library.remove_root`): still watched, and judged again when that
+        root is judged for another client."""
+        state = self._library.root(path)
+        if state is None:
+            return
+        target = state.target
         self._library.remove_root(path)
-        self._watcher.unwatch_folders(self._watcher.folders_below(path))
+        others = [other.path for other in self._library.roots()]
+        self._watcher.unwatch_folders(
+            [folder for folder in self._watcher.folders_below(path)
+             if not any(folder.is_relative_to(other) for other in others)])
+        around = self._library.deepest_root(path)
+        if around is not None and around.target != target:
+            self._loader.scan([SkillRoot(around.path, self._store.settings.include_hidden)],
+                              refresh=True)
 
     def settings_changed(self, old_roots: set[Path], old_hidden: bool) -> None:
         """Follow new settings: drop the roots taken out, scan those added (or all of them, when

@@ -23,6 +23,14 @@ BASE = f"{os.sep}lib{os.sep}"
     ("acme--tools/plugins/docs/skills/pdf", "acme--tools", "plugins/docs/skills/pdf"),
     ("pdf", "", "pdf"),                      # a plain folder of skills: no group
     ("acme--tools/pdf", "acme--tools", "pdf"),
+    # A collection kept one level down (`skills/owner--repo/...`): grouped by repository, not
+    # all under `skills` (issue 44), wherever its `owner--repo` level is.
+    ("skills/acme--tools/skills/pdf", "skills/acme--tools", "skills/pdf"),
+    ("mirror/github/acme--tools/pdf", "mirror/github/acme--tools", "pdf"),
+    ("skills/my--skill", "skills", "my--skill"),       # the skill's own folder is no group
+    ("skills/-bad--name/pdf", "skills", "-bad--name/pdf"),  # not an owner's name
+    ("skills/a---b/pdf", "skills", "a---b/pdf"),
+    ("skills/pdf", "skills", "pdf"),
 ])
 def test_place_of(relative: str, group: str, inner: str) -> None:
     assert place_of(BASE, BASE + relative.replace("/", os.sep)) == (group, inner)
