@@ -6,6 +6,7 @@ The subprocess timeout is only the guard against a hang; no test measures the ti
 from __future__ import annotations
 
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -163,6 +164,10 @@ def test_a_connection_that_is_never_accepted_runs_out_of_connect_time(tmp_path: 
             for filler in fillers:
                 filler.setblocking(False)
                 filler.connect_ex((host, port))
+            # The backlog is full once the first filler's handshake is done: wait for it (on a
+            # loaded machine the chat's connection could otherwise take the free place).
+            _, connected, _ = select.select([], fillers[:1], [], 30)
+            assert connected, "the first filler never connected"
             result = studio_chat(tmp_path, "--url", f"http://{host}:{port}", "--model", TOOL_MODEL,
                                  "--connect-timeout", "0.5")
         finally:
