@@ -49,7 +49,3 @@ def test_every_shot_has_a_scene_and_the_window_size() -> None:
     sizes = {shot.size for shot in shots.values()}
     assert sizes <= {(1280, 720), (1600, 1000)}, sizes
 
-
-def test_the_script_is_not_part_of_the_manual() -> None:
-    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"studio.manual" = ["*.md", "*.png"]' in pyproject, "docs/shots/ would ship in the wheel"

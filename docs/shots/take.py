@@ -13,9 +13,11 @@ the layout moves nothing here; the models that answer are the tests' scripted fa
 
 Why a real X server, not the offscreen platform's `QWidget.grab()`: a dialog (the approval) is a
 window of its own, drawn over the main window only by a display server; grabbing the screen
-shows what a user sees, dialogs, popups and all. The fonts are fontconfig's on both.
+shows what a user sees, dialogs, popups and all. The fonts are the same on both (fontconfig's:
+DejaVu Sans 9 pt and Noto Sans Mono at 96 dpi where this was written).
 
-Not shipped: docs/ is the wheel's studio.manual, which takes docs/*.md and docs/*.png only.
+Not shipped: docs/ is the wheel's studio.manual, which takes docs/*.md and docs/*.png only and
+excludes shots/ (pyproject.toml).
 """
 
 from __future__ import annotations
