@@ -15,7 +15,7 @@ class Shot(NamedTuple):
 
 
 SHOTS: dict[str, Shot] = {
-    "window": Shot(SMALL, "unit-convert open, the Problems panel, the chat's first-run choices"),
+    "window": Shot(SMALL, "the default layout: unit-convert open, the Problems panel"),
     "library": Shot(SMALL, "a generated 3,000-skill collection filtered by api-1"),
     "problems": Shot(SMALL, "the Problems panel on the whole library, grouped by skill"),
     "targets": Shot(SMALL, "a root validated for Claude Code"),
