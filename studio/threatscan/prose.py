@@ -242,12 +242,14 @@ def _long_blank(text: str) -> bool:
 
 def _blank_runs(text: str) -> Iterator[re.Match[str]]:
     """The runs of 120 blanks or more followed by text: looked for only on the lines long
-    enough to hold one, and only when the text may hold one at all."""
+    enough to hold one and holding text (a code block blanked out by `_masked` is long lines of
+    spaces only, where the pattern would try every place), and only when the text may hold one
+    at all."""
     if not _long_blank(text):
         return
     start = 0
     for line in text.split("\n"):
-        if len(line) > 120 and _long_blank(line):
+        if len(line) > 120 and _long_blank(line) and not line.isspace():
             yield from _WHITESPACE.finditer(text, start, start + len(line))
         start += len(line) + 1
 
