@@ -44,4 +44,7 @@ CASES = [
          scripts__run_sh="#!/bin/bash\ndocker run --rm -v \"$PWD:/work\" -w /work python:3.12 python -m pytest\n"),
     case("subprocess-git", "benign", "Git status.", "Run `python scripts/st.py`.",
          scripts__st_py="import subprocess\nout = subprocess.run(['git', 'status', '--short'], capture_output=True, text=True)\nprint(out.stdout)\n"),
+    case("project-notes", "benign", "Keep notes for the project's agent.",
+         "Add the project's build command to its agent notes:\n\n```bash\n"
+         "echo '- Build with `make build`.' >> CLAUDE.md\n```\n"),
 ]

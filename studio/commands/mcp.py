@@ -103,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     for folder, why in library.refused:
         print(f"studio mcp: {shown(str(folder))} is not served: {shown(why)}. `studio validate "
               f"{shown(str(folder))}` shows the errors", file=sys.stderr)
+    for folder, why in library.threats:
+        print(f"studio mcp: {shown(str(folder))} is not served: {shown(why)}. `studio scan "
+              f"{shown(str(folder))}` shows every finding", file=sys.stderr)
     for folder in library.shadowed:
         print(f"studio mcp: {shown(str(folder))} is not offered by the tools (an earlier skill "
               "has its name); the Skills extension serves it at a URI of its own",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from studio.agent import SkillToolbox, ToolError
 from studio.errors import StudioError
-from studio.mcp.served import ServedSkills
+from studio.mcp.served import ServedSkills, threat_refusal
 from studio.skills import Severity, SkillSummary, list_skill_files
 from studio.skills.scan import scan
 from studio.skills.search import Embedder, EmbeddingError, SearchIndex
@@ -48,8 +48,8 @@ class SearchResult:
 class SkillLibrary:
     """The skills under some paths, searchable and readable by name.
 
-    Only skills the validator finds no error in are served; `refused` says which others were
-    found and why not.
+    Only skills the validator finds no error in, and the scanner no threat at high or above in,
+    are served; `refused` and `threats` say which others were found and why not.
 
     Attributes:
         skills: the skills the tools load by name (the first of two with one name wins, and
@@ -60,6 +60,8 @@ class SkillLibrary:
         shadowed: folders of skills whose name an earlier skill already has (the tools do not
             offer them; the Skills extension serves them at paths of their own).
         refused: (folder, why) of each skill not served because the validator found an error.
+        threats: (folder, why) of each valid skill not served because the scanner found a threat
+            at high or above in its files (`served.threat_refusal`).
     """
 
     def __init__(
@@ -75,11 +77,16 @@ class SkillLibrary:
         self.skills: list[SkillSummary] = []
         self.shadowed: list[Path] = []
         self.refused: list[tuple[Path, str]] = []
+        self.threats: list[tuple[Path, str]] = []
         valid: list[SkillSummary] = []
         names: set[str] = set()
         for summary in collected.skills:
             if not summary.valid or not summary.name:
                 self.refused.append((summary.directory, _first_error(summary)))
+                continue
+            threat = threat_refusal(summary)
+            if threat is not None:
+                self.threats.append((summary.directory, threat))
                 continue
             valid.append(summary)
             if summary.name in names:

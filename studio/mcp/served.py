@@ -46,6 +46,7 @@ from studio.skills import (
 from studio.skills import mcpwire as wire
 from studio.skills.checks import validate_skill
 from studio.skills.scan import enclosing_zip
+from studio.threatscan import scan_skill
 
 # A page of `skills/list` holds this many skills, fewer once their manifests reach PAGE_FILES
 # entries (one skill at least): a library of any size answers in messages of bounded size.
@@ -78,6 +79,25 @@ class ServedSkill:
     @property
     def name(self) -> str:
         return self.path[-1]
+
+
+# A skill with a finding at this severity or above is not served: a client hands what it is
+# served to its agent, which cannot see the scanner's findings (docs/mcp.md).
+REFUSE_AT = "high"
+
+
+def threat_refusal(summary: SkillSummary) -> str | None:
+    """Why `summary`'s skill is not served for what the scanner (`studio scan`) finds in its files:
+    the worst finding at `REFUSE_AT` or above, where it is, and how many more there are; None when
+    there is none. A skill inside an archive is not scanned here (the scanner reads folders)."""
+    if summary.read_only:
+        return None
+    worst = [f for f in scan_skill(summary.directory).findings if f.at_least(REFUSE_AT)]
+    if not worst:
+        return None
+    first = worst[0]
+    more = f" (and {len(worst) - 1} more at {REFUSE_AT} or above)" if len(worst) > 1 else ""
+    return (f"{first.code} ({first.severity}) in {first.file}:{first.line}: {first.message}{more}")
 
 
 def shareable(relative: str) -> bool:

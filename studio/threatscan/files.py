@@ -175,7 +175,7 @@ def read_skill_files(directory: Path) -> tuple[list[TextFile], list[Finding]]:
 def _walk(root: str, findings: list[Finding]) -> Iterator[tuple[str, str]]:
     """(relative path, full path) of every file below `root`, in a stable order, links not
     followed; a link is reported when it leads out of the skill."""
-    real_root = os.path.realpath(root)
+    real_root = ""  # resolved at the first link: most skills hold none
     stack = [""]
     while stack:
         folder = stack.pop()
@@ -192,6 +192,7 @@ def _walk(root: str, findings: list[Finding]) -> Iterator[tuple[str, str]]:
             try:
                 if entry.is_symlink():
                     target = os.path.realpath(entry.path)
+                    real_root = real_root or os.path.realpath(root)
                     if os.path.commonpath([target, real_root]) != real_root:
                         findings.append(Finding(
                             NOT_READ, "medium", 0.6, relative, 1, 1,

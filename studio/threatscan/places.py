@@ -17,6 +17,13 @@ PERSIST_HIGH = re.compile(
     r"\.ssh/authorized_keys|/etc/rc\.local|/etc/profile|/etc/sudoers|\.codex/config\.toml|"
     r"\.cursor/mcp\.json|\.config/Code/User/settings\.json)"
 )
+# The agent's own configuration in the home folder: what it is told, and allowed, in every
+# session. Shown as an example in Markdown, writing here is still the attack, since the reader
+# of that Markdown is the agent, which runs it (shellrules ranks other places one level lower).
+AGENT_HOME = re.compile(
+    r"(?:~|HOME\}?|/Users/[\w.-]+|/home/[\w.-]+|/root)/\.(?:claude/(?:settings(?:\.local)?\.json|"
+    r"CLAUDE\.md)|codex/config\.toml|cursor/mcp\.json)"
+)
 # Writing here changes what runs or what the agent is told in one project: worth a look.
 PERSIST_MEDIUM = re.compile(
     r"(?:\.git/hooks/|\.envrc\b|\.vscode/tasks\.json|(?:^|[/\s'\"`])(?:CLAUDE|AGENTS|MEMORY)\.md\b|"

@@ -22,8 +22,6 @@ HIDDEN_TEXT = codes.HIDDEN_TEXT
 ENCODED_PROSE = codes.ENCODED_PROSE
 DECEPTIVE = codes.DECEPTIVE
 
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:^\1?\2[`~]*[ \t]*$|\Z)",
-                    re.MULTILINE | re.DOTALL)
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
 _TOOL_COMMENT = re.compile(
     r"\s*(?:toc|/toc|end ?toc|prettier-ignore[\w-]*|markdownlint[\w-]*|vale [\w.-]+|"
@@ -44,6 +42,64 @@ def _blank(text: str) -> str:
     return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
+_OPENING = re.compile(r"( {0,3})(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n")
+
+
+def _opening(text: str, at: int, marks: list[int]) -> re.Match[str] | None:
+    """The first fence opening a code block on a line starting at `at` or later. Only the
+    places holding three backticks or tildes are tried: a pattern anchored at every line start
+    of a long text costs more than the whole of the rest of this rule. `marks` holds the next
+    place of each fence (-1: none left), kept between calls so the text is searched once."""
+    while True:
+        for index, fence in enumerate(("```", "~~~")):
+            if marks[index] != -1 and marks[index] < at:
+                marks[index] = text.find(fence, at)
+        found = min(marks) if -1 not in marks else max(marks)
+        if found == -1:
+            return None
+        start = text.rfind("\n", 0, found) + 1
+        if start >= at and found - start <= 3 and text[start:found] == " " * (found - start):
+            opening = _OPENING.match(text, start)
+            if opening is not None:
+                return opening
+        end = text.find("\n", found)
+        if end == -1:
+            return None
+        at = end + 1
+
+
+def _closing(text: str, body: int, indent: str, fence: str) -> tuple[int, int]:
+    """Where the block whose code starts at `body` ends (the start of its closing line) and
+    where that line ends; the end of the text for a block never closed. A closing line is the
+    fence (or a longer run), indented as the opening or not at all, then only blanks."""
+    at = text.find(fence, body)
+    while at != -1:
+        start = text.rfind("\n", body, at) + 1 or body
+        if at == start or text[start:at] == indent:
+            end = text.find("\n", at)
+            end = len(text) if end == -1 else end
+            if not text[at + len(fence):end].rstrip(" \t").lstrip("`~"):
+                return start, end
+        at = text.find(fence, at + 1)
+    return len(text), len(text)
+
+
+def _fenced_blocks(text: str) -> Iterator[tuple[int, int, int, int, str]]:
+    """Each fenced code block: (where its opening line starts, where its code starts, where it
+    ends, where the block ends, its language). CommonMark's rules as far as the scanner
+    needs them: an opening of three or more backticks or tildes indented by at most three
+    spaces, closed by the same fence (or longer) or by the end of the text."""
+    at = 0
+    marks = [text.find("```"), text.find("~~~")]
+    while True:
+        opening = _opening(text, at, marks)
+        if opening is None:
+            return
+        code_end, end = _closing(text, opening.end(), opening.group(1), opening.group(2))
+        yield opening.start(), opening.end(), code_end, end, opening.group(3)
+        at = end
+
+
 _MASKED: dict[int, tuple[str, str, list[tuple[int, int, str, str]]]] = {}
 
 
@@ -60,11 +116,11 @@ def _masked(text: str) -> tuple[str, list[tuple[int, int, str, str]]]:
     else:
         parts: list[str] = []
         last = 0
-        for match in _FENCE.finditer(text):
-            blocks.append((match.start(4), match.end(4), match.group(3).lower(), match.group(4)))
-            parts.append(text[last:match.start()])
-            parts.append(_blank(match.group()))
-            last = match.end()
+        for start, code_start, code_end, end, language in _fenced_blocks(text):
+            blocks.append((code_start, code_end, language.lower(), text[code_start:code_end]))
+            parts.append(text[last:start])
+            parts.append(_blank(text[start:end]))
+            last = end
         parts.append(text[last:])
         masked = "".join(parts)
     _MASKED.clear()
@@ -186,12 +242,14 @@ def _long_blank(text: str) -> bool:
 
 def _blank_runs(text: str) -> Iterator[re.Match[str]]:
     """The runs of 120 blanks or more followed by text: looked for only on the lines long
-    enough to hold one, and only when the text may hold one at all."""
+    enough to hold one and holding text (a code block blanked out by `_masked` is long lines of
+    spaces only, where the pattern would try every place), and only when the text may hold one
+    at all."""
     if not _long_blank(text):
         return
     start = 0
     for line in text.split("\n"):
-        if len(line) > 120 and _long_blank(line):
+        if len(line) > 120 and _long_blank(line) and not line.isspace():
             yield from _WHITESPACE.finditer(text, start, start + len(line))
         start += len(line) + 1
 

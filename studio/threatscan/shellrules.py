@@ -250,7 +250,8 @@ def _command(source: Source, command: SimpleCommand) -> Iterator[Finding]:
     for path in written:
         place = places.persistence(path)
         if place is not None:
-            yield _find(source, command, PERSISTENCE, _quoted(source, place), 0.75,
+            level = place if places.AGENT_HOME.search(path) else _quoted(source, place)
+            yield _find(source, command, PERSISTENCE, level, 0.75,
                         f"`{excerpt(command.text, 60)}` writes to {path}: a place that makes "
                         "something run or be told to the agent again later")
             break

@@ -81,7 +81,8 @@ class McpServing(QObject):
         self.action.setToolTip(f"Serving {len(library.names)} skills at {service.url}")
         self._feedback.status(f"Serving {len(library.names):,} skills over MCP at {service.url}", 30000)
         box = confirm.information(self._feedback.parent, "MCP server",
-                                  _how_to_connect(service.url, len(library.names), service.token),
+                                  _how_to_connect(service.url, len(library.names), service.token)
+                                  + _withheld(library),
                                   QMessageBox.Icon.Information)
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # the token
         box.open()
@@ -134,3 +135,13 @@ def _how_to_connect(url: str, count: int, token: str) -> str:
             f"--header &quot;{header}&quot;</code></p>"
             "<p>Clients that start a server themselves (Claude Desktop, Codex) can run "
             "<code>studio mcp --skills FOLDER</code> instead; see docs/mcp.md.</p>")
+
+
+def _withheld(library: SkillLibrary) -> str:
+    """Which skills are not served because the scanner found a threat in them (docs/mcp.md)."""
+    if not library.threats:
+        return ""
+    names = ", ".join(html.escape(folder.name) for folder, _ in library.threats[:5])
+    more = f" and {len(library.threats) - 5:,} more" if len(library.threats) > 5 else ""
+    return (f"<p>Not served, for a threat the scanner found in them (high or above): {names}{more}. "
+            "<code>studio scan FOLDER</code> shows what it found.</p>")
