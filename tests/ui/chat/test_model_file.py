@@ -98,7 +98,9 @@ def test_a_gguf_dropped_on_the_window_is_opened(
     window = chat_window()
     path = _model(tmp_path)
     assert _drag_and_drop(window, path) == (True, True)
-    qtbot.waitUntil(lambda: window.chat.pane.model_bar.backend.kind == "embedded", timeout=10000)
+    # Until the open is over (the model list asked again), not just until the backend switched.
+    qtbot.waitUntil(lambda: "Chatting with" in window.statusBar().currentMessage(), timeout=10000)
+    assert window.chat.pane.model_bar.backend.kind == "embedded"
     assert window.store.settings.backend.gguf_path == str(path.resolve())
 
 
