@@ -87,14 +87,24 @@ def _summary(reports: list[dict[str, Any]]) -> str:
         parts += [f"  {r['skill']}: " + ", ".join(
             f"{'pass' if e['passed'] else 'FAIL'} ({e['rounds']} rounds, {e['seconds']:.0f} s)"
             for e in r.get("evals", [])) for r in reports if r.get("evals")]
-    # A failed first run put right by the repair step: its commands and the files read between.
+    # Every failed first run: whether a repair run followed it, and whether that put it right.
+    failed = followed = put_right = 0
     for report in reports:
         for result in report.get("evals", []):
             trace = result.get("trace") or {}
             codes = trace.get("exit_codes") or []
-            if len(codes) > 1 and codes[0] != 0 and codes[-1] == 0:
-                parts.append(f"  repaired: {report['skill']}: " + " -> ".join(trace.get("ran", []))
-                             + "".join(f" (read {path})" for path in trace.get("read", [])))
+            if not codes or codes[0] == 0:
+                continue
+            failed += 1
+            followed += len(codes) > 1
+            put_right += len(codes) > 1 and codes[-1] == 0
+            how = "repaired" if len(codes) > 1 and codes[-1] == 0 else (
+                "repair failed" if len(codes) > 1 else "NOT REPAIRED")
+            parts.append(f"  {how}: {report['skill']}: " + " -> ".join(trace.get("ran", []))
+                         + "".join(f" (read {path})" for path in trace.get("read", [])))
+    if evals:
+        parts.append(f"failed first runs {failed}: followed by a repair run {followed}, "
+                     f"put right {put_right}")
     problems = [p for r in reports for p in r.get("problems", [])]
     parts += [f"  problem: {p}" for p in problems]
     return "\n".join(parts)

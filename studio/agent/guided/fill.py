@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity
+from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity, split
 from studio.agent.guided.values import Described
 from studio.agent.toolbook import RUN
 from studio.llm import Message, ToolCall, ToolSpec
@@ -153,6 +153,32 @@ def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -
         if names and all(values[name] for name in names):
             words += [shlex.quote(values[w]) if PLACEHOLDER.match(w) else w for w in group]
     return ToolCall(call.id, RUN, {"skill": arguments.get("skill"), "command": " ".join(words)})
+
+
+def values_of(command: str, start: str, usage: Usage) -> dict[str, str]:
+    """The placeholders' values a command `compose` put together had (`{"NAME": "tomato"}` for
+    `START tomato`): its required words in order, then each optional group its option starts."""
+    words = split(command)
+    at = len(split(start))
+    if words[:at] != split(start):
+        return {}
+    words = words[at:]
+    found: dict[str, str] = {}
+    index = 0
+    for word in usage.required:
+        if index >= len(words):
+            return found
+        if PLACEHOLDER.match(word):
+            found.setdefault(word, words[index])
+        index += 1
+    rest = words[index:]
+    for group in usage.optional:
+        if group and group[0] in rest and not PLACEHOLDER.match(group[0]):
+            at = rest.index(group[0])
+            for offset, word in enumerate(group[1:], start=1):
+                if PLACEHOLDER.match(word) and at + offset < len(rest):
+                    found.setdefault(word, rest[at + offset])
+    return found
 
 
 def is_filled(call: ToolCall) -> bool:

@@ -37,8 +37,18 @@ from studio.agent.constrained import ANSWER_KEY, reply_schema
 from studio.agent.guided.answer import answer_line, denial_prompt, denial_reason, sentence_schema
 from studio.agent.guided.arguments import Usage, fill, parse_usage, script_usage, split
 from studio.agent.guided.fill import EXAMPLE as FILLED_EXAMPLE
-from studio.agent.guided.fill import compose, fill_hint, filled_spec, is_filled, iso_dates
-from studio.agent.guided.repair import MAX_RUNS, read_spec, repair_hint, run_results, trimmed
+from studio.agent.guided.fill import compose, fill_hint, filled_spec, is_filled, iso_dates, values_of
+from studio.agent.guided.repair import (
+    MAX_RUNS,
+    error_values,
+    failure_sentence,
+    read_spec,
+    rejected,
+    repair_hint,
+    run_results,
+    says_call_was_wrong,
+    trimmed,
+)
 from studio.agent.guided.values import Described, describe, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
 from studio.agent.tools import SkillToolbox, ToolError
@@ -75,7 +85,6 @@ _REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
-_USAGE_ERROR = re.compile(r"^\s*usage:", re.IGNORECASE | re.MULTILINE)
 
 INSTRUCTIONS = """\
 You are an assistant that uses skills. Reply with one JSON object only.
@@ -165,39 +174,58 @@ class Guide:
                  if call.name == RUN and call.arguments.get("skill") == loaded}
         candidates = [*_phrases(request), *iso_dates(request),
                       *(word for word in words if not word.startswith("-"))]
+        error = None if not ran else results[-1] if results else None
         runs = [spec for start in invocations
-                if (spec := self._run(loaded, start, commands, words, candidates, tried, request))]
+                if (spec := self._run(loaded, start, commands, words, candidates, tried, request, error))]
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
+        command, output = results[-1] if results else ("", "")
+        wrong = says_call_was_wrong(_output_of(output))
         if not runs or len(results) >= MAX_RUNS:
+            if wrong:
+                # Quoting the error is no answer; silence is none either: say what failed.
+                return _said_step(failure_sentence(command, output), answer_tokens)
             return _answer_step(quotes, answer_tokens)
         if self.fills:
             # The usage line may be wrong (an example read as one): the repair may also run
             # the script with the message's words and the options the SKILL.md shows.
             runs += [spec for start in invocations if _usage(commands, start) is not None
-                     and (spec := _run_spec(loaded, start, None, words, tried))]
-        # The repair step: run again with other values, read a file the SKILL.md names for its
-        # values, or answer saying what failed.
-        read = [m.tool_calls[0].arguments.get("path") for m in turn
-                if m.tool_calls and m.tool_calls[0].name == READ]
-        unread = [path for path in self._referenced(loaded, results[-1][1]) if path not in read]
-        reads = [read_spec(loaded, unread)] if unread else []
-        if _USAGE_ERROR.search(results[-1][1]):
-            # The script said how it runs: the call was wrong, and quoting that is no answer.
+                     and (spec := _run_spec(loaded, start, None, [*words, *error_values(output)], tried))]
+        if wrong:
+            # The script said the call was wrong: the repair is a run with the values it listed
+            # (a read then a run would leave the turn no round for its answer).
+            reads = [] if self.fills else self._reads(turn, loaded, output)
             return Step(reply_schema([*runs, *reads], require_call=True), CALL_MAX_TOKENS, True)
-        # Or an answer quoting what the output says (a checker's verdict, or what failed).
+        # A checker's verdict (a report, exit code 1): run again, read a file the SKILL.md names
+        # for its values, or answer quoting what the output says.
+        reads = self._reads(turn, loaded, output)
         answer = _answer_step(quotes, answer_tokens)
         schema = reply_schema([*runs, *reads], require_call=True)
         return Step({"oneOf": [*schema.get("oneOf", [schema]), *answer.schema.get("oneOf", [answer.schema])]},
                     answer.max_tokens, False)
 
+    def _reads(self, turn: Sequence[Message], skill: str, output: str) -> list[ToolSpec]:
+        """`read_skill_file` of the files the skill or the failed run's output names, not yet read."""
+        read = [m.tool_calls[0].arguments.get("path") for m in turn
+                if m.tool_calls and m.tool_calls[0].name == READ]
+        unread = [path for path in self._referenced(skill, output) if path not in read]
+        return [read_spec(skill, unread)] if unread else []
+
     def _run(self, skill: str, start: str, commands: list[str], words: list[str],
-             candidates: list[str], tried: Collection[str], request: str) -> ToolSpec | None:
+             candidates: list[str], tried: Collection[str], request: str,
+             error: tuple[str, str] | None = None) -> ToolSpec | None:
+        """The run of `start` offered: filled under a schema, or picked among commands. After a
+        failed run (`error`: its command and output), the values the output lists are the enum of
+        the placeholder it rejected, or are among the words a command is made of."""
         usage = _usage(commands, start)
+        listed = error_values(error[1]) if error else []
         if self.fills and usage is not None:
-            return filled_spec(skill, start, usage, self._described(skill, usage, commands), candidates,
-                               request)
-        return _run_spec(skill, start, usage, words, tried)
+            described = self._described(skill, usage, commands)
+            if listed and error is not None:
+                described = _with_listed(described, usage, values_of(error[0], start, usage),
+                                         error[1], listed)
+            return filled_spec(skill, start, usage, described, candidates, request)
+        return _run_spec(skill, start, usage, [*words, *(v for v in listed if v not in words)], tried)
 
     def _described(self, skill: str, usage: Usage, commands: Sequence[str]) -> list[Described]:
         def read(path: str) -> str | None:
@@ -501,6 +529,38 @@ def _phrases(request: str) -> list[str]:
     value."""
     return [next(filter(None, groups)) for groups in
             re.findall(r'"([^"\n]+)"|\u201c([^\u201d\n]+)\u201d', request)]
+
+
+def _with_listed(described: Sequence[Described], usage: Usage, values: dict[str, str], output: str,
+                 listed: list[str]) -> list[Described]:
+    """`described` with the values an error `output` listed as the values of the placeholder it
+    rejected (the one whose value it names; else the only one without listed values)."""
+    by_name = {d.name: d for d in described}
+    names = rejected(output, values)
+    if not names:
+        open_names = [n for n in usage.placeholders if not by_name.get(n, Described(n, "", ())).values]
+        names = open_names[:1] if len(open_names) == 1 else []
+    if not names:
+        return list(described)
+    target = names[0]
+    item = by_name.get(target, Described(target, "", ()))
+    notes = dict(zip(item.values, item.notes, strict=False))
+    replaced = Described(target, item.said, tuple(listed), tuple(notes.get(v, "") for v in listed))
+    return [replaced if d.name == target else d for d in described] + (
+        [] if target in by_name else [replaced])
+
+
+def _output_of(result: str) -> str:
+    """A run's result without its first line (`exit code 1 after 0.12 s`)."""
+    match = _RUN_LINE.match(result)
+    return result[match.end():] if match else result
+
+
+def _said_step(sentence: str, answer_tokens: int) -> Step:
+    """The answer: exactly `sentence`."""
+    schema = {"type": "object", "properties": {ANSWER_KEY: {"type": "string", "enum": [sentence]}},
+              "required": [ANSWER_KEY], "additionalProperties": False}
+    return Step(schema, max(answer_tokens, catalog.estimate_tokens(sentence) + _QUOTE_SLACK), False)
 
 
 def _answer_step(quotes: list[str], answer_tokens: int) -> Step:
