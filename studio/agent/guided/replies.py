@@ -49,6 +49,7 @@ from studio.agent.guided.repair import (
     says_call_was_wrong,
     trimmed,
 )
+from studio.agent.guided.scriptvalues import script_values
 from studio.agent.guided.values import Described, describe, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
 from studio.agent.tools import SkillToolbox, ToolError
@@ -220,20 +221,50 @@ class Guide:
         usage = _usage(commands, start)
         listed = error_values(error[1]) if error else []
         if self.fills and usage is not None:
-            described = self._described(skill, usage, commands)
+            described = self._described(skill, usage, commands, start)
             if listed and error is not None:
                 described = _with_listed(described, usage, values_of(error[0], start, usage),
                                          error[1], listed)
             return filled_spec(skill, start, usage, described, candidates, request)
         return _run_spec(skill, start, usage, [*words, *(v for v in listed if v not in words)], tried)
 
-    def _described(self, skill: str, usage: Usage, commands: Sequence[str]) -> list[Described]:
+    def _described(self, skill: str, usage: Usage, commands: Sequence[str],
+                   start: str = "") -> list[Described]:
+        """What the skill says of each placeholder of `usage`; where its words list no values,
+        those the Python script `start` runs accepts (`choices=`, a dict of known keys)."""
         def read(path: str) -> str | None:
             try:
                 return self.toolbox.read_file(skill, path)
             except (ToolError, OSError):
-                return None
-        return describe(usage.placeholders, self.toolbox.load(skill).body, read, commands)
+                return self._read_any_case(skill, path)
+        described = describe(usage.placeholders, self.toolbox.load(skill).body, read, commands)
+        # UNIT_B (a second UNIT of the usage line) is what the skill says of UNIT.
+        by_name = {d.name: d for d in described}
+        described = [Described(d.name, base.said, base.values, base.notes)
+                     if not d.values and (base := by_name.get(re.sub(r"_[B-Z]$", "", d.name), d)) is not d
+                     else d for d in described]
+        listed = dict(usage.choices)
+        described = [Described(d.name, d.said, listed[d.name]) if d.name in listed else d
+                     for d in described]
+        script = split(start)[-1] if start else ""
+        if not script.endswith(".py") or all(d.values for d in described):
+            return described
+        try:
+            accepted = script_values(self.toolbox.read_file(skill, script), usage)
+        except (ToolError, OSError):
+            return described
+        return [d if d.values or d.name not in accepted else
+                Described(d.name, d.said, accepted[d.name]) for d in described]
+
+    def _read_any_case(self, skill: str, path: str) -> str | None:
+        """The file `path` names in another case (`references/palette.md` for PALETTE.md)."""
+        try:
+            wanted = path.lower()
+            match = next((f.relative for f in self.toolbox.load(skill).files
+                          if f.relative.lower() == wanted and f.relative != path), None)
+            return self.toolbox.read_file(skill, match) if match else None
+        except (ToolError, OSError):
+            return None
 
     def _referenced(self, skill: str, output: str = "") -> list[str]:
         """The files the skill's SKILL.md, or a run's `output` (an error pointing at the list of
@@ -271,7 +302,7 @@ class Guide:
         usage = _usage(commands, start)
         if usage is None:
             return call
-        return compose(call, usage, self._described(skill, usage, commands))
+        return compose(call, usage, self._described(skill, usage, commands, start))
 
     def denial(self, messages: Sequence[Message]) -> str | None:
         """The reason the user gave for denying the current turn's last run ("" for none), or
@@ -338,7 +369,9 @@ class Guide:
             except (ToolError, OSError):
                 continue
             line = script_usage(text, script, start)
-            if line is not None and parse_usage(line, start) is not None:
+            if line is None or parse_usage(line, start) is None:
+                line = _subcommand_usage(commands, start)
+            if line is not None:
                 commands.append(line)
         return commands
 
@@ -449,7 +482,7 @@ class Guide:
         usage = _usage(commands, invocations[0])
         if usage is None:
             return ""
-        return "\n" + fill_hint(self._described(skill, usage, commands), usage, request)
+        return "\n" + fill_hint(self._described(skill, usage, commands, invocations[0]), usage, request)
 
 
 def cut_answer(text: str) -> str | None:
@@ -645,12 +678,35 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
     command, or the `code` spans of a line of prose."""
     found: list[str] = []
     for line in usage:
+        if line.count("`") % 2:
+            # A line that starts inside a code span ("python3 x.py A B` where A is ...").
+            line = "`" + line.lstrip()
         spans = re.findall(r"`([^`]+)`", line) or [line]
         for span in spans:
             command = span.strip()
             if any(script in command for script in scripts) and command not in found:
                 found.append(command)
     return found
+
+
+def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
+    """One usage line for the lines that run `start` with a subcommand each
+    (`morse.py encode TEXT`, `morse.py decode CODE`): `start {encode,decode} ARGUMENT`, the
+    placeholder kept when they all name it alike; None without two such lines."""
+    found: dict[str, list[str]] = {}
+    for command in commands:
+        segment = command.rsplit("|", 1)[-1].strip()
+        if not segment.startswith(start + " "):
+            continue
+        words = split(segment[len(start):])
+        if len(words) >= 2 and re.fullmatch(r"[a-z][\w-]*", words[0]) and \
+                parse_usage(" ".join([start, *words[1:]]), start) is not None:
+            found.setdefault(words[0], words[1:])
+    if len(found) < 2:
+        return None
+    rests = list(found.values())
+    rest = rests[0] if all(r == rests[0] for r in rests) else ["ARGUMENT"]
+    return " ".join([start, "{" + ",".join(found) + "}", *rest])
 
 
 def _usage(commands: Sequence[str], start: str) -> Usage | None:
