@@ -69,8 +69,19 @@ async def _studio_eval(url: str, args: argparse.Namespace, mode: str, seed: int)
                "--option", f"temperature={args.temperature}", "--option", f"seed={seed}",
                "--option", f"max_tokens={args.max_tokens}",
                *MODES[mode], *(["--only", args.only] if args.only else [])]
-    process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE, env=env)
-    out, _ = await process.communicate()
+    # A run started in the background has SIGINT ignored, and its child would inherit that:
+    # `studio eval` stops on SIGINT with the reports of what finished, which a stopped run keeps.
+    process = await asyncio.create_subprocess_exec(
+        *command, stdout=asyncio.subprocess.PIPE, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        out, _ = await asyncio.shield(process.communicate())
+    except asyncio.CancelledError:
+        process.send_signal(signal.SIGINT)
+        assert process.stdout is not None
+        out = await process.stdout.read()
+        await process.wait()
+        print("stopped: the reports of the evals that finished follow", flush=True)
     return [json.loads(line) for line in out.decode().splitlines() if line.strip()]
 
 

@@ -312,6 +312,18 @@ class Guide:
         results = run_results(turn, loaded) if loaded else []
         return denial_reason(results[-1][1]) if results else None
 
+    def unverified(self, messages: Sequence[Message]) -> str:
+        """Why an answer to the current turn of `messages` is not backed by a script's output:
+        it follows a denied run, or no run gave any output; "" when one did."""
+        turn = _current_turn(messages)
+        loaded = _progress(turn)[0]
+        results = run_results(turn, loaded) if loaded else []
+        if results and denial_reason(results[-1][1]) is not None:
+            return "given after the run was denied, so no script's output backs it"
+        if not any(_RUN_LINE.match(result) and _output_of(result).strip() for _, result in results):
+            return "no script ran for it, so it comes from the model alone"
+        return ""
+
     def ranked(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
         """The offered skills, those most relevant to the current turn's message first (the
         catalog's term score)."""
