@@ -22,6 +22,8 @@ ARGPARSE = ("usage: temp.py [-h] {C,F,K} {C,F,K} VALUE\n"
     ("unknown scale 'Celsius'; use C, F or K.", ["C", "F", "K"]),
     ("valid formats: json | csv | tsv", ["json", "csv", "tsv"]),
     ("usage: x.py {add,list,done} [ITEM]", ["add", "list", "done"]),
+    # A pattern a checker quotes is no list.
+    ("$.name: \"Billing API\" does not match the pattern /^[a-z][a-z0-9-]{2,39}$/", []),
     ("expected integer, got string \"8443\"", []),
     ("Traceback (most recent call last):\n  File \"x.py\"\nKeyError: 'q'", []),
     ("use the --force flag", []),
@@ -38,6 +40,7 @@ def test_the_values_an_error_lists(output: str, values: list[str]) -> None:
     ("no such file: a.txt", True),
     # A checker's report: its findings a line each; the verdict is the answer.
     ("a.json: 5 errors\n" + "".join(f"  $.a{i}: expected integer\n" for i in range(5)), False),
+    ("a.json: 5 errors\n" + "".join(f"  $.a{i}: expected one of a, b\n" for i in range(5)), False),
     ("the message is fine", False),
 ])
 def test_whether_an_output_says_the_call_was_wrong(output: str, wrong: bool) -> None:
@@ -56,6 +59,8 @@ def test_the_placeholder_the_error_rejected_is_the_one_whose_value_it_names() ->
 
 def test_a_failure_is_said_in_one_sentence() -> None:
     output = "exit code 2 after 0.04 s\n" + ARGPARSE
+    assert failure_sentence("python3 t.py x", output, 1).startswith(
+        "The script failed; the run, `python3 t.py x`, stopped with exit code 2: ")
     assert failure_sentence("python3 t.py Celsius F 100", output) == (
         "The script failed twice; the last run, `python3 t.py Celsius F 100`, stopped with exit "
         "code 2: temp.py: error: argument FROM: invalid choice: 'Celsius' (choose from 'C', 'F', 'K').")

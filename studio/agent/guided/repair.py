@@ -82,11 +82,14 @@ def read_spec(skill: str, paths: Sequence[str]) -> ToolSpec:
 
 def says_call_was_wrong(output: str) -> bool:
     """Whether a failed run's `output` says the call was wrong (so a repair run, not an answer,
-    follows): a usage line, a traceback, the values the script accepts, or a short error."""
-    if _USAGE_LINE.search(output) or _TRACEBACK in output or error_values(output):
+    follows): a usage line, a traceback, or a short error (the values the script accepts, or
+    "unknown", "invalid" ...). A longer report is a checker's findings, whatever they say."""
+    if _USAGE_LINE.search(output) or _TRACEBACK in output:
         return True
     lines = [line for line in output.splitlines() if line.strip()]
-    return len(lines) <= _SHORT_ERROR_LINES and _ERROR_WORDS.search(output) is not None
+    if len(lines) > _SHORT_ERROR_LINES:
+        return False
+    return bool(error_values(output)) or _ERROR_WORDS.search(output) is not None
 
 
 def error_values(output: str) -> list[str]:
@@ -98,10 +101,14 @@ def error_values(output: str) -> list[str]:
             found = _split_list(match.group("list"))
             if len(found) >= 2:
                 return found
-    for match in _BRACES.finditer(output):
-        found = [value for value in match.group(1).split(",") if _VALUE.match(value)]
-        if len(found) >= 2:
-            return found
+    # `{c,f,k}` of a usage line; `{2,39}` in a pattern a checker quotes is no list.
+    for line in output.splitlines():
+        if not _USAGE_LINE.match(line):
+            continue
+        for match in _BRACES.finditer(line):
+            found = [value for value in match.group(1).split(",") if _VALUE.match(value)]
+            if len(found) >= 2 and any(c.isalpha() for c in match.group(1)):
+                return found
     return []
 
 
@@ -135,7 +142,7 @@ def rejected(output: str, values: dict[str, str]) -> list[str]:
             and re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", output)]
 
 
-def failure_sentence(command: str, output: str) -> str:
+def failure_sentence(command: str, output: str, runs: int = MAX_RUNS) -> str:
     """One sentence saying what failed: the command, its exit code and the error's line."""
     match = re.match(r"^exit code (\d+)", output)
     code = f" with exit code {match.group(1)}" if match else ""
@@ -145,5 +152,5 @@ def failure_sentence(command: str, output: str) -> str:
     if len(said) > _SENTENCE_CHARS:
         said = said[:_SENTENCE_CHARS].rsplit(" ", 1)[0] + " ..."
     said = said.rstrip(".")
-    return (f"The script failed twice; the last run, `{command}`, stopped{code}"
-            + (f": {said}." if said else "."))
+    how = "failed twice; the last run" if runs >= 2 else "failed; the run"
+    return f"The script {how}, `{command}`, stopped{code}" + (f": {said}." if said else ".")

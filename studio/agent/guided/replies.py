@@ -185,7 +185,7 @@ class Guide:
         if not runs or len(results) >= MAX_RUNS:
             if wrong:
                 # Quoting the error is no answer; silence is none either: say what failed.
-                return _said_step(failure_sentence(command, output), answer_tokens)
+                return _said_step(failure_sentence(command, output, len(results)), answer_tokens)
             return _answer_step(quotes, answer_tokens)
         if self.fills:
             # The usage line may be wrong (an example read as one): the repair may also run
