@@ -47,6 +47,9 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--max-rounds", type=int, default=4)
     parser.add_argument("--only", choices=("triggers", "evals"))
     parser.add_argument("--out", type=Path, default=Path("skill_eval.jsonl"))
+    parser.add_argument("--report", type=Path,
+                        help="print the summary of the raw reports in this file (one skill a run, "
+                        "appended) instead of running anything")
     parser.add_argument("--split", choices=("dev", "test"),
                         help="only the skills of that part (outside-skills/README.md: the rule)")
     args = parser.parse_args()
@@ -74,13 +77,12 @@ async def _studio_eval(url: str, args: argparse.Namespace, mode: str, seed: int)
     process = await asyncio.create_subprocess_exec(
         *command, stdout=asyncio.subprocess.PIPE, env=env,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    reading = asyncio.ensure_future(process.communicate())
     try:
-        out, _ = await asyncio.shield(process.communicate())
+        out, _ = await asyncio.shield(reading)
     except asyncio.CancelledError:
         process.send_signal(signal.SIGINT)
-        assert process.stdout is not None
-        out = await process.stdout.read()
-        await process.wait()
+        out, _ = await reading
         print("stopped: the reports of the evals that finished follow", flush=True)
     return [json.loads(line) for line in out.decode().splitlines() if line.strip()]
 
@@ -135,6 +137,13 @@ def _summary(reports: list[dict[str, Any]]) -> str:
 
 async def main() -> int:
     args = _arguments()
+    if args.report:
+        reports = [json.loads(line) for line in args.report.read_text(encoding="utf-8").splitlines()
+                   if line.strip()]
+        print(f"{args.report.name}: {len(reports)} skills\n" + _summary(reports))
+        return 0
+    if not args.skills:
+        return 0
     model = args.model or smollm2_gguf()
     if model is None:
         print(INSTALL_HINT, file=sys.stderr)
