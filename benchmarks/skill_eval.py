@@ -123,8 +123,10 @@ def _summary(reports: list[dict[str, Any]]) -> str:
             failed += 1
             followed += len(codes) > 1
             put_right += len(codes) > 1 and codes[-1] == 0
+            # No second run: the model answered from the output (a checker's verdict) or the
+            # turn ended; the transcript in the raw report says which.
             how = "repaired" if len(codes) > 1 and codes[-1] == 0 else (
-                "repair failed" if len(codes) > 1 else "NOT REPAIRED")
+                "repair failed" if len(codes) > 1 else "no second run")
             parts.append(f"  {how}: {report['skill']}: " + " -> ".join(trace.get("ran", []))
                          + "".join(f" (read {path})" for path in trace.get("read", [])))
     if evals:
