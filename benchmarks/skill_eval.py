@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import signal
@@ -46,7 +47,21 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--max-rounds", type=int, default=4)
     parser.add_argument("--only", choices=("triggers", "evals"))
     parser.add_argument("--out", type=Path, default=Path("skill_eval.jsonl"))
-    return parser.parse_args()
+    parser.add_argument("--report", type=Path,
+                        help="print the summary of the raw reports in this file (one skill a run, "
+                        "appended) instead of running anything")
+    parser.add_argument("--split", choices=("dev", "test"),
+                        help="only the skills of that part (outside-skills/README.md: the rule)")
+    args = parser.parse_args()
+    if args.split:
+        args.skills = [path for path in args.skills if split_of(path.name) == args.split]
+    return args
+
+
+def split_of(name: str) -> str:
+    """The part a skill belongs to, by a rule fixed before any result was seen: the SHA-256 of
+    its folder's name, even "dev" (looked at, tuned on), odd "test" (run once, at the end)."""
+    return "dev" if int(hashlib.sha256(name.encode()).hexdigest(), 16) % 2 == 0 else "test"
 
 
 async def _studio_eval(url: str, args: argparse.Namespace, mode: str, seed: int) -> list[dict[str, Any]]:
@@ -57,8 +72,18 @@ async def _studio_eval(url: str, args: argparse.Namespace, mode: str, seed: int)
                "--option", f"temperature={args.temperature}", "--option", f"seed={seed}",
                "--option", f"max_tokens={args.max_tokens}",
                *MODES[mode], *(["--only", args.only] if args.only else [])]
-    process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE, env=env)
-    out, _ = await process.communicate()
+    # A run started in the background has SIGINT ignored, and its child would inherit that:
+    # `studio eval` stops on SIGINT with the reports of what finished, which a stopped run keeps.
+    process = await asyncio.create_subprocess_exec(
+        *command, stdout=asyncio.subprocess.PIPE, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    reading = asyncio.ensure_future(process.communicate())
+    try:
+        out, _ = await asyncio.shield(reading)
+    except asyncio.CancelledError:
+        process.send_signal(signal.SIGINT)
+        out, _ = await reading
+        print("stopped: the reports of the evals that finished follow", flush=True)
     return [json.loads(line) for line in out.decode().splitlines() if line.strip()]
 
 
@@ -87,14 +112,26 @@ def _summary(reports: list[dict[str, Any]]) -> str:
         parts += [f"  {r['skill']}: " + ", ".join(
             f"{'pass' if e['passed'] else 'FAIL'} ({e['rounds']} rounds, {e['seconds']:.0f} s)"
             for e in r.get("evals", [])) for r in reports if r.get("evals")]
-    # A failed first run put right by the repair step: its commands and the files read between.
+    # Every failed first run: whether a repair run followed it, and whether that put it right.
+    failed = followed = put_right = 0
     for report in reports:
         for result in report.get("evals", []):
             trace = result.get("trace") or {}
             codes = trace.get("exit_codes") or []
-            if len(codes) > 1 and codes[0] != 0 and codes[-1] == 0:
-                parts.append(f"  repaired: {report['skill']}: " + " -> ".join(trace.get("ran", []))
-                             + "".join(f" (read {path})" for path in trace.get("read", [])))
+            if not codes or codes[0] == 0:
+                continue
+            failed += 1
+            followed += len(codes) > 1
+            put_right += len(codes) > 1 and codes[-1] == 0
+            # No second run: the model answered from the output (a checker's verdict) or the
+            # turn ended; the transcript in the raw report says which.
+            how = "repaired" if len(codes) > 1 and codes[-1] == 0 else (
+                "repair failed" if len(codes) > 1 else "no second run")
+            parts.append(f"  {how}: {report['skill']}: " + " -> ".join(trace.get("ran", []))
+                         + "".join(f" (read {path})" for path in trace.get("read", [])))
+    if evals:
+        parts.append(f"failed first runs {failed}: followed by a repair run {followed}, "
+                     f"put right {put_right}")
     problems = [p for r in reports for p in r.get("problems", [])]
     parts += [f"  problem: {p}" for p in problems]
     return "\n".join(parts)
@@ -102,6 +139,13 @@ def _summary(reports: list[dict[str, Any]]) -> str:
 
 async def main() -> int:
     args = _arguments()
+    if args.report:
+        reports = [json.loads(line) for line in args.report.read_text(encoding="utf-8").splitlines()
+                   if line.strip()]
+        print(f"{args.report.name}: {len(reports)} skills\n" + _summary(reports))
+        return 0
+    if not args.skills:
+        return 0
     model = args.model or smollm2_gguf()
     if model is None:
         print(INSTALL_HINT, file=sys.stderr)

@@ -162,7 +162,9 @@ _ENDINGS = {"answered": "Done", "round-limit": "Stopped at the round limit",
 @dataclass(frozen=True, slots=True)
 class Done:
     """The end of a turn. `rounds` counts the requests to the model; `model` is the model of the
-    last one ("" when none was made), which a skill's `model:` may have switched mid-turn."""
+    last one ("" when none was made), which a skill's `model:` may have switched mid-turn.
+    `unverified` says why a guided answer is not backed by a script's output (given after a
+    denial, or with no output at all); "" when it is, or when the turn was not guided."""
 
     reason: Literal["answered", "round-limit", "repeated-call", "cancelled", "error",
                     "answer-limit"]
@@ -170,6 +172,7 @@ class Done:
     rounds: int = 0
     usage: dict[str, Any] = field(default_factory=dict)
     model: str = ""
+    unverified: str = ""
     kind: Literal["done"] = "done"
 
     def summary(self) -> str:

@@ -212,7 +212,8 @@ class Agent:
             )
             answer = text
             if not calls:
-                yield Done("answered", answer, round_number, usage, model=asked)
+                yield Done("answered", answer, round_number, usage, model=asked,
+                           unverified=outcome.unverified)
                 return
             for call in calls:
                 key = _call_key(call)

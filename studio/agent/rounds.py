@@ -70,6 +70,7 @@ class Outcome:
             schema, go on without; "retry": the model's own call failed (`why`), ask again
             constrained; "failed": the round told the user why with an `Error`, the turn ends.
         usage: the reply's token counts, as the server gave them.
+        unverified: why a guided answer is not backed by a script's output ("" when it is).
     """
 
     kind: Kind = "reply"
@@ -78,6 +79,7 @@ class Outcome:
     thinking: str = ""
     usage: dict[str, Any] = field(default_factory=dict)
     why: str = ""
+    unverified: str = ""
 
 
 class Round(Protocol):
@@ -239,6 +241,8 @@ class GuidedRound:
             return
         if isinstance(parsed, ToolCall):
             parsed = self.guide.resolve(parsed)
+        else:
+            outcome.unverified = self.guide.unverified(sent)
         async for event in _settle(reply, parsed, options["max_tokens"], outcome):
             yield event
 

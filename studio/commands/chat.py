@@ -329,6 +329,8 @@ class Renderer:
             if self._open_line:
                 self.out.write("\n")
                 self._open_line = False
+            if event.unverified:
+                self.note(f"(not verified: {event.unverified})")
             self.out.end()
             self.err.end()
 

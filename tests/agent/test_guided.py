@@ -142,7 +142,7 @@ async def test_a_guided_turn_may_answer_without_a_skill(
     assert messages[-2:] == [Message("user", "Greet Bo."), Message("assistant", "Paris.")]
 
 
-def test_a_failed_run_may_be_tried_again_or_answered() -> None:
+def test_a_run_the_output_calls_wrong_is_repaired_and_a_verdict_may_be_answered() -> None:
     guide = Guide(toolbox(SHIPPED))
     turn = [Message("user", "How many km is 26.2 miles?"),
             Message("assistant", "", [ToolCall("1", "activate_skill", {"name": "unit-convert"})]),
@@ -152,7 +152,14 @@ def test_a_failed_run_may_be_tried_again_or_answered() -> None:
             Message("tool", "exit code 2 after 0.05 s\nunknown unit", tool_name="run_skill_script",
                     tool_call_id="2")]
     step = guide.step(turn, None, FORCED_MAX_TOKENS)
-    # Or a file the SKILL.md names, for the values it accepts (the repair step).
+    # "unknown unit": the call was wrong; the repair is another run or a file the SKILL.md names
+    # for the values it accepts, never a quote of the error.
+    assert set(branches(step.schema)) == {"run_skill_script", "read_skill_file"}
+    assert step.require_call
+    # A checker's report with a non-zero exit is its verdict: it may be answered.
+    verdict = "exit code 1 after 0.05 s\n" + "".join(f"$.a{i}: expected integer\n" for i in range(6))
+    step = guide.step([*turn[:-1], Message("tool", verdict, tool_name="run_skill_script",
+                                           tool_call_id="2")], None, FORCED_MAX_TOKENS)
     assert set(branches(step.schema)) == {"run_skill_script", "read_skill_file", "answer"}
     assert not step.require_call
     ran = [*turn[:-1], Message("tool", "exit code 0 after 0.05 s\n26.2 mi = 42.1648 km",

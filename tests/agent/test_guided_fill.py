@@ -167,34 +167,53 @@ async def test_values_listed_only_in_a_referenced_file_are_the_enum(
     assert "gross 238.0" in [e for e in events if isinstance(e, ToolFinished)][-1].result
 
 
-async def test_a_failed_run_is_repaired_once_after_reading_the_file_the_error_names(
+async def test_a_failed_run_is_repaired_with_the_values_its_error_lists(
     fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
 ) -> None:
-    read = json.dumps({"tool": "read_skill_file", "arguments": {"skill": "length",
-                                                               "path": "references/codes.md"}})
     fake_openai.script(reply(activate("length")),
-                       reply(filled("length", "python3 scripts/length.py", VALUE="3", FROM="km", TO="km")),
-                       reply(read),
-                       reply(filled("length", "python3 scripts/length.py", VALUE="3", FROM="mi", TO="ft")),
+                       reply(filled("length", "python3 scripts/length.py", VALUE="3", FROM="km", TO="ft")),
+                       reply(filled("length", "python3 scripts/length.py", VALUE="3", FROM="mile", TO="ft")),
                        reply('{"answer": "15840 feet"}'))
-    # The first run is made to fail: its script sees a unit it does not know.
+    # The first run is made to fail: the script knows other codes than the SKILL.md lists.
     (project / "skills" / "length" / "scripts" / "length.py").write_text(
-        LENGTH_PY.replace('feet = {"km"', 'feet = {"kilometre"'))
+        LENGTH_PY.replace('feet = {"km": 3280.84, "mi"', 'feet = {"kilometre": 3280.84, "mile"').replace(
+            "see references/codes.md", "known: kilometre, mile, ft"))
     agent, messages = agent_for(fake_openai, http_client, project, "How many feet are in 3 miles?")
     events = [event async for event in agent.run(messages)]
     repair = fake_openai.chats[2]
     shown = repair["messages"][-1]["content"]
-    # The model sees the error, the usage line, and the files it may read.
+    # The model sees the error and the usage line; the repair is a run, not an answer.
     assert "exit code 2" in shown and "unknown unit code 'km'" in shown
-    assert "python3 scripts/length.py VALUE FROM TO" in shown and "references/codes.md" in shown
-    assert set(branches(repair)) == {"run_skill_script", "read_skill_file", "answer"}
-    # Once read, the file is not offered again; then a second run, and no third.
-    assert "read_skill_file" not in branches(fake_openai.chats[3])
-    assert set(branches(fake_openai.chats[4])) == {"answer"}
+    assert "python3 scripts/length.py VALUE FROM TO" in shown
+    assert set(branches(repair)) == {"run_skill_script"}
+    # The values the error lists are the enum of the placeholder it rejected.
+    schema = repair["response_format"]["json_schema"]["schema"]
+    [run] = [arguments_of(b) for b in schema["oneOf"] if "script" in arguments_of(b)]
+    assert run["FROM"]["enum"] == ["kilometre", "mile", "ft"]
+    assert run["TO"]["enum"] == ["kilometre: km", "mile: mi", "foot: ft"]
     ran = [e.arguments.get("command") for e in events if isinstance(e, ToolCallRequested)]
-    assert ran == [None, "python3 scripts/length.py 3 km km", None, "python3 scripts/length.py 3 mi ft"]
+    assert ran == [None, "python3 scripts/length.py 3 km ft", "python3 scripts/length.py 3 mile ft"]
     done = events[-1]
     assert isinstance(done, Done) and done.reason == "answered"
+
+
+async def test_a_repair_that_fails_too_ends_in_a_sentence_saying_what_failed(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
+) -> None:
+    fake_openai.script(reply(activate("length")),
+                       reply(filled("length", "python3 scripts/length.py", VALUE="3", FROM="km", TO="ft")),
+                       reply(filled("length", "python3 scripts/length.py", VALUE="3", FROM="km", TO="mi")))
+    (project / "skills" / "length" / "scripts" / "length.py").write_text(
+        LENGTH_PY.replace('feet = {"km"', 'feet = {"kilometre"'))
+    agent, messages = agent_for(fake_openai, http_client, project, "How many feet are in 3 miles?")
+    sentence = ("The script failed twice; the last run, `python3 scripts/length.py 3 km mi`, stopped "
+                "with exit code 2: unknown unit code 'km'; see references/codes.md.")
+    fake_openai.script(reply(json.dumps({"answer": sentence})))
+    events = [event async for event in agent.run(messages)]
+    last = fake_openai.chats[3]
+    assert branches(last)["answer"]["properties"]["answer"]["enum"] == [sentence]
+    done = events[-1]
+    assert isinstance(done, Done) and done.reason == "answered" and done.text == sentence
 
 
 def test_the_values_a_skill_documents_are_found_where_a_writer_puts_them() -> None:

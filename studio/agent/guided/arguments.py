@@ -19,7 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z]\Z|[A-Z]\Z")
+PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z]\Z|[A-Z]\Z|[A-Z]{2,}(?:[:/-][A-Z]{2,})+\Z")
+"""A word standing for a value: `VALUE`, `FROM_DATE`, `N`, or a format such as `HH:MM`."""
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_REDIRECT = "<"
+"""Standard input from a file (`script.py < FILE`): kept as written, the file after it filled."""
+_BRACED = re.compile(r"\{([\w.+-]+(?:,[\w.+-]+)+)\}\Z")
+"""Values listed in place in a usage line, as argparse writes them: `{encode,decode}`."""
+_ATTACHED = re.compile(r"(--?[A-Za-z][\w-]*)=([A-Z][A-Z0-9_]*)\Z")
 _OPTION = re.compile(r"--?[A-Za-z][\w-]*(=[A-Z][A-Z0-9_]*)?\Z")
 _USAGE = re.compile(r"^[\s#*/'\"]*usage:\s*(?P<line>\S.*)$", re.IGNORECASE | re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\Z|\d+/\d+\Z")
@@ -55,6 +62,9 @@ class Usage:
 
     required: tuple[str, ...]
     optional: tuple[tuple[str, ...], ...] = ()
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The values a usage line lists in place (`{upper,lower,title}`), by the placeholder named
+    for them (`CHOICE`)."""
 
     @property
     def placeholders(self) -> list[str]:
@@ -83,7 +93,19 @@ def parse_usage(command: str, start: str) -> Usage | None:
     optional: list[tuple[str, ...]] = []
     group: list[str] | None = None
     opened = closed = 0
+    words: list[str] = []
+    choices: list[tuple[str, tuple[str, ...]]] = []
     for word in split(segment[len(start):]):
+        # `--width=N` is `--width N` to the script (argparse takes both): N is filled alone.
+        attached = _ATTACHED.match(word)
+        braced = _BRACED.match(word)
+        if braced:
+            name = "CHOICE" if not choices else f"CHOICE_{_LETTERS[len(choices)]}"
+            choices.append((name, tuple(braced.group(1).split(","))))
+            words.append(name)
+        else:
+            words += [attached.group(1), attached.group(2)] if attached else [word]
+    for word in words:
         if group is not None or word.startswith("["):
             group = [] if group is None else group
             opened, closed = opened + word.count("["), closed + word.count("]")
@@ -97,12 +119,21 @@ def parse_usage(command: str, start: str) -> Usage | None:
                     optional.append(tuple(group))
                 group, opened, closed = None, 0, 0
             continue
-        if optional or not (PLACEHOLDER.match(word) or _OPTION.match(word)):
+        if optional or not (PLACEHOLDER.match(word) or _OPTION.match(word) or word == _REDIRECT):
             break
         required.append(word)
     if not any(PLACEHOLDER.match(word) for word in required):
         return None
-    return Usage(tuple(required), tuple(optional))
+    # `--from UNIT --to UNIT`: two values of one kind; each its own placeholder (UNIT, UNIT_B).
+    seen: dict[str, int] = {}
+
+    def distinct(word: str) -> str:
+        if not PLACEHOLDER.match(word):
+            return word
+        seen[word] = seen.get(word, 0) + 1
+        return word if seen[word] == 1 else f"{word}_{_LETTERS[seen[word] - 1]}"
+    return Usage(tuple(map(distinct, required)),
+                 tuple(tuple(map(distinct, group)) for group in optional), tuple(choices))
 
 
 def script_usage(text: str, script: str, start: str) -> str | None:

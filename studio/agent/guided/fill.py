@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity
+from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity, split
 from studio.agent.guided.values import Described
 from studio.agent.toolbook import RUN
 from studio.llm import Message, ToolCall, ToolSpec
@@ -34,6 +34,8 @@ _NOTE_CHARS = 60
 _NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "quantity", "limit",
                            "size", "digits", "top", "max", "min", "seconds", "width", "height"})
 _DATE_NAMES = frozenset({"date", "day", "since", "until"})
+_FIGURE_GAP = 3
+"""A value named up to this many words after a figure is the figure's ("212 degrees Fahrenheit")."""
 
 EXAMPLE: tuple[Message, ...] = (
     Message("user", "How many words are in the file notes.txt?"),
@@ -64,11 +66,14 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
                                   SCRIPT_KEY: {"type": "string", "enum": [start]}}
     by_name = {d.name: d for d in described}
     sharing = Counter(d.values for d in described if d.values)
+    ordered = _ordered_pairs(usage, by_name, request)
     for name in usage.placeholders:
         item = by_name.get(name, Described(name, "", ()))
         blank = [""] if name not in required else []
         given = _of_kind(name, candidates, request)
-        if item.values:
+        if name in ordered:
+            properties[name] = {"type": "string", "enum": [*choices(item, [ordered[name]]), *blank]}
+        elif item.values:
             named = named_values(item.values, request)
             # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
             kept = named if named and len(named) >= sharing[item.values] else list(item.values)
@@ -81,6 +86,57 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
             properties[name] = _kind(name, name not in required)
     return ToolSpec(RUN, "", {"type": "object", "properties": properties,
                               "required": ["skill", SCRIPT_KEY, *usage.placeholders]})
+
+
+def _ordered_pairs(usage: Usage, by_name: dict[str, Described], request: str) -> dict[str, str]:
+    """The value of each of two placeholders that take the same listed values (FROM and TO),
+    when the request names two of them: the one it gives a figure to ("3 miles", "212 degrees
+    Fahrenheit") is the first placeholder's (what is converted), the other the second's; without
+    a figure, in the order the request names them ("from F to C", "F in C")."""
+    names = [n for n in usage.placeholders if by_name.get(n) and by_name[n].values]
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name in names:
+        groups.setdefault(by_name[name].values, []).append(name)
+    tokens = re.findall(r"[A-Za-z0-9][\w.+-]*|[.!?]", request)
+    found: dict[str, str] = {}
+    for group in groups.values():
+        if len(group) != 2:
+            continue
+        item = by_name[group[0]]
+        at = _positions(item, tokens)
+        if len(at) != 2:
+            continue
+        numbers = [i for i, token in enumerate(tokens) if re.fullmatch(r"-?\d+(?:[.,/]\d+)*", token)]
+        order = sorted(at, key=lambda value: at[value])
+        given = [value for value in order
+                 if any(0 < at[value] - number <= _FIGURE_GAP for number in numbers)]
+        if len(given) == 1:
+            order = [given[0], *(value for value in order if value != given[0])]
+        found.update(zip(group, order, strict=True))
+    return found
+
+
+def _positions(item: Described, tokens: Sequence[str]) -> dict[str, int]:
+    """Where the request's `tokens` first name each of the placeholder's listed values: as
+    written ("GiB"), by what the skill says of it ("euros" for `EUR`: euro), or, for a short
+    code the skill says nothing of, by a capitalised word it starts ("Fahrenheit" for `F`) but
+    the first of a sentence ("Convert")."""
+    notes = dict(zip(item.values, item.notes, strict=False))
+    found: dict[str, int] = {}
+    for index, token in enumerate(tokens):
+        lower = token.lower()
+        if lower in catalog.STOP_WORDS:
+            continue
+        for value in item.values:
+            note = (notes.get(value) or "").lower().split()
+            head = note[0].strip(",.;:()") if note else ""
+            if re.sub(r"[^a-z0-9]", "", lower) == re.sub(r"[^a-z0-9]", "", value.lower()) \
+                    or (len(head) > 2 and lower.rstrip("s") in (head, head.rstrip("s"))) \
+                    or (not head and len(value) <= 2 and value.isalpha() and len(token) > 3
+                        and token[0].isupper() and lower.startswith(value.lower())
+                        and index > 0 and tokens[index - 1] not in ".!?"):
+                found.setdefault(value, index)
+    return found
 
 
 def choices(item: Described, values: Sequence[str]) -> list[str]:
@@ -153,6 +209,32 @@ def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -
         if names and all(values[name] for name in names):
             words += [shlex.quote(values[w]) if PLACEHOLDER.match(w) else w for w in group]
     return ToolCall(call.id, RUN, {"skill": arguments.get("skill"), "command": " ".join(words)})
+
+
+def values_of(command: str, start: str, usage: Usage) -> dict[str, str]:
+    """The placeholders' values a command `compose` put together had (`{"NAME": "tomato"}` for
+    `START tomato`): its required words in order, then each optional group its option starts."""
+    words = split(command)
+    at = len(split(start))
+    if words[:at] != split(start):
+        return {}
+    words = words[at:]
+    found: dict[str, str] = {}
+    index = 0
+    for word in usage.required:
+        if index >= len(words):
+            return found
+        if PLACEHOLDER.match(word):
+            found.setdefault(word, words[index])
+        index += 1
+    rest = words[index:]
+    for group in usage.optional:
+        if group and group[0] in rest and not PLACEHOLDER.match(group[0]):
+            at = rest.index(group[0])
+            for offset, word in enumerate(group[1:], start=1):
+                if PLACEHOLDER.match(word) and at + offset < len(rest):
+                    found.setdefault(word, rest[at + offset])
+    return found
 
 
 def is_filled(call: ToolCall) -> bool:

@@ -1,14 +1,19 @@
 """The repair step of a guided turn: after a run that failed, one bounded chance to put it right.
 
 The model sees the command, its output (the end of it, where an error is), the usage lines and
-examples of the SKILL.md, and the files it names; it may run the script again with other values,
-read one of those files (where a skill lists the values it accepts), or answer saying what
-failed. A turn runs a skill's scripts at most `MAX_RUNS` times: each run is a card and an
-approval like any other, and a model that failed twice is not helped by a third.
+examples of the SKILL.md, and the files it names. When the output says the call was wrong (a usage
+line, the values the script accepts, a traceback, a short error) the repair is a run, never an
+answer: a model let choose quoted the error back and the turn ended without one. The values the
+error lists (`known: a, b`, `invalid choice: 'x' (choose from 'a', 'b')`, `{c,f,k}` in a usage
+line) become the enum of the placeholder it rejected. A long report with a non-zero exit is a
+checker's verdict: that may be answered. A turn runs a skill's scripts at most `MAX_RUNS` times:
+each run is a card and an approval like any other, and a model that failed twice is not helped
+by a third; then the answer is one sentence saying what failed.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +23,27 @@ from studio.llm import Message, ToolSpec
 MAX_RUNS = 2
 _OUTPUT_CHARS = 800
 _FILE_CHARS = 2000
+_SHORT_ERROR_LINES = 4
+"""An output of at most this many lines that says "unknown", "invalid" ... is an error, not a
+report: a checker's verdict lists its findings a line each."""
+_ERROR_WORDS = re.compile(
+    r"\b(?:error|unknown|invalid|unrecognized|unrecognised|not recognized|no such|not found|"
+    r"cannot|can't|must be|expected|missing|required|unsupported|not supported|bad|usage)\b",
+    re.IGNORECASE)
+_USAGE_LINE = re.compile(r"^\s*usage:", re.IGNORECASE | re.MULTILINE)
+_TRACEBACK = "Traceback (most recent call last):"
+_LISTS = (
+    # "known: a, b", "valid formats: a | b", "supported units are a, b"
+    re.compile(r"\b(?:known|valid|available|supported|allowed|accepted|possible)\b[\w ]{0,30}?"
+               r"(?::|\bare\b|\bis\b)\s*(?=(?P<list>[^\n]+))", re.IGNORECASE),
+    # "choose from 'a', 'b'", "must be one of a, b or c", "use C, F or K"
+    re.compile(r"\b(?:choose from|one of|expected|must be|use|try|choices)\b\s*[:=]?\s*"
+               r"(?=(?P<list>[^\n]+))", re.IGNORECASE),
+)
+_BRACES = re.compile(r"\{([^{}\s]+,[^{}\s]+)\}")
+_VALUE = re.compile(r"[\w][\w.+/-]*\Z")
+_QUOTED = re.compile(r"""['"\[]([^'"\]\n]{1,80})['"\]]""")
+_SENTENCE_CHARS = 200
 
 
 def run_results(turn: Sequence[Message], skill: str) -> list[tuple[str, str]]:
@@ -52,3 +78,79 @@ def read_spec(skill: str, paths: Sequence[str]) -> ToolSpec:
                                   "path": {"type": "string", "enum": list(paths)}}
     return ToolSpec(READ, "", {"type": "object", "properties": properties,
                                "required": ["skill", "path"]})
+
+
+def says_call_was_wrong(output: str) -> bool:
+    """Whether a failed run's `output` says the call was wrong (so a repair run, not an answer,
+    follows): a usage line, a traceback, or a short error (the values the script accepts, or
+    "unknown", "invalid" ...). A longer report is a checker's findings, whatever they say."""
+    if _USAGE_LINE.search(output) or _TRACEBACK in output:
+        return True
+    lines = [line for line in output.splitlines() if line.strip()]
+    if len(lines) > _SHORT_ERROR_LINES:
+        return False
+    return bool(error_values(output)) or _ERROR_WORDS.search(output) is not None
+
+
+def error_values(output: str) -> list[str]:
+    """The values an error lists as those the script accepts: after "known:", "choose from",
+    "one of", "valid ...:", "expected", "use", "must be", in order; else the `{a,b,c}` of a usage
+    line. A list needs two values at least."""
+    for pattern in _LISTS:
+        for match in pattern.finditer(output):
+            found = _split_list(match.group("list"))
+            if len(found) >= 2:
+                return found
+    # `{c,f,k}` of a usage line; `{2,39}` in a pattern a checker quotes is no list.
+    for line in output.splitlines():
+        if not _USAGE_LINE.match(line):
+            continue
+        for match in _BRACES.finditer(line):
+            found = [value for value in match.group(1).split(",") if _VALUE.match(value)]
+            if len(found) >= 2 and any(c.isalpha() for c in match.group(1)):
+                return found
+    return []
+
+
+def _split_list(text: str) -> list[str]:
+    text = text.strip().rstrip(".;)").lstrip("([{")
+    text = re.sub(r"\s*[)\]}]\s*(?:$|[.;,].*$)", "", text)
+    parts = re.split(r"\s*,\s*|\s+or\s+|\s+and\s+|\s*\|\s*|\s*/\s*(?=\S)(?![\w.-]*\.\w+)", text)
+    found: list[str] = []
+    for part in parts:
+        value = part.strip().strip("'\"`[]{}()").strip()
+        if not value:
+            continue
+        if not _VALUE.match(value) or len(value) > 40:
+            # Prose after the list ("known: a, b; see the docs") ends it.
+            break
+        if value not in found:
+            found.append(value)
+    return found
+
+
+def rejected(output: str, values: dict[str, str]) -> list[str]:
+    """The placeholders whose value (of the failed call's `values`) the error names ('tomato' in
+    "unknown palette name ['tomato']"), quoted first, then as a word."""
+    # A value the error lists as accepted ('F' in "choose from 'C', 'F'") is not the one rejected.
+    listed = set(error_values(output))
+    quoted = set(_QUOTED.findall(output)) - listed
+    named = [name for name, value in values.items() if value and value in quoted]
+    if named:
+        return named
+    return [name for name, value in values.items() if value and value not in listed
+            and re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", output)]
+
+
+def failure_sentence(command: str, output: str, runs: int = MAX_RUNS) -> str:
+    """One sentence saying what failed: the command, its exit code and the error's line."""
+    match = re.match(r"^exit code (\d+)", output)
+    code = f" with exit code {match.group(1)}" if match else ""
+    lines = [line.strip() for line in output.splitlines()[1 if match else 0:] if line.strip()]
+    errors = [line for line in lines if _ERROR_WORDS.search(line) and not _USAGE_LINE.match(line)]
+    said = (errors or lines or [""])[-1]
+    if len(said) > _SENTENCE_CHARS:
+        said = said[:_SENTENCE_CHARS].rsplit(" ", 1)[0] + " ..."
+    said = said.rstrip(".")
+    how = "failed twice; the last run" if runs >= 2 else "failed; the run"
+    return f"The script {how}, `{command}`, stopped{code}" + (f": {said}." if said else ".")

@@ -37,8 +37,19 @@ from studio.agent.constrained import ANSWER_KEY, reply_schema
 from studio.agent.guided.answer import answer_line, denial_prompt, denial_reason, sentence_schema
 from studio.agent.guided.arguments import Usage, fill, parse_usage, script_usage, split
 from studio.agent.guided.fill import EXAMPLE as FILLED_EXAMPLE
-from studio.agent.guided.fill import compose, fill_hint, filled_spec, is_filled, iso_dates
-from studio.agent.guided.repair import MAX_RUNS, read_spec, repair_hint, run_results, trimmed
+from studio.agent.guided.fill import compose, fill_hint, filled_spec, is_filled, iso_dates, values_of
+from studio.agent.guided.repair import (
+    MAX_RUNS,
+    error_values,
+    failure_sentence,
+    read_spec,
+    rejected,
+    repair_hint,
+    run_results,
+    says_call_was_wrong,
+    trimmed,
+)
+from studio.agent.guided.scriptvalues import script_values
 from studio.agent.guided.values import Described, describe, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
 from studio.agent.tools import SkillToolbox, ToolError
@@ -75,7 +86,6 @@ _REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
-_USAGE_ERROR = re.compile(r"^\s*usage:", re.IGNORECASE | re.MULTILINE)
 
 INSTRUCTIONS = """\
 You are an assistant that uses skills. Reply with one JSON object only.
@@ -165,47 +175,96 @@ class Guide:
                  if call.name == RUN and call.arguments.get("skill") == loaded}
         candidates = [*_phrases(request), *iso_dates(request),
                       *(word for word in words if not word.startswith("-"))]
+        error = None if not ran else results[-1] if results else None
         runs = [spec for start in invocations
-                if (spec := self._run(loaded, start, commands, words, candidates, tried, request))]
+                if (spec := self._run(loaded, start, commands, words, candidates, tried, request, error))]
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
+        command, output = results[-1] if results else ("", "")
+        wrong = says_call_was_wrong(_output_of(output))
         if not runs or len(results) >= MAX_RUNS:
+            if wrong:
+                # Quoting the error is no answer; silence is none either: say what failed.
+                return _said_step(failure_sentence(command, output, len(results)), answer_tokens)
             return _answer_step(quotes, answer_tokens)
         if self.fills:
             # The usage line may be wrong (an example read as one): the repair may also run
             # the script with the message's words and the options the SKILL.md shows.
             runs += [spec for start in invocations if _usage(commands, start) is not None
-                     and (spec := _run_spec(loaded, start, None, words, tried))]
-        # The repair step: run again with other values, read a file the SKILL.md names for its
-        # values, or answer saying what failed.
-        read = [m.tool_calls[0].arguments.get("path") for m in turn
-                if m.tool_calls and m.tool_calls[0].name == READ]
-        unread = [path for path in self._referenced(loaded, results[-1][1]) if path not in read]
-        reads = [read_spec(loaded, unread)] if unread else []
-        if _USAGE_ERROR.search(results[-1][1]):
-            # The script said how it runs: the call was wrong, and quoting that is no answer.
+                     and (spec := _run_spec(loaded, start, None, [*words, *error_values(output)], tried))]
+        if wrong:
+            # The script said the call was wrong: the repair is a run with the values it listed
+            # (a read then a run would leave the turn no round for its answer).
+            reads = [] if self.fills else self._reads(turn, loaded, output)
             return Step(reply_schema([*runs, *reads], require_call=True), CALL_MAX_TOKENS, True)
-        # Or an answer quoting what the output says (a checker's verdict, or what failed).
+        # A checker's verdict (a report, exit code 1): run again, read a file the SKILL.md names
+        # for its values, or answer quoting what the output says.
+        reads = self._reads(turn, loaded, output)
         answer = _answer_step(quotes, answer_tokens)
         schema = reply_schema([*runs, *reads], require_call=True)
         return Step({"oneOf": [*schema.get("oneOf", [schema]), *answer.schema.get("oneOf", [answer.schema])]},
                     answer.max_tokens, False)
 
-    def _run(self, skill: str, start: str, commands: list[str], words: list[str],
-             candidates: list[str], tried: Collection[str], request: str) -> ToolSpec | None:
-        usage = _usage(commands, start)
-        if self.fills and usage is not None:
-            return filled_spec(skill, start, usage, self._described(skill, usage, commands), candidates,
-                               request)
-        return _run_spec(skill, start, usage, words, tried)
+    def _reads(self, turn: Sequence[Message], skill: str, output: str) -> list[ToolSpec]:
+        """`read_skill_file` of the files the skill or the failed run's output names, not yet read."""
+        read = [m.tool_calls[0].arguments.get("path") for m in turn
+                if m.tool_calls and m.tool_calls[0].name == READ]
+        unread = [path for path in self._referenced(skill, output) if path not in read]
+        return [read_spec(skill, unread)] if unread else []
 
-    def _described(self, skill: str, usage: Usage, commands: Sequence[str]) -> list[Described]:
+    def _run(self, skill: str, start: str, commands: list[str], words: list[str],
+             candidates: list[str], tried: Collection[str], request: str,
+             error: tuple[str, str] | None = None) -> ToolSpec | None:
+        """The run of `start` offered: filled under a schema, or picked among commands. After a
+        failed run (`error`: its command and output), the values the output lists are the enum of
+        the placeholder it rejected, or are among the words a command is made of."""
+        usage = _usage(commands, start)
+        listed = error_values(error[1]) if error else []
+        if self.fills and usage is not None:
+            described = self._described(skill, usage, commands, start)
+            if listed and error is not None:
+                described = _with_listed(described, usage, values_of(error[0], start, usage),
+                                         error[1], listed)
+            return filled_spec(skill, start, usage, described, candidates, request)
+        return _run_spec(skill, start, usage, [*words, *(v for v in listed if v not in words)], tried)
+
+    def _described(self, skill: str, usage: Usage, commands: Sequence[str],
+                   start: str = "") -> list[Described]:
+        """What the skill says of each placeholder of `usage`; where its words list no values,
+        those the Python script `start` runs accepts (`choices=`, a dict of known keys)."""
         def read(path: str) -> str | None:
             try:
                 return self.toolbox.read_file(skill, path)
             except (ToolError, OSError):
-                return None
-        return describe(usage.placeholders, self.toolbox.load(skill).body, read, commands)
+                return self._read_any_case(skill, path)
+        described = describe(usage.placeholders, self.toolbox.load(skill).body, read, commands)
+        # UNIT_B (a second UNIT of the usage line) is what the skill says of UNIT.
+        by_name = {d.name: d for d in described}
+        described = [Described(d.name, base.said, base.values, base.notes)
+                     if not d.values and (base := by_name.get(re.sub(r"_[B-Z]$", "", d.name), d)) is not d
+                     else d for d in described]
+        listed = dict(usage.choices)
+        described = [Described(d.name, d.said, listed[d.name]) if d.name in listed else d
+                     for d in described]
+        script = split(start)[-1] if start else ""
+        if not script.endswith(".py") or all(d.values for d in described):
+            return described
+        try:
+            accepted = script_values(self.toolbox.read_file(skill, script), usage)
+        except (ToolError, OSError):
+            return described
+        return [d if d.values or d.name not in accepted else
+                Described(d.name, d.said, accepted[d.name]) for d in described]
+
+    def _read_any_case(self, skill: str, path: str) -> str | None:
+        """The file `path` names in another case (`references/palette.md` for PALETTE.md)."""
+        try:
+            wanted = path.lower()
+            match = next((f.relative for f in self.toolbox.load(skill).files
+                          if f.relative.lower() == wanted and f.relative != path), None)
+            return self.toolbox.read_file(skill, match) if match else None
+        except (ToolError, OSError):
+            return None
 
     def _referenced(self, skill: str, output: str = "") -> list[str]:
         """The files the skill's SKILL.md, or a run's `output` (an error pointing at the list of
@@ -243,7 +302,7 @@ class Guide:
         usage = _usage(commands, start)
         if usage is None:
             return call
-        return compose(call, usage, self._described(skill, usage, commands))
+        return compose(call, usage, self._described(skill, usage, commands, start))
 
     def denial(self, messages: Sequence[Message]) -> str | None:
         """The reason the user gave for denying the current turn's last run ("" for none), or
@@ -252,6 +311,18 @@ class Guide:
         loaded = _progress(turn)[0]
         results = run_results(turn, loaded) if loaded else []
         return denial_reason(results[-1][1]) if results else None
+
+    def unverified(self, messages: Sequence[Message]) -> str:
+        """Why an answer to the current turn of `messages` is not backed by a script's output:
+        it follows a denied run, or no run gave any output; "" when one did."""
+        turn = _current_turn(messages)
+        loaded = _progress(turn)[0]
+        results = run_results(turn, loaded) if loaded else []
+        if results and denial_reason(results[-1][1]) is not None:
+            return "given after the run was denied, so no script's output backs it"
+        if not any(_RUN_LINE.match(result) and _output_of(result).strip() for _, result in results):
+            return "no script ran for it, so it comes from the model alone"
+        return ""
 
     def ranked(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[str]:
         """The offered skills, those most relevant to the current turn's message first (the
@@ -310,7 +381,9 @@ class Guide:
             except (ToolError, OSError):
                 continue
             line = script_usage(text, script, start)
-            if line is not None and parse_usage(line, start) is not None:
+            if line is None or parse_usage(line, start) is None:
+                line = _subcommand_usage(commands, start)
+            if line is not None:
                 commands.append(line)
         return commands
 
@@ -421,7 +494,7 @@ class Guide:
         usage = _usage(commands, invocations[0])
         if usage is None:
             return ""
-        return "\n" + fill_hint(self._described(skill, usage, commands), usage, request)
+        return "\n" + fill_hint(self._described(skill, usage, commands, invocations[0]), usage, request)
 
 
 def cut_answer(text: str) -> str | None:
@@ -501,6 +574,38 @@ def _phrases(request: str) -> list[str]:
     value."""
     return [next(filter(None, groups)) for groups in
             re.findall(r'"([^"\n]+)"|\u201c([^\u201d\n]+)\u201d', request)]
+
+
+def _with_listed(described: Sequence[Described], usage: Usage, values: dict[str, str], output: str,
+                 listed: list[str]) -> list[Described]:
+    """`described` with the values an error `output` listed as the values of the placeholder it
+    rejected (the one whose value it names; else the only one without listed values)."""
+    by_name = {d.name: d for d in described}
+    names = rejected(output, values)
+    if not names:
+        open_names = [n for n in usage.placeholders if not by_name.get(n, Described(n, "", ())).values]
+        names = open_names[:1] if len(open_names) == 1 else []
+    if not names:
+        return list(described)
+    target = names[0]
+    item = by_name.get(target, Described(target, "", ()))
+    notes = dict(zip(item.values, item.notes, strict=False))
+    replaced = Described(target, item.said, tuple(listed), tuple(notes.get(v, "") for v in listed))
+    return [replaced if d.name == target else d for d in described] + (
+        [] if target in by_name else [replaced])
+
+
+def _output_of(result: str) -> str:
+    """A run's result without its first line (`exit code 1 after 0.12 s`)."""
+    match = _RUN_LINE.match(result)
+    return result[match.end():] if match else result
+
+
+def _said_step(sentence: str, answer_tokens: int) -> Step:
+    """The answer: exactly `sentence`."""
+    schema = {"type": "object", "properties": {ANSWER_KEY: {"type": "string", "enum": [sentence]}},
+              "required": [ANSWER_KEY], "additionalProperties": False}
+    return Step(schema, max(answer_tokens, catalog.estimate_tokens(sentence) + _QUOTE_SLACK), False)
 
 
 def _answer_step(quotes: list[str], answer_tokens: int) -> Step:
@@ -585,12 +690,35 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
     command, or the `code` spans of a line of prose."""
     found: list[str] = []
     for line in usage:
+        if line.count("`") % 2:
+            # A line that starts inside a code span ("python3 x.py A B` where A is ...").
+            line = "`" + line.lstrip()
         spans = re.findall(r"`([^`]+)`", line) or [line]
         for span in spans:
             command = span.strip()
             if any(script in command for script in scripts) and command not in found:
                 found.append(command)
     return found
+
+
+def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
+    """One usage line for the lines that run `start` with a subcommand each
+    (`morse.py encode TEXT`, `morse.py decode CODE`): `start {encode,decode} ARGUMENT`, the
+    placeholder kept when they all name it alike; None without two such lines."""
+    found: dict[str, list[str]] = {}
+    for command in commands:
+        segment = command.rsplit("|", 1)[-1].strip()
+        if not segment.startswith(start + " "):
+            continue
+        words = split(segment[len(start):])
+        if len(words) >= 2 and re.fullmatch(r"[a-z][\w-]*", words[0]) and \
+                parse_usage(" ".join([start, *words[1:]]), start) is not None:
+            found.setdefault(words[0], words[1:])
+    if len(found) < 2:
+        return None
+    rests = list(found.values())
+    rest = rests[0] if all(r == rests[0] for r in rests) else ["ARGUMENT"]
+    return " ".join([start, "{" + ",".join(found) + "}", *rest])
 
 
 def _usage(commands: Sequence[str], start: str) -> Usage | None:

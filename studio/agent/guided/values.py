@@ -18,12 +18,25 @@ from dataclasses import dataclass
 
 _CODE = re.compile(r"`([^`\n]+)`")
 _FILE = re.compile(r"(?<![\w/.-])((?:references|assets|docs|reference)/[\w./-]+\.[A-Za-z0-9]+)")
+_DOC = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.(?:md|markdown|txt|csv|tsv|rst|ya?ml))(?![\w/-])",
+                  re.IGNORECASE)
+"""A document of the skill its text names, in any folder or none (`CODES.md`), any case."""
+_WORD = r"[A-Za-z0-9][\w.+-]*"
+_PROSE_LIST = re.compile(
+    rf"\b(?:either|one of|is|are|be|takes|accepts)\s+(?P<list>{_WORD}(?:\s*,\s*{_WORD})*,?\s+or\s+{_WORD})")
+"""Values listed in prose: "is circle, square or triangle", "either walking, running or cycling"."""
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*)$")
+_SECTION = re.compile(r"^\s{0,3}#{2,6}\s+(.*)$")
+"""A section's heading: the first level is the skill's title ("# Recase text" names no TEXT)."""
+_LISTING = re.compile(r"\b(?:listed|lists?|one of|known|supported|accepted|valid|allowed|available)\b",
+                      re.IGNORECASE)
+_SUBCOMMANDS = re.compile(r"\b(?:sub-?commands?|commands|actions|operations|modes)\b", re.IGNORECASE)
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
 _TOKEN = re.compile(r"[\w.+-]+\Z")
-_SENTENCE = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z`(])")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z`(])")
+"""Sentences end at a stop; a colon introduces what follows ("one letter each: `C`, `F` or `K`")."""
 _MIN_VALUES = 2
 _MAX_VALUES = 80
 _SAID_CHARS = 200
@@ -52,24 +65,115 @@ def describe(placeholders: Sequence[str], body: str, read: Callable[[str], str |
     of a file of the skill the body names (None when it cannot be read). The usage lines
     themselves say nothing of a placeholder."""
     lines = body.splitlines()
+    # A usage line says nothing of its placeholders; the prose around it on its line may.
+    for index, line in enumerate(lines):
+        for usage in usage_lines:
+            line = line.replace(f"`{usage}`", "").replace(usage, "")
+        lines[index] = line if line.strip(" `$") or not lines[index].strip() else "```"
     found = []
+    first = _first_placeholder(placeholders, usage_lines)
     for name in placeholders:
         said = ""
         values: Pairs = ()
         for index, line in enumerate(lines):
-            if not _mentions(line, name) or any(usage in line for usage in usage_lines):
+            if not _mentions(line, name):
                 continue
             said = said or _sentence(_paragraph(lines, index), name)
             values = values or _values_near(lines, index, name, read)
+        if not values and name == first:
+            values = _subcommands(lines)
         if not values:
             values = _values_under_heading(lines, name)
+        if not values:
+            values = _column_values(body, name, said)
+        if not values:
+            values = _named_file_values(lines, name, read)
         found.append(Described(name, said, tuple(v for v, _ in values), tuple(n for _, n in values)))
     return found
 
 
+def _first_placeholder(placeholders: Sequence[str], usage_lines: Sequence[str]) -> str:
+    """The placeholder that comes first after the script in a usage line (where a subcommand
+    goes), or ""."""
+    for line in usage_lines:
+        for word in line.split()[2:3]:
+            if word in placeholders:
+                return word
+    return ""
+
+
+def _subcommands(lines: Sequence[str]) -> Pairs:
+    """The values of a list or table introduced as the subcommands ("Subcommands:", "## Modes")."""
+    for index, line in enumerate(lines):
+        if _SUBCOMMANDS.search(line) and not _ROW.match(line) and not _ITEM.match(line):
+            values = _block_values(lines, index + 1)
+            if values:
+                return values
+    return ()
+
+
 def referenced_files(body: str) -> list[str]:
-    """The files of the skill its SKILL.md names (`references/units.md`), in order."""
-    return list(dict.fromkeys(match.group(1).rstrip(".") for match in _FILE.finditer(body)))
+    """The files of the skill its SKILL.md names (`references/units.md`, `CODES.md`), in order."""
+    found = [match.group(1).rstrip(".") for pattern in (_FILE, _DOC) for match in pattern.finditer(body)]
+    return list(dict.fromkeys(path for path in found if path.upper() != "SKILL.MD"))
+
+
+def _word_of(name: str) -> re.Pattern[str]:
+    """The placeholder's words as prose writes them ("sizes" for SIZE, "city" for CITY_A)."""
+    words = [part for part in name.lower().split("_") if len(part) > 2]
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, words or [name.lower()])) + r")(?:e?s)?\b",
+                      re.IGNORECASE)
+
+
+def _named_file_values(lines: Sequence[str], name: str, read: Callable[[str], str | None]) -> Pairs:
+    """The values of a file a line names when the line speaks of the placeholder in words
+    ("The sizes the script knows are listed in references/sizes.md" for SIZE)."""
+    word = _word_of(name)
+    for line in lines:
+        # "see references/schema-subset.md" for SCHEMA names a manual, not the schemas it takes.
+        prose = _DOC.sub("", _FILE.sub("", line))
+        if not word.search(prose) or not _LISTING.search(prose):
+            continue
+        for path in referenced_files(line):
+            text = read(path)
+            if text and (values := _file_values(text[:_FILE_CHARS], name, line)):
+                return values
+    return ()
+
+
+def _column_values(text: str, name: str, said: str) -> Pairs:
+    """The values of a table column whose header names the placeholder ("palette name" for NAME,
+    "City key" for CITY_A) or that the placeholder's sentence names ("the Option column")."""
+    word = _word_of(name)
+    # The sentence's own words, without the placeholder: "one of the codes listed in ..." names
+    # the Code column; "COUNTRY" there does not name the Country column.
+    said_words = {w.rstrip("s") for w in re.findall(r"[a-z]+", re.sub(
+        rf"\b{re.escape(name)}\b", "", said).lower())}
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        head = _ROW.match(line)
+        if head is None or index + 1 >= len(lines) or not _RULE.match(lines[index + 1]):
+            continue
+        header = [cell.strip().strip("`*").lower() for cell in head.group(1).split("|")]
+        column = next((i for i, cell in enumerate(header)
+                       if (words := {w.rstrip("s") for w in re.findall(r"[a-z]+", cell)})
+                       and words <= said_words), None)
+        if column is None:
+            column = next((i for i, cell in enumerate(header) if word.search(cell)), None)
+        if column is None:
+            continue
+        values: list[tuple[str, str]] = []
+        for row_line in lines[index + 2:]:
+            row = _ROW.match(row_line)
+            if row is None:
+                break
+            cells = [cell.strip() for cell in row.group(1).split("|")]
+            if column < len(cells):
+                others = ", ".join(c.strip("`") for i, c in enumerate(cells) if i != column and c)
+                values += [(value, others) for value in _leading(cells[column])]
+        if closed := _closed(values):
+            return closed
+    return ()
 
 
 def _mentions(line: str, name: str) -> bool:
@@ -112,6 +216,14 @@ def _values_near(lines: Sequence[str], index: int, name: str,
               if _TOKEN.match(value) and value != name]
     if len(inline) >= _MIN_VALUES:
         return _closed(inline)
+    # What follows the placeholder's last mention, up to the next placeholder's.
+    after = re.split(r"\b[A-Z][A-Z0-9_]+\b", line.rsplit(name, 1)[-1], maxsplit=1)[0]
+    prose = _PROSE_LIST.search(after)
+    if prose:
+        words = [(value.rstrip("."), "") for value in re.split(r"\s*,\s*|,?\s+or\s+", prose.group("list"))
+                 if value.rstrip(".") and value != name]
+        if len(words) >= _MIN_VALUES:
+            return _closed(words)
     # A table or list right after the paragraph is its values when the paragraph's last
     # sentence names it ("FROM and TO are codes from the table below:").
     listed = _block_values(lines, end) if _mentions(sentences[-1], name) else ()
@@ -120,7 +232,7 @@ def _values_near(lines: Sequence[str], index: int, name: str,
     for path in referenced_files(line):
         text = read(path)
         if text:
-            values = _file_values(text[:_FILE_CHARS])
+            values = _file_values(text[:_FILE_CHARS], name, line)
             if values:
                 return values
     return ()
@@ -131,7 +243,7 @@ def _values_under_heading(lines: Sequence[str], name: str) -> Pairs:
     ("## Units" for UNIT, "## Levels" for LEVEL)."""
     words = {part for part in name.lower().split("_") if len(part) > 2}
     for index, line in enumerate(lines):
-        heading = _HEADING.match(line)
+        heading = _SECTION.match(line)
         if heading is None:
             continue
         said = {word.rstrip("s") for word in re.findall(r"[a-z]+", heading.group(1).lower())}
@@ -169,8 +281,11 @@ def _block_values(lines: Sequence[str], start: int, *, skip_prose: bool = False)
     return _closed(values)
 
 
-def _file_values(text: str) -> Pairs:
-    """The values of the first table or list of a referenced file."""
+def _file_values(text: str, name: str = "", said: str = "") -> Pairs:
+    """The values of a referenced file: those of a table column whose header the sentence
+    naming the file (`said`) or the placeholder names, else of its first table or list."""
+    if name and (column := _column_values(text, name, said)):
+        return column
     lines = text.splitlines()
     for index, line in enumerate(lines):
         if _ROW.match(line) or _ITEM.match(line):

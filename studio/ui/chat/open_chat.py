@@ -296,6 +296,10 @@ class OpenChat(QObject):
             self._cards[event.call_id] = self.transcript.add_card(record_for(event))
         elif isinstance(event, Done):
             self._save_agent_messages(messages)
+            answers = self.transcript.answers()
+            if event.unverified and event.text and answers:
+                # This turn's answer: a notice after it may have closed it already.
+                answers[-1].mark_unverified(event.unverified)
             if event.model:
                 # Shown, not saved: which model answered matters while trying skills.
                 self.transcript.add_notice(event.summary(), "done")

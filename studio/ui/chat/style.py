@@ -56,6 +56,7 @@ QLabel#cardWhere, QLabel#cardApproval { color: #7a7f87; }
 QLabel#cardWarnings { color: #b07d00; }
 QLabel#notice { color: #7a7f87; font-style: italic; padding: 2px 8px; }
 QLabel#doneNotice { color: #7a7f87; font-size: 8.5pt; padding: 0 8px; }
+QLabel#unverifiedNote { color: #9a6700; font-size: 8.5pt; font-style: italic; }
 QLabel#errorNotice {
     background: rgba(210, 58, 58, 0.12);
     border: 1px solid rgba(210, 58, 58, 0.45);

@@ -177,6 +177,12 @@ class AssistantItem(QFrame):
         self.thinking_view.hide()
         self.body = MessageView(text)
         self.body.setVisible(bool(text))
+        # A guided answer no script's output backs (after a denial, or with no run) says so.
+        self.unverified = QLabel()
+        self.unverified.setObjectName("unverifiedNote")
+        self.unverified.setTextFormat(Qt.TextFormat.PlainText)
+        self.unverified.setWordWrap(True)
+        self.unverified.hide()
         self._thinking = thinking
         self._streaming = False
         layout = QVBoxLayout(self)
@@ -186,6 +192,7 @@ class AssistantItem(QFrame):
         layout.addWidget(self.thinking_button)
         layout.addWidget(self.thinking_view)
         layout.addWidget(self.body)
+        layout.addWidget(self.unverified)
         self.thinking_button.toggled.connect(self._on_thinking_button_toggled)
         if thinking:
             self.thinking_view.setPlainText(shown_prose(thinking))
@@ -210,6 +217,11 @@ class AssistantItem(QFrame):
         cursor.movePosition(cursor.MoveOperation.End)
         cursor.insertText(shown_prose(text))
         self._update_thinking_button()
+
+    def mark_unverified(self, reason: str) -> None:
+        """Show that this answer is not verified, and why ("no script ran for it, ...")."""
+        self.unverified.setText(shown_prose(f"Not verified: {reason}. Check it before relying on it."))
+        self.unverified.show()
 
     def finish(self) -> None:
         self._streaming = False

@@ -1,0 +1,7 @@
+# a sample
+import os
+
+
+def f():
+    # inner
+    return os.sep
