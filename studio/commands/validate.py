@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gc
 import marshal
 import os
@@ -99,14 +100,19 @@ def _report(
     too (the memo's output file) when given."""
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
     from studio.commands.textsafe import one_line, shown_path
-    from studio.commands.validate_report import Report
+    from studio.commands.validate_report import Report, render
     from studio.skills import codes
-    from studio.skills.scan import scan
+    from studio.skills.scan import scan, scan_pieces
 
     target = args.target
     cache = None if args.no_cache else ScanCache(_cache_file(target), target)
     with Report(args.format, target if args.with_fixes else None) as report:
-        collected = scan(paths, cache, target, each=report.add)
+        if cache is None and not args.with_fixes:
+            # Each worker walks whole folders and renders their skills' part of the report.
+            collected = scan_pieces(paths, functools.partial(render, args.format == "json"),
+                                    report, target)
+        else:
+            collected = scan(paths, cache, target, each=report.add)
         errors = "".join(f"studio validate: {one_line(problem)}\n" for problem in collected.problems)
         errors += "".join(
             f"studio validate: {shown_path(notice.path)}: notice {notice.code}: "

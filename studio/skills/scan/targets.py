@@ -20,6 +20,7 @@ from studio.skills.scan.roots import (
     scan_entries,
 )
 from studio.skills.scan.stamps import Stamp, stamp_of
+from studio.skills.scan.units import Piece, PieceSink, Render, scan_split
 from studio.skills.summary import SkillSummary
 
 
@@ -67,6 +68,38 @@ def scan(
     found = RootScan(SkillRoot(Path()), skills)
     mark_duplicates([found])
     collected.skills = found.skills
+    return collected
+
+
+def scan_pieces(
+    paths: list[Path], render: Render[Piece], sink: PieceSink[Piece], target: str = SPEC
+) -> Collected:
+    """`scan` without a cache for a caller that only writes a report: the skills go to `sink`
+    as pieces `render` made of them, in order, rendered in the worker processes that validated
+    them (`studio.skills.scan.units`). Duplicate names are the caller's to mark."""
+    collected = Collected()
+    make = ScannedSkill._make
+    for path in paths:
+        collected.stamps.append(stamp_of(str(path)))
+        root = root_for(path)
+        if isinstance(root, str):
+            collected.problems.append(root)
+            continue
+        if root.is_zip or not path.is_dir():
+            sink.mark()
+            scan = scan_entries(root, lambda entry: sink.add_piece(render([make(entry)])), None,
+                                target=target)
+            count = -1
+        else:
+            scan, count = scan_split(root, render, sink, target)
+        collected.stamps.extend(scan.folders)
+        collected.notices.extend(scan.notices)
+        if scan.error is not None:
+            collected.problems.append(scan.error)
+            continue
+        if not count:
+            missing = validate_skill(missing_skill_file(path), target)
+            sink.add_piece(render([make(encode(missing.summary(path)))]))
     return collected
 
 
