@@ -72,8 +72,10 @@ class _Done(NamedTuple, Generic[Piece]):
 
 
 def _walk(
-    units: list[str], root: SkillRoot, target: str, linked_roots: tuple[str, ...]
+    units: list[str], root: SkillRoot, linked_roots: tuple[str, ...]
 ) -> tuple[list[Found], list[Stamp], list[RootNotice], bool]:
+    """The skills below `units`, the stamps of the other folders read, the links not
+    followed, and whether a link followed leads out of the unit it is in."""
     found: list[Found] = []
     folders: list[Stamp] = []
     notices: list[RootNotice] = []
@@ -92,7 +94,7 @@ def walk_units(
     render: Render[Piece],
 ) -> _Done[Piece]:
     """A worker's task: walk `units`, validate their skills and render them."""
-    found, folders, notices, escaped = _walk(units, root, target, linked_roots)
+    found, folders, notices, escaped = _walk(units, root, linked_roots)
     if escaped:
         return _Done(None, 0, [], [], True)
     make = ScannedSkill._make
@@ -106,7 +108,7 @@ def _walk_isolated(
 ) -> _Done[Piece]:
     """`walk_units` of a batch whose worker died: walked here, each skill validated where a
     crash costs only itself (`_validate_isolated`)."""
-    found, folders, notices, escaped = _walk(units, root, target, linked_roots)
+    found, folders, notices, escaped = _walk(units, root, linked_roots)
     if escaped:
         return _Done(None, 0, [], [], True)
     make = ScannedSkill._make

@@ -137,3 +137,15 @@ def test_workers_send_pieces_not_skills(tmp_path: Path) -> None:
     assert count == sum(len(piece.names) for piece in sink.pieces) > 0
     assert len(sink.pieces) < count  # batches of folders, not a piece a skill
     assert result.error is None and os.path.isdir(result.root.path)
+
+
+def test_a_batch_whose_worker_died_is_walked_again_to_the_same_piece(tmp_path: Path) -> None:
+    from studio.skills.scan.units import _walk_isolated, walk_units
+
+    _collection(tmp_path)
+    units: list[str] = []
+    list(walk_skills(tmp_path, False, fingerprints="none", units=units))
+    draw = functools.partial(render, True)
+    alone = _walk_isolated(units[:5], SkillRoot(tmp_path), "spec", (), draw)
+    assert alone == walk_units(units[:5], SkillRoot(tmp_path), "spec", (), draw)
+    assert alone.skills > 0 and not alone.escaped
