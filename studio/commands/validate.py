@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from studio.commands.options import SKILL_SOURCE_HELP, served_consent_flag, skill_source
 from studio.commands.served import skill_paths
-from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
 from studio.skills import SPEC, TARGETS, client_key
 from studio.skills.scan import ScanCache, Stamp, unchanged
@@ -210,13 +209,17 @@ class StampRecords:
         self._file.write(_dump(record))
         self.records += 1
 
-    def data(self) -> bytes:
-        """Every record, the last one included, as the memo file holds them."""
+    def finish(self) -> None:
+        """Write the last record, not full."""
         if self._pending:
             self._write(self._pending)
             self._pending = []
+
+    def copy_to(self, handle: BinaryIO) -> None:
+        """Every record, as the memo file holds them, a megabyte at a time."""
         self._file.seek(0)
-        return self._file.read()
+        while chunk := self._file.read(COPY_CHARS):
+            handle.write(chunk)
 
 
 class OutputMemo:
@@ -304,10 +307,18 @@ class OutputMemo:
         if output is None:
             return
         try:
-            records = stamps.data()
+            stamps.finish()
             header = (ScanCache.STAMP, self.key, *outcome, output.name, output.stat().st_size,
                       stamps.records)
-            atomic_write_bytes(self.path, _dump(header) + records, durable=False)
+            # Written beside, then renamed over the memo: a reader never sees half of one.
+            temp = self.folder / f".{self.crc}.{os.urandom(6).hex()}.tmp"
+            try:
+                with open(temp, "wb") as handle:
+                    handle.write(_dump(header))
+                    stamps.copy_to(handle)
+                os.replace(temp, self.path)
+            finally:
+                temp.unlink(missing_ok=True)
             self._forget(f"{self.crc}.*.out", keep=output)
             kept = sorted(self.folder.glob("*.marshal"), key=_mtime, reverse=True)
             for old in kept[self.KEEP :]:

@@ -29,7 +29,10 @@ def test_records_of_a_fixed_size_then_the_rest(monkeypatch: pytest.MonkeyPatch) 
         for at in range(0, len(stamps), 2):
             records.extend(stamps[at:at + 2])
         assert records._pending == stamps[6:]  # only the record not yet full is held
-        data = records.data()
+        records.finish()
+        copy = io.BytesIO()
+        records.copy_to(copy)
+        data = copy.getvalue()
         assert records.records == 3
     assert _records(data) == [stamps[0:3], stamps[3:6], stamps[6:8]]
 
