@@ -1,6 +1,7 @@
 """Time `studio validate DIR --format json` against skills-ref's `validate()` on a generated library.
 
     python benchmarks/validate_corpus.py [--count 10000] [--runs 5] [--no-check] [--before DIR]
+                                         [--library DIR]
 
 Generates the skills in a temp folder, shaped like public collections (see corpus.py; the shape
 is printed), then times, `--runs` times each, skills-ref and studio's cold run in turns so that
@@ -14,6 +15,7 @@ runs that code's cold pass, so both versions meet the same load. It prints the m
 of each, the CPU time of studio's runs, the load average, and
 exits 1 when studio is less than 15x faster than skills-ref cold or a rescan takes 0.3 s or more
 (`--no-check` only prints). It also checks that the JSON lists every generated skill.
+`--library DIR` measures an existing folder of skills (such as real ones) instead.
 """
 
 from __future__ import annotations
@@ -139,6 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-check", action="store_true", help="print only; never fail")
     parser.add_argument("--before", type=Path, default=None,
                         help="a checkout of the code to compare with, run cold in the same turns")
+    parser.add_argument("--library", type=Path, default=None,
+                        help="an existing library to measure as it is (such as real skills) "
+                             "instead of a generated one; --count is then the SKILL.md files "
+                             "skills-ref finds in it")
     add_layout_option(parser)
     args = parser.parse_args(argv)
 
@@ -146,11 +152,20 @@ def main(argv: list[str] | None = None) -> int:
         compile_checkout(code)
     scratch = tempfile.mkdtemp(prefix="studio-bench-")
     try:
-        root = Path(scratch) / "library"
-        start = time.perf_counter()
-        shape = generate_corpus(root, args.count, args.seed, layout=args.layout)
-        print(f"generated in {time.perf_counter() - start:.1f} s under {root}: {shape.report()}")
-        skills_ref_pass(root)  # one untimed pass so both sides find the files in the OS cache
+        shape = None
+        if args.library is not None:
+            root = args.library
+        else:
+            root = Path(scratch) / "library"
+            start = time.perf_counter()
+            shape = generate_corpus(root, args.count, args.seed, layout=args.layout)
+            print(f"generated in {time.perf_counter() - start:.1f} s under {root}: "
+                  f"{shape.report()}")
+        # One untimed pass so both sides find the files in the OS cache.
+        listed, _ = skills_ref_pass(root)
+        if args.library is not None:
+            args.count = listed
+            print(f"{listed:,} SKILL.md files in {root}")
         REF_CPU.clear()
         print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
@@ -222,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     nested = getattr(shape, "nested", 0)
     listed_everything = all(listed == args.count + (nested if side == "skills-ref" else 0)
                             for side, (listed, _) in found.items())
-    if not listed_everything:
+    if args.library is None and not listed_everything:
         print(f"not every side listed all {args.count} skills (skills-ref: and {nested} nested)",
               file=sys.stderr)
     summary = (f"summary: cold {cold_ratio:.1f}x skills-ref (pairs "

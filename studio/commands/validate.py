@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gc
 import marshal
 import os
 import sys
+import tempfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +26,6 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from studio.commands.options import SKILL_SOURCE_HELP, served_consent_flag, skill_source
 from studio.commands.served import skill_paths
-from studio.fsutil import atomic_write_bytes
 from studio.paths import cache_dir
 from studio.skills import SPEC, TARGETS, client_key
 from studio.skills.scan import ScanCache, Stamp, unchanged
@@ -93,20 +94,27 @@ def summary_counts(skills: list[SkillSummary]) -> dict[str, int]:
 
 
 def _report(
-    args: argparse.Namespace, paths: list[Path], out: TextIO, kept: TextIO | None
-) -> tuple[Outcome, list[Stamp]]:
+    args: argparse.Namespace, paths: list[Path], out: TextIO, kept: TextIO | None,
+    stamps: StampRecords | None = None,
+) -> Outcome:
     """Validate the paths and write the report to `out` as `Report` streams it, and to `kept`
     too (the memo's output file) when given."""
     # Imported here: a rescan that finds nothing changed never needs the parser and the rules.
     from studio.commands.textsafe import one_line, shown_path
-    from studio.commands.validate_report import Report
+    from studio.commands.validate_report import Report, render
     from studio.skills import codes
-    from studio.skills.scan import scan
+    from studio.skills.scan import scan, scan_pieces
 
     target = args.target
     cache = None if args.no_cache else ScanCache(_cache_file(target), target)
     with Report(args.format, target if args.with_fixes else None) as report:
-        collected = scan(paths, cache, target, each=report.add)
+        if cache is None and not args.with_fixes:
+            # Each worker walks whole folders and renders their skills' part of the report.
+            collected = scan_pieces(paths, functools.partial(render, args.format == "json"),
+                                    report, target)
+        else:
+            collected = scan(paths, cache, target, each=report.add,
+                             stamps=stamps.extend if stamps is not None else None)
         errors = "".join(f"studio validate: {one_line(problem)}\n" for problem in collected.problems)
         errors += "".join(
             f"studio validate: {shown_path(notice.path)}: notice {notice.code}: "
@@ -123,7 +131,7 @@ def _report(
                      tail)
     unreadable = report.unreadable or any(n.code == codes.FOLDER_UNREADABLE for n in collected.notices)
     code = 2 if collected.problems or unreadable else (0 if report.counts["invalid"] == 0 else 1)
-    return (errors, code), collected.stamps
+    return errors, code
 
 
 def _cache_file(target: str) -> Path:
@@ -156,18 +164,62 @@ def _run(args: argparse.Namespace) -> int:
     paths = roots.paths
     kind = "json+fixes" if args.with_fixes else args.format
     if args.no_cache:
-        outcome, _ = _report(args, paths, sys.stdout, None)
-        return outcome[1]
+        return _report(args, paths, sys.stdout, None)[1]
     memo = OutputMemo.for_command(cache_dir() / MEMO_FOLDER, kind, paths, args.target)
     if memo is None:
-        return _report(args, paths, sys.stdout, None)[0][1]
+        return _report(args, paths, sys.stdout, None)[1]
     code = memo.replay(sys.stdout, sys.stderr)
     if code is not None:
         return code
-    with memo.recording() as kept:
-        outcome, stamps = _report(args, paths, sys.stdout, kept)
-    memo.put(stamps, outcome)
+    with StampRecords() as stamps:
+        with memo.recording() as kept:
+            outcome = _report(args, paths, sys.stdout, kept, stamps)
+        memo.put(stamps, outcome)
     return outcome[1]
+
+
+class StampRecords:
+    """The stamps a report depends on, as the scan reads them, in a temporary file as the
+    memo's records (STAMPS_PER_RECORD a record): a run holds one record's worth, not them all.
+
+    Attributes:
+        records: how many records are in the file."""
+
+    def __init__(self) -> None:
+        self.records = 0
+        self._pending: list[Stamp] = []
+        # Closed with the records, which are a context manager.
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115
+
+    def __enter__(self) -> StampRecords:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.close()
+
+    def extend(self, stamps: list[Stamp]) -> None:
+        pending = self._pending
+        pending.extend(stamps)
+        if len(pending) >= STAMPS_PER_RECORD:
+            for at in range(0, len(pending) - STAMPS_PER_RECORD + 1, STAMPS_PER_RECORD):
+                self._write(pending[at:at + STAMPS_PER_RECORD])
+            del pending[:len(pending) - len(pending) % STAMPS_PER_RECORD]
+
+    def _write(self, record: list[Stamp]) -> None:
+        self._file.write(_dump(record))
+        self.records += 1
+
+    def finish(self) -> None:
+        """Write the last record, not full."""
+        if self._pending:
+            self._write(self._pending)
+            self._pending = []
+
+    def copy_to(self, handle: BinaryIO) -> None:
+        """Every record, as the memo file holds them, a megabyte at a time."""
+        self._file.seek(0)
+        while chunk := self._file.read(COPY_CHARS):
+            handle.write(chunk)
 
 
 class OutputMemo:
@@ -250,17 +302,23 @@ class OutputMemo:
                     (self.folder / name).unlink()
                     self.folder.rmdir()  # only when no other memo is in it
 
-    def put(self, stamps: list[Stamp], outcome: Outcome) -> None:
+    def put(self, stamps: StampRecords, outcome: Outcome) -> None:
         output = self._output
         if output is None:
             return
         try:
-            records = [stamps[at:at + STAMPS_PER_RECORD]
-                       for at in range(0, len(stamps), STAMPS_PER_RECORD)]
+            stamps.finish()
             header = (ScanCache.STAMP, self.key, *outcome, output.name, output.stat().st_size,
-                      len(records))
-            atomic_write_bytes(self.path, b"".join(_dump(record) for record in [header, *records]),
-                               durable=False)
+                      stamps.records)
+            # Written beside, then renamed over the memo: a reader never sees half of one.
+            temp = self.folder / f".{self.crc}.{os.urandom(6).hex()}.tmp"
+            try:
+                with open(temp, "wb") as handle:
+                    handle.write(_dump(header))
+                    stamps.copy_to(handle)
+                os.replace(temp, self.path)
+            finally:
+                temp.unlink(missing_ok=True)
             self._forget(f"{self.crc}.*.out", keep=output)
             kept = sorted(self.folder.glob("*.marshal"), key=_mtime, reverse=True)
             for old in kept[self.KEEP :]:

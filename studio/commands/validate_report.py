@@ -19,7 +19,7 @@ import tempfile
 from array import array
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from studio.commands.textsafe import one_line, shown_path, utf8_json
 from studio.skills import SKILL_FILE, Diagnostic, Severity, SkillSummary, codes
@@ -70,6 +70,7 @@ class Report:
         self._folders: list[str] = []
         self._odd_files: dict[int, str] = {}
         self._sizes = array("Q")  # each skill's part of the spool, in characters
+        self._mark: tuple[int, int, dict[str, int], bool] = (0, 0, dict(self.counts), False)
         # Closed with the report, which is a context manager.
         self._spool = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")  # noqa: SIM115
 
@@ -84,34 +85,56 @@ class Report:
 
     def add(self, root: Path, skill: ScannedSkill) -> None:
         """One skill, as the scan streams it."""
-        directory, skill_file, name = skill.directory, skill.skill_file, skill.name
-        diagnostics = skill.diagnostics
+        if self.with_fixes is None:
+            self.add_piece(render(self.json, [skill]))
+            return
+        self._count(skill)
+        self._keep(skill.name, skill.directory, skill.skill_file,
+                   _with_fixes(skill.summary(root), self.with_fixes))
+
+    def _count(self, skill: ScannedSkill) -> None:
         counts = self.counts
         counts["skills"] += 1
         counts["valid" if skill.valid else "invalid"] += 1
         counts["loadable"] += bool(skill.loadable)
-        for diagnostic in diagnostics:
-            severity = diagnostic.severity
-            if severity is _ERROR:
-                counts["errors"] += 1
-            elif severity is _WARNING:
-                counts["warnings"] += 1
-            elif severity is _INFO:
-                counts["infos"] += 1
+        for diagnostic in skill.diagnostics:
+            counts[_COUNTED[diagnostic.severity]] += 1
             if diagnostic.code == codes.CANNOT_READ:
                 self.unreadable = True
-        if self.with_fixes is not None:
-            text = _with_fixes(skill.summary(root), self.with_fixes)
-        elif self.json:
-            text = utf8_json(_skill_json(directory, name, skill.valid, skill.loadable, diagnostics))
-        else:
-            text = _lines(directory, skill_file, diagnostics)
+
+    def _keep(self, name: str | None, directory: str, skill_file: str, text: str) -> None:
         if skill_file != directory + _SKILL_FILE_BELOW:
             self._odd_files[len(self._names)] = skill_file
         self._names.append(name)
         self._folders.append(directory)
         self._sizes.append(len(text))
         self._spool.write(text)
+
+    def add_piece(self, piece: Piece) -> None:
+        """Skills as a worker rendered them (`render`)."""
+        offset = len(self._names)
+        for key, value in zip(COUNTED, piece.counts, strict=True):
+            self.counts[key] += value
+        self.unreadable = self.unreadable or piece.unreadable
+        self._odd_files.update((offset + at, path) for at, path in piece.odd_files.items())
+        self._names.extend(piece.names)
+        self._folders.extend(piece.folders)
+        self._sizes.extend(piece.sizes)
+        self._spool.write(piece.text)
+
+    def mark(self) -> None:
+        """Remember where the report is: `rewind` goes back there."""
+        self._mark = (len(self._names), self._spool.tell(), dict(self.counts), self.unreadable)
+
+    def rewind(self) -> None:
+        """Forget every skill added since `mark`."""
+        kept, where, counts, unreadable = self._mark
+        del self._names[kept:], self._folders[kept:], self._sizes[kept:]
+        for position in [at for at in self._odd_files if at >= kept]:
+            del self._odd_files[position]
+        self._spool.seek(where)
+        self._spool.truncate()
+        self.counts, self.unreadable = counts, unreadable
 
     def write(self, out: Callable[[str], object], tail: dict[str, Any]) -> None:
         """The whole report, piece by piece, to `out`, with `tail` (problems, notices) after the skills in the
@@ -164,6 +187,70 @@ class Report:
                 file_name = os.path.basename(self._file(position))
                 extra[position] = duplicate_warning(name, others, file_name)
         return extra
+
+
+COUNTED = ("skills", "valid", "invalid", "loadable", "errors", "warnings", "infos")
+_COUNTED = {_ERROR: "errors", _WARNING: "warnings", _INFO: "infos"}
+
+
+class Piece(NamedTuple):
+    """Consecutive skills' part of a report, rendered where they were validated (a worker
+    process: see `render`) and sent to the report whole.
+
+    Attributes:
+        text: their parts of the report, one after the other.
+        sizes: each one's part, in characters.
+        names, folders: each one's name and folder (for the duplicate names' warnings).
+        odd_files: the SKILL.md of each skill (by position in the piece) whose SKILL.md is
+            not `folder/SKILL.md`.
+        counts: their figures, in the order of `COUNTED`.
+        unreadable: whether a SKILL.md among them could not be read.
+    """
+
+    text: str
+    sizes: list[int]
+    names: list[str | None]
+    folders: list[str]
+    odd_files: dict[int, str]
+    counts: tuple[int, ...]
+    unreadable: bool
+
+
+def render(as_json: bool, skills: list[ScannedSkill]) -> Piece:
+    """The piece of a report (JSON or text, without fixes) that `skills` make."""
+    texts: list[str] = []
+    names: list[str | None] = []
+    folders: list[str] = []
+    odd_files: dict[int, str] = {}
+    valid = loadable = errors = warnings = infos = 0
+    unreadable = False
+    for position, skill in enumerate(skills):
+        directory, skill_file = skill.directory, skill.skill_file
+        diagnostics = skill.diagnostics
+        valid += bool(skill.valid)
+        loadable += bool(skill.loadable)
+        for diagnostic in diagnostics:
+            severity = diagnostic.severity
+            if severity is _ERROR:
+                errors += 1
+            elif severity is _WARNING:
+                warnings += 1
+            elif severity is _INFO:
+                infos += 1
+            if diagnostic.code == codes.CANNOT_READ:
+                unreadable = True
+        if as_json:
+            texts.append(utf8_json(_skill_json(directory, skill.name, skill.valid, skill.loadable,
+                                               diagnostics)))
+        else:
+            texts.append(_lines(directory, skill_file, diagnostics))
+        if skill_file != directory + _SKILL_FILE_BELOW:
+            odd_files[position] = skill_file
+        names.append(skill.name)
+        folders.append(directory)
+    count = len(skills)
+    return Piece("".join(texts), [len(text) for text in texts], names, folders, odd_files,
+                 (count, valid, count - valid, loadable, errors, warnings, infos), unreadable)
 
 
 def _skill_json(

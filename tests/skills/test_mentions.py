@@ -75,12 +75,19 @@ TABLE = [
     "é scripts/x.py ١scripts/y.py ßassets/z.png ~assets/w.png _scripts/v.py",
     "scripts/scripts/x.py references/references/ assets/./assets/y",
     "Twice: scripts/run.py scripts/run.py [r](scripts/run.py) scripts/run.py",
+    "A word in code first: `guide` then [g](guide) and `guide.md#x` then [g](guide.md#x).",
 ]
+
+
+def _paths(mentions: dict[str, int]) -> dict[str, int]:
+    """The mentions the rule can report: a target without a dot or a slash never is one (a
+    code span like that is not even looked at any more)."""
+    return {target: at for target, at in mentions.items() if "." in target or "/" in target}
 
 
 def same_findings(body: str) -> None:
     """The same mentions, and the rule's findings, in order, the same as with the oracle's."""
-    assert _mentions(body) == reference_mentions(body)
+    assert _paths(_mentions(body)) == _paths(reference_mentions(body))
     skill = parse_skill(f"---\nname: demo\n---\n{body}".encode("utf-8", "surrogatepass"),
                         Path("/x/demo/SKILL.md"), max_bytes=None)
     skill.files = (SkillFile("scripts/run.py", None, None), SkillFile("references/x.md", None, None))

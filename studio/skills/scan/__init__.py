@@ -23,7 +23,7 @@ if TYPE_CHECKING:
         standard_locations,
     )
     from studio.skills.scan.stamps import Stamp, unchanged
-    from studio.skills.scan.targets import Collected, scan
+    from studio.skills.scan.targets import Collected, scan, scan_pieces
     from studio.skills.scan.walk import discover
     from studio.skills.scan.zippath import enclosing_zip
 
@@ -44,6 +44,7 @@ __all__ = [
     "links_to",
     "listing",
     "scan",
+    "scan_pieces",
     "standard_locations",
     "unchanged",
 ]

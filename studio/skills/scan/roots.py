@@ -136,10 +136,12 @@ def scan_entries(
     linked_roots: tuple[str, ...] = (),
     *,
     keep_walk: bool = False,
+    on_walked: Callable[[Found], None] | None = None,
 ) -> RootScan:
     """`scan_root` for a caller that streams: each skill goes to `on_entry`, in order, as its
     cache tuple (`studio.skills.scan.entries`), as soon as it and every skill before it are
-    validated, and the result keeps neither the skills nor (unless `keep_walk`) the walk. A
+    validated, and the result keeps neither the skills nor (unless `keep_walk`) the walk: each
+    skill the walk finds goes to `on_walked`, if given, as the walk finds it. A
     few chunks of skills are in flight at a time (see `_Validation`), so memory does not grow
     with the library."""
     result = RootScan(root)
@@ -164,8 +166,10 @@ def scan_entries(
             if cancelled is not None and cancelled():
                 complete = False
                 break
-            if keep_walk or cache is not None:
+            if keep_walk:
                 result.walk.append(item if item.listing is None else item._replace(listing=None))
+            if on_walked is not None:
+                on_walked(item)
             validation.add(item)
             for key, entry in validation.ready():
                 if seen is not None:

@@ -154,6 +154,9 @@ def walk_skills(
     memo: WalkMemo | None = None,
     linked_roots: tuple[str, ...] = (),
     links: list[Link] | None = None,
+    *,
+    start: str | None = None,
+    units: list[str] | None = None,
 ) -> Iterator[Found]:
     """Every skill folder below `root`, in a stable order, reading each folder once. The stamps
     of the other folders read go to `folders`.
@@ -169,12 +172,17 @@ def walk_skills(
     lead to, by its resolved path: a skill reached through a link is found once, in its real
     folder, whichever way the walk reaches it first (each folder is read once, so a link cycle
     ends); each link followed goes to `links`. A link that leads anywhere else, to a folder or
-    as a SKILL.md, is not followed and goes to `notices`."""
+    as a SKILL.md, is not followed and goes to `notices`.
+
+    The walk can be split by the folders just below the root (`studio.skills.scan.units`): with
+    `units`, only the root is read, and the folders the walk would go into next go to `units`
+    in the order it would take them (a root that is a skill is yielded as such); with `start`,
+    the walk is that part alone, from one of those folders, judged as part of `root`."""
     # Each folder read, as one int of its device and inode: a tuple of two per folder held
     # 20 MB more on 100,000 skills.
     seen: set[int] = set()
     real_root: str | None = None
-    stack = [str(root)]
+    stack = [start if start is not None else str(root)]
     if fingerprints != "skill-file":
         memo = None
     trusted = time.time_ns() - MTIME_SLACK_NS
@@ -271,6 +279,9 @@ def walk_skills(
         if keep:
             assert memo is not None
             memo.fresh[folder] = (info.st_mtime_ns, info.st_ino, "", tuple(stack[pushed:]))
+        if units is not None:
+            units.extend(reversed(stack))
+            return
 
 
 def _report_unreadable(
