@@ -164,3 +164,19 @@ def test_an_index_that_cannot_be_kept_on_disk_is_kept_in_memory(library: Path, t
     with SearchIndex(blocker / "index.sqlite3") as index:
         index.update(_summaries(library))
         assert _names(index.search("slides").hits) == ["slide-maker"]
+
+
+def test_a_search_finds_its_skills_below_many_better_ranked_ones_outside_it(tmp_path: Path) -> None:
+    # Another scope's skills share the file and outrank every skill of this one: the ranking
+    # read with a LIMIT holds none of this scope's, and the search reads on.
+    crowd, mine = tmp_path / "crowd", tmp_path / "mine"
+    for number in range(30):
+        write_skill(crowd, f"pdf-tool-{number}", frontmatter(f"pdf-tool-{number}", "PDF pdf PDF."))
+    write_skill(mine, "notes", frontmatter("notes", "Keeps meeting notes.").replace(
+        "Body.", "Mention pdf once in the body."))
+    with SearchIndex(tmp_path / "index.sqlite3") as index:
+        index.update(_summaries(crowd, mine))
+        assert "notes" not in _names(index.search("pdf", limit=2).hits)
+        index.update(_summaries(mine), prune=False)
+        hits = index.search("pdf", limit=2).hits
+    assert _names(hits) == ["notes"] and "[pdf]" in hits[0].snippet.lower()

@@ -16,11 +16,18 @@ almost every batch, each time over all the matches before (a filtered scan took 
 unfiltered one). So skills that arrive matching are held back and shown together: at once when
 as many wait as are shown (the tree's work stays within a few times the rows it ends up showing,
 as a growing array's copies do), else after HOLD_MS; `release` shows them at the scan's end.
+
+Typing a filter judges every skill, and on a large library that is too long for one turn of the
+event loop (483 ms on 10,000 skills, most of it building each skill's text to search). Each
+skill's text is built once and kept until its summary changes, and the skills are judged a slice
+of time at a time (`SLICE_S`) on a zero timer; the proxy takes the new filter only when all are
+judged (`filter_settling`, then `filter_settled`), so the view never shows half a judgement.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -30,16 +37,23 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     QTimer,
+    Signal,
 )
 
 from studio.skills import SkillSummary
+from studio.ui.library.filter_judge import (
+    ALL,
+    SLICE_S,
+    FilterTexts,
+    Judged,
+    Verdicts,
+    accepts,
+    judge,
+)
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_nodes import FileNode, Node, RootNode, SkillNode
 from studio.ui.library.library_rows import COUNTED_ROLE, DISPLAY
 
-ALL, ERRORS, WARNINGS, DRAFTED = "", "errors", "warnings", "drafted"
-# A skill no agent can load has errors too.
-STATUSES = {ERRORS: ("errors", "not-loadable"), WARNINGS: ("warnings",)}
 # How long a match that arrived may wait for others before the tree shows it.
 HOLD_MS = 500
 
@@ -53,7 +67,15 @@ class LibraryFilter(QSortFilterProxyModel):
     Attributes:
         match_count: how many skills of the library match (all of them with no filter set),
             the ones held back included.
+
+    Signals:
+        filter_settling: a new filter was judged and the proxy is about to take it (a view
+            that watches the proxy had better let go: it would hear of every row one by one).
+        filter_settled: the proxy shows the filter last asked for.
     """
+
+    filter_settling = Signal()
+    filter_settled = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -64,6 +86,17 @@ class LibraryFilter(QSortFilterProxyModel):
         # verdict on its summary (a changed skill has a new one), the matching skills counted,
         # and the matches under each root and folder.
         self._verdicts: dict[Node, tuple[SkillSummary | None, bool]] = {}
+        self._texts: FilterTexts | None = None
+        # The filter being judged, a slice at a time, and the timer that runs the next slice.
+        self._judging: Generator[None, None, Judged] | None = None
+        # Whether the library changed while a filter was being judged: its counts are then
+        # counted again when it settles.
+        self._stale = False
+        self._pending: tuple[list[str], str] = ([], ALL)
+        self._judge_timer = QTimer(self)
+        self._judge_timer.setSingleShot(True)
+        self._judge_timer.setInterval(0)
+        self._judge_timer.timeout.connect(self._judge_slice)
         self._matched: set[Node] = set()
         self._counts: dict[Node, int] = {}
         self._total = 0
@@ -85,6 +118,11 @@ class LibraryFilter(QSortFilterProxyModel):
         return self._total
 
     @property
+    def judging(self) -> bool:
+        """Whether a filter asked for is still being judged (the proxy shows the one before)."""
+        return self._judging is not None
+
+    @property
     def held(self) -> int:
         """How many matches are held back, to be shown with others."""
         return len(self._held)
@@ -102,8 +140,8 @@ class LibraryFilter(QSortFilterProxyModel):
             old.rowsInserted.disconnect(self._on_source_rows_inserted)
             old.rowsAboutToBeRemoved.disconnect(self._on_source_rows_about_to_be_removed)
             old.dataChanged.disconnect(self._on_source_data_changed)
-            old.modelReset.disconnect(self._recount)
-            old.layoutChanged.disconnect(self._recount)
+            old.modelReset.disconnect(self._on_source_model_reset)
+            old.layoutChanged.disconnect(self._on_source_model_reset)
         # Connected after the proxy's own handlers: a batch's skills are judged before the model
         # announces their root and folder changed, so those rows are asked about with the counts
         # of the batch in.
@@ -112,22 +150,55 @@ class LibraryFilter(QSortFilterProxyModel):
         model.rowsInserted.connect(self._on_source_rows_inserted)
         model.rowsAboutToBeRemoved.connect(self._on_source_rows_about_to_be_removed)
         model.dataChanged.connect(self._on_source_data_changed)
-        model.modelReset.connect(self._recount)
-        model.layoutChanged.connect(self._recount)
-        self._recount()
+        model.modelReset.connect(self._on_source_model_reset)
+        model.layoutChanged.connect(self._on_source_model_reset)
+        self._on_source_model_reset()
 
     def set_text(self, text: str) -> None:
-        words = text.lower().split()
-        if words != self._words:
-            self._change(words, self._status)
+        self.set_filter(text, self._pending[1])
 
     def set_status(self, status: str) -> None:
-        """ALL, ERRORS (skills with errors, loadable or not), WARNINGS (valid, with warnings) or
-        DRAFTED (created or last changed by a model)."""
-        if status != self._status:
-            self._change(self._words, status)
+        self.set_filter(" ".join(self._pending[0]), status)
 
-    def _change(self, words: list[str], status: str) -> None:
+    def set_filter(self, text: str, status: str) -> None:
+        """Show the skills holding every word of `text` whose status is `status`: ALL, ERRORS
+        (skills with errors, loadable or not), WARNINGS (valid, with warnings) or DRAFTED
+        (created or last changed by a model). Settled at once on a small library, else after
+        the slices of judging it takes (`filter_settled`)."""
+        words = text.lower().split()
+        if (words, status) == self._pending:
+            return
+        self._pending = (words, status)
+        self._judge_timer.stop()
+        self._judging = None
+        self._stale = False
+        if (words, status) == (self._words, self._status):
+            self.filter_settled.emit()
+            return
+        if not words and not status:
+            self._change(words, status)
+            return
+        assert self._texts is not None
+        self._judging = judge(self._texts, words, status)
+        self._judge_slice()
+
+    def _judge_slice(self) -> None:
+        judging = self._judging
+        if judging is None:
+            return
+        deadline = time.perf_counter() + SLICE_S
+        try:
+            next(judging)
+            while time.perf_counter() < deadline:
+                next(judging)
+        except StopIteration as done:
+            self._judging = None
+            self._change(*self._pending, judged=done.value)
+            return
+        self._judge_timer.start()
+
+    def _change(self, words: list[str], status: str, judged: Judged | None = None) -> None:
+        self.filter_settling.emit()
         if not words and not status:
             # Cleared: every row passes, and the panel shows the model itself (see
             # `LibraryPanel.apply_filter`). A filter change would have Qt insert every row the
@@ -136,11 +207,20 @@ class LibraryFilter(QSortFilterProxyModel):
             self._words, self._status = words, status
             self._recount()
             self.invalidate()
+            self.filter_settled.emit()
             return
         self.beginFilterChange()
         self._words, self._status = words, status
-        self._recount()
+        if judged is None or self._stale:
+            self._recount(judged.verdicts if judged is not None else None)
+        else:
+            self._verdicts, self._matched, self._counts = (judged.verdicts, judged.matched,
+                                                           judged.counts)
+            self._total = len(judged.matched)
+            self._held.clear()
+            self._release_timer.stop()
         self.endFilterChange()
+        self.filter_settled.emit()
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         if not self.active or self._model is None:
@@ -161,6 +241,16 @@ class LibraryFilter(QSortFilterProxyModel):
             # A file shows with its skill.
             return node.skill is not None and self._verdict(node.skill)
         return self._counts.get(node, 0) > 0
+
+    def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+        """A root or folder has children when matches are shown in it: answered from the
+        counts, not by judging its skills (Qt's answer), which a view asks of every folder
+        it lays out."""
+        if self.active and self._model is not None and parent.isValid():
+            node = self._model.node(self.mapToSource(parent))
+            if not isinstance(node, SkillNode | FileNode):
+                return self._counts.get(node, 0) > 0
+        return super().hasChildren(parent)
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         """A root's or folder's row counts the matches shown in it, of all its skills."""
@@ -201,12 +291,8 @@ class LibraryFilter(QSortFilterProxyModel):
 
     def accepts(self, summary: SkillSummary, text: str) -> bool:
         """Whether the skill `summary` describes, whose `filter_text` is `text`, is shown."""
-        if self._status == DRAFTED:
-            if summary.drafted_by is None:
-                return False
-        elif self._status and summary.status not in STATUSES[self._status]:
-            return False
-        return all(word in text for word in self._words)
+        return accepts(self._words, self._status, summary, text)
+
 
     # -- the matches under each root and folder -------------------------------------------------------
 
@@ -234,7 +320,8 @@ class LibraryFilter(QSortFilterProxyModel):
         if known is not None and known[0] is summary:
             return known[1]
         verdict = (summary is not None and self._model is not None
-                   and self.accepts(summary, self._model.filter_text_of(summary)))
+                   and self._texts is not None
+                   and self.accepts(summary, self._texts.of(node, summary)))
         self._verdicts[node] = (summary, verdict)
         return verdict
 
@@ -271,6 +358,8 @@ class LibraryFilter(QSortFilterProxyModel):
     def _count_out(self, node: Node) -> None:
         if isinstance(node, SkillNode):
             self._verdicts.pop(node, None)
+            if self._texts is not None:
+                self._texts.forget(node)
             if node in self._matched:
                 self._add(node, -1)
         elif not isinstance(node, FileNode):
@@ -278,8 +367,9 @@ class LibraryFilter(QSortFilterProxyModel):
                 self._count_out(child)
             self._counts.pop(node, None)
 
-    def _recount(self) -> None:
-        self._verdicts.clear()
+    def _recount(self, verdicts: Verdicts | None = None) -> None:
+        """Count the matches again, from `verdicts` where they are still true to a summary."""
+        self._verdicts = verdicts if verdicts is not None else {}
         self._matched.clear()
         self._counts.clear()
         self._total = 0
@@ -290,7 +380,15 @@ class LibraryFilter(QSortFilterProxyModel):
         for node in self._model.node(QModelIndex()).children:
             self._count_in(node)
 
+    def _on_source_model_reset(self) -> None:
+        self._stale = self._stale or self._judging is not None
+        # The model's nodes are new: the texts kept for the old ones would never be asked for.
+        if self._model is not None:
+            self._texts = FilterTexts(self._model)
+        self._recount()
+
     def _on_source_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        self._stale = self._stale or self._judging is not None
         if not self.active or self._model is None:
             return
         node = self._model.node(parent)
@@ -309,6 +407,7 @@ class LibraryFilter(QSortFilterProxyModel):
 
     def _on_source_rows_about_to_be_removed(self, parent: QModelIndex, first: int,
                                             last: int) -> None:
+        self._stale = self._stale or self._judging is not None
         if not self.active or self._model is None:
             return
         node = self._model.node(parent)
@@ -318,6 +417,7 @@ class LibraryFilter(QSortFilterProxyModel):
             self._count_out(child)
 
     def _on_source_data_changed(self, top_left: QModelIndex, bottom_right: QModelIndex) -> None:
+        self._stale = self._stale or self._judging is not None
         if not self.active or self._model is None:
             return
         parent = self._model.node(top_left).parent

@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,12 +33,14 @@ from PySide6.QtWidgets import (
 
 from studio.skills import SPEC, SkillSummary
 from studio.skills.search import SearchHit, SearchOutcome
+from studio.ui.library.filter_judge import ALL, DRAFTED, ERRORS, WARNINGS
 from studio.ui.library.filter_keys import FilterKeys
 from studio.ui.library.folder_tip import FolderTip
 from studio.ui.library.library_delegate import LibraryDelegate
-from studio.ui.library.library_filter import ALL, DRAFTED, ERRORS, WARNINGS, LibraryFilter
+from studio.ui.library.library_filter import LibraryFilter
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_rows import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE
+from studio.ui.library.match_opener import MatchOpener
 from studio.ui.library.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.library.target_picker import TargetPicker
 from studio.ui.library.tree_menus import context_menu
@@ -161,11 +163,9 @@ class LibraryPanel(QWidget):
         self._filter_timer.timeout.connect(self._on_filter_timer_timeout)
         self._filter_before_search = ""
         self._search_summary = ""
-        self._to_expand: list[QPersistentModelIndex] = []
-        self._expand_timer = QTimer(self)
-        self._expand_timer.setSingleShot(True)
-        self._expand_timer.setInterval(0)
-        self._expand_timer.timeout.connect(self._on_expand_timer_timeout)
+        self.opener = MatchOpener(self.tree, self.proxy, model)
+        self.proxy.filter_settling.connect(self._on_proxy_filter_settling)
+        self.proxy.filter_settled.connect(self._on_proxy_filter_settled)
         self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
         self.status_filter.currentIndexChanged.connect(self.apply_filter)
         self.search_button.toggled.connect(self._on_search_button_toggled)
@@ -173,7 +173,6 @@ class LibraryPanel(QWidget):
         self.results_view.activated.connect(self._on_results_view_activated)
         self.tree.activated.connect(self._on_tree_activated)
         self.model.rowsInserted.connect(self._on_model_rows_inserted_or_removed)
-        self.proxy.rowsInserted.connect(self._on_proxy_rows_inserted)
         self.model.rowsRemoved.connect(self._on_model_rows_inserted_or_removed)
         self.model.dataChanged.connect(self._on_model_rows_changed)
         self.model.dataChanged.connect(self._on_model_data_changed)
@@ -192,12 +191,15 @@ class LibraryPanel(QWidget):
 
     def apply_filter(self) -> None:
         self._filter_timer.stop()
-        text, status = self.filter_edit.text(), str(self.status_filter.currentData() or ALL)
-        if not text.split() and status == ALL:
-            # Before the filter clears: the proxy then changes with no view over it.
-            self._show_in_tree(self.model)
-        self.proxy.set_text(text)
-        self.proxy.set_status(status)
+        self.proxy.set_filter(self.filter_edit.text(),
+                              str(self.status_filter.currentData() or ALL))
+
+    def _on_proxy_filter_settling(self) -> None:
+        # The proxy then changes with no view over it: a view would hear of each row it hides
+        # or shows, one parent at a time (seconds on thousands of skills).
+        self._show_in_tree(self.model)
+
+    def _on_proxy_filter_settled(self) -> None:
         if self.proxy.active:
             self._show_in_tree(self.proxy)
             self._open_matches()
@@ -207,7 +209,6 @@ class LibraryPanel(QWidget):
         if self.tree.model() is shown:
             return
         current = self.selected_summary()
-        self._to_expand.clear()
         self.tree.setModel(shown)
         self._watch_current()
         if shown is self.model:
@@ -219,7 +220,7 @@ class LibraryPanel(QWidget):
     def _open_matches(self) -> None:
         """Under a filter, the roots and repository folders open (not the skills, whose files
         would be listed): the matches show."""
-        self.tree.expandToDepth(0 if self.model.flat else 1)
+        self.opener.open_all()
 
     def _on_flat_action_toggled(self, flat: bool) -> None:
         current = self.selected_summary()
@@ -352,32 +353,6 @@ class LibraryPanel(QWidget):
     def _on_model_rows_inserted_or_removed(self) -> None:
         self._update_count()
         self._show_target()
-
-    def _on_proxy_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
-        """A root or folder that came to hold a match (as a scan brings skills in) opens, as
-        the ones shown when the filter was typed did."""
-        if self.tree.model() is not self.proxy:
-            return
-        # Opened once the view has taken the rows in (it hears of them after this handler).
-        self._to_expand.extend(QPersistentModelIndex(self.proxy.index(row, 0, parent))
-                               for row in range(first, last + 1))
-        self._expand_timer.start()
-
-    def _on_expand_timer_timeout(self) -> None:
-        if self.tree.model() is not self.proxy:
-            self._to_expand.clear()
-            return
-        # A root that comes to hold a match brings its folders with it, without an insertion
-        # of their own: they open with it.
-        pending = [self.proxy.index(index.row(), 0, index.parent())
-                   for index in self._to_expand if index.isValid()]
-        self._to_expand.clear()
-        while pending:
-            index = pending.pop()
-            if index.data(KIND_ROLE) in ("root", "folder"):
-                self.tree.expand(index)
-                pending.extend(self.proxy.index(row, 0, index)
-                               for row in range(self.proxy.rowCount(index)))
 
     def _on_model_rows_changed(self) -> None:
         self._update_count()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
@@ -125,3 +126,75 @@ def test_clearing_the_filter_shows_every_skill_again_and_keeps_the_selection(
     panel.filter_edit.setText("csv")
     panel.apply_filter()
     assert panel.tree.model() is panel.proxy and _skills_in_tree(panel) == 18
+
+
+def test_a_filter_judged_over_many_turns_shows_exactly_its_matches_and_keeps_the_selection(
+        qtbot: QtBot, make_window: WindowFactory, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from studio.ui.library import filter_judge, library_filter, match_opener
+
+    # A slice of no time judges STRIDE skills and opens one folder: every step takes turns.
+    monkeypatch.setattr(library_filter, "SLICE_S", 0.0)
+    monkeypatch.setattr(match_opener, "SLICE_S", 0.0)
+    monkeypatch.setattr(filter_judge, "STRIDE", 2)
+    root = tmp_path / "skills"
+    for owner in range(4):
+        for number in range(6):
+            kind = ("pdf", "csv", "pdf-csv")[number % 3]
+            write_skill(root / f"owner{owner}--repo" / "skills", f"{kind}-tool-{owner}-{number}")
+    window = make_window(root)
+    panel = window.library_panel
+    chosen = root / "owner2--repo" / "skills" / "pdf-csv-tool-2-2"
+    panel.select_skill(chosen)
+
+    panel.filter_edit.setText("csv")
+    panel.apply_filter()
+    # Still judging: the tree shows what it showed, whole.
+    assert panel.proxy.judging and panel.tree.model() is panel.model
+    qtbot.waitUntil(lambda: not panel.proxy.judging and not panel.opener.opening, timeout=5000)
+    expected = {f"{kind}-tool-{owner}-{number}" for owner in range(4) for number in range(6)
+                for kind in [("pdf", "csv", "pdf-csv")[number % 3]] if "csv" in kind}
+    assert panel.tree.model() is panel.proxy
+    assert _shown_in_open_rows(panel) == expected
+    assert panel.count_label.text() == f"{len(expected)} of 24 skills match"
+    selected = panel.selected_summary()
+    assert selected is not None and selected.directory == chosen
+
+    # Typed on: one more word, judged again while the first filter shows.
+    panel.filter_edit.setText("csv pdf")
+    panel.apply_filter()
+    assert panel.proxy.judging and _shown_in_open_rows(panel) == expected
+    qtbot.waitUntil(lambda: not panel.proxy.judging and not panel.opener.opening, timeout=5000)
+    assert _shown_in_open_rows(panel) == {name for name in expected if "pdf" in name}
+    selected = panel.selected_summary()
+    assert selected is not None and selected.directory == chosen
+
+    # A filter typed over one still being judged replaces it.
+    panel.filter_edit.setText("pdf")
+    panel.apply_filter()
+    panel.filter_edit.setText("tool-3-")
+    panel.apply_filter()
+    qtbot.waitUntil(lambda: not panel.proxy.judging and not panel.opener.opening, timeout=5000)
+    assert _shown_in_open_rows(panel) == {f"{kind}-tool-3-{number}" for number in range(6)
+                                          for kind in [("pdf", "csv", "pdf-csv")[number % 3]]}
+
+
+def _shown_in_open_rows(panel: object) -> set[str]:
+    """The skills the tree shows: rows of its model whose every ancestor is open."""
+    from studio.ui.library.library_rows import KIND_ROLE
+
+    tree = panel.tree  # type: ignore[attr-defined]
+    model = tree.model()
+    names: set[str] = set()
+    pending = [QModelIndex()]
+    while pending:
+        parent = pending.pop()
+        if parent.isValid() and not tree.isExpanded(parent):
+            continue
+        for row in range(model.rowCount(parent)):
+            index = model.index(row, 0, parent)
+            if index.data(KIND_ROLE) == "skill":
+                names.add(str(index.data()))
+            else:
+                pending.append(index)
+    return names
