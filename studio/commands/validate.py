@@ -257,9 +257,12 @@ class OutputMemo:
         folder it depends on is as it was; else write nothing and give None."""
         try:
             with open(self.path, "rb") as handle:
-                stamp, key, errors, code, output, size, records = _load(handle)
-                if stamp != ScanCache.STAMP or key != self.key:
+                header = _load(handle)
+                if not isinstance(header, dict) or header.get("stamp") != ScanCache.STAMP \
+                        or header.get("key") != self.key:
                     return None
+                errors, code, output = header["errors"], header["code"], header["output"]
+                size, records = header["size"], header["records"]
                 if not (isinstance(errors, str) and isinstance(code, int)
                         and isinstance(output, str) and os.sep not in output):
                     return None
@@ -273,7 +276,7 @@ class OutputMemo:
                 err.write(errors)
                 while chunk := text.read(COPY_CHARS):
                     out.write(chunk)
-        except (OSError, EOFError, ValueError, TypeError):
+        except (OSError, EOFError, ValueError, TypeError, KeyError):
             return None
         with contextlib.suppress(OSError):
             os.utime(self.path)  # the most recently used memos are the ones kept
@@ -308,8 +311,10 @@ class OutputMemo:
             return
         try:
             stamps.finish()
-            header = (ScanCache.STAMP, self.key, *outcome, output.name, output.stat().st_size,
-                      stamps.records)
+            errors, code = outcome
+            header = {"stamp": ScanCache.STAMP, "key": self.key, "errors": errors, "code": code,
+                      "output": output.name, "size": output.stat().st_size,
+                      "records": stamps.records}
             # Written beside, then renamed over the memo: a reader never sees half of one.
             temp = self.folder / f".{self.crc}.{os.urandom(6).hex()}.tmp"
             try:

@@ -138,7 +138,8 @@ def test_every_shown_setting_is_on_its_page_and_saved_as_edited(qtbot: QtBot) ->
     # joins these on purpose.
     assert {item.key for item in declared(Settings) if not item.spec.page} == {
         "backend.servers", "window.geometry", "window.state", "window.docks", "window.tabs",
-        "prompts.instructions", "prompts.tools", "open_tabs", "root_targets", "library_flat"}
+        "prompts.instructions", "prompts.tools", "open_tabs", "root_targets", "library_flat",
+        "backend.recent_models"}
     # Each edited value lands in the setting (the kind last: it switches the URL and model).
     edited = {item.key: other_value(item) for item in shown_settings()
               if item.widget not in ("roots", "font") and item.key != "backend.kind"}
