@@ -24,6 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import studio.skills.codes as codes
@@ -34,6 +35,7 @@ from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.model import Diagnostic, RootNotice, Severity
 from studio.skills.scan.cache import Fingerprint, ScanCache
 from studio.skills.scan.entries import cache_entry, decode, encode
+from studio.skills.scan.interrupts import DeferredInterrupt
 from studio.skills.scan.stamps import Stamp
 from studio.skills.scan.walk import Fingerprints, Found, Link, walk_skills
 from studio.skills.summary import SkillSummary
@@ -289,16 +291,17 @@ def _end_with_parent(parent: int, niceness: int = 0) -> None:
     they would wait on it forever. Linux ends them with the parent (prctl); elsewhere a thread
     watches for the parent to be gone.
 
-    Ctrl+C reaches the whole foreground group: a worker ends at once and quietly (one waiting
-    for its next chunk would otherwise print a traceback), and the scanning process reports
-    it.
+    Ctrl+C reaches the whole foreground group: a worker ignores it and finishes the chunk it is
+    on, and the scanning process, which notes it (`DeferredInterrupt`), stops handing out chunks
+    and shuts the pool down. A worker that ended on the signal could die halfway through writing
+    its result, and the pool's reader would wait for the rest of it forever.
 
     A worker `niceness` above 0 yields the cores to the processes that show the library (see
     `studio.skills.scan.listed_first`)."""
     if niceness:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(niceness)
-    signal.signal(signal.SIGINT, _end_quietly)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
@@ -306,10 +309,6 @@ def _end_with_parent(parent: int, niceness: int = 0) -> None:
                 os._exit(1)
             return
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-
-
-def _end_quietly(_signal: int, _frame: object) -> None:
-    os._exit(1)
 
 
 def _watch_parent(parent: int) -> None:
@@ -366,6 +365,7 @@ class _Validation:
         self._pool_tried = False
         self._in_flight = 2 * IN_FLIGHT_PER_WORKER
         self.peak = 0
+        self._interrupt = DeferredInterrupt()
 
     @property
     def bound(self) -> int:
@@ -376,9 +376,13 @@ class _Validation:
     def __enter__(self) -> _Validation:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
+        self._interrupt.__exit__(kind, error, trace)
 
     def add(self, found: Found) -> None:
         key = os.path.join(found.folder, found.skill_name)
@@ -397,6 +401,7 @@ class _Validation:
         if not self._stale:
             return
         stale, self._stale = self._stale, []
+        self._interrupt.check()
         if self._pool is None and not self._pool_tried:
             if len(stale) + sum(len(found) for found, _ in self._chunks) < PARALLEL_MIN:
                 self._chunks.append((stale, None))
@@ -404,6 +409,7 @@ class _Validation:
             self._pool_tried = True
             self._pool = _pool(self.niceness)
             if self._pool is not None:
+                self._interrupt.__enter__()
                 self._in_flight = _workers() * IN_FLIGHT_PER_WORKER
                 self._chunks = deque(
                     (found, self._submit(found) if future is None else future)
@@ -430,9 +436,12 @@ class _Validation:
         if future is None:
             return self.work(found, self.target)
         try:
-            return future.result()
+            results = future.result()
         except BrokenProcessPool:
+            self._interrupt.check()  # Ctrl+C ended the workers: no retry
             return _validate_isolated(found, self.target, self.work)
+        self._interrupt.check()
+        return results
 
     def ready(self) -> Iterator[tuple[str, tuple[Any, ...]]]:
         """The skills at the front whose results are in, in the order added; waits for the

@@ -22,6 +22,7 @@ from studio.skills.clients import SPEC
 from studio.skills.files import is_inside
 from studio.skills.model import RootNotice
 from studio.skills.scan.entries import ScannedSkill
+from studio.skills.scan.interrupts import DeferredInterrupt
 from studio.skills.scan.roots import (
     IN_FLIGHT_PER_WORKER,
     RootScan,
@@ -137,7 +138,7 @@ def scan_split(
     if pool is None:
         return _serial(root, render, sink, target, linked_roots)
     count = 0
-    with pool:
+    with pool, DeferredInterrupt() as interrupt:
         pending: deque[tuple[list[str], Future[_Done[Piece]]]] = deque()
         in_flight = _workers() * IN_FLIGHT_PER_WORKER // 4
         per_task = FIRST_UNITS_PER_TASK
@@ -146,9 +147,12 @@ def scan_split(
 
         def take(batch: list[str], future: Future[_Done[Piece]]) -> _Done[Piece]:
             try:
-                return future.result()
+                done = future.result()
             except BrokenProcessPool:
+                interrupt.check()  # Ctrl+C ended the workers: no retry
                 return _walk_isolated(batch, root, target, linked_roots, render)
+            interrupt.check()
+            return done
 
         while position < len(units) or pending:
             while position < len(units) and len(pending) < in_flight:
