@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.commands.arguments import positive
+from studio.commands.arguments import positive, seconds
 
 LEVEL_CHOICES = ("critical", "high", "medium", "low", "info", "none")
 # `studio.llm.BACKENDS`, written out: importing the model clients (httpx) would cost every scan,
@@ -21,7 +21,7 @@ LEVEL_CHOICES = ("critical", "high", "medium", "low", "info", "none")
 # the two the same.
 BACKEND_CHOICES = ("ollama", "openai", "embedded")
 # The options that only mean something with --judge.
-_JUDGE_ONLY = ("backend", "url", "per_server", "option")
+_JUDGE_ONLY = ("backend", "url", "per_server", "option", "connect_timeout", "idle_timeout")
 
 
 def register(subparsers: Any) -> None:
@@ -50,6 +50,13 @@ def register(subparsers: Any) -> None:
     judge.add_argument("--backend", choices=BACKEND_CHOICES, default=None,
                        help="the judge's model server (default: ollama)")
     judge.add_argument("--url", help="the server's URL (default: the backend's usual one)")
+    judge.add_argument("--connect-timeout", type=seconds, default=None, metavar="SECONDS",
+                       help="seconds to wait for the server to accept the connection (default: "
+                       "`studio chat`'s)")
+    judge.add_argument("--idle-timeout", type=seconds, default=None, metavar="SECONDS",
+                       help="seconds the server may send no piece of an answer before the judge "
+                       "stops; a large skill on a slow computer takes long to read before the "
+                       "first (default: `studio chat`'s)")
     judge.add_argument("--per-server", type=positive, default=None, metavar="N",
                        help="skills the server judges at once (default: 1)")
     # `options.option_flag`'s flag, declared here: that module loads the settings.

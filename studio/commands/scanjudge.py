@@ -27,6 +27,8 @@ from studio.commands.options import parse_options
 from studio.commands.textsafe import one_line
 from studio.errors import StudioError
 from studio.llm import (
+    CONNECT_TIMEOUT,
+    IDLE_TIMEOUT,
     BadResponse,
     ChatClient,
     HTTPError,
@@ -50,13 +52,16 @@ class JudgeError(StudioError):
 @dataclass(frozen=True)
 class JudgeSettings:
     """The judge a scan asks: its model, the backend and URL of its server ("" for the backend's
-    usual one), how many skills it judges at once, and the sampling options sent."""
+    usual one), how many skills it judges at once, the sampling options sent and the server's
+    timeouts in seconds (as `studio chat`'s)."""
 
     model: str
     backend: str = "ollama"
     url: str = ""
     per_server: int = 1
     options: dict[str, Any] = field(default_factory=lambda: dict(JUDGE_OPTIONS))
+    connect_timeout: float = float(CONNECT_TIMEOUT)
+    idle_timeout: float = float(IDLE_TIMEOUT)
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> JudgeSettings:
@@ -66,7 +71,9 @@ class JudgeSettings:
             raise JudgeError("--judge needs a model's name (`studio models` lists a server's)")
         return cls(args.judge.strip(), args.backend or "ollama",
                    checked_url(args.url) if args.url else "", args.per_server or 1,
-                   JUDGE_OPTIONS | parse_options(args.option))
+                   JUDGE_OPTIONS | parse_options(args.option),
+                   args.connect_timeout or float(CONNECT_TIMEOUT),
+                   args.idle_timeout or float(IDLE_TIMEOUT))
 
 
 def judge_scans(scans: list[SkillScan], settings: JudgeSettings, err: TextIO) -> JudgeRun:
@@ -101,7 +108,9 @@ async def _judge_all(scans: list[SkillScan], settings: JudgeSettings, run: Judge
             err.flush()
 
     async with httpx.AsyncClient() as http:
-        server = ModelServer(http, kind=settings.backend, url=settings.url)
+        server = ModelServer(http, kind=settings.backend, url=settings.url,
+                             connect_timeout=settings.connect_timeout,
+                             idle_timeout=settings.idle_timeout)
         server.on_state = progress
         try:
             client, run.model = await server.open(settings.model)

@@ -156,6 +156,17 @@ def test_a_server_that_is_down_gives_one_message_and_the_rules_report(
     capsys.readouterr()
 
 
+def test_a_server_that_times_out_stops_the_judge_with_one_message(
+        fake_ollama: FakeOllama, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _skill(tmp_path, "setup", PIPE)
+    fake_ollama.script(hang())
+    assert main(["scan", str(tmp_path), "--fail-on", "high", "--judge", TOOL_MODEL, "--url",
+                 fake_ollama.url, "--idle-timeout", "0.5"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("the judge stopped") == 1 and "Traceback" not in captured.err
+    assert "high SK503" in captured.out and "1 not judged" in captured.out
+
+
 def test_a_server_that_fails_midway_keeps_the_verdicts_given(
         fake_ollama: FakeOllama, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _skill(tmp_path, "a", "Tidy the notes.\n")
@@ -169,6 +180,18 @@ def test_a_server_that_fails_midway_keeps_the_verdicts_given(
     assert "judge" not in skills["b"] and "judge" not in skills["c"]
     assert report["judge"]["judged"] == 1 and "model crashed" in report["judge"]["stopped"]
     assert len(fake_ollama.chats) == 2 and captured.err.count("the judge stopped") == 1
+
+
+def test_per_server_judges_several_skills_at_once(
+        fake_ollama: FakeOllama, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in "abc":
+        _skill(tmp_path, name, "Tidy the notes.\n")
+    fake_ollama.responder = lambda body: _verdict("benign")
+    assert main(_scan(str(tmp_path), "--judge", TOOL_MODEL, "--url", fake_ollama.url,
+                      "--per-server", "2")) == 0
+    report, skills = _by_name(capsys.readouterr().out)
+    assert report["judge"]["judged"] == 3 and len(fake_ollama.chats) == 3
+    assert {skill["judge"]["verdict"] for skill in skills.values()} == {"benign"}
 
 
 def test_an_openai_compatible_server_and_sarif(
@@ -188,8 +211,9 @@ def test_an_openai_compatible_server_and_sarif(
 
 def test_the_judges_options_need_a_judge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = _skill(tmp_path, "notes", "Tidy.\n")
-    assert main(["scan", str(folder), "--url", "http://127.0.0.1:1", "--per-server", "2"]) == 2
-    assert "--url, --per-server need --judge MODEL" in capsys.readouterr().err
+    assert main(["scan", str(folder), "--url", "http://127.0.0.1:1", "--per-server", "2",
+                 "--idle-timeout", "5"]) == 2
+    assert "--url, --per-server, --idle-timeout need --judge MODEL" in capsys.readouterr().err
     assert main(["scan", str(folder), "--judge", " "]) == 2
     assert "--judge needs a model's name" in capsys.readouterr().err
     assert BACKEND_CHOICES == BACKENDS
