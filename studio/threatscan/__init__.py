@@ -8,19 +8,17 @@ judge's request (`judge_request`) and the reading of its answer (`read_verdict`)
 talking to the model is the command's. No Qt here."""
 
 from studio.threatscan.findings import LEVELS, Finding, rank
-from studio.threatscan.judge import JudgeRequest, judge_request
+from studio.threatscan.judge import judge_request
 from studio.threatscan.report import preview_lines, render
 from studio.threatscan.scanner import SkillScan, scan_file, scan_skill, scan_text, skill_folders
-from studio.threatscan.verdict import JudgeRun, no_verdict, read_verdict
+from studio.threatscan.verdict import JudgeRun, read_verdict
 
 __all__ = [
     "LEVELS",
     "Finding",
-    "JudgeRequest",
     "JudgeRun",
     "SkillScan",
     "judge_request",
-    "no_verdict",
     "preview_lines",
     "rank",
     "read_verdict",
