@@ -20,6 +20,8 @@ LEVEL_CHOICES = ("critical", "high", "medium", "low", "info", "none")
 # a pre-commit hook's included, a quarter of a second. tests/commands/test_scan_judge.py keeps
 # the two the same.
 BACKEND_CHOICES = ("ollama", "openai", "embedded")
+# `studio.llm`'s CONNECT_TIMEOUT and IDLE_TIMEOUT, for the help alone (the same test keeps them).
+CONNECT_SECONDS, IDLE_SECONDS = 10, 180
 # The options that only mean something with --judge.
 _JUDGE_ONLY = ("backend", "url", "per_server", "option", "connect_timeout", "idle_timeout")
 
@@ -32,7 +34,8 @@ def register(subparsers: Any) -> None:
         "manifests, dot files), code parsed, hidden and deceptive text found. Each finding has "
         "a code, a severity (critical, high, medium, low, info), a confidence, a place and its "
         "evidence (docs/security-content.md). Exit 1 when a finding is at or above --fail-on, "
-        "2 when a path holds no skill.",
+        "2 when a path holds no skill, 130 when the judge is stopped with Ctrl+C (after the "
+        "report of what finished).",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                         help="a skill folder, its SKILL.md, or a folder searched for skills")
@@ -51,12 +54,12 @@ def register(subparsers: Any) -> None:
                        help="the judge's model server (default: ollama)")
     judge.add_argument("--url", help="the server's URL (default: the backend's usual one)")
     judge.add_argument("--connect-timeout", type=seconds, default=None, metavar="SECONDS",
-                       help="seconds to wait for the server to accept the connection (default: "
-                       "`studio chat`'s)")
+                       help="seconds to wait for the server to accept the connection "
+                       f"(default: {CONNECT_SECONDS})")
     judge.add_argument("--idle-timeout", type=seconds, default=None, metavar="SECONDS",
                        help="seconds the server may send no piece of an answer before the judge "
                        "stops; a large skill on a slow computer takes long to read before the "
-                       "first (default: `studio chat`'s)")
+                       f"first (default: {IDLE_SECONDS})")
     judge.add_argument("--per-server", type=positive, default=None, metavar="N",
                        help="skills the server judges at once (default: 1)")
     # `options.option_flag`'s flag, declared here: that module loads the settings.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +93,11 @@ class JudgeRequest:
     shown: tuple[TextFile, ...]
     shown_chars: int
     total_chars: int
-    schema: dict[str, Any] = field(default_factory=lambda: ANSWER_SCHEMA)
     max_answer_chars: int = MAX_ANSWER_CHARS
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        return ANSWER_SCHEMA
 
     @property
     def cut(self) -> bool:

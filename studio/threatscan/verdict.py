@@ -32,7 +32,7 @@ _RANKED = {
     ("malicious", True): ("high", 0.6), ("malicious", False): ("medium", 0.4),
     ("suspicious", True): ("medium", 0.4), ("suspicious", False): ("medium", 0.3),
 }
-_FENCE = re.compile(r"\A```[a-zA-Z]*\s*\n(.*)\n\s*```\Z", re.DOTALL)
+_FENCE = re.compile(r"\A```[a-zA-Z]*\s*\n(.*?)\s*```\Z", re.DOTALL)
 _THINKING = re.compile(r"\A<think>.*?</think>\s*", re.DOTALL)
 
 
@@ -96,7 +96,7 @@ def read_verdict(answer: str, request: JudgeRequest) -> JudgeOutcome:
     reason = value.get("reason")
     if not isinstance(reason, str):
         return no_verdict(request, "its answer gives no reason", answer)
-    quotes = value.get("evidence", [])
+    quotes = value.get("evidence") or []
     if not isinstance(quotes, list) or not all(isinstance(q, str) for q in quotes):
         return no_verdict(request, "its evidence is not a list of quoted passages", answer)
     places: list[tuple[str, int, int, str]] = []

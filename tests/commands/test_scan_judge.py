@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from studio.cli import main
-from studio.commands.scan import BACKEND_CHOICES
-from studio.llm import BACKENDS
+from studio.commands.scan import BACKEND_CHOICES, CONNECT_SECONDS, IDLE_SECONDS
+from studio.llm import BACKENDS, CONNECT_TIMEOUT, IDLE_TIMEOUT
 from tests.fakes.fixtures import OPENAI_MODEL, TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
 from tests.fakes.openai import FakeOpenAI
@@ -217,6 +217,7 @@ def test_the_judges_options_need_a_judge(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["scan", str(folder), "--judge", " "]) == 2
     assert "--judge needs a model's name" in capsys.readouterr().err
     assert BACKEND_CHOICES == BACKENDS
+    assert (CONNECT_SECONDS, IDLE_SECONDS) == (CONNECT_TIMEOUT, IDLE_TIMEOUT)
 
 
 def test_ctrl_c_stops_the_judge_and_prints_what_finished(fake_ollama: FakeOllama, tmp_path: Path) -> None:

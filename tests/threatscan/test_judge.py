@@ -158,6 +158,8 @@ def test_a_fence_or_thinking_around_the_json_is_taken_off(request_: JudgeRequest
     assert read_verdict(fenced, request_).verdict == "benign"
     thought = f"<think>hmm</think>\n{_answer('benign', evidence=())}"
     assert read_verdict(thought, request_).verdict == "benign"
+    tight = '```\n{"verdict": "benign", "reason": "Fine.", "evidence": null}```'
+    assert read_verdict(tight, request_).verdict == "benign"
 
 
 def test_what_the_model_wrote_cannot_drive_the_terminal(request_: JudgeRequest) -> None:
