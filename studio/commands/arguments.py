@@ -16,6 +16,17 @@ def positive(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """A number of seconds above 0 (`--idle-timeout`, `--connect-timeout`)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
+
+
 def port_number(text: str) -> int:
     """A TCP port, 0 to 65535 (0: let the system pick a free one)."""
     try:

@@ -49,6 +49,7 @@ from studio.agent import (
     first_writable_folder,
     read_agentfile,
 )
+from studio.commands.arguments import seconds
 from studio.commands.options import (
     SKILL_SOURCE_HELP,
     guided_flag,
@@ -156,11 +157,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS)
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help="seconds a tool run may take (default: %(default)s)")
-    parser.add_argument("--connect-timeout", type=_seconds, default=float(CONNECT_TIMEOUT),
+    parser.add_argument("--connect-timeout", type=seconds, default=float(CONNECT_TIMEOUT),
                         metavar="SECONDS",
                         help="seconds to wait for the model server to accept the connection "
                         "(default: %(default)g)")
-    parser.add_argument("--idle-timeout", type=_seconds, default=float(IDLE_TIMEOUT),
+    parser.add_argument("--idle-timeout", type=seconds, default=float(IDLE_TIMEOUT),
                         metavar="SECONDS",
                         help="seconds the model server may send no piece of the answer (blank "
                         "keep-alive lines do not count) before the chat gives up; a cold model "
@@ -169,7 +170,7 @@ def register(subparsers: Any) -> None:
                         metavar="TOKENS",
                         help="the most tokens one answer may stream before it is stopped "
                         "(default: %(default)s)")
-    parser.add_argument("--max-answer-seconds", type=_seconds, default=float(MAX_ANSWER_SECONDS),
+    parser.add_argument("--max-answer-seconds", type=seconds, default=float(MAX_ANSWER_SECONDS),
                         metavar="SECONDS",
                         help="the most seconds one answer may take, tool runs included, before "
                         "it is stopped (default: %(default)g)")
@@ -183,16 +184,6 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r}: give a number above 0")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
     return value
 
 

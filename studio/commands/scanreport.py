@@ -5,11 +5,20 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from studio.commands.scanjudge import JudgeSettings
+
+EXIT_INTERRUPTED = 130
 
 
-def scan_report(paths: list[Path], output: str, fail_on: str, command: str) -> int:
-    """Scan `paths`, print the report in `output`'s format, and give the exit code: 2 when a path
-    holds no skill, 1 when a finding is at `fail_on` or above, else 0."""
+def scan_report(paths: list[Path], output: str, fail_on: str, command: str,
+                judge: JudgeSettings | None = None) -> int:
+    """Scan `paths` (and, with `judge`, have a model judge each skill), print the report in
+    `output`'s format, and give the exit code: 2 when a path holds no skill, 130 when the user
+    stopped the judge (what finished is reported), 1 when a finding is at `fail_on` or above,
+    else 0. A judge that fails changes no exit code: it is told on stderr and in the report."""
     from studio.commands.textsafe import one_line
     from studio.threatscan import render, scan_skill, skill_folders
 
@@ -17,9 +26,16 @@ def scan_report(paths: list[Path], output: str, fail_on: str, command: str) -> i
     for problem in problems:
         sys.stderr.write(f"studio {command}: {one_line(problem)}\n")
     scans = [scan_skill(folder) for folder in folders]
-    sys.stdout.write(render(scans, output))
+    run = None
+    if judge is not None and scans:
+        from studio.commands.scanjudge import judge_scans
+
+        run = judge_scans(scans, judge, sys.stderr)
+    sys.stdout.write(render(scans, output, run))
     if problems:
         return 2
+    if run is not None and run.interrupted:
+        return EXIT_INTERRUPTED
     if fail_on != "none" and any(scan.at_least(fail_on) for scan in scans):
         return 1
     return 0

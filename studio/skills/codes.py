@@ -95,3 +95,6 @@ LOOKALIKE = "SK521"
 HIDDEN_TEXT = "SK522"
 ENCODED_PROSE = "SK523"
 DECEPTIVE = "SK524"
+# Added by a model judge (`studio scan --judge MODEL`), beside the rules' findings.
+JUDGE_VERDICT = "SK525"
+JUDGE_NO_VERDICT = "SK526"

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
+from studio.textshow import shown
 from studio.threatscan.findings import LEVELS, rank
 from studio.threatscan.scanner import SkillScan, scan_skill
+from studio.threatscan.verdict import JudgeRun
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # What each code means, for SARIF's rule list and a reader of the text report (docs/codes.md
@@ -25,6 +27,8 @@ TITLES = {
     "SK520": "unpinned requirement", "SK521": "lookalike package name",
     "SK522": "text hidden from a reader", "SK523": "base64 in prose",
     "SK524": "instructions to conceal, claim authority or act unseen",
+    "SK525": "a model judge calls the skill malicious or suspicious",
+    "SK526": "the model judge gave no usable verdict",
 }
 _SARIF_LEVEL = {"critical": "error", "high": "error", "medium": "warning", "low": "note",
                 "info": "note"}
@@ -35,7 +39,7 @@ def _relative(scan: SkillScan, file: str) -> str:
     return file if base == "." else f"{base}/{file}" if file != "." else base
 
 
-def render_text(scans: Sequence[SkillScan], minimum: str = "info") -> str:
+def render_text(scans: Sequence[SkillScan], minimum: str = "info", judge: JudgeRun | None = None) -> str:
     lines: list[str] = []
     for scan in scans:
         for f in scan.findings:
@@ -50,14 +54,32 @@ def render_text(scans: Sequence[SkillScan], minimum: str = "info") -> str:
     tally = ", ".join(f"{counts[level]} {level}" for level in reversed(LEVELS) if counts[level])
     lines.append(f"{len(scans)} skill{'s' if len(scans) != 1 else ''} scanned, {flagged} with a "
                  f"finding at high or above; findings: {tally or 'none'}")
+    if judge is not None:
+        lines.append(judge_line(scans, judge))
     return "\n".join(lines) + "\n"
 
 
-def report_json(scans: Sequence[SkillScan]) -> dict[str, Any]:
-    return {"skills": [scan.to_json() for scan in scans]}
+def judge_line(scans: Sequence[SkillScan], judge: JudgeRun) -> str:
+    """What the judge said, counted by verdict, and what it did not get to."""
+    said = [scan.judge.verdict for scan in scans if scan.judge is not None]
+    counts = [f"{said.count(verdict)} {verdict}" for verdict in ("malicious", "suspicious", "benign")]
+    counts.append(f"{said.count(None)} no usable verdict")
+    line = f"judge {shown(judge.model) or '(none)'} ({judge.backend}): {', '.join(counts)}"
+    missing = len(scans) - len(said)
+    if missing:
+        why = "stopped by the user" if judge.interrupted else (judge.stopped or "not run")
+        line += f"; {missing} not judged ({shown(' '.join(why.split()))})"
+    return line
 
 
-def report_sarif(scans: Sequence[SkillScan]) -> dict[str, Any]:
+def report_json(scans: Sequence[SkillScan], judge: JudgeRun | None = None) -> dict[str, Any]:
+    report: dict[str, Any] = {"skills": [scan.to_json() for scan in scans]}
+    if judge is not None:
+        report["judge"] = judge.to_json()
+    return report
+
+
+def report_sarif(scans: Sequence[SkillScan], judge: JudgeRun | None = None) -> dict[str, Any]:
     codes = sorted({f.code for s in scans for f in s.findings} | set(TITLES))
     rules = [{"id": code, "name": TITLES.get(code, code).replace(" ", "-"),
               "shortDescription": {"text": TITLES.get(code, code)},
@@ -79,24 +101,24 @@ def report_sarif(scans: Sequence[SkillScan]) -> dict[str, Any]:
                 "properties": {"severity": f.severity, "confidence": round(f.confidence, 2),
                                "evidence": f.evidence},
             })
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "studio scan", "version": __version__,
-                                "informationUri": "https://github.com/skill-studio/skill-studio",
-                                "rules": rules}},
-            "results": results,
-        }],
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "studio scan", "version": __version__,
+                            "informationUri": "https://github.com/skill-studio/skill-studio",
+                            "rules": rules}},
+        "results": results,
     }
+    if judge is not None:
+        run["properties"] = {"judge": judge.to_json()}
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def render(scans: Sequence[SkillScan], output: str) -> str:
+def render(scans: Sequence[SkillScan], output: str, judge: JudgeRun | None = None) -> str:
+    """The report in `output`'s format; with the run's `judge`, its model in the metadata."""
     if output == "json":
-        return json.dumps(report_json(scans), ensure_ascii=False, indent=2) + "\n"
+        return json.dumps(report_json(scans, judge), ensure_ascii=False, indent=2) + "\n"
     if output == "sarif":
-        return json.dumps(report_sarif(scans), ensure_ascii=False, indent=2) + "\n"
-    return render_text(scans)
+        return json.dumps(report_sarif(scans, judge), ensure_ascii=False, indent=2) + "\n"
+    return render_text(scans, judge=judge)
 
 
 def preview_lines(skills: Iterable[tuple[str, Path]], minimum: str = "low") -> list[str]:

@@ -16,6 +16,7 @@ from studio.threatscan.findings import Finding, rank
 from studio.threatscan.prose import fenced_sources
 from studio.threatscan.registry import rules_for
 from studio.threatscan.source import Source, kind_of
+from studio.threatscan.verdict import JudgeOutcome
 
 SKILL_FILE = "SKILL.md"
 _NOT_SKILLS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
@@ -23,18 +24,29 @@ _NOT_SKILLS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"}
 
 @dataclass
 class SkillScan:
-    """A skill's findings, worst first, and what was read."""
+    """A skill's findings, worst first, what was read, and what a model judge said of it
+    (None when no judge was asked, or it did not get to this skill)."""
 
     path: Path
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
+    judge: JudgeOutcome | None = None
 
     def at_least(self, level: str) -> bool:
         return any(finding.at_least(level) for finding in self.findings)
 
+    def add_judgement(self, outcome: JudgeOutcome) -> None:
+        """Keep the judge's `outcome` and add its finding: the rules' findings stay as they are."""
+        self.judge = outcome
+        if outcome.finding is not None:
+            self.findings = ranked([*self.findings, outcome.finding])
+
     def to_json(self) -> dict[str, object]:
-        return {"path": str(self.path), "files": self.files,
-                "findings": [finding.to_json() for finding in self.findings]}
+        shown: dict[str, object] = {"path": str(self.path), "files": self.files,
+                                    "findings": [finding.to_json() for finding in self.findings]}
+        if self.judge is not None:
+            shown["judge"] = self.judge.to_json()
+        return shown
 
 
 def _checked(source: Source) -> Iterator[Finding]:
