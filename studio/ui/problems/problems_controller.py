@@ -67,6 +67,7 @@ class ProblemsController(QObject):
         editors.tabs.currentChanged.connect(self._on_tabs_current_changed)
         editors.file_saved.connect(scans.path_changed)
         scans.changed.connect(self.refresh_security)
+        self.refresh_security()
 
     def refresh_security(self) -> None:
         """Show the scanner's findings: the whole library's, or the open skill's (that of the
@@ -74,14 +75,18 @@ class ProblemsController(QObject):
         tab = self._editors.current_tab()
         open_skill = self._scans.skill_of(tab.path) if tab is not None else None
         if self._panel.library_scope:
-            found = self._scans.findings()
+            self._panel.security.show_scans(self._scans.findings(), open_skill,
+                                            self._scans.pending)
+        elif open_skill is None:
+            self._panel.security.show_scans((), None, 0, "open a skill to see its findings")
         else:
-            found = self._scans.findings(open_skill) if open_skill is not None else iter(())
-        self._panel.security.show_scans(found, open_skill, self._scans.pending)
+            waiting = self._scans.waiting(open_skill)
+            self._panel.security.show_scans(
+                self._scans.findings(open_skill), open_skill, self._scans.pending,
+                "scanning this skill…" if waiting else "no findings in this skill")
 
     def refresh(self) -> None:
         self._library_pending.stop()
-        self.refresh_security()
         panel = self._panel
         if panel.library_scope:
             self._last_library_refresh = time.monotonic()
@@ -111,6 +116,7 @@ class ProblemsController(QObject):
 
     def _on_panel_scope_changed(self, _scope: int) -> None:
         self.refresh()
+        self.refresh_security()
 
     def _on_tabs_current_changed(self, _index: int) -> None:
         tab = self._editors.current_tab()
@@ -119,5 +125,4 @@ class ProblemsController(QObject):
             self._scans.prioritize(directory)
         if not self._panel.library_scope:
             self.refresh()
-        else:
-            self.refresh_security()
+        self.refresh_security()

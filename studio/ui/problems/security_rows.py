@@ -63,9 +63,10 @@ class SecurityRows:
     skills: list[SecuritySkill] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
 
-    def title(self, pending: int = 0) -> str:
-        """ "Security (1 critical, 3 high)", and how many skills are still to scan."""
-        shown = level_counts(self.counts) or "no findings"
+    def title(self, pending: int = 0, empty: str = "no findings") -> str:
+        """ "Security (1 critical, 3 high)", and how many skills are still to scan; `empty` in
+        the brackets when nothing is shown."""
+        shown = level_counts(self.counts) or empty
         if pending:
             shown += f"; scanning, {count_text(pending)} skills to go"
         return f"Security ({shown})"
@@ -86,21 +87,28 @@ def _matches(finding: Finding, name: str, wanted: ProblemFilter, levels: tuple[s
 
 def security_rows(scans: Iterable[SkillFindings], wanted: ProblemFilter,
                   open_skill: Path | None) -> SecurityRows:
-    """The rows of `scans` that pass `wanted`; below `LIBRARY_LEVEL` only for `open_skill`."""
+    """The rows of `scans` that pass `wanted`; below `LIBRARY_LEVEL` only for `open_skill`.
+    In one pass over plain values: a library may hold findings for 10,000 skills, and this runs
+    a few times a second while it is scanned."""
     levels = FILTER_LEVELS.get(wanted.severity, ())
     words = wanted.text.lower().split()
-    least = rank(LIBRARY_LEVEL)
+    filtered = wanted.active
+    worthy = {level for level in LEVELS if rank(level) >= rank(LIBRARY_LEVEL)}
     rows = SecurityRows()
+    order: list[tuple[int, int, str, int]] = []
+    levels_shown: list[str] = []
     for directory, name, findings in scans:
-        every = directory == open_skill
-        shown = [finding for finding in findings
-                 if (every or rank(finding.severity) >= least)
-                 and _matches(finding, name, wanted, levels, words)]
+        shown = list(findings) if directory == open_skill else [
+            finding for finding in findings if finding.severity in worthy]
+        if filtered:
+            shown = [finding for finding in shown
+                     if _matches(finding, name, wanted, levels, words)]
         if shown:
+            order.append((-rank(shown[0].severity), -len(shown), name.lower(), len(rows.skills)))
             rows.skills.append(SecuritySkill(directory, name, shown))
-            rows.counts.update(finding.severity for finding in shown)
-    rows.skills.sort(key=lambda skill: (-rank(skill.worst), -len(skill.findings),
-                                        skill.name.lower()))
+            levels_shown.extend([finding.severity for finding in shown])
+    rows.skills = [rows.skills[place[3]] for place in sorted(order)]
+    rows.counts = Counter(levels_shown)
     return rows
 
 

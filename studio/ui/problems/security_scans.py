@@ -56,6 +56,7 @@ class SecurityScans(QObject):
         self._found: dict[Path, list[Finding]] = {}
         # Waiting to be scanned, in order (a dict as an ordered set); the first ones go first.
         self._pending: dict[Path, None] = {}
+        self._scanning: list[Path] = []
         self._running: asyncio.Task[None] | None = None
         self._closed = False
         self._last_told = 0.0
@@ -74,6 +75,10 @@ class SecurityScans(QObject):
     def pending(self) -> int:
         """How many skills are waiting to be scanned."""
         return len(self._pending)
+
+    def waiting(self, directory: Path) -> bool:
+        """Whether this skill is still to be scanned (or scanned again)."""
+        return directory in self._pending or directory in self._scanning
 
     @property
     def busy(self) -> bool:
@@ -148,7 +153,9 @@ class SecurityScans(QObject):
         elif isinstance(event, events.SkillChanged):
             if event.old.directory != event.new.directory:
                 self.forget([event.old.directory])
-            self.rescan([event.new.directory], first=True)
+            # Not first: a fix of thousands of skills changes them one by one. A save in a tab
+            # puts its skill first (`path_changed`).
+            self.rescan([event.new.directory])
         elif isinstance(event, events.SkillsRemoved | events.RootRemoved):
             gone = [s.directory for s in (event.summaries if isinstance(event, events.SkillsRemoved)
                                           else event.skills)]
@@ -162,8 +169,12 @@ class SecurityScans(QObject):
             batch = list(self._pending)[:BATCH]
             for directory in batch:
                 del self._pending[directory]
+            self._scanning = batch
             # Asked for again while in the worker: it is back in `_pending`, scanned again.
-            results = await loop.run_in_executor(self._worker, _scan_batch, batch)
+            try:
+                results = await loop.run_in_executor(self._worker, _scan_batch, batch)
+            finally:
+                self._scanning = []
             if self._closed:
                 return
             for directory, found in results:

@@ -19,6 +19,7 @@ from studio.ui.problems.security_model import (
     LINE,
     MESSAGE,
     SEVERITY,
+    TITLE,
     TOOLTIP,
     SecurityModel,
 )
@@ -60,8 +61,16 @@ class SecurityView(QTreeView):
         self._scans: list[SkillFindings] = []
         self._open_skill: Path | None = None
         self._pending = 0
+        self._empty = "no findings"
+        # What the user opened or closed stays so across rebuilds (a few a second while a
+        # library is scanned): the title, and skills by their folder.
+        self._title_open = True
+        self._chosen: dict[Path, bool] = {}
+        self._restoring = False
         self._size_columns()
         self.doubleClicked.connect(self._on_double_clicked)
+        self.expanded.connect(self._on_expanded)
+        self.collapsed.connect(self._on_collapsed)
 
     def _size_columns(self) -> None:
         header = self.header()
@@ -76,11 +85,12 @@ class SecurityView(QTreeView):
         header.resizeSection(LINE, metrics.horizontalAdvance("0,000:00") + 16)
 
     def show_scans(self, scans: Iterable[SkillFindings], open_skill: Path | None,
-                   pending: int) -> None:
+                   pending: int, empty: str = "no findings") -> None:
         """Show the findings of `scans` ((folder, name, findings) each), all of them for
         `open_skill` and those at `medium` or above for the others; `pending` skills are still
-        to scan."""
+        to scan; `empty` is what the title says when there is nothing to show."""
         self._scans, self._open_skill, self._pending = list(scans), open_skill, pending
+        self._empty = empty
         self._rebuild()
 
     def set_filter(self, wanted: ProblemFilter) -> None:
@@ -89,17 +99,42 @@ class SecurityView(QTreeView):
             self._rebuild()
 
     def _rebuild(self) -> None:
-        self.model_.show(security_rows(self._scans, self._filter, self._open_skill),
-                         self._pending)
-        title = self.model_.index(0, 0)
-        self.setFirstColumnSpanned(0, QModelIndex(), True)
-        self.expand(title)
-        skills = self.model_.rows.skills
-        few = len(skills) <= OPEN_AT_MOST
-        for row, skill in enumerate(skills[:OPEN_AT_MOST]):
-            if few or skill.directory == self._open_skill or (
-                    rank(skill.worst) >= rank(OPEN_LEVEL)):
-                self.expand(self.model_.index(row, 0, title))
+        self._restoring = True
+        try:
+            self.model_.show(security_rows(self._scans, self._filter, self._open_skill),
+                             self._pending, self._empty)
+            title = self.model_.index(0, 0)
+            self.setFirstColumnSpanned(0, QModelIndex(), True)
+            skills = self.model_.rows.skills
+            few = len(skills) <= OPEN_AT_MOST
+            given = self.model_.rowCount(title) if self._chosen else OPEN_AT_MOST
+            # The skills first, the title last: under a closed row, opening one only marks it,
+            # and opening the title then lays them all out once (not once per skill).
+            for row, skill in enumerate(skills[:given]):
+                chosen = self._chosen.get(skill.directory)
+                if chosen is None:
+                    chosen = row < OPEN_AT_MOST and (few or skill.directory == self._open_skill
+                                                     or rank(skill.worst) >= rank(OPEN_LEVEL))
+                if chosen:
+                    self.expand(self.model_.index(row, 0, title))
+            self.setExpanded(title, self._title_open)
+        finally:
+            self._restoring = False
+
+    def _on_expanded(self, index: QModelIndex) -> None:
+        self._remember(index, True)
+
+    def _on_collapsed(self, index: QModelIndex) -> None:
+        self._remember(index, False)
+
+    def _remember(self, index: QModelIndex, opened: bool) -> None:
+        if self._restoring:
+            return
+        skill = self.model_.skill(index)
+        if skill is not None:
+            self._chosen[skill.directory] = opened
+        elif index.isValid() and index.internalId() == TITLE:
+            self._title_open = opened
 
     def _on_double_clicked(self, index: QModelIndex) -> None:
         problem = self.model_.problem(index)
