@@ -159,6 +159,7 @@ class ProblemsPanel(QWidget):
         # security_rows.py for what it shows), resizable against them.
         self.security = SecurityView()
         self.security.problem_activated.connect(self.problem_activated)
+        self.security.rebuilt.connect(self._fill_codes)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(self.views)
@@ -248,7 +249,7 @@ class ProblemsPanel(QWidget):
         self._on_selection_changed()
 
     def _fill_codes(self) -> None:
-        counts = self.model.findings.code_counts
+        counts = self.model.findings.code_counts + self.security.model_.rows.codes
         current = self.code.currentData() or ""
         self.code.blockSignals(True)
         try:

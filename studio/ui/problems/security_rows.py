@@ -58,10 +58,12 @@ class SecuritySkill:
 
 @dataclass(slots=True)
 class SecurityRows:
-    """What the group shows: its skills, worst first, and how many findings of each level."""
+    """What the group shows: its skills, worst first, and how many findings of each level;
+    `codes`: how many of each code it would show unfiltered (the panel's code list)."""
 
     skills: list[SecuritySkill] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
+    codes: Counter[str] = field(default_factory=Counter)
 
     def title(self, pending: int = 0, empty: str = "no findings") -> str:
         """ "Security (1 critical, 3 high)", and how many skills are still to scan; `empty` in
@@ -97,9 +99,11 @@ def security_rows(scans: Iterable[SkillFindings], wanted: ProblemFilter,
     rows = SecurityRows()
     order: list[tuple[int, int, str, int]] = []
     levels_shown: list[str] = []
+    codes: list[str] = []
     for directory, name, findings in scans:
         shown = list(findings) if directory == open_skill else [
             finding for finding in findings if finding.severity in worthy]
+        codes.extend([finding.code for finding in shown])
         if filtered:
             shown = [finding for finding in shown
                      if _matches(finding, name, wanted, levels, words)]
@@ -109,6 +113,7 @@ def security_rows(scans: Iterable[SkillFindings], wanted: ProblemFilter,
             levels_shown.extend([finding.severity for finding in shown])
     rows.skills = [rows.skills[place[3]] for place in sorted(order)]
     rows.counts = Counter(levels_shown)
+    rows.codes = Counter(codes)
     return rows
 
 

@@ -39,9 +39,11 @@ class SecurityView(QTreeView):
 
     Signals:
         problem_activated: (Problem) the user wants to see where a finding is.
+        rebuilt: what is shown was rebuilt (new findings, scope or filter).
     """
 
     problem_activated = Signal(object)
+    rebuilt = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -120,6 +122,7 @@ class SecurityView(QTreeView):
             self.setExpanded(title, self._title_open)
         finally:
             self._restoring = False
+        self.rebuilt.emit()
 
     def _on_expanded(self, index: QModelIndex) -> None:
         self._remember(index, True)

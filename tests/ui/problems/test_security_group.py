@@ -81,6 +81,13 @@ def test_a_malicious_script_shows_in_the_security_group_at_its_file_and_line(
     assert float(attack[CONFIDENCE]) > 0
     assert "curl" in attack[EVIDENCE]
 
+    # The code filter lists the scanner's codes too, and filters the group.
+    panel.show_code("SK503")
+    assert panel.code.currentData() == "SK503"
+    assert _skills(model) == ["dropper"] and len(_finding_rows(model, "dropper")) == 1
+    panel.show_code("")
+    assert panel.code.currentData() == ""
+
     # Double-click goes to the script, at the line.
     title = model.index(0, 0)
     skill = model.index(0, 0, title)
