@@ -7,7 +7,14 @@ first run read skills through this door; its rules are a registry (`registry.RUL
 
 from studio.threatscan.findings import LEVELS, Finding, rank
 from studio.threatscan.report import preview_lines, render
-from studio.threatscan.scanner import SkillScan, scan_file, scan_skill, scan_text, skill_folders
+from studio.threatscan.scanner import (
+    SkillScan,
+    scan_file,
+    scan_skill,
+    scan_skills,
+    scan_text,
+    skill_folders,
+)
 
 __all__ = [
     "LEVELS",
@@ -18,6 +25,7 @@ __all__ = [
     "render",
     "scan_file",
     "scan_skill",
+    "scan_skills",
     "scan_text",
     "skill_folders",
 ]

@@ -77,6 +77,13 @@ def scan_skill(directory: Path) -> SkillScan:
     return SkillScan(directory, ranked(found), len(texts))
 
 
+def scan_skills(directories: Iterable[Path]) -> list[tuple[Path, list[Finding] | None]]:
+    """Each folder's findings (`scan_skill`), or None for one that is no longer a folder: a
+    batch of a library's skills, scanned in one call to a worker thread or process."""
+    return [(directory, scan_skill(directory).findings if directory.is_dir() else None)
+            for directory in directories]
+
+
 def ranked(found: Iterable[Finding]) -> list[Finding]:
     """One finding per code and line (the worst), worst first, then by file and line."""
     best: dict[tuple[str, str, int], Finding] = {}

@@ -2,25 +2,31 @@
 group: every skill as it arrives, and again when the library judges it again (a save, a rename,
 a refresh of its root) or one of its files is saved or changed on disk.
 
-The scanner reads every file of a skill (bounded; `studio.threatscan`), so it runs in a worker
-thread a batch of skills at a time, never on the window's thread; the results are told in
-batches (`changed`, at most every `REFRESH_MS` while a large library is being scanned), so the
-group is rebuilt a few times a second at most, never once per skill. Skills inside archives are
-not scanned here: the scanner reads folders on disk (the install preview scans what an archive
-would add)."""
+The scanner reads every file of a skill (bounded; `studio.threatscan`), so it runs a batch of
+skills at a time in a worker, never on the window's thread: a thread for a few skills, and a
+process of lower priority once `PROCESS_AT` skills wait (a library being loaded). In a thread,
+one long parse of a large file holds Python's lock and the window waits for it; a process
+costs the window nothing but its start (about 0.7 s of CPU), too much for a handful of skills
+(and for each of the test suite's windows). The results are told in batches (`changed`, at
+most every `REFRESH_MS` while a large library is being scanned), so the group is rebuilt a few
+times a second at most, never once per skill. Skills inside archives are not scanned here: the
+scanner reads folders on disk (the install preview scans what an archive would add)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import multiprocessing
+import os
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.skills.library import Library, events
-from studio.threatscan import Finding, scan_skill
+from studio.threatscan import Finding, scan_skills
 from studio.ui.problems.security_rows import SkillFindings
 from studio.ui.tasks import TaskSet
 from studio.ui.watcher import FileWatcher
@@ -31,12 +37,18 @@ BATCH = 24
 REFRESH_MS = 400
 # How far above a changed file its skill's folder is looked for.
 SKILL_DEPTH = 8
+# Skills waiting for which the scans move to a process of their own (see above), and its
+# niceness: the window and the library's own scan come first.
+PROCESS_AT = 200
+NICENESS = 10
 
 
-def _scan_batch(directories: list[Path]) -> list[tuple[Path, list[Finding] | None]]:
-    """In the worker: each folder's findings, or None when it is no longer a folder."""
-    return [(directory, scan_skill(directory).findings if directory.is_dir() else None)
-            for directory in directories]
+def _process_pool() -> ProcessPoolExecutor:
+    """One worker process, started afresh ("spawn": the window's process runs threads, and a
+    fork of it could inherit a lock another thread held), importing the scanner only."""
+    lower = functools.partial(os.nice, NICENESS) if hasattr(os, "nice") else None
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=lower)
 
 
 class SecurityScans(QObject):
@@ -64,6 +76,7 @@ class SecurityScans(QObject):
         self._tell.setSingleShot(True)
         self._tell.timeout.connect(self._on_tell_timeout)
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="security-scan")
+        self._process: ProcessPoolExecutor | None = None
         library.connect(self._on_library_event)
         if watcher is not None:  # files changed by other programs
             watcher.file_changed.connect(self.path_changed)
@@ -79,6 +92,11 @@ class SecurityScans(QObject):
     def waiting(self, directory: Path) -> bool:
         """Whether this skill is still to be scanned (or scanned again)."""
         return directory in self._pending or directory in self._scanning
+
+    @property
+    def in_process(self) -> bool:
+        """Whether scans run in a process of their own (a large library was loaded)."""
+        return self._process is not None
 
     @property
     def busy(self) -> bool:
@@ -166,13 +184,14 @@ class SecurityScans(QObject):
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while self._pending and not self._closed:
+            executor = self._executor()
             batch = list(self._pending)[:BATCH]
             for directory in batch:
                 del self._pending[directory]
             self._scanning = batch
             # Asked for again while in the worker: it is back in `_pending`, scanned again.
             try:
-                results = await loop.run_in_executor(self._worker, _scan_batch, batch)
+                results = await loop.run_in_executor(executor, scan_skills, batch)
             finally:
                 self._scanning = []
             if self._closed:
@@ -185,6 +204,11 @@ class SecurityScans(QObject):
             self._told_soon()
         self._tell.stop()
         self._on_tell_timeout()
+
+    def _executor(self) -> Executor:
+        if self._process is None and len(self._pending) >= PROCESS_AT:
+            self._process = _process_pool()
+        return self._process or self._worker
 
     def _told_soon(self) -> None:
         """Tell `changed` now if it was not told lately, else when `REFRESH_MS` have passed."""
@@ -203,3 +227,5 @@ class SecurityScans(QObject):
         self._tell.stop()
         self._library.disconnect(self._on_library_event)
         self._worker.shutdown(wait=False, cancel_futures=True)
+        if self._process is not None:
+            self._process.shutdown(wait=False, cancel_futures=True)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QModelIndex
 from PySide6.QtTest import QAbstractItemModelTester
 from pytestqt.qtbot import QtBot
 
-from studio.threatscan import Finding, SkillScan
+from studio.threatscan import Finding, SkillScan, scanner
 from studio.ui.editor.file_tab import FileTab
 from studio.ui.problems import security_scans
 from studio.ui.problems.findings import ProblemFilter
@@ -154,18 +154,31 @@ def test_removing_the_attack_and_saving_removes_the_finding(
 def test_the_scan_runs_in_a_worker_thread(make_window: WindowFactory, library: Path,
                                           qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[bool] = []
-    scan = security_scans.scan_skill
+    scan = scanner.scan_skill
 
     def recorded(directory: Path) -> SkillScan:
         threads.append(threading.current_thread() is threading.main_thread())
         return scan(directory)
 
-    monkeypatch.setattr(security_scans, "scan_skill", recorded)
+    monkeypatch.setattr(scanner, "scan_skill", recorded)
     window = make_window(library)
     window.problems_panel.scope.setCurrentIndex(SCOPE_LIBRARY)
     qtbot.waitUntil(lambda: "dropper" in _skills(window.problems_panel.security.model_),
                     timeout=20000)
     assert threads and not any(threads)
+    assert not window.security_scans.in_process
+
+
+def test_a_large_library_is_scanned_in_a_process_of_its_own(
+        make_window: WindowFactory, library: Path, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(security_scans, "PROCESS_AT", 1)
+    window = make_window(library)
+    window.problems_panel.scope.setCurrentIndex(SCOPE_LIBRARY)
+    model = window.problems_panel.security.model_
+    qtbot.waitUntil(lambda: "dropper" in _skills(model), timeout=60000)
+    assert window.security_scans.in_process
+    assert _finding_rows(model, "dropper")[0][FILE] == "scripts/setup.sh"
 
 
 # -- the rows, without a window ----------------------------------------------------------------------
