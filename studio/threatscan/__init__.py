@@ -8,6 +8,7 @@ first run read skills through this door; its rules are a registry (`registry.RUL
 from studio.threatscan.findings import LEVELS, Finding, rank
 from studio.threatscan.report import preview_lines, render
 from studio.threatscan.scanner import (
+    ScannedSkill,
     SkillScan,
     scan_file,
     scan_skill,
@@ -19,6 +20,7 @@ from studio.threatscan.scanner import (
 __all__ = [
     "LEVELS",
     "Finding",
+    "ScannedSkill",
     "SkillScan",
     "preview_lines",
     "rank",

@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -66,6 +66,10 @@ class SecurityScans(QObject):
         self._library = library
         self._tasks = tasks
         self._found: dict[Path, list[Finding]] = {}
+        # The stamp of each skill's files when it was scanned: a skill judged again by the
+        # library (a refresh, a name another skill shares now) is scanned again only if its
+        # files changed.
+        self._stamps: dict[Path, str] = {}
         # Waiting to be scanned, in order (a dict as an ordered set); the first ones go first.
         self._pending: dict[Path, None] = {}
         self._scanning: list[Path] = []
@@ -77,6 +81,7 @@ class SecurityScans(QObject):
         self._tell.timeout.connect(self._on_tell_timeout)
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="security-scan")
         self._process: ProcessPoolExecutor | None = None
+        self._process_broken = False
         library.connect(self._on_library_event)
         if watcher is not None:  # files changed by other programs
             watcher.file_changed.connect(self.path_changed)
@@ -152,6 +157,7 @@ class SecurityScans(QObject):
         dropped = False
         for directory in directories:
             self._pending.pop(directory, None)
+            self._stamps.pop(directory, None)
             dropped = self._found.pop(directory, None) is not None or dropped
         if dropped:
             self._told_soon()
@@ -164,10 +170,9 @@ class SecurityScans(QObject):
         if isinstance(event, events.SkillsAdded):
             self.rescan([summary.directory for summary in event.summaries])
         elif isinstance(event, events.SkillsReplaced):
-            # A skill listed before it was validated is validated without changing: scanned
-            # once, when it was listed. A refresh judges every skill again: so does the scan.
-            self.rescan([new.directory for old, new in zip(event.old, event.new, strict=True)
-                         if old.checked or new.directory not in self._found])
+            # Judged again (validated after being listed, a refresh, a name shared now): read
+            # again only if its files changed (`_stamps`).
+            self.rescan([summary.directory for summary in event.new])
         elif isinstance(event, events.SkillChanged):
             if event.old.directory != event.new.directory:
                 self.forget([event.old.directory])
@@ -190,23 +195,32 @@ class SecurityScans(QObject):
                 del self._pending[directory]
             self._scanning = batch
             # Asked for again while in the worker: it is back in `_pending`, scanned again.
+            known = {d: self._stamps[d] for d in batch if d in self._stamps}
             try:
-                results = await loop.run_in_executor(executor, scan_skills, batch)
+                results = await loop.run_in_executor(executor, scan_skills, batch, known)
+            except BrokenExecutor:
+                # The process ended under us (killed, out of memory): the thread goes on.
+                self._process, self._process_broken = None, True
+                self._pending = dict.fromkeys(batch) | self._pending
+                continue
             finally:
                 self._scanning = []
             if self._closed:
                 return
-            for directory, found in results:
-                if found is None or self._library.summary_for(directory) is None:
+            for directory, stamp, found in results:
+                if stamp is None or self._library.summary_for(directory) is None:
                     self._found.pop(directory, None)
-                else:
+                    self._stamps.pop(directory, None)
+                elif found is not None:
                     self._found[directory] = found
+                    self._stamps[directory] = stamp
             self._told_soon()
         self._tell.stop()
         self._on_tell_timeout()
 
     def _executor(self) -> Executor:
-        if self._process is None and len(self._pending) >= PROCESS_AT:
+        if self._process is None and not self._process_broken and (
+                len(self._pending) >= PROCESS_AT):
             self._process = _process_pool()
         return self._process or self._worker
 

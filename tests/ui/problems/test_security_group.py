@@ -168,6 +168,13 @@ def test_the_scan_runs_in_a_worker_thread(make_window: WindowFactory, library: P
     assert threads and not any(threads)
     assert not window.security_scans.in_process
 
+    # Judged again by the library (a refresh), a skill whose files did not change is not read.
+    scanned = len(threads)
+    window.security_scans.rescan([library / "dropper", library / "csv-tools"])
+    qtbot.waitUntil(lambda: not window.security_scans.busy, timeout=20000)
+    assert len(threads) == scanned
+    assert "dropper" in _skills(window.problems_panel.security.model_)
+
 
 def test_a_large_library_is_scanned_in_a_process_of_its_own(
         make_window: WindowFactory, library: Path, qtbot: QtBot,
