@@ -18,6 +18,7 @@ import asyncio
 import functools
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -82,6 +83,7 @@ class SecurityScans(QObject):
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="security-scan")
         self._process: ProcessPoolExecutor | None = None
         self._process_broken = False
+        self._one_by_one = 0
         library.connect(self._on_library_event)
         if watcher is not None:  # files changed by other programs
             watcher.file_changed.connect(self.path_changed)
@@ -190,7 +192,11 @@ class SecurityScans(QObject):
         loop = asyncio.get_running_loop()
         while self._pending and not self._closed:
             executor = self._executor()
-            batch = list(self._pending)[:BATCH]
+            size = BATCH
+            if self._one_by_one:
+                self._one_by_one -= 1
+                size = 1
+            batch = list(self._pending)[:size]
             for directory in batch:
                 del self._pending[directory]
             self._scanning = batch
@@ -202,6 +208,15 @@ class SecurityScans(QObject):
                 # The process ended under us (killed, out of memory): the thread goes on.
                 self._process, self._process_broken = None, True
                 self._pending = dict.fromkeys(batch) | self._pending
+                continue
+            except Exception as exc:
+                # A fault of the scanner on one of these skills: each is scanned alone, to
+                # find which; that one is reported as any exception in the background is.
+                if len(batch) > 1:
+                    self._one_by_one = len(batch)
+                    self._pending = dict.fromkeys(batch) | self._pending
+                else:
+                    sys.excepthook(type(exc), exc, exc.__traceback__)
                 continue
             finally:
                 self._scanning = []

@@ -196,6 +196,32 @@ def test_the_scan_runs_in_a_worker_thread(make_window: WindowFactory, library: P
     assert "dropper" in _skills(window.problems_panel.security.model_)
 
 
+def test_a_fault_of_the_scanner_is_reported_and_the_other_skills_are_scanned(
+        make_window: WindowFactory, tmp_path: Path, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "lib"
+    write_skill(root, "aaa-broken")
+    for number in range(security_scans.BATCH + 2):
+        write_skill(root, f"dropper-{number}", files={"scripts/setup.sh": ATTACK})
+    scan = scanner.scan_skill
+
+    def faulty(directory: Path) -> SkillScan:
+        if directory.name == "aaa-broken":
+            raise TypeError("a rule's bug")
+        return scan(directory)
+
+    told: list[BaseException] = []
+    monkeypatch.setattr(scanner, "scan_skill", faulty)
+    monkeypatch.setattr(security_scans.sys, "excepthook", lambda _t, exc, _tb: told.append(exc))
+    window = make_window(root)
+    window.problems_panel.scope.setCurrentIndex(SCOPE_LIBRARY)
+    model = window.problems_panel.security.model_
+    qtbot.waitUntil(lambda: not window.security_scans.busy and len(_skills(model)) >= 2,
+                    timeout=20000)
+    assert [str(exc) for exc in told] == ["a rule's bug"]
+    assert "dropper-25" in _skills(model)
+
+
 def test_a_large_library_is_scanned_in_a_process_of_its_own(
         make_window: WindowFactory, library: Path, qtbot: QtBot,
         monkeypatch: pytest.MonkeyPatch) -> None:
