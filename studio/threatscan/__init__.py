@@ -10,13 +10,22 @@ talking to the model is the command's. No Qt here."""
 from studio.threatscan.findings import LEVELS, Finding, rank
 from studio.threatscan.judge import judge_request
 from studio.threatscan.report import preview_lines, render
-from studio.threatscan.scanner import SkillScan, scan_file, scan_skill, scan_text, skill_folders
+from studio.threatscan.scanner import (
+    ScannedSkill,
+    SkillScan,
+    scan_file,
+    scan_skill,
+    scan_skills,
+    scan_text,
+    skill_folders,
+)
 from studio.threatscan.verdict import JudgeRun, read_verdict
 
 __all__ = [
     "LEVELS",
     "Finding",
     "JudgeRun",
+    "ScannedSkill",
     "SkillScan",
     "judge_request",
     "preview_lines",
@@ -25,6 +34,7 @@ __all__ = [
     "render",
     "scan_file",
     "scan_skill",
+    "scan_skills",
     "scan_text",
     "skill_folders",
 ]

@@ -10,6 +10,7 @@ first bytes: an allowlist, anything else is reported unread."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from collections.abc import Iterator
@@ -170,6 +171,21 @@ def read_skill_files(directory: Path) -> tuple[list[TextFile], list[Finding]]:
             f"skill is read up to {MAX_FILES} files and {MAX_TOTAL_BYTES // (1024 * 1024)} MiB",
             ""))
     return texts, findings
+
+
+def skill_stamp(directory: Path) -> str:
+    """A digest of the files `read_skill_files` reads: each one's path, size, times and inode
+    (a save by rename makes a new one). While it stays the same, so do the scan's findings, and
+    taking it costs a stat per file where a scan reads and parses them."""
+    digest = hashlib.blake2b(digest_size=16)
+    for relative, full in _walk(str(directory), []):
+        try:
+            info = os.stat(full, follow_symlinks=False)
+        except OSError:
+            continue
+        digest.update(f"{relative}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0"
+                      f"{info.st_ino}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
 
 
 def _walk(root: str, findings: list[Finding]) -> Iterator[tuple[str, str]]:

@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 # The rule modules: importing one registers its rules.
 from studio.threatscan import jsrules, legacy, manifests, prose, pyrules, shellrules  # noqa: F401
-from studio.threatscan.files import NOT_READ, read_one, read_skill_files
+from studio.threatscan.files import NOT_READ, read_one, read_skill_files, skill_stamp
 from studio.threatscan.findings import Finding, rank
 from studio.threatscan.prose import fenced_sources
 from studio.threatscan.registry import rules_for
@@ -87,6 +88,34 @@ def scan_skill(directory: Path) -> SkillScan:
     for text_file in texts:
         found.extend(scan_text(text_file.relative, text_file.text))
     return SkillScan(directory, ranked(found), len(texts))
+
+
+class ScannedSkill(NamedTuple):
+    """A skill of a batch: its folder, the stamp of its files (`files.skill_stamp`; None when it
+    is no longer a folder), and its findings (None when the stamp is the one it was given: the
+    findings known for it stand)."""
+
+    directory: Path
+    stamp: str | None
+    findings: list[Finding] | None
+
+
+def scan_skills(directories: Iterable[Path],
+                stamps: Mapping[Path, str] | None = None) -> list[ScannedSkill]:
+    """Scan a batch of a library's skills (in one call to a worker thread or process), each
+    only if its files changed since the stamp `stamps` gives for it. The stamp is taken before
+    the scan: a file changed meanwhile makes the next stamp differ."""
+    known = stamps or {}
+    done: list[ScannedSkill] = []
+    for directory in directories:
+        if not directory.is_dir():
+            done.append(ScannedSkill(directory, None, None))
+            continue
+        stamp = skill_stamp(directory)
+        unchanged = known.get(directory) == stamp
+        done.append(ScannedSkill(directory, stamp,
+                                 None if unchanged else scan_skill(directory).findings))
+    return done
 
 
 def ranked(found: Iterable[Finding]) -> list[Finding]:

@@ -57,6 +57,7 @@ from studio.ui.menus import make_action, make_menus
 from studio.ui.problems.fix_all import FixAll
 from studio.ui.problems.problems_controller import ProblemsController
 from studio.ui.problems.problems_panel import ProblemsPanel
+from studio.ui.problems.security_scans import SecurityScans
 from studio.ui.quickopen import QuickOpen
 from studio.ui.settings.settings_dialog import SettingsDialog
 from studio.ui.share import McpServing, SkillExports
@@ -154,7 +155,9 @@ class MainWindow(QMainWindow):
                                   session_roots or [], self)
         self.skill_ops = SkillOperations(self.library, self.editors, self.library_panel, feedback,
                                          self.problems_panel.fixable_problem)
-        self.problems = ProblemsController(self.library, self.editors, self.problems_panel, self)
+        self.security_scans = SecurityScans(self.library, self.tasks, self.watcher, self)
+        self.problems = ProblemsController(self.library, self.editors, self.problems_panel,
+                                           self.security_scans, self)
         self.fix_all = FixAll(self.library, self.editors, feedback, self)
         self.installs = UrlInstalls(self.library, self.roots, feedback, self)
         self.lock_syncs = LockSyncs(self.library_panel, self.roots, feedback, self.tasks, self)
@@ -203,6 +206,7 @@ class MainWindow(QMainWindow):
         self.closed.connect(self.clients.close)
         self.closed.connect(self.mcp_serving.close)
         self.closed.connect(self.exports.close)
+        self.closed.connect(self.security_scans.close)
 
         self.resize(1280, 760)
         self.resizeDocks([self.library_dock], [290], Qt.Orientation.Horizontal)

@@ -50,9 +50,11 @@ class EditorTabs(QObject):
 
     Signals:
         skill_opened: (Path) a skill's tab was opened (the library selects it).
+        file_saved: (Path) a tab's file was written (its skill is scanned again).
     """
 
     skill_opened = Signal(Path)
+    file_saved = Signal(Path)
 
     def __init__(self, tabs: QTabWidget, centre: QStackedWidget, welcome: QWidget,
                  library: Library, watcher: FileWatcher, autosaver: Autosaver,
@@ -342,6 +344,7 @@ class EditorTabs(QObject):
             self.show_in_library(tab)
         self.update_tab_title(tab)
         self._feedback.status(f"Saved {tab.path}")
+        self.file_saved.emit(tab.path)
         return True
 
     async def save_untitled(self, tab: SkillEditorTab) -> bool:

@@ -14,6 +14,7 @@ from studio.ui.editor.tabs import EditorTabs
 from studio.ui.library.library_rows import root_labels
 from studio.ui.numbers import count_text
 from studio.ui.problems.problems_panel import ProblemsPanel
+from studio.ui.problems.security_scans import SecurityScans
 
 # While a scan or a fix of thousands of skills reports in batches, the whole library's list is
 # rebuilt at most this often, so the rebuilds never add up to a frozen window.
@@ -51,11 +52,12 @@ class ProblemsController(QObject):
     arrive in it, and at most every `LIBRARY_REFRESH_MS` while they keep coming."""
 
     def __init__(self, library: Library, editors: EditorTabs, panel: ProblemsPanel,
-                 parent: QObject | None = None) -> None:
+                 scans: SecurityScans, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._library = library
         self._editors = editors
         self._panel = panel
+        self._scans = scans
         self._last_library_refresh = 0.0
         self._library_pending = QTimer(self)
         self._library_pending.setSingleShot(True)
@@ -63,6 +65,25 @@ class ProblemsController(QObject):
         library.connect(self._on_library_event)
         panel.scope_changed.connect(self._on_panel_scope_changed)
         editors.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        editors.file_saved.connect(scans.path_changed)
+        scans.changed.connect(self.refresh_security)
+        self.refresh_security()
+
+    def refresh_security(self) -> None:
+        """Show the scanner's findings: the whole library's, or the open skill's (that of the
+        current tab, a skill's or one of its files')."""
+        tab = self._editors.current_tab()
+        open_skill = self._scans.skill_of(tab.path) if tab is not None else None
+        if self._panel.library_scope:
+            self._panel.security.show_scans(self._scans.findings(), open_skill,
+                                            self._scans.pending)
+        elif open_skill is None:
+            self._panel.security.show_scans((), None, 0, "open a skill to see its findings")
+        else:
+            waiting = self._scans.waiting(open_skill)
+            self._panel.security.show_scans(
+                self._scans.findings(open_skill), open_skill, self._scans.pending,
+                "scanning this skill…" if waiting else "no findings in this skill")
 
     def refresh(self) -> None:
         self._library_pending.stop()
@@ -95,7 +116,13 @@ class ProblemsController(QObject):
 
     def _on_panel_scope_changed(self, _scope: int) -> None:
         self.refresh()
+        self.refresh_security()
 
     def _on_tabs_current_changed(self, _index: int) -> None:
+        tab = self._editors.current_tab()
+        directory = self._scans.skill_of(tab.path) if tab is not None else None
+        if directory is not None:
+            self._scans.prioritize(directory)
         if not self._panel.library_scope:
             self.refresh()
+        self.refresh_security()

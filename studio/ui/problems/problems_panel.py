@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QSplitter,
     QStackedWidget,
     QTableView,
     QToolButton,
@@ -31,6 +32,7 @@ from studio.skills.library import Problem
 from studio.ui.numbers import count_text, plural
 from studio.ui.problems.findings import Findings, ProblemFilter
 from studio.ui.problems.problems_model import ProblemsModel
+from studio.ui.problems.security_view import SecurityView
 from studio.ui.selector import Selector
 
 SCOPE_SKILL, SCOPE_LIBRARY = 0, 1
@@ -153,7 +155,18 @@ class ProblemsPanel(QWidget):
         layout.addLayout(bar)
         layout.addLayout(line)
         layout.addWidget(self.roots_summary)
-        layout.addWidget(self.views, 1)
+        # The scanner's findings below the validator's, in a group of their own (see
+        # security_rows.py for what it shows), resizable against them.
+        self.security = SecurityView()
+        self.security.problem_activated.connect(self.problem_activated)
+        self.security.rebuilt.connect(self._fill_codes)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.views)
+        self.splitter.addWidget(self.security)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        layout.addWidget(self.splitter, 1)
         self.roots_summary.setContentsMargins(8, 0, 6, 0)
 
         self._filter_timer = QTimer(self)
@@ -236,7 +249,7 @@ class ProblemsPanel(QWidget):
         self._on_selection_changed()
 
     def _fill_codes(self) -> None:
-        counts = self.model.findings.code_counts
+        counts = self.model.findings.code_counts + self.security.model_.rows.codes
         current = self.code.currentData() or ""
         self.code.blockSignals(True)
         try:
@@ -274,9 +287,10 @@ class ProblemsPanel(QWidget):
 
     def apply_filter(self) -> None:
         self._filter_timer.stop()
-        self.model.set_filter(ProblemFilter(str(self.severity.currentData() or ""),
-                                            str(self.code.currentData() or ""),
-                                            self.text_filter.text()))
+        wanted = ProblemFilter(str(self.severity.currentData() or ""),
+                               str(self.code.currentData() or ""), self.text_filter.text())
+        self.model.set_filter(wanted)
+        self.security.set_filter(wanted)
 
     def show_code(self, code: str) -> None:
         found = self.code.findData(code)
