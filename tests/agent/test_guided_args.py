@@ -11,8 +11,13 @@ START = "python3 scripts/tool.py"
 
 
 @pytest.mark.parametrize(("line", "usage"), [
-    (f"{START} VALUE FROM TO [TO ...]", Usage(("VALUE", "FROM", "TO"))),
-    (f"{START} SCHEMA DOCUMENT [DOCUMENT ...]", Usage(("SCHEMA", "DOCUMENT"))),
+    (f"{START} VALUE FROM TO [TO ...]", Usage(("VALUE", "FROM", "TO"), repeated=("TO",))),
+    (f"{START} SCHEMA DOCUMENT [DOCUMENT ...]", Usage(("SCHEMA", "DOCUMENT"), repeated=("DOCUMENT",))),
+    # However a writer says a placeholder repeats, it takes one value or more.
+    (f"{START} FILE...", Usage(("FILE",), repeated=("FILE",))),
+    (f"{START} --top K FILE ...", Usage(("--top", "K", "FILE"), repeated=("FILE",))),
+    (f"{START} [N]...", Usage((), (("N",),), repeated=("N",))),
+    (f"{START} [WORD...]", Usage((), (("WORD",),), repeated=("WORD",))),
     (f"{START} LOG [--release VERSION] [--date DATE] [--with-hashes]",
      Usage(("LOG",), (("--release", "VERSION"), ("--date", "DATE"), ("--with-hashes",)))),
     (f"{START} --input FILE --out DEST", Usage(("--input", "FILE", "--out", "DEST"))),

@@ -16,7 +16,8 @@ from studio.agent.approval import AutoApprover
 from studio.agent.events import Done, Event, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided.arguments import parse_usage
-from studio.agent.guided.fill import filled_spec, iso_dates
+from studio.agent.guided.dates import iso_dates
+from studio.agent.guided.fill import filled_spec
 from studio.agent.guided.values import Described, describe
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
