@@ -44,7 +44,7 @@ _HEAD_CHARS = 4000
 _PATH_NAMES = frozenset({
     "file", "files", "path", "paths", "document", "documents", "doc", "docs", "log", "schema",
     "input", "output", "dir", "directory", "folder", "src", "dest", "config", "csv", "json", "md",
-    "markdown", "txt", "text", "yaml", "yml", "xml", "html", "toml",
+    "markdown", "txt", "text", "yaml", "yml", "xml", "html", "toml", "table",
 })
 _NUMBER_NAMES = frozenset({
     "value", "n", "num", "number", "count", "amount", "quantity", "limit", "size", "digits",

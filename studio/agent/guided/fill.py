@@ -96,8 +96,10 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
             open_values[name] = _of_kind(name, candidates, request, naming.get(name, ()), item.said)
     for name, values in _distinct(open_values, usage.repeated).items():
         how = open_values[name][1]
-        # Named with a value ("a 20 percent tip"), an optional part is not left out.
-        blank = [""] if name not in required and how != _NEAR else []
+        # Named with a value ("a 20 percent tip"), or a repeated one the message gives values
+        # of its kind (`[N]...`), an optional part is not left out.
+        kept = how == _NEAR or (how == _OF_KIND and name in usage.repeated and bool(values))
+        blank = [""] if name not in required and not kept else []
         if values:
             # A model shown the SKILL.md's example copies its values ("5 km mi" for "3 miles").
             properties[name] = {"type": "string", "enum": [*values, *blank]}
