@@ -58,6 +58,11 @@ def test_an_example_or_another_scripts_line_is_no_usage_line(line: str) -> None:
     ("URL", "https://example.org/x.json", 1),
     ("FILE", "https://example.org/x.json", 0),
     ("FROM", "miles", 0),
+    # A placeholder written as a format takes what matches it.
+    ("HH:MM", "12:00", 1),
+    ("HH:MM", "9:30", 1),
+    ("HH:MM", "UTC", 0),
+    ("DD/MM", "2024-01-02", 0),
 ])
 def test_a_words_affinity_to_a_placeholder(placeholder: str, word: str, score: int) -> None:
     assert affinity(placeholder, word) == score

@@ -177,3 +177,20 @@ def test_a_call_that_repeats_the_failed_command_is_answered_with_what_failed(gui
     assert guide.repeated(messages, other) is None
     # Before any run failed, nothing is a repeat.
     assert guide.repeated(turn("Total a column of assets/sales.csv"), again) is None
+
+
+FEE_MD = frontmatter("fee", "Prices a plan.").replace(
+    "Body.\n", "Run `python3 scripts/fee.py PLAN MONTHS` where PLAN is basic, plus or pro.\n")
+FEE_PY = ("import sys\nPRICES = {'basic': 5, 'plus': 9, 'pro': 20}\nplan, months = sys.argv[1:3]\n"
+          "if plan not in PRICES:\n    sys.exit('unknown plan')\nprint(PRICES[plan] * int(months))\n")
+
+
+def test_a_scripts_dict_the_skill_lists_for_one_placeholder_is_not_the_next_ones(tmp_path: Path) -> None:
+    write_skill(tmp_path / "skills", "fee", FEE_MD, {"scripts/fee.py": FEE_PY})
+    found = Guide(SkillToolbox(scan_root(SkillRoot(tmp_path / "skills")).skills, tmp_path))
+    found.fills = True
+    messages = [Message("user", "What does the pro plan cost for 6 months?"),
+                Message("assistant", "", [ToolCall("a", "activate_skill", {"name": "fee"})]),
+                Message("tool", "<skill_content ...>", tool_call_id="a")]
+    run = found.step(messages, None, 256).schema["properties"]["arguments"]["properties"]
+    assert run["PLAN"]["enum"] == ["pro"] and run["MONTHS"]["enum"] == ["6"]

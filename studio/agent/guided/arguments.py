@@ -179,7 +179,10 @@ def script_usage(text: str, script: str, start: str) -> str | None:
 def affinity(placeholder: str, word: str) -> int:
     """How well `word` fits `placeholder`: `_NAMED` plus its kind's point when the word names it
     (a part of a longer word: `schema` in `a.schema.json`, not the word `schema` itself), 1 when
-    it is of the placeholder's kind, else 0."""
+    it is of the placeholder's kind (for a format, `HH:MM`, when it matches it), else 0."""
+    format_ = _format_of(placeholder)
+    if format_ is not None:
+        return 1 if format_.match(word) else 0
     names = set(placeholder.lower().split("_"))
     parts = _PARTS.findall(word.lower())
     score = _NAMED if len(parts) > 1 and names & set(parts) else 0
@@ -215,6 +218,16 @@ def json_values(request: str) -> list[str]:
             found.append(request[start:end])
         at = end
     return found
+
+
+def _format_of(placeholder: str) -> re.Pattern[str] | None:
+    """What a placeholder written as a format (`HH:MM`, `YYYY-MM-DD`) matches: a digit for each
+    letter, its separators as written; None for a placeholder that is a word."""
+    if not re.fullmatch(r"[A-Z]{1,4}(?:[:/.-][A-Z]{1,4})+", placeholder):
+        return None
+    parts = re.split(r"([:/.-])", placeholder)
+    return re.compile("".join(re.escape(part) if i % 2 else rf"\d{{1,{len(part)}}}"
+                              for i, part in enumerate(parts)) + r"\Z")
 
 
 def _of_kind(names: set[str], word: str) -> bool:

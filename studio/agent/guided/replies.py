@@ -261,7 +261,10 @@ class Guide:
             accepted = script_values(self.toolbox.read_file(skill, script), usage)
         except (ToolError, OSError):
             return described
-        return [d if d.values or d.name not in accepted else
+        # A dict of the script the SKILL.md lists for one placeholder (SHAPE: circle, square) is
+        # that one's, not also the next's (SIZE).
+        listed_values = {d.values for d in described if d.values}
+        return [d if d.values or d.name not in accepted or accepted[d.name] in listed_values else
                 Described(d.name, d.said, accepted[d.name]) for d in described]
 
     def _read_any_case(self, skill: str, path: str) -> str | None:
