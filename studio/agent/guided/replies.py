@@ -34,7 +34,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from studio.agent.constrained import ANSWER_KEY, reply_schema
-from studio.agent.guided.answer import answer_line, denial_prompt, denial_reason, literal, sentence_schema
+from studio.agent.guided.answer import answer_line, denial_prompt, denial_reason, sentence_schema
 from studio.agent.guided.arguments import Usage, fill, json_values, parse_usage, script_usage, split
 from studio.agent.guided.columns import column_values
 from studio.agent.guided.dates import iso_dates
@@ -84,6 +84,7 @@ _MAX_ARGUMENTS = 12
 _MAX_COMMANDS = 2000
 _PROTOCOL_WORDS = frozenset({"skill", "skill's", "skills", "script", "scripts", "run"})
 _WORD_EDGES = "\"'`.,;:!?()[]{}<>"
+_REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
@@ -698,12 +699,18 @@ def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str],
         if not command["enum"]:
             return None
     else:
-        choices = "|".join(literal(word) for word in words)
+        choices = "|".join(_literal(word) for word in words)
         arguments = f"( ({choices})){{0,{_MAX_ARGUMENTS}}}" if choices else ""
-        command["pattern"] = f"^{literal(start)}{arguments}$"
+        command["pattern"] = f"^{_literal(start)}{arguments}$"
     return ToolSpec(RUN, "", {"type": "object", "properties": {
         "skill": {"type": "string", "enum": [skill]}, "command": command,
     }, "required": ["skill", "command"]})
+
+
+def _literal(text: str) -> str:
+    """`text` as a pattern matching itself, escaped only where a regex needs it: llama.cpp's
+    pattern grammar knows fewer escapes than Python's `re.escape` writes."""
+    return _REGEX_SPECIAL.sub(r"\\\1", text)
 
 
 def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
