@@ -98,8 +98,8 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
         how = open_values[name][1]
         # Named with a value ("a 20 percent tip"), or a repeated one the message gives values
         # of its kind (`[N]...`), an optional part is not left out.
-        kept = how == _NEAR or (how == _OF_KIND and name in usage.repeated and bool(values))
-        blank = [""] if name not in required and not kept else []
+        given = how == _NEAR or (how == _OF_KIND and name in usage.repeated and bool(values))
+        blank = [""] if name not in required and not given else []
         if values:
             # A model shown the SKILL.md's example copies its values ("5 km mi" for "3 miles").
             properties[name] = {"type": "string", "enum": [*values, *blank]}
