@@ -102,6 +102,9 @@ def test_the_columns_of_a_csv_file_the_message_names() -> None:
     found = column_values("FIELD", said, "Sum maths in assets/marks.csv", files.get)
     assert found == ("pupil", "maths", "art")
     assert column_values("COL", "", "Sort ./tab.tsv", files.get) == ("a", "b", "c")
+    # A header cell that would be an option is no value.
+    files["odd.csv"] = "name,--delete,size\n"
+    assert column_values("COLUMN", "", "Sum odd.csv", files.get) == ("name", "size")
     # The file's own placeholder takes the file, not its columns.
     assert column_values("CSV", "CSV column tool", "Sum maths in assets/marks.csv", files.get) == ()
     # Not about a column; a file that is not there.

@@ -41,7 +41,8 @@ def column_values(name: str, said: str, request: str,
         line = text[:_HEADER_CHARS].splitlines()[0] if text.strip() else ""
         delimiter = "\t" if path.lower().endswith(".tsv") or "\t" in line else ","
         cells = [cell.strip() for cell in next(csv.reader([line], delimiter=delimiter), [])]
-        found = tuple(dict.fromkeys(cell for cell in cells if cell))
+        # A header cell is a value the script is given: never one that would be an option.
+        found = tuple(dict.fromkeys(cell for cell in cells if cell and not cell.startswith("-")))
         if _MIN_COLUMNS <= len(found) <= _MAX_COLUMNS:
             return found
     return ()
