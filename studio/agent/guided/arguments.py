@@ -221,9 +221,9 @@ def json_values(request: str) -> list[str]:
 
 
 def _format_of(placeholder: str) -> re.Pattern[str] | None:
-    """What a placeholder written as a format (`HH:MM`, `YYYY-MM-DD`) matches: a digit for each
-    letter, its separators as written; None for a placeholder that is a word."""
-    if not re.fullmatch(r"[A-Z]{1,4}(?:[:/.-][A-Z]{1,4})+", placeholder):
+    """What a placeholder written as a date or time format (`HH:MM`, `YYYY-MM-DD`) matches: a
+    digit for each letter, its separators as written; None for any other placeholder."""
+    if not re.fullmatch(r"[YMDHS]{1,4}(?:[:/.-][YMDHS]{1,4})+", placeholder):
         return None
     parts = re.split(r"([:/.-])", placeholder)
     return re.compile("".join(re.escape(part) if i % 2 else rf"\d{{1,{len(part)}}}"
