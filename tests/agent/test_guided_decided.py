@@ -197,3 +197,24 @@ def test_a_scripts_dict_the_skill_lists_for_one_placeholder_is_not_the_next_ones
                 Message("tool", "<skill_content ...>", tool_call_id="a")]
     run = found.step(messages, None, 256).schema["properties"]["arguments"]["properties"]
     assert run["PLAN"]["enum"] == ["pro"] and run["MONTHS"]["enum"] == ["6"]
+
+
+HEX_MD = frontmatter("hexa", "Converts numbers to and from hexadecimal.").replace(
+    "Body.\n", "`python3 scripts/hexa.py enc NUMBER` or `python3 scripts/hexa.py dec HEXCODE`.\n")
+
+
+@pytest.mark.parametrize(("request_", "subcommands"), [
+    # No number in the message: not the subcommand that takes one.
+    ("What number is 0x1F?", ["dec"]),
+    ("Write 31 in hexadecimal", ["enc", "dec"]),
+])
+def test_a_subcommand_whose_placeholder_the_message_has_no_value_for_is_not_offered(
+        tmp_path: Path, request_: str, subcommands: list[str]) -> None:
+    write_skill(tmp_path / "skills", "hexa", HEX_MD, {"scripts/hexa.py": "print(1)\n"})
+    found = Guide(SkillToolbox(scan_root(SkillRoot(tmp_path / "skills")).skills, tmp_path))
+    found.fills = True
+    messages = [Message("user", request_),
+                Message("assistant", "", [ToolCall("a", "activate_skill", {"name": "hexa"})]),
+                Message("tool", "<skill_content ...>", tool_call_id="a")]
+    run = found.step(messages, None, 256).schema["properties"]["arguments"]["properties"]
+    assert run["CHOICE"]["enum"] == subcommands

@@ -286,6 +286,11 @@ def _of_kind(name: str, candidates: Sequence[str], request: str, naming: Collect
     return list(candidates), _ANY
 
 
+def unfillable(name: str, candidates: Sequence[str], request: str) -> bool:
+    """Whether the placeholder takes a number or a date and the message has none."""
+    return _of_kind(name, candidates, request) == ([], _OF_KIND)
+
+
 def _names(word: str, names: Collection[str]) -> bool:
     lower = word.lower()
     return lower in names or (len(lower) > 3 and lower.removesuffix("s") in names)

@@ -35,11 +35,27 @@ from typing import Any
 
 from studio.agent.constrained import ANSWER_KEY, reply_schema
 from studio.agent.guided.answer import answer_line, denial_prompt, denial_reason, sentence_schema
-from studio.agent.guided.arguments import Usage, fill, json_values, parse_usage, script_usage, split
+from studio.agent.guided.arguments import (
+    PLACEHOLDER,
+    Usage,
+    fill,
+    json_values,
+    parse_usage,
+    script_usage,
+    split,
+)
 from studio.agent.guided.columns import column_values
 from studio.agent.guided.dates import iso_dates
 from studio.agent.guided.fill import EXAMPLE as FILLED_EXAMPLE
-from studio.agent.guided.fill import allowed_commands, compose, fill_hint, filled_spec, is_filled, values_of
+from studio.agent.guided.fill import (
+    allowed_commands,
+    compose,
+    fill_hint,
+    filled_spec,
+    is_filled,
+    unfillable,
+    values_of,
+)
 from studio.agent.guided.repair import (
     MAX_RUNS,
     error_values,
@@ -224,6 +240,7 @@ class Guide:
         listed = error_values(error[1]) if error else []
         if self.fills and usage is not None:
             described = self._described(skill, usage, commands, start, request)
+            described = _fillable_subcommands(described, usage, commands, start, candidates, request)
             if listed and error is not None:
                 described = _with_listed(described, usage, values_of(error[0], start, usage),
                                          error[1], listed)
@@ -729,10 +746,9 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
     return found
 
 
-def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
-    """One usage line for the lines that run `start` with a subcommand each
-    (`morse.py encode TEXT`, `morse.py decode CODE`): `start {encode,decode} ARGUMENT`, the
-    placeholder kept when they all name it alike; None without two such lines."""
+def _subcommands(commands: Sequence[str], start: str) -> dict[str, list[str]]:
+    """The subcommands of the lines that run `start` with one each (`morse.py encode TEXT`), and
+    the usage after each (`["TEXT"]`)."""
     found: dict[str, list[str]] = {}
     for command in commands:
         segment = command.rsplit("|", 1)[-1].strip()
@@ -742,6 +758,28 @@ def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
         if len(words) >= 2 and re.fullmatch(r"[a-z][\w-]*", words[0]) and \
                 parse_usage(" ".join([start, *words[1:]]), start) is not None:
             found.setdefault(words[0], words[1:])
+    return found
+
+
+def _fillable_subcommands(described: Sequence[Described], usage: Usage, commands: Sequence[str],
+                          start: str, candidates: Sequence[str], request: str) -> list[Described]:
+    """`described` with the subcommands a usage line was made of (`{to,from} ARGUMENT`) cut to
+    those whose own placeholder the message has a value of the kind for: "to NUMBER" is not what
+    "What number is MCMLXXXIV?" asks, as the message has no number."""
+    found = _subcommands(commands, start)
+    fillable = [sub for sub, rest in found.items()
+                if not any(unfillable(word, candidates, request) for word in rest if PLACEHOLDER.match(word))]
+    if not fillable or len(fillable) == len(found):
+        return list(described)
+    return [Described(d.name, d.said, tuple(v for v in d.values if v in fillable), d.notes)
+            if d.name in dict(usage.choices) and set(d.values) == set(found) else d for d in described]
+
+
+def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
+    """One usage line for the lines that run `start` with a subcommand each
+    (`morse.py encode TEXT`, `morse.py decode CODE`): `start {encode,decode} ARGUMENT`, the
+    placeholder kept when they all name it alike; None without two such lines."""
+    found = _subcommands(commands, start)
     if len(found) < 2:
         return None
     rests = list(found.values())
