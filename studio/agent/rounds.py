@@ -241,6 +241,11 @@ class GuidedRound:
             return
         if isinstance(parsed, ToolCall):
             parsed = self.guide.resolve(parsed)
+            said = self.guide.repeated(sent, parsed)
+            if said is not None:
+                yield ChatNotice("the model asked to run the command that just failed again; "
+                                 "it was not run, as it would fail the same way")
+                parsed = said
         else:
             outcome.unverified = self.guide.unverified(sent)
         async for event in _settle(reply, parsed, options["max_tokens"], outcome):

@@ -11,8 +11,13 @@ START = "python3 scripts/tool.py"
 
 
 @pytest.mark.parametrize(("line", "usage"), [
-    (f"{START} VALUE FROM TO [TO ...]", Usage(("VALUE", "FROM", "TO"))),
-    (f"{START} SCHEMA DOCUMENT [DOCUMENT ...]", Usage(("SCHEMA", "DOCUMENT"))),
+    (f"{START} VALUE FROM TO [TO ...]", Usage(("VALUE", "FROM", "TO"), repeated=("TO",))),
+    (f"{START} SCHEMA DOCUMENT [DOCUMENT ...]", Usage(("SCHEMA", "DOCUMENT"), repeated=("DOCUMENT",))),
+    # However a writer says a placeholder repeats, it takes one value or more.
+    (f"{START} FILE...", Usage(("FILE",), repeated=("FILE",))),
+    (f"{START} --top K FILE ...", Usage(("--top", "K", "FILE"), repeated=("FILE",))),
+    (f"{START} [N]...", Usage((), (("N",),), repeated=("N",))),
+    (f"{START} [WORD...]", Usage((), (("WORD",),), repeated=("WORD",))),
     (f"{START} LOG [--release VERSION] [--date DATE] [--with-hashes]",
      Usage(("LOG",), (("--release", "VERSION"), ("--date", "DATE"), ("--with-hashes",)))),
     (f"{START} --input FILE --out DEST", Usage(("--input", "FILE", "--out", "DEST"))),
@@ -53,6 +58,11 @@ def test_an_example_or_another_scripts_line_is_no_usage_line(line: str) -> None:
     ("URL", "https://example.org/x.json", 1),
     ("FILE", "https://example.org/x.json", 0),
     ("FROM", "miles", 0),
+    # A placeholder written as a format takes what matches it.
+    ("HH:MM", "12:00", 1),
+    ("HH:MM", "9:30", 1),
+    ("HH:MM", "UTC", 0),
+    ("DD/MM", "2024-01-02", 0),
 ])
 def test_a_words_affinity_to_a_placeholder(placeholder: str, word: str, score: int) -> None:
     assert affinity(placeholder, word) == score

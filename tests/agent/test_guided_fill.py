@@ -13,10 +13,12 @@ import httpx
 import pytest
 
 from studio.agent.approval import AutoApprover
-from studio.agent.events import Done, Event, TextDelta, ToolCallRequested, ToolFinished
+from studio.agent.events import ChatNotice, Done, Event, TextDelta, ToolCallRequested, ToolFinished
 from studio.agent.execute import ToolExecutor
+from studio.agent.guided.answer import sentence_schema
 from studio.agent.guided.arguments import parse_usage
-from studio.agent.guided.fill import filled_spec, iso_dates
+from studio.agent.guided.dates import iso_dates
+from studio.agent.guided.fill import filled_spec
 from studio.agent.guided.values import Described, describe
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.prompt import system_prompt
@@ -256,3 +258,31 @@ def test_the_message_decides_among_the_values_when_it_names_them() -> None:
         "KG"] == ["70"]
     # A date written in words, offered as the script takes it.
     assert enums("python3 x.py DATE", [], "Which day was 29 February 2024?")["DATE"] == ["2024-02-29"]
+
+
+async def test_a_repair_that_repeats_the_failed_command_is_not_run_and_says_what_failed(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, project: Path
+) -> None:
+    same = filled("length", "python3 scripts/length.py", VALUE="3", FROM="km", TO="ft")
+    fake_openai.script(reply(activate("length")), reply(same), reply(same))
+    (project / "skills" / "length" / "scripts" / "length.py").write_text(
+        LENGTH_PY.replace('feet = {"km"', 'feet = {"kilometre"'))
+    agent, messages = agent_for(fake_openai, http_client, project, "How many feet are in 3 miles?")
+    events = [event async for event in agent.run(messages)]
+    # The same command gives the same output: it runs once, and the answer says what failed.
+    assert len([e for e in events if isinstance(e, ToolFinished)]) == 2
+    assert any(isinstance(e, ChatNotice) and "not run" in e.message for e in events)
+    done = events[-1]
+    assert isinstance(done, Done) and done.text == (
+        "The script failed; the run, `python3 scripts/length.py 3 km ft`, stopped with exit code 2: "
+        "unknown unit code 'km'; see references/codes.md.")
+
+
+def test_an_answer_states_a_short_line_of_several_figures_as_written() -> None:
+    # Several figures: which label goes with which matters; the answer is the line as written.
+    several = sentence_schema("mean 5.67, median 4 of 3 readings", "python3 x.py 2 4 11")
+    assert several is not None
+    assert several["properties"]["answer"]["enum"] == ["mean 5.67, median 4 of 3 readings"]
+    # One figure: the answer may say it in its own words, but with that figure.
+    one = sentence_schema("3 mi = 15840 ft", "python3 x.py 3 mi ft")
+    assert one is not None and re.fullmatch(one["properties"]["answer"]["pattern"], "3 miles are 15840 feet.")

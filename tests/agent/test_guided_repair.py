@@ -47,6 +47,14 @@ def test_whether_an_output_says_the_call_was_wrong(output: str, wrong: bool) -> 
     assert says_call_was_wrong(output) is wrong
 
 
+def test_a_short_error_quoting_a_value_the_call_gave_says_the_call_was_wrong() -> None:
+    given = ["scripts/sum.py", "data.csv", "data.csv"]
+    assert says_call_was_wrong("no column 'data.csv'; columns: a, b", given)
+    # Quoting something else, or a value in a long report, is a verdict.
+    assert not says_call_was_wrong("no column 'x'", given)
+    assert not says_call_was_wrong("".join(f"row {i}: 'data.csv'\n" for i in range(6)), given)
+
+
 def test_the_placeholder_the_error_rejected_is_the_one_whose_value_it_names() -> None:
     usage = parse_usage("python3 t.py VALUE FROM TO [--digits N]", "python3 t.py")
     assert usage is not None

@@ -3,7 +3,9 @@
 A model that fills a schema writes a better answer than a quote of the output ("26.2 miles is
 42.1648 km" rather than the script's report), but left free it may also round or invent the
 figure; held by a pattern that must contain the output's own figures, in order, it cannot.
-Without figures (a verdict, a list of names) the answer quotes the output, as for a tiny model.
+With several figures on a short line ("mean 9, median 8 of 3 numbers") it still pairs a label
+with the wrong figure: the answer is that line. Without figures (a verdict, a list of names) the
+answer quotes the output, as for a tiny model.
 
 A run the user denied with a reason ("Do not run scripts; just tell me the formula.") is not
 asked again: the model answers within that reason from the skill's instructions; a reply that
@@ -21,6 +23,8 @@ from studio.agent.guided.fill import figures
 from studio.skills.search import catalog
 
 _MAX_FIGURES = 3
+_LINE_CHARS = 80
+"""An output's line up to this long, with several figures, is the answer as written."""
 _GAP = '[^"\\\\]*'
 """Any text between the figures but a quote or a backslash, which would end the JSON string."""
 _DENIED = re.compile(r"^denied by [^:.]+(?:: (?P<reason>.*?))?\. Do not run it another way; "
@@ -33,13 +37,20 @@ _BODY_CHARS = 2000
 
 def sentence_schema(line: str, command: str) -> dict[str, Any] | None:
     """The schema of an answer that contains the figures of the output's `line` that `command`
-    did not give it (up to three, in order); None when the line has none: a result in words
-    ("MMXXIV", "Thursday") is quoted, as a sentence could leave it out."""
+    did not give it (up to three, in order), or that is the line as written when it is short and
+    has several (which label goes with which figure then matters: a model left to reword "mean 9,
+    median 8" wrote "the mean of 9, median 8 ... is 8", and one held to contain the line wrote
+    on before it to the token cap); None when the line has none: a result in words ("MMXXIV",
+    "Thursday") is quoted, as a sentence could leave it out."""
     found = figures(line, split(command))[:_MAX_FIGURES]
     if not found:
         return None
-    pattern = "^" + _GAP + _GAP.join(re.escape(f).replace("\\-", "-") for f in found) + _GAP + "$"
-    return {"type": "object", "properties": {ANSWER_KEY: {"type": "string", "pattern": pattern}},
+    line = line.strip()
+    held: dict[str, Any] = {"type": "string", "enum": [line]}
+    if len(found) == 1 or len(line) > _LINE_CHARS:
+        held = {"type": "string", "pattern": "^" + _GAP + _GAP.join(
+            re.escape(f).replace("\\-", "-") for f in found) + _GAP + "$"}
+    return {"type": "object", "properties": {ANSWER_KEY: held},
             "required": [ANSWER_KEY], "additionalProperties": False}
 
 

@@ -12,6 +12,7 @@ its kind; an optional flag alone (`[--with-hashes]`) is left out: nothing in a m
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 import shlex
@@ -28,6 +29,9 @@ _BRACED = re.compile(r"\{([\w.+-]+(?:,[\w.+-]+)+)\}\Z")
 """Values listed in place in a usage line, as argparse writes them: `{encode,decode}`."""
 _ATTACHED = re.compile(r"(--?[A-Za-z][\w-]*)=([A-Z][A-Z0-9_]*)\Z")
 _OPTION = re.compile(r"--?[A-Za-z][\w-]*(=[A-Z][A-Z0-9_]*)?\Z")
+_ELLIPSIS = re.compile(r"(?P<head>.+?)(?:\.\.\.|\u2026)(?P<tail>\]*)\Z")
+"""A word that says the one before it repeats: `FILE...`, `[N]...`, `[N...]`."""
+_REPEAT = ("...", "\u2026")
 _USAGE = re.compile(r"^[\s#*/'\"]*usage:\s*(?P<line>\S.*)$", re.IGNORECASE | re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\Z|\d+/\d+\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
@@ -40,7 +44,7 @@ _HEAD_CHARS = 4000
 _PATH_NAMES = frozenset({
     "file", "files", "path", "paths", "document", "documents", "doc", "docs", "log", "schema",
     "input", "output", "dir", "directory", "folder", "src", "dest", "config", "csv", "json", "md",
-    "markdown", "txt", "text", "yaml", "yml", "xml", "html", "toml",
+    "markdown", "txt", "text", "yaml", "yml", "xml", "html", "toml", "table",
 })
 _NUMBER_NAMES = frozenset({
     "value", "n", "num", "number", "count", "amount", "quantity", "limit", "size", "digits",
@@ -49,6 +53,7 @@ _NUMBER_NAMES = frozenset({
 _DATE_NAMES = frozenset({"date", "day", "since", "until"})
 _VERSION_NAMES = frozenset({"version", "release", "tag"})
 _URL_NAMES = frozenset({"url", "uri", "link"})
+_JSON_NAMES = frozenset({"json"})
 _PRODUCT_FACTOR = 50
 """How many assignments may be tried per command kept: most repeat a word and are dropped."""
 _NAMED = 2
@@ -65,6 +70,9 @@ class Usage:
     choices: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """The values a usage line lists in place (`{upper,lower,title}`), by the placeholder named
     for them (`CHOICE`)."""
+    repeated: tuple[str, ...] = ()
+    """The placeholders that take one value or more (`N [N ...]`, `FILE...`, `[N]...`), each
+    value its own argument."""
 
     @property
     def placeholders(self) -> list[str]:
@@ -99,12 +107,16 @@ def parse_usage(command: str, start: str) -> Usage | None:
         # `--width=N` is `--width N` to the script (argparse takes both): N is filled alone.
         attached = _ATTACHED.match(word)
         braced = _BRACED.match(word)
+        dots = _ELLIPSIS.match(word)
         if braced:
             name = "CHOICE" if not choices else f"CHOICE_{_LETTERS[len(choices)]}"
             choices.append((name, tuple(braced.group(1).split(","))))
             words.append(name)
+        elif dots and word not in _REPEAT:
+            words += [dots.group("head"), "..." + dots.group("tail")]
         else:
             words += [attached.group(1), attached.group(2)] if attached else [word]
+    repeated: list[str] = []
     for word in words:
         if group is not None or word.startswith("["):
             group = [] if group is None else group
@@ -113,16 +125,28 @@ def parse_usage(command: str, start: str) -> Usage | None:
             if inner:
                 group.append(inner)
             if closed >= opened:
-                # A repeated argument (`[TO ...]`) or a nested group is not filled.
-                if opened == 1 and group and all(PLACEHOLDER.match(w) or _OPTION.match(w)
-                                                 for w in group):
+                if opened == 1 and len(group) == 2 and group[1] in _REPEAT and PLACEHOLDER.match(group[0]):
+                    # `N [N ...]`: N repeats; `[FILE ...]` alone: none or more files.
+                    repeated.append(group[0])
+                    if group[0] not in required:
+                        optional.append((group[0],))
+                # A nested group is not filled.
+                elif opened == 1 and group and all(PLACEHOLDER.match(w) or _OPTION.match(w)
+                                                   for w in group):
                     optional.append(tuple(group))
                 group, opened, closed = None, 0, 0
+            continue
+        if word in _REPEAT:
+            # `FILE ...`, `[N]...`: the placeholder just before repeats.
+            last = optional[-1] if optional else required
+            if last and PLACEHOLDER.match(last[-1]):
+                repeated.append(last[-1])
             continue
         if optional or not (PLACEHOLDER.match(word) or _OPTION.match(word) or word == _REDIRECT):
             break
         required.append(word)
-    if not any(PLACEHOLDER.match(word) for word in required):
+    # A line of options alone is no usage line; one whose only value repeats (`[N]...`) is.
+    if not any(PLACEHOLDER.match(word) for word in required) and not repeated:
         return None
     # `--from UNIT --to UNIT`: two values of one kind; each its own placeholder (UNIT, UNIT_B).
     seen: dict[str, int] = {}
@@ -133,7 +157,8 @@ def parse_usage(command: str, start: str) -> Usage | None:
         seen[word] = seen.get(word, 0) + 1
         return word if seen[word] == 1 else f"{word}_{_LETTERS[seen[word] - 1]}"
     return Usage(tuple(map(distinct, required)),
-                 tuple(tuple(map(distinct, group)) for group in optional), tuple(choices))
+                 tuple(tuple(map(distinct, group)) for group in optional), tuple(choices),
+                 tuple(dict.fromkeys(repeated)))
 
 
 def script_usage(text: str, script: str, start: str) -> str | None:
@@ -154,7 +179,10 @@ def script_usage(text: str, script: str, start: str) -> str | None:
 def affinity(placeholder: str, word: str) -> int:
     """How well `word` fits `placeholder`: `_NAMED` plus its kind's point when the word names it
     (a part of a longer word: `schema` in `a.schema.json`, not the word `schema` itself), 1 when
-    it is of the placeholder's kind, else 0."""
+    it is of the placeholder's kind (for a format, `HH:MM`, when it matches it), else 0."""
+    format_ = _format_of(placeholder)
+    if format_ is not None:
+        return 1 if format_.match(word) else 0
     names = set(placeholder.lower().split("_"))
     parts = _PARTS.findall(word.lower())
     score = _NAMED if len(parts) > 1 and names & set(parts) else 0
@@ -163,7 +191,48 @@ def affinity(placeholder: str, word: str) -> int:
     return score
 
 
+def is_json(word: str) -> bool:
+    """Whether `word` is a JSON list or object (`[{"qty": 1}]`)."""
+    if not word.startswith(("[", "{")):
+        return False
+    try:
+        return isinstance(json.loads(word), list | dict)
+    except ValueError:
+        return False
+
+
+def json_values(request: str) -> list[str]:
+    """The JSON lists and objects the message writes (`[{"price": 3}, {"price": 4.5}]`), as
+    written: each is one argument."""
+    decoder = json.JSONDecoder()
+    found: list[str] = []
+    at = 0
+    while (start := min((i for i in (request.find("[", at), request.find("{", at)) if i >= 0),
+                        default=-1)) >= 0:
+        try:
+            value, end = decoder.raw_decode(request, start)
+        except ValueError:
+            at = start + 1
+            continue
+        if isinstance(value, list | dict):
+            found.append(request[start:end])
+        at = end
+    return found
+
+
+def _format_of(placeholder: str) -> re.Pattern[str] | None:
+    """What a placeholder written as a date or time format (`HH:MM`, `YYYY-MM-DD`) matches: a
+    digit for each letter, its separators as written; None for any other placeholder."""
+    if not re.fullmatch(r"[YMDHS]{1,4}(?:[:/.-][YMDHS]{1,4})+", placeholder):
+        return None
+    parts = re.split(r"([:/.-])", placeholder)
+    return re.compile("".join(re.escape(part) if i % 2 else rf"\d{{1,{len(part)}}}"
+                              for i, part in enumerate(parts)) + r"\Z")
+
+
 def _of_kind(names: set[str], word: str) -> bool:
+    if names & _JSON_NAMES and is_json(word):
+        return True
     if names & _NUMBER_NAMES and _NUMBER.match(word):
         return True
     if names & _DATE_NAMES and _DATE.match(word):

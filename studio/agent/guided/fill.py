@@ -10,13 +10,16 @@ value): it keeps the affinity enum of `guided.arguments`.
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 import shlex
 from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity, split
+from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity, is_json, split
+from studio.agent.guided.dates import ISO, clause_of, date_format, formatted, is_date, paired, written_dates
 from studio.agent.guided.values import Described
 from studio.agent.toolbook import RUN
 from studio.llm import Message, ToolCall, ToolSpec
@@ -34,6 +37,7 @@ _NOTE_CHARS = 60
 _NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "quantity", "limit",
                            "size", "digits", "top", "max", "min", "seconds", "width", "height"})
 _DATE_NAMES = frozenset({"date", "day", "since", "until"})
+_NUMBER = re.compile(r"-\d+(?:[.,]\d+)*\Z")
 _FIGURE_GAP = 3
 """A value named up to this many words after a figure is the figure's ("212 degrees Fahrenheit")."""
 
@@ -57,20 +61,28 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
     """`run_skill_script` of `skill`'s script `start` with one property per placeholder of
     `usage`: held to the values the skill lists for it (those the user's `request` names, when
     it names one for each placeholder that takes them), else to the `candidates` (the values the
-    message holds: its words, quoted phrases and dates) of its kind, else to its kind. A listed
-    value is offered as what the skill says of it (`mile: mi`; `choices`). A placeholder of an
-    optional group (`[--digits N]`) may be "" (the group is left out)."""
+    message holds: its words, quoted phrases, dates and JSON) of its kind, else to its kind. A
+    listed value is offered as what the skill says of it (`mile: mi`; `choices`). A placeholder
+    of an optional group (`[--digits N]`) may be "" (the group is left out), unless the message
+    names it with a value ("a 20 percent tip" for `[--tip PERCENT]`). What the message states
+    plainly is decided here, the model left only the choices: a value beside a word naming the
+    placeholder or its option, a value another placeholder took is no other's, a repeated
+    placeholder (`N [N ...]`) takes every value of its kind, and a date is written as the skill
+    says."""
     optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
     required = set(usage.placeholders) - optional
     properties: dict[str, Any] = {"skill": {"type": "string", "enum": [skill]},
                                   SCRIPT_KEY: {"type": "string", "enum": [start]}}
+    candidates = list(dict.fromkeys(candidates))
     by_name = {d.name: d for d in described}
     sharing = Counter(d.values for d in described if d.values)
     ordered = _ordered_pairs(usage, by_name, request)
+    dated = _dated(usage, by_name, request)
+    naming = _option_words(usage)
+    open_values: dict[str, tuple[list[str], str]] = {}
     for name in usage.placeholders:
         item = by_name.get(name, Described(name, "", ()))
         blank = [""] if name not in required else []
-        given = _of_kind(name, candidates, request)
         if name in ordered:
             properties[name] = {"type": "string", "enum": [*choices(item, [ordered[name]]), *blank]}
         elif item.values:
@@ -78,14 +90,98 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
             # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
             kept = named if named and len(named) >= sharing[item.values] else list(item.values)
             properties[name] = {"type": "string", "enum": [*choices(item, kept), *blank]}
-        elif given:
+        elif name in dated:
+            properties[name] = {"type": "string", "enum": [*dated[name], *blank]}
+        else:
+            open_values[name] = _of_kind(name, candidates, request, naming.get(name, ()), item.said)
+    for name, values in _distinct(open_values, usage.repeated).items():
+        how = open_values[name][1]
+        # Named with a value ("a 20 percent tip"), or a repeated one the message gives values
+        # of its kind (`[N]...`), an optional part is not left out.
+        given = how == _NEAR or (how == _OF_KIND and name in usage.repeated and bool(values))
+        blank = [""] if name not in required and not given else []
+        if values:
             # A model shown the SKILL.md's example copies its values ("5 km mi" for "3 miles").
-            properties[name] = {"type": "string", "enum": [*given, *blank]}
+            properties[name] = {"type": "string", "enum": [*values, *blank]}
         else:
             # A value the message writes otherwise ("29 February 2024" for a DATE).
             properties[name] = _kind(name, name not in required)
+    # The model writes the properties in this order: the usage line's.
+    properties = {key: properties[key] for key in ["skill", SCRIPT_KEY, *usage.placeholders]}
     return ToolSpec(RUN, "", {"type": "object", "properties": properties,
                               "required": ["skill", SCRIPT_KEY, *usage.placeholders]})
+
+
+def allowed_commands(spec: ToolSpec, usage: Usage, described: Sequence[Described] = (),
+                     limit: int = 64) -> list[str] | None:
+    """Every command a filled `spec` allows, when each of its properties is held to a few
+    values (at most `limit` commands); None when one is free or there are more."""
+    properties = spec.parameters["properties"]
+    enums = [properties[key].get("enum") for key in properties]
+    if any(enum is None for enum in enums) or math.prod(len(e) for e in enums) > limit:
+        return None
+    keys = list(properties)
+    return [compose(ToolCall("", RUN, dict(zip(keys, values, strict=True))), usage,
+                    described).arguments["command"] for values in itertools.product(*enums)]
+
+
+_NEAR, _OF_KIND, _ANY = "near", "kind", "any"
+"""How a placeholder's values were found: beside a word naming it, by their kind, or none fits."""
+
+
+def _distinct(found: dict[str, tuple[list[str], str]], repeated: Collection[str]) -> dict[str, list[str]]:
+    """Each open placeholder's values, without those another placeholder alone takes (the CSV
+    file named for CSV is not the COLUMN); a repeated placeholder's values of its kind as one
+    choice, every one of them in the message's order (`4 8 15` for `N [N ...]`)."""
+    values = {name: list(kept) for name, (kept, _) in found.items()}
+    for _ in range(len(values)):
+        taken = {name: kept[0] for name, kept in values.items() if len(kept) == 1}
+        changed = False
+        for name, kept in values.items():
+            others = {value for other, value in taken.items() if other != name}
+            left = [value for value in kept if value not in others]
+            if left and len(left) < len(kept):
+                values[name], changed = left, True
+        if not changed:
+            break
+    for name in repeated:
+        if name in values and found[name][1] != _ANY and values[name]:
+            values[name] = [" ".join(shlex.quote(value) for value in values[name])]
+    return values
+
+
+def _option_words(usage: Usage) -> dict[str, tuple[str, ...]]:
+    """The words of the option before each placeholder (`--people N`: "people" names N)."""
+    words = [*usage.required, *(w for group in usage.optional for w in group)]
+    found: dict[str, tuple[str, ...]] = {}
+    for before, word in itertools.pairwise(words):
+        if before.startswith("-") and PLACEHOLDER.match(word):
+            found[word] = tuple(part for part in re.split(r"[-_]", before.lower()) if len(part) > 2)
+    return found
+
+
+def _dated(usage: Usage, by_name: dict[str, Described], request: str) -> dict[str, list[str]]:
+    """The values of each placeholder that takes a date (its name, or the sentence defining it,
+    says so): the message's dates in the format the skill documents; the one date the defining
+    sentence points at when two or more placeholders take dates."""
+    dates = written_dates(request)
+    if not dates:
+        return {}
+    formats: dict[str, str] = {}
+    clauses: dict[str, str] = {}
+    for name in usage.placeholders:
+        item = by_name.get(name, Described(name, "", ()))
+        if item.values:
+            continue
+        clause = clause_of(item.said, name, usage.placeholders)
+        found = is_date(name, clause, item.said)
+        if found is None and set(name.lower().split("_")) & _DATE_NAMES:
+            found = date_format(item.said) or ISO
+        if found is not None:
+            formats[name], clauses[name] = found, clause
+    pairs = paired(clauses, dates, request)
+    return {name: [formatted(date, format_) for date in ([pairs[name]] if name in pairs else dates)]
+            for name, format_ in formats.items()}
 
 
 def _ordered_pairs(usage: Usage, by_name: dict[str, Described], request: str) -> dict[str, str]:
@@ -157,28 +253,59 @@ def chosen(item: Described, written: str) -> str:
     return written
 
 
-def _of_kind(name: str, candidates: Sequence[str], request: str) -> list[str]:
+def _of_kind(name: str, candidates: Sequence[str], request: str, naming: Collection[str] = (),
+             said: str = "") -> tuple[list[str], str]:
     """The `candidates` of the placeholder's kind (`guided.arguments.affinity`: a number for VALUE, a
-    path for FILE), or those next to a word naming it ("70" in "70 kg" for KG); all of them for
-    a placeholder of no kind a pattern holds; none for a number or a date none of them is."""
+    path for FILE, JSON for a placeholder the skill says is JSON), or those next to a word naming
+    it or its option (`naming`: "70" in "70 kg" for KG, "4" in "4 people" for `--people N`); all
+    of them for a placeholder of no kind a pattern holds; none for a number or a date none of
+    them is. With how they were found: `_NEAR`, `_OF_KIND` or `_ANY`."""
     words = [word.strip(_EDGES) for word in request.split()]
-    beside = {words[j] for i, word in enumerate(words) if word.lower() == name.lower()
-              for j in (i - 1, i + 1) if 0 <= j < len(words)}
+    names = {name.lower(), *name.lower().split("_"), *naming}
+    beside = {words[j] for i, word in enumerate(words) if _names(word, names)
+              for j in _neighbours(words, i)}
     # The word naming the placeholder says what the value is, not the value ("kg" for KG).
     candidates = [c for c in candidates if c.lower() != name.lower()]
+    if re.search(r"\bJSON\b", said):
+        literals = [c for c in candidates if is_json(c)]
+        if literals:
+            return literals, _OF_KIND
     # Those that fit best: `a.schema.json` names SCHEMA, where any path is of its kind.
     top = max((affinity(name, c) for c in candidates), default=0)
     fitting = [c for c in candidates if top and affinity(name, c) == top]
     near = [c for c in candidates if c in beside]
     if fitting:
-        return [c for c in near if c in fitting] or fitting
+        both = [c for c in near if c in fitting]
+        return (both, _NEAR) if both else (fitting, _OF_KIND)
     if set(name.lower().split("_")) & (_DATE_NAMES | _NUMBER_NAMES):
-        return []
+        return [], _OF_KIND
     # "175 cm tall": the figure is the value, not the word after the unit.
     figures_near = [c for c in near if any(ch.isdigit() for ch in c)]
     if figures_near or near:
-        return figures_near or near
-    return list(candidates)
+        return figures_near or near, _NEAR
+    return list(candidates), _ANY
+
+
+def unfillable(name: str, candidates: Sequence[str], request: str) -> bool:
+    """Whether the placeholder takes a number or a date and the message has none."""
+    return _of_kind(name, candidates, request) == ([], _OF_KIND)
+
+
+def _names(word: str, names: Collection[str]) -> bool:
+    lower = word.lower()
+    return lower in names or (len(lower) > 3 and lower.removesuffix("s") in names)
+
+
+def _neighbours(words: Sequence[str], index: int) -> list[int]:
+    """The words either side of `words[index]`, over one stop word ("tip of 20")."""
+    found = []
+    for step in (-1, 1):
+        at = index + step
+        if 0 <= at < len(words) and words[at].lower() in catalog.STOP_WORDS:
+            at += step
+        if 0 <= at < len(words) and words[at].lower() not in catalog.STOP_WORDS:
+            found.append(at)
+    return found
 
 
 def _kind(name: str, optional: bool) -> dict[str, Any]:
@@ -194,7 +321,8 @@ def _kind(name: str, optional: bool) -> dict[str, Any]:
 def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -> ToolCall:
     """The run a filled call stands for: `{"script": START, "VALUE": "10", ...}` as the command
     `START 10 ...`, each value one argument (quoted when it must be; a listed value offered with
-    its note as the value itself), an optional group left out when its placeholder is blank.
+    its note as the value itself; each value of a repeated placeholder its own argument), an
+    optional group left out when its placeholder is blank.
     The call keeps its id."""
     arguments = call.arguments
     by_name = {d.name: d for d in described}
@@ -202,13 +330,26 @@ def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -
     values = {name: chosen(by_name[name], value) if name in by_name else value
               for name, value in values.items()}
     words: list[str] = [str(arguments.get(SCRIPT_KEY, ""))]
+
+    def argument(word: str) -> str:
+        if not PLACEHOLDER.match(word):
+            return word
+        if word in usage.repeated:
+            return " ".join(shlex.quote(part) for part in _parts(values[word]))
+        return shlex.quote(values[word])
     for word in usage.required:
-        words.append(shlex.quote(values[word]) if PLACEHOLDER.match(word) else word)
+        words.append(argument(word))
     for group in usage.optional:
         names = [word for word in group if PLACEHOLDER.match(word)]
         if names and all(values[name] for name in names):
-            words += [shlex.quote(values[w]) if PLACEHOLDER.match(w) else w for w in group]
+            words += [argument(w) for w in group]
     return ToolCall(call.id, RUN, {"skill": arguments.get("skill"), "command": " ".join(words)})
+
+
+def _parts(value: str) -> list[str]:
+    """The values of a repeated placeholder (`4 8 15`, `a.txt 'my notes.txt'`), each one argument;
+    a part that would be an option (`--delete`) is no value."""
+    return [part for part in split(value) if not part.startswith("-") or _NUMBER.match(part)]
 
 
 def values_of(command: str, start: str, usage: Usage) -> dict[str, str]:
@@ -289,27 +430,3 @@ def figures(line: str, inputs: Collection[str] = ()) -> list[str]:
     a name (`2024-02-29`, `v2`) and those the command gave it (`inputs`): the result's own."""
     return [number for number in re.findall(r"(?<![\w.-])-?\d+(?:[.,]\d+)*(?![\w-])", line)
             if number not in inputs]
-
-
-_MONTHS = {name: number for number, names in enumerate(
-    [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-     ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-     ("oct", "october"), ("nov", "november"), ("dec", "december")], start=1) for name in names}
-_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})\b")
-_MONTH_DAY_YEAR = re.compile(r"\b([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
-
-
-def iso_dates(request: str) -> list[str]:
-    """The dates the message writes in words ("29 February 2024", "July 20, 1969"), as a script
-    takes them (YYYY-MM-DD): a small model held to a date's pattern mistypes the year."""
-    found = []
-    for day, month, year in _DAY_MONTH_YEAR.findall(request):
-        found.append((year, month, day))
-    for month, day, year in _MONTH_DAY_YEAR.findall(request):
-        found.append((year, month, day))
-    dates = []
-    for year, month, day in found:
-        number = _MONTHS.get(month.lower())
-        if number is not None and 1 <= int(day) <= 31:
-            dates.append(f"{year}-{number:02d}-{int(day):02d}")
-    return list(dict.fromkeys(dates))

@@ -14,7 +14,7 @@ by a third; then the answer is one sentence saying what failed.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from studio.agent.toolbook import READ, RUN
@@ -80,16 +80,19 @@ def read_spec(skill: str, paths: Sequence[str]) -> ToolSpec:
                                "required": ["skill", "path"]})
 
 
-def says_call_was_wrong(output: str) -> bool:
+def says_call_was_wrong(output: str, given: Collection[str] = ()) -> bool:
     """Whether a failed run's `output` says the call was wrong (so a repair run, not an answer,
-    follows): a usage line, a traceback, or a short error (the values the script accepts, or
-    "unknown", "invalid" ...). A longer report is a checker's findings, whatever they say."""
+    follows): a usage line, a traceback, or a short error (the values the script accepts,
+    "unknown", "invalid" ..., or one of the arguments the call was `given`, quoted: "no column
+    'sales.csv'"). A longer report is a checker's findings, whatever they say."""
     if _USAGE_LINE.search(output) or _TRACEBACK in output:
         return True
     lines = [line for line in output.splitlines() if line.strip()]
     if len(lines) > _SHORT_ERROR_LINES:
         return False
-    return bool(error_values(output)) or _ERROR_WORDS.search(output) is not None
+    quoted = set(_QUOTED.findall(output))
+    return bool(error_values(output)) or _ERROR_WORDS.search(output) is not None or \
+        any(value in quoted for value in given)
 
 
 def error_values(output: str) -> list[str]:

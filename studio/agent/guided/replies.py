@@ -35,9 +35,27 @@ from typing import Any
 
 from studio.agent.constrained import ANSWER_KEY, reply_schema
 from studio.agent.guided.answer import answer_line, denial_prompt, denial_reason, sentence_schema
-from studio.agent.guided.arguments import Usage, fill, parse_usage, script_usage, split
+from studio.agent.guided.arguments import (
+    PLACEHOLDER,
+    Usage,
+    fill,
+    json_values,
+    parse_usage,
+    script_usage,
+    split,
+)
+from studio.agent.guided.columns import column_values
+from studio.agent.guided.dates import iso_dates
 from studio.agent.guided.fill import EXAMPLE as FILLED_EXAMPLE
-from studio.agent.guided.fill import compose, fill_hint, filled_spec, is_filled, iso_dates, values_of
+from studio.agent.guided.fill import (
+    allowed_commands,
+    compose,
+    fill_hint,
+    filled_spec,
+    is_filled,
+    unfillable,
+    values_of,
+)
 from studio.agent.guided.repair import (
     MAX_RUNS,
     error_values,
@@ -173,7 +191,7 @@ class Guide:
         # the document is invalid: that is its answer): a run after a failed one is another one.
         tried = {str(call.arguments.get("command")) for message in turn for call in message.tool_calls
                  if call.name == RUN and call.arguments.get("skill") == loaded}
-        candidates = [*_phrases(request), *iso_dates(request),
+        candidates = [*json_values(request), *_phrases(request), *iso_dates(request),
                       *(word for word in words if not word.startswith("-"))]
         error = None if not ran else results[-1] if results else None
         runs = [spec for start in invocations
@@ -181,7 +199,7 @@ class Guide:
         if not ran:
             return Step(reply_schema(runs, require_call=True), CALL_MAX_TOKENS, True)
         command, output = results[-1] if results else ("", "")
-        wrong = says_call_was_wrong(_output_of(output))
+        wrong = says_call_was_wrong(_output_of(output), split(command)[1:])
         if not runs or len(results) >= MAX_RUNS:
             if wrong:
                 # Quoting the error is no answer; silence is none either: say what failed.
@@ -221,17 +239,23 @@ class Guide:
         usage = _usage(commands, start)
         listed = error_values(error[1]) if error else []
         if self.fills and usage is not None:
-            described = self._described(skill, usage, commands, start)
+            described = self._described(skill, usage, commands, start, request)
+            described = _fillable_subcommands(described, usage, commands, start, candidates, request)
             if listed and error is not None:
                 described = _with_listed(described, usage, values_of(error[0], start, usage),
                                          error[1], listed)
-            return filled_spec(skill, start, usage, described, candidates, request)
+            spec = filled_spec(skill, start, usage, described, candidates, request)
+            allowed = allowed_commands(spec, usage, described) if tried else None
+            # A run that would only repeat one that ran gives the same output: no run at all.
+            return None if allowed is not None and set(allowed) <= set(tried) else spec
         return _run_spec(skill, start, usage, [*words, *(v for v in listed if v not in words)], tried)
 
     def _described(self, skill: str, usage: Usage, commands: Sequence[str],
-                   start: str = "") -> list[Described]:
+                   start: str = "", request: str = "") -> list[Described]:
         """What the skill says of each placeholder of `usage`; where its words list no values,
-        those the Python script `start` runs accepts (`choices=`, a dict of known keys)."""
+        the header names of a table file the user's `request` names for a placeholder of a
+        column, else those the Python script `start` runs accepts (`choices=`, a dict of known
+        keys)."""
         def read(path: str) -> str | None:
             try:
                 return self.toolbox.read_file(skill, path)
@@ -246,6 +270,8 @@ class Guide:
         listed = dict(usage.choices)
         described = [Described(d.name, d.said, listed[d.name]) if d.name in listed else d
                      for d in described]
+        described = [Described(d.name, d.said, columns) if not d.values and
+                     (columns := column_values(d.name, d.said, request, read)) else d for d in described]
         script = split(start)[-1] if start else ""
         if not script.endswith(".py") or all(d.values for d in described):
             return described
@@ -253,7 +279,10 @@ class Guide:
             accepted = script_values(self.toolbox.read_file(skill, script), usage)
         except (ToolError, OSError):
             return described
-        return [d if d.values or d.name not in accepted else
+        # A dict of the script the SKILL.md lists for one placeholder (SHAPE: circle, square) is
+        # that one's, not also the next's (SIZE).
+        listed_values = {d.values for d in described if d.values}
+        return [d if d.values or d.name not in accepted or accepted[d.name] in listed_values else
                 Described(d.name, d.said, accepted[d.name]) for d in described]
 
     def _read_any_case(self, skill: str, path: str) -> str | None:
@@ -303,6 +332,21 @@ class Guide:
         if usage is None:
             return call
         return compose(call, usage, self._described(skill, usage, commands, start))
+
+    def repeated(self, messages: Sequence[Message], call: ToolCall) -> str | None:
+        """When `call` (as `resolve` gave it) runs a command that ran already in the current turn
+        of `messages`, after a failed run: the sentence saying what failed, the answer in its
+        place (the same command gives the same output); else None."""
+        turn = _current_turn(messages)
+        loaded, ran, failed = _progress(turn)
+        if call.name != RUN or loaded is None or not (ran and failed):
+            return None
+        results = run_results(turn, loaded)
+        if call.arguments.get("skill") != loaded or not results or \
+                str(call.arguments.get("command")) not in {command for command, _ in results}:
+            return None
+        command, output = results[-1]
+        return failure_sentence(command, output, len(results))
 
     def denial(self, messages: Sequence[Message]) -> str | None:
         """The reason the user gave for denying the current turn's last run ("" for none), or
@@ -494,7 +538,8 @@ class Guide:
         usage = _usage(commands, invocations[0])
         if usage is None:
             return ""
-        return "\n" + fill_hint(self._described(skill, usage, commands, invocations[0]), usage, request)
+        described = self._described(skill, usage, commands, invocations[0], request)
+        return "\n" + fill_hint(described, usage, request)
 
 
 def cut_answer(text: str) -> str | None:
@@ -701,10 +746,9 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
     return found
 
 
-def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
-    """One usage line for the lines that run `start` with a subcommand each
-    (`morse.py encode TEXT`, `morse.py decode CODE`): `start {encode,decode} ARGUMENT`, the
-    placeholder kept when they all name it alike; None without two such lines."""
+def _subcommands(commands: Sequence[str], start: str) -> dict[str, list[str]]:
+    """The subcommands of the lines that run `start` with one each (`morse.py encode TEXT`), and
+    the usage after each (`["TEXT"]`)."""
     found: dict[str, list[str]] = {}
     for command in commands:
         segment = command.rsplit("|", 1)[-1].strip()
@@ -714,6 +758,28 @@ def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
         if len(words) >= 2 and re.fullmatch(r"[a-z][\w-]*", words[0]) and \
                 parse_usage(" ".join([start, *words[1:]]), start) is not None:
             found.setdefault(words[0], words[1:])
+    return found
+
+
+def _fillable_subcommands(described: Sequence[Described], usage: Usage, commands: Sequence[str],
+                          start: str, candidates: Sequence[str], request: str) -> list[Described]:
+    """`described` with the subcommands a usage line was made of (`{to,from} ARGUMENT`) cut to
+    those whose own placeholder the message has a value of the kind for: "to NUMBER" is not what
+    "What number is MCMLXXXIV?" asks, as the message has no number."""
+    found = _subcommands(commands, start)
+    fillable = [sub for sub, rest in found.items()
+                if not any(unfillable(word, candidates, request) for word in rest if PLACEHOLDER.match(word))]
+    if not fillable or len(fillable) == len(found):
+        return list(described)
+    return [Described(d.name, d.said, tuple(v for v in d.values if v in fillable), d.notes)
+            if d.name in dict(usage.choices) and set(d.values) == set(found) else d for d in described]
+
+
+def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
+    """One usage line for the lines that run `start` with a subcommand each
+    (`morse.py encode TEXT`, `morse.py decode CODE`): `start {encode,decode} ARGUMENT`, the
+    placeholder kept when they all name it alike; None without two such lines."""
+    found = _subcommands(commands, start)
     if len(found) < 2:
         return None
     rests = list(found.values())
