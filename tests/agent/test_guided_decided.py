@@ -218,3 +218,39 @@ def test_a_subcommand_whose_placeholder_the_message_has_no_value_for_is_not_offe
                 Message("tool", "<skill_content ...>", tool_call_id="a")]
     run = found.step(messages, None, 256).schema["properties"]["arguments"]["properties"]
     assert run["CHOICE"]["enum"] == subcommands
+
+
+SHOWN_MD = frontmatter("hexes", "Writes numbers in hex and back.").replace("Body.\n", """\
+The script takes a direction and the value:
+
+- `python3 scripts/hexes.py --to-hex 255` prints `ff`
+- `python3 scripts/hexes.py --from-hex ff` prints `255`
+
+Called any other way it prints how it runs.
+""")
+SHOWN_PY = ("import sys\nif len(sys.argv) != 3:\n"
+          "    sys.exit('usage: hexes.py --to-hex NUMBER | hexes.py --from-hex HEX')\n")
+
+
+def test_the_repair_runs_the_script_as_its_own_usage_message_says(tmp_path: Path) -> None:
+    write_skill(tmp_path / "skills", "hexes", SHOWN_MD, {"scripts/hexes.py": SHOWN_PY})
+    found = Guide(SkillToolbox(scan_root(SkillRoot(tmp_path / "skills")).skills, tmp_path))
+    found.fills = True
+    messages = [Message("user", "Write 4096 in hex."),
+                Message("assistant", "", [ToolCall("a", "activate_skill", {"name": "hexes"})]),
+                Message("tool", "<skill_content ...>", tool_call_id="a"),
+                Message("assistant", "", [ToolCall("r0", "run_skill_script", {
+                    "skill": "hexes", "command": "python3 scripts/hexes.py"})]),
+                Message("tool", "exit code 1 after 0.1 s\nusage: hexes.py --to-hex NUMBER | "
+                                "hexes.py --from-hex HEX\n", tool_call_id="r0")]
+    # The SKILL.md shows only examples; the failed run's usage message says how the script runs,
+    # so the repair is a run with the message's number, not the failed empty call again.
+    step = found.step(messages, None, 256)
+    assert step.require_call, step.schema
+    runs = step.schema.get("oneOf", [step.schema])
+    filled = [r["properties"]["arguments"]["properties"] for r in runs
+              if "NUMBER" in r["properties"].get("arguments", {}).get("properties", {})]
+    assert filled and filled[0]["NUMBER"]["enum"] == ["4096"], step.schema
+    call = ToolCall("r1", "run_skill_script",
+                    {"skill": "hexes", "script": "python3 scripts/hexes.py", "NUMBER": "4096"})
+    assert found.resolve(call).arguments["command"] == "python3 scripts/hexes.py --to-hex 4096"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from pathlib import PurePosixPath
 from typing import Any
 
 from studio.agent.toolbook import READ, RUN
@@ -157,3 +158,29 @@ def failure_sentence(command: str, output: str, runs: int = MAX_RUNS) -> str:
     said = said.rstrip(".")
     how = "failed twice; the last run" if runs >= 2 else "failed; the run"
     return f"The script {how}, `{command}`, stopped{code}" + (f": {said}." if said else ".")
+
+
+_USAGE_TEXT = re.compile(r"^\s*usage:\s*(?P<text>.+)$", re.IGNORECASE | re.MULTILINE)
+
+
+def usage_commands(output: str, start: str) -> list[str]:
+    """The commands a script's own usage message shows (`usage: roman.py --to-roman NUMBER |
+    roman.py --from-roman NUMERAL`), each alternative started as `start` starts the script: the
+    script says how it runs, which a SKILL.md that shows only examples does not."""
+    script = PurePosixPath(start.split()[-1]).name if start.strip() else ""
+    if not script:
+        return []
+    found: list[str] = []
+    for match in _USAGE_TEXT.finditer(output):
+        for part in match.group("text").split(" | "):
+            words = part.split()
+            at = next((index for index, word in enumerate(words)
+                       if PurePosixPath(word).name == script), None)
+            # Only what follows the script's own name, and only when nothing but an
+            # interpreter and its path come before it.
+            if at is None or at > 1:
+                continue
+            command = " ".join([start, *words[at + 1:]])
+            if command not in found:
+                found.append(command)
+    return found

@@ -66,6 +66,7 @@ from studio.agent.guided.repair import (
     run_results,
     says_call_was_wrong,
     trimmed,
+    usage_commands,
 )
 from studio.agent.guided.scriptvalues import script_values
 from studio.agent.guided.values import Described, describe, referenced_files
@@ -152,6 +153,9 @@ class Guide:
         # picks among the commands word affinity puts together: set from the model's size.
         self.fills = False
         self._declined: object = None
+        # Per skill, the commands the last failed run's usage message showed (see `step`), which
+        # `resolve` reads a filled run of them by.
+        self._shown: dict[str, list[str]] = {}
 
     def declined(self, messages: Sequence[Message]) -> None:
         """The model picked no skill for the current turn of `messages`: it is to answer."""
@@ -194,6 +198,12 @@ class Guide:
         candidates = [*json_values(request), *_phrases(request), *iso_dates(request),
                       *(word for word in words if not word.startswith("-"))]
         error = None if not ran else results[-1] if results else None
+        shown: list[str] = []
+        if error is not None:
+            # The script's own usage message is how it runs, before what the SKILL.md shows.
+            shown = [line for start in invocations for line in usage_commands(error[1], start)]
+            commands = [*dict.fromkeys([*shown, *commands])]
+        self._shown[loaded] = shown
         runs = [spec for start in invocations
                 if (spec := self._run(loaded, start, commands, words, candidates, tried, request, error))]
         if not ran:
@@ -205,9 +215,11 @@ class Guide:
                 # Quoting the error is no answer; silence is none either: say what failed.
                 return _said_step(failure_sentence(command, output, len(results)), answer_tokens)
             return _answer_step(quotes, answer_tokens)
-        if self.fills:
+        if self.fills and not (shown and runs):
             # The usage line may be wrong (an example read as one): the repair may also run
-            # the script with the message's words and the options the SKILL.md shows.
+            # the script with the message's words and the options the SKILL.md shows. Not when
+            # the script's own usage message gave the run: a free pattern lets a small model
+            # send the failed call again.
             runs += [spec for start in invocations if _usage(commands, start) is not None
                      and (spec := _run_spec(loaded, start, None, [*words, *error_values(output)], tried))]
         if wrong:
@@ -327,7 +339,7 @@ class Guide:
         if not is_filled(call):
             return call
         skill, start = str(call.arguments.get("skill")), str(call.arguments.get("script"))
-        commands = self._commands(skill)
+        commands = [*dict.fromkeys([*self._shown.get(skill, []), *self._commands(skill)])]
         usage = _usage(commands, start)
         if usage is None:
             return call
