@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,14 +55,6 @@ def _by_name(out: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _codes(skill: dict[str, Any]) -> list[tuple[str, str]]:
     return [(f["code"], f["severity"]) for f in skill["findings"]]
-
-
-@pytest.fixture
-def fake_openai() -> Iterator[FakeOpenAI]:
-    server = FakeOpenAI({OPENAI_MODEL: []})
-    server.start()
-    yield server
-    server.stop()
 
 
 def test_a_malicious_verdict_adds_a_finding_and_the_model_is_in_the_metadata(
