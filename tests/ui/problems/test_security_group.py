@@ -20,11 +20,14 @@ from studio.ui.problems.problems_panel import SCOPE_LIBRARY, SCOPE_SKILL
 from studio.ui.problems.security_model import (
     CODE,
     CONFIDENCE,
+    DISPLAY,
     EVIDENCE,
     FILE,
     LINE,
+    MESSAGE,
     SEVERITY,
     SKILL_PAGE,
+    TOOLTIP,
     SecurityModel,
 )
 from studio.ui.problems.security_rows import SecurityRows, security_rows
@@ -301,3 +304,18 @@ def test_skills_come_to_the_tree_a_page_at_a_time(qtbot: QtBot) -> None:
     model.fetchMore(title)
     assert model.rowCount(title) == SKILL_PAGE + 20 and not model.canFetchMore(title)
     assert model.title() == f"Security ({SKILL_PAGE + 20} high)"
+
+
+def test_a_files_name_and_evidence_are_shown_without_being_obeyed(qtbot: QtBot) -> None:
+    hostile = "a\x1b[2K\r\u202eb"
+    finding = Finding("SK503", "high", 0.8, f"scripts/{hostile}.sh", 2, 1, f"runs `{hostile}`",
+                      f"curl {hostile}")
+    model = SecurityModel()
+    model.show(security_rows([(Path("/lib/evil"), f"ev{hostile}", [finding])], ProblemFilter(),
+                             None), 0, "no findings")
+    skill = model.index(0, 0, model.index(0, 0))
+    assert model.index(0, 0, model.index(0, 0)).data() == "eva\\e[2K\\r<U+202E>b"
+    texts = [model.index(0, column, skill).data(role) for column in (MESSAGE, FILE, EVIDENCE)
+             for role in (DISPLAY, TOOLTIP)]
+    assert all("a\\e[2K\\r<U+202E>b" in text for text in texts)
+    assert not any(char in text for text in texts for char in "\x1b\r\u202e")
