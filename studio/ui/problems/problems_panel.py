@@ -1,6 +1,12 @@
 """The Problems panel: the findings of the open skill or the whole library, sortable by any
 column, filtered by severity, code and text, flat or grouped by skill, with a fix button and a
-context menu to fix every finding of a kind."""
+context menu to fix every finding of a kind.
+
+Two sources, two tabs over one filter bar, as an IDE shows its problem sources (VS Code's panel
+tabs with a count each, Qt Creator's output panes): the validator's problems, and the skill
+scanner's findings (Security). Each tab says how many it holds, the Security tab with the icon
+of its worst finding, so a finding is seen without the list taking room while there is none;
+opened empty, it says why it is empty and what it would show."""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -18,8 +24,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QSplitter,
     QStackedWidget,
+    QTabBar,
     QTableView,
     QToolButton,
     QTreeView,
@@ -29,13 +35,16 @@ from PySide6.QtWidgets import (
 
 from studio.skills import Severity
 from studio.skills.library import Problem
+from studio.ui.icons import severity_icon
 from studio.ui.numbers import count_text, plural
 from studio.ui.problems.findings import Findings, ProblemFilter
 from studio.ui.problems.problems_model import ProblemsModel
+from studio.ui.problems.security_rows import DIAGNOSTIC_SEVERITY, WORST_FIRST
 from studio.ui.problems.security_view import SecurityView
 from studio.ui.selector import Selector
 
 SCOPE_SKILL, SCOPE_LIBRARY = 0, 1
+PROBLEMS_TAB, SECURITY_TAB = 0, 1
 FIX_LABEL_SAMPLE = "Fix: Separate the tools with spaces"
 FIX_TIP = "Apply the fix offered for the selected problem (Ctrl+.)"
 FILTER_DELAY_MS = 150
@@ -49,6 +58,8 @@ class ProblemsPanel(QWidget):
     Attributes:
         model: the findings and how they are shown.
         table: the view (a tree: flat rows, or skills holding their findings).
+        sources: the tabs, Problems and Security, each with its count.
+        security: the scanner's findings (the Security tab).
 
     Signals:
         problem_activated: (Problem) the user wants to see where it is.
@@ -146,27 +157,39 @@ class ProblemsPanel(QWidget):
         bar.addWidget(self.text_filter, 1)
         bar.addWidget(self.fix_button)
         bar.addWidget(self.fix_every_button)
+        # The scanner's findings in a tab of their own (see security_rows.py for what it shows),
+        # on the summary's line: the tabs take no room of the list's.
+        self.security = SecurityView()
+        self.security.problem_activated.connect(self.problem_activated)
+        self.security.rebuilt.connect(self._on_security_rebuilt)
+        self.sources = QTabBar()
+        self.sources.setObjectName("problemSources")
+        self.sources.setDocumentMode(True)
+        self.sources.setDrawBase(False)
+        self.sources.setExpanding(False)
+        self.sources.addTab("Problems")
+        self.sources.addTab("Security")
+        self.sources.setTabToolTip(PROBLEMS_TAB, "What the validator finds in each skill's "
+                                   "SKILL.md and files, with fixes")
+        self.pages = QStackedWidget()
+        problems_page = QWidget()
+        problems_layout = QVBoxLayout(problems_page)
+        problems_layout.setContentsMargins(0, 0, 0, 0)
+        problems_layout.setSpacing(2)
+        problems_layout.addWidget(self.roots_summary)
+        problems_layout.addWidget(self.views, 1)
+        self.pages.addWidget(problems_page)
+        self.pages.addWidget(self.security)
         line = QHBoxLayout()
-        line.setContentsMargins(8, 0, 6, 0)
+        line.setContentsMargins(6, 0, 6, 0)
+        line.addWidget(self.sources)
         line.addWidget(self.summary, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addLayout(bar)
         layout.addLayout(line)
-        layout.addWidget(self.roots_summary)
-        # The scanner's findings below the validator's, in a group of their own (see
-        # security_rows.py for what it shows), resizable against them.
-        self.security = SecurityView()
-        self.security.problem_activated.connect(self.problem_activated)
-        self.security.rebuilt.connect(self._fill_codes)
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.views)
-        self.splitter.addWidget(self.security)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.pages, 1)
         self.roots_summary.setContentsMargins(8, 0, 6, 0)
 
         self._filter_timer = QTimer(self)
@@ -186,7 +209,9 @@ class ProblemsPanel(QWidget):
         self.severity.currentIndexChanged.connect(self.apply_filter)
         self.code.currentIndexChanged.connect(self.apply_filter)
         self.text_filter.textChanged.connect(self._on_text_filter_text_changed)
+        self.sources.currentChanged.connect(self._on_sources_current_changed)
         self._update_header()
+        self._update_security_tab()
 
     @property
     def view(self) -> QTableView | QTreeView:
@@ -215,6 +240,14 @@ class ProblemsPanel(QWidget):
         header.setMinimumSectionSize(24)
 
     @property
+    def security_shown(self) -> bool:
+        """Whether the Security tab is the one shown."""
+        return self.sources.currentIndex() == SECURITY_TAB
+
+    def show_security(self) -> None:
+        self.sources.setCurrentIndex(SECURITY_TAB)
+
+    @property
     def library_scope(self) -> bool:
         return self.scope.currentIndex() == SCOPE_LIBRARY
 
@@ -240,6 +273,9 @@ class ProblemsPanel(QWidget):
         self._reselect = self._reselect or self.selected_problem()
 
     def _on_model_rebuilt(self) -> None:
+        total = self.model.findings.finding_count()
+        self.sources.setTabText(PROBLEMS_TAB, f"Problems ({count_text(total)})" if total
+                                else "Problems")
         self._fill_codes()
         selected, self._reselect = self._reselect, None
         if selected is not None:
@@ -265,7 +301,32 @@ class ProblemsPanel(QWidget):
         finally:
             self.code.blockSignals(False)
 
+    def _on_security_rebuilt(self) -> None:
+        self._fill_codes()
+        self._update_security_tab()
+        if self.security_shown:
+            self._update_summary()
+
+    def _update_security_tab(self) -> None:
+        """ "Security (3)" with the icon of the worst finding, whatever the filter hides (as
+        the Problems tab counts them all); the levels shown in its tooltip."""
+        counts = self.security.model_.rows.levels
+        total = sum(counts.values())
+        pending = self.security.model_.pending
+        label = f"Security ({count_text(total)})" if total else (
+            "Security (scanning…)" if pending else "Security")
+        self.sources.setTabText(SECURITY_TAB, label)
+        worst = next((level for level in WORST_FIRST if counts[level]), None)
+        self.sources.setTabIcon(SECURITY_TAB, severity_icon(DIAGNOSTIC_SEVERITY[worst])
+                                if worst is not None else QIcon())
+        self.sources.setTabToolTip(SECURITY_TAB, f"{self.security.model_.title()}: what the "
+                                   "skill scanner (`studio scan`) finds in every file of each "
+                                   "skill, worst first")
+
     def _update_summary(self) -> None:
+        if self.security_shown:
+            self.summary.setText(self.security.summary())
+            return
         total = self.model.findings.finding_count()
         if not total:
             self.summary.setText(self._empty_text)
@@ -429,6 +490,13 @@ class ProblemsPanel(QWidget):
             self.table.horizontalHeader().setSortIndicator(self.model.findings.sort_column,
                                                            self.model.sort_order)
         self._update_header()
+
+    def _on_sources_current_changed(self, index: int) -> None:
+        self.pages.setCurrentIndex(index)
+        # What acts on the validator's problems only is hidden while the scanner's are shown.
+        for widget in (self.group_button, self.fix_button, self.fix_every_button):
+            widget.setVisible(index == PROBLEMS_TAB)
+        self._update_summary()
 
     def _on_text_filter_text_changed(self, _text: str) -> None:
         self._filter_timer.start()

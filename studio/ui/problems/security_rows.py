@@ -59,11 +59,13 @@ class SecuritySkill:
 @dataclass(slots=True)
 class SecurityRows:
     """What the group shows: its skills, worst first, and how many findings of each level;
-    `codes`: how many of each code it would show unfiltered (the panel's code list)."""
+    `codes` and `levels`: how many of each code and level it would show unfiltered (the
+    panel's code list, the count on its tab)."""
 
     skills: list[SecuritySkill] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
+    levels: Counter[str] = field(default_factory=Counter)
 
     def title(self, pending: int = 0, empty: str = "no findings") -> str:
         """ "Security (1 critical, 3 high)", and how many skills are still to scan; `empty` in
@@ -100,10 +102,12 @@ def security_rows(scans: Iterable[SkillFindings], wanted: ProblemFilter,
     order: list[tuple[int, int, str, int]] = []
     levels_shown: list[str] = []
     codes: list[str] = []
+    severities: list[str] = []
     for directory, name, findings in scans:
         shown = list(findings) if directory == open_skill else [
             finding for finding in findings if finding.severity in worthy]
         codes.extend([finding.code for finding in shown])
+        severities.extend([finding.severity for finding in shown])
         if filtered:
             shown = [finding for finding in shown
                      if _matches(finding, name, wanted, levels, words)]
@@ -114,6 +118,7 @@ def security_rows(scans: Iterable[SkillFindings], wanted: ProblemFilter,
     rows.skills = [rows.skills[place[3]] for place in sorted(order)]
     rows.counts = Counter(levels_shown)
     rows.codes = Counter(codes)
+    rows.levels = Counter(severities)
     return rows
 
 
