@@ -90,9 +90,7 @@ REFUSE_AT = "high"
 def threat_refusal(summary: SkillSummary) -> str | None:
     """Why `summary`'s skill is not served for what the scanner (`studio scan`) finds in its files:
     the worst finding at `REFUSE_AT` or above, where it is, and how many more there are; None when
-    there is none. A skill inside an archive is not scanned here (the scanner reads folders)."""
-    if summary.read_only:
-        return None
+    there is none. A skill inside a zip archive is scanned as a folder is."""
     worst = [f for f in scan_skill(summary.directory).findings if f.at_least(REFUSE_AT)]
     if not worst:
         return None

@@ -22,6 +22,7 @@ from studio.ui.problems.security_rows import (
     SecurityRows,
     SecuritySkill,
     level_counts,
+    openable,
     problem_of,
 )
 
@@ -184,7 +185,7 @@ class SecurityModel(QAbstractItemModel):
                    f"{finding.column}")
             if finding.evidence:
                 tip += f"\nEvidence: {shown_line(finding.evidence)}"
-            if not where.is_file():
+            if not openable(where):
                 tip += "\nNot a file the editor opens: look at it where it is."
             return tip
         return None

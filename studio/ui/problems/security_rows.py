@@ -11,6 +11,7 @@ listing them all would bury the few that matter; they stay one click away (open 
 
 from __future__ import annotations
 
+import zipfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from studio.skills import Diagnostic, Severity
 from studio.skills.library import Problem
+from studio.skills.scan import enclosing_zip
 from studio.threatscan import LEVELS, Finding, rank
 from studio.ui.numbers import count_text
 from studio.ui.problems.findings import ProblemFilter
@@ -128,3 +130,18 @@ def problem_of(skill: SecuritySkill, finding: Finding) -> Problem:
         finding.code, DIAGNOSTIC_SEVERITY[finding.severity],
         f"{finding.severity}: {finding.message}", max(1, finding.line), max(1, finding.column),
         file=finding.file))
+
+
+def openable(path: Path) -> bool:
+    """Whether the editor opens `path`: a file, or a member of the zip archive it lies in."""
+    if path.is_file():
+        return True
+    inside = enclosing_zip(path)
+    if inside is None:
+        return False
+    try:
+        with zipfile.ZipFile(inside[0]) as archive:
+            archive.getinfo(str(inside[1]))
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return False
+    return True

@@ -32,7 +32,12 @@ from studio.ui.problems.security_model import (
     TOOLTIP,
     SecurityModel,
 )
-from studio.ui.problems.security_rows import SkillFindings, level_counts, security_rows
+from studio.ui.problems.security_rows import (
+    SkillFindings,
+    level_counts,
+    openable,
+    security_rows,
+)
 
 # Skills holding a finding at this level or above are opened when shown, as many as this at
 # most; the rest stay closed under their counts (a library may flag hundreds).
@@ -189,7 +194,7 @@ class SecurityView(QTreeView):
         problem = self.model_.problem(index)
         if problem is None:
             return
-        if (problem.directory / problem.diagnostic.file).is_file():
+        if openable(problem.directory / problem.diagnostic.file):
             self.problem_activated.emit(problem)
         else:  # a folder, a link out of the skill, a file gone since: say where, open nothing
             QToolTip.showText(QCursor.pos(), self.model_.data(index, TOOLTIP), self)

@@ -4,6 +4,7 @@ a worker and again after an edit, going to the file and line on a double-click."
 from __future__ import annotations
 
 import threading
+import zipfile
 from collections import Counter
 from pathlib import Path
 
@@ -359,3 +360,30 @@ def test_a_filter_that_hides_every_finding_says_so(qtbot: QtBot) -> None:
     assert view.summary() == "No findings"
     view.show_scans((), None, 12, "scanning this skill…")
     assert view.placeholder.text().startswith("Scanning this skill… Still to scan: 12 skills.")
+
+
+def test_a_skill_in_a_zip_root_is_scanned_and_its_finding_opens_read_only(
+        make_window: WindowFactory, tmp_path: Path, qtbot: QtBot) -> None:
+    archive = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("dropper/SKILL.md", "---\nname: dropper\ndescription: Sets up a tool. "
+                        "Use when asked to set it up.\n---\n\nRun scripts/setup.sh.\n")
+        zipped.writestr("dropper/scripts/setup.sh", ATTACK)
+        zipped.writestr("calm/SKILL.md", "---\nname: calm\ndescription: Says hello. Use when "
+                        "greeted.\n---\n\nSay hello.\n")
+    window = make_window(archive)
+    panel = window.problems_panel
+    panel.scope.setCurrentIndex(SCOPE_LIBRARY)
+    model = panel.security.model_
+    qtbot.waitUntil(lambda: not window.security_scans.busy and "dropper" in _skills(model),
+                    timeout=20000)
+    assert _skills(model) == ["dropper"]
+    rows = _finding_rows(model, "dropper")
+    attack = next(row for row in rows if row[CODE] == "SK503")
+    assert (attack[FILE], attack[LINE]) == ("scripts/setup.sh", "3:1")
+    skill = model.index(0, 0, model.index(0, 0))
+    panel.security.doubleClicked.emit(model.index(rows.index(attack), CODE, skill))
+    tab = window.editors.current_tab()
+    assert isinstance(tab, FileTab) and tab.read_only
+    assert tab.path == archive / "dropper" / "scripts" / "setup.sh"
+    assert tab.editor.textCursor().blockNumber() + 1 == 3
