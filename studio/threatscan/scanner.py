@@ -134,8 +134,9 @@ def ranked(found: Iterable[Finding]) -> list[Finding]:
 
 def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
     """The skill folders under `paths` (a skill folder, a file inside one, a folder searched for
-    them, or a zip archive holding them), each once, and a message for each path that is missing or holds no skill. A file
-    inside no skill is passed over: a pre-commit hook hands over every file a commit changes."""
+    them, or a zip archive holding them), each once, and a message for each path that is
+    missing or holds no skill. A file inside no skill is passed over: a pre-commit hook hands
+    over every file a commit changes."""
     found: list[Path] = []
     problems: list[str] = []
     for path in paths:

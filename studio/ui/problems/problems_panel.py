@@ -1,12 +1,7 @@
 """The Problems panel: the findings of the open skill or the whole library, sortable by any
 column, filtered by severity, code and text, flat or grouped by skill, with a fix button and a
-context menu to fix every finding of a kind.
-
-Two sources, two tabs over one filter bar, as an IDE shows its problem sources (VS Code's panel
-tabs with a count each, Qt Creator's output panes): the validator's problems, and the skill
-scanner's findings (Security). Each tab says how many it holds, the Security tab with the icon
-of its worst finding, so a finding is seen without the list taking room while there is none;
-opened empty, it says why it is empty and what it would show."""
+context menu to fix every finding of a kind; beside them, in a tab of their own
+(`source_tabs.py`), the skill scanner's findings."""
 
 from __future__ import annotations
 
@@ -14,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QIcon
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,7 +20,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QStackedWidget,
-    QTabBar,
     QTableView,
     QToolButton,
     QTreeView,
@@ -35,16 +29,15 @@ from PySide6.QtWidgets import (
 
 from studio.skills import Severity
 from studio.skills.library import Problem
-from studio.ui.icons import severity_icon
 from studio.ui.numbers import count_text, plural
+from studio.ui.problems.columns import size_columns
 from studio.ui.problems.findings import Findings, ProblemFilter
 from studio.ui.problems.problems_model import ProblemsModel
-from studio.ui.problems.security_rows import DIAGNOSTIC_SEVERITY, WORST_FIRST
 from studio.ui.problems.security_view import SecurityView
+from studio.ui.problems.source_tabs import PROBLEMS_TAB, SECURITY_TAB, SourceTabs
 from studio.ui.selector import Selector
 
 SCOPE_SKILL, SCOPE_LIBRARY = 0, 1
-PROBLEMS_TAB, SECURITY_TAB = 0, 1
 FIX_LABEL_SAMPLE = "Fix: Separate the tools with spaces"
 FIX_TIP = "Apply the fix offered for the selected problem (Ctrl+.)"
 FILTER_DELAY_MS = 150
@@ -102,7 +95,7 @@ class ProblemsPanel(QWidget):
         self.views = QStackedWidget()
         self.views.addWidget(self.table)
         self.views.addWidget(self.tree)
-        self._size_columns(self.table.horizontalHeader())
+        size_columns(self.table.horizontalHeader(), self.fontMetrics())
         self.table.horizontalHeader().setSortIndicatorShown(True)
         self.table.sortByColumn(ProblemsModel.SEVERITY, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
@@ -162,15 +155,7 @@ class ProblemsPanel(QWidget):
         self.security = SecurityView()
         self.security.problem_activated.connect(self.problem_activated)
         self.security.rebuilt.connect(self._on_security_rebuilt)
-        self.sources = QTabBar()
-        self.sources.setObjectName("problemSources")
-        self.sources.setDocumentMode(True)
-        self.sources.setDrawBase(False)
-        self.sources.setExpanding(False)
-        self.sources.addTab("Problems")
-        self.sources.addTab("Security")
-        self.sources.setTabToolTip(PROBLEMS_TAB, "What the validator finds in each skill's "
-                                   "SKILL.md and files, with fixes")
+        self.sources = SourceTabs()
         self.pages = QStackedWidget()
         problems_page = QWidget()
         problems_layout = QVBoxLayout(problems_page)
@@ -211,33 +196,12 @@ class ProblemsPanel(QWidget):
         self.text_filter.textChanged.connect(self._on_text_filter_text_changed)
         self.sources.currentChanged.connect(self._on_sources_current_changed)
         self._update_header()
-        self._update_security_tab()
+        self.sources.count_security(self.security.model_)
 
     @property
     def view(self) -> QTableView | QTreeView:
         """The view shown: the table, or the tree when grouped."""
         return self.tree if self.model.findings.grouped else self.table
-
-    def _size_columns(self, header: QHeaderView) -> None:
-        """Widths from the font, never from the rows: measuring 40,000 rows to fit a column
-        would freeze the window."""
-        metrics = self.fontMetrics()
-        header.setStretchLastSection(False)
-        header.setHighlightSections(False)
-        header.setSectionsMovable(False)
-        fixed = QHeaderView.ResizeMode.Fixed
-        header.setSectionResizeMode(ProblemsModel.SEVERITY, fixed)
-        header.resizeSection(ProblemsModel.SEVERITY, 34)
-        header.setSectionResizeMode(ProblemsModel.CODE, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ProblemsModel.CODE, metrics.horizontalAdvance("SK0000") + 28)
-        header.setSectionResizeMode(ProblemsModel.MESSAGE, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(ProblemsModel.SKILL, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ProblemsModel.SKILL, metrics.horizontalAdvance("m" * 22))
-        header.setSectionResizeMode(ProblemsModel.FILE, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ProblemsModel.FILE, metrics.horizontalAdvance("references/guide.md") + 16)
-        header.setSectionResizeMode(ProblemsModel.LINE, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ProblemsModel.LINE, metrics.horizontalAdvance("00,000:000") + 24)
-        header.setMinimumSectionSize(24)
 
     @property
     def security_shown(self) -> bool:
@@ -273,9 +237,7 @@ class ProblemsPanel(QWidget):
         self._reselect = self._reselect or self.selected_problem()
 
     def _on_model_rebuilt(self) -> None:
-        total = self.model.findings.finding_count()
-        self.sources.setTabText(PROBLEMS_TAB, f"Problems ({count_text(total)})" if total
-                                else "Problems")
+        self.sources.count_problems(self.model.findings.finding_count())
         self._fill_codes()
         selected, self._reselect = self._reselect, None
         if selected is not None:
@@ -303,25 +265,9 @@ class ProblemsPanel(QWidget):
 
     def _on_security_rebuilt(self) -> None:
         self._fill_codes()
-        self._update_security_tab()
+        self.sources.count_security(self.security.model_)
         if self.security_shown:
             self._update_summary()
-
-    def _update_security_tab(self) -> None:
-        """ "Security (3)" with the icon of the worst finding, whatever the filter hides (as
-        the Problems tab counts them all); the levels shown in its tooltip."""
-        counts = self.security.model_.rows.levels
-        total = sum(counts.values())
-        pending = self.security.model_.pending
-        label = f"Security ({count_text(total)})" if total else (
-            "Security (scanning…)" if pending else "Security")
-        self.sources.setTabText(SECURITY_TAB, label)
-        worst = next((level for level in WORST_FIRST if counts[level]), None)
-        self.sources.setTabIcon(SECURITY_TAB, severity_icon(DIAGNOSTIC_SEVERITY[worst])
-                                if worst is not None else QIcon())
-        self.sources.setTabToolTip(SECURITY_TAB, f"{self.security.model_.title()}: what the "
-                                   "skill scanner (`studio scan`) finds in every file of each "
-                                   "skill, worst first")
 
     def _update_summary(self) -> None:
         if self.security_shown:
@@ -480,7 +426,7 @@ class ProblemsPanel(QWidget):
         self.model.set_grouped(grouped)
         if grouped:
             self.tree.setModel(self.model)
-            self._size_columns(self.tree.header())
+            size_columns(self.tree.header(), self.fontMetrics())
             self.tree.header().resizeSection(ProblemsModel.SEVERITY, 48)
             self.tree.header().setSortIndicator(self.model.findings.sort_column, self.model.sort_order)
             self.tree.setSortingEnabled(True)
