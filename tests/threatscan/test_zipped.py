@@ -141,3 +141,17 @@ def test_the_bounds_hold_whatever_a_member_claims(tmp_path: Path,
             "checked") in messages
     assert any(file == "." and message.startswith("4 files were not read")
                for file, message in messages)
+
+
+def test_a_damaged_member_is_said_not_read_and_the_rest_is_read(tmp_path: Path) -> None:
+    archive = _zip(tmp_path / "bundle.zip", FILES)
+    data = bytearray(archive.read_bytes())
+    with zipfile.ZipFile(archive) as opened:
+        offset = opened.getinfo("dropper/requirements.txt").header_offset
+    data[offset:offset + 4] = b"XXXX"
+    archive.write_bytes(bytes(data))
+    found = scan_skill(archive / "dropper")
+    assert found.files == 2
+    (damaged,) = [f for f in found.findings if f.file == "requirements.txt"]
+    assert damaged.code == "SK507" and "could not be read from the archive" in damaged.message
+    assert any(f.code == "SK503" for f in found.findings)
