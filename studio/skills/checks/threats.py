@@ -46,6 +46,21 @@ class _Lazy:
 
 
 _HIDDEN = re.compile("[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
+# Every byte below 128: what `bytes.translate` deletes to leave a UTF-8 text's other characters.
+_ASCII_BYTES = bytes(range(128))
+
+
+def _may_hide(text: str, start: int = 0) -> bool:
+    """Whether `text[start:]` holds a hidden character (`_HIDDEN`). Most real texts hold a few
+    characters beyond ASCII (a dash, quotes, a check mark), and the search runs on those alone:
+    deleting ASCII from the UTF-8 bytes in C leaves whole characters, in order, and costs a
+    fifth of the pattern's scan of every character (14 against 63 us on a 7.5 KB SKILL.md).
+    With `start` 1, the first character is skipped in either."""
+    others = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    return _HIDDEN.search(others.decode("utf-8", "surrogatepass"),
+                          1 if start and not text[0].isascii() else 0) is not None
+
+
 _HIDDEN_KIND = {
     **dict.fromkeys("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
                     "a bidirectional control, which can make text read in another order than it "
@@ -359,7 +374,7 @@ def skill_file_threats(skill: Skill) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     name = skill.skill_file_name
     # An ASCII text (CPython knows it without a scan) holds no hidden character.
-    if not text.isascii() and _HIDDEN.search(text, 1) is not None:
+    if not text.isascii() and _may_hide(text, 1):
         found.extend(_hidden(text, name, where))
     if "<" in text and "<!--" in skill.body:
         found.extend(_html_comments(skill, where))
@@ -374,7 +389,7 @@ def text_threats(text: str, relative: str) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     where = _Where(text)
     script = relative.startswith("scripts/")
-    if not text.isascii() and _HIDDEN.search(text) is not None:
+    if not text.isascii() and _may_hide(text):
         found.extend(_hidden(text, relative, where, script=script))
     if script or relative.startswith("references/"):
         found.extend(_commands(text, relative, where, script=script))
