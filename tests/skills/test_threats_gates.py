@@ -3,6 +3,8 @@ that said "nothing here" wrongly would hide a finding."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,3 +28,13 @@ def test_the_gate_skips_only_the_first_character_when_asked() -> None:
     assert not threats._may_hide("\u200bplain", 1)
     assert threats._may_hide("a\u200b", 1)
     assert threats._may_hide("\u2014 then \u200b", 1)
+
+
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
+
+
+@given(st.lists(st.sampled_from(["<!--", "-->", "<!-->", "<", "!", "-", ">", "a", "\n",
+                                  "<!---->"]), max_size=30).map("".join))
+def test_comments_are_what_the_comment_pattern_finds(body: str) -> None:
+    expected = [(match.start(), match.group(1)) for match in _COMMENT.finditer(body)]
+    assert list(threats._comments(body)) == expected

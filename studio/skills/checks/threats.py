@@ -69,7 +69,6 @@ _HIDDEN_KIND = {
                     "an invisible zero-width character"),
 }
 
-_COMMENT = _Lazy(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
 # Comments that tools write into Markdown and that hold no instructions.
 _TOOL_COMMENT = _Lazy(
     r"\s*(?:toc|/toc|end ?toc|prettier-ignore[\w-]*|markdownlint[\w-]*|vale [\w.-]+|"
@@ -151,17 +150,29 @@ def _hidden(text: str, file: str, where: _Where, *, script: bool = False) -> Ite
             return
 
 
+def _comments(body: str) -> Iterator[tuple[int, str]]:
+    r"""Where each HTML comment of `body` starts, and what it holds: from `<!--` to the first
+    `-->` after it, or to the end (what `<!--(.*?)(?:-->|\Z)` finds, with DOTALL). Found with
+    `str.find`, which skips to each `<!--` several times faster than that pattern does."""
+    find = body.find
+    at = find("<!--")
+    while at != -1:
+        end = find("-->", at + 4)
+        if end == -1:
+            yield at, body[at + 4:]
+            return
+        yield at, body[at + 4:end]
+        at = find("<!--", end + 3)
+
+
 def _html_comments(skill: Skill, where: _Where) -> Iterator[Diagnostic]:
     body = skill.body
-    if "<!--" not in body:
-        return
     base = skill.body_span.start
     shown = 0
-    for match in _COMMENT.get().finditer(body):
-        inside = match.group(1)
+    for start, inside in _comments(body):
         if _TOOL_COMMENT.get().match(inside) or len(_WORD.get().findall(inside)) < _COMMENT_WORDS:
             continue
-        line, column = where.position(base + match.start())
+        line, column = where.position(base + start)
         words = " ".join(inside.split())
         excerpt = words if len(words) <= 60 else words[:57] + "..."
         yield Diagnostic(
@@ -376,7 +387,7 @@ def skill_file_threats(skill: Skill) -> list[Diagnostic]:
     # An ASCII text (CPython knows it without a scan) holds no hidden character.
     if not text.isascii() and _may_hide(text, 1):
         found.extend(_hidden(text, name, where))
-    if "<" in text and "<!--" in skill.body:
+    if "<" in text:
         found.extend(_html_comments(skill, where))
     found.extend(_commands(text, name, where, script=False))
     return found
