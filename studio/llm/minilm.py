@@ -214,6 +214,9 @@ class _OneBlasThread:
         self._lock = threading.Lock()
         self._users = 0
         self._limits: Any = None
+        # Which BLAS libraries are loaded, found once rather than for every query (a millisecond
+        # each time).
+        self._controller: Any = None
 
     @staticmethod
     def can_limit() -> bool:
@@ -222,9 +225,11 @@ class _OneBlasThread:
     def __enter__(self) -> None:
         with self._lock:
             if self._users == 0 and self.can_limit():
-                from threadpoolctl import threadpool_limits
+                if self._controller is None:
+                    from threadpoolctl import ThreadpoolController
 
-                self._limits = threadpool_limits(limits=1, user_api="blas")
+                    self._controller = ThreadpoolController()
+                self._limits = self._controller.limit(limits=1, user_api="blas")
             self._users += 1
 
     def __exit__(self, *exc: object) -> None:
