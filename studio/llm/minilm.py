@@ -12,14 +12,15 @@ tokens and scaled to unit length, as sentence-transformers runs this model.
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
 import math
+import os
 import struct
 import threading
 import zipfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,8 +41,9 @@ INSTALL_HINT = (
 # The model was trained on texts of at most 128 word pieces; a skill's name, description and first
 # paragraphs fit, and twice that would double the time to index a library for little gain.
 MAX_TOKENS = 128
-BATCH = 32
-SMALL_INPUT = 256
+# Texts per product: more gains little and holds more memory per core.
+BATCH = 16
+GELU_ROWS = 256
 LAYERS = 6
 HEADS = 12
 EPSILON = 1e-12
@@ -119,19 +121,28 @@ class MiniLM:
             [text.encode("utf-8", "replace").decode("utf-8") for text in texts]
         )
         ids = [encoding.ids for encoding in encodings]
-        vectors: list[list[float]] = [[] for _ in ids]
         # Texts of like length batched together: padding costs as much as text.
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), BATCH):
-            chosen = order[start : start + BATCH]
+        batches = [order[start : start + BATCH] for start in range(0, len(order), BATCH)]
+
+        def run(chosen: list[int]) -> Floats:
             width = max(len(ids[i]) for i in chosen)
             batch = np.zeros((len(chosen), width), dtype=np.int64)
             mask = np.zeros((len(chosen), width), dtype=np.float32)
             for row, i in enumerate(chosen):
                 batch[row, : len(ids[i])] = ids[i]
                 mask[row, : len(ids[i])] = 1.0
-            with _threads_for(batch.size):
-                pooled = _forward(loaded, batch, mask)
+            return _forward(loaded, batch, mask)
+
+        vectors: list[list[float]] = [[] for _ in ids]
+        workers = min(len(batches), _cores()) if _BLAS.can_limit() else 1
+        with _BLAS:
+            if workers > 1:
+                with ThreadPoolExecutor(workers, thread_name_prefix="minilm") as pool:
+                    done = list(pool.map(run, batches))
+            else:
+                done = [run(chosen) for chosen in batches]
+        for chosen, pooled in zip(batches, done, strict=True):
             for row, vector in zip(chosen, pooled, strict=True):
                 vectors[row] = vector.tolist()
         return vectors
@@ -190,16 +201,53 @@ def shared() -> MiniLM:
         return model
 
 
-def _threads_for(tokens: int) -> contextlib.AbstractContextManager[object]:
-    """One BLAS thread for a few tokens (a query): their products are too small to share, and on
-    a busy machine two threads that wait for each other took 1 to 3 s where one takes 0.1 s.
-    threadpoolctl (the `embed` extra) sets it; without it BLAS keeps its own choice."""
-    if tokens > SMALL_INPUT or importlib.util.find_spec("threadpoolctl") is None:
-        return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits
+class _OneBlasThread:
+    """BLAS on one thread while any text is embedded: the batches run side by side on the cores
+    instead (numpy lets go of the interpreter in its products and elementwise steps), so the
+    elementwise work is shared too, and no BLAS thread waits for another, which on a busy
+    machine took 1 to 3 s for a query one thread does in 0.1 s. Counted, so that two embeddings at
+    once (a search's query while the index is built) do not give BLAS its threads back under each
+    other. threadpoolctl (the `embed` extra) sets it; without it BLAS keeps its own choice and the
+    batches run one after the other."""
 
-    limits: contextlib.AbstractContextManager[object] = threadpool_limits(limits=1, user_api="blas")
-    return limits
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._users = 0
+        self._limits: Any = None
+        # Which BLAS libraries are loaded, found once rather than for every query (a millisecond
+        # each time).
+        self._controller: Any = None
+
+    @staticmethod
+    def can_limit() -> bool:
+        return importlib.util.find_spec("threadpoolctl") is not None
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._users == 0 and self.can_limit():
+                if self._controller is None:
+                    from threadpoolctl import ThreadpoolController
+
+                    self._controller = ThreadpoolController()
+                self._limits = self._controller.limit(limits=1, user_api="blas")
+            self._users += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._users -= 1
+            if self._users == 0 and self._limits is not None:
+                self._limits.restore_original_limits()
+                self._limits = None
+
+
+_BLAS = _OneBlasThread()
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
 
 
 def _read_safetensors(data: bytes) -> dict[str, Floats]:
@@ -275,46 +323,79 @@ def _forward(loaded: tuple[Any, ...], ids: Any, mask: Floats) -> Floats:
     size, width = ids.shape
     hidden = words.shape[1]
     head = hidden // HEADS
-    x = _layer_norm(words[ids] + positions[:width] + token_type, norm, np)
-    # Padding gets no attention: a large negative added before the softmax.
-    blocked = ((1.0 - mask) * -1e9)[:, None, None, :]
+    x = words[ids]
+    x += positions[:width]
+    x += token_type
     # Products over the flattened (token, feature) matrix: numpy hands a 2-D product to BLAS in one
-    # call but loops over a 3-D one. The attention's many small products go through einsum, which
-    # under load is several times faster than BLAS called once per head.
-    x = x.reshape(size * width, hidden)
+    # call. The elementwise work is done in place: a new array for each step is memory traffic that
+    # cost as much as the products.
+    x = _layer_norm(x.reshape(size * width, hidden), norm, np)
+    # Padding gets no attention: a large negative added before the softmax.
+    blocked = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
+    scale = np.float32(1.0 / math.sqrt(head))
     for layer in layers:
-        qkv = x @ layer.qkv + layer.qkv_bias
-        q, k, v = (
-            qkv[:, i * hidden : (i + 1) * hidden].reshape(size, width, HEADS, head) for i in range(3)
-        )
-        scores = np.einsum("bqhd,bkhd->bhqk", q, k) / np.float32(math.sqrt(head)) + blocked
-        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        qkv = x @ layer.qkv
+        qkv += layer.qkv_bias
+        # (3, text, head, token, feature): each head's matrices as views BLAS takes as they are.
+        q, k, v = qkv.reshape(size, width, 3, HEADS, head).transpose(2, 0, 3, 1, 4)
+        scores = np.matmul(q, k.swapaxes(-1, -2))
+        scores *= scale
+        scores += blocked
+        scores -= scores.max(axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
         scores /= scores.sum(axis=-1, keepdims=True)
-        context = np.einsum("bhqk,bkhd->bqhd", scores, v).reshape(size * width, hidden)
-        x = _layer_norm(x + context @ layer.out + layer.out_bias, layer.norm1, np)
-        inner = _gelu(x @ layer.up + layer.up_bias, np)
-        x = _layer_norm(x + inner @ layer.down + layer.down_bias, layer.norm2, np)
-    x = x.reshape(size, width, hidden)
-    pooled = (x * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        context = np.matmul(scores, v).transpose(0, 2, 1, 3).reshape(size * width, hidden)
+        y = context @ layer.out
+        y += layer.out_bias
+        y += x
+        x = _layer_norm(y, layer.norm1, np)
+        inner = x @ layer.up
+        inner += layer.up_bias
+        _gelu(inner, np)
+        y = inner @ layer.down
+        y += layer.down_bias
+        y += x
+        x = _layer_norm(y, layer.norm2, np)
+    pooled = np.einsum("bth,bt->bh", x.reshape(size, width, hidden), mask)
+    pooled /= mask.sum(axis=1, keepdims=True)
     result: Floats = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
     return result
 
 
 def _layer_norm(x: Floats, norm: tuple[Floats, Floats], np: Any) -> Floats:
-    mean = x.mean(axis=-1, keepdims=True)
-    variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    result: Floats = (x - mean) / np.sqrt(variance + EPSILON) * norm[0] + norm[1]
-    return result
+    """Normalised over each row, in place."""
+    x -= x.mean(axis=-1, keepdims=True)
+    spread = np.einsum("ij,ij->i", x, x)[:, None]
+    spread /= x.shape[-1]
+    spread += EPSILON
+    np.sqrt(spread, out=spread)
+    x /= spread
+    x *= norm[0]
+    x += norm[1]
+    return x
 
 
-def _gelu(x: Floats, np: Any) -> Floats:
-    """BERT's GELU, x·Φ(x), with erf from Abramowitz and Stegun 7.1.26 (error under 1.5e-7):
-    numpy has no erf, and the tanh approximation is a different function."""
-    z = x / np.float32(math.sqrt(2.0))
-    sign = np.sign(z)
-    a = np.abs(z)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    erf = sign * (1.0 - poly * np.exp(-a * a))
-    result: Floats = 0.5 * x * (1.0 + erf)
-    return result
+def _gelu(x: Floats, np: Any) -> None:
+    """BERT's GELU, x·Φ(x), in place, with erf from Abramowitz and Stegun 7.1.26 (error under
+    1.5e-7): numpy has no erf, and the tanh approximation is a different function. A few hundred
+    rows at a time, so that the steps' intermediates stay in the processor's cache."""
+    for start in range(0, x.shape[0], GELU_ROWS):
+        rows = x[start : start + GELU_ROWS]
+        z = rows * np.float32(math.sqrt(0.5))
+        a = np.abs(z)
+        t = a * np.float32(0.3275911)
+        t += 1.0
+        np.reciprocal(t, out=t)
+        erf = t * np.float32(1.061405429)
+        for coefficient in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+            erf += np.float32(coefficient)
+            erf *= t
+        a *= a
+        np.negative(a, out=a)
+        np.exp(a, out=a)
+        erf *= a
+        np.subtract(1.0, erf, out=erf)
+        np.copysign(erf, z, out=erf)
+        erf += 1.0
+        erf *= np.float32(0.5)
+        rows *= erf

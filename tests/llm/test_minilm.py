@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import struct
+import threading
 import zipfile
 from pathlib import Path
 
@@ -193,11 +194,11 @@ def test_the_real_model_gives_the_vectors_sentence_transformers_gives() -> None:
     assert cat == pytest.approx(0.6788, abs=1e-3)
 
 
-def test_a_short_text_runs_on_one_blas_thread_and_a_long_batch_on_blas_own_choice(
+def test_batches_run_side_by_side_each_on_one_blas_thread_and_blas_gets_its_threads_back(
     tiny: MiniLM, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
-    seen: list[int] = []
+    seen: list[tuple[int, int]] = []
     forward = minilm._forward
 
     def blas_threads() -> int:
@@ -205,13 +206,21 @@ def test_a_short_text_runs_on_one_blas_thread_and_a_long_batch_on_blas_own_choic
                    if pool["user_api"] == "blas")
 
     def watched(*args: object) -> object:
-        seen.append(blas_threads())
+        seen.append((threading.get_ident(), blas_threads()))
         return forward(*args)
 
+    texts = [f"word {'deck ' * i}" for i in range(minilm.BATCH * 4)]
+    monkeypatch.setattr(minilm, "_cores", lambda: 1)
+    serial = tiny.embed(texts)
     monkeypatch.setattr(minilm, "_forward", watched)
+    monkeypatch.setattr(minilm, "_cores", lambda: 2)
     with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
         if blas_threads() != 2:
             pytest.skip("this BLAS runs one thread only")
         tiny.embed(["slides deck"])
-        tiny.embed(["word " * 120] * 4)
-    assert seen == [1, 2]
+        assert seen == [(threading.get_ident(), 1)]
+        seen.clear()
+        assert tiny.embed(texts) == serial
+        assert blas_threads() == 2
+    assert len(seen) == 4 and {threads for _, threads in seen} == {1}
+    assert threading.get_ident() not in {thread for thread, _ in seen}

@@ -41,8 +41,10 @@ WEIGHTS = (10.0, 4.0, 1.0)
 RRF_K = 60
 CANDIDATES = 50
 EMBED_BODY_CHARS = 1500
-# Skills embedded per request and per commit: a cancelled or failed run keeps what it did.
-EMBED_CHUNK = 256
+# Skills embedded per request and per commit: a cancelled or failed run keeps what it did. The
+# in-process model shares a request's batches (16 texts each) among the cores; 128 is a few
+# seconds of work between two progress reports and looks at whether to stop.
+EMBED_CHUNK = 128
 MAX_QUERY_WORDS = 32
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOPWORDS = frozenset({

@@ -46,10 +46,10 @@ RUNTIME_MODULES = {"numpy": "numpy", "tokenizers": "tokenizers"}
 # for Linux x86-64 are about 16 and 3 MB.
 MODEL_MB = 80
 RUNTIME_MB = 20
-# Skills embedded a second on two cores with nothing else running: 4.2 were measured with the
-# machine's load at 10, some five times busier. Said as "about"; the status bar then shows the
-# time left as measured.
-SKILLS_A_SECOND = 20
+# Skills embedded a second on two cores with nothing else running: each core embeds 16 to 19 a
+# second of its time (real skills, 128 word pieces each; measured at loads 9 to 16, where the wall
+# clock gave 3 to 4). Said as "about"; the status bar then shows the time left as measured.
+SKILLS_A_SECOND = 30
 # pip's last lines carry its reason; more would fill the panel.
 SAID_LINES = 4
 Installer = Callable[[list[list[str]]], Awaitable[str | None]]

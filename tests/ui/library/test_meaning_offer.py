@@ -119,7 +119,7 @@ def test_the_pip_commands_are_constants_and_install_what_is_missing(
     assert meaning_offer.install_commands() == []
 
 
-@pytest.mark.parametrize(("count", "said"), [(300, "under a minute"), (1200, "about a minute"),
-                                             (8223, "about 7 minutes")])
+@pytest.mark.parametrize(("count", "said"), [(300, "under a minute"), (1500, "about a minute"),
+                                             (8223, "about 5 minutes")])
 def test_the_indexing_time_is_said_in_minutes(count: int, said: str) -> None:
     assert meaning_offer.duration(count / meaning_offer.SKILLS_A_SECOND) == said
