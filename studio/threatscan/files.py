@@ -82,6 +82,21 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _read_bounded(descriptor: int, limit: int, size: int) -> bytes:
+    """Up to `limit` + 1 bytes of an open file whose stat says it holds `size` (one more than
+    the bound tells that there was more). The first read asks for what the size says, plus
+    one: asking for the whole bound would have each file allocate (and page in) a megabyte.
+    A file that fills that first request, or gave less than its size, is read on."""
+    asked = min(limit, size) + 1
+    data = os.read(descriptor, asked)
+    while 0 < len(data) <= limit and (len(data) < size or len(data) == asked):
+        more = os.read(descriptor, limit + 1 - len(data))
+        if not more:
+            break
+        data += more
+    return data
+
+
 def read_one(directory: Path, relative: str) -> tuple[str | None, list[Finding]]:
     """One file's text (None when it is not text), and the findings for what was not read."""
     findings: list[Finding] = []
@@ -91,9 +106,10 @@ def read_one(directory: Path, relative: str) -> tuple[str | None, list[Finding]]
     except OSError:
         return None, findings
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
             return None, findings
-        data = os.read(descriptor, MAX_FILE_BYTES + 1)
+        data = _read_bounded(descriptor, MAX_FILE_BYTES, info.st_size)
     except OSError:
         return None, findings
     finally:
@@ -132,12 +148,7 @@ def read_skill_files(directory: Path) -> tuple[list[TextFile], list[Finding]]:
             if not stat.S_ISREG(info.st_mode):
                 continue
             limit = min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - total)
-            data = os.read(descriptor, limit + 1) if limit > 0 else b""
-            while 0 < len(data) <= limit and len(data) < info.st_size:
-                more = os.read(descriptor, limit + 1 - len(data))
-                if not more:
-                    break
-                data += more
+            data = _read_bounded(descriptor, limit, info.st_size) if limit > 0 else b""
         except OSError as exc:
             findings.append(Finding(NOT_READ, "medium", 0.5, relative, 1, 1,
                                     f"could not be read ({exc.strerror})", ""))

@@ -143,8 +143,14 @@ _NEEDS_BYTES = {name: tuple(tuple({word.encode() for word in group} for group in
                 for name, ways in _NEEDS.items()}
 
 
+# Every word a family needs: the text's words are looked up in it, which costs a fraction of
+# making a set of all of them.
+_NEEDED = frozenset(word for ways in _NEEDS_BYTES.values() for way in ways for group in way
+                    for word in group)
+
+
 def _families(lowered: str) -> list[str]:
-    words = set(lowered.encode("utf-8", "replace").translate(_PUNCTUATION).split())
+    words = _NEEDED.intersection(lowered.encode("utf-8", "replace").translate(_PUNCTUATION).split())
     return [name for name, ways in _NEEDS_BYTES.items()
             if any(all(group & words for group in way) for way in ways)]
 

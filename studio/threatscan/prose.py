@@ -39,7 +39,7 @@ _DESCRIPTION = re.compile(r"^description:[ \t]*(.*(?:\n[ \t]+.*)*)", re.M)
 
 def _blank(text: str) -> str:
     """`text` with every character but the line ends made a space: offsets and lines kept."""
-    return "\n".join(" " * len(line) for line in text.split("\n"))
+    return "\n".join(map(" ".__mul__, map(len, text.split("\n"))))
 
 
 _OPENING = re.compile(r"( {0,3})(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n")
