@@ -186,17 +186,30 @@ def read_skill_files(directory: Path) -> tuple[list[TextFile], list[Finding]]:
 
 def skill_stamp(directory: Path) -> str:
     """A digest of the files `read_skill_files` reads: each one's path, size, times and inode
-    (a save by rename makes a new one). While it stays the same, so do the scan's findings, and
-    taking it costs a stat per file where a scan reads and parses them."""
+    (a save by rename makes a new one), and of what its walk reports (a link leading out, a
+    folder it could not list). While it stays the same, so do the scan's findings, and taking
+    it costs a stat per file where a scan reads and parses them."""
+    return aged_stamp(directory)[0]
+
+
+def aged_stamp(directory: Path) -> tuple[str, int]:
+    """`skill_stamp`, and the newest modification or change time of its files (ns since the
+    epoch): a file changed in the last moments may change again within one tick of a coarse
+    clock, keeping its stamp, so a stamp that young is not trusted to stand for the content."""
     digest = hashlib.blake2b(digest_size=16)
-    for relative, full in _walk(str(directory), []):
+    newest = 0
+    walked: list[Finding] = []
+    for relative, full in _walk(str(directory), walked):
         try:
             info = os.stat(full, follow_symlinks=False)
         except OSError:
             continue
+        newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
         digest.update(f"{relative}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0"
                       f"{info.st_ino}\n".encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()
+    for finding in walked:
+        digest.update(f"{finding.file}\0{finding.message}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest(), newest
 
 
 def _walk(root: str, findings: list[Finding]) -> Iterator[tuple[str, str]]:

@@ -12,7 +12,8 @@ from typing import NamedTuple
 
 # The rule modules: importing one registers its rules.
 from studio.threatscan import jsrules, legacy, manifests, prose, pyrules, shellrules  # noqa: F401
-from studio.threatscan.files import NOT_READ, read_one, read_skill_files, skill_stamp
+from studio.threatscan.cache import ThreatCache
+from studio.threatscan.files import NOT_READ, aged_stamp, read_one, read_skill_files, skill_stamp
 from studio.threatscan.findings import Finding, rank
 from studio.threatscan.prose import fenced_sources
 from studio.threatscan.registry import rules_for
@@ -83,7 +84,21 @@ def scan_file(directory: Path, relative: str, minimum: str = "low") -> list[Find
     return [f for f in ranked(found) if rank(f.severity) >= rank(minimum)]
 
 
-def scan_skill(directory: Path) -> SkillScan:
+def scan_skill(directory: Path, cache: ThreatCache | None = None) -> SkillScan:
+    """The findings of every file of the skill at `directory`; with `cache`, the findings kept
+    for the same stamp of its files, or else found and kept."""
+    if cache is None:
+        return _scanned(directory)
+    stamp, newest = aged_stamp(directory)  # before the reading: a change meanwhile shows
+    kept = cache.get(directory, stamp)
+    if kept is not None:
+        return SkillScan(directory, kept[0], kept[1])
+    scan = _scanned(directory)
+    cache.put(directory, stamp, newest, scan.findings, scan.files)
+    return scan
+
+
+def _scanned(directory: Path) -> SkillScan:
     texts, found = read_skill_files(directory)
     for text_file in texts:
         found.extend(scan_text(text_file.relative, text_file.text))
