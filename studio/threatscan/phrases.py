@@ -149,8 +149,19 @@ _NEEDED = frozenset(word for ways in _NEEDS_BYTES.values() for way in ways for g
                     for word in group)
 
 
-def _families(lowered: str) -> list[str]:
-    words = _NEEDED.intersection(lowered.encode("utf-8", "replace").translate(_PUNCTUATION).split())
+# An ASCII text is lowered and stripped of marks in one pass over its bytes (its `str.lower`
+# is the same): most texts then need no lowered copy at all.
+_LOWER_PUNCTUATION = bytes(
+    0x20 if byte in _MARKS else byte + 32 if 0x41 <= byte <= 0x5A else byte for byte in range(256))
+
+
+def _families(text: str) -> list[str]:
+    """The families whose needed words `text` holds (its words in lower case, marks aside)."""
+    if text.isascii():
+        data = text.encode("ascii").translate(_LOWER_PUNCTUATION)
+    else:
+        data = text.lower().encode("utf-8", "replace").translate(_PUNCTUATION)
+    words = _NEEDED.intersection(data.split())
     return [name for name, ways in _NEEDS_BYTES.items()
             if any(all(group & words for group in way) for way in ways)]
 
@@ -180,8 +191,10 @@ def _matches(text: str, lowered: str, name: str, pattern: re.Pattern[str]) -> It
 
 def phrase_offsets(text: str) -> list[int]:
     """Where a phrase of any family starts in `text`: the parts of a long text worth scoring."""
+    wanted = _families(text)
+    if not wanted:
+        return []
     lowered = text.lower()
-    wanted = _families(lowered)
     return sorted(match.start() for name, _, pattern in _FAMILIES if name in wanted
                   for match in _matches(text, lowered, name, pattern))
 
@@ -202,8 +215,10 @@ def score(text: str, shown: bool = False) -> Score:
     value = 0
     families: list[str] = []
     evidence = ""
+    wanted = _families(text)
+    if not wanted:
+        return Score(0, (), "")
     lowered = text.lower()
-    wanted = _families(lowered)
     for name, weight, pattern in _FAMILIES:
         if name not in wanted:
             continue

@@ -54,6 +54,9 @@ _OPERATORS = sorted(
     reverse=True,
 )
 
+# What an operator starts with: a word starts with none of them, and tries no operator.
+_OPERATOR_FIRSTS = frozenset(op[0] for op in _OPERATORS)
+
 
 class NestedParser(Protocol):
     """The parser, as the lexer needs it for command substitutions."""
@@ -157,10 +160,11 @@ class Lexer:
         if digits:
             fd = digits.group(0)
             self.pos += len(fd)
-        for op in _OPERATORS:
-            if text.startswith(op, self.pos):
-                self.pos += len(op)
-                return Token("op", op=op, start=start, end=self.pos, fd=fd)
+        if text[self.pos : self.pos + 1] in _OPERATOR_FIRSTS:
+            for op in _OPERATORS:
+                if text.startswith(op, self.pos):
+                    self.pos += len(op)
+                    return Token("op", op=op, start=start, end=self.pos, fd=fd)
         self.pos = start
         return self._word_token(start)
 
