@@ -149,18 +149,20 @@ _NEEDED = frozenset(word for ways in _NEEDS_BYTES.values() for way in ways for g
                     for word in group)
 
 
-# An ASCII text is lowered and stripped of marks in one pass over its bytes (its `str.lower`
-# is the same): most texts then need no lowered copy at all.
+# A text is lowered and stripped of marks in one pass over its UTF-8 bytes: a needed word is
+# ASCII, and the only characters beyond ASCII that `str.lower` makes ASCII are these two (tested),
+# so the words found are the same, and most texts need no lowered copy at all.
 _LOWER_PUNCTUATION = bytes(
     0x20 if byte in _MARKS else byte + 32 if 0x41 <= byte <= 0x5A else byte for byte in range(256))
+LOWERED_TO_ASCII = ("\u0130", "\u212a")  # capital I with a dot, the kelvin sign
 
 
 def _families(text: str) -> list[str]:
     """The families whose needed words `text` holds (its words in lower case, marks aside)."""
-    if text.isascii():
-        data = text.encode("ascii").translate(_LOWER_PUNCTUATION)
-    else:
+    if LOWERED_TO_ASCII[0] in text or LOWERED_TO_ASCII[1] in text:
         data = text.lower().encode("utf-8", "replace").translate(_PUNCTUATION)
+    else:
+        data = text.encode("utf-8", "replace").translate(_LOWER_PUNCTUATION)
     words = _NEEDED.intersection(data.split())
     return [name for name, ways in _NEEDS_BYTES.items()
             if any(all(group & words for group in way) for way in ways)]
