@@ -121,6 +121,12 @@ def shown(text: str) -> str:
     return _EXACT.sub(_mark, text)
 
 
+def shown_line(text: str) -> str:
+    """`text` as `shown` makes it, on one line: a newline is marked too (`\\n`), so a value
+    from a file (a file's name, a quoted line) cannot start a line of its own in a report."""
+    return shown(text).replace("\n", "\\n")
+
+
 def shown_prose(text: str) -> str:
     """`text` as `shown` makes it, but keeping what belongs to the writing: CR LF line ends,
     joiners between visible characters and subdivision flags."""

@@ -15,6 +15,7 @@ from studio.textshow import (
     shown,
     shown_in_html,
     shown_json,
+    shown_line,
     shown_prose,
 )
 
@@ -116,3 +117,8 @@ def test_json_escapes_keep_the_text_for_a_reader() -> None:
     line = shown_json(json.dumps(data, ensure_ascii=False))
     assert not has_marked(line)
     assert json.loads(line) == data
+
+
+def test_shown_line_keeps_a_value_on_one_line() -> None:
+    assert shown_line("a\nb\x1b[2K\rc\u202e\td") == "a\\nb\\e[2K\\rc<U+202E>\td"
+    assert shown_line("plain text") == "plain text"

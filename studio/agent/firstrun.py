@@ -8,6 +8,7 @@ import os
 import shlex
 from pathlib import Path
 
+from studio.textshow import shown_line
 from studio.threatscan import scan_file
 
 THREAT_KIND = "threat"
@@ -60,8 +61,9 @@ class FirstRunThreats:
             findings = scan_file(cwd, relative)
             if not findings:
                 self.clean.add((skill, relative))
-            found.extend((THREAT_KIND, f"{f.file}:{f.line}:{f.column}: {f.severity} {f.code} "
-                          f"{f.message}") for f in findings)
+            # Shown, never obeyed: the file's name and the line quoted come from the skill.
+            found.extend((THREAT_KIND, f"{shown_line(f.file)}:{f.line}:{f.column}: {f.severity} "
+                          f"{f.code} {shown_line(f.message)}") for f in findings)
         if found:
             self.shown.add(skill)
         return tuple(found)

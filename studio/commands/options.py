@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from studio.errors import StudioError
-from studio.settings import GUIDED_MODES
 from studio.skills.served import is_served
 
 
@@ -46,6 +45,10 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 def guided_flag(parser: argparse.ArgumentParser) -> None:
     """`--guided [auto|on|off]` and `--no-guided`, read back as `args.guided`."""
+    # Here: the settings bring httpx and the model servers' code, which a command without this
+    # flag (`studio validate`) never needs, into its start-up.
+    from studio.settings import GUIDED_MODES
+
     flags = parser.add_mutually_exclusive_group()
     flags.add_argument(
         "--guided", nargs="?", const="on", default="auto", choices=GUIDED_MODES,

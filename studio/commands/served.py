@@ -5,14 +5,13 @@ with the servers' refusals printed."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from studio.commands.textsafe import one_line, utf8_text
-from studio.skills.served import Roots, ServedSkill, resolve_roots
+from studio.skills.served import Roots, ServedSkill, is_served, resolve_roots
 from studio.textshow import shown_prose
 
 # Skills named one a line in the question; past these, counted.
@@ -78,6 +77,12 @@ def report(command: str, roots: Roots, err: TextIO | None = None) -> None:
 def skill_paths(command: str, args: argparse.Namespace, values: Sequence[Path | str]) -> Roots:
     """The paths of `values` (`--skills` or PATH arguments), each server opened; its problems
     printed on stderr."""
+    if not any(is_served(str(value)) for value in values):
+        # No server to open: no event loop, whose import alone is a good part of the start-up
+        # of a command that validates a skill.
+        return Roots(paths=[Path(value) for value in values])
+    import asyncio
+
     return asyncio.run(skill_paths_async(command, args, values))
 
 

@@ -331,9 +331,11 @@ class EmbeddedEngine:
         finally:
             if self._stderr_task is not None:
                 task, self._stderr_task = self._stderr_task, None
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                # Read the log to its end once the engine has exited: a reader cancelled with the
+                # pipe still open leaves the pipe's transport unclosed. wait_for cancels it if a
+                # child of the engine keeps the pipe open.
+                with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                    await asyncio.wait_for(task, _STOP_GRACE if process is not None else 0)
             if self._template_file is not None:
                 self._template_file.unlink(missing_ok=True)
                 self._template_file = None

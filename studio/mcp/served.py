@@ -46,6 +46,7 @@ from studio.skills import (
 from studio.skills import mcpwire as wire
 from studio.skills.checks import validate_skill
 from studio.skills.scan import enclosing_zip
+from studio.textshow import shown_line
 from studio.threatscan import scan_skill
 
 # A page of `skills/list` holds this many skills, fewer once their manifests reach PAGE_FILES
@@ -89,15 +90,15 @@ REFUSE_AT = "high"
 def threat_refusal(summary: SkillSummary) -> str | None:
     """Why `summary`'s skill is not served for what the scanner (`studio scan`) finds in its files:
     the worst finding at `REFUSE_AT` or above, where it is, and how many more there are; None when
-    there is none. A skill inside an archive is not scanned here (the scanner reads folders)."""
-    if summary.read_only:
-        return None
+    there is none. A skill inside a zip archive is scanned as a folder is."""
     worst = [f for f in scan_skill(summary.directory).findings if f.at_least(REFUSE_AT)]
     if not worst:
         return None
     first = worst[0]
     more = f" (and {len(worst) - 1} more at {REFUSE_AT} or above)" if len(worst) > 1 else ""
-    return (f"{first.code} ({first.severity}) in {first.file}:{first.line}: {first.message}{more}")
+    # Shown, never obeyed: a client may print it to a terminal, and the skill wrote its parts.
+    return (f"{first.code} ({first.severity}) in {shown_line(first.file)}:{first.line}: "
+            f"{shown_line(first.message)}{more}")
 
 
 def shareable(relative: str) -> bool:

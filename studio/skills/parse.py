@@ -369,7 +369,7 @@ def _load_yaml(
     try:
         return load_yaml(raw)
     except TooDeep as exc:
-        index = LineIndex(text)  # only an error needs the lines indexed
+        index = _head_index(text, base, raw)
         mark = exc.problem_mark
         line, column = index.position(base + (mark.index if mark is not None else 0))
         skill.problems.append(
@@ -384,7 +384,7 @@ def _load_yaml(
         )
         return None
     except yaml.MarkedYAMLError as exc:
-        index = LineIndex(text)
+        index = _head_index(text, base, raw)
         mark = exc.problem_mark or exc.context_mark
         offset = base + (mark.index if mark is not None else 0)
         line, column = index.position(offset)
@@ -411,6 +411,15 @@ def _load_yaml(
             )
         )
         return None
+
+
+def _head_index(text: str, base: int, raw: str) -> LineIndex:
+    """The lines of the file up to the end of its frontmatter `raw` (at `base`), where every
+    mark of a YAML error is: only an error needs them indexed, and the body, often most of the
+    file, would cost more than the rest of the parse (a quarter of a real collection's skills
+    have such an error). The text ends with a line break there, so each of these lines is
+    whole and starts where it does in the file."""
+    return LineIndex(text[:base + len(raw)])
 
 
 def _quote_value_fix(index: LineIndex, line: int) -> Fix | None:

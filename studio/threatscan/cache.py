@@ -72,7 +72,7 @@ class ThreatCache:
         self._db: sqlite3.Connection | None = None
         self._ours = False
         self._tried = False
-        self._pending: list[tuple[bytes, bytes]] = []
+        self._pending: dict[bytes, bytes] = {}
         self.started_ns = time.time_ns()
 
     def _connect(self) -> sqlite3.Connection | None:
@@ -124,16 +124,21 @@ class ThreatCache:
     def get(self, directory: Path, stamp: str) -> tuple[list[Finding], int] | None:
         """The findings kept for the skill at `directory` and the count of files it read, when
         kept with `stamp`; None when not kept, kept for other files, or not readable as kept."""
-        db = self._connect()
-        if db is None or not self._ours:
-            return None
-        try:
-            row = db.execute("SELECT value FROM entries WHERE key = ?",
-                             (_key(directory),)).fetchone()
-        except sqlite3.Error as exc:
-            self._failed(exc)
-            return None
-        return _loaded(row[0], self.stamp, stamp) if row is not None else None
+        key = _key(directory)
+        value = self._pending.get(key)
+        if value is None:
+            db = self._connect()
+            if db is None or not self._ours:
+                return None
+            try:
+                row = db.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
+            except sqlite3.Error as exc:
+                self._failed(exc)
+                return None
+            if row is None:
+                return None
+            value = row[0]
+        return _loaded(value, self.stamp, stamp)
 
     def put(self, directory: Path, stamp: str, newest_ns: int, findings: list[Finding],
             files: int) -> None:
@@ -144,12 +149,12 @@ class ThreatCache:
             return
         kept = marshal.dumps(([tuple(finding) for finding in findings], files))
         value = marshal.dumps((self.stamp, stamp, zlib.crc32(kept), kept))
-        self._pending.append((_key(directory), value))
+        self._pending[_key(directory)] = value
         if len(self._pending) >= BATCH:
             self._flush()
 
     def _flush(self) -> None:
-        pending, self._pending = self._pending, []
+        pending, self._pending = self._pending, {}
         db = self._connect()
         if db is None or not pending:
             return
@@ -161,7 +166,7 @@ class ThreatCache:
                 db.execute("DELETE FROM entries")
                 db.execute("DELETE FROM meta")
                 db.execute("INSERT INTO meta VALUES (?)", (self.stamp,))
-            db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?)", pending)
+            db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?)", pending.items())
             db.execute("COMMIT")
         except sqlite3.Error as exc:
             with contextlib.suppress(sqlite3.Error):

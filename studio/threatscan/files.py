@@ -45,7 +45,7 @@ class TextFile:
     text: str
 
 
-def _binary_finding(relative: str, head: bytes) -> Finding | None:
+def binary_finding(relative: str, head: bytes) -> Finding | None:
     """The finding for a file that is not text, or None for an asset of a known kind."""
     name = relative.lower()
     if name.endswith((".pyc", ".pyo")) or (head[2:4] == b"\r\n" and head[4:8] == b"\x00\x00\x00\x00"):
@@ -76,7 +76,7 @@ def _binary_finding(relative: str, head: bytes) -> Finding | None:
                    "a binary file of a kind not known as an asset; it was not read", "")
 
 
-def _decode(data: bytes) -> str:
+def decode(data: bytes) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16", "replace")
     return data.decode("utf-8", "replace")
@@ -119,9 +119,9 @@ def read_one(directory: Path, relative: str) -> tuple[str | None, list[Finding]]
         findings.append(Finding(NOT_READ, "medium", 0.6, relative, 1, 1,
                                 f"only its first {MAX_FILE_BYTES:,} bytes were read", ""))
     if b"\x00" in data[:8192] or relative.lower().endswith((".pyc", ".pyo")):
-        finding = _binary_finding(relative, data[:64])
+        finding = binary_finding(relative, data[:64])
         return None, [*findings, *([finding] if finding is not None else [])]
-    return _decode(data), findings
+    return decode(data), findings
 
 
 def read_skill_files(directory: Path) -> tuple[list[TextFile], list[Finding]]:
@@ -165,16 +165,16 @@ def read_skill_files(directory: Path) -> tuple[list[TextFile], list[Finding]]:
         total += len(data)
         head = data[:64]
         if b"\x00" in data[:8192] and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
-            finding = _binary_finding(relative, head)
+            finding = binary_finding(relative, head)
             if finding is not None:
                 findings.append(finding)
             continue
         if relative.lower().endswith((".pyc", ".pyo")):
-            finding = _binary_finding(relative, head)
+            finding = binary_finding(relative, head)
             if finding is not None:
                 findings.append(finding)
             continue
-        texts.append(TextFile(relative, _decode(data)))
+        texts.append(TextFile(relative, decode(data)))
     if skipped_files:
         findings.append(Finding(
             NOT_READ, "medium", 0.6, ".", 1, 1,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.textshow import shown
+from studio.textshow import shown, shown_json, shown_line
 from studio.threatscan.findings import LEVELS, rank
 from studio.threatscan.scanner import SkillScan, scan_skill
 from studio.threatscan.verdict import JudgeRun
@@ -40,15 +40,19 @@ def _relative(scan: SkillScan, file: str) -> str:
 
 
 def render_text(scans: Sequence[SkillScan], minimum: str = "info", judge: JudgeRun | None = None) -> str:
+    """One line per finding and its evidence under it. Every value a skill's files gave (a
+    path, a message quoting them, the evidence) is shown, never obeyed: an escape sequence, a
+    carriage return or a bidi control in it could rewrite the lines a terminal shows."""
     lines: list[str] = []
     for scan in scans:
         for f in scan.findings:
             if rank(f.severity) < rank(minimum):
                 continue
-            lines.append(f"{_relative(scan, f.file)}:{f.line}:{f.column}: {f.severity} {f.code} "
-                         f"{f.message} (confidence {f.confidence:.1f})")
+            lines.append(f"{shown_line(_relative(scan, f.file))}:{f.line}:{f.column}: "
+                         f"{f.severity} {f.code} {shown_line(f.message)} "
+                         f"(confidence {f.confidence:.1f})")
             if f.evidence:
-                lines.append(f"    {f.evidence}")
+                lines.append(f"    {shown_line(f.evidence)}")
     counts = {level: sum(1 for s in scans for f in s.findings if f.severity == level) for level in LEVELS}
     flagged = sum(1 for s in scans if s.at_least("high"))
     tally = ", ".join(f"{counts[level]} {level}" for level in reversed(LEVELS) if counts[level])
@@ -113,21 +117,25 @@ def report_sarif(scans: Sequence[SkillScan], judge: JudgeRun | None = None) -> d
 
 
 def render(scans: Sequence[SkillScan], output: str, judge: JudgeRun | None = None) -> str:
-    """The report in `output`'s format; with the run's `judge`, its model in the metadata."""
+    """The report in `output`'s format; with the run's `judge`, its model in the metadata.
+    JSON and SARIF keep every value exact, a character a terminal would obey as its `\\u`
+    escape (`json.dumps` leaves C1 controls and bidi controls as they are)."""
     if output == "json":
-        return json.dumps(report_json(scans, judge), ensure_ascii=False, indent=2) + "\n"
+        return shown_json(json.dumps(report_json(scans, judge), ensure_ascii=False, indent=2)) + "\n"
     if output == "sarif":
-        return json.dumps(report_sarif(scans, judge), ensure_ascii=False, indent=2) + "\n"
+        return shown_json(json.dumps(report_sarif(scans, judge), ensure_ascii=False, indent=2)) + "\n"
     return render_text(scans, judge=judge)
 
 
 def preview_lines(skills: Iterable[tuple[str, Path]], minimum: str = "low") -> list[str]:
     """The findings of the skills an install would add (folder name, where it is staged), worst
-    first, as the lines that head its preview: empty when there are none at `minimum` or above."""
+    first, as the lines that head its preview: empty when there are none at `minimum` or above.
+    What the skill's files gave is shown, never obeyed (see `render_text`)."""
     lines: list[str] = []
     for folder, staged in skills:
         scan = scan_skill(staged)
-        lines.extend(f"  {folder}/{f.file}:{f.line}:{f.column}: {f.severity} {f.code} {f.message}"
+        lines.extend(f"  {shown_line(folder)}/{shown_line(f.file)}:{f.line}:{f.column}: "
+                     f"{f.severity} {f.code} {shown_line(f.message)}"
                      for f in scan.findings if rank(f.severity) >= rank(minimum))
     if not lines:
         return []

@@ -13,12 +13,13 @@ from typing import NamedTuple
 # The rule modules: importing one registers its rules.
 from studio.threatscan import jsrules, legacy, manifests, prose, pyrules, shellrules  # noqa: F401
 from studio.threatscan.cache import ThreatCache
-from studio.threatscan.files import NOT_READ, aged_stamp, read_one, read_skill_files, skill_stamp
+from studio.threatscan.files import NOT_READ, aged_stamp, read_one
 from studio.threatscan.findings import Finding, rank
 from studio.threatscan.prose import fenced_sources
 from studio.threatscan.registry import rules_for
 from studio.threatscan.source import Source, kind_of
 from studio.threatscan.verdict import JudgeOutcome
+from studio.threatscan.zipped import read_skill, stamp_of, zipped_place, zipped_skills
 
 SKILL_FILE = "SKILL.md"
 _NOT_SKILLS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
@@ -85,11 +86,12 @@ def scan_file(directory: Path, relative: str, minimum: str = "low") -> list[Find
 
 
 def scan_skill(directory: Path, cache: ThreatCache | None = None) -> SkillScan:
-    """The findings of every file of the skill at `directory`; with `cache`, the findings kept
-    for the same stamp of its files, or else found and kept."""
-    if cache is None:
+    """Scan the skill at `directory`: a folder, or a folder inside a zip archive. With `cache`,
+    the findings kept for the same stamp of its files, or else found and kept."""
+    stamped = _aged_stamp(directory) if cache is not None else None
+    if cache is None or stamped is None:
         return _scanned(directory)
-    stamp, newest = aged_stamp(directory)  # before the reading: a change meanwhile shows
+    stamp, newest = stamped  # taken before the reading: a change meanwhile shows
     kept = cache.get(directory, stamp)
     if kept is not None:
         return SkillScan(directory, kept[0], kept[1])
@@ -98,17 +100,33 @@ def scan_skill(directory: Path, cache: ThreatCache | None = None) -> SkillScan:
     return scan
 
 
+def _aged_stamp(directory: Path) -> tuple[str, int] | None:
+    """`files.aged_stamp` of a folder; for a skill in a zip archive, `zipped.stamp_of` and the
+    archive's own times; None when it is neither."""
+    if directory.is_dir():
+        return aged_stamp(directory)
+    place = zipped_place(directory)
+    stamp = stamp_of(directory) if place is not None else None
+    if place is None or stamp is None:
+        return None
+    try:
+        info = os.stat(place[0])
+    except OSError:
+        return None
+    return stamp, max(info.st_mtime_ns, info.st_ctime_ns)
+
+
 def _scanned(directory: Path) -> SkillScan:
-    texts, found = read_skill_files(directory)
+    texts, found = read_skill(directory)
     for text_file in texts:
         found.extend(scan_text(text_file.relative, text_file.text))
     return SkillScan(directory, ranked(found), len(texts))
 
 
 class ScannedSkill(NamedTuple):
-    """A skill of a batch: its folder, the stamp of its files (`files.skill_stamp`; None when it
-    is no longer a folder), and its findings (None when the stamp is the one it was given: the
-    findings known for it stand)."""
+    """A skill of a batch: its folder, the stamp of its files (`zipped.stamp_of`; None when it
+    is no longer a folder or in an archive), and its findings (None when the stamp is the one
+    it was given: the findings known for it stand)."""
 
     directory: Path
     stamp: str | None
@@ -123,10 +141,10 @@ def scan_skills(directories: Iterable[Path],
     known = stamps or {}
     done: list[ScannedSkill] = []
     for directory in directories:
-        if not directory.is_dir():
+        stamp = stamp_of(directory)
+        if stamp is None:
             done.append(ScannedSkill(directory, None, None))
             continue
-        stamp = skill_stamp(directory)
         unchanged = known.get(directory) == stamp
         done.append(ScannedSkill(directory, stamp,
                                  None if unchanged else scan_skill(directory).findings))
@@ -146,14 +164,20 @@ def ranked(found: Iterable[Finding]) -> list[Finding]:
 
 
 def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
-    """The skill folders under `paths` (a skill folder, a file inside one, or a folder searched
-    for them), each once, and a message for each path that is missing or holds no skill. A file
-    inside no skill is passed over: a pre-commit hook hands over every file a commit changes."""
+    """The skill folders under `paths` (a skill folder, a file inside one, a folder searched for
+    them, or a zip archive holding them), each once, and a message for each path that is
+    missing or holds no skill. A file inside no skill is passed over: a pre-commit hook hands
+    over every file a commit changes."""
     found: list[Path] = []
     problems: list[str] = []
     for path in paths:
-        if path.is_file() and path.name.lower().endswith((".zip", ".skill", ".tar.gz", ".tgz")):
-            problems.append(f"{path}: an archive is not scanned; unpack it and scan the folder")
+        if path.is_file() and path.suffix.lower() == ".zip":
+            inside, problem = zipped_skills(path)
+            found.extend(folder for folder in inside if folder not in found)
+            problems.extend([problem] if problem else [])
+        elif path.is_file() and path.name.lower().endswith((".skill", ".tar.gz", ".tgz")):
+            problems.append(f"{path}: an archive of this kind is not scanned; unpack it and scan "
+                            "the folder")
         elif path.is_file():
             owner = _owning_skill(path)
             if owner is not None and owner not in found:

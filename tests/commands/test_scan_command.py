@@ -101,10 +101,14 @@ def test_a_changed_file_scans_the_skill_it_lies_in(library: Path, capsys: pytest
 
 
 def test_an_archive_is_refused_with_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    archive = tmp_path / "pack.zip"
-    archive.write_bytes(b"PK\x05\x06" + b"\x00" * 18)
+    archive = tmp_path / "pack.tar.gz"
+    archive.write_bytes(b"\x1f\x8b" + b"\x00" * 18)
     assert main(["scan", str(archive)]) == 2
     assert "unpack it and scan the folder" in capsys.readouterr().err
+    empty = tmp_path / "pack.zip"  # a zip is read (tests/threatscan/test_zipped.py): this holds none
+    empty.write_bytes(b"PK\x05\x06" + b"\x00" * 18)
+    assert main(["scan", str(empty)]) == 2
+    assert "no SKILL.md in this archive" in capsys.readouterr().err
 
 
 def test_a_rescan_reads_the_kept_findings_and_no_cache_reads_every_file_again(

@@ -46,6 +46,21 @@ class _Lazy:
 
 
 _HIDDEN = re.compile("[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
+# Every byte below 128: what `bytes.translate` deletes to leave a UTF-8 text's other characters.
+_ASCII_BYTES = bytes(range(128))
+
+
+def _may_hide(text: str, start: int = 0) -> bool:
+    """Whether `text[start:]` holds a hidden character (`_HIDDEN`). Most real texts hold a few
+    characters beyond ASCII (a dash, quotes, a check mark), and the search runs on those alone:
+    deleting ASCII from the UTF-8 bytes in C leaves whole characters, in order, and costs a
+    fifth of the pattern's scan of every character (14 against 63 us on a 7.5 KB SKILL.md).
+    With `start` 1, the first character is skipped in either."""
+    others = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    return _HIDDEN.search(others.decode("utf-8", "surrogatepass"),
+                          1 if start and not text[0].isascii() else 0) is not None
+
+
 _HIDDEN_KIND = {
     **dict.fromkeys("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
                     "a bidirectional control, which can make text read in another order than it "
@@ -54,7 +69,6 @@ _HIDDEN_KIND = {
                     "an invisible zero-width character"),
 }
 
-_COMMENT = _Lazy(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
 # Comments that tools write into Markdown and that hold no instructions.
 _TOOL_COMMENT = _Lazy(
     r"\s*(?:toc|/toc|end ?toc|prettier-ignore[\w-]*|markdownlint[\w-]*|vale [\w.-]+|"
@@ -136,17 +150,29 @@ def _hidden(text: str, file: str, where: _Where, *, script: bool = False) -> Ite
             return
 
 
+def _comments(body: str) -> Iterator[tuple[int, str]]:
+    r"""Where each HTML comment of `body` starts, and what it holds: from `<!--` to the first
+    `-->` after it, or to the end (what `<!--(.*?)(?:-->|\Z)` finds, with DOTALL). Found with
+    `str.find`, which skips to each `<!--` several times faster than that pattern does."""
+    find = body.find
+    at = find("<!--")
+    while at != -1:
+        end = find("-->", at + 4)
+        if end == -1:
+            yield at, body[at + 4:]
+            return
+        yield at, body[at + 4:end]
+        at = find("<!--", end + 3)
+
+
 def _html_comments(skill: Skill, where: _Where) -> Iterator[Diagnostic]:
     body = skill.body
-    if "<!--" not in body:
-        return
     base = skill.body_span.start
     shown = 0
-    for match in _COMMENT.get().finditer(body):
-        inside = match.group(1)
+    for start, inside in _comments(body):
         if _TOOL_COMMENT.get().match(inside) or len(_WORD.get().findall(inside)) < _COMMENT_WORDS:
             continue
-        line, column = where.position(base + match.start())
+        line, column = where.position(base + start)
         words = " ".join(inside.split())
         excerpt = words if len(words) <= 60 else words[:57] + "..."
         yield Diagnostic(
@@ -359,9 +385,9 @@ def skill_file_threats(skill: Skill) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     name = skill.skill_file_name
     # An ASCII text (CPython knows it without a scan) holds no hidden character.
-    if not text.isascii() and _HIDDEN.search(text, 1) is not None:
+    if not text.isascii() and _may_hide(text, 1):
         found.extend(_hidden(text, name, where))
-    if "<" in text and "<!--" in skill.body:
+    if "<" in text:
         found.extend(_html_comments(skill, where))
     found.extend(_commands(text, name, where, script=False))
     return found
@@ -374,7 +400,7 @@ def text_threats(text: str, relative: str) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     where = _Where(text)
     script = relative.startswith("scripts/")
-    if not text.isascii() and _HIDDEN.search(text) is not None:
+    if not text.isascii() and _may_hide(text):
         found.extend(_hidden(text, relative, where, script=script))
     if script or relative.startswith("references/"):
         found.extend(_commands(text, relative, where, script=script))

@@ -6,7 +6,6 @@ skill whose name a local skill has is dropped from what the agent sees, and said
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,6 +95,8 @@ def _agreed(opened: Opened, skills: list[ServedSkill], consents: Consents,
 
 def open_served(spec: str, ask: Ask | None, **kwargs: object) -> Opened:
     """`open_served_async` for a caller outside an event loop."""
+    import asyncio  # here: a command given only paths never starts a loop (see skill_paths)
+
     return asyncio.run(open_served_async(spec, ask, **kwargs))  # type: ignore[arg-type]
 
 

@@ -1,6 +1,7 @@
 """The Problems panel: the findings of the open skill or the whole library, sortable by any
 column, filtered by severity, code and text, flat or grouped by skill, with a fix button and a
-context menu to fix every finding of a kind."""
+context menu to fix every finding of a kind; beside them, in a tab of their own
+(`source_tabs.py`), the skill scanner's findings."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QSplitter,
     QStackedWidget,
     QTableView,
     QToolButton,
@@ -30,9 +30,11 @@ from PySide6.QtWidgets import (
 from studio.skills import Severity
 from studio.skills.library import Problem
 from studio.ui.numbers import count_text, plural
+from studio.ui.problems.columns import size_columns
 from studio.ui.problems.findings import Findings, ProblemFilter
 from studio.ui.problems.problems_model import ProblemsModel
 from studio.ui.problems.security_view import SecurityView
+from studio.ui.problems.source_tabs import PROBLEMS_TAB, SECURITY_TAB, SourceTabs
 from studio.ui.selector import Selector
 
 SCOPE_SKILL, SCOPE_LIBRARY = 0, 1
@@ -49,6 +51,8 @@ class ProblemsPanel(QWidget):
     Attributes:
         model: the findings and how they are shown.
         table: the view (a tree: flat rows, or skills holding their findings).
+        sources: the tabs, Problems and Security, each with its count.
+        security: the scanner's findings (the Security tab).
 
     Signals:
         problem_activated: (Problem) the user wants to see where it is.
@@ -91,7 +95,7 @@ class ProblemsPanel(QWidget):
         self.views = QStackedWidget()
         self.views.addWidget(self.table)
         self.views.addWidget(self.tree)
-        self._size_columns(self.table.horizontalHeader())
+        size_columns(self.table.horizontalHeader(), self.fontMetrics())
         self.table.horizontalHeader().setSortIndicatorShown(True)
         self.table.sortByColumn(ProblemsModel.SEVERITY, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
@@ -146,27 +150,31 @@ class ProblemsPanel(QWidget):
         bar.addWidget(self.text_filter, 1)
         bar.addWidget(self.fix_button)
         bar.addWidget(self.fix_every_button)
+        # The scanner's findings in a tab of their own (see security_rows.py for what it shows),
+        # on the summary's line: the tabs take no room of the list's.
+        self.security = SecurityView()
+        self.security.problem_activated.connect(self.problem_activated)
+        self.security.rebuilt.connect(self._on_security_rebuilt)
+        self.sources = SourceTabs()
+        self.pages = QStackedWidget()
+        problems_page = QWidget()
+        problems_layout = QVBoxLayout(problems_page)
+        problems_layout.setContentsMargins(0, 0, 0, 0)
+        problems_layout.setSpacing(2)
+        problems_layout.addWidget(self.roots_summary)
+        problems_layout.addWidget(self.views, 1)
+        self.pages.addWidget(problems_page)
+        self.pages.addWidget(self.security)
         line = QHBoxLayout()
-        line.setContentsMargins(8, 0, 6, 0)
+        line.setContentsMargins(6, 0, 6, 0)
+        line.addWidget(self.sources)
         line.addWidget(self.summary, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addLayout(bar)
         layout.addLayout(line)
-        layout.addWidget(self.roots_summary)
-        # The scanner's findings below the validator's, in a group of their own (see
-        # security_rows.py for what it shows), resizable against them.
-        self.security = SecurityView()
-        self.security.problem_activated.connect(self.problem_activated)
-        self.security.rebuilt.connect(self._fill_codes)
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.views)
-        self.splitter.addWidget(self.security)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.pages, 1)
         self.roots_summary.setContentsMargins(8, 0, 6, 0)
 
         self._filter_timer = QTimer(self)
@@ -186,33 +194,22 @@ class ProblemsPanel(QWidget):
         self.severity.currentIndexChanged.connect(self.apply_filter)
         self.code.currentIndexChanged.connect(self.apply_filter)
         self.text_filter.textChanged.connect(self._on_text_filter_text_changed)
+        self.sources.currentChanged.connect(self._on_sources_current_changed)
         self._update_header()
+        self.sources.count_security(self.security.model_)
 
     @property
     def view(self) -> QTableView | QTreeView:
         """The view shown: the table, or the tree when grouped."""
         return self.tree if self.model.findings.grouped else self.table
 
-    def _size_columns(self, header: QHeaderView) -> None:
-        """Widths from the font, never from the rows: measuring 40,000 rows to fit a column
-        would freeze the window."""
-        metrics = self.fontMetrics()
-        header.setStretchLastSection(False)
-        header.setHighlightSections(False)
-        header.setSectionsMovable(False)
-        fixed = QHeaderView.ResizeMode.Fixed
-        header.setSectionResizeMode(ProblemsModel.SEVERITY, fixed)
-        header.resizeSection(ProblemsModel.SEVERITY, 34)
-        header.setSectionResizeMode(ProblemsModel.CODE, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ProblemsModel.CODE, metrics.horizontalAdvance("SK0000") + 28)
-        header.setSectionResizeMode(ProblemsModel.MESSAGE, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(ProblemsModel.SKILL, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ProblemsModel.SKILL, metrics.horizontalAdvance("m" * 22))
-        header.setSectionResizeMode(ProblemsModel.FILE, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ProblemsModel.FILE, metrics.horizontalAdvance("references/guide.md") + 16)
-        header.setSectionResizeMode(ProblemsModel.LINE, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ProblemsModel.LINE, metrics.horizontalAdvance("00,000:000") + 24)
-        header.setMinimumSectionSize(24)
+    @property
+    def security_shown(self) -> bool:
+        """Whether the Security tab is the one shown."""
+        return self.sources.currentIndex() == SECURITY_TAB
+
+    def show_security(self) -> None:
+        self.sources.setCurrentIndex(SECURITY_TAB)
 
     @property
     def library_scope(self) -> bool:
@@ -240,6 +237,7 @@ class ProblemsPanel(QWidget):
         self._reselect = self._reselect or self.selected_problem()
 
     def _on_model_rebuilt(self) -> None:
+        self.sources.count_problems(self.model.findings.finding_count())
         self._fill_codes()
         selected, self._reselect = self._reselect, None
         if selected is not None:
@@ -265,7 +263,16 @@ class ProblemsPanel(QWidget):
         finally:
             self.code.blockSignals(False)
 
+    def _on_security_rebuilt(self) -> None:
+        self._fill_codes()
+        self.sources.count_security(self.security.model_)
+        if self.security_shown:
+            self._update_summary()
+
     def _update_summary(self) -> None:
+        if self.security_shown:
+            self.summary.setText(self.security.summary())
+            return
         total = self.model.findings.finding_count()
         if not total:
             self.summary.setText(self._empty_text)
@@ -419,7 +426,7 @@ class ProblemsPanel(QWidget):
         self.model.set_grouped(grouped)
         if grouped:
             self.tree.setModel(self.model)
-            self._size_columns(self.tree.header())
+            size_columns(self.tree.header(), self.fontMetrics())
             self.tree.header().resizeSection(ProblemsModel.SEVERITY, 48)
             self.tree.header().setSortIndicator(self.model.findings.sort_column, self.model.sort_order)
             self.tree.setSortingEnabled(True)
@@ -429,6 +436,13 @@ class ProblemsPanel(QWidget):
             self.table.horizontalHeader().setSortIndicator(self.model.findings.sort_column,
                                                            self.model.sort_order)
         self._update_header()
+
+    def _on_sources_current_changed(self, index: int) -> None:
+        self.pages.setCurrentIndex(index)
+        # What acts on the validator's problems only is hidden while the scanner's are shown.
+        for widget in (self.group_button, self.fix_button, self.fix_every_button):
+            widget.setVisible(index == PROBLEMS_TAB)
+        self._update_summary()
 
     def _on_text_filter_text_changed(self, _text: str) -> None:
         self._filter_timer.start()

@@ -12,6 +12,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QFont
 
 from studio.skills.library import Problem
+from studio.textshow import shown_line
 from studio.threatscan import Finding
 from studio.ui.icons import severity_icon
 from studio.ui.indexes import NO_PARENT, Index
@@ -21,6 +22,7 @@ from studio.ui.problems.security_rows import (
     SecurityRows,
     SecuritySkill,
     level_counts,
+    openable,
     problem_of,
 )
 
@@ -160,14 +162,14 @@ class SecurityModel(QAbstractItemModel):
     def _skill_data(self, skill: SecuritySkill, column: int, role: int) -> Any:
         if role == DISPLAY:
             if column == SEVERITY:
-                return skill.name
+                return shown_line(skill.name)
             if column == MESSAGE:
                 return level_counts(skill.counts())
             return None
         if role == DECORATION and column == SEVERITY:
             return severity_icon(DIAGNOSTIC_SEVERITY[skill.worst])
         if role == TOOLTIP:
-            return f"{skill.directory}\n{level_counts(skill.counts())}"
+            return f"{shown_line(str(skill.directory))}\n{level_counts(skill.counts())}"
         return None
 
     def _finding_data(self, skill: SecuritySkill, finding: Finding, column: int,
@@ -179,10 +181,11 @@ class SecurityModel(QAbstractItemModel):
         if role == TOOLTIP:
             where = skill.directory / finding.file
             tip = (f"{finding.severity} {finding.code} (confidence {finding.confidence:.1f}): "
-                   f"{finding.message}\n{where}:{finding.line}:{finding.column}")
+                   f"{shown_line(finding.message)}\n{shown_line(str(where))}:{finding.line}:"
+                   f"{finding.column}")
             if finding.evidence:
-                tip += f"\nEvidence: {finding.evidence}"
-            if not where.is_file():
+                tip += f"\nEvidence: {shown_line(finding.evidence)}"
+            if not openable(where):
                 tip += "\nNot a file the editor opens: look at it where it is."
             return tip
         return None
@@ -194,13 +197,13 @@ def _finding_text(finding: Finding, column: int) -> str | None:
     if column == CODE:
         return finding.code
     if column == MESSAGE:
-        return finding.message
+        return shown_line(finding.message)
     if column == CONFIDENCE:
         return f"{finding.confidence:.1f}"
     if column == FILE:
-        return finding.file
+        return shown_line(finding.file)
     if column == LINE:
         return f"{count_text(finding.line)}:{finding.column}"
     if column == EVIDENCE:
-        return finding.evidence
+        return shown_line(finding.evidence)
     return None

@@ -11,6 +11,7 @@ listing them all would bury the few that matter; they stay one click away (open 
 
 from __future__ import annotations
 
+import zipfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from studio.skills import Diagnostic, Severity
 from studio.skills.library import Problem
+from studio.skills.scan import enclosing_zip
 from studio.threatscan import LEVELS, Finding, rank
 from studio.ui.numbers import count_text
 from studio.ui.problems.findings import ProblemFilter
@@ -59,11 +61,13 @@ class SecuritySkill:
 @dataclass(slots=True)
 class SecurityRows:
     """What the group shows: its skills, worst first, and how many findings of each level;
-    `codes`: how many of each code it would show unfiltered (the panel's code list)."""
+    `codes` and `levels`: how many of each code and level it would show unfiltered (the
+    panel's code list, the count on its tab)."""
 
     skills: list[SecuritySkill] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
+    levels: Counter[str] = field(default_factory=Counter)
 
     def title(self, pending: int = 0, empty: str = "no findings") -> str:
         """ "Security (1 critical, 3 high)", and how many skills are still to scan; `empty` in
@@ -100,10 +104,12 @@ def security_rows(scans: Iterable[SkillFindings], wanted: ProblemFilter,
     order: list[tuple[int, int, str, int]] = []
     levels_shown: list[str] = []
     codes: list[str] = []
+    severities: list[str] = []
     for directory, name, findings in scans:
         shown = list(findings) if directory == open_skill else [
             finding for finding in findings if finding.severity in worthy]
         codes.extend([finding.code for finding in shown])
+        severities.extend([finding.severity for finding in shown])
         if filtered:
             shown = [finding for finding in shown
                      if _matches(finding, name, wanted, levels, words)]
@@ -114,6 +120,7 @@ def security_rows(scans: Iterable[SkillFindings], wanted: ProblemFilter,
     rows.skills = [rows.skills[place[3]] for place in sorted(order)]
     rows.counts = Counter(levels_shown)
     rows.codes = Counter(codes)
+    rows.levels = Counter(severities)
     return rows
 
 
@@ -123,3 +130,18 @@ def problem_of(skill: SecuritySkill, finding: Finding) -> Problem:
         finding.code, DIAGNOSTIC_SEVERITY[finding.severity],
         f"{finding.severity}: {finding.message}", max(1, finding.line), max(1, finding.column),
         file=finding.file))
+
+
+def openable(path: Path) -> bool:
+    """Whether the editor opens `path`: a file, or a member of the zip archive it lies in."""
+    if path.is_file():
+        return True
+    inside = enclosing_zip(path)
+    if inside is None:
+        return False
+    try:
+        with zipfile.ZipFile(inside[0]) as archive:
+            archive.getinfo(str(inside[1]))
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return False
+    return True

@@ -9,8 +9,9 @@ one long parse of a large file holds Python's lock and the window waits for it; 
 costs the window nothing but its start (about 0.7 s of CPU), too much for a handful of skills
 (and for each of the test suite's windows). The results are told in batches (`changed`, at
 most every `REFRESH_MS` while a large library is being scanned), so the group is rebuilt a few
-times a second at most, never once per skill. Skills inside archives are not scanned here: the
-scanner reads folders on disk (the install preview scans what an archive would add)."""
+times a second at most, never once per skill. Skills inside a zip root are scanned as folders
+are (the scanner reads the archive's members within the same bounds), and again when the
+archive changes."""
 
 from __future__ import annotations
 
@@ -133,7 +134,7 @@ class SecurityScans(QObject):
         """Scan these skills (again); `first`: before the ones already waiting."""
         if self._closed:
             return
-        wanted = [d for d in directories if not self._in_archive(d)]
+        wanted = list(directories)
         if not wanted:
             return
         if first:
@@ -163,10 +164,6 @@ class SecurityScans(QObject):
             dropped = self._found.pop(directory, None) is not None or dropped
         if dropped:
             self._told_soon()
-
-    def _in_archive(self, directory: Path) -> bool:
-        summary = self._library.summary_for(directory)
-        return summary is not None and summary.read_only
 
     def _on_library_event(self, event: events.LibraryEvent) -> None:
         if isinstance(event, events.SkillsAdded):

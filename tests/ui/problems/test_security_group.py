@@ -4,6 +4,7 @@ a worker and again after an edit, going to the file and line on a double-click."
 from __future__ import annotations
 
 import threading
+import zipfile
 from collections import Counter
 from pathlib import Path
 
@@ -16,15 +17,23 @@ from studio.threatscan import Finding, SkillScan, scanner
 from studio.ui.editor.file_tab import FileTab
 from studio.ui.problems import security_scans
 from studio.ui.problems.findings import ProblemFilter
-from studio.ui.problems.problems_panel import SCOPE_LIBRARY, SCOPE_SKILL
+from studio.ui.problems.problems_panel import (
+    PROBLEMS_TAB,
+    SCOPE_LIBRARY,
+    SCOPE_SKILL,
+    SECURITY_TAB,
+)
 from studio.ui.problems.security_model import (
     CODE,
     CONFIDENCE,
+    DISPLAY,
     EVIDENCE,
     FILE,
     LINE,
+    MESSAGE,
     SEVERITY,
     SKILL_PAGE,
+    TOOLTIP,
     SecurityModel,
 )
 from studio.ui.problems.security_rows import SecurityRows, security_rows
@@ -73,6 +82,14 @@ def test_a_malicious_script_shows_in_the_security_group_at_its_file_and_line(
     assert _skills(model) == ["dropper"]  # the benign skill has nothing to show
     assert "1 high" in model.title()
     assert model.index(0, 0).data() == model.title()
+    # The tab counts what it holds, with the icon of the worst, while the problems are shown.
+    held = sum(model.rows.levels.values())
+    assert panel.sources.tabText(SECURITY_TAB) == f"Security ({held})"
+    assert not panel.sources.tabIcon(SECURITY_TAB).isNull()
+    assert "1 high" in panel.sources.tabToolTip(SECURITY_TAB)
+    panel.show_security()
+    assert panel.security.isVisible() and not panel.security.placeholder.isVisible()
+    assert panel.summary.text().startswith("1 high") and "in 1 skill" in panel.summary.text()
     rows = _finding_rows(model, "dropper")
     attack = next(row for row in rows if row[CODE] == "SK503")
     assert attack[SEVERITY] == "high"
@@ -135,8 +152,23 @@ def test_a_benign_library_has_an_empty_security_group(
     window.problems.refresh()
     assert _skills(panel.security.model_) == []
     assert panel.security.model_.title() == "Security (no findings)"
+    # Nothing found takes no room: a tab beside the problems, without a count or an icon.
+    assert panel.sources.tabText(SECURITY_TAB) == "Security"
+    assert panel.sources.tabIcon(SECURITY_TAB).isNull()
+    assert not panel.security_shown and not panel.security.isVisible()
+    assert panel.views.isVisible()
+    # Opened, it says why it is empty and what it would show.
+    panel.sources.setCurrentIndex(SECURITY_TAB)
+    assert panel.security.isVisible() and not panel.views.isVisible()
+    assert panel.security.placeholder.isVisible()
+    assert panel.security.placeholder.text().startswith("No findings.\n")
+    assert "reads every file of each skill" in panel.security.placeholder.text()
+    assert not panel.fix_button.isVisible()  # fixes are the validator's
     panel.scope.setCurrentIndex(SCOPE_SKILL)
     assert panel.security.model_.title() == "Security (open a skill to see its findings)"
+    assert panel.security.placeholder.text().startswith("Open a skill to see its findings.")
+    panel.sources.setCurrentIndex(PROBLEMS_TAB)
+    assert panel.views.isVisible() and panel.fix_button.isVisible()
 
 
 def test_a_large_library_is_shown_a_batch_at_a_time(
@@ -279,16 +311,14 @@ def test_what_the_user_closes_stays_closed_across_rebuilds(qtbot: QtBot) -> None
     QAbstractItemModelTester(view.model_, QAbstractItemModelTester.FailureReportingMode.Fatal)
     view.show_scans(SCANS, None, 3)
     title = view.model_.index(0, 0)
-    assert view.isExpanded(title)
+    assert view.rootIndex() == title  # the tab says what the title row said
     bad = view.model_.index(0, 0, title)
     assert view.model_.skill(bad).name == "bad" and view.isExpanded(bad)
     view.collapse(bad)
     view.show_scans(SCANS, None, 0)
     title = view.model_.index(0, 0)
     assert not view.isExpanded(view.model_.index(0, 0, title))
-    view.collapse(title)
-    view.show_scans(SCANS, None, 0)
-    assert not view.isExpanded(view.model_.index(0, 0))
+    assert view.isExpanded(view.model_.index(1, 0, title))
 
 
 def test_skills_come_to_the_tree_a_page_at_a_time(qtbot: QtBot) -> None:
@@ -301,3 +331,59 @@ def test_skills_come_to_the_tree_a_page_at_a_time(qtbot: QtBot) -> None:
     model.fetchMore(title)
     assert model.rowCount(title) == SKILL_PAGE + 20 and not model.canFetchMore(title)
     assert model.title() == f"Security ({SKILL_PAGE + 20} high)"
+
+
+def test_a_files_name_and_evidence_are_shown_without_being_obeyed(qtbot: QtBot) -> None:
+    hostile = "a\x1b[2K\r\u202eb"
+    finding = Finding("SK503", "high", 0.8, f"scripts/{hostile}.sh", 2, 1, f"runs `{hostile}`",
+                      f"curl {hostile}")
+    model = SecurityModel()
+    model.show(security_rows([(Path("/lib/evil"), f"ev{hostile}", [finding])], ProblemFilter(),
+                             None), 0, "no findings")
+    skill = model.index(0, 0, model.index(0, 0))
+    assert model.index(0, 0, model.index(0, 0)).data() == "eva\\e[2K\\r<U+202E>b"
+    texts = [model.index(0, column, skill).data(role) for column in (MESSAGE, FILE, EVIDENCE)
+             for role in (DISPLAY, TOOLTIP)]
+    assert all("a\\e[2K\\r<U+202E>b" in text for text in texts)
+    assert not any(char in text for text in texts for char in "\x1b\r\u202e")
+
+
+def test_a_filter_that_hides_every_finding_says_so(qtbot: QtBot) -> None:
+    view = SecurityView()
+    qtbot.addWidget(view)
+    view.show_scans(SCANS, None, 0)
+    assert view.summary() == "1 critical, 1 high, 1 medium in 2 skills"
+    view.set_filter(ProblemFilter(severity="error"))
+    assert view.summary() == "1 critical, 1 high in 1 skill — showing 2 of 3"
+    view.set_filter(ProblemFilter(code="SK131"))
+    assert view.placeholder.text().startswith("No finding matches the filter.")
+    assert view.summary() == "No findings"
+    view.show_scans((), None, 12, "scanning this skill…")
+    assert view.placeholder.text().startswith("Scanning this skill… Still to scan: 12 skills.")
+
+
+def test_a_skill_in_a_zip_root_is_scanned_and_its_finding_opens_read_only(
+        make_window: WindowFactory, tmp_path: Path, qtbot: QtBot) -> None:
+    archive = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("dropper/SKILL.md", "---\nname: dropper\ndescription: Sets up a tool. "
+                        "Use when asked to set it up.\n---\n\nRun scripts/setup.sh.\n")
+        zipped.writestr("dropper/scripts/setup.sh", ATTACK)
+        zipped.writestr("calm/SKILL.md", "---\nname: calm\ndescription: Says hello. Use when "
+                        "greeted.\n---\n\nSay hello.\n")
+    window = make_window(archive)
+    panel = window.problems_panel
+    panel.scope.setCurrentIndex(SCOPE_LIBRARY)
+    model = panel.security.model_
+    qtbot.waitUntil(lambda: not window.security_scans.busy and "dropper" in _skills(model),
+                    timeout=20000)
+    assert _skills(model) == ["dropper"]
+    rows = _finding_rows(model, "dropper")
+    attack = next(row for row in rows if row[CODE] == "SK503")
+    assert (attack[FILE], attack[LINE]) == ("scripts/setup.sh", "3:1")
+    skill = model.index(0, 0, model.index(0, 0))
+    panel.security.doubleClicked.emit(model.index(rows.index(attack), CODE, skill))
+    tab = window.editors.current_tab()
+    assert isinstance(tab, FileTab) and tab.read_only
+    assert tab.path == archive / "dropper" / "scripts" / "setup.sh"
+    assert tab.editor.textCursor().blockNumber() + 1 == 3

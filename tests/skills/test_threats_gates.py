@@ -1,0 +1,40 @@
+"""The cheap gates in front of the threat patterns say exactly what the patterns would: a gate
+that said "nothing here" wrongly would hide a finding."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from studio.skills.checks import threats
+
+# The hidden characters, their neighbours in Unicode, and what real texts hold beside ASCII.
+_NEAR = "\u200a\u200b\u200c\u200d\u200e\u2014\u2019\u2029\u202a\u202e\u202f\u205f\u2060\u2061" \
+        "\u2065\u2066\u2069\u206a\ufeff\ufefe\U000dffff\U000e0000\U000e0041\U000e007f\U000e0080" \
+        "é✓😀\ud800\udc00"
+_TEXTS = st.text(alphabet=st.sampled_from(_NEAR) | st.characters(), max_size=40)
+
+
+@given(_TEXTS, st.sampled_from([0, 1]))
+def test_the_hidden_character_gate_agrees_with_the_pattern(text: str, start: int) -> None:
+    if text:
+        assert threats._may_hide(text, start) == (threats._HIDDEN.search(text, start) is not None)
+
+
+def test_the_gate_skips_only_the_first_character_when_asked() -> None:
+    assert threats._may_hide("\u200bplain", 0)
+    assert not threats._may_hide("\u200bplain", 1)
+    assert threats._may_hide("a\u200b", 1)
+    assert threats._may_hide("\u2014 then \u200b", 1)
+
+
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
+
+
+@given(st.lists(st.sampled_from(["<!--", "-->", "<!-->", "<", "!", "-", ">", "a", "\n",
+                                  "<!---->"]), max_size=30).map("".join))
+def test_comments_are_what_the_comment_pattern_finds(body: str) -> None:
+    expected = [(match.start(), match.group(1)) for match in _COMMENT.finditer(body)]
+    assert list(threats._comments(body)) == expected
