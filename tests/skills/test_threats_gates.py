@@ -4,10 +4,12 @@ that said "nothing here" wrongly would hide a finding."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from studio.skills import parse_skill
 from studio.skills.checks import threats
 
 # The hidden characters, their neighbours in Unicode, and what real texts hold beside ASCII.
@@ -17,17 +19,25 @@ _NEAR = "\u200a\u200b\u200c\u200d\u200e\u2014\u2019\u2029\u202a\u202e\u202f\u205
 _TEXTS = st.text(alphabet=st.sampled_from(_NEAR) | st.characters(), max_size=40)
 
 
-@given(_TEXTS, st.sampled_from([0, 1]))
-def test_the_hidden_character_gate_agrees_with_the_pattern(text: str, start: int) -> None:
-    if text:
-        assert threats._may_hide(text, start) == (threats._HIDDEN.search(text, start) is not None)
+@given(_TEXTS, st.booleans())
+def test_the_hidden_character_gate_agrees_with_the_pattern(text: str, skip_bom: bool) -> None:
+    start = 1 if skip_bom and text.startswith("\ufeff") else 0
+    assert threats._may_hide(text, skip_bom=skip_bom) == (
+        threats._HIDDEN.search(text, start) is not None)
 
 
-def test_the_gate_skips_only_the_first_character_when_asked() -> None:
-    assert threats._may_hide("\u200bplain", 0)
-    assert not threats._may_hide("\u200bplain", 1)
-    assert threats._may_hide("a\u200b", 1)
-    assert threats._may_hide("\u2014 then \u200b", 1)
+def test_only_a_leading_byte_order_mark_is_skipped() -> None:
+    assert threats._may_hide("\u200bplain", skip_bom=True)
+    assert not threats._may_hide("\ufeffplain", skip_bom=True)
+    assert threats._may_hide("\ufeffplain")
+    assert threats._may_hide("\ufeff\u200b", skip_bom=True)
+    assert threats._may_hide("\u2014 then \u200b", skip_bom=True)
+
+
+def test_a_zero_width_space_as_the_first_character_of_skill_md_is_found(tmp_path: Path) -> None:
+    text = "\u200b---\nname: demo\ndescription: A demo.\n---\nBody.\n"
+    skill = parse_skill(text.encode(), tmp_path / "demo" / "SKILL.md")
+    assert any(d.code == "SK501" and "U+200B" in d.message for d in threats.threats_rule(skill))
 
 
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
