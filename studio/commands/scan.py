@@ -44,6 +44,9 @@ def register(subparsers: Any) -> None:
                         help="exit 1 when any skill has a finding at this severity or above "
                         "(critical, high, medium, low, info; default none); the judge's "
                         "findings count like the rules'")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read and check every file again, neither using nor keeping the "
+                        "findings a scan kept of skills whose files did not change")
     judge = parser.add_argument_group(
         "model judge", "a local model reads each skill's SKILL.md and references and gives a "
         "verdict, added as a finding (SK525, SK526); it never removes or lowers a rule's finding")
@@ -79,8 +82,9 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"studio scan: {flags} need --judge MODEL; add it, or "
                              "leave them out\n")
             return 2
-        return scan_report(args.paths, args.format, args.fail_on, "scan")
+        return scan_report(args.paths, args.format, args.fail_on, "scan", cached=not args.no_cache)
     from studio.commands.scanjudge import JudgeSettings
 
     judge = JudgeSettings.from_args(args)
-    return scan_report(args.paths, args.format, args.fail_on, "scan", judge)
+    return scan_report(args.paths, args.format, args.fail_on, "scan", judge,
+                       cached=not args.no_cache)

@@ -14,18 +14,26 @@ EXIT_INTERRUPTED = 130
 
 
 def scan_report(paths: list[Path], output: str, fail_on: str, command: str,
-                judge: JudgeSettings | None = None) -> int:
+                judge: JudgeSettings | None = None, cached: bool = True) -> int:
     """Scan `paths` (and, with `judge`, have a model judge each skill), print the report in
     `output`'s format, and give the exit code: 2 when a path holds no skill, 130 when the user
     stopped the judge (what finished is reported), 1 when a finding is at `fail_on` or above,
-    else 0. A judge that fails changes no exit code: it is told on stderr and in the report."""
+    else 0. A judge that fails changes no exit code: it is told on stderr and in the report.
+    With `cached`, the rules' findings of a skill whose files did not change since a scan kept
+    them are the kept ones (`threatscan.ThreatCache`, in the user's cache folder)."""
     from studio.commands.textsafe import one_line
-    from studio.threatscan import render, scan_skill, skill_folders
+    from studio.paths import cache_dir
+    from studio.threatscan import CACHE_FILE, ThreatCache, render, scan_skill, skill_folders
 
     folders, problems = skill_folders(paths)
     for problem in problems:
         sys.stderr.write(f"studio {command}: {one_line(problem)}\n")
-    scans = [scan_skill(folder) for folder in folders]
+    cache = ThreatCache(cache_dir() / CACHE_FILE) if cached and folders else None
+    try:
+        scans = [scan_skill(folder, cache) for folder in folders]
+    finally:
+        if cache is not None:
+            cache.close()
     run = None
     if judge is not None and scans:
         from studio.commands.scanjudge import judge_scans

@@ -154,7 +154,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.threats:
         from studio.commands.scanreport import scan_report
 
-        return scan_report(list(args.paths), args.format, "high", "validate")
+        return scan_report(list(args.paths), args.format, "high", "validate",
+                           cached=not args.no_cache)
     if args.with_fixes and args.format != "json":
         sys.stderr.write("studio validate: --with-fixes needs --format json; add it\n")
         return 2

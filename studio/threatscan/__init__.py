@@ -7,6 +7,7 @@ first run read skills through this door; its rules are a registry (`registry.RUL
 judge's request (`judge_request`) and the reading of its answer (`read_verdict`) are here too;
 talking to the model is the command's. No Qt here."""
 
+from studio.threatscan.cache import CACHE_FILE, ThreatCache
 from studio.threatscan.findings import LEVELS, Finding, rank
 from studio.threatscan.judge import judge_request
 from studio.threatscan.report import preview_lines, render
@@ -22,11 +23,13 @@ from studio.threatscan.scanner import (
 from studio.threatscan.verdict import JudgeRun, read_verdict
 
 __all__ = [
+    "CACHE_FILE",
     "LEVELS",
     "Finding",
     "JudgeRun",
     "ScannedSkill",
     "SkillScan",
+    "ThreatCache",
     "judge_request",
     "preview_lines",
     "rank",

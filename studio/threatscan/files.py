@@ -82,6 +82,21 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _read_bounded(descriptor: int, limit: int, size: int) -> bytes:
+    """Up to `limit` + 1 bytes of an open file whose stat says it holds `size` (one more than
+    the bound tells that there was more). The first read asks for what the size says, plus
+    one: asking for the whole bound would have each file allocate (and page in) a megabyte.
+    A file that fills that first request, or gave less than its size, is read on."""
+    asked = min(limit, size) + 1
+    data = os.read(descriptor, asked)
+    while 0 < len(data) <= limit and (len(data) < size or len(data) == asked):
+        more = os.read(descriptor, limit + 1 - len(data))
+        if not more:
+            break
+        data += more
+    return data
+
+
 def read_one(directory: Path, relative: str) -> tuple[str | None, list[Finding]]:
     """One file's text (None when it is not text), and the findings for what was not read."""
     findings: list[Finding] = []
@@ -91,9 +106,10 @@ def read_one(directory: Path, relative: str) -> tuple[str | None, list[Finding]]
     except OSError:
         return None, findings
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
             return None, findings
-        data = os.read(descriptor, MAX_FILE_BYTES + 1)
+        data = _read_bounded(descriptor, MAX_FILE_BYTES, info.st_size)
     except OSError:
         return None, findings
     finally:
@@ -132,12 +148,7 @@ def read_skill_files(directory: Path) -> tuple[list[TextFile], list[Finding]]:
             if not stat.S_ISREG(info.st_mode):
                 continue
             limit = min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - total)
-            data = os.read(descriptor, limit + 1) if limit > 0 else b""
-            while 0 < len(data) <= limit and len(data) < info.st_size:
-                more = os.read(descriptor, limit + 1 - len(data))
-                if not more:
-                    break
-                data += more
+            data = _read_bounded(descriptor, limit, info.st_size) if limit > 0 else b""
         except OSError as exc:
             findings.append(Finding(NOT_READ, "medium", 0.5, relative, 1, 1,
                                     f"could not be read ({exc.strerror})", ""))
@@ -175,17 +186,30 @@ def read_skill_files(directory: Path) -> tuple[list[TextFile], list[Finding]]:
 
 def skill_stamp(directory: Path) -> str:
     """A digest of the files `read_skill_files` reads: each one's path, size, times and inode
-    (a save by rename makes a new one). While it stays the same, so do the scan's findings, and
-    taking it costs a stat per file where a scan reads and parses them."""
+    (a save by rename makes a new one), and of what its walk reports (a link leading out, a
+    folder it could not list). While it stays the same, so do the scan's findings, and taking
+    it costs a stat per file where a scan reads and parses them."""
+    return aged_stamp(directory)[0]
+
+
+def aged_stamp(directory: Path) -> tuple[str, int]:
+    """`skill_stamp`, and the newest modification or change time of its files (ns since the
+    epoch): a file changed in the last moments may change again within one tick of a coarse
+    clock, keeping its stamp, so a stamp that young is not trusted to stand for the content."""
     digest = hashlib.blake2b(digest_size=16)
-    for relative, full in _walk(str(directory), []):
+    newest = 0
+    walked: list[Finding] = []
+    for relative, full in _walk(str(directory), walked):
         try:
             info = os.stat(full, follow_symlinks=False)
         except OSError:
             continue
+        newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
         digest.update(f"{relative}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0"
                       f"{info.st_ino}\n".encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()
+    for finding in walked:
+        digest.update(f"{finding.file}\0{finding.message}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest(), newest
 
 
 def _walk(root: str, findings: list[Finding]) -> Iterator[tuple[str, str]]:

@@ -47,7 +47,15 @@ def _code_only(text: str) -> tuple[str, list[str]]:
     return _TOKEN.sub(replace, text), strings
 
 
+# A name `_RUN` finds in the code is in the text as it is: setting strings and comments aside
+# only blanks characters around it. A text with none of them (and no child_process) is done.
+_RUN_NAMES = re.compile(r"\b(?:eval|Function|setTimeout|setInterval|execScript|runInThisContext)"
+                        r"|vm\.runIn")
+
+
 def js_findings(source: Source) -> Iterator[Finding]:
+    if "child_process" not in source.text and _RUN_NAMES.search(source.text) is None:
+        return
     code, strings = _code_only(source.text)
     decoded_names: set[str] = set()
     fetched_names: set[str] = set()

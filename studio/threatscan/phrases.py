@@ -143,8 +143,27 @@ _NEEDS_BYTES = {name: tuple(tuple({word.encode() for word in group} for group in
                 for name, ways in _NEEDS.items()}
 
 
-def _families(lowered: str) -> list[str]:
-    words = set(lowered.encode("utf-8", "replace").translate(_PUNCTUATION).split())
+# Every word a family needs: the text's words are looked up in it, which costs a fraction of
+# making a set of all of them.
+_NEEDED = frozenset(word for ways in _NEEDS_BYTES.values() for way in ways for group in way
+                    for word in group)
+
+
+# A text is lowered and stripped of marks in one pass over its UTF-8 bytes: a needed word is
+# ASCII, and the only characters beyond ASCII that `str.lower` makes ASCII are these two (tested),
+# so the words found are the same, and most texts need no lowered copy at all.
+_LOWER_PUNCTUATION = bytes(
+    0x20 if byte in _MARKS else byte + 32 if 0x41 <= byte <= 0x5A else byte for byte in range(256))
+LOWERED_TO_ASCII = ("\u0130", "\u212a")  # capital I with a dot, the kelvin sign
+
+
+def _families(text: str) -> list[str]:
+    """The families whose needed words `text` holds (its words in lower case, marks aside)."""
+    if LOWERED_TO_ASCII[0] in text or LOWERED_TO_ASCII[1] in text:
+        data = text.lower().encode("utf-8", "replace").translate(_PUNCTUATION)
+    else:
+        data = text.encode("utf-8", "replace").translate(_LOWER_PUNCTUATION)
+    words = _NEEDED.intersection(data.split())
     return [name for name, ways in _NEEDS_BYTES.items()
             if any(all(group & words for group in way) for way in ways)]
 
@@ -174,8 +193,10 @@ def _matches(text: str, lowered: str, name: str, pattern: re.Pattern[str]) -> It
 
 def phrase_offsets(text: str) -> list[int]:
     """Where a phrase of any family starts in `text`: the parts of a long text worth scoring."""
+    wanted = _families(text)
+    if not wanted:
+        return []
     lowered = text.lower()
-    wanted = _families(lowered)
     return sorted(match.start() for name, _, pattern in _FAMILIES if name in wanted
                   for match in _matches(text, lowered, name, pattern))
 
@@ -196,8 +217,10 @@ def score(text: str, shown: bool = False) -> Score:
     value = 0
     families: list[str] = []
     evidence = ""
+    wanted = _families(text)
+    if not wanted:
+        return Score(0, (), "")
     lowered = text.lower()
-    wanted = _families(lowered)
     for name, weight, pattern in _FAMILIES:
         if name not in wanted:
             continue

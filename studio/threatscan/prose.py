@@ -39,7 +39,7 @@ _DESCRIPTION = re.compile(r"^description:[ \t]*(.*(?:\n[ \t]+.*)*)", re.M)
 
 def _blank(text: str) -> str:
     """`text` with every character but the line ends made a space: offsets and lines kept."""
-    return "\n".join(" " * len(line) for line in text.split("\n"))
+    return "\n".join(map(" ".__mul__, map(len, text.split("\n"))))
 
 
 _OPENING = re.compile(r"( {0,3})(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n")
@@ -202,7 +202,9 @@ def prose_findings(source: Source) -> Iterator[Finding]:
                 line, column = source.position(match.start(1))
                 yield Finding(HIDDEN_TEXT, "low", 0.3, source.file, line, column,
                               f"{where} holds a long text a reader does not see", excerpt(inside, 100))
-    for match in _blank_runs(masked):
+    # A line of the masked text is the file's own or blanked out whole (a code block's, spaces
+    # only): a file with no long run of blanks gives the masked text none to look for.
+    for match in _blank_runs(masked) if _long_blank(text) else ():
         end = masked.find("\n", match.end())
         rest = masked[match.end(): end if end != -1 else len(masked)]
         hits = list(_phrase(source, rest, match.end(), "text after a long run of spaces (off "

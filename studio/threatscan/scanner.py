@@ -12,13 +12,14 @@ from typing import NamedTuple
 
 # The rule modules: importing one registers its rules.
 from studio.threatscan import jsrules, legacy, manifests, prose, pyrules, shellrules  # noqa: F401
-from studio.threatscan.files import NOT_READ, read_one
+from studio.threatscan.cache import ThreatCache
+from studio.threatscan.files import NOT_READ, aged_stamp, read_one
 from studio.threatscan.findings import Finding, rank
 from studio.threatscan.prose import fenced_sources
 from studio.threatscan.registry import rules_for
 from studio.threatscan.source import Source, kind_of
 from studio.threatscan.verdict import JudgeOutcome
-from studio.threatscan.zipped import read_skill, stamp_of, zipped_skills
+from studio.threatscan.zipped import read_skill, stamp_of, zipped_place, zipped_skills
 
 SKILL_FILE = "SKILL.md"
 _NOT_SKILLS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
@@ -84,8 +85,38 @@ def scan_file(directory: Path, relative: str, minimum: str = "low") -> list[Find
     return [f for f in ranked(found) if rank(f.severity) >= rank(minimum)]
 
 
-def scan_skill(directory: Path) -> SkillScan:
-    """Scan the skill at `directory`: a folder, or a folder inside a zip archive."""
+def scan_skill(directory: Path, cache: ThreatCache | None = None) -> SkillScan:
+    """Scan the skill at `directory`: a folder, or a folder inside a zip archive. With `cache`,
+    the findings kept for the same stamp of its files, or else found and kept."""
+    stamped = _aged_stamp(directory) if cache is not None else None
+    if cache is None or stamped is None:
+        return _scanned(directory)
+    stamp, newest = stamped  # taken before the reading: a change meanwhile shows
+    kept = cache.get(directory, stamp)
+    if kept is not None:
+        return SkillScan(directory, kept[0], kept[1])
+    scan = _scanned(directory)
+    cache.put(directory, stamp, newest, scan.findings, scan.files)
+    return scan
+
+
+def _aged_stamp(directory: Path) -> tuple[str, int] | None:
+    """`files.aged_stamp` of a folder; for a skill in a zip archive, `zipped.stamp_of` and the
+    archive's own times; None when it is neither."""
+    if directory.is_dir():
+        return aged_stamp(directory)
+    place = zipped_place(directory)
+    stamp = stamp_of(directory) if place is not None else None
+    if place is None or stamp is None:
+        return None
+    try:
+        info = os.stat(place[0])
+    except OSError:
+        return None
+    return stamp, max(info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _scanned(directory: Path) -> SkillScan:
     texts, found = read_skill(directory)
     for text_file in texts:
         found.extend(scan_text(text_file.relative, text_file.text))

@@ -11,8 +11,10 @@ place in the file."""
 from __future__ import annotations
 
 import bisect
+import itertools
 from dataclasses import dataclass, field
 
+_PLUS_ONE = (1).__add__
 _BY_NAME = {
     "SKILL.md": "skill", "package.json": "package.json", "setup.py": "setup.py",
     "pyproject.toml": "pyproject", "setup.cfg": "text",
@@ -67,20 +69,26 @@ class Source:
     quoted: bool = False
     _starts: list[int] | None = field(default=None, repr=False)
 
+    def _line_starts(self) -> list[int]:
+        if self._starts is None:
+            # Each line starts one past the end of the one before: sums the C loops make.
+            lengths = map(_PLUS_ONE, map(len, self.text.split("\n")))
+            starts = [0, *itertools.accumulate(lengths)]
+            starts.pop()  # one past the end of the last line: no line starts there
+            self._starts = starts
+        return self._starts
+
     def position(self, offset: int) -> tuple[int, int]:
         """The 1-based line and column in `file` of an offset into `text`."""
-        if self._starts is None:
-            starts = [0]
-            find, at = self.text.find, self.text.find("\n")
-            while at != -1:
-                starts.append(at + 1)
-                at = find("\n", at + 1)
-            self._starts = starts
-        index = bisect.bisect_right(self._starts, offset) - 1
-        return self.line_base + index, offset - self._starts[index] + 1
+        starts = self._line_starts()
+        index = bisect.bisect_right(starts, offset) - 1
+        return self.line_base + index, offset - starts[index] + 1
 
     def line_text(self, line: int) -> str:
         """The text of a line of `file` (as `position` numbers it)."""
-        lines = self.text.split("\n")
+        starts = self._line_starts()
         index = line - self.line_base
-        return lines[index] if 0 <= index < len(lines) else ""
+        if not 0 <= index < len(starts):
+            return ""
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.text)
+        return self.text[starts[index]:end]

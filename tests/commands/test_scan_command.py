@@ -109,3 +109,30 @@ def test_an_archive_is_refused_with_what_to_do(tmp_path: Path, capsys: pytest.Ca
     empty.write_bytes(b"PK\x05\x06" + b"\x00" * 18)
     assert main(["scan", str(empty)]) == 2
     assert "no SKILL.md in this archive" in capsys.readouterr().err
+
+
+def test_a_rescan_reads_the_kept_findings_and_no_cache_reads_every_file_again(
+    library: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from studio.paths import cache_dir
+    from studio.threatscan import CACHE_FILE
+    from studio.threatscan import cache as cache_module
+    from studio.threatscan import scanner as scanner_module
+
+    assert main(["scan", str(library), "--format", "json", "--no-cache"]) == 0
+    cold = capsys.readouterr().out
+    assert not (cache_dir() / CACHE_FILE).exists()
+    monkeypatch.setattr(cache_module, "FRESH_NS", 0)  # the library was written just now
+    assert main(["scan", str(library), "--format", "json"]) == 0
+    assert capsys.readouterr().out == cold
+    assert (cache_dir() / CACHE_FILE).is_file()
+
+    def refuse(directory: Path) -> None:
+        raise AssertionError(f"{directory} was scanned again")
+
+    monkeypatch.setattr(scanner_module, "_scanned", refuse)
+    assert main(["scan", str(library), "--format", "json"]) == 0
+    assert capsys.readouterr().out == cold
+    assert main(["validate", "--threats", str(library), "--format", "json"]) == 1
+    with pytest.raises(AssertionError, match="scanned again"):
+        main(["scan", str(library), "--no-cache"])

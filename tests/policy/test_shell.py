@@ -160,3 +160,27 @@ def test_any_text_parses_and_judges_without_raising(text: str) -> None:
     assert decision.verdict in ("allow", "ask", "block")
     if script.problems:
         assert decision.verdict != "allow"
+
+
+@pytest.mark.parametrize("template", ["echo {}", 'echo "{}"', "cat <<EOF\n$x {}\nEOF\n", "a={}b"])
+def test_a_run_of_plain_characters_spends_a_step_for_each(template: str) -> None:
+    """The lexer takes a run of plain characters at once; the budget still counts each one, so
+    a longer word costs exactly its extra characters' steps."""
+    from studio.policy.shell.budget import CHARACTER, Budget, running
+
+    def steps(text: str) -> int:
+        budget = Budget(10**9)
+        with running(budget):
+            parse(text)
+        return budget.used
+
+    short, long = template.format("x" * 10), template.format("x" * 110)
+    assert steps(long) - steps(short) == 100 * CHARACTER
+
+
+def test_runs_meet_quotes_escapes_and_expansions_as_characters_did() -> None:
+    script = parse('a"b c"d\\ e$HOME"f$(g h)i"j k\\\nl \'m\'n')
+    (command,) = script.commands
+    assert [w.raw for w in command.words] == ['a"b c"d\\ e$HOME"f$(g h)i"j', "k\\\nl", "'m'n"]
+    assert [w.literal for w in command.words][1:] == ["kl", "mn"]
+    assert [command.scripts[0].commands[0].text] == ["g h"]

@@ -72,6 +72,22 @@ def test_a_long_file_is_read_up_to_its_bound_and_says_so(
     )
 
 
+@pytest.mark.parametrize("size", [0, 1, 999, 1000, 1001, 5000])
+def test_a_file_is_read_whole_or_up_to_its_bound_however_its_size_compares(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    """The first read asks for the file's size, plus one: a file at, under or over the bound
+    gives the same bytes as one read of the whole bound would."""
+    monkeypatch.setattr(files_module, "MAX_FILE_BYTES", 1000)
+    folder = _skill(tmp_path, {"notes.txt": "x" * size})
+    texts, found = files_module.read_skill_files(folder)
+    assert [t.text for t in texts if t.relative == "notes.txt"] == ["x" * min(size, 1000)]
+    assert any("first 1,000 bytes" in f.message for f in found) == (size > 1000)
+    text, found = files_module.read_one(folder, "notes.txt")
+    assert text == "x" * min(size, 1000)
+    assert any("first 1,000 bytes" in f.message for f in found) == (size > 1000)
+
+
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
 def test_a_link_out_of_the_skill_is_not_followed_and_is_a_finding(tmp_path: Path) -> None:
     outside = tmp_path / "outside.sh"

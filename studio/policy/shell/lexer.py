@@ -18,6 +18,11 @@ _BLANKS = " \t"
 _WORD_END = " \t\n;&|<>()"
 _NAME = re.compile(NAME)
 _FD = re.compile(r"[0-9]+(?=[<>])")
+# The characters that end a run a word (or a double-quoted text, or a here-document's body)
+# takes as it is: such a run is read at once, each of its characters still spending its step.
+_WORD_STOP = re.compile(r"[ \t\n;&|<>()\\'\"$`]")
+_DOUBLE_STOP = re.compile(r'["\\$`]')
+_BODY_STOP = re.compile(r"[\\$`]")
 _NAMED_FD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
 _OPERATORS = sorted(
     [
@@ -48,6 +53,9 @@ _OPERATORS = sorted(
     key=len,
     reverse=True,
 )
+
+# What an operator starts with: a word starts with none of them, and tries no operator.
+_OPERATOR_FIRSTS = frozenset(op[0] for op in _OPERATORS)
 
 
 class NestedParser(Protocol):
@@ -152,10 +160,11 @@ class Lexer:
         if digits:
             fd = digits.group(0)
             self.pos += len(fd)
-        for op in _OPERATORS:
-            if text.startswith(op, self.pos):
-                self.pos += len(op)
-                return Token("op", op=op, start=start, end=self.pos, fd=fd)
+        if text[self.pos : self.pos + 1] in _OPERATOR_FIRSTS:
+            for op in _OPERATORS:
+                if text.startswith(op, self.pos):
+                    self.pos += len(op)
+                    return Token("op", op=op, start=start, end=self.pos, fd=fd)
         self.pos = start
         return self._word_token(start)
 
@@ -196,8 +205,7 @@ class Lexer:
             elif char == "`":
                 self._read_backtick(out, quoted=False)
             else:
-                out.lit(char, False)
-                self.pos += 1
+                self._read_run(out, _WORD_STOP, quoted=False)
         return Word(tuple(out.parts), text[start : self.pos])
 
     def _array_assignment(self, out: WordBuilder) -> bool:
@@ -253,7 +261,16 @@ class Lexer:
                 "cannot be read reliably"
             )
 
-    def read_double_content(self, out: WordBuilder, terminator: str | None) -> bool:
+    def _read_run(self, out: WordBuilder, stop: re.Pattern[str], quoted: bool) -> None:
+        """The character at `pos` and those after it up to one `stop` matches, as one literal;
+        the loop spent the first one's step already."""
+        found = stop.search(self.text, self.pos + 1)
+        end = found.start() if found is not None else len(self.text)
+        tick(CHARACTER * (end - self.pos - 1))
+        out.lit(self.text[self.pos : end], quoted)
+        self.pos = end
+
+    def read_double_content(self, out: WordBuilder, terminator: Literal['"'] | None) -> bool:
         """Read double-quoted text up to `terminator` (None: to the end); True if it was found."""
         text = self.text
         while self.pos < len(text):
@@ -277,8 +294,7 @@ class Lexer:
             elif char == "`":
                 self._read_backtick(out, quoted=True)
             else:
-                out.lit(char, True)
-                self.pos += 1
+                self._read_run(out, _DOUBLE_STOP if terminator else _BODY_STOP, quoted=True)
         return terminator is None
 
     def _read_dollar(self, out: WordBuilder, quoted: bool) -> None:
