@@ -193,6 +193,15 @@ def test_a_script_no_usage_line_shows_is_started_by_its_suffix(tmp_path: Path) -
     assert Guide(toolbox(tmp_path)).invocations("tool") == ["bash scripts/run.sh", "python3 scripts/x.py"]
 
 
+def test_a_terminal_sessions_prompt_is_no_part_of_the_command(tmp_path: Path) -> None:
+    body = "```\n$ python3 scripts/sq.py 4\n16\n```\n"
+    write_skill(tmp_path, "square", frontmatter("square").replace("Body.\n", body),
+                {"scripts/sq.py": "import sys\nprint(int(sys.argv[1]) ** 2)\n"})
+    guide = Guide(toolbox(tmp_path))
+    assert guide.invocations("square") == ["python3 scripts/sq.py"]
+    assert guide._commands("square")[0] == "python3 scripts/sq.py 4"
+
+
 def run_command(skill: str, prompt: str, skills_dir: Path = SHIPPED) -> dict[str, Any]:
     """The `command` schema of a guided run of a skill (a shipped one by default), after `prompt`."""
     step = Guide(toolbox(skills_dir)).step([Message("user", prompt), Message("assistant", "", [

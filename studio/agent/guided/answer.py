@@ -48,10 +48,27 @@ def sentence_schema(line: str, command: str) -> dict[str, Any] | None:
     line = line.strip()
     held: dict[str, Any] = {"type": "string", "enum": [line]}
     if len(found) == 1 or len(line) > _LINE_CHARS:
+        phrases = [_phrase(line, figure) for figure in found]
         held = {"type": "string", "pattern": "^" + _GAP + _GAP.join(
-            re.escape(f).replace("\\-", "-") for f in found) + _GAP + "$"}
+            re.escape(p).replace("\\-", "-").replace("\\ ", " ") for p in phrases) + _GAP + "$"}
     return {"type": "object", "properties": {ANSWER_KEY: held},
             "required": [ANSWER_KEY], "additionalProperties": False}
+
+
+def _phrase(line: str, figure: str) -> str:
+    """The figure as the output states it: with the unit after it (`877 km`, `5 keys`: a model
+    left to say the unit wrote "877 kilometers", and could as well write "877 miles"), or with
+    its label when the line is nothing else (`shall: 3`); else the figure alone."""
+    at = re.search(r"(?<![\w.-])" + re.escape(figure) + r"(?![\w-])", line)
+    if at is None:
+        return figure
+    unit = re.match(r" ([A-Za-z][A-Za-z/%]{0,15})\b", line[at.end():])
+    if unit and unit.group(1).lower() not in catalog.STOP_WORDS:
+        return figure + unit.group(0)
+    label = re.fullmatch(r"[A-Za-z][\w-]{0,30}[:=] ?", line[:at.start()])
+    if label and not line[at.end():].strip():
+        return line
+    return figure
 
 
 def answer_line(quotes: list[str]) -> str:

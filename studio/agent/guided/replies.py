@@ -104,6 +104,7 @@ _WORD_EDGES = "\"'`.,;:!?()[]{}<>"
 _REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
+_PROMPT = re.compile(r"^[$%>]\s+")
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
 
 INSTRUCTIONS = """\
@@ -752,7 +753,8 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
             line = "`" + line.lstrip()
         spans = re.findall(r"`([^`]+)`", line) or [line]
         for span in spans:
-            command = span.strip()
+            # A terminal session's prompt (`$ python3 x.py 91`) is not part of the command.
+            command = _PROMPT.sub("", span.strip())
             if any(script in command for script in scripts) and command not in found:
                 found.append(command)
     return found
