@@ -13,7 +13,7 @@ import pytest
 from studio.agent.guided.arguments import json_values, parse_usage
 from studio.agent.guided.columns import column_values
 from studio.agent.guided.dates import iso_dates
-from studio.agent.guided.fill import allowed_commands, compose, filled_spec
+from studio.agent.guided.fill import allowed_commands, compose, filled_spec, named_values
 from studio.agent.guided.replies import Guide
 from studio.agent.guided.values import Described
 from studio.agent.tools import SkillToolbox
@@ -254,3 +254,24 @@ def test_the_repair_runs_the_script_as_its_own_usage_message_says(tmp_path: Path
     call = ToolCall("r1", "run_skill_script",
                     {"skill": "hexes", "script": "python3 scripts/hexes.py", "NUMBER": "4096"})
     assert found.resolve(call).arguments["command"] == "python3 scripts/hexes.py --to-hex 4096"
+
+
+def test_a_word_listed_for_one_placeholder_is_no_open_placeholders_value() -> None:
+    mode = Described("MODE", "", ("fast", "slow"))
+    found = enums("LABEL MODE", "Tag it fast with blue", [mode])
+    assert "fast" not in found["LABEL"] and "blue" in found["LABEL"]
+
+
+def test_placeholders_open_to_all_the_figures_take_them_in_the_usage_lines_order() -> None:
+    # As many figures as placeholders open to them: the usage line's order is the message's.
+    found = enums("BASE STEP", "Round 40 up to a multiple of 3")
+    assert found["BASE"] == ["40"] and found["STEP"] == ["3"]
+    # More figures than such placeholders: the model chooses.
+    assert len(enums("BASE STEP", "Round 40 up to a multiple of 3 or 5")["STEP"]) > 1
+
+
+def test_a_value_a_word_of_the_message_is_part_of_is_named() -> None:
+    shades = Described("SHADE", "", ("deep-ocean", "pale-sand", "dark-moss"))
+    assert enums("SHADE", "Which code is our sand colour?", [shades])["SHADE"] == ["pale-sand"]
+    # A value named as written still decides alone.
+    assert named_values(("sand", "pale-sand"), "the sand one") == ["sand"]

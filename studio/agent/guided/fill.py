@@ -38,6 +38,7 @@ _NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "qu
                            "size", "digits", "top", "max", "min", "seconds", "width", "height"})
 _DATE_NAMES = frozenset({"date", "day", "since", "until"})
 _NUMBER = re.compile(r"-\d+(?:[.,]\d+)*\Z")
+_FIGURE = re.compile(r"-?\d+(?:[.,]\d+)*")
 _FIGURE_GAP = 3
 """A value named up to this many words after a figure is the figure's ("212 degrees Fahrenheit")."""
 
@@ -80,6 +81,8 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
     dated = _dated(usage, by_name, request)
     naming = _option_words(usage)
     open_values: dict[str, tuple[list[str], str]] = {}
+    # A word the skill lists for one placeholder ("up" of MODE) is no open placeholder's value.
+    listed = {value for item in described for value in item.values}
     for name in usage.placeholders:
         item = by_name.get(name, Described(name, "", ()))
         blank = [""] if name not in required else []
@@ -93,7 +96,8 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
         elif name in dated:
             properties[name] = {"type": "string", "enum": [*dated[name], *blank]}
         else:
-            open_values[name] = _of_kind(name, candidates, request, naming.get(name, ()), item.said)
+            open_values[name] = _of_kind(name, [c for c in candidates if c not in listed], request,
+                                         naming.get(name, ()), item.said)
     for name, values in _distinct(open_values, usage.repeated).items():
         how = open_values[name][1]
         # Named with a value ("a 20 percent tip"), or a repeated one the message gives values
@@ -144,6 +148,14 @@ def _distinct(found: dict[str, tuple[list[str], str]], repeated: Collection[str]
                 values[name], changed = left, True
         if not changed:
             break
+    # Two or more placeholders each open to all the message's figures, as many as there are:
+    # they take them in the usage line's order ("round 1234 to a multiple of 100": VALUE STEP).
+    figures_of = {name: [v for v in kept if _FIGURE.fullmatch(v)] for name, kept in values.items()
+                  if name not in repeated}
+    shared = [name for name, numbers in figures_of.items() if len(numbers) > 1]
+    if len(shared) > 1 and all(set(figures_of[name]) == set(figures_of[shared[0]]) for name in shared) \
+            and len(figures_of[shared[0]]) == len(shared):
+        values.update({name: [figure] for name, figure in zip(shared, figures_of[shared[0]], strict=True)})
     for name in repeated:
         if name in values and found[name][1] != _ANY and values[name]:
             values[name] = [" ".join(shlex.quote(value) for value in values[name])]
@@ -417,8 +429,14 @@ def named_values(values: Sequence[str], request: str) -> list[str]:
              if word.lower() not in catalog.STOP_WORDS]
     flat = {re.sub(r"[^a-z0-9]", "", word.lower()) for word in words}
     parts = {part for word in words for part in re.split(r"[-_.]", word.lower())}
+    named = [value for value in values
+             if re.sub(r"[^a-z0-9]", "", value.lower()) in flat or value.lower() in parts]
+    if named:
+        return named
+    # None as written: those of a word of the message ("tomato" names `ripe-tomato`).
+    said = {word.lower() for word in words if len(word) > 2}
     return [value for value in values
-            if re.sub(r"[^a-z0-9]", "", value.lower()) in flat or value.lower() in parts]
+            if re.search(r"[-_.]", value) and set(re.split(r"[-_.]", value.lower())) & said]
 
 
 def _short(note: str) -> str:

@@ -69,7 +69,7 @@ from studio.agent.guided.repair import (
     usage_commands,
 )
 from studio.agent.guided.scriptvalues import script_values
-from studio.agent.guided.values import Described, describe, referenced_files
+from studio.agent.guided.values import Described, describe, listed_notes, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
 from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm import Message, ToolCall, ToolSpec
@@ -295,8 +295,10 @@ class Guide:
         # A dict of the script the SKILL.md lists for one placeholder (SHAPE: circle, square) is
         # that one's, not also the next's (SIZE).
         listed_values = {d.values for d in described if d.values}
+        body = self.toolbox.load(skill).body
         return [d if d.values or d.name not in accepted or accepted[d.name] in listed_values else
-                Described(d.name, d.said, accepted[d.name]) for d in described]
+                Described(d.name, d.said, accepted[d.name], listed_notes(accepted[d.name], body))
+                for d in described]
 
     def _read_any_case(self, skill: str, path: str) -> str | None:
         """The file `path` names in another case (`references/palette.md` for PALETTE.md)."""
@@ -748,10 +750,12 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
     command, or the `code` spans of a line of prose."""
     found: list[str] = []
     for line in usage:
-        if line.count("`") % 2:
-            # A line that starts inside a code span ("python3 x.py A B` where A is ...").
-            line = "`" + line.lstrip()
         spans = re.findall(r"`([^`]+)`", line) or [line]
+        if line.count("`") % 2:
+            # The line's edges lost their backticks: it starts inside a code span ("python3
+            # x.py A B` where A is ...") or ends inside one ("Usage: `python3 x.py A B").
+            spans = [*re.findall(r"`([^`]+)`", "`" + line.lstrip()),
+                     *re.findall(r"`([^`]+)`", line.rstrip() + "`")]
         for span in spans:
             # A terminal session's prompt (`$ python3 x.py 91`) is not part of the command.
             command = _PROMPT.sub("", span.strip())
