@@ -275,3 +275,17 @@ def test_a_value_a_word_of_the_message_is_part_of_is_named() -> None:
     assert enums("SHADE", "Which code is our sand colour?", [shades])["SHADE"] == ["pale-sand"]
     # A value named as written still decides alone.
     assert named_values(("sand", "pale-sand"), "the sand one") == ["sand"]
+
+
+def test_a_pair_named_once_with_a_figure_holds_the_first_and_leaves_the_second_the_rest() -> None:
+    units = ("kg", "lb", "oz")
+    described = [Described(n, "", units, ("kilogram", "pound", "ounce")) for n in ("FROM", "TO")]
+    found = enums("VALUE FROM TO", "What are 2 kilograms in the old units?", described)
+    assert found["FROM"] == ["kilogram: kg"] and found["TO"] == ["pound: lb", "ounce: oz"]
+
+
+def test_a_plural_with_es_or_ies_names_its_value() -> None:
+    lengths = ("in", "cm", "px")
+    described = [Described(n, "", lengths, ("inch", "centimetre", "pixel")) for n in ("FROM", "TO")]
+    found = enums("VALUE FROM TO", "How many centimetres are 12 inches?", described)
+    assert found["FROM"] == ["inch: in"] and found["TO"] == ["centimetre: cm"]

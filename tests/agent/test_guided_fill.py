@@ -123,8 +123,9 @@ async def test_the_model_fills_each_placeholder_with_the_codes_the_skill_lists(
 
     # The user wrote "miles" and "feet"; the schema holds FROM and TO to the table's codes.
     run = arguments_of(branches(second)["run_skill_script"])
-    # Each code offered as what its row says of it, then the code (the user wrote "miles").
-    assert run["FROM"]["enum"] == run["TO"]["enum"] == ["kilometre: km", "mile: mi", "foot: ft"]
+    # Each code offered as what its row says of it, then the code (the user wrote "miles"): the
+    # one given a figure is FROM, and TO is any other.
+    assert run["FROM"]["enum"] == ["mile: mi"] and run["TO"]["enum"] == ["kilometre: km", "foot: ft"]
     # VALUE is a number of the message, not the SKILL.md example's 5.
     assert run["VALUE"]["enum"] == ["3"] and run["script"]["enum"] == ["python3 scripts/length.py"]
     shown = second["messages"][-1]["content"]

@@ -87,7 +87,7 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
         item = by_name.get(name, Described(name, "", ()))
         blank = [""] if name not in required else []
         if name in ordered:
-            properties[name] = {"type": "string", "enum": [*choices(item, [ordered[name]]), *blank]}
+            properties[name] = {"type": "string", "enum": [*choices(item, ordered[name]), *blank]}
         elif item.values:
             named = named_values(item.values, request)
             # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
@@ -196,31 +196,36 @@ def _dated(usage: Usage, by_name: dict[str, Described], request: str) -> dict[st
             for name, format_ in formats.items()}
 
 
-def _ordered_pairs(usage: Usage, by_name: dict[str, Described], request: str) -> dict[str, str]:
-    """The value of each of two placeholders that take the same listed values (FROM and TO),
+def _ordered_pairs(usage: Usage, by_name: dict[str, Described], request: str) -> dict[str, list[str]]:
+    """The values of each of two placeholders that take the same listed values (FROM and TO),
     when the request names two of them: the one it gives a figure to ("3 miles", "212 degrees
     Fahrenheit") is the first placeholder's (what is converted), the other the second's; without
-    a figure, in the order the request names them ("from F to C", "F in C")."""
+    a figure, in the order the request names them ("from F to C", "F in C"). When it names one
+    only, with a figure, that is the first's, and the second takes any other."""
     names = [n for n in usage.placeholders if by_name.get(n) and by_name[n].values]
     groups: dict[tuple[str, ...], list[str]] = {}
     for name in names:
         groups.setdefault(by_name[name].values, []).append(name)
     tokens = re.findall(r"[A-Za-z0-9][\w.+-]*|[.!?]", request)
-    found: dict[str, str] = {}
+    found: dict[str, list[str]] = {}
     for group in groups.values():
         if len(group) != 2:
             continue
         item = by_name[group[0]]
         at = _positions(item, tokens)
-        if len(at) != 2:
+        if not 0 < len(at) <= 2:
             continue
         numbers = [i for i, token in enumerate(tokens) if re.fullmatch(r"-?\d+(?:[.,/]\d+)*", token)]
         order = sorted(at, key=lambda value: at[value])
         given = [value for value in order
                  if any(0 < at[value] - number <= _FIGURE_GAP for number in numbers)]
+        if len(at) == 1:
+            if given:
+                found.update({group[0]: given, group[1]: [v for v in item.values if v not in given]})
+            continue
         if len(given) == 1:
             order = [given[0], *(value for value in order if value != given[0])]
-        found.update(zip(group, order, strict=True))
+        found.update({name: [value] for name, value in zip(group, order, strict=True)})
     return found
 
 
@@ -235,11 +240,14 @@ def _positions(item: Described, tokens: Sequence[str]) -> dict[str, int]:
         lower = token.lower()
         if lower in catalog.STOP_WORDS:
             continue
+        # A plural as English writes it: "miles", "inches", "pennies".
+        singular = {lower.rstrip("s"), lower.removesuffix("es"),
+                    lower.removesuffix("ies") + "y" if lower.endswith("ies") else lower}
         for value in item.values:
             note = (notes.get(value) or "").lower().split()
             head = note[0].strip(",.;:()") if note else ""
             if re.sub(r"[^a-z0-9]", "", lower) == re.sub(r"[^a-z0-9]", "", value.lower()) \
-                    or (len(head) > 2 and lower.rstrip("s") in (head, head.rstrip("s"))) \
+                    or (len(head) > 2 and bool(singular & {head, head.rstrip("s")})) \
                     or (not head and len(value) <= 2 and value.isalpha() and len(token) > 3
                         and token[0].isupper() and lower.startswith(value.lower())
                         and index > 0 and tokens[index - 1] not in ".!?"):
