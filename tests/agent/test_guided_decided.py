@@ -289,3 +289,17 @@ def test_a_plural_with_es_or_ies_names_its_value() -> None:
     described = [Described(n, "", lengths, ("inch", "centimetre", "pixel")) for n in ("FROM", "TO")]
     found = enums("VALUE FROM TO", "How many centimetres are 12 inches?", described)
     assert found["FROM"] == ["inch: in"] and found["TO"] == ["centimetre: cm"]
+
+
+def test_the_value_a_failed_run_was_refused_for_is_not_offered_to_the_repair(tmp_path: Path) -> None:
+    body = "```\npython3 scripts/tag.py LABEL\n```\n"
+    write_skill(tmp_path, "guess", frontmatter("guess").replace("Body.\n", body),
+                {"scripts/tag.py": "import sys\nsys.exit(f'cannot use {sys.argv[1]!r}')\n"})
+    guide = Guide(SkillToolbox(scan_root(SkillRoot(tmp_path)).skills, tmp_path))
+    guide.fills = True
+    failed = ("python3 scripts/tag.py blue", "exit code 1 after 0.1 s\ncannot use 'blue'\n")
+    step = guide.step(turn("Tag it blue or green", failed), None, 256)
+    runs = [b for b in step.schema.get("oneOf", [step.schema]) if "script" in
+            b["properties"].get("arguments", {}).get("properties", {})]
+    label = runs[0]["properties"]["arguments"]["properties"]["LABEL"]["enum"]
+    assert "blue" not in label and "green" in label

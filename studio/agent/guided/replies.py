@@ -257,6 +257,11 @@ class Guide:
             if listed and error is not None:
                 described = _with_listed(described, usage, values_of(error[0], start, usage),
                                          error[1], listed)
+            elif error is not None:
+                # The value the error names ("could not convert 'up'") is no open placeholder's.
+                given = values_of(error[0], start, usage)
+                wrong = {given[name] for name in rejected(error[1], given)}
+                candidates = [c for c in candidates if c not in wrong]
             spec = filled_spec(skill, start, usage, described, candidates, request)
             allowed = allowed_commands(spec, usage, described) if tried else None
             # A run that would only repeat one that ran gives the same output: no run at all.
