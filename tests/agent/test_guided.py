@@ -193,6 +193,24 @@ def test_a_script_no_usage_line_shows_is_started_by_its_suffix(tmp_path: Path) -
     assert Guide(toolbox(tmp_path)).invocations("tool") == ["bash scripts/run.sh", "python3 scripts/x.py"]
 
 
+def test_a_terminal_sessions_prompt_is_no_part_of_the_command(tmp_path: Path) -> None:
+    body = "```\n$ python3 scripts/sq.py 4\n16\n```\n"
+    write_skill(tmp_path, "square", frontmatter("square").replace("Body.\n", body),
+                {"scripts/sq.py": "import sys\nprint(int(sys.argv[1]) ** 2)\n"})
+    guide = Guide(toolbox(tmp_path))
+    assert guide.invocations("square") == ["python3 scripts/sq.py"]
+    assert guide._commands("square")[0] == "python3 scripts/sq.py 4"
+
+
+@pytest.mark.parametrize("line", ["Usage: `python3 scripts/add.py A B`",
+                                  "`python3 scripts/add.py A B` adds two numbers",
+                                  "Run `python3 scripts/add.py A B` to add them."])
+def test_a_usage_line_in_a_code_span_at_either_edge_of_a_line_is_read(tmp_path: Path, line: str) -> None:
+    write_skill(tmp_path, "add", frontmatter("add").replace("Body.\n", line + "\n"),
+                {"scripts/add.py": "import sys\nprint(sum(map(int, sys.argv[1:])))\n"})
+    assert Guide(toolbox(tmp_path))._commands("add") == ["python3 scripts/add.py A B"]
+
+
 def run_command(skill: str, prompt: str, skills_dir: Path = SHIPPED) -> dict[str, Any]:
     """The `command` schema of a guided run of a skill (a shipped one by default), after `prompt`."""
     step = Guide(toolbox(skills_dir)).step([Message("user", prompt), Message("assistant", "", [

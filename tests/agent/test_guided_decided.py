@@ -13,7 +13,7 @@ import pytest
 from studio.agent.guided.arguments import json_values, parse_usage
 from studio.agent.guided.columns import column_values
 from studio.agent.guided.dates import iso_dates
-from studio.agent.guided.fill import allowed_commands, compose, filled_spec
+from studio.agent.guided.fill import allowed_commands, compose, filled_spec, named_values
 from studio.agent.guided.replies import Guide
 from studio.agent.guided.values import Described
 from studio.agent.tools import SkillToolbox
@@ -254,3 +254,52 @@ def test_the_repair_runs_the_script_as_its_own_usage_message_says(tmp_path: Path
     call = ToolCall("r1", "run_skill_script",
                     {"skill": "hexes", "script": "python3 scripts/hexes.py", "NUMBER": "4096"})
     assert found.resolve(call).arguments["command"] == "python3 scripts/hexes.py --to-hex 4096"
+
+
+def test_a_word_listed_for_one_placeholder_is_no_open_placeholders_value() -> None:
+    mode = Described("MODE", "", ("fast", "slow"))
+    found = enums("LABEL MODE", "Tag it fast with blue", [mode])
+    assert "fast" not in found["LABEL"] and "blue" in found["LABEL"]
+
+
+def test_placeholders_open_to_all_the_figures_take_them_in_the_usage_lines_order() -> None:
+    # As many figures as placeholders open to them: the usage line's order is the message's.
+    found = enums("BASE STEP", "Round 40 up to a multiple of 3")
+    assert found["BASE"] == ["40"] and found["STEP"] == ["3"]
+    # More figures than such placeholders: the model chooses.
+    assert len(enums("BASE STEP", "Round 40 up to a multiple of 3 or 5")["STEP"]) > 1
+
+
+def test_a_value_a_word_of_the_message_is_part_of_is_named() -> None:
+    shades = Described("SHADE", "", ("deep-ocean", "pale-sand", "dark-moss"))
+    assert enums("SHADE", "Which code is our sand colour?", [shades])["SHADE"] == ["pale-sand"]
+    # A value named as written still decides alone.
+    assert named_values(("sand", "pale-sand"), "the sand one") == ["sand"]
+
+
+def test_a_pair_named_once_with_a_figure_holds_the_first_and_leaves_the_second_the_rest() -> None:
+    units = ("kg", "lb", "oz")
+    described = [Described(n, "", units, ("kilogram", "pound", "ounce")) for n in ("FROM", "TO")]
+    found = enums("VALUE FROM TO", "What are 2 kilograms in the old units?", described)
+    assert found["FROM"] == ["kilogram: kg"] and found["TO"] == ["pound: lb", "ounce: oz"]
+
+
+def test_a_plural_with_es_or_ies_names_its_value() -> None:
+    lengths = ("in", "cm", "px")
+    described = [Described(n, "", lengths, ("inch", "centimetre", "pixel")) for n in ("FROM", "TO")]
+    found = enums("VALUE FROM TO", "How many centimetres are 12 inches?", described)
+    assert found["FROM"] == ["inch: in"] and found["TO"] == ["centimetre: cm"]
+
+
+def test_the_value_a_failed_run_was_refused_for_is_not_offered_to_the_repair(tmp_path: Path) -> None:
+    body = "```\npython3 scripts/tag.py LABEL\n```\n"
+    write_skill(tmp_path, "guess", frontmatter("guess").replace("Body.\n", body),
+                {"scripts/tag.py": "import sys\nsys.exit(f'cannot use {sys.argv[1]!r}')\n"})
+    guide = Guide(SkillToolbox(scan_root(SkillRoot(tmp_path)).skills, tmp_path))
+    guide.fills = True
+    failed = ("python3 scripts/tag.py blue", "exit code 1 after 0.1 s\ncannot use 'blue'\n")
+    step = guide.step(turn("Tag it blue or green", failed), None, 256)
+    runs = [b for b in step.schema.get("oneOf", [step.schema]) if "script" in
+            b["properties"].get("arguments", {}).get("properties", {})]
+    label = runs[0]["properties"]["arguments"]["properties"]["LABEL"]["enum"]
+    assert "blue" not in label and "green" in label

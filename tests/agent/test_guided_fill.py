@@ -116,15 +116,16 @@ async def test_the_model_fills_each_placeholder_with_the_codes_the_skill_lists(
     fake_openai.script(reply(activate("length")),
                        reply(filled("length", "python3 scripts/length.py", VALUE="3", FROM="mile: mi",
                                     TO="foot: ft")),
-                       reply('{"answer": "3 miles are 15840 feet."}'))
+                       reply('{"answer": "There are 15840 ft in 3 miles."}'))
     agent, messages = agent_for(fake_openai, http_client, project, "How many feet are in 3 miles?")
     events: list[Event] = [event async for event in agent.run(messages)]
     second, third = fake_openai.chats[1:]
 
     # The user wrote "miles" and "feet"; the schema holds FROM and TO to the table's codes.
     run = arguments_of(branches(second)["run_skill_script"])
-    # Each code offered as what its row says of it, then the code (the user wrote "miles").
-    assert run["FROM"]["enum"] == run["TO"]["enum"] == ["kilometre: km", "mile: mi", "foot: ft"]
+    # Each code offered as what its row says of it, then the code (the user wrote "miles"): the
+    # one given a figure is FROM, and TO is any other.
+    assert run["FROM"]["enum"] == ["mile: mi"] and run["TO"]["enum"] == ["kilometre: km", "foot: ft"]
     # VALUE is a number of the message, not the SKILL.md example's 5.
     assert run["VALUE"]["enum"] == ["3"] and run["script"]["enum"] == ["python3 scripts/length.py"]
     shown = second["messages"][-1]["content"]
@@ -135,11 +136,11 @@ async def test_the_model_fills_each_placeholder_with_the_codes_the_skill_lists(
     calls = [e for e in events if isinstance(e, ToolCallRequested)]
     assert calls[1].arguments == {"skill": "length", "command": "python3 scripts/length.py 3 mi ft"}
     assert [f.status for f in events if isinstance(f, ToolFinished)] == ["ok", "ok"]
-    # The answer must hold the output's own figure (not the 3 the command gave it).
+    # The answer must hold the output's own figure and unit (not the 3 the command gave it).
     pattern = branches(third)["answer"]["properties"]["answer"]["pattern"]
-    assert re.fullmatch(pattern, "3 miles are 15840 feet.")
-    assert not re.fullmatch(pattern, "3 miles are about 15800 feet.")
-    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "3 miles are 15840 feet."
+    assert re.fullmatch(pattern, "There are 15840 ft in 3 miles.")
+    assert not re.fullmatch(pattern, "There are about 15800 ft in 3 miles.")
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "There are 15840 ft in 3 miles."
 
 
 async def test_a_quoted_phrase_is_one_argument(
@@ -283,6 +284,27 @@ def test_an_answer_states_a_short_line_of_several_figures_as_written() -> None:
     several = sentence_schema("mean 5.67, median 4 of 3 readings", "python3 x.py 2 4 11")
     assert several is not None
     assert several["properties"]["answer"]["enum"] == ["mean 5.67, median 4 of 3 readings"]
-    # One figure: the answer may say it in its own words, but with that figure.
+    # One figure: the answer may say it in its own words, but with that figure and its unit,
+    # and no figure before it (held where it starts the figure, a model writes the unit).
     one = sentence_schema("3 mi = 15840 ft", "python3 x.py 3 mi ft")
-    assert one is not None and re.fullmatch(one["properties"]["answer"]["pattern"], "3 miles are 15840 feet.")
+    assert one is not None
+    assert re.fullmatch(one["properties"]["answer"]["pattern"], "That is 15840 ft in 3 miles.")
+    assert not re.fullmatch(one["properties"]["answer"]["pattern"], "That is 15840 metres.")
+    # A line that is only a label and its figure is the answer as written.
+    labelled = sentence_schema("apple: 4", "python3 x.py fruit.txt")
+    assert labelled is not None and labelled["properties"]["answer"]["enum"] == ["apple: 4"]
+
+
+@pytest.mark.parametrize(("line", "holds", "refuses"), [
+    # The unit after the figure is the output's, as written; no other figure comes first.
+    ("a to b: 42 km", "It is 42 km away.", "It is 42 kilometers away."),
+    ("7 items", "The list has 7 items.", "The list has 7 entries."),
+    ("7 items", "Of 7 items, 2 are new.", "Of 2 new ones, 7 items."),
+    # A stop word after the figure is no unit: the figure alone, anywhere.
+    ("19.50 with tax", "At 2 units it costs 19.50.", "It costs 19.5."),
+])
+def test_an_answer_keeps_the_figure_with_its_unit(line: str, holds: str, refuses: str) -> None:
+    schema = sentence_schema(line, "python3 x.py a b")
+    assert schema is not None
+    pattern = schema["properties"]["answer"]["pattern"]
+    assert re.fullmatch(pattern, holds) and not re.fullmatch(pattern, refuses)

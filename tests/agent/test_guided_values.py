@@ -10,7 +10,7 @@ import pytest
 from studio.agent.guided.arguments import parse_usage
 from studio.agent.guided.fill import filled_spec
 from studio.agent.guided.scriptvalues import script_values
-from studio.agent.guided.values import Described, describe, referenced_files
+from studio.agent.guided.values import Described, describe, listed_notes, referenced_files
 
 PALETTE = "| palette name | looks like |\n|---|---|\n| harbour-blue | deep blue |\n| ripe-tomato | red |\n"
 
@@ -140,3 +140,13 @@ def test_values_named_by_what_the_skill_says_of_them_are_ordered_too() -> None:
                                                   Described("TO", "", codes, notes)],
                   "How many pounds sterling is 100 euros?")
     assert (found["FROM"], found["TO"]) == (["euro: EUR"], ["pound sterling: GBP"])
+
+
+def test_what_a_list_says_of_values_found_elsewhere() -> None:
+    body = ("Sizes the script knows:\n\n* `S` — small\n* `M` — medium\n* `L` — large\n\n"
+            "| Factor | n |\n|---|---|\n| `S` | 1 |\n| `M` | 2 |\n")
+    # The keys of a script's dict, with what the list says of each, in their order.
+    assert listed_notes(("M", "S"), body) == ("medium", "small")
+    # No list names them all; a table of figures says nothing a model maps a word to.
+    assert listed_notes(("M", "XL"), body) == ()
+    assert listed_notes(("S", "M"), body.split("Sizes")[0] + body.split("\n\n", 2)[2]) == ()

@@ -27,6 +27,8 @@ _LINE_CHARS = 80
 """An output's line up to this long, with several figures, is the answer as written."""
 _GAP = '[^"\\\\]*'
 """Any text between the figures but a quote or a backslash, which would end the JSON string."""
+_NO_FIGURE = '[^"\\\\0-9]*'
+"""Any text but a figure, a quote or a backslash."""
 _DENIED = re.compile(r"^denied by [^:.]+(?:: (?P<reason>.*?))?\. Do not run it another way; "
                      r"tell the user\.$", re.DOTALL)
 _DENIAL_WORDS = frozenset(catalog.terms("denied do not run it another way tell the user script scripts"))
@@ -40,18 +42,48 @@ def sentence_schema(line: str, command: str) -> dict[str, Any] | None:
     did not give it (up to three, in order), or that is the line as written when it is short and
     has several (which label goes with which figure then matters: a model left to reword "mean 9,
     median 8" wrote "the mean of 9, median 8 ... is 8", and one held to contain the line wrote
-    on before it to the token cap); None when the line has none: a result in words ("MMXXIV",
-    "Thursday") is quoted, as a sentence could leave it out."""
+    on before it to the token cap) or is only a label and its figure (`shall: 3`). One figure
+    with a unit after it is written with that unit (`877 km`: a model left to say the unit wrote
+    "877 kilometers", and could as well write "877 miles"), and no other figure comes before it:
+    a model held to contain a phrase it has already worded otherwise writes on to the token cap,
+    one held where it starts the figure writes the unit. None when the line has no figure: a
+    result in words ("MMXXIV", "Thursday") is quoted, as a sentence could leave it out."""
     found = figures(line, split(command))[:_MAX_FIGURES]
     if not found:
         return None
     line = line.strip()
     held: dict[str, Any] = {"type": "string", "enum": [line]}
-    if len(found) == 1 or len(line) > _LINE_CHARS:
+    if len(found) == 1 and len(line) <= _LINE_CHARS and _labelled(line, found[0]):
+        pass
+    elif len(found) == 1 and (unit := _unit(line, found[0])):
+        held = {"type": "string", "pattern": "^" + _NO_FIGURE + _literal(found[0] + unit) + _GAP + "$"}
+    elif len(found) == 1 or len(line) > _LINE_CHARS:
         held = {"type": "string", "pattern": "^" + _GAP + _GAP.join(
-            re.escape(f).replace("\\-", "-") for f in found) + _GAP + "$"}
+            _literal(f) for f in found) + _GAP + "$"}
     return {"type": "object", "properties": {ANSWER_KEY: held},
             "required": [ANSWER_KEY], "additionalProperties": False}
+
+
+def _literal(text: str) -> str:
+    return re.escape(text).replace("\\-", "-").replace("\\ ", " ")
+
+
+def _at(line: str, figure: str) -> re.Match[str] | None:
+    return re.search(r"(?<![\w.-])" + re.escape(figure) + r"(?![\w-])", line)
+
+
+def _unit(line: str, figure: str) -> str:
+    """The word after the figure on its line when it is a unit (` km`, ` keys`), else ""."""
+    at = _at(line, figure)
+    unit = re.match(r" ([A-Za-z][A-Za-z/%]{0,15})\b", line[at.end():]) if at else None
+    return unit.group(0) if unit and unit.group(1).lower() not in catalog.STOP_WORDS else ""
+
+
+def _labelled(line: str, figure: str) -> bool:
+    """Whether the line is only a label and its figure (`shall: 3`, `total=12`)."""
+    at = _at(line, figure)
+    return at is not None and not line[at.end():].strip() and \
+        re.fullmatch(r"[A-Za-z][\w-]{0,30}[:=] ?", line[:at.start()]) is not None
 
 
 def answer_line(quotes: list[str]) -> str:

@@ -38,6 +38,7 @@ _NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "qu
                            "size", "digits", "top", "max", "min", "seconds", "width", "height"})
 _DATE_NAMES = frozenset({"date", "day", "since", "until"})
 _NUMBER = re.compile(r"-\d+(?:[.,]\d+)*\Z")
+_FIGURE = re.compile(r"-?\d+(?:[.,]\d+)*")
 _FIGURE_GAP = 3
 """A value named up to this many words after a figure is the figure's ("212 degrees Fahrenheit")."""
 
@@ -80,11 +81,13 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
     dated = _dated(usage, by_name, request)
     naming = _option_words(usage)
     open_values: dict[str, tuple[list[str], str]] = {}
+    # A word the skill lists for one placeholder ("up" of MODE) is no open placeholder's value.
+    listed = {value for item in described for value in item.values}
     for name in usage.placeholders:
         item = by_name.get(name, Described(name, "", ()))
         blank = [""] if name not in required else []
         if name in ordered:
-            properties[name] = {"type": "string", "enum": [*choices(item, [ordered[name]]), *blank]}
+            properties[name] = {"type": "string", "enum": [*choices(item, ordered[name]), *blank]}
         elif item.values:
             named = named_values(item.values, request)
             # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
@@ -93,7 +96,8 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
         elif name in dated:
             properties[name] = {"type": "string", "enum": [*dated[name], *blank]}
         else:
-            open_values[name] = _of_kind(name, candidates, request, naming.get(name, ()), item.said)
+            open_values[name] = _of_kind(name, [c for c in candidates if c not in listed], request,
+                                         naming.get(name, ()), item.said)
     for name, values in _distinct(open_values, usage.repeated).items():
         how = open_values[name][1]
         # Named with a value ("a 20 percent tip"), or a repeated one the message gives values
@@ -144,6 +148,14 @@ def _distinct(found: dict[str, tuple[list[str], str]], repeated: Collection[str]
                 values[name], changed = left, True
         if not changed:
             break
+    # Two or more placeholders each open to all the message's figures, as many as there are:
+    # they take them in the usage line's order ("round 1234 to a multiple of 100": VALUE STEP).
+    figures_of = {name: [v for v in kept if _FIGURE.fullmatch(v)] for name, kept in values.items()
+                  if name not in repeated}
+    shared = [name for name, numbers in figures_of.items() if len(numbers) > 1]
+    if len(shared) > 1 and all(set(figures_of[name]) == set(figures_of[shared[0]]) for name in shared) \
+            and len(figures_of[shared[0]]) == len(shared):
+        values.update({name: [figure] for name, figure in zip(shared, figures_of[shared[0]], strict=True)})
     for name in repeated:
         if name in values and found[name][1] != _ANY and values[name]:
             values[name] = [" ".join(shlex.quote(value) for value in values[name])]
@@ -184,31 +196,36 @@ def _dated(usage: Usage, by_name: dict[str, Described], request: str) -> dict[st
             for name, format_ in formats.items()}
 
 
-def _ordered_pairs(usage: Usage, by_name: dict[str, Described], request: str) -> dict[str, str]:
-    """The value of each of two placeholders that take the same listed values (FROM and TO),
+def _ordered_pairs(usage: Usage, by_name: dict[str, Described], request: str) -> dict[str, list[str]]:
+    """The values of each of two placeholders that take the same listed values (FROM and TO),
     when the request names two of them: the one it gives a figure to ("3 miles", "212 degrees
     Fahrenheit") is the first placeholder's (what is converted), the other the second's; without
-    a figure, in the order the request names them ("from F to C", "F in C")."""
+    a figure, in the order the request names them ("from F to C", "F in C"). When it names one
+    only, with a figure, that is the first's, and the second takes any other."""
     names = [n for n in usage.placeholders if by_name.get(n) and by_name[n].values]
     groups: dict[tuple[str, ...], list[str]] = {}
     for name in names:
         groups.setdefault(by_name[name].values, []).append(name)
     tokens = re.findall(r"[A-Za-z0-9][\w.+-]*|[.!?]", request)
-    found: dict[str, str] = {}
+    found: dict[str, list[str]] = {}
     for group in groups.values():
         if len(group) != 2:
             continue
         item = by_name[group[0]]
         at = _positions(item, tokens)
-        if len(at) != 2:
+        if not 0 < len(at) <= 2:
             continue
         numbers = [i for i, token in enumerate(tokens) if re.fullmatch(r"-?\d+(?:[.,/]\d+)*", token)]
         order = sorted(at, key=lambda value: at[value])
         given = [value for value in order
                  if any(0 < at[value] - number <= _FIGURE_GAP for number in numbers)]
+        if len(at) == 1:
+            if given:
+                found.update({group[0]: given, group[1]: [v for v in item.values if v not in given]})
+            continue
         if len(given) == 1:
             order = [given[0], *(value for value in order if value != given[0])]
-        found.update(zip(group, order, strict=True))
+        found.update({name: [value] for name, value in zip(group, order, strict=True)})
     return found
 
 
@@ -223,11 +240,14 @@ def _positions(item: Described, tokens: Sequence[str]) -> dict[str, int]:
         lower = token.lower()
         if lower in catalog.STOP_WORDS:
             continue
+        # A plural as English writes it: "miles", "inches", "pennies".
+        singular = {lower.rstrip("s"), lower.removesuffix("es"),
+                    lower.removesuffix("ies") + "y" if lower.endswith("ies") else lower}
         for value in item.values:
             note = (notes.get(value) or "").lower().split()
             head = note[0].strip(",.;:()") if note else ""
             if re.sub(r"[^a-z0-9]", "", lower) == re.sub(r"[^a-z0-9]", "", value.lower()) \
-                    or (len(head) > 2 and lower.rstrip("s") in (head, head.rstrip("s"))) \
+                    or (len(head) > 2 and bool(singular & {head, head.rstrip("s")})) \
                     or (not head and len(value) <= 2 and value.isalpha() and len(token) > 3
                         and token[0].isupper() and lower.startswith(value.lower())
                         and index > 0 and tokens[index - 1] not in ".!?"):
@@ -417,8 +437,14 @@ def named_values(values: Sequence[str], request: str) -> list[str]:
              if word.lower() not in catalog.STOP_WORDS]
     flat = {re.sub(r"[^a-z0-9]", "", word.lower()) for word in words}
     parts = {part for word in words for part in re.split(r"[-_.]", word.lower())}
+    named = [value for value in values
+             if re.sub(r"[^a-z0-9]", "", value.lower()) in flat or value.lower() in parts]
+    if named:
+        return named
+    # None as written: those of a word of the message ("tomato" names `ripe-tomato`).
+    said = {word.lower() for word in words if len(word) > 2}
     return [value for value in values
-            if re.sub(r"[^a-z0-9]", "", value.lower()) in flat or value.lower() in parts]
+            if re.search(r"[-_.]", value) and set(re.split(r"[-_.]", value.lower())) & said]
 
 
 def _short(note: str) -> str:

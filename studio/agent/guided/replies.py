@@ -69,7 +69,7 @@ from studio.agent.guided.repair import (
     usage_commands,
 )
 from studio.agent.guided.scriptvalues import script_values
-from studio.agent.guided.values import Described, describe, referenced_files
+from studio.agent.guided.values import Described, describe, listed_notes, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
 from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm import Message, ToolCall, ToolSpec
@@ -104,6 +104,7 @@ _WORD_EDGES = "\"'`.,;:!?()[]{}<>"
 _REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
+_PROMPT = re.compile(r"^[$%>]\s+")
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
 
 INSTRUCTIONS = """\
@@ -256,6 +257,11 @@ class Guide:
             if listed and error is not None:
                 described = _with_listed(described, usage, values_of(error[0], start, usage),
                                          error[1], listed)
+            elif error is not None:
+                # The value the error names ("could not convert 'up'") is no open placeholder's.
+                given = values_of(error[0], start, usage)
+                wrong = {given[name] for name in rejected(error[1], given)}
+                candidates = [c for c in candidates if c not in wrong]
             spec = filled_spec(skill, start, usage, described, candidates, request)
             allowed = allowed_commands(spec, usage, described) if tried else None
             # A run that would only repeat one that ran gives the same output: no run at all.
@@ -294,8 +300,10 @@ class Guide:
         # A dict of the script the SKILL.md lists for one placeholder (SHAPE: circle, square) is
         # that one's, not also the next's (SIZE).
         listed_values = {d.values for d in described if d.values}
+        body = self.toolbox.load(skill).body
         return [d if d.values or d.name not in accepted or accepted[d.name] in listed_values else
-                Described(d.name, d.said, accepted[d.name]) for d in described]
+                Described(d.name, d.said, accepted[d.name], listed_notes(accepted[d.name], body))
+                for d in described]
 
     def _read_any_case(self, skill: str, path: str) -> str | None:
         """The file `path` names in another case (`references/palette.md` for PALETTE.md)."""
@@ -747,12 +755,15 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
     command, or the `code` spans of a line of prose."""
     found: list[str] = []
     for line in usage:
-        if line.count("`") % 2:
-            # A line that starts inside a code span ("python3 x.py A B` where A is ...").
-            line = "`" + line.lstrip()
         spans = re.findall(r"`([^`]+)`", line) or [line]
+        if line.count("`") % 2:
+            # The line's edges lost their backticks: it starts inside a code span ("python3
+            # x.py A B` where A is ...") or ends inside one ("Usage: `python3 x.py A B").
+            spans = [*re.findall(r"`([^`]+)`", "`" + line.lstrip()),
+                     *re.findall(r"`([^`]+)`", line.rstrip() + "`")]
         for span in spans:
-            command = span.strip()
+            # A terminal session's prompt (`$ python3 x.py 91`) is not part of the command.
+            command = _PROMPT.sub("", span.strip())
             if any(script in command for script in scripts) and command not in found:
                 found.append(command)
     return found

@@ -92,6 +92,22 @@ def describe(placeholders: Sequence[str], body: str, read: Callable[[str], str |
     return found
 
 
+def listed_notes(values: Sequence[str], body: str) -> tuple[str, ...]:
+    """What a table or list of `body` says of each of `values` (found elsewhere: the keys of a
+    script's dict) when one lists them all ("* `EUR` — euro"), in their order; () when none does."""
+    lines = body.splitlines()
+    for index, line in enumerate(lines):
+        starts = (_ROW.match(line) or _ITEM.match(line)) and not (
+            index and (_ROW.match(lines[index - 1]) or _ITEM.match(lines[index - 1])))
+        if not starts:
+            continue
+        said = dict(_block_values(lines, index))
+        # A figure (a factor, a rate) is no note a model maps the user's word to.
+        if set(values) <= set(said) and any(re.search(r"[A-Za-z]", said[v]) for v in values):
+            return tuple(said[value] for value in values)
+    return ()
+
+
 def _first_placeholder(placeholders: Sequence[str], usage_lines: Sequence[str]) -> str:
     """The placeholder that comes first after the script in a usage line (where a subcommand
     goes), or ""."""
