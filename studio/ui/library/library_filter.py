@@ -22,6 +22,9 @@ event loop (483 ms on 10,000 skills, most of it building each skill's text to se
 skill's text is built once and kept until its summary changes, and the skills are judged a slice
 of time at a time (`SLICE_S`) on a zero timer; the proxy takes the new filter only when all are
 judged (`filter_settling`, then `filter_settled`), so the view never shows half a judgement.
+It takes it by dropping its mapping (`invalidate`), with no view over it: filtering again every
+row it had mapped was one block of the size of the library. The view then maps the rows it lays
+out, and `match_opener` opens the folders a slice at a time.
 """
 
 from __future__ import annotations
