@@ -292,3 +292,37 @@ def test_a_skill_row_under_a_filter_has_children_without_its_files_being_judged(
     # The tree laid out the skills' rows, asking whether each has children, and no file was
     # judged: Qt's own answer maps a skill's files to judge them, for every skill row.
     assert files_judged == []
+
+
+def test_the_folders_of_a_root_open_a_slice_at_a_time_without_an_index_kept_for_each(
+        qtbot: QtBot, make_window: WindowFactory, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QPersistentModelIndex
+
+    from studio.ui.library import match_opener
+
+    monkeypatch.setattr(match_opener, "SLICE_S", 0.0)
+    kept: list[object] = []
+
+    def persistent(index: QModelIndex) -> QPersistentModelIndex:
+        kept.append(index)
+        return QPersistentModelIndex(index)
+
+    monkeypatch.setattr(match_opener, "QPersistentModelIndex", persistent)
+    root = tmp_path / "skills"
+    for owner in range(30):
+        write_skill(root / f"owner{owner:02d}--repo" / "skills", f"pdf-tool-{owner}")
+        write_skill(root / f"owner{owner:02d}--repo" / "skills", f"csv-tool-{owner}")
+    window = make_window(root)
+    panel = window.library_panel
+    panel.filter_edit.setText("pdf")
+    panel.apply_filter()
+    opened: list[int] = []
+    panel.tree.expanded.connect(lambda _index: opened.append(1))
+    qtbot.waitUntil(lambda: not panel.proxy.judging and not panel.opener.opening, timeout=5000)
+    # Every folder opened, one a turn with a slice of no time, and the root's rows were walked
+    # by number: one index kept for the root, not one for each of its 30 folders made at once
+    # (a root of 11,745 folders stalled the window 281 ms doing that).
+    assert _shown_in_open_rows(panel) == {f"pdf-tool-{owner}" for owner in range(30)}
+    assert len(opened) >= 30
+    assert len(kept) == 1
