@@ -1,7 +1,8 @@
 """How fast the studio window opens a library of 10,000 skills, and whether it stays responsive.
 
     python benchmarks/gui_open.py [--skills N] [--no-check] [--keep DIR] [--layout collection]
-                                  [--before DIR [--turns N]]
+                                  [--before DIR [--turns N]] [--library DIR]
+                                  [--listed-target S] [--memory-target MB]
 
 Generates N skills (a mix of valid ones, ones with warnings and ones with errors) in a temp folder,
 then opens the real main window offscreen on them twice, each time in a fresh process: once with
@@ -12,8 +13,14 @@ until the scan ended ("all checked": every skill validated and shared names judg
 thread's longest stall (the worst lateness of a 5 ms timer), and the peak memory of the window's
 process and of the scan process. Then it types "pdf" into the library's filter box and clears it
 again, as a user does, and reports for each the time until the tree shows the result and the
-longest stall (clearing once rebuilt the tree: 3.3 s on 8,223 skills). Exits 1 if a cold or
-warm figure misses its target, unless --no-check.
+longest stall (clearing once rebuilt the tree: 3.3 s on 8,223 skills). Last it closes the first
+root and opens it again (on the collection, every repository folder of the library), then selects
+it, and reports the longest stall of each. Exits 1 if a cold or warm figure misses its target,
+unless --no-check.
+
+`--library DIR` opens an existing library as it is (such as the 100,000 skills validate_100k.py
+generates: `--library /tmp/studio-bench-collection-100000-0/library --skills 100000
+--listed-target 15 --memory-target 1500`, issue 43's targets at that size).
 
 `--layout collection` generates the skills with `corpus.py` in a real collection's shape
 (owner--repo folders, forks sharing names: see collection.py) instead of the uniform groups.
@@ -87,7 +94,8 @@ def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
     from studio.ui.mainwindow import MainWindow
 
     figures: dict[str, Any] = {"skills": count, "longest_stall_ms": 0.0, "stalls": [],
-                               "filter_stall_ms": 0.0, "clear_stall_ms": 0.0}
+                               "filter_stall_ms": 0.0, "clear_stall_ms": 0.0,
+                               "expand_stall_ms": 0.0, "select_stall_ms": 0.0}
     # The figure the ticks count into: the open, then typing a filter, then clearing it.
     phase = ["longest_stall_ms"]
 
@@ -132,6 +140,20 @@ def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
                 await asyncio.sleep(SETTLE_SECONDS)
             phase[0] = "longest_stall_ms"
 
+        async def expand_and_select(panel: Any) -> None:
+            """Close the first root (the collection: every folder of the library) and open it
+            again, then select it, as a user does: the longest stall of each."""
+            root = panel.model.index_of(panel.model.roots()[0])
+            panel.tree.collapse(root)
+            await asyncio.sleep(SETTLE_SECONDS)
+            phase[0] = "expand_stall_ms"
+            panel.tree.expand(root)
+            await asyncio.sleep(SETTLE_SECONDS)
+            phase[0] = "select_stall_ms"
+            panel.tree.setCurrentIndex(root)
+            await asyncio.sleep(SETTLE_SECONDS * 2)
+            phase[0] = "longest_stall_ms"
+
         ticker = QTimer()
         ticker.setTimerType(Qt.TimerType.PreciseTimer)
         ticker.setInterval(TICK_MS)
@@ -144,9 +166,10 @@ def measure(root: Path, count: int, scratch: Path) -> dict[str, Any]:
         window.start()
         last[0] = time.perf_counter()
         ticker.start()
-        await asyncio.wait_for(asyncio.gather(loaded, finished), timeout=120)
+        await asyncio.wait_for(asyncio.gather(loaded, finished), timeout=1800)
         await asyncio.sleep(SETTLE_SECONDS)
         await filter_and_clear(window.library_panel)
+        await expand_and_select(window.library_panel)
         ticker.stop()
         figures["model_skills"] = window.library_model.skill_count
         window.close_without_asking()
@@ -181,7 +204,7 @@ def run_case(case: str, root: Path, count: int, scratch: Path,
         filter(None, (str(code), os.environ.get("PYTHONPATH")))))
     # In the code's own folder: the window starts its scan process with `python -m`, which puts
     # the working folder first on the path, so from another checkout it would scan with that code.
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False,
+    done = subprocess.run(command, capture_output=True, text=True, timeout=3600, check=False,
                           env=env, cwd=code)
     if done.returncode != 0:
         raise SystemExit(f"the {case} run failed:\n{done.stdout}\n{done.stderr}")
@@ -190,38 +213,42 @@ def run_case(case: str, root: Path, count: int, scratch: Path,
     return figures
 
 
-def misses(figures: dict[str, Any]) -> list[str]:
+def misses(figures: dict[str, Any], listed_s: float, memory_mb: float) -> list[str]:
     found = []
-    if figures["all_loaded_s"] > TARGET_SECONDS:
+    if figures["all_loaded_s"] > listed_s:
         found.append(f"{figures['case']}: all listed after {figures['all_loaded_s']:.2f} s "
-                     f"(target {TARGET_SECONDS:.0f} s)")
+                     f"(target {listed_s:.0f} s)")
     if figures["longest_stall_ms"] > TARGET_STALL_MS:
         found.append(f"{figures['case']}: the GUI stalled for {figures['longest_stall_ms']:.0f} ms "
                      f"(target {TARGET_STALL_MS:.0f} ms)")
-    for key, what in (("filter", "typing a filter"), ("clear", "clearing the filter")):
+    for key, what in (("filter", "typing a filter"), ("clear", "clearing the filter"),
+                      ("expand", "opening the collection's root"),
+                      ("select", "selecting the root")):
         if figures[f"{key}_stall_ms"] > TARGET_STALL_MS:
             found.append(f"{figures['case']}: {what} stalled the GUI for "
                          f"{figures[f'{key}_stall_ms']:.0f} ms (target {TARGET_STALL_MS:.0f} ms)")
-    if figures["peak_rss_mb"] > TARGET_MEMORY_MB:
+    if figures["peak_rss_mb"] > memory_mb:
         found.append(f"{figures['case']}: peak memory {figures['peak_rss_mb']:.0f} MB "
-                     f"(target {TARGET_MEMORY_MB:.0f} MB)")
+                     f"(target {memory_mb:.0f} MB)")
     return found
 
 
-def print_table(rows: list[dict[str, Any]]) -> None:
+def print_table(rows: list[dict[str, Any]], listed_s: float, memory_mb: float) -> None:
     header = ("case", "skills", "all listed", "all checked", "longest stall", "peak RSS (window)",
               "peak RSS (scanner)", f'filter "{FILTER_WORD}": shown / stall',
-              "clear: all shown / stall")
+              "clear: all shown / stall", "root opened: stall", "root selected: stall")
     lines = [header]
     for row in rows:
         lines.append((row["case"], f"{row['model_skills']:,}", f"{row['all_loaded_s']:.2f} s",
                       f"{row['scan_finished_s']:.2f} s", f"{row['longest_stall_ms']:.0f} ms",
                       f"{row['peak_rss_mb']:.0f} MB", f"{row['scanner_peak_rss_mb']:.0f} MB",
                       f"{row['filter_s']:.2f} s / {row['filter_stall_ms']:.0f} ms",
-                      f"{row['clear_s']:.2f} s / {row['clear_stall_ms']:.0f} ms"))
-    lines.append(("target", "", f"≤ {TARGET_SECONDS:.0f} s", "", f"≤ {TARGET_STALL_MS:.0f} ms",
-                  f"< {TARGET_MEMORY_MB:.0f} MB", "", f"≤ {TARGET_STALL_MS:.0f} ms stall",
-                  f"≤ {TARGET_STALL_MS:.0f} ms stall"))
+                      f"{row['clear_s']:.2f} s / {row['clear_stall_ms']:.0f} ms",
+                      f"{row['expand_stall_ms']:.0f} ms", f"{row['select_stall_ms']:.0f} ms"))
+    lines.append(("target", "", f"≤ {listed_s:.0f} s", "", f"≤ {TARGET_STALL_MS:.0f} ms",
+                  f"< {memory_mb:.0f} MB", "", f"≤ {TARGET_STALL_MS:.0f} ms stall",
+                  f"≤ {TARGET_STALL_MS:.0f} ms stall", f"≤ {TARGET_STALL_MS:.0f} ms",
+                  f"≤ {TARGET_STALL_MS:.0f} ms"))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for line in lines:
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)))
@@ -232,6 +259,15 @@ def main() -> int:
     parser.add_argument("--skills", type=int, default=10_000)
     parser.add_argument("--no-check", action="store_true", help="report only; never fail")
     parser.add_argument("--keep", type=Path, help="generate the skills here and keep them")
+    parser.add_argument("--library", type=Path,
+                        help="open this library as it is (such as validate_100k.py's or real "
+                        "skills) instead of generating one; --skills says how many it holds")
+    parser.add_argument("--memory-target", type=float, default=TARGET_MEMORY_MB, metavar="MB",
+                        help=f"the window's peak memory target (default {TARGET_MEMORY_MB:.0f}; "
+                        "issue 43 gives 1,500 at 100,000 skills)")
+    parser.add_argument("--listed-target", type=float, default=TARGET_SECONDS, metavar="S",
+                        help=f"the all-listed target in seconds (default {TARGET_SECONDS:.0f}; "
+                        "issue 43 gives 15 at 100,000 skills)")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--scratch", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--layout", choices=("groups", "collection"), default="groups",
@@ -248,7 +284,7 @@ def main() -> int:
         compile_checkout(code)
     with tempfile.TemporaryDirectory(prefix="studio-bench-") as temp:
         base = args.keep or Path(temp)
-        root = base / "skills"
+        root = args.library if args.library is not None else base / "skills"
         scratch = Path(temp) / "scratch"
         if not root.exists():
             started = time.perf_counter()
@@ -275,8 +311,9 @@ def main() -> int:
             rows = [run_case("cold", root, args.skills, scratch),
                     run_case("warm", root, args.skills, scratch)]
         print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print_table(rows)
-    missed = [miss for row in rows for miss in misses(row)]
+    print_table(rows, args.listed_target, args.memory_target)
+    missed = [miss for row in rows for miss in misses(row, args.listed_target,
+                                                       args.memory_target)]
     for row in rows:
         if row["stalls"]:
             worst = sorted(row["stalls"], key=lambda stall: -stall[1])[:8]

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.commands.arguments import positive
-from studio.skills.catalog import CLIENTS, Catalog, CatalogError, effective_catalog
+from studio.commands.paging import Page, add_paging_arguments, print_json_line
+from studio.skills.catalog import CLIENTS, Catalog, CatalogError, Entry, effective_catalog
 from studio.textshow import shown, shown_json
 
 
@@ -30,7 +31,13 @@ def register(subparsers: Any) -> None:
                         help="the user's skills only, as outside any project")
     parser.add_argument("--context-window", type=positive, metavar="TOKENS",
                         help="the model's context window, for the listing's budget")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    shape = parser.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true",
+                        help="print one JSON object (the skills of the page, the budget, "
+                        "notices, and `next`: the next page's --offset, or null)")
+    shape.add_argument("--jsonl", action="store_true",
+                        help="print each skill as a line of JSON as it is written (JSON Lines)")
+    add_paging_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -51,19 +58,40 @@ def run(args: argparse.Namespace) -> int:
     except CatalogError as exc:
         print(f"studio catalog: {exc}", file=sys.stderr)
         return 2
-    if args.json:
-        print(shown_json(json.dumps(catalog.to_json(), indent=2, ensure_ascii=False)))
+    page = Page(catalog.entries, args.offset, args.limit)
+    if args.jsonl:
+        for entry in page:
+            print_json_line(entry.to_json())
+        for notice in catalog.notices:
+            print(shown(f"note: {notice}"), file=sys.stderr)
+    elif args.json:
+        _print_json(catalog, page)
     else:
-        _print(catalog)
+        _print(catalog, page)
+    page.note("studio catalog")
     return 0
 
 
-def _print(catalog: Catalog) -> None:
+def _print_json(catalog: Catalog, page: Page[Entry]) -> None:
+    """The catalog's JSON object, its skills written one at a time."""
+    head = {"client": catalog.client,
+            "project": str(catalog.project) if catalog.project else None}
+    print(shown_json(json.dumps(head, ensure_ascii=False)[:-1]) + ', "skills": [', end="")
+    separator = "\n  "
+    for entry in page:
+        print(separator + shown_json(json.dumps(entry.to_json(), ensure_ascii=False)), end="")
+        separator = ",\n  "
+    after = {"budget": catalog.budget.to_json(), "notices": catalog.notices,
+             "next": page.offset + page.taken if page.more else None}
+    print("\n], " + shown_json(json.dumps(after, ensure_ascii=False))[1:])
+
+
+def _print(catalog: Catalog, page: Page[Entry]) -> None:
     where = f" in {catalog.project}" if catalog.project else " (user skills only)"
     print(shown(f"{catalog.title}{where}: {catalog.count('loaded')} loaded, "
                 f"{catalog.count('shadowed')} shadowed, {catalog.count('disabled')} disabled, "
                 f"{catalog.count('not-loaded')} not loaded, {catalog.count('unknown')} unknown"))
-    for entry in catalog.entries:
+    for entry in page:
         print(shown(f"  {entry.state:<10}  {entry.name}  {entry.path}"))
         if entry.why:
             print(shown(f"              {entry.why}"))

@@ -64,7 +64,7 @@ def _invalid(rules: ClientRules, found: Found) -> str:
     """Why the client refuses the skill ("" when it does not)."""
     skill = found.skill
     fields = skill.fields
-    if skill.frontmatter is None and rules.key != "claude-code":
+    if not skill.has_frontmatter and rules.key != "claude-code":
         return "no YAML frontmatter between --- lines at the top of SKILL.md"
     name, description = fields.get("name"), fields.get("description")
     if rules.key == "gemini-cli" and not (isinstance(name, str) and isinstance(description, str)):
@@ -82,7 +82,7 @@ def _invalid(rules: ClientRules, found: Found) -> str:
     if rules.description_max is not None and len(text) > rules.description_max:
         return (f"the description is {len(text):,} characters; {rules.title} refuses more "
                 f"than {rules.description_max:,}")
-    if rules.body_required and not skill.body.strip():
+    if rules.body_required and not skill.has_body:
         return "its instructions (the body after the frontmatter) are empty"
     return ""
 

@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from studio.skills.clients import RECORDS, SkillFolder
 from studio.skills.files import SKIPPED_DIRS
@@ -28,6 +29,31 @@ MAX_NESTED_DEPTH = 6
 
 
 @dataclass(frozen=True, slots=True)
+class Read:
+    """What the rules judge a SKILL.md by, kept instead of its parse (whose text and body made
+    a catalog of 100,000 skills hold gigabytes).
+
+    Attributes:
+        path: the SKILL.md file.
+        dir_name: its folder's name.
+        fields: the frontmatter's fields ({} without one).
+        has_frontmatter: whether it has frontmatter that parses.
+        has_body: whether its instructions (after the frontmatter) hold more than blanks.
+    """
+
+    path: Path
+    dir_name: str
+    fields: dict[str, Any]
+    has_frontmatter: bool
+    has_body: bool
+
+    @classmethod
+    def of(cls, skill: Skill) -> Read:
+        return cls(skill.path, skill.dir_name, skill.fields, skill.frontmatter is not None,
+                   bool(skill.body.strip()))
+
+
+@dataclass(frozen=True, slots=True)
 class Found:
     """A SKILL.md in a skills folder.
 
@@ -38,7 +64,7 @@ class Found:
         order: its folder's place in a breadth-first walk of `folder` (0 for the first).
         hidden: whether a folder on the way starts with a dot.
         bom: whether the file starts with a UTF-8 byte-order mark.
-        skill: the parse of the file.
+        skill: what of the file the rules judge by.
         nested_in: for a nested `.claude/skills` (Claude Code), the folder holding `.claude`,
             relative to the project; "" otherwise.
     """
@@ -49,7 +75,7 @@ class Found:
     order: int
     hidden: bool
     bom: bool
-    skill: Skill
+    skill: Read
     nested_in: str = ""
 
     @property
@@ -80,7 +106,7 @@ def _read(path: Path, folder: Path, scope: str, depth: int, order: int, hidden: 
             data = handle.read(1_048_577)
     except OSError:
         return None
-    skill = parse_skill(data, path)
+    skill = Read.of(parse_skill(data, path))
     return Found(folder, scope, depth, order, hidden, data.startswith(BOM), skill, nested_in)
 
 

@@ -4,6 +4,7 @@ listing, updating and removing it (`studio list`, `studio update`, `studio remov
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,21 +45,24 @@ class Installed:
     problem: str | None = None
 
 
-def list_installed(into: Path) -> list[Installed]:
-    """Every entry of the lock file for `into`, by name. Raises LockError."""
-    found: list[Installed] = []
-    for record in read_lock_file(lock_path(into)).records():
-        folder = into / record.name
-        refusal = entry_problem(record)
-        if name_problem(record.name) is not None:
-            found.append(Installed(record, folder, False, None, (), refusal))
-            continue
-        present = folder.is_dir()
-        changed = (computed_hash(folder) != record.computed_hash
-                   if present and record.computed_hash else None)
-        found.append(Installed(record, folder, present, changed,
-                               tuple(links_to(folder)) if present else (), refusal))
-    return found
+def iter_installed(into: Path, skip: int = 0) -> Iterator[Installed]:
+    """Every entry of the lock file for `into` by name, from the one after the first `skip`,
+    each looked at on disk only when it is asked for (a page of `studio list` hashes the
+    folders it shows, not the others). Raises LockError, before the first entry."""
+    records = read_lock_file(lock_path(into)).records()
+    return (_installed(into, record) for record in records[skip:])
+
+
+def _installed(into: Path, record: InstallRecord) -> Installed:
+    folder = into / record.name
+    refusal = entry_problem(record)
+    if name_problem(record.name) is not None:
+        return Installed(record, folder, False, None, (), refusal)
+    present = folder.is_dir()
+    changed = (computed_hash(folder) != record.computed_hash
+               if present and record.computed_hash else None)
+    return Installed(record, folder, present, changed,
+                     tuple(links_to(folder)) if present else (), refusal)
 
 
 def client_places(record: InstallRecord, base: Path, user: bool) -> list[Path]:

@@ -33,8 +33,6 @@ SHARED_ROLE = Qt.ItemDataRole.UserRole + 7
 COUNTED_ROLE = Qt.ItemDataRole.UserRole + 6
 
 # Computed once: combining Qt's enum flags in Python is slow, and views ask for every row.
-ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-NO_FLAGS = Qt.ItemFlag.NoItemFlags
 DISPLAY = Qt.ItemDataRole.DisplayRole
 DECORATION = Qt.ItemDataRole.DecorationRole
 TOOLTIP = Qt.ItemDataRole.ToolTipRole

@@ -10,6 +10,7 @@ first. A root or folder that comes to hold a match while a scan goes on opens th
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QTimer
 from PySide6.QtWidgets import QTreeView
@@ -28,8 +29,10 @@ class MatchOpener(QObject):
         self._tree = tree
         self._proxy = proxy
         self._model = model
-        # Rows to open, the last first; persistent, as rows come and go between slices.
-        self._pending: list[QPersistentModelIndex] = []
+        # Spans of rows to open, the last first: [parent, next row, last row], the parent None
+        # for the top level and else persistent, as rows come and go between slices. A span, not
+        # an index per row: a root of 11,745 folders made as many persistent indexes in one turn.
+        self._pending: list[list[Any]] = []
         # Whether the view still has to lay out the open roots before the first folder opens.
         self._lay_out = False
         self._timer = QTimer(self)
@@ -47,13 +50,12 @@ class MatchOpener(QObject):
         """Open every root now, then, on later turns of the event loop, every folder under
         them that holds a match."""
         self._pending.clear()
-        roots = [self._proxy.index(row, 0, QModelIndex())
-                 for row in range(self._proxy.rowCount(QModelIndex()))]
-        for root in roots:
+        count = self._proxy.rowCount(QModelIndex())
+        for row in range(count):
             # The view lays the rows out later, all at once: this only marks them open.
-            self._tree.expand(root)
-        if not self._model.flat:
-            self._pending = [QPersistentModelIndex(root) for root in reversed(roots)]
+            self._tree.expand(self._proxy.index(row, 0, QModelIndex()))
+        if not self._model.flat and count:
+            self._pending = [[None, 0, count - 1]]
             self._lay_out = True
             self._timer.start()
 
@@ -62,9 +64,23 @@ class MatchOpener(QObject):
         if self._tree.model() is not self._proxy:
             return
         # Opened once the view has taken the rows in (it hears of them after this handler).
-        self._pending.extend(QPersistentModelIndex(self._proxy.index(row, 0, parent))
-                             for row in range(first, last + 1))
+        self._pending.append([QPersistentModelIndex(parent) if parent.isValid() else None,
+                              first, last])
         self._timer.start()
+
+    def _next(self) -> QModelIndex | None:
+        """The next row to open, or None when none is left."""
+        while self._pending:
+            span = self._pending[-1]
+            parent, row, last = span
+            if row > last or (parent is not None and not parent.isValid()):
+                self._pending.pop()
+                continue
+            span[1] = row + 1
+            index = self._proxy.index(row, 0, parent if parent is not None else QModelIndex())
+            if index.isValid():
+                return index
+        return None
 
     def _open_slice(self) -> None:
         if self._tree.model() is not self._proxy:
@@ -79,21 +95,22 @@ class MatchOpener(QObject):
             self._lay_out = False
             self._timer.start()
             return
-        opened = False
-        while self._pending and (time.perf_counter() < deadline or not opened):
-            persistent = self._pending.pop()
-            if not persistent.isValid():
-                continue
-            index = self._proxy.index(persistent.row(), 0, persistent.parent())
+        first = True
+        # At least one row a slice, however slow, so the opening ends.
+        while first or time.perf_counter() < deadline:
+            first = False
+            index = self._next()
+            if index is None:
+                break
             node = self._model.node(self._proxy.mapToSource(index))
             if not isinstance(node, RootNode | FolderNode):
                 continue
             self._tree.expand(index)
-            opened = True
             if isinstance(node, RootNode) and not self._model.flat:
                 # A root's folders (each a row of the tree with its count of matches), the
                 # first on top; its skills are passed over when their turn comes.
-                self._pending.extend(QPersistentModelIndex(self._proxy.index(row, 0, index))
-                                     for row in reversed(range(self._proxy.rowCount(index))))
+                count = self._proxy.rowCount(index)
+                if count:
+                    self._pending.append([QPersistentModelIndex(index), 0, count - 1])
         if self._pending:
             self._timer.start()
