@@ -134,12 +134,16 @@ def fenced_sources(source: Source) -> list[Source]:
     code rules read, or unmarked and looking like commands."""
     _, blocks = _masked(source.text)
     found = []
+    # A block's line counted from the one before: most files need no other line number, and
+    # counting costs less than the table of every line's start `Source.position` makes.
+    line, counted = source.line_base, 0
     for start, _end, language, code in blocks:
         kind = FENCE_KINDS.get(language)
         if kind is None and not language and _SHELL_LIKE.search(code):
             kind = "shell"
         if kind is not None:
-            line, _ = source.position(start)
+            line += source.text.count("\n", counted, start)
+            counted = start
             if kind == "shell":
                 code = re.sub(r"^(\s*)[$#>] ", r"\1", code, flags=re.M)
             found.append(Source(source.file, code, kind, line, True))
