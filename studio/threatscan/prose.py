@@ -7,8 +7,8 @@ phrase model, `phrases.py`). Code quoted in fenced blocks is handed to the code 
 from __future__ import annotations
 
 import base64
-import bisect
 import binascii
+import bisect
 import re
 from collections.abc import Iterator
 
