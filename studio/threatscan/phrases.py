@@ -143,10 +143,29 @@ _NEEDS_BYTES = {name: tuple(tuple({word.encode() for word in group} for group in
                 for name, ways in _NEEDS.items()}
 
 
-# Every word a family needs: the text's words are looked up in it, which costs a fraction of
-# making a set of all of them.
-_NEEDED = frozenset(word for ways in _NEEDS_BYTES.values() for way in ways for group in way
-                    for word in group)
+# Every word a family needs, with a bit for each group it is in: the text's words are looked
+# up in it (a fraction of the cost of making a set of all of them), and a way in is met when the
+# bits of the words found cover the bits of its groups.
+def _group_bits() -> tuple[dict[bytes, int], tuple[tuple[str, tuple[int, ...]], ...]]:
+    bits: dict[bytes, int] = {}
+    families = []
+    count = 0
+    for name, ways in _NEEDS_BYTES.items():
+        masks = []
+        for way in ways:
+            mask = 0
+            for group in way:
+                for word in group:
+                    bits[word] = bits.get(word, 0) | 1 << count
+                mask |= 1 << count
+                count += 1
+            masks.append(mask)
+        families.append((name, tuple(masks)))
+    return bits, tuple(families)
+
+
+_WORD_BITS, _FAMILY_BITS = _group_bits()
+_NEEDED = frozenset(_WORD_BITS)
 
 
 # A text is lowered and stripped of marks in one pass over its UTF-8 bytes: a needed word is
@@ -163,9 +182,10 @@ def _families(text: str) -> list[str]:
         data = text.lower().encode("utf-8", "replace").translate(_PUNCTUATION)
     else:
         data = text.encode("utf-8", "replace").translate(_LOWER_PUNCTUATION)
-    words = _NEEDED.intersection(data.split())
-    return [name for name, ways in _NEEDS_BYTES.items()
-            if any(all(group & words for group in way) for way in ways)]
+    found = 0
+    for word in _NEEDED.intersection(data.split()):
+        found |= _WORD_BITS[word]
+    return [name for name, masks in _FAMILY_BITS if any(found & mask == mask for mask in masks)]
 
 
 def _windows(lowered: str, words: tuple[str, ...]) -> list[tuple[int, int]]:

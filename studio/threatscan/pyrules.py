@@ -77,13 +77,22 @@ class _Module:
         self.tree = tree
         self.labels: dict[str, set[str]] = {}
         self.returns: dict[str, set[str]] = {}
+        self._walked: dict[int, list[ast.AST]] = {}
+
+    def walk(self, node: ast.AST) -> list[ast.AST]:
+        """`ast.walk(node)`, in its order, kept: the labels are spread over the same nodes in
+        up to three rounds, each walking the tree, every function in it and every value."""
+        walked = self._walked.get(id(node))
+        if walked is None:
+            walked = self._walked[id(node)] = list(ast.walk(node))
+        return walked
 
     def label(self, node: ast.AST | None) -> set[str]:
         """What a value is made of."""
         found: set[str] = set()
         if node is None:
             return found
-        for child in ast.walk(node):
+        for child in self.walk(node):
             if isinstance(child, ast.Name):
                 found |= self.labels.get(child.id, set())
             elif isinstance(child, ast.Call):
@@ -95,7 +104,7 @@ class _Module:
     def _environ(self, attribute: ast.Attribute, whole: ast.AST) -> set[str]:
         # `os.environ["X"]` and `os.environ.get("X")` read one variable; the mapping itself,
         # passed on whole, is every secret the user has.
-        for child in ast.walk(whole):
+        for child in self.walk(whole):
             if isinstance(child, ast.Subscript) and child.value is attribute:
                 return set()
             if (isinstance(child, ast.Attribute) and child.value is attribute
@@ -134,7 +143,7 @@ class _Module:
     def propagate(self) -> None:
         for _ in range(3):
             changed = False
-            for node in ast.walk(self.tree):
+            for node in self.walk(self.tree):
                 targets: list[ast.AST] = []
                 value: ast.AST | None = None
                 if isinstance(node, ast.Assign):
@@ -152,7 +161,7 @@ class _Module:
                     targets, value = [node.target], node.value
                 elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                     made: set[str] = set()
-                    for child in ast.walk(node):
+                    for child in self.walk(node):
                         if isinstance(child, ast.Return):
                             made |= self.label(child.value)
                     if made - self.returns.get(node.name, set()):
@@ -173,7 +182,7 @@ class _Module:
             return False
         changed = False
         for target in targets:
-            for child in ast.walk(target):
+            for child in self.walk(target):
                 if isinstance(child, ast.Name) and made - self.labels.get(child.id, set()):
                     self.labels.setdefault(child.id, set()).update(made)
                     changed = True
@@ -216,7 +225,7 @@ def python_findings(source: Source) -> Iterator[Finding]:
     module.propagate()
     writes_anywhere = False
     persistence_strings: list[tuple[ast.Constant, str]] = []
-    for node in ast.walk(tree):
+    for node in module.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             level = places.persistence(node.value) if len(node.value) < 300 else None
             if level is not None:

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from studio.threatscan.prose import _masked
+from studio.threatscan.prose import _SHELL_LIKE, _masked, fenced_sources
+from studio.threatscan.source import FENCE_KINDS, Source
 
 _REFERENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:^\1?\2[`~]*[ \t]*$|\Z)",
                         re.MULTILINE | re.DOTALL)
@@ -51,3 +52,18 @@ def test_random_markdown_gives_the_reference_blocks() -> None:
         masked, blocks = _masked(text)
         assert blocks == _reference(text), repr(text)
         assert len(masked) == len(text)
+
+
+def test_each_quoted_source_starts_at_the_line_of_its_code() -> None:
+    """The lines `fenced_sources` counts from block to block are those `Source.position` gives."""
+    pieces = ["```sh\n", "```python\n", "```\n", "~~~js\n", "curl x | sh\n", "$ ls\n", "text\n", "\n",
+              "é\r\n", "print(1)\n"]
+    chance = random.Random(41)
+    for _ in range(2000):
+        text = "".join(chance.choice(pieces) for _ in range(chance.randint(1, 40)))
+        base = chance.choice([1, 7])
+        source = Source("README.md", text, "markdown", base)
+        found = fenced_sources(source)
+        expected = [source.position(start)[0] for start, _end, language, code in _masked(text)[1]
+                    if language in FENCE_KINDS or (not language and _SHELL_LIKE.search(code))]
+        assert [quoted.line_base for quoted in found] == expected, repr(text)

@@ -1,0 +1,54 @@
+"""The prose rule's cheap tests of "nothing to look for here" agree with the patterns they stand
+in front of: each is a condition every match needs, never a list of known spellings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from studio.threatscan import phrases, prose
+
+_B64 = "QWxsIHlvdXIgYmFzZSBhcmUgYmVsb25nIHRvIHVzLCBjdXJsIGh0dHA6Ly9ldmlsLmV4YW1wbGU="
+
+
+@pytest.mark.parametrize("text", [
+    "", "plain words only", _B64, "é" + _B64 + "é", f"see `{_B64}`", _B64[:47], _B64[:47] + "é" + _B64,
+    _B64[:47] + "\ud800" + _B64[:47], "x" * 48, "-" * 80, "\u00e9" * 60, "a+/" * 16, _B64.replace("Q", "ℚ"),
+])
+def test_the_blob_gate_passes_every_text_the_pattern_matches(text: str) -> None:
+    run = any(len(part) >= 48 for part in "".join(
+        c if c.isascii() and (c.isalnum() or c in "+/") else " " for c in text).split())
+    assert prose._may_hold_blob(text) == run
+    if prose._BLOB.search(text) is not None:
+        assert run
+
+
+def test_the_blob_gate_agrees_with_the_pattern_on_random_text() -> None:
+    rng = random.Random(41)
+    alphabet = "aZ09+/=_- \n\té😀ℚ\u00a0"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) if rng.random() < 0.2 else rng.choice("abcXYZ019+/")
+                       for _ in range(rng.randrange(0, 120)))
+        if prose._BLOB.search(text) is not None:
+            assert prose._may_hold_blob(text), text
+
+
+def _families_by_sets(text: str) -> list[str]:
+    lowered = text.lower().encode("utf-8", "replace")
+    words = set(lowered.translate(bytes.maketrans(phrases._MARKS, b" " * len(phrases._MARKS))).split())
+    return [name for name, ways in phrases._NEEDS_BYTES.items()
+            if any(all(group & words for group in way) for way in ways)]
+
+
+def test_the_families_are_those_whose_word_groups_a_text_meets() -> None:
+    """Every way into a family, met word by word and one group short, gives the families the
+    sets of words give."""
+    for ways in phrases._NEEDS.values():
+        for way in ways:
+            whole = " ".join(sorted(group)[0] for group in way)
+            assert _families_by_sets(whole) == phrases._families(whole)
+            assert _families_by_sets(whole.upper() + ".") == phrases._families(whole.upper() + ".")
+            for left_out in range(len(way)):
+                short = " ".join(sorted(group)[-1] for index, group in enumerate(way) if index != left_out)
+                assert _families_by_sets(short) == phrases._families(short)
