@@ -54,7 +54,7 @@ from studio.ui.library.filter_judge import (
     judge,
 )
 from studio.ui.library.library_model import LibraryModel
-from studio.ui.library.library_nodes import FileNode, Node, RootNode, SkillNode
+from studio.ui.library.library_nodes import PAGE, FileNode, Node, RootNode, SkillNode
 from studio.ui.library.library_rows import COUNTED_ROLE, DISPLAY
 
 # How long a match that arrived may wait for others before the tree shows it.
@@ -145,6 +145,8 @@ class LibraryFilter(QSortFilterProxyModel):
             old.dataChanged.disconnect(self._on_source_data_changed)
             old.modelReset.disconnect(self._on_source_model_reset)
             old.layoutChanged.disconnect(self._on_source_model_reset)
+            old.quiet_rows_inserted.disconnect(self._rows_in)
+            old.quiet_rows_removing.disconnect(self._rows_out)
         # Connected after the proxy's own handlers: a batch's skills are judged before the model
         # announces their root and folder changed, so those rows are asked about with the counts
         # of the batch in.
@@ -155,6 +157,8 @@ class LibraryFilter(QSortFilterProxyModel):
         model.dataChanged.connect(self._on_source_data_changed)
         model.modelReset.connect(self._on_source_model_reset)
         model.layoutChanged.connect(self._on_source_model_reset)
+        model.quiet_rows_inserted.connect(self._rows_in)
+        model.quiet_rows_removing.connect(self._rows_out)
         self._on_source_model_reset()
 
     def set_text(self, text: str) -> None:
@@ -248,6 +252,27 @@ class LibraryFilter(QSortFilterProxyModel):
             return node.skill is not None and self._verdict(node.skill)
         return self._counts.get(node, 0) > 0
 
+    def hand_out_page(self, node: Node) -> None:
+        """Have the model hand out the next page of the node's rows; under a filter, rows until
+        a page of them show (or none is left), as a page of rows with no match would show
+        nothing. The rows are told apart by the counts, without judging a skill."""
+        model = self._model
+        if model is None:
+            return
+        children = node.children
+        row = model.shown(node)
+        if not self.active or isinstance(node, SkillNode | FileNode):
+            model.hand_out(node, row + PAGE)
+            return
+        found = 0
+        while row < len(children) and found < PAGE:
+            child = children[row]
+            if (self._verdict(child) and child not in self._held if isinstance(child, SkillNode)
+                    else self._counts.get(child, 0) > 0):
+                found += 1
+            row += 1
+        model.hand_out(node, row)
+
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
         """A root or folder has children when matches are shown in it: answered from the
         counts, not by judging its skills (Qt's answer), which a view asks of every folder
@@ -311,7 +336,8 @@ class LibraryFilter(QSortFilterProxyModel):
         """Emit the model's dataChanged over the rows of `nodes`, one span per parent."""
         spans: dict[Node, tuple[QModelIndex, QModelIndex]] = {}
         for node in nodes:
-            if node.parent is None:
+            # The views know only of the rows handed out: one beyond is asked about when it is.
+            if node.parent is None or not model.handed(node):
                 continue
             index = model.index_of(node)
             known = spans.get(node.parent)
@@ -398,10 +424,15 @@ class LibraryFilter(QSortFilterProxyModel):
         self._recount()
 
     def _on_source_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        if self._model is None or self._model.handing_out:
+            # Rows the model had, handed to the views now: counted when they came in.
+            return
+        self._rows_in(self._model.node(parent), first, last)
+
+    def _rows_in(self, node: Node, first: int, last: int) -> None:
         self._stale = self._stale or self._judging is not None
         if not self.active or self._model is None:
             return
-        node = self._model.node(parent)
         if isinstance(node, SkillNode | FileNode):
             return
         for child in node.children[first:last + 1]:
@@ -417,10 +448,13 @@ class LibraryFilter(QSortFilterProxyModel):
 
     def _on_source_rows_about_to_be_removed(self, parent: QModelIndex, first: int,
                                             last: int) -> None:
+        if self._model is not None:
+            self._rows_out(self._model.node(parent), first, last)
+
+    def _rows_out(self, node: Node, first: int, last: int) -> None:
         self._stale = self._stale or self._judging is not None
         if not self.active or self._model is None:
             return
-        node = self._model.node(parent)
         if isinstance(node, SkillNode | FileNode):
             return
         for child in node.children[first:last + 1]:
