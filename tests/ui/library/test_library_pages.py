@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from studio.skills import SkillSummary
 from studio.skills.library import Library
 from studio.skills.scan import SkillRoot
+from studio.ui.library.filter_keys import first_skill
 from studio.ui.library.library_filter import LibraryFilter
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_nodes import PAGE
@@ -198,6 +199,19 @@ def test_selecting_a_skill_in_the_panel_beyond_the_pages_selects_it(qtbot: QtBot
     summary = panel.selected_summary()
     assert summary is not None and summary.directory == needle
     assert panel.count_label.text().startswith("1 of")
+
+
+def test_a_filter_whose_matches_lie_beyond_the_first_page_shows_them(qtbot: QtBot) -> None:
+    model = LibraryModel(_library())
+    panel = LibraryPanel(model)
+    qtbot.addWidget(panel)
+    panel.filter_edit.setText("needle")
+    panel.apply_filter()
+    qtbot.waitUntil(lambda: panel.tree.model() is panel.proxy and not panel.opener.opening)
+    # Enter in the box opens the first match shown: there is one.
+    match = first_skill(panel.proxy)
+    assert match.data() == "needle"
+    assert panel.tree.isExpanded(match.parent())
 
 
 def test_the_flat_view_pages_too_and_keeps_the_count(qtbot: QtBot) -> None:
