@@ -30,7 +30,7 @@ out, and `match_opener` opens the folders a slice at a time.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator
 from typing import Any
 
 from PySide6.QtCore import (
@@ -54,7 +54,7 @@ from studio.ui.library.filter_judge import (
     judge,
 )
 from studio.ui.library.library_model import LibraryModel
-from studio.ui.library.library_nodes import PAGE, FileNode, Node, RootNode, SkillNode
+from studio.ui.library.library_nodes import FileNode, Node, RootNode, SkillNode
 from studio.ui.library.library_rows import COUNTED_ROLE, DISPLAY
 
 # How long a match that arrived may wait for others before the tree shows it.
@@ -252,26 +252,11 @@ class LibraryFilter(QSortFilterProxyModel):
             return node.skill is not None and self._verdict(node.skill)
         return self._counts.get(node, 0) > 0
 
-    def hand_out_page(self, node: Node) -> None:
-        """Have the model hand out the next page of the node's rows; under a filter, rows until
-        a page of them show (or none is left), as a page of rows with no match would show
-        nothing. The rows are told apart by the counts, without judging a skill."""
-        model = self._model
-        if model is None:
-            return
-        children = node.children
-        row = model.shown(node)
-        if not self.active or isinstance(node, SkillNode | FileNode):
-            model.hand_out(node, row + PAGE)
-            return
-        found = 0
-        while row < len(children) and found < PAGE:
-            child = children[row]
-            if (self._verdict(child) and child not in self._held if isinstance(child, SkillNode)
-                    else self._counts.get(child, 0) > 0):
-                found += 1
-            row += 1
-        model.hand_out(node, row)
+    def shows(self, node: SkillNode | Node) -> bool:
+        """Whether the row of a skill, root or folder shows, told by the counts."""
+        if isinstance(node, SkillNode):
+            return self._verdict(node) and node not in self._held
+        return self._counts.get(node, 0) > 0
 
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
         """A root or folder has children when matches are shown in it: answered from the
@@ -320,9 +305,9 @@ class LibraryFilter(QSortFilterProxyModel):
             while parent is not None and parent.parent is not None:
                 (roots if isinstance(parent, RootNode) else folders)[parent] = None
                 parent = parent.parent
-        self._announce(model, held)
-        self._announce(model, list(folders))
-        self._announce(model, list(roots))
+        model.announce(held)
+        model.announce(list(folders))
+        model.announce(list(roots))
 
     def accepts(self, summary: SkillSummary, text: str) -> bool:
         """Whether the skill `summary` describes, whose `filter_text` is `text`, is shown."""
@@ -330,25 +315,6 @@ class LibraryFilter(QSortFilterProxyModel):
 
 
     # -- the matches under each root and folder -------------------------------------------------------
-
-    @staticmethod
-    def _announce(model: LibraryModel, nodes: Sequence[Node]) -> None:
-        """Emit the model's dataChanged over the rows of `nodes`, one span per parent."""
-        spans: dict[Node, tuple[QModelIndex, QModelIndex]] = {}
-        for node in nodes:
-            # The views know only of the rows handed out: one beyond is asked about when it is.
-            if node.parent is None or not model.handed(node):
-                continue
-            index = model.index_of(node)
-            known = spans.get(node.parent)
-            if known is None:
-                spans[node.parent] = (index, index)
-            else:
-                first, last = known
-                spans[node.parent] = (index if index.row() < first.row() else first,
-                                      index if index.row() > last.row() else last)
-        for first, last in spans.values():
-            model.dataChanged.emit(first, last)
 
     def _verdict(self, node: SkillNode) -> bool:
         summary = node.summary

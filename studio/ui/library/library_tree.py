@@ -14,6 +14,7 @@ rows it gets make it lay itself out again, so the pages went out one a turn unti
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QTimer, Signal
@@ -184,6 +185,24 @@ class NodeTree(QAbstractItemModel):
         if node is None or node.summary is not summary or node.children or not entries:
             return
         self._insert_rows(node, 0, file_tree(summary, entries, node))
+
+    def announce(self, nodes: Sequence[Node]) -> None:
+        """Emit dataChanged over the rows of `nodes`, one span per parent (the rows the views
+        were not handed left out: they are asked about when they are)."""
+        spans: dict[Node, tuple[QModelIndex, QModelIndex]] = {}
+        for node in nodes:
+            if node.parent is None or not self.handed(node):
+                continue
+            index = self.index_of(node)
+            known = spans.get(node.parent)
+            if known is None:
+                spans[node.parent] = (index, index)
+            else:
+                first, last = known
+                spans[node.parent] = (index if index.row() < first.row() else first,
+                                      index if index.row() > last.row() else last)
+        for first, last in spans.values():
+            self.dataChanged.emit(first, last)
 
     def _changed(self, node: Node) -> None:
         if not self.handed(node):

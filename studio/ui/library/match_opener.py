@@ -19,6 +19,7 @@ from studio.ui.library.filter_judge import SLICE_S
 from studio.ui.library.library_filter import LibraryFilter
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_nodes import FolderNode, RootNode
+from studio.ui.library.more_rows import hand_out_page
 
 
 class MatchOpener(QObject):
@@ -89,7 +90,7 @@ class MatchOpener(QObject):
         (`library_tree`) has the model hand out rows until some show."""
         node = self._model.node(self._proxy.mapToSource(index))
         if not self._proxy.rowCount(index) and self._model.more(node):
-            self._proxy.hand_out_page(node)
+            hand_out_page(self._proxy, self._model, node)
 
     def _open_slice(self) -> None:
         if self._tree.model() is not self._proxy:

@@ -10,6 +10,22 @@ from PySide6.QtWidgets import QTreeView
 
 from studio.ui.library.library_filter import LibraryFilter
 from studio.ui.library.library_model import LibraryModel
+from studio.ui.library.library_nodes import PAGE, FileNode, Node, SkillNode
+
+
+def hand_out_page(proxy: LibraryFilter, model: LibraryModel, node: Node) -> None:
+    """Have the model hand out the next page of the node's rows; under a filter, rows until a
+    page of them show (or none is left), as a page of rows with no match would show nothing."""
+    children = node.children
+    row = model.shown(node)
+    if not proxy.active or isinstance(node, SkillNode | FileNode):
+        model.hand_out(node, row + PAGE)
+        return
+    found = 0
+    while row < len(children) and found < PAGE:
+        found += proxy.shows(children[row])
+        row += 1
+    model.hand_out(node, row)
 
 
 class MoreRows(QObject):
@@ -46,7 +62,7 @@ class MoreRows(QObject):
         while index.isValid():
             node = self._model.node(self._source(index))
             if self._tree.isExpanded(index) and self._model.more(node):
-                self._proxy.hand_out_page(node)
+                hand_out_page(self._proxy, self._model, node)
                 return
             index = index.parent()
 
@@ -57,7 +73,7 @@ class MoreRows(QObject):
         while True:
             node = self._model.node(self._source(parent))
             while self._model.more(node):
-                self._proxy.hand_out_page(node)
+                hand_out_page(self._proxy, self._model, node)
             count = view.rowCount(parent)
             if not count:
                 return

@@ -20,6 +20,7 @@ from studio.ui.library.library_filter import LibraryFilter
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_nodes import PAGE
 from studio.ui.library.library_panel import LibraryPanel
+from studio.ui.library.more_rows import hand_out_page
 
 ROOT = Path("/lib")
 # Two pages and a bit: the last page is part full.
@@ -157,7 +158,7 @@ def test_the_filter_finds_a_match_in_the_last_page(qtbot: QtBot) -> None:
     # The match is in the last page, not handed out yet: asked for more, the filter hands out
     # pages until the match shows.
     assert proxy.rowCount(root) == 0
-    proxy.hand_out_page(model.node(proxy.mapToSource(root)))
+    hand_out_page(proxy, model, model.node(proxy.mapToSource(root)))
     assert proxy.rowCount(root) == 1
     folder = proxy.index(0, 0, root)
     assert proxy.index(0, 0, folder).data() == "needle"
