@@ -30,8 +30,6 @@ class NodeTree(QAbstractItemModel):
 
     Attributes:
         flat: each root lists its skills in one list sorted by name.
-
-    Attributes:
         handing_out: rows are being handed out (`hand_out`): the rows Qt's signals announce
             now were in the model before.
 
