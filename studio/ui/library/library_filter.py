@@ -30,7 +30,7 @@ out, and `match_opener` opens the folders a slice at a time.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator
 from typing import Any
 
 from PySide6.QtCore import (
@@ -145,6 +145,8 @@ class LibraryFilter(QSortFilterProxyModel):
             old.dataChanged.disconnect(self._on_source_data_changed)
             old.modelReset.disconnect(self._on_source_model_reset)
             old.layoutChanged.disconnect(self._on_source_model_reset)
+            old.quiet_rows_inserted.disconnect(self._rows_in)
+            old.quiet_rows_removing.disconnect(self._rows_out)
         # Connected after the proxy's own handlers: a batch's skills are judged before the model
         # announces their root and folder changed, so those rows are asked about with the counts
         # of the batch in.
@@ -155,6 +157,8 @@ class LibraryFilter(QSortFilterProxyModel):
         model.dataChanged.connect(self._on_source_data_changed)
         model.modelReset.connect(self._on_source_model_reset)
         model.layoutChanged.connect(self._on_source_model_reset)
+        model.quiet_rows_inserted.connect(self._rows_in)
+        model.quiet_rows_removing.connect(self._rows_out)
         self._on_source_model_reset()
 
     def set_text(self, text: str) -> None:
@@ -248,6 +252,12 @@ class LibraryFilter(QSortFilterProxyModel):
             return node.skill is not None and self._verdict(node.skill)
         return self._counts.get(node, 0) > 0
 
+    def shows(self, node: SkillNode | Node) -> bool:
+        """Whether the row of a skill, root or folder shows, told by the counts."""
+        if isinstance(node, SkillNode):
+            return self._verdict(node) and node not in self._held
+        return self._counts.get(node, 0) > 0
+
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
         """A root or folder has children when matches are shown in it: answered from the
         counts, not by judging its skills (Qt's answer), which a view asks of every folder
@@ -295,9 +305,9 @@ class LibraryFilter(QSortFilterProxyModel):
             while parent is not None and parent.parent is not None:
                 (roots if isinstance(parent, RootNode) else folders)[parent] = None
                 parent = parent.parent
-        self._announce(model, held)
-        self._announce(model, list(folders))
-        self._announce(model, list(roots))
+        model.announce(held)
+        model.announce(list(folders))
+        model.announce(list(roots))
 
     def accepts(self, summary: SkillSummary, text: str) -> bool:
         """Whether the skill `summary` describes, whose `filter_text` is `text`, is shown."""
@@ -305,24 +315,6 @@ class LibraryFilter(QSortFilterProxyModel):
 
 
     # -- the matches under each root and folder -------------------------------------------------------
-
-    @staticmethod
-    def _announce(model: LibraryModel, nodes: Sequence[Node]) -> None:
-        """Emit the model's dataChanged over the rows of `nodes`, one span per parent."""
-        spans: dict[Node, tuple[QModelIndex, QModelIndex]] = {}
-        for node in nodes:
-            if node.parent is None:
-                continue
-            index = model.index_of(node)
-            known = spans.get(node.parent)
-            if known is None:
-                spans[node.parent] = (index, index)
-            else:
-                first, last = known
-                spans[node.parent] = (index if index.row() < first.row() else first,
-                                      index if index.row() > last.row() else last)
-        for first, last in spans.values():
-            model.dataChanged.emit(first, last)
 
     def _verdict(self, node: SkillNode) -> bool:
         summary = node.summary
@@ -398,10 +390,15 @@ class LibraryFilter(QSortFilterProxyModel):
         self._recount()
 
     def _on_source_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        if self._model is None or self._model.handing_out:
+            # Rows the model had, handed to the views now: counted when they came in.
+            return
+        self._rows_in(self._model.node(parent), first, last)
+
+    def _rows_in(self, node: Node, first: int, last: int) -> None:
         self._stale = self._stale or self._judging is not None
         if not self.active or self._model is None:
             return
-        node = self._model.node(parent)
         if isinstance(node, SkillNode | FileNode):
             return
         for child in node.children[first:last + 1]:
@@ -417,10 +414,13 @@ class LibraryFilter(QSortFilterProxyModel):
 
     def _on_source_rows_about_to_be_removed(self, parent: QModelIndex, first: int,
                                             last: int) -> None:
+        if self._model is not None:
+            self._rows_out(self._model.node(parent), first, last)
+
+    def _rows_out(self, node: Node, first: int, last: int) -> None:
         self._stale = self._stale or self._judging is not None
         if not self.active or self._model is None:
             return
-        node = self._model.node(parent)
         if isinstance(node, SkillNode | FileNode):
             return
         for child in node.children[first:last + 1]:

@@ -27,7 +27,14 @@ from studio.skills import SkillSummary
 from studio.skills.install import Provenance
 from studio.skills.library import Library, events
 from studio.ui.indexes import Index
-from studio.ui.library.library_nodes import FileNode, FolderNode, Node, RootNode, SkillNode
+from studio.ui.library.library_nodes import (
+    PAGE,
+    FileNode,
+    FolderNode,
+    Node,
+    RootNode,
+    SkillNode,
+)
 from studio.ui.library.library_places import (
     count_name,
     detail,
@@ -142,6 +149,7 @@ class LibraryModel(NodeTree):
             assert root.state is not None
             nodes = [self._skill_node(root, summary) for summary in root.state.skills]
             lay_out(root, nodes, flat)
+            root.limit = PAGE
         self.endResetModel()
 
     def _on_library_event(self, event: events.LibraryEvent) -> None:
@@ -214,20 +222,18 @@ class LibraryModel(NodeTree):
         for node in nodes:
             groups.setdefault(node.group, []).append(node)
         new_folders = [group for group in groups if group and group not in root.folders]
-        if new_folders:
-            first = len(root.children)
-            self.beginInsertRows(self.index_of(root), first, first + len(new_folders) - 1)
-            for group in new_folders:
-                root.children.append(group_of(root, group)[0])
-            self.endInsertRows()
+        folders: list[Node] = []
+        for group in new_folders:
+            folder = group_of(root, group)[0]
+            folder.row = len(root.children) + len(folders)
+            folders.append(folder)
+        self._insert_rows(root, len(root.children), folders)
         for group, members in groups.items():
             parent = group_of(root, group)[0]
             first = len(parent.children)
-            self.beginInsertRows(self.index_of(parent), first, first + len(members) - 1)
             for offset, node in enumerate(members):
                 node.parent, node.row = parent, first + offset
-            parent.children.extend(members)
-            self.endInsertRows()
+            self._insert_rows(parent, first, list(members))
             if group:
                 self._changed(parent)
 
@@ -235,14 +241,11 @@ class LibraryModel(NodeTree):
         """Each run of the batch that goes between the same two rows goes in at once; the rows
         after it are renumbered once, at the end (a renumbering per run was quadratic)."""
         nodes.sort(key=flat_key)
-        parent = self.index_of(root)
         for row, run in sorted_runs(root.children, nodes):
             for node in run:
                 node.parent = root
-            self.beginInsertRows(parent, row, row + len(run) - 1)
-            root.children[row:row] = run
             self._stale = root
-            self.endInsertRows()
+            self._insert_rows(root, row, list(run))
         self._renumber_stale()
 
     def _names_changed(self, root: RootNode, names: list[tuple[str, str]]) -> None:
@@ -276,10 +279,7 @@ class LibraryModel(NodeTree):
         self._by_directory[new.directory] = node
         names: list[tuple[str, str]] = []
         moved = self._rename(node, new, names)
-        if node.children:
-            self.beginRemoveRows(self.index_of(node), 0, len(node.children) - 1)
-            node.children = []
-            self.endRemoveRows()
+        self._remove_all(node)
         node.fetched = False
         self._changed(node)
         self._ancestors_changed([node])
@@ -292,16 +292,10 @@ class LibraryModel(NodeTree):
         parent = node.parent
         if parent is None:
             return
-        siblings = parent.children
-        place = move_to(siblings, node, self.flat)
+        place = move_to(parent.children, node, self.flat)
         if place in (node.row, node.row + 1):
             return
-        index = self.index_of(parent)
-        self.beginMoveRows(index, node.row, node.row, index, place)
-        del siblings[node.row]
-        siblings.insert(place - 1 if place > node.row else place, node)
-        self._renumber(parent)
-        self.endMoveRows()
+        self._move_row(parent, node.row, place)
 
     def _ancestors_changed(self, nodes: list[Node]) -> None:
         """Tell the views (the filter above all: whether a folder or root still holds a match)
@@ -330,15 +324,16 @@ class LibraryModel(NodeTree):
                 continue
             if self._rename(node, after, names):
                 moved.append(node)
-            if node.children:
-                self.beginRemoveRows(self.index_of(node), 0, len(node.children) - 1)
-                node.children = []
-                self.endRemoveRows()
+            self._remove_all(node)
             node.fetched = False
             changed.setdefault(id(node.parent), (node.parent, []))[1].append(node.row)
         for parent, rows in changed.values():
+            # Only the rows the views were handed: they know of no others.
+            if not self.handed(parent):
+                continue
             index = self.index_of(parent)
-            for first, last in row_runs(rows, ROW_GAP):
+            shown = self.shown(parent)
+            for first, last in row_runs([row for row in rows if row < shown], ROW_GAP):
                 top = self.index(first, 0, index)
                 self.dataChanged.emit(top, top.siblingAtRow(last))
         self._ancestors_changed([parent.children[rows[0]] for parent, rows in changed.values()])
@@ -363,12 +358,9 @@ class LibraryModel(NodeTree):
     def _clear(self, root: RootNode, summaries: tuple[SkillSummary, ...]) -> None:
         for summary in summaries:
             self._by_directory.pop(summary.directory, None)
-        if root.children:
-            self.beginRemoveRows(self.index_of(root), 0, len(root.children) - 1)
-            root.children = []
-            root.folders = {}
-            root.names = {}
-            self.endRemoveRows()
+        self._remove_all(root)
+        root.folders = {}
+        root.names = {}
         self._changed(root)
 
     def _remove_skill(self, root: RootNode, directory: Path) -> list[tuple[str, str]]:
@@ -383,10 +375,7 @@ class LibraryModel(NodeTree):
         if isinstance(parent, FolderNode) and len(parent.children) == 1:
             removed, parent = parent, root
             del root.folders[removed.relative]
-        self.beginRemoveRows(self.index_of(parent), removed.row, removed.row)
-        del parent.children[removed.row]
-        self._renumber(parent)
-        self.endRemoveRows()
+        self._remove_row(parent, removed.row)
         if parent is not root:
             self._changed(parent)
         return shared

@@ -10,12 +10,21 @@ from studio.skills import SKILL_FILE, SkillSummary
 from studio.skills.library import RootState
 from studio.skills.scan import listing
 
+# How many rows of a parent the model hands the views at first, and then each time they ask for
+# more (`NodeTree.fetchMore`, as the user scrolls to its end). A view lays out every row it was
+# handed in one turn of the event loop: a root of the 100,000-skill collection holds 11,745
+# folders, about 85 ms of layout, against 7 for a page.
+PAGE = 1000
+
 
 @dataclass(eq=False, slots=True)
 class Node:
+    """A row; `limit` bounds how many of its `children` the views were handed (`NodeTree`)."""
+
     parent: Node | None
     row: int
     children: list[Node] = field(default_factory=list)
+    limit: int = PAGE
 
 
 @dataclass(eq=False, slots=True)

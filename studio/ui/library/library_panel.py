@@ -41,6 +41,7 @@ from studio.ui.library.library_filter import LibraryFilter
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_rows import KIND_ROLE, PATH_ROLE, SUMMARY_ROLE
 from studio.ui.library.match_opener import MatchOpener
+from studio.ui.library.more_rows import MoreRows
 from studio.ui.library.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.library.target_picker import TargetPicker
 from studio.ui.library.tree_menus import context_menu
@@ -164,6 +165,7 @@ class LibraryPanel(QWidget):
         self._filter_before_search = ""
         self._search_summary = ""
         self.opener = MatchOpener(self.tree, self.proxy, model)
+        self.more_rows = MoreRows(self.tree, self.proxy, model)
         self.proxy.filter_settling.connect(self._on_proxy_filter_settling)
         self.proxy.filter_settled.connect(self._on_proxy_filter_settled)
         self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)

@@ -19,6 +19,7 @@ from studio.ui.library.filter_judge import SLICE_S
 from studio.ui.library.library_filter import LibraryFilter
 from studio.ui.library.library_model import LibraryModel
 from studio.ui.library.library_nodes import FolderNode, RootNode
+from studio.ui.library.more_rows import hand_out_page
 
 
 class MatchOpener(QObject):
@@ -53,7 +54,9 @@ class MatchOpener(QObject):
         count = self._proxy.rowCount(QModelIndex())
         for row in range(count):
             # The view lays the rows out later, all at once: this only marks them open.
-            self._tree.expand(self._proxy.index(row, 0, QModelIndex()))
+            index = self._proxy.index(row, 0, QModelIndex())
+            self._tree.expand(index)
+            self._show_some(index)
         if not self._model.flat and count:
             self._pending = [[None, 0, count - 1]]
             self._lay_out = True
@@ -82,6 +85,13 @@ class MatchOpener(QObject):
                 return index
         return None
 
+    def _show_some(self, index: QModelIndex) -> None:
+        """A row opened whose matches all lie beyond the rows the model handed out so far
+        (`library_tree`) has the model hand out rows until some show."""
+        node = self._model.node(self._proxy.mapToSource(index))
+        if not self._proxy.rowCount(index) and self._model.more(node):
+            hand_out_page(self._proxy, self._model, node)
+
     def _open_slice(self) -> None:
         if self._tree.model() is not self._proxy:
             self._pending.clear()
@@ -106,6 +116,7 @@ class MatchOpener(QObject):
             if not isinstance(node, RootNode | FolderNode):
                 continue
             self._tree.expand(index)
+            self._show_some(index)
             if isinstance(node, RootNode) and not self._model.flat:
                 # A root's folders (each a row of the tree with its count of matches), the
                 # first on top; its skills are passed over when their turn comes.
