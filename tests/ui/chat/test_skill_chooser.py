@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from studio.agent.agents import AgentSpec, AgentStore
 from studio.skills.summary import SkillSummary
+from studio.ui.chat import skill_chooser
 from studio.ui.chat.agent_picker import AgentPicker
 from studio.ui.chat.skill_chooser import SkillChooser
 from studio.ui.tasks import TaskSet
@@ -67,3 +69,21 @@ def test_the_model_sees_the_library_the_ticked_or_the_tried_as_edited(
     chooser.set_chosen(())
     assert chooser.seen() == "no skills" and chooser.skills_button.text() == "None"
     assert len(changes) == 4
+
+
+def test_a_costly_count_spaces_the_refreshes_a_scan_asks_for(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    skills = _Skills([_summary(tmp_path, "alpha")], {})
+    picker = AgentPicker(AgentStore(), skills, lambda: AgentSpec("", "", ()), TaskSet())
+    qtbot.addWidget(picker)
+    chooser = SkillChooser(skills, picker)
+    chooser.refresh_later()
+    assert chooser._refresh_timer.interval() == skill_chooser.REFRESH_LATER_MS
+    chooser.refresh()
+    # Counting a registry-sized library took 50 ms (a clock that says so, not the machine's).
+    ticks = iter([10.0, 10.05])
+    monkeypatch.setattr(skill_chooser, "perf_counter", lambda: next(ticks))
+    chooser.refresh()
+    chooser.refresh_later()
+    assert chooser._refresh_timer.interval() == skill_chooser.REFRESH_SPACING * 50
+    assert chooser.skills_button.text() == "All in the library (1)"
