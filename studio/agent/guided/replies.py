@@ -68,6 +68,7 @@ from studio.agent.guided.repair import (
     trimmed,
     usage_commands,
 )
+from studio.agent.guided.refill import other_commands
 from studio.agent.guided.scriptvalues import script_values
 from studio.agent.guided.values import Described, describe, listed_notes, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
@@ -104,7 +105,7 @@ _WORD_EDGES = "\"'`.,;:!?()[]{}<>"
 _REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
-_PROMPT = re.compile(r"^[$%>]\s+")
+_PROMPT = re.compile(r"^(?:[$%>]\s+|usage:\s*)", re.IGNORECASE)
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
 
 INSTRUCTIONS = """\
@@ -264,9 +265,22 @@ class Guide:
                 candidates = [c for c in candidates if c not in wrong]
             spec = filled_spec(skill, start, usage, described, candidates, request)
             allowed = allowed_commands(spec, usage, described) if tried else None
-            # A run that would only repeat one that ran gives the same output: no run at all.
-            return None if allowed is not None and set(allowed) <= set(tried) else spec
-        return _run_spec(skill, start, usage, [*words, *(v for v in listed if v not in words)], tried)
+            if allowed is None or not set(allowed) <= set(tried) or error is None:
+                return spec
+            # The fill allows only the failed call again, which gives the same output: the
+            # repair offers other calls (the skill's values, operands swapped), else the
+            # commands the message's words make.
+            others = other_commands(spec, usage, described, values_of(error[0], start, usage), tried)
+            if others:
+                return _enum_spec(skill, others)
+        words = [*words, *(v for v in listed if v not in words)]
+        spec = _run_spec(skill, start, usage, words, tried)
+        if spec is None and error is not None and \
+                says_call_was_wrong(_output_of(error[1]), split(error[0])[1:]):
+            # The script said the call was wrong and every command the usage line makes ran:
+            # the repair is the script with the message's words, never the failed call again.
+            return _run_spec(skill, start, None, words, tried)
+        return spec
 
     def _described(self, skill: str, usage: Usage, commands: Sequence[str],
                    start: str = "", request: str = "") -> list[Described]:
@@ -724,24 +738,53 @@ def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str],
     """`run_skill_script` of `skill` with the script `start` runs. With a usage line, the command
     is one of those that fill its placeholders (`VALUE FROM TO`) with distinct `words`, each with
     the words that fit it (`guided_args`): a tiny model given a free list of arguments repeats
-    one, or swaps two. Otherwise (or when there would be too many of those) it is `start` and up
-    to a dozen of `words` (no word holds a quote or a backslash, which would break the JSON
-    string). The commands in `tried` are left out of the enum; None when none is left."""
+    one, or swaps two; the commands in `tried` are left out (None when none is left). Otherwise
+    (or when there would be too many of those) it is `start` and `words` as `_free_pattern`
+    allows them (no word holds a quote or a backslash, which would break the JSON string)."""
     command: dict[str, Any] = {"type": "string"}
     # A placeholder stands for a value: an option there (`md_toc.py --check`) leaves out the file.
     values = [word for word in words if not word.startswith("-")]
     filled = fill(usage, values, _MAX_COMMANDS) if usage is not None else None
     if filled:
-        command["enum"] = [c for arguments in filled if (c := f"{start} {arguments}") not in tried]
-        if not command["enum"]:
-            return None
-    else:
-        choices = "|".join(_literal(word) for word in words)
-        arguments = f"( ({choices})){{0,{_MAX_ARGUMENTS}}}" if choices else ""
-        command["pattern"] = f"^{_literal(start)}{arguments}$"
+        enum = [c for arguments in filled if (c := f"{start} {arguments}") not in tried]
+        return _enum_spec(skill, enum) if enum else None
+    pattern = _free_pattern(start, words, tried)
+    if pattern is None:
+        return None
+    command["pattern"] = pattern
     return ToolSpec(RUN, "", {"type": "object", "properties": {
         "skill": {"type": "string", "enum": [skill]}, "command": command,
     }, "required": ["skill", "command"]})
+
+
+def _enum_spec(skill: str, commands: Sequence[str]) -> ToolSpec:
+    """`run_skill_script` of `skill` with one of `commands`."""
+    return ToolSpec(RUN, "", {"type": "object", "properties": {
+        "skill": {"type": "string", "enum": [skill]},
+        "command": {"type": "string", "enum": list(commands)},
+    }, "required": ["skill", "command"]})
+
+
+def _free_pattern(start: str, words: Sequence[str], tried: Collection[str] = ()) -> str | None:
+    """The pattern of a run of `start` with `words`: the values (the message's words) each at
+    most once, in the message's order, then each option (`--rate`) at most once, with one value
+    after it. A free list of words lets a small model write one word a dozen times (`x.py say
+    say say ...`) or give an option twice. A run of `start` alone that was `tried` is left out
+    (it is the only command a pattern of optional parts can tell apart); None when nothing is
+    left."""
+    values = [word for word in words if not word.startswith("-")][:_MAX_ARGUMENTS]
+    options = [word for word in words if word.startswith("-")][:_MAX_ARGUMENTS]
+    value = "|".join(_literal(word) for word in values)
+    parts = [f"( {_literal(word)})?" for word in values]
+    parts += [f"( {_literal(option)}( ({value}))?)?" if value else f"( {_literal(option)})?"
+              for option in options]
+    if start not in tried:
+        return f"^{_literal(start)}{''.join(parts)}$"
+    if not parts:
+        return None
+    # At least one part: the first one given, the others after it optional.
+    firsts = [part[:-1] + "".join(parts[index + 1:]) for index, part in enumerate(parts)]
+    return f"^{_literal(start)}({'|'.join(firsts)})$"
 
 
 def _literal(text: str) -> str:
@@ -762,7 +805,8 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
             spans = [*re.findall(r"`([^`]+)`", "`" + line.lstrip()),
                      *re.findall(r"`([^`]+)`", line.rstrip() + "`")]
         for span in spans:
-            # A terminal session's prompt (`$ python3 x.py 91`) is not part of the command.
+            # A terminal session's prompt (`$ python3 x.py 91`), or the label of a usage line in
+            # prose (`Usage: python3 x.py TEXT`), is not part of the command.
             command = _PROMPT.sub("", span.strip())
             if any(script in command for script in scripts) and command not in found:
                 found.append(command)
