@@ -53,8 +53,8 @@ def other_commands(spec: ToolSpec, usage: Usage, described: Sequence[Described],
         given = [value for value in combination if value]
         if len(given) != len(set(given)):
             continue
-        arguments = {"skill": properties["skill"]["enum"][0],
-                     SCRIPT_KEY: properties[SCRIPT_KEY]["enum"][0], **dict(zip(names, combination, strict=True))}
+        arguments = {"skill": properties["skill"]["enum"][0], SCRIPT_KEY: properties[SCRIPT_KEY]["enum"][0],
+                     **dict(zip(names, combination, strict=True))}
         command = str(compose(ToolCall("", RUN, arguments), usage).arguments["command"])
         if command in tried:
             continue

@@ -56,6 +56,7 @@ from studio.agent.guided.fill import (
     unfillable,
     values_of,
 )
+from studio.agent.guided.refill import other_commands
 from studio.agent.guided.repair import (
     MAX_RUNS,
     error_values,
@@ -68,7 +69,6 @@ from studio.agent.guided.repair import (
     trimmed,
     usage_commands,
 )
-from studio.agent.guided.refill import other_commands
 from studio.agent.guided.scriptvalues import script_values
 from studio.agent.guided.values import Described, describe, listed_notes, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
@@ -106,6 +106,7 @@ _REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
 _PROMPT = re.compile(r"^(?:[$%>]\s+|usage:\s*)", re.IGNORECASE)
+_PIPED = re.compile(r"^cat\s+(?P<file>[^\s|<>;&-][^\s|<>;&]*)\s*\|\s*(?P<rest>[^|<>;&]+?)\s*$")
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
 
 INSTRUCTIONS = """\
@@ -274,13 +275,13 @@ class Guide:
             if others:
                 return _enum_spec(skill, others)
         words = [*words, *(v for v in listed if v not in words)]
-        spec = _run_spec(skill, start, usage, words, tried)
-        if spec is None and error is not None and \
+        offered = _run_spec(skill, start, usage, words, tried)
+        if offered is None and error is not None and \
                 says_call_was_wrong(_output_of(error[1]), split(error[0])[1:]):
             # The script said the call was wrong and every command the usage line makes ran:
             # the repair is the script with the message's words, never the failed call again.
             return _run_spec(skill, start, None, words, tried)
-        return spec
+        return offered
 
     def _described(self, skill: str, usage: Usage, commands: Sequence[str],
                    start: str = "", request: str = "") -> list[Described]:
@@ -808,6 +809,12 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
             # A terminal session's prompt (`$ python3 x.py 91`), or the label of a usage line in
             # prose (`Usage: python3 x.py TEXT`), is not part of the command.
             command = _PROMPT.sub("", span.strip())
+            # A filter fed one file (`cat list.txt | x.py`) reads it from standard input: the
+            # file is the value (`x.py < FILE`), whichever one the example pipes.
+            piped = _PIPED.match(command)
+            if piped and any(script in piped.group("rest") for script in scripts):
+                named = piped.group("file")
+                command = f"{piped.group('rest')} < {named if PLACEHOLDER.match(named) else 'FILE'}"
             if any(script in command for script in scripts) and command not in found:
                 found.append(command)
     return found
