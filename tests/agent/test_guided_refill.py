@@ -12,9 +12,10 @@ import pytest
 
 from studio.agent.guided.arguments import parse_usage
 from studio.agent.guided.fill import filled_spec
+from studio.agent.guided.freerun import free_pattern, replaced
 from studio.agent.guided.refill import other_commands
 from studio.agent.guided.repair import says_call_was_wrong
-from studio.agent.guided.replies import Guide, _free_pattern
+from studio.agent.guided.replies import Guide
 from studio.agent.guided.values import Described
 from studio.agent.tools import SkillToolbox
 from studio.llm import Message, ToolCall
@@ -57,7 +58,7 @@ def matches(pattern: str, command: str) -> bool:
 
 
 def test_a_free_run_gives_each_word_and_each_option_once() -> None:
-    pattern = _free_pattern(START, ["tell", "52,000", "--pay", "--hours"])
+    pattern = free_pattern(START, ["tell", "52,000", "--pay", "--hours"])
     assert pattern is not None
     assert matches(pattern, f"{START} 52,000 --pay 52,000")
     assert matches(pattern, f"{START} --pay 52,000 --hours tell")
@@ -68,12 +69,12 @@ def test_a_free_run_gives_each_word_and_each_option_once() -> None:
 
 
 def test_a_free_run_after_the_bare_script_failed_gives_it_something() -> None:
-    pattern = _free_pattern(START, ["notes.txt", "-n"], {START})
+    pattern = free_pattern(START, ["notes.txt", "-n"], {START})
     assert pattern is not None
     assert not matches(pattern, START)
     assert matches(pattern, f"{START} notes.txt") and matches(pattern, f"{START} -n")
     assert matches(pattern, f"{START} notes.txt -n notes.txt")
-    assert _free_pattern(START, [], {START}) is None
+    assert free_pattern(START, [], {START}) is None
 
 
 def test_a_path_the_call_gave_is_not_read_as_an_error_word() -> None:
@@ -147,3 +148,26 @@ def test_a_filter_fed_one_file_by_cat_takes_the_file_on_standard_input(tmp_path:
     call = ToolCall("c", "run_skill_script", {"skill": "uniq", "script": "python3 scripts/uniq.py",
                                               "FILE": "assets/list.txt"})
     assert guide.resolve(call).arguments["command"] == "python3 scripts/uniq.py < assets/list.txt"
+
+
+def test_a_free_run_after_a_failed_one_leaves_out_exactly_that_command() -> None:
+    words = ["4", "cups", "--size", "--kind"]
+    failed = f"{START} --size 4 --kind 4"
+    pattern = free_pattern(START, words, {failed})
+    assert pattern is not None
+    assert not matches(pattern, failed)
+    for other in (f"{START} --size 4 --kind cups", f"{START} --size 4", f"{START} 4 --size 4 --kind 4",
+                  f"{START} --size cups --kind 4", START):
+        assert matches(pattern, other), other
+    # A failed command the pattern does not allow leaves it as it is.
+    assert free_pattern(START, words, {f"{START} nothing"}) == free_pattern(START, words)
+
+
+def test_the_value_an_error_rejected_is_replaced_by_each_it_lists() -> None:
+    command = f"{START} --size 4 --kind 4"
+    output = "error: unknown kind '4'; known kinds: drip, press\n"
+    assert replaced(command, output, ["drip", "press"]) == [
+        f"{START} --size 4 --kind drip", f"{START} --size 4 --kind press"]
+    # Nothing quoted that the call gave, or nothing listed: no such repair.
+    assert replaced(command, "error: unknown kind\n", ["drip"]) == []
+    assert replaced(command, output, []) == []

@@ -56,6 +56,7 @@ from studio.agent.guided.fill import (
     unfillable,
     values_of,
 )
+from studio.agent.guided.freerun import free_pattern, replaced
 from studio.agent.guided.refill import other_commands
 from studio.agent.guided.repair import (
     MAX_RUNS,
@@ -98,11 +99,9 @@ _CLEAR_TERMS = 2
 """A skill is clearly pointed at by a word of its name or two of its description."""
 _CLEAR_SHARE = 0.5
 """A skill is among the few step 1 offers when it scores at least this share of the best."""
-_MAX_ARGUMENTS = 12
 _MAX_COMMANDS = 2000
 _PROTOCOL_WORDS = frozenset({"skill", "skill's", "skills", "script", "scripts", "run"})
 _WORD_EDGES = "\"'`.,;:!?()[]{}<>"
-_REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
 _PROMPT = re.compile(r"^(?:[$%>]\s+|usage:\s*)", re.IGNORECASE)
@@ -274,6 +273,13 @@ class Guide:
             others = other_commands(spec, usage, described, values_of(error[0], start, usage), tried)
             if others:
                 return _enum_spec(skill, others)
+        if usage is None and error is not None:
+            # No usage line to fill: the failed command with each value the error lists in
+            # place of the one it rejected is the repair the output asks for.
+            fixed = [c for c in replaced(error[0], _output_of(error[1]), listed)
+                     if c not in tried and c.startswith(start + " ")]
+            if fixed:
+                return _enum_spec(skill, fixed)
         words = [*words, *(v for v in listed if v not in words)]
         offered = _run_spec(skill, start, usage, words, tried)
         if offered is None and error is not None and \
@@ -740,7 +746,7 @@ def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str],
     is one of those that fill its placeholders (`VALUE FROM TO`) with distinct `words`, each with
     the words that fit it (`guided_args`): a tiny model given a free list of arguments repeats
     one, or swaps two; the commands in `tried` are left out (None when none is left). Otherwise
-    (or when there would be too many of those) it is `start` and `words` as `_free_pattern`
+    (or when there would be too many of those) it is `start` and `words` as `free_pattern`
     allows them (no word holds a quote or a backslash, which would break the JSON string)."""
     command: dict[str, Any] = {"type": "string"}
     # A placeholder stands for a value: an option there (`md_toc.py --check`) leaves out the file.
@@ -749,7 +755,7 @@ def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str],
     if filled:
         enum = [c for arguments in filled if (c := f"{start} {arguments}") not in tried]
         return _enum_spec(skill, enum) if enum else None
-    pattern = _free_pattern(start, words, tried)
+    pattern = free_pattern(start, words, tried)
     if pattern is None:
         return None
     command["pattern"] = pattern
@@ -764,34 +770,6 @@ def _enum_spec(skill: str, commands: Sequence[str]) -> ToolSpec:
         "skill": {"type": "string", "enum": [skill]},
         "command": {"type": "string", "enum": list(commands)},
     }, "required": ["skill", "command"]})
-
-
-def _free_pattern(start: str, words: Sequence[str], tried: Collection[str] = ()) -> str | None:
-    """The pattern of a run of `start` with `words`: the values (the message's words) each at
-    most once, in the message's order, then each option (`--rate`) at most once, with one value
-    after it. A free list of words lets a small model write one word a dozen times (`x.py say
-    say say ...`) or give an option twice. A run of `start` alone that was `tried` is left out
-    (it is the only command a pattern of optional parts can tell apart); None when nothing is
-    left."""
-    values = [word for word in words if not word.startswith("-")][:_MAX_ARGUMENTS]
-    options = [word for word in words if word.startswith("-")][:_MAX_ARGUMENTS]
-    value = "|".join(_literal(word) for word in values)
-    parts = [f"( {_literal(word)})?" for word in values]
-    parts += [f"( {_literal(option)}( ({value}))?)?" if value else f"( {_literal(option)})?"
-              for option in options]
-    if start not in tried:
-        return f"^{_literal(start)}{''.join(parts)}$"
-    if not parts:
-        return None
-    # At least one part: the first one given, the others after it optional.
-    firsts = [part[:-1] + "".join(parts[index + 1:]) for index, part in enumerate(parts)]
-    return f"^{_literal(start)}({'|'.join(firsts)})$"
-
-
-def _literal(text: str) -> str:
-    """`text` as a pattern matching itself, escaped only where a regex needs it: llama.cpp's
-    pattern grammar knows fewer escapes than Python's `re.escape` writes."""
-    return _REGEX_SPECIAL.sub(r"\\\1", text)
 
 
 def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
