@@ -171,3 +171,19 @@ def test_the_value_an_error_rejected_is_replaced_by_each_it_lists() -> None:
     # Nothing quoted that the call gave, or nothing listed: no such repair.
     assert replaced(command, "error: unknown kind\n", ["drip"]) == []
     assert replaced(command, output, []) == []
+
+
+SHARE_MD = frontmatter("share", "Says what share one amount is of another.").replace(
+    "Body.\n", "```\npython3 scripts/share.py AMOUNT LIMIT\n```\n\nAMOUNT is the smaller one.\n")
+
+
+def test_operands_given_in_the_wrong_order_are_repaired_by_the_swapped_call_alone(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "share", SHARE_MD, {"scripts/share.py": "import sys\nsys.exit(1)\n"})
+    # The message read one way, the script the other: the call the fill decided failed.
+    failed = ("python3 scripts/share.py 12 30",
+              "exit code 1 after 0.1 s\nerror: AMOUNT (12) is larger than LIMIT (30)\n")
+    step = guide.step(turn("share", "Of a limit of 30, 12 is used: what share is that?", failed), None, 256)
+    assert step.require_call
+    # Only the calls put in the failed one's place: no free words beside them.
+    assert [run["command"] for run in runs_of(step.schema)] == [
+        {"type": "string", "enum": ["python3 scripts/share.py 30 12"]}]

@@ -217,11 +217,13 @@ class Guide:
                 # Quoting the error is no answer; silence is none either: say what failed.
                 return _said_step(failure_sentence(command, output, len(results)), answer_tokens)
             return _answer_step(quotes, answer_tokens)
-        if self.fills and not (shown and runs):
+        if self.fills and not (shown and runs) and not any(_listed_run(spec) for spec in runs):
             # The usage line may be wrong (an example read as one): the repair may also run
             # the script with the message's words and the options the SKILL.md shows. Not when
             # the script's own usage message gave the run: a free pattern lets a small model
-            # send the failed call again.
+            # send the failed call again. Nor when the repair offers the calls to run in its
+            # place (operands swapped, a listed value for the rejected one): a free pattern
+            # beside them drew the model to the failed call with a word added.
             runs += [spec for start in invocations if _usage(commands, start) is not None
                      and (spec := _run_spec(loaded, start, None, [*words, *error_values(output)], tried))]
         if wrong:
@@ -262,7 +264,11 @@ class Guide:
                 # The value the error names ("could not convert 'up'") is no open placeholder's.
                 given = values_of(error[0], start, usage)
                 wrong = {given[name] for name in rejected(error[1], given)}
-                candidates = [c for c in candidates if c not in wrong]
+                # An error naming every value ("SHARE (30) is larger than TOTAL (12)") faults
+                # their order, not the values.
+                values = {value for value in given.values() if value}
+                if len(values) < 2 or wrong != values:
+                    candidates = [c for c in candidates if c not in wrong]
             spec = filled_spec(skill, start, usage, described, candidates, request)
             allowed = allowed_commands(spec, usage, described) if tried else None
             if allowed is None or not set(allowed) <= set(tried) or error is None:
@@ -762,6 +768,11 @@ def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str],
     return ToolSpec(RUN, "", {"type": "object", "properties": {
         "skill": {"type": "string", "enum": [skill]}, "command": command,
     }, "required": ["skill", "command"]})
+
+
+def _listed_run(spec: ToolSpec) -> bool:
+    """Whether `spec` is a run of one of a list of commands (`_enum_spec`)."""
+    return "enum" in spec.parameters["properties"].get("command", {})
 
 
 def _enum_spec(skill: str, commands: Sequence[str]) -> ToolSpec:
