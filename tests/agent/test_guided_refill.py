@@ -187,3 +187,16 @@ def test_operands_given_in_the_wrong_order_are_repaired_by_the_swapped_call_alon
     # Only the calls put in the failed one's place: no free words beside them.
     assert [run["command"] for run in runs_of(step.schema)] == [
         {"type": "string", "enum": ["python3 scripts/share.py 30 12"]}]
+
+
+BAKE_MD = frontmatter("bake", "Says how long to bake a loaf.").replace(
+    "Body.\n", "Example:\n\n    python3 scripts/bake.py --loaves 2 --flour rye\n")
+
+
+def test_a_value_an_error_rejected_gives_way_to_the_listed_one_the_message_names(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "bake", BAKE_MD, {"scripts/bake.py": "import sys\nsys.exit(1)\n"})
+    failed = ("python3 scripts/bake.py --loaves 3 --flour 3",
+              "exit code 1 after 0.1 s\nerror: unknown flour '3'; known flours: rye, whole-wheat, spelt\n")
+    step = guide.step(turn("bake", "How long for 3 loaves of whole wheat?", failed), None, 256)
+    assert [run["command"] for run in runs_of(step.schema)] == [
+        {"type": "string", "enum": ["python3 scripts/bake.py --loaves 3 --flour whole-wheat"]}]

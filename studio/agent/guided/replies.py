@@ -53,6 +53,7 @@ from studio.agent.guided.fill import (
     fill_hint,
     filled_spec,
     is_filled,
+    named_values,
     unfillable,
     values_of,
 )
@@ -282,7 +283,9 @@ class Guide:
         if usage is None and error is not None:
             # No usage line to fill: the failed command with each value the error lists in
             # place of the one it rejected is the repair the output asks for.
-            fixed = [c for c in replaced(error[0], _output_of(error[1]), listed)
+            # Those the message names ("French press" names `french-press`), as a fill keeps.
+            named = named_values(listed, request)
+            fixed = [c for c in replaced(error[0], _output_of(error[1]), named or listed)
                      if c not in tried and c.startswith(start + " ")]
             if fixed:
                 return _enum_spec(skill, fixed)
