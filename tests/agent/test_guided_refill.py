@@ -200,3 +200,14 @@ def test_a_value_an_error_rejected_gives_way_to_the_listed_one_the_message_names
     step = guide.step(turn("bake", "How long for 3 loaves of whole wheat?", failed), None, 256)
     assert [run["command"] for run in runs_of(step.schema)] == [
         {"type": "string", "enum": ["python3 scripts/bake.py --loaves 3 --flour whole-wheat"]}]
+
+
+def test_of_the_other_listed_values_those_the_message_names_are_offered() -> None:
+    usage = parse_usage(f"{START} FILE --by COLUMN", START)
+    assert usage is not None
+    described = [Described("COLUMN", "", ("town", "region", "floor_area"))]
+    request = "Which town in t.csv has the most floor space?"
+    spec = filled_spec("s", START, usage, described, ["t.csv"], request)
+    tried = {f"{START} t.csv --by town"}
+    found = other_commands(spec, usage, described, {"FILE": "t.csv", "COLUMN": "town"}, tried, request)
+    assert found == [f"{START} t.csv --by floor_area"]

@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from studio.agent.guided.arguments import Usage
-from studio.agent.guided.fill import SCRIPT_KEY, chosen, compose
+from studio.agent.guided.fill import SCRIPT_KEY, chosen, compose, named_values
 from studio.agent.guided.values import Described
 from studio.agent.toolbook import RUN
 from studio.llm import ToolCall, ToolSpec
@@ -24,10 +24,11 @@ _LIMIT = 64
 _FIGURE = re.compile(r"-?\d+(?:[.,]\d+)*\Z")
 
 
-def other_commands(spec: ToolSpec, usage: Usage, described: Sequence[Described],
-                   failed: dict[str, str], tried: Collection[str], limit: int = _LIMIT) -> list[str]:
+def other_commands(spec: ToolSpec, usage: Usage, described: Sequence[Described], failed: dict[str, str],
+                   tried: Collection[str], request: str = "", limit: int = _LIMIT) -> list[str]:
     """The commands a repair may run in place of the failed one: the filled `spec`'s values for
-    each placeholder, the values the skill lists for it (`described`), and the values the other
+    each placeholder, the values the skill lists for it (`described`; those the user's `request`
+    names, when it names any but the failed one), and the values the other
     placeholders had in the `failed` call when of the same shape; none of those in `tried`, none
     giving two placeholders one value. Those that change a placeholder the fewest times come
     first. Empty when a placeholder of `spec` is free (the fill allows other calls already)."""
@@ -40,8 +41,11 @@ def other_commands(spec: ToolSpec, usage: Usage, described: Sequence[Described],
             return []
         item = by_name.get(name, Described(name, "", ()))
         values = [chosen(item, str(value)) for value in enum]
-        values += [value for value in item.values if value not in values]
         mine = failed.get(name, "")
+        # Of the other values the skill lists, those the message names, as a fill keeps them
+        # ("largest area" names `area_km2` once `city` failed).
+        others = [value for value in item.values if value != mine]
+        values += [value for value in named_values(others, request) or others if value not in values]
         values += [value for other, value in failed.items() if other != name and value
                    and value not in values and mine and _shape(value) == _shape(mine)]
         enums[name] = values

@@ -277,7 +277,8 @@ class Guide:
             # The fill allows only the failed call again, which gives the same output: the
             # repair offers other calls (the skill's values, operands swapped), else the
             # commands the message's words make.
-            others = other_commands(spec, usage, described, values_of(error[0], start, usage), tried)
+            others = other_commands(spec, usage, described, values_of(error[0], start, usage), tried,
+                                    request)
             if others:
                 return _enum_spec(skill, others)
         if usage is None and error is not None:
