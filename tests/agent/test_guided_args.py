@@ -24,6 +24,9 @@ START = "python3 scripts/tool.py"
     (f"{START} FILE --check", Usage(("FILE", "--check"))),
     (f"cat x | {START} IN_FILE > out.txt", Usage(("IN_FILE",))),
     (f"{START} N [[--deep] LEVEL]", Usage(("N",))),
+    # An operand after the optional groups is still required.
+    (f"{START} [--mode MODE] TEXT", Usage(("TEXT",), (("--mode", "MODE"),))),
+    (f"{START} [--mode MODE] TEXT as the user wrote it", Usage(("TEXT",), (("--mode", "MODE"),))),
 ])
 def test_a_usage_line_is_read_into_required_words_and_optional_groups(line: str, usage: Usage) -> None:
     assert parse_usage(line, START) == usage

@@ -158,14 +158,26 @@ def test_the_column_is_decided_from_the_header_of_the_file_the_message_names(gui
     assert run["TABLE"]["enum"] == ["assets/sales.csv"] and run["COLUMN"]["enum"] == ["amount"]
 
 
-def test_a_failed_command_is_not_offered_again_when_nothing_could_change(guide: Guide) -> None:
+def test_a_failed_command_whose_values_were_all_decided_is_still_repaired(guide: Guide) -> None:
     failed = ("python3 scripts/total.py assets/sales.csv amount",
               "exit code 1 after 0.1 s\nno column 'amount'\n")
     step = guide.step(turn("What is the total amount in assets/sales.csv?", failed), None, 256)
-    # Every value was decided, and that command failed: the answer says so, no run repeats it.
+    # Every value was decided, and that command failed: the repair runs another one (the
+    # header's other column), never the failed one again.
+    assert step.require_call
+    commands = [branch["properties"]["arguments"]["properties"]["command"]["enum"]
+                for branch in step.schema.get("oneOf", [step.schema])
+                if branch["properties"]["tool"]["enum"] == ["run_skill_script"]
+                and "enum" in branch["properties"]["arguments"]["properties"]["command"]]
+    assert commands and "python3 scripts/total.py assets/sales.csv region" in commands[0]
+    assert all(failed[0] not in enum for enum in commands)
+    # When the repair also failed, the answer says what failed.
+    second = ("python3 scripts/total.py assets/sales.csv region",
+              "exit code 1 after 0.1 s\nno column 'region'\n")
+    step = guide.step(turn("What is the total amount in assets/sales.csv?", failed, second), None, 256)
     assert step.schema["properties"]["answer"]["enum"] == [
-        "The script failed; the run, `python3 scripts/total.py assets/sales.csv amount`, stopped "
-        "with exit code 1: no column 'amount'."]
+        "The script failed twice; the last run, `python3 scripts/total.py assets/sales.csv region`, "
+        "stopped with exit code 1: no column 'region'."]
 
 
 def test_a_call_that_repeats_the_failed_command_is_answered_with_what_failed(guide: Guide) -> None:

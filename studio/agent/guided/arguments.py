@@ -142,7 +142,8 @@ def parse_usage(command: str, start: str) -> Usage | None:
             if last and PLACEHOLDER.match(last[-1]):
                 repeated.append(last[-1])
             continue
-        if optional or not (PLACEHOLDER.match(word) or _OPTION.match(word) or word == _REDIRECT):
+        # An operand after the optional groups (`[--mode MODE] TEXT`) is still required.
+        if not (PLACEHOLDER.match(word) or _OPTION.match(word) or word == _REDIRECT):
             break
         required.append(word)
     # A line of options alone is no usage line; one whose only value repeats (`[N]...`) is.

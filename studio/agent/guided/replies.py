@@ -53,9 +53,12 @@ from studio.agent.guided.fill import (
     fill_hint,
     filled_spec,
     is_filled,
+    named_values,
     unfillable,
     values_of,
 )
+from studio.agent.guided.freerun import free_pattern, replaced
+from studio.agent.guided.refill import other_commands
 from studio.agent.guided.repair import (
     MAX_RUNS,
     error_values,
@@ -97,14 +100,13 @@ _CLEAR_TERMS = 2
 """A skill is clearly pointed at by a word of its name or two of its description."""
 _CLEAR_SHARE = 0.5
 """A skill is among the few step 1 offers when it scores at least this share of the best."""
-_MAX_ARGUMENTS = 12
 _MAX_COMMANDS = 2000
 _PROTOCOL_WORDS = frozenset({"skill", "skill's", "skills", "script", "scripts", "run"})
 _WORD_EDGES = "\"'`.,;:!?()[]{}<>"
-_REGEX_SPECIAL = re.compile(r"([.^$*+?()\[\]{}|\\])")
 _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node", ".mjs": "node",
                  ".rb": "ruby", ".pl": "perl", ".php": "php"}
-_PROMPT = re.compile(r"^[$%>]\s+")
+_PROMPT = re.compile(r"^(?:[$%>]\s+|usage:\s*)", re.IGNORECASE)
+_PIPED = re.compile(r"^cat\s+(?P<file>[^\s|<>;&-][^\s|<>;&]*)\s*\|\s*(?P<rest>[^|<>;&]+?)\s*$")
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
 
 INSTRUCTIONS = """\
@@ -216,11 +218,13 @@ class Guide:
                 # Quoting the error is no answer; silence is none either: say what failed.
                 return _said_step(failure_sentence(command, output, len(results)), answer_tokens)
             return _answer_step(quotes, answer_tokens)
-        if self.fills and not (shown and runs):
+        if self.fills and not (shown and runs) and not any(_listed_run(spec) for spec in runs):
             # The usage line may be wrong (an example read as one): the repair may also run
             # the script with the message's words and the options the SKILL.md shows. Not when
             # the script's own usage message gave the run: a free pattern lets a small model
-            # send the failed call again.
+            # send the failed call again. Nor when the repair offers the calls to run in its
+            # place (operands swapped, a listed value for the rejected one): a free pattern
+            # beside them drew the model to the failed call with a word added.
             runs += [spec for start in invocations if _usage(commands, start) is not None
                      and (spec := _run_spec(loaded, start, None, [*words, *error_values(output)], tried))]
         if wrong:
@@ -261,12 +265,39 @@ class Guide:
                 # The value the error names ("could not convert 'up'") is no open placeholder's.
                 given = values_of(error[0], start, usage)
                 wrong = {given[name] for name in rejected(error[1], given)}
-                candidates = [c for c in candidates if c not in wrong]
+                # An error naming every value ("SHARE (30) is larger than TOTAL (12)") faults
+                # their order, not the values.
+                values = {value for value in given.values() if value}
+                if len(values) < 2 or wrong != values:
+                    candidates = [c for c in candidates if c not in wrong]
             spec = filled_spec(skill, start, usage, described, candidates, request)
             allowed = allowed_commands(spec, usage, described) if tried else None
-            # A run that would only repeat one that ran gives the same output: no run at all.
-            return None if allowed is not None and set(allowed) <= set(tried) else spec
-        return _run_spec(skill, start, usage, [*words, *(v for v in listed if v not in words)], tried)
+            if allowed is None or not set(allowed) <= set(tried) or error is None:
+                return spec
+            # The fill allows only the failed call again, which gives the same output: the
+            # repair offers other calls (the skill's values, operands swapped), else the
+            # commands the message's words make.
+            others = other_commands(spec, usage, described, values_of(error[0], start, usage), tried,
+                                    request)
+            if others:
+                return _enum_spec(skill, others)
+        if usage is None and error is not None:
+            # No usage line to fill: the failed command with each value the error lists in
+            # place of the one it rejected is the repair the output asks for.
+            # Those the message names ("French press" names `french-press`), as a fill keeps.
+            named = named_values(listed, request)
+            fixed = [c for c in replaced(error[0], _output_of(error[1]), named or listed)
+                     if c not in tried and c.startswith(start + " ")]
+            if fixed:
+                return _enum_spec(skill, fixed)
+        words = [*words, *(v for v in listed if v not in words)]
+        offered = _run_spec(skill, start, usage, words, tried)
+        if offered is None and error is not None and \
+                says_call_was_wrong(_output_of(error[1]), split(error[0])[1:]):
+            # The script said the call was wrong and every command the usage line makes ran:
+            # the repair is the script with the message's words, never the failed call again.
+            return _run_spec(skill, start, None, words, tried)
+        return offered
 
     def _described(self, skill: str, usage: Usage, commands: Sequence[str],
                    start: str = "", request: str = "") -> list[Described]:
@@ -724,30 +755,36 @@ def _run_spec(skill: str, start: str, usage: Usage | None, words: list[str],
     """`run_skill_script` of `skill` with the script `start` runs. With a usage line, the command
     is one of those that fill its placeholders (`VALUE FROM TO`) with distinct `words`, each with
     the words that fit it (`guided_args`): a tiny model given a free list of arguments repeats
-    one, or swaps two. Otherwise (or when there would be too many of those) it is `start` and up
-    to a dozen of `words` (no word holds a quote or a backslash, which would break the JSON
-    string). The commands in `tried` are left out of the enum; None when none is left."""
+    one, or swaps two; the commands in `tried` are left out (None when none is left). Otherwise
+    (or when there would be too many of those) it is `start` and `words` as `free_pattern`
+    allows them (no word holds a quote or a backslash, which would break the JSON string)."""
     command: dict[str, Any] = {"type": "string"}
     # A placeholder stands for a value: an option there (`md_toc.py --check`) leaves out the file.
     values = [word for word in words if not word.startswith("-")]
     filled = fill(usage, values, _MAX_COMMANDS) if usage is not None else None
     if filled:
-        command["enum"] = [c for arguments in filled if (c := f"{start} {arguments}") not in tried]
-        if not command["enum"]:
-            return None
-    else:
-        choices = "|".join(_literal(word) for word in words)
-        arguments = f"( ({choices})){{0,{_MAX_ARGUMENTS}}}" if choices else ""
-        command["pattern"] = f"^{_literal(start)}{arguments}$"
+        enum = [c for arguments in filled if (c := f"{start} {arguments}") not in tried]
+        return _enum_spec(skill, enum) if enum else None
+    pattern = free_pattern(start, words, tried)
+    if pattern is None:
+        return None
+    command["pattern"] = pattern
     return ToolSpec(RUN, "", {"type": "object", "properties": {
         "skill": {"type": "string", "enum": [skill]}, "command": command,
     }, "required": ["skill", "command"]})
 
 
-def _literal(text: str) -> str:
-    """`text` as a pattern matching itself, escaped only where a regex needs it: llama.cpp's
-    pattern grammar knows fewer escapes than Python's `re.escape` writes."""
-    return _REGEX_SPECIAL.sub(r"\\\1", text)
+def _listed_run(spec: ToolSpec) -> bool:
+    """Whether `spec` is a run of one of a list of commands (`_enum_spec`)."""
+    return "enum" in spec.parameters["properties"].get("command", {})
+
+
+def _enum_spec(skill: str, commands: Sequence[str]) -> ToolSpec:
+    """`run_skill_script` of `skill` with one of `commands`."""
+    return ToolSpec(RUN, "", {"type": "object", "properties": {
+        "skill": {"type": "string", "enum": [skill]},
+        "command": {"type": "string", "enum": list(commands)},
+    }, "required": ["skill", "command"]})
 
 
 def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
@@ -762,8 +799,15 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
             spans = [*re.findall(r"`([^`]+)`", "`" + line.lstrip()),
                      *re.findall(r"`([^`]+)`", line.rstrip() + "`")]
         for span in spans:
-            # A terminal session's prompt (`$ python3 x.py 91`) is not part of the command.
+            # A terminal session's prompt (`$ python3 x.py 91`), or the label of a usage line in
+            # prose (`Usage: python3 x.py TEXT`), is not part of the command.
             command = _PROMPT.sub("", span.strip())
+            # A filter fed one file (`cat list.txt | x.py`) reads it from standard input: the
+            # file is the value (`x.py < FILE`), whichever one the example pipes.
+            piped = _PIPED.match(command)
+            if piped and any(script in piped.group("rest") for script in scripts):
+                named = piped.group("file")
+                command = f"{piped.group('rest')} < {named if PLACEHOLDER.match(named) else 'FILE'}"
             if any(script in command for script in scripts) and command not in found:
                 found.append(command)
     return found
