@@ -65,7 +65,8 @@ class SkillChooser(QObject):
 
     chosen_changed = Signal()
 
-    def __init__(self, skills: SkillSource, agent_picker: AgentPicker, parent: QObject | None = None) -> None:
+    def __init__(self, skills: SkillSource, agent_picker: AgentPicker,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._skills = skills
         self._agent_picker = agent_picker
@@ -129,9 +130,8 @@ class SkillChooser(QObject):
 
     def seen(self) -> str:
         """What the model sees, in words for the chat's placeholder."""
-        chosen = (
-            tuple(self._agent_picker.skill_names()) if self._agent_picker.skills is not None else self.chosen
-        )
+        chosen = (tuple(self._agent_picker.skill_names())
+                  if self._agent_picker.skills is not None else self.chosen)
         if chosen is None:
             return "the catalog of every loadable skill in the library"
         if chosen:
@@ -150,7 +150,8 @@ class SkillChooser(QObject):
         """Refresh within REFRESH_LATER_MS, once however often asked meanwhile (while a scan
         brings skills in)."""
         if not self._refresh_timer.isActive():
-            self._refresh_timer.start(max(REFRESH_LATER_MS, round(REFRESH_SPACING * self._refresh_ms)))
+            spacing = round(REFRESH_SPACING * self._refresh_ms)
+            self._refresh_timer.start(max(REFRESH_LATER_MS, spacing))
 
     def refresh(self) -> None:
         """Show the library's skills again (after a scan, or an agent picked)."""
@@ -162,10 +163,8 @@ class SkillChooser(QObject):
         agent = self._agent_picker.active
         chooses = agent is not None and self._agent_picker.skills is not None
         self.skills_button.setEnabled(not chooses)
-        self.skills_button.setToolTip(
-            f"The model sees: {text}"
-            + (f" (the agent {agent.name}'s skills)" if chooses and agent is not None else "")
-        )
+        self.skills_button.setToolTip(f"The model sees: {text}" + (
+            f" (the agent {agent.name}'s skills)" if chooses and agent is not None else ""))
         self.chosen_changed.emit()
 
     def set_chosen(self, names: tuple[str, ...] | None) -> None:
