@@ -9,7 +9,8 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from studio.errors import StudioError
@@ -255,3 +256,22 @@ def move_aside(path: Path) -> Path:
         target = path.with_name(f"{path.name}.broken-{stamp}-{counter}")
     os.replace(path, target)
     return target
+
+
+def sources_crc(base: str, parts: Sequence[str]) -> str | None:
+    """A CRC of the text of the `.py` files of each of `parts` (a folder or a file, below
+    `base`), read and not loaded: a cache stamped with it is ignored once that code changes.
+    zlib, not hashlib, which would load OpenSSL. None when a source cannot be read."""
+    crc = 0
+    try:
+        for part in parts:
+            path = os.path.join(base, part)
+            names = (sorted(os.path.join(path, name) for name in os.listdir(path)
+                            if name.endswith(".py"))
+                     if os.path.isdir(path) else [path])
+            for name in names:
+                with open(name, "rb") as handle:
+                    crc = zlib.crc32(handle.read(), crc)
+    except OSError:
+        return None
+    return f"{crc:08x}"

@@ -25,6 +25,7 @@ import zlib
 from pathlib import Path
 
 from studio import __version__
+from studio.fsutil import sources_crc
 from studio.threatscan.findings import LEVELS, Finding
 
 CACHE_FILE = "threats-cache.sqlite"
@@ -41,20 +42,7 @@ _LEVELS = frozenset(LEVELS)
 
 def scanner_stamp(studio: str = _STUDIO) -> str:
     """The stamp a cache is kept under: a CRC of the scanner's code (read, not loaded)."""
-    crc = 0
-    try:
-        for part in SCANNER_CODE:
-            path = os.path.join(studio, part)
-            names = (sorted(os.path.join(path, name) for name in os.listdir(path)
-                            if name.endswith(".py"))
-                     if os.path.isdir(path) else [path])
-            for name in names:
-                with open(name, "rb") as handle:
-                    crc = zlib.crc32(handle.read(), crc)
-    except OSError:
-        code = "unread"
-    else:
-        code = f"{crc:08x}"
+    code = sources_crc(studio, SCANNER_CODE) or "unread"
     return f"threats/{__version__}/{code}/py{sys.version_info[0]}.{sys.version_info[1]}"
 
 

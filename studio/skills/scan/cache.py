@@ -12,11 +12,11 @@ import contextlib
 import marshal
 import os
 import sqlite3
-import zlib
 from pathlib import Path
 from typing import Any
 
 from studio import __version__
+from studio.fsutil import sources_crc
 from studio.skills.clients import SPEC
 
 # What a cached summary says depends on the code of these, under studio/skills: the rules, the
@@ -32,19 +32,7 @@ def rules_version(skills: str = _SKILLS) -> str:
     `studio validate`, without loading the rules: 23 files, 220 kB, under a millisecond (zlib,
     not hashlib, which would load OpenSSL). Where the sources cannot be read, the version alone
     stamps the cache."""
-    crc = 0
-    try:
-        for part in RULES_CODE:
-            path = os.path.join(skills, part)
-            names = (sorted(os.path.join(path, name) for name in os.listdir(path)
-                            if name.endswith(".py"))
-                     if os.path.isdir(path) else [path])
-            for name in names:
-                with open(name, "rb") as handle:
-                    crc = zlib.crc32(handle.read(), crc)
-    except OSError:
-        return "unread"
-    return f"{crc:08x}"
+    return sources_crc(skills, RULES_CODE) or "unread"
 
 
 RULES_VERSION = rules_version()
