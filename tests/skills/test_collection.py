@@ -367,3 +367,23 @@ class LibraryMachine(RuleBasedStateMachine):
 
 
 TestLibraryMachine = LibraryMachine.TestCase
+
+
+def test_a_skill_removed_while_its_root_is_scanned_is_not_added_back_by_that_scan() -> None:
+    library = Library()
+    library.add_root(SkillRoot(ROOTS[0]))
+    library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha"), summary(ROOTS[0], "beta")])
+    library.set_scanning(ROOTS[0], True)
+    assert library.remove_skill(ROOTS[0] / "alpha")
+    # The scan read alpha before it was removed: what it found of alpha is out of date.
+    assert library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha"),
+                                         summary(ROOTS[0], "gamma")]) == 1
+    assert library.summary_for(ROOTS[0] / "alpha") is None
+    # Made again while the scan runs (a watcher reads it afresh): it is shown.
+    assert library.update_skill(summary(ROOTS[0], "alpha"))
+    assert library.summary_for(ROOTS[0] / "alpha") is not None
+    library.remove_skill(ROOTS[0] / "alpha")
+    library.set_scanning(ROOTS[0], False)
+    # The next scan finds it again (put back on disk): it is added.
+    library.set_scanning(ROOTS[0], True)
+    assert library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha")]) == 1

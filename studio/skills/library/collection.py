@@ -61,6 +61,8 @@ class RootState:
         index: each skill's row by its folder, made when first needed and kept while rows are
             only appended or replaced (a batch of a scan looked its rows up in a new index
             each time: quadratic in the library's size).
+        gone: skills removed while it was being scanned: what that scan read of them before
+            they went (a removal right after an install's rescan began) is not added back.
     """
 
     root: SkillRoot
@@ -70,6 +72,7 @@ class RootState:
     target: str = SPEC
     stale: set[Path] | None = None
     index: dict[Path, int] | None = field(default=None, repr=False)
+    gone: set[Path] = field(default_factory=set, repr=False)
 
     @property
     def path(self) -> Path:
@@ -291,6 +294,7 @@ class Library:
             return
         state = self._roots[row]
         state.scanning = scanning
+        state.gone.clear()
         if error is not None:
             state.error = error
         self._emit(RootChanged(row, state.root))
@@ -311,6 +315,8 @@ class Library:
         replaced: list[tuple[int, SkillSummary, SkillSummary]] = []
         nearer = self._roots_inside(state)
         taken: dict[int, tuple[RootState, list[Path]]] = {}  # from the roots around this one
+        if state.gone:
+            summaries = [s for s in summaries if s.directory not in state.gone]
         for summary in summaries:
             holder = self._where.get(summary.directory)
             if holder is state:
@@ -380,6 +386,9 @@ class Library:
         names.add(summary.name or "")
         state = self._where.get(old_key)
         if state is None:
+            holder = self.root(summary.root)
+            if holder is not None:
+                holder.gone.discard(summary.directory)  # read afresh: made again since
             return self.add_skills(summary.root, [summary]) > 0
         if summary.directory != old_key and summary.directory in self._where:
             self.remove_skill(summary.directory)
@@ -405,6 +414,8 @@ class Library:
             return False
         row = self._row_of(state, directory)
         name = state.skills[row].name
+        if state.scanning:
+            state.gone.add(directory)
         self._remove_rows(state, row, 1)
         self._mark_names({name or ""})
         return True
