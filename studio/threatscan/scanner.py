@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from studio.skills.scan import is_zip_file
+
 # The rule modules: importing one registers its rules.
 from studio.threatscan import jsrules, legacy, manifests, prose, pyrules, shellrules  # noqa: F401
 from studio.threatscan.cache import ThreatCache
@@ -171,11 +173,11 @@ def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
     found: list[Path] = []
     problems: list[str] = []
     for path in paths:
-        if path.is_file() and path.suffix.lower() == ".zip":
+        if is_zip_file(path):
             inside, problem = zipped_skills(path)
             found.extend(folder for folder in inside if folder not in found)
             problems.extend([problem] if problem else [])
-        elif path.is_file() and path.name.lower().endswith((".skill", ".tar.gz", ".tgz")):
+        elif path.is_file() and path.name.lower().endswith((".tar.gz", ".tgz")):
             problems.append(f"{path}: an archive of this kind is not scanned; unpack it and scan "
                             "the folder")
         elif path.is_file():

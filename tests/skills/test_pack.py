@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from studio.cli import main
 from studio.skills.files import load_zip_skills
 from studio.skills.install.pack import (
     PackError,
@@ -26,6 +27,7 @@ from studio.skills.install.pack import (
     plugin_manifest_problems,
     skill_digest,
 )
+from studio.skills.scan import SkillRoot
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -183,3 +185,18 @@ def test_studio_pack_from_the_command_line(tmp_path: Path) -> None:
     assert failed.returncode == 1 and "fix it first" in failed.stderr
     missing = studio(str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "is not a folder" in missing.stderr
+
+
+def test_a_packed_skill_file_is_validated_scanned_and_listed_as_an_archive(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    archive = pack_skill(_skill(tmp_path / "src", "tide-tables"), tmp_path / "out")
+    root = SkillRoot(archive)
+    assert root.is_zip and root.read_only
+    assert main(["validate", "--format", "json", str(archive)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [skill["name"] for skill in report["skills"]] == ["tide-tables"]
+    assert main(["scan", "--format", "json", "--no-cache", str(archive)]) == 0
+    scanned = json.loads(capsys.readouterr().out)
+    assert [Path(skill["path"]).name for skill in scanned["skills"]] == ["tide-tables"]
+    assert main(["fix", str(archive)]) == 2
+    assert "archives are read-only" in capsys.readouterr().err

@@ -38,6 +38,7 @@ from studio.skills.scan.entries import cache_entry, decode, encode
 from studio.skills.scan.interrupts import DeferredInterrupt
 from studio.skills.scan.stamps import Stamp
 from studio.skills.scan.walk import Fingerprints, Found, Link, walk_skills
+from studio.skills.scan.zippath import ZIP_SUFFIXES
 from studio.skills.summary import SkillSummary
 
 # prctl(2): deliver a signal to this process when its parent ends.
@@ -78,7 +79,7 @@ class SkillRoot:
 
     @property
     def is_zip(self) -> bool:
-        return self.path.suffix.lower() == ".zip" and not self.path.is_dir()
+        return self.path.suffix.lower() in ZIP_SUFFIXES and not self.path.is_dir()
 
     @property
     def read_only(self) -> bool:

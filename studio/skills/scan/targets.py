@@ -22,6 +22,7 @@ from studio.skills.scan.roots import (
 from studio.skills.scan.stamps import Stamp, stamp_of
 from studio.skills.scan.units import Piece, PieceSink, Render, scan_split
 from studio.skills.scan.walk import Found
+from studio.skills.scan.zippath import is_zip_file
 from studio.skills.summary import SkillSummary
 
 
@@ -43,8 +44,8 @@ def root_for(path: Path) -> SkillRoot | str:
         return f"{path}: no such file or folder"
     if path.name in (SKILL_FILE, LOWERCASE_SKILL_FILE) and not path.is_dir():
         return SkillRoot(path.parent)  # a FIFO or device too: reading it then reports SK006
-    if path.is_file() and path.suffix.lower() != ".zip":
-        return f"{path}: not a skill folder, a SKILL.md or a .zip archive of skills"
+    if path.is_file() and not is_zip_file(path):
+        return f"{path}: not a skill folder, a SKILL.md or a .zip or .skill archive of skills"
     return SkillRoot(path)
 
 

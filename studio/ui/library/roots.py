@@ -215,7 +215,7 @@ class LibraryRoots(QObject):
         parent = self._feedback.parent
         if zip_file:
             dialog = QFileDialog(parent, "Add a zip archive of skills", str(Path.home()),
-                                 "Zip archives (*.zip)")
+                                 "Zip archives of skills (*.zip *.skill)")
             dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         else:
             dialog = QFileDialog(parent, "Add a folder of skills", str(Path.home()))

@@ -227,7 +227,8 @@ class SettingsDialog(QDialog):
         self._pick(dialog, lambda chosen: self.add_root(Path(chosen)))
 
     def _on_add_zip_clicked(self) -> None:
-        dialog = QFileDialog(self, "Add a zip archive of skills", "", "Zip archives (*.zip)")
+        dialog = QFileDialog(self, "Add a zip archive of skills", "",
+                             "Zip archives of skills (*.zip *.skill)")
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         self._pick(dialog, lambda chosen: self.add_root(Path(chosen)))
 
