@@ -55,8 +55,8 @@ def test_the_families_are_those_whose_word_groups_a_text_meets() -> None:
 
 
 def _random_prose(rng: random.Random) -> str:
-    words = sorted({word for ways in phrases._NEEDS.values() for way in ways for group in way
-                    for word in group}) + ["plain", "text", "İ", "\u212a", "é", "_user", "user's"]
+    needed = {word for ways in phrases._NEEDS.values() for way in ways for group in way for word in group}
+    words = [*sorted(needed), "plain", "text", "İ", "\u212a", "é", "_user", "user's"]
     gaps = [" ", " ", " ", "\n", "\n\n", "\n \n", "\n\t\n\n", "\u00a0\n\n", "\n\u3000\n", ". ", ", "]
     parts = []
     for _ in range(rng.randrange(0, 40)):
