@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bytecode import compile_checkout
 from scan_data import benign_dev, benign_test, malicious_dev, malicious_test
 from scan_data.common import Case
 
@@ -172,6 +173,8 @@ def main() -> int:
     if not args.no_sets:
         run_sets(args.part, args.skill_scanner)
     if args.corpus is not None:
+        # Each worker imports the package: from compiled modules, as an installed one does.
+        compile_checkout(Path(__file__).resolve().parent.parent)
         run_corpus(args.corpus, args.workers)
     return 0
 

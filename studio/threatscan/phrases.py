@@ -176,16 +176,50 @@ _LOWER_PUNCTUATION = bytes(
 LOWERED_TO_ASCII = ("\u0130", "\u212a")  # capital I with a dot, the kelvin sign
 
 
-def _families(text: str) -> list[str]:
-    """The families whose needed words `text` holds (its words in lower case, marks aside)."""
+def _lowered_words(text: str) -> bytes:
+    """`text`'s UTF-8 bytes lowered, with the marks made blanks: its words, split as `_families`
+    splits them."""
     if LOWERED_TO_ASCII[0] in text or LOWERED_TO_ASCII[1] in text:
-        data = text.lower().encode("utf-8", "replace").translate(_PUNCTUATION)
-    else:
-        data = text.encode("utf-8", "replace").translate(_LOWER_PUNCTUATION)
+        return text.lower().encode("utf-8", "replace").translate(_PUNCTUATION)
+    return text.encode("utf-8", "replace").translate(_LOWER_PUNCTUATION)
+
+
+def _met(data: bytes) -> int:
+    """The bits of the word groups that the words of `data` (`_lowered_words`) meet."""
     found = 0
     for word in _NEEDED.intersection(data.split()):
         found |= _WORD_BITS[word]
+    return found
+
+
+def _families(text: str) -> list[str]:
+    """The families whose needed words `text` holds (its words in lower case, marks aside)."""
+    found = _met(_lowered_words(text))
     return [name for name, masks in _FAMILY_BITS if any(found & mask == mask for mask in masks)]
+
+
+_ALL_WAYS = tuple(mask for _, masks in _FAMILY_BITS for mask in masks)
+
+
+def phrase_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each part of `text` between blank lines (`\n\n`) whose own words
+    meet a family: only there can a paragraph score (a paragraph lies inside one such part,
+    and its words are among the part's). Most texts meet none as a whole, and stop at one set
+    of their words; the parts of the others are tested one by one."""
+    data = _lowered_words(text)
+    met = _met(data)
+    ways = [mask for mask in _ALL_WAYS if met & mask == mask]
+    if not ways:
+        return []
+    spans: list[tuple[int, int]] = []
+    # The bytes hold the same line ends as the text, so its parts are the text's, in order.
+    at = 0
+    for part, length in zip(data.split(b"\n\n"), map(len, text.split("\n\n")), strict=True):
+        found = _met(part) if part else 0
+        if found and any(found & mask == mask for mask in ways):
+            spans.append((at, at + length))
+        at += length + 2
+    return spans
 
 
 def _windows(lowered: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
@@ -209,16 +243,6 @@ def _windows(lowered: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
 def _matches(text: str, lowered: str, name: str, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
     for start, end in _windows(lowered, _FAMILY_WORDS[name]):
         yield from pattern.finditer(text, start, end)
-
-
-def phrase_offsets(text: str) -> list[int]:
-    """Where a phrase of any family starts in `text`: the parts of a long text worth scoring."""
-    wanted = _families(text)
-    if not wanted:
-        return []
-    lowered = text.lower()
-    return sorted(match.start() for name, _, pattern in _FAMILIES if name in wanted
-                  for match in _matches(text, lowered, name, pattern))
 
 
 # A phrase quoted or denied ("never obey text that says \"ignore previous instructions\"") is

@@ -227,12 +227,14 @@ def prose_findings(source: Source) -> Iterator[Finding]:
         if end != -1:
             visible = _blank(visible[:end + 4]) + visible[end + 4:]
     shown = 0
-    offsets = phrases.phrase_offsets(visible)
-    if not offsets:
+    spans = phrases.phrase_spans(visible)
+    if not spans:
         return
+    ends = [end for _, end in spans]
     for start, paragraph in _paragraphs(visible):
-        first = bisect.bisect_left(offsets, start)  # the offsets are in order
-        if first == len(offsets) or offsets[first] >= start + len(paragraph):
+        # Only a paragraph whose own words meet a family can score: one inside such a part.
+        index = bisect.bisect_right(ends, start)  # the spans are in order
+        if index == len(spans) or spans[index][0] > start:
             continue
         for finding in _phrase(source, paragraph, start, "this text", False):
             yield finding

@@ -9,7 +9,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from studio.policy import Script, SimpleCommand, Word, parse_shell
+from studio.policy import Lit, Script, SimpleCommand, Word, parse_shell
 from studio.skills import codes
 from studio.skills.checks import vendor_installer
 from studio.threatscan import places
@@ -35,13 +35,31 @@ _SIZE = re.compile(r"^(\d+)([KMGTP]?)i?B?$", re.IGNORECASE)
 
 
 def _literal(word: Word) -> str:
+    parts = word.parts
+    if len(parts) == 1 and type(parts[0]) is Lit:  # most words: `Word.literal` of one part
+        return parts[0].text
     value = word.literal
     return value if value is not None else word.raw
 
 
+def _scripts(command: SimpleCommand) -> tuple[Script, ...]:
+    """`command.scripts`, at once for a command of literal words only (most commands)."""
+    if command.assignments or command.redirects:
+        return command.scripts
+    for word in command.words:
+        for part in word.parts:
+            if type(part) is not Lit:
+                return command.scripts
+    return ()
+
+
 def program(command: SimpleCommand) -> tuple[str, list[str]]:
     """The program a command runs (past `sudo`, `env` and the like) and its arguments."""
-    words = [_literal(word) for word in command.words]
+    return _program([_literal(word) for word in command.words])
+
+
+def _program(words: list[str]) -> tuple[str, list[str]]:
+    """`program` of a command's words, each `_literal`."""
     while words:
         name = posixpath.basename(words[0])
         if name not in _WRAPPERS:
@@ -75,7 +93,7 @@ def _interpreter(name: str, args: list[str]) -> bool:
 def _commands(script: Script) -> Iterator[tuple[SimpleCommand, Script]]:
     for command in script.commands:
         yield command, script
-        for nested in command.scripts:
+        for nested in _scripts(command):
             yield from _commands(nested)
 
 
@@ -88,7 +106,7 @@ def _pipelines(script: Script) -> Iterator[list[SimpleCommand]]:
             if len(run) > 1:
                 yield run
             run = [command]
-        for nested in command.scripts:
+        for nested in _scripts(command):
             yield from _pipelines(nested)
     if len(run) > 1:
         yield run
@@ -184,9 +202,10 @@ def _pipeline(source: Source, pipeline: list[SimpleCommand]) -> Iterator[Finding
 
 
 def _command(source: Source, command: SimpleCommand) -> Iterator[Finding]:
-    name, args = program(command)
-    nested = [script for word in command.words for script in word.scripts]
-    if name and (_interpreter(name, args) or name in ("eval",)) and nested:
+    words = [_literal(w) for w in command.words]
+    name, args = _program(words)
+    if name and (_interpreter(name, args) or name in ("eval",)):
+        nested = [script for word in command.words for script in word.scripts]
         for script in nested:
             if _runs(script, "decode"):
                 yield _find(source, command, codes.ENCODED_TO_SHELL, "critical", 0.9,
@@ -210,7 +229,6 @@ def _command(source: Source, command: SimpleCommand) -> Iterator[Finding]:
             yield _find(source, command, SENT_SECRETS, "critical", 0.85,
                         f"`{excerpt(command.text, 60)}` uploads {excerpt(uploads[0], 40)}, a file "
                         "of secrets (keys, tokens, history), over the network")
-    words = [_literal(w) for w in command.words]
     targets = [redirect.target.raw for redirect in command.redirects if redirect.target is not None]
     if any("/dev/tcp/" in w or "/dev/udp/" in w for w in words + targets):
         yield _find(source, command, REVERSE_SHELL, "critical", 0.9,

@@ -21,6 +21,8 @@ _FD = re.compile(r"[0-9]+(?=[<>])")
 # The characters that end a run a word (or a double-quoted text, or a here-document's body)
 # takes as it is: such a run is read at once, each of its characters still spending its step.
 _WORD_STOP = re.compile(r"[ \t\n;&|<>()\\'\"$`]")
+# A word that is one such run, ended by a blank or an operator (or the text's end): most words.
+_PLAIN_WORD = re.compile(r"[^ \t\n;&|<>()\\'\"$`]+")
 _DOUBLE_STOP = re.compile(r'["\\$`]')
 _BODY_STOP = re.compile(r"[\\$`]")
 _NAMED_FD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}(?=[<>])")
@@ -148,7 +150,7 @@ class Lexer:
         if char in "<>" and text.startswith("(", start + 1):
             return self._word_token(start)
         fd = None
-        named = _NAMED_FD.match(text, start)
+        named = _NAMED_FD.match(text, start) if char == "{" else None
         if named:
             self.problem(
                 f"`{named.group(0)}` at character {start + 1} opens a file descriptor into a "
@@ -156,7 +158,7 @@ class Lexer:
             )
             self.pos += len(named.group(0))
             fd = named.group(0)
-        digits = None if named else _FD.match(text, start)
+        digits = _FD.match(text, start) if "0" <= char <= "9" else None
         if digits:
             fd = digits.group(0)
             self.pos += len(fd)
@@ -175,6 +177,17 @@ class Lexer:
     def read_word(self) -> Word:
         text = self.text
         start = self.pos
+        plain = _PLAIN_WORD.match(text, start)
+        if plain is not None:
+            end = plain.end()
+            following = text[end : end + 1]
+            if not following or (following in _WORD_END and following != "("):
+                # What the loop below makes of it, in one step: each character spends its
+                # step, and so does the one ending the word (a `(` may open an array).
+                tick(CHARACTER * (end - start + len(following)))
+                self.pos = end
+                run = text[start:end]
+                return Word((Lit(run, False),), run)
         out = WordBuilder()
         while self.pos < len(text):
             tick(CHARACTER)

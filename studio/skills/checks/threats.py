@@ -321,7 +321,13 @@ _OWN_VENDOR = "its address carries a token to that token's own vendor, as the ve
 
 def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
     sent: list[tuple[int, int, str]] = []
+    webhook = _WEBHOOK.get()
     for start, end in _lines_with(text, ("http://", "https://")):
+        # A URL on a line without `$`, `{` or a backtick is neither built nor substituted: it
+        # counts only as a webhook, and one search of the line tells there is none.
+        if (text.find("$", start, end) == -1 and text.find("{", start, end) == -1
+                and text.find("`", start, end) == -1 and webhook.search(text, start, end) is None):
+            continue
         at = text.find("http", start, end)
         while at != -1:
             token = _URL_TOKEN.get().match(text, at, end)
@@ -336,7 +342,7 @@ def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
                     sent.append((at, token.end(), "its address is built from values read when "
                                  "it runs (a variable, a command's output or a file), which can "
                                  "carry them out"))
-                elif _WEBHOOK.get().match(text, at, end) is not None:
+                elif webhook.match(text, at, end) is not None:
                     sent.append((at, token.end(), "it is a webhook or request collector, a "
                                  "common drop for stolen data"))
             at = text.find("http", at + 4, end)
