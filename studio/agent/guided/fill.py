@@ -441,10 +441,30 @@ def named_values(values: Sequence[str], request: str) -> list[str]:
              if re.sub(r"[^a-z0-9]", "", value.lower()) in flat or value.lower() in parts]
     if named:
         return named
+    # Named by its initials: "least common multiple" names `lcm`, "harmonic mean" `hm`.
+    initials = _initials(request)
+    named = [value for value in values if value.isalpha() and value.lower() in initials]
+    if named:
+        return named
     # None as written: those of a word of the message ("tomato" names `ripe-tomato`).
     said = {word.lower() for word in words if len(word) > 2}
     return [value for value in values
             if re.search(r"[-_.]", value) and set(re.split(r"[-_.]", value.lower())) & said]
+
+
+def _initials(request: str) -> set[str]:
+    """The initials of each run of two to five words of the request that follow one another with
+    nothing but a space between them, none a stop word ("least common multiple": lcm)."""
+    found: set[str] = set()
+    for run in re.split(r"[^A-Za-z ]+", request):
+        words = run.split()
+        for start in range(len(words)):
+            for end in range(start + 2, min(start + 5, len(words)) + 1):
+                part = words[start:end]
+                if any(w.lower() in catalog.STOP_WORDS or len(w) < 3 for w in part):
+                    break
+                found.add("".join(w[0].lower() for w in part))
+    return found
 
 
 def _short(note: str) -> str:

@@ -108,6 +108,9 @@ _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node"
 _PROMPT = re.compile(r"^(?:[$%>]\s+|usage:\s*)", re.IGNORECASE)
 _PIPED = re.compile(r"^cat\s+(?P<file>[^\s|<>;&-][^\s|<>;&]*)\s*\|\s*(?P<rest>[^|<>;&]+?)\s*$")
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
+_FIGURE = re.compile(r"-?\d+(?:\.\d+)?")
+_NUMBER_WORD = "N"
+"""The placeholder an example's figure stands for."""
 
 INSTRUCTIONS = """\
 You are an assistant that uses skills. Reply with one JSON object only.
@@ -815,16 +818,20 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
 
 def _subcommands(commands: Sequence[str], start: str) -> dict[str, list[str]]:
     """The subcommands of the lines that run `start` with one each (`morse.py encode TEXT`), and
-    the usage after each (`["TEXT"]`)."""
+    the usage after each (`["TEXT"]`); an example's figures stand for numbers (`gcd 24 36`:
+    `["N", "N"]`), as an author who shows no usage line writes it."""
     found: dict[str, list[str]] = {}
     for command in commands:
         segment = command.rsplit("|", 1)[-1].strip()
         if not segment.startswith(start + " "):
             continue
         words = split(segment[len(start):])
-        if len(words) >= 2 and re.fullmatch(r"[a-z][\w-]*", words[0]) and \
-                parse_usage(" ".join([start, *words[1:]]), start) is not None:
+        if len(words) < 2 or not re.fullmatch(r"[a-z][\w-]*", words[0]):
+            continue
+        if parse_usage(" ".join([start, *words[1:]]), start) is not None:
             found.setdefault(words[0], words[1:])
+        elif all(_FIGURE.fullmatch(word) for word in words[1:]):
+            found.setdefault(words[0], [_NUMBER_WORD] * (len(words) - 1))
     return found
 
 
@@ -851,6 +858,9 @@ def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
         return None
     rests = list(found.values())
     rest = rests[0] if all(r == rests[0] for r in rests) else ["ARGUMENT"]
+    if rest == ["ARGUMENT"] and all(set(r) == {_NUMBER_WORD} for r in rests):
+        # `gcd 24 36`, `lcm 4 6 10`: one number or more.
+        rest = [_NUMBER_WORD, f"[{_NUMBER_WORD}", "...]"]
     return " ".join([start, "{" + ",".join(found) + "}", *rest])
 
 

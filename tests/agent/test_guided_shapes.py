@@ -1,0 +1,142 @@
+"""Shapes of skills written elsewhere that the guided fill reads (issue 38): subcommands shown only
+by example lines with figures, a value named by the initials of the message's words, a JSON object
+argument whose keys the examples and a key table give, and a run that exits 0 while its output
+says another value of an option was wanted. Made-up skills of the shapes authors write."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from studio.agent.guided.arguments import parse_usage, split
+from studio.agent.guided.fill import compose, named_values, values_of
+from studio.agent.guided.replies import Guide
+from studio.agent.tools import SkillToolbox
+from studio.llm import Message, ToolCall
+from studio.skills.scan.roots import SkillRoot, scan_root
+from tests.skills.helpers import frontmatter, write_skill
+
+
+def guide_of(tmp_path: Path, name: str, text: str, files: dict[str, str]) -> Guide:
+    write_skill(tmp_path / "skills", name, text, files)
+    found = Guide(SkillToolbox(scan_root(SkillRoot(tmp_path / "skills")).skills, tmp_path))
+    found.fills = True
+    return found
+
+
+def turn(skill: str, request: str, *runs: tuple[str, str]) -> list[Message]:
+    messages = [Message("user", request),
+                Message("assistant", "", [ToolCall("a", "activate_skill", {"name": skill})]),
+                Message("tool", "<skill_content ...>", tool_call_id="a")]
+    for index, (ran, result) in enumerate(runs):
+        messages += [Message("assistant", "", [ToolCall(f"r{index}", "run_skill_script",
+                                                        {"skill": skill, "command": ran})]),
+                     Message("tool", result, tool_call_id=f"r{index}")]
+    return messages
+
+
+def runs_of(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    branches = schema.get("oneOf", [schema])
+    return [b["properties"]["arguments"]["properties"] for b in branches
+            if b["properties"].get("tool", {}).get("enum") == ["run_skill_script"]]
+
+
+def test_a_value_is_named_by_the_initials_of_the_message_s_words() -> None:
+    assert named_values(["am", "gm", "hm"], "What is the harmonic mean of 2, 3 and 6?") == ["hm"]
+    assert named_values(["png", "jpg"], "Save it as Portable Network Graphics") == ["png"]
+    # Initials across a stop word or of two unrelated words name nothing.
+    assert named_values(["hm"], "How much is the mean?") == []
+
+
+MEANS_MD = frontmatter("means", "Arithmetic, geometric and harmonic means of numbers.").replace(
+    "Body.\n", "Three subcommands, each taking two or more numbers:\n\n```bash\n"
+               "python3 scripts/means.py am 2 4\npython3 scripts/means.py gm 1 3 9\n"
+               "python3 scripts/means.py hm 1 2 4\n```\n")
+
+
+def test_subcommands_shown_only_by_examples_with_figures_make_a_usage_line(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "means", MEANS_MD, {"scripts/means.py": "import sys\n"})
+    step = guide.step(turn("means", "What is the harmonic mean of 2, 3 and 6?"), None, 256)
+    [run] = runs_of(step.schema)
+    subcommand = next(key for key in run if key not in ("skill", "script"))
+    # The message names the subcommand by its initials; every figure goes to the numbers.
+    assert run[subcommand]["enum"] == ["hm"]
+    numbers = [key for key in run if key not in ("skill", "script", subcommand)]
+    assert [run[key]["enum"] for key in numbers] == [["2 3 6"]]
+    call = ToolCall("c", "run_skill_script", {"skill": "means", "script": "python3 scripts/means.py",
+                                              subcommand: "hm", numbers[0]: "2 3 6"})
+    assert guide.resolve(call).arguments["command"] == "python3 scripts/means.py hm 2 3 6"
+
+
+DENSITY_MD = frontmatter("density", "Density of a solid or a liquid from its mass and volume.").replace(
+    "Body.\n", "Give the sample as one JSON object:\n\n```bash\n"
+               "python3 scripts/density.py '{\"mass\": 12, \"cc\": 4}'\n"
+               "python3 scripts/density.py '{\"mass\": 9.5, \"ml\": 10}'\n```\n\n"
+               "| key | meaning |\n|-----|---------|\n| `mass` | the mass in grams |\n"
+               "| `cc` | the volume in cubic centimetres, for solids |\n"
+               "| `ml` | the volume in millilitres, for liquids |\n\n"
+               "Give `mass` and one of `cc` / `ml`.\n")
+
+
+def test_a_json_usage_line_is_read_with_its_keys() -> None:
+    start = "python3 x.py"
+    usage = parse_usage(start + " '{\"mass\": MASS, \"cc\": [CC], \"name\": \"NAME\"}'", start)
+    assert usage is not None
+    assert usage.placeholders == ["MASS", "CC", "NAME"]
+    call = ToolCall("c", "run_skill_script", {"skill": "s", "script": start, "MASS": "12.5", "CC": "",
+                                              "NAME": "iron bar"})
+    command = compose(call, usage).arguments["command"]
+    # Numbers as numbers, text as a string, a key left blank left out; one shell word.
+    assert json.loads(split(command)[2]) == {"mass": 12.5, "name": "iron bar"}
+    assert values_of(command, start, usage) == {"MASS": "12.5", "NAME": "iron bar"}
+
+
+def test_a_json_object_argument_is_filled_key_by_key(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "density", DENSITY_MD, {"scripts/density.py": "import sys\n"})
+    step = guide.step(turn("density", "A 300 g bottle of oil holds 330 ml. What is its density?"),
+                      None, 256)
+    [run] = runs_of(step.schema)
+    assert set(run) >= {"MASS", "CC", "ML"}
+    # The figure beside the unit naming a key is that key's; the other the mass; the key of
+    # no figure is left out.
+    assert run["ML"]["enum"] == ["330"]
+    assert run["MASS"]["enum"] == ["300"]
+    assert run["CC"]["enum"] == [""]
+    call = ToolCall("c", "run_skill_script", {"skill": "density", "script": "python3 scripts/density.py",
+                                              "MASS": "300", "CC": "", "ML": "330"})
+    command = guide.resolve(call).arguments["command"]
+    assert json.loads(split(command)[2]) == {"mass": 300, "ml": 330}
+
+
+def test_the_keys_of_a_json_argument_are_told_from_the_key_table(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "density", DENSITY_MD, {"scripts/density.py": "import sys\n"})
+    messages = turn("density", "A 300 g bottle of oil holds 330 ml. What is its density?")
+    shown = guide.request(messages, None)[-1].content
+    assert "the volume in millilitres, for liquids" in shown
+
+
+CODEC_MD = frontmatter("hexer", "Turns text into hex or hex back into text.").replace(
+    "Body.\n", "Usage: python3 scripts/hexer.py [--way WAY] TEXT\n\n"
+               "WAY is to or from, and to when you leave it out.\n")
+CODEC_PY = ("import argparse, sys\np = argparse.ArgumentParser()\n"
+            "p.add_argument('--way', default='to', choices=['to', 'from'])\np.add_argument('text')\n")
+
+
+def test_a_run_whose_output_asks_for_another_value_is_followed_by_one_with_it(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "hexer", CODEC_MD, {"scripts/hexer.py": CODEC_PY})
+    ran = ("python3 scripts/hexer.py 68656c6c6f",
+           "exit code 0 after 0.1 s\nnote: this looks like hex already; to turn it back use --way from\n"
+           "3638363536633663366620\n")
+    step = guide.step(turn("hexer", "What does the hex 68656c6c6f say?", ran), None, 256)
+    assert step.require_call
+    assert [run["command"] for run in runs_of(step.schema)] == [
+        {"type": "string", "enum": ["python3 scripts/hexer.py --way from 68656c6c6f"]}]
+
+
+def test_a_run_whose_output_asks_for_nothing_is_answered(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "hexer", CODEC_MD, {"scripts/hexer.py": CODEC_PY})
+    ran = ("python3 scripts/hexer.py --way from 68656c6c6f", "exit code 0 after 0.1 s\nhello\n")
+    step = guide.step(turn("hexer", "What does the hex 68656c6c6f say?", ran), None, 256)
+    assert not step.require_call
+    assert not runs_of(step.schema)
