@@ -131,7 +131,7 @@ def test_a_run_whose_output_asks_for_another_value_is_followed_by_one_with_it(tm
     step = guide.step(turn("hexer", "What does the hex 68656c6c6f say?", ran), None, 256)
     assert step.require_call
     assert [run["command"] for run in runs_of(step.schema)] == [
-        {"type": "string", "enum": ["python3 scripts/hexer.py --way from 68656c6c6f"]}]
+        {"type": "string", "enum": ["python3 scripts/hexer.py 68656c6c6f --way from"]}]
 
 
 def test_a_run_whose_output_asks_for_nothing_is_answered(tmp_path: Path) -> None:

@@ -48,6 +48,7 @@ from studio.agent.guided.columns import column_values
 from studio.agent.guided.dates import iso_dates
 from studio.agent.guided.fill import EXAMPLE as FILLED_EXAMPLE
 from studio.agent.guided.fill import (
+    SCRIPT_KEY,
     allowed_commands,
     compose,
     fill_hint,
@@ -61,6 +62,7 @@ from studio.agent.guided.freerun import free_pattern, replaced
 from studio.agent.guided.refill import other_commands
 from studio.agent.guided.repair import (
     MAX_RUNS,
+    asked_options,
     error_values,
     failure_sentence,
     read_spec,
@@ -71,7 +73,7 @@ from studio.agent.guided.repair import (
     trimmed,
     usage_commands,
 )
-from studio.agent.guided.scriptvalues import script_values
+from studio.agent.guided.scriptvalues import after_option, script_values
 from studio.agent.guided.values import Described, describe, listed_notes, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
 from studio.agent.tools import SkillToolbox, ToolError
@@ -187,6 +189,11 @@ class Guide:
             return Step(reply_schema([], require_call=False), answer_tokens, False)
         invocations = self.invocations(loaded)
         quotes = _quotes(turn, _turn_key(messages)[1]) if ran else []
+        if ran and not failed and len(results) < MAX_RUNS and \
+                (asked := self._asked(loaded, results[-1], invocations, {c for c, _ in results})):
+            # The run went through but its output says another value was wanted (a default of
+            # the wrong mode: "to decode it use --mode decode"): the run it asks for follows.
+            return Step(reply_schema([_enum_spec(loaded, asked)], require_call=True), CALL_MAX_TOKENS, True)
         if not invocations or (ran and not failed):
             sentence = (sentence_schema(answer_line(quotes), results[-1][0])
                         if self.fills and quotes and results else None)
@@ -242,6 +249,32 @@ class Guide:
         schema = reply_schema([*runs, *reads], require_call=True)
         return Step({"oneOf": [*schema.get("oneOf", [schema]), *answer.schema.get("oneOf", [answer.schema])]},
                     answer.max_tokens, False)
+
+    def _asked(self, skill: str, result: tuple[str, str], invocations: Sequence[str],
+               tried: Collection[str]) -> list[str]:
+        """The runs a successful run's output asks for in its place: the run's command with an
+        option of its usage line set to the value the output names ("use --mode decode"), when
+        that is one the skill lists for it (or any, when it lists none); none it ran already."""
+        command, output = result
+        commands = self._commands(skill)
+        found: list[str] = []
+        for start in invocations:
+            usage = _usage(commands, start)
+            if usage is None or not command.startswith(start + " "):
+                continue
+            after = after_option(usage)
+            described = {d.name: d for d in self._described(skill, usage, commands, start)}
+            given = values_of(command, start, usage)
+            for option, value in asked_options(_output_of(output)):
+                name = after.get(option)
+                listed = described[name].values if name in described else ()
+                if name is None or not value or given.get(name) == value or (listed and value not in listed):
+                    continue
+                arguments = {"skill": skill, SCRIPT_KEY: start, **given, name: value}
+                asked = str(compose(ToolCall("", RUN, arguments), usage).arguments["command"])
+                if asked not in tried and asked not in found:
+                    found.append(asked)
+        return found
 
     def _reads(self, turn: Sequence[Message], skill: str, output: str) -> list[ToolSpec]:
         """`read_skill_file` of the files the skill or the failed run's output names, not yet read."""
