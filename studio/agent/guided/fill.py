@@ -11,6 +11,7 @@ value): it keeps the affinity enum of `guided.arguments`.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 import shlex
@@ -18,7 +19,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity, is_json, split
+from studio.agent.guided.arguments import PLACEHOLDER, Key, Usage, affinity, is_json, split
 from studio.agent.guided.dates import ISO, clause_of, date_format, formatted, is_date, paired, written_dates
 from studio.agent.guided.values import Described
 from studio.agent.toolbook import RUN
@@ -71,6 +72,7 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
     placeholder (`N [N ...]`) takes every value of its kind, and a date is written as the skill
     says."""
     optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
+    optional |= usage.leavable
     required = set(usage.placeholders) - optional
     properties: dict[str, Any] = {"skill": {"type": "string", "enum": [skill]},
                                   SCRIPT_KEY: {"type": "string", "enum": [start]}}
@@ -97,19 +99,25 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
             properties[name] = {"type": "string", "enum": [*dated[name], *blank]}
         else:
             open_values[name] = _of_kind(name, [c for c in candidates if c not in listed], request,
-                                         naming.get(name, ()), item.said)
-    for name, values in _distinct(open_values, usage.repeated).items():
+                                         naming.get(name, ()), item.said, name in usage.numbers)
+    distinct = _distinct(open_values, usage.repeated)
+    # A value a required placeholder alone takes is no optional one's (`--digits` of "round
+    # 3.14159"; the `ml` key beside `price` and `grams`): that one is left out.
+    alone = {values[0] for name, values in distinct.items() if name in required and len(values) == 1}
+    for name, values in distinct.items():
         how = open_values[name][1]
         # Named with a value ("a 20 percent tip"), or a repeated one the message gives values
         # of its kind (`[N]...`), an optional part is not left out.
         given = how == _NEAR or (how == _OF_KIND and name in usage.repeated and bool(values))
         blank = [""] if name not in required and not given else []
-        if values:
+        if blank and values and not (values := [value for value in values if value not in alone]):
+            properties[name] = {"type": "string", "enum": blank}
+        elif values:
             # A model shown the SKILL.md's example copies its values ("5 km mi" for "3 miles").
             properties[name] = {"type": "string", "enum": [*values, *blank]}
         else:
             # A value the message writes otherwise ("29 February 2024" for a DATE).
-            properties[name] = _kind(name, name not in required)
+            properties[name] = _kind(name, name not in required, name in usage.numbers)
     # The model writes the properties in this order: the usage line's.
     properties = {key: properties[key] for key in ["skill", SCRIPT_KEY, *usage.placeholders]}
     return ToolSpec(RUN, "", {"type": "object", "properties": properties,
@@ -274,15 +282,18 @@ def chosen(item: Described, written: str) -> str:
 
 
 def _of_kind(name: str, candidates: Sequence[str], request: str, naming: Collection[str] = (),
-             said: str = "") -> tuple[list[str], str]:
+             said: str = "", number: bool = False) -> tuple[list[str], str]:
     """The `candidates` of the placeholder's kind (`guided.arguments.affinity`: a number for VALUE, a
     path for FILE, JSON for a placeholder the skill says is JSON), or those next to a word naming
     it or its option (`naming`: "70" in "70 kg" for KG, "4" in "4 people" for `--people N`); all
     of them for a placeholder of no kind a pattern holds; none for a number or a date none of
-    them is. With how they were found: `_NEAR`, `_OF_KIND` or `_ANY`."""
+    them is (a `number` one, a JSON key's an example gave a figure, too). A unit after a figure
+    names the placeholder it abbreviates ("500 g" for GRAMS). With how they were found: `_NEAR`,
+    `_OF_KIND` or `_ANY`."""
     words = [word.strip(_EDGES) for word in request.split()]
     names = {name.lower(), *name.lower().split("_"), *naming}
-    beside = {words[j] for i, word in enumerate(words) if _names(word, names)
+    beside = {words[j] for i, word in enumerate(words)
+              if _names(word, names) or (i and _FIGURE.fullmatch(words[i - 1]) and _abbreviates(word, names))
               for j in _neighbours(words, i)}
     # The word naming the placeholder says what the value is, not the value ("kg" for KG).
     candidates = [c for c in candidates if c.lower() != name.lower()]
@@ -293,6 +304,10 @@ def _of_kind(name: str, candidates: Sequence[str], request: str, naming: Collect
     # Those that fit best: `a.schema.json` names SCHEMA, where any path is of its kind.
     top = max((affinity(name, c) for c in candidates), default=0)
     fitting = [c for c in candidates if top and affinity(name, c) == top]
+    if number:
+        fitting = [c for c in candidates if _FIGURE.fullmatch(c)]
+        if not fitting:
+            return [], _OF_KIND
     near = [c for c in candidates if c in beside]
     if fitting:
         both = [c for c in near if c in fitting]
@@ -316,6 +331,13 @@ def _names(word: str, names: Collection[str]) -> bool:
     return lower in names or (len(lower) > 3 and lower.removesuffix("s") in names)
 
 
+def _abbreviates(word: str, names: Collection[str]) -> bool:
+    """Whether `word` is a unit's short form of one of `names` ("g" of "grams")."""
+    lower = word.lower()
+    return word.isalpha() and 0 < len(lower) <= 2 and any(
+        len(name) > 2 and name.startswith(lower) for name in names)
+
+
 def _neighbours(words: Sequence[str], index: int) -> list[int]:
     """The words either side of `words[index]`, over one stop word ("tip of 20")."""
     found = []
@@ -328,12 +350,12 @@ def _neighbours(words: Sequence[str], index: int) -> list[int]:
     return found
 
 
-def _kind(name: str, optional: bool) -> dict[str, Any]:
+def _kind(name: str, optional: bool, number: bool = False) -> dict[str, Any]:
     words = set(name.lower().split("_"))
     # An optional value may be blank, which a kind's pattern would not allow.
     if not optional and words & _DATE_NAMES:
         return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
-    if not optional and words & _NUMBER_NAMES:
+    if not optional and (number or words & _NUMBER_NAMES):
         return {"type": "string", "pattern": "^-?[0-9][0-9.,/]{0,20}$"}
     return {"type": "string", "minLength": 0 if optional else 1, "maxLength": _VALUE_CHARS}
 
@@ -351,7 +373,12 @@ def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -
               for name, value in values.items()}
     words: list[str] = [str(arguments.get(SCRIPT_KEY, ""))]
 
+    objects = dict(usage.objects)
+
     def argument(word: str) -> str:
+        if word in objects:
+            return shlex.quote(json.dumps({key.key: _json_value(values[key.placeholder], key.number)
+                                           for key in objects[word] if values[key.placeholder]}))
         if not PLACEHOLDER.match(word):
             return word
         if word in usage.repeated:
@@ -364,6 +391,17 @@ def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -
         if names and all(values[name] for name in names):
             words += [argument(w) for w in group]
     return ToolCall(call.id, RUN, {"skill": arguments.get("skill"), "command": " ".join(words)})
+
+
+def _json_value(value: str, number: bool) -> object:
+    """A key's value as the JSON object holds it: a number as a number, when it is one."""
+    if number and _FIGURE.fullmatch(value):
+        try:
+            found = json.loads(value)
+        except ValueError:
+            return value
+        return found if isinstance(found, int | float) else value
+    return value
 
 
 def _parts(value: str) -> list[str]:
@@ -382,10 +420,13 @@ def values_of(command: str, start: str, usage: Usage) -> dict[str, str]:
     words = words[at:]
     found: dict[str, str] = {}
     index = 0
+    objects = dict(usage.objects)
     for word in usage.required:
         if index >= len(words):
             return found
-        if PLACEHOLDER.match(word):
+        if word in objects:
+            found.update(_object_values(words[index], objects[word]))
+        elif PLACEHOLDER.match(word):
             found.setdefault(word, words[index])
         index += 1
     rest = words[index:]
@@ -398,6 +439,18 @@ def values_of(command: str, start: str, usage: Usage) -> dict[str, str]:
     return found
 
 
+def _object_values(word: str, keys: Sequence[Key]) -> dict[str, str]:
+    """The placeholders' values of a JSON object argument as a command gave it."""
+    try:
+        given = json.loads(word)
+    except ValueError:
+        return {}
+    if not isinstance(given, dict):
+        return {}
+    return {key.placeholder: str(given[key.key]) for key in keys
+            if key.key in given and isinstance(given[key.key], str | int | float)}
+
+
 def is_filled(call: ToolCall) -> bool:
     return call.name == RUN and SCRIPT_KEY in call.arguments and "command" not in call.arguments
 
@@ -407,6 +460,7 @@ def fill_hint(described: Sequence[Described], usage: Usage, request: str) -> str
     of each, `mi (mile)`: the user writes "miles"), what the skill says of it, and the values the
     user's `request` names as written ("SHA-256" for `sha256`)."""
     optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
+    optional |= usage.leavable
     lines = ["Fill in each word in capitals from the user's message:"]
     for item in described:
         parts = []

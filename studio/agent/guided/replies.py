@@ -355,6 +355,13 @@ class Guide:
         listed = dict(usage.choices)
         described = [Described(d.name, d.said, listed[d.name]) if d.name in listed else d
                      for d in described]
+        # A JSON key's meaning is what the skill's table or list of the keys says of it.
+        keys = [key for _, found in usage.objects for key in found]
+        notes = listed_notes([key.key for key in keys], self.toolbox.load(skill).body)
+        meanings = {key.placeholder: f"the {key.key} key: {note}"
+                    for key, note in zip(keys, notes, strict=False) if note}
+        described = [Described(d.name, meanings[d.name], d.values, d.notes)
+                     if not d.said and d.name in meanings else d for d in described]
         described = [Described(d.name, d.said, columns) if not d.values and
                      (columns := column_values(d.name, d.said, request, read)) else d for d in described]
         script = split(start)[-1] if start else ""
@@ -368,7 +375,8 @@ class Guide:
         # that one's, not also the next's (SIZE).
         listed_values = {d.values for d in described if d.values}
         body = self.toolbox.load(skill).body
-        return [d if d.values or d.name not in accepted or accepted[d.name] in listed_values else
+        return [d if d.values or d.name not in accepted or accepted[d.name] in listed_values
+                or d.name in usage.numbers else
                 Described(d.name, d.said, accepted[d.name], listed_notes(accepted[d.name], body))
                 for d in described]
 
@@ -513,7 +521,7 @@ class Guide:
                 continue
             line = script_usage(text, script, start)
             if line is None or parse_usage(line, start) is None:
-                line = _subcommand_usage(commands, start)
+                line = _subcommand_usage(commands, start) or _object_usage(commands, start)
             if line is not None:
                 commands.append(line)
         return commands
@@ -895,6 +903,43 @@ def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
         # `gcd 24 36`, `lcm 4 6 10`: one number or more.
         rest = [_NUMBER_WORD, f"[{_NUMBER_WORD}", "...]"]
     return " ".join([start, "{" + ",".join(found) + "}", *rest])
+
+
+def _object_usage(commands: Sequence[str], start: str) -> str | None:
+    """One usage line for the examples that run `start` with one JSON object each
+    (`x.py '{"price": 2.5, "grams": 750}'`, `x.py '{"price": 1.2, "ml": 330}'`): each key's value
+    a placeholder named for it, a number where the examples give figures (`"price": PRICE`), a
+    string elsewhere (`"name": "NAME"`), in brackets when some example leaves the key out
+    (`"grams": [GRAMS]`). None without such an example."""
+    objects: list[dict[str, Any]] = []
+    for command in commands:
+        segment = command.rsplit("|", 1)[-1].strip()
+        words = split(segment[len(start):]) if segment.startswith(start + " ") else []
+        try:
+            value = json.loads(words[0]) if len(words) == 1 else None
+        except ValueError:
+            continue
+        if isinstance(value, dict) and value and all(
+                isinstance(v, str | int | float) and not isinstance(v, bool) for v in value.values()):
+            objects.append(value)
+    keys = list(dict.fromkeys(key for found in objects for key in found))
+    names = {key: _key_placeholder(key) for key in keys}
+    if not objects or None in names.values() or len(set(names.values())) != len(keys):
+        return None
+    parts = []
+    for key in keys:
+        numbers = all(isinstance(found[key], int | float) for found in objects if key in found)
+        name = str(names[key]) if numbers else f'"{names[key]}"'
+        parts.append(f'"{key}": ' + (name if all(key in found for found in objects) else f"[{name}]"))
+    return f"{start} {shlex.quote('{' + ', '.join(parts) + '}')}"
+
+
+def _key_placeholder(key: str) -> str | None:
+    """The placeholder for a JSON key's value: the key in capitals (`PRICE`, `NET_WEIGHT`)."""
+    name = re.sub(r"[^A-Z0-9]+", "_", key.upper()).strip("_")
+    if name and not PLACEHOLDER.match(name):
+        name += "_VALUE"
+    return name if PLACEHOLDER.match(name) else None
 
 
 def _usage(commands: Sequence[str], start: str) -> Usage | None:
