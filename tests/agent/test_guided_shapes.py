@@ -140,3 +140,60 @@ def test_a_run_whose_output_asks_for_nothing_is_answered(tmp_path: Path) -> None
     step = guide.step(turn("hexer", "What does the hex 68656c6c6f say?", ran), None, 256)
     assert not step.require_call
     assert not runs_of(step.schema)
+
+
+PACE_MD = frontmatter("pace", "Converts a speed between units.").replace(
+    "Body.\n", "    python3 scripts/pace.py VALUE --from UNIT --to UNIT\n\n"
+               "Units the script understands:\n\n- kmh - kilometres per hour\n- mph - miles per hour\n"
+               "- kn - knots\n")
+
+
+def test_a_list_after_a_line_speaking_of_the_values_lists_them(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "pace", PACE_MD, {"scripts/pace.py": "import sys\n"})
+    step = guide.step(turn("pace", "What is 30 knots in km/h?"), None, 256)
+    [run] = runs_of(step.schema)
+    # "km/h" names `kmh` as one word; the unit given the figure is the one converted from.
+    assert [guide.resolve(ToolCall("c", "run_skill_script", {
+        "skill": "pace", "script": "python3 scripts/pace.py", "VALUE": run["VALUE"]["enum"][0],
+        "UNIT": run["UNIT"]["enum"][0], "UNIT_B": run["UNIT_B"]["enum"][0]})).arguments["command"]] == [
+        "python3 scripts/pace.py 30 --from kn --to kmh"]
+    assert [len(run[key]["enum"]) for key in ("VALUE", "UNIT", "UNIT_B")] == [1, 1, 1]
+
+
+GRATUITY_MD = frontmatter("gratuity", "Works out a tip.").replace(
+    "Body.\n", "```\npython scripts/tip.py --total AMOUNT [--percent PCT] [--people N]\n```\n")
+
+
+def test_a_figure_with_a_currency_or_percent_sign_is_the_figure(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "gratuity", GRATUITY_MD, {"scripts/tip.py": "import sys\n"})
+    step = guide.step(turn("gratuity", "What's a 12% tip on a total of $40.20?"), None, 256)
+    [run] = runs_of(step.schema)
+    # The percent sign names PERCENT; the figure taken leaves the optional N nothing.
+    assert (run["AMOUNT"]["enum"], run["PCT"]["enum"], run["N"]["enum"]) == (["40.20"], ["12"], [""])
+
+
+ROUTE_MD = frontmatter("route", "Ferry fares by region.").replace(
+    "Body.\n", "    python3 scripts/fare.py REGION\n\n"
+               "Find the port's REGION in references/ports.md and pass its name.\n")
+PORTS = ("| Region | Ports |\n|---|---|\n| north-sea | Hull, Rotterdam, Esbjerg |\n"
+         "| baltic | Kiel, Tallinn, Riga |\n| channel | Dover, Calais |\n")
+CODES_MD = frontmatter("codes", "Facts about a currency.").replace(
+    "Body.\n", "1. Find the currency's ISO code in `references/CODES.md`.\n2. Run:\n\n"
+               "   ```bash\n   python3 scripts/cur.py ISO_CODE\n   ```\n")
+CODES = ("| ISO code | Name |\n|---|---|\n| `CHF` | Swiss franc |\n| `NOK` | Norwegian krone |\n"
+         "| `SEK` | Swedish krona |\n")
+
+
+def test_a_value_is_named_by_a_part_of_its_row(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "route", ROUTE_MD, {"scripts/fare.py": "import sys\n",
+                                                   "references/ports.md": PORTS})
+    [run] = runs_of(guide.step(turn("route", "What is the fare to Tallinn?"), None, 256).schema)
+    # Offered as what its row says of it ("Kiel, Tallinn, Riga: baltic"), the value alone.
+    assert [value.rsplit(": ", 1)[-1] for value in run["REGION"]["enum"]] == ["baltic"]
+
+
+def test_a_file_a_step_names_lists_the_values_of_its_column_named_for_the_placeholder(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "codes", CODES_MD, {"scripts/cur.py": "import sys\n",
+                                                   "references/CODES.md": CODES})
+    [run] = runs_of(guide.step(turn("codes", "Tell me about the Norwegian krone"), None, 256).schema)
+    assert [value.rsplit(": ", 1)[-1] for value in run["ISO_CODE"]["enum"]] == ["NOK"]

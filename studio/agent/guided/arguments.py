@@ -131,6 +131,16 @@ class Usage:
         return frozenset(key.placeholder for _, keys in self.objects for key in keys if key.optional)
 
 
+_MONEY = re.compile(r"[$€£¥](?P<figure>\d[\d.,]*)|(?P<share>-?\d[\d.,]*)%")
+
+
+def bare(word: str) -> str:
+    """A figure without the currency sign or the percent sign written on it (`$84.50`: 84.50,
+    `18%`: 18): a script takes the number."""
+    match = _MONEY.fullmatch(word)
+    return (match.group("figure") or match.group("share")) if match else word
+
+
 def split(command: str) -> list[str]:
     try:
         return shlex.split(command)

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from studio.agent.guided.arguments import PLACEHOLDER, Key, Usage, affinity, is_json, split
+from studio.agent.guided.arguments import PLACEHOLDER, Key, Usage, affinity, bare, is_json, split
 from studio.agent.guided.dates import ISO, clause_of, date_format, formatted, is_date, paired, written_dates
 from studio.agent.guided.values import Described
 from studio.agent.toolbook import RUN
@@ -91,7 +91,7 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
         if name in ordered:
             properties[name] = {"type": "string", "enum": [*choices(item, ordered[name]), *blank]}
         elif item.values:
-            named = named_values(item.values, request)
+            named = named_values(item.values, request) or noted_values(item, request)
             # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
             kept = named if named and len(named) >= sharing[item.values] else list(item.values)
             properties[name] = {"type": "string", "enum": [*choices(item, kept), *blank]}
@@ -103,7 +103,8 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
     distinct = _distinct(open_values, usage.repeated)
     # A value a required placeholder alone takes is no optional one's (`--digits` of "round
     # 3.14159"; the `ml` key beside `price` and `grams`): that one is left out.
-    alone = {values[0] for name, values in distinct.items() if name in required and len(values) == 1}
+    alone = {values[0] for name, values in distinct.items()
+             if (name in required or open_values[name][1] == _NEAR) and len(values) == 1}
     for name, values in distinct.items():
         how = open_values[name][1]
         # Named with a value ("a 20 percent tip"), or a repeated one the message gives values
@@ -214,7 +215,8 @@ def _ordered_pairs(usage: Usage, by_name: dict[str, Described], request: str) ->
     groups: dict[tuple[str, ...], list[str]] = {}
     for name in names:
         groups.setdefault(by_name[name].values, []).append(name)
-    tokens = re.findall(r"[A-Za-z0-9][\w.+-]*|[.!?]", request)
+    # "km/h" is one token, as the code `kmh` or `km/h` writes it.
+    tokens = re.findall(r"[A-Za-z0-9][\w.+-]*(?:/[A-Za-z][\w.+-]*)*|[.!?]", request)
     found: dict[str, list[str]] = {}
     for group in groups.values():
         if len(group) != 2:
@@ -290,7 +292,10 @@ def _of_kind(name: str, candidates: Sequence[str], request: str, naming: Collect
     them is (a `number` one, a JSON key's an example gave a figure, too). A unit after a figure
     names the placeholder it abbreviates ("500 g" for GRAMS). With how they were found: `_NEAR`,
     `_OF_KIND` or `_ANY`."""
-    words = [word.strip(_EDGES) for word in request.split()]
+    # "18%" is 18 percent: the figure beside the word naming PERCENT.
+    words = [part for word in request.split()
+             for part in ([bare(word.strip(_EDGES)), "percent"] if word.strip(_EDGES).endswith("%")
+                          else [bare(word.strip(_EDGES))])]
     names = {name.lower(), *name.lower().split("_"), *naming}
     beside = {words[j] for i, word in enumerate(words)
               if _names(word, names) or (i and _FIGURE.fullmatch(words[i - 1]) and _abbreviates(word, names))
@@ -504,6 +509,20 @@ def named_values(values: Sequence[str], request: str) -> list[str]:
     said = {word.lower() for word in words if len(word) > 2}
     return [value for value in values
             if re.search(r"[-_.]", value) and set(re.split(r"[-_.]", value.lower())) & said]
+
+
+def noted_values(item: Described, request: str) -> list[str]:
+    """The values of `item` whose note (what the skill's table says of each) has a part the
+    request names as a whole ("Japan" of "Australia, China, Japan"; "Mozilla Public License 2.0"
+    of `MPL-2.0`): a name, not a figure."""
+    found = []
+    for value, note in zip(item.values, item.notes, strict=False):
+        parts = [part.strip(" .`*") for part in re.split(r"[,;|]", note)]
+        if any(len(part) > 2 and re.search(r"[A-Za-z]{3}", part) and part.lower() not in catalog.STOP_WORDS
+               and re.search(rf"(?<![\w-]){re.escape(part)}(?![\w-])", request, re.IGNORECASE)
+               for part in parts):
+            found.append(value)
+    return found
 
 
 def _initials(request: str) -> set[str]:

@@ -38,6 +38,7 @@ from studio.agent.guided.answer import answer_line, denial_prompt, denial_reason
 from studio.agent.guided.arguments import (
     PLACEHOLDER,
     Usage,
+    bare,
     fill,
     json_values,
     parse_usage,
@@ -531,7 +532,7 @@ class Guide:
         punctuation around them) and the options the skill's usage lines show."""
         options = [word for command in self._commands(skill) for word in split(command)
                    if word.startswith("-")]
-        words = [word.strip(_WORD_EDGES) for word in request.split()]
+        words = [bare(word.strip(_WORD_EDGES)) for word in request.split()]
         # The skill's name and the word "skill" say which skill, not what to run it on; so do
         # the words of its name ("Convert 5 kilograms to pounds" ran `convert.py 5 kilograms
         # Convert` with unit-convert).

@@ -85,6 +85,8 @@ def describe(placeholders: Sequence[str], body: str, read: Callable[[str], str |
         if not values:
             values = _values_under_heading(lines, name)
         if not values:
+            values = _values_after_intro(lines, name)
+        if not values:
             values = _column_values(body, name, said)
         if not values:
             values = _named_file_values(lines, name, read)
@@ -148,11 +150,17 @@ def _named_file_values(lines: Sequence[str], name: str, read: Callable[[str], st
     for line in lines:
         # "see references/schema-subset.md" for SCHEMA names a manual, not the schemas it takes.
         prose = _DOC.sub("", _FILE.sub("", line))
-        if not word.search(prose) or not _LISTING.search(prose):
+        if not word.search(prose):
             continue
         for path in referenced_files(line):
             text = read(path)
-            if text and (values := _file_values(text[:_FILE_CHARS], name, line)):
+            if not text:
+                continue
+            # Said to list them, any table of the file; else one whose column the placeholder's
+            # word heads ("Find the SPDX id in LICENSES.md": its "SPDX id" column).
+            values = _file_values(text[:_FILE_CHARS], name, line) if _LISTING.search(prose) else \
+                _column_values(text[:_FILE_CHARS], name, "")
+            if values:
                 return values
     return ()
 
@@ -267,6 +275,18 @@ def _values_under_heading(lines: Sequence[str], name: str) -> Pairs:
             values = _block_values(lines, index + 1, skip_prose=True)
             if values:
                 return values
+    return ()
+
+
+def _values_after_intro(lines: Sequence[str], name: str) -> Pairs:
+    """The values of the table or list right after a line of prose that speaks of the
+    placeholder's word and ends with a colon ("Units the script understands:" for UNIT)."""
+    word = _word_of(name)
+    for index, line in enumerate(lines):
+        text = line.strip()
+        if text.endswith(":") and not (_ROW.match(line) or _ITEM.match(line) or _HEADING.match(line)) \
+                and word.search(text) and (values := _block_values(lines, index + 1)):
+            return values
     return ()
 
 
