@@ -197,3 +197,16 @@ def test_a_file_a_step_names_lists_the_values_of_its_column_named_for_the_placeh
                                                    "references/CODES.md": CODES})
     [run] = runs_of(guide.step(turn("codes", "Tell me about the Norwegian krone"), None, 256).schema)
     assert [value.rsplit(": ", 1)[-1] for value in run["ISO_CODE"]["enum"]] == ["NOK"]
+
+
+WEIGHT_MD = frontmatter("weight", "Converts between kilograms and pounds.").replace(
+    "Body.\n", "```bash\npython3 scripts/weight.py MASS\n```\n\n"
+               "MASS is a number with its unit right after it: `kg` or `lb` (for example `3.5lb`).\n")
+
+
+def test_a_figure_with_its_unit_written_on_is_offered_as_the_skill_writes_it(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "weight", WEIGHT_MD, {"scripts/weight.py": "import sys\n"})
+    messages = turn("weight", "How many pounds are 70 kilograms?")
+    [run] = runs_of(guide.step(messages, None, 256).schema)
+    assert run["MASS"]["enum"] == ["70kg"]
+    assert "a number with its unit written on, one of kg, lb" in guide.request(messages, None)[-1].content

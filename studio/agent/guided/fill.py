@@ -90,6 +90,8 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
         blank = [""] if name not in required else []
         if name in ordered:
             properties[name] = {"type": "string", "enum": [*choices(item, ordered[name]), *blank]}
+        elif (units := _glued_units(item.values)) and (written := _glued(units, candidates, request)):
+            properties[name] = {"type": "string", "enum": [*written, *blank]}
         elif item.values:
             named = named_values(item.values, request) or noted_values(item, request)
             # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
@@ -469,7 +471,9 @@ def fill_hint(described: Sequence[Described], usage: Usage, request: str) -> str
     lines = ["Fill in each word in capitals from the user's message:"]
     for item in described:
         parts = []
-        if item.values:
+        if units := _glued_units(item.values):
+            parts.append(f"a number with its unit written on, one of {', '.join(units)}")
+        elif item.values:
             notes = item.notes or ("",) * len(item.values)
             listed = choices(item, item.values[:_SHOWN_VALUES])
             shown = "; ".join(listed) if listed[0] != item.values[0] else ", ".join(
@@ -509,6 +513,38 @@ def named_values(values: Sequence[str], request: str) -> list[str]:
     said = {word.lower() for word in words if len(word) > 2}
     return [value for value in values
             if re.search(r"[-_.]", value) and set(re.split(r"[-_.]", value.lower())) & said]
+
+
+def _glued_units(values: Sequence[str]) -> list[str]:
+    """The units of a placeholder that takes a figure with its unit written on (`12.5in`), when
+    its listed values are the units and such an example (`cm`, `in`, `12.5in`); else none."""
+    units = [value for value in values if not _FIGURE.match(value)]
+    glued = [value for value in values if (match := _FIGURE.match(value)) and value[match.end():] in units]
+    return units if glued and len(units) + len(glued) == len(values) else []
+
+
+def _glued(units: Sequence[str], candidates: Sequence[str], request: str) -> list[str]:
+    """The message's figures each with a unit written on: the unit the word after the figure
+    names ("30 centimetres": `30cm`), else each unit."""
+    words = [word.strip(_EDGES) for word in request.split()]
+    found: list[str] = []
+    for index, word in enumerate(words):
+        if not (_FIGURE.fullmatch(word) and word in candidates):
+            continue
+        after = words[index + 1].lower() if index + 1 < len(words) else ""
+        named = [unit for unit in units if after == unit.lower() or _abbreviation(unit, after)]
+        found += [word + unit for unit in (named or units)]
+    return list(dict.fromkeys(found))
+
+
+def _abbreviation(code: str, word: str) -> bool:
+    """Whether `code` is a short form of `word`: its first letter, then its other letters in
+    order ("cm" of "centimetres", "in" of "inches")."""
+    code, word = code.lower(), word.lower()
+    if not code.isalpha() or len(word) <= len(code) or not word.startswith(code[0]):
+        return False
+    letters = iter(word[1:])
+    return all(letter in letters for letter in code[1:])
 
 
 def noted_values(item: Described, request: str) -> list[str]:
