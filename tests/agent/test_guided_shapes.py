@@ -210,3 +210,19 @@ def test_a_figure_with_its_unit_written_on_is_offered_as_the_skill_writes_it(tmp
     [run] = runs_of(guide.step(messages, None, 256).schema)
     assert run["MASS"]["enum"] == ["70kg"]
     assert "a number with its unit written on, one of kg, lb" in guide.request(messages, None)[-1].content
+
+
+LEVEL_MD = frontmatter("alert", "Files an alert at the right level.").replace(
+    "Body.\n", "```bash\npython3 scripts/alert.py TEXT LEVEL\n```\n\n"
+               "LEVEL is `low`, `high` or `page`: a cosmetic glitch is `low`, a broken feature with a "
+               "workaround is `high`, and an outage with customers affected is `page`.\n")
+
+
+def test_a_value_follows_from_what_the_skill_says_each_means(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "alert", LEVEL_MD, {"scripts/alert.py": "import sys\n"})
+    request = 'File "checkout down" as an outage: customers are affected.'
+    [run] = runs_of(guide.step(turn("alert", request), None, 256).schema)
+    assert run["LEVEL"]["enum"] == ["page"]
+    # A message that says nothing of it leaves the choice to the model.
+    [run] = runs_of(guide.step(turn("alert", 'File "checkout slow".'), None, 256).schema)
+    assert run["LEVEL"]["enum"] == ["low", "high", "page"]

@@ -40,6 +40,8 @@ _NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "qu
 _DATE_NAMES = frozenset({"date", "day", "since", "until"})
 _NUMBER = re.compile(r"-\d+(?:[.,]\d+)*\Z")
 _FIGURE = re.compile(r"-?\d+(?:[.,]\d+)*")
+_MEANT_TERMS = 2
+"""A value's note shares at least this many words with a message that means it."""
 _FIGURE_GAP = 3
 """A value named up to this many words after a figure is the figure's ("212 degrees Fahrenheit")."""
 
@@ -93,7 +95,8 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
         elif (units := _glued_units(item.values)) and (written := _glued(units, candidates, request)):
             properties[name] = {"type": "string", "enum": [*written, *blank]}
         elif item.values:
-            named = named_values(item.values, request) or noted_values(item, request)
+            named = named_values(item.values, request) or noted_values(item, request) or \
+                meant_values(item, request)
             # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
             kept = named if named and len(named) >= sharing[item.values] else list(item.values)
             properties[name] = {"type": "string", "enum": [*choices(item, kept), *blank]}
@@ -545,6 +548,18 @@ def _abbreviation(code: str, word: str) -> bool:
         return False
     letters = iter(word[1:])
     return all(letter in letters for letter in code[1:])
+
+
+def meant_values(item: Described, request: str) -> list[str]:
+    """The one value whose note shares the most words with the request, two at least, more than
+    any other's ("a new backwards-compatible feature bumps `minor`" for "adds a new,
+    backwards-compatible option"); none when that is not clear."""
+    wanted = set(catalog.terms(request))
+    shared = [len(wanted & set(catalog.terms(note))) for note in item.notes]
+    best = max(shared, default=0)
+    if best < _MEANT_TERMS or shared.count(best) > 1:
+        return []
+    return [item.values[shared.index(best)]]
 
 
 def noted_values(item: Described, request: str) -> list[str]:

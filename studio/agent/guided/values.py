@@ -90,8 +90,24 @@ def describe(placeholders: Sequence[str], body: str, read: Callable[[str], str |
             values = _column_values(body, name, said)
         if not values:
             values = _named_file_values(lines, name, read)
-        found.append(Described(name, said, tuple(v for v, _ in values), tuple(n for _, n in values)))
+        notes = tuple(n for _, n in values)
+        if values and not any(notes):
+            notes = _clause_notes(body, [v for v, _ in values])
+        found.append(Described(name, said, tuple(v for v, _ in values), notes))
     return found
+
+
+def _clause_notes(body: str, values: Sequence[str]) -> tuple[str, ...]:
+    """What the skill's prose says of each value when a clause names it alone ("a bug fix bumps
+    `patch`": "a bug fix bumps"), in the values' order; () when it says so of fewer than two."""
+    said: dict[str, str] = {}
+    text = " ".join(body.split())
+    for clause in re.split(r"[,;:.]\s+|\s+(?:and|or)\s+(?=[a-z])", text):
+        named = [value for value in _CODE.findall(clause) if value in values]
+        words = re.sub(r"^(?:and|or|but)\s+", "", " ".join(_CODE.sub(" ", clause).split()))
+        if len(set(named)) == 1 and words:
+            said.setdefault(named[0], words)
+    return tuple(said.get(value, "") for value in values) if len(said) >= _MIN_VALUES else ()
 
 
 def listed_notes(values: Sequence[str], body: str) -> tuple[str, ...]:
