@@ -226,3 +226,25 @@ def test_a_value_follows_from_what_the_skill_says_each_means(tmp_path: Path) -> 
     # A message that says nothing of it leaves the choice to the model.
     [run] = runs_of(guide.step(turn("alert", 'File "checkout slow".'), None, 256).schema)
     assert run["LEVEL"]["enum"] == ["low", "high", "page"]
+
+
+LOAN_MD = frontmatter("loan", "Monthly payment from a loan, or the loan a payment affords.").replace(
+    "Body.\n", "The script has two commands, named for what you get:\n\n```bash\n"
+               "# loan -> monthly payment\npython3 scripts/loan.py monthly --principal 20000 [--years 5]\n\n"
+               "# monthly payment -> loan\n"
+               "python3 scripts/loan.py principal --payment 350 [--years 5]\n```\n")
+
+
+def test_subcommands_with_their_own_options_shown_by_examples(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "loan", LOAN_MD, {"scripts/loan.py": "import sys\n"})
+    request = "I borrow 12,500 over 4 years. What do I pay each month?"
+    [run] = runs_of(guide.step(turn("loan", request), None, 256).schema)
+    # "each month" names `monthly`; its own option takes the figure written plainly, the other
+    # command's option is left out.
+    assert (run["CHOICE"]["enum"], run["PRINCIPAL"]["enum"], run["YEARS"]["enum"],
+            run["PAYMENT"]["enum"]) == (["monthly"], ["12500"], ["4"], [""])
+    call = ToolCall("c", "run_skill_script", {"skill": "loan", "script": "python3 scripts/loan.py",
+                                              "CHOICE": "monthly", "PRINCIPAL": "12500", "YEARS": "4",
+                                              "PAYMENT": ""})
+    assert guide.resolve(call).arguments["command"] == \
+        "python3 scripts/loan.py monthly --principal 12500 --years 4"

@@ -131,14 +131,16 @@ class Usage:
         return frozenset(key.placeholder for _, keys in self.objects for key in keys if key.optional)
 
 
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _MONEY = re.compile(r"[$€£¥](?P<figure>\d[\d.,]*)|(?P<share>-?\d[\d.,]*)%")
 
 
 def bare(word: str) -> str:
     """A figure without the currency sign or the percent sign written on it (`$84.50`: 84.50,
-    `18%`: 18): a script takes the number."""
+    `18%`: 18) or its thousands separators (`52,000`: 52000): a script takes the number."""
     match = _MONEY.fullmatch(word)
-    return (match.group("figure") or match.group("share")) if match else word
+    figure = (match.group("figure") or match.group("share")) if match else word
+    return figure.replace(",", "") if _THOUSANDS.fullmatch(figure) else figure
 
 
 def split(command: str) -> list[str]:

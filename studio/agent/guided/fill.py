@@ -61,7 +61,7 @@ EXAMPLE: tuple[Message, ...] = (
 
 
 def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Described],
-                candidates: Sequence[str], request: str) -> ToolSpec:
+                candidates: Sequence[str], request: str, numbers: Collection[str] = ()) -> ToolSpec:
     """`run_skill_script` of `skill`'s script `start` with one property per placeholder of
     `usage`: held to the values the skill lists for it (those the user's `request` names, when
     it names one for each placeholder that takes them), else to the `candidates` (the values the
@@ -72,9 +72,10 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
     plainly is decided here, the model left only the choices: a value beside a word naming the
     placeholder or its option, a value another placeholder took is no other's, a repeated
     placeholder (`N [N ...]`) takes every value of its kind, and a date is written as the skill
-    says."""
+    says. The placeholders in `numbers` (an example gives them figures) take numbers."""
     optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
     optional |= usage.leavable
+    numbers = {*numbers, *usage.numbers}
     required = set(usage.placeholders) - optional
     properties: dict[str, Any] = {"skill": {"type": "string", "enum": [skill]},
                                   SCRIPT_KEY: {"type": "string", "enum": [start]}}
@@ -104,7 +105,7 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
             properties[name] = {"type": "string", "enum": [*dated[name], *blank]}
         else:
             open_values[name] = _of_kind(name, [c for c in candidates if c not in listed], request,
-                                         naming.get(name, ()), item.said, name in usage.numbers)
+                                         naming.get(name, ()), item.said, name in numbers)
     distinct = _distinct(open_values, usage.repeated)
     # A value a required placeholder alone takes is no optional one's (`--digits` of "round
     # 3.14159"; the `ml` key beside `price` and `grams`): that one is left out.
@@ -123,7 +124,7 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
             properties[name] = {"type": "string", "enum": [*values, *blank]}
         else:
             # A value the message writes otherwise ("29 February 2024" for a DATE).
-            properties[name] = _kind(name, name not in required, name in usage.numbers)
+            properties[name] = _kind(name, name not in required, name in numbers)
     # The model writes the properties in this order: the usage line's.
     properties = {key: properties[key] for key in ["skill", SCRIPT_KEY, *usage.placeholders]}
     return ToolSpec(RUN, "", {"type": "object", "properties": properties,
@@ -505,6 +506,11 @@ def named_values(values: Sequence[str], request: str) -> list[str]:
     parts = {part for word in words for part in re.split(r"[-_.]", word.lower())}
     named = [value for value in values
              if re.sub(r"[^a-z0-9]", "", value.lower()) in flat or value.lower() in parts]
+    if named:
+        return named
+    # "per hour" names `hourly`, "each month" `monthly`.
+    named = [value for value in values if value.lower().endswith("ly") and len(value) > 5
+             and value.lower()[:-2] in flat]
     if named:
         return named
     # Named by its initials: "least common multiple" names `lcm`, "harmonic mean" `hm`.

@@ -25,6 +25,7 @@ when it has scripts, and a script's output without the run's timing.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shlex
@@ -307,7 +308,9 @@ class Guide:
                 values = {value for value in given.values() if value}
                 if len(values) < 2 or wrong != values:
                     candidates = [c for c in candidates if c not in wrong]
-            spec = filled_spec(skill, start, usage, described, candidates, request)
+            spec = filled_spec(skill, start, usage, described, candidates, request,
+                               _example_numbers(commands, start, usage))
+            _within_subcommand(spec, usage, _subcommands(commands, start))
             allowed = allowed_commands(spec, usage, described) if tried else None
             if allowed is None or not set(allowed) <= set(tried) or error is None:
                 return spec
@@ -874,6 +877,25 @@ def _subcommands(commands: Sequence[str], start: str) -> dict[str, list[str]]:
             found.setdefault(words[0], words[1:])
         elif all(_FIGURE.fullmatch(word) for word in words[1:]):
             found.setdefault(words[0], [_NUMBER_WORD] * (len(words) - 1))
+        elif (rest := _figures_named(words[1:])) and parse_usage(" ".join([start, *rest]), start):
+            found.setdefault(words[0], rest)
+    return found
+
+
+def _figures_named(words: Sequence[str]) -> list[str] | None:
+    """An example's options with the figures after them as placeholders named for the options
+    (`--salary 48000 [--hours 40]`: `--salary SALARY [--hours HOURS]`); None when a word is
+    neither an option nor a figure after one."""
+    found: list[str] = []
+    for before, word in zip(["", *words], words, strict=False):
+        bare_word, option = word.strip("[]"), before.strip("[]")
+        if _FIGURE.fullmatch(bare_word) and option.startswith("--") and \
+                PLACEHOLDER.match(name := re.sub(r"\W+", "_", option[2:].upper()).strip("_")):
+            found.append(word.replace(bare_word, name))
+        elif bare_word.startswith("--"):
+            found.append(word)
+        else:
+            return None
     return found
 
 
@@ -891,6 +913,54 @@ def _fillable_subcommands(described: Sequence[Described], usage: Usage, commands
             if d.name in dict(usage.choices) and set(d.values) == set(found) else d for d in described]
 
 
+def _example_numbers(commands: Sequence[str], start: str, usage: Usage) -> set[str]:
+    """The placeholders after an option that the skill's examples give a figure
+    (`--salary 48000` for `--salary SALARY`): they take numbers."""
+    after = after_option(usage)
+    found: set[str] = set()
+    for command in commands:
+        segment = command.rsplit("|", 1)[-1].strip()
+        if not segment.startswith(start + " ") or parse_usage(segment, start) is not None:
+            continue
+        words = [word.strip("[]") for word in split(segment[len(start):])]
+        found |= {after[before] for before, word in itertools.pairwise(words)
+                  if before in after and _FIGURE.fullmatch(word)}
+    return found
+
+
+def _within_subcommand(spec: ToolSpec, usage: Usage, found: dict[str, list[str]]) -> None:
+    """When the fill holds the subcommand to one whose example shows its own options (`hourly
+    --salary SALARY [--hours HOURS]`), the options of the others are left out and its own
+    required ones given."""
+    properties = spec.parameters["properties"]
+    for name, values in usage.choices:
+        enum = properties.get(name, {}).get("enum", [])
+        if set(values) != set(found) or len(enum) != 1 or enum[0] not in found:
+            continue
+        own = found[enum[0]]
+        required = {word for word in own if PLACEHOLDER.match(word)}
+        mine = {word.strip("[]") for word in own}
+        for other in usage.placeholders:
+            held = properties.get(other, {}).get("enum")
+            if other == name or held is None or "" not in held:
+                continue
+            if other not in mine:
+                properties[other] = {"type": "string", "enum": [""]}
+            elif other in required and len(held) > 1:
+                properties[other] = {"type": "string", "enum": [v for v in held if v]}
+
+
+def _option_groups(words: Sequence[str]) -> list[list[str]]:
+    """The options of a usage's words, each with the placeholder after it, brackets dropped."""
+    groups: list[list[str]] = []
+    for word in (w.strip("[]") for w in words):
+        if word.startswith("-") or not groups:
+            groups.append([word])
+        else:
+            groups[-1].append(word)
+    return groups
+
+
 def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
     """One usage line for the lines that run `start` with a subcommand each
     (`morse.py encode TEXT`, `morse.py decode CODE`): `start {encode,decode} ARGUMENT`, the
@@ -903,6 +973,11 @@ def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
     if rest == ["ARGUMENT"] and all(set(r) == {_NUMBER_WORD} for r in rests):
         # `gcd 24 36`, `lcm 4 6 10`: one number or more.
         rest = [_NUMBER_WORD, f"[{_NUMBER_WORD}", "...]"]
+    elif rest == ["ARGUMENT"] and all(r and r[0].startswith("--") for r in rests):
+        # Each subcommand its own options (`hourly --salary N`, `annual --rate N`): each
+        # option may be given.
+        groups = [" ".join(group) for r in rests for group in _option_groups(r)]
+        rest = [f"[{group}]" for group in dict.fromkeys(groups)]
     return " ".join([start, "{" + ",".join(found) + "}", *rest])
 
 
