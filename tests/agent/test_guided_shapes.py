@@ -248,3 +248,21 @@ def test_subcommands_with_their_own_options_shown_by_examples(tmp_path: Path) ->
                                               "PAYMENT": ""})
     assert guide.resolve(call).arguments["command"] == \
         "python3 scripts/loan.py monthly --principal 12500 --years 4"
+
+
+LAPS_MD = frontmatter("laps", "Adds up lap times.").replace(
+    "Body.\n", "Pass each lap as its own argument:\n\n```bash\npython3 scripts/laps.py 2m10s 1m58s\n```\n\n"
+               "Times are written with `h`, `m` and `s` parts, no spaces (`1h2m`, `45s`).\n")
+LAPS_PY = ('import sys\nif len(sys.argv) < 2:\n'
+           '    sys.exit("usage: laps.py TIME [TIME ...]   e.g. laps.py 2m10s 1m58s")\n')
+
+
+def test_durations_in_words_are_written_as_the_skill_writes_them(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "laps", LAPS_MD, {"scripts/laps.py": LAPS_PY})
+    request = "My laps took 2 minutes 5 seconds, 1 minute 59 seconds and 2 minutes. Total?"
+    [run] = runs_of(guide.step(turn("laps", request), None, 256).schema)
+    # The usage line the script exits with, without the example after it; every lap one value.
+    assert run["TIME"]["enum"] == ["2m5s 1m59s 2m"]
+    call = ToolCall("c", "run_skill_script", {"skill": "laps", "script": "python3 scripts/laps.py",
+                                              "TIME": "2m5s 1m59s 2m"})
+    assert guide.resolve(call).arguments["command"] == "python3 scripts/laps.py 2m5s 1m59s 2m"

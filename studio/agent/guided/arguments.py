@@ -32,7 +32,9 @@ _OPTION = re.compile(r"--?[A-Za-z][\w-]*(=[A-Z][A-Z0-9_]*)?\Z")
 _ELLIPSIS = re.compile(r"(?P<head>.+?)(?:\.\.\.|\u2026)(?P<tail>\]*)\Z")
 """A word that says the one before it repeats: `FILE...`, `[N]...`, `[N...]`."""
 _REPEAT = ("...", "\u2026")
-_USAGE = re.compile(r"^[\s#*/'\"]*usage:\s*(?P<line>\S.*)$", re.IGNORECASE | re.MULTILINE)
+_USAGE = re.compile(r"^[\s#*/'\"]*(?:(?:sys\.exit|print|echo|die|printf)\(?\s*f?[\"'])?"
+                    r"usage:\s*(?P<line>\S.*)$", re.IGNORECASE | re.MULTILINE)
+"""A usage line in a script's head, or in the message it exits with (`sys.exit("usage: ...")`)."""
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\Z|\d+/\d+\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 _VERSION = re.compile(r"v?\d+(\.\d+){1,3}([-+][\w.]+)?\Z")
@@ -239,8 +241,18 @@ def script_usage(text: str, script: str, start: str) -> str | None:
                    or word in ("%(prog)s", "$0")), None)
         if at is None or at > 1:
             continue
-        return " ".join([start, *words[at + 1:]])
+        # What follows the usage in the same message ("e.g. total.py 1h20m") is no part of it.
+        rest = list(itertools.takewhile(_in_usage, words[at + 1:]))
+        return " ".join([start, *rest])
     return None
+
+
+def _in_usage(word: str) -> bool:
+    """Whether a word after the script's name is of its usage line: a placeholder, an option, a
+    bracket, a list of values; not prose."""
+    inner = word.strip("[]().")
+    return not re.search(r"[a-z]", inner) or inner.startswith("-") or _BRACED.match(inner) is not None \
+        or inner in ("%(prog)s", "$0")
 
 
 def affinity(placeholder: str, word: str) -> int:

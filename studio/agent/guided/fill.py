@@ -40,6 +40,8 @@ _NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "qu
 _DATE_NAMES = frozenset({"date", "day", "since", "until"})
 _NUMBER = re.compile(r"-\d+(?:[.,]\d+)*\Z")
 _FIGURE = re.compile(r"-?\d+(?:[.,]\d+)*")
+_DURATION_NAMES = frozenset({"duration", "durations", "time", "times", "period", "interval", "length"})
+_DURATION = re.compile(r"(?=\d)(?:\d+h)?(?:\d+m)?(?:\d+s)?")
 _MEANT_TERMS = 2
 """A value's note shares at least this many words with a message that means it."""
 _FIGURE_GAP = 3
@@ -319,6 +321,9 @@ def _of_kind(name: str, candidates: Sequence[str], request: str, naming: Collect
         fitting = [c for c in candidates if _FIGURE.fullmatch(c)]
         if not fitting:
             return [], _OF_KIND
+    elif set(name.lower().split("_")) & _DURATION_NAMES and \
+            (durations := [c for c in candidates if _DURATION.fullmatch(c)]):
+        return durations, _OF_KIND
     near = [c for c in candidates if c in beside]
     if fitting:
         both = [c for c in near if c in fitting]

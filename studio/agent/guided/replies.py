@@ -48,6 +48,7 @@ from studio.agent.guided.arguments import (
 )
 from studio.agent.guided.columns import column_values
 from studio.agent.guided.dates import iso_dates
+from studio.agent.guided.durations import compact_durations, compact_style
 from studio.agent.guided.fill import EXAMPLE as FILLED_EXAMPLE
 from studio.agent.guided.fill import (
     SCRIPT_KEY,
@@ -210,7 +211,9 @@ class Guide:
         # the document is invalid: that is its answer): a run after a failed one is another one.
         tried = {str(call.arguments.get("command")) for message in turn for call in message.tool_calls
                  if call.name == RUN and call.arguments.get("skill") == loaded}
-        candidates = [*json_values(request), *_phrases(request), *iso_dates(request),
+        # Durations in words ("1 hour 20 minutes") as the skill writes them (`1h20m`).
+        durations = compact_durations(request) if compact_style(self._body(loaded)) else []
+        candidates = [*json_values(request), *_phrases(request), *iso_dates(request), *durations,
                       *(word for word in words if not word.startswith("-"))]
         error = None if not ran else results[-1] if results else None
         shown: list[str] = []
