@@ -266,3 +266,12 @@ def test_durations_in_words_are_written_as_the_skill_writes_them(tmp_path: Path)
     call = ToolCall("c", "run_skill_script", {"skill": "laps", "script": "python3 scripts/laps.py",
                                               "TIME": "2m5s 1m59s 2m"})
     assert guide.resolve(call).arguments["command"] == "python3 scripts/laps.py 2m5s 1m59s 2m"
+
+
+def test_a_message_of_durations_in_words_points_at_a_skill_that_writes_them_compactly(tmp_path: Path) -> None:
+    text = frontmatter("laps", "Adds up the durations of laps, such as 2m10s.").replace("Body.\n", "Laps.\n")
+    guide = guide_of(tmp_path, "laps", text, {"scripts/laps.py": LAPS_PY})
+    messages = [Message("user", "I swam for 2 minutes 5 seconds, then 1 minute 59 seconds. Altogether?")]
+    step = guide.step(messages, None, 256)
+    assert step.require_call
+    assert step.schema["properties"]["arguments"]["properties"]["name"]["enum"] == ["laps", "none"]

@@ -412,7 +412,7 @@ class Guide:
     def _points_at_any(self, messages: Sequence[Message], offered: Collection[str] | None) -> bool:
         """Whether a term of the current turn's message is one of an offered skill's name,
         description or instructions: a greeting or a question of general knowledge shares none."""
-        wanted = set(catalog.terms(_turn_key(messages)[1]))
+        wanted = set(catalog.terms(_query(messages)))
         if not wanted:
             return False
         for name in self.toolbox.names:
@@ -475,7 +475,7 @@ class Guide:
         catalog's term score)."""
         entries = [self.toolbox.entry(name) for name in self.toolbox.names
                    if offered is None or name in offered]
-        scores = catalog.relevance(entries, _turn_key(messages)[1])
+        scores = catalog.relevance(entries, _query(messages))
         order = sorted(range(len(entries)), key=lambda index: (-scores[index], index))
         return [entries[index].name for index in order]
 
@@ -491,7 +491,7 @@ class Guide:
         """The few skills the current turn's message clearly points at, best first; none when it
         points at none clearly (the best shares no word with the message but one of its
         description's: "write" fits many skills)."""
-        query = _turn_key(messages)[1]
+        query = _query(messages)
         entries = [self.toolbox.entry(name) for name in self.ranked(messages, offered)]
         if not entries:
             return []
@@ -768,6 +768,14 @@ def _turn_key(messages: Sequence[Message]) -> tuple[int, str]:
     """The current turn: where its user message is, and what it says."""
     index = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
     return index, messages[index].content if index >= 0 else ""
+
+
+def _query(messages: Sequence[Message]) -> str:
+    """The current turn's message as the skills are matched to it: one that writes durations in
+    words ("1 hour 20 minutes") speaks of durations, also as skills write them (`1h20m`)."""
+    message = _turn_key(messages)[1]
+    durations = compact_durations(message)
+    return " ".join([message, *(["durations", *durations] if durations else [])])
 
 
 def _current_turn(messages: Sequence[Message]) -> Sequence[Message]:
