@@ -163,7 +163,8 @@ async def test_values_listed_only_in_a_referenced_file_are_the_enum(
                        reply(filled("vat", "python3 scripts/vat.py", AMOUNT="200",
                                     COUNTRY="Germany, 19%: de")),
                        reply('{"answer": "gross 238.0"}'))
-    agent, messages = agent_for(fake_openai, http_client, project, "200 with VAT in Germany?")
+    # The message names no country: every one the file lists is offered.
+    agent, messages = agent_for(fake_openai, http_client, project, "200 with VAT?")
     events = [event async for event in agent.run(messages)]
     run = arguments_of(branches(fake_openai.chats[1])["run_skill_script"])
     assert run["COUNTRY"]["enum"] == ["Germany, 19%: de", "France, 20%: fr"]

@@ -32,7 +32,9 @@ _OPTION = re.compile(r"--?[A-Za-z][\w-]*(=[A-Z][A-Z0-9_]*)?\Z")
 _ELLIPSIS = re.compile(r"(?P<head>.+?)(?:\.\.\.|\u2026)(?P<tail>\]*)\Z")
 """A word that says the one before it repeats: `FILE...`, `[N]...`, `[N...]`."""
 _REPEAT = ("...", "\u2026")
-_USAGE = re.compile(r"^[\s#*/'\"]*usage:\s*(?P<line>\S.*)$", re.IGNORECASE | re.MULTILINE)
+_USAGE = re.compile(r"^[\s#*/'\"]*(?:(?:sys\.exit|print|echo|die|printf)\(?\s*f?[\"'])?"
+                    r"usage:\s*(?P<line>\S.*)$", re.IGNORECASE | re.MULTILINE)
+"""A usage line in a script's head, or in the message it exits with (`sys.exit("usage: ...")`)."""
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\Z|\d+/\d+\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 _VERSION = re.compile(r"v?\d+(\.\d+){1,3}([-+][\w.]+)?\Z")
@@ -60,6 +62,40 @@ _NAMED = 2
 """A word naming the placeholder fits it better than a word merely of its kind (1)."""
 
 
+_KEY = re.compile(r'\s*"(?P<key>[^"\\]{1,40})"\s*:\s*(?P<open>\[?)(?P<quote>"?)(?P<name>[A-Z][A-Z0-9_]*)'
+                  r'(?P=quote)(?P<close>\]?)\s*\Z')
+_MAX_KEYS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A key of a JSON object argument and the placeholder its value stands for: a number
+    (`"price": PRICE`) or a string (`"name": "NAME"`), left out when blank if `optional`
+    (`"grams": [GRAMS]`)."""
+
+    key: str
+    placeholder: str
+    number: bool
+    optional: bool
+
+
+def object_keys(word: str) -> tuple[Key, ...] | None:
+    """The keys of a usage line's word that is a JSON object with placeholders for its values
+    (`{"price": PRICE, "grams": [GRAMS]}`); None for any other word."""
+    if not (word.startswith("{") and word.endswith("}")):
+        return None
+    keys: list[Key] = []
+    for part in word[1:-1].split(","):
+        match = _KEY.match(part)
+        if match is None or not PLACEHOLDER.match(match.group("name")) or \
+                bool(match.group("open")) != bool(match.group("close")):
+            return None
+        keys.append(Key(match.group("key"), match.group("name"), not match.group("quote"),
+                        bool(match.group("open"))))
+    names = [key.placeholder for key in keys]
+    return tuple(keys) if 0 < len(keys) <= _MAX_KEYS and len(set(names)) == len(names) else None
+
+
 @dataclass(frozen=True, slots=True)
 class Usage:
     """A usage line after the script: `required` words (placeholders and options, in order) and
@@ -73,14 +109,40 @@ class Usage:
     repeated: tuple[str, ...] = ()
     """The placeholders that take one value or more (`N [N ...]`, `FILE...`, `[N]...`), each
     value its own argument."""
+    objects: tuple[tuple[str, tuple[Key, ...]], ...] = ()
+    """The words of `required` that are a JSON object argument, with its keys."""
 
     @property
     def placeholders(self) -> list[str]:
+        objects = dict(self.objects)
         found: list[str] = []
         for word in (*self.required, *(w for group in self.optional for w in group)):
-            if PLACEHOLDER.match(word) and word not in found:
-                found.append(word)
+            names = [key.placeholder for key in objects[word]] if word in objects else \
+                [word] if PLACEHOLDER.match(word) else []
+            found += [name for name in names if name not in found]
         return found
+
+    @property
+    def numbers(self) -> frozenset[str]:
+        """The placeholders of a JSON object's keys that take numbers."""
+        return frozenset(key.placeholder for _, keys in self.objects for key in keys if key.number)
+
+    @property
+    def leavable(self) -> frozenset[str]:
+        """The placeholders of a JSON object's keys that may be left out."""
+        return frozenset(key.placeholder for _, keys in self.objects for key in keys if key.optional)
+
+
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_MONEY = re.compile(r"[$€£¥](?P<figure>\d[\d.,]*)|(?P<share>-?\d[\d.,]*)%")
+
+
+def bare(word: str) -> str:
+    """A figure without the currency sign or the percent sign written on it (`$84.50`: 84.50,
+    `18%`: 18) or its thousands separators (`52,000`: 52000): a script takes the number."""
+    match = _MONEY.fullmatch(word)
+    figure = (match.group("figure") or match.group("share")) if match else word
+    return figure.replace(",", "") if _THOUSANDS.fullmatch(figure) else figure
 
 
 def split(command: str) -> list[str]:
@@ -103,7 +165,12 @@ def parse_usage(command: str, start: str) -> Usage | None:
     opened = closed = 0
     words: list[str] = []
     choices: list[tuple[str, tuple[str, ...]]] = []
+    objects: dict[str, tuple[Key, ...]] = {}
     for word in split(segment[len(start):]):
+        if (keys := object_keys(word)) is not None:
+            objects[word] = keys
+            words.append(word)
+            continue
         # `--width=N` is `--width N` to the script (argparse takes both): N is filled alone.
         attached = _ATTACHED.match(word)
         braced = _BRACED.match(word)
@@ -143,11 +210,11 @@ def parse_usage(command: str, start: str) -> Usage | None:
                 repeated.append(last[-1])
             continue
         # An operand after the optional groups (`[--mode MODE] TEXT`) is still required.
-        if not (PLACEHOLDER.match(word) or _OPTION.match(word) or word == _REDIRECT):
+        if not (PLACEHOLDER.match(word) or _OPTION.match(word) or word == _REDIRECT or word in objects):
             break
         required.append(word)
     # A line of options alone is no usage line; one whose only value repeats (`[N]...`) is.
-    if not any(PLACEHOLDER.match(word) for word in required) and not repeated:
+    if not any(PLACEHOLDER.match(word) or word in objects for word in required) and not repeated:
         return None
     # `--from UNIT --to UNIT`: two values of one kind; each its own placeholder (UNIT, UNIT_B).
     seen: dict[str, int] = {}
@@ -159,7 +226,8 @@ def parse_usage(command: str, start: str) -> Usage | None:
         return word if seen[word] == 1 else f"{word}_{_LETTERS[seen[word] - 1]}"
     return Usage(tuple(map(distinct, required)),
                  tuple(tuple(map(distinct, group)) for group in optional), tuple(choices),
-                 tuple(dict.fromkeys(repeated)))
+                 tuple(dict.fromkeys(repeated)),
+                 tuple((word, keys) for word, keys in objects.items() if word in required))
 
 
 def script_usage(text: str, script: str, start: str) -> str | None:
@@ -173,8 +241,18 @@ def script_usage(text: str, script: str, start: str) -> str | None:
                    or word in ("%(prog)s", "$0")), None)
         if at is None or at > 1:
             continue
-        return " ".join([start, *words[at + 1:]])
+        # What follows the usage in the same message ("e.g. total.py 1h20m") is no part of it.
+        rest = list(itertools.takewhile(_in_usage, words[at + 1:]))
+        return " ".join([start, *rest])
     return None
+
+
+def _in_usage(word: str) -> bool:
+    """Whether a word after the script's name is of its usage line: a placeholder, an option, a
+    bracket, a list of values; not prose."""
+    inner = word.strip("[]().")
+    return not re.search(r"[a-z]", inner) or inner.startswith("-") or _BRACED.match(inner) is not None \
+        or inner in ("%(prog)s", "$0")
 
 
 def affinity(placeholder: str, word: str) -> int:
@@ -251,7 +329,10 @@ def _of_kind(names: set[str], word: str) -> bool:
 def fill(usage: Usage, words: Sequence[str], limit: int) -> list[str] | None:
     """The argument strings that fill `usage` with distinct `words` (each placeholder with the
     words that fit it best, all of them when none fits), the optional groups whose placeholders
-    some word fits; None when there would be more than `limit` of them or none."""
+    some word fits; None when there would be more than `limit` of them or none (and for a JSON
+    object argument, which words do not make)."""
+    if usage.objects:
+        return None
     groups = [group for group in usage.optional
               if any(PLACEHOLDER.match(w) for w in group)
               and all(any(affinity(w, word) for word in words) for w in group if PLACEHOLDER.match(w))]

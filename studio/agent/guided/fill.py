@@ -11,6 +11,7 @@ value): it keeps the affinity enum of `guided.arguments`.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 import shlex
@@ -18,7 +19,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from studio.agent.guided.arguments import PLACEHOLDER, Usage, affinity, is_json, split
+from studio.agent.guided.arguments import PLACEHOLDER, Key, Usage, affinity, bare, is_json, split
 from studio.agent.guided.dates import ISO, clause_of, date_format, formatted, is_date, paired, written_dates
 from studio.agent.guided.values import Described
 from studio.agent.toolbook import RUN
@@ -39,6 +40,10 @@ _NUMBER_NAMES = frozenset({"value", "n", "num", "number", "count", "amount", "qu
 _DATE_NAMES = frozenset({"date", "day", "since", "until"})
 _NUMBER = re.compile(r"-\d+(?:[.,]\d+)*\Z")
 _FIGURE = re.compile(r"-?\d+(?:[.,]\d+)*")
+_DURATION_NAMES = frozenset({"duration", "durations", "time", "times", "period", "interval", "length"})
+_DURATION = re.compile(r"(?=\d)(?:\d+h)?(?:\d+m)?(?:\d+s)?")
+_MEANT_TERMS = 2
+"""A value's note shares at least this many words with a message that means it."""
 _FIGURE_GAP = 3
 """A value named up to this many words after a figure is the figure's ("212 degrees Fahrenheit")."""
 
@@ -58,7 +63,7 @@ EXAMPLE: tuple[Message, ...] = (
 
 
 def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Described],
-                candidates: Sequence[str], request: str) -> ToolSpec:
+                candidates: Sequence[str], request: str, numbers: Collection[str] = ()) -> ToolSpec:
     """`run_skill_script` of `skill`'s script `start` with one property per placeholder of
     `usage`: held to the values the skill lists for it (those the user's `request` names, when
     it names one for each placeholder that takes them), else to the `candidates` (the values the
@@ -69,8 +74,10 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
     plainly is decided here, the model left only the choices: a value beside a word naming the
     placeholder or its option, a value another placeholder took is no other's, a repeated
     placeholder (`N [N ...]`) takes every value of its kind, and a date is written as the skill
-    says."""
+    says. The placeholders in `numbers` (an example gives them figures) take numbers."""
     optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
+    optional |= usage.leavable
+    numbers = {*numbers, *usage.numbers}
     required = set(usage.placeholders) - optional
     properties: dict[str, Any] = {"skill": {"type": "string", "enum": [skill]},
                                   SCRIPT_KEY: {"type": "string", "enum": [start]}}
@@ -88,8 +95,11 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
         blank = [""] if name not in required else []
         if name in ordered:
             properties[name] = {"type": "string", "enum": [*choices(item, ordered[name]), *blank]}
+        elif (units := _glued_units(item.values)) and (written := _glued(units, candidates, request)):
+            properties[name] = {"type": "string", "enum": [*written, *blank]}
         elif item.values:
-            named = named_values(item.values, request)
+            named = named_values(item.values, request) or noted_values(item, request) or \
+                meant_values(item, request)
             # "SHA-256" names `sha256`: the user said which; "from km to mi" names two for two.
             kept = named if named and len(named) >= sharing[item.values] else list(item.values)
             properties[name] = {"type": "string", "enum": [*choices(item, kept), *blank]}
@@ -97,19 +107,26 @@ def filled_spec(skill: str, start: str, usage: Usage, described: Sequence[Descri
             properties[name] = {"type": "string", "enum": [*dated[name], *blank]}
         else:
             open_values[name] = _of_kind(name, [c for c in candidates if c not in listed], request,
-                                         naming.get(name, ()), item.said)
-    for name, values in _distinct(open_values, usage.repeated).items():
+                                         naming.get(name, ()), item.said, name in numbers)
+    distinct = _distinct(open_values, usage.repeated)
+    # A value a required placeholder alone takes is no optional one's (`--digits` of "round
+    # 3.14159"; the `ml` key beside `price` and `grams`): that one is left out.
+    alone = {values[0] for name, values in distinct.items()
+             if (name in required or open_values[name][1] == _NEAR) and len(values) == 1}
+    for name, values in distinct.items():
         how = open_values[name][1]
         # Named with a value ("a 20 percent tip"), or a repeated one the message gives values
         # of its kind (`[N]...`), an optional part is not left out.
         given = how == _NEAR or (how == _OF_KIND and name in usage.repeated and bool(values))
         blank = [""] if name not in required and not given else []
-        if values:
+        if blank and values and not (values := [value for value in values if value not in alone]):
+            properties[name] = {"type": "string", "enum": blank}
+        elif values:
             # A model shown the SKILL.md's example copies its values ("5 km mi" for "3 miles").
             properties[name] = {"type": "string", "enum": [*values, *blank]}
         else:
             # A value the message writes otherwise ("29 February 2024" for a DATE).
-            properties[name] = _kind(name, name not in required)
+            properties[name] = _kind(name, name not in required, name in numbers)
     # The model writes the properties in this order: the usage line's.
     properties = {key: properties[key] for key in ["skill", SCRIPT_KEY, *usage.placeholders]}
     return ToolSpec(RUN, "", {"type": "object", "properties": properties,
@@ -206,7 +223,8 @@ def _ordered_pairs(usage: Usage, by_name: dict[str, Described], request: str) ->
     groups: dict[tuple[str, ...], list[str]] = {}
     for name in names:
         groups.setdefault(by_name[name].values, []).append(name)
-    tokens = re.findall(r"[A-Za-z0-9][\w.+-]*|[.!?]", request)
+    # "km/h" is one token, as the code `kmh` or `km/h` writes it.
+    tokens = re.findall(r"[A-Za-z0-9][\w.+-]*(?:/[A-Za-z][\w.+-]*)*|[.!?]", request)
     found: dict[str, list[str]] = {}
     for group in groups.values():
         if len(group) != 2:
@@ -274,15 +292,21 @@ def chosen(item: Described, written: str) -> str:
 
 
 def _of_kind(name: str, candidates: Sequence[str], request: str, naming: Collection[str] = (),
-             said: str = "") -> tuple[list[str], str]:
+             said: str = "", number: bool = False) -> tuple[list[str], str]:
     """The `candidates` of the placeholder's kind (`guided.arguments.affinity`: a number for VALUE, a
     path for FILE, JSON for a placeholder the skill says is JSON), or those next to a word naming
     it or its option (`naming`: "70" in "70 kg" for KG, "4" in "4 people" for `--people N`); all
     of them for a placeholder of no kind a pattern holds; none for a number or a date none of
-    them is. With how they were found: `_NEAR`, `_OF_KIND` or `_ANY`."""
-    words = [word.strip(_EDGES) for word in request.split()]
+    them is (a `number` one, a JSON key's an example gave a figure, too). A unit after a figure
+    names the placeholder it abbreviates ("500 g" for GRAMS). With how they were found: `_NEAR`,
+    `_OF_KIND` or `_ANY`."""
+    # "18%" is 18 percent: the figure beside the word naming PERCENT.
+    words = [part for word in request.split()
+             for part in ([bare(word.strip(_EDGES)), "percent"] if word.strip(_EDGES).endswith("%")
+                          else [bare(word.strip(_EDGES))])]
     names = {name.lower(), *name.lower().split("_"), *naming}
-    beside = {words[j] for i, word in enumerate(words) if _names(word, names)
+    beside = {words[j] for i, word in enumerate(words)
+              if _names(word, names) or (i and _FIGURE.fullmatch(words[i - 1]) and _abbreviates(word, names))
               for j in _neighbours(words, i)}
     # The word naming the placeholder says what the value is, not the value ("kg" for KG).
     candidates = [c for c in candidates if c.lower() != name.lower()]
@@ -293,6 +317,13 @@ def _of_kind(name: str, candidates: Sequence[str], request: str, naming: Collect
     # Those that fit best: `a.schema.json` names SCHEMA, where any path is of its kind.
     top = max((affinity(name, c) for c in candidates), default=0)
     fitting = [c for c in candidates if top and affinity(name, c) == top]
+    if number:
+        fitting = [c for c in candidates if _FIGURE.fullmatch(c)]
+        if not fitting:
+            return [], _OF_KIND
+    elif set(name.lower().split("_")) & _DURATION_NAMES and \
+            (durations := [c for c in candidates if _DURATION.fullmatch(c)]):
+        return durations, _OF_KIND
     near = [c for c in candidates if c in beside]
     if fitting:
         both = [c for c in near if c in fitting]
@@ -316,6 +347,13 @@ def _names(word: str, names: Collection[str]) -> bool:
     return lower in names or (len(lower) > 3 and lower.removesuffix("s") in names)
 
 
+def _abbreviates(word: str, names: Collection[str]) -> bool:
+    """Whether `word` is a unit's short form of one of `names` ("g" of "grams")."""
+    lower = word.lower()
+    return word.isalpha() and 0 < len(lower) <= 2 and any(
+        len(name) > 2 and name.startswith(lower) for name in names)
+
+
 def _neighbours(words: Sequence[str], index: int) -> list[int]:
     """The words either side of `words[index]`, over one stop word ("tip of 20")."""
     found = []
@@ -328,12 +366,12 @@ def _neighbours(words: Sequence[str], index: int) -> list[int]:
     return found
 
 
-def _kind(name: str, optional: bool) -> dict[str, Any]:
+def _kind(name: str, optional: bool, number: bool = False) -> dict[str, Any]:
     words = set(name.lower().split("_"))
     # An optional value may be blank, which a kind's pattern would not allow.
     if not optional and words & _DATE_NAMES:
         return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
-    if not optional and words & _NUMBER_NAMES:
+    if not optional and (number or words & _NUMBER_NAMES):
         return {"type": "string", "pattern": "^-?[0-9][0-9.,/]{0,20}$"}
     return {"type": "string", "minLength": 0 if optional else 1, "maxLength": _VALUE_CHARS}
 
@@ -351,7 +389,12 @@ def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -
               for name, value in values.items()}
     words: list[str] = [str(arguments.get(SCRIPT_KEY, ""))]
 
+    objects = dict(usage.objects)
+
     def argument(word: str) -> str:
+        if word in objects:
+            return shlex.quote(json.dumps({key.key: _json_value(values[key.placeholder], key.number)
+                                           for key in objects[word] if values[key.placeholder]}))
         if not PLACEHOLDER.match(word):
             return word
         if word in usage.repeated:
@@ -364,6 +407,17 @@ def compose(call: ToolCall, usage: Usage, described: Sequence[Described] = ()) -
         if names and all(values[name] for name in names):
             words += [argument(w) for w in group]
     return ToolCall(call.id, RUN, {"skill": arguments.get("skill"), "command": " ".join(words)})
+
+
+def _json_value(value: str, number: bool) -> object:
+    """A key's value as the JSON object holds it: a number as a number, when it is one."""
+    if number and _FIGURE.fullmatch(value):
+        try:
+            found = json.loads(value)
+        except ValueError:
+            return value
+        return found if isinstance(found, int | float) else value
+    return value
 
 
 def _parts(value: str) -> list[str]:
@@ -382,10 +436,13 @@ def values_of(command: str, start: str, usage: Usage) -> dict[str, str]:
     words = words[at:]
     found: dict[str, str] = {}
     index = 0
+    objects = dict(usage.objects)
     for word in usage.required:
         if index >= len(words):
             return found
-        if PLACEHOLDER.match(word):
+        if word in objects:
+            found.update(_object_values(words[index], objects[word]))
+        elif PLACEHOLDER.match(word):
             found.setdefault(word, words[index])
         index += 1
     rest = words[index:]
@@ -398,6 +455,18 @@ def values_of(command: str, start: str, usage: Usage) -> dict[str, str]:
     return found
 
 
+def _object_values(word: str, keys: Sequence[Key]) -> dict[str, str]:
+    """The placeholders' values of a JSON object argument as a command gave it."""
+    try:
+        given = json.loads(word)
+    except ValueError:
+        return {}
+    if not isinstance(given, dict):
+        return {}
+    return {key.placeholder: str(given[key.key]) for key in keys
+            if key.key in given and isinstance(given[key.key], str | int | float)}
+
+
 def is_filled(call: ToolCall) -> bool:
     return call.name == RUN and SCRIPT_KEY in call.arguments and "command" not in call.arguments
 
@@ -407,10 +476,13 @@ def fill_hint(described: Sequence[Described], usage: Usage, request: str) -> str
     of each, `mi (mile)`: the user writes "miles"), what the skill says of it, and the values the
     user's `request` names as written ("SHA-256" for `sha256`)."""
     optional = {word for group in usage.optional for word in group if PLACEHOLDER.match(word)}
+    optional |= usage.leavable
     lines = ["Fill in each word in capitals from the user's message:"]
     for item in described:
         parts = []
-        if item.values:
+        if units := _glued_units(item.values):
+            parts.append(f"a number with its unit written on, one of {', '.join(units)}")
+        elif item.values:
             notes = item.notes or ("",) * len(item.values)
             listed = choices(item, item.values[:_SHOWN_VALUES])
             shown = "; ".join(listed) if listed[0] != item.values[0] else ", ".join(
@@ -441,10 +513,93 @@ def named_values(values: Sequence[str], request: str) -> list[str]:
              if re.sub(r"[^a-z0-9]", "", value.lower()) in flat or value.lower() in parts]
     if named:
         return named
+    # "per hour" names `hourly`, "each month" `monthly`.
+    named = [value for value in values if value.lower().endswith("ly") and len(value) > 5
+             and value.lower()[:-2] in flat]
+    if named:
+        return named
+    # Named by its initials: "least common multiple" names `lcm`, "harmonic mean" `hm`.
+    initials = _initials(request)
+    named = [value for value in values if value.isalpha() and value.lower() in initials]
+    if named:
+        return named
     # None as written: those of a word of the message ("tomato" names `ripe-tomato`).
     said = {word.lower() for word in words if len(word) > 2}
     return [value for value in values
             if re.search(r"[-_.]", value) and set(re.split(r"[-_.]", value.lower())) & said]
+
+
+def _glued_units(values: Sequence[str]) -> list[str]:
+    """The units of a placeholder that takes a figure with its unit written on (`12.5in`), when
+    its listed values are the units and such an example (`cm`, `in`, `12.5in`); else none."""
+    units = [value for value in values if not _FIGURE.match(value)]
+    glued = [value for value in values if (match := _FIGURE.match(value)) and value[match.end():] in units]
+    return units if glued and len(units) + len(glued) == len(values) else []
+
+
+def _glued(units: Sequence[str], candidates: Sequence[str], request: str) -> list[str]:
+    """The message's figures each with a unit written on: the unit the word after the figure
+    names ("30 centimetres": `30cm`), else each unit."""
+    words = [word.strip(_EDGES) for word in request.split()]
+    found: list[str] = []
+    for index, word in enumerate(words):
+        if not (_FIGURE.fullmatch(word) and word in candidates):
+            continue
+        after = words[index + 1].lower() if index + 1 < len(words) else ""
+        named = [unit for unit in units if after == unit.lower() or _abbreviation(unit, after)]
+        found += [word + unit for unit in (named or units)]
+    return list(dict.fromkeys(found))
+
+
+def _abbreviation(code: str, word: str) -> bool:
+    """Whether `code` is a short form of `word`: its first letter, then its other letters in
+    order ("cm" of "centimetres", "in" of "inches")."""
+    code, word = code.lower(), word.lower()
+    if not code.isalpha() or len(word) <= len(code) or not word.startswith(code[0]):
+        return False
+    letters = iter(word[1:])
+    return all(letter in letters for letter in code[1:])
+
+
+def meant_values(item: Described, request: str) -> list[str]:
+    """The one value whose note shares the most words with the request, two at least, more than
+    any other's ("a new backwards-compatible feature bumps `minor`" for "adds a new,
+    backwards-compatible option"); none when that is not clear."""
+    wanted = set(catalog.terms(request))
+    shared = [len(wanted & set(catalog.terms(note))) for note in item.notes]
+    best = max(shared, default=0)
+    if best < _MEANT_TERMS or shared.count(best) > 1:
+        return []
+    return [item.values[shared.index(best)]]
+
+
+def noted_values(item: Described, request: str) -> list[str]:
+    """The values of `item` whose note (what the skill's table says of each) has a part the
+    request names as a whole ("Japan" of "Australia, China, Japan"; "Mozilla Public License 2.0"
+    of `MPL-2.0`): a name, not a figure."""
+    found = []
+    for value, note in zip(item.values, item.notes, strict=False):
+        parts = [part.strip(" .`*") for part in re.split(r"[,;|]", note)]
+        if any(len(part) > 2 and re.search(r"[A-Za-z]{3}", part) and part.lower() not in catalog.STOP_WORDS
+               and re.search(rf"(?<![\w-]){re.escape(part)}(?![\w-])", request, re.IGNORECASE)
+               for part in parts):
+            found.append(value)
+    return found
+
+
+def _initials(request: str) -> set[str]:
+    """The initials of each run of two to five words of the request that follow one another with
+    nothing but a space between them, none a stop word ("least common multiple": lcm)."""
+    found: set[str] = set()
+    for run in re.split(r"[^A-Za-z ]+", request):
+        words = run.split()
+        for start in range(len(words)):
+            for end in range(start + 2, min(start + 5, len(words)) + 1):
+                part = words[start:end]
+                if any(w.lower() in catalog.STOP_WORDS or len(w) < 3 for w in part):
+                    break
+                found.add("".join(w[0].lower() for w in part))
+    return found
 
 
 def _short(note: str) -> str:

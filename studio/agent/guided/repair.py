@@ -165,6 +165,17 @@ def failure_sentence(command: str, output: str, runs: int = MAX_RUNS) -> str:
     return f"The script {how}, `{command}`, stopped{code}" + (f": {said}." if said else ".")
 
 
+_ASKED = re.compile(r"\b(?:use|try|pass|add|run it with|rerun with)\s+`?(?P<option>--?[A-Za-z][\w-]*)"
+                    r"(?:[ =](?P<value>[\w.+-]+))?`?", re.IGNORECASE)
+
+
+def asked_options(output: str) -> list[tuple[str, str]]:
+    """The options a run's `output` asks for by name ("to decode it use --mode decode",
+    "try --strict"): each with the value it gives (or ""), in order."""
+    found = [(match.group("option"), match.group("value") or "") for match in _ASKED.finditer(output)]
+    return list(dict.fromkeys(found))
+
+
 _USAGE_TEXT = re.compile(r"^\s*usage:\s*(?P<text>.+)$", re.IGNORECASE | re.MULTILINE)
 
 

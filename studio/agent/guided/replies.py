@@ -25,6 +25,7 @@ when it has scripts, and a script's output without the run's timing.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shlex
@@ -38,6 +39,7 @@ from studio.agent.guided.answer import answer_line, denial_prompt, denial_reason
 from studio.agent.guided.arguments import (
     PLACEHOLDER,
     Usage,
+    bare,
     fill,
     json_values,
     parse_usage,
@@ -46,8 +48,10 @@ from studio.agent.guided.arguments import (
 )
 from studio.agent.guided.columns import column_values
 from studio.agent.guided.dates import iso_dates
+from studio.agent.guided.durations import compact_durations, compact_style
 from studio.agent.guided.fill import EXAMPLE as FILLED_EXAMPLE
 from studio.agent.guided.fill import (
+    SCRIPT_KEY,
     allowed_commands,
     compose,
     fill_hint,
@@ -61,6 +65,7 @@ from studio.agent.guided.freerun import free_pattern, replaced
 from studio.agent.guided.refill import other_commands
 from studio.agent.guided.repair import (
     MAX_RUNS,
+    asked_options,
     error_values,
     failure_sentence,
     read_spec,
@@ -71,7 +76,7 @@ from studio.agent.guided.repair import (
     trimmed,
     usage_commands,
 )
-from studio.agent.guided.scriptvalues import script_values
+from studio.agent.guided.scriptvalues import after_option, script_values
 from studio.agent.guided.values import Described, describe, listed_notes, referenced_files
 from studio.agent.toolbook import ACTIVATE, READ, RUN
 from studio.agent.tools import SkillToolbox, ToolError
@@ -108,6 +113,9 @@ _INTERPRETERS = {".py": "python3", ".sh": "bash", ".bash": "bash", ".js": "node"
 _PROMPT = re.compile(r"^(?:[$%>]\s+|usage:\s*)", re.IGNORECASE)
 _PIPED = re.compile(r"^cat\s+(?P<file>[^\s|<>;&-][^\s|<>;&]*)\s*\|\s*(?P<rest>[^|<>;&]+?)\s*$")
 _RUN_LINE = re.compile(r"^exit code (\d+) after [\d.]+ s\n")
+_FIGURE = re.compile(r"-?\d+(?:\.\d+)?")
+_NUMBER_WORD = "N"
+"""The placeholder an example's figure stands for."""
 
 INSTRUCTIONS = """\
 You are an assistant that uses skills. Reply with one JSON object only.
@@ -184,6 +192,11 @@ class Guide:
             return Step(reply_schema([], require_call=False), answer_tokens, False)
         invocations = self.invocations(loaded)
         quotes = _quotes(turn, _turn_key(messages)[1]) if ran else []
+        if ran and not failed and len(results) < MAX_RUNS and \
+                (asked := self._asked(loaded, results[-1], invocations, {c for c, _ in results})):
+            # The run went through but its output says another value was wanted (a default of
+            # the wrong mode: "to decode it use --mode decode"): the run it asks for follows.
+            return Step(reply_schema([_enum_spec(loaded, asked)], require_call=True), CALL_MAX_TOKENS, True)
         if not invocations or (ran and not failed):
             sentence = (sentence_schema(answer_line(quotes), results[-1][0])
                         if self.fills and quotes and results else None)
@@ -198,7 +211,9 @@ class Guide:
         # the document is invalid: that is its answer): a run after a failed one is another one.
         tried = {str(call.arguments.get("command")) for message in turn for call in message.tool_calls
                  if call.name == RUN and call.arguments.get("skill") == loaded}
-        candidates = [*json_values(request), *_phrases(request), *iso_dates(request),
+        # Durations in words ("1 hour 20 minutes") as the skill writes them (`1h20m`).
+        durations = compact_durations(request) if compact_style(self._body(loaded)) else []
+        candidates = [*json_values(request), *_phrases(request), *iso_dates(request), *durations,
                       *(word for word in words if not word.startswith("-"))]
         error = None if not ran else results[-1] if results else None
         shown: list[str] = []
@@ -240,6 +255,32 @@ class Guide:
         return Step({"oneOf": [*schema.get("oneOf", [schema]), *answer.schema.get("oneOf", [answer.schema])]},
                     answer.max_tokens, False)
 
+    def _asked(self, skill: str, result: tuple[str, str], invocations: Sequence[str],
+               tried: Collection[str]) -> list[str]:
+        """The runs a successful run's output asks for in its place: the run's command with an
+        option of its usage line set to the value the output names ("use --mode decode"), when
+        that is one the skill lists for it (or any, when it lists none); none it ran already."""
+        command, output = result
+        commands = self._commands(skill)
+        found: list[str] = []
+        for start in invocations:
+            usage = _usage(commands, start)
+            if usage is None or not command.startswith(start + " "):
+                continue
+            after = after_option(usage)
+            described = {d.name: d for d in self._described(skill, usage, commands, start)}
+            given = values_of(command, start, usage)
+            for option, value in asked_options(_output_of(output)):
+                name = after.get(option)
+                listed = described[name].values if name in described else ()
+                if name is None or not value or given.get(name) == value or (listed and value not in listed):
+                    continue
+                arguments = {"skill": skill, SCRIPT_KEY: start, **given, name: value}
+                asked = str(compose(ToolCall("", RUN, arguments), usage).arguments["command"])
+                if asked not in tried and asked not in found:
+                    found.append(asked)
+        return found
+
     def _reads(self, turn: Sequence[Message], skill: str, output: str) -> list[ToolSpec]:
         """`read_skill_file` of the files the skill or the failed run's output names, not yet read."""
         read = [m.tool_calls[0].arguments.get("path") for m in turn
@@ -270,7 +311,9 @@ class Guide:
                 values = {value for value in given.values() if value}
                 if len(values) < 2 or wrong != values:
                     candidates = [c for c in candidates if c not in wrong]
-            spec = filled_spec(skill, start, usage, described, candidates, request)
+            spec = filled_spec(skill, start, usage, described, candidates, request,
+                               _example_numbers(commands, start, usage))
+            _within_subcommand(spec, usage, _subcommands(commands, start))
             allowed = allowed_commands(spec, usage, described) if tried else None
             if allowed is None or not set(allowed) <= set(tried) or error is None:
                 return spec
@@ -319,6 +362,13 @@ class Guide:
         listed = dict(usage.choices)
         described = [Described(d.name, d.said, listed[d.name]) if d.name in listed else d
                      for d in described]
+        # A JSON key's meaning is what the skill's table or list of the keys says of it.
+        keys = [key for _, found in usage.objects for key in found]
+        notes = listed_notes([key.key for key in keys], self.toolbox.load(skill).body)
+        meanings = {key.placeholder: f"the {key.key} key: {note}"
+                    for key, note in zip(keys, notes, strict=False) if note}
+        described = [Described(d.name, meanings[d.name], d.values, d.notes)
+                     if not d.said and d.name in meanings else d for d in described]
         described = [Described(d.name, d.said, columns) if not d.values and
                      (columns := column_values(d.name, d.said, request, read)) else d for d in described]
         script = split(start)[-1] if start else ""
@@ -332,7 +382,8 @@ class Guide:
         # that one's, not also the next's (SIZE).
         listed_values = {d.values for d in described if d.values}
         body = self.toolbox.load(skill).body
-        return [d if d.values or d.name not in accepted or accepted[d.name] in listed_values else
+        return [d if d.values or d.name not in accepted or accepted[d.name] in listed_values
+                or d.name in usage.numbers else
                 Described(d.name, d.said, accepted[d.name], listed_notes(accepted[d.name], body))
                 for d in described]
 
@@ -361,7 +412,7 @@ class Guide:
     def _points_at_any(self, messages: Sequence[Message], offered: Collection[str] | None) -> bool:
         """Whether a term of the current turn's message is one of an offered skill's name,
         description or instructions: a greeting or a question of general knowledge shares none."""
-        wanted = set(catalog.terms(_turn_key(messages)[1]))
+        wanted = set(catalog.terms(_query(messages)))
         if not wanted:
             return False
         for name in self.toolbox.names:
@@ -424,7 +475,7 @@ class Guide:
         catalog's term score)."""
         entries = [self.toolbox.entry(name) for name in self.toolbox.names
                    if offered is None or name in offered]
-        scores = catalog.relevance(entries, _turn_key(messages)[1])
+        scores = catalog.relevance(entries, _query(messages))
         order = sorted(range(len(entries)), key=lambda index: (-scores[index], index))
         return [entries[index].name for index in order]
 
@@ -440,7 +491,7 @@ class Guide:
         """The few skills the current turn's message clearly points at, best first; none when it
         points at none clearly (the best shares no word with the message but one of its
         description's: "write" fits many skills)."""
-        query = _turn_key(messages)[1]
+        query = _query(messages)
         entries = [self.toolbox.entry(name) for name in self.ranked(messages, offered)]
         if not entries:
             return []
@@ -477,7 +528,7 @@ class Guide:
                 continue
             line = script_usage(text, script, start)
             if line is None or parse_usage(line, start) is None:
-                line = _subcommand_usage(commands, start)
+                line = _subcommand_usage(commands, start) or _object_usage(commands, start)
             if line is not None:
                 commands.append(line)
         return commands
@@ -487,7 +538,7 @@ class Guide:
         punctuation around them) and the options the skill's usage lines show."""
         options = [word for command in self._commands(skill) for word in split(command)
                    if word.startswith("-")]
-        words = [word.strip(_WORD_EDGES) for word in request.split()]
+        words = [bare(word.strip(_WORD_EDGES)) for word in request.split()]
         # The skill's name and the word "skill" say which skill, not what to run it on; so do
         # the words of its name ("Convert 5 kilograms to pounds" ran `convert.py 5 kilograms
         # Convert` with unit-convert).
@@ -719,6 +770,14 @@ def _turn_key(messages: Sequence[Message]) -> tuple[int, str]:
     return index, messages[index].content if index >= 0 else ""
 
 
+def _query(messages: Sequence[Message]) -> str:
+    """The current turn's message as the skills are matched to it: one that writes durations in
+    words ("1 hour 20 minutes") speaks of durations, also as skills write them (`1h20m`)."""
+    message = _turn_key(messages)[1]
+    durations = compact_durations(message)
+    return " ".join([message, *(["durations", *durations] if durations else [])])
+
+
 def _current_turn(messages: Sequence[Message]) -> Sequence[Message]:
     last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
     return messages[last_user + 1:]
@@ -815,16 +874,39 @@ def _commands(usage: Sequence[str], scripts: Sequence[str]) -> list[str]:
 
 def _subcommands(commands: Sequence[str], start: str) -> dict[str, list[str]]:
     """The subcommands of the lines that run `start` with one each (`morse.py encode TEXT`), and
-    the usage after each (`["TEXT"]`)."""
+    the usage after each (`["TEXT"]`); an example's figures stand for numbers (`gcd 24 36`:
+    `["N", "N"]`), as an author who shows no usage line writes it."""
     found: dict[str, list[str]] = {}
     for command in commands:
         segment = command.rsplit("|", 1)[-1].strip()
         if not segment.startswith(start + " "):
             continue
         words = split(segment[len(start):])
-        if len(words) >= 2 and re.fullmatch(r"[a-z][\w-]*", words[0]) and \
-                parse_usage(" ".join([start, *words[1:]]), start) is not None:
+        if len(words) < 2 or not re.fullmatch(r"[a-z][\w-]*", words[0]):
+            continue
+        if parse_usage(" ".join([start, *words[1:]]), start) is not None:
             found.setdefault(words[0], words[1:])
+        elif all(_FIGURE.fullmatch(word) for word in words[1:]):
+            found.setdefault(words[0], [_NUMBER_WORD] * (len(words) - 1))
+        elif (rest := _figures_named(words[1:])) and parse_usage(" ".join([start, *rest]), start):
+            found.setdefault(words[0], rest)
+    return found
+
+
+def _figures_named(words: Sequence[str]) -> list[str] | None:
+    """An example's options with the figures after them as placeholders named for the options
+    (`--salary 48000 [--hours 40]`: `--salary SALARY [--hours HOURS]`); None when a word is
+    neither an option nor a figure after one."""
+    found: list[str] = []
+    for before, word in zip(["", *words], words, strict=False):
+        bare_word, option = word.strip("[]"), before.strip("[]")
+        if _FIGURE.fullmatch(bare_word) and option.startswith("--") and \
+                PLACEHOLDER.match(name := re.sub(r"\W+", "_", option[2:].upper()).strip("_")):
+            found.append(word.replace(bare_word, name))
+        elif bare_word.startswith("--"):
+            found.append(word)
+        else:
+            return None
     return found
 
 
@@ -842,6 +924,54 @@ def _fillable_subcommands(described: Sequence[Described], usage: Usage, commands
             if d.name in dict(usage.choices) and set(d.values) == set(found) else d for d in described]
 
 
+def _example_numbers(commands: Sequence[str], start: str, usage: Usage) -> set[str]:
+    """The placeholders after an option that the skill's examples give a figure
+    (`--salary 48000` for `--salary SALARY`): they take numbers."""
+    after = after_option(usage)
+    found: set[str] = set()
+    for command in commands:
+        segment = command.rsplit("|", 1)[-1].strip()
+        if not segment.startswith(start + " ") or parse_usage(segment, start) is not None:
+            continue
+        words = [word.strip("[]") for word in split(segment[len(start):])]
+        found |= {after[before] for before, word in itertools.pairwise(words)
+                  if before in after and _FIGURE.fullmatch(word)}
+    return found
+
+
+def _within_subcommand(spec: ToolSpec, usage: Usage, found: dict[str, list[str]]) -> None:
+    """When the fill holds the subcommand to one whose example shows its own options (`hourly
+    --salary SALARY [--hours HOURS]`), the options of the others are left out and its own
+    required ones given."""
+    properties = spec.parameters["properties"]
+    for name, values in usage.choices:
+        enum = properties.get(name, {}).get("enum", [])
+        if set(values) != set(found) or len(enum) != 1 or enum[0] not in found:
+            continue
+        own = found[enum[0]]
+        required = {word for word in own if PLACEHOLDER.match(word)}
+        mine = {word.strip("[]") for word in own}
+        for other in usage.placeholders:
+            held = properties.get(other, {}).get("enum")
+            if other == name or held is None or "" not in held:
+                continue
+            if other not in mine:
+                properties[other] = {"type": "string", "enum": [""]}
+            elif other in required and len(held) > 1:
+                properties[other] = {"type": "string", "enum": [v for v in held if v]}
+
+
+def _option_groups(words: Sequence[str]) -> list[list[str]]:
+    """The options of a usage's words, each with the placeholder after it, brackets dropped."""
+    groups: list[list[str]] = []
+    for word in (w.strip("[]") for w in words):
+        if word.startswith("-") or not groups:
+            groups.append([word])
+        else:
+            groups[-1].append(word)
+    return groups
+
+
 def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
     """One usage line for the lines that run `start` with a subcommand each
     (`morse.py encode TEXT`, `morse.py decode CODE`): `start {encode,decode} ARGUMENT`, the
@@ -851,7 +981,52 @@ def _subcommand_usage(commands: Sequence[str], start: str) -> str | None:
         return None
     rests = list(found.values())
     rest = rests[0] if all(r == rests[0] for r in rests) else ["ARGUMENT"]
+    if rest == ["ARGUMENT"] and all(set(r) == {_NUMBER_WORD} for r in rests):
+        # `gcd 24 36`, `lcm 4 6 10`: one number or more.
+        rest = [_NUMBER_WORD, f"[{_NUMBER_WORD}", "...]"]
+    elif rest == ["ARGUMENT"] and all(r and r[0].startswith("--") for r in rests):
+        # Each subcommand its own options (`hourly --salary N`, `annual --rate N`): each
+        # option may be given.
+        groups = [" ".join(group) for r in rests for group in _option_groups(r)]
+        rest = [f"[{group}]" for group in dict.fromkeys(groups)]
     return " ".join([start, "{" + ",".join(found) + "}", *rest])
+
+
+def _object_usage(commands: Sequence[str], start: str) -> str | None:
+    """One usage line for the examples that run `start` with one JSON object each
+    (`x.py '{"price": 2.5, "grams": 750}'`, `x.py '{"price": 1.2, "ml": 330}'`): each key's value
+    a placeholder named for it, a number where the examples give figures (`"price": PRICE`), a
+    string elsewhere (`"name": "NAME"`), in brackets when some example leaves the key out
+    (`"grams": [GRAMS]`). None without such an example."""
+    objects: list[dict[str, Any]] = []
+    for command in commands:
+        segment = command.rsplit("|", 1)[-1].strip()
+        words = split(segment[len(start):]) if segment.startswith(start + " ") else []
+        try:
+            value = json.loads(words[0]) if len(words) == 1 else None
+        except ValueError:
+            continue
+        if isinstance(value, dict) and value and all(
+                isinstance(v, str | int | float) and not isinstance(v, bool) for v in value.values()):
+            objects.append(value)
+    keys = list(dict.fromkeys(key for found in objects for key in found))
+    names = {key: _key_placeholder(key) for key in keys}
+    if not objects or None in names.values() or len(set(names.values())) != len(keys):
+        return None
+    parts = []
+    for key in keys:
+        numbers = all(isinstance(found[key], int | float) for found in objects if key in found)
+        name = str(names[key]) if numbers else f'"{names[key]}"'
+        parts.append(f'"{key}": ' + (name if all(key in found for found in objects) else f"[{name}]"))
+    return f"{start} {shlex.quote('{' + ', '.join(parts) + '}')}"
+
+
+def _key_placeholder(key: str) -> str | None:
+    """The placeholder for a JSON key's value: the key in capitals (`PRICE`, `NET_WEIGHT`)."""
+    name = re.sub(r"[^A-Z0-9]+", "_", key.upper()).strip("_")
+    if name and not PLACEHOLDER.match(name):
+        name += "_VALUE"
+    return name if PLACEHOLDER.match(name) else None
 
 
 def _usage(commands: Sequence[str], start: str) -> Usage | None:

@@ -33,7 +33,7 @@ def script_values(source: str, usage: Usage) -> dict[str, tuple[str, ...]]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return {}
-    after_option = _after_option(usage)
+    after = after_option(usage)
     found: dict[str, tuple[str, ...]] = {}
     for call in ast.walk(tree):
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
@@ -49,7 +49,7 @@ def script_values(source: str, usage: Usage) -> dict[str, tuple[str, ...]]:
         if isinstance(metavar, ast.Constant) and isinstance(metavar.value, str):
             labels.add(metavar.value)
         for name in usage.placeholders:
-            if any(after_option.get(n) == name for n in names) or name in labels:
+            if any(after.get(n) == name for n in names) or name in labels:
                 found.setdefault(name, choices)
     keys = _dict_keys(tree)
     if keys is not None:
@@ -61,7 +61,7 @@ def script_values(source: str, usage: Usage) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def _after_option(usage: Usage) -> dict[str, str]:
+def after_option(usage: Usage) -> dict[str, str]:
     """Each option of the usage and the placeholder after it (`--to BASE`: {"--to": "BASE"})."""
     words: list[str] = [*usage.required, *(w for group in usage.optional for w in group)]
     found = {}

@@ -85,11 +85,29 @@ def describe(placeholders: Sequence[str], body: str, read: Callable[[str], str |
         if not values:
             values = _values_under_heading(lines, name)
         if not values:
+            values = _values_after_intro(lines, name)
+        if not values:
             values = _column_values(body, name, said)
         if not values:
             values = _named_file_values(lines, name, read)
-        found.append(Described(name, said, tuple(v for v, _ in values), tuple(n for _, n in values)))
+        notes = tuple(n for _, n in values)
+        if values and not any(notes):
+            notes = _clause_notes(body, [v for v, _ in values])
+        found.append(Described(name, said, tuple(v for v, _ in values), notes))
     return found
+
+
+def _clause_notes(body: str, values: Sequence[str]) -> tuple[str, ...]:
+    """What the skill's prose says of each value when a clause names it alone ("a bug fix bumps
+    `patch`": "a bug fix bumps"), in the values' order; () when it says so of fewer than two."""
+    said: dict[str, str] = {}
+    text = " ".join(body.split())
+    for clause in re.split(r"[,;:.]\s+|\s+(?:and|or)\s+(?=[a-z])", text):
+        named = [value for value in _CODE.findall(clause) if value in values]
+        words = re.sub(r"^(?:and|or|but)\s+", "", " ".join(_CODE.sub(" ", clause).split()))
+        if len(set(named)) == 1 and words:
+            said.setdefault(named[0], words)
+    return tuple(said.get(value, "") for value in values) if len(said) >= _MIN_VALUES else ()
 
 
 def listed_notes(values: Sequence[str], body: str) -> tuple[str, ...]:
@@ -148,11 +166,17 @@ def _named_file_values(lines: Sequence[str], name: str, read: Callable[[str], st
     for line in lines:
         # "see references/schema-subset.md" for SCHEMA names a manual, not the schemas it takes.
         prose = _DOC.sub("", _FILE.sub("", line))
-        if not word.search(prose) or not _LISTING.search(prose):
+        if not word.search(prose):
             continue
         for path in referenced_files(line):
             text = read(path)
-            if text and (values := _file_values(text[:_FILE_CHARS], name, line)):
+            if not text:
+                continue
+            # Said to list them, any table of the file; else one whose column the placeholder's
+            # word heads ("Find the SPDX id in LICENSES.md": its "SPDX id" column).
+            values = _file_values(text[:_FILE_CHARS], name, line) if _LISTING.search(prose) else \
+                _column_values(text[:_FILE_CHARS], name, "")
+            if values:
                 return values
     return ()
 
@@ -267,6 +291,18 @@ def _values_under_heading(lines: Sequence[str], name: str) -> Pairs:
             values = _block_values(lines, index + 1, skip_prose=True)
             if values:
                 return values
+    return ()
+
+
+def _values_after_intro(lines: Sequence[str], name: str) -> Pairs:
+    """The values of the table or list right after a line of prose that speaks of the
+    placeholder's word and ends with a colon ("Units the script understands:" for UNIT)."""
+    word = _word_of(name)
+    for index, line in enumerate(lines):
+        text = line.strip()
+        if text.endswith(":") and not (_ROW.match(line) or _ITEM.match(line) or _HEADING.match(line)) \
+                and word.search(text) and (values := _block_values(lines, index + 1)):
+            return values
     return ()
 
 
