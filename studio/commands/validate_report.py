@@ -17,9 +17,9 @@ import json
 import os
 import tempfile
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from studio.commands.textsafe import one_line, shown_path, utf8_json
 from studio.skills import SKILL_FILE, Diagnostic, Severity, SkillSummary, codes
@@ -216,7 +216,25 @@ class Piece(NamedTuple):
     unreadable: bool
 
 
-def render(as_json: bool, skills: list[ScannedSkill]) -> Piece:
+class Shown(Protocol):
+    """What a report shows of a skill: a `ScannedSkill`, or what a worker that renders the
+    skills it validated makes of each (`studio.skills.scan.units`)."""
+
+    @property
+    def directory(self) -> str: ...
+    @property
+    def skill_file(self) -> str: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def valid(self) -> bool: ...
+    @property
+    def loadable(self) -> bool: ...
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]: ...
+
+
+def render(as_json: bool, skills: Sequence[Shown]) -> Piece:
     """The piece of a report (JSON or text, without fixes) that `skills` make."""
     texts: list[str] = []
     names: list[str | None] = []

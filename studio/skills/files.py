@@ -177,6 +177,33 @@ def _listing(folder: str) -> Listing | None:
         return None
 
 
+def _named_files(folder: str, prefix: str, found: list[SkillFile]) -> Listing | None:
+    """The regular files of `folder`, as SkillFiles named `prefix` and their name without size
+    or mode, appended to `found` (unordered: the caller sorts); the rest of its listing, which
+    is what is left for `list_skill_files` to look at, or None when it cannot be listed.
+    A skill's references and assets are ten files on average: building a listing of them all,
+    sorting it and reading it back cost more than naming them."""
+    rest = []
+    append, new, count = found.append, _new, len(found)
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    if entry.is_file(follow_symlinks=False):
+                        append(new(SkillFile, (prefix + entry.name, None, None, None)))
+                        continue
+                    rest.append((
+                        entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink(), False,
+                    ))
+                except OSError:
+                    continue
+    except OSError:
+        del found[count:]  # as a folder that cannot be listed at all: none of its files
+        return None
+    rest.sort()
+    return tuple(rest)
+
+
 def is_inside(path: str, folder: str) -> bool:
     """Whether `path` (already resolved) is `folder` (already resolved) or below it."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
@@ -220,11 +247,17 @@ def list_skill_files(
     sep = os.sep
     while stack and len(found) < MAX_LISTED_FILES:
         folder, prefix, depth, listing = stack.pop()
+        in_scripts = prefix.startswith("scripts/")
         if listing is None:
-            listing = _listing(folder)
+            if prefix and not sizes and not in_scripts:
+                # A folder below the skill whose regular files are only named: they go to
+                # `found` as the listing reads them, its folders and anything else (links,
+                # FIFOs) go through the loop below, in name order, as a listing's would.
+                listing = _named_files(folder, prefix, found)
+            else:
+                listing = _listing(folder)
             if listing is None:
                 continue
-        in_scripts = prefix.startswith("scripts/")
         for name, is_dir, is_link, is_file in listing:
             relative = prefix + name
             if is_file and not sizes and not in_scripts:

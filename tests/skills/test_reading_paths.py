@@ -97,3 +97,51 @@ def test_a_fifo_put_where_a_listing_saw_a_script_is_reported_not_waited_on(
     assert [f.relative for f in files] == ["scripts/ok.sh"]
     assert [(d.code, d.file) for d in odd] == [("SK210", "scripts/run.sh")]
     assert "FIFO" in odd[0].message
+
+
+# A file tree below a skill: each entry a path and what stands there.
+TREE_NAMES = st.sampled_from(["references", "assets", "scripts", "a", "b", ".git", "node_modules",
+                              "x.md", "y.png", "deep"])
+TREE = st.lists(
+    st.tuples(st.lists(TREE_NAMES, min_size=1, max_size=10).map("/".join),
+              st.sampled_from(["file", "file", "file", "fifo", "link-in", "link-out", "link-dir"])),
+    max_size=25,
+)
+
+
+@given(TREE, st.sampled_from([3, 8, 2000]))
+def test_a_scan_names_the_files_of_every_folder_as_the_full_listing_does(
+    tree: list[tuple[str, str]], limit: int
+) -> None:
+    """Without sizes, the folders below the skill are listed the short way: the same files,
+    the same findings about links and FIFOs, the same cut at MAX_LISTED_FILES and MAX_DEPTH."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as temp:
+        folder = write_skill(Path(temp), "demo", frontmatter("demo"))
+        for relative, kind in tree:
+            path = folder / relative
+            if os.path.lexists(path):
+                continue  # taken already (a write to a FIFO there would wait for a reader)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                if kind == "file":
+                    path.write_text("x\n", encoding="utf-8")
+                elif kind == "fifo":
+                    os.mkfifo(path)
+                elif kind == "link-in":
+                    path.symlink_to(folder / "SKILL.md")
+                elif kind == "link-out":
+                    path.symlink_to(temp)
+                else:
+                    path.symlink_to(folder)
+            except OSError:
+                continue  # a path through a file, or taken already
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(files_module, "MAX_LISTED_FILES", limit)
+            odd_full: list[Diagnostic] = []
+            odd_short: list[Diagnostic] = []
+            full = list_skill_files(folder, odd=odd_full)
+            short = list_skill_files(str(folder), odd=odd_short, sizes=False)
+        assert [f.relative for f in short] == [f.relative for f in full]
+        assert odd_short == odd_full

@@ -55,6 +55,40 @@ class ScannedSkill(NamedTuple):
         return decode(root, self)
 
 
+class CheckedSkill(NamedTuple):
+    """What a report shows of a skill, made where the skill was validated and rendered there
+    (a worker of a split scan: `studio.skills.scan.units`): `ScannedSkill`'s fields a report
+    reads, the findings as the rules gave them. Encoding them as a cache tuple and decoding
+    them again, with the provenance no report shows, cost a worker 15 µs a skill.
+
+    Attributes:
+        directory, skill_file, name, valid, loadable, diagnostics: as in `SkillSummary`, the
+            paths as text."""
+
+    directory: str
+    skill_file: str
+    name: str | None
+    valid: bool
+    loadable: bool
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def checked(result: ValidationResult) -> CheckedSkill:
+    """A validated skill as a report shows it."""
+    skill = result.skill
+    return _new(CheckedSkill, (str(skill.directory), str(skill.path), skill.name, result.valid,
+                               result.loadable, tuple(result.diagnostics)))
+
+
+def checked_entry(data: tuple[Any, ...]) -> CheckedSkill:
+    """A cache tuple as a report shows it."""
+    return _new(CheckedSkill, (data[0], data[1], data[2], data[4], data[5], _diagnostics(data[7])))
+
+
+# A named tuple built in one C call, as its own constructor is Python code.
+_new = tuple.__new__
+
+
 def encode(summary: SkillSummary) -> tuple[Any, ...]:
     """A summary as its cache tuple, or its listing tuple while it is unchecked (`decode` reads
     either back)."""

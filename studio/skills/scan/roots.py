@@ -34,7 +34,7 @@ from studio.skills.codes import CRASHED
 from studio.skills.files import load_skill_file, load_zip_skills
 from studio.skills.model import Diagnostic, RootNotice, Severity
 from studio.skills.scan.cache import Fingerprint, ScanCache
-from studio.skills.scan.entries import cache_entry, decode, encode
+from studio.skills.scan.entries import CheckedSkill, cache_entry, checked, checked_entry, decode, encode
 from studio.skills.scan.interrupts import DeferredInterrupt
 from studio.skills.scan.stamps import Stamp
 from studio.skills.scan.walk import Fingerprints, Found, Link, walk_skills
@@ -209,6 +209,17 @@ def _validate_folder(found: Found, target: str) -> tuple[Any, ...]:
         ))
     except Exception as exc:  # a bug met on one skill costs that skill, not the scan
         return _crashed(found, f"{type(exc).__name__}: {exc}")
+
+
+def _check_folder(found: Found, target: str) -> CheckedSkill:
+    """`_validate_folder` for a worker that renders the skill itself: what its report shows."""
+    try:
+        return checked(validate_skill(
+            load_skill_file(found.folder, found.skill_name, found.listing, sizes=False),
+            target, fixes=False,
+        ))
+    except Exception as exc:  # a bug met on one skill costs that skill, not the scan
+        return checked_entry(_crashed(found, f"{type(exc).__name__}: {exc}"))
 
 
 def _crashed(found: Found, what: str = "the process reading it died") -> tuple[Any, ...]:

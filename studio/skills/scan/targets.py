@@ -12,7 +12,7 @@ from studio.skills.clients import SPEC
 from studio.skills.files import missing_skill_file
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, RootNotice
 from studio.skills.scan.cache import ScanCache
-from studio.skills.scan.entries import ScannedSkill, decode, encode
+from studio.skills.scan.entries import ScannedSkill, checked, checked_entry, decode, encode
 from studio.skills.scan.roots import (
     RootScan,
     SkillRoot,
@@ -83,7 +83,6 @@ def scan_pieces(
     as pieces `render` made of them, in order, rendered in the worker processes that validated
     them (`studio.skills.scan.units`). Duplicate names are the caller's to mark."""
     collected = Collected()
-    make = ScannedSkill._make
     for path in paths:
         collected.stamps.append(stamp_of(str(path)))
         root = root_for(path)
@@ -92,7 +91,7 @@ def scan_pieces(
             continue
         if root.is_zip or not path.is_dir():
             sink.mark()
-            scan = scan_entries(root, lambda entry: sink.add_piece(render([make(entry)])), None,
+            scan = scan_entries(root, lambda entry: sink.add_piece(render([checked_entry(entry)])), None,
                                 target=target)
             count = -1
         else:
@@ -104,7 +103,7 @@ def scan_pieces(
             continue
         if not count:
             missing = validate_skill(missing_skill_file(path), target)
-            sink.add_piece(render([make(encode(missing.summary(path)))]))
+            sink.add_piece(render([checked(missing)]))
     return collected
 
 

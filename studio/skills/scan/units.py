@@ -21,14 +21,14 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 from studio.skills.clients import SPEC
 from studio.skills.files import is_inside
 from studio.skills.model import RootNotice
-from studio.skills.scan.entries import ScannedSkill
+from studio.skills.scan.entries import CheckedSkill, checked_entry
 from studio.skills.scan.interrupts import DeferredInterrupt
 from studio.skills.scan.roots import (
     IN_FLIGHT_PER_WORKER,
     RootScan,
     SkillRoot,
+    _check_folder,
     _pool,
-    _validate_folder,
     _validate_isolated,
     _workers,
     scan_entries,
@@ -39,7 +39,7 @@ from studio.skills.scan.walk import Found, Link, walk_skills
 Piece = TypeVar("Piece")
 # What a worker renders a batch of skills into: a module-level function (or a partial of one),
 # so that a forked worker finds it.
-Render = Callable[[list[ScannedSkill]], Piece]
+Render = Callable[[list[CheckedSkill]], Piece]
 
 # Below this many folders under the root, splitting gains little: the ordinary scan, which
 # hands single skills to workers, keeps every core busy.
@@ -98,8 +98,7 @@ def walk_units(
     found, folders, notices, escaped = _walk(units, root, linked_roots)
     if escaped:
         return _Done(None, 0, [], [], True)
-    make = ScannedSkill._make
-    skills = [make(_validate_folder(item, target)) for item in found]
+    skills = [_check_folder(item, target) for item in found]
     return _Done(render(skills), len(skills), folders, notices, False)
 
 
@@ -112,8 +111,7 @@ def _walk_isolated(
     found, folders, notices, escaped = _walk(units, root, linked_roots)
     if escaped:
         return _Done(None, 0, [], [], True)
-    make = ScannedSkill._make
-    skills = [make(entry) for entry in _validate_isolated(found, target)] if found else []
+    skills = [checked_entry(entry) for entry in _validate_isolated(found, target)] if found else []
     return _Done(render(skills), len(skills), folders, notices, False)
 
 
@@ -193,14 +191,13 @@ def _serial(
     root: SkillRoot, render: Render[Piece], sink: PieceSink[Piece], target: str,
     linked_roots: tuple[str, ...],
 ) -> tuple[RootScan, int]:
-    batch: list[ScannedSkill] = []
+    batch: list[CheckedSkill] = []
     count = 0
-    make = ScannedSkill._make
 
     def on_entry(entry: tuple[Any, ...]) -> None:
         nonlocal count, batch
         count += 1
-        batch.append(make(entry))
+        batch.append(checked_entry(entry))
         if len(batch) >= SKILLS_PER_TASK:
             sink.add_piece(render(batch))
             batch = []

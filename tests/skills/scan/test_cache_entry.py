@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
+from studio.commands.validate_report import render
 from studio.skills.checks import validate_skill
 from studio.skills.checks.validate import ValidationResult
 from studio.skills.codes import MISSING_SKILL_FILE
 from studio.skills.model import Diagnostic, Severity
 from studio.skills.parse import UNREADABLE_CODES, parse_skill
-from studio.skills.scan.entries import cache_entry, encode
+from studio.skills.scan.entries import ScannedSkill, cache_entry, checked, checked_entry, encode
 from tests.skills.strategies import SkillCase, skill_cases, skill_texts
 
 ROOT = Path("/x")
@@ -38,6 +39,11 @@ def check(text: bytes, folder: str = "demo") -> None:
     entry = cache_entry(result)
     assert entry == encode(result.summary(ROOT))
     assert all(type(d[1]) is str for d in entry[7])  # sent to the parent as plain text
+    # A worker that renders what it validated skips the cache tuple: the report is the same.
+    shown = ScannedSkill._make(entry)
+    for as_json in (True, False):
+        assert render(as_json, [checked(result)]) == render(as_json, [shown])
+        assert render(as_json, [checked_entry(entry)]) == render(as_json, [shown])
 
 
 @settings(max_examples=200, database=None)
