@@ -9,11 +9,13 @@ from studio.skills.model import Diagnostic, Fix, Severity
 from studio.ui.problems.findings import (
     CODE,
     SEVERITY,
+    SORT_RUN,
     Built,
     Findings,
     FindingsIndex,
     ProblemFilter,
     Rebuild,
+    sorted_in_slices,
 )
 
 
@@ -73,3 +75,34 @@ def test_filter_sort_and_groups() -> None:
     problem = index.problems()[-1]
     number = index.number_of(problem)
     assert number is not None and index.group_place(number) == 1
+
+
+def test_a_large_sort_is_done_in_slices_and_orders_as_sorted_does() -> None:
+    # Few distinct keys, so most items tie: the merge must keep them in the order `sorted` does.
+    items = [(number * 7919) % 13 * 1000 + number % 3 for number in range(3 * SORT_RUN + 17)]
+
+    def key(item: int) -> int:
+        return item // 1000
+
+    for descending in (False, True):
+        rebuild = sorted_in_slices(items, key, descending, True)
+        slices = 0
+        while True:
+            try:
+                next(rebuild)
+                slices += 1
+            except StopIteration as done:
+                result = done.value
+                break
+        assert result == sorted(items, key=key, reverse=descending)
+        assert slices >= 4
+
+
+def test_a_small_sort_is_done_at_once() -> None:
+    rebuild = sorted_in_slices([3, 1, 2], lambda item: item, False, False)
+    try:
+        next(rebuild)
+    except StopIteration as done:
+        assert done.value == [1, 2, 3]
+    else:
+        raise AssertionError("a small sort yielded")
