@@ -228,10 +228,14 @@ class ProblemsPanel(QWidget):
     def _show(self, fill: Callable[[], None], empty_text: str,
               roots_summary: list[str] | None) -> None:
         self._empty_text = empty_text
-        if roots_summary:
-            self.roots_summary.setText("\n".join(roots_summary))
-        self.roots_summary.setVisible(bool(roots_summary))
+        self.show_roots_summary(roots_summary)
         fill()
+
+    def show_roots_summary(self, lines: list[str] | None) -> None:
+        """Show one line per root above the findings (none: hide them)."""
+        if lines:
+            self.roots_summary.setText("\n".join(lines))
+        self.roots_summary.setVisible(bool(lines))
 
     def _on_model_about_to_be_reset(self) -> None:
         self._reselect = self._reselect or self.selected_problem()

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from pytestqt.qtbot import QtBot
+
 from studio.skills import SkillSummary
 from studio.skills.library import RootState
 from studio.skills.model import Diagnostic, Severity
 from studio.skills.scan import SkillRoot
+from studio.ui.problems import problems_controller
 from studio.ui.problems.problems_controller import root_summary
+from tests.ui.helpers import WindowFactory, write_skill
 
 
 def _skill(root: Path, name: str, *, errors: int = 0, checked: bool = True) -> SkillSummary:
@@ -29,3 +34,27 @@ def test_skills_being_checked_are_counted_apart() -> None:
     state.skills = state.skills[:2]
     state.scanning = False
     assert root_summary(state) == "skills: 1 valid, 1 with errors; top codes SK131 ×2"
+
+
+def test_the_window_counts_the_roots_lines_a_slice_at_a_time(
+        qtbot: QtBot, make_window: WindowFactory, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A slice of one skill, handed back at once: the count of a large library, made small.
+    monkeypatch.setattr(problems_controller, "SUMMARY_SLICE", 1)
+    monkeypatch.setattr(problems_controller, "SLICE_SECONDS", 0.0)
+    root = tmp_path / "team"
+    for number in range(3):
+        write_skill(root, f"skill-{number}")
+    window = make_window(root)
+    window.validate_action.trigger()
+    panel = window.problems_panel
+    assert window.problems.counting
+    assert panel.roots_summary.text() == "team: counting…"
+    qtbot.waitUntil(lambda: not window.problems.counting)
+    assert panel.roots_summary.text() == "team: 3 valid, 0 with errors"
+
+    # A refresh while the lines are counted keeps the last ones counted shown meanwhile.
+    window.problems.refresh()
+    assert window.problems.counting
+    assert panel.roots_summary.text() == "team: 3 valid, 0 with errors"
+    qtbot.waitUntil(lambda: not window.problems.counting)
