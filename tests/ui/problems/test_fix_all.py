@@ -97,6 +97,30 @@ def test_cancelling_the_preview_changes_nothing(qtbot: QtBot, make_window: Windo
     assert window.fix_all.undo_title == ""
 
 
+
+def test_a_tab_edited_after_the_preview_is_left_as_it_is(qtbot: QtBot, make_window: WindowFactory,
+                                                         tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    folders = [_with_version(root, f"skill-{n}") for n in range(2)]
+    before = (folders[1] / "SKILL.md").read_bytes()
+    window = make_window(root)
+    tab = window.editors.open_skill(folders[1])
+    assert tab is not None and not tab.dirty
+
+    task = start(window.fix_all.fix_every("SK131", folders))
+    dialog = open_dialog(qtbot, FixPreviewDialog, timeout=15000)
+    assert dialog.model.rowCount() == 2
+    tab.set_text(tab.text() + "\nTyped while the preview was open.\n")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    box = open_dialog(qtbot, QMessageBox, timeout=20000)
+    qtbot.waitUntil(task.done, timeout=20000)
+
+    assert "skill-1: it gained unsaved changes in its tab" in box.text()
+    assert (folders[1] / "SKILL.md").read_bytes() == before
+    assert tab.dirty and tab.text().endswith("Typed while the preview was open.\n")
+    assert "metadata:" in (folders[0] / "SKILL.md").read_text()
+    assert window.fix_all.undo_title == "Fix of SK131 in 1 Skill"
+
 def _validate_counts(root: Path) -> tuple[dict[str, int], Counter[str]]:
     """What `studio validate` counts on the same files: severities, and findings per code."""
     skills = scan([root]).skills
