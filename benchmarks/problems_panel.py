@@ -61,6 +61,10 @@ SETTLE_SECONDS = 0.6
 PROFILE_STALL_MS = 50.0
 SAMPLE_SECONDS = 0.002
 SHOWN_FRAMES = 14
+# The frames under every sample (the event loop and this script): left out of a stall's report.
+BASE_FRAMES = frozenset({"runners.py:run", "__init__.py:run_until_complete", "__init__.py:run_forever",
+                         "problems_panel.py:main", "problems_panel.py:<module>",
+                         "problems_panel.py:measure"})
 
 # (code, severity, message, field, file): the most common findings of public collections.
 SHAPES = (
@@ -129,7 +133,7 @@ class Sampler:
             stacks = [stack for at, stack in self._samples if since <= at <= until]
         seen: Counter[str] = Counter()
         for stack in stacks:
-            seen.update(set(stack))
+            seen.update(set(stack) - BASE_FRAMES)
         top = ", ".join(f"{name} {count}" for name, count in seen.most_common(SHOWN_FRAMES))
         return f"{len(stacks)} samples: {top}"
 

@@ -19,7 +19,9 @@ from studio.ui.problems.problems_panel import ProblemsPanel
 from studio.ui.problems.security_scans import SecurityScans
 
 # While a scan or a fix of thousands of skills reports in batches, the whole library's list is
-# rebuilt at most this often, so the rebuilds never add up to a frozen window.
+# rebuilt this long after the last rebuild was shown at the earliest, so the rebuilds never add up
+# to a frozen window. Counted from the end: a rebuild of 100,000 skills' findings takes longer
+# than this, and one started anew each time would never be shown.
 LIBRARY_REFRESH_MS = 400
 TOP_CODES = 4
 # The roots' lines are counted this many skills a slice: at 100,000 skills the count took 25 to
@@ -79,7 +81,8 @@ class ProblemsController(QObject):
     """Fills the Problems panel from the library.
 
     The whole library's list is rebuilt once per turn of the event loop however many changes
-    arrive in it, and at most every `LIBRARY_REFRESH_MS` while they keep coming."""
+    arrive in it, and while they keep coming, `LIBRARY_REFRESH_MS` after the last rebuild was
+    shown (a change during a rebuild waits for it)."""
 
     def __init__(self, library: Library, editors: EditorTabs, panel: ProblemsPanel,
                  scans: SecurityScans, parent: QObject | None = None) -> None:
@@ -92,6 +95,9 @@ class ProblemsController(QObject):
         self._library_pending = QTimer(self)
         self._library_pending.setSingleShot(True)
         self._library_pending.timeout.connect(self.refresh)
+        # A change came while the list was being rebuilt: refresh once that rebuild is shown.
+        self._stale = False
+        panel.model.rebuilt.connect(self._on_model_rebuilt)
         # The roots' lines, counted a slice per turn of the event loop after each refresh; the
         # last ones counted stay shown meanwhile.
         self._summaries: list[str] = []
@@ -125,9 +131,9 @@ class ProblemsController(QObject):
 
     def refresh(self) -> None:
         self._library_pending.stop()
+        self._stale = False
         panel = self._panel
         if panel.library_scope:
-            self._last_library_refresh = time.monotonic()
             states = self._library.roots()
             labels = root_labels([state.path for state in states])
             if len(self._summaries) != len(states):
@@ -173,10 +179,19 @@ class ProblemsController(QObject):
         if not self._panel.library_scope:
             self.refresh()
             return
-        if self._library_pending.isActive():
+        if self._library_pending.isActive() or self._stale:
+            return
+        if self._panel.model.busy:
+            self._stale = True
             return
         since = (time.monotonic() - self._last_library_refresh) * 1000
         self._library_pending.start(max(0, int(LIBRARY_REFRESH_MS - since)))
+
+    def _on_model_rebuilt(self) -> None:
+        self._last_library_refresh = time.monotonic()
+        if self._stale:
+            self._stale = False
+            self._library_pending.start(LIBRARY_REFRESH_MS)
 
     def _on_panel_scope_changed(self, _scope: int) -> None:
         self.refresh()

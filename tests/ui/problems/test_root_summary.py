@@ -12,7 +12,7 @@ from studio.skills import SkillSummary
 from studio.skills.library import RootState
 from studio.skills.model import Diagnostic, Severity
 from studio.skills.scan import SkillRoot
-from studio.ui.problems import problems_controller
+from studio.ui.problems import findings, problems_controller, problems_model
 from studio.ui.problems.problems_controller import root_summary
 from tests.ui.helpers import WindowFactory, write_skill
 
@@ -58,3 +58,32 @@ def test_the_window_counts_the_roots_lines_a_slice_at_a_time(
     assert window.problems.counting
     assert panel.roots_summary.text() == "team: 3 valid, 0 with errors"
     qtbot.waitUntil(lambda: not window.problems.counting)
+
+
+def test_a_change_during_a_rebuild_waits_for_it_to_be_shown(
+        qtbot: QtBot, make_window: WindowFactory, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every rebuild large and handed back at each slice: one of 100,000 skills, made small.
+    monkeypatch.setattr(findings, "SYNC_ROWS", 0)
+    monkeypatch.setattr(findings, "SLICE_ROWS", 4)
+    monkeypatch.setattr(problems_model, "SLICE_SECONDS", 0.0)
+    monkeypatch.setattr(problems_controller, "LIBRARY_REFRESH_MS", 0)
+    root = tmp_path / "team"
+    for number in range(3):
+        folder = write_skill(root, f"skill-{number}")
+        text = (folder / "SKILL.md").read_text().replace("---\n#", "version: 1\n---\n#")
+        (folder / "SKILL.md").write_text(text)
+    window = make_window(root)
+    window.validate_action.trigger()
+    model = window.problems_panel.model
+    qtbot.waitUntil(lambda: not model.busy and model.findings.finding_count() == 3)
+    shown: list[int] = []
+    model.rebuilt.connect(lambda: shown.append(model.findings.finding_count()))
+
+    window.problems.refresh()
+    assert model.busy
+    window.library.update_skill(window.library.summaries()[0])
+    qtbot.waitUntil(lambda: len(shown) == 2)
+    # The rebuild under way was shown, then the one the change asked for: neither was dropped
+    # for the other (a rebuild started anew at each change of a long fix was never shown).
+    assert shown == [3, 3]
