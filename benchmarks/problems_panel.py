@@ -239,6 +239,9 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None,
             await asyncio.sleep(SETTLE_SECONDS)
             figures["steps"].append((name, round(worst[0], 1), round(worst[1], 1),
                                      tuple(step_gc)))
+            # As it goes, so a run cut short still tells what it measured.
+            print(f"[{time.strftime('%H:%M:%S')}, load {os.getloadavg()[0]:.1f}] {name}: "
+                  f"stall {worst[0]:.0f} ms, own work {worst[1]:.0f} ms", flush=True)
 
         started = time.perf_counter()
         worst[:] = [0.0, 0.0]
@@ -261,6 +264,9 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None,
         figures["rows"] = panel.model.rowCount()
         figures["steps"].append((f"load {figures['skills']:,} skills, {how}",
                                  round(worst[0], 1), round(worst[1], 1), tuple(step_gc)))
+        print(f"[{time.strftime('%H:%M:%S')}] loaded, first paint after "
+              f"{figures['first_paint_s']:.1f} s: stall {worst[0]:.0f} ms, own work "
+              f"{worst[1]:.0f} ms", flush=True)
 
         header: Any = panel.table.horizontalHeader()
         names = ("severity", "code", "message", "skill", "file", "line")
@@ -372,6 +378,7 @@ async def fix_every(window: Any, panel: Any, code: str,
                       f"{planned:,} skills in {times['apply']:.1f} s (panel settled after "
                       f"{times['settled']:.1f} s); findings of {code}: {before:,} before, "
                       f"{left():,} after")
+    print(figures["fix"], flush=True)
 
 
 def working_copy(corpus: Path, scratch: Path) -> Path:
