@@ -228,6 +228,9 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None,
         ticker.start()
 
         async def step(name: str, action: Callable[[], object] | None) -> None:
+            # From now: what this script did before the step (counting findings) is not the
+            # step's.
+            last[:] = [time.perf_counter(), time.thread_time()]
             worst[:] = [0.0, 0.0]
             step_gc[:] = [0.0, 0]
             if action is None:

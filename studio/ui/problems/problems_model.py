@@ -19,6 +19,7 @@ from PySide6.QtGui import QFont
 
 from studio.skills import Diagnostic
 from studio.skills.library import Problem
+from studio.ui import collector
 from studio.ui.icons import severity_icon
 from studio.ui.indexes import NO_PARENT, Index
 from studio.ui.numbers import count_text, plural
@@ -163,10 +164,13 @@ class ProblemsModel(QAbstractItemModel):
         if job is None:
             return
         deadline = time.perf_counter() + SLICE_SECONDS
-        for large in job:
-            if large and time.perf_counter() > deadline:
-                self._slices.start()
-                return
+        # A rebuild of 100,000 skills' findings makes as many groups and lists: each slice set
+        # off collections that walked them all (see studio.ui.collector).
+        with collector.paused():
+            for large in job:
+                if large and time.perf_counter() > deadline:
+                    self._slices.start()
+                    return
         if self._job is job:
             self._job = None
 
@@ -174,6 +178,8 @@ class ProblemsModel(QAbstractItemModel):
         built = yield from rebuild
         self.beginResetModel()
         self.findings.adopt(built)
+        # What is shown lives until the next rebuild: later collections need not walk it.
+        collector.settle()
         self._adopting = False
         self._paged = min(len(self.findings.groups), GROUP_PAGE)
         self.endResetModel()

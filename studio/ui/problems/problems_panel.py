@@ -310,9 +310,9 @@ class ProblemsPanel(QWidget):
 
     def select_row(self, row: int) -> None:
         """Select the `row`th finding shown (groups flattened), opening its group."""
-        problems = self.model.problems()
-        if 0 <= row < len(problems):
-            self.select_problem(problems[row])
+        problem = self.model.findings.shown_problem(row)
+        if problem is not None:
+            self.select_problem(problem)
 
     def select_problem(self, problem: Problem) -> bool:
         index = self.model.index_of(problem)
