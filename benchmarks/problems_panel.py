@@ -251,7 +251,8 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None,
         step_gc[:] = [0.0, 0]
         if corpus:
             window.start()
-            await asyncio.wait_for(scanned, timeout=600)
+            # At 100,000 skills on a loaded machine a scan takes many minutes.
+            await asyncio.wait_for(scanned, timeout=3600)
         else:
             window.library.add_root(SkillRoot(root))
             for first in range(0, len(made), BATCH):
@@ -347,6 +348,11 @@ async def fix_every(window: Any, panel: Any, code: str,
     panel.show_code(code)
     await until(lambda: not panel.model.busy and panel.model.rowCount())
     panel.select_row(0)
+    await until(lambda: not panel.model.busy)
+    if panel.fix_every_code() != code:
+        figures["fix"] = f"Fix Every would fix {panel.fix_every_code()}, not {code}: not run"
+        print(figures["fix"], flush=True)
+        return
     times: dict[str, float] = {}
 
     async def plan() -> None:
@@ -363,6 +369,10 @@ async def fix_every(window: Any, panel: Any, code: str,
         figures["fix"] = f"no preview of {code} showed (nothing to fix?)"
         return
     planned = len(dialog.batch.plans)
+    reasons = Counter(item.reason for item in dialog.batch.left_out).most_common(3)
+    print(f"Fix Every {dialog.batch.code}: {planned:,} skills to fix, "
+          f"{len(dialog.batch.left_out):,} left out; most common "
+          f"reasons: {reasons}", flush=True)
 
     async def apply() -> None:
         started = time.perf_counter()
