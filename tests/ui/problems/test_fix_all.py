@@ -11,9 +11,11 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from studio.commands.validate import summary_counts
+from studio.editing import BatchPlan
+from studio.skills.checks import fixes
 from studio.skills.model import Severity
 from studio.skills.scan.targets import scan
-from studio.ui.problems.fix_preview import FixPreviewDialog
+from studio.ui.problems.fix_preview import FixPreviewDialog, headline
 from tests.ui.helpers import WindowFactory, open_dialog, start, write_skill
 
 
@@ -175,3 +177,17 @@ def test_counts_follow_fix_every_and_its_undo_duplicate_names_included(
     expected = _validate_counts(root)
     assert expected[1]["SK301"] == 12 and expected[1]["SK131"] == 10
     _wait_for_counts(qtbot, panel_counts, expected)
+
+
+def test_the_preview_headline_names_three_fixes_and_says_when_there_are_more() -> None:
+    def plan(*applied: str) -> fixes.FixPlan:
+        return fixes.FixPlan(Path("/lib/skill/SKILL.md"), "a", "b", applied=list(applied))
+
+    moves = [f"SK131: Move `{key}` under `metadata:`" for key in ("version", "author", "tags",
+                                                                   "requires")]
+    few = BatchPlan("SK131", [plan(moves[0]), plan(moves[0], moves[1])] * 1000)
+    assert headline(few) == ("Move `version` under `metadata:`; Move `author` under "
+                             "`metadata:` — in 2,000 skills")
+    many = BatchPlan("SK131", [plan(move) for move in moves] + [plan(moves[0])] * 5)
+    assert headline(many).startswith("Move `version` under `metadata:`; Move `author` under "
+                                     "`metadata:`; Move `tags` under `metadata:`; … — in 9 ")
