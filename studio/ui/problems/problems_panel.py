@@ -5,7 +5,6 @@ context menu to fix every finding of a kind; beside them, in a tab of their own
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
@@ -217,24 +216,21 @@ class ProblemsPanel(QWidget):
 
     def set_problems(self, problems: list[Problem], empty_text: str = "") -> None:
         """Show `problems` (as filtered and sorted now)."""
-        self._show(lambda: self.model.set_problems(problems), empty_text, None)
+        self._empty_text = empty_text
+        self.show_roots_summary(None)
+        self.model.set_problems(problems)
 
     def set_findings(self, findings: Findings, empty_text: str = "",
                      roots_summary: list[str] | None = None) -> None:
         """Show the findings of many skills ((folder, name, diagnostics) each, as the core's
         `Library.findings` gives them); `roots_summary` is one line per root."""
-        self._show(lambda: self.model.set_findings(findings), empty_text, roots_summary)
-
-    def _show(self, fill: Callable[[], None], empty_text: str,
-              roots_summary: list[str] | None) -> None:
         self._empty_text = empty_text
         self.show_roots_summary(roots_summary)
-        fill()
+        self.model.set_findings(findings)
 
     def show_roots_summary(self, lines: list[str] | None) -> None:
         """Show one line per root above the findings (none: hide them)."""
-        if lines:
-            self.roots_summary.setText("\n".join(lines))
+        self.roots_summary.setText("\n".join(lines or []))
         self.roots_summary.setVisible(bool(lines))
 
     def _on_model_about_to_be_reset(self) -> None:
