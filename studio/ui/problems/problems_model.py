@@ -92,6 +92,7 @@ class ProblemsModel(QAbstractItemModel):
         self.findings = FindingsIndex()
         self._job: Iterator[bool] | None = None
         self._adopting = False
+        self._again = False
         self._slices = QTimer(self)
         self._slices.setSingleShot(True)
         self._slices.setInterval(0)
@@ -154,8 +155,13 @@ class ProblemsModel(QAbstractItemModel):
         """Rebuild what is shown (from new findings, or from the ones held): all at once when it
         is small, else in slices of at most `SLICE_SECONDS` per turn of the event loop."""
         if found is None and self._job is not None and self._adopting:
-            return  # the rebuild under way reads the sort, filter and grouping after adopting
+            # The rebuild under way keeps its new findings, but may have read the sort, filter
+            # or grouping before they changed (at 100,000 skills it runs for seconds): once it
+            # is shown, what is shown is rebuilt from them.
+            self._again = True
+            return
         self._adopting = found is not None
+        self._again = False
         self._job = self._steps(self.findings.rebuild(found))
         self._advance()
 
@@ -184,6 +190,10 @@ class ProblemsModel(QAbstractItemModel):
         self._paged = min(len(self.findings.groups), GROUP_PAGE)
         self.endResetModel()
         self.rebuilt.emit()
+        if self._again and self._job is not None:
+            self._again = False
+            self._job = self._steps(self.findings.rebuild(None))
+            self._slices.start()
 
     # -- finding rows ----------------------------------------------------------------------------------
 
