@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -15,7 +16,7 @@ from studio.editing import BatchPlan
 from studio.skills.checks import fixes
 from studio.skills.model import Severity
 from studio.skills.scan.targets import scan
-from studio.ui.problems.fix_preview import FixPreviewDialog, headline
+from studio.ui.problems.fix_preview import PLANS_PAGE, FixPreviewDialog, headline
 from tests.ui.helpers import WindowFactory, open_dialog, start, write_skill
 
 
@@ -191,3 +192,18 @@ def test_the_preview_headline_names_three_fixes_and_says_when_there_are_more() -
     many = BatchPlan("SK131", [plan(move) for move in moves] + [plan(moves[0])] * 5)
     assert headline(many).startswith("Move `version` under `metadata:`; Move `author` under "
                                      "`metadata:`; Move `tags` under `metadata:`; … — in 9 ")
+
+
+def test_the_preview_gives_its_list_the_skills_a_page_at_a_time(qtbot: QtBot) -> None:
+    plans = [fixes.FixPlan(Path(f"/lib/skill-{n}/SKILL.md"), "a\n", "b\n",
+                           applied=["SK131: Move `version` under `metadata:`"])
+             for n in range(PLANS_PAGE * 2 + 3)]
+    dialog = FixPreviewDialog(BatchPlan("SK131", plans))
+    qtbot.addWidget(dialog)
+    model = dialog.model
+    assert model.rowCount() == PLANS_PAGE and "in 1,003 skills" in dialog.headline.text()
+    while model.canFetchMore(QModelIndex()):
+        model.fetchMore(QModelIndex())
+    assert model.rowCount() == len(plans)
+    plan = model.plan(len(plans) - 1)
+    assert plan is not None and plan.skill_file.parent.name == f"skill-{len(plans) - 1}"
