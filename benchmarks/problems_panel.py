@@ -1,6 +1,7 @@
 """Whether the Problems panel stays responsive with 40,000 findings, loaded as a user loads them.
 
-    python benchmarks/problems_panel.py [--skills N] [--keep DIR] [--no-check]
+    python benchmarks/problems_panel.py [--skills N] [--small] [--keep DIR] [--fix-every CODE]
+                                        [--profile] [--no-check]
     python benchmarks/problems_panel.py --synthetic [--skills N] [--per-skill K] [--no-check]
 
 By default it writes a collection shaped like the public ones (`benchmarks/corpus.py`: fields
@@ -11,14 +12,24 @@ window's loader, as they do for a user. With --synthetic it hands the core `Libr
 with K findings each directly instead, in batches of 250 per turn of the event loop (a path the
 app never takes: its loader settles what it adds, see studio/ui/collector.py; this mode shows
 the panel alone).
-Then it sorts by every column, filters by severity, code and text, and groups by skill. For each
-step it prints the GUI thread's longest stall (the worst lateness of a 5 ms timer, as
-benchmarks/gui_open.py measures it), the time from the window's start to the first paint of the
-panel with rows in it, and the longest pause of Python's garbage collector in the run (a full
-collection walks every object not frozen). Beside each stall it prints the GUI thread's longest
-run of its own work between two ticks, in CPU time, and the collector's pauses in CPU time too:
-on a loaded machine a wall-clock stall also holds the time the system gave to other processes.
-Exits 1 if a stall passes 100 ms, unless --no-check.
+Then it sorts by every column, filters by severity, code and text, and groups by skill; with
+--fix-every CODE it then fixes every finding of CODE across the library as a user does (a finding
+of CODE selected, Fix Every, the preview accepted), on a copy of the corpus made for the run (the folder
+given to --keep is never written), and prints how long working out the fixes and applying them
+took, and how many findings of CODE are left. For each step it prints the GUI thread's longest
+stall (the worst lateness of a 5 ms timer, as benchmarks/gui_open.py measures it), the time from
+the window's start to the first paint of the panel with rows in it, and the longest pause of
+Python's garbage collector in the run (a full collection walks every object not frozen). Beside
+each stall it prints the GUI thread's longest run of its own work between two ticks, in CPU time,
+and the collector's pauses in CPU time too: on a loaded machine a wall-clock stall also holds the
+time the system gave to other processes.
+With --profile, each stall over 50 ms is followed by the functions the GUI thread was in
+during it (sampled every 2 ms from another thread). Exits 1 if a stall passes 100 ms, unless
+--no-check.
+
+At 100,000 skills: `--skills 100000 --small --keep DIR --fix-every SK131` (1 KB bodies, as
+validate_100k.py writes them; about 77,000 skills carry a field outside the spec that SK131's fix
+moves under `metadata:`).
 
 Run it on another checkout for a before/after: `PYTHONPATH=/path/to/other python
 benchmarks/problems_panel.py` (steps the other panel lacks are skipped).
@@ -30,9 +41,13 @@ import argparse
 import asyncio
 import gc
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +58,13 @@ TARGET_STALL_MS = 100.0
 TICK_MS = 5
 BATCH = 250
 SETTLE_SECONDS = 0.6
+PROFILE_STALL_MS = 50.0
+SAMPLE_SECONDS = 0.002
+SHOWN_FRAMES = 14
+# The frames under every sample (the event loop and this script): left out of a stall's report.
+BASE_FRAMES = frozenset({"runners.py:run", "__init__.py:run_until_complete", "__init__.py:run_forever",
+                         "problems_panel.py:main", "problems_panel.py:<module>",
+                         "problems_panel.py:measure"})
 
 # (code, severity, message, field, file): the most common findings of public collections.
 SHAPES = (
@@ -79,7 +101,48 @@ def summaries(root: Path, count: int, per_skill: int) -> list[Any]:
     return made
 
 
-def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> dict[str, Any]:
+class Sampler:
+    """The GUI thread's stack every `SAMPLE_SECONDS`, sampled from another thread, so a stall
+    can be told where it went."""
+
+    def __init__(self) -> None:
+        self._main = threading.main_thread().ident
+        self._samples: list[tuple[float, tuple[str, ...]]] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="stall-sampler", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(SAMPLE_SECONDS):
+            frame = sys._current_frames().get(self._main or 0)
+            stack = []
+            while frame is not None:
+                code = frame.f_code
+                stack.append(f"{Path(code.co_filename).name}:{code.co_name}")
+                frame = frame.f_back
+            with self._lock:
+                self._samples.append((time.perf_counter(), tuple(stack)))
+                if len(self._samples) > 20_000:
+                    del self._samples[:10_000]
+
+    def report(self, since: float, until: float) -> str:
+        """The functions on the GUI thread's stack in the samples between two moments, the ones
+        in most samples first (each counted once a sample)."""
+        with self._lock:
+            stacks = [stack for at, stack in self._samples if since <= at <= until]
+        seen: Counter[str] = Counter()
+        for stack in stacks:
+            seen.update(set(stack) - BASE_FRAMES)
+        top = ", ".join(f"{name} {count}" for name, count in seen.most_common(SHOWN_FRAMES))
+        return f"{len(stacks)} samples: {top}"
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None,
+            fix_code: str | None = None, profile: bool = False) -> dict[str, Any]:
     app = offscreen_app(scratch)
 
     import qasync
@@ -143,10 +206,16 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> d
         worst = [0.0, 0.0]
         last = [time.perf_counter(), time.thread_time()]
 
+        sampler = Sampler() if profile else None
+
         def on_tick() -> None:
             now = time.perf_counter()
             cpu = time.thread_time()
-            worst[0] = max(worst[0], (now - last[0]) * 1000 - TICK_MS)
+            late = (now - last[0]) * 1000 - TICK_MS
+            if sampler is not None and late > PROFILE_STALL_MS:
+                print(f"    stall {late:.0f} ms ({(cpu - last[1]) * 1000:.0f} ms CPU): "
+                      f"{sampler.report(last[0], now)}", flush=True)
+            worst[0] = max(worst[0], late)
             worst[1] = max(worst[1], (cpu - last[1]) * 1000)
             last[:] = [now, cpu]
 
@@ -159,6 +228,9 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> d
         ticker.start()
 
         async def step(name: str, action: Callable[[], object] | None) -> None:
+            # From now: what this script did before the step (counting findings) is not the
+            # step's.
+            last[:] = [time.perf_counter(), time.thread_time()]
             worst[:] = [0.0, 0.0]
             step_gc[:] = [0.0, 0]
             if action is None:
@@ -170,13 +242,17 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> d
             await asyncio.sleep(SETTLE_SECONDS)
             figures["steps"].append((name, round(worst[0], 1), round(worst[1], 1),
                                      tuple(step_gc)))
+            # As it goes, so a run cut short still tells what it measured.
+            print(f"[{time.strftime('%H:%M:%S')}, load {os.getloadavg()[0]:.1f}] {name}: "
+                  f"stall {worst[0]:.0f} ms, own work {worst[1]:.0f} ms", flush=True)
 
         started = time.perf_counter()
         worst[:] = [0.0, 0.0]
         step_gc[:] = [0.0, 0]
         if corpus:
             window.start()
-            await asyncio.wait_for(scanned, timeout=600)
+            # At 100,000 skills on a loaded machine a scan takes many minutes.
+            await asyncio.wait_for(scanned, timeout=3600)
         else:
             window.library.add_root(SkillRoot(root))
             for first in range(0, len(made), BATCH):
@@ -192,10 +268,14 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> d
         figures["rows"] = panel.model.rowCount()
         figures["steps"].append((f"load {figures['skills']:,} skills, {how}",
                                  round(worst[0], 1), round(worst[1], 1), tuple(step_gc)))
+        print(f"[{time.strftime('%H:%M:%S')}] loaded, first paint after "
+              f"{figures['first_paint_s']:.1f} s: stall {worst[0]:.0f} ms, own work "
+              f"{worst[1]:.0f} ms", flush=True)
 
         header: Any = panel.table.horizontalHeader()
         names = ("severity", "code", "message", "skill", "file", "line")
-        sortable = hasattr(panel.model, "sort_column")
+        # The sort's column moved into the model's index of findings; older panels held it.
+        sortable = hasattr(panel.model, "sort_column") or hasattr(panel.model, "findings")
         for column, name in enumerate(names):
             def sort(c: int = column) -> None:
                 header.setSortIndicator(c, Qt.SortOrder.DescendingOrder)
@@ -229,7 +309,11 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> d
         changed = window.library.summaries()[17]
         await step("a skill changes (refresh of the whole list)",
                    lambda: window.library.update_skill(changed))
+        if fix_code is not None:
+            await fix_every(window, panel, fix_code, step, figures)
         ticker.stop()
+        if sampler is not None:
+            sampler.stop()
         window.close_without_asking()
         window.deleteLater()
 
@@ -239,16 +323,97 @@ def measure(count: int, per_skill: int, scratch: Path, corpus: Path | None) -> d
     return figures
 
 
-def corpus_at(folder: Path, count: int) -> Path:
+async def fix_every(window: Any, panel: Any, code: str,
+                    step: Callable[[str, Callable[[], object] | None], Any],
+                    figures: dict[str, Any]) -> None:
+    """Fix every finding of `code` as a user does: one of them selected, Fix Every, the preview
+    accepted once it shows; each phase a step of its own, with its time in `figures`."""
+    from PySide6.QtWidgets import QApplication
+
+    from studio.ui.problems.fix_preview import FixPreviewDialog
+
+    def preview() -> Any:
+        return next((widget for widget in QApplication.topLevelWidgets()
+                     if isinstance(widget, FixPreviewDialog) and widget.isVisible()), None)
+
+    async def until(condition: Callable[[], object]) -> None:
+        while not condition():
+            await asyncio.sleep(0.02)
+
+    def left() -> int:
+        return sum(1 for _, _, found in window.library.findings() for d in found
+                   if d.code == code)
+
+    before = left()
+    panel.show_code(code)
+    await until(lambda: not panel.model.busy and panel.model.rowCount())
+    panel.select_row(0)
+    await until(lambda: not panel.model.busy)
+    if panel.fix_every_code() != code:
+        figures["fix"] = f"Fix Every would fix {panel.fix_every_code()}, not {code}: not run"
+        print(figures["fix"], flush=True)
+        return
+    times: dict[str, float] = {}
+
+    async def plan() -> None:
+        started = time.perf_counter()
+        panel.fix_every_action.trigger()
+        # The action starts a task: busy from its first turn until it asks or gives up.
+        await until(lambda: window.fix_all.busy or preview() is not None)
+        await until(lambda: preview() is not None or not window.fix_all.busy)
+        times["plan"] = time.perf_counter() - started
+
+    await step(f"Fix Every {code}: working out the fixes ({before:,} findings)", plan)
+    dialog = preview()
+    if dialog is None:
+        figures["fix"] = f"no preview of {code} showed (nothing to fix?)"
+        return
+    planned = len(dialog.batch.plans)
+    reasons = Counter(item.reason for item in dialog.batch.left_out).most_common(3)
+    print(f"Fix Every {dialog.batch.code}: {planned:,} skills to fix, "
+          f"{len(dialog.batch.left_out):,} left out; most common "
+          f"reasons: {reasons}", flush=True)
+
+    async def apply() -> None:
+        started = time.perf_counter()
+        dialog.accept()
+        await until(lambda: not window.fix_all.busy)
+        times["apply"] = time.perf_counter() - started
+        await until(lambda: not panel.model.busy)
+        # The library's list follows the fixed skills at most every LIBRARY_REFRESH_MS.
+        await asyncio.sleep(1.0)
+        await until(lambda: not panel.model.busy)
+        times["settled"] = time.perf_counter() - started
+
+    await step(f"Fix Every {code}: applying to {planned:,} skills", apply)
+    panel.code.setCurrentIndex(0)
+    figures["fix"] = (f"Fix Every {code}: worked out in {times['plan']:.1f} s, applied to "
+                      f"{planned:,} skills in {times['apply']:.1f} s (panel settled after "
+                      f"{times['settled']:.1f} s); findings of {code}: {before:,} before, "
+                      f"{left():,} after")
+    print(figures["fix"], flush=True)
+
+
+def working_copy(corpus: Path, scratch: Path) -> Path:
+    """A copy of `corpus` for a run that writes (Fix Every), so the kept one stays pristine."""
+    copy = scratch / "fixed-corpus"
+    if shutil.which("cp"):
+        subprocess.run(["cp", "-a", "--", str(corpus), str(copy)], check=True)
+    else:
+        shutil.copytree(corpus, copy, symlinks=True)
+    return copy
+
+
+def corpus_at(folder: Path, count: int, small: bool = False) -> Path:
     """A public-shaped collection of `count` skills in `folder`, written unless already there."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from corpus import generate_corpus
 
-    marker = folder / f".studio-bench-corpus-{count}"
+    marker = folder / f".studio-bench-corpus-{count}{'-small' if small else ''}"
     if not marker.exists():
         if folder.exists() and any(folder.iterdir()):
             raise SystemExit(f"{folder} holds other files; give an empty or new folder to --keep")
-        generate_corpus(folder, count)
+        generate_corpus(folder, count, small=small)
         marker.write_text("written by benchmarks/problems_panel.py\n", encoding="utf-8")
     return folder
 
@@ -260,15 +425,26 @@ def main() -> int:
     parser.add_argument("--synthetic", action="store_true",
                         help="hand the library made-up findings instead of scanning a corpus")
     parser.add_argument("--per-skill", type=int, default=5, help="findings per synthetic skill")
+    parser.add_argument("--small", action="store_true",
+                        help="skills of about 1 KB and no other files (as validate_100k.py)")
     parser.add_argument("--keep", type=Path, help="write the corpus here and reuse it next time")
+    parser.add_argument("--fix-every", metavar="CODE",
+                        help="then fix every finding of CODE (on a copy of the corpus)")
+    parser.add_argument("--profile", action="store_true",
+                        help="print where the GUI thread was during each stall over 50 ms")
     parser.add_argument("--no-check", action="store_true", help="report only; never fail")
     args = parser.parse_args()
     count = args.skills or (8_000 if args.synthetic else 9_600)
     with tempfile.TemporaryDirectory(prefix="studio-bench-") as temp:
         corpus = None
+        if args.fix_every and args.synthetic:
+            parser.error("--fix-every writes files: it needs a corpus on disk, not --synthetic")
         if not args.synthetic:
-            corpus = corpus_at(args.keep or Path(temp) / "corpus", count)
-        figures = measure(count, args.per_skill, Path(temp), corpus)
+            corpus = corpus_at(args.keep or Path(temp) / "corpus", count, args.small)
+            if args.fix_every and args.keep:
+                corpus = working_copy(corpus, Path(temp))
+        figures = measure(count, args.per_skill, Path(temp), corpus, args.fix_every,
+                          args.profile)
     print(f"{figures['findings']:,} findings over {figures['skills']:,} skills; "
           f"{figures['rows']:,} rows shown; first paint with rows "
           f"{figures['first_paint_s'] * 1000:.0f} ms after the start")
@@ -283,6 +459,8 @@ def main() -> int:
             shown += f" (longest GC pause {collected[0]:.0f} ms of CPU, generation {collected[1]})"
         worst, worst_cpu = max(worst, stall), max(worst_cpu, busy)
         print(f"  {name.ljust(width)}  {shown}")
+    if "fix" in figures:
+        print(figures["fix"])
     print(f"longest GUI stall: {worst:.0f} ms (target ≤ {TARGET_STALL_MS:.0f} ms); longest run of "
           f"the GUI thread's own work between two ticks: {worst_cpu:.0f} ms of CPU (a stall longer "
           f"than that is time the system gave to other processes); longest garbage-collector "

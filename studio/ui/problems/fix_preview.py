@@ -27,6 +27,9 @@ from studio.ui.indexes import NO_PARENT, Index
 from studio.ui.numbers import count_text, plural
 
 SHOWN_TITLES = 3
+# The skills given to the list at first, and a page more each time it scrolls to its end: the
+# list lays out every row it is given, and 77,000 held the window for most of a second.
+PLANS_PAGE = 500
 
 
 class PlansModel(QAbstractListModel):
@@ -35,12 +38,23 @@ class PlansModel(QAbstractListModel):
     def __init__(self, plans: list[fixes.FixPlan], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._plans = plans
+        self._given = min(len(plans), PLANS_PAGE)
 
     def rowCount(self, parent: Index = NO_PARENT) -> int:
-        return 0 if parent.isValid() else len(self._plans)
+        return 0 if parent.isValid() else self._given
+
+    def canFetchMore(self, parent: Index) -> bool:
+        return not parent.isValid() and self._given < len(self._plans)
+
+    def fetchMore(self, parent: Index) -> None:
+        if self.canFetchMore(parent):
+            more = min(len(self._plans), self._given + PLANS_PAGE)
+            self.beginInsertRows(QModelIndex(), self._given, more - 1)
+            self._given = more
+            self.endInsertRows()
 
     def plan(self, row: int) -> fixes.FixPlan | None:
-        return self._plans[row] if 0 <= row < len(self._plans) else None
+        return self._plans[row] if 0 <= row < self._given else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         plan = self.plan(index.row()) if index.isValid() else None
@@ -58,6 +72,8 @@ def headline(batch: BatchPlan) -> str:
     for plan in batch.plans:
         for label in plan.applied:
             titles.setdefault(label.split(": ", 1)[-1], None)
+        if len(titles) > SHOWN_TITLES:
+            break  # enough to know there are more than shown (77,000 plans took 0.1 s)
     shown = list(titles)[:SHOWN_TITLES]
     more = "; …" if len(titles) > SHOWN_TITLES else ""
     what = "; ".join(shown) + more if shown else f"Fix {batch.code}"

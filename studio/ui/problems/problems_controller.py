@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Generator, Iterator, Sequence
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -13,23 +14,46 @@ from studio.skills.library import Library, RootState, events
 from studio.ui.editor.tabs import EditorTabs
 from studio.ui.library.library_rows import root_labels
 from studio.ui.numbers import count_text
+from studio.ui.problems.problems_model import SLICE_SECONDS
 from studio.ui.problems.problems_panel import ProblemsPanel
 from studio.ui.problems.security_scans import SecurityScans
 
 # While a scan or a fix of thousands of skills reports in batches, the whole library's list is
-# rebuilt at most this often, so the rebuilds never add up to a frozen window.
+# rebuilt this long after the last rebuild was shown at the earliest, so the rebuilds never add up
+# to a frozen window. Counted from the end: a rebuild of 100,000 skills' findings takes longer
+# than this, and one started anew each time would never be shown.
 LIBRARY_REFRESH_MS = 400
 TOP_CODES = 4
+# The roots' lines are counted this many skills a slice: at 100,000 skills the count took 25 to
+# 60 ms of each refresh of the list.
+SUMMARY_SLICE = 2000
 
 
 def root_summary(state: RootState, label: str | None = None) -> str:
     """ "skills: 1,713 valid, 6,531 with errors; top codes SK131 ×4,741, ..." for one root,
     named `label` (as the library tree names it) or by its folder's name."""
-    skills = state.skills
-    valid = sum(1 for summary in skills if summary.valid)
-    unchecked = sum(1 for summary in skills if not summary.checked)
+    steps = root_summary_steps(state, label)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            text: str = done.value
+            return text
+
+
+def root_summary_steps(state: RootState, label: str | None = None) -> Generator[None, None, str]:
+    """`root_summary`, yielding between slices of `SUMMARY_SLICE` skills."""
+    skills = list(state.skills)
+    valid = unchecked = 0
+    codes: Counter[str] = Counter()
+    for first in range(0, len(skills), SUMMARY_SLICE):
+        piece = skills[first:first + SUMMARY_SLICE]
+        valid += sum(1 for summary in piece if summary.valid)
+        unchecked += sum(1 for summary in piece if not summary.checked)
+        codes.update([d.code for summary in piece for d in summary.diagnostics])
+        if first + SUMMARY_SLICE < len(skills):
+            yield
     with_errors = len(skills) - valid - unchecked
-    codes = Counter([d.code for summary in skills for d in summary.diagnostics])
     text = f"{label or state.path.name or state.path}: {count_text(valid)} valid, " \
            f"{count_text(with_errors)} with errors"
     if unchecked:
@@ -45,11 +69,20 @@ def root_summary(state: RootState, label: str | None = None) -> str:
     return text
 
 
+def summaries_steps(states: Sequence[RootState],
+                    labels: Sequence[str]) -> Generator[None, None, list[str]]:
+    lines = []
+    for state, label in zip(states, labels, strict=True):
+        lines.append((yield from root_summary_steps(state, label)))
+    return lines
+
+
 class ProblemsController(QObject):
     """Fills the Problems panel from the library.
 
     The whole library's list is rebuilt once per turn of the event loop however many changes
-    arrive in it, and at most every `LIBRARY_REFRESH_MS` while they keep coming."""
+    arrive in it, and while they keep coming, `LIBRARY_REFRESH_MS` after the last rebuild was
+    shown (a change during a rebuild waits for it)."""
 
     def __init__(self, library: Library, editors: EditorTabs, panel: ProblemsPanel,
                  scans: SecurityScans, parent: QObject | None = None) -> None:
@@ -62,6 +95,17 @@ class ProblemsController(QObject):
         self._library_pending = QTimer(self)
         self._library_pending.setSingleShot(True)
         self._library_pending.timeout.connect(self.refresh)
+        # A change came while the list was being rebuilt: refresh once that rebuild is shown.
+        self._stale = False
+        panel.model.rebuilt.connect(self._on_model_rebuilt)
+        # The roots' lines, counted a slice per turn of the event loop after each refresh; the
+        # last ones counted stay shown meanwhile.
+        self._summaries: list[str] = []
+        self._counting: Iterator[None] | None = None
+        self._count_slices = QTimer(self)
+        self._count_slices.setSingleShot(True)
+        self._count_slices.setInterval(0)
+        self._count_slices.timeout.connect(self._count_summaries)
         library.connect(self._on_library_event)
         panel.scope_changed.connect(self._on_panel_scope_changed)
         editors.tabs.currentChanged.connect(self._on_tabs_current_changed)
@@ -87,17 +131,21 @@ class ProblemsController(QObject):
 
     def refresh(self) -> None:
         self._library_pending.stop()
+        self._stale = False
         panel = self._panel
         if panel.library_scope:
-            self._last_library_refresh = time.monotonic()
             states = self._library.roots()
             labels = root_labels([state.path for state in states])
+            if len(self._summaries) != len(states):
+                self._summaries = [f"{label}: counting…" for label in labels]
             panel.set_findings(self._library.findings(), "No problems in the library.",
-                               [root_summary(state, label)
-                                for state, label in zip(states, labels, strict=True)])
+                               self._summaries)
             panel.roots_summary.setToolTip("\n".join(
                 f"{label}: {state.path}" for state, label in zip(states, labels, strict=True)))
+            self._counting = self._steps(summaries_steps(states, labels))
+            self._count_summaries()
             return
+        self._counting = None
         tab = self._editors.current_skill_tab()
         if tab is None:
             panel.set_problems([], "Open a skill to see its problems.")
@@ -105,14 +153,45 @@ class ProblemsController(QObject):
         panel.set_problems(self._library.problems_of(tab.directory),
                            f"No problems in {tab.title}.")
 
+    def _steps(self, counting: Generator[None, None, list[str]]) -> Iterator[None]:
+        self._summaries = yield from counting
+        if self._panel.library_scope:
+            self._panel.show_roots_summary(self._summaries)
+
+    def _count_summaries(self) -> None:
+        counting = self._counting
+        if counting is None:
+            return
+        deadline = time.perf_counter() + SLICE_SECONDS
+        for _ in counting:
+            if time.perf_counter() > deadline:
+                self._count_slices.start()
+                return
+        if self._counting is counting:
+            self._counting = None
+
+    @property
+    def counting(self) -> bool:
+        """The roots' lines are being counted (those shown are the last ones counted)."""
+        return self._counting is not None
+
     def _on_library_event(self, _event: events.LibraryEvent) -> None:
         if not self._panel.library_scope:
             self.refresh()
             return
-        if self._library_pending.isActive():
+        if self._library_pending.isActive() or self._stale:
+            return
+        if self._panel.model.busy:
+            self._stale = True
             return
         since = (time.monotonic() - self._last_library_refresh) * 1000
         self._library_pending.start(max(0, int(LIBRARY_REFRESH_MS - since)))
+
+    def _on_model_rebuilt(self) -> None:
+        self._last_library_refresh = time.monotonic()
+        if self._stale:
+            self._stale = False
+            self._library_pending.start(LIBRARY_REFRESH_MS)
 
     def _on_panel_scope_changed(self, _scope: int) -> None:
         self.refresh()

@@ -19,6 +19,7 @@ from PySide6.QtGui import QFont
 
 from studio.skills import Diagnostic
 from studio.skills.library import Problem
+from studio.ui import collector
 from studio.ui.icons import severity_icon
 from studio.ui.indexes import NO_PARENT, Index
 from studio.ui.numbers import count_text, plural
@@ -91,6 +92,7 @@ class ProblemsModel(QAbstractItemModel):
         self.findings = FindingsIndex()
         self._job: Iterator[bool] | None = None
         self._adopting = False
+        self._again = False
         self._slices = QTimer(self)
         self._slices.setSingleShot(True)
         self._slices.setInterval(0)
@@ -153,8 +155,13 @@ class ProblemsModel(QAbstractItemModel):
         """Rebuild what is shown (from new findings, or from the ones held): all at once when it
         is small, else in slices of at most `SLICE_SECONDS` per turn of the event loop."""
         if found is None and self._job is not None and self._adopting:
-            return  # the rebuild under way reads the sort, filter and grouping after adopting
+            # The rebuild under way keeps its new findings, but may have read the sort, filter
+            # or grouping before they changed (at 100,000 skills it runs for seconds): once it
+            # is shown, what is shown is rebuilt from them.
+            self._again = True
+            return
         self._adopting = found is not None
+        self._again = False
         self._job = self._steps(self.findings.rebuild(found))
         self._advance()
 
@@ -163,10 +170,13 @@ class ProblemsModel(QAbstractItemModel):
         if job is None:
             return
         deadline = time.perf_counter() + SLICE_SECONDS
-        for large in job:
-            if large and time.perf_counter() > deadline:
-                self._slices.start()
-                return
+        # A rebuild of 100,000 skills' findings makes as many groups and lists: each slice set
+        # off collections that walked them all (see studio.ui.collector).
+        with collector.paused():
+            for large in job:
+                if large and time.perf_counter() > deadline:
+                    self._slices.start()
+                    return
         if self._job is job:
             self._job = None
 
@@ -174,10 +184,16 @@ class ProblemsModel(QAbstractItemModel):
         built = yield from rebuild
         self.beginResetModel()
         self.findings.adopt(built)
+        # What is shown lives until the next rebuild: later collections need not walk it.
+        collector.settle()
         self._adopting = False
         self._paged = min(len(self.findings.groups), GROUP_PAGE)
         self.endResetModel()
         self.rebuilt.emit()
+        if self._again and self._job is not None:
+            self._again = False
+            self._job = self._steps(self.findings.rebuild(None))
+            self._slices.start()
 
     # -- finding rows ----------------------------------------------------------------------------------
 

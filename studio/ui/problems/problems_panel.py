@@ -5,7 +5,6 @@ context menu to fix every finding of a kind; beside them, in a tab of their own
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
@@ -217,21 +216,22 @@ class ProblemsPanel(QWidget):
 
     def set_problems(self, problems: list[Problem], empty_text: str = "") -> None:
         """Show `problems` (as filtered and sorted now)."""
-        self._show(lambda: self.model.set_problems(problems), empty_text, None)
+        self._empty_text = empty_text
+        self.show_roots_summary(None)
+        self.model.set_problems(problems)
 
     def set_findings(self, findings: Findings, empty_text: str = "",
                      roots_summary: list[str] | None = None) -> None:
         """Show the findings of many skills ((folder, name, diagnostics) each, as the core's
         `Library.findings` gives them); `roots_summary` is one line per root."""
-        self._show(lambda: self.model.set_findings(findings), empty_text, roots_summary)
-
-    def _show(self, fill: Callable[[], None], empty_text: str,
-              roots_summary: list[str] | None) -> None:
         self._empty_text = empty_text
-        if roots_summary:
-            self.roots_summary.setText("\n".join(roots_summary))
-        self.roots_summary.setVisible(bool(roots_summary))
-        fill()
+        self.show_roots_summary(roots_summary)
+        self.model.set_findings(findings)
+
+    def show_roots_summary(self, lines: list[str] | None) -> None:
+        """Show one line per root above the findings (none: hide them)."""
+        self.roots_summary.setText("\n".join(lines or []))
+        self.roots_summary.setVisible(bool(lines))
 
     def _on_model_about_to_be_reset(self) -> None:
         self._reselect = self._reselect or self.selected_problem()
@@ -306,9 +306,9 @@ class ProblemsPanel(QWidget):
 
     def select_row(self, row: int) -> None:
         """Select the `row`th finding shown (groups flattened), opening its group."""
-        problems = self.model.problems()
-        if 0 <= row < len(problems):
-            self.select_problem(problems[row])
+        problem = self.model.findings.shown_problem(row)
+        if problem is not None:
+            self.select_problem(problem)
 
     def select_problem(self, problem: Problem) -> bool:
         index = self.model.index_of(problem)

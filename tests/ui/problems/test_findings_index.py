@@ -9,11 +9,13 @@ from studio.skills.model import Diagnostic, Fix, Severity
 from studio.ui.problems.findings import (
     CODE,
     SEVERITY,
+    SORT_RUN,
     Built,
     Findings,
     FindingsIndex,
     ProblemFilter,
     Rebuild,
+    sorted_in_slices,
 )
 
 
@@ -73,3 +75,53 @@ def test_filter_sort_and_groups() -> None:
     problem = index.problems()[-1]
     number = index.number_of(problem)
     assert number is not None and index.group_place(number) == 1
+
+
+def test_the_nth_finding_shown_and_the_skills_with_a_code_without_a_walk() -> None:
+    index = _rebuilt(FindingsIndex(), _findings())
+    index.sort_column = SEVERITY
+    index.filter = ProblemFilter(severity="warning")
+    _rebuilt(index)
+    assert [index.shown_problem(n) for n in range(4)] == [*index.problems(), None]
+    assert index.shown_problem(-1) is None
+    index.set_grouped(True)
+    _rebuilt(index)
+    assert [index.shown_problem(n) for n in range(4)] == [*index.problems(), None]
+    # Held from the findings as given, whatever is shown; a skill with two of a code once.
+    assert index.skills_with_code("SK131") == [Path("/lib/beta"), Path("/lib/alpha")]
+    assert index.skills_with_code("SK104") == [Path("/lib/alpha")]
+    assert index.skills_with_code("SK999") == []
+    twice = [(Path("/lib/x"), "x", [Diagnostic("SK131", Severity.WARNING, "a", 1, 1),
+                                    Diagnostic("SK131", Severity.WARNING, "b", 2, 1)])]
+    assert _rebuilt(index, twice).skills_with_code("SK131") == [Path("/lib/x")]
+
+
+def test_a_large_sort_is_done_in_slices_and_orders_as_sorted_does() -> None:
+    # Few distinct keys, so most items tie: the merge must keep them in the order `sorted` does.
+    items = [(number * 7919) % 13 * 1000 + number % 3 for number in range(3 * SORT_RUN + 17)]
+
+    def key(item: int) -> int:
+        return item // 1000
+
+    for descending in (False, True):
+        rebuild = sorted_in_slices(items, key, descending, True)
+        slices = 0
+        while True:
+            try:
+                next(rebuild)
+                slices += 1
+            except StopIteration as done:
+                result = done.value
+                break
+        assert result == sorted(items, key=key, reverse=descending)
+        assert slices >= 4
+
+
+def test_a_small_sort_is_done_at_once() -> None:
+    rebuild = sorted_in_slices([3, 1, 2], lambda item: item, False, False)
+    try:
+        next(rebuild)
+    except StopIteration as done:
+        assert done.value == [1, 2, 3]
+    else:
+        raise AssertionError("a small sort yielded")

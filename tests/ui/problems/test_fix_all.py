@@ -7,13 +7,16 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from studio.commands.validate import summary_counts
+from studio.editing import BatchPlan
+from studio.skills.checks import fixes
 from studio.skills.model import Severity
 from studio.skills.scan.targets import scan
-from studio.ui.problems.fix_preview import FixPreviewDialog
+from studio.ui.problems.fix_preview import PLANS_PAGE, FixPreviewDialog, headline
 from tests.ui.helpers import WindowFactory, open_dialog, start, write_skill
 
 
@@ -97,6 +100,30 @@ def test_cancelling_the_preview_changes_nothing(qtbot: QtBot, make_window: Windo
     assert window.fix_all.undo_title == ""
 
 
+
+def test_a_tab_edited_after_the_preview_is_left_as_it_is(qtbot: QtBot, make_window: WindowFactory,
+                                                         tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    folders = [_with_version(root, f"skill-{n}") for n in range(2)]
+    before = (folders[1] / "SKILL.md").read_bytes()
+    window = make_window(root)
+    tab = window.editors.open_skill(folders[1])
+    assert tab is not None and not tab.dirty
+
+    task = start(window.fix_all.fix_every("SK131", folders))
+    dialog = open_dialog(qtbot, FixPreviewDialog, timeout=15000)
+    assert dialog.model.rowCount() == 2
+    tab.set_text(tab.text() + "\nTyped while the preview was open.\n")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    box = open_dialog(qtbot, QMessageBox, timeout=20000)
+    qtbot.waitUntil(task.done, timeout=20000)
+
+    assert "skill-1: it gained unsaved changes in its tab" in box.text()
+    assert (folders[1] / "SKILL.md").read_bytes() == before
+    assert tab.dirty and tab.text().endswith("Typed while the preview was open.\n")
+    assert "metadata:" in (folders[0] / "SKILL.md").read_text()
+    assert window.fix_all.undo_title == "Fix of SK131 in 1 Skill"
+
 def _validate_counts(root: Path) -> tuple[dict[str, int], Counter[str]]:
     """What `studio validate` counts on the same files: severities, and findings per code."""
     skills = scan([root]).skills
@@ -151,3 +178,32 @@ def test_counts_follow_fix_every_and_its_undo_duplicate_names_included(
     expected = _validate_counts(root)
     assert expected[1]["SK301"] == 12 and expected[1]["SK131"] == 10
     _wait_for_counts(qtbot, panel_counts, expected)
+
+
+def test_the_preview_headline_names_three_fixes_and_says_when_there_are_more() -> None:
+    def plan(*applied: str) -> fixes.FixPlan:
+        return fixes.FixPlan(Path("/lib/skill/SKILL.md"), "a", "b", applied=list(applied))
+
+    moves = [f"SK131: Move `{key}` under `metadata:`" for key in ("version", "author", "tags",
+                                                                   "requires")]
+    few = BatchPlan("SK131", [plan(moves[0]), plan(moves[0], moves[1])] * 1000)
+    assert headline(few) == ("Move `version` under `metadata:`; Move `author` under "
+                             "`metadata:` — in 2,000 skills")
+    many = BatchPlan("SK131", [plan(move) for move in moves] + [plan(moves[0])] * 5)
+    assert headline(many).startswith("Move `version` under `metadata:`; Move `author` under "
+                                     "`metadata:`; Move `tags` under `metadata:`; … — in 9 ")
+
+
+def test_the_preview_gives_its_list_the_skills_a_page_at_a_time(qtbot: QtBot) -> None:
+    plans = [fixes.FixPlan(Path(f"/lib/skill-{n}/SKILL.md"), "a\n", "b\n",
+                           applied=["SK131: Move `version` under `metadata:`"])
+             for n in range(PLANS_PAGE * 2 + 3)]
+    dialog = FixPreviewDialog(BatchPlan("SK131", plans))
+    qtbot.addWidget(dialog)
+    model = dialog.model
+    assert model.rowCount() == PLANS_PAGE and "in 1,003 skills" in dialog.headline.text()
+    while model.canFetchMore(QModelIndex()):
+        model.fetchMore(QModelIndex())
+    assert model.rowCount() == len(plans)
+    plan = model.plan(len(plans) - 1)
+    assert plan is not None and plan.skill_file.parent.name == f"skill-{len(plans) - 1}"

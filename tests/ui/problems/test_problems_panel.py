@@ -4,6 +4,7 @@ with separators, and the summary line per root."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QLocale, QModelIndex, Qt
@@ -15,7 +16,7 @@ from studio.skills.library.collection import Problem
 from studio.skills.model import Diagnostic, Fix, Severity
 from studio.ui.numbers import count_text
 from studio.ui.problems import problems_model
-from studio.ui.problems.findings import SYNC_ROWS, ProblemFilter
+from studio.ui.problems.findings import SYNC_ROWS, FindingsIndex, ProblemFilter
 from studio.ui.problems.problems_model import GROUP_ROLE, ProblemsModel
 from studio.ui.problems.problems_panel import ProblemsPanel
 from tests.ui.helpers import WindowFactory, write_skill
@@ -141,6 +142,32 @@ def test_the_first_fixable_finding_follows_what_is_shown(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: not model.busy)
     assert first() == "finding 1999"
 
+
+
+def test_a_filter_set_late_in_a_rebuild_of_new_findings_is_applied(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    count = SYNC_ROWS * 2
+    findings = [(Path(f"/lib/s{number}"), f"s{number}",
+                 [Diagnostic("SK131" if number % 2 else "SK104", W, f"finding {number}", 1, 1)])
+                for number in range(count)]
+    past_filtering: list[bool] = []
+    looking = FindingsIndex._first_fixable_of
+
+    def last_phase(*args: object) -> Any:
+        past_filtering.append(True)
+        return looking(*args)  # type: ignore[arg-type]
+
+    # Told when the rebuild is past the point where it reads the filter.
+    monkeypatch.setattr(FindingsIndex, "_first_fixable_of", last_phase)
+    monkeypatch.setattr(problems_model, "SLICE_SECONDS", 0.0)
+    model = ProblemsModel()
+    model.set_findings(findings)
+    qtbot.waitUntil(lambda: bool(past_filtering))
+    assert model.busy
+    model.set_filter(ProblemFilter(code="SK104"))
+    qtbot.waitUntil(lambda: not model.busy)
+    shown = {p.diagnostic.code for p in model.problems()}
+    assert shown == {"SK104"} and len(model.problems()) == count // 2
 
 def test_counts_are_grouped_as_the_locale_writes_them(qtbot: QtBot) -> None:
     saved = QLocale()
