@@ -174,30 +174,59 @@ def test_duplicate_names_are_marked_across_roots_and_unmarked_when_gone() -> Non
     assert library.problems() == []
 
 
-def test_shared_names_judged_a_slice_at_a_time_match_all_at_once_one_event_per_root() -> None:
-    def fill(library: Library) -> None:
-        for root in ROOTS:
-            library.add_root(SkillRoot(root))
-            library.add_skills(root, [summary(root, f"{name}-{root.name}", name)
-                                      for name in NAMES])
-        library.add_skills(ROOTS[0], [summary(ROOTS[0], "alone")])
+def _fill_shared(library: Library, names: tuple[str, ...] = NAMES) -> None:
+    for root in ROOTS:
+        library.add_root(SkillRoot(root))
+        library.add_skills(root, [summary(root, f"{name}-{root.name}", name) for name in names])
+    library.add_skills(ROOTS[0], [summary(ROOTS[0], "alone")])
 
-    whole, sliced = Library(), Library()
-    mirror = Mirror(sliced)
-    fill(whole)
-    fill(sliced)
+
+def test_shared_names_judged_a_step_at_a_time_match_all_at_once_one_event_per_root() -> None:
+    whole, stepped = Library(), Library()
+    mirror = Mirror(stepped)
+    _fill_shared(whole)
+    _fill_shared(stepped)
     whole.mark_duplicate_names()
-    names = sliced.names_to_judge()
-    assert names == sorted(NAMES)
-    for start in range(0, len(names), 2):
-        before = len(mirror.events)
-        sliced.mark_names(names[start:start + 2])
-        events = mirror.events[before:]
+    # Two skills' names read a step (of 6, 5 and 5 skills), then one name's three skills
+    # judged a step, one event per root.
+    steps = []
+    seen = len(mirror.events)
+    for _ in stepped.judge_shared_names(step=2):
+        steps.append(mirror.events[seen:])
+        seen = len(mirror.events)
+    assert steps[:9] == [[]] * 9 and len(steps) == 9 + len(NAMES)
+    for events in steps[9:]:
         assert [type(e) for e in events] == [SkillsReplaced] * len(ROOTS)
-        assert all(len(e.rows) == len(names[start:start + 2]) for e in events)
-    assert library_state(sliced) == library_state(whole)
+        assert all(isinstance(e, SkillsReplaced) and len(e.rows) == 1 for e in events)
+    assert library_state(stepped) == library_state(whole)
     assert len(whole.problems()) == len(NAMES) * len(ROOTS)
-    assert mirror.state() == library_state(sliced)
+    assert mirror.state() == library_state(stepped)
+
+
+def test_a_skill_removed_or_renamed_while_names_are_judged_is_judged_by_that_change() -> None:
+    library = Library()
+    _fill_shared(library, ("pdf", "csv"))
+    judging = library.judge_shared_names(step=1)
+    for _ in range(len(ROOTS) * 2 + 1):  # every name read, none judged yet
+        next(judging)
+    library.remove_skill(ROOTS[1] / "pdf-b")
+    library.update_skill(summary(ROOTS[2], "csv-c", "renamed"))
+    for _ in judging:
+        pass
+    marked = sorted(str(p.directory) for p in library.problems())
+    assert marked == ["/lib/a/csv-a", "/lib/a/pdf-a", "/lib/b/csv-b", "/lib/c/pdf-c"]
+    assert library.summary_for(ROOTS[1] / "pdf-b") is None
+
+
+def test_judging_takes_the_mark_off_a_name_no_longer_shared() -> None:
+    library = Library()
+    _fill_shared(library, ("pdf",))
+    library.mark_duplicate_names()
+    for root in ROOTS[1:]:
+        library.clear_root(root)
+    for _ in library.judge_shared_names(step=1):
+        pass
+    assert library.problems() == []
 
 
 def test_a_changed_skill_s_shared_names_are_judged_again_without_a_rescan() -> None:
