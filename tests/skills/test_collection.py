@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -390,6 +391,7 @@ class LibraryMachine(RuleBasedStateMachine):
         every = self.library.summaries()
         assert self.library.skill_count == len(every)
         assert self.library.unchecked_count == sum(1 for s in every if not s.checked)
+        assert self.library.loadable_count == sum(1 for s in every if s.loadable)
         assert len({s.directory for s in every}) == len(every)
         for found in every:
             assert self.library.summary_for(found.directory) == found
@@ -416,3 +418,26 @@ def test_a_skill_removed_while_its_root_is_scanned_is_not_added_back_by_that_sca
     # The next scan finds it again (put back on disk): it is added.
     library.set_scanning(ROOTS[0], True)
     assert library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha")]) == 1
+
+
+def test_the_loadable_count_follows_every_change() -> None:
+    library = Library()
+    for root in ROOTS[:2]:
+        library.add_root(SkillRoot(root))
+    hidden = replace(summary(ROOTS[0], "hidden"), loadable=False)
+    library.add_skills(ROOTS[0], [summary(ROOTS[0], "pdf"), hidden, summary(ROOTS[0], "csv")])
+    library.add_skills(ROOTS[1], [summary(ROOTS[1], "pdf")])
+
+    def counted() -> int:
+        return sum(1 for found in library.summaries() if found.loadable)
+
+    assert library.loadable_count == counted() == 3
+    library.update_skill(replace(summary(ROOTS[0], "csv"), loadable=False))
+    assert library.loadable_count == counted() == 2
+    library.update_skill(replace(hidden, loadable=True))
+    library.remove_skill(ROOTS[0] / "pdf")
+    assert library.loadable_count == counted() == 2
+    library.remove_root(ROOTS[1])
+    assert library.loadable_count == counted() == 1
+    library.clear_root(ROOTS[0])
+    assert library.loadable_count == 0

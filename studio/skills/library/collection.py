@@ -107,6 +107,7 @@ class Library:
         self._listeners: list[Listener] = []
         self._count = 0
         self._unchecked = 0
+        self._loadable = 0
 
     # -- listening ---------------------------------------------------------------------------------
 
@@ -125,6 +126,12 @@ class Library:
     @property
     def skill_count(self) -> int:
         return self._count
+
+    @property
+    def loadable_count(self) -> int:
+        """The skills a client would load (`SkillSummary.loadable`): counted as they change, as
+        counting them took the chat's skills button 58 ms at 100,000 skills."""
+        return self._loadable
 
     @property
     def unchecked_count(self) -> int:
@@ -366,6 +373,7 @@ class Library:
             self._where[summary.directory] = state
         self._count += len(fresh)
         self._unchecked += sum(1 for summary in fresh if not summary.checked)
+        self._loadable += sum(1 for summary in fresh if summary.loadable)
         self._emit(SkillsAdded(path, first, tuple(fresh)))
         return len(fresh)
 
@@ -526,7 +534,9 @@ class Library:
 
     def _put(self, state: RootState, row: int, summary: SkillSummary) -> None:
         """Put `summary` in the root's row `row`, in place of the one there."""
-        self._unchecked += state.skills[row].checked - summary.checked
+        old = state.skills[row]
+        self._unchecked += old.checked - summary.checked
+        self._loadable += summary.loadable - old.loadable
         state.skills[row] = summary
 
     @staticmethod
@@ -563,6 +573,7 @@ class Library:
             if self._where.pop(summary.directory, None) is not None:
                 self._count -= 1
                 self._unchecked -= not summary.checked
+                self._loadable -= summary.loadable
 
 
 def _inside(inner: RootState, outer: RootState) -> bool:
