@@ -39,8 +39,10 @@ FIRST_BATCH = 100
 MIN_BATCH = 10
 MAX_BATCH = 1000
 DRAIN_INTERVAL_MS = 15
-# A batch goes into the library in this many parts at most, the clock read after each.
+# A batch goes into the library in this many parts at most, the clock read after each, and
+# parts of at least PART skills (a small library's first batch goes in whole, as before).
 PARTS = 4
+PART = 100
 # Between ticks while more skills wait than one batch holds: the window's other events (input,
 # painting) still come between two ticks, but a library of 10,000 skills no longer waits 15 ms
 # idle after every 12 ms of work (that alone made listing it take over 3 s).
@@ -300,7 +302,7 @@ class LibraryLoader(QObject):
         skills), a batch sized by the cheaper ones took 200 to 470 ms."""
         started = time.perf_counter()
         deadline = started + TICK_BUDGET_S
-        part = max(MIN_BATCH, self._batch // PARTS)
+        part = max(PART, self._batch // PARTS)
         moved = 0
         while self._pending and moved < self._batch:
             moved += self._move(min(part, self._batch - moved, self._pending))
