@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -174,30 +175,59 @@ def test_duplicate_names_are_marked_across_roots_and_unmarked_when_gone() -> Non
     assert library.problems() == []
 
 
-def test_shared_names_judged_a_slice_at_a_time_match_all_at_once_one_event_per_root() -> None:
-    def fill(library: Library) -> None:
-        for root in ROOTS:
-            library.add_root(SkillRoot(root))
-            library.add_skills(root, [summary(root, f"{name}-{root.name}", name)
-                                      for name in NAMES])
-        library.add_skills(ROOTS[0], [summary(ROOTS[0], "alone")])
+def _fill_shared(library: Library, names: tuple[str, ...] = NAMES) -> None:
+    for root in ROOTS:
+        library.add_root(SkillRoot(root))
+        library.add_skills(root, [summary(root, f"{name}-{root.name}", name) for name in names])
+    library.add_skills(ROOTS[0], [summary(ROOTS[0], "alone")])
 
-    whole, sliced = Library(), Library()
-    mirror = Mirror(sliced)
-    fill(whole)
-    fill(sliced)
+
+def test_shared_names_judged_a_step_at_a_time_match_all_at_once_one_event_per_root() -> None:
+    whole, stepped = Library(), Library()
+    mirror = Mirror(stepped)
+    _fill_shared(whole)
+    _fill_shared(stepped)
     whole.mark_duplicate_names()
-    names = sliced.names_to_judge()
-    assert names == sorted(NAMES)
-    for start in range(0, len(names), 2):
-        before = len(mirror.events)
-        sliced.mark_names(names[start:start + 2])
-        events = mirror.events[before:]
+    # Two skills' names read a step (of 6, 5 and 5 skills), then one name's three skills
+    # judged a step, one event per root.
+    steps = []
+    seen = len(mirror.events)
+    for _ in stepped.judge_shared_names(step=2):
+        steps.append(mirror.events[seen:])
+        seen = len(mirror.events)
+    assert steps[:9] == [[]] * 9 and len(steps) == 9 + len(NAMES)
+    for events in steps[9:]:
         assert [type(e) for e in events] == [SkillsReplaced] * len(ROOTS)
-        assert all(len(e.rows) == len(names[start:start + 2]) for e in events)
-    assert library_state(sliced) == library_state(whole)
+        assert all(isinstance(e, SkillsReplaced) and len(e.rows) == 1 for e in events)
+    assert library_state(stepped) == library_state(whole)
     assert len(whole.problems()) == len(NAMES) * len(ROOTS)
-    assert mirror.state() == library_state(sliced)
+    assert mirror.state() == library_state(stepped)
+
+
+def test_a_skill_removed_or_renamed_while_names_are_judged_is_judged_by_that_change() -> None:
+    library = Library()
+    _fill_shared(library, ("pdf", "csv"))
+    judging = library.judge_shared_names(step=1)
+    for _ in range(len(ROOTS) * 2 + 1):  # every name read, none judged yet
+        next(judging)
+    library.remove_skill(ROOTS[1] / "pdf-b")
+    library.update_skill(summary(ROOTS[2], "csv-c", "renamed"))
+    for _ in judging:
+        pass
+    marked = sorted(str(p.directory) for p in library.problems())
+    assert marked == ["/lib/a/csv-a", "/lib/a/pdf-a", "/lib/b/csv-b", "/lib/c/pdf-c"]
+    assert library.summary_for(ROOTS[1] / "pdf-b") is None
+
+
+def test_judging_takes_the_mark_off_a_name_no_longer_shared() -> None:
+    library = Library()
+    _fill_shared(library, ("pdf",))
+    library.mark_duplicate_names()
+    for root in ROOTS[1:]:
+        library.clear_root(root)
+    for _ in library.judge_shared_names(step=1):
+        pass
+    assert library.problems() == []
 
 
 def test_a_changed_skill_s_shared_names_are_judged_again_without_a_rescan() -> None:
@@ -361,6 +391,7 @@ class LibraryMachine(RuleBasedStateMachine):
         every = self.library.summaries()
         assert self.library.skill_count == len(every)
         assert self.library.unchecked_count == sum(1 for s in every if not s.checked)
+        assert self.library.loadable_count == sum(1 for s in every if s.loadable)
         assert len({s.directory for s in every}) == len(every)
         for found in every:
             assert self.library.summary_for(found.directory) == found
@@ -387,3 +418,26 @@ def test_a_skill_removed_while_its_root_is_scanned_is_not_added_back_by_that_sca
     # The next scan finds it again (put back on disk): it is added.
     library.set_scanning(ROOTS[0], True)
     assert library.add_skills(ROOTS[0], [summary(ROOTS[0], "alpha")]) == 1
+
+
+def test_the_loadable_count_follows_every_change() -> None:
+    library = Library()
+    for root in ROOTS[:2]:
+        library.add_root(SkillRoot(root))
+    hidden = replace(summary(ROOTS[0], "hidden"), loadable=False)
+    library.add_skills(ROOTS[0], [summary(ROOTS[0], "pdf"), hidden, summary(ROOTS[0], "csv")])
+    library.add_skills(ROOTS[1], [summary(ROOTS[1], "pdf")])
+
+    def counted() -> int:
+        return sum(1 for found in library.summaries() if found.loadable)
+
+    assert library.loadable_count == counted() == 3
+    library.update_skill(replace(summary(ROOTS[0], "csv"), loadable=False))
+    assert library.loadable_count == counted() == 2
+    library.update_skill(replace(hidden, loadable=True))
+    library.remove_skill(ROOTS[0] / "pdf")
+    assert library.loadable_count == counted() == 2
+    library.remove_root(ROOTS[1])
+    assert library.loadable_count == counted() == 1
+    library.clear_root(ROOTS[0])
+    assert library.loadable_count == 0

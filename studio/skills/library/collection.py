@@ -13,7 +13,6 @@ library's until the editor closes: `set_editing` and `stop_editing`.
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,6 +35,11 @@ from studio.skills.library.events import (
 from studio.skills.model import Diagnostic
 from studio.skills.scan.roots import RootScan, SkillRoot, mark_duplicates
 from studio.skills.summary import SkillSummary
+
+# Skills whose names one step of `Library.judge_shared_names` reads; a skill judged costs its
+# listeners (the tree's rows, the Problems panel) about JUDGING_COST times as much as reading one.
+JUDGING_STEP = 2000
+JUDGING_COST = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,7 @@ class Library:
         self._listeners: list[Listener] = []
         self._count = 0
         self._unchecked = 0
+        self._loadable = 0
 
     # -- listening ---------------------------------------------------------------------------------
 
@@ -121,6 +126,12 @@ class Library:
     @property
     def skill_count(self) -> int:
         return self._count
+
+    @property
+    def loadable_count(self) -> int:
+        """The skills a client would load (`SkillSummary.loadable`): counted as they change, as
+        counting them took the chat's skills button 58 ms at 100,000 skills."""
+        return self._loadable
 
     @property
     def unchecked_count(self) -> int:
@@ -274,6 +285,8 @@ class Library:
         if state is None or state.stale is None:
             return
         gone, state.stale = state.stale, None
+        if not gone:  # a new root's refresh (at 100,000 skills, the loop below took 50 ms)
+            return
         for row in range(len(state.skills) - 1, -1, -1):
             if state.skills[row].directory in gone:
                 self._remove_rows(state, row, 1)
@@ -360,6 +373,7 @@ class Library:
             self._where[summary.directory] = state
         self._count += len(fresh)
         self._unchecked += sum(1 for summary in fresh if not summary.checked)
+        self._loadable += sum(1 for summary in fresh if summary.loadable)
         self._emit(SkillsAdded(path, first, tuple(fresh)))
         return len(fresh)
 
@@ -422,21 +436,57 @@ class Library:
 
     def mark_duplicate_names(self) -> None:
         """Warn (SK301) on every skill whose name another skill in the library also uses."""
-        self.mark_names(self.names_to_judge())
+        for _ in self.judge_shared_names():
+            pass
 
-    def names_to_judge(self) -> list[str]:
-        """The names whose skills `mark_duplicate_names` judges: the shared ones and the ones
-        marked before. Only their skills can change, and a name's skills are judged apart from
-        every other name's, so a caller may judge them a slice at a time (`mark_names`)."""
-        names = Counter(s.name for state in self._roots for s in state.skills if s.name)
-        judged = {name for name, count in names.items() if count > 1}
-        judged.update(s.name for state in self._roots for s in state.skills
-                      if s.name and any(d.code == DUPLICATE_NAME for d in s.diagnostics))
-        return sorted(judged)
+    def judge_shared_names(self, step: int = JUDGING_STEP) -> Iterator[None]:
+        """`mark_duplicate_names` a step at a time: each `next()` reads about `step` skills'
+        names, or judges the skills of a few names (about `step` / 20 skills, each judged one
+        costing the listeners far more than one read), so a caller may spread the work over
+        the ticks of a timer (at 100,000 skills, listing the names alone took a tenth of a
+        second, and judging a slice of names re-read every skill's name).
 
-    def mark_names(self, names: Iterable[str]) -> None:
-        """Warn (SK301) on the skills named one of `names` that share it, unmark the others."""
-        self._mark_names(set(names))
+        The names are read from the skills as they are at the first step. A skill removed or
+        renamed meanwhile is judged by that change itself (`remove_skill`, `update_skill`) and
+        left out here; skills added meanwhile call for judging again from the start."""
+        snapshot = [list(state.skills) for state in self._roots]
+        places: dict[str, list[Path]] = {}
+        judged: set[str] = set()  # marked before: may need the mark taken off
+        for skills in snapshot:
+            for start in range(0, len(skills), step):
+                for summary in skills[start:start + step]:
+                    if summary.name:
+                        places.setdefault(summary.name, []).append(summary.directory)
+                        if any(d.code == DUPLICATE_NAME for d in summary.diagnostics):
+                            judged.add(summary.name)
+                yield
+        judged.update(name for name, found in places.items() if len(found) > 1)
+        names: list[str] = []
+        size = 0
+        for name in sorted(judged):
+            names.append(name)
+            size += len(places[name])
+            if size * JUDGING_COST >= step:
+                self._judge_places(names, places)
+                names, size = [], 0
+                yield
+        if names:
+            self._judge_places(names, places)
+            yield
+
+    def _judge_places(self, names: list[str], places: dict[str, list[Path]]) -> None:
+        """Judge the skills named one of `names`, found at `places` when the judging began (those
+        gone or renamed since are left out)."""
+        rows: dict[int, list[int]] = {}
+        for name in names:
+            for directory in places[name]:
+                state = self._where.get(directory)
+                if state is None:
+                    continue
+                row = state.row_of(directory)
+                if state.skills[row].name == name:
+                    rows.setdefault(id(state), []).append(row)
+        self._judge_names([sorted(rows.get(id(state), ())) for state in self._roots])
 
     def _mark_names(self, names: set[str]) -> None:
         """Judge again (SK301) the skills named one of `names`: after one of them changed, a
@@ -484,7 +534,9 @@ class Library:
 
     def _put(self, state: RootState, row: int, summary: SkillSummary) -> None:
         """Put `summary` in the root's row `row`, in place of the one there."""
-        self._unchecked += state.skills[row].checked - summary.checked
+        old = state.skills[row]
+        self._unchecked += old.checked - summary.checked
+        self._loadable += summary.loadable - old.loadable
         state.skills[row] = summary
 
     @staticmethod
@@ -521,6 +573,7 @@ class Library:
             if self._where.pop(summary.directory, None) is not None:
                 self._count -= 1
                 self._unchecked -= not summary.checked
+                self._loadable -= summary.loadable
 
 
 def _inside(inner: RootState, outer: RootState) -> bool:

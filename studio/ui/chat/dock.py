@@ -44,6 +44,9 @@ class WindowSkills:
     def library_skills(self) -> list[SkillSummary]:
         return self._library.summaries()
 
+    def loadable_count(self) -> int:
+        return self._library.loadable_count
+
     def unsaved(self, directory: Path) -> tuple[SkillSummary, str] | None:
         tab = self._editors.skill_tab(directory)
         if tab is None or not tab.dirty:

@@ -44,6 +44,7 @@ from PySide6.QtCore import (
 )
 
 from studio.skills import SkillSummary
+from studio.ui import collector
 from studio.ui.library.filter_judge import (
     ALL,
     SLICE_S,
@@ -202,6 +203,10 @@ class LibraryFilter(QSortFilterProxyModel):
             self._judging = None
             self._change(*self._pending, judged=done.value)
             return
+        finally:
+            # What judging keeps (a verdict and a text per skill: 200,000 objects at 100,000
+            # skills) had the collector walk it all again and again: pauses of 100 to 200 ms.
+            collector.settle()
         self._judge_timer.start()
 
     def _change(self, words: list[str], status: str, judged: Judged | None = None) -> None:

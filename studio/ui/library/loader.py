@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
@@ -38,14 +39,14 @@ FIRST_BATCH = 100
 MIN_BATCH = 10
 MAX_BATCH = 1000
 DRAIN_INTERVAL_MS = 15
+# A batch goes into the library in this many parts at most, the clock read after each, and
+# parts of at least PART skills (a small library's first batch goes in whole, as before).
+PARTS = 4
+PART = 100
 # Between ticks while more skills wait than one batch holds: the window's other events (input,
 # painting) still come between two ticks, but a library of 10,000 skills no longer waits 15 ms
 # idle after every 12 ms of work (that alone made listing it take over 3 s).
 BACKLOG_INTERVAL_MS = 1
-# Names judged for sharing (SK301) per tick at the end of a scan. A real collection of 8,000
-# skills has 400 names shared by 1,300 forks; judging all in one tick froze the window for over
-# half a second, most of it the tree telling its views of every folder whose skill changed.
-NAMES_PER_TICK = 20
 SOURCE_DIR = Path(studio.__file__).resolve().parent.parent
 
 
@@ -97,7 +98,10 @@ class LibraryLoader(QObject):
         # How many of `_found` belong to each root: a root is finished once none is left.
         self._waiting: collections.Counter[Path] = collections.Counter()
         self._unmarked = False
-        self._unjudged: collections.deque[str] = collections.deque()
+        # The shared names (SK301) judged at the end of a scan, steps of it up to a tick's
+        # budget each: a real collection of 8,000 skills has 400 names shared by 1,300 forks,
+        # and judging them in one tick froze the window for over half a second.
+        self._judging: Iterator[None] | None = None
         self._done: collections.deque[tuple[Path, str | None, list[str]]] = collections.deque()
         self._client = ScanClient()
         self._errors = bytearray()
@@ -166,7 +170,7 @@ class LibraryLoader(QObject):
         self._found.clear()
         self._offset = self._pending = 0
         self._waiting.clear()
-        self._unjudged.clear()
+        self._judging = None
         # A stop from a handler of this tick's signals (the window closing) ends the ticks too.
         self._stopped = True
         self._timer.stop()
@@ -253,16 +257,16 @@ class LibraryLoader(QObject):
         finally:
             self._draining = False
         if more and not self._stopped and not self._timer.isActive():
-            backlog = self._pending > self._batch or len(self._unjudged) > NAMES_PER_TICK
+            backlog = self._pending > self._batch or self._judging is not None
             self._timer.start(BACKLOG_INTERVAL_MS if backlog else DRAIN_INTERVAL_MS)
 
     def drain(self) -> bool:
         """Move what the scan found into the library; True while there is more to come.
 
         Each tick does one of: finish a root all of whose skills are in, move a batch of skills
-        in, list the names to judge for sharing once all are in, judge a slice of them, or end
-        the scan. Each of these took 30 to 80 ms of the window's thread with 10,000 skills;
-        together in one tick they froze it for over 100 ms."""
+        in, judge the names skills share (once all are in) for a tick's budget, or end the
+        scan. Each of these took 30 to 80 ms of the window's thread with 10,000 skills; together
+        in one tick they froze it for over 100 ms."""
         if self._done and (not self._found or not self._waiting[self._done[0][0]]):
             path, error, folders = self._done.popleft()
             self._library.finish_refresh(path)
@@ -276,21 +280,46 @@ class LibraryLoader(QObject):
             return True
         if self._unmarked:
             self._unmarked = False
-            self._unjudged = collections.deque(self._library.names_to_judge())
-            return True
-        if self._unjudged:
-            count = min(NAMES_PER_TICK, len(self._unjudged))
-            self._library.mark_names(self._unjudged.popleft() for _ in range(count))
+            self._judging = self._library.judge_shared_names()
+        if self._judging is not None:
+            self._judge_some(self._judging)
             return True
         self._timer.stop()
         self.scan_finished.emit()
         return False
 
+    def _judge_some(self, judging: Iterator[None]) -> None:
+        """Steps of the judging until the tick's budget is spent (at least one)."""
+        deadline = time.perf_counter() + TICK_BUDGET_S
+        for _ in judging:
+            if time.perf_counter() >= deadline:
+                return
+        self._judging = None
+
     def _move_batch(self) -> None:
+        """Move up to a batch of skills in, a part at a time, stopping once the tick's budget is
+        spent: when the skills turn costlier (validated ones replacing the listed, at 100,000
+        skills), a batch sized by the cheaper ones took 200 to 470 ms."""
         started = time.perf_counter()
-        moved = min(self._batch, self._pending)
+        deadline = started + TICK_BUDGET_S
+        part = max(PART, self._batch // PARTS)
+        moved = 0
+        while self._pending and moved < self._batch:
+            moved += self._move(min(part, self._batch - moved, self._pending))
+            if time.perf_counter() >= deadline:
+                break
+        # The summaries live as long as the library (see studio.ui.collector).
+        collector.settle()
+        self._unmarked = True
+        self.progressed.emit(self._library.skill_count)
+        # Cut short by the budget, what was moved is a batch's worth at this pace.
+        full = moved if moved < self._batch and self._pending else self._batch
+        self._batch = next_batch(full, moved, time.perf_counter() - started)
+
+    def _move(self, count: int) -> int:
+        """Move the next `count` skills into the library; `count`."""
         batch: dict[Path, list[SkillSummary]] = {}
-        left = moved
+        left = count
         while left:
             found = self._found[0]
             stop = min(len(found), self._offset + left)
@@ -301,14 +330,10 @@ class LibraryLoader(QObject):
                 self._offset = 0
             else:
                 self._offset = stop
-        self._pending -= moved
+        self._pending -= count
         for path, summaries in batch.items():
             self._waiting[path] -= len(summaries)
             if self._waiting[path] <= 0:
                 del self._waiting[path]
             self._library.add_skills(path, summaries)
-        # The summaries live as long as the library (see studio.ui.collector).
-        collector.settle()
-        self._unmarked = True
-        self.progressed.emit(self._library.skill_count)
-        self._batch = next_batch(self._batch, moved, time.perf_counter() - started)
+        return count

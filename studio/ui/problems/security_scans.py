@@ -72,6 +72,9 @@ class SecurityScans(QObject):
         # library (a refresh, a name another skill shares now) is scanned again only if its
         # files changed.
         self._stamps: dict[Path, str] = {}
+        # The skills the scanner failed on (reported once): scanned again when their files
+        # change, not each time the library judges them again.
+        self._faulted: set[Path] = set()
         # Waiting to be scanned, in order (a dict as an ordered set); the first ones go first.
         self._pending: dict[Path, None] = {}
         self._scanning: list[Path] = []
@@ -154,6 +157,7 @@ class SecurityScans(QObject):
         """A file or folder changed (saved in a tab, or by another program): scan its skill."""
         directory = self.skill_of(path)
         if directory is not None:
+            self._faulted.discard(directory)
             self.rescan([directory], first=True)
 
     def forget(self, directories: list[Path]) -> None:
@@ -161,6 +165,7 @@ class SecurityScans(QObject):
         for directory in directories:
             self._pending.pop(directory, None)
             self._stamps.pop(directory, None)
+            self._faulted.discard(directory)
             dropped = self._found.pop(directory, None) is not None or dropped
         if dropped:
             self._told_soon()
@@ -170,11 +175,15 @@ class SecurityScans(QObject):
             self.rescan([summary.directory for summary in event.summaries])
         elif isinstance(event, events.SkillsReplaced):
             # Judged again (validated after being listed, a refresh, a name shared now): read
-            # again only if its files changed (`_stamps`).
-            self.rescan([summary.directory for summary in event.new])
+            # again only if its files changed (`_stamps`); not while it is read now, nor after
+            # the scanner failed on it (it would be reported again).
+            skipped = self._faulted.union(self._scanning)
+            self.rescan([summary.directory for summary in event.new
+                         if summary.directory not in skipped])
         elif isinstance(event, events.SkillChanged):
             if event.old.directory != event.new.directory:
                 self.forget([event.old.directory])
+            self._faulted.discard(event.new.directory)
             # Not first: a fix of thousands of skills changes them one by one. A save in a tab
             # puts its skill first (`path_changed`).
             self.rescan([event.new.directory])
@@ -213,6 +222,7 @@ class SecurityScans(QObject):
                     self._one_by_one = len(batch)
                     self._pending = dict.fromkeys(batch) | self._pending
                 else:
+                    self._faulted.add(batch[0])
                     sys.excepthook(type(exc), exc, exc.__traceback__)
                 continue
             finally:

@@ -32,6 +32,9 @@ class _Skills:
     def library_skills(self) -> list[SkillSummary]:
         return self._library
 
+    def loadable_count(self) -> int:
+        return sum(1 for summary in self._library if summary.loadable)
+
     def unsaved(self, directory: Path) -> tuple[SkillSummary, str] | None:
         return self._unsaved.get(directory)
 

@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from studio.skills.library.collection import Library, LibraryEvent, SkillsAdded
+from studio.skills.library.collection import (
+    JUDGING_COST,
+    JUDGING_STEP,
+    Library,
+    LibraryEvent,
+    SkillsAdded,
+    SkillsReplaced,
+)
 from studio.skills.scan import SkillsFound
 from studio.skills.scan.roots import SkillRoot
 from studio.skills.summary import SkillSummary
@@ -60,11 +67,11 @@ def test_slow_listeners_get_smaller_batches(tmp_path: Path,
     # TICK_BUDGET_S / 1 ms skills fit a tick.
     clock = [0.0]
     monkeypatch.setattr(library_loader.time, "perf_counter", lambda: clock[0])
-    sizes: list[int] = []
+    ticks: list[int] = []
 
     def on_event(event: LibraryEvent) -> None:
         if isinstance(event, SkillsAdded):
-            sizes.append(len(event.summaries))
+            ticks[-1] += len(event.summaries)
             clock[0] += 0.001 * len(event.summaries)
 
     library.connect(on_event)
@@ -72,13 +79,53 @@ def test_slow_listeners_get_smaller_batches(tmp_path: Path,
     found = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
                           f"skill-{n}", "A skill.", True, True, ()) for n in range(1000)]
     loader.queue_found(SkillsFound.of(root, found))
-    while loader.drain():
-        pass
+    while loader._pending:
+        ticks.append(0)
+        loader.drain()
 
-    assert library.skill_count == 1000 and sum(sizes) == 1000
-    assert sizes[0] == FIRST_BATCH
+    assert library.skill_count == 1000 and sum(ticks) == 1000
     fits = int(TICK_BUDGET_S / 0.001)
-    assert all(fits // 2 <= size <= fits * 2 for size in sizes[6:-1]), sizes
+    assert ticks[0] == FIRST_BATCH
+    assert all(fits // 2 <= moved <= fits * 2 for moved in ticks[6:-1]), ticks
+
+
+def test_a_batch_is_cut_short_once_its_budget_is_spent(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """When skills turn costlier than the batch was sized for (validated ones replacing the
+    listed), the tick stops after the part that spent its budget."""
+    root = tmp_path / "skills"
+    library = Library()
+    library.add_root(SkillRoot(root))
+    clock = [0.0]
+    monkeypatch.setattr(library_loader.time, "perf_counter", lambda: clock[0])
+    cost = [0.0]
+    library.connect(lambda event: clock.__setitem__(0, clock[0] + cost[0] * len(
+        event.summaries if isinstance(event, SkillsAdded) else ())))
+    loader = LibraryLoader(library, None)
+    found = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
+                          f"skill-{n}", "A skill.", True, True, ()) for n in range(3000)]
+    loader.queue_found(SkillsFound.of(root, found))
+    loader.drain()  # the first batch, for nothing
+    loader._batch = library_loader.MAX_BATCH  # as after many such
+    before = library.skill_count
+    cost[0] = TICK_BUDGET_S / library_loader.PART  # now a part spends the whole budget
+    loader.drain()
+    assert library.skill_count - before == library_loader.MAX_BATCH // library_loader.PARTS
+    assert loader._batch < library_loader.MAX_BATCH
+
+
+def test_a_batch_goes_in_whole_while_it_fits_the_budget(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    library = Library()
+    library.add_root(SkillRoot(root))
+    monkeypatch.setattr(library_loader.time, "perf_counter", lambda: 0.0)  # costs nothing
+    loader = LibraryLoader(library, None)
+    found = [SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
+                          f"skill-{n}", "A skill.", True, True, ()) for n in range(1000)]
+    loader.queue_found(SkillsFound.of(root, found))
+    loader.drain()
+    assert library.skill_count == FIRST_BATCH
 
 
 def test_every_skill_the_scan_finds_arrives(qtbot: QtBot, tmp_path: Path) -> None:
@@ -149,3 +196,43 @@ def test_a_backlog_is_moved_without_waiting_between_ticks(tmp_path: Path) -> Non
     loader._on_timer_timeout()
     assert loader._timer.interval() == library_loader.DRAIN_INTERVAL_MS
     loader.stop()
+
+
+def test_shared_names_are_judged_a_tick_s_budget_at_a_time(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once every skill is in, the names many skills share (SK301) are judged over several
+    ticks, each stopping once its budget is spent; the next tick comes at once meanwhile."""
+    roots = [tmp_path / "a", tmp_path / "b"]
+    library = Library()
+    clock = [0.0]
+    monkeypatch.setattr(library_loader.time, "perf_counter", lambda: clock[0])
+    judged: list[int] = []
+
+    def on_event(event: LibraryEvent) -> None:
+        if isinstance(event, SkillsReplaced):
+            judged[-1] += len(event.rows)
+            clock[0] += 0.001 * len(event.rows)  # each skill judged costs the listeners 1 ms
+
+    library.connect(on_event)
+    loader = LibraryLoader(library, None)
+    for root in roots:
+        library.add_root(SkillRoot(root))
+        loader.queue_found(SkillsFound.of(root, [
+            SkillSummary(root, root / f"skill-{n}", root / f"skill-{n}" / "SKILL.md",
+                         f"skill-{n}", "A skill.", True, True, ()) for n in range(200)]))
+    while loader._pending:
+        loader.drain()
+    while True:
+        judged.append(0)
+        loader._timer.stop()  # as when it fired
+        loader._on_timer_timeout()
+        if not loader._timer.isActive():
+            break
+        if judged[-1]:
+            assert loader._timer.interval() == library_loader.BACKLOG_INTERVAL_MS
+    fits = int(TICK_BUDGET_S / 0.001)
+    ticks = [count for count in judged if count]
+    assert sum(ticks) == 400 and len(ticks) > 1
+    # A tick stops after the step that spent its budget: one step (a name's skills more) over.
+    assert max(ticks) <= fits + JUDGING_STEP // JUDGING_COST + 2
+    assert {d.code for s in library.summaries() for d in s.diagnostics} == {"SK301"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import zipfile
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -252,6 +253,16 @@ def test_a_fault_of_the_scanner_is_reported_and_the_other_skills_are_scanned(
                     timeout=20000)
     assert [str(exc) for exc in told] == ["a rule's bug"]
     assert "dropper-25" in _skills(model)
+    # Judged again by the library (a refresh of its root), its files unchanged: not scanned
+    # (and reported) again; a change of its files is.
+    broken = window.library.summary_for(root / "aaa-broken")
+    assert broken is not None
+    window.library.start_refresh(root)
+    window.library.add_skills(root, [replace(broken, description="Judged again.")])
+    qtbot.waitUntil(lambda: not window.security_scans.busy, timeout=20000)
+    assert len(told) == 1
+    window.security_scans.path_changed(root / "aaa-broken" / "SKILL.md")
+    qtbot.waitUntil(lambda: len(told) == 2, timeout=20000)
 
 
 def test_a_large_library_is_scanned_in_a_process_of_its_own(
