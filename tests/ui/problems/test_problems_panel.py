@@ -150,22 +150,23 @@ def test_a_filter_set_late_in_a_rebuild_of_new_findings_is_applied(
     findings = [(Path(f"/lib/s{number}"), f"s{number}",
                  [Diagnostic("SK131" if number % 2 else "SK104", W, f"finding {number}", 1, 1)])
                 for number in range(count)]
-    past_filtering: list[bool] = []
+    busy_when_set: list[bool] = []
     looking = FindingsIndex._first_fixable_of
 
     def last_phase(*args: object) -> Any:
-        past_filtering.append(True)
+        # The rebuild is past the point where it reads the filter: the user sets one now (in
+        # the rebuild itself, so no timing decides whether it is still under way).
+        if not busy_when_set:
+            busy_when_set.append(model.busy)
+            model.set_filter(ProblemFilter(code="SK104"))
         return looking(*args)  # type: ignore[arg-type]
 
-    # Told when the rebuild is past the point where it reads the filter.
     monkeypatch.setattr(FindingsIndex, "_first_fixable_of", last_phase)
     monkeypatch.setattr(problems_model, "SLICE_SECONDS", 0.0)
     model = ProblemsModel()
     model.set_findings(findings)
-    qtbot.waitUntil(lambda: bool(past_filtering))
-    assert model.busy
-    model.set_filter(ProblemFilter(code="SK104"))
-    qtbot.waitUntil(lambda: not model.busy)
+    qtbot.waitUntil(lambda: bool(busy_when_set) and not model.busy)
+    assert busy_when_set == [True]
     shown = {p.diagnostic.code for p in model.problems()}
     assert shown == {"SK104"} and len(model.problems()) == count // 2
 
