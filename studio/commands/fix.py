@@ -11,7 +11,7 @@ from typing import Any
 from studio.fsutil import remove_stale_temps
 from studio.skills import SKILL_FILE, SPEC, TARGETS, client_key, skill_file_in
 from studio.skills.checks import fixes
-from studio.skills.scan import discover, is_zip_file
+from studio.skills.scan import SkillRoot, discover
 
 
 def register(subparsers: Any) -> None:
@@ -76,7 +76,7 @@ def _report(plan: fixes.FixPlan, dry_run: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     status = 0
     for path in args.paths:
-        if is_zip_file(path):
+        if SkillRoot(path).is_zip and path.is_file():
             print(f"studio fix: {path}: archives are read-only; unpack it to fix it",
                   file=sys.stderr)
             status = 2

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from studio.skills.scan import is_zip_file
+from studio.skills.scan import SkillRoot
 
 # The rule modules: importing one registers its rules.
 from studio.threatscan import jsrules, legacy, manifests, prose, pyrules, shellrules  # noqa: F401
@@ -173,7 +173,7 @@ def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
     found: list[Path] = []
     problems: list[str] = []
     for path in paths:
-        if is_zip_file(path):
+        if SkillRoot(path).is_zip and path.is_file():
             inside, problem = zipped_skills(path)
             found.extend(folder for folder in inside if folder not in found)
             problems.extend([problem] if problem else [])

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from studio.skills.scan import enclosing_zip, is_zip_file
+from studio.skills.scan import SkillRoot, enclosing_zip
 from studio.threatscan.files import (
     MAX_FILE_BYTES,
     MAX_FILES,
@@ -58,7 +58,7 @@ Listing = dict[tuple[str, ...], list[tuple[str, zipfile.ZipInfo]]]
 def zipped_place(directory: Path) -> Place | None:
     """(archive, the skill's folder inside it as parts) when `directory` is a skill inside a
     zip file, or the zip file itself (a skill at its top); None otherwise."""
-    if is_zip_file(directory):
+    if SkillRoot(directory).is_zip and directory.is_file():
         return directory, ()
     found = enclosing_zip(directory)
     if found is None:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from studio.skills.scan.stamps import Stamp, unchanged
     from studio.skills.scan.targets import Collected, scan, scan_pieces
     from studio.skills.scan.walk import discover
-    from studio.skills.scan.zippath import enclosing_zip, is_zip_file
+    from studio.skills.scan.zippath import enclosing_zip
 
 __all__ = [
     "Collected",
@@ -41,7 +41,6 @@ __all__ = [
     "duplicate_warning",
     "enclosing_zip",
     "env_roots",
-    "is_zip_file",
     "links_to",
     "listing",
     "scan",
