@@ -14,7 +14,7 @@ from studio.agent.guided.arguments import parse_usage
 from studio.agent.guided.fill import filled_spec
 from studio.agent.guided.freerun import free_pattern, replaced
 from studio.agent.guided.refill import other_commands
-from studio.agent.guided.repair import says_call_was_wrong
+from studio.agent.guided.repair import asked_options, says_call_was_wrong
 from studio.agent.guided.replies import Guide
 from studio.agent.guided.values import Described
 from studio.agent.tools import SkillToolbox
@@ -211,3 +211,10 @@ def test_of_the_other_listed_values_those_the_message_names_are_offered() -> Non
     tried = {f"{START} t.csv --by town"}
     found = other_commands(spec, usage, described, {"FILE": "t.csv", "COLUMN": "town"}, tried, request)
     assert found == [f"{START} t.csv --by floor_area"]
+
+
+def test_an_option_a_run_s_output_asks_for_takes_a_value_never_another_option() -> None:
+    assert asked_options("to decode it, use --mode decode") == [("--mode", "decode")]
+    assert asked_options("try `--strict`") == [("--strict", "")]
+    # Output hands no option in a value's place (it would be read as an option of the run).
+    assert asked_options("use --mode --delete-all") == [("--mode", "")]

@@ -165,8 +165,9 @@ def failure_sentence(command: str, output: str, runs: int = MAX_RUNS) -> str:
     return f"The script {how}, `{command}`, stopped{code}" + (f": {said}." if said else ".")
 
 
+# A value starts with a word character: output never hands an option in a value's place.
 _ASKED = re.compile(r"\b(?:use|try|pass|add|run it with|rerun with)\s+`?(?P<option>--?[A-Za-z][\w-]*)"
-                    r"(?:[ =](?P<value>[\w.+-]+))?`?", re.IGNORECASE)
+                    r"(?:[ =](?P<value>\w[\w.+-]*))?`?", re.IGNORECASE)
 
 
 def asked_options(output: str) -> list[tuple[str, str]]:
