@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,12 +14,10 @@ from studio.agent.guided.fill import filled_spec
 from studio.agent.guided.freerun import free_pattern, replaced
 from studio.agent.guided.refill import other_commands
 from studio.agent.guided.repair import asked_options, says_call_was_wrong
-from studio.agent.guided.replies import Guide
 from studio.agent.guided.values import Described
-from studio.agent.tools import SkillToolbox
-from studio.llm import Message, ToolCall
-from studio.skills.scan.roots import SkillRoot, scan_root
-from tests.skills.helpers import frontmatter, write_skill
+from studio.llm import ToolCall
+from tests.agent.guided_turns import guide_of, runs_of, turn
+from tests.skills.helpers import frontmatter
 
 START = "python3 x.py"
 
@@ -88,30 +85,6 @@ USAGE_PROSE = frontmatter("shout", "Turns text into capitals.").replace(
 UP_PY = "import sys\nsys.exit('usage: up.py [--style STYLE] TEXT')\n"
 STDIN_MD = frontmatter("uniq", "Drops repeated lines.").replace(
     "Body.\n", "```bash\ncat FILE | python3 scripts/uniq.py\n```\n")
-
-
-def guide_of(tmp_path: Path, name: str, text: str, files: dict[str, str]) -> Guide:
-    write_skill(tmp_path / "skills", name, text, files)
-    found = Guide(SkillToolbox(scan_root(SkillRoot(tmp_path / "skills")).skills, tmp_path))
-    found.fills = True
-    return found
-
-
-def turn(skill: str, request: str, *runs: tuple[str, str]) -> list[Message]:
-    messages = [Message("user", request),
-                Message("assistant", "", [ToolCall("a", "activate_skill", {"name": skill})]),
-                Message("tool", "<skill_content ...>", tool_call_id="a")]
-    for index, (ran, result) in enumerate(runs):
-        messages += [Message("assistant", "", [ToolCall(f"r{index}", "run_skill_script",
-                                                        {"skill": skill, "command": ran})]),
-                     Message("tool", result, tool_call_id=f"r{index}")]
-    return messages
-
-
-def runs_of(schema: dict[str, Any]) -> list[dict[str, Any]]:
-    branches = schema.get("oneOf", [schema])
-    return [b["properties"]["arguments"]["properties"] for b in branches
-            if b["properties"].get("tool", {}).get("enum") == ["run_skill_script"]]
 
 
 def test_the_label_of_a_usage_line_in_prose_is_no_part_of_the_command(tmp_path: Path) -> None:
