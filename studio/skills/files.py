@@ -507,7 +507,8 @@ def load_zip_skills(zip_path: Path) -> list[Skill]:
     with the archive's size, not with its size times its skills. A member whose name leads out
     of the archive is never listed; a skill whose SKILL.md has such a name is reported, at a
     location inside the archive."""
-    with zipfile.ZipFile(zip_path) as archive:
+    # A FIFO or device named like an archive is refused, never waited on (`open_regular`).
+    with os.fdopen(open_regular(zip_path), "rb") as opened, zipfile.ZipFile(opened) as archive:
         infos = archive.infolist()
         skill_files = _zip_skill_prefixes([info.filename for info in infos])
         files: dict[str, list[SkillFile]] = {prefix: [] for prefix in skill_files}

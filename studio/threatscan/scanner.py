@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from studio.skills import open_regular
 from studio.skills.scan import SkillRoot
 
 # The rule modules: importing one registers its rules.
@@ -194,6 +195,11 @@ def skill_folders(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
                 problems.append(f"{path}: no SKILL.md in this folder or below it")
         elif not path.exists():
             problems.append(f"{path}: no such file or folder")
+        else:  # a FIFO, a socket or a device: `open_regular` says which, without waiting on it
+            try:
+                os.close(open_regular(path))
+            except OSError as exc:
+                problems.append(f"{path}: {exc}; give a skill folder, a file of one or an archive")
     return found, problems
 
 

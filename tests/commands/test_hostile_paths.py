@@ -14,6 +14,7 @@ import pytest
 
 from studio.cli import main
 from studio.skills import files
+from studio.skills.scan.roots import SkillRoot, scan_root
 from studio.skills.yaml.yamlload import MAX_NESTING
 from tests.fakes.fixtures import TOOL_MODEL
 from tests.fakes.ollama import FakeOllama
@@ -59,6 +60,17 @@ def test_a_fifo_in_a_library_of_good_skills_hangs_neither_validate_nor_prompt(tm
     catalog = prompt.stdout.decode()
     assert all(f"<name>{name}</name>" in catalog for name in names)
     assert b"left out" in prompt.stderr and b"FIFO" in prompt.stderr
+
+
+@pytest.mark.parametrize("name", ["pipe.zip", "pipe.skill"])
+def test_a_fifo_named_like_an_archive_is_refused_not_waited_on(tmp_path: Path, name: str) -> None:
+    os.mkfifo(tmp_path / name)
+    for command in ("validate", "scan"):
+        done = studio(command, str(tmp_path / name), "--no-cache")
+        assert done.returncode == 2 and b"FIFO" in done.stderr, (command, done.stderr)
+    # As a library's root (the window's scan, `studio mcp`): its error, no wait.
+    scan = scan_root(SkillRoot(tmp_path / name))
+    assert scan.skills == [] and scan.error is not None and "FIFO" in scan.error
 
 
 def test_yaml_nested_to_crash_libyaml_costs_one_skill_with_workers(tmp_path: Path) -> None:

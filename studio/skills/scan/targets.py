@@ -9,7 +9,7 @@ from typing import Any
 
 from studio.skills.checks.validate import validate_skill
 from studio.skills.clients import SPEC
-from studio.skills.files import missing_skill_file
+from studio.skills.files import kind_of_mode, missing_skill_file
 from studio.skills.model import LOWERCASE_SKILL_FILE, SKILL_FILE, RootNotice
 from studio.skills.scan.cache import ScanCache
 from studio.skills.scan.entries import ScannedSkill, checked, checked_entry, decode, encode
@@ -46,6 +46,9 @@ def root_for(path: Path) -> SkillRoot | str:
         return SkillRoot(path.parent)  # a FIFO or device too: reading it then reports SK006
     if path.is_file() and not is_zip_file(path):
         return f"{path}: not a skill folder, a SKILL.md or a .zip or .skill archive of skills"
+    if not path.is_dir() and not path.is_file():
+        # Opening a FIFO named like an archive would wait for a writer for ever.
+        return f"{path}: {kind_of_mode(path.stat().st_mode)}, not a skill folder or an archive"
     return SkillRoot(path)
 
 
