@@ -56,19 +56,52 @@ def unnamed_controls(root: QWidget) -> list[str]:
             for w in _controls(root) if not names.get(id(w))]
 
 
+def tab_stops(window: QWidget) -> list[QWidget]:
+    """The widgets Tab stops at in `window`, once round, in Tab's order: the window's focus moved on
+    as Tab moves it (`focusNextChild`, Qt's own step: visible, enabled, taking the focus by Tab,
+    a focus proxy followed), read back with `focusWidget()`; the focus is put back after.
+
+    Not `nextInFocusChain()`: PySide makes the widget it returns a child of the widget it was
+    asked of on the Python side, so walking the chain leaves the window's wrapper a child of its
+    last control, a cycle the garbage collector frees while Qt still holds the widgets (a crash
+    in a later collection). `focusNextChild` and `focusWidget` change no such ownership."""
+    before = window.focusWidget()
+    stops: list[QWidget] = []
+    for _ in range(len(window.findChildren(QWidget)) + 1):
+        window.focusNextChild()  # type: ignore[attr-defined]  # protected: a window made in Python
+        current = window.focusWidget()
+        if current is None or any(current is stop for stop in stops):
+            break
+        stops.append(current)
+    if before is not None:
+        before.setFocus(Qt.FocusReason.OtherFocusReason)
+    return stops
+
+
+def next_tab_stop(widget: QWidget) -> QWidget | None:
+    """Where Tab goes from `widget` (see `tab_stops`)."""
+    window = widget.window()
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
+    window.focusNextChild()  # type: ignore[attr-defined]
+    return window.focusWidget()
+
+
+def _takes_focus_at(widget: QWidget) -> QWidget:
+    """The widget that gets the focus when `widget` is given it: itself, or its focus proxy
+    (found by giving it the focus: `focusProxy()` has the ownership quirk of `nextInFocusChain`)."""
+    window = widget.window()
+    before = window.focusWidget()
+    widget.setFocus(Qt.FocusReason.OtherFocusReason)
+    landed = window.focusWidget() or widget
+    if before is not None:
+        before.setFocus(Qt.FocusReason.OtherFocusReason)
+    return landed
+
+
 def unreachable_controls(root: QWidget) -> list[str]:
     """The controls of `root` that Tab never gives the focus to: going once round the window's
-    focus chain (Tab's order), the widgets Tab stops at (visible, enabled, taking the focus by
-    Tab); a control is reached when it, or the widget it hands its focus to, is among them."""
-    window = root.window()
-    stops: set[int] = set()
-    widget = window.nextInFocusChain()
-    for _ in range(len(window.findChildren(QWidget)) + 1):
-        if (widget.isVisible() and widget.isEnabled()
-                and widget.focusPolicy() & Qt.FocusPolicy.TabFocus == Qt.FocusPolicy.TabFocus):
-            stops.add(id(widget))
-        widget = widget.nextInFocusChain()
-        if widget is window:
-            break
+    Tab order (`tab_stops`), a control is reached when it, or the widget it hands its focus to,
+    is among the stops."""
+    stops = tab_stops(root.window())
     return [f"{type(w).__name__} {w.objectName()!r} {w.toolTip()!r}"
-            for w in _controls(root) if id(w.focusProxy() or w) not in stops]
+            for w in _controls(root) if not any(_takes_focus_at(w) is stop for stop in stops)]

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from studio.skills import SkillSummary
+from tests.ui.accessibility import next_tab_stop
 from tests.ui.helpers import WindowFactory, write_skill
 
 
@@ -64,22 +65,13 @@ def test_enter_in_the_filter_opens_the_first_match(
     assert opened == ["zeta-tables"]
 
 
-def _next_stop(widget: QWidget) -> QWidget:
-    """Where Tab goes from `widget`: the next in the focus chain that takes focus by Tab."""
-    following = widget.nextInFocusChain()
-    while not (following.focusPolicy() & Qt.FocusPolicy.TabFocus
-               and following.isVisible() and following.isEnabled()):
-        following = following.nextInFocusChain()
-    return following
-
-
 def test_tab_goes_from_the_filter_to_the_tree(make_window: WindowFactory,
                                               tmp_path: Path) -> None:
     root = tmp_path / "skills"
     write_skill(root, "alpha-notes")
     panel = make_window(root).library_panel
-    assert _next_stop(panel.filter_edit) is panel.tree
-    assert _next_stop(panel.tree) is panel.search_button
+    assert next_tab_stop(panel.filter_edit) is panel.tree
+    assert next_tab_stop(panel.tree) is panel.search_button
 
 
 def test_the_target_changes_only_when_its_list_is_opened(
