@@ -76,6 +76,17 @@ TABLE = [
     "scripts/scripts/x.py references/references/ assets/./assets/y",
     "Twice: scripts/run.py scripts/run.py [r](scripts/run.py) scripts/run.py",
     "A word in code first: `guide` then [g](guide) and `guide.md#x` then [g](guide.md#x).",
+    # Links where the search from `]` to `]` meets its edges: a link first and last, `]` as
+    # the last character, `]` runs and links inside links, line breaks of both kinds, letters
+    # beyond ASCII before and inside.
+    "](scripts/a.py)",
+    "[a](references/b.md)",
+    "x]",
+    "]",
+    "]]](scripts/a.py) ]](](assets/b.png) [x](](c.md) [y]( d.md ) [z](<e.md> \"t\")",
+    "[a]\r\n(scripts/a.py) [b](scripts/b.py)\r\n[c](\r\nscripts/c.py)\r\n",
+    "é [ü](références/é.md) ١](scripts/١.py) [ß](assets/ß.png)]",
+    "[unclosed](scripts/a.py [closed](scripts/b.py) ](",
 ]
 
 

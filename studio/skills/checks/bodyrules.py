@@ -99,13 +99,22 @@ def _mentions(body: str) -> dict[str, int]:
     targets: dict[str, int] = {}
     first = targets.get
     linked: set[int] = set()
-    # No `"](" in body` first: on a body without links, `in` with a needle of two characters
-    # takes about twice what the search for `](` itself does.
+    # Links from one `]` to the next: `str.find` of one character skips to it with memchr,
+    # where the regex search steps over every character (a third of this pass on a
+    # collection's bodies). A `]` not followed by `(` starts no link; tried where one is, the
+    # pattern finds what `finditer` found, in order. (A needle of two characters would be no
+    # faster than the regex: `str.find` has no memchr for it.)
     link_at, keep_first = linked.add, targets.setdefault
-    for match in _LINK.finditer(body):
-        start, end = match.span(1)
-        link_at(start)
-        keep_first(body[start:end], start)  # links come in order: the first one stays
+    find, link = body.find, _LINK.match
+    at = find("]")
+    while at != -1:
+        if body[at + 1 : at + 2] == "(" and (match := link(body, at)) is not None:
+            start, end = match.span(1)
+            link_at(start)
+            keep_first(body[start:end], start)  # links come in order: the first one stays
+            at = find("]", match.end())
+        else:
+            at = find("]", at + 1)
     if "`" in body:
         # Most code spans are words, flags or names: a path the rule checks holds a dot or a
         # slash (see `missing_files_rule`), and two lookups in C spare the patterns' calls.
