@@ -9,9 +9,9 @@ report. This runs one phase on every skill below ROOT (a fixed sample, copied on
 process under `valgrind --tool=callgrind`, collecting only inside a `functools.reduce` that
 runs that phase (`--toggle-collect=functools_reduce`), so imports, start-up and the phases
 before it are not counted; `parse` is the parse alone, on bytes read before. It prints the
-instructions in all and a skill. `PYTHONHASHSEED=0`: two runs of the same code agree within
-0.1%. `--checkout` counts another checkout of the code (the code before a change) the same
-way; `--keep` keeps callgrind's output there for `callgrind_annotate`.
+instructions in all and a skill. `PYTHONHASHSEED=0`: runs of the same code agree within 0.1%
+(the walk alone within 0.6%). `--checkout` counts another checkout of the code (the code
+before a change) the same way; `--keep` keeps callgrind's output there for `callgrind_annotate`.
 
 Wall and CPU time move with the machine's load; instruction counts do not, so before/after
 comparisons on a shared machine use this.
