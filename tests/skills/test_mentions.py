@@ -76,6 +76,17 @@ TABLE = [
     "scripts/scripts/x.py references/references/ assets/./assets/y",
     "Twice: scripts/run.py scripts/run.py [r](scripts/run.py) scripts/run.py",
     "A word in code first: `guide` then [g](guide) and `guide.md#x` then [g](guide.md#x).",
+    # Links where the search from `]` to `]` meets its edges: a link first and last, `]` as
+    # the last character, `]` runs and links inside links, line breaks of both kinds, letters
+    # beyond ASCII before and inside.
+    "](scripts/a.py)",
+    "[a](references/b.md)",
+    "x]",
+    "]",
+    "]]](scripts/a.py) ]](](assets/b.png) [x](](c.md) [y]( d.md ) [z](<e.md> \"t\")",
+    "[a]\r\n(scripts/a.py) [b](scripts/b.py)\r\n[c](\r\nscripts/c.py)\r\n",
+    "é [ü](références/é.md) ١](scripts/١.py) [ß](assets/ß.png)]",
+    "[unclosed](scripts/a.py [closed](scripts/b.py) ](",
 ]
 
 
@@ -113,3 +124,40 @@ def test_same_as_one_search_per_folder(body: str) -> None:
 @given(st.text(max_size=60))
 def test_same_on_any_text(body: str) -> None:
     same_findings(body)
+
+
+# What a code span may hold where `_file_like` cuts: dots, slashes, `./`, what only a later part
+# may hold (`@`), letters beyond ASCII (a word character, but no extension's letter), digits
+# beyond ASCII, and extensions at and past their eight characters.
+NAME_PIECES = (
+    ".", "/", "./", "..", "@", "-", "_", "a", "Z", "7", "py", "md", "x1", "abcdefgh", "abcdefghi",
+    "1", "é", "١", "ß", ":", "(", ")", "~", "#", "\n", "values", "Capacity", "scripts/",
+)
+names = st.lists(st.sampled_from(NAME_PIECES), max_size=14).map("".join)
+
+FILE_NAMES = [
+    "", ".", "./", ".py", "./.py", "./x.py", ".//x.py", "x.py", "1.py", "_.py", "é.py", "éa.py",
+    "a.é", "a.1py", "a.py1", "a.abcdefgh", "a.abcdefghi", "a/.py", "a//b.py", "/a.py", "a/b.py",
+    "a/@b.py", "@a/b.py", "a@b.py", "2.3.0", "1.5e3", "v1.2.3a", "scripts/run.py", "./scripts/run.py",
+    "file.go:45", "models.generateContentStream()", "a.py\n", "a\n.py", "x.tar.gz", "a-b.c_d/e.f",
+    "values.volumeAvailableCapacityForImportantUsage", "docs/", "medium.com", "١.py", "a/١.py",
+]
+
+
+@pytest.mark.parametrize("name", FILE_NAMES)
+def test_file_like_table(name: str) -> None:
+    assert bodyrules._file_like(name) == (_FILE_LIKE.fullmatch(name) is not None), name
+
+
+@settings(max_examples=3000)
+@given(names)
+def test_file_like_is_the_pattern(name: str) -> None:
+    """Cut at the last dot, the two patterns decide as the one pattern in one piece did."""
+    assert bodyrules._file_like(name) == (_FILE_LIKE.fullmatch(name) is not None)
+
+
+@given(st.one_of(names, st.text(max_size=30)))
+def test_bare_paths_start_as_asked(name: str) -> None:
+    """The prefixes asked before `_BARE` turn away only texts it would not match whole."""
+    if _BARE.fullmatch(name) is not None:
+        assert name.startswith(bodyrules._BARE_STARTS)

@@ -293,3 +293,35 @@ def test_the_characters_refused_are_those_outside_the_plain_ones() -> None:
     )
     every = "".join(map(chr, range(sys.maxunicode + 1)))
     assert _UNUSUAL.findall(every) == plain.findall(every)
+
+
+def test_ascii_text_is_judged_by_the_table_as_by_the_class() -> None:
+    from studio.skills.yaml.plainyaml import _UNUSUAL, _UNUSUAL_ASCII
+
+    for code in range(128):
+        refused = _UNUSUAL.match(chr(code)) is not None
+        assert _UNUSUAL_ASCII[code] == refused, code
+        # First, last and only character, in ASCII text and beside a letter beyond it.
+        for raw in (f"{chr(code)}name: x\n", f"name: x\n{chr(code)}", chr(code),
+                    f"name: é\n{chr(code)}"):
+            if refused:
+                assert read_plain(raw, BASE) is None, (code, raw)
+
+
+@pytest.mark.parametrize("raw", [
+    "name: x\r\ndescription: y\r\n",
+    "name: x\r\ndescription: y\n",
+    "name: é\r\ndescription: y\r\n",
+])
+def test_crlf_alone_is_read(raw: str) -> None:
+    assert_same_reading(raw)
+    assert read_plain(raw, BASE) is not None
+
+
+@pytest.mark.parametrize("raw", [
+    "name: x\rdescription: y\n", "name: x\r\ndescription: y\r", "\rname: x\n",
+    "name: é\rdescription: y\n", "name: x\tdescription: y\n", "name: é\tx\n",
+    "name: x\x7f\n", "name: x\x85\n", "name: x\u2028\n", "name: x\ufeff\n",
+])
+def test_a_lone_cr_or_an_unusual_character_goes_to_libyaml(raw: str) -> None:
+    assert read_plain(raw, BASE) is None
