@@ -201,16 +201,26 @@ def _families(text: str) -> list[str]:
 _ALL_WAYS = tuple(mask for _, masks in _FAMILY_BITS for mask in masks)
 
 
+# From this many bytes, a text's parts are tested without first testing the whole text's words:
+# most texts this long meet a way as a whole (191 of 264 in a sample of real skills' Markdown,
+# against 130 of 904 shorter ones), and then that first set of words is spent for nothing.
+# 4,000 to 8,000 bytes cost the same (7% fewer instructions in this function than never).
+_WHOLE_FIRST = 6000
+
+
 def phrase_spans(text: str) -> list[tuple[int, int]]:
     """The (start, end) of each part of `text` between blank lines (`\n\n`) whose own words
     meet a family: only there can a paragraph score (a paragraph lies inside one such part,
     and its words are among the part's). Most texts meet none as a whole, and stop at one set
-    of their words; the parts of the others are tested one by one."""
+    of their words; the parts of the others (and of every long text) are tested one by one."""
     data = _lowered_words(text)
-    met = _met(data)
-    ways = [mask for mask in _ALL_WAYS if met & mask == mask]
-    if not ways:
-        return []
+    if len(data) < _WHOLE_FIRST:
+        met = _met(data)
+        ways = [mask for mask in _ALL_WAYS if met & mask == mask]
+        if not ways:
+            return []
+    else:
+        ways = list(_ALL_WAYS)  # a part meeting a way is a text meeting it
     spans: list[tuple[int, int]] = []
     # The bytes hold the same line ends as the text, so its parts are the text's, in order.
     at = 0
