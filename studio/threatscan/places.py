@@ -50,6 +50,8 @@ _HIGH_WORDS = (".bash", "profile", ".zsh", ".zlogin", "config.fish", "Launch", "
                "/etc/", "cron", ".claude/", "authorized_keys", ".codex/", ".cursor/", "Code/User")
 _MEDIUM_WORDS = (".git/hooks", ".envrc", ".vscode/", "CLAUDE.md", "AGENTS.md", "MEMORY.md",
                  ".claude/", ".cursor")
+# A path `persistence` finds holds one of these.
+PLACE_WORDS = _HIGH_WORDS + _MEDIUM_WORDS
 
 
 def persistence(path: str) -> str | None:

@@ -73,6 +73,10 @@ def _program(words: list[str]) -> tuple[str, list[str]]:
     return "", []
 
 
+_DECODERS = frozenset({"base64", "b64decode", "openssl", "xxd", "uudecode", "gunzip", "zcat", "rev",
+                       "basenc"})
+
+
 def _decoder(name: str, args: list[str]) -> bool:
     if name == "base64" or name == "b64decode":
         return any(a in ("--decode", "-D") or (a.startswith("-") and not a.startswith("--")
@@ -155,9 +159,87 @@ def _triggered(text: str) -> bool:
     return ("~" in text or "HOME" in text or " /" in text) and _HOME_DELETE.search(text) is not None
 
 
+# What `may_find` reads words by. A word of the parser's is one of the lexer's runs between
+# these characters (its `_WORD_END`, and the backquote that ends a backquoted command's text);
+# all white space counts here, which only splits more.
+_WORD_GAPS = re.compile(r"[^\s;&|<>()`]+")
+# Quotes and backslashes leave a literal word; a line continuation (backslash, newline) joins its
+# two sides into one word, or, in a comment, ends the comment's line: marked, read both ways.
+_DROPPED = str.maketrans({"'": None, '"': None, "\\": None})
+_JOINED = "\x00"
+_PIPE_FIRST = frozenset({"env", "printenv", "cat", "tar", "zip", "base64", "gzip"}) | _DECODERS | DOWNLOADERS
+_DECODE_OR_FETCH = _DECODERS | DOWNLOADERS
+_UPLOADERS = DOWNLOADERS | {"scp", "rsync", "nc", "ncat", "netcat"}
+_RULED = frozenset({"nc", "ncat", "netcat", "socat", "rm", "crontab", "launchctl", "systemctl", "dd",
+                    "fallocate", "yes"})
+_INTERPRETER_NAMES = frozenset({"eval", "source", ".", "iex", "Invoke-Expression"})
+# What every path `places.SENSITIVE` finds holds, lowercased.
+_SENSITIVE_WORDS = ("ssh", "id_", "aws", "gnupg", "netrc", "git-credentials", "docker", "kube",
+                    "pypirc", "npmrc", "wallet", "bitcoin", "ethereum", "keystore", "xodus",
+                    "lectrum", "metamask", "nkbihf", "login", "cookies", "key4", "chrome",
+                    "brave", "mozilla", "firefox", "history", "shadow", "keychain", "gh/hosts",
+                    ".env")
+_PLACE_WORDS = places.PLACE_WORDS
+_EMPTY_PARENS = re.compile(r"\(\s*\)")
+
+
+def may_find(text: str) -> bool:
+    """False only when no shell rule can find anything in `text`, whatever the parser makes of
+    it: most shell code quoted in skills passes `_triggered` on a common word ("dd " in "add ",
+    a pipe and a `cat`) and holds no program a rule asks for; this spares it the parse.
+
+    Every rule asks for a program by name (the last part of a literal word, past any `/`), a
+    path by a word it holds, or a function. A literal word is its raw text less quotes and
+    backslashes, so each name a rule asks for stands in the text so stripped, between two of
+    `_WORD_GAPS`'s characters (or a `/` before it, a line continuation either side); the words
+    a path rule needs (`places.PLACE_WORDS`, `_SENSITIVE_WORDS`) stand in it too. `$'...'` and
+    `$"..."` decode or translate their text: such a text is always parsed."""
+    if "$'" in text or '$"' in text or _JOINED in text:
+        return True
+    plain = text.replace("\\\n", _JOINED).translate(_DROPPED)
+    names = _names(plain)
+    if _JOINED in plain:
+        plain = plain.replace(_JOINED, "")
+    if "|" in text and not names.isdisjoint(_PIPE_FIRST) and (
+            not names.isdisjoint(_NETWORK) or _interpreters(names)):
+        return True
+    if ("$(" in text or "`" in text or "<(" in text or ">(" in text) and (
+            not names.isdisjoint(_DECODE_OR_FETCH) and _interpreters(names)):
+        return True
+    if not names.isdisjoint(_UPLOADERS):
+        lowered = plain.lower()
+        if any(word in lowered for word in _SENSITIVE_WORDS):
+            return True
+    if not names.isdisjoint(_RULED) or "/dev/tcp/" in plain or "/dev/udp/" in plain:
+        return True
+    if any(word in plain for word in _PLACE_WORDS):
+        return True
+    return "function" in text or _EMPTY_PARENS.search(plain) is not None
+
+
+def _names(plain: str) -> set[str]:
+    """The last part (past any `/`) of each word of `plain`, read both ways at a joined line."""
+    names = set()
+    for word in _WORD_GAPS.findall(plain):
+        if _JOINED in word:
+            pieces = word.split(_JOINED)
+            for index in range(len(pieces)):
+                names.add("".join(pieces[index:]).rpartition("/")[2])
+        else:
+            names.add(word.rpartition("/")[2])
+    return names
+
+
+def _interpreters(names: set[str]) -> bool:
+    return not names.isdisjoint(_INTERPRETER_NAMES) or any(
+        INTERPRETERS.match(name) is not None for name in names)
+
+
 def shell_findings(source: Source, text: str | None = None) -> Iterator[Finding]:
     text = source.text if text is None else text
     if not _triggered(text) and places.persistence(text) is None:
+        return
+    if not may_find(text):
         return
     script = parse_shell(text)
     for pipeline in _pipelines(script):

@@ -97,3 +97,16 @@ def test_the_phrase_spans_are_the_parts_between_blank_lines_that_meet_a_family()
                 expected.append((at, at + len(part)))
             at += len(part) + 2
         assert phrases.phrase_spans(text) == expected, text
+
+
+@pytest.mark.parametrize("whole_first", [0, 1, 10**9])
+def test_the_phrase_spans_are_the_same_with_or_without_the_whole_texts_words_first(
+        whole_first: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long text's parts are tested without the whole text's words first: the spans are
+    those the whole text's words would have let through, long or short, meeting a way or none."""
+    rng = random.Random(4748)
+    texts = ["\n\n".join(_random_prose(rng) for _ in range(rng.randrange(1, 40))) for _ in range(150)]
+    texts += ["", "\n\n", "plain words\n\n\n\nand more " * 700, "do not tell the user\n\n" * 400]
+    expected = [phrases.phrase_spans(text) for text in texts]
+    monkeypatch.setattr(phrases, "_WHOLE_FIRST", whole_first)
+    assert [phrases.phrase_spans(text) for text in texts] == expected

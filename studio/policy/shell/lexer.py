@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from studio.policy.shell.budget import CHARACTER, TOKEN, tick
 from studio.policy.shell.escapes import NAME, decode_escapes
@@ -56,8 +56,10 @@ _OPERATORS = sorted(
     reverse=True,
 )
 
-# What an operator starts with: a word starts with none of them, and tries no operator.
-_OPERATOR_FIRSTS = frozenset(op[0] for op in _OPERATORS)
+# The operators by their first character, longest first: a word starts with none of them, and
+# tries no operator.
+_OPERATORS_AT = {first: tuple(op for op in _OPERATORS if op[0] == first) for first in
+                 {op[0] for op in _OPERATORS}}
 
 
 class NestedParser(Protocol):
@@ -72,8 +74,9 @@ class NestedParser(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """A word or an operator (a tuple: the lexer makes one for every token it reads)."""
+
     kind: Literal["word", "op", "newline", "eof"]
     op: str = ""
     word: Word | None = None
@@ -119,17 +122,19 @@ class Lexer:
 
     def _skip_blanks(self) -> None:
         text = self.text
-        while self.pos < len(text):
-            char = text[self.pos]
+        pos = self.pos
+        while pos < len(text):
+            char = text[pos]
             if char in _BLANKS:
-                self.pos += 1
-            elif text.startswith("\\\n", self.pos):
-                self.pos += 2
+                pos += 1
+            elif char == "\\" and text.startswith("\n", pos + 1):
+                pos += 2
             elif char == "#":
-                end = text.find("\n", self.pos)
-                self.pos = len(text) if end < 0 else end
+                end = text.find("\n", pos)
+                pos = len(text) if end < 0 else end
             else:
-                return
+                break
+        self.pos = pos
 
     def next_token(self) -> Token:
         tick(TOKEN)
@@ -162,17 +167,16 @@ class Lexer:
         if digits:
             fd = digits.group(0)
             self.pos += len(fd)
-        if text[self.pos : self.pos + 1] in _OPERATOR_FIRSTS:
-            for op in _OPERATORS:
-                if text.startswith(op, self.pos):
-                    self.pos += len(op)
-                    return Token("op", op=op, start=start, end=self.pos, fd=fd)
+        for op in _OPERATORS_AT.get(text[self.pos : self.pos + 1], ()):
+            if text.startswith(op, self.pos):
+                self.pos += len(op)
+                return Token("op", op, None, start, self.pos, fd)
         self.pos = start
         return self._word_token(start)
 
     def _word_token(self, start: int) -> Token:
         word = self.read_word()
-        return Token("word", word=word, start=start, end=self.pos)
+        return Token("word", "", word, start, self.pos)
 
     def read_word(self) -> Word:
         text = self.text

@@ -63,9 +63,10 @@ class Word:
     @property
     def plain(self) -> str | None:
         """The word when it is written without quotes, escapes or expansions (keywords)."""
-        if all(isinstance(p, Lit) and not p.quoted for p in self.parts):
-            return self.raw
-        return None
+        for part in self.parts:  # a loop, not `all`: the parser asks this of every word
+            if type(part) is not Lit or part.quoted:
+                return None
+        return self.raw
 
     @property
     def quoted(self) -> bool:
