@@ -14,6 +14,7 @@ small model, one step of a skill at a time.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -89,6 +90,7 @@ class Agent:
         self._offer_thinking = config.think
         self._guide = Guide(executor.toolbox)
         self._guide.fills = bool(config.guided_fill)
+        self._guide.writes = os.environ.get("STUDIO_GUIDED_WRITE") == "1"
         self._guided = config.guided in (True, "on")
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:
