@@ -3,16 +3,30 @@ the rules that check it before it runs. Made-up skills of the shapes authors wri
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+import httpx
+
+from studio.agent.approval import AutoApprover
+from studio.agent.events import ChatNotice, ToolCallRequested
+from studio.agent.execute import ToolExecutor
 from studio.agent.guided.arguments import parse_usage
 from studio.agent.guided.replies import Guide
 from studio.agent.guided.values import Described
 from studio.agent.guided.write import documentation, placed, problems, script_help, write_spec
-from studio.llm import ToolCall
+from studio.agent.loop import Agent, AgentConfig
+from studio.agent.tools import SkillToolbox
+from studio.llm import Message, ToolCall
+from studio.llm.openai import OpenAIClient
+from studio.policy import AuditLog, Grants
+from studio.skills.scan.roots import SkillRoot, scan_root
 from tests.agent.guided_turns import guide_of, runs_of, turn
-from tests.skills.helpers import frontmatter
+from tests.fakes.fixtures import OPENAI_MODEL
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import reply
+from tests.skills.helpers import frontmatter, write_skill
 
 START = "python3 scripts/tide.py"
 TIDE_MD = frontmatter("tide", "Tells the next high tide of a harbour.").replace("# Demo\n\nBody.\n", """\
@@ -158,3 +172,32 @@ def test_words_the_usage_has_no_place_for_are_left_out(tmp_path: Path) -> None:
 
 def test_asking_for_the_help_is_no_run_to_answer_with(tmp_path: Path) -> None:
     assert "help" in tide_guide(tmp_path).check(turn("tide", ASKED), run(f"{START} --help")).problem
+
+
+async def test_a_rejected_command_is_not_run_and_the_fill_is_asked_for_in_the_same_round(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    write_skill(project / "skills", "tide", TIDE_MD,
+                {**FILES, "scripts/tide.py": "import sys\nprint('high water', sys.argv[1:])\n"})
+    executor = ToolExecutor(SkillToolbox(scan_root(SkillRoot(project / "skills")).skills, project),
+                            AutoApprover(), Grants(tmp_path / "grants.yaml"), AuditLog(tmp_path / "a.jsonl"),
+                            home=tmp_path / "home")
+    config = AgentConfig(OPENAI_MODEL, guided=True, guided_fill=True, guided_write=True,
+                         options={"max_tokens": 400})
+    agent = Agent(OpenAIClient(fake_openai.url, http_client, idle_timeout=20.0), executor, config)
+    written = {"skill": "tide", "command": f"{START} PLY --weeks 3"}
+    fake_openai.script(reply(json.dumps({"tool": "activate_skill", "arguments": {"name": "tide"}})),
+                       reply(json.dumps({"tool": "run_skill_script", "arguments": written})),
+                       reply(json.dumps({"tool": "run_skill_script", "arguments": {
+                           "skill": "tide", "script": START, "PORT": "PLY", "N": "3"}})),
+                       reply('{"answer": "high water"}'))
+    events = [event async for event in agent.run([Message("user", ASKED)])]
+    calls = [e.arguments["command"] for e in events
+             if isinstance(e, ToolCallRequested) and "command" in e.arguments]
+    assert calls == [f"{START} PLY --days 3"]
+    assert any("was not run (the skill names no option --weeks)" in e.message for e in events
+               if isinstance(e, ChatNotice))
+    # The written request is the few-shot one; the fill's is the guided conversation.
+    assert fake_openai.chats[1]["messages"][-1]["content"].endswith(f"Request: {ASKED}")
+    assert "pattern" not in json.dumps(fake_openai.chats[2]["response_format"])
