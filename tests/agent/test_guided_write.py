@@ -201,3 +201,21 @@ async def test_a_rejected_command_is_not_run_and_the_fill_is_asked_for_in_the_sa
     # The written request is the few-shot one; the fill's is the guided conversation.
     assert fake_openai.chats[1]["messages"][-1]["content"].endswith(f"Request: {ASKED}")
     assert "pattern" not in json.dumps(fake_openai.chats[2]["response_format"])
+
+
+def test_a_name_the_scripts_printed_usage_gives_is_no_value(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    error = ("exit code 2 after 0.1 s\nusage: tide.py [-h] [--days N] harbour_code\n"
+             "tide.py: error: unknown harbour 'Plymouth'\n")
+    messages = turn("tide", ASKED, (f"{START} Plymouth", error))
+    assert "harbour_code is the usage line's placeholder" in \
+        guide.check(messages, run(f"{START} harbour_code --days 3")).problem
+
+
+def test_after_the_help_the_run_itself_is_written_with_the_help_in_view(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    helped = (f"{START} --help", "exit code 0 after 0.1 s\nusage: tide.py [-h] [--days N] port\n")
+    messages = turn("tide", ASKED, helped)
+    [written] = runs_of(guide.step(messages, None, 256).schema)
+    assert "pattern" in written["command"]
+    assert guide.request(messages, None)[-1].content.startswith("It printed the script's help:")

@@ -79,9 +79,11 @@ from studio.agent.guided.repair import (
 from studio.agent.guided.scriptvalues import after_option, script_values
 from studio.agent.guided.values import Described, describe, listed_notes, referenced_files
 from studio.agent.guided.write import (
+    asks_help,
     documentation,
     problems,
     repair_turns,
+    usage_words,
     without_extra,
     write_request,
     write_spec,
@@ -220,15 +222,15 @@ class Guide:
             # The run went through but its output says another value was wanted (a default of
             # the wrong mode: "to decode it use --mode decode"): the run it asks for follows.
             return Step(reply_schema([_enum_spec(loaded, asked)], require_call=True), CALL_MAX_TOKENS, True)
+        if self._write_turn(messages) is not None:
+            written = write_spec(loaded, invocations)
+            return Step(reply_schema([written], require_call=True), CALL_MAX_TOKENS, True)
         if not invocations or (ran and not failed):
             sentence = (sentence_schema(answer_line(quotes), results[-1][0])
                         if self.fills and quotes and results else None)
             if sentence is not None:
                 return Step(sentence, answer_tokens, False)
             return _answer_step(quotes, answer_tokens)
-        if self._write_turn(messages) is not None:
-            written = write_spec(loaded, invocations)
-            return Step(reply_schema([written], require_call=True), CALL_MAX_TOKENS, True)
         request = next((m.content for m in reversed(messages[:len(messages) - len(turn)])
                         if m.role == "user"), "")
         commands = self._commands(loaded)
@@ -297,9 +299,12 @@ class Guide:
             return None
         if not ran:
             return loaded
-        if not failed or not results or len(results) >= MAX_RUNS:
+        if not results or len(results) >= MAX_RUNS:
             return None
         command, output = results[-1]
+        if not failed:
+            # A run that asked for the script's help read how it runs: the run itself follows.
+            return loaded if asks_help(command) else None
         if denial_reason(output) is not None or not _RUN_LINE.match(output) or \
                 not says_call_was_wrong(_output_of(output), split(command)[1:]):
             return None
@@ -341,7 +346,8 @@ class Guide:
             request = _turn_key(messages)[1]
             described = self._described(skill, usage, commands, start, request) if usage is not None else []
             doc = "\n".join([self.documentation(skill), *commands])
-            found = problems(command, start, usage, described, doc)
+            printed = [word for _, output in results for word in usage_words(_output_of(output))]
+            found = problems(command, start, usage, described, doc, printed)
             shorter = without_extra(command, start, usage) if found and usage is not None else None
             if shorter is not None and shorter not in {ran for ran, _ in results} and \
                     not problems(shorter, start, usage, described, doc):
@@ -657,7 +663,8 @@ class Guide:
             if not results:
                 return asked
             command, output = results[-1]
-            return [*asked, *repair_turns(written, command, trimmed(_output_of(output)))]
+            failed = _progress(_current_turn(messages))[2]
+            return [*asked, *repair_turns(written, command, trimmed(_output_of(output)), failed)]
         names = self.ranked(messages, offered)
         lines = []
         for name in names:

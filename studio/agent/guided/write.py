@@ -16,7 +16,7 @@ import itertools
 import json
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from studio.agent.guided.arguments import PLACEHOLDER, Usage, split
 from studio.agent.guided.freerun import literal
@@ -31,6 +31,7 @@ FILE_CHARS = 1200
 """The most of each file the SKILL.md names (a table of values) the model is shown."""
 SCRIPT_CHARS = 900
 """The most of a script's own usage (its docstring, its `add_argument` lines) the model is shown."""
+_PRINTED_USAGE = re.compile(r"^\s*usage:\s*(.+)$", re.IGNORECASE)
 _OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
 _ARGUMENT_LINE = re.compile(r"^\s*\w+\.add_argument\(.*$|^\s*(?:usage|Usage|USAGE)\b.*$", re.MULTILINE)
 _DOCSTRING = re.compile(r'^(?:\s*#[^\n]*\n)*\s*(?:"""|\'\'\')(.*?)(?:"""|\'\'\')', re.DOTALL)
@@ -118,12 +119,36 @@ def write_request(skill: str, doc: str, request: str) -> list[Message]:
     return messages
 
 
-def repair_turns(skill: str, command: str, output: str) -> list[Message]:
-    """The turns after a written request that show the run that failed and its output, and ask
-    for the corrected command."""
+def repair_turns(skill: str, command: str, output: str, failed: bool = True) -> list[Message]:
+    """The turns after a written request that show the run before and its output (it failed, or
+    it printed the script's help), and ask for the command that answers the request."""
+    if not failed:
+        return [Message("assistant", _call(skill, command)),
+                Message("user", f"It printed the script's help:\n{output.strip()}\n\nWrite the command "
+                                "that answers the request, with the values from the request.")]
     return [Message("assistant", _call(skill, command)),
             Message("user", f"The command failed:\n{output.strip()}\n\nWrite the corrected command: "
                             "the values and their order as the error and the documentation give them.")]
+
+
+def asks_help(command: str) -> bool:
+    """Whether `command` asks its script for its help (`-h`, `--help`)."""
+    return bool({"-h", "--help"} & set(split(command)))
+
+
+def usage_words(output: str) -> list[str]:
+    """The names a usage line a script printed gives its arguments (`cubic_metres`, `FILL` in
+    `usage: x.py [-h] --type {a,b} [--fill FILL] cubic_metres`): not values."""
+    found: list[str] = []
+    for line in output.splitlines():
+        match = _PRINTED_USAGE.match(line)
+        if match is None:
+            continue
+        for word in match.group(1).split()[1:]:
+            bare = word.strip("[](){}.|")
+            if not bare.startswith("-") and re.fullmatch(r"[A-Za-z][\w-]*", bare):
+                found.append(bare)
+    return found
 
 
 def write_spec(skill: str, starts: Sequence[str]) -> ToolSpec:
@@ -145,12 +170,13 @@ def known_options(doc: str) -> set[str]:
 
 
 def problems(command: str, start: str, usage: Usage | None, described: Sequence[Described],
-             doc: str) -> list[str]:
+             doc: str, printed: Collection[str] = ()) -> list[str]:
     """What is wrong with a written `command` of the script `start` runs, by the skill's own
     words (`doc`): an option it never names, a placeholder of its usage line written as it is,
     a value outside the list the rules read for its placeholder that the skill does not write
     as a value either (the rules may read the wrong column of a table: `1/8.` in "Pass as", not
-    `eighth` in "Note"). Empty when nothing is."""
+    `eighth` in "Note"); a name the script's `printed` usage gives an argument. Empty when
+    nothing is."""
     options = known_options(doc)
     words = split(command)
     at = next((i for i in range(len(words)) if " ".join(words[i:i + len(split(start))]) == start), None)
@@ -158,14 +184,14 @@ def problems(command: str, start: str, usage: Usage | None, described: Sequence[
         return [f"it does not run {start}"]
     words = words[at + len(split(start)):]
     found: list[str] = []
-    if {"-h", "--help"} & set(words):
+    if asks_help(command):
         found.append("it asks for the script's help, which answers nothing")
     for word in words:
         name = word.split("=", 1)[0]
         if name.startswith("-") and not _is_number(name) and name not in options | {"-h", "--help"}:
             found.append(f"the skill names no option {name}")
     names = set(usage.placeholders) if usage is not None else set()
-    left = [word for word in words if word in names and PLACEHOLDER.match(word)]
+    left = [word for word in words if (word in names and PLACEHOLDER.match(word)) or word in printed]
     found += [f"{word} is the usage line's placeholder, not a value" for word in left]
     if usage is None:
         return found
