@@ -231,6 +231,10 @@ class GuidedRound:
                 parsed = cut_answer(text)
                 if parsed is not None:
                     yield ChatNotice(f"the model's answer was cut at {options['max_tokens']} tokens")
+            if parsed is None and reply.shape == "partial" and self.guide.abandon(sent):
+                yield ChatNotice(f"the model's command ran past {options['max_tokens']} tokens; "
+                                 "it is filled from the skill's usage instead")
+                continue
             if isinstance(parsed, ToolCall) and parsed.name == ACTIVATE and \
                     parsed.arguments.get("name") == NO_SKILL:
                 outcome.usage = reply.usage

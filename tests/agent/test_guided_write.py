@@ -219,3 +219,11 @@ def test_after_the_help_the_run_itself_is_written_with_the_help_in_view(tmp_path
     [written] = runs_of(guide.step(messages, None, 256).schema)
     assert "pattern" in written["command"]
     assert guide.request(messages, None)[-1].content.startswith("It printed the script's help:")
+
+
+def test_a_command_cut_at_the_token_cap_is_filled_instead(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    messages = turn("tide", ASKED)
+    assert guide.abandon(messages)
+    [filled] = runs_of(guide.step(messages, None, 256).schema)
+    assert "script" in filled and not guide.abandon(messages)

@@ -321,6 +321,15 @@ class Guide:
                 return self._read_any_case(skill, path)
         return documentation(self._body(skill), scripts, read)
 
+    def abandon(self, messages: Sequence[Message]) -> bool:
+        """Whether the current turn's next run was the model's to write (its command was cut at
+        the token cap): if so, the fill writes it instead."""
+        skill = self._write_turn(messages)
+        if skill is None:
+            return False
+        self._unwritten.add((_turn_key(messages), len(run_results(_current_turn(messages), skill))))
+        return True
+
     def check(self, messages: Sequence[Message], call: ToolCall) -> Checked:
         """What the rules find wrong with a run the model wrote whole in the current turn of
         `messages` (`write.problems`, or that it ran already): nothing, or when the model did not
