@@ -205,7 +205,7 @@ async def test_a_rejected_command_is_not_run_and_the_fill_is_asked_for_in_the_sa
 
 def test_a_name_the_scripts_printed_usage_gives_is_no_value(tmp_path: Path) -> None:
     guide = tide_guide(tmp_path)
-    error = ("exit code 2 after 0.1 s\nusage: tide.py [-h] [--days N] harbour_code\n"
+    error = ("exit code 2 after 0.1 s\nusage: tide.py [-h] [--days N]\n               harbour_code\n"
              "tide.py: error: unknown harbour 'Plymouth'\n")
     messages = turn("tide", ASKED, (f"{START} Plymouth", error))
     assert "harbour_code is the usage line's placeholder" in \

@@ -140,11 +140,14 @@ def usage_words(output: str) -> list[str]:
     """The names a usage line a script printed gives its arguments (`cubic_metres`, `FILL` in
     `usage: x.py [-h] --type {a,b} [--fill FILL] cubic_metres`): not values."""
     found: list[str] = []
-    for line in output.splitlines():
+    lines = output.splitlines()
+    for index, line in enumerate(lines):
         match = _PRINTED_USAGE.match(line)
         if match is None:
             continue
-        for word in match.group(1).split()[1:]:
+        # argparse wraps a long usage line, the rest indented under it.
+        more = itertools.takewhile(lambda text: text[:1].isspace() and text.strip(), lines[index + 1:])
+        for word in " ".join([match.group(1), *more]).split()[1:]:
             bare = word.strip("[](){}.|")
             if not bare.startswith("-") and re.fullmatch(r"[A-Za-z][\w-]*", bare):
                 found.append(bare)
