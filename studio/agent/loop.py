@@ -50,6 +50,8 @@ class AgentConfig:
     # (`guided.fill`), or picks among commands put together from the user's words; None: when
     # the server says the model has `FILL_MODEL` parameters or more.
     guided_fill: bool | None = None
+    # Guided, whether a model that fills writes each run whole instead (`guided.write`).
+    guided_write: bool = False
 
 
 class CallRunner(Protocol):
@@ -89,6 +91,7 @@ class Agent:
         self._offer_thinking = config.think
         self._guide = Guide(executor.toolbox)
         self._guide.fills = bool(config.guided_fill)
+        self._guide.writes = config.guided_write
         self._guided = config.guided in (True, "on")
 
     async def _check_capabilities(self) -> AsyncIterator[Event]:

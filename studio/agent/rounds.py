@@ -206,50 +206,67 @@ class GuidedRound:
 
     async def play(self, client: ChatClient, ask: Ask, outcome: Outcome) -> AsyncIterator[Event]:
         sent = ask.messages
-        step = self.guide.step(sent, self.offered, ANSWER_MAX_TOKENS)
-        options = _held_options(ask.options, step.max_tokens)
-        request = self.guide.request(sent, self.offered)
-        stream = client.chat(ask.model, request, think=False, options=options, schema=step.schema)
-        reply = _Reply()
-        try:
-            async for event in _stream(stream, reply, held=True, guided=True):
+        # A run the model wrote whole is checked before it runs; one the checker rejects is asked
+        # for again, filled from the skill's usage (`Guide.check`): one more request, no run.
+        for _attempt in range(2):
+            step = self.guide.step(sent, self.offered, ANSWER_MAX_TOKENS)
+            options = _held_options(ask.options, step.max_tokens)
+            request = self.guide.request(sent, self.offered)
+            stream = client.chat(ask.model, request, think=False, options=options, schema=step.schema)
+            reply = _Reply()
+            try:
+                async for event in _stream(stream, reply, held=True, guided=True):
+                    yield event
+            except HTTPError as exc:
+                outcome.kind = "unheld"
+                yield ChatNotice(f"the server refused a constrained reply ({exc.user_message}); "
+                                 "going on without")
+                return
+            text = reply.text
+            parsed = read_reply(text) if reply.shape == "complete" else None
+            if reply.shape == "looped":
+                parsed = reply.kept
+                yield ChatNotice("the model's answer started repeating itself; it was stopped there")
+            if parsed is None and reply.shape == "partial":
+                parsed = cut_answer(text)
+                if parsed is not None:
+                    yield ChatNotice(f"the model's answer was cut at {options['max_tokens']} tokens")
+            if parsed is None and reply.shape == "partial" and self.guide.abandon(sent):
+                yield ChatNotice(f"the model's command ran past {options['max_tokens']} tokens; "
+                                 "it is filled from the skill's usage instead")
+                continue
+            if isinstance(parsed, ToolCall) and parsed.name == ACTIVATE and \
+                    parsed.arguments.get("name") == NO_SKILL:
+                outcome.usage = reply.usage
+                outcome.kind = "again"
+                self.guide.declined(sent)
+                return
+            reason = self.guide.denial(sent)
+            if isinstance(parsed, str) and reason and repeats_denial(parsed, reason):
+                outcome.usage, outcome.text = reply.usage, ""
+                yield ChatNotice("the model's reply only said your reason for the denial back, so it is not "
+                             "shown as an answer. Ask again in other words, or allow the run.")
+                return
+            if isinstance(parsed, ToolCall):
+                parsed = self.guide.resolve(parsed)
+                checked = self.guide.check(sent, parsed)
+                if checked.problem:
+                    yield ChatNotice(f"the model's command `{parsed.arguments.get('command')}` was not run "
+                                     f"({checked.problem}); it is filled from the skill's usage instead")
+                    continue
+                if checked.note:
+                    yield ChatNotice(checked.note)
+                parsed = checked.call
+                said = self.guide.repeated(sent, parsed)
+                if said is not None:
+                    yield ChatNotice("the model asked to run the command that just failed again; "
+                                     "it was not run, as it would fail the same way")
+                    parsed = said
+            else:
+                outcome.unverified = self.guide.unverified(sent)
+            async for event in _settle(reply, parsed, options["max_tokens"], outcome):
                 yield event
-        except HTTPError as exc:
-            outcome.kind = "unheld"
-            yield ChatNotice(f"the server refused a constrained reply ({exc.user_message}); going on without")
             return
-        text = reply.text
-        parsed = read_reply(text) if reply.shape == "complete" else None
-        if reply.shape == "looped":
-            parsed = reply.kept
-            yield ChatNotice("the model's answer started repeating itself; it was stopped there")
-        if parsed is None and reply.shape == "partial":
-            parsed = cut_answer(text)
-            if parsed is not None:
-                yield ChatNotice(f"the model's answer was cut at {options['max_tokens']} tokens")
-        if isinstance(parsed, ToolCall) and parsed.name == ACTIVATE and \
-                parsed.arguments.get("name") == NO_SKILL:
-            outcome.usage = reply.usage
-            outcome.kind = "again"
-            self.guide.declined(sent)
-            return
-        reason = self.guide.denial(sent)
-        if isinstance(parsed, str) and reason and repeats_denial(parsed, reason):
-            outcome.usage, outcome.text = reply.usage, ""
-            yield ChatNotice("the model's reply only said your reason for the denial back, so it is not "
-                         "shown as an answer. Ask again in other words, or allow the run.")
-            return
-        if isinstance(parsed, ToolCall):
-            parsed = self.guide.resolve(parsed)
-            said = self.guide.repeated(sent, parsed)
-            if said is not None:
-                yield ChatNotice("the model asked to run the command that just failed again; "
-                                 "it was not run, as it would fail the same way")
-                parsed = said
-        else:
-            outcome.unverified = self.guide.unverified(sent)
-        async for event in _settle(reply, parsed, options["max_tokens"], outcome):
-            yield event
 
 
 async def _settle(reply: _Reply, parsed: ToolCall | str | None, cap: int,

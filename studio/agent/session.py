@@ -97,6 +97,8 @@ class SessionSettings:
         guided: carry a small model through a skill one constrained step at a time
             (`studio.agent.guided.replies`): "on", "off", or "auto": when the server says the model is
             small (`studio.agent.guided.mode`).
+        guided_write: guided, a model that fills a run's arguments writes the run whole instead
+            (`studio.agent.guided.write`), the rules checking it before it runs.
         limits: what each sandboxed tool run may use (`studio.agent.sandbox.Limits`).
         allow_env: environment names passed to tool runs besides the allowlist.
         guided_hint: how the user changes `guided`, for the notice "auto" gives (the CLI's
@@ -126,6 +128,7 @@ class SessionSettings:
     instructions: str = ""
     tool_descriptions: Mapping[str, str] = field(default_factory=dict)
     guided: GuidedMode = "auto"
+    guided_write: bool = False
     limits: Limits = field(default_factory=Limits)
     allow_env: tuple[str, ...] = ()
     guided_hint: str = CLI_HINT
@@ -361,7 +364,8 @@ class ChatSession:
                 self.executor.toolbox.drafts.author = model
             config = AgentConfig(model, think=settings.think, max_rounds=settings.max_rounds,
                                  tool_choice=settings.tool_choice, options=dict(settings.options),
-                                 guided=settings.guided, guided_hint=settings.guided_hint)
+                                 guided=settings.guided, guided_hint=settings.guided_hint,
+                                 guided_write=settings.guided_write)
             self._agent = Agent(client, self.executor, config, SkillModes(self.agents))
         return self._agent
 

@@ -186,7 +186,7 @@ async def evaluate(args: argparse.Namespace, reports: list[SkillReport], err: Te
     urls = [checked_url(url) for url in ([args.url] if args.url else []) + list(args.server)]
     settings = SessionSettings(backend=args.backend, url=urls[0] if urls else "", model=args.model,
                                max_rounds=args.max_rounds, options=parse_options(args.option),
-                               guided=args.guided)
+                               guided=args.guided, guided_write=args.guided_write)
     distractors = [s for s in scan(list(args.distractors)).skills if s.loadable] \
         if args.distractors else None
     cache = None if args.no_cache else ResultCache()

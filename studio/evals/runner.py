@@ -81,7 +81,8 @@ class EvalRunner:
     def _cache_key(self, report: SkillReport, *parts: Any) -> str:
         settings = self.settings
         return key_of(report.skill_hash, self.model_id, sorted(dict(settings.options).items()),
-                      settings.max_rounds, *_GUIDED_KEYS[settings.guided], *parts)
+                      settings.max_rounds, *_GUIDED_KEYS[settings.guided],
+                      *(("guided-write",) if settings.guided_write else ()), *parts)
 
     async def triggers(self, target: SkillSummary, catalog: Sequence[SkillSummary],
                        queries: Sequence[evalfiles.TriggerQuery], runs: int, report: SkillReport, *,

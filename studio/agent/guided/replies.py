@@ -78,6 +78,16 @@ from studio.agent.guided.repair import (
 )
 from studio.agent.guided.scriptvalues import after_option, script_values
 from studio.agent.guided.values import Described, describe, listed_notes, referenced_files
+from studio.agent.guided.write import (
+    asks_help,
+    documentation,
+    problems,
+    repair_turns,
+    usage_words,
+    without_extra,
+    write_request,
+    write_spec,
+)
 from studio.agent.toolbook import ACTIVATE, READ, RUN
 from studio.agent.tools import SkillToolbox, ToolError
 from studio.llm import Message, ToolCall, ToolSpec
@@ -143,6 +153,16 @@ follow a description of it."""
 
 
 @dataclass(frozen=True, slots=True)
+class Checked:
+    """A written run as the rules checked it: the call to run (perhaps with words left out, as
+    `note` says), or `problem`, why it is not run."""
+
+    call: ToolCall
+    problem: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One guided round: the reply's schema and its token cap."""
 
@@ -163,7 +183,12 @@ class Guide:
         # Whether the model fills a run's arguments under a schema (`guided.fill`) rather than
         # picks among the commands word affinity puts together: set from the model's size.
         self.fills = False
+        # Whether a model that fills writes a turn's first run whole instead (`guided.write`),
+        # the fill taking its place when the rules find a problem in what it wrote.
+        self.writes = False
         self._declined: object = None
+        # The runs (the turn, and how many ran before) whose command the rules rejected.
+        self._unwritten: set[tuple[object, int]] = set()
         # Per skill, the commands the last failed run's usage message showed (see `step`), which
         # `resolve` reads a filled run of them by.
         self._shown: dict[str, list[str]] = {}
@@ -197,6 +222,9 @@ class Guide:
             # The run went through but its output says another value was wanted (a default of
             # the wrong mode: "to decode it use --mode decode"): the run it asks for follows.
             return Step(reply_schema([_enum_spec(loaded, asked)], require_call=True), CALL_MAX_TOKENS, True)
+        if self._write_turn(messages) is not None:
+            written = write_spec(loaded, invocations)
+            return Step(reply_schema([written], require_call=True), CALL_MAX_TOKENS, True)
         if not invocations or (ran and not failed):
             sentence = (sentence_schema(answer_line(quotes), results[-1][0])
                         if self.fills and quotes and results else None)
@@ -254,6 +282,89 @@ class Guide:
         schema = reply_schema([*runs, *reads], require_call=True)
         return Step({"oneOf": [*schema.get("oneOf", [schema]), *answer.schema.get("oneOf", [answer.schema])]},
                     answer.max_tokens, False)
+
+    def _write_turn(self, messages: Sequence[Message]) -> str | None:
+        """The skill whose next run the model is to write whole in the current turn of
+        `messages` (it fills, writing is on): the turn's first run, or the repair of a run whose
+        output says the call was wrong; None when the next step is another, or the rules
+        rejected the command it wrote for this run."""
+        if not (self.fills and self.writes):
+            return None
+        turn = _current_turn(messages)
+        loaded, ran, failed = _progress(turn)
+        if loaded is None or not self.invocations(loaded):
+            return None
+        results = run_results(turn, loaded)
+        if (_turn_key(messages), len(results)) in self._unwritten:
+            return None
+        if not ran:
+            return loaded
+        if not results or len(results) >= MAX_RUNS:
+            return None
+        command, output = results[-1]
+        if not failed:
+            # A run that asked for the script's help read how it runs: the run itself follows.
+            return loaded if asks_help(command) else None
+        if denial_reason(output) is not None or not _RUN_LINE.match(output) or \
+                not says_call_was_wrong(_output_of(output), split(command)[1:]):
+            return None
+        return loaded
+
+    def documentation(self, skill: str) -> str:
+        """What the model writing a run is shown of `skill` (`write.documentation`)."""
+        scripts = self.toolbox.scripts(skill)[0]
+
+        def read(path: str) -> str | None:
+            try:
+                return self.toolbox.read_file(skill, path)
+            except (ToolError, OSError):
+                return self._read_any_case(skill, path)
+        return documentation(self._body(skill), scripts, read)
+
+    def abandon(self, messages: Sequence[Message]) -> bool:
+        """Whether the current turn's next run was the model's to write (its command was cut at
+        the token cap): if so, the fill writes it instead."""
+        skill = self._write_turn(messages)
+        if skill is None:
+            return False
+        self._unwritten.add((_turn_key(messages), len(run_results(_current_turn(messages), skill))))
+        return True
+
+    def check(self, messages: Sequence[Message], call: ToolCall) -> Checked:
+        """What the rules find wrong with a run the model wrote whole in the current turn of
+        `messages` (`write.problems`, or that it ran already): nothing, or when the model did not
+        write it, the call as it is. Words the usage line has no place for are left out when
+        nothing else is wrong; a command with another problem is not run: the fill writes that
+        run."""
+        skill = self._write_turn(messages)
+        if skill is None or call.name != RUN or call.arguments.get("skill") != skill:
+            return Checked(call)
+        turn = _current_turn(messages)
+        results = run_results(turn, skill)
+        command = str(call.arguments.get("command", ""))
+        starts = [start for start in self.invocations(skill) if f" {start} " in f" {command} "]
+        found: list[str] = []
+        if command in {ran for ran, _ in results}:
+            found.append("it is the command that failed")
+        elif not starts:
+            found.append("it runs none of the skill's scripts")
+        else:
+            start = max(starts, key=len)
+            commands = self._commands(skill)
+            usage = _usage(commands, start)
+            request = _turn_key(messages)[1]
+            described = self._described(skill, usage, commands, start, request) if usage is not None else []
+            doc = "\n".join([self.documentation(skill), *commands])
+            printed = [word for _, output in results for word in usage_words(_output_of(output))]
+            found = problems(command, start, usage, described, doc, printed)
+            shorter = without_extra(command, start, usage) if found and usage is not None else None
+            if shorter is not None and shorter not in {ran for ran, _ in results} and \
+                    not problems(shorter, start, usage, described, doc):
+                note = f"`{command}` has words its usage line has no place for; `{shorter}` runs"
+                return Checked(ToolCall(call.id, call.name, {**call.arguments, "command": shorter}), "", note)
+        if found:
+            self._unwritten.add((_turn_key(messages), len(results)))
+        return Checked(call, "; ".join(found))
 
     def _asked(self, skill: str, result: tuple[str, str], invocations: Sequence[str],
                tried: Collection[str]) -> list[str]:
@@ -554,6 +665,15 @@ class Guide:
     def request(self, messages: Sequence[Message], offered: Collection[str] | None) -> list[Message]:
         """What the model is sent for a guided round: the compact system prompt, the worked
         example, then the conversation with calls and results written as plain turns."""
+        written = self._write_turn(messages)
+        if written is not None:
+            asked = write_request(written, self.documentation(written), _turn_key(messages)[1])
+            results = run_results(_current_turn(messages), written)
+            if not results:
+                return asked
+            command, output = results[-1]
+            failed = _progress(_current_turn(messages))[2]
+            return [*asked, *repair_turns(written, command, trimmed(_output_of(output)), failed)]
         names = self.ranked(messages, offered)
         lines = []
         for name in names:
@@ -1038,8 +1158,10 @@ def _usage(commands: Sequence[str], start: str) -> Usage | None:
 def _start(commands: Sequence[str], script: str) -> str:
     """How `script` is started: as one of `commands` starts it, else with the usual interpreter
     for its suffix."""
-    start = next((prefix for command in commands
-                  if (prefix := _invocation(command, script)) is not None), None)
+    # A heading's code span (`scripts/volume.py`) names the script; the command under it starts
+    # it (`python3 scripts/volume.py`): the start with an interpreter wins.
+    found = [prefix for command in commands if (prefix := _invocation(command, script)) is not None]
+    start = max(found, key=lambda prefix: len(split(prefix)), default=None)
     if start is None:
         interpreter = _INTERPRETERS.get(PurePosixPath(script).suffix.lower())
         start = f"{interpreter} {script}" if interpreter else f"./{script}"

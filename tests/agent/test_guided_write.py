@@ -1,0 +1,229 @@
+"""A run the model writes whole, few-shot, from the skill's own documentation (`guided.write`), and
+the rules that check it before it runs. Made-up skills of the shapes authors write."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+
+from studio.agent.approval import AutoApprover
+from studio.agent.events import ChatNotice, ToolCallRequested
+from studio.agent.execute import ToolExecutor
+from studio.agent.guided.arguments import parse_usage
+from studio.agent.guided.replies import Guide
+from studio.agent.guided.values import Described
+from studio.agent.guided.write import documentation, placed, problems, script_help, write_spec
+from studio.agent.loop import Agent, AgentConfig
+from studio.agent.tools import SkillToolbox
+from studio.llm import Message, ToolCall
+from studio.llm.openai import OpenAIClient
+from studio.policy import AuditLog, Grants
+from studio.skills.scan.roots import SkillRoot, scan_root
+from tests.agent.guided_turns import guide_of, runs_of, turn
+from tests.fakes.fixtures import OPENAI_MODEL
+from tests.fakes.openai import FakeOpenAI
+from tests.fakes.script import reply
+from tests.skills.helpers import frontmatter, write_skill
+
+START = "python3 scripts/tide.py"
+TIDE_MD = frontmatter("tide", "Tells the next high tide of a harbour.").replace("# Demo\n\nBody.\n", """\
+# Tides
+
+## The next tide, `scripts/tide.py`
+
+```bash
+python3 scripts/tide.py PORT [--days N]
+```
+
+PORT is the code in the first column of `references/ports.md`. Example:
+
+    python3 scripts/tide.py BRS --days 2
+""")
+PORTS_MD = "| Code | Harbour |\n|---|---|\n| BRS | Bristol |\n| PLY | Plymouth |\n"
+TIDE_PY = '''#!/usr/bin/env python3
+"""Prints the next high tides of a harbour."""
+import argparse
+parser = argparse.ArgumentParser()
+parser.add_argument("port", help="a harbour code")
+parser.add_argument("--days", type=int, default=1)
+'''
+FILES = {"scripts/tide.py": TIDE_PY, "references/ports.md": PORTS_MD}
+ASKED = "When is high water in Plymouth over the next 3 days?"
+
+
+def tide_guide(tmp_path: Path) -> Guide:
+    guide = guide_of(tmp_path, "tide", TIDE_MD, FILES)
+    guide.writes = True
+    return guide
+
+
+def run(command: str) -> ToolCall:
+    return ToolCall("w", "run_skill_script", {"skill": "tide", "command": command})
+
+
+def test_the_model_is_shown_the_skill_its_files_and_its_scripts_usage() -> None:
+    files = {"references/ports.md": PORTS_MD, "scripts/tide.py": TIDE_PY}
+    body = TIDE_MD.split("---\n", 2)[2]
+    shown = documentation(body, ["scripts/tide.py"], files.get)
+    assert "python3 scripts/tide.py PORT [--days N]" in shown
+    assert "| PLY | Plymouth |" in shown
+    assert 'parser.add_argument("--days", type=int, default=1)' in shown
+    # The shebang is not the script's own account of itself.
+    assert script_help(TIDE_PY).startswith("Prints the next high tides")
+
+
+def test_the_written_command_starts_as_a_script_of_the_skill_does() -> None:
+    pattern = write_spec("tide", [START]).parameters["properties"]["command"]["pattern"]
+    assert re.fullmatch(pattern.strip("^$"), f"{START} PLY --days 3")
+    assert re.fullmatch(pattern.strip("^$"), f"echo 'a b' | {START}")
+    assert not re.fullmatch(pattern.strip("^$"), "python3 scripts/other.py PLY")
+    # A double quote would need an escape inside the JSON string.
+    assert not re.fullmatch(pattern.strip("^$"), f'{START} "PLY"')
+
+
+def test_the_rules_find_what_the_skill_does_not_say() -> None:
+    usage = parse_usage(f"{START} PORT [--days N]", START)
+    assert usage is not None
+    listed = [Described("PORT", "", ("BRS", "PLY"))]
+    doc = f"{START} PORT [--days N]\n| BRS | Bristol |\n| PLY | Plymouth |\nuse `HW` for the harbour wall"
+    assert problems(f"{START} PLY --days 3", START, usage, listed, doc) == []
+    assert problems(f"{START} PLY --weeks 3", START, usage, listed, doc) == [
+        "the skill names no option --weeks"]
+    assert problems(f"{START} PORT", START, usage, listed, doc) == [
+        "PORT is the usage line's placeholder, not a value"]
+    [wrong] = problems(f"{START} Plymouth", START, usage, listed, doc)
+    assert wrong.startswith("'Plymouth' is not one of the values the skill lists for PORT")
+    # A value the skill writes as one (a code span) stands, whatever list the rules read.
+    assert problems(f"{START} HW", START, usage, listed, doc) == []
+    [extra] = problems(f"{START} St Ives", START, usage, [], doc)
+    assert "no place for Ives" in extra
+
+
+def test_option_values_and_operands_are_placed_by_the_usage_line() -> None:
+    usage = parse_usage("python3 t.py --from UNIT --to UNIT VALUE", "python3 t.py")
+    assert usage is not None
+    assert placed(["2", "--to", "F", "--from=C"], usage) == ({"VALUE": "2", "UNIT_B": "F", "UNIT": "C"}, [])
+
+
+def test_the_first_run_is_written_from_the_documentation(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    messages = turn("tide", ASKED)
+    [written] = runs_of(guide.step(messages, None, 256).schema)
+    assert "pattern" in written["command"]
+    request = guide.request(messages, None)
+    assert request[-1].content.endswith(f"Request: {ASKED}")
+    assert "| PLY | Plymouth |" in request[-1].content
+    # Two worked examples come first: a small model copies a shape.
+    assert [m.role for m in request[1:5]] == ["user", "assistant", "user", "assistant"]
+
+
+def test_a_command_the_rules_reject_is_filled_in_its_place(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    messages = turn("tide", ASKED)
+    assert guide.check(messages, run(f"{START} PLY --days 3")).problem == ""
+    assert "no option --weeks" in guide.check(messages, run(f"{START} PLY --weeks 3")).problem
+    # Rejected once, the turn's first run is the fill's.
+    [filled] = runs_of(guide.step(messages, None, 256).schema)
+    assert "script" in filled
+    assert guide.check(messages, run(f"{START} PLY --weeks 3")).problem == ""
+
+
+def test_a_run_the_output_calls_wrong_is_rewritten_with_the_error_in_view(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    error = "exit code 2 after 0.1 s\nerror: unknown port 'Plymouth'; known: BRS, PLY\n"
+    failed = (f"{START} Plymouth", error)
+    messages = turn("tide", ASKED, failed)
+    [written] = runs_of(guide.step(messages, None, 256).schema)
+    assert "pattern" in written["command"]
+    request = guide.request(messages, None)
+    assert f"{START} Plymouth" in request[-2].content
+    assert "unknown port 'Plymouth'" in request[-1].content
+    assert guide.check(messages, run(f"{START} Plymouth")).problem == "it is the command that failed"
+
+
+def test_a_checkers_verdict_is_no_call_to_rewrite(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    report = "\n".join(f"line {n}: tide table gap" for n in range(12))
+    messages = turn("tide", ASKED, (f"{START} PLY", f"exit code 1 after 0.1 s\n{report}\n"))
+    # Its findings may be the answer: the step keeps one, and the request is the guided one.
+    assert not guide.step(messages, None, 256).require_call
+    assert "The command failed" not in guide.request(messages, None)[-1].content
+
+
+def test_off_the_first_run_is_the_fill(tmp_path: Path) -> None:
+    guide = guide_of(tmp_path, "tide", TIDE_MD, FILES)
+    [filled] = runs_of(guide.step(turn("tide", ASKED), None, 256).schema)
+    assert "script" in filled
+
+
+def test_the_start_under_a_heading_that_names_the_script_keeps_its_interpreter(tmp_path: Path) -> None:
+    assert tide_guide(tmp_path).invocations("tide") == [START]
+
+
+def test_words_the_usage_has_no_place_for_are_left_out(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    checked = guide.check(turn("tide", ASKED), run(f"{START} PLY 3 --days 3"))
+    assert (checked.problem, checked.call.arguments["command"]) == ("", f"{START} PLY --days 3")
+    assert "no place" in checked.note
+
+
+def test_asking_for_the_help_is_no_run_to_answer_with(tmp_path: Path) -> None:
+    assert "help" in tide_guide(tmp_path).check(turn("tide", ASKED), run(f"{START} --help")).problem
+
+
+async def test_a_rejected_command_is_not_run_and_the_fill_is_asked_for_in_the_same_round(
+    fake_openai: FakeOpenAI, http_client: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    write_skill(project / "skills", "tide", TIDE_MD,
+                {**FILES, "scripts/tide.py": "import sys\nprint('high water', sys.argv[1:])\n"})
+    executor = ToolExecutor(SkillToolbox(scan_root(SkillRoot(project / "skills")).skills, project),
+                            AutoApprover(), Grants(tmp_path / "grants.yaml"), AuditLog(tmp_path / "a.jsonl"),
+                            home=tmp_path / "home")
+    config = AgentConfig(OPENAI_MODEL, guided=True, guided_fill=True, guided_write=True,
+                         options={"max_tokens": 400})
+    agent = Agent(OpenAIClient(fake_openai.url, http_client, idle_timeout=20.0), executor, config)
+    written = {"skill": "tide", "command": f"{START} PLY --weeks 3"}
+    fake_openai.script(reply(json.dumps({"tool": "activate_skill", "arguments": {"name": "tide"}})),
+                       reply(json.dumps({"tool": "run_skill_script", "arguments": written})),
+                       reply(json.dumps({"tool": "run_skill_script", "arguments": {
+                           "skill": "tide", "script": START, "PORT": "PLY", "N": "3"}})),
+                       reply('{"answer": "high water"}'))
+    events = [event async for event in agent.run([Message("user", ASKED)])]
+    calls = [e.arguments["command"] for e in events
+             if isinstance(e, ToolCallRequested) and "command" in e.arguments]
+    assert calls == [f"{START} PLY --days 3"]
+    assert any("was not run (the skill names no option --weeks)" in e.message for e in events
+               if isinstance(e, ChatNotice))
+    # The written request is the few-shot one; the fill's is the guided conversation.
+    assert fake_openai.chats[1]["messages"][-1]["content"].endswith(f"Request: {ASKED}")
+    assert "pattern" not in json.dumps(fake_openai.chats[2]["response_format"])
+
+
+def test_a_name_the_scripts_printed_usage_gives_is_no_value(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    error = ("exit code 2 after 0.1 s\nusage: tide.py [-h] [--days N]\n               harbour_code\n"
+             "tide.py: error: unknown harbour 'Plymouth'\n")
+    messages = turn("tide", ASKED, (f"{START} Plymouth", error))
+    assert "harbour_code is the usage line's placeholder" in \
+        guide.check(messages, run(f"{START} harbour_code --days 3")).problem
+
+
+def test_after_the_help_the_run_itself_is_written_with_the_help_in_view(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    helped = (f"{START} --help", "exit code 0 after 0.1 s\nusage: tide.py [-h] [--days N] port\n")
+    messages = turn("tide", ASKED, helped)
+    [written] = runs_of(guide.step(messages, None, 256).schema)
+    assert "pattern" in written["command"]
+    assert guide.request(messages, None)[-1].content.startswith("It printed the script's help:")
+
+
+def test_a_command_cut_at_the_token_cap_is_filled_instead(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    messages = turn("tide", ASKED)
+    assert guide.abandon(messages)
+    [filled] = runs_of(guide.step(messages, None, 256).schema)
+    assert "script" in filled and not guide.abandon(messages)
