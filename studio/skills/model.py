@@ -190,6 +190,8 @@ class Skill:
         directory: the skill's folder.
         dir_name: the folder's name, which `name:` must equal.
         source: the file's text as decoded, or "" when it could not be read as text.
+        source_bytes: the UTF-8 bytes `source` was decoded from (b"" when built without them):
+            the threat rule looks for hidden characters in them without encoding the text again.
         frontmatter: the parsed frontmatter, or None when it is missing or unparseable.
         body: the Markdown after the frontmatter.
         body_span: where the body starts and ends.
@@ -212,6 +214,7 @@ class Skill:
     files: tuple[SkillFile, ...] = ()
     read_only: bool = False
     evals_entry: bool | None = None
+    source_bytes: bytes = b""
 
     @property
     def fields(self) -> dict[str, Any]:

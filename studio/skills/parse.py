@@ -105,7 +105,8 @@ def parse_skill(
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.start >= len(data) - 3 and skill.problems:
-            text = data[: exc.start].decode("utf-8")
+            data = data[: exc.start]
+            text = data.decode("utf-8")
         else:
             line = data.count(b"\n", 0, exc.start) + 1
             column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
@@ -121,6 +122,7 @@ def parse_skill(
             )
             return skill
     skill.source = text
+    skill.source_bytes = data
     _parse_text(skill, text)
     _check_nul(skill, text)
     return skill

@@ -19,19 +19,33 @@ _NEAR = "\u200a\u200b\u200c\u200d\u200e\u2014\u2019\u2029\u202a\u202e\u202f\u205
 _TEXTS = st.text(alphabet=st.sampled_from(_NEAR) | st.characters(), max_size=40)
 
 
+def _may_hide(text: str, skip_bom: bool = False) -> bool:
+    return threats._may_hide(text.encode("utf-8", "surrogatepass"), skip_bom=skip_bom)
+
+
 @given(_TEXTS, st.booleans())
 def test_the_hidden_character_gate_agrees_with_the_pattern(text: str, skip_bom: bool) -> None:
     start = 1 if skip_bom and text.startswith("\ufeff") else 0
-    assert threats._may_hide(text, skip_bom=skip_bom) == (
-        threats._HIDDEN.search(text, start) is not None)
+    assert _may_hide(text, skip_bom) == (threats._HIDDEN.search(text, start) is not None)
+
+
+@given(st.lists(_TEXTS, min_size=1, max_size=4), st.booleans())
+def test_the_gate_agrees_past_its_last_look(parts: list[str], skip_bom: bool) -> None:
+    # Runs of characters that start as the hidden ones do use up the gate's looks one by one.
+    text = ("\u2014\u2019\ufe0f" * (threats._HIDDEN_LOOKS // 3 + 1)).join(parts)
+    start = 1 if skip_bom and text.startswith("\ufeff") else 0
+    assert _may_hide(text, skip_bom) == (threats._HIDDEN.search(text, start) is not None)
 
 
 def test_only_a_leading_byte_order_mark_is_skipped() -> None:
-    assert threats._may_hide("\u200bplain", skip_bom=True)
-    assert not threats._may_hide("\ufeffplain", skip_bom=True)
-    assert threats._may_hide("\ufeffplain")
-    assert threats._may_hide("\ufeff\u200b", skip_bom=True)
-    assert threats._may_hide("\u2014 then \u200b", skip_bom=True)
+    assert _may_hide("\u200bplain", skip_bom=True)
+    assert not _may_hide("\ufeffplain", skip_bom=True)
+    assert _may_hide("\ufeffplain")
+    assert _may_hide("\ufeff\u200b", skip_bom=True)
+    assert _may_hide("\u2014 then \u200b", skip_bom=True)
+    assert _may_hide("\ufeff" + "\u2014" * 40 + "\u2060", skip_bom=True)
+    assert not _may_hide("\ufeff" + "\u2014" * 40, skip_bom=True)
+    assert _may_hide("\u2014" * 400 + "\U000e0041")
 
 
 def test_a_zero_width_space_as_the_first_character_of_skill_md_is_found(tmp_path: Path) -> None:
