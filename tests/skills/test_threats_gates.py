@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from unittest.mock import patch
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -62,3 +63,36 @@ _COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
 def test_comments_are_what_the_comment_pattern_finds(body: str) -> None:
     expected = [(match.start(), match.group(1)) for match in _COMMENT.finditer(body)]
     assert list(threats._comments(body)) == expected
+
+
+def _lines_with(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The lines the patterns ran on before `_Lines`: every word looked for anew."""
+    starts: dict[int, int] = {}
+    for word in words:
+        at = text.find(word)
+        while at != -1 and len(starts) < threats.MAX_LINES:
+            start = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", at)
+            end = len(text) if end == -1 else end
+            starts[start] = end
+            at = text.find(word, end)
+    return sorted(starts.items())
+
+
+_WORDY = st.lists(st.sampled_from(["curl", "wget", "cur", "http://", "https://", "://", "xhttp",
+                                   "s://", "http", "\n", " ", "|", "a"]), max_size=40).map("".join)
+
+
+@given(_WORDY, st.sampled_from([1, 2, 3, 200]))
+def test_shared_lines_are_the_lines_each_word_gave(text: str, cap: int) -> None:
+    with patch.object(threats, "MAX_LINES", cap):
+        lines = threats._Lines(text)
+        for words in (("curl", "wget"), ("wget", "http://"), ("curl", "wget", "cur")):
+            assert lines.holding(words) == _lines_with(text, words)
+
+
+@given(_WORDY, st.sampled_from([1, 2, 3, 200]))
+def test_url_lines_are_the_lines_of_either_scheme(text: str, cap: int) -> None:
+    with patch.object(threats, "MAX_LINES", cap):
+        expected = _lines_with(text, ("http://", "https://")) if "://" in text else None
+        assert threats._url_lines(text, threats._Lines(text)) == expected

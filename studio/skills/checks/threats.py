@@ -173,19 +173,35 @@ def _hidden(text: str, file: str, where: _Where, *, script: bool = False) -> Ite
             return
 
 
+# Past this many `<` that start no comment (HTML, JSX), `str.find` looks for `<!--` itself.
+_TAG_LOOKS = 8
+
+
+def _comment_start(body: str, at: int) -> int:
+    """Where the next `<!--` from `at` starts, or -1: memchr to each `<` (a text holds a few),
+    several times cheaper than `str.find` of the four characters over the whole text."""
+    find = body.find
+    for _ in range(_TAG_LOOKS):
+        at = find("<", at)
+        if at == -1 or body.startswith("!--", at + 1):
+            return at
+        at += 1
+    return find("<!--", at)
+
+
 def _comments(body: str) -> Iterator[tuple[int, str]]:
     r"""Where each HTML comment of `body` starts, and what it holds: from `<!--` to the first
     `-->` after it, or to the end (what `<!--(.*?)(?:-->|\Z)` finds, with DOTALL). Found with
     `str.find`, which skips to each `<!--` several times faster than that pattern does."""
     find = body.find
-    at = find("<!--")
+    at = _comment_start(body, 0)
     while at != -1:
         end = find("-->", at + 4)
         if end == -1:
             yield at, body[at + 4:]
             return
         yield at, body[at + 4:end]
-        at = find("<!--", end + 3)
+        at = _comment_start(body, end + 3)
 
 
 def _html_comments(skill: Skill, where: _Where) -> Iterator[Diagnostic]:
@@ -193,7 +209,9 @@ def _html_comments(skill: Skill, where: _Where) -> Iterator[Diagnostic]:
     base = skill.body_span.start
     shown = 0
     for start, inside in _comments(body):
-        if _TOOL_COMMENT.get().match(inside) or len(_WORD.get().findall(inside)) < _COMMENT_WORDS:
+        # The word count first: most comments are a stamp of a word or two (a registry's
+        # `<!-- tomevault:4.0:skill_md:... -->`), which the case-blind tool pattern reads slower.
+        if len(_WORD.get().findall(inside)) < _COMMENT_WORDS or _TOOL_COMMENT.get().match(inside):
             continue
         line, column = where.position(base + start)
         words = " ".join(inside.split())
@@ -239,25 +257,49 @@ def _excerpt(text: str, start: int, end: int) -> str:
 MAX_LINES = 200
 
 
-def _lines_with(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
-    """The (start, end) of each line holding one of `words`, in order: the patterns then run on
-    those lines only, never over the whole text."""
-    starts: dict[int, int] = {}
-    find, rfind = text.find, text.rfind
-    for word in words:
-        at = find(word)
-        while at != -1 and len(starts) < MAX_LINES:
-            start = rfind("\n", 0, at) + 1
-            end = find("\n", at)
-            end = len(text) if end == -1 else end
-            starts[start] = end
-            at = find(word, end)
-    return sorted(starts.items())
+def _line(text: str, at: int) -> tuple[int, int]:
+    """The (start, end) of the line holding offset `at`, without its line break."""
+    end = text.find("\n", at)
+    return text.rfind("\n", 0, at) + 1, len(text) if end == -1 else end
 
 
-# Most texts hold no URL, so the test reads the whole text: the regex engine's search for it
-# takes about half the time `"://" in text` does (3.3 against 7.7 us on a 7 KB SKILL.md).
-_URL_MARK = re.compile("://")
+class _Lines:
+    """The lines of one text that hold each trigger word. A word is looked for once, however
+    many patterns need it (`curl` and `wget`: a pipe into a shell, an upload): each look is a
+    pass over the whole text."""
+
+    __slots__ = ("_of", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._of: dict[str, list[tuple[int, int]]] = {}
+
+    def _with(self, word: str) -> list[tuple[int, int]]:
+        lines = self._of.get(word)
+        if lines is None:
+            text = self._text
+            lines = self._of[word] = []
+            at = text.find(word)
+            while at != -1 and len(lines) < MAX_LINES:
+                line = _line(text, at)
+                lines.append(line)
+                at = text.find(word, line[1])
+        return lines
+
+    def holding(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
+        """The (start, end) of each line holding one of `words`, in order: the patterns then run
+        on those lines only, never over the whole text. At most MAX_LINES: the first lines of
+        the first words."""
+        starts: dict[int, int] = {}
+        for word in words:
+            for start, end in self._with(word):
+                if len(starts) >= MAX_LINES:
+                    break
+                starts[start] = end
+        return sorted(starts.items())
+
+
+_URL_SCHEMES = ("http://", "https://")
 # A URL ends at a backtick: in Markdown it closes the inline code the URL sits in, and where it
 # opens a command substitution instead, `_substituted` finds it.
 _URL_TOKEN = _Lazy(r"""https?://[^\s"'<>)`]*""")
@@ -272,18 +314,20 @@ def _commands(text: str, file: str, where: _Where, script: bool) -> Iterator[Dia
     """Pipes into a shell, data sent out and (in scripts) credentials read. Each pattern runs
     only on the lines holding a word it needs."""
     found: list[Diagnostic] = []
+    lines = _Lines(text)
     # Gates of rare characters: most texts pass none.
     # A needle of one character is found with memchr; a longer one costs ten times more, so
     # each longer test waits for its first character.
     piped = "|" in text or ("$" in text and "$(" in text) or ("<" in text and "<(" in text)
     if piped:
-        found.extend(_to_shell(text, file, where))
+        found.extend(_to_shell(text, file, where, lines))
     if piped or (script and ("(base64" in text or "(atob" in text or "(Buffer" in text)):
-        found.extend(_decoded(text, file, where))
-    if _URL_MARK.search(text) is not None:
-        found.extend(_sent_out(text, file, where))
+        found.extend(_decoded(text, file, where, lines))
+    urls = _url_lines(text, lines)
+    if urls is not None:
+        found.extend(_sent_out(text, file, where, lines, urls))
     if script:
-        found.extend(_credentials(text, file, where))
+        found.extend(_credentials(text, file, where, lines))
     # One finding of a code a line, and of each severity: an `info` one must not hide a warning.
     lines: set[tuple[str, int, Severity]] = set()
     counts: dict[tuple[str, Severity], int] = {}
@@ -296,8 +340,8 @@ def _commands(text: str, file: str, where: _Where, script: bool) -> Iterator[Dia
         yield finding
 
 
-def _to_shell(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
-    for start, end in _lines_with(text, _SHELL_WORDS):
+def _to_shell(text: str, file: str, where: _Where, lines: _Lines) -> Iterator[Diagnostic]:
+    for start, end in lines.holding(_SHELL_WORDS):
         for match in _PIPE_TO_SHELL.get().finditer(text, start, end):
             command = match.group()
             if "|" not in command:  # `sh -c "$(curl ...)"`: the download ends at its `)`
@@ -317,8 +361,8 @@ def _to_shell(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
                 match.start(), file, where)
 
 
-def _decoded(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
-    for start, end in _lines_with(text, _ENCODED_WORDS):
+def _decoded(text: str, file: str, where: _Where, lines: _Lines) -> Iterator[Diagnostic]:
+    for start, end in lines.holding(_ENCODED_WORDS):
         for match in _BASE64_TO_SHELL.get().finditer(text, start, end):
             yield _finding(
                 codes.ENCODED_TO_SHELL,
@@ -341,10 +385,32 @@ def _substituted(text: str, start: int, after: int, end: int) -> bool:
 _OWN_VENDOR = "its address carries a token to that token's own vendor, as the vendor's API asks"
 
 
-def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
+def _url_lines(text: str, lines: _Lines) -> list[tuple[int, int]] | None:
+    """The lines holding `http://` or `https://`, as `lines.holding` gives them, in one pass over
+    the text for `://` (not one for each scheme); None when the text holds no `://`."""
+    find = text.find
+    at = find("://")
+    if at == -1:
+        return None
+    starts: dict[int, int] = {}
+    while at != -1:
+        if (at >= 4 and text.startswith("http", at - 4)) or (
+                at >= 5 and text.startswith("https", at - 5)):
+            start, end = _line(text, at)
+            starts[start] = end
+            if len(starts) >= MAX_LINES:  # which lines are kept then depends on the order
+                return lines.holding(_URL_SCHEMES)
+            at = find("://", end)
+        else:
+            at = find("://", at + 3)
+    return sorted(starts.items())
+
+
+def _sent_out(text: str, file: str, where: _Where, lines: _Lines,
+              urls: list[tuple[int, int]]) -> Iterator[Diagnostic]:
     sent: list[tuple[int, int, str]] = []
     webhook = _WEBHOOK.get()
-    for start, end in _lines_with(text, ("http://", "https://")):
+    for start, end in urls:
         # A URL on a line without `$`, `{` or a backtick is neither built nor substituted: it
         # counts only as a webhook, and one search of the line tells there is none.
         if (text.find("$", start, end) == -1 and text.find("{", start, end) == -1
@@ -368,7 +434,7 @@ def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
                     sent.append((at, token.end(), "it is a webhook or request collector, a "
                                  "common drop for stolen data"))
             at = text.find("http", at + 4, end)
-    for start, end in _lines_with(text, _UPLOAD_WORDS):
+    for start, end in lines.holding(_UPLOAD_WORDS):
         sent.extend((match.start(), match.end(), "it uploads a file's content")
                     for match in _UPLOAD.get().finditer(text, start, end))
     for start, end, why in sorted(sent):
@@ -378,8 +444,8 @@ def _sent_out(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
             Severity.INFO if why is _OWN_VENDOR else Severity.WARNING)
 
 
-def _credentials(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
-    for start, end in _lines_with(text, _SECRET_WORDS):
+def _credentials(text: str, file: str, where: _Where, lines: _Lines) -> Iterator[Diagnostic]:
+    for start, end in lines.holding(_SECRET_WORDS):
         for match in _SECRET_FILE.get().finditer(text, start, end):
             yield _finding(
                 codes.READS_CREDENTIALS,
@@ -387,7 +453,7 @@ def _credentials(text: str, file: str, where: _Where) -> Iterator[Diagnostic]:
                 "registry or login tokens). A skill's script seldom needs them; check why",
                 match.start(), file, where)
     hosts: list[str | None] | None = None
-    for start, end in _lines_with(text, _ENV_WORDS):
+    for start, end in lines.holding(_ENV_WORDS):
         for match in _SECRET_ENV.get().finditer(text, start, end):
             name = match.group(1)
             if name in vendors.TOKEN_HOSTS:
