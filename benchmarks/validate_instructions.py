@@ -11,7 +11,9 @@ runs that phase (`--toggle-collect=functools_reduce`), so imports, start-up and 
 before it are not counted; `parse` is the parse alone, on bytes read before. It prints the
 instructions in all and a skill. `PYTHONHASHSEED=0`: runs of the same code agree within 0.1%
 (the walk alone within 0.6%). `--checkout` counts another checkout of the code (the code
-before a change) the same way; `--keep` keeps callgrind's output there for `callgrind_annotate`.
+before a change) the same way (`python -P`: without it `-c` put the working folder first on
+the path, and a run from a checkout counted that checkout whatever `--checkout` said); `--keep`
+keeps callgrind's output there for `callgrind_annotate`.
 
 Wall and CPU time move with the machine's load; instruction counts do not, so before/after
 comparisons on a shared machine use this.
@@ -84,7 +86,7 @@ def count(root: Path, phase: str, checkout: Path, keep: Path | None) -> tuple[in
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", "--collect-atstart=no",
              "--toggle-collect=functools_reduce", f"--callgrind-out-file={out}",
-             sys.executable, "-c", _PROGRAM, phase, str(root)],
+             sys.executable, "-P", "-c", _PROGRAM, phase, str(root)],
             env=env, capture_output=True, text=True,
         )
         if done.returncode:
