@@ -314,20 +314,20 @@ def _commands(text: str, file: str, where: _Where, script: bool) -> Iterator[Dia
     """Pipes into a shell, data sent out and (in scripts) credentials read. Each pattern runs
     only on the lines holding a word it needs."""
     found: list[Diagnostic] = []
-    lines = _Lines(text)
+    holding = _Lines(text)
     # Gates of rare characters: most texts pass none.
     # A needle of one character is found with memchr; a longer one costs ten times more, so
     # each longer test waits for its first character.
     piped = "|" in text or ("$" in text and "$(" in text) or ("<" in text and "<(" in text)
     if piped:
-        found.extend(_to_shell(text, file, where, lines))
+        found.extend(_to_shell(text, file, where, holding))
     if piped or (script and ("(base64" in text or "(atob" in text or "(Buffer" in text)):
-        found.extend(_decoded(text, file, where, lines))
-    urls = _url_lines(text, lines)
+        found.extend(_decoded(text, file, where, holding))
+    urls = _url_lines(text, holding)
     if urls is not None:
-        found.extend(_sent_out(text, file, where, lines, urls))
+        found.extend(_sent_out(text, file, where, holding, urls))
     if script:
-        found.extend(_credentials(text, file, where, lines))
+        found.extend(_credentials(text, file, where, holding))
     # One finding of a code a line, and of each severity: an `info` one must not hide a warning.
     lines: set[tuple[str, int, Severity]] = set()
     counts: dict[tuple[str, Severity], int] = {}
