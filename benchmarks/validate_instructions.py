@@ -1,6 +1,6 @@
 """Count the instructions a validate worker spends on each phase of its work, under callgrind.
 
-    python benchmarks/validate_instructions.py ROOT [--phase all|walk|read|parse|rules|render]
+    python benchmarks/validate_instructions.py ROOT [--phase all|walk|read|parse|rules|threats|render]
                                                [--checkout DIR] [--keep DIR]
 
 A worker of `studio validate --format json --no-cache` walks a root's folders, reads each skill
@@ -8,7 +8,8 @@ A worker of `studio validate --format json --no-cache` walks a root's folders, r
 report. This runs one phase on every skill below ROOT (a fixed sample, copied once) in one
 process under `valgrind --tool=callgrind`, collecting only inside a `functools.reduce` that
 runs that phase (`--toggle-collect=functools_reduce`), so imports, start-up and the phases
-before it are not counted; `parse` is the parse alone, on bytes read before. It prints the
+before it are not counted; `parse` is the parse alone, on bytes read before; `threats` the
+threat rule alone (SK5xx, part of `rules`). It prints the
 instructions in all and a skill. `PYTHONHASHSEED=0`: runs of the same code agree within 0.1%
 (the walk alone within 0.6%). `--checkout` counts another checkout of the code (the code
 before a change) the same way (`python -P`: without it `-c` put the working folder first on
@@ -30,7 +31,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-PHASES = ("all", "walk", "read", "parse", "rules", "render")
+PHASES = ("all", "walk", "read", "parse", "rules", "threats", "render")
 
 # Run inside the measured process: the phases before the one counted run outside the reduce.
 _PROGRAM = r'''
@@ -69,6 +70,10 @@ if phase == "parse":
     sys.exit(0)
 skills = run(load) if phase == "read" else load()
 if phase == "read":
+    sys.exit(0)
+if phase == "threats":
+    from studio.skills.checks.threats import threats_rule
+    run(lambda: [threats_rule(skill) for skill in skills])
     sys.exit(0)
 check = lambda: [checked(validate_skill(skill, SPEC, fixes=False)) for skill in skills]
 results = run(check) if phase == "rules" else check()
