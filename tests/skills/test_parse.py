@@ -85,6 +85,15 @@ def test_a_huge_file_is_read_up_to_its_first_mebibyte() -> None:
     assert skill.name == "demo" and len(skill.source) < MAX_SKILL_BYTES
 
 
+def test_the_parse_keeps_the_bytes_it_decoded() -> None:
+    whole = "---\nname: demo\ndescription: d \u2014 e\n---\nbody \u200b\n".encode()
+    assert parse_skill(whole, PATH).source_bytes == whole
+    # Cut at 1 MiB inside a character: the bytes kept are the ones the text was decoded from.
+    head = b"---\nname: demo\ndescription: d\n---\na"
+    cut = parse_skill(head + "\u20ac".encode() * MAX_SKILL_BYTES, PATH)
+    assert cut.source_bytes == cut.source.encode() and len(cut.source_bytes) < MAX_SKILL_BYTES
+
+
 def test_a_nul_in_the_body_only_warns() -> None:
     skill = parse_skill(b"---\nname: demo\ndescription: d\n---\nbody \x00 here\n", PATH)
     [warning] = skill.problems
