@@ -46,7 +46,7 @@ class _Lazy:
 
 
 _HIDDEN = re.compile("[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
-# The same characters in UTF-8, by their first byte: one ASCII text never holds, so memchr
+# The same characters in UTF-8, by their first byte: a byte ASCII text never holds, so memchr
 # (`bytes.find` of one byte) skips to the few places worth a look.
 _HIDDEN_UTF8 = (
     (0xE2, re.compile(rb"\xe2(?:\x80[\x8b-\x8d\xaa-\xae]|\x81[\xa0\xa6-\xa9])")),
