@@ -75,6 +75,16 @@ def test_the_model_is_shown_the_skill_its_files_and_its_scripts_usage() -> None:
     assert script_help(TIDE_PY).startswith("Prints the next high tides")
 
 
+def test_a_file_named_by_its_bare_name_is_shown_from_the_folder_that_holds_it(tmp_path: Path) -> None:
+    body = TIDE_MD.replace("the first column of `references/ports.md`", "the Ports.md file under references")
+    guide = guide_of(tmp_path, "tide", body, {"scripts/tide.py": TIDE_PY, "references/Ports.md": PORTS_MD})
+    assert "| PLY | Plymouth |" in guide.documentation("tide")
+    # Two files of that name: which one the skill means is not known, so neither is shown.
+    two = guide_of(tmp_path / "two", "tide", body, {"scripts/tide.py": TIDE_PY, "references/Ports.md": PORTS_MD,
+                                                    "assets/Ports.md": "| X | Y |\n"})
+    assert "Plymouth" not in two.documentation("tide")
+
+
 def test_the_written_command_starts_as_a_script_of_the_skill_does() -> None:
     pattern = write_spec("tide", [START]).parameters["properties"]["command"]["pattern"]
     assert re.fullmatch(pattern.strip("^$"), f"{START} PLY --days 3")
@@ -133,7 +143,7 @@ def test_a_command_the_rules_reject_is_filled_in_its_place(tmp_path: Path) -> No
 
 def test_a_run_the_output_calls_wrong_is_rewritten_with_the_error_in_view(tmp_path: Path) -> None:
     guide = tide_guide(tmp_path)
-    error = "exit code 2 after 0.1 s\nerror: unknown port 'Plymouth'; known: BRS, PLY\n"
+    error = "exit code 2 after 0.1 s\nerror: unknown port 'Plymouth'; see the port list\n"
     failed = (f"{START} Plymouth", error)
     messages = turn("tide", ASKED, failed)
     [written] = runs_of(guide.step(messages, None, 256).schema)
@@ -142,6 +152,32 @@ def test_a_run_the_output_calls_wrong_is_rewritten_with_the_error_in_view(tmp_pa
     assert f"{START} Plymouth" in request[-2].content
     assert "unknown port 'Plymouth'" in request[-1].content
     assert guide.check(messages, run(f"{START} Plymouth")).problem == "it is the command that failed"
+
+
+def test_a_value_the_error_rejects_is_replaced_by_one_it_lists(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    error = "exit code 2 after 0.1 s\nerror: unknown port 'Plymouth'; known: BRS, PLY\n"
+    messages = turn("tide", ASKED, (f"{START} Plymouth", error))
+    # Written freely, a small model drifts from both the error and the run; the listed values
+    # in the rejected word's place are the runs to choose from, as the rules wrote them.
+    [fixed] = runs_of(guide.step(messages, None, 256).schema)
+    assert fixed["command"]["enum"] == [f"{START} BRS", f"{START} PLY"]
+    assert guide.check(messages, run(f"{START} PLY")).problem == ""
+    # A value's remark in brackets is no value of its own.
+    error = "exit code 1 after 0.1 s\nerror: 'Plymouth' is no port such as BRS (Bristol) or PLY\n"
+    [fixed] = runs_of(guide.step(turn("tide", ASKED, (f"{START} Plymouth", error)), None, 256).schema)
+    assert fixed["command"]["enum"] == [f"{START} BRS", f"{START} PLY"]
+
+
+def test_after_the_scripts_help_a_run_follows_even_when_the_rewrite_is_refused(tmp_path: Path) -> None:
+    guide = tide_guide(tmp_path)
+    helped = (f"{START} --help", "exit code 0 after 0.1 s\nusage: tide.py [-h] [--days N] port\n")
+    messages = turn("tide", ASKED, helped)
+    # The model asks for the help again: refused, and the fill writes the run, not an answer
+    # (the help's text came back as the answer before).
+    assert guide.check(messages, run(f"{START} --help")).problem
+    step = guide.step(messages, None, 256)
+    assert step.require_call and runs_of(step.schema)
 
 
 def test_a_checkers_verdict_is_no_call_to_rewrite(tmp_path: Path) -> None:

@@ -85,6 +85,7 @@ from studio.agent.guided.write import (
     repair_turns,
     usage_words,
     without_extra,
+    substitutions,
     write_request,
     write_spec,
 )
@@ -223,9 +224,14 @@ class Guide:
             # the wrong mode: "to decode it use --mode decode"): the run it asks for follows.
             return Step(reply_schema([_enum_spec(loaded, asked)], require_call=True), CALL_MAX_TOKENS, True)
         if self._write_turn(messages) is not None:
+            if failed and (fixes := _substitutions(results, invocations)):
+                # The error named the wrong word and the values it takes: one of those runs.
+                return Step(reply_schema([_enum_spec(loaded, fixes)], require_call=True), CALL_MAX_TOKENS, True)
             written = write_spec(loaded, invocations)
             return Step(reply_schema([written], require_call=True), CALL_MAX_TOKENS, True)
-        if not invocations or (ran and not failed):
+        # A run that printed the script's help answered nothing: the run itself follows.
+        helped = ran and not failed and bool(results) and asks_help(results[-1][0])
+        if not invocations or (ran and not failed and not helped):
             sentence = (sentence_schema(answer_line(quotes), results[-1][0])
                         if self.fills and quotes and results else None)
             if sentence is not None:
@@ -344,6 +350,8 @@ class Guide:
         command = str(call.arguments.get("command", ""))
         starts = [start for start in self.invocations(skill) if f" {start} " in f" {command} "]
         found: list[str] = []
+        if results and command in _substitutions(results, self.invocations(skill)):
+            return Checked(call)
         if command in {ran for ran, _ in results}:
             found.append("it is the command that failed")
         elif not starts:
@@ -499,11 +507,15 @@ class Guide:
                 for d in described]
 
     def _read_any_case(self, skill: str, path: str) -> str | None:
-        """The file `path` names in another case (`references/palette.md` for PALETTE.md)."""
+        """The file `path` names in another case (`references/palette.md` for PALETTE.md), or a
+        bare name in the one folder that holds it ("the Ingredients.md file under references")."""
         try:
             wanted = path.lower()
-            match = next((f.relative for f in self.toolbox.load(skill).files
-                          if f.relative.lower() == wanted and f.relative != path), None)
+            files = [f.relative for f in self.toolbox.load(skill).files]
+            match = next((f for f in files if f.lower() == wanted and f != path), None)
+            if match is None and "/" not in path:
+                named = [f for f in files if f.rsplit("/", 1)[-1].lower() == wanted]
+                match = named[0] if len(named) == 1 else None
             return self.toolbox.read_file(skill, match) if match else None
         except (ToolError, OSError):
             return None
@@ -860,6 +872,16 @@ def _with_listed(described: Sequence[Described], usage: Usage, values: dict[str,
     replaced = Described(target, item.said, tuple(listed), tuple(notes.get(v, "") for v in listed))
     return [replaced if d.name == target else d for d in described] + (
         [] if target in by_name else [replaced])
+
+
+def _substitutions(results: Sequence[tuple[str, str]], invocations: Sequence[str]) -> list[str]:
+    """The runs that put right the last of `results` by a value its error listed in place of
+    the word it rejected (`write.substitutions`)."""
+    command, output = results[-1]
+    starts = [start for start in invocations if f" {start} " in f" {command} "]
+    if not starts:
+        return []
+    return substitutions(command, max(starts, key=len), _output_of(output), {ran for ran, _ in results})
 
 
 def _output_of(result: str) -> str:

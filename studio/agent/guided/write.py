@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from studio.agent.guided.arguments import PLACEHOLDER, Usage, split
 from studio.agent.guided.freerun import literal
+from studio.agent.guided.repair import error_values, rejected
 from studio.agent.guided.values import Described, referenced_files
 from studio.agent.toolbook import RUN
 from studio.llm import Message, ToolSpec
@@ -151,6 +152,34 @@ def usage_words(output: str) -> list[str]:
             bare = word.strip("[](){}.|")
             if not bare.startswith("-") and re.fullmatch(r"[A-Za-z][\w-]*", bare):
                 found.append(bare)
+    return found
+
+
+def substitutions(command: str, start: str, output: str, tried: Collection[str]) -> list[str]:
+    """The runs that put right a written `command` of the script `start` runs whose `output`
+    rejected one of its words and listed the values it takes (`invalid choice: 'high-cube'
+    (choose from '20gp', '40hc')`): the command with that word replaced by each listed value,
+    none `tried` already. Empty when the error lists no values or names no word of the command.
+    A small model asked to write the repair freely drifted from both (`--fill 40-foot`)."""
+    listed = error_values(output)
+    words = split(command)
+    size = len(split(start))
+    at = next((i for i in range(len(words)) if words[i:i + size] == split(start)), None)
+    if len(listed) < 2 or at is None:
+        return []
+    after = at + size
+    given = {str(index): word for index, word in enumerate(words) if index >= after}
+    named = rejected(output, given)
+    if not named:
+        return []
+    index = int(named[0])
+    head = command[:command.index(start) + len(start)] if start in command else " ".join(words[:after])
+    found: list[str] = []
+    for value in listed:
+        rest = [value if i == index else word for i, word in enumerate(words) if i >= after]
+        written = " ".join([head, *(shlex.quote(word) for word in rest)])
+        if written not in tried and written not in found:
+            found.append(written)
     return found
 
 
