@@ -80,8 +80,8 @@ def test_a_file_named_by_its_bare_name_is_shown_from_the_folder_that_holds_it(tm
     guide = guide_of(tmp_path, "tide", body, {"scripts/tide.py": TIDE_PY, "references/Ports.md": PORTS_MD})
     assert "| PLY | Plymouth |" in guide.documentation("tide")
     # Two files of that name: which one the skill means is not known, so neither is shown.
-    two = guide_of(tmp_path / "two", "tide", body, {"scripts/tide.py": TIDE_PY, "references/Ports.md": PORTS_MD,
-                                                    "assets/Ports.md": "| X | Y |\n"})
+    files = {"scripts/tide.py": TIDE_PY, "references/Ports.md": PORTS_MD, "assets/Ports.md": "| X | Y |\n"}
+    two = guide_of(tmp_path / "two", "tide", body, files)
     assert "Plymouth" not in two.documentation("tide")
 
 

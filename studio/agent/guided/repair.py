@@ -41,6 +41,8 @@ _LISTS = (
     re.compile(r"\b(?:choose from|one of|expected|must be|use|try|choices|such as)\b\s*[:=]?\s*"
                r"(?=(?P<list>[^\n]+))", re.IGNORECASE),
 )
+_LIST_SEPARATOR = re.compile(
+    r"\s*,\s*|\s+or\s+|\s+and\s+|\s*\|\s*|(?:\s+/|(?<!\d)/|/(?!\d))\s*(?=\S)(?![\w.-]*\.\w+)")
 _REMARK = re.compile(r"(?<=[\w.])\s+\([^()\n]*\)")
 _BRACES = re.compile(r"\{([^{}\s]+,[^{}\s]+)\}")
 _VALUE = re.compile(r"[\w][\w.+/-]*\Z")
@@ -128,8 +130,7 @@ def _split_list(text: str) -> list[str]:
     text = text.rstrip(".;)").lstrip("([{")
     text = re.sub(r"\s*[)\]}]\s*(?:$|[.;,].*$)", "", text)
     # `a/b` parts alternatives, but not a fraction's figures (`1/4`).
-    parts = re.split(r"\s*,\s*|\s+or\s+|\s+and\s+|\s*\|\s*|(?:\s+/|(?<!\d)/|/(?!\d))\s*(?=\S)(?![\w.-]*\.\w+)",
-                     text)
+    parts = _LIST_SEPARATOR.split(text)
     found: list[str] = []
     for part in parts:
         value = part.strip().strip("'\"`[]{}()").strip()

@@ -83,9 +83,9 @@ from studio.agent.guided.write import (
     documentation,
     problems,
     repair_turns,
+    substitutions,
     usage_words,
     without_extra,
-    substitutions,
     write_request,
     write_spec,
 )
@@ -224,10 +224,9 @@ class Guide:
             # the wrong mode: "to decode it use --mode decode"): the run it asks for follows.
             return Step(reply_schema([_enum_spec(loaded, asked)], require_call=True), CALL_MAX_TOKENS, True)
         if self._write_turn(messages) is not None:
-            if failed and (fixes := _substitutions(results, invocations)):
-                # The error named the wrong word and the values it takes: one of those runs.
-                return Step(reply_schema([_enum_spec(loaded, fixes)], require_call=True), CALL_MAX_TOKENS, True)
-            written = write_spec(loaded, invocations)
+            fixes = _substitutions(results, invocations) if failed else []
+            # The error named the wrong word and the values it takes: one of those runs.
+            written = _enum_spec(loaded, fixes) if fixes else write_spec(loaded, invocations)
             return Step(reply_schema([written], require_call=True), CALL_MAX_TOKENS, True)
         # A run that printed the script's help answered nothing: the run itself follows.
         helped = ran and not failed and bool(results) and asks_help(results[-1][0])
