@@ -110,6 +110,14 @@ def test_the_rules_find_what_the_skill_does_not_say() -> None:
     assert problems(f"{START} HW", START, usage, listed, doc) == []
     [extra] = problems(f"{START} St Ives", START, usage, [], doc)
     assert "no place for Ives" in extra
+    # A figure is held to no list (the rules read figures off examples: 1.5 and 2 for AMOUNT).
+    amount = parse_usage("python3 c.py AMOUNT UNIT", "python3 c.py")
+    assert amount is not None
+    figures = [Described("AMOUNT", "", ("1.5", "2")), Described("UNIT", "", ("cup", "tsp"))]
+    assert problems("python3 c.py 1.25 cup", "python3 c.py", amount, figures, "") == []
+    assert problems("python3 c.py 5/4 cup", "python3 c.py", amount, figures, "") == []
+    [unit] = problems("python3 c.py 2 1.5", "python3 c.py", amount, figures, "")
+    assert unit.startswith("'1.5' is not one of the values the skill lists for UNIT")
 
 
 def test_option_values_and_operands_are_placed_by_the_usage_line() -> None:
@@ -134,8 +142,17 @@ def test_a_command_the_rules_reject_is_filled_in_its_place(tmp_path: Path) -> No
     guide = tide_guide(tmp_path)
     messages = turn("tide", ASKED)
     assert guide.check(messages, run(f"{START} PLY --days 3")).problem == ""
-    assert "no option --weeks" in guide.check(messages, run(f"{START} PLY --weeks 3")).problem
-    # Rejected once, the turn's first run is the fill's.
+    first = guide.check(messages, run(f"{START} PLY --weeks 3"))
+    assert "no option --weeks" in first.problem and first.again
+    # Rejected once, the model writes it again shown the command and what was wrong.
+    [again] = runs_of(guide.step(messages, None, 256).schema)
+    assert "pattern" in again["command"]
+    request = guide.request(messages, None)
+    assert f"{START} PLY --weeks 3" in request[-2].content
+    assert "That command was not run: the skill names no option --weeks" in request[-1].content
+    second = guide.check(messages, run(f"{START} PLY --weeks 2"))
+    assert second.problem and not second.again
+    # Rejected twice, the turn's first run is the fill's.
     [filled] = runs_of(guide.step(messages, None, 256).schema)
     assert "script" in filled
     assert guide.check(messages, run(f"{START} PLY --weeks 3")).problem == ""
@@ -225,6 +242,7 @@ async def test_a_rejected_command_is_not_run_and_the_fill_is_asked_for_in_the_sa
     written = {"skill": "tide", "command": f"{START} PLY --weeks 3"}
     fake_openai.script(reply(json.dumps({"tool": "activate_skill", "arguments": {"name": "tide"}})),
                        reply(json.dumps({"tool": "run_skill_script", "arguments": written})),
+                       reply(json.dumps({"tool": "run_skill_script", "arguments": written})),
                        reply(json.dumps({"tool": "run_skill_script", "arguments": {
                            "skill": "tide", "script": START, "PORT": "PLY", "N": "3"}})),
                        reply('{"answer": "high water"}'))
@@ -232,11 +250,14 @@ async def test_a_rejected_command_is_not_run_and_the_fill_is_asked_for_in_the_sa
     calls = [e.arguments["command"] for e in events
              if isinstance(e, ToolCallRequested) and "command" in e.arguments]
     assert calls == [f"{START} PLY --days 3"]
-    assert any("was not run (the skill names no option --weeks)" in e.message for e in events
-               if isinstance(e, ChatNotice))
-    # The written request is the few-shot one; the fill's is the guided conversation.
+    notices = [e.message for e in events if isinstance(e, ChatNotice)]
+    assert "was not run (the skill names no option --weeks); the model is asked again" in notices[0]
+    assert "was not run (the skill names no option --weeks); it is filled" in notices[1]
+    # The written request is the few-shot one, then again with what was wrong; the fill's is the
+    # guided conversation.
     assert fake_openai.chats[1]["messages"][-1]["content"].endswith(f"Request: {ASKED}")
-    assert "pattern" not in json.dumps(fake_openai.chats[2]["response_format"])
+    assert fake_openai.chats[2]["messages"][-1]["content"].startswith("That command was not run")
+    assert "pattern" not in json.dumps(fake_openai.chats[3]["response_format"])
 
 
 def test_a_name_the_scripts_printed_usage_gives_is_no_value(tmp_path: Path) -> None:

@@ -82,6 +82,7 @@ from studio.agent.guided.write import (
     asks_help,
     documentation,
     problems,
+    refused_turns,
     repair_turns,
     substitutions,
     usage_words,
@@ -161,6 +162,9 @@ class Checked:
     call: ToolCall
     problem: str = ""
     note: str = ""
+    again: bool = False
+    """With a `problem`: whether the model writes the run again, shown what was wrong (the
+    first refusal of a run), rather than the fill writing it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +194,9 @@ class Guide:
         self._declined: object = None
         # The runs (the turn, and how many ran before) whose command the rules rejected.
         self._unwritten: set[tuple[object, int]] = set()
+        # The run (as above) the rules refused once: the command and what was wrong with it,
+        # shown to the model when it writes that run again.
+        self._refused: dict[tuple[object, int], tuple[str, str]] = {}
         # Per skill, the commands the last failed run's usage message showed (see `step`), which
         # `resolve` reads a filled run of them by.
         self._shown: dict[str, list[str]] = {}
@@ -369,9 +376,15 @@ class Guide:
                     not problems(shorter, start, usage, described, doc):
                 note = f"`{command}` has words its usage line has no place for; `{shorter}` runs"
                 return Checked(ToolCall(call.id, call.name, {**call.arguments, "command": shorter}), "", note)
-        if found:
-            self._unwritten.add((_turn_key(messages), len(results)))
-        return Checked(call, "; ".join(found))
+        if not found:
+            return Checked(call)
+        key = (_turn_key(messages), len(results))
+        problem = "; ".join(found)
+        if key not in self._refused:
+            self._refused[key] = (command, problem)
+            return Checked(call, problem, again=True)
+        self._unwritten.add(key)
+        return Checked(call, problem)
 
     def _asked(self, skill: str, result: tuple[str, str], invocations: Sequence[str],
                tried: Collection[str]) -> list[str]:
@@ -680,11 +693,12 @@ class Guide:
         if written is not None:
             asked = write_request(written, self.documentation(written), _turn_key(messages)[1])
             results = run_results(_current_turn(messages), written)
-            if not results:
-                return asked
-            command, output = results[-1]
-            failed = _progress(_current_turn(messages))[2]
-            return [*asked, *repair_turns(written, command, trimmed(_output_of(output)), failed)]
+            refused = self._refused.get((_turn_key(messages), len(results)))
+            if results:
+                command, output = results[-1]
+                failed = _progress(_current_turn(messages))[2]
+                asked += repair_turns(written, command, trimmed(_output_of(output)), failed)
+            return [*asked, *refused_turns(written, *refused)] if refused else asked
         names = self.ranked(messages, offered)
         lines = []
         for name in names:

@@ -37,6 +37,7 @@ _OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
 _ARGUMENT_LINE = re.compile(r"^\s*\w+\.add_argument\(.*$|^\s*(?:usage|Usage|USAGE)\b.*$", re.MULTILINE)
 _DOCSTRING = re.compile(r'^(?:\s*#[^\n]*\n)*\s*(?:"""|\'\'\')(.*?)(?:"""|\'\'\')', re.DOTALL)
 _COMMENTS = re.compile(r"^((?:#[^\n]*\n)+)")
+_FIGURE = re.compile(r"[-+]?\d+(?:[.,]\d+)?(?:/\d+)?%?")
 
 INSTRUCTIONS = """\
 You write the one shell command that answers the user's request with a skill's script. \
@@ -130,6 +131,14 @@ def repair_turns(skill: str, command: str, output: str, failed: bool = True) -> 
     return [Message("assistant", _call(skill, command)),
             Message("user", f"The command failed:\n{output.strip()}\n\nWrite the corrected command: "
                             "the values and their order as the error and the documentation give them.")]
+
+
+def refused_turns(skill: str, command: str, problem: str) -> list[Message]:
+    """The turns after a written request that show a command the rules refused and why, and
+    ask for it again: a small model puts right what it is told (a placeholder left in, a word
+    for a listed code) far more often than the fill guesses the whole run anew."""
+    return [Message("assistant", _call(skill, command)),
+            Message("user", f"That command was not run: {problem}.\n\nWrite the corrected command.")]
 
 
 def asks_help(command: str) -> bool:
@@ -233,7 +242,11 @@ def problems(command: str, start: str, usage: Usage | None, described: Sequence[
         found.append(f"the usage line takes no place for {' '.join(extra)} (quote a phrase of several words)")
     for name, value in found_values.items():
         allowed = lists.get(name)
-        if allowed and value not in allowed and value not in left and not _written(value, doc):
+        # A figure is held to no list of figures: the rules read those off examples (`1.5`, `2`
+        # for AMOUNT), and a script that takes only some figures says so when it runs. A list of
+        # words is another matter (`2010` where RESULT is win, draw or loss).
+        figure = _FIGURE.fullmatch(value) is not None and any(_FIGURE.fullmatch(v) for v in allowed or ())
+        if allowed and value not in allowed and value not in left and not _written(value, doc) and not figure:
             shown = ", ".join(allowed[:12]) + (", ..." if len(allowed) > 12 else "")
             found.append(f"{value!r} is not one of the values the skill lists for {name} ({shown})")
     return found
