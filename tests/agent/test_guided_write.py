@@ -124,6 +124,11 @@ def test_option_values_and_operands_are_placed_by_the_usage_line() -> None:
     usage = parse_usage("python3 t.py --from UNIT --to UNIT VALUE", "python3 t.py")
     assert usage is not None
     assert placed(["2", "--to", "F", "--from=C"], usage) == ({"VALUE": "2", "UNIT_B": "F", "UNIT": "C"}, [])
+    # Capitals with figures after an option name its value (`L100`: litres per 100 km).
+    trip = parse_usage("python3 trip.py --distance KM --consumption L100 --price PRICE", "python3 trip.py")
+    assert trip is not None
+    assert placed(["--distance", "420", "--consumption", "6.5", "--price", "1.85"], trip) == (
+        {"KM": "420", "L100_VALUE": "6.5", "PRICE": "1.85"}, [])
 
 
 def test_the_first_run_is_written_from_the_documentation(tmp_path: Path) -> None:
