@@ -13,7 +13,7 @@ from studio.agent.approval import AutoApprover
 from studio.agent.events import ChatNotice, ToolCallRequested
 from studio.agent.execute import ToolExecutor
 from studio.agent.guided.arguments import parse_usage
-from studio.agent.guided.replies import Guide
+from studio.agent.guided.replies import Checked, Guide
 from studio.agent.guided.values import Described
 from studio.agent.guided.write import documentation, placed, problems, script_help, write_spec
 from studio.agent.loop import Agent, AgentConfig
@@ -129,6 +129,35 @@ def test_option_values_and_operands_are_placed_by_the_usage_line() -> None:
     assert trip is not None
     assert placed(["--distance", "420", "--consumption", "6.5", "--price", "1.85"], trip) == (
         {"KM": "420", "L100_VALUE": "6.5", "PRICE": "1.85"}, [])
+
+
+TANK_MD = frontmatter("tank", "Aquarium sums.").replace("# Demo\n\nBody.\n", """\
+# Tank
+
+## Stocking, `scripts/stocking.py`
+
+    python3 scripts/stocking.py LITRES [--planted]
+
+## Water volume, `scripts/volume.py`
+
+    python3 scripts/volume.py LENGTH WIDTH HEIGHT [--gap CM]
+""")
+
+
+def test_operands_another_scripts_usage_takes_move_the_run_to_that_script(tmp_path: Path) -> None:
+    files = {"scripts/stocking.py": "print(1)\n", "scripts/volume.py": "print(2)\n"}
+    guide = guide_of(tmp_path, "tank", TANK_MD, files)
+    guide.writes = True
+    messages = turn("tank", "How many litres does a 100 x 40 x 50 cm tank hold?")
+    written = "python3 scripts/stocking.py 100 40 50 --planted"
+    call = ToolCall("w", "run_skill_script", {"skill": "tank", "command": written})
+    checked = guide.check(messages, call)
+    # The option the volume script's usage lacks goes with the move.
+    assert checked.call.arguments["command"] == "python3 scripts/volume.py 100 40 50"
+    assert "has words its script has no place for" in checked.note
+    # Operands that fit their own script stay where they are.
+    fits = ToolCall("w", "run_skill_script", {"skill": "tank", "command": "python3 scripts/stocking.py 80"})
+    assert guide.check(messages, fits) == Checked(fits)
 
 
 def test_the_first_run_is_written_from_the_documentation(tmp_path: Path) -> None:

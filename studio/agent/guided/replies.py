@@ -81,6 +81,8 @@ from studio.agent.guided.values import Described, describe, listed_notes, refere
 from studio.agent.guided.write import (
     asks_help,
     documentation,
+    moved,
+    placed,
     problems,
     refused_turns,
     repair_turns,
@@ -371,6 +373,12 @@ class Guide:
             doc = "\n".join([self.documentation(skill), *commands])
             printed = [word for _, output in results for word in usage_words(_output_of(output))]
             found = problems(command, start, usage, described, doc, printed)
+            if found and usage is not None and placed(split(command)[len(split(start)):], usage)[1]:
+                fitted = self._moved(skill, command, start, request, doc, {ran for ran, _ in results})
+                if fitted is not None:
+                    note = f"`{command}` has words its script has no place for; `{fitted}` takes them"
+                    arguments = {**call.arguments, "command": fitted}
+                    return Checked(ToolCall(call.id, call.name, arguments), "", note)
             shorter = without_extra(command, start, usage) if found and usage is not None else None
             if shorter is not None and shorter not in {ran for ran, _ in results} and \
                     not problems(shorter, start, usage, described, doc):
@@ -385,6 +393,20 @@ class Guide:
             return Checked(call, problem, again=True)
         self._unwritten.add(key)
         return Checked(call, problem)
+
+    def _moved(self, skill: str, command: str, start: str, request: str, doc: str,
+               tried: Collection[str]) -> str | None:
+        """`command` moved to the other script of `skill` whose usage has a place for each of its
+        operands (`write.moved`) and finds nothing else wrong with it; None when none does."""
+        commands = self._commands(skill)
+        others = [(other, usage) for other in self.invocations(skill)
+                  if other != start and (usage := _usage(commands, other)) is not None]
+        usages = dict(others)
+        for other, fitted in moved(command, start, others):
+            described = self._described(skill, usages[other], commands, other, request)
+            if fitted not in tried and not problems(fitted, other, usages[other], described, doc):
+                return fitted
+        return None
 
     def _asked(self, skill: str, result: tuple[str, str], invocations: Sequence[str],
                tried: Collection[str]) -> list[str]:

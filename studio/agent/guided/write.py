@@ -268,6 +268,29 @@ def without_extra(command: str, start: str, usage: Usage) -> str | None:
     return " ".join([head, *(shlex.quote(word) for index, word in enumerate(rest) if index not in extra)])
 
 
+def moved(command: str, start: str, others: Sequence[tuple[str, Usage]]) -> list[tuple[str, str]]:
+    """The runs of another script whose usage line has a place for every operand of `command`
+    (of the script `start` runs), which its own usage line has not: `stocking.py 100 40 50` when
+    `volume.py LENGTH WIDTH HEIGHT` is the one that takes three. Each is (its start, the
+    command), without the options that script's usage line lacks."""
+    words = split(command)
+    size = len(split(start))
+    if words[:size] != split(start):
+        return []
+    rest = words[size:]
+    found: list[tuple[str, str]] = []
+    for other, usage in others:
+        flags = {word for group in [usage.required, *usage.optional] for word in group
+                 if word.startswith("-")}
+        kept = [word for word in rest
+                if not word.startswith("-") or _is_number(word) or word.split("=")[0] in flags]
+        values, extra = placed(kept, usage)
+        needed = [word for word in usage.required if PLACEHOLDER.match(word)]
+        if needed and not extra and all(name in values for name in needed):
+            found.append((other, " ".join([other, *(shlex.quote(word) for word in kept)])))
+    return found
+
+
 def placed(words: Sequence[str], usage: Usage) -> tuple[dict[str, str], list[str]]:
     """Which placeholder of `usage` each of a command's `words` (after the script) fills: an
     option's value its placeholder, the other words the required placeholders in order; and the
