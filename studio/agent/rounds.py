@@ -207,8 +207,9 @@ class GuidedRound:
     async def play(self, client: ChatClient, ask: Ask, outcome: Outcome) -> AsyncIterator[Event]:
         sent = ask.messages
         # A run the model wrote whole is checked before it runs; one the checker rejects is asked
-        # for again, filled from the skill's usage (`Guide.check`): one more request, no run.
-        for _attempt in range(2):
+        # for again, the model shown what was wrong, and if that is rejected too, filled from the
+        # skill's usage (`Guide.check`): a request more each time, no run.
+        for _attempt in range(3):
             step = self.guide.step(sent, self.offered, ANSWER_MAX_TOKENS)
             options = _held_options(ask.options, step.max_tokens)
             request = self.guide.request(sent, self.offered)
@@ -251,8 +252,10 @@ class GuidedRound:
                 parsed = self.guide.resolve(parsed)
                 checked = self.guide.check(sent, parsed)
                 if checked.problem:
+                    then = "the model is asked again with what was wrong" if checked.again else \
+                        "it is filled from the skill's usage instead"
                     yield ChatNotice(f"the model's command `{parsed.arguments.get('command')}` was not run "
-                                     f"({checked.problem}); it is filled from the skill's usage instead")
+                                     f"({checked.problem}); {then}")
                     continue
                 if checked.note:
                     yield ChatNotice(checked.note)

@@ -27,6 +27,10 @@ ARGPARSE = ("usage: temp.py [-h] {C,F,K} {C,F,K} VALUE\n"
     ("expected integer, got string \"8443\"", []),
     ("Traceback (most recent call last):\n  File \"x.py\"\nKeyError: 'q'", []),
     ("use the --force flag", []),
+    # Fractions are values, not `a/b` alternatives; a remark in brackets is no value.
+    ("'eighth' is not a note value such as 1/4, 1/8. (dotted) or 1/8t (triplet)", ["1/4", "1/8.", "1/8t"]),
+    ("valid formats: json/yaml", ["json", "yaml"]),
+    ("known: (a, b)", ["a", "b"]),
 ])
 def test_the_values_an_error_lists(output: str, values: list[str]) -> None:
     assert error_values(output) == values

@@ -22,6 +22,7 @@ from pathlib import PurePosixPath
 
 PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z]\Z|[A-Z]\Z|[A-Z]{2,}(?:[:/-][A-Z]{2,})+\Z")
 """A word standing for a value: `VALUE`, `FROM_DATE`, `N`, or a format such as `HH:MM`."""
+_FIGURED = re.compile(r"[A-Z][A-Z0-9_]*\d[A-Z0-9_]*\Z")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _REDIRECT = "<"
 """Standard input from a file (`script.py < FILE`): kept as written, the file after it filled."""
@@ -183,6 +184,9 @@ def parse_usage(command: str, start: str) -> Usage | None:
             words += [dots.group("head"), "..." + dots.group("tail")]
         else:
             words += [attached.group(1), attached.group(2)] if attached else [word]
+        if len(words) > 1 and _OPTION.match(words[-2].strip("[]")) and _FIGURED.match(words[-1].strip("[]")):
+            # After an option, capitals with figures name its value (`--consumption L100`).
+            words[-1] = words[-1].replace(words[-1].strip("[]"), words[-1].strip("[]") + "_VALUE")
     repeated: list[str] = []
     for word in words:
         if group is not None or word.startswith("["):

@@ -37,10 +37,13 @@ _LISTS = (
     # "known: a, b", "valid formats: a | b", "supported units are a, b"
     re.compile(r"\b(?:known|valid|available|supported|allowed|accepted|possible)\b[\w ]{0,30}?"
                r"(?::|\bare\b|\bis\b)\s*(?=(?P<list>[^\n]+))", re.IGNORECASE),
-    # "choose from 'a', 'b'", "must be one of a, b or c", "use C, F or K"
-    re.compile(r"\b(?:choose from|one of|expected|must be|use|try|choices)\b\s*[:=]?\s*"
+    # "choose from 'a', 'b'", "must be one of a, b or c", "use C, F or K", "such as 1/4, 1/8"
+    re.compile(r"\b(?:choose from|one of|expected|must be|use|try|choices|such as)\b\s*[:=]?\s*"
                r"(?=(?P<list>[^\n]+))", re.IGNORECASE),
 )
+_LIST_SEPARATOR = re.compile(
+    r"\s*,\s*|\s+or\s+|\s+and\s+|\s*\|\s*|(?:\s+/|(?<!\d)/|/(?!\d))\s*(?=\S)(?![\w.-]*\.\w+)")
+_REMARK = re.compile(r"(?<=[\w.])\s+\([^()\n]*\)")
 _BRACES = re.compile(r"\{([^{}\s]+,[^{}\s]+)\}")
 _VALUE = re.compile(r"[\w][\w.+/-]*\Z")
 _QUOTED = re.compile(r"""['"\[]([^'"\]\n]{1,80})['"\]]""")
@@ -122,9 +125,12 @@ def error_values(output: str) -> list[str]:
 
 
 def _split_list(text: str) -> list[str]:
-    text = text.strip().rstrip(".;)").lstrip("([{")
+    # A value's remark in brackets ("1/8. (dotted)") is not a value of its own.
+    text = _REMARK.sub("", text.strip())
+    text = text.rstrip(".;)").lstrip("([{")
     text = re.sub(r"\s*[)\]}]\s*(?:$|[.;,].*$)", "", text)
-    parts = re.split(r"\s*,\s*|\s+or\s+|\s+and\s+|\s*\|\s*|\s*/\s*(?=\S)(?![\w.-]*\.\w+)", text)
+    # `a/b` parts alternatives, but not a fraction's figures (`1/4`).
+    parts = _LIST_SEPARATOR.split(text)
     found: list[str] = []
     for part in parts:
         value = part.strip().strip("'\"`[]{}()").strip()

@@ -81,8 +81,12 @@ from studio.agent.guided.values import Described, describe, listed_notes, refere
 from studio.agent.guided.write import (
     asks_help,
     documentation,
+    moved,
+    placed,
     problems,
+    refused_turns,
     repair_turns,
+    substitutions,
     usage_words,
     without_extra,
     write_request,
@@ -160,6 +164,9 @@ class Checked:
     call: ToolCall
     problem: str = ""
     note: str = ""
+    again: bool = False
+    """With a `problem`: whether the model writes the run again, shown what was wrong (the
+    first refusal of a run), rather than the fill writing it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +196,9 @@ class Guide:
         self._declined: object = None
         # The runs (the turn, and how many ran before) whose command the rules rejected.
         self._unwritten: set[tuple[object, int]] = set()
+        # The run (as above) the rules refused once: the command and what was wrong with it,
+        # shown to the model when it writes that run again.
+        self._refused: dict[tuple[object, int], tuple[str, str]] = {}
         # Per skill, the commands the last failed run's usage message showed (see `step`), which
         # `resolve` reads a filled run of them by.
         self._shown: dict[str, list[str]] = {}
@@ -223,9 +233,13 @@ class Guide:
             # the wrong mode: "to decode it use --mode decode"): the run it asks for follows.
             return Step(reply_schema([_enum_spec(loaded, asked)], require_call=True), CALL_MAX_TOKENS, True)
         if self._write_turn(messages) is not None:
-            written = write_spec(loaded, invocations)
+            fixes = _substitutions(results, invocations) if failed else []
+            # The error named the wrong word and the values it takes: one of those runs.
+            written = _enum_spec(loaded, fixes) if fixes else write_spec(loaded, invocations)
             return Step(reply_schema([written], require_call=True), CALL_MAX_TOKENS, True)
-        if not invocations or (ran and not failed):
+        # A run that printed the script's help answered nothing: the run itself follows.
+        helped = ran and not failed and bool(results) and asks_help(results[-1][0])
+        if not invocations or (ran and not failed and not helped):
             sentence = (sentence_schema(answer_line(quotes), results[-1][0])
                         if self.fills and quotes and results else None)
             if sentence is not None:
@@ -344,6 +358,8 @@ class Guide:
         command = str(call.arguments.get("command", ""))
         starts = [start for start in self.invocations(skill) if f" {start} " in f" {command} "]
         found: list[str] = []
+        if results and command in _substitutions(results, self.invocations(skill)):
+            return Checked(call)
         if command in {ran for ran, _ in results}:
             found.append("it is the command that failed")
         elif not starts:
@@ -357,14 +373,40 @@ class Guide:
             doc = "\n".join([self.documentation(skill), *commands])
             printed = [word for _, output in results for word in usage_words(_output_of(output))]
             found = problems(command, start, usage, described, doc, printed)
+            if found and usage is not None and placed(split(command)[len(split(start)):], usage)[1]:
+                fitted = self._moved(skill, command, start, request, doc, {ran for ran, _ in results})
+                if fitted is not None:
+                    note = f"`{command}` has words its script has no place for; `{fitted}` takes them"
+                    arguments = {**call.arguments, "command": fitted}
+                    return Checked(ToolCall(call.id, call.name, arguments), "", note)
             shorter = without_extra(command, start, usage) if found and usage is not None else None
             if shorter is not None and shorter not in {ran for ran, _ in results} and \
                     not problems(shorter, start, usage, described, doc):
                 note = f"`{command}` has words its usage line has no place for; `{shorter}` runs"
                 return Checked(ToolCall(call.id, call.name, {**call.arguments, "command": shorter}), "", note)
-        if found:
-            self._unwritten.add((_turn_key(messages), len(results)))
-        return Checked(call, "; ".join(found))
+        if not found:
+            return Checked(call)
+        key = (_turn_key(messages), len(results))
+        problem = "; ".join(found)
+        if key not in self._refused:
+            self._refused[key] = (command, problem)
+            return Checked(call, problem, again=True)
+        self._unwritten.add(key)
+        return Checked(call, problem)
+
+    def _moved(self, skill: str, command: str, start: str, request: str, doc: str,
+               tried: Collection[str]) -> str | None:
+        """`command` moved to the other script of `skill` whose usage has a place for each of its
+        operands (`write.moved`) and finds nothing else wrong with it; None when none does."""
+        commands = self._commands(skill)
+        others = [(other, usage) for other in self.invocations(skill)
+                  if other != start and (usage := _usage(commands, other)) is not None]
+        usages = dict(others)
+        for other, fitted in moved(command, start, others):
+            described = self._described(skill, usages[other], commands, other, request)
+            if fitted not in tried and not problems(fitted, other, usages[other], described, doc):
+                return fitted
+        return None
 
     def _asked(self, skill: str, result: tuple[str, str], invocations: Sequence[str],
                tried: Collection[str]) -> list[str]:
@@ -499,11 +541,15 @@ class Guide:
                 for d in described]
 
     def _read_any_case(self, skill: str, path: str) -> str | None:
-        """The file `path` names in another case (`references/palette.md` for PALETTE.md)."""
+        """The file `path` names in another case (`references/palette.md` for PALETTE.md), or a
+        bare name in the one folder that holds it ("the Ingredients.md file under references")."""
         try:
             wanted = path.lower()
-            match = next((f.relative for f in self.toolbox.load(skill).files
-                          if f.relative.lower() == wanted and f.relative != path), None)
+            files = [f.relative for f in self.toolbox.load(skill).files]
+            match = next((f for f in files if f.lower() == wanted and f != path), None)
+            if match is None and "/" not in path:
+                named = [f for f in files if f.rsplit("/", 1)[-1].lower() == wanted]
+                match = named[0] if len(named) == 1 else None
             return self.toolbox.read_file(skill, match) if match else None
         except (ToolError, OSError):
             return None
@@ -669,11 +715,12 @@ class Guide:
         if written is not None:
             asked = write_request(written, self.documentation(written), _turn_key(messages)[1])
             results = run_results(_current_turn(messages), written)
-            if not results:
-                return asked
-            command, output = results[-1]
-            failed = _progress(_current_turn(messages))[2]
-            return [*asked, *repair_turns(written, command, trimmed(_output_of(output)), failed)]
+            refused = self._refused.get((_turn_key(messages), len(results)))
+            if results:
+                command, output = results[-1]
+                failed = _progress(_current_turn(messages))[2]
+                asked += repair_turns(written, command, trimmed(_output_of(output)), failed)
+            return [*asked, *refused_turns(written, *refused)] if refused else asked
         names = self.ranked(messages, offered)
         lines = []
         for name in names:
@@ -860,6 +907,16 @@ def _with_listed(described: Sequence[Described], usage: Usage, values: dict[str,
     replaced = Described(target, item.said, tuple(listed), tuple(notes.get(v, "") for v in listed))
     return [replaced if d.name == target else d for d in described] + (
         [] if target in by_name else [replaced])
+
+
+def _substitutions(results: Sequence[tuple[str, str]], invocations: Sequence[str]) -> list[str]:
+    """The runs that put right the last of `results` by a value its error listed in place of
+    the word it rejected (`write.substitutions`)."""
+    command, output = results[-1]
+    starts = [start for start in invocations if f" {start} " in f" {command} "]
+    if not starts:
+        return []
+    return substitutions(command, max(starts, key=len), _output_of(output), {ran for ran, _ in results})
 
 
 def _output_of(result: str) -> str:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from studio.agent.guided.arguments import PLACEHOLDER, Usage, split
 from studio.agent.guided.freerun import literal
+from studio.agent.guided.repair import error_values, rejected
 from studio.agent.guided.values import Described, referenced_files
 from studio.agent.toolbook import RUN
 from studio.llm import Message, ToolSpec
@@ -36,6 +37,7 @@ _OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
 _ARGUMENT_LINE = re.compile(r"^\s*\w+\.add_argument\(.*$|^\s*(?:usage|Usage|USAGE)\b.*$", re.MULTILINE)
 _DOCSTRING = re.compile(r'^(?:\s*#[^\n]*\n)*\s*(?:"""|\'\'\')(.*?)(?:"""|\'\'\')', re.DOTALL)
 _COMMENTS = re.compile(r"^((?:#[^\n]*\n)+)")
+_FIGURE = re.compile(r"[-+]?\d+(?:[.,]\d+)?(?:/\d+)?%?")
 
 INSTRUCTIONS = """\
 You write the one shell command that answers the user's request with a skill's script. \
@@ -131,6 +133,14 @@ def repair_turns(skill: str, command: str, output: str, failed: bool = True) -> 
                             "the values and their order as the error and the documentation give them.")]
 
 
+def refused_turns(skill: str, command: str, problem: str) -> list[Message]:
+    """The turns after a written request that show a command the rules refused and why, and
+    ask for it again: a small model puts right what it is told (a placeholder left in, a word
+    for a listed code) far more often than the fill guesses the whole run anew."""
+    return [Message("assistant", _call(skill, command)),
+            Message("user", f"That command was not run: {problem}.\n\nWrite the corrected command.")]
+
+
 def asks_help(command: str) -> bool:
     """Whether `command` asks its script for its help (`-h`, `--help`)."""
     return bool({"-h", "--help"} & set(split(command)))
@@ -151,6 +161,34 @@ def usage_words(output: str) -> list[str]:
             bare = word.strip("[](){}.|")
             if not bare.startswith("-") and re.fullmatch(r"[A-Za-z][\w-]*", bare):
                 found.append(bare)
+    return found
+
+
+def substitutions(command: str, start: str, output: str, tried: Collection[str]) -> list[str]:
+    """The runs that put right a written `command` of the script `start` runs whose `output`
+    rejected one of its words and listed the values it takes (`invalid choice: 'high-cube'
+    (choose from '20gp', '40hc')`): the command with that word replaced by each listed value,
+    none `tried` already. Empty when the error lists no values or names no word of the command.
+    A small model asked to write the repair freely drifted from both (`--fill 40-foot`)."""
+    listed = error_values(output)
+    words = split(command)
+    size = len(split(start))
+    at = next((i for i in range(len(words)) if words[i:i + size] == split(start)), None)
+    if len(listed) < 2 or at is None:
+        return []
+    after = at + size
+    given = {str(index): word for index, word in enumerate(words) if index >= after}
+    named = rejected(output, given)
+    if not named:
+        return []
+    index = int(named[0])
+    head = command[:command.index(start) + len(start)] if start in command else " ".join(words[:after])
+    found: list[str] = []
+    for value in listed:
+        rest = [value if i == index else word for i, word in enumerate(words) if i >= after]
+        written = " ".join([head, *(shlex.quote(word) for word in rest)])
+        if written not in tried and written not in found:
+            found.append(written)
     return found
 
 
@@ -204,7 +242,11 @@ def problems(command: str, start: str, usage: Usage | None, described: Sequence[
         found.append(f"the usage line takes no place for {' '.join(extra)} (quote a phrase of several words)")
     for name, value in found_values.items():
         allowed = lists.get(name)
-        if allowed and value not in allowed and value not in left and not _written(value, doc):
+        # A figure is held to no list of figures: the rules read those off examples (`1.5`, `2`
+        # for AMOUNT), and a script that takes only some figures says so when it runs. A list of
+        # words is another matter (`2010` where RESULT is win, draw or loss).
+        figure = _FIGURE.fullmatch(value) is not None and any(_FIGURE.fullmatch(v) for v in allowed or ())
+        if allowed and value not in allowed and value not in left and not _written(value, doc) and not figure:
             shown = ", ".join(allowed[:12]) + (", ..." if len(allowed) > 12 else "")
             found.append(f"{value!r} is not one of the values the skill lists for {name} ({shown})")
     return found
@@ -224,6 +266,29 @@ def without_extra(command: str, start: str, usage: Usage) -> str | None:
         return None
     head = command[:command.index(start) + len(start)] if start in command else " ".join(words[:at + size])
     return " ".join([head, *(shlex.quote(word) for index, word in enumerate(rest) if index not in extra)])
+
+
+def moved(command: str, start: str, others: Sequence[tuple[str, Usage]]) -> list[tuple[str, str]]:
+    """The runs of another script whose usage line has a place for every operand of `command`
+    (of the script `start` runs), which its own usage line has not: `stocking.py 100 40 50` when
+    `volume.py LENGTH WIDTH HEIGHT` is the one that takes three. Each is (its start, the
+    command), without the options that script's usage line lacks."""
+    words = split(command)
+    size = len(split(start))
+    if words[:size] != split(start):
+        return []
+    rest = words[size:]
+    found: list[tuple[str, str]] = []
+    for other, usage in others:
+        flags = {word for group in [usage.required, *usage.optional] for word in group
+                 if word.startswith("-")}
+        kept = [word for word in rest
+                if not word.startswith("-") or _is_number(word) or word.split("=")[0] in flags]
+        values, extra = placed(kept, usage)
+        needed = [word for word in usage.required if PLACEHOLDER.match(word)]
+        if needed and not extra and all(name in values for name in needed):
+            found.append((other, " ".join([other, *(shlex.quote(word) for word in kept)])))
+    return found
 
 
 def placed(words: Sequence[str], usage: Usage) -> tuple[dict[str, str], list[str]]:
