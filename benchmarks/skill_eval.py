@@ -50,8 +50,9 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--report", type=Path,
                         help="print the summary of the raw reports in this file (one skill a run, "
                         "appended) instead of running anything")
-    parser.add_argument("--guided-write", action="store_true",
-                        help="guided, the model writes each run whole (studio eval --guided-write)")
+    parser.add_argument("--guided-write", action=argparse.BooleanOptionalAction, default=True,
+                        help="guided, the model writes each run whole (the default); --no-guided-write: "
+                        "the fill alone (studio eval --no-guided-write)")
     parser.add_argument("--split", choices=("dev", "test"),
                         help="only the skills of that part (outside-skills/README.md: the rule)")
     args = parser.parse_args()
@@ -74,7 +75,7 @@ async def _studio_eval(url: str, args: argparse.Namespace, mode: str, seed: int)
                "--option", f"temperature={args.temperature}", "--option", f"seed={seed}",
                "--option", f"max_tokens={args.max_tokens}",
                *MODES[mode], *(["--only", args.only] if args.only else []),
-               *(["--guided-write"] if args.guided_write else [])]
+               "--guided-write" if args.guided_write else "--no-guided-write"]
     # A run started in the background has SIGINT ignored, and its child would inherit that:
     # `studio eval` stops on SIGINT with the reports of what finished, which a stopped run keeps.
     process = await asyncio.create_subprocess_exec(

@@ -528,7 +528,7 @@ def session_settings(args: argparse.Namespace, url: str | None, agent: Agentfile
         instructions=prompts.instructions,
         tool_descriptions=dict(prompts.tools),
         guided=getattr(args, "guided", "auto"),
-        guided_write=getattr(args, "guided_write", False),
+        guided_write=getattr(args, "guided_write", True),
     )
 
 

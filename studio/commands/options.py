@@ -3,7 +3,7 @@ with the function named for it and reads the parsed value back with the function
 shared option is one function here and a call in each command that takes it.
 
 - `--option KEY=VALUE` (sampling options for the model server): `option_flag`, `parse_options`.
-- `--guided auto|on|off`, `--no-guided` and `--guided-write`: `guided_flag`.
+- `--guided auto|on|off`, `--no-guided` and `--guided-write` / `--no-guided-write`: `guided_flag`.
 - `--skills PATH|mcp+URL` values: `skill_source` (an MCP server stays text, a path is a Path);
   `--yes` to agree to a server's skills without being asked: `served_consent_flag`.
 """
@@ -58,9 +58,10 @@ def guided_flag(parser: argparse.ArgumentParser) -> None:
     flags.add_argument("--no-guided", dest="guided", action="store_const", const="off",
                        help="never guide the model (--guided off)")
     parser.add_argument(
-        "--guided-write", action="store_true",
+        "--guided-write", action=argparse.BooleanOptionalAction, default=True,
         help="guided, a model that fills arguments writes each run whole from the skill's own "
-        "documentation instead, the rules checking it before it runs (measured: benchmarks/HISTORY.md)")
+        "documentation, the rules checking it before it runs (the default); --no-guided-write: "
+        "the rules fill each run's arguments alone (measured: benchmarks/HISTORY.md)")
 
 
 def skill_source(text: str) -> Path | str:

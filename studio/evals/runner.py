@@ -82,7 +82,8 @@ class EvalRunner:
         settings = self.settings
         return key_of(report.skill_hash, self.model_id, sorted(dict(settings.options).items()),
                       settings.max_rounds, *_GUIDED_KEYS[settings.guided],
-                      *(("guided-write",) if settings.guided_write else ()), *parts)
+                      *(("guided-write",) if settings.guided_write and settings.guided != "off" else ()),
+                      *parts)
 
     async def triggers(self, target: SkillSummary, catalog: Sequence[SkillSummary],
                        queries: Sequence[evalfiles.TriggerQuery], runs: int, report: SkillReport, *,

@@ -55,7 +55,7 @@ def test_the_shared_flags_parse_the_same_in_every_command() -> None:
     assert (args.option, args.guided) == (["a=1", "b=x"], "off")
     assert parser.parse_args(["--guided"]).guided == "on"
     assert parser.parse_args([]).guided == "auto" and parser.parse_args([]).option == []
-    assert parser.parse_args(["--guided-write"]).guided_write and not parser.parse_args([]).guided_write
+    assert parser.parse_args([]).guided_write and not parser.parse_args(["--no-guided-write"]).guided_write
 
 
 async def test_every_command_session_shares_the_users_grants_and_audit_log() -> None:

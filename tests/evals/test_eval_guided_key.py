@@ -26,5 +26,10 @@ async def test_each_guided_mode_has_its_own_cache_key(tmp_path: Path) -> None:
     assert len(set(keys.values())) == 3
     on = SessionSettings(model="m", guided="on")
     runner = EvalRunner(factory, on)
-    assert keys["on"] == key_of("hash", runner.model_id, [], on.max_rounds, "guided", "eval 1")
+    # The model writing its runs is the default; the fill alone finds what was cached before.
+    assert keys["on"] == key_of("hash", runner.model_id, [], on.max_rounds, "guided", "guided-write",
+                                "eval 1")
+    fill = SessionSettings(model="m", guided="on", guided_write=False)
+    assert EvalRunner(factory, fill)._cache_key(report, "eval 1") == key_of(
+        "hash", runner.model_id, [], on.max_rounds, "guided", "eval 1")
     assert keys["off"] == key_of("hash", runner.model_id, [], on.max_rounds, "eval 1")
