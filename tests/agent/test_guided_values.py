@@ -150,3 +150,10 @@ def test_what_a_list_says_of_values_found_elsewhere() -> None:
     # No list names them all; a table of figures says nothing a model maps a word to.
     assert listed_notes(("M", "XL"), body) == ()
     assert listed_notes(("S", "M"), body.split("Sizes")[0] + body.split("\n\n", 2)[2]) == ()
+
+
+def test_a_list_of_the_usage_lines_own_placeholders_is_no_list_of_values() -> None:
+    body = ("`python3 slab.py LENGTH WIDTH DEPTH`\n\nArguments:\n\n* LENGTH — in metres\n"
+            "* WIDTH — in metres\n* DEPTH — in metres (a 100 mm slab is 0.1)\n")
+    assert values(body, ["LENGTH", "WIDTH", "DEPTH"], "python3 slab.py LENGTH WIDTH DEPTH") == {
+        "LENGTH": (), "WIDTH": (), "DEPTH": ()}

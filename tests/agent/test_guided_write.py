@@ -110,6 +110,8 @@ def test_the_rules_find_what_the_skill_does_not_say() -> None:
     assert problems(f"{START} HW", START, usage, listed, doc) == []
     [extra] = problems(f"{START} St Ives", START, usage, [], doc)
     assert "no place for Ives" in extra
+    # Cut where a JSON object needed a double quote: the shell would refuse it.
+    assert "a quote in it is not closed" in problems(f"{START} '{{", START, usage, listed, doc)
     # A figure is held to no list (the rules read figures off examples: 1.5 and 2 for AMOUNT).
     amount = parse_usage("python3 c.py AMOUNT UNIT", "python3 c.py")
     assert amount is not None

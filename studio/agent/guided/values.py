@@ -90,6 +90,10 @@ def describe(placeholders: Sequence[str], body: str, read: Callable[[str], str |
             values = _column_values(body, name, said)
         if not values:
             values = _named_file_values(lines, name, read)
+        if any(value in placeholders for value, _ in values):
+            # A list of the usage line's own placeholders ("* LENGTH — ...", "* WIDTH — ...")
+            # says what each operand is, not what one of them takes.
+            values = ()
         notes = tuple(n for _, n in values)
         if values and not any(notes):
             notes = _clause_notes(body, [v for v, _ in values])

@@ -225,6 +225,11 @@ def problems(command: str, start: str, usage: Usage | None, described: Sequence[
         return [f"it does not run {start}"]
     words = words[at + len(split(start)):]
     found: list[str] = []
+    try:
+        shlex.split(command)
+    except ValueError:
+        # `scale.py '{` (cut where a JSON object needed a double quote): the shell refuses it.
+        found.append("a quote in it is not closed")
     if asks_help(command):
         found.append("it asks for the script's help, which answers nothing")
     for word in words:
