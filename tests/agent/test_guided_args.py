@@ -112,6 +112,8 @@ def test_too_many_commands_or_too_few_words_fill_nothing() -> None:
     ('"""Counts words.\n\nUsage: tool.py FILE [--top N]\n"""\n', f"{START} FILE [--top N]"),
     ("#!/usr/bin/env python3\n# usage: python3 scripts/tool.py VALUE UNIT\n", f"{START} VALUE UNIT"),
     ('"""usage: %(prog)s FILE"""', f"{START} FILE"),
+    # The message's closing quote and bracket are not the usage line's (TEXT was cut off).
+    ('import sys\nsys.exit("usage: tool.py {encode,decode} TEXT")\n', f"{START} {{encode,decode}} TEXT"),
     ('"""Counts words."""\nimport sys\n', None),
     ('"""Usage: other.py FILE"""', None),
     ("x = 1\n" * 2000 + "# usage: tool.py FILE\n", None),  # past the script's head

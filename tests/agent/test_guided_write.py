@@ -15,7 +15,7 @@ from studio.agent.execute import ToolExecutor
 from studio.agent.guided.arguments import parse_usage
 from studio.agent.guided.replies import Checked, Guide
 from studio.agent.guided.values import Described
-from studio.agent.guided.write import documentation, placed, problems, script_help, write_spec
+from studio.agent.guided.write import documentation, placed, problems, script_help, without_extra, write_spec
 from studio.agent.loop import Agent, AgentConfig
 from studio.agent.tools import SkillToolbox
 from studio.llm import Message, ToolCall
@@ -110,6 +110,15 @@ def test_the_rules_find_what_the_skill_does_not_say() -> None:
     assert problems(f"{START} HW", START, usage, listed, doc) == []
     [extra] = problems(f"{START} St Ives", START, usage, [], doc)
     assert "no place for Ives" in extra
+    # Words after an operand, none a figure, are the phrase it was; a figure more is left out.
+    phrase = parse_usage("python3 v.py PHRASE", "python3 v.py")
+    assert phrase is not None
+    assert without_extra("python3 v.py programming language", "python3 v.py", phrase) == \
+        "python3 v.py 'programming language'"
+    sizes = parse_usage("python3 bf.py THICK WIDTH LENGTH [--pieces N]", "python3 bf.py")
+    assert sizes is not None
+    assert without_extra("python3 bf.py 1.25 7 9 3 --pieces 3", "python3 bf.py", sizes) == \
+        "python3 bf.py 1.25 7 9 --pieces 3"
     # Cut where a JSON object needed a double quote: the shell would refuse it.
     assert "a quote in it is not closed" in problems(f"{START} '{{", START, usage, listed, doc)
     # A figure is held to no list (the rules read figures off examples: 1.5 and 2 for AMOUNT).

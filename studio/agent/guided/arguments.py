@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z]\Z|[A-Z]\Z|[A-Z]{2,}(?:[:/-][A-Z]{2,})+\Z")
 """A word standing for a value: `VALUE`, `FROM_DATE`, `N`, or a format such as `HH:MM`."""
 _FIGURED = re.compile(r"[A-Z][A-Z0-9_]*\d[A-Z0-9_]*\Z")
+_CLOSING = re.compile(r"""["']\s*\)+\s*[;,]?\s*$""")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _REDIRECT = "<"
 """Standard input from a file (`script.py < FILE`): kept as written, the file after it filled."""
@@ -239,7 +240,10 @@ def script_usage(text: str, script: str, start: str) -> str | None:
     FROM TO`), as a command that starts as `start`; None when its head has none. The script is
     read, never run."""
     for match in _USAGE.finditer(text[:_HEAD_CHARS]):
-        words = split(match.group("line").rstrip().removesuffix("*/").rstrip("\"' "))
+        # The message's own closing quote and bracket (`sys.exit("usage: x.py TEXT")`) are not
+        # the usage line's.
+        line = _CLOSING.sub("", match.group("line").rstrip().removesuffix("*/"))
+        words = split(line.rstrip("\"' "))
         name = PurePosixPath(script).name
         at = next((i for i, word in enumerate(words) if PurePosixPath(word).name == name
                    or word in ("%(prog)s", "$0")), None)

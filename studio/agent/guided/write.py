@@ -270,6 +270,14 @@ def without_extra(command: str, start: str, usage: Usage) -> str | None:
     if not extra:
         return None
     head = command[:command.index(start) + len(start)] if start in command else " ".join(words[:at + size])
+    first, last = min(extra), max(extra)
+    run = rest[first - 1:last + 1] if first > 0 else []
+    if run and extra == set(range(first, last + 1)) and \
+            not any(word.startswith("-") or _FIGURE.fullmatch(word) for word in run):
+        # Words after an operand, none a figure: the phrase it was (`vowels.py programming
+        # language`, unquoted), not words to leave out.
+        rest = [*rest[:first - 1], " ".join(run), *rest[last + 1:]]
+        extra = set()
     return " ".join([head, *(shlex.quote(word) for index, word in enumerate(rest) if index not in extra)])
 
 
