@@ -356,16 +356,15 @@ class Guide:
         turn = _current_turn(messages)
         results = run_results(turn, skill)
         command = str(call.arguments.get("command", ""))
-        starts = [start for start in self.invocations(skill) if f" {start} " in f" {command} "]
+        start = _start_in(command, self.invocations(skill))
         found: list[str] = []
         if results and command in _substitutions(results, self.invocations(skill)):
             return Checked(call)
         if command in {ran for ran, _ in results}:
             found.append("it is the command that failed")
-        elif not starts:
+        elif start is None:
             found.append("it runs none of the skill's scripts")
         else:
-            start = max(starts, key=len)
             commands = self._commands(skill)
             usage = _usage(commands, start)
             request = _turn_key(messages)[1]
@@ -913,10 +912,15 @@ def _substitutions(results: Sequence[tuple[str, str]], invocations: Sequence[str
     """The runs that put right the last of `results` by a value its error listed in place of
     the word it rejected (`write.substitutions`)."""
     command, output = results[-1]
-    starts = [start for start in invocations if f" {start} " in f" {command} "]
-    if not starts:
+    start = _start_in(command, invocations)
+    if start is None:
         return []
-    return substitutions(command, max(starts, key=len), _output_of(output), {ran for ran, _ in results})
+    return substitutions(command, start, _output_of(output), {ran for ran, _ in results})
+
+
+def _start_in(command: str, invocations: Sequence[str]) -> str | None:
+    """The start of the skill's script `command` runs (the longest of `invocations` it holds)."""
+    return max((start for start in invocations if f" {start} " in f" {command} "), key=len, default=None)
 
 
 def _output_of(result: str) -> str:

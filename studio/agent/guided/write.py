@@ -171,22 +171,18 @@ def substitutions(command: str, start: str, output: str, tried: Collection[str])
     none `tried` already. Empty when the error lists no values or names no word of the command.
     A small model asked to write the repair freely drifted from both (`--fill 40-foot`)."""
     listed = error_values(output)
-    words = split(command)
-    size = len(split(start))
-    at = next((i for i in range(len(words)) if words[i:i + size] == split(start)), None)
-    if len(listed) < 2 or at is None:
+    parts = _at_start(command, start)
+    if len(listed) < 2 or parts is None:
         return []
-    after = at + size
-    given = {str(index): word for index, word in enumerate(words) if index >= after}
-    named = rejected(output, given)
+    head, rest = parts
+    named = rejected(output, {str(index): word for index, word in enumerate(rest)})
     if not named:
         return []
     index = int(named[0])
-    head = command[:command.index(start) + len(start)] if start in command else " ".join(words[:after])
     found: list[str] = []
     for value in listed:
-        rest = [value if i == index else word for i, word in enumerate(words) if i >= after]
-        written = " ".join([head, *(shlex.quote(word) for word in rest)])
+        changed = [value if i == index else word for i, word in enumerate(rest)]
+        written = " ".join([head, *(shlex.quote(word) for word in changed)])
         if written not in tried and written not in found:
             found.append(written)
     return found
@@ -260,16 +256,13 @@ def problems(command: str, start: str, usage: Usage | None, described: Sequence[
 def without_extra(command: str, start: str, usage: Usage) -> str | None:
     """`command` without the words its usage line has no place for (`bf.py 1.25 7 9 3 --pieces
     3`: the first 3), or None when it has none to leave out."""
-    words = split(command)
-    size = len(split(start))
-    at = next((i for i in range(len(words)) if words[i:i + size] == split(start)), None)
-    if at is None:
+    parts = _at_start(command, start)
+    if parts is None:
         return None
-    rest = words[at + size:]
+    head, rest = parts
     extra = set(_placement(rest, usage)[1])
     if not extra:
         return None
-    head = command[:command.index(start) + len(start)] if start in command else " ".join(words[:at + size])
     first, last = min(extra), max(extra)
     run = rest[first - 1:last + 1] if first > 0 else []
     if run and extra == set(range(first, last + 1)) and \
@@ -347,6 +340,18 @@ def _placement(words: Sequence[str], usage: Usage) -> tuple[dict[str, str], list
         index += 1
     optional = [w for group in usage.optional for w in group if not group[0].startswith("-")]
     return found, extra[len(optional):]
+
+
+def _at_start(command: str, start: str) -> tuple[str, list[str]] | None:
+    """`command` up to the end of the script `start` runs (as written, with a pipe into it), and
+    its words after; None when it does not run that script."""
+    words = split(command)
+    size = len(split(start))
+    at = next((i for i in range(len(words)) if words[i:i + size] == split(start)), None)
+    if at is None:
+        return None
+    head = command[:command.index(start) + len(start)] if start in command else " ".join(words[:at + size])
+    return head, words[at + size:]
 
 
 def _written(value: str, doc: str) -> bool:
